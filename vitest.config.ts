@@ -1,0 +1,28 @@
+import { defineConfig } from "vitest/config";
+
+// Backend suites run against real PostgreSQL and NATS (tests/setup/global-setup.ts finds or starts them);
+// frontend component suites run in jsdom.
+export default defineConfig({
+  test: {
+    projects: [
+      {
+        test: {
+          name: "backend",
+          include: ["services/*/src/**/*.test.ts", "gateway/src/**/*.test.ts", "tests/**/*.test.ts"],
+          environment: "node",
+          globalSetup: ["tests/setup/global-setup.ts"],
+          testTimeout: 30_000,
+          hookTimeout: 60_000,
+        },
+      },
+      {
+        test: {
+          name: "web",
+          include: ["frontends/*/src/**/*.test.{ts,tsx}"],
+          environment: "jsdom",
+          testTimeout: 30_000,
+        },
+      },
+    ],
+  },
+});
