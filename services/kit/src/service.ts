@@ -7,6 +7,7 @@ import type { MigrationObject } from "@mikro-orm/core";
 import type { MikroORM, Options } from "@mikro-orm/postgresql";
 import type { JSONWebKeySet } from "jose";
 import type { Logger } from "pino";
+import type { SessionRevocations } from "./auth/revocations.ts";
 import type { Bus } from "./bus/bus.ts";
 
 /** What a service's factory receives. */
@@ -14,6 +15,8 @@ export interface ServiceDeps {
   /** This service's ORM: its own PostgreSQL schema, migrations already applied. */
   orm: MikroORM;
   bus: Bus;
+  /** Revoking sessions (logout, ban, password change) and asking whether one is revoked. */
+  revocations: SessionRevocations;
   logger: Logger;
   /** The process environment (or a test's stand-in); each service validates its own part with zod. */
   env: Record<string, string | undefined>;
