@@ -41,6 +41,11 @@ export interface ConsumeOptions {
   filterSubject?: string;
   /** Where a new durable consumer starts: "all" (default) or "new". */
   deliver?: "all" | "new";
+  /**
+   * Wait before redelivering a message whose handler threw; doubles with each failed delivery, capped at
+   * 30 s (or at this value when larger). Default 1000.
+   */
+  redeliveryDelayMs?: number;
 }
 
 /** One stored value of a key-value bucket. */

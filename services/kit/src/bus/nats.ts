@@ -1,0 +1,385 @@
+// The NATS adapter: core NATS for publish/subscribe/request/reply, JetStream for durable streams and
+// key-value buckets. One connection per bus; it reconnects forever, and `healthy()` follows its state.
+import {
+  JetStreamApiCodes,
+  JetStreamApiError,
+  AckPolicy,
+  DeliverPolicy,
+  jetstream,
+  jetstreamManager,
+} from "@nats-io/jetstream";
+import type { JetStreamManager, JsMsg } from "@nats-io/jetstream";
+import { Kvm, KvWatchInclude } from "@nats-io/kv";
+import type { KV } from "@nats-io/kv";
+import {
+  connect,
+  headers as natsHeaders,
+  nanos,
+  NoRespondersError,
+  RequestError as NatsRequestError,
+  TimeoutError,
+} from "@nats-io/transport-node";
+import type { Msg, MsgHdrs, Subscription as NatsSubscription } from "@nats-io/transport-node";
+import { KvConflictError } from "./bus.ts";
+import type {
+  Bus,
+  BusMessage,
+  ConsumeOptions,
+  DurableMessage,
+  KvBucket,
+  KvBucketOptions,
+  KvEntry,
+  KvWatchOptions,
+  PublishOptions,
+  SubscribeOptions,
+  Subscription,
+} from "./bus.ts";
+import { defaultBusLogger, type BusLogger } from "./bus-logger.ts";
+import { redeliveryDelay } from "./redelivery.ts";
+import { RequestError, errorCodeHeader, errorHeader } from "./request-error.ts";
+import { validateSubject } from "./subject.ts";
+
+export interface NatsBusOptions {
+  /** One server or a comma-separated list (`nats://a:4222,nats://b:4222`). */
+  url: string;
+  /** Connection name shown by the server's monitoring (use the service name). */
+  name?: string;
+  logger?: BusLogger;
+  /** Wait between reconnect attempts; default 2000 (plus jitter). Attempts never stop. */
+  reconnectWaitMs?: number;
+  /**
+   * Keep retrying when the server is not reachable at start (default false: reject, so a misconfigured
+   * URL fails the start at once and the orchestrator's restart policy takes over).
+   */
+  waitOnFirstConnect?: boolean;
+}
+
+// Long handlers keep their message: the server redelivers only after ackWait without a sign of progress.
+const ackWaitMs = 30_000;
+
+export async function createNatsBus(opts: NatsBusOptions): Promise<Bus> {
+  const logger = opts.logger ?? defaultBusLogger();
+  const nc = await connect({
+    servers: opts.url.split(",").map((s) => s.trim()),
+    name: opts.name,
+    maxReconnectAttempts: -1,
+    reconnectTimeWait: opts.reconnectWaitMs ?? 2000,
+    waitOnFirstConnect: opts.waitOnFirstConnect ?? false,
+  });
+  const js = jetstream(nc);
+  const jsm = await jetstreamManager(nc);
+  const kvm = new Kvm(js);
+  const open = new Set<Subscription>();
+  let connected = true;
+  void (async () => {
+    for await (const s of nc.status()) {
+      if (s.type === "disconnect") {
+        connected = false;
+        logger.warn({ server: s.server }, "nats disconnected");
+      } else if (s.type === "reconnect") {
+        connected = true;
+        logger.info({ server: s.server }, "nats reconnected");
+      } else if (s.type === "error") {
+        logger.error({ err: s.error }, "nats error");
+      }
+    }
+  })();
+
+  function track(stop: () => Promise<void>): Subscription {
+    let done: Promise<void> | undefined;
+    const handle: Subscription = {
+      unsubscribe: () => {
+        open.delete(handle);
+        done ??= stop();
+        return done;
+      },
+    };
+    open.add(handle);
+    return handle;
+  }
+
+  const bus: Bus = {
+    async publish(subject, data, o: PublishOptions = {}) {
+      validateSubject(subject);
+      nc.publish(subject, data, { headers: toNatsHeaders(o.headers) });
+    },
+
+    async subscribe(subject, handler, o: SubscribeOptions = {}) {
+      validateSubject(subject, { wildcards: true });
+      const sub = nc.subscribe(subject, { queue: o.queue });
+      let stopped = false;
+      // One message at a time, so a subscriber applies (say) versioned room patches in publish order.
+      const loop = (async () => {
+        for await (const m of sub) {
+          if (stopped) break;
+          try {
+            await handler(toBusMessage(m));
+          } catch (err) {
+            logger.error({ err, subject: m.subject }, "subscriber failed");
+          }
+        }
+      })();
+      return track(async () => {
+        stopped = true;
+        unsubscribeQuietly(sub);
+        await loop;
+      });
+    },
+
+    async request(subject, data, o: PublishOptions & { timeoutMs?: number } = {}) {
+      validateSubject(subject);
+      const timeoutMs = o.timeoutMs ?? 5000;
+      let m: Msg;
+      try {
+        m = await nc.request(subject, data, { timeout: timeoutMs, headers: toNatsHeaders(o.headers) });
+      } catch (err) {
+        throw toRequestError(subject, timeoutMs, err);
+      }
+      const error = m.headers?.get(errorHeader);
+      if (error) throw new RequestError(subject, "handler", error);
+      return toBusMessage(m);
+    },
+
+    async reply(subject, handler, o: SubscribeOptions = {}) {
+      validateSubject(subject, { wildcards: true });
+      // Requests are answered concurrently, like independent RPCs; unsubscribe waits for those in flight.
+      const inFlight = new Set<Promise<void>>();
+      const answer = async (m: Msg) => {
+        try {
+          m.respond(await handler(toBusMessage(m)));
+        } catch (err) {
+          logger.warn({ err, subject: m.subject }, "reply handler failed");
+          const h = natsHeaders();
+          h.set(errorHeader, err instanceof Error ? err.message : String(err));
+          h.set(errorCodeHeader, "500");
+          m.respond(new Uint8Array(), { headers: h });
+        }
+      };
+      const sub = nc.subscribe(subject, {
+        queue: o.queue,
+        callback: (err, m) => {
+          if (err) {
+            logger.error({ err, subject }, "reply subscription failed");
+            return;
+          }
+          if (!m.reply) return;
+          const p = answer(m).finally(() => inFlight.delete(p));
+          inFlight.add(p);
+        },
+      });
+      return track(async () => {
+        unsubscribeQuietly(sub);
+        await Promise.all(inFlight);
+      });
+    },
+
+    async ensureStream(name, subjects) {
+      for (const s of subjects) validateSubject(s, { wildcards: true });
+      try {
+        const info = await jsm.streams.info(name);
+        const have = [...(info.config.subjects ?? [])].sort();
+        if (have.join(" ") !== [...subjects].sort().join(" ")) {
+          await jsm.streams.update(name, { ...info.config, subjects });
+        }
+      } catch (err) {
+        if (!isApiError(err, JetStreamApiCodes.StreamNotFound)) throw err;
+        await jsm.streams.add({ name, subjects });
+      }
+    },
+
+    async publishDurable(subject, data, o = {}) {
+      validateSubject(subject);
+      const ack = await js.publish(subject, data, { msgID: o.msgId, headers: toNatsHeaders(o.headers) });
+      return { seq: ack.seq, duplicate: ack.duplicate };
+    },
+
+    async consume(stream, durable, handler, o: ConsumeOptions = {}) {
+      if (o.filterSubject !== undefined) validateSubject(o.filterSubject, { wildcards: true });
+      await ensureConsumer(jsm, stream, durable, o);
+      const consumer = await js.consumers.get(stream, durable);
+      const messages = await consumer.consume({ max_messages: 1, expires: 5000 });
+      let stopped = false;
+      const loop = (async () => {
+        for await (const m of messages) {
+          if (stopped) {
+            // Hand it back now rather than after ackWait, so the next subscriber gets it at once.
+            m.nak();
+            continue;
+          }
+          await handleDurable(m, handler, o, logger);
+        }
+      })();
+      return track(async () => {
+        stopped = true;
+        await messages.close();
+        await loop;
+      });
+    },
+
+    async kv(bucket, o: KvBucketOptions = {}) {
+      const kv = await kvm.create(bucket, { history: 1, ...(o.ttlMs ? { ttl: o.ttlMs } : {}) });
+      return natsBucket(kv, track, logger);
+    },
+
+    async healthy() {
+      return connected && !nc.isClosed() && !nc.isDraining();
+    },
+
+    async close() {
+      if (nc.isClosed()) return;
+      await Promise.all([...open].map((s) => s.unsubscribe()));
+      if (!nc.isDraining()) await nc.drain();
+      await nc.closed();
+    },
+  };
+  return bus;
+}
+
+async function ensureConsumer(jsm: JetStreamManager, stream: string, durable: string, o: ConsumeOptions) {
+  try {
+    // An existing durable keeps its position and configuration, as the contract says it resumes.
+    await jsm.consumers.info(stream, durable);
+  } catch (err) {
+    if (!isApiError(err, JetStreamApiCodes.ConsumerNotFound)) throw err;
+    await jsm.consumers.add(stream, {
+      durable_name: durable,
+      ack_policy: AckPolicy.Explicit,
+      deliver_policy: o.deliver === "new" ? DeliverPolicy.New : DeliverPolicy.All,
+      ...(o.filterSubject ? { filter_subject: o.filterSubject } : {}),
+      // One unacknowledged message at a time: the only way a redelivery cannot overtake later messages.
+      max_ack_pending: 1,
+      ack_wait: nanos(ackWaitMs),
+    });
+  }
+}
+
+async function handleDurable(
+  m: JsMsg,
+  handler: (msg: DurableMessage) => Promise<void>,
+  o: ConsumeOptions,
+  logger: BusLogger,
+): Promise<void> {
+  const progress = setInterval(() => m.working(), ackWaitMs / 3);
+  try {
+    await handler({
+      subject: m.subject,
+      data: m.data,
+      headers: fromNatsHeaders(m.headers),
+      seq: m.seq,
+      deliveryCount: m.info.deliveryCount,
+    });
+    m.ack();
+  } catch (err) {
+    logger.warn({ err, seq: m.seq, deliveryCount: m.info.deliveryCount }, "durable handler failed");
+    m.nak(redeliveryDelay(m.info.deliveryCount, o.redeliveryDelayMs));
+  } finally {
+    clearInterval(progress);
+  }
+}
+
+function natsBucket(kv: KV, track: (stop: () => Promise<void>) => Subscription, logger: BusLogger): KvBucket {
+  return {
+    async get(key) {
+      const e = await kv.get(key);
+      return e && e.operation === "PUT" ? toKvEntry(e) : null;
+    },
+    put: (key, value) => kv.put(key, value),
+    async create(key, value) {
+      try {
+        return await kv.create(key, value);
+      } catch (err) {
+        throw toConflict(key, err);
+      }
+    },
+    async update(key, value, revision) {
+      try {
+        return await kv.update(key, value, revision);
+      } catch (err) {
+        throw toConflict(key, err);
+      }
+    },
+    delete: (key) => kv.delete(key),
+    async keys(pattern) {
+      const out: string[] = [];
+      for await (const k of await kv.keys(pattern)) out.push(k);
+      return out;
+    },
+    async watch(handler, o: KvWatchOptions = {}) {
+      const includeCurrent = o.includeCurrent ?? true;
+      // The snapshot lists deleted keys as markers, but "current values" means live keys only. Anything at
+      // or below the bucket's last revision before the watch started can only be part of the snapshot
+      // (the library's own `isUpdate` already flags the snapshot's last entry as an update).
+      const before = includeCurrent ? (await kv.status()).streamInfo.state.last_seq : 0;
+      const iter = await kv.watch({
+        key: o.key,
+        include: includeCurrent ? KvWatchInclude.LastValue : KvWatchInclude.UpdatesOnly,
+      });
+      const loop = (async () => {
+        for await (const e of iter) {
+          if (e.revision <= before && e.operation !== "PUT") continue;
+          try {
+            handler(toKvEntry(e));
+          } catch (err) {
+            logger.error({ err, key: e.key }, "kv watch handler failed");
+          }
+        }
+      })();
+      return track(async () => {
+        iter.stop();
+        await loop;
+      });
+    },
+  };
+}
+
+function toKvEntry(e: { key: string; value: Uint8Array; revision: number; operation: KvEntry["operation"] }): KvEntry {
+  return { key: e.key, value: e.value, revision: e.revision, operation: e.operation };
+}
+
+function toConflict(key: string, err: unknown): unknown {
+  if (
+    isApiError(err, JetStreamApiCodes.StreamWrongLastSequence) ||
+    isApiError(err, JetStreamApiCodes.StreamWrongLastSequenceUnknown)
+  ) {
+    return new KvConflictError(key, `key-value conflict on ${key}: ${(err as Error).message}`);
+  }
+  return err;
+}
+
+function isApiError(err: unknown, code: number): boolean {
+  return err instanceof JetStreamApiError && err.code === code;
+}
+
+function toRequestError(subject: string, timeoutMs: number, err: unknown): unknown {
+  const cause = err instanceof NatsRequestError && err.cause ? err.cause : err;
+  if (cause instanceof NoRespondersError || (err instanceof NatsRequestError && err.isNoResponders())) {
+    return new RequestError(subject, "no-responders", `no responders on ${subject}`, { cause: err });
+  }
+  if (cause instanceof TimeoutError) {
+    return new RequestError(subject, "timeout", `no reply on ${subject} within ${timeoutMs} ms`, { cause: err });
+  }
+  return err;
+}
+
+function unsubscribeQuietly(sub: NatsSubscription): void {
+  // Already closed when the connection drained first; nothing left to stop then.
+  if (!sub.isClosed()) sub.unsubscribe();
+}
+
+function toNatsHeaders(h: Record<string, string> | undefined): MsgHdrs | undefined {
+  if (!h || Object.keys(h).length === 0) return undefined;
+  const out = natsHeaders();
+  for (const [k, v] of Object.entries(h)) out.set(k, v);
+  return out;
+}
+
+function fromNatsHeaders(h: MsgHdrs | undefined): Record<string, string> {
+  const out: Record<string, string> = {};
+  if (!h) return out;
+  for (const k of h.keys()) out[k] = h.get(k);
+  return out;
+}
+
+function toBusMessage(m: Msg): BusMessage {
+  return { subject: m.subject, data: m.data, headers: fromNatsHeaders(m.headers) };
+}
