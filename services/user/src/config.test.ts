@@ -1,0 +1,25 @@
+import { describe, expect, it } from "vitest";
+import { ConfigError } from "@tt/kit";
+import { loadUserConfig } from "./config.ts";
+
+describe("user service configuration", () => {
+  it("defaults to 7-day user and bot tokens and 1-day guest tokens", () => {
+    const config = loadUserConfig({});
+    expect(config.USER_TOKEN_TTL_SECONDS).toBe(7 * 86_400);
+    expect(config.BOT_TOKEN_TTL_SECONDS).toBe(7 * 86_400);
+    expect(config.GUEST_TOKEN_TTL_SECONDS).toBe(86_400);
+    expect(config.JWT_PRIVATE_KEY).toBeUndefined();
+  });
+
+  it("refuses lifetimes the verifying services would not accept", () => {
+    expect(() => loadUserConfig({ USER_TOKEN_TTL_SECONDS: "700000" })).toThrow(
+      /USER_TOKEN_TTL_SECONDS: must not exceed/,
+    );
+    expect(() => loadUserConfig({ GUEST_TOKEN_TTL_SECONDS: "0" })).toThrow(ConfigError);
+  });
+
+  it("wants the admin e-mail and password together", () => {
+    expect(() => loadUserConfig({ ADMIN_EMAIL: "root@example.org" })).toThrow(/ADMIN_PASSWORD: is required/);
+    expect(loadUserConfig({ ADMIN_EMAIL: "", ADMIN_PASSWORD: "" }).ADMIN_EMAIL).toBeUndefined();
+  });
+});

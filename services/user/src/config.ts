@@ -1,0 +1,45 @@
+// The user service's part of the environment, validated once at start.
+import { z } from "zod";
+import { DEFAULT_TOKEN_AUDIENCE, DEFAULT_TOKEN_ISSUER, parseEnv } from "@tt/kit";
+
+const DAY_SECONDS = 24 * 60 * 60;
+
+// Empty strings come from templated manifests (`FOO: ""`); treat them as unset.
+const optionalString = z.preprocess((v) => (v === "" ? undefined : v), z.string().optional());
+const seconds = (fallback: number) => z.coerce.number().int().positive().default(fallback);
+
+export const userConfigSchema = z
+  .object({
+    JWT_ISSUER: z.string().min(1).default(DEFAULT_TOKEN_ISSUER),
+    JWT_AUDIENCE: z.string().min(1).default(DEFAULT_TOKEN_AUDIENCE),
+    /** An Ed25519 private key (PKCS8 PEM). When set it signs every token and is never stored. */
+    JWT_PRIVATE_KEY: optionalString,
+    USER_TOKEN_TTL_SECONDS: seconds(7 * DAY_SECONDS),
+    BOT_TOKEN_TTL_SECONDS: seconds(7 * DAY_SECONDS),
+    GUEST_TOKEN_TTL_SECONDS: seconds(DAY_SECONDS),
+    // The kit refuses tokens that live longer than this; signing longer ones would lock people out.
+    ACCESS_TOKEN_MAX_TTL_SECONDS: seconds(7 * DAY_SECONDS),
+    ADMIN_EMAIL: optionalString,
+    ADMIN_PASSWORD: optionalString,
+  })
+  .superRefine((env, ctx) => {
+    for (const key of ["USER_TOKEN_TTL_SECONDS", "BOT_TOKEN_TTL_SECONDS", "GUEST_TOKEN_TTL_SECONDS"] as const) {
+      if (env[key] > env.ACCESS_TOKEN_MAX_TTL_SECONDS) {
+        ctx.addIssue({
+          code: "custom",
+          path: [key],
+          message: `must not exceed ACCESS_TOKEN_MAX_TTL_SECONDS (${env.ACCESS_TOKEN_MAX_TTL_SECONDS})`,
+        });
+      }
+    }
+    if ((env.ADMIN_EMAIL === undefined) !== (env.ADMIN_PASSWORD === undefined)) {
+      const missing = env.ADMIN_EMAIL === undefined ? "ADMIN_EMAIL" : "ADMIN_PASSWORD";
+      ctx.addIssue({ code: "custom", path: [missing], message: "is required when the other admin variable is set" });
+    }
+  });
+
+export type UserConfig = z.output<typeof userConfigSchema>;
+
+export function loadUserConfig(env: Record<string, string | undefined>): UserConfig {
+  return parseEnv(userConfigSchema, env);
+}

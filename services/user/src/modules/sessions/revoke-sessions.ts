@@ -1,0 +1,19 @@
+import type { EntityManager } from "@mikro-orm/postgresql";
+import type { SessionRevocations } from "@tt/kit";
+import type { Session } from "./session.entity.ts";
+
+/**
+ * Revokes sessions: marks them in the database, flushes (together with whatever else `em` holds, so a
+ * password change and the revocations it causes commit as one), then tells every service. Announcing only
+ * after the commit means a failed commit never leaves tokens refused that the database still holds valid.
+ */
+export async function revokeSessions(
+  em: EntityManager,
+  revocations: SessionRevocations,
+  sessions: readonly Session[],
+  now = new Date(),
+): Promise<void> {
+  for (const session of sessions) session.revokedAt = now;
+  await em.flush();
+  await Promise.all(sessions.map((session) => revocations.revoke(session.id, session.expiresAt)));
+}

@@ -1,0 +1,232 @@
+import { create } from "@bufbuild/protobuf";
+import { timestampDate } from "@bufbuild/protobuf/wkt";
+import {
+  GetGuestTokenRequestSchema,
+  GetSessionRequestSchema,
+  LoginRequestSchema,
+  LogoutRequestSchema,
+  SignUpRequestSchema,
+} from "@tt/proto/tt/user/v1/user_service_pb";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { INVALID_EMAIL, MISSING_CREDENTIALS, NICKNAME_TOO_LONG, PASSWORD_TOO_SHORT } from "../account-rules.ts";
+import { USER_CREATED_SUBJECT, type UserCreatedEvent } from "../events.ts";
+import { Profile } from "../modules/profiles/profile.entity.ts";
+import { Session } from "../modules/sessions/session.entity.ts";
+import { User } from "../modules/users/user.entity.ts";
+import { DUMMY_PASSWORD_HASH, verifyPassword } from "../passwords.ts";
+import { Code, connectErrorOf } from "../testing/expect-connect-error.ts";
+import { createUserHarness, verifyAccessToken, type UserHarness } from "../testing/user-harness.ts";
+import { EMAIL_ALREADY_REGISTERED, INCORRECT_CREDENTIALS } from "./auth.ts";
+
+let h: UserHarness;
+
+beforeAll(async () => {
+  h = await createUserHarness(inject("databaseUrl"));
+});
+
+afterAll(async () => {
+  await h?.close();
+});
+
+const signUp = (email: string, password: string, nickname = "") =>
+  h.rpc.signUp(create(SignUpRequestSchema, { email, password, nickname }), h.ctx("signUp"));
+
+const login = (email: string, password: string, headers?: Record<string, string>) =>
+  h.rpc.login(create(LoginRequestSchema, { email, password }), h.ctx("login", undefined, headers));
+
+describe("SignUp", () => {
+  it("creates the account and its profile, opens a session and signs a user token", async () => {
+    const res = await signUp("  Ann@Example.ORG ", "correct horse", "DJ Ann");
+    expect(res.user?.email).toBe("ann@example.org");
+    expect(res.user?.role).toBe("user");
+    expect(res.user?.capabilities).toEqual([]);
+    expect(res.accessToken?.tokenType).toBe("user");
+
+    const claims = await verifyAccessToken(await h.instance.verificationKeys!(), res.accessToken!.token);
+    expect(claims).toMatchObject({
+      sub: res.user!.uuid,
+      typ: "user",
+      role: "user",
+      iss: "turntable",
+      aud: "turntable",
+    });
+    expect(claims.exp * 1000).toBe(timestampDate(res.accessToken!.expiresAt!).getTime());
+
+    const em = h.orm.em.fork();
+    const user = await em.findOneOrFail(User, { id: res.user!.uuid }, { populate: ["passwordHash"] });
+    expect(user.passwordHash).not.toContain("correct horse");
+    await expect(verifyPassword(user.passwordHash, "correct horse")).resolves.toBe(true);
+    expect((await em.findOneOrFail(Profile, { user: user.id })).nickname).toBe("DJ Ann");
+    const session = await em.findOneOrFail(Session, { id: claims.sid });
+    expect(session.user.id).toBe(user.id);
+    expect(session.expiresAt.getTime()).toBe(claims.exp * 1000);
+  });
+
+  it("defaults the nickname to the part of the address before the @", async () => {
+    const res = await signUp("nick.default@example.org", "long enough");
+    const profile = await h.orm.em.fork().findOneOrFail(Profile, { user: res.user!.uuid });
+    expect(profile.nickname).toBe("nick.default");
+  });
+
+  it("announces the new account on tt.user.user.created", async () => {
+    let received!: (event: UserCreatedEvent) => void;
+    const event = new Promise<UserCreatedEvent>((resolve) => (received = resolve));
+    const sub = await h.bus.subscribe(USER_CREATED_SUBJECT, (msg) => {
+      const payload = JSON.parse(new TextDecoder().decode(msg.data)) as UserCreatedEvent;
+      if (payload.nickname === "announced") received(payload);
+    });
+    try {
+      const res = await signUp("announced@example.org", "long enough", "announced");
+      await expect(event).resolves.toMatchObject({ uuid: res.user!.uuid, role: "user", nickname: "announced" });
+    } finally {
+      await sub.unsubscribe();
+    }
+  });
+
+  it.each([
+    ["", "long enough"],
+    ["someone@example.org", ""],
+    ["   ", "long enough"],
+  ])("answers 400 when email or password is missing (%j, %j)", async (email, password) => {
+    await expect(connectErrorOf(signUp(email, password))).resolves.toEqual({
+      code: Code.InvalidArgument,
+      message: MISSING_CREDENTIALS,
+    });
+  });
+
+  it("answers 400 for an address that is not one, a short password and a long nickname", async () => {
+    await expect(connectErrorOf(signUp("not-an-address", "long enough"))).resolves.toEqual({
+      code: Code.InvalidArgument,
+      message: INVALID_EMAIL,
+    });
+    await expect(connectErrorOf(signUp("short@example.org", "1234567"))).resolves.toEqual({
+      code: Code.InvalidArgument,
+      message: PASSWORD_TOO_SHORT,
+    });
+    await expect(connectErrorOf(signUp("nick@example.org", "long enough", "n".repeat(65)))).resolves.toEqual({
+      code: Code.InvalidArgument,
+      message: NICKNAME_TOO_LONG,
+    });
+  });
+
+  it("answers 403 for a registered address, whatever its case", async () => {
+    await signUp("taken@example.org", "long enough");
+    await expect(connectErrorOf(signUp("TAKEN@example.org", "other password"))).resolves.toEqual({
+      code: Code.PermissionDenied,
+      message: EMAIL_ALREADY_REGISTERED,
+    });
+  });
+
+  it("lets exactly one of two simultaneous sign-ups with one address through", async () => {
+    const results = await Promise.allSettled([
+      signUp("race@example.org", "long enough"),
+      signUp("race@example.org", "long enough"),
+    ]);
+    expect(results.filter((r) => r.status === "fulfilled")).toHaveLength(1);
+    const failure = results.find((r) => r.status === "rejected");
+    await expect(connectErrorOf(Promise.reject(failure?.reason))).resolves.toEqual({
+      code: Code.PermissionDenied,
+      message: EMAIL_ALREADY_REGISTERED,
+    });
+  });
+});
+
+describe("Login", () => {
+  beforeAll(async () => {
+    await signUp("login@example.org", "right password", "Login");
+  });
+
+  it("signs in with the right password, any case of the address, and records the user agent", async () => {
+    const res = await login("LOGIN@example.org", "right password", { "user-agent": "vitest-browser/1.0" });
+    expect(res.user?.email).toBe("login@example.org");
+    const identity = await h.identityOf(res.accessToken!.token);
+    expect(identity).toMatchObject({ tokenType: "user", role: "user", subject: res.user!.uuid });
+    const session = await h.orm.em.fork().findOneOrFail(Session, { id: identity.sessionId });
+    expect(session.userAgent).toBe("vitest-browser/1.0");
+  });
+
+  it("answers 401 alike for a wrong password, an unknown address and no address", async () => {
+    const expected = { code: Code.Unauthenticated, message: INCORRECT_CREDENTIALS };
+    await expect(connectErrorOf(login("login@example.org", "wrong password"))).resolves.toEqual(expected);
+    await expect(connectErrorOf(login("nobody@example.org", "right password"))).resolves.toEqual(expected);
+    await expect(connectErrorOf(login("", ""))).resolves.toEqual(expected);
+  });
+
+  it("spends an argon2 verification on unknown addresses too (no account enumeration by timing)", async () => {
+    const median = async (run: () => Promise<unknown>) => {
+      const times: number[] = [];
+      for (let i = 0; i < 5; i++) {
+        const start = performance.now();
+        await run().catch(() => undefined);
+        times.push(performance.now() - start);
+      }
+      return times.sort((a, b) => a - b)[2]!;
+    };
+    const oneVerification = await median(() => verifyPassword(DUMMY_PASSWORD_HASH, "x"));
+    const wrongPassword = await median(() => login("login@example.org", "wrong password"));
+    const unknownEmail = await median(() => login("nobody@example.org", "wrong password"));
+    // Both paths include a full verification; neither is a fast exit.
+    expect(wrongPassword).toBeGreaterThan(oneVerification * 0.5);
+    expect(unknownEmail).toBeGreaterThan(oneVerification * 0.5);
+    expect(Math.max(wrongPassword, unknownEmail) / Math.min(wrongPassword, unknownEmail)).toBeLessThan(3);
+  });
+});
+
+describe("Logout and GetSession", () => {
+  it("describes the caller's account and session, then ends the session everywhere", async () => {
+    const { accessToken, user } = await signUp("session@example.org", "long enough");
+    const identity = await h.identityOf(accessToken!.token);
+
+    const session = await h.rpc.getSession(create(GetSessionRequestSchema), h.ctx("getSession", identity));
+    expect(session.user?.uuid).toBe(user!.uuid);
+    expect(session).toMatchObject({ tokenType: "user", role: "user", sessionId: identity.sessionId });
+    expect(timestampDate(session.expiresAt!).getTime()).toBe(identity.expiresAt.getTime());
+
+    expect(h.revocations.isRevoked(identity.sessionId)).toBe(false);
+    await h.rpc.logout(create(LogoutRequestSchema), h.ctx("logout", identity));
+    expect(h.revocations.isRevoked(identity.sessionId)).toBe(true);
+    const row = await h.orm.em.fork().findOneOrFail(Session, { id: identity.sessionId });
+    expect(row.revokedAt).toBeInstanceOf(Date);
+  });
+
+  it("revokes a session even when its row is already revoked (logging out twice)", async () => {
+    const { accessToken } = await signUp("twice@example.org", "long enough");
+    const identity = await h.identityOf(accessToken!.token);
+    await h.rpc.logout(create(LogoutRequestSchema), h.ctx("logout", identity));
+    await expect(h.rpc.logout(create(LogoutRequestSchema), h.ctx("logout", identity))).resolves.toBeDefined();
+    expect(h.revocations.isRevoked(identity.sessionId)).toBe(true);
+  });
+
+  it("answers a guest token without an account", async () => {
+    const guest = await h.rpc.getGuestToken(create(GetGuestTokenRequestSchema), h.ctx("getGuestToken"));
+    const identity = await h.identityOf(guest.accessToken!.token);
+    const session = await h.rpc.getSession(create(GetSessionRequestSchema), h.ctx("getSession", identity));
+    expect(session.user).toBeUndefined();
+    expect(session).toMatchObject({ tokenType: "guest", role: "guest", sessionId: identity.sessionId });
+  });
+
+  it("answers 401 for a user token whose account is gone", async () => {
+    const { accessToken, user } = await signUp("gone@example.org", "long enough");
+    const identity = await h.identityOf(accessToken!.token);
+    await h.orm.em.fork().nativeDelete(User, { id: user!.uuid });
+    await expect(
+      connectErrorOf(h.rpc.getSession(create(GetSessionRequestSchema), h.ctx("getSession", identity))),
+    ).resolves.toEqual({ code: Code.Unauthenticated, message: "Unauthorized" });
+  });
+});
+
+describe("GetGuestToken", () => {
+  it("issues a one-day guest token with its own subject and session id", async () => {
+    const before = Date.now();
+    const a = await h.rpc.getGuestToken(create(GetGuestTokenRequestSchema), h.ctx("getGuestToken"));
+    const b = await h.rpc.getGuestToken(create(GetGuestTokenRequestSchema), h.ctx("getGuestToken"));
+    const claims = await verifyAccessToken(await h.instance.verificationKeys!(), a.accessToken!.token);
+    const other = await verifyAccessToken(await h.instance.verificationKeys!(), b.accessToken!.token);
+    expect(claims).toMatchObject({ typ: "guest", role: "guest" });
+    expect(a.accessToken?.tokenType).toBe("guest");
+    expect(claims.sid).not.toBe(claims.sub);
+    expect(other.sid).not.toBe(claims.sid);
+    expect(claims.exp - claims.iat).toBe(86_400);
+    expect(claims.iat * 1000).toBeGreaterThanOrEqual(Math.floor(before / 1000) * 1000);
+  });
+});

@@ -1,0 +1,97 @@
+// Signing up, in and out, and asking who a token belongs to.
+import { randomUUID } from "node:crypto";
+import { timestampFromDate } from "@bufbuild/protobuf/wkt";
+import { Code, ConnectError, type ServiceImpl } from "@connectrpc/connect";
+import { UniqueConstraintViolationException } from "@mikro-orm/core";
+import type { UserService } from "@tt/proto/tt/user/v1/user_service_pb";
+import { checkEmail, checkNewPassword, MISSING_CREDENTIALS, nicknameFor, normalizeEmail } from "../account-rules.ts";
+import { publishUserCreated } from "../events.ts";
+import { Session } from "../modules/sessions/session.entity.ts";
+import { revokeSessions } from "../modules/sessions/revoke-sessions.ts";
+import { startSession, toAccessTokenMessage } from "../modules/sessions/start-session.ts";
+import { createAccount } from "../modules/users/create-account.ts";
+import { User } from "../modules/users/user.entity.ts";
+import { toUserMessage } from "../modules/users/user.message.ts";
+import { hashPassword, verifyPasswordOrDummy } from "../passwords.ts";
+import type { UserServiceContext } from "../user-context.ts";
+import { callEm, callIdentity, callUserAgent, UNAUTHORIZED } from "./call.ts";
+
+export const EMAIL_ALREADY_REGISTERED = "this email is already registered";
+export const INCORRECT_CREDENTIALS = "incorrect email or password";
+
+export function authRoutes(svc: UserServiceContext): Partial<ServiceImpl<typeof UserService>> {
+  return {
+    async signUp(req, ctx) {
+      if (req.email.trim() === "" || req.password === "") {
+        throw new ConnectError(MISSING_CREDENTIALS, Code.InvalidArgument);
+      }
+      const email = checkEmail(req.email);
+      checkNewPassword(req.password);
+      const nickname = nicknameFor(req.nickname, email);
+      const em = callEm(ctx);
+      // Checked before hashing so a taken address answers quickly; the unique index below is what decides.
+      if ((await em.count(User, { email })) > 0)
+        throw new ConnectError(EMAIL_ALREADY_REGISTERED, Code.PermissionDenied);
+      const passwordHash = await hashPassword(req.password);
+      const { user, profile } = createAccount(em, { email, passwordHash, role: "user", nickname });
+      const { issued } = await startSession(em, svc.tokens, user, callUserAgent(ctx));
+      try {
+        await em.flush();
+      } catch (err) {
+        if (err instanceof UniqueConstraintViolationException) {
+          throw new ConnectError(EMAIL_ALREADY_REGISTERED, Code.PermissionDenied, undefined, undefined, err);
+        }
+        throw err;
+      }
+      await publishUserCreated(svc.bus, svc.logger, user, profile);
+      return { user: toUserMessage(user), accessToken: toAccessTokenMessage(issued) };
+    },
+
+    async login(req, ctx) {
+      const em = callEm(ctx);
+      const email = normalizeEmail(req.email);
+      const user = email === "" ? null : await em.findOne(User, { email }, { populate: ["passwordHash"] });
+      // Both branches spend one argon2 verification: the answer must not reveal whether the address exists.
+      const ok = await verifyPasswordOrDummy(user?.passwordHash, req.password);
+      if (!user || !ok) throw new ConnectError(INCORRECT_CREDENTIALS, Code.Unauthenticated);
+      const { issued } = await startSession(em, svc.tokens, user, callUserAgent(ctx));
+      await em.flush();
+      return { user: toUserMessage(user), accessToken: toAccessTokenMessage(issued) };
+    },
+
+    async logout(_req, ctx) {
+      const identity = callIdentity(ctx);
+      const em = callEm(ctx);
+      const session = await em.findOne(Session, { id: identity.sessionId, revokedAt: null });
+      if (session) {
+        await revokeSessions(em, svc.revocations, [session]);
+      } else {
+        // No row (already revoked, or a token older than its row): still make sure every service refuses it.
+        await svc.revocations.revoke(identity.sessionId, identity.expiresAt);
+      }
+      return {};
+    },
+
+    async getSession(_req, ctx) {
+      const identity = callIdentity(ctx);
+      const base = {
+        tokenType: identity.tokenType,
+        role: identity.role,
+        sessionId: identity.sessionId,
+        expiresAt: timestampFromDate(identity.expiresAt),
+      };
+      if (identity.tokenType !== "user" && identity.tokenType !== "bot") return base;
+      const user = await callEm(ctx).findOne(User, { id: identity.subject });
+      // A valid signature for an account that no longer exists: refuse rather than answer with nobody.
+      if (!user) throw new ConnectError(UNAUTHORIZED, Code.Unauthenticated);
+      return { ...base, user: toUserMessage(user) };
+    },
+
+    async getGuestToken() {
+      // Guests have no account and no session row: the ids only let services tell guests apart and let a
+      // guest token be revoked like any other.
+      const issued = await svc.tokens.issue({ sub: randomUUID(), typ: "guest", role: "guest", sid: randomUUID() });
+      return { accessToken: toAccessTokenMessage(issued) };
+    },
+  };
+}

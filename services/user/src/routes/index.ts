@@ -1,0 +1,21 @@
+import type { ServiceImpl } from "@connectrpc/connect";
+import type { UserService } from "@tt/proto/tt/user/v1/user_service_pb";
+import type { UserServiceContext } from "../user-context.ts";
+import { adminRoutes } from "./admin.ts";
+import { authRoutes } from "./auth.ts";
+import { helloRoutes } from "./hello.ts";
+import { keyRoutes } from "./keys.ts";
+import { passwordRoutes } from "./passwords.ts";
+import { profileRoutes } from "./profiles.ts";
+
+/** Every implemented RPC of tt.user.v1.UserService; the rest answer Unimplemented. */
+export function userServiceImpl(svc: UserServiceContext): Partial<ServiceImpl<typeof UserService>> {
+  return {
+    ...helloRoutes(),
+    ...authRoutes(svc),
+    ...keyRoutes(svc),
+    ...passwordRoutes(svc),
+    ...profileRoutes(),
+    ...adminRoutes(),
+  };
+}
