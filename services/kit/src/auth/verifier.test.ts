@@ -1,0 +1,153 @@
+import { randomUUID } from "node:crypto";
+import { Code, ConnectError } from "@connectrpc/connect";
+import { base64url, SignJWT, type JSONWebKeySet } from "jose";
+import { describe, expect, it } from "vitest";
+import { createTestTokenIssuer } from "../testing/index.ts";
+import { DEFAULT_TOKEN_AUDIENCE, DEFAULT_TOKEN_ISSUER } from "./claims.ts";
+import type { KeySource } from "./key-source.ts";
+import { createTokenVerifier } from "./verifier.ts";
+
+const noRevocations = { isRevoked: () => false };
+
+function verifierFor(keys: KeySource, revoked: Set<string> = new Set()) {
+  return createTokenVerifier({
+    issuer: DEFAULT_TOKEN_ISSUER,
+    audience: DEFAULT_TOKEN_AUDIENCE,
+    keys,
+    revocations: { isRevoked: (sid) => revoked.has(sid) },
+    minRefreshIntervalMs: 0,
+  });
+}
+
+async function refusal(promise: Promise<unknown>): Promise<{ code: Code; message: string }> {
+  try {
+    await promise;
+  } catch (err) {
+    expect(err).toBeInstanceOf(ConnectError);
+    return { code: (err as ConnectError).code, message: (err as ConnectError).rawMessage };
+  }
+  throw new Error("expected the token to be refused");
+}
+
+describe("createTokenVerifier", () => {
+  it("returns the identity of a valid token", async () => {
+    const issuer = await createTestTokenIssuer();
+    const token = await issuer.sign({ typ: "user", role: "admin", sub: "u-1", sid: "s-1", expiresIn: 60 });
+    const identity = await verifierFor(issuer.keys).verify(token);
+    expect(identity).toMatchObject({ tokenType: "user", subject: "u-1", role: "admin", sessionId: "s-1", token });
+    expect(Math.abs(identity.expiresAt.getTime() - (Date.now() + 60_000))).toBeLessThan(2_000);
+  });
+
+  it.each([
+    ["guest", "guest"],
+    ["service", "service"],
+    ["bot", "bot"],
+  ] as const)("accepts %s tokens", async (typ, role) => {
+    const issuer = await createTestTokenIssuer();
+    const identity = await verifierFor(issuer.keys).verify(await issuer.sign({ typ }));
+    expect(identity.tokenType).toBe(typ);
+    expect(identity.role).toBe(role);
+  });
+
+  it("refuses forged, expired, unsigned, HMAC, misaddressed, mistyped and revoked tokens with 401", async () => {
+    const issuer = await createTestTokenIssuer({ kid: "k1" });
+    const forger = await createTestTokenIssuer({ kid: "k1" });
+    const revoked = new Set(["gone"]);
+    const verifier = verifierFor(issuer.keys, revoked);
+    const valid = await issuer.sign();
+    const [header, payload] = valid.split(".") as [string, string];
+    const noneHeader = base64url.encode(JSON.stringify({ alg: "none", typ: "JWT", kid: "k1" }));
+    const publicX = base64url.decode(String(issuer.jwks.keys[0]?.x));
+    const now = Math.floor(Date.now() / 1000);
+    const hmac = (secret: Uint8Array) =>
+      new SignJWT({ typ: "user", role: "user", sid: randomUUID() })
+        .setProtectedHeader({ alg: "HS256", kid: "k1" })
+        .setIssuer(DEFAULT_TOKEN_ISSUER)
+        .setAudience(DEFAULT_TOKEN_AUDIENCE)
+        .setSubject("u")
+        .setIssuedAt(now)
+        .setExpirationTime(now + 60)
+        .sign(secret);
+
+    const cases: Record<string, string> = {
+      forged: await forger.sign(),
+      tampered: `${header}.${base64url.encode(JSON.stringify({ ...JSON.parse(new TextDecoder().decode(base64url.decode(payload))), role: "superUser" }))}.${valid.split(".")[2]}`,
+      "alg none": `${noneHeader}.${payload}.`,
+      "HS256 with a random secret": await hmac(crypto.getRandomValues(new Uint8Array(32))),
+      "HS256 keyed with the public key": await hmac(publicX),
+      "wrong issuer": await issuer.sign({ iss: "someone-else" }),
+      "wrong audience": await issuer.sign({ aud: "another-app" }),
+      "unknown type": await issuer.sign({ typ: "admin" as never, role: "admin" }),
+      "guest claiming superUser": await issuer.sign({ typ: "guest", role: "superUser" }),
+      "user with unknown role": await issuer.sign({ typ: "user", role: "root" }),
+      garbage: "not.a.jwt",
+    };
+    for (const [name, token] of Object.entries(cases)) {
+      const result = await refusal(verifier.verify(token));
+      expect({ name, ...result }).toEqual({ name, code: Code.Unauthenticated, message: "invalid access token" });
+    }
+    expect(await refusal(verifier.verify(await issuer.sign({ expiresIn: -60 })))).toEqual({
+      code: Code.Unauthenticated,
+      message: "access token expired",
+    });
+    expect(await refusal(verifier.verify(await issuer.sign({ sid: "gone" })))).toEqual({
+      code: Code.Unauthenticated,
+      message: "session revoked",
+    });
+  });
+
+  it("tolerates a few seconds of clock skew but no more", async () => {
+    const issuer = await createTestTokenIssuer();
+    const verifier = verifierFor(issuer.keys);
+    await expect(verifier.verify(await issuer.sign({ expiresIn: -2 }))).resolves.toBeDefined();
+    await expect(verifier.verify(await issuer.sign({ expiresIn: -30 }))).rejects.toThrow(/expired/);
+  });
+
+  it("fetches the key set once, and again only for an unknown key id (rotation)", async () => {
+    const first = await createTestTokenIssuer({ kid: "old" });
+    const second = await createTestTokenIssuer({ kid: "new" });
+    let current: JSONWebKeySet = first.jwks;
+    const fetches: boolean[] = [];
+    const verifier = verifierFor(async (opts) => {
+      fetches.push(opts?.refresh ?? false);
+      return current;
+    });
+    await verifier.verify(await first.sign());
+    await verifier.verify(await first.sign());
+    expect(fetches).toEqual([false]);
+    current = { keys: [...first.jwks.keys, ...second.jwks.keys] };
+    await verifier.verify(await second.sign());
+    expect(fetches).toEqual([false, true]);
+    await verifier.verify(await first.sign());
+    expect(fetches).toEqual([false, true]);
+  });
+
+  it("does not refetch for every made-up key id", async () => {
+    const issuer = await createTestTokenIssuer({ kid: "real" });
+    const stranger = await createTestTokenIssuer({ kid: "made-up" });
+    let fetches = 0;
+    const verifier = createTokenVerifier({
+      issuer: DEFAULT_TOKEN_ISSUER,
+      audience: DEFAULT_TOKEN_AUDIENCE,
+      keys: async () => {
+        fetches++;
+        return issuer.jwks;
+      },
+      revocations: noRevocations,
+      minRefreshIntervalMs: 60_000,
+    });
+    for (let i = 0; i < 5; i++) await expect(verifier.verify(await stranger.sign())).rejects.toThrow(/invalid/);
+    expect(fetches).toBe(2);
+  });
+
+  it("answers Unavailable when the keys cannot be fetched", async () => {
+    const issuer = await createTestTokenIssuer();
+    const verifier = verifierFor(async () => {
+      throw new Error("connection refused");
+    });
+    expect(await refusal(verifier.verify(await issuer.sign()))).toEqual({
+      code: Code.Unavailable,
+      message: "token verification keys unavailable",
+    });
+  });
+});

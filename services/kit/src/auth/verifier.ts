@@ -1,0 +1,105 @@
+// Verifies access tokens locally: every service checks signatures itself, with the user service's public
+// keys, so no call to the user service sits on the hot path.
+import { Code, ConnectError } from "@connectrpc/connect";
+import { createLocalJWKSet, errors, jwtVerify, type JWTVerifyGetKey } from "jose";
+import { z } from "zod";
+import type { Identity, TokenType } from "../context.ts";
+import { TOKEN_ALG, TOKEN_TYPES, USER_ROLES } from "./claims.ts";
+import type { KeySource } from "./key-source.ts";
+import type { SessionRevocations } from "./revocations.ts";
+
+export interface TokenVerifierOptions {
+  issuer: string;
+  audience: string;
+  keys: KeySource;
+  revocations: Pick<SessionRevocations, "isRevoked">;
+  /** Seconds of clock skew accepted on exp/iat/nbf. Default 5. */
+  clockToleranceSeconds?: number;
+  /** How long the key set is used before the source is asked again. Default 5 minutes. */
+  keysTtlMs?: number;
+  /**
+   * Least time between two refreshes caused by unknown key ids, so a flood of tokens with made-up `kid`s
+   * cannot turn into a flood of key fetches. Default 5 seconds.
+   */
+  minRefreshIntervalMs?: number;
+}
+
+export interface TokenVerifier {
+  /** The caller behind a compact JWS; ConnectError(Unauthenticated) when it cannot be trusted. */
+  verify(token: string): Promise<Identity>;
+}
+
+const claimsSchema = z.object({
+  sub: z.string().min(1),
+  typ: z.enum(TOKEN_TYPES as [TokenType, ...TokenType[]]),
+  role: z.string().min(1),
+  sid: z.string().min(1),
+  iat: z.number(),
+  exp: z.number(),
+});
+
+const userRoles: ReadonlySet<string> = new Set(USER_ROLES);
+
+// The role must fit the type: otherwise a guest token claiming "superUser" would pass role checks.
+function roleFitsType(typ: TokenType, role: string): boolean {
+  if (typ === "guest") return role === "guest";
+  if (typ === "service") return role === "service";
+  return userRoles.has(role);
+}
+
+function unauthenticated(message: string, cause?: unknown): ConnectError {
+  return new ConnectError(message, Code.Unauthenticated, undefined, undefined, cause);
+}
+
+export function createTokenVerifier(opts: TokenVerifierOptions): TokenVerifier {
+  const keysTtlMs = opts.keysTtlMs ?? 5 * 60_000;
+  const minRefreshIntervalMs = opts.minRefreshIntervalMs ?? 5_000;
+  let local: { getKey: JWTVerifyGetKey; at: number } | undefined;
+  let lastRefresh = 0;
+
+  const load = async (refresh: boolean): Promise<JWTVerifyGetKey> => {
+    let set;
+    try {
+      set = await opts.keys({ refresh });
+    } catch (cause) {
+      throw new ConnectError("token verification keys unavailable", Code.Unavailable, undefined, undefined, cause);
+    }
+    local = { getKey: createLocalJWKSet(set), at: Date.now() };
+    return local.getKey;
+  };
+
+  const verifyWith = (getKey: JWTVerifyGetKey, token: string) =>
+    jwtVerify(token, getKey, {
+      issuer: opts.issuer,
+      audience: opts.audience,
+      algorithms: [TOKEN_ALG],
+      clockTolerance: opts.clockToleranceSeconds ?? 5,
+      requiredClaims: ["iss", "aud", "sub", "exp", "iat"],
+    });
+
+  return {
+    async verify(token) {
+      const getKey = local && Date.now() - local.at < keysTtlMs ? local.getKey : await load(false);
+      let result;
+      try {
+        try {
+          result = await verifyWith(getKey, token);
+        } catch (err) {
+          if (!(err instanceof errors.JWKSNoMatchingKey) || Date.now() - lastRefresh < minRefreshIntervalMs) throw err;
+          lastRefresh = Date.now();
+          result = await verifyWith(await load(true), token);
+        }
+      } catch (err) {
+        if (err instanceof ConnectError) throw err;
+        if (err instanceof errors.JWTExpired) throw unauthenticated("access token expired", err);
+        throw unauthenticated("invalid access token", err);
+      }
+      const claims = claimsSchema.safeParse(result.payload);
+      if (!claims.success) throw unauthenticated("invalid access token", claims.error);
+      const { sub, typ, role, sid, exp } = claims.data;
+      if (!roleFitsType(typ, role)) throw unauthenticated("invalid access token", new Error(`role ${role} on ${typ}`));
+      if (opts.revocations.isRevoked(sid)) throw unauthenticated("session revoked");
+      return { tokenType: typ, subject: sub, role, sessionId: sid, expiresAt: new Date(exp * 1000), token };
+    },
+  };
+}

@@ -1,0 +1,59 @@
+// The MikroORM bootstrap every service shares: PostgreSQL, one schema per service (tables and the
+// migrations table both live there), checked-in migrations applied in order.
+import type { MigrationObject } from "@mikro-orm/core";
+import { Migrator } from "@mikro-orm/migrations";
+import { MikroORM, type Options } from "@mikro-orm/postgresql";
+
+export interface InitOrmOptions {
+  /** postgres:// connection URL. */
+  url: string;
+  /** The service's PostgreSQL schema; created when missing. */
+  schema: string;
+  entities: NonNullable<Options["entities"]>;
+  migrations: MigrationObject[];
+  /** Logs every query (development). */
+  debug?: boolean;
+  /** Connection pool bounds; default MikroORM's. */
+  pool?: { min?: number; max?: number };
+  /** Anything else, applied last (tests). */
+  overrides?: Partial<Options>;
+}
+
+// Identifiers are interpolated into DDL, so only plain lower-case names are accepted.
+const schemaPattern = /^[a-z_][a-z0-9_]{0,62}$/;
+
+export async function initOrm(opts: InitOrmOptions): Promise<MikroORM> {
+  if (!schemaPattern.test(opts.schema)) throw new Error(`invalid schema name ${JSON.stringify(opts.schema)}`);
+  const orm = await MikroORM.init({
+    clientUrl: opts.url,
+    // Queries from entities name the schema themselves, but hand-written migration SQL is unqualified:
+    // the connection's search path sends it to the service's schema too. (`pg` takes startup options.)
+    driverOptions: { options: `-c search_path=${opts.schema},public` },
+    schema: opts.schema,
+    entities: opts.entities,
+    extensions: [Migrator],
+    migrations: {
+      migrationsList: opts.migrations,
+      tableName: "mikro_orm_migrations",
+      snapshot: false,
+      silent: true,
+    },
+    discovery: { warnWhenNoEntities: false },
+    debug: opts.debug ?? false,
+    ...(opts.pool ? { pool: opts.pool } : {}),
+    ...opts.overrides,
+  });
+  try {
+    await orm.em.getConnection().execute(`create schema if not exists "${opts.schema}"`);
+  } catch (err) {
+    await orm.close(true);
+    throw err;
+  }
+  return orm;
+}
+
+/** Applies every pending migration; returns the names applied. */
+export async function migrateUp(orm: MikroORM): Promise<string[]> {
+  const applied = await orm.migrator.up();
+  return applied.map((m) => m.name);
+}
