@@ -1,0 +1,262 @@
+// Puts the stages together: CORS → /openapi.json → Connect passthrough → match → bind → invoke → respond,
+// with every failure turned into the REST error body. Everything that can be prepared is prepared in
+// createGateway, so the per-request path is a trie walk, one fromJson and one toJson.
+import type { IncomingMessage, ServerResponse } from "node:http";
+import type { Http2ServerRequest, Http2ServerResponse } from "node:http2";
+import {
+  createRegistry,
+  type DescFile,
+  type DescMethodServerStreaming,
+  type DescMethodUnary,
+  type DescService,
+} from "@bufbuild/protobuf";
+import type { Transport } from "@connectrpc/connect";
+import type { Logger } from "pino";
+import { BindError } from "./bind.ts";
+import {
+  createConnectPassthrough,
+  type ConnectTarget,
+  type NodeRequest,
+  type NodeResponse,
+} from "./connect-passthrough.ts";
+import { createCors, type CorsOptions } from "./cors.ts";
+import { toRestError } from "./errors.ts";
+import { createHeaderPolicy, forwardRequestHeaders, forwardResponseHeaders, requestIdOf } from "./headers.ts";
+import { invokeServerStream, invokeUnary, unsupportedMethodKind } from "./invoke.ts";
+import type { RouteMatch } from "./match.ts";
+import { buildOpenApi } from "./openapi.ts";
+import { buildRouteTable, type Route, type RouteTable } from "./routes.ts";
+
+export interface GatewayBackend {
+  /** The proto services this backend serves. */
+  services: DescService[];
+  /** Used for REST calls: in process (all-in-one) or gRPC over HTTP/2 (distributed). */
+  transport: Transport;
+  /** Where Connect, gRPC and gRPC-Web requests for these services go. */
+  connect:
+    | { handler: (req: IncomingMessage | Http2ServerRequest, res: ServerResponse | Http2ServerResponse) => void }
+    | { baseUrl: string };
+}
+
+export interface GatewayOptions {
+  backends: GatewayBackend[];
+  /** Largest accepted request body; larger ones get a 413. */
+  bodyLimitBytes?: number;
+  cors?: CorsOptions;
+  logger?: Logger;
+  /** Serves the frontends; returns true when it answered. Asked only for paths no rule knows. */
+  staticHandler?: (req: IncomingMessage | Http2ServerRequest, res: ServerResponse | Http2ServerResponse) => boolean;
+  /** Header allow-lists (defaults in headers.ts) and whether to trust the caller's x-forwarded-for. */
+  headers?: { request?: readonly string[]; response?: readonly string[]; trustForwardedFor?: boolean };
+}
+
+export interface Gateway {
+  handler(req: IncomingMessage | Http2ServerRequest, res: ServerResponse | Http2ServerResponse): void;
+  routes: RouteTable;
+  openapi: object;
+  /** Closes the HTTP/2 sessions of proxied Connect backends. */
+  close(): void;
+}
+
+export const DEFAULT_BODY_LIMIT_BYTES = 1024 * 1024;
+export const OPENAPI_PATH = "/openapi.json";
+
+const JSON_TYPE = /^application\/(?:[\w.+-]*\+)?json\b/i;
+
+/** Every file the services need, dependencies included: the registry resolves `Any` in JSON. */
+function filesOf(services: DescService[]): DescFile[] {
+  const seen = new Set<DescFile>();
+  const visit = (f: DescFile) => {
+    if (seen.has(f)) return;
+    seen.add(f);
+    f.dependencies.forEach(visit);
+  };
+  services.forEach((s) => visit(s.file));
+  return [...seen];
+}
+
+function readBody(req: NodeRequest, limit: number): Promise<string> {
+  const declared = Number(req.headers["content-length"]);
+  if (declared > limit) return Promise.reject(new BindError(`request body larger than ${limit} bytes`, 413));
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const onData = (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > limit) {
+        req.off("data", onData);
+        req.resume(); // drain without keeping what is left
+        reject(new BindError(`request body larger than ${limit} bytes`, 413));
+        return;
+      }
+      chunks.push(chunk);
+    };
+    req.on("data", onData);
+    req.once("end", () => resolve(Buffer.concat(chunks, size).toString("utf8")));
+    req.once("error", reject);
+  });
+}
+
+export function createGateway(opts: GatewayOptions): Gateway {
+  const { backends, logger } = opts;
+  const limit = opts.bodyLimitBytes ?? DEFAULT_BODY_LIMIT_BYTES;
+  const registry = createRegistry(...filesOf(backends.flatMap((b) => b.services)));
+  const routes = buildRouteTable(backends, registry);
+  const openapi = buildOpenApi(routes.routes);
+  const openapiText = JSON.stringify(openapi);
+  const policy = createHeaderPolicy(opts.headers);
+  const customMethods = [...new Set(routes.routes.map((r) => r.httpMethod))];
+  const cors = opts.cors ? createCors(opts.cors, customMethods) : undefined;
+  const passthrough = createConnectPassthrough(
+    backends.map((b) => ({ services: b.services, connect: b.connect as ConnectTarget })),
+    policy,
+    logger,
+  );
+
+  const sendError = (
+    req: NodeRequest,
+    res: NodeResponse,
+    err: unknown,
+    requestId: string,
+    extra: Record<string, string>,
+  ) => {
+    const rest = toRestError(err);
+    if (rest.internal) logger?.error({ err, requestId, url: req.url }, "REST call failed");
+    if (res.headersSent) {
+      res.destroy();
+      return;
+    }
+    const headers: Record<string, string> = {
+      ...extra,
+      ...rest.headers,
+      "content-type": "application/json; charset=utf-8",
+      "x-request-id": requestId,
+    };
+    // A body we stopped reading cannot be left on a keep-alive HTTP/1.1 connection.
+    if (rest.status === 413 && req.httpVersionMajor === 1) headers.connection = "close";
+    (res as ServerResponse).writeHead(rest.status, headers);
+    res.end(JSON.stringify(rest.body));
+  };
+
+  const serveRest = async (
+    req: NodeRequest,
+    res: NodeResponse,
+    match: RouteMatch<Route>,
+    query: string,
+    requestId: string,
+    extra: Record<string, string>,
+  ): Promise<void> => {
+    const route = match.value;
+    let body: string | undefined;
+    if (route.binding.hasBody) {
+      const type = req.headers["content-type"];
+      if (type !== undefined && !JSON_TYPE.test(type)) {
+        throw new BindError(`unsupported content-type "${type}"; send application/json`, 415);
+      }
+      body = await readBody(req, limit);
+    }
+    const input = route.binding.bind(match.variables, query, body);
+    const header = forwardRequestHeaders(policy, req.headers, req.socket?.remoteAddress, requestId);
+    const abort = new AbortController();
+    res.once("close", () => {
+      if (!res.writableFinished) abort.abort();
+    });
+    const transport = backends[route.backend]!.transport;
+    const method = route.method;
+
+    if (method.methodKind === "unary") {
+      const result = await invokeUnary(transport, method as DescMethodUnary, input, header, abort.signal);
+      const text = route.render(result.message);
+      (res as ServerResponse).writeHead(200, {
+        ...extra,
+        ...forwardResponseHeaders(policy, result.header, result.trailer),
+        "content-type": "application/json; charset=utf-8",
+        "x-request-id": requestId,
+      });
+      res.end(text);
+      return;
+    }
+    if (method.methodKind !== "server_streaming") throw unsupportedMethodKind(method.name, method.methodKind);
+
+    // Server streaming: newline-delimited JSON, or Server-Sent Events when the caller asks for them.
+    const sse = (req.headers.accept ?? "").includes("text/event-stream");
+    const frame = (json: string) => (sse ? `data: ${json}\n\n` : `${json}\n`);
+    const result = await invokeServerStream(
+      transport,
+      method as DescMethodServerStreaming,
+      input,
+      header,
+      abort.signal,
+    );
+    const start = () => {
+      if (res.headersSent) return;
+      (res as ServerResponse).writeHead(200, {
+        ...extra,
+        ...forwardResponseHeaders(policy, result.header),
+        "content-type": sse ? "text/event-stream" : "application/x-ndjson",
+        "cache-control": "no-cache",
+        "x-request-id": requestId,
+      });
+    };
+    try {
+      for await (const message of result.messages) {
+        start();
+        (res as ServerResponse).write(frame(route.render(message)));
+      }
+    } catch (err) {
+      // Before the first message the caller still gets a plain error status.
+      if (!res.headersSent) throw err;
+      const rest = toRestError(err);
+      if (rest.internal) logger?.error({ err, requestId, url: req.url }, "REST stream failed");
+      const json = JSON.stringify({ error: rest.body });
+      res.end(sse ? `event: error\ndata: ${json}\n\n` : `${json}\n`);
+      return;
+    }
+    start();
+    res.end();
+  };
+
+  const handler = (req: NodeRequest, res: NodeResponse): void => {
+    const url = req.url ?? "/";
+    const q = url.indexOf("?");
+    const path = q < 0 ? url : url.slice(0, q);
+    const query = q < 0 ? "" : url.slice(q + 1);
+
+    let extra: Record<string, string> = {};
+    if (cors && req.headers.origin) {
+      const pre = cors.preflight(req.method, req.headers);
+      if (pre) {
+        (res as ServerResponse).writeHead(pre.status, pre.headers);
+        res.end();
+        return;
+      }
+      extra = cors.headersFor(req.headers);
+    }
+
+    if (path === OPENAPI_PATH && (req.method === "GET" || req.method === "HEAD")) {
+      (res as ServerResponse).writeHead(200, { ...extra, "content-type": "application/json; charset=utf-8" });
+      (res as ServerResponse).end(req.method === "HEAD" ? "" : openapiText);
+      return;
+    }
+
+    if (passthrough.tryHandle(req, res, path)) {
+      for (const [k, v] of Object.entries(extra)) res.setHeader(k, v);
+      return;
+    }
+
+    const requestId = requestIdOf(req.headers);
+    let match: RouteMatch<Route>;
+    try {
+      match = routes.match(req.method ?? "GET", path);
+    } catch (err) {
+      if (opts.staticHandler && toRestError(err).status === 404 && opts.staticHandler(req, res)) return;
+      sendError(req, res, err, requestId, extra);
+      return;
+    }
+    serveRest(req, res, match, query, requestId, extra).catch((err: unknown) =>
+      sendError(req, res, err, requestId, extra),
+    );
+  };
+
+  return { handler, routes, openapi, close: () => passthrough.close() };
+}

@@ -1,0 +1,31 @@
+// The gateway's public surface: the assembled gateway plus each stage, so callers can wrap the defaults.
+export { createGateway, DEFAULT_BODY_LIMIT_BYTES, OPENAPI_PATH } from "./gateway.ts";
+export type { Gateway, GatewayBackend, GatewayOptions } from "./gateway.ts";
+export { parseTemplate, formatTemplate, TemplateParseError } from "./template/parse.ts";
+export type { PathTemplate, TemplateSegment, TemplateVariable } from "./template/parse.ts";
+export { createMatcher, MatchError, RouteConflictError } from "./match.ts";
+export type { Matcher, MatcherEntry, RouteMatch } from "./match.ts";
+export { compileBinding, BindError, BindingDefinitionError, defaultJsonReadOptions } from "./bind.ts";
+export type { Binding, BindingRule } from "./bind.ts";
+export { invokeUnary, invokeServerStream, InvokeError, DEFAULT_TIMEOUT_MS } from "./invoke.ts";
+export type { UnaryResult, StreamResult } from "./invoke.ts";
+export { compileRenderer, defaultJsonWriteOptions, ResponseBodyError } from "./respond.ts";
+export type { Renderer } from "./respond.ts";
+export { toRestError, restErrorBody, reasonPhrase, INTERNAL_MESSAGE } from "./errors.ts";
+export type { RestError, RestErrorBody } from "./errors.ts";
+export {
+  createHeaderPolicy,
+  forwardRequestHeaders,
+  forwardResponseHeaders,
+  requestIdOf,
+  DEFAULT_REQUEST_HEADERS,
+  DEFAULT_RESPONSE_HEADERS,
+} from "./headers.ts";
+export type { HeaderPolicy } from "./headers.ts";
+export { createConnectPassthrough, PassthroughError, PROTOCOL_HEADERS } from "./connect-passthrough.ts";
+export type { ConnectPassthrough, ConnectTarget } from "./connect-passthrough.ts";
+export { buildOpenApi, OpenApiError, DEFAULT_OPENAPI_INFO } from "./openapi.ts";
+export { createCors, DEFAULT_CORS_ALLOW_HEADERS, DEFAULT_CORS_EXPOSE_HEADERS, DEFAULT_CORS_METHODS } from "./cors.ts";
+export type { Cors, CorsOptions } from "./cors.ts";
+export { buildRouteTable } from "./routes.ts";
+export type { Route, RouteTable } from "./routes.ts";

@@ -1,0 +1,93 @@
+// The routing table: every `google.api.http` rule (and its additional bindings) of every registered
+// service, compiled once at start — template parsed, fields resolved, renderer built — so a request does
+// no reflection set-up.
+import { getOption, type DescMethod, type DescService, type Registry } from "@bufbuild/protobuf";
+import { http } from "@tt/proto/google/api/annotations_pb";
+import type { HttpRule } from "@tt/proto/google/api/http_pb";
+import { compileBinding, BindingDefinitionError, type Binding } from "./bind.ts";
+import { createMatcher, type MatcherEntry, type RouteMatch } from "./match.ts";
+import { compileRenderer, type Renderer } from "./respond.ts";
+import { parseTemplate, type PathTemplate } from "./template/parse.ts";
+
+export interface Route {
+  /** Upper-case HTTP method. */
+  httpMethod: string;
+  /** The template as written in the proto. */
+  pattern: string;
+  template: PathTemplate;
+  service: DescService;
+  method: DescMethod;
+  /** The rule's `body` and `response_body`. */
+  body: string;
+  responseBody: string;
+  binding: Binding;
+  render: Renderer;
+  /** Index of the backend in the gateway's options. */
+  backend: number;
+}
+
+export interface RouteTable {
+  readonly routes: readonly Route[];
+  /** Throws `MatchError` (404, 405, 400). */
+  match(httpMethod: string, path: string): RouteMatch<Route>;
+}
+
+function verbAndPath(rule: HttpRule, name: string): [string, string] {
+  const p = rule.pattern;
+  switch (p.case) {
+    case "get":
+    case "put":
+    case "post":
+    case "delete":
+    case "patch":
+      return [p.case.toUpperCase(), p.value];
+    case "custom":
+      if (!p.value.kind) throw new BindingDefinitionError(`${name}: custom rule without a kind`);
+      return [p.value.kind.toUpperCase(), p.value.path];
+    default:
+      throw new BindingDefinitionError(`${name}: http rule without a pattern`);
+  }
+}
+
+export function buildRouteTable(backends: ReadonlyArray<{ services: DescService[] }>, registry?: Registry): RouteTable {
+  const routes: Route[] = [];
+  backends.forEach((backend, index) => {
+    for (const service of backend.services) {
+      for (const method of service.methods) {
+        const top = getOption(method, http);
+        if (!top.pattern.case) continue;
+        const name = `${service.typeName}.${method.name}`;
+        if (method.methodKind === "client_streaming" || method.methodKind === "bidi_streaming") {
+          throw new BindingDefinitionError(`${name}: ${method.methodKind} methods cannot have http rules`);
+        }
+        for (const rule of [top, ...top.additionalBindings]) {
+          if (rule !== top && rule.additionalBindings.length > 0) {
+            throw new BindingDefinitionError(`${name}: additional bindings cannot nest`);
+          }
+          const [httpMethod, pattern] = verbAndPath(rule, name);
+          const template = parseTemplate(pattern, name);
+          routes.push({
+            httpMethod,
+            pattern,
+            template,
+            service,
+            method,
+            body: rule.body,
+            responseBody: rule.responseBody,
+            binding: compileBinding({ method: name, input: method.input, template, body: rule.body }, registry),
+            render: compileRenderer(name, method.output, rule.responseBody, registry),
+            backend: index,
+          });
+        }
+      }
+    }
+  });
+  const entries: Array<MatcherEntry<Route>> = routes.map((r) => ({
+    httpMethod: r.httpMethod,
+    template: r.template,
+    value: r,
+    describe: `${r.service.typeName}.${r.method.name} (${r.httpMethod} ${r.pattern})`,
+  }));
+  const matcher = createMatcher(entries);
+  return { routes, match: (m, p) => matcher.match(m, p) };
+}

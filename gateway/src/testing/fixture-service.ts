@@ -1,0 +1,60 @@
+// A real implementation of tt.fixture.v1.FixtureService for the gateway's tests and benchmark: it answers
+// with what it was sent, so a test can see exactly what the gateway bound.
+import { Code, ConnectError, type ConnectRouter, type ServiceImpl } from "@connectrpc/connect";
+import { codeFromString } from "@connectrpc/connect/protocol-connect";
+import { FixtureService } from "@tt/proto/tt/fixture/v1/fixture_service_pb";
+
+/** Thrown by Fail("throw"): detail that must never reach a REST caller. */
+export const SECRET_DETAIL = "db password is hunter2";
+
+export const fixtureImpl: ServiceImpl<typeof FixtureService> = {
+  hello() {
+    return { service: "fixture", count: 0 };
+  },
+  echo(req, ctx) {
+    const headers: Record<string, string> = {};
+    ctx.requestHeader.forEach((v, k) => (headers[k] = v));
+    ctx.responseHeader.set("etag", '"echo"');
+    ctx.responseHeader.set("x-internal-secret", "not for callers");
+    return { tenant: req.tenant, thing: req.thing, headers };
+  },
+  getSpecialThing() {
+    return { kind: "special" };
+  },
+  getThing(req) {
+    return { thing: { id: req.id } };
+  },
+  updateThing(req) {
+    return { thing: req.thing, updateMask: req.updateMask };
+  },
+  deleteThing() {
+    return {};
+  },
+  searchThings(req) {
+    return { things: [{ id: req.query, int32Value: req.limit, repeatedColor: req.colors }], count: req.colors.length };
+  },
+  getFile(req) {
+    return { bucket: req.bucket, path: req.path };
+  },
+  getShelf(req) {
+    return { name: req.name, thing: { id: req.name } };
+  },
+  archiveShelf(req) {
+    return { name: req.name, reason: req.reason, archived: true };
+  },
+  fail(req) {
+    if (req.code === "throw") throw new Error(SECRET_DETAIL);
+    throw new ConnectError(req.message || "failed", codeFromString(req.code) ?? Code.Unknown);
+  },
+  async *streamThings(req) {
+    for (let index = 0; index < req.count; index++) {
+      yield { index };
+      await Promise.resolve();
+    }
+    if (req.failCode) throw new ConnectError("stream failed", codeFromString(req.failCode) ?? Code.Unknown);
+  },
+};
+
+export function fixtureRoutes(router: ConnectRouter): void {
+  router.service(FixtureService, fixtureImpl);
+}
