@@ -27,6 +27,10 @@ export const AqTrackSchema = defineEntity({
     releasedAt: p.datetime().nullable(),
     status: p.enum(TRACK_STATUSES),
     secret: p.string().nullable(),
+    downloads: p.bigint(),
+    price: p.decimal().precision(10).scale(2),
+    day: p.date(),
+    tags: p.array(),
     artist: () => p.manyToOne(AqArtist).nullable(),
   },
 });

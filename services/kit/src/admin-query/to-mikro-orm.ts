@@ -85,26 +85,57 @@ export function escapeLike(value: string): string {
   return value.replace(/[\\%_]/g, (c) => `\\${c}`);
 }
 
-type Kind = "text" | "uuid" | "integer" | "number" | "bigint" | "boolean" | "date";
+type Kind = "text" | "enum" | "uuid" | "integer" | "decimal" | "float" | "boolean" | "date";
+
+// By column type, not by TypeScript type: the column decides what PostgreSQL accepts (a decimal is a string in JS
+// but "abc" is still an error in SQL). Columns not listed (json, arrays, time, bytea, …) cannot be compared.
+const COLUMN_KINDS: Record<string, Kind> = {
+  varchar: "text",
+  "character varying": "text",
+  text: "text",
+  char: "text",
+  character: "text",
+  bpchar: "text",
+  citext: "text",
+  uuid: "uuid",
+  smallint: "integer",
+  int2: "integer",
+  int: "integer",
+  integer: "integer",
+  int4: "integer",
+  serial: "integer",
+  bigint: "integer",
+  int8: "integer",
+  bigserial: "integer",
+  numeric: "decimal",
+  decimal: "decimal",
+  real: "float",
+  float4: "float",
+  float: "float",
+  "double precision": "float",
+  double: "float",
+  float8: "float",
+  boolean: "boolean",
+  bool: "boolean",
+  date: "date",
+  datetime: "date",
+  timestamp: "date",
+  timestamptz: "date",
+  "timestamp with time zone": "date",
+  "timestamp without time zone": "date",
+};
+
+function columnType(prop: EntityProperty): string {
+  return (prop.columnTypes[0] ?? "")
+    .toLowerCase()
+    .replace(/\(.*\)/, "")
+    .trim();
+}
 
 function kindOf(prop: EntityProperty): Kind | undefined {
-  const column = (prop.columnTypes[0] ?? "").toLowerCase();
-  const type = String(prop.type).toLowerCase();
-  if (column === "uuid" || type === "uuid" || type === "uuidtype") return "uuid";
-  switch (prop.runtimeType) {
-    case "string":
-      return "text";
-    case "number":
-      return column in INT_RANGES || type === "integer" || type === "smallint" ? "integer" : "number";
-    case "bigint":
-      return "bigint";
-    case "boolean":
-      return "boolean";
-    case "Date":
-      return "date";
-    default:
-      return undefined;
-  }
+  // Native PostgreSQL enums accept their labels only and have no LIKE; check-constraint enums are plain text.
+  if (prop.enum) return prop.nativeEnumName ? "enum" : "text";
+  return COLUMN_KINDS[columnType(prop)];
 }
 
 /** Converts one comparison value to what the property holds; `field` is the API name for messages. */
@@ -115,6 +146,7 @@ function convertValue(param: AdminQueryParam, field: string, prop: EntityPropert
     invalidQuery(param, `${JSON.stringify(field)} needs ${expected}, got ${JSON.stringify(value)}`);
   switch (kind) {
     case "text":
+    case "enum":
     case "uuid": {
       if (typeof value === "boolean") throw fail("text");
       // PostgreSQL refuses NUL in text parameters with an error, not a non-match.
@@ -125,19 +157,20 @@ function convertValue(param: AdminQueryParam, field: string, prop: EntityPropert
       }
       return text;
     }
-    case "integer":
-    case "bigint": {
+    case "integer": {
       if (typeof value === "boolean" || !INTEGER.test(text)) throw fail("an integer");
-      const column = (prop.columnTypes[0] ?? "").toLowerCase();
-      const [min, max] = INT_RANGES[column] ?? INT_RANGES[kind === "bigint" ? "bigint" : "int"]!;
+      const [min, max] = INT_RANGES[columnType(prop)] ?? INT_RANGES.bigint!;
       const big = BigInt(text);
       if (big < min || big > max) throw fail(`an integer between ${min} and ${max}`);
-      return kind === "bigint" ? big : Number(big);
+      if (prop.runtimeType === "bigint") return big;
+      return prop.runtimeType === "number" ? Number(big) : big.toString();
     }
-    case "number": {
+    case "decimal":
+    case "float": {
       const n = typeof value === "number" ? value : DECIMAL.test(text) ? Number(text) : NaN;
       if (typeof value === "boolean" || !Number.isFinite(n)) throw fail("a number");
-      return n;
+      // Decimals held as strings keep the caller's digits, so no precision is lost on the way to SQL.
+      return kind === "decimal" && prop.runtimeType !== "number" && typeof value === "string" ? text : n;
     }
     case "boolean":
       if (value === true || value === "true" || value === 1 || value === "1") return true;
@@ -146,7 +179,10 @@ function convertValue(param: AdminQueryParam, field: string, prop: EntityPropert
     case "date": {
       const date = typeof value === "string" && ISO_DATE.test(value) ? new Date(value) : undefined;
       if (!date || Number.isNaN(date.getTime())) throw fail("an ISO 8601 date");
-      return date;
+      if (prop.runtimeType === "Date") return date;
+      // A date column takes the text as written, so it must be a real calendar day (no 2024-02-30).
+      if (columnType(prop) === "date" && date.toISOString().slice(0, 10) !== value) throw fail("a date (YYYY-MM-DD)");
+      return value;
     }
     default:
       throw invalidQuery(param, `${JSON.stringify(field)} cannot be compared`);
