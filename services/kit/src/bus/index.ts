@@ -18,6 +18,8 @@ export { createMemoryBus } from "./memory.ts";
 export type { MemoryBusOptions } from "./memory.ts";
 export { createNatsBus } from "./nats.ts";
 export type { NatsBusOptions } from "./nats.ts";
+export { enqueue, OutboxMessage, OutboxMessageSchema, relayOutboxOnce, startOutboxRelay } from "./outbox.ts";
+export type { OutboxRelay, OutboxRelayOptions } from "./outbox.ts";
 export { RequestError } from "./request-error.ts";
 export type { RequestFailure } from "./request-error.ts";
 export { InvalidSubjectError, subject, subjectMatches, subjectsOverlap, validateSubject } from "./subject.ts";
