@@ -1,4 +1,5 @@
 // The first administrator, from ADMIN_EMAIL / ADMIN_PASSWORD, so a fresh installation can be managed.
+import { ConnectError } from "@connectrpc/connect";
 import { UniqueConstraintViolationException } from "@mikro-orm/core";
 import type { EntityManager } from "@mikro-orm/postgresql";
 import type { Logger } from "pino";
@@ -24,7 +25,8 @@ export async function bootstrapAdmin(
     email = checkEmail(admin.email);
     checkNewPassword(admin.password);
   } catch (err) {
-    throw new Error(`ADMIN_EMAIL / ADMIN_PASSWORD: ${(err as Error).message}`, { cause: err });
+    const reason = err instanceof ConnectError ? err.rawMessage : String(err);
+    throw new Error(`ADMIN_EMAIL / ADMIN_PASSWORD: ${reason}`, { cause: err });
   }
   const fork = em.fork();
   if ((await fork.count(User, { email })) > 0) {

@@ -1,0 +1,65 @@
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { User } from "../modules/users/user.entity.ts";
+import { Code, connectErrorOf } from "../testing/expect-connect-error.ts";
+import { createUserHarness, type UserHarness } from "../testing/user-harness.ts";
+
+let h: UserHarness;
+let admin: Awaited<ReturnType<UserHarness["identityOf"]>>;
+
+beforeAll(async () => {
+  h = await createUserHarness(inject("databaseUrl"), {
+    ADMIN_EMAIL: "admin@example.org",
+    ADMIN_PASSWORD: "admin password",
+  });
+  for (let i = 1; i <= 5; i++) {
+    await h.rpc.signUp({ email: `listed${i}@example.org`, password: "long enough" }, h.ctx("signUp"));
+  }
+  const em = h.orm.em.fork();
+  await em.nativeUpdate(User, { email: "listed3@example.org" }, { role: "moderator" });
+  const login = await h.rpc.login({ email: "admin@example.org", password: "admin password" }, h.ctx("login"));
+  admin = await h.identityOf(login.accessToken!.token);
+});
+
+afterAll(async () => {
+  await h?.close();
+});
+
+describe("AdminListUsers", () => {
+  it("lists every account, oldest first, with the page numbers", async () => {
+    const res = await h.rpc.adminListUsers({}, h.ctx("adminListUsers", admin));
+    expect(res.total).toBe(6);
+    expect(res).toMatchObject({ count: 6, page: 1, pageCount: 1 });
+    expect(res.data.map((u) => u.email)).toEqual([
+      "admin@example.org",
+      ...[1, 2, 3, 4, 5].map((i) => `listed${i}@example.org`),
+    ]);
+  });
+
+  it("pages with limit and page, and with limit and offset", async () => {
+    const second = await h.rpc.adminListUsers({ limit: 2, page: 2 }, h.ctx("adminListUsers", admin));
+    expect(second).toMatchObject({ count: 2, total: 6, page: 2, pageCount: 3 });
+    expect(second.data.map((u) => u.email)).toEqual(["listed2@example.org", "listed3@example.org"]);
+    const byOffset = await h.rpc.adminListUsers({ limit: 2, offset: 4 }, h.ctx("adminListUsers", admin));
+    expect(byOffset).toMatchObject({ count: 2, page: 3 });
+  });
+
+  it("filters, sorts and narrows the fields", async () => {
+    const res = await h.rpc.adminListUsers(
+      { filter: ["role||$ne||admin"], sort: ["email,DESC"], fields: "email" },
+      h.ctx("adminListUsers", admin),
+    );
+    expect(res.total).toBe(5);
+    expect(res.data[0]).toMatchObject({ email: "listed5@example.org", role: "" });
+    expect(res.data[0]?.uuid).not.toBe("");
+    const moderators = await h.rpc.adminListUsers({ s: '{"role":"moderator"}' }, h.ctx("adminListUsers", admin));
+    expect(moderators.data.map((u) => u.email)).toEqual(["listed3@example.org"]);
+  });
+
+  it("answers 400 naming the parameter for a field outside the allow-list", async () => {
+    const error = await connectErrorOf(
+      h.rpc.adminListUsers({ filter: ["passwordHash||$eq||x"] }, h.ctx("adminListUsers", admin)),
+    );
+    expect(error.code).toBe(Code.InvalidArgument);
+    expect(error.message).toMatch(/^filter: /);
+  });
+});
