@@ -316,6 +316,20 @@ describe("adminList: sort, paging, fields, join, cache", () => {
     ]);
   });
 
+  it("ANDs a server-side scope with the request, which cannot widen it", async () => {
+    const scoped = (query: AdminListQuery) =>
+      adminList(orm.em.fork(), spec, query, { artist: 2 }).then((p) => p.data.map((t) => t.title));
+    expect(await scoped({})).toEqual(["Gamma Ray", "x' OR 1=1 --"]);
+    expect(await scoped({ or: ["title||$eq||Alpha", "title||$eq||Gamma Ray"] })).toEqual(["Gamma Ray"]);
+  });
+
+  it("treats a spec naming a missing property as a server bug, not a 400", async () => {
+    const broken: AdminListSpec<AqTrack> = { ...spec, fields: { ...spec.fields, ghost: "nothing" } };
+    const err = await list({ filter: ["ghost||$eq||x"] }, broken).catch((e: unknown) => e);
+    expect(err).not.toBeInstanceOf(ConnectError);
+    expect((err as Error).message).toBe('admin list spec: AqTrack has no property path "nothing"');
+  });
+
   it("accepts cache and answers the same", async () => {
     expect(await titles({ cache: 1, filter: ["plays||$lt||30"] })).toEqual(["Alpha", "beta"]);
   });
@@ -331,6 +345,7 @@ describe("adminList: 400 messages", () => {
     [{ filter: ["constructor||$eq||x"] }, 'filter: unknown field "constructor"'],
     [{ join: ["label"] }, 'join: unknown relation "label"'],
     [{ join: ["artist||nope"] }, 'join: unknown field "nope" of "artist"'],
+    [{ join: ["artist||toString"] }, 'join: unknown field "toString" of "artist"'],
     [{ filter: ["plays||$eq||abc"] }, 'filter: "plays" needs an integer, got "abc"'],
     [{ filter: ["plays||$eq||1.5"] }, 'filter: "plays" needs an integer, got "1.5"'],
     [

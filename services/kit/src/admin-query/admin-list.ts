@@ -1,5 +1,11 @@
 // One implementation of every admin list: parse, check against the list's allow-lists, query, page.
-import type { EntityManager, EntityMetadata, EntityName } from "@mikro-orm/core";
+import {
+  ReferenceKind,
+  type EntityManager,
+  type EntityMetadata,
+  type EntityName,
+  type FilterQuery,
+} from "@mikro-orm/core";
 import { invalidQuery } from "./errors.ts";
 import { parseAdminQuery } from "./parse.ts";
 import { resolveField, resolvePath, toFilterQuery, toOrderBy, type QueryTarget } from "./to-mikro-orm.ts";
@@ -53,17 +59,21 @@ export function pageInfo(
  * Answers an admin list request: `{data, count, total, page, pageCount}`.
  * Throws ConnectError InvalidArgument for anything malformed or outside the spec's allow-lists.
  * `cache` is validated and otherwise ignored: no result cache is kept (see docs/decisions.md).
+ * `scope` is a condition set by the server (e.g. the room of the path), ANDed with whatever the caller asks; it is
+ * not checked against the allow-list, and the caller cannot widen it.
  */
 export async function adminList<T extends object>(
   em: EntityManager,
   spec: AdminListSpec<T>,
   query: AdminListQuery,
+  scope?: FilterQuery<T>,
 ): Promise<AdminListPage<T>> {
   const parsed = parseAdminQuery(query);
   const meta = em.getMetadata().get(spec.entity) as EntityMetadata;
   const target: QueryTarget = { meta, fields: spec.fields };
 
-  const where = toFilterQuery(target, parsed);
+  const requested = toFilterQuery(target, parsed);
+  const where = scope ? { $and: [scope, requested] } : requested;
   const orderBy = toOrderBy(target, parsed.sort.length > 0 ? parsed.sort : defaultSort(spec));
   const { populate, joinFields } = joins(target, spec, parsed);
   const fields = selection(target, parsed, joinFields);
@@ -100,7 +110,8 @@ function joins<T extends object>(
     populate.push(path);
     if (!join.fields) continue;
     for (const field of join.fields) {
-      if (!Object.hasOwn(relationMeta.properties, field)) {
+      const prop = Object.hasOwn(relationMeta.properties, field) ? relationMeta.properties[field] : undefined;
+      if (prop?.kind !== ReferenceKind.SCALAR) {
         throw invalidQuery("join", `unknown field ${JSON.stringify(field)} of ${JSON.stringify(join.relation)}`);
       }
     }

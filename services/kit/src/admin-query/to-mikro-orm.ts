@@ -46,7 +46,7 @@ export function resolvePath(meta: EntityMetadata, propertyPath: string): Resolve
   let current: EntityMetadata | undefined = meta;
   let prop: EntityProperty | undefined;
   for (const [i, name] of path.entries()) {
-    prop = current?.properties[name];
+    prop = current && Object.hasOwn(current.properties, name) ? current.properties[name] : undefined;
     if (!current || !prop) throw new Error(`admin list spec: ${meta.className} has no property path "${propertyPath}"`);
     current = i < path.length - 1 ? prop.targetMeta : undefined;
   }
