@@ -330,6 +330,29 @@ describe("adminList: sort, paging, fields, join, cache", () => {
     expect((err as Error).message).toBe('admin list spec: AqTrack has no property path "nothing"');
   });
 
+  it("pages by root rows when a to-many relation is joined", async () => {
+    const artists: AdminListSpec<AqArtist> = {
+      entity: AqArtist,
+      fields: { id: "id", name: "name" },
+      relations: { tracks: "tracks" },
+      defaultSort: [["name", "ASC"]],
+    };
+    const page = await adminList(orm.em.fork(), artists, { join: ["tracks||title"], limit: 2 });
+    expect([page.count, page.total, page.pageCount]).toEqual([2, 3, 2]);
+    expect(
+      page.data.map((a) => [
+        a.name,
+        a.tracks
+          .getItems()
+          .map((t) => t.title)
+          .sort(),
+      ]),
+    ).toEqual([
+      ["Ana", ["Alpha", "beta"]],
+      ["Bo", ["Gamma Ray", "x' OR 1=1 --"]],
+    ]);
+  });
+
   it("accepts cache and answers the same", async () => {
     expect(await titles({ cache: 1, filter: ["plays||$lt||30"] })).toEqual(["Alpha", "beta"]);
   });

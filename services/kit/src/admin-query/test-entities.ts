@@ -8,6 +8,7 @@ export const AqArtistSchema = defineEntity({
     id: p.integer().primary(),
     name: p.string(),
     country: p.string().nullable(),
+    tracks: () => p.oneToMany(AqTrack).mappedBy("artist"),
   },
 });
 export class AqArtist extends AqArtistSchema.class {}
