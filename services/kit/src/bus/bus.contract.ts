@@ -207,6 +207,12 @@ export function runBusContract(name: string, makeBus: () => Promise<Bus>, opts: 
       expect(await seen.waitFor(3)).toEqual(["a#1", "a#2", "b#1"]);
     });
 
+    it("refuses durable work without a stream", async () => {
+      const id = unique();
+      await expect(bus.publishDurable(`ct.${id}.orphan`, enc("x"))).rejects.toThrow();
+      await expect(bus.consume(`CT_${id}`, "nobody", async () => {})).rejects.toThrow();
+    });
+
     it("keeps key-value entries with bucket-wide revisions", async () => {
       const kv = await bus.kv(`ct_${unique()}`);
       const r1 = await kv.put("room.1", enc("one"));

@@ -118,7 +118,7 @@ export async function createNatsBus(opts: NatsBusOptions): Promise<Bus> {
             logger.error({ err, subject: m.subject }, "subscriber failed");
           }
         }
-      })();
+      })().catch((err: unknown) => logger.error({ err, subject }, "subscription ended with an error"));
       return track(async () => {
         stopped = true;
         unsubscribeQuietly(sub);
@@ -208,7 +208,7 @@ export async function createNatsBus(opts: NatsBusOptions): Promise<Bus> {
           }
           await handleDurable(m, handler, o, logger);
         }
-      })();
+      })().catch((err: unknown) => logger.error({ err, stream, durable }, "consumer ended with an error"));
       return track(async () => {
         stopped = true;
         await messages.close();
@@ -323,7 +323,7 @@ function natsBucket(kv: KV, track: (stop: () => Promise<void>) => Subscription, 
             logger.error({ err, key: e.key }, "kv watch handler failed");
           }
         }
-      })();
+      })().catch((err: unknown) => logger.error({ err }, "kv watch ended with an error"));
       return track(async () => {
         iter.stop();
         await loop;
