@@ -1,0 +1,375 @@
+// Offline checks of the Helm chart: lint, render, validate every object against the Kubernetes schemas and
+// assert the platform's deployment rules (hardening, probes, labels, pinned images, one Deployment per service
+// package, secrets kept out of ConfigMaps, network policies, strict values). No cluster is needed.
+import { spawnSync } from "node:child_process";
+import { existsSync, readdirSync } from "node:fs";
+import path from "node:path";
+import { beforeAll, describe, expect, it } from "vitest";
+import { parseAllDocuments } from "yaml";
+import { Deployment } from "kubernetes-models/apps/v1/Deployment";
+import { HorizontalPodAutoscaler } from "kubernetes-models/autoscaling/v2/HorizontalPodAutoscaler";
+import { Job } from "kubernetes-models/batch/v1/Job";
+import { Ingress } from "kubernetes-models/networking.k8s.io/v1/Ingress";
+import { NetworkPolicy } from "kubernetes-models/networking.k8s.io/v1/NetworkPolicy";
+import { PodDisruptionBudget } from "kubernetes-models/policy/v1/PodDisruptionBudget";
+import { ConfigMap } from "kubernetes-models/v1/ConfigMap";
+import { Pod } from "kubernetes-models/v1/Pod";
+import type { IPodSpec } from "kubernetes-models/v1/PodSpec";
+import { Secret } from "kubernetes-models/v1/Secret";
+import { Service } from "kubernetes-models/v1/Service";
+
+const root = path.resolve(import.meta.dirname, "../..");
+const helmBin = path.join(root, ".tools/bin/helm");
+const chart = path.join(root, "deploy/helm/turntable");
+const productionValues = path.join(root, "deploy/values-production.yaml");
+const release = "tt";
+
+interface K8sObject {
+  apiVersion: string;
+  kind: string;
+  metadata: { name: string; labels?: Record<string, string>; annotations?: Record<string, string> };
+  [key: string]: unknown;
+}
+
+// Every kind the chart renders must be listed here, so a new kind cannot slip past schema validation.
+const models: Record<string, new (data: never) => { validate(): void }> = {
+  "apps/v1/Deployment": Deployment,
+  "autoscaling/v2/HorizontalPodAutoscaler": HorizontalPodAutoscaler,
+  "batch/v1/Job": Job,
+  "networking.k8s.io/v1/Ingress": Ingress,
+  "networking.k8s.io/v1/NetworkPolicy": NetworkPolicy,
+  "policy/v1/PodDisruptionBudget": PodDisruptionBudget,
+  "v1/ConfigMap": ConfigMap,
+  "v1/Pod": Pod,
+  "v1/Secret": Secret,
+  "v1/Service": Service,
+};
+
+function helm(args: string[]): { status: number | null; stdout: string; stderr: string } {
+  const result = spawnSync(helmBin, args, { encoding: "utf8", maxBuffer: 64 * 1024 * 1024 });
+  return { status: result.status, stdout: result.stdout, stderr: result.stderr };
+}
+
+function render(args: string[] = []): K8sObject[] {
+  const { status, stdout, stderr } = helm(["template", release, chart, "--namespace", "music", ...args]);
+  expect(stderr).toBe("");
+  expect(status).toBe(0);
+  return parseAllDocuments(stdout)
+    .map((doc) => {
+      expect(doc.errors).toEqual([]);
+      return doc.toJS() as K8sObject | null;
+    })
+    .filter((doc): doc is K8sObject => doc !== null);
+}
+
+const ofKind = <T>(docs: K8sObject[], kind: string) => docs.filter((d) => d.kind === kind) as unknown as T[];
+const named = (docs: K8sObject[], kind: string, name: string) =>
+  docs.find((d) => d.kind === kind && d.metadata.name === name);
+const configData = (docs: K8sObject[], name: string) =>
+  ((named(docs, "ConfigMap", name) as unknown as ConfigMap | undefined)?.data ?? {}) as Record<string, string>;
+
+/** Every pod spec in the output with where it came from: Deployment and Job templates and bare Pods. */
+function podSpecs(docs: K8sObject[]): { owner: string; labels: Record<string, string>; spec: IPodSpec }[] {
+  return docs.flatMap((doc) => {
+    const owner = `${doc.kind}/${doc.metadata.name}`;
+    if (doc.kind === "Deployment" || doc.kind === "Job") {
+      const template = (doc as unknown as Deployment).spec!.template;
+      return [{ owner, labels: template.metadata?.labels ?? {}, spec: template.spec! }];
+    }
+    if (doc.kind === "Pod") return [{ owner, labels: doc.metadata.labels ?? {}, spec: (doc as unknown as Pod).spec! }];
+    return [];
+  });
+}
+
+/**
+ * The environment a container would see, resolved from the rendered ConfigMaps and Secrets the way the kubelet
+ * does (envFrom first, then env). This is how distributed mode can take its per-process env from the chart;
+ * references to Secrets that the chart does not render (existingSecret) are reported as missing.
+ */
+function resolveEnv(docs: K8sObject[], deploymentName: string): { env: Record<string, string>; missing: string[] } {
+  const deployment = named(docs, "Deployment", deploymentName) as unknown as Deployment | undefined;
+  if (!deployment) throw new Error(`no Deployment ${deploymentName}`);
+  const container = deployment.spec!.template.spec!.containers[0]!;
+  const data = (kind: "ConfigMap" | "Secret", name: string): Record<string, string> | undefined => {
+    const obj = named(docs, kind, name) as { data?: Record<string, string>; stringData?: Record<string, string> };
+    return obj && (kind === "ConfigMap" ? obj.data : obj.stringData);
+  };
+  const env: Record<string, string> = {};
+  const missing: string[] = [];
+  for (const source of container.envFrom ?? []) {
+    const ref = source.configMapRef ?? source.secretRef;
+    const values = data(source.configMapRef ? "ConfigMap" : "Secret", ref!.name!);
+    if (values) Object.assign(env, values);
+    else missing.push(ref!.name!);
+  }
+  for (const variable of container.env ?? []) {
+    if (variable.value !== undefined) env[variable.name] = variable.value;
+    const ref = variable.valueFrom?.secretKeyRef ?? variable.valueFrom?.configMapKeyRef;
+    if (!ref) continue;
+    const values = data(variable.valueFrom?.secretKeyRef ? "Secret" : "ConfigMap", ref.name!);
+    if (values?.[ref.key] !== undefined) env[variable.name] = values[ref.key]!;
+    else missing.push(`${ref.name}/${ref.key}`);
+  }
+  return { env, missing };
+}
+
+/** Backend service packages: every folder under services/ with a package.json, except the library and the runner. */
+const servicePackages = readdirSync(path.join(root, "services"), { withFileTypes: true })
+  .filter((entry) => entry.isDirectory() && existsSync(path.join(root, "services", entry.name, "package.json")))
+  .map((entry) => entry.name)
+  .filter((name) => name !== "kit" && name !== "all-in-one");
+
+const scenarios = [
+  { name: "default values", args: [] as string[] },
+  { name: "production values", args: ["-f", productionValues] },
+];
+
+beforeAll(() => {
+  if (existsSync(helmBin)) return;
+  const install = spawnSync("bash", [path.join(root, "deploy/scripts/install-helm.sh")], { encoding: "utf8" });
+  expect(install.stderr + install.stdout).not.toMatch(/ERR!/);
+  expect(install.status).toBe(0);
+}, 300_000);
+
+describe.each(scenarios)("chart with $name", ({ args }) => {
+  let docs: K8sObject[];
+  beforeAll(() => {
+    docs = render(args);
+  });
+
+  it("passes helm lint --strict", () => {
+    const { status, stdout } = helm(["lint", "--strict", chart, ...args]);
+    expect(stdout).toContain("0 chart(s) failed");
+    expect(status).toBe(0);
+  });
+
+  it("renders only objects that validate against the Kubernetes schemas", () => {
+    expect(docs.length).toBeGreaterThan(20);
+    for (const doc of docs) {
+      const Model = models[`${doc.apiVersion}/${doc.kind}`];
+      expect(Model, `no model for ${doc.apiVersion} ${doc.kind}`).toBeDefined();
+      expect(() => new Model!(doc as never).validate(), `${doc.kind}/${doc.metadata.name}`).not.toThrow();
+    }
+  });
+
+  it("puts the standard labels on every object and pod template", () => {
+    const expected = {
+      "app.kubernetes.io/name": "turntable",
+      "app.kubernetes.io/instance": release,
+      "app.kubernetes.io/managed-by": "Helm",
+      "app.kubernetes.io/part-of": "turntable",
+    };
+    for (const doc of docs) {
+      expect(doc.metadata.labels, `${doc.kind}/${doc.metadata.name}`).toMatchObject(expected);
+      expect(doc.metadata.labels?.["helm.sh/chart"]).toMatch(/^turntable-\d+\.\d+\.\d+/);
+    }
+    for (const pod of podSpecs(docs)) expect(pod.labels, pod.owner).toMatchObject(expected);
+  });
+
+  it("hardens every pod and container", () => {
+    const pods = podSpecs(docs);
+    expect(pods.length).toBeGreaterThan(5);
+    for (const { owner, spec } of pods) {
+      expect(spec.automountServiceAccountToken, owner).toBe(false);
+      expect(spec.securityContext, owner).toMatchObject({
+        runAsNonRoot: true,
+        seccompProfile: { type: "RuntimeDefault" },
+      });
+      expect(spec.securityContext?.runAsUser, owner).toBeGreaterThan(0);
+      const tmp = spec.volumes?.find((v) => v.name === "tmp");
+      expect(tmp?.emptyDir, `${owner} /tmp emptyDir`).toBeDefined();
+      for (const container of [...(spec.initContainers ?? []), ...spec.containers]) {
+        const where = `${owner} ${container.name}`;
+        expect(container.securityContext, where).toMatchObject({
+          runAsNonRoot: true,
+          allowPrivilegeEscalation: false,
+          readOnlyRootFilesystem: true,
+          seccompProfile: { type: "RuntimeDefault" },
+        });
+        expect(container.securityContext?.capabilities?.drop, where).toContain("ALL");
+        expect(container.securityContext?.capabilities?.add ?? [], where).toEqual([]);
+        expect(container.volumeMounts?.find((m) => m.mountPath === "/tmp")?.name, where).toBe("tmp");
+        expect(container.resources?.requests, where).toBeDefined();
+        expect(container.resources?.limits?.memory, where).toBeDefined();
+      }
+    }
+  });
+
+  it("gives every Deployment container liveness and readiness probes and a config checksum", () => {
+    const deployments = ofKind<Deployment>(docs, "Deployment");
+    for (const deployment of deployments) {
+      const template = deployment.spec!.template;
+      expect(template.metadata?.annotations?.["checksum/config"], deployment.metadata!.name).toMatch(/^[0-9a-f]{64}$/);
+      for (const container of template.spec!.containers) {
+        expect(container.livenessProbe?.httpGet?.path, deployment.metadata!.name).toBeDefined();
+        expect(container.readinessProbe?.httpGet?.path, deployment.metadata!.name).toBeDefined();
+      }
+    }
+    const backends = deployments.filter((d) => d.metadata!.labels?.["turntable.fm/tier"] !== "web");
+    for (const deployment of backends) {
+      const container = deployment.spec!.template.spec!.containers[0]!;
+      expect(container.livenessProbe?.httpGet?.path).toBe("/healthz");
+      expect(container.readinessProbe?.httpGet?.path).toBe("/readyz");
+    }
+  });
+
+  it("pins every image to a version tag", () => {
+    for (const { owner, spec } of podSpecs(docs)) {
+      for (const container of spec.containers) {
+        const image = container.image ?? "";
+        const tag = image.includes("@") ? "digest" : image.slice(image.lastIndexOf(":") + 1);
+        expect(image.lastIndexOf(":"), `${owner}: ${image}`).toBeGreaterThan(image.lastIndexOf("/"));
+        expect(tag, `${owner}: ${image}`).not.toBe("");
+        expect(tag, `${owner}: ${image}`).not.toBe("latest");
+      }
+    }
+  });
+
+  it("has a Deployment, Service, NetworkPolicy and migration Job for every service package and the gateway", () => {
+    expect(servicePackages).toContain("user");
+    for (const name of [...servicePackages, "gateway"]) {
+      const fullName = `${release}-turntable-${name}`;
+      const deployment = named(docs, "Deployment", fullName) as unknown as Deployment | undefined;
+      expect(deployment, `Deployment ${fullName}: add services.${name} to values.yaml`).toBeDefined();
+      const env = deployment!.spec!.template.spec!.containers[0]!.envFrom ?? [];
+      expect(env.map((e) => e.configMapRef?.name)).toContain(fullName);
+      expect(configData(docs, fullName).SERVICE).toBe(name);
+      expect(named(docs, "Service", fullName), `Service ${fullName}`).toBeDefined();
+      const policy = named(docs, "NetworkPolicy", fullName) as unknown as NetworkPolicy | undefined;
+      expect(policy?.spec?.podSelector?.matchLabels?.["app.kubernetes.io/component"], `NetworkPolicy ${fullName}`).toBe(
+        name,
+      );
+      expect(policy?.spec?.policyTypes).toEqual(["Ingress", "Egress"]);
+      if (name !== "gateway") {
+        const job = named(docs, "Job", `${fullName}-migrate`) as unknown as Job | undefined;
+        expect(job?.metadata?.annotations?.["helm.sh/hook"], `Job ${fullName}-migrate`).toBe("pre-install,pre-upgrade");
+        const jobEnv = job!.spec!.template.spec!.containers[0]!.env ?? [];
+        expect(jobEnv).toContainEqual({ name: "MIGRATE_ONLY", value: "true" });
+        expect(jobEnv).toContainEqual({ name: "SERVICE", value: name });
+      }
+    }
+  });
+
+  it("lets services accept traffic only from the gateway and each other", () => {
+    for (const name of servicePackages) {
+      const policy = named(docs, "NetworkPolicy", `${release}-turntable-${name}`) as unknown as NetworkPolicy;
+      const [fromReleasePods, ...rest] = policy.spec!.ingress ?? [];
+      const tiers = fromReleasePods!.from!.map((peer) => peer.podSelector?.matchLabels?.["turntable.fm/tier"]);
+      expect(tiers).toEqual(["gateway", "service"]);
+      for (const peer of fromReleasePods!.from!) {
+        expect(peer.podSelector?.matchLabels?.["app.kubernetes.io/instance"]).toBe(release);
+        expect(peer.namespaceSelector).toBeUndefined();
+      }
+      // Any further rule is the explicit metrics scraper allowance, which always names its peers.
+      for (const rule of rest) expect(rule.from?.length).toBeGreaterThan(0);
+      const egressPorts = (policy.spec!.egress ?? []).flatMap((rule) => rule.ports?.map((p) => p.port) ?? []);
+      expect(egressPorts).toEqual(expect.arrayContaining([53, 5432, 4222, 8080]));
+    }
+    const web = named(docs, "NetworkPolicy", `${release}-turntable-web`) as unknown as NetworkPolicy;
+    expect(web.spec!.egress).toEqual([]);
+  });
+
+  it("routes the API and each service's Connect path to the gateway and the site to the frontends", () => {
+    const [ingress] = ofKind<Ingress>(docs, "Ingress");
+    const paths = ingress!.spec!.rules![0]!.http!.paths;
+    const backendOf = (p: string) => paths.find((entry) => entry.path === p)?.backend.service?.name;
+    expect(backendOf("/api")).toBe(`${release}-turntable-gateway`);
+    expect(backendOf("/tt.user.v1.UserService")).toBe(`${release}-turntable-gateway`);
+    expect(backendOf("/")).toBe(`${release}-turntable-web-shell`);
+    expect(backendOf("/remotes/room")).toBe(`${release}-turntable-web-room`);
+  });
+
+  it("gives a helm test pod that calls the gateway's /readyz", () => {
+    const test = ofKind<Pod>(docs, "Pod").find((p) => p.metadata?.annotations?.["helm.sh/hook"] === "test");
+    const env = test?.spec?.containers[0]?.env ?? [];
+    expect(env).toContainEqual({ name: "READYZ_URL", value: `http://${release}-turntable-gateway:8080/readyz` });
+  });
+});
+
+describe("chart values", () => {
+  it("keeps secret values out of ConfigMaps and out of literal env values", () => {
+    const sentinels = {
+      "database.url": "postgres://tt:DB-SENTINEL-PW@db:5432/tt",
+      "nats.url": "nats://tt:NATS-SENTINEL-PW@nats:4222",
+      "services.user.secretEnv.ADMIN_PASSWORD": "ADMIN-SENTINEL-PW",
+      "services.user.secretEnv.JWT_PRIVATE_KEY": "KEY-SENTINEL",
+      "gateway.secretEnv.SOME_TOKEN": "GATEWAY-SENTINEL",
+    };
+    const docs = render(Object.entries(sentinels).flatMap(([key, value]) => ["--set", `${key}=${value}`]));
+    const secretText = JSON.stringify(docs.filter((d) => d.kind === "Secret"));
+    const otherText = JSON.stringify(docs.filter((d) => d.kind !== "Secret"));
+    for (const value of Object.values(sentinels)) {
+      expect(secretText).toContain(value);
+      expect(otherText).not.toContain(value);
+    }
+    // The user service still receives them, from Secrets.
+    const { env, missing } = resolveEnv(docs, `${release}-turntable-user`);
+    expect(missing).toEqual([]);
+    expect(env).toMatchObject({ ADMIN_PASSWORD: "ADMIN-SENTINEL-PW", DATABASE_URL: sentinels["database.url"] });
+  });
+
+  it("resolves each process's environment from the rendered objects (what distributed mode reads)", () => {
+    const docs = render();
+    const user = resolveEnv(docs, `${release}-turntable-user`);
+    expect(user.missing).toEqual([]);
+    expect(user.env).toMatchObject({
+      SERVICE: "user",
+      PORT: "8080",
+      LOG_LEVEL: "info",
+      DATABASE_URL: "postgres://turntable@postgresql:5432/turntable",
+      NATS_URL: "nats://nats:4222",
+      USER_SERVICE_URL: `http://${release}-turntable-user:8080`,
+    });
+    const gateway = resolveEnv(docs, `${release}-turntable-gateway`);
+    expect(gateway.env).toMatchObject({
+      SERVICE: "gateway",
+      USER_SERVICE_URL: `http://${release}-turntable-user:8080`,
+      BODY_LIMIT_BYTES: "1048576",
+      REMOTES_CONFIG: "/etc/turntable/remotes/remotes.json",
+    });
+    const remotes = configData(docs, `${release}-turntable-remotes`);
+    expect(JSON.parse(remotes["remotes.json"]!)).toContainEqual({
+      name: "room",
+      entry: "/remotes/room/mf-manifest.json",
+    });
+  });
+
+  it("reads Secrets named in production values instead of rendering credentials", () => {
+    const docs = render(["-f", productionValues]);
+    expect(docs.filter((d) => d.kind === "Secret")).toEqual([]);
+    const { missing } = resolveEnv(docs, `${release}-turntable-user`);
+    expect(missing).toEqual(expect.arrayContaining(["turntable-user", "turntable-database/DATABASE_URL"]));
+    const remotes = configData(docs, `${release}-turntable-remotes`);
+    expect(JSON.parse(remotes["remotes.json"]!)).toContainEqual({
+      name: "room",
+      entry: "https://music.example.org/remotes/room/mf-manifest.json",
+    });
+    const hpa = named(docs, "HorizontalPodAutoscaler", `${release}-turntable-user`);
+    expect(hpa).toBeDefined();
+    const deployment = named(docs, "Deployment", `${release}-turntable-user`) as unknown as Deployment;
+    expect(deployment.spec!.replicas).toBeUndefined();
+  });
+
+  it("adds a service with one values entry", () => {
+    const docs = render(["--set", "services.merch.replicaCount=1"]);
+    const name = `${release}-turntable-merch`;
+    for (const kind of ["Deployment", "Service", "NetworkPolicy", "PodDisruptionBudget", "ConfigMap"]) {
+      expect(named(docs, kind, name), `${kind} ${name}`).toBeDefined();
+    }
+    expect(named(docs, "Job", `${name}-migrate`)).toBeDefined();
+    expect(resolveEnv(docs, `${release}-turntable-gateway`).env.MERCH_SERVICE_URL).toBe(`http://${name}:8080`);
+  });
+
+  it("rejects unknown keys and floating image tags through the strict schema", () => {
+    const unknown = helm(["template", release, chart, "--set", "services.user.bogus=1"]);
+    expect(unknown.status).not.toBe(0);
+    expect(unknown.stderr).toContain("additional properties 'bogus' not allowed");
+    const topLevel = helm(["template", release, chart, "--set", "bogus=1"]);
+    expect(topLevel.status).not.toBe(0);
+    const latest = helm(["template", release, chart, "--set", "image.tag=latest"]);
+    expect(latest.status).not.toBe(0);
+    expect(latest.stderr).toContain("/image/tag");
+    const override = helm(["template", release, chart, "--set", "services.user.image.tag=latest"]);
+    expect(override.status).not.toBe(0);
+  });
+});
