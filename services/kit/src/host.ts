@@ -1,0 +1,215 @@
+// Starts service definitions in one process: their ORMs (one schema each, migrated), the shared session
+// revocations and token verifier, and one interceptor chain that both the HTTP handler and the in-process
+// transport run. All-in-one, the single-service entry and the tests all go through here.
+import type { DescService } from "@bufbuild/protobuf";
+import type { Interceptor, MethodImplSpec, Transport } from "@connectrpc/connect";
+import { connectNodeAdapter } from "@connectrpc/connect-node";
+import type { MikroORM } from "@mikro-orm/postgresql";
+import type { Logger } from "pino";
+import type { Registry } from "prom-client";
+import { remoteKeySource, type KeySource } from "./auth/key-source.ts";
+import { createSessionRevocations, type ManagedSessionRevocations } from "./auth/revocations-kv.ts";
+import { createTokenVerifier, type TokenVerifier } from "./auth/verifier.ts";
+import type { Bus } from "./bus/bus.ts";
+import { kitConfigSchema, parseEnv } from "./config.ts";
+import { initOrm, migrateUp } from "./db/orm.ts";
+import { createInProcessTransport } from "./in-process-transport.ts";
+import { assertAccessOptions, createAccessInterceptor } from "./interceptors/access.ts";
+import { createEntityManagerInterceptor } from "./interceptors/entity-manager.ts";
+import { createLoggingInterceptor } from "./interceptors/logging.ts";
+import { createMetricsInterceptor } from "./interceptors/metrics.ts";
+import { createRequestIdInterceptor } from "./interceptors/request-id.ts";
+import { captureRoutes, type CapturedRoutes } from "./route-capture.ts";
+import type { NodeRequestHandler } from "./server.ts";
+import type { ServiceDefinition, ServiceInstance } from "./service.ts";
+
+export interface ServiceHostOptions {
+  definitions: ServiceDefinition[];
+  databaseUrl: string;
+  bus: Bus;
+  logger: Logger;
+  /** The process environment; the host reads JWT_ISSUER, JWT_AUDIENCE, USER_SERVICE_URL, ACCESS_TOKEN_MAX_TTL_SECONDS. */
+  env: Record<string, string | undefined>;
+  /** Token verification keys. Default: the user service's when it runs here, else USER_SERVICE_URL. */
+  keys?: KeySource;
+  /** Metrics registry. Default: prom-client's process registry. */
+  registry?: Registry;
+  /**
+   * Skips the start-up check that every method has an access option. Such methods are still refused at
+   * call time (deny by default); only the kit's own tests of that refusal need this.
+   */
+  allowMissingAccess?: boolean;
+}
+
+export interface ServiceHost {
+  /** Node request handler serving Connect, gRPC and gRPC-Web for every registered service. */
+  handler: NodeRequestHandler;
+  /** Calls the registered implementations in this process, through the same interceptors. */
+  transport: Transport;
+  /** Every proto service served. */
+  services: DescService[];
+  /** The running services by definition name. */
+  instances: ReadonlyMap<string, ServiceInstance>;
+  revocations: ManagedSessionRevocations;
+  verifier: TokenVerifier;
+  /** True while every database, the bus and each service's own check answer. */
+  ready(): Promise<boolean>;
+  /** Stops the services, aborts running calls, closes the ORMs. The bus belongs to the caller. */
+  close(): Promise<void>;
+}
+
+const hostEnvSchema = kitConfigSchema.pick({
+  JWT_ISSUER: true,
+  JWT_AUDIENCE: true,
+  USER_SERVICE_URL: true,
+  ACCESS_TOKEN_MAX_TTL_SECONDS: true,
+});
+
+interface Started {
+  definition: ServiceDefinition;
+  orm: MikroORM;
+  instance?: ServiceInstance;
+  routes?: CapturedRoutes;
+}
+
+function assertDistinct(definitions: readonly ServiceDefinition[]): void {
+  const names = new Set<string>();
+  const services = new Set<string>();
+  for (const d of definitions) {
+    if (names.has(d.name)) throw new Error(`service definition "${d.name}" is given twice`);
+    names.add(d.name);
+    for (const s of d.services) {
+      if (services.has(s.typeName)) throw new Error(`${s.typeName} is served by two definitions`);
+      services.add(s.typeName);
+    }
+  }
+}
+
+export async function startServiceHost(opts: ServiceHostOptions): Promise<ServiceHost> {
+  const env = parseEnv(hostEnvSchema, opts.env);
+  assertDistinct(opts.definitions);
+  const accessCheck = { requireOption: !opts.allowMissingAccess };
+  // Before any database work: a misdeclared method is a build problem, not a runtime one.
+  assertAccessOptions(
+    opts.definitions.flatMap((d) => d.services),
+    accessCheck,
+  );
+
+  const shutdown = new AbortController();
+  const revocations = createSessionRevocations(opts.bus, { ttlMs: env.ACCESS_TOKEN_MAX_TTL_SECONDS * 1000 });
+  const started: Started[] = [];
+
+  const stopAll = async () => {
+    shutdown.abort(new Error("service host closing"));
+    for (const s of [...started].reverse()) {
+      try {
+        await s.instance?.close?.();
+      } catch (err) {
+        opts.logger.error({ err, service: s.definition.name }, "service close failed");
+      }
+      await s.orm.close();
+    }
+    await revocations.close();
+  };
+
+  try {
+    await revocations.start();
+    for (const definition of opts.definitions) {
+      const orm = await initOrm({
+        url: opts.databaseUrl,
+        schema: definition.name,
+        entities: definition.entities,
+        migrations: definition.migrations,
+      });
+      const entry: Started = { definition, orm };
+      started.push(entry);
+      const applied = await migrateUp(orm);
+      const logger = opts.logger.child({ service: definition.name });
+      if (applied.length > 0) logger.info({ migrations: applied }, "migrations applied");
+      entry.instance = await definition.create({
+        orm,
+        bus: opts.bus,
+        revocations,
+        logger,
+        env: opts.env,
+        signal: shutdown.signal,
+      });
+      entry.routes = captureRoutes((router) => entry.instance?.routes(router));
+      const declared = new Set(definition.services.map((s) => s.typeName));
+      const stray = entry.routes.services.filter((s) => !declared.has(s.typeName));
+      if (stray.length > 0) {
+        throw new Error(`${definition.name} registers ${stray.map((s) => s.typeName).join(", ")} without declaring it`);
+      }
+    }
+  } catch (err) {
+    await stopAll();
+    throw err;
+  }
+
+  const userKeys = started.find((s) => s.instance?.verificationKeys)?.instance?.verificationKeys;
+  const keys: KeySource | undefined =
+    opts.keys ?? userKeys ?? (env.USER_SERVICE_URL ? remoteKeySource(env.USER_SERVICE_URL) : undefined);
+  if (!keys) {
+    await stopAll();
+    throw new Error("no token verification keys: run the user service in this host or set USER_SERVICE_URL");
+  }
+  const verifier = createTokenVerifier({
+    issuer: env.JWT_ISSUER,
+    audience: env.JWT_AUDIENCE,
+    keys,
+    revocations,
+  });
+
+  const ormByService = new Map<string, MikroORM>();
+  const methods = new Map<string, MethodImplSpec>();
+  for (const s of started) {
+    for (const d of s.definition.services) ormByService.set(d.typeName, s.orm);
+    for (const [key, spec] of s.routes?.methods ?? []) methods.set(key, spec);
+  }
+
+  // Order matters: the id and call logger first, so everything after can log under it; observation outside
+  // access so refusals are counted and logged; the EntityManager fork only for calls that got through.
+  const interceptors: Interceptor[] = [
+    createRequestIdInterceptor({ logger: opts.logger }),
+    createMetricsInterceptor({ registry: opts.registry }),
+    createLoggingInterceptor({ logger: opts.logger }),
+    createAccessInterceptor({ verifier }),
+    createEntityManagerInterceptor({ ormFor: (service) => ormByService.get(service.typeName) }),
+  ];
+
+  const handler = connectNodeAdapter({
+    routes: (router) => {
+      for (const s of started) s.routes?.replay(router);
+    },
+    interceptors,
+    shutdownSignal: shutdown.signal,
+  });
+  const transport = createInProcessTransport({ methods, interceptors, shutdownSignal: shutdown.signal });
+
+  let closing: Promise<void> | undefined;
+  return {
+    handler,
+    transport,
+    services: opts.definitions.flatMap((d) => d.services),
+    instances: new Map(started.map((s) => [s.definition.name, s.instance as ServiceInstance])),
+    revocations,
+    verifier,
+    async ready() {
+      if (shutdown.signal.aborted) return false;
+      try {
+        const checks = await Promise.all([
+          opts.bus.healthy(),
+          ...started.map(async (s) => (await s.orm.checkConnection()).ok),
+          ...started.map((s) => s.instance?.ready?.() ?? true),
+        ]);
+        return checks.every(Boolean);
+      } catch {
+        return false;
+      }
+    },
+    close() {
+      closing ??= stopAll();
+      return closing;
+    },
+  };
+}

@@ -1,0 +1,70 @@
+// The kit's public surface: what every service needs once.
+export { kEm, kIdentity, kLogger, kRequestId } from "./context.ts";
+export { DEFAULT_TOKEN_AUDIENCE, DEFAULT_TOKEN_ISSUER, TOKEN_ALG, TOKEN_TYPES, USER_ROLES } from "./auth/claims.ts";
+export { ConfigError, kitConfigSchema, loadKitConfig, parseEnv } from "./config.ts";
+export { createCallLogger, createLogger } from "./logger.ts";
+export { INTERNAL_ERROR_MESSAGE, isServerFault, toConnectError, toLoggedConnectError } from "./errors.ts";
+export { remoteKeySource } from "./auth/key-source.ts";
+export { createTokenVerifier } from "./auth/verifier.ts";
+export { createSessionRevocations, REVOCATIONS_BUCKET } from "./auth/revocations-kv.ts";
+export { createRequestIdInterceptor, REQUEST_ID_HEADER } from "./interceptors/request-id.ts";
+export { accessRuleOf, assertAccessOptions, bearerToken, createAccessInterceptor } from "./interceptors/access.ts";
+export { createEntityManagerInterceptor } from "./interceptors/entity-manager.ts";
+export { createMetricsInterceptor, rpcMetrics } from "./interceptors/metrics.ts";
+export { createLoggingInterceptor } from "./interceptors/logging.ts";
+export { initOrm, migrateUp } from "./db/orm.ts";
+export { captureRoutes, methodKey } from "./route-capture.ts";
+export { createInProcessTransport, IN_PROCESS_PROTOCOL } from "./in-process-transport.ts";
+export { startServiceHost } from "./host.ts";
+export { createServer } from "./server.ts";
+export { runServiceMain } from "./main.ts";
+export {
+  createMemoryBus,
+  createNatsBus,
+  InvalidSubjectError,
+  KvConflictError,
+  RequestError,
+  subject,
+  subjectMatches,
+  subjectsOverlap,
+  validateSubject,
+} from "./bus/index.ts";
+
+export type { Identity, TokenType } from "./context.ts";
+export type { AccessTokenClaims, UserRole } from "./auth/claims.ts";
+export type { SessionRevocations } from "./auth/revocations.ts";
+export type { KitConfig } from "./config.ts";
+export type { CallBindings, LoggerOptions } from "./logger.ts";
+export type { KeySource, RemoteKeySourceOptions } from "./auth/key-source.ts";
+export type { TokenVerifier, TokenVerifierOptions } from "./auth/verifier.ts";
+export type { ManagedSessionRevocations, SessionRevocationsOptions } from "./auth/revocations-kv.ts";
+export type { RequestIdInterceptorOptions } from "./interceptors/request-id.ts";
+export type { AccessInterceptorOptions, AccessOptionsCheck } from "./interceptors/access.ts";
+export type { EntityManagerInterceptorOptions } from "./interceptors/entity-manager.ts";
+export type { MetricsInterceptorOptions, RpcMetrics } from "./interceptors/metrics.ts";
+export type { LoggingInterceptorOptions } from "./interceptors/logging.ts";
+export type { InitOrmOptions } from "./db/orm.ts";
+export type { CapturedRoutes } from "./route-capture.ts";
+export type { InProcessTransportOptions } from "./in-process-transport.ts";
+export type { ServiceHost, ServiceHostOptions } from "./host.ts";
+export type { NodeRequestHandler, RunningServer, ServerOptions } from "./server.ts";
+export type { RunServiceMainOptions } from "./main.ts";
+export type { ServiceDefinition, ServiceDeps, ServiceInstance } from "./service.ts";
+export type {
+  Bus,
+  BusMessage,
+  ConsumeOptions,
+  DurableMessage,
+  DurablePublishOptions,
+  KvBucket,
+  KvBucketOptions,
+  KvEntry,
+  KvWatchOptions,
+  PublishOptions,
+  SubscribeOptions,
+  Subscription,
+  BusLogger,
+  MemoryBusOptions,
+  NatsBusOptions,
+  RequestFailure,
+} from "./bus/index.ts";

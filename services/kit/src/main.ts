@@ -1,0 +1,77 @@
+// What each service's thin `src/main.ts` calls: configuration, bus, host and server, then a graceful stop
+// on SIGTERM/SIGINT. It returns once everything is closed and never exits the process itself.
+import { once } from "node:events";
+import type { Bus } from "./bus/bus.ts";
+import { createNatsBus } from "./bus/nats.ts";
+import { ConfigError, loadKitConfig } from "./config.ts";
+import { startServiceHost } from "./host.ts";
+import { createLogger } from "./logger.ts";
+import { createServer } from "./server.ts";
+import type { ServiceDefinition } from "./service.ts";
+
+export interface RunServiceMainOptions {
+  /** Default process.env. */
+  env?: Record<string, string | undefined>;
+  /** Stops the service when aborted; default SIGTERM or SIGINT. */
+  signal?: AbortSignal;
+  /** Connects the bus; default the NATS adapter at NATS_URL. */
+  connectBus?: (natsUrl: string, name: string) => Promise<Bus>;
+  /** Called once the server listens (tests, supervisors). */
+  onListening?: (url: string) => void;
+}
+
+const connectNatsBus = (url: string, name: string): Promise<Bus> => createNatsBus({ url, name });
+
+function signalFromProcess(): { signal: AbortSignal; dispose(): void } {
+  const controller = new AbortController();
+  const stop = (name: NodeJS.Signals) => controller.abort(new Error(`received ${name}`));
+  process.once("SIGTERM", stop);
+  process.once("SIGINT", stop);
+  return {
+    signal: controller.signal,
+    dispose() {
+      process.off("SIGTERM", stop);
+      process.off("SIGINT", stop);
+    },
+  };
+}
+
+export async function runServiceMain(
+  definitions: ServiceDefinition[],
+  opts: RunServiceMainOptions = {},
+): Promise<void> {
+  const env = opts.env ?? process.env;
+  const config = loadKitConfig(env);
+  if (!config.NATS_URL) {
+    throw new ConfigError([{ variable: "NATS_URL", reason: "is required when a service runs on its own" }]);
+  }
+  const name = definitions.map((d) => d.name).join("+");
+  const logger = createLogger({ service: name, level: config.LOG_LEVEL });
+  const stopOn = opts.signal ? { signal: opts.signal, dispose() {} } : signalFromProcess();
+  const bus = await (opts.connectBus ?? connectNatsBus)(config.NATS_URL, name);
+  try {
+    const host = await startServiceHost({ definitions, databaseUrl: config.DATABASE_URL, bus, logger, env });
+    try {
+      const server = await createServer({
+        handler: host.handler,
+        port: config.PORT,
+        host: config.HOST,
+        ready: host.ready,
+        logger,
+        shutdownTimeoutMs: config.SHUTDOWN_TIMEOUT_MS,
+      });
+      opts.onListening?.(server.url);
+      if (!stopOn.signal.aborted) await once(stopOn.signal, "abort");
+      logger.info({ reason: String(stopOn.signal.reason) }, "shutting down");
+      await server.close();
+    } finally {
+      await host.close();
+    }
+  } catch (err) {
+    logger.error({ err }, "service failed");
+    throw err;
+  } finally {
+    stopOn.dispose();
+    await bus.close();
+  }
+}
