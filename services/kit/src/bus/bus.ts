@@ -96,7 +96,10 @@ export interface KvBucketOptions {
 export interface Bus {
   /** Ephemeral publish (core NATS): delivered to whoever listens now, else dropped. */
   publish(subject: string, data: Uint8Array, opts?: PublishOptions): Promise<void>;
-  /** `*` matches one token, `>` the rest. */
+  /**
+   * `*` matches one token, `>` the rest. Resolves once the subscription is in place: a message published
+   * afterwards (from any connection) reaches it. Each subscription handles one message at a time, in order.
+   */
   subscribe(
     subject: string,
     handler: (msg: BusMessage) => void | Promise<void>,

@@ -119,6 +119,8 @@ export async function createNatsBus(opts: NatsBusOptions): Promise<Bus> {
           }
         }
       })().catch((err: unknown) => logger.error({ err, subject }, "subscription ended with an error"));
+      // Resolve once the server knows the subscription, so a publish from another connection is not missed.
+      await nc.flush();
       return track(async () => {
         stopped = true;
         unsubscribeQuietly(sub);
@@ -167,6 +169,7 @@ export async function createNatsBus(opts: NatsBusOptions): Promise<Bus> {
           inFlight.add(p);
         },
       });
+      await nc.flush();
       return track(async () => {
         unsubscribeQuietly(sub);
         await Promise.all(inFlight);
