@@ -60,9 +60,10 @@ export interface Binding {
 /** Reads with unknown JSON fields rejected; the registry resolves `google.protobuf.Any`. */
 export const defaultJsonReadOptions = { ignoreUnknownFields: false } as const;
 
+// `parent` is the message that declares `field`; used to pin a decode error on one parameter.
 type Target =
-  | { kind: "scalar"; field: DescField; path: string[]; repeated: boolean }
-  | { kind: "map"; field: DescField; path: string[]; key: string };
+  | { kind: "scalar"; field: DescField; parent: DescMessage; path: string[]; repeated: boolean }
+  | { kind: "map"; field: DescField; parent: DescMessage; path: string[]; key: string };
 
 const fieldIndex = new WeakMap<DescMessage, Map<string, DescField>>();
 
@@ -180,7 +181,7 @@ export function compileBinding(rule: BindingRule, registry?: Registry): Binding 
         `${method}: path variable "${v.fieldPath.join(".")}" must be a singular scalar field`,
       );
     }
-    return { field, jsonPath, name: v.fieldPath.join(".") };
+    return { field, parent: desc, jsonPath, name: v.fieldPath.join(".") };
   });
 
   let bodyField: DescField | undefined;
@@ -229,14 +230,14 @@ export function compileBinding(rule: BindingRule, registry?: Registry): Binding 
     let target: Target;
     if (mapKey !== undefined) {
       if (field.fieldKind !== "map" || (field.mapKind === "message" && !isLeafMessage(field.message))) throw unknown();
-      target = { kind: "map", field, path, key: mapKey };
+      target = { kind: "map", field, parent: desc, path, key: mapKey };
     } else if (field.fieldKind === "list") {
       if (field.listKind === "message" && !isLeafMessage(field.message)) {
         throw new BindError(`query parameter "${key}" is a list of messages; send it in a body`, 400, key);
       }
-      target = { kind: "scalar", field, path, repeated: true };
+      target = { kind: "scalar", field, parent: desc, path, repeated: true };
     } else if (isLeaf(field)) {
-      target = { kind: "scalar", field, path, repeated: false };
+      target = { kind: "scalar", field, parent: desc, path, repeated: false };
     } else {
       throw new BindError(
         `query parameter "${key}" is a message or map; set its fields (${key}.field or ${key}[key])`,
@@ -248,11 +249,38 @@ export function compileBinding(rule: BindingRule, registry?: Registry): Binding 
     return target;
   };
 
-  const decode = (json: JsonValue, what: string): Message => {
+  // Only after a decode failed: find the path variable or query parameter whose value is wrong, so the
+  // error names what the caller typed rather than an inner type.
+  const blame = (variables: readonly string[], query: string): BindError | undefined => {
+    const check = (name: string, parent: DescMessage, field: DescField, json: JsonValue): BindError | undefined => {
+      try {
+        fromJson(parent, { [field.jsonName]: json }, readOptions);
+        return undefined;
+      } catch (e) {
+        return new BindError(`invalid value for ${name}: ${(e as Error).message}`, 400, name);
+      }
+    };
+    for (let i = 0; i < pathVars.length; i++) {
+      const p = pathVars[i]!;
+      const err = check(p.name, p.parent, p.field, leafJson(p.field, p.name, variables[i]!));
+      if (err) return err;
+    }
+    for (const [key, raw] of new URLSearchParams(query)) {
+      const t = resolve(key);
+      const v = leafJson(t.field, key, raw);
+      const err = check(key, t.parent, t.field, t.kind === "map" ? { [t.key]: v } : t.repeated ? [v] : v);
+      if (err) return err;
+    }
+    return undefined;
+  };
+
+  const decode = (json: JsonValue, what: string, variables: readonly string[], query: string): Message => {
     try {
       return fromJson(input, json, readOptions);
     } catch (e) {
-      throw new BindError(`invalid ${what}: ${(e as Error).message}`);
+      throw (
+        (what === "request" && blame(variables, query)) || new BindError(`invalid ${what}: ${(e as Error).message}`)
+      );
     }
   };
 
@@ -290,7 +318,7 @@ export function compileBinding(rule: BindingRule, registry?: Registry): Binding 
           }
         }
       }
-      if (!hasBody) return decode(json, "request");
+      if (!hasBody) return decode(json, "request", variables, query);
 
       let parsed: JsonValue = {};
       if (body !== undefined && body.trim() !== "") {
@@ -300,12 +328,12 @@ export function compileBinding(rule: BindingRule, registry?: Registry): Binding 
           throw new BindError(`malformed JSON body: ${(e as Error).message}`);
         }
       }
-      const message = decode(bodyField ? { [bodyField.jsonName]: parsed } : parsed, "body");
+      const message = decode(bodyField ? { [bodyField.jsonName]: parsed } : parsed, "body", variables, query);
       if (pathVars.length === 0 && query === "") return message;
       try {
         return mergeFromJson(input, message, json, readOptions);
       } catch (e) {
-        throw new BindError(`invalid request: ${(e as Error).message}`);
+        throw blame(variables, query) ?? new BindError(`invalid request: ${(e as Error).message}`);
       }
     },
   };

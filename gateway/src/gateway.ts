@@ -61,7 +61,9 @@ export interface Gateway {
 export const DEFAULT_BODY_LIMIT_BYTES = 1024 * 1024;
 export const OPENAPI_PATH = "/openapi.json";
 
-const JSON_TYPE = /^application\/(?:[\w.+-]*\+)?json\b/i;
+// JSON media types, plus text/plain because fetch() labels a string body that way by default. Accepting it
+// opens no CSRF hole: a cross-site "simple" request cannot carry the Authorization header.
+const JSON_TYPE = /^(?:application\/(?:[\w.+-]*\+)?json|text\/plain)\b/i;
 
 /** Every file the services need, dependencies included: the registry resolves `Any` in JSON. */
 function filesOf(services: DescService[]): DescFile[] {
