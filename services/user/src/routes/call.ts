@@ -1,7 +1,7 @@
 // Reading the per-call values the kit interceptors put into the handler context.
 import { Code, ConnectError, type HandlerContext } from "@connectrpc/connect";
 import type { EntityManager } from "@mikro-orm/postgresql";
-import { kEm, kIdentity, type Identity } from "@tt/kit";
+import { INTERNAL_ERROR_MESSAGE, kEm, kIdentity, type Identity } from "@tt/kit";
 
 export const UNAUTHORIZED = "Unauthorized";
 
@@ -9,7 +9,8 @@ export const UNAUTHORIZED = "Unauthorized";
 export function callEm(ctx: HandlerContext): EntityManager {
   const em = ctx.values.get(kEm);
   if (!em) {
-    throw new ConnectError("internal error", Code.Internal, undefined, undefined, new Error("no EntityManager fork"));
+    const cause = new Error("no EntityManager fork: the host runs no EntityManager interceptor");
+    throw new ConnectError(INTERNAL_ERROR_MESSAGE, Code.Internal, undefined, undefined, cause);
   }
   return em;
 }

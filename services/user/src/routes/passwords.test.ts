@@ -103,4 +103,27 @@ describe("ChangePassword", () => {
       ),
     ).resolves.toEqual({ code: Code.InvalidArgument, message: PASSWORD_TOO_SHORT });
   });
+
+  it("lets only one of two simultaneous changes of one account through", async () => {
+    const { identity } = await signedIn("concurrent@example.org", "old password");
+    const other = await h.identityOf(
+      (await h.rpc.login({ email: "concurrent@example.org", password: "old password" }, h.ctx("login"))).accessToken!
+        .token,
+    );
+    const results = await Promise.allSettled([
+      h.rpc.changePassword(
+        { password: "old password", newPassword: "first new one" },
+        h.ctx("changePassword", identity),
+      ),
+      h.rpc.changePassword({ password: "old password", newPassword: "second new one" }, h.ctx("changePassword", other)),
+    ]);
+    expect(results.filter((r) => r.status === "fulfilled")).toHaveLength(1);
+    const failure = results.find((r) => r.status === "rejected");
+    // Aborted when both read the old version (the optimistic lock); 401 when the loser read the new hash.
+    const error = await connectErrorOf(Promise.reject(failure?.reason));
+    expect([Code.Aborted, Code.Unauthenticated]).toContain(error.code);
+    const winner = results[0]!.status === "fulfilled" ? "first new one" : "second new one";
+    const res = await h.rpc.login({ email: "concurrent@example.org", password: winner }, h.ctx("login"));
+    expect(res.user?.email).toBe("concurrent@example.org");
+  });
 });
