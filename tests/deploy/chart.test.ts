@@ -2,10 +2,11 @@
 // assert the platform's deployment rules (hardening, probes, labels, pinned images, one Deployment per service
 // package, secrets kept out of ConfigMaps, network policies, strict values). No cluster is needed.
 import { spawnSync } from "node:child_process";
-import { existsSync, readdirSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
-import { parseAllDocuments } from "yaml";
+import { parse, parseAllDocuments, stringify } from "yaml";
 import { Deployment } from "kubernetes-models/apps/v1/Deployment";
 import { HorizontalPodAutoscaler } from "kubernetes-models/autoscaling/v2/HorizontalPodAutoscaler";
 import { Job } from "kubernetes-models/batch/v1/Job";
@@ -22,6 +23,7 @@ const root = path.resolve(import.meta.dirname, "../..");
 const helmBin = path.join(root, ".tools/bin/helm");
 const chart = path.join(root, "deploy/helm/turntable");
 const productionValues = path.join(root, "deploy/values-production.yaml");
+const stack = path.join(root, "deploy/helm/turntable-stack");
 const release = "tt";
 
 interface K8sObject {
@@ -371,5 +373,44 @@ describe("chart values", () => {
     expect(latest.stderr).toContain("/image/tag");
     const override = helm(["template", release, chart, "--set", "services.user.image.tag=latest"]);
     expect(override.status).not.toBe(0);
+  });
+});
+
+describe("turntable-stack umbrella chart", () => {
+  const readYaml = (file: string) => parse(readFileSync(file, "utf8")) as Record<string, unknown>;
+
+  it("declares the app chart from the repository and pinned NATS and PostgreSQL charts behind conditions", () => {
+    const appChart = readYaml(path.join(chart, "Chart.yaml"));
+    const dependencies = readYaml(path.join(stack, "Chart.yaml")).dependencies as {
+      name: string;
+      version: string;
+      repository: string;
+      condition?: string;
+    }[];
+    expect(dependencies.find((d) => d.name === "turntable")).toEqual({
+      name: "turntable",
+      version: appChart.version,
+      repository: "file://../turntable",
+    });
+    for (const name of ["nats", "postgresql"]) {
+      const dependency = dependencies.find((d) => d.name === name);
+      expect(dependency?.condition).toBe(`${name}.enabled`);
+      expect(dependency?.version).toMatch(/^\d+\.\d+\.\d+$/);
+    }
+  });
+
+  it("passes the app chart values its strict schema accepts", () => {
+    const appValues = readYaml(path.join(stack, "values.yaml")).turntable;
+    const dir = mkdtempSync(path.join(tmpdir(), "tt-stack-"));
+    try {
+      const file = path.join(dir, "turntable.yaml");
+      writeFileSync(file, stringify(appValues));
+      const docs = render(["-f", file]);
+      const { env, missing } = resolveEnv(docs, `${release}-turntable-user`);
+      expect(env.NATS_URL).toBe("nats://turntable-nats:4222");
+      expect(missing).toContain("turntable-database/DATABASE_URL");
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
