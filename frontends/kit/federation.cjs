@@ -1,0 +1,53 @@
+// One Module Federation configuration for the shell and every remote, so that the shared singletons can
+// never drift apart between builds that are deployed separately.
+const { ModuleFederationPlugin } = require("@module-federation/enhanced/webpack");
+
+// Everything that holds module-level state (React's dispatcher, the query client context, the i18n
+// instance, the session store inside the kit) must exist once per page. The version is read from the
+// installed package; requiredVersion is off because the remotes are released with the shell from one
+// lockfile, and a mismatch warning at run time would only be noise.
+const SINGLETONS = [
+  "react",
+  "react/jsx-runtime",
+  "react/jsx-dev-runtime",
+  "react-dom",
+  "react-dom/client",
+  "@tanstack/react-query",
+  "i18next",
+  "react-i18next",
+  "@connectrpc/connect",
+  "@connectrpc/connect-web",
+  "@bufbuild/protobuf",
+  "@tt/web-kit",
+];
+
+function createSharedConfig() {
+  const shared = {};
+  for (const name of SINGLETONS) shared[name] = { singleton: true, requiredVersion: false };
+  // Any other react-dom entry point (react-dom/server is never used in the browser, but a subpath import
+  // must still resolve to the one react-dom).
+  shared["react-dom/"] = { singleton: true, requiredVersion: false };
+  return shared;
+}
+
+/**
+ * @param {{ name: string, exposes?: Record<string, string> }} options
+ */
+function createFederationConfig({ name, exposes }) {
+  return {
+    name,
+    filename: "remoteEntry.js",
+    exposes: exposes ?? {},
+    // Remotes are registered at run time from /remotes.json, never baked in at build time.
+    remotes: {},
+    shared: createSharedConfig(),
+    manifest: true,
+    dts: false,
+  };
+}
+
+function createFederationPlugin(options) {
+  return new ModuleFederationPlugin(createFederationConfig(options));
+}
+
+module.exports = { SINGLETONS, createSharedConfig, createFederationConfig, createFederationPlugin };

@@ -1,0 +1,46 @@
+import { describe, expect, it } from "vitest";
+import { addTranslations, createI18n, detectLanguage, LOCALE_STORAGE_KEY } from "./i18n.ts";
+import { MemoryStorage } from "./testing/memory-storage.ts";
+
+describe("language (spec 002 §2, §9)", () => {
+  it("defaults to English", () => {
+    const i18n = createI18n({ storage: new MemoryStorage() });
+    expect(i18n.language).toBe("en");
+    expect(i18n.t("errors.generic")).toBe("Something went wrong, please try again.");
+  });
+
+  it("takes ?lang= and remembers it under tt-locale", () => {
+    const storage = new MemoryStorage();
+    const i18n = createI18n({ search: "?lang=es", storage });
+    expect(i18n.language).toBe("es");
+    expect(storage.getItem(LOCALE_STORAGE_KEY)).toBe("es");
+    expect(i18n.t("errors.generic")).toBe("Algo salió mal, por favor inténtalo de nuevo.");
+    // The next visit, without the parameter, is still in Spanish.
+    expect(createI18n({ storage }).language).toBe("es");
+  });
+
+  it("reads regional and upper-case tags as their language and ignores unsupported ones", () => {
+    const storage = new MemoryStorage();
+    expect(detectLanguage("?lang=ES-mx", storage)).toBe("es");
+    expect(detectLanguage("?lang=fr", storage)).toBe("es");
+    expect(detectLanguage("?lang=fr", new MemoryStorage())).toBe("en");
+  });
+
+  it("remembers a language chosen later and marks the document with it", async () => {
+    const storage = new MemoryStorage();
+    const i18n = createI18n({ storage });
+    await i18n.changeLanguage("es");
+    expect(storage.getItem(LOCALE_STORAGE_KEY)).toBe("es");
+    expect(document.documentElement.lang).toBe("es");
+    await i18n.changeLanguage("en");
+    expect(storage.getItem(LOCALE_STORAGE_KEY)).toBe("en");
+  });
+
+  it("adds an app's own namespace once", () => {
+    const i18n = createI18n({ storage: new MemoryStorage() });
+    addTranslations(i18n, "room", { en: { title: "Rooms" }, es: { title: "Salas" } });
+    addTranslations(i18n, "room", { en: { title: "ignored" }, es: { title: "ignored" } });
+    expect(i18n.t("room:title")).toBe("Rooms");
+    expect(i18n.t("room:title", { lng: "es" })).toBe("Salas");
+  });
+});

@@ -1,0 +1,6 @@
+// Test helpers for every frontend's component tests; never imported by application code.
+export { MemoryStorage } from "./memory-storage.ts";
+export { createTestKit, renderWithKit } from "./test-kit.tsx";
+export type { TestKitOptions } from "./test-kit.tsx";
+export { createTestUserService } from "./user-service.ts";
+export type { TestUserService } from "./user-service.ts";

@@ -1,0 +1,41 @@
+import { createRouterTransport, type ConnectRouter } from "@connectrpc/connect";
+import { cleanup, render, type RenderResult } from "@testing-library/react";
+import { afterEach } from "vitest";
+import type { ReactElement } from "react";
+import { createI18n } from "../i18n.ts";
+import type { Kit } from "../kit.ts";
+import { KitProvider } from "../KitProvider.tsx";
+import { createAppQueryClient } from "../query-client.ts";
+import { createSessionStore } from "../session-store.ts";
+import { createTransportPair } from "../transport.ts";
+import { MemoryStorage } from "./memory-storage.ts";
+
+// vitest runs without globals, so Testing Library cannot register its own clean-up between tests.
+afterEach(cleanup);
+
+export interface TestKitOptions {
+  /** The services the screen talks to: a small real implementation, served by Connect's router transport. */
+  routes?: (router: ConnectRouter) => void;
+  storage?: Storage;
+  search?: string;
+}
+
+/** A kit like the page's, but over an in-memory Connect server and in-memory storage. */
+export function createTestKit({
+  routes = () => undefined,
+  storage = new MemoryStorage(),
+  search = "",
+}: TestKitOptions = {}): Kit {
+  const session = createSessionStore(storage);
+  const { transport, ensureToken } = createTransportPair(createRouterTransport(routes), session, (interceptors) =>
+    createRouterTransport(routes, { transport: { interceptors } }),
+  );
+  const queryClient = createAppQueryClient();
+  // Tests assert on the first answer; retrying Unavailable would only slow a failing test down.
+  queryClient.setDefaultOptions({ queries: { retry: false }, mutations: { retry: false } });
+  return { session, transport, ensureToken, queryClient, i18n: createI18n({ search, storage }) };
+}
+
+export function renderWithKit(ui: ReactElement, kit: Kit = createTestKit()): RenderResult & { kit: Kit } {
+  return { kit, ...render(<KitProvider kit={kit}>{ui}</KitProvider>) };
+}

@@ -1,0 +1,117 @@
+import { create } from "@bufbuild/protobuf";
+import { timestampFromDate } from "@bufbuild/protobuf/wkt";
+import { Code, ConnectError, type ConnectRouter, type HandlerContext } from "@connectrpc/connect";
+import { AccessTokenSchema, UserSchema, type User } from "@tt/proto/tt/user/v1/user_pb";
+import { UserService } from "@tt/proto/tt/user/v1/user_service_pb";
+
+interface Account {
+  user: User;
+  password: string;
+  nickname: string;
+}
+
+export interface TestUserService {
+  routes: (router: ConnectRouter) => void;
+  /** Adds an account directly, e.g. an admin. */
+  addAccount(email: string, password: string, role?: string): User;
+  /** Tokens the service has issued and not revoked, by token. */
+  tokens: Map<string, { type: "user" | "guest"; uuid?: string }>;
+  /** Every call, in order: "Login", "AdminListUsers"… */
+  calls: string[];
+}
+
+/**
+ * A small, honest user service for component tests: it keeps accounts and tokens in memory and answers
+ * with the documented messages and codes, so screens are tested against the real protocol and shapes.
+ */
+export function createTestUserService(): TestUserService {
+  const accounts = new Map<string, Account>();
+  const tokens = new Map<string, { type: "user" | "guest"; uuid?: string }>();
+  const calls: string[] = [];
+  let counter = 0;
+
+  const issue = (type: "user" | "guest", uuid?: string) => {
+    const token = `${type}-token-${++counter}`;
+    tokens.set(token, { type, ...(uuid ? { uuid } : {}) });
+    return create(AccessTokenSchema, {
+      token,
+      tokenType: type,
+      expiresAt: timestampFromDate(new Date(Date.now() + 3_600_000)),
+    });
+  };
+
+  const addAccount = (email: string, password: string, role = "user") => {
+    const user = create(UserSchema, {
+      uuid: `00000000-0000-4000-8000-${String(++counter).padStart(12, "0")}`,
+      email,
+      role,
+      createdAt: timestampFromDate(new Date("2026-01-0" + ((counter % 9) + 1) + "T00:00:00Z")),
+    });
+    accounts.set(email, { user, password, nickname: email.split("@")[0] ?? email });
+    return user;
+  };
+
+  const caller = (ctx: HandlerContext) => {
+    const token = ctx.requestHeader.get("authorization")?.replace(/^Bearer /, "");
+    const found = token ? tokens.get(token) : undefined;
+    if (!found) throw new ConnectError("invalid or expired token", Code.Unauthenticated);
+    return { token: token ?? "", ...found };
+  };
+
+  const routes = (router: ConnectRouter) =>
+    router.service(UserService, {
+      hello: () => ({ service: "user-service", version: "1.8.0" }),
+      getGuestToken: () => {
+        calls.push("GetGuestToken");
+        return { accessToken: issue("guest") };
+      },
+      signUp: ({ email, password, nickname }) => {
+        calls.push("SignUp");
+        if (!email || !password) throw new ConnectError("email or password missing in request", Code.InvalidArgument);
+        if (accounts.has(email)) throw new ConnectError("this email is already registered", Code.PermissionDenied);
+        const user = addAccount(email, password);
+        if (nickname) (accounts.get(email) as Account).nickname = nickname;
+        return { user, accessToken: issue("user", user.uuid) };
+      },
+      login: ({ email, password }) => {
+        calls.push("Login");
+        const account = accounts.get(email);
+        if (!account || account.password !== password) {
+          throw new ConnectError("incorrect email or password", Code.Unauthenticated);
+        }
+        return { user: account.user, accessToken: issue("user", account.user.uuid) };
+      },
+      logout: (_req, ctx) => {
+        calls.push("Logout");
+        tokens.delete(caller(ctx).token);
+        return {};
+      },
+      getSession: (_req, ctx) => {
+        const who = caller(ctx);
+        const account = [...accounts.values()].find((candidate) => candidate.user.uuid === who.uuid);
+        return { tokenType: who.type, role: account?.user.role ?? "guest", sessionId: who.token, user: account?.user };
+      },
+      getProfile: ({ id }, ctx) => {
+        calls.push("GetProfile");
+        caller(ctx);
+        const account = [...accounts.values()].find((candidate) => candidate.user.uuid === id);
+        if (!account) throw new ConnectError("user profile not found", Code.NotFound);
+        return { profile: { uuid: id, nickname: account.nickname } };
+      },
+      adminListUsers: ({ limit, page }, ctx) => {
+        calls.push("AdminListUsers");
+        const who = caller(ctx);
+        const account = [...accounts.values()].find((candidate) => candidate.user.uuid === who.uuid);
+        if (who.type !== "user" || account?.user.role !== "admin") {
+          throw new ConnectError("Forbidden resource", Code.PermissionDenied);
+        }
+        const all = [...accounts.values()].map((candidate) => candidate.user);
+        const size = limit || 10;
+        const current = page || 1;
+        const data = all.slice((current - 1) * size, current * size);
+        return { data, count: data.length, total: all.length, page: current, pageCount: Math.ceil(all.length / size) };
+      },
+    });
+
+  return { routes, addAccount, tokens, calls };
+}

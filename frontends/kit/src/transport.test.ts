@@ -1,0 +1,52 @@
+import { Code, ConnectError, createClient, createRouterTransport } from "@connectrpc/connect";
+import { UserService } from "@tt/proto/tt/user/v1/user_service_pb";
+import { describe, expect, it } from "vitest";
+import { createSessionStore, isSignedIn } from "./session-store.ts";
+import { MemoryStorage } from "./testing/memory-storage.ts";
+import { createTestUserService } from "./testing/user-service.ts";
+import { toSessionUser } from "./token.ts";
+import { createTransportPair } from "./transport.ts";
+
+function setup() {
+  const service = createTestUserService();
+  const session = createSessionStore(new MemoryStorage());
+  const pair = createTransportPair(createRouterTransport(service.routes), session, (interceptors) =>
+    createRouterTransport(service.routes, { transport: { interceptors } }),
+  );
+  return { service, session, ...pair, users: createClient(UserService, pair.transport) };
+}
+
+describe("gateway transport", () => {
+  it("gets a guest token when there is none and sends it as a bearer token", async () => {
+    const { session, ensureToken, users } = setup();
+    await ensureToken();
+    expect(session.getSnapshot().accessToken?.tokenType).toBe("guest");
+    const answer = await users.getSession({});
+    expect(answer.tokenType).toBe("guest");
+  });
+
+  it("signs the user out and retries once as a guest when the user token is refused", async () => {
+    const { service, session, users } = setup();
+    const user = service.addAccount("ada@example.com", "pw");
+    const login = await users.login({ email: "ada@example.com", password: "pw" });
+    session.signIn({ token: login.accessToken?.token ?? "", tokenType: "user" }, toSessionUser(user));
+    // The session is revoked on the server (logout elsewhere, ban, password change).
+    service.tokens.clear();
+    const answer = await users.getSession({});
+    expect(answer.tokenType).toBe("guest");
+    expect(isSignedIn(session.getSnapshot())).toBe(false);
+  });
+
+  it("passes a wrong-password 401 through without touching the session", async () => {
+    const { service, session, ensureToken, users } = setup();
+    service.addAccount("ada@example.com", "pw");
+    await ensureToken();
+    const before = session.getSnapshot().accessToken?.token;
+    const failure = await users.login({ email: "ada@example.com", password: "nope" }).catch((error: unknown) => error);
+    expect(failure).toBeInstanceOf(ConnectError);
+    expect((failure as ConnectError).code).toBe(Code.Unauthenticated);
+    expect((failure as ConnectError).rawMessage).toBe("incorrect email or password");
+    expect(session.getSnapshot().accessToken?.token).toBe(before);
+    expect(service.calls.filter((call) => call === "GetGuestToken")).toHaveLength(1);
+  });
+});

@@ -1,0 +1,94 @@
+import { Code, ConnectError, createClient, type Interceptor, type Transport } from "@connectrpc/connect";
+import { createConnectTransport } from "@connectrpc/connect-web";
+import { UserService } from "@tt/proto/tt/user/v1/user_service_pb";
+import { isTokenLive, type SessionStore } from "./session-store.ts";
+import { toStoredToken } from "./token.ts";
+
+// These answer 401 for a wrong password, which says nothing about the token that was sent.
+const PASSWORD_METHODS = new Set(["Login", "SignUp", "ChangePassword"]);
+
+export interface GatewayTransportOptions {
+  /** The gateway's origin; the page's own origin when the gateway serves the frontends. */
+  baseUrl: string;
+  session: SessionStore;
+  fetch?: typeof globalThis.fetch;
+}
+
+/**
+ * Gets a guest token once at a time, however many calls need one. The guest call itself goes through a
+ * transport without the bearer interceptor, so a stale token can never block getting a fresh one.
+ */
+export function createGuestTokenSource(bare: Transport, session: SessionStore): () => Promise<void> {
+  const users = createClient(UserService, bare);
+  let pending: Promise<void> | undefined;
+  return () => {
+    pending ??= users
+      .getGuestToken({})
+      .then((res) => {
+        if (res.accessToken) session.setGuestToken(toStoredToken(res.accessToken));
+      })
+      .finally(() => {
+        pending = undefined;
+      });
+    return pending;
+  };
+}
+
+/**
+ * Sends the session's token as a bearer token. On a 401 for a call that carried a token (spec 002 §8: the
+ * token is refreshed and the request retried once): a user token that is refused means the session was
+ * revoked or expired, so the user is signed out; either way a fresh guest token is fetched and the call is
+ * retried once with it.
+ */
+export function createBearerInterceptor(session: SessionStore, refreshGuest: () => Promise<void>): Interceptor {
+  return (next) => async (req) => {
+    const sent = session.getSnapshot().accessToken;
+    if (sent) req.header.set("Authorization", `Bearer ${sent.token}`);
+    try {
+      return await next(req);
+    } catch (error) {
+      const refused = error instanceof ConnectError && error.code === Code.Unauthenticated;
+      if (!refused || !sent || req.stream || PASSWORD_METHODS.has(req.method.name)) throw error;
+      if (session.getSnapshot().accessToken?.token === sent.token) {
+        session.clear();
+        await refreshGuest();
+      }
+      const fresh = session.getSnapshot().accessToken;
+      if (!isTokenLive(fresh)) throw error;
+      req.header.set("Authorization", `Bearer ${fresh.token}`);
+      return await next(req);
+    }
+  };
+}
+
+export interface GatewayTransport {
+  transport: Transport;
+  ensureToken: () => Promise<void>;
+}
+
+export function createGatewayTransport({ baseUrl, session, fetch }: GatewayTransportOptions): GatewayTransport {
+  const bare = createConnectTransport({ baseUrl, ...(fetch ? { fetch } : {}) });
+  return createTransportPair(bare, session, (interceptors) =>
+    createConnectTransport({ baseUrl, interceptors, ...(fetch ? { fetch } : {}) }),
+  );
+}
+
+/** Split out so tests can build the same pair over an in-memory router transport. */
+export function createTransportPair(
+  bare: Transport,
+  session: SessionStore,
+  withInterceptors: (interceptors: Interceptor[]) => Transport,
+): GatewayTransport {
+  const refreshGuest = createGuestTokenSource(bare, session);
+  const transport = withInterceptors([createBearerInterceptor(session, refreshGuest)]);
+  return {
+    transport,
+    // Browsing needs some token (spec 002 §6: all calls carry a bearer token): keep a live one around.
+    ensureToken: async () => {
+      if (!isTokenLive(session.getSnapshot().accessToken)) {
+        session.clear();
+        await refreshGuest();
+      }
+    },
+  };
+}

@@ -1,0 +1,93 @@
+// The webpack configuration every frontend package builds with; each package's webpack.config.cjs only
+// names itself and what it exposes.
+const path = require("node:path");
+const HtmlWebpackPlugin = require("html-webpack-plugin");
+const MiniCssExtractPlugin = require("mini-css-extract-plugin");
+const Minimizer = require("minimizer-webpack-plugin");
+const { createFederationPlugin } = require("./federation.cjs");
+
+/**
+ * @param {{ dir: string, name: string, title: string, port: number, exposes?: Record<string, string>, host?: boolean }} options
+ */
+function createWebpackConfig({ dir, name, title, port, exposes, host = false }) {
+  return (_env, argv) => {
+    const production = argv.mode === "production";
+    return {
+      context: dir,
+      mode: production ? "production" : "development",
+      devtool: production ? false : "eval-cheap-module-source-map",
+      entry: { main: "./src/index.ts" },
+      output: {
+        path: path.join(dir, "dist"),
+        // Content hashes let the server cache chunks forever; remoteEntry.js keeps its fixed name
+        // (federation `filename`) because the manifest and remotes.json point at it.
+        // A function rather than a template: the federation runtime renders output.filename (only to learn
+        // the folder depth) before the chunk's content hash exists.
+        filename: (pathData) =>
+          production && pathData.chunk?.contentHash?.javascript ? "[name].[contenthash:8].js" : "[name].js",
+        chunkFilename: production ? "[name].[contenthash:8].js" : "[name].js",
+        // The shell always lives at /; a remote finds its own URL from its manifest, wherever it is deployed.
+        publicPath: host ? "/" : "auto",
+        uniqueName: name,
+        clean: true,
+      },
+      resolve: {
+        extensions: [".ts", ".tsx", ".js", ".json"],
+        // Generated protobuf code imports "./x_pb.js" for files that exist as .ts.
+        extensionAlias: { ".js": [".ts", ".tsx", ".js"] },
+      },
+      module: {
+        rules: [
+          {
+            test: /\.[cm]?tsx?$/,
+            exclude: /node_modules/,
+            use: {
+              loader: "swc-loader",
+              options: {
+                jsc: {
+                  parser: { syntax: "typescript", tsx: true },
+                  transform: { react: { runtime: "automatic", development: !production } },
+                  target: "es2022",
+                },
+              },
+            },
+          },
+          { test: /\.css$/, use: [MiniCssExtractPlugin.loader, "css-loader"] },
+        ],
+      },
+      plugins: [
+        createFederationPlugin({ name, exposes }),
+        new MiniCssExtractPlugin({
+          filename: production ? "[name].[contenthash:8].css" : "[name].css",
+          chunkFilename: production ? "[name].[contenthash:8].css" : "[name].css",
+        }),
+        new HtmlWebpackPlugin({
+          template: path.join(__dirname, "index.html"),
+          title,
+          // Only the shell's page is public; a remote's page exists so it can be opened alone.
+          filename: "index.html",
+        }),
+      ],
+      optimization: {
+        minimizer: [
+          new Minimizer({
+            test: /\.[cm]?js$/,
+            minify: Minimizer.swcMinify,
+            minimizerOptions: { compress: { passes: 2 } },
+          }),
+          new Minimizer({ test: /\.css$/, minify: Minimizer.lightningCssMinify }),
+        ],
+      },
+      performance: { hints: false },
+      stats: production ? "errors-warnings" : "minimal",
+      devServer: {
+        port,
+        historyApiFallback: true,
+        // Manifest mode fetches the remote's files from another origin in development.
+        headers: { "Access-Control-Allow-Origin": "*" },
+      },
+    };
+  };
+}
+
+module.exports = { createWebpackConfig };

@@ -1,0 +1,107 @@
+import { spawn } from "node:child_process";
+import { existsSync, readdirSync, statSync, writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import path from "node:path";
+import { APPS, resolveDistRoot } from "./paths.ts";
+
+export interface BuildOptions {
+  distRoot?: string;
+  /** Which apps; all five by default. */
+  apps?: readonly string[];
+  /** Builds at once; each webpack build is mostly one core, and the machines have two. */
+  concurrency?: number;
+  /** Build even when the output looks current. */
+  force?: boolean;
+  log?: (line: string) => void;
+}
+
+export interface BuildResult {
+  built: string[];
+  upToDate: string[];
+}
+
+// Written after a successful build; its time is "when this dist was made from its sources".
+const STAMP = ".build-stamp";
+const SKIP_DIRS = new Set(["node_modules", "dist", ".git"]);
+
+function newestMtime(target: string): number {
+  if (!existsSync(target)) return 0;
+  const stats = statSync(target);
+  if (!stats.isDirectory()) return stats.mtimeMs;
+  let newest = stats.mtimeMs;
+  for (const entry of readdirSync(target, { withFileTypes: true })) {
+    if (SKIP_DIRS.has(entry.name)) continue;
+    newest = Math.max(newest, newestMtime(path.join(target, entry.name)));
+  }
+  return newest;
+}
+
+/** Everything an app's bundle is made from: its package, the kit (bundled into every app) and the protos. */
+function sourcesOf(root: string, app: string): string[] {
+  const dir = path.join(root, app);
+  return [
+    path.join(dir, "src"),
+    path.join(dir, "package.json"),
+    path.join(dir, "webpack.config.cjs"),
+    path.join(root, "kit"),
+    path.join(root, "..", "proto", "gen"),
+  ];
+}
+
+function isStale(root: string, app: string): boolean {
+  const stamp = path.join(root, app, "dist", STAMP);
+  if (!existsSync(stamp)) return true;
+  const built = statSync(stamp).mtimeMs;
+  return sourcesOf(root, app).some((source) => newestMtime(source) > built);
+}
+
+function webpackCli(): string {
+  const require = createRequire(import.meta.url);
+  return require.resolve("webpack-cli/bin/cli.js");
+}
+
+function runBuild(root: string, app: string, log: (line: string) => void): Promise<void> {
+  const cwd = path.join(root, app);
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [webpackCli(), "--mode", "production"], {
+      cwd,
+      stdio: ["ignore", "pipe", "pipe"],
+      env: { ...process.env, NODE_ENV: "production" },
+    });
+    let output = "";
+    child.stdout.on("data", (chunk: Buffer) => (output += chunk.toString()));
+    child.stderr.on("data", (chunk: Buffer) => (output += chunk.toString()));
+    child.on("error", reject);
+    child.on("close", (code) => {
+      if (code !== 0) {
+        reject(new Error(`webpack build of ${app} failed (exit ${code}):\n${output.trim()}`));
+        return;
+      }
+      writeFileSync(path.join(cwd, "dist", STAMP), new Date().toISOString());
+      log(`built ${app}`);
+      resolve();
+    });
+  });
+}
+
+/**
+ * Builds the shell and the remotes whose sources are newer than their last build (webpack, production),
+ * a limited number at a time, so that `npm start` serves current frontends without rebuilding every time.
+ */
+export async function buildFrontendsIfStale(options: BuildOptions = {}): Promise<BuildResult> {
+  const root = resolveDistRoot(options.distRoot);
+  const log = options.log ?? (() => undefined);
+  const apps = options.apps ?? APPS;
+  const stale = apps.filter((app) => options.force || isStale(root, app));
+  const upToDate = apps.filter((app) => !stale.includes(app));
+  const queue = [...stale];
+  const concurrency = Math.max(1, options.concurrency ?? 2);
+  const worker = async () => {
+    for (let app = queue.shift(); app !== undefined; app = queue.shift()) {
+      log(`building ${app}…`);
+      await runBuild(root, app, log);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(concurrency, stale.length) }, worker));
+  return { built: stale, upToDate };
+}

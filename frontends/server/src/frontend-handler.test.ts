@@ -1,0 +1,151 @@
+// @vitest-environment node
+import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { gunzipSync } from "node:zlib";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createFrontendHandler, type FrontendHandlerOptions } from "./frontend-handler.ts";
+
+const BIG_JS = `console.log(${JSON.stringify("x".repeat(4000))});`;
+
+function makeDist(): string {
+  const root = mkdtempSync(path.join(tmpdir(), "tt-web-server-"));
+  mkdirSync(path.join(root, "shell", "dist"), { recursive: true });
+  mkdirSync(path.join(root, "room", "dist"), { recursive: true });
+  writeFileSync(path.join(root, "shell", "dist", "index.html"), "<!doctype html><title>shell</title>");
+  writeFileSync(path.join(root, "shell", "dist", "main.0123abcd.js"), BIG_JS);
+  writeFileSync(path.join(root, "room", "dist", "remoteEntry.js"), BIG_JS);
+  writeFileSync(path.join(root, "room", "dist", "mf-manifest.json"), JSON.stringify({ name: "room" }));
+  writeFileSync(path.join(root, "secret.txt"), "not for the web");
+  return root;
+}
+
+async function serve(options: FrontendHandlerOptions): Promise<{ url: string; server: Server }> {
+  const handle = createFrontendHandler(options);
+  const server = createServer((req, res) => {
+    if (handle(req, res)) return;
+    // Stands in for the gateway: whatever the frontends do not answer.
+    res.statusCode = 404;
+    res.end("gateway");
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, server };
+}
+
+describe("createFrontendHandler", () => {
+  let root: string;
+  let url: string;
+  let server: Server;
+
+  beforeAll(async () => {
+    root = makeDist();
+    ({ url, server } = await serve({ distRoot: root }));
+  });
+
+  afterAll(async () => {
+    await new Promise((resolve) => server.close(resolve));
+    rmSync(root, { recursive: true, force: true });
+  });
+
+  it("serves the shell's index.html at / without long caching", async () => {
+    const res = await fetch(`${url}/`, { headers: { accept: "text/html" } });
+    expect(res.status).toBe(200);
+    expect(res.headers.get("content-type")).toContain("text/html");
+    expect(res.headers.get("cache-control")).toBe("no-cache");
+    expect(await res.text()).toContain("<title>shell</title>");
+  });
+
+  it("answers client routes with index.html", async () => {
+    const res = await fetch(`${url}/login/phone`, { headers: { accept: "text/html,*/*" } });
+    expect(res.status).toBe(200);
+    expect(await res.text()).toContain("<title>shell</title>");
+  });
+
+  it("leaves REST, Connect and missing assets to the gateway", async () => {
+    const rest = await fetch(`${url}/api/user-service/auth/session`, { headers: { accept: "text/html" } });
+    expect(await rest.text()).toBe("gateway");
+    const connectPost = await fetch(`${url}/tt.user.v1.UserService/Login`, { method: "POST", body: "{}" });
+    expect(await connectPost.text()).toBe("gateway");
+    const connectGet = await fetch(`${url}/tt.user.v1.UserService/GetSession?message=%7B%7D`, {
+      headers: { accept: "text/html" },
+    });
+    expect(await connectGet.text()).toBe("gateway");
+    const missing = await fetch(`${url}/missing.0123abcd.js`, { headers: { accept: "text/html" } });
+    expect(await missing.text()).toBe("gateway");
+  });
+
+  it("compresses hashed assets and lets browsers keep them for a year", async () => {
+    const res = await fetch(`${url}/main.0123abcd.js`, { headers: { "accept-encoding": "gzip" } });
+    expect(res.status).toBe(200);
+    expect(res.headers.get("content-encoding")).toBe("gzip");
+    expect(res.headers.get("cache-control")).toBe("public, max-age=31536000, immutable");
+    expect(res.headers.get("content-type")).toContain("javascript");
+    // fetch decodes transparently; the length on the wire is what shrank.
+    expect(Number(res.headers.get("content-length"))).toBeLessThan(BIG_JS.length / 10);
+    expect(await res.text()).toBe(BIG_JS);
+  });
+
+  it("sends gzip bytes that decode to the file", async () => {
+    const { request } = await import("node:http");
+    const body = await new Promise<Buffer>((resolve, reject) => {
+      request(`${url}/main.0123abcd.js`, { headers: { "accept-encoding": "gzip" } }, (res) => {
+        const chunks: Buffer[] = [];
+        res.on("data", (chunk: Buffer) => chunks.push(chunk));
+        res.on("end", () => resolve(Buffer.concat(chunks)));
+      })
+        .on("error", reject)
+        .end();
+    });
+    expect(gunzipSync(body).toString()).toBe(BIG_JS);
+  });
+
+  it("answers a matching ETag with 304", async () => {
+    const first = await fetch(`${url}/main.0123abcd.js`);
+    const etag = first.headers.get("etag") ?? "";
+    expect(etag).not.toBe("");
+    const again = await fetch(`${url}/main.0123abcd.js`, { headers: { "if-none-match": etag } });
+    expect(again.status).toBe(304);
+  });
+
+  it("serves each remote's build under /remotes/<name>/ with CORS and no-cache entry points", async () => {
+    const entry = await fetch(`${url}/remotes/room/remoteEntry.js`);
+    expect(entry.status).toBe(200);
+    expect(entry.headers.get("access-control-allow-origin")).toBe("*");
+    expect(entry.headers.get("cache-control")).toBe("no-cache");
+    const manifest = await fetch(`${url}/remotes/room/mf-manifest.json`);
+    expect(await manifest.json()).toEqual({ name: "room" });
+    const preflight = await fetch(`${url}/remotes/room/mf-manifest.json`, { method: "OPTIONS" });
+    expect(preflight.status).toBe(204);
+    expect(preflight.headers.get("access-control-allow-origin")).toBe("*");
+  });
+
+  it("answers 404 for a missing remote file and never leaves the dist folder", async () => {
+    expect((await fetch(`${url}/remotes/shop/remoteEntry.js`)).status).toBe(404);
+    const escaped = await fetch(`${url}/remotes/room/%2e%2e%2f%2e%2e%2fsecret.txt`);
+    expect(escaped.status).toBe(404);
+    expect(await escaped.text()).not.toContain("not for the web");
+  });
+
+  it("serves the default remotes.json: the four remotes' manifests", async () => {
+    const res = await fetch(`${url}/remotes.json`);
+    expect(res.headers.get("cache-control")).toBe("no-cache");
+    expect(await res.json()).toEqual([
+      { name: "room", entry: "/remotes/room/mf-manifest.json" },
+      { name: "crates", entry: "/remotes/crates/mf-manifest.json" },
+      { name: "shop", entry: "/remotes/shop/mf-manifest.json" },
+      { name: "admin", entry: "/remotes/admin/mf-manifest.json" },
+    ]);
+  });
+
+  it("serves the remotes.json it was given", async () => {
+    const remotes = [{ name: "room", entry: "http://127.0.0.1:9/remoteEntry.js" }];
+    const custom = await serve({ distRoot: root, remotes });
+    try {
+      expect(await (await fetch(`${custom.url}/remotes.json`)).json()).toEqual(remotes);
+    } finally {
+      await new Promise((resolve) => custom.server.close(resolve));
+    }
+  });
+});

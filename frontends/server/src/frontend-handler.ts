@@ -1,0 +1,250 @@
+import { createReadStream, existsSync, statSync, type Stats } from "node:fs";
+import { readFile } from "node:fs/promises";
+import type { IncomingMessage, ServerResponse } from "node:http";
+import type { Http2ServerRequest, Http2ServerResponse } from "node:http2";
+import path from "node:path";
+import { brotliCompress, constants as zlibConstants, gzip } from "node:zlib";
+import { promisify } from "node:util";
+import type { RemoteEntry } from "@tt/web-kit";
+import { REMOTE_APPS, resolveDistRoot } from "./paths.ts";
+
+export type { RemoteEntry };
+
+export interface FrontendHandlerOptions {
+  /** The folder holding shell/dist and <remote>/dist; relative paths are from the working directory. */
+  distRoot?: string;
+  /** What /remotes.json answers; by default the four remotes under /remotes/<name>/. */
+  remotes?: RemoteEntry[];
+}
+
+type Request = IncomingMessage | Http2ServerRequest;
+type Response = ServerResponse | Http2ServerResponse;
+
+/** Answers the request and returns true when it is for the frontends; returns false to let the caller go on. */
+export type FrontendHandler = (req: Request, res: Response) => boolean;
+
+const gzipAsync = promisify(gzip);
+const brotliAsync = promisify(brotliCompress);
+
+const CONTENT_TYPES: Record<string, string> = {
+  ".html": "text/html; charset=utf-8",
+  ".js": "text/javascript; charset=utf-8",
+  ".mjs": "text/javascript; charset=utf-8",
+  ".css": "text/css; charset=utf-8",
+  ".json": "application/json; charset=utf-8",
+  ".txt": "text/plain; charset=utf-8",
+  ".map": "application/json; charset=utf-8",
+  ".svg": "image/svg+xml",
+  ".png": "image/png",
+  ".jpg": "image/jpeg",
+  ".webp": "image/webp",
+  ".ico": "image/x-icon",
+  ".woff2": "font/woff2",
+};
+const COMPRESSIBLE = new Set([".html", ".js", ".mjs", ".css", ".json", ".txt", ".map", ".svg"]);
+
+// Paths that belong to the gateway, never to the single-page app: REST under /api/, Connect and gRPC
+// (/<package>.<Service>/<Method>) and the operational endpoints.
+const CONNECT_PATH = /^\/[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+\/[A-Za-z_]\w*$/;
+const BACKEND_PREFIXES = ["/api/", "/healthz", "/readyz", "/livez", "/metrics", "/openapi"];
+
+// webpack names chunks [name].[contenthash:8].ext; those never change and may be cached for a year. The
+// federation entry points (remoteEntry.js, mf-manifest.json) and index.html keep their names across
+// releases, so browsers must revalidate them.
+const HASHED_ASSET = /\.[0-9a-f]{8}\.(?:js|css)$/;
+const LONG_CACHE = "public, max-age=31536000, immutable";
+const REVALIDATE = "no-cache";
+
+export function isBackendPath(pathname: string): boolean {
+  return CONNECT_PATH.test(pathname) || BACKEND_PREFIXES.some((prefix) => pathname.startsWith(prefix));
+}
+
+function defaultRemotes(): RemoteEntry[] {
+  return REMOTE_APPS.map((name) => ({ name, entry: `/remotes/${name}/mf-manifest.json` }));
+}
+
+function wantsHtml(req: Request): boolean {
+  const accept = req.headers["accept"];
+  return accept === undefined || accept.includes("text/html") || accept.includes("*/*");
+}
+
+/** The file under root that pathname names, or undefined when it escapes root or is not a file. */
+function fileUnder(root: string, pathname: string): { file: string; stats: Stats } | undefined {
+  let relative: string;
+  try {
+    relative = decodeURIComponent(pathname);
+  } catch {
+    return undefined;
+  }
+  if (relative.includes("\0")) return undefined;
+  const file = path.resolve(root, `.${path.posix.normalize(`/${relative}`)}`);
+  if (file !== root && !file.startsWith(root + path.sep)) return undefined;
+  try {
+    const stats = statSync(file);
+    return stats.isFile() ? { file, stats } : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+interface Encoded {
+  key: string;
+  body: Buffer;
+}
+
+/** Compressed copies, made once per file version (they are small, and the set of files is fixed). */
+const compressedCache = new Map<string, Promise<Buffer>>();
+
+async function encodedBody(file: string, stats: Stats, encoding: "br" | "gzip"): Promise<Encoded> {
+  // A precompressed sibling written by a build step wins over compressing here.
+  const sibling = `${file}.${encoding === "br" ? "br" : "gz"}`;
+  if (existsSync(sibling) && statSync(sibling).mtimeMs >= stats.mtimeMs) {
+    return { key: encoding, body: await readFile(sibling) };
+  }
+  const cacheKey = `${file}:${stats.mtimeMs}:${stats.size}:${encoding}`;
+  let pending = compressedCache.get(cacheKey);
+  if (!pending) {
+    pending = readFile(file).then((raw) =>
+      encoding === "br"
+        ? brotliAsync(raw, { params: { [zlibConstants.BROTLI_PARAM_QUALITY]: 9 } })
+        : gzipAsync(raw, { level: 9 }),
+    );
+    compressedCache.set(cacheKey, pending);
+    pending.catch(() => compressedCache.delete(cacheKey));
+  }
+  return { key: encoding, body: await pending };
+}
+
+function pickEncoding(req: Request): "br" | "gzip" | undefined {
+  const accepted = String(req.headers["accept-encoding"] ?? "");
+  if (/\bbr\b/.test(accepted)) return "br";
+  if (/\bgzip\b/.test(accepted)) return "gzip";
+  return undefined;
+}
+
+function setCors(res: Response): void {
+  res.setHeader("Access-Control-Allow-Origin", "*");
+  res.setHeader("Access-Control-Allow-Methods", "GET, HEAD, OPTIONS");
+  res.setHeader("Access-Control-Allow-Headers", "*");
+}
+
+function sendFile(req: Request, res: Response, file: string, stats: Stats, cacheControl: string): void {
+  const ext = path.extname(file).toLowerCase();
+  const etag = `W/"${stats.size.toString(16)}-${Math.floor(stats.mtimeMs).toString(16)}"`;
+  res.setHeader("Content-Type", CONTENT_TYPES[ext] ?? "application/octet-stream");
+  res.setHeader("Cache-Control", cacheControl);
+  res.setHeader("ETag", etag);
+  res.setHeader("X-Content-Type-Options", "nosniff");
+  if (req.headers["if-none-match"] === etag) {
+    res.statusCode = 304;
+    res.end();
+    return;
+  }
+  const compressible = COMPRESSIBLE.has(ext) && stats.size > 512;
+  if (compressible) res.setHeader("Vary", "Accept-Encoding");
+  const encoding = compressible ? pickEncoding(req) : undefined;
+  const head = req.method === "HEAD";
+  if (!encoding) {
+    res.setHeader("Content-Length", stats.size);
+    res.statusCode = 200;
+    if (head) res.end();
+    else
+      createReadStream(file)
+        .on("error", () => res.destroy())
+        .pipe(res as NodeJS.WritableStream);
+    return;
+  }
+  encodedBody(file, stats, encoding).then(
+    ({ key, body }) => {
+      res.setHeader("Content-Encoding", key);
+      res.setHeader("Content-Length", body.length);
+      res.statusCode = 200;
+      if (head) res.end();
+      else res.end(body);
+    },
+    () => {
+      res.statusCode = 500;
+      res.end();
+    },
+  );
+}
+
+function sendJson(req: Request, res: Response, value: unknown): void {
+  const body = Buffer.from(JSON.stringify(value));
+  res.statusCode = 200;
+  res.setHeader("Content-Type", "application/json; charset=utf-8");
+  res.setHeader("Cache-Control", REVALIDATE);
+  res.setHeader("Content-Length", body.length);
+  if (req.method === "HEAD") res.end();
+  else res.end(body);
+}
+
+function notFound(res: Response): void {
+  res.statusCode = 404;
+  res.setHeader("Content-Type", "text/plain; charset=utf-8");
+  res.setHeader("Cache-Control", REVALIDATE);
+  res.end("Not found");
+}
+
+function cacheControlFor(file: string): string {
+  return HASHED_ASSET.test(path.basename(file)) ? LONG_CACHE : REVALIDATE;
+}
+
+/**
+ * Serves the shell at / (with the single-page fallback for its client routes), every remote's build under
+ * /remotes/<name>/ with CORS, and /remotes.json. Anything else — the API, Connect, unknown files — is left
+ * to the caller (false).
+ */
+export function createFrontendHandler(options: FrontendHandlerOptions = {}): FrontendHandler {
+  const root = resolveDistRoot(options.distRoot);
+  const shellDist = path.join(root, "shell", "dist");
+  const remotes = options.remotes ?? defaultRemotes();
+
+  return (req, res) => {
+    const method = req.method ?? "GET";
+    if (method !== "GET" && method !== "HEAD" && method !== "OPTIONS") return false;
+    let pathname: string;
+    try {
+      pathname = new URL(req.url ?? "/", "http://localhost").pathname;
+    } catch {
+      return false;
+    }
+    if (isBackendPath(pathname)) return false;
+
+    if (pathname === "/remotes.json") {
+      if (method === "OPTIONS") return false;
+      sendJson(req, res, remotes);
+      return true;
+    }
+
+    const remoteMatch = /^\/remotes\/([a-z][a-z0-9_]*)(\/.*)?$/.exec(pathname);
+    if (remoteMatch) {
+      const [, name = "", rest = "/"] = remoteMatch;
+      setCors(res);
+      if (method === "OPTIONS") {
+        res.statusCode = 204;
+        res.end();
+        return true;
+      }
+      const dist = path.join(root, name, "dist");
+      const found = fileUnder(dist, rest === "/" ? "/index.html" : rest);
+      if (!found) notFound(res);
+      else sendFile(req, res, found.file, found.stats, cacheControlFor(found.file));
+      return true;
+    }
+
+    if (method === "OPTIONS") return false;
+    const found = pathname === "/" ? undefined : fileUnder(shellDist, pathname);
+    if (found) {
+      sendFile(req, res, found.file, found.stats, cacheControlFor(found.file));
+      return true;
+    }
+    // Client routes (/login, /room/…) get the page; a missing asset (anything with an extension) does not.
+    const lastSegment = pathname.slice(pathname.lastIndexOf("/") + 1);
+    if (lastSegment.includes(".") || !wantsHtml(req)) return false;
+    const index = fileUnder(shellDist, "/index.html");
+    if (!index) return false;
+    sendFile(req, res, index.file, index.stats, REVALIDATE);
+    return true;
+  };
+}

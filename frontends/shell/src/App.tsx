@@ -1,0 +1,74 @@
+import { useAppTranslation } from "@tt/web-kit";
+import { lazy, Suspense } from "react";
+import { Route, Routes, useParams } from "react-router";
+import { Layout } from "./Layout.tsx";
+import { SHELL_NAMESPACE, shellTranslations } from "./locales.ts";
+import { HomePage } from "./pages/HomePage.tsx";
+import { NotFoundPage } from "./pages/NotFoundPage.tsx";
+import { RemoteOutlet } from "./remotes/RemoteOutlet.tsx";
+import { useRemotes } from "./remotes/RemotesProvider.tsx";
+
+// Only the home page is in the first chunk; every other screen is fetched when visited.
+const LoginPage = lazy(() => import("./pages/LoginPage.tsx").then((m) => ({ default: m.LoginPage })));
+const SignUpPage = lazy(() => import("./pages/SignUpPage.tsx").then((m) => ({ default: m.SignUpPage })));
+const PhoneLoginPage = lazy(() => import("./pages/PhoneLoginPage.tsx").then((m) => ({ default: m.PhoneLoginPage })));
+
+/** The remotes the shell has names and places for; remotes.json decides which of them exist. */
+export const KNOWN_REMOTES = ["room", "crates", "shop", "admin"] as const;
+
+function Page({ children }: { children: React.ReactNode }) {
+  const { t } = useAppTranslation(SHELL_NAMESPACE, shellTranslations);
+  return <Suspense fallback={<p className="tt-loading">{t("common:loading")}</p>}>{children}</Suspense>;
+}
+
+/** A remote that remotes.json lists but the shell has no route for still gets a page at /<name>. */
+function ConfiguredRemote() {
+  const { remote = "" } = useParams();
+  const { remotes, status } = useRemotes();
+  if (status === "success" && !remotes.some((entry) => entry.name === remote)) return <NotFoundPage />;
+  return <RemoteOutlet key={remote} name={remote} title={remote} />;
+}
+
+export function App() {
+  const { t } = useAppTranslation(SHELL_NAMESPACE, shellTranslations);
+  return (
+    <Routes>
+      <Route element={<Layout />}>
+        <Route index element={<HomePage />} />
+        <Route
+          path="login"
+          element={
+            <Page>
+              <LoginPage />
+            </Page>
+          }
+        />
+        <Route
+          path="login/phone"
+          element={
+            <Page>
+              <PhoneLoginPage />
+            </Page>
+          }
+        />
+        <Route
+          path="signup"
+          element={
+            <Page>
+              <SignUpPage />
+            </Page>
+          }
+        />
+        {KNOWN_REMOTES.map((name) => (
+          <Route
+            key={name}
+            path={`${name}/*`}
+            element={<RemoteOutlet key={name} name={name} title={t(`nav.${name}`)} />}
+          />
+        ))}
+        <Route path=":remote/*" element={<ConfiguredRemote />} />
+        <Route path="*" element={<NotFoundPage />} />
+      </Route>
+    </Routes>
+  );
+}

@@ -1,0 +1,85 @@
+import { useAppTranslation, useErrorText } from "@tt/web-kit";
+import { useState, type FormEvent } from "react";
+import { Link, useNavigate } from "react-router";
+import { useSignUp } from "../auth/use-auth.ts";
+import { SHELL_NAMESPACE, shellTranslations } from "../locales.ts";
+import { FormError } from "./FormError.tsx";
+
+export function SignUpPage() {
+  const { t } = useAppTranslation(SHELL_NAMESPACE, shellTranslations);
+  const toText = useErrorText();
+  const signUp = useSignUp();
+  const navigate = useNavigate();
+  const [email, setEmail] = useState("");
+  const [password, setPassword] = useState("");
+  const [nickname, setNickname] = useState("");
+  const [invalid, setInvalid] = useState<string>();
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    // Spec 000: sign-up needs an e-mail and a password; the server's rules decide the rest.
+    if (!email.trim()) return setInvalid(t("validation.emailRequired"));
+    if (!password) return setInvalid(t("validation.passwordRequired"));
+    setInvalid(undefined);
+    signUp.mutate(
+      { email: email.trim(), password, nickname: nickname.trim() },
+      { onSuccess: () => void navigate("/") },
+    );
+  };
+
+  return (
+    <section className="tt-card tt-auth" aria-labelledby="signup-title">
+      <h1 id="signup-title" className="tt-page-title">
+        {t("signUp.title")}
+      </h1>
+      <form onSubmit={submit} noValidate>
+        <div className="tt-field">
+          <label htmlFor="signup-email">{t("signUp.email")}</label>
+          <input
+            id="signup-email"
+            type="email"
+            autoComplete="email"
+            required
+            value={email}
+            onChange={(event) => setEmail(event.target.value)}
+          />
+        </div>
+        <div className="tt-field">
+          <label htmlFor="signup-password">{t("signUp.password")}</label>
+          <input
+            id="signup-password"
+            type="password"
+            autoComplete="new-password"
+            required
+            value={password}
+            onChange={(event) => setPassword(event.target.value)}
+          />
+        </div>
+        <div className="tt-field">
+          <label htmlFor="signup-nickname">{t("signUp.nickname")}</label>
+          <input
+            id="signup-nickname"
+            type="text"
+            autoComplete="nickname"
+            aria-describedby="signup-nickname-hint"
+            value={nickname}
+            onChange={(event) => setNickname(event.target.value)}
+          />
+          <span id="signup-nickname-hint" className="tt-field-hint">
+            {t("signUp.nicknameHint")}
+          </span>
+        </div>
+        <FormError message={invalid ?? (signUp.isError ? toText(signUp.error) : undefined)} />
+        <button type="submit" className="tt-button" disabled={signUp.isPending}>
+          {signUp.isPending ? t("signUp.submitting") : t("signUp.submit")}
+        </button>
+      </form>
+      <p>
+        {t("signUp.haveAccount")} <Link to="/login">{t("signUp.loginLink")}</Link>
+      </p>
+      <p>
+        <Link to="/login/phone">{t("signUp.phoneLink")}</Link>
+      </p>
+    </section>
+  );
+}
