@@ -1,0 +1,75 @@
+import { createClient } from "@connectrpc/connect";
+import { createGrpcTransport } from "@connectrpc/connect-node";
+import { UserService } from "@tt/proto/tt/user/v1/user_service_pb";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { ConfigError } from "./config.ts";
+import { kIdentity } from "./context.ts";
+import { runServiceMain } from "./main.ts";
+import type { ServiceDefinition } from "./service.ts";
+import { createTestDatabase, createTestTokenIssuer, type TestDatabase, type TestTokenIssuer } from "./testing/index.ts";
+
+let db: TestDatabase;
+beforeAll(async () => {
+  db = await createTestDatabase(inject("databaseUrl"));
+});
+afterAll(async () => {
+  await db?.drop();
+});
+
+// A user-service stand-in: the host takes its verification keys from the instance, as in production.
+async function userStandIn(issuer?: TestTokenIssuer): Promise<ServiceDefinition> {
+  issuer ??= await createTestTokenIssuer();
+  return {
+    name: "user_stand_in",
+    services: [UserService],
+    entities: [],
+    migrations: [],
+    async create() {
+      return {
+        verificationKeys: issuer!.keys,
+        routes: (router) =>
+          router.service(UserService, {
+            hello: () => ({ service: "user-service", version: "1.8.0" }),
+            getSession: (_req, ctx) => ({ tokenType: ctx.values.get(kIdentity)?.tokenType ?? "" }),
+          }),
+      };
+    },
+  };
+}
+
+describe("runServiceMain", () => {
+  it("serves until its signal aborts, then shuts down and returns", async () => {
+    const controller = new AbortController();
+    let listening!: (url: string) => void;
+    const url = new Promise<string>((resolve) => (listening = resolve));
+    const issuer = await createTestTokenIssuer();
+    const done = runServiceMain([await userStandIn(issuer)], {
+      env: {
+        DATABASE_URL: db.url,
+        NATS_URL: inject("natsUrl"),
+        PORT: "0",
+        HOST: "127.0.0.1",
+        LOG_LEVEL: "silent",
+        SHUTDOWN_TIMEOUT_MS: "2000",
+      },
+      signal: controller.signal,
+      onListening: listening,
+    });
+    const baseUrl = await Promise.race([url, done.then(() => Promise.reject(new Error("returned early")))]);
+    expect((await fetch(`${baseUrl}/readyz`)).status).toBe(200);
+    const client = createClient(UserService, createGrpcTransport({ baseUrl }));
+    expect(await client.hello({})).toMatchObject({ service: "user-service", version: "1.8.0" });
+    await expect(client.getSession({})).rejects.toThrow(/missing access token/);
+    const headers = { authorization: `Bearer ${await issuer.sign({ typ: "guest" })}` };
+    expect((await client.getSession({}, { headers })).tokenType).toBe("guest");
+    controller.abort(new Error("test over"));
+    await done;
+    await expect(fetch(`${baseUrl}/healthz`)).rejects.toThrow();
+  });
+
+  it("requires NATS_URL when a service runs on its own", async () => {
+    const run = runServiceMain([await userStandIn()], { env: { DATABASE_URL: db.url }, signal: AbortSignal.abort() });
+    await expect(run).rejects.toBeInstanceOf(ConfigError);
+    await expect(run).rejects.toThrow(/NATS_URL: is required/);
+  });
+});
