@@ -376,6 +376,24 @@ describe("chart values", () => {
   });
 });
 
+describe("values.yaml", () => {
+  it("documents every key with a comment", () => {
+    const lines = readFileSync(path.join(chart, "values.yaml"), "utf8").split("\n");
+    // Kubernetes resource quantities are plain Kubernetes syntax, documented once by their `resources` key.
+    const passthrough = new Set(["requests", "limits", "cpu", "memory"]);
+    const undocumented: string[] = [];
+    let previous = "";
+    for (const [index, line] of lines.entries()) {
+      const key = /^\s*([A-Za-z0-9_.-]+):/.exec(line)?.[1];
+      if (key && !passthrough.has(key) && !previous.trimStart().startsWith("#")) {
+        undocumented.push(`${index + 1}: ${line}`);
+      }
+      if (line.trim() !== "") previous = line;
+    }
+    expect(undocumented).toEqual([]);
+  });
+});
+
 describe("turntable-stack umbrella chart", () => {
   const readYaml = (file: string) => parse(readFileSync(file, "utf8")) as Record<string, unknown>;
 
