@@ -15,7 +15,8 @@ export const userServiceDefinition: ServiceDefinition = {
   migrations: migrationsList,
   async create(deps) {
     const config = loadUserConfig(deps.env);
-    const logger = deps.logger.child({ service: "user" });
+    // The host's logger is already bound to this service's name.
+    const logger = deps.logger;
     const tokens = await createTokenIssuer(deps.orm.em, config);
     await bootstrapAdmin(deps.orm.em, logger, { email: config.ADMIN_EMAIL, password: config.ADMIN_PASSWORD });
     const svc: UserServiceContext = { tokens, revocations: deps.revocations, bus: deps.bus, logger };
