@@ -3,8 +3,17 @@ import { createClient, type Interceptor } from "@connectrpc/connect";
 import { createConnectTransport, createGrpcTransport, createGrpcWebTransport } from "@connectrpc/connect-node";
 import { FixtureService } from "@tt/proto/tt/fixture/v1/fixture_service_pb";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { SECRET_DETAIL } from "./testing/fixture-service.ts";
-import { startFixtureGateway, startFixtureServer, type GatewayUnderTest, type Running } from "./testing/servers.ts";
+import { captureRoutes, createInProcessTransport } from "@tt/kit";
+import { connectNodeAdapter } from "@connectrpc/connect-node";
+import { createGateway } from "./gateway.ts";
+import { fixtureRoutes, SECRET_DETAIL } from "./testing/fixture-service.ts";
+import {
+  listen,
+  startFixtureGateway,
+  startFixtureServer,
+  type GatewayUnderTest,
+  type Running,
+} from "./testing/servers.ts";
 
 let gw: GatewayUnderTest;
 let backend: Running;
@@ -275,6 +284,33 @@ describe("headers", () => {
     const simple = await call("GET", "/api/fixture", { headers: { origin: "https://app.example" } });
     expect(simple.res.headers.get("access-control-allow-origin")).toBe("https://app.example");
     expect(simple.res.headers.get("access-control-expose-headers")).toContain("x-request-id");
+  });
+});
+
+describe("with the kit's in-process transport", () => {
+  it("transcodes the same way as over the router transport", async () => {
+    const captured = captureRoutes(fixtureRoutes);
+    const gateway = createGateway({
+      backends: [
+        {
+          services: [FixtureService],
+          transport: createInProcessTransport({ methods: captured.methods, interceptors: [] }),
+          connect: { handler: connectNodeAdapter({ routes: fixtureRoutes }) },
+        },
+      ],
+    });
+    const running = await listen(gateway.handler);
+    try {
+      const get = await fetch(`${running.url}/api/fixture/tenants/t/things/x?thing.int64Value=5`);
+      expect(await get.json()).toMatchObject({ tenant: "t", thing: { id: "x", int64Value: "5", int32Value: 0 } });
+      const fail = await fetch(`${running.url}/api/fixture/fail/not_found?message=gone`);
+      expect(fail.status).toBe(404);
+      expect(await fail.json()).toEqual({ statusCode: 404, message: "gone", error: "Not Found" });
+      const stream = await fetch(`${running.url}/api/fixture/things:stream?count=2`);
+      expect(await stream.text()).toBe('{"index":0}\n{"index":1}\n');
+    } finally {
+      await running.close();
+    }
   });
 });
 
