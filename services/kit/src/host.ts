@@ -46,6 +46,8 @@ export interface ServiceHost {
   handler: NodeRequestHandler;
   /** Calls the registered implementations in this process, through the same interceptors. */
   transport: Transport;
+  /** The server interceptor chain, outermost first, for anything else that serves these routes. */
+  interceptors: readonly Interceptor[];
   /** Every proto service served. */
   services: DescService[];
   /** The running services by definition name. */
@@ -190,6 +192,7 @@ export async function startServiceHost(opts: ServiceHostOptions): Promise<Servic
   return {
     handler,
     transport,
+    interceptors,
     services: opts.definitions.flatMap((d) => d.services),
     instances: new Map(started.map((s) => [s.definition.name, s.instance as ServiceInstance])),
     revocations,

@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { Code, ConnectError } from "@connectrpc/connect";
 import { base64url, SignJWT, type JSONWebKeySet } from "jose";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { createTestTokenIssuer } from "../testing/index.ts";
 import { DEFAULT_TOKEN_AUDIENCE, DEFAULT_TOKEN_ISSUER } from "./claims.ts";
 import type { KeySource } from "./key-source.ts";
@@ -94,6 +94,40 @@ describe("createTokenVerifier", () => {
       code: Code.Unauthenticated,
       message: "session revoked",
     });
+  });
+
+  it("still refuses a remembered token once its session is revoked", async () => {
+    const issuer = await createTestTokenIssuer();
+    const revoked = new Set<string>();
+    const verifier = verifierFor(issuer.keys, revoked);
+    const token = await issuer.sign({ sid: "s-remembered" });
+    await verifier.verify(token);
+    await verifier.verify(token);
+    revoked.add("s-remembered");
+    expect(await refusal(verifier.verify(token))).toEqual({ code: Code.Unauthenticated, message: "session revoked" });
+  });
+
+  it("still refuses a remembered token once it expires", async () => {
+    const issuer = await createTestTokenIssuer();
+    const verifier = createTokenVerifier({
+      issuer: DEFAULT_TOKEN_ISSUER,
+      audience: DEFAULT_TOKEN_AUDIENCE,
+      keys: issuer.keys,
+      revocations: noRevocations,
+      clockToleranceSeconds: 0,
+    });
+    const token = await issuer.sign({ expiresIn: 60 });
+    await verifier.verify(token);
+    vi.useFakeTimers({ toFake: ["Date"] });
+    try {
+      vi.setSystemTime(Date.now() + 61_000);
+      expect(await refusal(verifier.verify(token))).toEqual({
+        code: Code.Unauthenticated,
+        message: "access token expired",
+      });
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it("tolerates a few seconds of clock skew but no more", async () => {

@@ -22,6 +22,12 @@ export interface TokenVerifierOptions {
    * cannot turn into a flood of key fetches. Default 5 seconds.
    */
   minRefreshIntervalMs?: number;
+  /**
+   * How many verified tokens are remembered, so a client's repeated calls skip the signature check (the
+   * token string is what was verified; expiry and revocation are still checked on every call). Default
+   * 10000; 0 disables.
+   */
+  cacheSize?: number;
 }
 
 export interface TokenVerifier {
@@ -56,6 +62,19 @@ export function createTokenVerifier(opts: TokenVerifierOptions): TokenVerifier {
   const minRefreshIntervalMs = opts.minRefreshIntervalMs ?? 5_000;
   let local: { getKey: JWTVerifyGetKey; at: number } | undefined;
   let lastRefresh = 0;
+  const cacheSize = opts.cacheSize ?? 10_000;
+  // Insertion-ordered: the first key is the oldest, evicted first.
+  const verified = new Map<string, Identity>();
+  const clockToleranceMs = (opts.clockToleranceSeconds ?? 5) * 1000;
+
+  const stillValid = (identity: Identity): Identity => {
+    if (identity.expiresAt.getTime() + clockToleranceMs <= Date.now()) {
+      verified.delete(identity.token);
+      throw unauthenticated("access token expired");
+    }
+    if (opts.revocations.isRevoked(identity.sessionId)) throw unauthenticated("session revoked");
+    return identity;
+  };
 
   const load = async (refresh: boolean): Promise<JWTVerifyGetKey> => {
     let set;
@@ -79,6 +98,8 @@ export function createTokenVerifier(opts: TokenVerifierOptions): TokenVerifier {
 
   return {
     async verify(token) {
+      const known = verified.get(token);
+      if (known) return stillValid(known);
       const getKey = local && Date.now() - local.at < keysTtlMs ? local.getKey : await load(false);
       let result;
       try {
@@ -99,7 +120,19 @@ export function createTokenVerifier(opts: TokenVerifierOptions): TokenVerifier {
       const { sub, typ, role, sid, exp } = claims.data;
       if (!roleFitsType(typ, role)) throw unauthenticated("invalid access token", new Error(`role ${role} on ${typ}`));
       if (opts.revocations.isRevoked(sid)) throw unauthenticated("session revoked");
-      return { tokenType: typ, subject: sub, role, sessionId: sid, expiresAt: new Date(exp * 1000), token };
+      const identity: Identity = {
+        tokenType: typ,
+        subject: sub,
+        role,
+        sessionId: sid,
+        expiresAt: new Date(exp * 1000),
+        token,
+      };
+      if (cacheSize > 0) {
+        if (verified.size >= cacheSize) verified.delete(verified.keys().next().value as string);
+        verified.set(token, identity);
+      }
+      return identity;
     },
   };
 }
