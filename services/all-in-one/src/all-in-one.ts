@@ -1,0 +1,115 @@
+// Every service and the gateway in one process, on embedded defaults. The same service definitions and
+// kit host run here as in the distributed mode; only the transport between gateway and services differs
+// (in-process instead of HTTP/2).
+import path from "node:path";
+import { createGateway } from "@tt/gateway";
+import type { GatewayOptions } from "@tt/gateway";
+import { createLogger, createServer, startServiceHost } from "@tt/kit";
+import type { ServiceDefinition } from "@tt/kit";
+import { userServiceDefinition } from "@tt/user-service";
+import type { Logger } from "pino";
+import { openBus } from "./bus.ts";
+import { loadAllInOneConfig } from "./config.ts";
+import { startEmbeddedPostgres } from "./embedded-postgres.ts";
+
+/** Every backend service of the platform, in start order (the user service first: it holds the token keys). */
+export const serviceDefinitions: ServiceDefinition[] = [userServiceDefinition];
+
+export interface AllInOneOptions {
+  /** Environment seen by the process and the services (PORT, DATABASE_URL, ADMIN_EMAIL, …). Default process.env. */
+  env?: Record<string, string | undefined>;
+  /** Overrides env PORT (0 picks a free port). */
+  port?: number;
+  /** Overrides env HOST. */
+  host?: string;
+  /** Overrides env DATABASE_URL; without either an embedded PostgreSQL is started. */
+  databaseUrl?: string;
+  /** Overrides env NATS_URL; without either a nats-server from the PATH is started, else the in-process bus. */
+  natsUrl?: string;
+  /** Where the embedded PostgreSQL and nats-server keep their data. Default: <repo>/.data */
+  dataDir?: string;
+  /** Serves the built frontends at / (see @tt/web-server). */
+  staticHandler?: GatewayOptions["staticHandler"];
+  logger?: Logger;
+}
+
+export interface AllInOne {
+  url: string;
+  port: number;
+  /** Stops the server (draining calls), the services, the bus and the embedded database, in that order. */
+  close(): Promise<void>;
+}
+
+const repoRoot = path.resolve(import.meta.dirname, "../../..");
+
+export async function startAllInOne(opts: AllInOneOptions = {}): Promise<AllInOne> {
+  const env = { ...(opts.env ?? process.env) };
+  const config = loadAllInOneConfig(env);
+  const logger = opts.logger ?? createLogger({ service: "all-in-one", level: config.LOG_LEVEL });
+  const dataDir = opts.dataDir ?? path.join(repoRoot, ".data");
+  const closers: Array<() => Promise<void>> = [];
+  const close = async () => {
+    for (const closer of closers.splice(0).reverse()) await closer();
+  };
+
+  try {
+    let databaseUrl = opts.databaseUrl ?? config.DATABASE_URL;
+    if (!databaseUrl) {
+      const pg = await startEmbeddedPostgres({
+        dataDir: path.join(dataDir, "postgres"),
+        port: config.EMBEDDED_POSTGRES_PORT,
+        logger,
+      });
+      closers.push(pg.stop);
+      databaseUrl = pg.url;
+    }
+
+    const busHandle = await openBus({
+      natsUrl: opts.natsUrl ?? config.NATS_URL,
+      storeDir: path.join(dataDir, "nats"),
+      logger,
+    });
+    closers.push(busHandle.close);
+
+    const host = await startServiceHost({
+      definitions: serviceDefinitions,
+      databaseUrl,
+      bus: busHandle.bus,
+      logger,
+      env,
+    });
+    closers.push(host.close);
+
+    const gateway = createGateway({
+      backends: [{ services: host.services, transport: host.transport, connect: { handler: host.handler } }],
+      bodyLimitBytes: config.BODY_LIMIT_BYTES,
+      cors: config.CORS_ORIGINS ? { origins: config.CORS_ORIGINS } : undefined,
+      logger,
+      staticHandler: opts.staticHandler,
+    });
+    closers.push(async () => gateway.close());
+
+    const server = await createServer({
+      handler: gateway.handler,
+      port: opts.port ?? config.PORT,
+      host: opts.host ?? config.HOST,
+      ready: host.ready,
+      logger,
+      shutdownTimeoutMs: config.SHUTDOWN_TIMEOUT_MS,
+    });
+    closers.push(server.close);
+
+    logger.info(
+      {
+        url: server.url,
+        database: databaseUrl === config.DATABASE_URL ? "DATABASE_URL" : "embedded",
+        bus: busHandle.description,
+      },
+      "platform ready",
+    );
+    return { url: server.url, port: server.port, close };
+  } catch (err) {
+    await close();
+    throw err;
+  }
+}

@@ -1,0 +1,26 @@
+// The all-in-one process's environment: the kit's, with the database made optional (the embedded
+// PostgreSQL stands in) and the gateway's settings.
+import { kitConfigSchema, parseEnv } from "@tt/kit";
+import { z } from "zod";
+
+const optional = <T extends z.ZodType>(schema: T) => z.preprocess((v) => (v === "" ? undefined : v), schema.optional());
+
+export const allInOneConfigSchema = kitConfigSchema.extend({
+  DATABASE_URL: optional(z.url({ protocol: /^postgres(ql)?$/, error: "must be a postgres:// URL" })),
+  EMBEDDED_POSTGRES_PORT: z.coerce.number().int().min(1).max(65535).default(54329),
+  BODY_LIMIT_BYTES: optional(z.coerce.number().int().positive()),
+  CORS_ORIGINS: optional(
+    z.string().transform((s) =>
+      s
+        .split(",")
+        .map((o) => o.trim())
+        .filter(Boolean),
+    ),
+  ),
+});
+
+export type AllInOneConfig = z.output<typeof allInOneConfigSchema>;
+
+export function loadAllInOneConfig(env: Record<string, string | undefined>): AllInOneConfig {
+  return parseEnv(allInOneConfigSchema, env);
+}

@@ -1,0 +1,9 @@
+export { serviceDefinitions, startAllInOne } from "./all-in-one.ts";
+export { openBus } from "./bus.ts";
+export { allInOneConfigSchema, loadAllInOneConfig } from "./config.ts";
+export { startEmbeddedPostgres } from "./embedded-postgres.ts";
+
+export type { AllInOne, AllInOneOptions } from "./all-in-one.ts";
+export type { BusHandle } from "./bus.ts";
+export type { AllInOneConfig } from "./config.ts";
+export type { EmbeddedPostgresHandle } from "./embedded-postgres.ts";
