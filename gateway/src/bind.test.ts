@@ -160,6 +160,14 @@ describe("compileBinding", () => {
     expect((caught as BindError).message).toMatch(message);
   });
 
+  it("map entries with many different keys each land in the map", () => {
+    const get = binding(EchoRequestSchema, "/t/{tenant}");
+    for (let i = 0; i < 50; i++) {
+      const m = get.bind(["t"], `thing.stringMap[k${i}]=${i}&thing.stringMap[z]=z`, undefined) as EchoRequest;
+      expect(m.thing?.stringMap).toEqual({ [`k${i}`]: String(i), z: "z" });
+    }
+  });
+
   it("accepts every field kind in a body", () => {
     const thing = create(EverythingSchema, {
       id: "x",

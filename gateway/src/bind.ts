@@ -199,13 +199,10 @@ export function compileBinding(rule: BindingRule, registry?: Registry): Binding 
     return false;
   };
 
-  // Query keys resolved once per distinct key; misses are not cached so junk keys cannot grow the map.
+  // Query keys resolved once per distinct key (map entries once per map, whatever the entry key); misses
+  // are not cached, so junk keys cannot grow the map.
   const targets = new Map<string, Target>();
   const resolve = (key: string): Target => {
-    const cached = targets.get(key);
-    if (cached) return cached;
-    const unknown = () => new BindError(`unknown query parameter "${key}"`, 400, key);
-    if (wholeBody) throw unknown();
     let mapKey: string | undefined;
     let dotted = key;
     const bracket = key.indexOf("[");
@@ -213,6 +210,11 @@ export function compileBinding(rule: BindingRule, registry?: Registry): Binding 
       mapKey = key.slice(bracket + 1, -1);
       dotted = key.slice(0, bracket);
     }
+    const cacheKey = mapKey === undefined ? key : `${dotted}[]`;
+    const cached = targets.get(cacheKey);
+    if (cached) return cached.kind === "map" ? { ...cached, key: mapKey! } : cached;
+    const unknown = () => new BindError(`unknown query parameter "${key}"`, 400, key);
+    if (wholeBody) throw unknown();
     const names = dotted.split(".");
     let desc: DescMessage = input;
     const path: string[] = [];
@@ -245,7 +247,7 @@ export function compileBinding(rule: BindingRule, registry?: Registry): Binding 
         key,
       );
     }
-    targets.set(key, target);
+    targets.set(cacheKey, target);
     return target;
   };
 

@@ -43,7 +43,7 @@ const HOP_BY_HOP = new Set(["connection", "keep-alive", "transfer-encoding", "up
 
 export interface ConnectPassthrough {
   /** Answers when the path is an RPC of a registered service; returns false otherwise. */
-  tryHandle(req: NodeRequest, res: NodeResponse, path: string): boolean;
+  tryHandle(req: NodeRequest, res: NodeResponse, path: string, extraHeaders?: Record<string, string>): boolean;
   close(): void;
 }
 
@@ -126,9 +126,10 @@ export function createConnectPassthrough(
   };
 
   return {
-    tryHandle(req, res, path) {
+    tryHandle(req, res, path, extraHeaders = {}) {
       const target = byPath.get(path);
       if (!target) return false;
+      for (const [k, v] of Object.entries(extraHeaders)) res.setHeader(k, v);
       const requestId = requestIdOf(req.headers as IncomingHttpHeaders);
       const headers = filtered(req, requestId);
       res.setHeader("x-request-id", requestId);

@@ -3,7 +3,10 @@ import { createClient, type Interceptor } from "@connectrpc/connect";
 import { createConnectTransport, createGrpcTransport, createGrpcWebTransport } from "@connectrpc/connect-node";
 import { FixtureService } from "@tt/proto/tt/fixture/v1/fixture_service_pb";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { ServerResponse } from "node:http";
+import { Writable } from "node:stream";
 import { captureRoutes, createInProcessTransport } from "@tt/kit";
+import { pino } from "pino";
 import { connectNodeAdapter } from "@connectrpc/connect-node";
 import { createGateway } from "./gateway.ts";
 import { fixtureRoutes, SECRET_DETAIL } from "./testing/fixture-service.ts";
@@ -287,6 +290,55 @@ describe("headers", () => {
   });
 });
 
+describe("logging and static files", () => {
+  it("logs the detail of a 500 that the caller does not see", async () => {
+    const lines: string[] = [];
+    const sink = new Writable({
+      write(chunk: Buffer, _enc, cb) {
+        lines.push(chunk.toString());
+        cb();
+      },
+    });
+    const logged = await startFixtureGateway({ logger: pino({ level: "error" }, sink) });
+    try {
+      const res = await fetch(`${logged.url}/api/fixture/fail/internal?message=${encodeURIComponent(SECRET_DETAIL)}`, {
+        headers: { "x-request-id": "trace-me" },
+      });
+      expect(res.status).toBe(500);
+      expect(await res.text()).not.toContain(SECRET_DETAIL);
+      const entry = JSON.parse(lines.join("")) as { requestId: string; err: { message: string } };
+      expect(entry.requestId).toBe("trace-me");
+      expect(entry.err.message).toContain(SECRET_DETAIL);
+    } finally {
+      await logged.close();
+    }
+  });
+
+  it("asks the static handler only for paths no rule knows", async () => {
+    const asked: string[] = [];
+    const withStatic = await startFixtureGateway({
+      staticHandler: (req, res) => {
+        asked.push(req.url ?? "");
+        if (req.url !== "/index.html") return false;
+        (res as ServerResponse).writeHead(200, { "content-type": "text/html" });
+        res.end("<html></html>");
+        return true;
+      },
+    });
+    try {
+      expect(await (await fetch(`${withStatic.url}/index.html`)).text()).toBe("<html></html>");
+      expect((await fetch(`${withStatic.url}/api/fixture`)).status).toBe(200);
+      const missing = await fetch(`${withStatic.url}/missing.js`);
+      expect(missing.status).toBe(404);
+      expect(await missing.json()).toMatchObject({ statusCode: 404, error: "Not Found" });
+      expect((await fetch(`${withStatic.url}/api/fixture`, { method: "DELETE" })).status).toBe(405);
+      expect(asked).toEqual(["/index.html", "/missing.js"]);
+    } finally {
+      await withStatic.close();
+    }
+  });
+});
+
 describe("with the kit's in-process transport", () => {
   it("transcodes the same way as over the router transport", async () => {
     const captured = captureRoutes(fixtureRoutes);
@@ -337,12 +389,20 @@ describe("Connect passthrough", () => {
     expect(got).toEqual([0, 1, 2]);
   });
 
-  it("filters passthrough headers like REST ones", async () => {
-    const client = createClient(FixtureService, createGrpcTransport({ baseUrl: proxied.h2url }));
-    const res = await client.echo({ tenant: "t" }, { headers: { cookie: "c=1", authorization: "Bearer z" } });
+  it.each([
+    ["proxied over h2c", () => createGrpcTransport({ baseUrl: proxied.h2url })],
+    ["in-process handler over HTTP/1.1", () => createConnectTransport({ baseUrl: gw.url, httpVersion: "1.1" })],
+    ["in-process handler over h2c", () => createGrpcTransport({ baseUrl: gw.h2url })],
+  ])("filters passthrough headers like REST ones (%s)", async (_what, transport) => {
+    const client = createClient(FixtureService, transport());
+    const res = await client.echo(
+      { tenant: "t" },
+      { headers: { cookie: "c=1", authorization: "Bearer z", "x-forwarded-for": "6.6.6.6", "x-request-id": "rid" } },
+    );
     expect(res.headers.authorization).toBe("Bearer z");
     expect(res.headers).not.toHaveProperty("cookie");
     expect(res.headers["x-forwarded-for"]).toBe("127.0.0.1");
+    expect(res.headers["x-request-id"]).toBe("rid");
   });
 
   it("serves the OpenAPI document", async () => {

@@ -241,10 +241,7 @@ export function createGateway(opts: GatewayOptions): Gateway {
       return;
     }
 
-    if (passthrough.tryHandle(req, res, path)) {
-      for (const [k, v] of Object.entries(extra)) res.setHeader(k, v);
-      return;
-    }
+    if (passthrough.tryHandle(req, res, path, extra)) return;
 
     const requestId = requestIdOf(req.headers);
     let match: RouteMatch<Route>;
