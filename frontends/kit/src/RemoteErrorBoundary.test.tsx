@@ -1,5 +1,5 @@
 import { screen } from "@testing-library/react";
-import userEvent from "@testing-library/user-event";
+import { userEvent } from "@testing-library/user-event";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { RemoteErrorBoundary } from "./RemoteErrorBoundary.tsx";
 import { renderWithKit } from "./testing/test-kit.tsx";

@@ -1,18 +1,19 @@
 import { useQuery } from "@tanstack/react-query";
 import { parseRemoteConfig, REMOTES_CONFIG_PATH, type RemoteEntry } from "@tt/web-kit";
 import { createContext, useContext, useMemo, type ReactNode } from "react";
-import type { FederationRuntime } from "./remote-loader.ts";
+import type { FederationRuntime, LoadOptions } from "./remote-loader.ts";
 
 export interface RemotesState {
   runtime: FederationRuntime;
   remotes: RemoteEntry[];
   status: "pending" | "error" | "success";
   retry: () => void;
+  loadOptions: LoadOptions | undefined;
 }
 
 const RemotesContext = createContext<RemotesState | null>(null);
 
-async function fetchRemoteConfig(url: string): Promise<RemoteEntry[]> {
+export async function fetchRemoteConfig(url: string = REMOTES_CONFIG_PATH): Promise<RemoteEntry[]> {
   const response = await fetch(url, { headers: { Accept: "application/json" } });
   if (!response.ok) throw new Error(`${url} answered ${response.status}`);
   return parseRemoteConfig(await response.json());
@@ -21,15 +22,23 @@ async function fetchRemoteConfig(url: string): Promise<RemoteEntry[]> {
 export interface RemotesProviderProps {
   runtime: FederationRuntime;
   children: ReactNode;
-  configUrl?: string;
+  /** Where the configuration comes from; /remotes.json on the page's origin by default. */
+  loadConfig?: () => Promise<RemoteEntry[]>;
+  /** How hard each remote is retried before its fallback shows. */
+  loadOptions?: LoadOptions;
 }
 
 /** Fetches /remotes.json and registers its remotes, so that which remotes exist is decided at run time. */
-export function RemotesProvider({ runtime, children, configUrl = REMOTES_CONFIG_PATH }: RemotesProviderProps) {
+export function RemotesProvider({
+  runtime,
+  children,
+  loadConfig = fetchRemoteConfig,
+  loadOptions,
+}: RemotesProviderProps) {
   const query = useQuery({
-    queryKey: ["remotesConfig", configUrl],
+    queryKey: ["remotesConfig"],
     queryFn: async () => {
-      const remotes = await fetchRemoteConfig(configUrl);
+      const remotes = await loadConfig();
       runtime.register(remotes, false);
       return remotes;
     },
@@ -38,8 +47,8 @@ export function RemotesProvider({ runtime, children, configUrl = REMOTES_CONFIG_
   });
   const { data, status, refetch } = query;
   const value = useMemo<RemotesState>(
-    () => ({ runtime, remotes: data ?? [], status, retry: () => void refetch() }),
-    [runtime, data, status, refetch],
+    () => ({ runtime, remotes: data ?? [], status, retry: () => void refetch(), loadOptions }),
+    [runtime, data, status, refetch, loadOptions],
   );
   return <RemotesContext value={value}>{children}</RemotesContext>;
 }

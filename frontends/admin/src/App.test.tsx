@@ -1,0 +1,55 @@
+import { createClient } from "@connectrpc/connect";
+import { screen, within } from "@testing-library/react";
+import { userEvent } from "@testing-library/user-event";
+import { UserService } from "@tt/proto/tt/user/v1/user_service_pb";
+import { toSessionUser, toStoredToken } from "@tt/web-kit";
+import { createTestKit, createTestUserService, renderWithKit } from "@tt/web-kit/testing";
+import { describe, expect, it } from "vitest";
+import { App, USERS_PAGE_SIZE } from "./App.tsx";
+
+async function signedInAs(email: string, role: string, others = 0) {
+  const service = createTestUserService();
+  service.addAccount(email, "pw", role);
+  for (let i = 0; i < others; i++) service.addAccount(`listener${i}@example.com`, "pw");
+  const kit = createTestKit({ routes: service.routes });
+  const answer = await createClient(UserService, kit.transport).login({ email, password: "pw" });
+  if (!answer.accessToken || !answer.user) throw new Error("login failed in the test service");
+  kit.session.signIn(toStoredToken(answer.accessToken), toSessionUser(answer.user));
+  return { service, kit };
+}
+
+describe("admin remote: users", () => {
+  it("lists users a page at a time for an admin", async () => {
+    const user = userEvent.setup();
+    const { kit } = await signedInAs("root@example.com", "admin", 24);
+    renderWithKit(<App />, kit);
+    const table = await screen.findByRole("table", { name: "25 users" });
+    // The header row plus one row per user on the first page.
+    expect(within(table).getAllByRole("row")).toHaveLength(USERS_PAGE_SIZE + 1);
+    expect(within(table).getByRole("cell", { name: "root@example.com" })).toBeTruthy();
+    expect(screen.getByText("Page 1 of 2")).toBeTruthy();
+    expect(screen.getByRole("button", { name: "Previous page" }).hasAttribute("disabled")).toBe(true);
+
+    await user.click(screen.getByRole("button", { name: "Next page" }));
+    expect(await screen.findByText("Page 2 of 2")).toBeTruthy();
+    expect(await screen.findByRole("cell", { name: "listener23@example.com" })).toBeTruthy();
+    expect(within(screen.getByRole("table")).getAllByRole("row")).toHaveLength(5 + 1);
+  });
+
+  it("tells a signed-in non-admin that the area is for admins only", async () => {
+    const { kit, service } = await signedInAs("ada@example.com", "user");
+    renderWithKit(<App />, kit);
+    expect((await screen.findByRole("alert")).textContent).toContain("Admins only");
+    expect(service.calls).toContain("AdminListUsers");
+    expect(screen.queryByRole("table")).toBeNull();
+  });
+
+  it("does not ask the server for a guest", async () => {
+    const service = createTestUserService();
+    const kit = createTestKit({ routes: service.routes });
+    await kit.ensureToken();
+    renderWithKit(<App />, kit);
+    expect((await screen.findByRole("alert")).textContent).toContain("Admins only");
+    expect(service.calls).not.toContain("AdminListUsers");
+  });
+});

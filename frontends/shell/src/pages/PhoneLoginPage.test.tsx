@@ -1,0 +1,51 @@
+import { screen } from "@testing-library/react";
+import { userEvent } from "@testing-library/user-event";
+import { createTestKit, createTestUserService } from "@tt/web-kit/testing";
+import { describe, expect, it } from "vitest";
+import { renderShell } from "../testing/render-shell.tsx";
+
+function setup(search = "") {
+  const service = createTestUserService();
+  const kit = createTestKit({ routes: service.routes, search });
+  return renderShell({ path: "/login/phone", kit });
+}
+
+describe("phone-number login (spec 002 §5)", () => {
+  it("explains the screen with the spec's text", async () => {
+    setup();
+    expect(
+      await screen.findByText("Enter your phone number to create a new account. We'll text a code to verify."),
+    ).toBeTruthy();
+  });
+
+  it("rejects a number that cannot be a mobile number with the spec's message", async () => {
+    const user = userEvent.setup();
+    setup();
+    await user.type(await screen.findByLabelText("Phone number"), "12ab");
+    await user.click(screen.getByRole("button", { name: "Text me a code" }));
+    expect((await screen.findByRole("alert")).textContent).toBe(
+      "Phone number is invalid. Only real, non-VoIP mobile numbers are allowed.",
+    );
+    expect(screen.getByLabelText("Phone number").getAttribute("aria-invalid")).toBe("true");
+  });
+
+  it("says so in Spanish with ?lang=es", async () => {
+    const user = userEvent.setup();
+    setup("?lang=es");
+    await user.type(await screen.findByLabelText("Número de teléfono"), "123");
+    await user.click(screen.getByRole("button", { name: "Enviarme un código" }));
+    expect((await screen.findByRole("alert")).textContent).toBe(
+      "El número de teléfono no es válido. Solo se permiten números móviles reales que no sean VoIP.",
+    );
+  });
+
+  it("tells the truth about a valid number while the server has no phone sign-in", async () => {
+    const user = userEvent.setup();
+    setup();
+    await user.type(await screen.findByLabelText("Phone number"), "+1 415 555 0100");
+    await user.click(screen.getByRole("button", { name: "Text me a code" }));
+    expect((await screen.findByRole("alert")).textContent).toBe(
+      "Signing in with a phone number is not available on this server yet. Please use your e-mail.",
+    );
+  });
+});

@@ -1,0 +1,54 @@
+import type { RemoteEntry } from "@tt/web-kit";
+import { createTestKit, renderWithKit } from "@tt/web-kit/testing";
+import type { Kit } from "@tt/web-kit";
+import type { ComponentType } from "react";
+import { MemoryRouter } from "react-router";
+import { App } from "../App.tsx";
+import type { FederationRuntime } from "../remotes/remote-loader.ts";
+import { RemotesProvider } from "../remotes/RemotesProvider.tsx";
+
+/**
+ * An in-memory federation runtime: remotes listed in `apps` load, the rest fail the way an unreachable
+ * remote does. `apps` can be changed between attempts to bring a remote back.
+ */
+export function createTestRuntime(apps: Record<string, ComponentType>) {
+  const registered: Array<{ names: string[]; force: boolean }> = [];
+  const runtime: FederationRuntime = {
+    register: (remotes, force) => void registered.push({ names: remotes.map((remote) => remote.name), force }),
+    load: async (id) => {
+      const name = id.split("/")[0] ?? "";
+      const app = apps[name];
+      if (!app) throw new Error(`[ Federation Runtime ]: RUNTIME-008 failed to load remote ${name}`);
+      return { App: app };
+    },
+  };
+  return { runtime, registered, apps };
+}
+
+export const TEST_REMOTES: RemoteEntry[] = ["room", "crates", "shop", "admin"].map((name) => ({
+  name,
+  entry: `/remotes/${name}/mf-manifest.json`,
+}));
+
+export interface RenderShellOptions {
+  path?: string;
+  kit?: Kit;
+  runtime?: FederationRuntime;
+  remotes?: RemoteEntry[];
+}
+
+export function renderShell({
+  path = "/",
+  kit = createTestKit(),
+  runtime = createTestRuntime({}).runtime,
+  remotes = TEST_REMOTES,
+}: RenderShellOptions = {}) {
+  return renderWithKit(
+    <RemotesProvider runtime={runtime} loadConfig={async () => remotes} loadOptions={{ attempts: 2, backoff: () => 0 }}>
+      <MemoryRouter initialEntries={[path]}>
+        <App />
+      </MemoryRouter>
+    </RemotesProvider>,
+    kit,
+  );
+}
