@@ -4,12 +4,14 @@ import http, { type IncomingMessage, type ServerResponse } from "node:http";
 import http2 from "node:http2";
 import net, { type AddressInfo, type Socket } from "node:net";
 import { Duplex } from "node:stream";
-import type { connectNodeAdapter } from "@connectrpc/connect-node";
 import type { Logger } from "pino";
 import { register, type Registry } from "prom-client";
 
-/** A Node request handler as `connectNodeAdapter` returns it. */
-export type NodeRequestHandler = ReturnType<typeof connectNodeAdapter>;
+/** A Node request handler for HTTP/1.1 and HTTP/2 requests; `connectNodeAdapter` returns one. */
+export type NodeRequestHandler = (
+  req: IncomingMessage | http2.Http2ServerRequest,
+  res: ServerResponse | http2.Http2ServerResponse,
+) => void;
 
 export interface ServerOptions {
   handler: NodeRequestHandler;
