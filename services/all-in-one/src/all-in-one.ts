@@ -26,7 +26,7 @@ export interface AllInOneOptions {
   databaseUrl?: string;
   /** Overrides env NATS_URL; without either a nats-server from the PATH is started, else the in-process bus. */
   natsUrl?: string;
-  /** Where the embedded PostgreSQL and nats-server keep their data. Default: <repo>/.data */
+  /** Overrides env DATA_DIR: where the embedded PostgreSQL and nats-server keep their data (<repo>/.data). */
   dataDir?: string;
   /** Serves the built frontends at / (see @tt/web-server). */
   staticHandler?: GatewayOptions["staticHandler"];
@@ -46,7 +46,7 @@ export async function startAllInOne(opts: AllInOneOptions = {}): Promise<AllInOn
   const env = { ...(opts.env ?? process.env) };
   const config = loadAllInOneConfig(env);
   const logger = opts.logger ?? createLogger({ service: "all-in-one", level: config.LOG_LEVEL });
-  const dataDir = opts.dataDir ?? path.join(repoRoot, ".data");
+  const dataDir = opts.dataDir ?? config.DATA_DIR ?? path.join(repoRoot, ".data");
   const closers: Array<() => Promise<void>> = [];
   const close = async () => {
     for (const closer of closers.splice(0).reverse()) await closer();

@@ -3,9 +3,11 @@
 import { spawn } from "node:child_process";
 import { mkdir } from "node:fs/promises";
 import net from "node:net";
+import path from "node:path";
 import { createMemoryBus, createNatsBus } from "@tt/kit";
 import type { Bus } from "@tt/kit";
 import type { Logger } from "pino";
+import { stopOrphan } from "./orphans.ts";
 
 export interface BusHandle {
   bus: Bus;
@@ -31,8 +33,11 @@ async function startNatsServer(
   logger: Logger,
 ): Promise<{ url: string; stop(): Promise<void> } | null> {
   await mkdir(storeDir, { recursive: true });
+  const pidFile = path.join(storeDir, "nats-server.pid");
+  await stopOrphan(pidFile, "nats-server", logger, "SIGTERM");
   const port = await freePort();
-  const child = spawn("nats-server", ["-a", "127.0.0.1", "-p", String(port), "-js", "-sd", storeDir], {
+  const args = ["-a", "127.0.0.1", "-p", String(port), "-js", "-sd", storeDir, "-P", pidFile];
+  const child = spawn("nats-server", args, {
     stdio: ["ignore", "ignore", "pipe"],
   });
   const started = await new Promise<boolean>((resolve) => {

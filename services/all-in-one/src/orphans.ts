@@ -1,0 +1,28 @@
+// A hard kill of the all-in-one process leaves the servers it started (PostgreSQL, nats-server) running,
+// orphaned, on the same data folders. The next start stops them through their pid files first.
+import { existsSync } from "node:fs";
+import { readFile } from "node:fs/promises";
+import type { Logger } from "pino";
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Stops the process named by the first line of `pidFile` if it still runs; waits until it has exited. */
+export async function stopOrphan(pidFile: string, what: string, logger: Logger, signal: NodeJS.Signals = "SIGINT") {
+  if (!existsSync(pidFile)) return;
+  const pid = Number((await readFile(pidFile, "utf8")).split("\n")[0]);
+  if (!Number.isInteger(pid) || pid <= 1 || pid === process.pid || !alive(pid)) return;
+  logger.warn({ pid }, `stopping the ${what} left running by a previous run`);
+  process.kill(pid, signal);
+  const deadline = Date.now() + 15_000;
+  while (alive(pid)) {
+    if (Date.now() > deadline) throw new Error(`${what} (pid ${pid}) of a previous run did not stop`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
