@@ -3,7 +3,6 @@
 import http, { type IncomingMessage, type ServerResponse } from "node:http";
 import http2 from "node:http2";
 import net, { type AddressInfo, type Socket } from "node:net";
-import { Duplex } from "node:stream";
 import type { Logger } from "pino";
 import { register, type Registry } from "prom-client";
 
@@ -114,13 +113,14 @@ export async function createServer(opts: ServerOptions): Promise<RunningServer> 
     socket.once("close", () => sockets.delete(socket));
     socket.once("error", () => socket.destroy());
     routeByPreface(socket, (isHttp2, head) => {
-      if (!isHttp2) {
-        socket.unshift(head);
+      // The bytes read to decide go back into the socket's buffer: the HTTP/1 parser reads them from
+      // there, and an HTTP/2 session takes what is already buffered before it reads the native handle
+      // (so no resume for it: flowing mode would hand those bytes to nobody).
+      socket.unshift(head);
+      if (isHttp2) h2.emit("connection", socket);
+      else {
         h1.emit("connection", socket);
-      } else {
-        // http2 reads straight from the socket's native handle, which no longer holds the bytes read to
-        // detect the protocol; a JS stream that replays them first makes Node drive the session from JS.
-        h2.emit("connection", replayStream(socket, head));
+        socket.resume();
       }
     });
   });
@@ -183,33 +183,6 @@ function routeByPreface(socket: Socket, route: (isHttp2: boolean, head: Buffer) 
     socket.off("data", onData);
     socket.pause();
     route(isHttp2, seen);
-    socket.resume();
   };
   socket.on("data", onData);
-}
-
-/** A duplex over `socket` that first yields `head` (bytes already read from it). */
-function replayStream(socket: Socket, head: Buffer): Duplex {
-  const stream = new Duplex({
-    read() {
-      socket.resume();
-    },
-    write(chunk: Buffer, _encoding, callback) {
-      socket.write(chunk, callback);
-    },
-    final(callback) {
-      socket.end(callback);
-    },
-    destroy(err, callback) {
-      socket.destroy(err ?? undefined);
-      callback(err);
-    },
-  });
-  stream.push(head);
-  socket.on("data", (chunk: Buffer) => {
-    if (!stream.push(chunk)) socket.pause();
-  });
-  socket.once("end", () => stream.push(null));
-  socket.once("close", () => stream.destroy());
-  return stream;
 }
