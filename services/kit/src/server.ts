@@ -170,6 +170,7 @@ export async function createServer(opts: ServerOptions): Promise<RunningServer> 
   };
 }
 
+const PREFACE_TIMEOUT_MS = 30_000;
 const PREFACE = Buffer.from("PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n");
 
 /** Reads just enough of a new connection to see whether it opens with the HTTP/2 preface, then hands it on. */
@@ -182,7 +183,10 @@ function routeByPreface(socket: Socket, route: (isHttp2: boolean, head: Buffer) 
     if (isHttp2 && n < PREFACE.length) return;
     socket.off("data", onData);
     socket.pause();
+    socket.setTimeout(0);
     route(isHttp2, seen);
   };
   socket.on("data", onData);
+  // Until a protocol takes over (with its own timeouts), a silent connection only costs us: drop it.
+  socket.setTimeout(PREFACE_TIMEOUT_MS, () => socket.destroy());
 }
