@@ -2,6 +2,7 @@
 // development otherwise; setting only some of a provider's credentials is an error, not a silent fallback.
 import { parseEnv } from "@tt/kit";
 import { z } from "zod";
+import { readAppleMusicKey } from "./apple-music.ts";
 import { DEFAULT_PROVIDER_TIMEOUT_MS } from "./provider-http.ts";
 
 // Empty strings come from templated manifests (`FOO: ""`); treat them as unset.
@@ -114,17 +115,30 @@ export const providersConfigSchema = z
         .default("tt-ghost"),
     ),
   })
-  .superRefine((env, ctx) => {
-    for (const group of GROUPS) {
-      const set = group.filter((key) => env[key] !== undefined);
-      if (set.length === 0 || set.length === group.length) continue;
-      for (const key of group) {
-        if (env[key] === undefined) {
-          ctx.addIssue({ code: "custom", path: [key], message: `is required when ${set.join(", ")} is set` });
+  .superRefine(
+    (env, ctx) => {
+      for (const group of GROUPS) {
+        const set = group.filter((key) => env[key] !== undefined);
+        if (set.length === 0 || set.length === group.length) continue;
+        for (const key of group) {
+          if (env[key] === undefined) {
+            ctx.addIssue({ code: "custom", path: [key], message: `is required when ${set.join(", ")} is set` });
+          }
         }
       }
-    }
-  });
+      // Checked here so a bad key stops the start with the variable's name, not the first token request.
+      const pem: unknown = env.APPLE_MUSIC_PRIVATE_KEY;
+      if (typeof pem === "string" && pem.includes("-----BEGIN PRIVATE KEY-----")) {
+        try {
+          readAppleMusicKey(pem);
+        } catch (error) {
+          ctx.addIssue({ code: "custom", path: ["APPLE_MUSIC_PRIVATE_KEY"], message: (error as Error).message });
+        }
+      }
+    },
+    // Run even when a field already failed, so one start-up error names every problem.
+    { when: () => true },
+  );
 
 export type ProvidersConfig = z.output<typeof providersConfigSchema>;
 
