@@ -14,19 +14,22 @@ const SINGLETONS = [
   "react-dom/client",
   "@tanstack/react-query",
   "i18next",
-  "react-i18next",
   "@connectrpc/connect",
   "@connectrpc/connect-web",
   "@bufbuild/protobuf",
   "@tt/web-kit",
+  "@tt/web-kit/connect",
 ];
 
 function createSharedConfig() {
   const shared = {};
   for (const name of SINGLETONS) shared[name] = { singleton: true, requiredVersion: false };
-  // Any other react-dom entry point (react-dom/server is never used in the browser, but a subpath import
-  // must still resolve to the one react-dom).
-  shared["react-dom/"] = { singleton: true, requiredVersion: false };
+  // Subpath imports share by prefix: any other react-dom entry point, and the protobuf and Connect
+  // internals (codegenv2, wkt, protocol-connect) that would otherwise be bundled again beside the shared
+  // package root — and, for the generated protos, registered twice.
+  for (const prefix of ["react-dom/", "@bufbuild/protobuf/", "@connectrpc/connect/", "@tt/proto/"]) {
+    shared[prefix] = { singleton: true, requiredVersion: false };
+  }
   return shared;
 }
 

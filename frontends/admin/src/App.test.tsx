@@ -2,7 +2,7 @@ import { createClient } from "@connectrpc/connect";
 import { screen, within } from "@testing-library/react";
 import { userEvent } from "@testing-library/user-event";
 import { UserService } from "@tt/proto/tt/user/v1/user_service_pb";
-import { toSessionUser, toStoredToken } from "@tt/web-kit";
+import { toSessionUser, toStoredToken } from "@tt/web-kit/connect";
 import { createTestKit, createTestUserService, renderWithKit } from "@tt/web-kit/testing";
 import { describe, expect, it } from "vitest";
 import { App, USERS_PAGE_SIZE } from "./App.tsx";

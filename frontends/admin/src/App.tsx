@@ -2,7 +2,8 @@ import { timestampDate } from "@bufbuild/protobuf/wkt";
 import { Code } from "@connectrpc/connect";
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { UserService } from "@tt/proto/tt/user/v1/user_service_pb";
-import { errorCode, queryKeys, useAppTranslation, useClient, useErrorText, useSession } from "@tt/web-kit";
+import { errorCode, queryKeys, useAppTranslation, useErrorText, useSession } from "@tt/web-kit";
+import { useClient } from "@tt/web-kit/connect";
 import { useState } from "react";
 import "./admin.css";
 
@@ -47,11 +48,11 @@ const es: typeof en = {
   pageOf: "Página {{page}} de {{pageCount}}",
 };
 
-function AdminsOnly({ t }: { t: (key: string) => string }) {
+function AdminsOnly({ title, body }: { title: string; body: string }) {
   return (
     <div className="tt-card tt-empty" role="alert">
-      <h2>{t("adminsOnlyTitle")}</h2>
-      <p className="tt-muted">{t("adminsOnlyBody")}</p>
+      <h2>{title}</h2>
+      <p className="tt-muted">{body}</p>
     </div>
   );
 }
@@ -75,7 +76,7 @@ export function App() {
   let body;
   const code = errorCode(list.error);
   if (!signedIn || code === Code.PermissionDenied || code === Code.Unauthenticated) {
-    body = <AdminsOnly t={t} />;
+    body = <AdminsOnly title={t("adminsOnlyTitle")} body={t("adminsOnlyBody")} />;
   } else if (list.isError) {
     body = (
       <div className="tt-error" role="alert">

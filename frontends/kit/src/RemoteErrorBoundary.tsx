@@ -1,5 +1,5 @@
 import { Component, type ErrorInfo, type ReactNode } from "react";
-import { useTranslation } from "react-i18next";
+import { useAppTranslation } from "./KitProvider.tsx";
 
 export interface RemoteFallbackProps {
   /** The name shown to the user, e.g. "Rooms". */
@@ -8,7 +8,7 @@ export interface RemoteFallbackProps {
 }
 
 export function RemoteFallback({ title, onRetry }: RemoteFallbackProps) {
-  const { t } = useTranslation("common");
+  const { t } = useAppTranslation("common");
   return (
     <section className="tt-remote-fallback" role="alert" aria-live="assertive">
       <h2>{t("remote.unavailableTitle", { name: title })}</h2>

@@ -1,31 +1,46 @@
-import { Code, ConnectError } from "@connectrpc/connect";
+import type { Code } from "@connectrpc/connect";
 
 // Spec 002 §8: the text shown for any failed service call.
 export const GENERIC_ERROR_TEXT = "Something went wrong, please try again.";
 
 // The HTTP status the gateway answers REST callers with for each Connect code (Connect's own table), so
-// that the "status below 500" rule means the same thing for Connect and REST callers.
-const HTTP_STATUS_BY_CODE: Record<Code, number> = {
-  [Code.Canceled]: 499,
-  [Code.Unknown]: 500,
-  [Code.InvalidArgument]: 400,
-  [Code.DeadlineExceeded]: 504,
-  [Code.NotFound]: 404,
-  [Code.AlreadyExists]: 409,
-  [Code.PermissionDenied]: 403,
-  [Code.ResourceExhausted]: 429,
-  [Code.FailedPrecondition]: 400,
-  [Code.Aborted]: 409,
-  [Code.OutOfRange]: 400,
-  [Code.Unimplemented]: 501,
-  [Code.Internal]: 500,
-  [Code.Unavailable]: 503,
-  [Code.DataLoss]: 500,
-  [Code.Unauthenticated]: 401,
-};
+// that the "status below 500" rule means the same thing for Connect and REST callers. Indexed by the
+// numeric code: this module is on the first page load, and importing Connect here would pull the whole
+// Connect runtime onto the critical path.
+const HTTP_STATUS_BY_CODE: readonly number[] = [
+  200, // 0 OK
+  499, // 1 Canceled
+  500, // 2 Unknown
+  400, // 3 InvalidArgument
+  504, // 4 DeadlineExceeded
+  404, // 5 NotFound
+  409, // 6 AlreadyExists
+  403, // 7 PermissionDenied
+  429, // 8 ResourceExhausted
+  400, // 9 FailedPrecondition
+  409, // 10 Aborted
+  400, // 11 OutOfRange
+  501, // 12 Unimplemented
+  500, // 13 Internal
+  503, // 14 Unavailable
+  500, // 15 DataLoss
+  401, // 16 Unauthenticated
+];
 
 export function httpStatusOfCode(code: Code): number {
-  return HTTP_STATUS_BY_CODE[code];
+  return HTTP_STATUS_BY_CODE[code] ?? 500;
+}
+
+interface ConnectErrorLike {
+  code: Code;
+  rawMessage: string;
+}
+
+/** A ConnectError, recognised by shape (see above), from this page's Connect or any remote's. */
+export function isConnectError(error: unknown): error is ConnectErrorLike {
+  if (!(error instanceof Error) || error.name !== "ConnectError") return false;
+  const record = error as unknown as Record<string, unknown>;
+  return typeof record["code"] === "number" && typeof record["rawMessage"] === "string";
 }
 
 function capitalise(text: string): string {
@@ -38,7 +53,7 @@ interface StatusAndMessage {
 }
 
 function statusAndMessage(error: unknown): StatusAndMessage | undefined {
-  if (error instanceof ConnectError) return { status: httpStatusOfCode(error.code), message: error.rawMessage };
+  if (isConnectError(error)) return { status: httpStatusOfCode(error.code), message: error.rawMessage };
   // A REST error body: { statusCode, message, error } where message is a string or a list of strings.
   if (typeof error === "object" && error !== null) {
     const record = error as Record<string, unknown>;
@@ -63,5 +78,5 @@ export function errorText(error: unknown, genericText: string = GENERIC_ERROR_TE
 
 /** The Connect code of an error, or undefined when it is not a service error. */
 export function errorCode(error: unknown): Code | undefined {
-  return error instanceof ConnectError ? error.code : undefined;
+  return isConnectError(error) ? error.code : undefined;
 }

@@ -1,5 +1,4 @@
 import i18next, { type i18n as I18n } from "i18next";
-import { initReactI18next } from "react-i18next";
 import { en } from "./locales/en.ts";
 import { es } from "./locales/es.ts";
 
@@ -35,7 +34,7 @@ export interface I18nOptions {
 
 export function createI18n({ search = "", storage }: I18nOptions = {}): I18n {
   const instance = i18next.createInstance();
-  void instance.use(initReactI18next).init({
+  void instance.init({
     lng: detectLanguage(search, storage),
     fallbackLng: DEFAULT_LANGUAGE,
     supportedLngs: [...SUPPORTED_LANGUAGES],

@@ -1,5 +1,6 @@
 // The web kit's public surface. It is a federation singleton: the shell and every remote share one copy.
-export { errorCode, errorText, GENERIC_ERROR_TEXT, httpStatusOfCode } from "./error-text.ts";
+// Everything here is light enough for the first page load; Connect lives in @tt/web-kit/connect.
+export { errorCode, errorText, GENERIC_ERROR_TEXT, httpStatusOfCode, isConnectError } from "./error-text.ts";
 export {
   addTranslations,
   createI18n,
@@ -13,15 +14,10 @@ export {
 export type { Language, Translations, I18nOptions } from "./i18n.ts";
 export { createKit, getPageKit } from "./kit.ts";
 export type { Kit, KitOptions } from "./kit.ts";
-export { KitProvider, useAppTranslation, useClient, useErrorText, useKit, useSession } from "./KitProvider.tsx";
+export { KitProvider, useAppTranslation, useErrorText, useKit, useSession } from "./KitProvider.tsx";
 export type { SessionState } from "./KitProvider.tsx";
-export {
-  FeatureUnavailableError,
-  isPlausiblePhoneNumber,
-  normalisePhoneNumber,
-  sendPhoneCode,
-  verifyPhoneCode,
-} from "./phone-auth.ts";
+export { createLazyTransport } from "./lazy-transport.ts";
+export { FeatureUnavailableError, isPlausiblePhoneNumber, normalisePhoneNumber } from "./phone-number.ts";
 export {
   createAppQueryClient,
   CRATE_IMPORT_REFETCH_INTERVAL,
@@ -30,6 +26,8 @@ export {
   shouldRetry,
   STALE_TIME,
 } from "./query-client.ts";
+export { parseRemoteConfig, REMOTES_CONFIG_PATH } from "./remote-config.ts";
+export type { RemoteEntry } from "./remote-config.ts";
 export { RemoteErrorBoundary, RemoteFallback } from "./RemoteErrorBoundary.tsx";
 export type { RemoteErrorBoundaryProps, RemoteFallbackProps } from "./RemoteErrorBoundary.tsx";
 export {
@@ -40,13 +38,3 @@ export {
   useSessionSnapshot,
 } from "./session-store.ts";
 export type { SessionSnapshot, SessionStore, SessionUser, StoredToken, TokenType } from "./session-store.ts";
-export { toSessionUser, toStoredToken } from "./token.ts";
-export {
-  createBearerInterceptor,
-  createGatewayTransport,
-  createGuestTokenSource,
-  createTransportPair,
-} from "./transport.ts";
-export type { GatewayTransport, GatewayTransportOptions } from "./transport.ts";
-export { parseRemoteConfig, REMOTES_CONFIG_PATH } from "./remote-config.ts";
-export type { RemoteEntry } from "./remote-config.ts";

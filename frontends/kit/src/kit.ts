@@ -1,10 +1,11 @@
 import type { Transport } from "@connectrpc/connect";
 import type { QueryClient } from "@tanstack/react-query";
 import type { i18n as I18n } from "i18next";
+import type { GatewayTransport } from "./connect/transport.ts";
 import { createI18n } from "./i18n.ts";
+import { createLazyTransport } from "./lazy-transport.ts";
 import { createAppQueryClient } from "./query-client.ts";
 import { createSessionStore, type SessionStore } from "./session-store.ts";
-import { createGatewayTransport } from "./transport.ts";
 
 /** Everything a screen needs from the platform; one per page, shared by the shell and every remote. */
 export interface Kit {
@@ -25,11 +26,17 @@ export interface KitOptions {
 
 export function createKit({ baseUrl, storage, search, fetch }: KitOptions): Kit {
   const session = createSessionStore(storage);
-  const { transport, ensureToken } = createGatewayTransport({ baseUrl, session, ...(fetch ? { fetch } : {}) });
+  let gateway: Promise<GatewayTransport> | undefined;
+  const loadGateway = () => {
+    gateway ??= import("./connect/transport.ts").then(({ createGatewayTransport }) =>
+      createGatewayTransport({ baseUrl, session, ...(fetch ? { fetch } : {}) }),
+    );
+    return gateway;
+  };
   return {
     session,
-    transport,
-    ensureToken,
+    transport: createLazyTransport(async () => (await loadGateway()).transport),
+    ensureToken: async () => (await loadGateway()).ensureToken(),
     queryClient: createAppQueryClient(),
     i18n: createI18n({ search: search ?? "", storage }),
   };

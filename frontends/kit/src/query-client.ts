@@ -1,5 +1,5 @@
-import { Code, ConnectError } from "@connectrpc/connect";
 import { QueryClient } from "@tanstack/react-query";
+import { errorCode } from "./error-text.ts";
 
 const SECOND = 1_000;
 const MINUTE = 60 * SECOND;
@@ -50,7 +50,9 @@ export const queryKeys = {
 // Convention 12: clients retry only on Unavailable and Aborted; a 4xx is an answer, not a hiccup.
 export function shouldRetry(failureCount: number, error: unknown): boolean {
   if (failureCount >= 2) return false;
-  return error instanceof ConnectError && (error.code === Code.Unavailable || error.code === Code.Aborted);
+  const code = errorCode(error);
+  // Code.Unavailable (14) and Code.Aborted (10), by number: see error-text.ts.
+  return code === 14 || code === 10;
 }
 
 export function createAppQueryClient(): QueryClient {

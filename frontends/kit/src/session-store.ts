@@ -31,6 +31,8 @@ export interface SessionStore {
   setGuestToken(accessToken: StoredToken): void;
   /** Forgets everything (logout, revoked session). */
   clear(): void;
+  /** Adds what was learnt about the signed-in user later (the profile's nickname). */
+  updateUser(patch: Partial<SessionUser>): void;
 }
 
 export const SESSION_STORAGE_KEY = "tt-session";
@@ -91,6 +93,9 @@ export function createSessionStore(storage: Storage | undefined = globalThis.loc
     signIn: (accessToken, user) => set({ accessToken, user }),
     setGuestToken: (accessToken) => set({ accessToken, user: null }),
     clear: () => set(EMPTY),
+    updateUser(patch) {
+      if (snapshot.user) set({ ...snapshot, user: { ...snapshot.user, ...patch } });
+    },
   };
 }
 

@@ -1,6 +1,6 @@
 import { LANGUAGE_NAMES, SUPPORTED_LANGUAGES, toLanguage, useAppTranslation, useSession } from "@tt/web-kit";
 import { Link, NavLink, Outlet, useNavigate } from "react-router";
-import { useDisplayName, useLogout } from "./auth/use-auth.ts";
+import { useDisplayName, useLogout } from "./auth/use-account.ts";
 import { SHELL_NAMESPACE, shellTranslations } from "./locales.ts";
 import { useRemotes } from "./remotes/RemotesProvider.tsx";
 

@@ -9,8 +9,12 @@ import { RemotesProvider } from "./remotes/RemotesProvider.tsx";
 import "./shell.css";
 
 const kit = getPageKit();
-// Browsing needs a token (spec 002 §6); a guest one is fetched in the background when there is none.
-void kit.ensureToken().catch(() => undefined);
+
+// Browsing needs a token (spec 002 §6): a guest one is fetched when there is none — after the first
+// paint, because it brings Connect and the generated clients, which the first screen does not need.
+const getTokenSoon = () => setTimeout(() => void kit.ensureToken().catch(() => undefined), 0);
+if (document.readyState === "complete") getTokenSoon();
+else window.addEventListener("load", getTokenSoon, { once: true });
 
 const root = document.getElementById("root");
 if (!root) throw new Error("index.html has no #root");

@@ -7,7 +7,7 @@ import type { Kit } from "../kit.ts";
 import { KitProvider } from "../KitProvider.tsx";
 import { createAppQueryClient } from "../query-client.ts";
 import { createSessionStore } from "../session-store.ts";
-import { createTransportPair } from "../transport.ts";
+import { createTransportPair } from "../connect/transport.ts";
 import { MemoryStorage } from "./memory-storage.ts";
 
 // vitest runs without globals, so Testing Library cannot register its own clean-up between tests.

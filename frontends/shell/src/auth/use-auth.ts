@@ -1,7 +1,9 @@
-import { useMutation, useQuery } from "@tanstack/react-query";
+// Loaded with the pages that need it (log in, sign up), never on the first paint.
+import { useMutation } from "@tanstack/react-query";
 import { UserService } from "@tt/proto/tt/user/v1/user_service_pb";
-import { queryKeys, toSessionUser, toStoredToken, useClient, useKit, useSession } from "@tt/web-kit";
 import type { LoginResponse, SignUpResponse } from "@tt/proto/tt/user/v1/user_service_pb";
+import { useKit } from "@tt/web-kit";
+import { toSessionUser, toStoredToken, useClient } from "@tt/web-kit/connect";
 
 export interface Credentials {
   email: string;
@@ -14,52 +16,25 @@ export interface SignUpInput extends Credentials {
 
 function useSignedInSession() {
   const { session, queryClient } = useKit();
-  return (response: LoginResponse | SignUpResponse) => {
+  return (response: LoginResponse | SignUpResponse, nickname?: string) => {
     if (!response.accessToken || !response.user) throw new Error("The server answered without a session");
     // Whatever was cached belonged to the previous (guest) identity.
     queryClient.clear();
-    session.signIn(toStoredToken(response.accessToken), toSessionUser(response.user));
+    session.signIn(toStoredToken(response.accessToken), toSessionUser(response.user, nickname));
   };
 }
 
 export function useLogin() {
   const users = useClient(UserService);
   const signIn = useSignedInSession();
-  return useMutation({ mutationFn: (input: Credentials) => users.login(input), onSuccess: signIn });
+  return useMutation({ mutationFn: (input: Credentials) => users.login(input), onSuccess: (res) => signIn(res) });
 }
 
 export function useSignUp() {
   const users = useClient(UserService);
   const signIn = useSignedInSession();
-  return useMutation({ mutationFn: (input: SignUpInput) => users.signUp(input), onSuccess: signIn });
-}
-
-export function useLogout() {
-  const users = useClient(UserService);
-  const { session, queryClient, ensureToken } = useKit();
   return useMutation({
-    mutationFn: async () => {
-      try {
-        await users.logout({});
-      } finally {
-        // Signing out locally must not depend on the server being reachable: the user asked to leave.
-        queryClient.clear();
-        session.clear();
-        await ensureToken().catch(() => undefined);
-      }
-    },
+    mutationFn: (input: SignUpInput) => users.signUp(input),
+    onSuccess: (res, input) => signIn(res, input.nickname || undefined),
   });
-}
-
-/** The name to show for the signed-in user: the profile's nickname (cached 5 minutes), else the e-mail. */
-export function useDisplayName(): string | undefined {
-  const { user, signedIn } = useSession();
-  const users = useClient(UserService);
-  const profile = useQuery({
-    queryKey: queryKeys.profile(user?.uuid ?? ""),
-    queryFn: () => users.getProfile({ id: user?.uuid ?? "" }),
-    enabled: signedIn && Boolean(user?.uuid),
-  });
-  if (!signedIn || !user) return undefined;
-  return profile.data?.profile?.nickname || user.email;
 }

@@ -1,6 +1,6 @@
 import { useAppTranslation, useSession } from "@tt/web-kit";
 import { Link } from "react-router";
-import { useDisplayName } from "../auth/use-auth.ts";
+import { useDisplayName } from "../auth/use-account.ts";
 import { SHELL_NAMESPACE, shellTranslations } from "../locales.ts";
 
 export function HomePage() {

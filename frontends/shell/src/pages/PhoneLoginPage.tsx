@@ -1,11 +1,5 @@
-import {
-  FeatureUnavailableError,
-  isPlausiblePhoneNumber,
-  sendPhoneCode,
-  useAppTranslation,
-  useErrorText,
-  useKit,
-} from "@tt/web-kit";
+import { FeatureUnavailableError, isPlausiblePhoneNumber, useAppTranslation, useErrorText, useKit } from "@tt/web-kit";
+import { sendPhoneCode } from "@tt/web-kit/connect";
 import { useMutation } from "@tanstack/react-query";
 import { useState, type FormEvent } from "react";
 import { Link } from "react-router";

@@ -1,7 +1,6 @@
-import { RemoteErrorBoundary, RemoteFallback, type RemoteEntry } from "@tt/web-kit";
+import { RemoteErrorBoundary, RemoteFallback, useAppTranslation, type RemoteEntry } from "@tt/web-kit";
 import { lazy, Suspense, useState, type ComponentType, type LazyExoticComponent } from "react";
-import { useTranslation } from "react-i18next";
-import { SHELL_NAMESPACE } from "../locales.ts";
+import { SHELL_NAMESPACE, shellTranslations } from "../locales.ts";
 import { loadRemoteApp, type FederationRuntime, type LoadOptions } from "./remote-loader.ts";
 import { useRemotes } from "./RemotesProvider.tsx";
 
@@ -31,24 +30,24 @@ function lazyRemote(runtime: FederationRuntime, remote: RemoteEntry, attempt: nu
 
 /** One remote's place in the page: loaded on first visit, with retry, fallback and a retry button. */
 export function RemoteOutlet({ name, title, loadOptions }: RemoteOutletProps) {
-  const { t } = useTranslation(["common", SHELL_NAMESPACE]);
+  const { t } = useAppTranslation(SHELL_NAMESPACE, shellTranslations);
   const { runtime, remotes, status, retry, loadOptions: defaults } = useRemotes();
   const remote = remotes.find((candidate) => candidate.name === name);
   const [attempt, setAttempt] = useState(0);
   const RemoteApp = remote ? lazyRemote(runtime, remote, attempt, loadOptions ?? defaults) : null;
 
-  if (status === "pending") return <p className="tt-loading">{t("remote.loading", { name: title })}</p>;
+  if (status === "pending") return <p className="tt-loading">{t("common:remote.loading", { name: title })}</p>;
   if (status === "error") return <RemoteFallback title={title} onRetry={retry} />;
   if (!RemoteApp) {
     return (
       <p className="tt-card" role="status">
-        {t(`${SHELL_NAMESPACE}:remotes.unknown`)}
+        {t("remotes.unknown")}
       </p>
     );
   }
   return (
     <RemoteErrorBoundary title={title} onRetry={() => setAttempt((n) => n + 1)}>
-      <Suspense fallback={<p className="tt-loading">{t("remote.loading", { name: title })}</p>}>
+      <Suspense fallback={<p className="tt-loading">{t("common:remote.loading", { name: title })}</p>}>
         {/* A federated remote is a component known only at run time. It is made once per load attempt
             (lazyRemote keeps it outside render), so its state survives re-renders, which is what the
             static-components rule protects. */}

@@ -1,30 +1,7 @@
 import type { Transport } from "@connectrpc/connect";
 import { createClient } from "@connectrpc/connect";
 import { UserService } from "@tt/proto/tt/user/v1/user_service_pb";
-
-/**
- * A number that can receive a text: an optional +, then 8 to 15 digits (E.164), spaces, dots, dashes and
- * brackets allowed between them. Whether it is a real, non-VoIP mobile number only the server can tell.
- */
-export function isPlausiblePhoneNumber(input: string): boolean {
-  const trimmed = input.trim();
-  if (!/^\+?[\d\s().-]+$/.test(trimmed)) return false;
-  const digits = trimmed.replace(/\D/g, "");
-  return digits.length >= 8 && digits.length <= 15;
-}
-
-export function normalisePhoneNumber(input: string): string {
-  const trimmed = input.trim();
-  return (trimmed.startsWith("+") ? "+" : "") + trimmed.replace(/\D/g, "");
-}
-
-/** The server has no phone sign-in yet; the screen says so instead of pretending a text was sent. */
-export class FeatureUnavailableError extends Error {
-  constructor(feature: string) {
-    super(`${feature} is not available on this server yet`);
-    this.name = "FeatureUnavailableError";
-  }
-}
+import { FeatureUnavailableError, normalisePhoneNumber } from "../phone-number.ts";
 
 // The RPC names the user service will get for POST /api/user-service/mobile-auth/send-code and verify-code.
 const SEND_CODE = "sendMobileCode";

@@ -1,9 +1,9 @@
 import { Code, ConnectError, createClient, createRouterTransport } from "@connectrpc/connect";
 import { UserService } from "@tt/proto/tt/user/v1/user_service_pb";
 import { describe, expect, it } from "vitest";
-import { createSessionStore, isSignedIn } from "./session-store.ts";
-import { MemoryStorage } from "./testing/memory-storage.ts";
-import { createTestUserService } from "./testing/user-service.ts";
+import { createSessionStore, isSignedIn } from "../session-store.ts";
+import { MemoryStorage } from "../testing/memory-storage.ts";
+import { createTestUserService } from "../testing/user-service.ts";
 import { toSessionUser } from "./token.ts";
 import { createTransportPair } from "./transport.ts";
 

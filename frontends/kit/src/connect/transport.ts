@@ -1,7 +1,7 @@
 import { Code, ConnectError, createClient, type Interceptor, type Transport } from "@connectrpc/connect";
 import { createConnectTransport } from "@connectrpc/connect-web";
 import { UserService } from "@tt/proto/tt/user/v1/user_service_pb";
-import { isTokenLive, type SessionStore } from "./session-store.ts";
+import { isTokenLive, type SessionStore } from "../session-store.ts";
 import { toStoredToken } from "./token.ts";
 
 // These answer 401 for a wrong password, which says nothing about the token that was sent.

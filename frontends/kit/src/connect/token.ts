@@ -1,6 +1,6 @@
 import { timestampDate } from "@bufbuild/protobuf/wkt";
 import type { AccessToken, User } from "@tt/proto/tt/user/v1/user_pb";
-import type { SessionUser, StoredToken } from "./session-store.ts";
+import type { SessionUser, StoredToken } from "../session-store.ts";
 
 export function toStoredToken(token: AccessToken): StoredToken {
   return {

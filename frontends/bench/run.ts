@@ -1,0 +1,157 @@
+// npm run bench:web — builds the frontends for production, then reports what a first visit costs: the
+// shell's initial JavaScript (gzip), each remote's entry, and the Largest Contentful Paint of / in
+// headless Chromium against a local server over the built files (the same handler the gateway mounts).
+import { mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { performance } from "node:perf_hooks";
+import { gzipSync } from "node:zlib";
+import { chromium } from "playwright-core";
+import { buildFrontendsIfStale, createFrontendHandler } from "@tt/web-server";
+
+const FRONTENDS = path.resolve(import.meta.dirname, "..");
+const REMOTES = ["room", "crates", "shop", "admin"];
+const RUNS = Number(process.env["BENCH_RUNS"] ?? 5);
+const TARGET_INITIAL_JS = 150 * 1024;
+const TARGET_LCP_MS = 1000;
+const CHROMIUM = process.env["CHROMIUM_PATH"] ?? "/usr/bin/chromium";
+const CHROMIUM_ARGS = [
+  "--headless",
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-quic",
+  "--no-first-run",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
+];
+
+const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} KB`;
+const gzipSize = (file: string) => gzipSync(readFileSync(file), { level: 9 }).length;
+const median = (values: number[]) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)] ?? NaN;
+};
+
+/** The file a URL path of the local server stands for. */
+function fileFor(pathname: string): string {
+  const remote = /^\/remotes\/([^/]+)\/(.*)$/.exec(pathname);
+  if (remote) return path.join(FRONTENDS, remote[1] ?? "", "dist", remote[2] ?? "");
+  return path.join(FRONTENDS, "shell", "dist", pathname);
+}
+
+async function main() {
+  const started = performance.now();
+  const { built } = await buildFrontendsIfStale({
+    force: true,
+    concurrency: 2,
+    log: (line) => console.log(`  ${line}`),
+  });
+  console.log(`built ${built.join(", ")} in ${((performance.now() - started) / 1000).toFixed(1)} s\n`);
+
+  const handle = createFrontendHandler({ distRoot: FRONTENDS });
+  const server = createServer((req, res) => {
+    if (handle(req, res)) return;
+    // No backend here: API calls fail fast, as they would against a gateway without that service.
+    res.statusCode = 404;
+    res.end();
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+
+  const lcps: number[] = [];
+  let initialScripts: string[] = [];
+  let allScripts: string[] = [];
+  try {
+    for (let run = 0; run < RUNS; run++) {
+      // A new profile each run: a first visit with an empty cache.
+      const profile = mkdtempSync(path.join(tmpdir(), "tt-bench-"));
+      const context = await chromium.launchPersistentContext(profile, {
+        executablePath: CHROMIUM,
+        args: CHROMIUM_ARGS,
+      });
+      try {
+        const page = context.pages()[0] ?? (await context.newPage());
+        // Initial JavaScript: what is fetched before the load event, i.e. what the first screen needs.
+        // The shell defers the rest (Connect, for the guest token) until after it.
+        await page.goto(`${origin}/`, { waitUntil: "load" });
+        await page.getByRole("heading", { level: 1 }).waitFor();
+        await page.waitForLoadState("networkidle");
+        const timing = await page.evaluate(() => {
+          const navigation = performance.getEntriesByType("navigation")[0] as PerformanceNavigationTiming;
+          return performance
+            .getEntriesByType("resource")
+            .filter((entry) => new URL(entry.name).pathname.endsWith(".js"))
+            .map((entry) => ({
+              path: new URL(entry.name).pathname,
+              initial: entry.startTime < navigation.loadEventStart,
+            }));
+        });
+        const lcp = await page.evaluate(
+          () =>
+            new Promise<number>((resolve) => {
+              new PerformanceObserver((list) => {
+                const entries = list.getEntries();
+                resolve(entries[entries.length - 1]?.startTime ?? NaN);
+              }).observe({ type: "largest-contentful-paint", buffered: true });
+            }),
+        );
+        lcps.push(lcp);
+        initialScripts = timing.filter((entry) => entry.initial).map((entry) => entry.path);
+        allScripts = timing.map((entry) => entry.path);
+      } finally {
+        await context.close();
+        rmSync(profile, { recursive: true, force: true });
+      }
+    }
+  } finally {
+    await new Promise((resolve) => server.close(resolve));
+  }
+
+  const report = (title: string, scripts: string[]) => {
+    console.log(title);
+    let total = 0;
+    for (const script of [...new Set(scripts)]) {
+      const file = fileFor(script);
+      const size = gzipSize(file);
+      total += size;
+      console.log(`  ${script.padEnd(40)} ${kb(statSync(file).size).padStart(10)} raw ${kb(size).padStart(10)} gzip`);
+    }
+    return total;
+  };
+  const initialJs = report(
+    "Shell: initial JavaScript of / (before the load event; gzip -9 of each file)",
+    initialScripts,
+  );
+  console.log(`  total initial JS: ${kb(initialJs)} gzip (target ≤ ${kb(TARGET_INITIAL_JS)})\n`);
+  const deferred = allScripts.filter((script) => !initialScripts.includes(script));
+  const deferredJs = report(
+    "Shell: loaded after the first screen (guest token: Connect, protobuf, user service)",
+    deferred,
+  );
+  console.log(`  total deferred JS: ${kb(deferredJs)} gzip; whole first visit ${kb(initialJs + deferredJs)} gzip\n`);
+
+  console.log("Remotes: entry sizes (gzip -9)");
+  for (const remote of REMOTES) {
+    const dist = path.join(FRONTENDS, remote, "dist");
+    const entry = gzipSize(path.join(dist, "remoteEntry.js"));
+    const manifest = gzipSize(path.join(dist, "mf-manifest.json"));
+    console.log(
+      `  ${remote.padEnd(8)} remoteEntry.js ${kb(entry).padStart(9)}   mf-manifest.json ${kb(manifest).padStart(8)}`,
+    );
+  }
+
+  const lcp = median(lcps);
+  console.log(`\nLargest Contentful Paint of / (headless Chromium, localhost, cold cache, ${RUNS} runs)`);
+  console.log(
+    `  median ${lcp.toFixed(0)} ms (runs: ${lcps.map((value) => value.toFixed(0)).join(", ")}; target ≤ ${TARGET_LCP_MS} ms)`,
+  );
+
+  const ok = initialJs <= TARGET_INITIAL_JS && lcp <= TARGET_LCP_MS;
+  console.log(`\n${ok ? "within" : "OVER"} targets`);
+  if (!ok) process.exitCode = 1;
+}
+
+await main();

@@ -1,0 +1,26 @@
+import { useMutation, useQuery } from "@tanstack/react-query";
+import { queryKeys, useKit, useSession } from "@tt/web-kit";
+import { useEffect } from "react";
+
+/** The name to show for the signed-in user: the profile's nickname (spec 002 §9: cached 5 minutes). */
+export function useDisplayName(): string | undefined {
+  const kit = useKit();
+  const { user, signedIn } = useSession();
+  const profile = useQuery({
+    queryKey: queryKeys.profile(user?.uuid ?? ""),
+    queryFn: async () => (await import("./session-actions.ts")).fetchNickname(kit, user?.uuid ?? ""),
+    enabled: signedIn && Boolean(user?.uuid),
+  });
+  const nickname = profile.data;
+  useEffect(() => {
+    // Remembered with the session, so the next visit shows the name before the profile is fetched.
+    if (nickname && nickname !== user?.nickname) kit.session.updateUser({ nickname });
+  }, [kit, nickname, user?.nickname]);
+  if (!signedIn || !user) return undefined;
+  return nickname || user.nickname || user.email;
+}
+
+export function useLogout() {
+  const kit = useKit();
+  return useMutation({ mutationFn: async () => (await import("./session-actions.ts")).logout(kit) });
+}
