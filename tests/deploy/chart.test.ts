@@ -18,6 +18,7 @@ import { Pod } from "kubernetes-models/v1/Pod";
 import type { IPodSpec } from "kubernetes-models/v1/PodSpec";
 import { Secret } from "kubernetes-models/v1/Secret";
 import { Service } from "kubernetes-models/v1/Service";
+import { resolveEnv, type K8sObject } from "../../deploy/scripts/render-env.ts";
 
 const root = path.resolve(import.meta.dirname, "../..");
 const helmBin = path.join(root, ".tools/bin/helm");
@@ -25,13 +26,6 @@ const chart = path.join(root, "deploy/helm/turntable");
 const productionValues = path.join(root, "deploy/values-production.yaml");
 const stack = path.join(root, "deploy/helm/turntable-stack");
 const release = "tt";
-
-interface K8sObject {
-  apiVersion: string;
-  kind: string;
-  metadata: { name: string; labels?: Record<string, string>; annotations?: Record<string, string> };
-  [key: string]: unknown;
-}
 
 // Every kind the chart renders must be listed here, so a new kind cannot slip past schema validation.
 const models: Record<string, new (data: never) => { validate(): void }> = {
@@ -81,38 +75,6 @@ function podSpecs(docs: K8sObject[]): { owner: string; labels: Record<string, st
     if (doc.kind === "Pod") return [{ owner, labels: doc.metadata.labels ?? {}, spec: (doc as unknown as Pod).spec! }];
     return [];
   });
-}
-
-/**
- * The environment a container would see, resolved from the rendered ConfigMaps and Secrets the way the kubelet
- * does (envFrom first, then env). This is how distributed mode can take its per-process env from the chart;
- * references to Secrets that the chart does not render (existingSecret) are reported as missing.
- */
-function resolveEnv(docs: K8sObject[], deploymentName: string): { env: Record<string, string>; missing: string[] } {
-  const deployment = named(docs, "Deployment", deploymentName) as unknown as Deployment | undefined;
-  if (!deployment) throw new Error(`no Deployment ${deploymentName}`);
-  const container = deployment.spec!.template.spec!.containers[0]!;
-  const data = (kind: "ConfigMap" | "Secret", name: string): Record<string, string> | undefined => {
-    const obj = named(docs, kind, name) as { data?: Record<string, string>; stringData?: Record<string, string> };
-    return obj && (kind === "ConfigMap" ? obj.data : obj.stringData);
-  };
-  const env: Record<string, string> = {};
-  const missing: string[] = [];
-  for (const source of container.envFrom ?? []) {
-    const ref = source.configMapRef ?? source.secretRef;
-    const values = data(source.configMapRef ? "ConfigMap" : "Secret", ref!.name!);
-    if (values) Object.assign(env, values);
-    else missing.push(ref!.name!);
-  }
-  for (const variable of container.env ?? []) {
-    if (variable.value !== undefined) env[variable.name] = variable.value;
-    const ref = variable.valueFrom?.secretKeyRef ?? variable.valueFrom?.configMapKeyRef;
-    if (!ref) continue;
-    const values = data(variable.valueFrom?.secretKeyRef ? "Secret" : "ConfigMap", ref.name!);
-    if (values?.[ref.key] !== undefined) env[variable.name] = values[ref.key]!;
-    else missing.push(`${ref.name}/${ref.key}`);
-  }
-  return { env, missing };
 }
 
 /** Backend service packages: every folder under services/ with a package.json, except the library and the runner. */
