@@ -1,0 +1,57 @@
+// The environment of the gateway when it runs alone. It holds no data and verifies no tokens (each
+// service does that itself), so it needs neither PostgreSQL nor NATS: DATABASE_URL and NATS_URL are not
+// read even though the chart's shared Secret hands them to every backend pod. What it does need is where
+// each catalog service lives; a missing one fails the start instead of answering 503 for a whole API.
+import { kitConfigSchema, parseEnv } from "@tt/kit";
+import { z } from "zod";
+import { serviceCatalog, serviceUrlVariable } from "./catalog.ts";
+
+// Empty strings come from templated manifests (`FOO: ""`); treat them as unset.
+const unsetIfEmpty = (v: unknown) => (v === "" ? undefined : v);
+
+const serviceUrls = Object.fromEntries(
+  Object.keys(serviceCatalog).map((name) => [
+    serviceUrlVariable(name),
+    z.url({ protocol: /^https?$/, error: "must be an http:// or https:// URL" }),
+  ]),
+) as Record<string, z.ZodURL>;
+
+export const gatewayConfigSchema = kitConfigSchema
+  .omit({ DATABASE_URL: true, NATS_URL: true, USER_SERVICE_URL: true })
+  .extend({
+    ...serviceUrls,
+    BODY_LIMIT_BYTES: z.preprocess(unsetIfEmpty, z.coerce.number().int().positive().optional()),
+    // Comma-separated origins allowed to call the API from a browser.
+    CORS_ORIGINS: z.preprocess(
+      unsetIfEmpty,
+      z
+        .string()
+        .transform((s) =>
+          s
+            .split(",")
+            .map((o) => o.trim())
+            .filter(Boolean),
+        )
+        .optional(),
+    ),
+    // Path of the shell's remotes manifest (mounted from the chart's remotes ConfigMap), served at /remotes.json.
+    REMOTES_CONFIG: z.preprocess(unsetIfEmpty, z.string().min(1).optional()),
+    // How REST calls reach the services: gRPC (default) or the Connect protocol with binary messages, both
+    // over one h2c session per service.
+    BACKEND_PROTOCOL: z.enum(["grpc", "connect"]).default("grpc"),
+    // How long a backend's /readyz answer is reused: kubelet probes every pod every few seconds, and each
+    // probe of the gateway must not become one probe per backend.
+    READINESS_CACHE_MS: z.coerce.number().int().min(0).default(1000),
+  });
+
+export type GatewayConfig = z.output<typeof gatewayConfigSchema>;
+
+export function loadGatewayConfig(env: Record<string, string | undefined>): GatewayConfig {
+  return parseEnv(gatewayConfigSchema, env);
+}
+
+/** Base URL of each catalog service, by catalog name. */
+export function backendUrls(config: GatewayConfig): Record<string, string> {
+  const values = config as unknown as Record<string, string>;
+  return Object.fromEntries(Object.keys(serviceCatalog).map((name) => [name, values[serviceUrlVariable(name)]!]));
+}

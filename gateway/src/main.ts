@@ -1,0 +1,117 @@
+// The gateway alone (distributed mode): every service of the catalog is reached over HTTP/2 at its
+// <NAME>_SERVICE_URL; REST calls go through a gRPC transport, Connect/gRPC/gRPC-Web calls are proxied
+// unchanged. Ready while every backend is; drains on SIGTERM/SIGINT.
+import { once } from "node:events";
+import { readFile } from "node:fs/promises";
+import type { IncomingMessage, ServerResponse } from "node:http";
+import type { Http2ServerRequest, Http2ServerResponse } from "node:http2";
+import type { Transport } from "@connectrpc/connect";
+import { createConnectTransport, createGrpcTransport, Http2SessionManager } from "@connectrpc/connect-node";
+import { createLogger, createServer } from "@tt/kit";
+import type { NodeRequestHandler } from "@tt/kit";
+import type { Logger } from "pino";
+import { serviceCatalog } from "./catalog.ts";
+import { backendUrls, loadGatewayConfig, type GatewayConfig } from "./gateway-config.ts";
+import { createGateway, type GatewayBackend } from "./index.ts";
+
+type Request = IncomingMessage | Http2ServerRequest;
+type Response = ServerResponse | Http2ServerResponse;
+
+/** Ready when every backend's /readyz answers 200; one probe round at a time, its answer reused for `ttlMs`. */
+function backendReadiness(baseUrls: string[], ttlMs: number, logger: Logger): () => Promise<boolean> {
+  let checkedAt = -Infinity;
+  let last = false;
+  let running: Promise<boolean> | undefined;
+  const probe = async (baseUrl: string) => {
+    try {
+      const res = await fetch(new URL("/readyz", baseUrl), { signal: AbortSignal.timeout(2000) });
+      await res.body?.cancel();
+      return res.status === 200;
+    } catch (err) {
+      logger.debug({ err, baseUrl }, "backend readiness probe failed");
+      return false;
+    }
+  };
+  return () => {
+    if (performance.now() - checkedAt < ttlMs) return Promise.resolve(last);
+    running ??= Promise.all(baseUrls.map(probe))
+      .then((answers) => {
+        last = answers.every(Boolean);
+        checkedAt = performance.now();
+        return last;
+      })
+      .finally(() => (running = undefined));
+    return running;
+  };
+}
+
+/** Serves the shell's remotes manifest; read once at start so a broken mount fails the start, not the page. */
+async function remotesHandler(file: string | undefined) {
+  if (!file) return undefined;
+  const text = await readFile(file, "utf8");
+  JSON.parse(text); // only to refuse a malformed file now; the shell validates the entries
+  const body = Buffer.from(text);
+  return (req: Request, res: Response): boolean => {
+    const path = (req.url ?? "/").split("?")[0];
+    if (path !== "/remotes.json" || (req.method !== "GET" && req.method !== "HEAD")) return false;
+    (res as ServerResponse).writeHead(200, {
+      "content-type": "application/json; charset=utf-8",
+      "content-length": String(body.length),
+      // A new release changes the list; the shell must not keep a stale one.
+      "cache-control": "no-cache",
+    });
+    if (req.method === "HEAD") res.end();
+    else res.end(body);
+    return true;
+  };
+}
+
+function transportFor(config: GatewayConfig, baseUrl: string, sessions: Http2SessionManager): Transport {
+  const options = { baseUrl, httpVersion: "2" as const, sessionManager: sessions };
+  // gRPC by default (measured faster than Connect over the same h2c session, see gateway/bench/distributed.ts).
+  return config.BACKEND_PROTOCOL === "connect"
+    ? createConnectTransport({ ...options, useBinaryFormat: true })
+    : createGrpcTransport(options);
+}
+
+const config = loadGatewayConfig(process.env);
+const logger = createLogger({ service: "gateway", level: config.LOG_LEVEL });
+const urls = backendUrls(config);
+const sessions = Object.values(urls).map((url) => new Http2SessionManager(url, { pingIntervalMs: 30_000 }));
+const backends: GatewayBackend[] = Object.entries(serviceCatalog).map(([name, services], i) => ({
+  services: [...services],
+  transport: transportFor(config, urls[name]!, sessions[i]!),
+  connect: { baseUrl: urls[name]! },
+}));
+
+const gateway = createGateway({
+  backends,
+  bodyLimitBytes: config.BODY_LIMIT_BYTES,
+  cors: config.CORS_ORIGINS ? { origins: config.CORS_ORIGINS } : undefined,
+  logger,
+  staticHandler: await remotesHandler(config.REMOTES_CONFIG),
+});
+
+const stop = new AbortController();
+for (const signal of ["SIGTERM", "SIGINT"] as const) {
+  process.once(signal, () => stop.abort(new Error(`received ${signal}`)));
+}
+
+const server = await createServer({
+  // The kit types the handler as connect-node's adapter; the gateway's takes the same node request and
+  // response pair (the kit will widen the type to a plain node http/http2 handler).
+  handler: gateway.handler as unknown as NodeRequestHandler,
+  port: config.PORT,
+  host: config.HOST,
+  ready: backendReadiness(Object.values(urls), config.READINESS_CACHE_MS, logger),
+  logger,
+  shutdownTimeoutMs: config.SHUTDOWN_TIMEOUT_MS,
+});
+logger.info({ url: server.url, backends: urls, routes: gateway.routes.routes.length }, "gateway ready");
+
+if (!stop.signal.aborted) await once(stop.signal, "abort");
+logger.info({ reason: String(stop.signal.reason) }, "shutting down");
+// Running calls finish against still-open backend sessions; only then are those closed.
+await server.close();
+gateway.close();
+for (const s of sessions) s.abort();
