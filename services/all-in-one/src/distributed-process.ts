@@ -1,0 +1,156 @@
+// Child processes of distributed mode: one backend process (`node --import tsx <entry>`) or a nats-server,
+// with a readiness wait that fails fast when the child dies, and a stop that drains before it kills.
+import { spawn, type ChildProcess } from "node:child_process";
+import { mkdir } from "node:fs/promises";
+import net from "node:net";
+import path from "node:path";
+import { pathToFileURL } from "node:url";
+
+const WATCHDOG = pathToFileURL(path.join(import.meta.dirname, "distributed-watchdog.ts")).href;
+const TAIL_BYTES = 8 * 1024;
+
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const { port } = server.address() as net.AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+export interface ChildHandle {
+  name: string;
+  pid: number;
+  child: ChildProcess;
+  /** Resolves once the child has exited, with its code or signal. */
+  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+  /** The last bytes the child wrote to stderr, for error messages. */
+  tail(): string;
+  /** SIGTERM, then SIGKILL after `graceMs`; resolves when it is gone. */
+  stop(graceMs: number): Promise<void>;
+  /** Synchronous last resort (process "exit" handlers). */
+  kill(): void;
+}
+
+function supervise(name: string, child: ChildProcess, forward: boolean): ChildHandle {
+  let tail = "";
+  const keep = (chunk: Buffer) => {
+    tail = (tail + chunk.toString()).slice(-TAIL_BYTES);
+  };
+  child.stderr?.on("data", (chunk: Buffer) => {
+    keep(chunk);
+    if (forward) process.stderr.write(chunk);
+  });
+  child.stdout?.on("data", (chunk: Buffer) => {
+    if (forward) process.stdout.write(chunk);
+  });
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => {
+    if (child.exitCode !== null || child.signalCode !== null) {
+      resolve({ code: child.exitCode, signal: child.signalCode });
+      return;
+    }
+    child.once("exit", (code, signal) => resolve({ code, signal }));
+    child.once("error", (err) => {
+      keep(Buffer.from(String(err)));
+      resolve({ code: -1, signal: null });
+    });
+  });
+  const alive = () => child.exitCode === null && child.signalCode === null && child.pid !== undefined;
+  return {
+    name,
+    pid: child.pid ?? -1,
+    child,
+    exited,
+    tail: () => tail,
+    async stop(graceMs) {
+      if (!alive()) return void (await exited);
+      child.kill("SIGTERM");
+      let timer: NodeJS.Timeout | undefined;
+      const timedOut = await Promise.race([
+        exited.then(() => false),
+        new Promise<true>((resolve) => (timer = setTimeout(() => resolve(true), graceMs))),
+      ]);
+      clearTimeout(timer);
+      if (timedOut && alive()) {
+        child.kill("SIGKILL");
+        await exited;
+      }
+    },
+    kill() {
+      if (alive()) child.kill("SIGKILL");
+    },
+  };
+}
+
+/** Starts `node --import tsx <entry>` with exactly `env`, in its own process group (signals come from us). */
+export function spawnNodeProcess(opts: {
+  name: string;
+  entry: string;
+  env: Record<string, string>;
+  cwd: string;
+  forwardOutput: boolean;
+}): ChildHandle {
+  const child = spawn(process.execPath, ["--import", "tsx", "--import", WATCHDOG, opts.entry], {
+    cwd: opts.cwd,
+    env: opts.env,
+    // A terminal's Ctrl-C goes to the whole foreground group; the supervisor decides the stop order instead.
+    detached: true,
+    stdio: ["ignore", "pipe", "pipe", "ipc"],
+  });
+  return supervise(opts.name, child, opts.forwardOutput);
+}
+
+export class ChildExitedError extends Error {
+  override name = "ChildExitedError";
+}
+
+/**
+ * Polls `<url>/readyz` until it answers 200, at most `timeoutMs`; fails at once when the child exits first.
+ */
+export async function waitUntilReady(handle: ChildHandle, url: string, timeoutMs: number): Promise<void> {
+  const deadline = performance.now() + timeoutMs;
+  let exited: { code: number | null; signal: NodeJS.Signals | null } | undefined;
+  void handle.exited.then((e) => (exited = e));
+  let lastError = "no answer yet";
+  while (performance.now() < deadline) {
+    if (exited) {
+      throw new ChildExitedError(
+        `${handle.name} exited (code ${exited.code}, signal ${exited.signal}) before it was ready:\n${handle.tail()}`,
+      );
+    }
+    try {
+      const res = await fetch(`${url}/readyz`, { signal: AbortSignal.timeout(1000) });
+      await res.body?.cancel();
+      if (res.status === 200) return;
+      lastError = `/readyz answered ${res.status}`;
+    } catch (err) {
+      lastError = String(err);
+    }
+    // Bounded poll interval; the exit check above makes a crash surface within one interval.
+    await Promise.race([new Promise((r) => setTimeout(r, 100)), handle.exited]);
+  }
+  throw new Error(`${handle.name} was not ready within ${timeoutMs} ms (${lastError}):\n${handle.tail()}`);
+}
+
+/** Starts `nats-server -js` on a free loopback port; resolves once it accepts clients, or null when it is not installed. */
+export async function startNatsServer(storeDir: string): Promise<{ url: string; handle: ChildHandle } | null> {
+  await mkdir(storeDir, { recursive: true });
+  const port = await freePort();
+  const child = spawn("nats-server", ["-a", "127.0.0.1", "-p", String(port), "-js", "-sd", storeDir], {
+    stdio: ["ignore", "ignore", "pipe"],
+  });
+  const handle = supervise("nats-server", child, false);
+  const ready = await new Promise<boolean>((resolve) => {
+    void handle.exited.then(() => resolve(false));
+    const onData = (chunk: Buffer) => {
+      if (!chunk.toString().includes("Server is ready") && !handle.tail().includes("Server is ready")) return;
+      child.stderr?.off("data", onData);
+      resolve(true);
+    };
+    child.stderr?.on("data", onData);
+  });
+  if (!ready) return null;
+  return { url: `nats://127.0.0.1:${port}`, handle };
+}

@@ -1,0 +1,198 @@
+// What only distributed mode can show: a session revoked through the gateway is refused by every user
+// service process (the revocation crosses processes over NATS), the gateway serves the chart's remotes
+// manifest and follows its backends' readiness, and no child process outlives its supervisor, even one that
+// is killed outright.
+import { spawn } from "node:child_process";
+import { once } from "node:events";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { createInterface } from "node:readline";
+import { afterAll, beforeAll, describe, expect, inject, it, onTestFinished } from "vitest";
+import { createTestDatabase } from "@tt/kit/testing";
+import { localiseEnvs, renderWorkloads } from "../../deploy/scripts/render-env.ts";
+import { startDistributed } from "../../services/all-in-one/src/distributed.ts";
+import type { Distributed } from "../../services/all-in-one/src/distributed.ts";
+
+const root = path.resolve(import.meta.dirname, "../..");
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** A unary call in the Connect protocol (JSON), straight to one process. */
+async function connectCall(baseUrl: string, method: string, token?: string) {
+  const res = await fetch(`${baseUrl}/tt.user.v1.UserService/${method}`, {
+    method: "POST",
+    headers: { "content-type": "application/json", ...(token ? { authorization: `Bearer ${token}` } : {}) },
+    body: "{}",
+  });
+  return { status: res.status, body: (await res.json()) as Record<string, unknown> };
+}
+
+describe("distributed mode", () => {
+  let platform: Distributed;
+  let dropDatabase: () => Promise<void>;
+
+  beforeAll(async () => {
+    const db = await createTestDatabase(inject("databaseUrl"));
+    dropDatabase = db.drop;
+    // Two user service processes, as the chart's default replicaCount runs them.
+    platform = await startDistributed({
+      databaseUrl: db.url,
+      natsUrl: inject("natsUrl"),
+      port: 0,
+      replicas: 2,
+      forwardOutput: false,
+      env: { LOG_LEVEL: "warn" },
+    });
+  });
+
+  afterAll(async () => {
+    await platform?.close();
+    await dropDatabase?.();
+  });
+
+  const users = () => platform.processes.filter((p) => p.name === "user");
+
+  it("runs one process per chart workload and replica, each on its own port", () => {
+    expect(platform.processes.map((p) => `${p.name}#${p.replica}`)).toEqual(["user#0", "user#1", "gateway#0"]);
+    const pids = new Set(platform.processes.map((p) => p.pid));
+    expect(pids.size).toBe(3);
+    expect(pids.has(process.pid)).toBe(false);
+    expect(new Set(platform.processes.map((p) => p.url)).size).toBe(3);
+    expect(new URL(platform.url).port).toBe(new URL(platform.processes.at(-1)!.url).port);
+  });
+
+  it("refuses a token in every user service process once it is logged out through the gateway", async () => {
+    const signUp = await fetch(`${platform.url}/api/user-service/users/sign-up`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ email: "crossing@example.test", password: "correct-horse-1" }),
+    });
+    expect(signUp.status).toBe(200);
+    const token = ((await signUp.json()) as { accessToken: { token: string } }).accessToken.token;
+    for (const user of users()) {
+      const before = await connectCall(user.url, "GetSession", token);
+      expect(before.status, user.url).toBe(200);
+      expect(before.body).toMatchObject({ tokenType: "user" });
+    }
+
+    const logout = await fetch(`${platform.url}/api/user-service/auth/logout`, {
+      method: "POST",
+      headers: { "content-type": "application/json", authorization: `Bearer ${token}` },
+      body: "{}",
+    });
+    expect(logout.status).toBe(200);
+
+    // The gateway's backend (replica 0) revoked the session itself; replica 1 learns it from the NATS
+    // key-value watch, which is asynchronous: poll, bounded.
+    for (const user of users()) {
+      await expect
+        .poll(async () => (await connectCall(user.url, "GetSession", token)).status, { timeout: 3000, interval: 20 })
+        .toBe(401);
+      const after = await connectCall(user.url, "GetSession", token);
+      expect(after.body).toMatchObject({ code: "unauthenticated" });
+    }
+  });
+
+  it("serves the shell's remotes manifest rendered by the chart at /remotes.json", async () => {
+    const res = await fetch(`${platform.url}/remotes.json`);
+    expect(res.status).toBe(200);
+    expect(res.headers.get("content-type")).toMatch(/^application\/json/);
+    const remotes = (await res.json()) as { name: string; entry: string }[];
+    expect(remotes).toContainEqual({ name: "room", entry: "/remotes/room/mf-manifest.json" });
+  });
+
+  it("passes Connect calls through to the user service and lists its routes in /openapi.json", async () => {
+    const hello = await connectCall(platform.url, "Hello");
+    expect(hello).toMatchObject({ status: 200, body: { version: "1.8.0" } });
+    const openapi = (await (await fetch(`${platform.url}/openapi.json`)).json()) as { paths: object };
+    expect(Object.keys(openapi.paths)).toContain("/api/user-service/auth/login");
+  });
+
+  // Last: stops a backend of the shared platform.
+  it("is ready only while every backend is, and stops every child on close", async () => {
+    expect((await fetch(`${platform.url}/readyz`)).status).toBe(200);
+    const pids = platform.processes.map((p) => p.pid);
+    const first = users()[0]!;
+    process.kill(first.pid, "SIGTERM");
+    await expect
+      .poll(async () => (await fetch(`${platform.url}/readyz`)).status, { timeout: 5000, interval: 50 })
+      .toBe(503);
+    await platform.close();
+    for (const pid of pids) expect(alive(pid), `pid ${pid}`).toBe(false);
+  });
+});
+
+describe("distributed mode supervisor", () => {
+  it("leaves no orphan when it is killed outright (SIGKILL)", async () => {
+    const db = await createTestDatabase(inject("databaseUrl"));
+    try {
+      const supervisor = spawn(process.execPath, ["--import", "tsx", "services/all-in-one/src/distributed.ts"], {
+        cwd: root,
+        env: { ...process.env, DATABASE_URL: db.url, NATS_URL: inject("natsUrl"), PORT: "0", LOG_LEVEL: "warn" },
+        stdio: ["ignore", "pipe", "inherit"],
+      });
+      const exited = once(supervisor, "exit");
+      // It prints the gateway URL, then one line per process ("  <name> <url>  pid <pid>"), then a blank line.
+      const pids: number[] = [];
+      let url: string | undefined;
+      for await (const line of createInterface({ input: supervisor.stdout! })) {
+        url ??= /listening on (\S+)/.exec(line)?.[1];
+        const pid = /pid (\d+)$/.exec(line)?.[1];
+        if (pid) pids.push(Number(pid));
+        else if (url && pids.length > 0 && line.trim() === "") break;
+      }
+      expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+      expect(pids).toHaveLength(2);
+      expect((await fetch(`${url}/readyz`)).status).toBe(200);
+
+      supervisor.kill("SIGKILL");
+      await exited;
+      // Each child notices its parent's death through its IPC channel and drains; poll, bounded.
+      await expect.poll(() => pids.filter(alive), { timeout: 15_000, interval: 50 }).toEqual([]);
+    } finally {
+      await db.drop();
+    }
+  }, 90_000);
+});
+
+describe("chart environments", () => {
+  it("renders the chart's workloads with the remotes manifest written where REMOTES_CONFIG points", () => {
+    const dir = mkdtempSync(path.join(tmpdir(), "tt-render-env-test-"));
+    onTestFinished(() => rmSync(dir, { recursive: true, force: true }));
+    const workloads = renderWorkloads({ databaseUrl: "postgres://u@db:5432/x", natsUrl: "nats://n:4222", dir });
+    expect(workloads.map((w) => w.name)).toEqual(["user", "gateway"]);
+    const gateway = workloads.find((w) => w.name === "gateway")!;
+    expect(gateway.entry).toBe(path.join(root, "gateway/src/main.ts"));
+    expect(gateway.env).toMatchObject({ SERVICE: "gateway", USER_SERVICE_URL: "http://tt-turntable-user:8080" });
+    expect(path.dirname(gateway.env.REMOTES_CONFIG!)).toBe(dir);
+    expect(JSON.parse(readFileSync(gateway.env.REMOTES_CONFIG!, "utf8"))).toContainEqual({
+      name: "shop",
+      entry: "/remotes/shop/mf-manifest.json",
+    });
+    expect(workloads.find((w) => w.name === "user")!.env).toMatchObject({
+      DATABASE_URL: "postgres://u@db:5432/x",
+      NATS_URL: "nats://n:4222",
+    });
+  });
+
+  it("points each process at the others on loopback and refuses a workload without a port", () => {
+    const dir = mkdtempSync(path.join(tmpdir(), "tt-render-env-test-"));
+    onTestFinished(() => rmSync(dir, { recursive: true, force: true }));
+    const workloads = renderWorkloads({ databaseUrl: "postgres://u@db:5432/x", natsUrl: "nats://n:4222", dir });
+    const local = localiseEnvs(workloads, { user: 41001, gateway: 41002 });
+    expect(local.find((w) => w.name === "user")!.env).toMatchObject({ PORT: "41001", HOST: "127.0.0.1" });
+    expect(local.find((w) => w.name === "gateway")!.env).toMatchObject({
+      PORT: "41002",
+      USER_SERVICE_URL: "http://127.0.0.1:41001",
+    });
+    expect(() => localiseEnvs(workloads, { gateway: 41002 })).toThrow(/no port given for "user"/);
+  });
+});
