@@ -56,6 +56,7 @@ export async function send(request: ProviderRequest): Promise<ProviderResponse> 
       headers,
       body,
       signal: AbortSignal.timeout(request.timeoutMs),
+      // A redirect would resend our credentials to a host nobody configured.
       redirect: "error",
     });
     text = await response.text();
