@@ -29,7 +29,10 @@ export interface CallBindings {
   requestId: string;
 }
 
-/** The logger of one RPC. */
+/**
+ * The logger of one RPC. The process logger already binds `service` (the process's name), so the call is
+ * bound as `rpc` ("tt.user.v1.UserService/SignUp"): two `service` keys in one JSON line would lose one.
+ */
 export function createCallLogger(root: Logger, call: CallBindings): Logger {
-  return root.child({ service: call.service, method: call.method, requestId: call.requestId });
+  return root.child({ rpc: `${call.service}/${call.method}`, requestId: call.requestId });
 }

@@ -1,5 +1,7 @@
 import { createClient } from "@connectrpc/connect";
 import { createGrpcTransport } from "@connectrpc/connect-node";
+import { Migration } from "@mikro-orm/migrations";
+import pg from "pg";
 import { UserService } from "@tt/proto/tt/user/v1/user_service_pb";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { ConfigError } from "./config.ts";
@@ -71,5 +73,36 @@ describe("runServiceMain", () => {
     const run = runServiceMain([await userStandIn()], { env: { DATABASE_URL: db.url }, signal: AbortSignal.abort() });
     await expect(run).rejects.toBeInstanceOf(ConfigError);
     await expect(run).rejects.toThrow(/NATS_URL: is required/);
+  });
+
+  it("with MIGRATE_ONLY=true applies the migrations and returns, without a bus, once per schema change", async () => {
+    class CreateThings extends Migration {
+      override async up() {
+        this.addSql("create table thing (id int primary key)");
+      }
+    }
+    const definition: ServiceDefinition = {
+      ...(await userStandIn()),
+      name: "migrate_only",
+      migrations: [{ name: "20261122000000-things", class: CreateThings }],
+    };
+    const env = { DATABASE_URL: db.url, MIGRATE_ONLY: "true", LOG_LEVEL: "silent" };
+    // Two at once, as two replicas would: the advisory lock lets one migrate and the other find nothing to do.
+    await Promise.all([runServiceMain([definition], { env }), runServiceMain([definition], { env })]);
+    const client = new pg.Client({ connectionString: db.url });
+    await client.connect();
+    try {
+      const tables = await client.query(
+        "select table_name from information_schema.tables where table_schema = 'migrate_only'",
+      );
+      expect(tables.rows.map((r: { table_name: string }) => r.table_name).sort()).toEqual([
+        "mikro_orm_migrations",
+        "thing",
+      ]);
+      const applied = await client.query("select name from migrate_only.mikro_orm_migrations");
+      expect(applied.rowCount).toBe(1);
+    } finally {
+      await client.end();
+    }
   });
 });

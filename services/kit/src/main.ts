@@ -3,7 +3,8 @@
 import { once } from "node:events";
 import type { Bus } from "./bus/bus.ts";
 import { createNatsBus } from "./bus/nats.ts";
-import { ConfigError, loadKitConfig } from "./config.ts";
+import { ConfigError, kitConfigSchema, loadKitConfig, parseEnv } from "./config.ts";
+import { initOrm, migrateUp } from "./db/orm.ts";
 import { startServiceHost } from "./host.ts";
 import { createLogger } from "./logger.ts";
 import { createServer } from "./server.ts";
@@ -36,11 +37,36 @@ function signalFromProcess(): { signal: AbortSignal; dispose(): void } {
   };
 }
 
+/**
+ * `MIGRATE_ONLY=true`: applies each definition's migrations to its schema and returns, without a server or
+ * a bus. The Helm chart's pre-install/pre-upgrade Jobs run the service image this way, so pods of a new
+ * release only start once the schema is current.
+ */
+async function migrateOnly(definitions: ServiceDefinition[], env: Record<string, string | undefined>) {
+  const config = parseEnv(kitConfigSchema.pick({ DATABASE_URL: true, LOG_LEVEL: true }), env);
+  const logger = createLogger({ service: definitions.map((d) => d.name).join("+"), level: config.LOG_LEVEL });
+  for (const definition of definitions) {
+    const orm = await initOrm({
+      url: config.DATABASE_URL,
+      schema: definition.name,
+      entities: definition.entities,
+      migrations: definition.migrations,
+    });
+    try {
+      const applied = await migrateUp(orm);
+      logger.info({ schema: definition.name, migrations: applied }, "migrations applied");
+    } finally {
+      await orm.close(true);
+    }
+  }
+}
+
 export async function runServiceMain(
   definitions: ServiceDefinition[],
   opts: RunServiceMainOptions = {},
 ): Promise<void> {
   const env = opts.env ?? process.env;
+  if (env.MIGRATE_ONLY === "true") return migrateOnly(definitions, env);
   const config = loadKitConfig(env);
   if (!config.NATS_URL) {
     throw new ConfigError([{ variable: "NATS_URL", reason: "is required when a service runs on its own" }]);

@@ -3,11 +3,12 @@
 import type { MigrationObject } from "@mikro-orm/core";
 import { Migrator } from "@mikro-orm/migrations";
 import { MikroORM, type Options } from "@mikro-orm/postgresql";
+import pg from "pg";
 
 export interface InitOrmOptions {
   /** postgres:// connection URL. */
   url: string;
-  /** The service's PostgreSQL schema; created when missing. */
+  /** The service's PostgreSQL schema; `migrateUp` creates it when missing. */
   schema: string;
   entities: NonNullable<Options["entities"]>;
   migrations: MigrationObject[];
@@ -24,7 +25,7 @@ const schemaPattern = /^[a-z_][a-z0-9_]{0,62}$/;
 
 export async function initOrm(opts: InitOrmOptions): Promise<MikroORM> {
   if (!schemaPattern.test(opts.schema)) throw new Error(`invalid schema name ${JSON.stringify(opts.schema)}`);
-  const orm = await MikroORM.init({
+  return MikroORM.init({
     clientUrl: opts.url,
     // Queries from entities name the schema themselves, but hand-written migration SQL is unqualified:
     // the connection's search path sends it to the service's schema too. (`pg` takes startup options.)
@@ -43,17 +44,26 @@ export async function initOrm(opts: InitOrmOptions): Promise<MikroORM> {
     ...(opts.pool ? { pool: opts.pool } : {}),
     ...opts.overrides,
   });
-  try {
-    await orm.em.getConnection().execute(`create schema if not exists "${opts.schema}"`);
-  } catch (err) {
-    await orm.close(true);
-    throw err;
-  }
-  return orm;
 }
 
-/** Applies every pending migration; returns the names applied. */
+/**
+ * Creates the schema when missing and applies every pending migration; returns the names applied.
+ * Replicas starting together (or a migration Job and a pod) race on the same schema — even
+ * `create schema if not exists` fails for the loser of such a race — so all of it holds a PostgreSQL advisory
+ * lock named after the schema, on a connection of its own: a session lock must be taken and released on the
+ * same connection, which the ORM's pool does not promise.
+ */
 export async function migrateUp(orm: MikroORM): Promise<string[]> {
-  const applied = await orm.migrator.up();
-  return applied.map((m) => m.name);
+  const config = orm.config;
+  const schema = config.get("schema") ?? "public";
+  const lock = new pg.Client({ connectionString: config.get("clientUrl") });
+  await lock.connect();
+  try {
+    await lock.query("select pg_advisory_lock(hashtext($1))", [`tt-migrate:${schema}`]);
+    await lock.query(`create schema if not exists "${schema}"`);
+    const applied = await orm.migrator.up();
+    return applied.map((m) => m.name);
+  } finally {
+    await lock.end();
+  }
 }
