@@ -2,17 +2,18 @@
 // with every failure turned into the REST error body. Everything that can be prepared is prepared in
 // createGateway, so the per-request path is a trie walk, one fromJson and one toJson.
 import type { IncomingMessage, ServerResponse } from "node:http";
-import type { Http2ServerRequest, Http2ServerResponse } from "node:http2";
+import { constants as http2Constants, type Http2ServerRequest, type Http2ServerResponse } from "node:http2";
 import {
   createRegistry,
   type DescFile,
   type DescMethodServerStreaming,
   type DescMethodUnary,
   type DescService,
+  type Message,
 } from "@bufbuild/protobuf";
 import type { Transport } from "@connectrpc/connect";
 import type { Logger } from "pino";
-import { BindError } from "./bind.ts";
+import { BindError, type Binding, type FormBody } from "./bind.ts";
 import {
   createConnectPassthrough,
   type ConnectTarget,
@@ -24,6 +25,7 @@ import { toRestError } from "./errors.ts";
 import { createHeaderPolicy, forwardRequestHeaders, forwardResponseHeaders, requestIdOf } from "./headers.ts";
 import { invokeServerStream, invokeUnary, unsupportedMethodKind } from "./invoke.ts";
 import type { RouteMatch } from "./match.ts";
+import { MULTIPART_TYPE, readMultipart } from "./multipart.ts";
 import { buildOpenApi } from "./openapi.ts";
 import { buildRouteTable, type Route, type RouteTable } from "./routes.ts";
 
@@ -99,6 +101,32 @@ function readBody(req: NodeRequest, limit: number): Promise<string> {
   });
 }
 
+// Once a body is left half-read, the rest of it is still on the wire: HTTP/1.1 must close the connection
+// after the answer, and HTTP/2 ends the stream with NO_ERROR once the answer is out (RFC 9113 §8.1).
+function abandonBody(req: NodeRequest, res: NodeResponse): void {
+  if (req.httpVersionMajor === 1) {
+    if (!res.headersSent) (res as ServerResponse).setHeader("connection", "close");
+    return;
+  }
+  const stream = (req as Http2ServerRequest).stream;
+  res.once("finish", () => stream.close(http2Constants.NGHTTP2_NO_ERROR));
+}
+
+async function readForm(
+  req: NodeRequest,
+  res: NodeResponse,
+  type: string,
+  limit: number,
+  binding: Binding,
+): Promise<FormBody> {
+  try {
+    return await readMultipart(req, type, { limit, checkPart: (name, isFile) => binding.checkFormPart(name, isFile) });
+  } catch (err) {
+    if (!req.complete) abandonBody(req, res);
+    throw err;
+  }
+}
+
 export function createGateway(opts: GatewayOptions): Gateway {
   const { backends, logger } = opts;
   const limit = opts.bodyLimitBytes ?? DEFAULT_BODY_LIMIT_BYTES;
@@ -149,15 +177,21 @@ export function createGateway(opts: GatewayOptions): Gateway {
     extra: Record<string, string>,
   ): Promise<void> => {
     const route = match.value;
-    let body: string | undefined;
-    if (route.binding.hasBody) {
+    const binding = route.binding;
+    let input: Message;
+    if (!binding.hasBody) {
+      input = binding.bind(match.variables, query, undefined);
+    } else {
       const type = req.headers["content-type"];
-      if (type !== undefined && !JSON_TYPE.test(type)) {
-        throw new BindError(`unsupported content-type "${type}"; send application/json`, 415);
+      if (type === undefined || JSON_TYPE.test(type)) {
+        input = binding.bind(match.variables, query, await readBody(req, limit));
+      } else if (binding.acceptsForm && MULTIPART_TYPE.test(type)) {
+        input = binding.bindForm(match.variables, query, await readForm(req, res, type, limit, binding));
+      } else {
+        const accepted = binding.acceptsForm ? "application/json or multipart/form-data" : "application/json";
+        throw new BindError(`unsupported content-type "${type}"; send ${accepted}`, 415);
       }
-      body = await readBody(req, limit);
     }
-    const input = route.binding.bind(match.variables, query, body);
     const header = forwardRequestHeaders(policy, req.headers, req.socket?.remoteAddress, requestId);
     const abort = new AbortController();
     res.once("close", () => {

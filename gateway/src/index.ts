@@ -5,8 +5,17 @@ export { parseTemplate, formatTemplate, TemplateParseError } from "./template/pa
 export type { PathTemplate, TemplateSegment, TemplateVariable } from "./template/parse.ts";
 export { createMatcher, MatchError, RouteConflictError } from "./match.ts";
 export type { Matcher, MatcherEntry, RouteMatch } from "./match.ts";
-export { compileBinding, BindError, BindingDefinitionError, defaultJsonReadOptions } from "./bind.ts";
-export type { Binding, BindingRule } from "./bind.ts";
+export {
+  compileBinding,
+  BindError,
+  BindingDefinitionError,
+  defaultJsonReadOptions,
+  hasUploadedFileField,
+  UPLOADED_FILE_TYPE,
+} from "./bind.ts";
+export type { Binding, BindingRule, FormBody, FormFile } from "./bind.ts";
+export { readMultipart, MULTIPART_TYPE } from "./multipart.ts";
+export type { MultipartOptions } from "./multipart.ts";
 export { invokeUnary, invokeServerStream, InvokeError, DEFAULT_TIMEOUT_MS } from "./invoke.ts";
 export type { UnaryResult, StreamResult } from "./invoke.ts";
 export { compileRenderer, defaultJsonWriteOptions, ResponseBodyError } from "./respond.ts";

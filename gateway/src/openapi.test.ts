@@ -93,4 +93,27 @@ describe("buildOpenApi", () => {
     const ids = Object.values(doc.paths).flatMap((ops) => Object.values(ops).map((o) => o.operationId));
     expect(new Set(ids).size).toBe(ids.length);
   });
+
+  it("describes a body with an UploadedFile field as JSON and as multipart/form-data", () => {
+    const upload = doc.paths["/api/fixture/uploads"]!.post!;
+    expect(Object.keys(upload.requestBody!.content)).toEqual(["application/json", "multipart/form-data"]);
+    const form = upload.requestBody!.content["multipart/form-data"]!.schema as { properties: Record<string, unknown> };
+    expect(form.properties).toMatchObject({
+      file: { type: "string", format: "binary" },
+      attachments: { type: "array", items: { type: "string", format: "binary" } },
+      kind: { type: "string" },
+      size: { type: "integer", format: "int32" },
+      colors: { type: "array", items: { $ref: "#/components/schemas/tt.fixture.v1.Color" } },
+      "meta.cover": { type: "string", format: "binary" },
+      "meta.title": { type: "string" },
+    });
+    expect(form.properties).not.toHaveProperty("file.content");
+    const meta = doc.paths["/api/fixture/uploads/{kind}/meta"]!.post!;
+    const metaForm = meta.requestBody!.content["multipart/form-data"]!.schema as {
+      properties: Record<string, unknown>;
+    };
+    expect(Object.keys(metaForm.properties)).toContain("cover");
+    expect(Object.keys(metaForm.properties)).not.toContain("kind");
+    expect(Object.keys(doc.paths["/api/fixture/echo"]!.put!.requestBody!.content)).toEqual(["application/json"]);
+  });
 });

@@ -4,6 +4,7 @@
 import { getOption, ScalarType, type DescField, type DescMessage } from "@bufbuild/protobuf";
 import { isWrapperDesc } from "@bufbuild/protobuf/wkt";
 import { access, TokenType } from "@tt/proto/tt/options/v1/access_pb";
+import { UPLOADED_FILE_TYPE } from "./bind.ts";
 import { reasonPhrase } from "./errors.ts";
 import type { Route } from "./routes.ts";
 import type { TemplateSegment } from "./template/parse.ts";
@@ -118,17 +119,25 @@ export function buildOpenApi(routes: readonly Route[], info = DEFAULT_OPENAPI_IN
     }
   }
 
-  // Query parameters: the leaf fields not bound by the path or the body, dotted, a few levels deep.
-  const queryParams = (route: Route): JsonSchema[] => {
-    if (route.body === "*") return [];
-    const bound = new Set(route.template.variables.map((v) => v.fieldPath.join(".")));
-    if (route.body) bound.add(route.body);
-    const out: JsonSchema[] = [];
+  const binary: JsonSchema = { type: "string", format: "binary" };
+
+  // The names a query string (or a form) can set: leaf fields not in `bound`, dotted, a few levels deep.
+  // With `files`, UploadedFile fields are named too (as binary), instead of being walked into.
+  const leafNames = (
+    root: DescMessage,
+    bound: ReadonlySet<string>,
+    files: boolean,
+  ): Array<{ name: string; field: DescField; schema: JsonSchema }> => {
+    const out: Array<{ name: string; field: DescField; schema: JsonSchema }> = [];
     const walk = (desc: DescMessage, prefix: string, protoPrefix: string, depth: number, seen: Set<string>) => {
       for (const f of desc.fields) {
         const protoPath = protoPrefix + f.name;
         if (bound.has(protoPath)) continue;
         const name = prefix + f.jsonName;
+        if (files && f.message?.typeName === UPLOADED_FILE_TYPE && f.fieldKind !== "map") {
+          out.push({ name, field: f, schema: f.fieldKind === "list" ? { type: "array", items: binary } : binary });
+          continue;
+        }
         if (f.fieldKind === "message" && !WKT[f.message.typeName] && !isWrapperDesc(f.message)) {
           if (depth < QUERY_DEPTH && !seen.has(f.message.typeName)) {
             walk(f.message, `${name}.`, `${protoPath}.`, depth + 1, new Set([...seen, f.message.typeName]));
@@ -136,7 +145,7 @@ export function buildOpenApi(routes: readonly Route[], info = DEFAULT_OPENAPI_IN
           continue;
         }
         if (f.fieldKind === "map") {
-          out.push({ name: `${name}[key]`, in: "query", schema: fieldSchema(f).additionalProperties as JsonSchema });
+          out.push({ name: `${name}[key]`, field: f, schema: fieldSchema(f).additionalProperties as JsonSchema });
           continue;
         }
         if (f.fieldKind === "list" && f.listKind === "message" && !WKT[f.message.typeName]) continue;
@@ -145,17 +154,32 @@ export function buildOpenApi(routes: readonly Route[], info = DEFAULT_OPENAPI_IN
           (f.message.typeName === "google.protobuf.Struct" || f.message.typeName === "google.protobuf.Value")
         )
           continue;
-        out.push({
-          name,
-          in: "query",
-          required: false,
-          schema: fieldSchema(f),
-          ...(f.fieldKind === "list" ? { explode: true } : {}),
-        });
+        out.push({ name, field: f, schema: fieldSchema(f) });
       }
     };
-    walk(route.method.input, "", "", 0, new Set([route.method.input.typeName]));
+    walk(root, "", "", 0, new Set([root.typeName]));
     return out;
+  };
+
+  // Query parameters: the leaf fields not bound by the path or the body.
+  const queryParams = (route: Route): JsonSchema[] => {
+    if (route.body === "*") return [];
+    const bound = new Set(route.template.variables.map((v) => v.fieldPath.join(".")));
+    if (route.body) bound.add(route.body);
+    return leafNames(route.method.input, bound, false).map(({ name, field, schema }) => ({
+      name,
+      in: "query",
+      ...(name.endsWith("[key]") ? {} : { required: false }),
+      schema,
+      ...(field.fieldKind === "list" ? { explode: true } : {}),
+    }));
+  };
+
+  // The multipart form of a body: its file fields as binary, its other leaf fields as text, dotted names.
+  const formSchema = (root: DescMessage): JsonSchema => {
+    const properties: Record<string, JsonSchema> = {};
+    for (const { name, schema } of leafNames(root, new Set(), true)) properties[name] = schema;
+    return { type: "object", properties, additionalProperties: false };
   };
 
   const paths: Record<string, Record<string, unknown>> = {};
@@ -227,7 +251,13 @@ export function buildOpenApi(routes: readonly Route[], info = DEFAULT_OPENAPI_IN
         route.body === "*"
           ? messageSchema(method.input)
           : fieldSchema(method.input.fields.find((f) => f.name === route.body)!);
-      requestBody = { required: true, content: { "application/json": { schema } } };
+      const content: Record<string, JsonSchema> = { "application/json": { schema } };
+      if (route.binding.acceptsForm) {
+        const root =
+          route.body === "*" ? method.input : method.input.fields.find((f) => f.name === route.body)!.message!;
+        content["multipart/form-data"] = { schema: formSchema(root) };
+      }
+      requestBody = { required: true, content };
     }
 
     paths[path] ??= {};

@@ -1,11 +1,23 @@
 // A real implementation of tt.fixture.v1.FixtureService for the gateway's tests and benchmark: it answers
 // with what it was sent, so a test can see exactly what the gateway bound.
+import { createHash } from "node:crypto";
 import { Code, ConnectError, type ConnectRouter, type ServiceImpl } from "@connectrpc/connect";
 import { codeFromString } from "@connectrpc/connect/protocol-connect";
+import type { UploadedFile } from "@tt/proto/tt/common/v1/upload_pb";
 import { FixtureService } from "@tt/proto/tt/fixture/v1/fixture_service_pb";
 
 /** Thrown by Fail("throw"): detail that must never reach a REST caller. */
 export const SECRET_DETAIL = "db password is hunter2";
+
+function summarize(field: string, file: UploadedFile) {
+  return {
+    field,
+    filename: file.filename,
+    contentType: file.contentType,
+    size: BigInt(file.content.length),
+    sha256: createHash("sha256").update(file.content).digest("hex"),
+  };
+}
 
 export const fixtureImpl: ServiceImpl<typeof FixtureService> = {
   hello() {
@@ -45,6 +57,21 @@ export const fixtureImpl: ServiceImpl<typeof FixtureService> = {
   fail(req) {
     if (req.code === "throw") throw new Error(SECRET_DETAIL);
     throw new ConnectError(req.message || "failed", codeFromString(req.code) ?? Code.Unknown);
+  },
+  upload(req) {
+    const files = [
+      ...(req.file ? [summarize("file", req.file)] : []),
+      ...req.attachments.map((f) => summarize("attachments", f)),
+      ...(req.meta?.cover ? [summarize("meta.cover", req.meta.cover)] : []),
+    ];
+    return {
+      files,
+      kind: req.kind,
+      size: req.size,
+      colors: req.colors,
+      title: req.meta?.title ?? "",
+      nested: req.meta?.nested,
+    };
   },
   async *streamThings(req) {
     for (let index = 0; index < req.count; index++) {
