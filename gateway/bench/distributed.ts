@@ -1,0 +1,145 @@
+// Distributed-mode benchmark on loopback: REST through the gateway process to the user service in another
+// process (GET /api/user-service → Hello over HTTP/2), against the same Hello called directly on the user
+// service process over Connect (HTTP/1.1 JSON). The platform is started as `npm run start:distributed` does
+// (one process per chart workload), once per gateway→service protocol (Connect binary, the default, then gRPC). This
+// process only generates load: CONCURRENCY requests in flight over keep-alive connections (undici).
+// Needs PostgreSQL and NATS: DATABASE_URL (a fresh database is created in it and dropped) and NATS_URL,
+// defaulting to the local servers on their standard ports.
+//
+//   npx tsx gateway/bench/distributed.ts
+//   BENCH_MEASURE_MS=2000 BENCH_PROTOCOLS=connect npx tsx gateway/bench/distributed.ts
+import { availableParallelism, loadavg } from "node:os";
+import { createTestDatabase } from "@tt/kit/testing";
+import { Pool } from "undici";
+import { startDistributed } from "../../services/all-in-one/src/distributed.ts";
+
+const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 32);
+const WARMUP_MS = Number(process.env.BENCH_WARMUP_MS ?? 1500);
+const MEASURE_MS = Number(process.env.BENCH_MEASURE_MS ?? 3000);
+// The two cases alternate, ROUNDS times each, and the median round counts: on a shared machine the load of
+// other processes drifts, and alternating keeps the drift out of the ratio.
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
+const PROTOCOLS = (process.env.BENCH_PROTOCOLS ?? "connect,grpc").split(",").map((p) => p.trim());
+const DATABASE_URL = process.env.DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
+const NATS_URL = process.env.NATS_URL ?? "nats://127.0.0.1:4222";
+
+interface Case {
+  name: string;
+  origin: string;
+  method: "GET" | "POST";
+  path: string;
+  headers?: Record<string, string>;
+  body?: string;
+}
+
+interface Result {
+  name: string;
+  requests: number;
+  rps: number;
+  p50: number;
+  p99: number;
+}
+
+const EXPECT = '"version":"1.8.0"';
+
+async function load(c: Case, durationMs: number): Promise<Result> {
+  const pool = new Pool(c.origin, { connections: CONCURRENCY, pipelining: 1 });
+  const latencies: number[] = [];
+  const started = performance.now();
+  const deadline = started + durationMs;
+  const worker = async () => {
+    while (performance.now() < deadline) {
+      const t0 = performance.now();
+      const res = await pool.request({ method: c.method, path: c.path, headers: c.headers, body: c.body });
+      const text = await res.body.text();
+      if (res.statusCode !== 200 || !text.includes(EXPECT)) {
+        throw new Error(`${c.name}: unexpected answer ${res.statusCode} ${text.slice(0, 200)}`);
+      }
+      latencies.push(performance.now() - t0);
+    }
+  };
+  await Promise.all(Array.from({ length: CONCURRENCY }, worker));
+  const elapsed = performance.now() - started;
+  await pool.close();
+  latencies.sort((a, b) => a - b);
+  const at = (q: number) => latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))] ?? NaN;
+  return {
+    name: c.name,
+    requests: latencies.length,
+    rps: (latencies.length / elapsed) * 1000,
+    p50: at(0.5),
+    p99: at(0.99),
+  };
+}
+
+/** Warms both cases up, then alternates them ROUNDS times; returns each case's median round (by req/s). */
+async function measurePair(a: Case, b: Case): Promise<[Result, Result]> {
+  await load(a, WARMUP_MS);
+  await load(b, WARMUP_MS);
+  const rounds: [Result[], Result[]] = [[], []];
+  for (let i = 0; i < ROUNDS; i++) {
+    rounds[0].push(await load(a, MEASURE_MS));
+    rounds[1].push(await load(b, MEASURE_MS));
+  }
+  const median = (rs: Result[]) => [...rs].sort((x, y) => x.rps - y.rps)[Math.floor(rs.length / 2)]!;
+  return [median(rounds[0]), median(rounds[1])];
+}
+
+const fmt = (n: number, d = 0) => n.toFixed(d).padStart(9);
+const row = (r: Result) =>
+  `${r.name.padEnd(34)}${fmt(r.rps)}${fmt(r.p50, 2)}${fmt(r.p99, 2)}${String(r.requests).padStart(10)}`;
+
+console.log(
+  `node ${process.version}, ${CONCURRENCY} in flight, ${WARMUP_MS} ms warm-up + ${MEASURE_MS} ms per round, ` +
+    `median of ${ROUNDS} alternating rounds; gateway, user service and load generator in three processes ` +
+    `on ${availableParallelism()} cores (load average ${loadavg()[0]!.toFixed(1)})`,
+);
+console.log(
+  `${"case".padEnd(34)}${"req/s".padStart(9)}${"p50 ms".padStart(9)}${"p99 ms".padStart(9)}${"requests".padStart(10)}`,
+);
+
+let missed = false;
+for (const protocol of PROTOCOLS) {
+  const db = await createTestDatabase(DATABASE_URL);
+  try {
+    const platform = await startDistributed({
+      databaseUrl: db.url,
+      natsUrl: NATS_URL,
+      port: 0,
+      forwardOutput: false,
+      env: { LOG_LEVEL: "warn", BACKEND_PROTOCOL: protocol },
+    });
+    try {
+      const user = platform.processes.find((p) => p.name === "user")!;
+      const [gateway, direct] = await measurePair(
+        {
+          name: `gateway REST → user (${protocol}, h2c)`,
+          origin: platform.url,
+          method: "GET",
+          path: "/api/user-service",
+        },
+        {
+          name: "direct Connect JSON → user",
+          origin: user.url,
+          method: "POST",
+          path: "/tt.user.v1.UserService/Hello",
+          headers: { "content-type": "application/json" },
+          body: "{}",
+        },
+      );
+      console.log(row(gateway));
+      console.log(row(direct));
+      const ratio = gateway.rps / direct.rps;
+      if (ratio < 0.5) missed = true;
+      console.log(
+        `  gateway/direct throughput (${protocol}): ${ratio.toFixed(2)} (target >= 0.5) ${ratio >= 0.5 ? "OK" : "MISSED"}; ` +
+          `p99 overhead ${(gateway.p99 - direct.p99).toFixed(2)} ms`,
+      );
+    } finally {
+      await platform.close();
+    }
+  } finally {
+    await db.drop();
+  }
+}
+process.exitCode = missed ? 1 : 0;
