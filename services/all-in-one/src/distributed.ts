@@ -17,7 +17,6 @@ import {
   waitUntilReady,
   type ChildHandle,
 } from "./distributed-process.ts";
-import { startEmbeddedPostgres } from "./embedded-postgres.ts";
 
 export interface DistributedOptions {
   /**
@@ -90,6 +89,9 @@ export async function startDistributed(opts: DistributedOptions = {}): Promise<D
   try {
     let databaseUrl = opts.databaseUrl ?? config.DATABASE_URL;
     if (!databaseUrl) {
+      // Loaded only when needed: the embedded-postgres package installs process exit hooks on import that
+      // end the process with code 0, hiding a failed start's exit code from scripts and tests.
+      const { startEmbeddedPostgres } = await import("./embedded-postgres.ts");
       const pg = await startEmbeddedPostgres({
         dataDir: path.join(dataDir, "postgres"),
         port: config.EMBEDDED_POSTGRES_PORT,
