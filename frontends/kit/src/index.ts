@@ -17,7 +17,12 @@ export type { Kit, KitOptions } from "./kit.ts";
 export { KitProvider, useAppTranslation, useErrorText, useKit, useSession } from "./KitProvider.tsx";
 export type { SessionState } from "./KitProvider.tsx";
 export { createLazyTransport } from "./lazy-transport.ts";
-export { FeatureUnavailableError, isPlausiblePhoneNumber, normalisePhoneNumber } from "./phone-number.ts";
+export {
+  FeatureUnavailableError,
+  isFeatureUnavailable,
+  isPlausiblePhoneNumber,
+  normalisePhoneNumber,
+} from "./phone-number.ts";
 export {
   createAppQueryClient,
   CRATE_IMPORT_REFETCH_INTERVAL,

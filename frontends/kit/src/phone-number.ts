@@ -21,3 +21,8 @@ export class FeatureUnavailableError extends Error {
     this.name = "FeatureUnavailableError";
   }
 }
+
+/** By name, not instanceof: a remote may bundle its own copy of the kit's connect entry. */
+export function isFeatureUnavailable(error: unknown): error is FeatureUnavailableError {
+  return error instanceof Error && error.name === "FeatureUnavailableError";
+}

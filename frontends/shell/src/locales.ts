@@ -59,6 +59,11 @@ const en = {
     invalid: "Phone number is invalid. Only real, non-VoIP mobile numbers are allowed.",
     unavailable: "Signing in with a phone number is not available on this server yet. Please use your e-mail.",
     emailLink: "Use your e-mail instead",
+    codeSent: "We texted a code to {{phone}}.",
+    codeLabel: "Code",
+    verify: "Verify",
+    verifying: "Verifying…",
+    changeNumber: "Use another number",
   },
   validation: {
     emailRequired: "Enter your e-mail address.",
@@ -135,6 +140,11 @@ const es: typeof en = {
     unavailable:
       "Iniciar sesión con un número de teléfono aún no está disponible en este servidor. Usa tu correo electrónico.",
     emailLink: "Usar tu correo electrónico",
+    codeSent: "Te hemos enviado un código por SMS al {{phone}}.",
+    codeLabel: "Código",
+    verify: "Verificar",
+    verifying: "Verificando…",
+    changeNumber: "Usar otro número",
   },
   validation: {
     emailRequired: "Introduce tu correo electrónico.",

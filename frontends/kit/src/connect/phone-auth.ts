@@ -1,27 +1,33 @@
-import type { Transport } from "@connectrpc/connect";
-import { createClient } from "@connectrpc/connect";
+import { Code, ConnectError, createClient, type Transport } from "@connectrpc/connect";
+import type { SendMobileCodeResponse, VerifyMobileCodeResponse } from "@tt/proto/tt/user/v1/user_service_pb";
 import { UserService } from "@tt/proto/tt/user/v1/user_service_pb";
 import { FeatureUnavailableError, normalisePhoneNumber } from "../phone-number.ts";
 
-// The RPC names the user service will get for POST /api/user-service/mobile-auth/send-code and verify-code.
-const SEND_CODE = "sendMobileCode";
-const VERIFY_CODE = "verifyMobileCode";
-
-type UntypedClient = Record<string, ((request: Record<string, unknown>) => Promise<unknown>) | undefined>;
-
-function phoneMethod(transport: Transport, name: string) {
-  const client = createClient(UserService, transport) as unknown as UntypedClient;
-  const method = client[name];
-  if (!(name in UserService.method) || !method) throw new FeatureUnavailableError("Phone sign-in");
-  return method;
+// A user service that has the calls in its contract but not yet behind them answers Unimplemented; the
+// screen then says phone sign-in is not available rather than "something went wrong".
+async function orUnavailable<T>(call: () => Promise<T>): Promise<T> {
+  try {
+    return await call();
+  } catch (error) {
+    if (error instanceof ConnectError && error.code === Code.Unimplemented) {
+      throw new FeatureUnavailableError("Phone sign-in");
+    }
+    throw error;
+  }
 }
 
-/** Asks the server to text a code to the number. */
-export async function sendPhoneCode(transport: Transport, phoneNumber: string): Promise<void> {
-  await phoneMethod(transport, SEND_CODE)({ phoneNumber: normalisePhoneNumber(phoneNumber) });
+/** POST /api/user-service/mobile-auth/send-code: texts a code to the number. */
+export function sendPhoneCode(transport: Transport, phoneNumber: string): Promise<SendMobileCodeResponse> {
+  const users = createClient(UserService, transport);
+  return orUnavailable(() => users.sendMobileCode({ phoneNumber: normalisePhoneNumber(phoneNumber) }));
 }
 
-/** Exchanges the texted code for a session; the response shape is the sign-up response's. */
-export async function verifyPhoneCode(transport: Transport, phoneNumber: string, code: string): Promise<unknown> {
-  return phoneMethod(transport, VERIFY_CODE)({ phoneNumber: normalisePhoneNumber(phoneNumber), code });
+/** POST /api/user-service/mobile-auth/verify-code: trades the texted code for a session. */
+export function verifyPhoneCode(
+  transport: Transport,
+  phoneNumber: string,
+  code: string,
+): Promise<VerifyMobileCodeResponse> {
+  const users = createClient(UserService, transport);
+  return orUnavailable(() => users.verifyMobileCode({ phoneNumber: normalisePhoneNumber(phoneNumber), code }));
 }

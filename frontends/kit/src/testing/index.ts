@@ -3,4 +3,4 @@ export { MemoryStorage } from "./memory-storage.ts";
 export { createTestKit, renderWithKit } from "./test-kit.tsx";
 export type { TestKitOptions } from "./test-kit.tsx";
 export { createTestUserService } from "./user-service.ts";
-export type { TestUserService } from "./user-service.ts";
+export type { TestUserService, TestUserServiceOptions } from "./user-service.ts";

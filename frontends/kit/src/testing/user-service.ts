@@ -24,7 +24,12 @@ export interface TestUserService {
  * A small, honest user service for component tests: it keeps accounts and tokens in memory and answers
  * with the documented messages and codes, so screens are tested against the real protocol and shapes.
  */
-export function createTestUserService(): TestUserService {
+export interface TestUserServiceOptions {
+  /** Implements phone sign-in; the code texted is always this one. Without it the calls are Unimplemented. */
+  phoneCode?: string;
+}
+
+export function createTestUserService({ phoneCode }: TestUserServiceOptions = {}): TestUserService {
   const accounts = new Map<string, Account>();
   const tokens = new Map<string, { type: "user" | "guest"; uuid?: string }>();
   const calls: string[] = [];
@@ -58,8 +63,29 @@ export function createTestUserService(): TestUserService {
     return { token: token ?? "", ...found };
   };
 
+  const phone = phoneCode
+    ? {
+        sendMobileCode: ({ phoneNumber }: { phoneNumber: string }) => {
+          calls.push("SendMobileCode");
+          // Stands in for the real check: numbers starting +1555 are VoIP lines.
+          if (phoneNumber.startsWith("+1555")) {
+            throw new ConnectError("phone number is VOIP", Code.InvalidArgument);
+          }
+          return { phoneNumber };
+        },
+        verifyMobileCode: ({ phoneNumber, code }: { phoneNumber: string; code: string }) => {
+          calls.push("VerifyMobileCode");
+          if (code !== phoneCode) throw new ConnectError("invalid or expired code", Code.PermissionDenied);
+          const email = `${phoneNumber.replace("+", "")}@phone.test`;
+          const user = accounts.get(email)?.user ?? addAccount(email, "");
+          return { user, accessToken: issue("user", user.uuid), created: true };
+        },
+      }
+    : {};
+
   const routes = (router: ConnectRouter) =>
     router.service(UserService, {
+      ...phone,
       hello: () => ({ service: "user-service", version: "1.8.0" }),
       getGuestToken: () => {
         calls.push("GetGuestToken");

@@ -49,3 +49,38 @@ describe("phone-number login (spec 002 §5)", () => {
     );
   });
 });
+
+describe("phone-number login once the user service implements it", () => {
+  function setupWithPhone() {
+    const service = createTestUserService({ phoneCode: "123456" });
+    const kit = createTestKit({ routes: service.routes });
+    return { service, ...renderShell({ path: "/login/phone", kit }) };
+  }
+
+  it("shows the spec's message when the server finds the number is VoIP", async () => {
+    const user = userEvent.setup();
+    setupWithPhone();
+    await user.type(await screen.findByLabelText("Phone number"), "+1 555 010 0000");
+    await user.click(screen.getByRole("button", { name: "Text me a code" }));
+    expect((await screen.findByRole("alert")).textContent).toBe(
+      "Phone number is invalid. Only real, non-VoIP mobile numbers are allowed.",
+    );
+  });
+
+  it("texts a code, takes it back and signs the user in", async () => {
+    const user = userEvent.setup();
+    const { kit, service } = setupWithPhone();
+    await user.type(await screen.findByLabelText("Phone number"), "+34 612 345 678");
+    await user.click(screen.getByRole("button", { name: "Text me a code" }));
+    expect((await screen.findByRole("status")).textContent).toBe("We texted a code to +34612345678.");
+    await user.type(screen.getByLabelText("Code"), "000000");
+    await user.click(screen.getByRole("button", { name: "Verify" }));
+    expect((await screen.findByRole("alert")).textContent).toBe("Invalid or expired code");
+    await user.clear(screen.getByLabelText("Code"));
+    await user.type(screen.getByLabelText("Code"), "123456");
+    await user.click(screen.getByRole("button", { name: "Verify" }));
+    expect((await screen.findByTestId("signed-in-user")).textContent).toContain("Signed in as");
+    expect(kit.session.getSnapshot().accessToken?.tokenType).toBe("user");
+    expect(service.calls).toEqual(expect.arrayContaining(["SendMobileCode", "VerifyMobileCode"]));
+  });
+});

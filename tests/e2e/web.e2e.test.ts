@@ -1,0 +1,261 @@
+// Browser journeys through the whole product: the platform in one process (startAllInOne) with the
+// frontend handler mounted in the gateway, driven by headless Chromium (Debian's, through playwright-core).
+// Screenshots of the main states go to test-artifacts/web/.
+import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { chromium, type BrowserContext, type Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { startAllInOne, type AllInOne } from "@tt/all-in-one";
+import { createTestDatabase } from "@tt/kit/testing";
+import { buildFrontendsIfStale, createFrontendHandler, type FrontendHandler } from "@tt/web-server";
+
+const ADMIN = { email: "admin@example.test", password: "admin-password-1" };
+const ARTIFACTS = path.resolve(import.meta.dirname, "../../test-artifacts/web");
+const CHROMIUM = process.env["CHROMIUM_PATH"] ?? "/usr/bin/chromium";
+const CHROMIUM_ARGS = [
+  "--headless",
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-quic",
+  "--no-first-run",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
+];
+const REMOTES = ["room", "crates", "shop", "admin"];
+const JOURNEY_TIMEOUT = 60_000;
+
+let platform: AllInOne;
+let dropDatabase: () => Promise<void>;
+let context: BrowserContext;
+let profileDir: string;
+let deadRemote: Server;
+let deadRemoteUrl: string;
+// The gateway's static handler delegates to this, so one journey can swap in a remotes.json with a dead remote.
+let frontends: FrontendHandler = createFrontendHandler();
+
+async function shot(page: Page, name: string): Promise<void> {
+  await page.screenshot({ path: path.join(ARTIFACTS, `${name}.png`), fullPage: true });
+}
+
+/** A new tab in English: the journeys share one browser profile, and the language choice is remembered. */
+async function newPage(url: string): Promise<Page> {
+  const page = await context.newPage();
+  await page.goto(url.includes("lang=") ? url : `${url}${url.includes("?") ? "&" : "?"}lang=en`);
+  return page;
+}
+
+async function text(page: Page, selector: Parameters<Page["getByRole"]>[0], name?: string | RegExp) {
+  const locator = name === undefined ? page.getByRole(selector) : page.getByRole(selector, { name });
+  await locator.first().waitFor();
+  return (await locator.first().textContent()) ?? "";
+}
+
+beforeAll(async () => {
+  mkdirSync(ARTIFACTS, { recursive: true });
+  // Fresh builds when the sources changed; a no-op otherwise.
+  await buildFrontendsIfStale();
+  const db = await createTestDatabase(inject("databaseUrl"));
+  dropDatabase = db.drop;
+  platform = await startAllInOne({
+    port: 0,
+    host: "127.0.0.1",
+    databaseUrl: db.url,
+    natsUrl: inject("natsUrl"),
+    env: { LOG_LEVEL: "warn", ADMIN_EMAIL: ADMIN.email, ADMIN_PASSWORD: ADMIN.password },
+    staticHandler: (req, res) => frontends(req, res),
+  });
+  // A remote whose server is up but failing: every request answers 503.
+  deadRemote = createServer((_req, res) => {
+    res.statusCode = 503;
+    res.setHeader("Access-Control-Allow-Origin", "*");
+    res.end("Service Unavailable");
+  });
+  await new Promise<void>((resolve) => deadRemote.listen(0, "127.0.0.1", resolve));
+  deadRemoteUrl = `http://127.0.0.1:${(deadRemote.address() as AddressInfo).port}`;
+  profileDir = mkdtempSync(path.join(tmpdir(), "tt-e2e-chromium-"));
+  context = await chromium.launchPersistentContext(profileDir, {
+    executablePath: CHROMIUM,
+    args: CHROMIUM_ARGS,
+    viewport: { width: 1280, height: 800 },
+  });
+}, 300_000);
+
+afterAll(async () => {
+  await context?.close();
+  if (profileDir) rmSync(profileDir, { recursive: true, force: true });
+  await new Promise((resolve) => (deadRemote ? deadRemote.close(resolve) : resolve(undefined)));
+  await platform?.close();
+  await dropDatabase?.();
+});
+
+describe("web journeys", () => {
+  const email = `listener-${Date.now()}@example.test`;
+  const password = "correct-horse-1";
+
+  it(
+    "browses as a guest with a guest token",
+    async () => {
+      const page = await newPage(platform.url);
+      expect(await text(page, "heading", "Listen together")).toBe("Listen together");
+      await page.getByText("Browsing as a guest", { exact: true }).waitFor();
+      await page.waitForFunction(
+        () => JSON.parse(localStorage.getItem("tt-session") ?? "{}").accessToken?.tokenType === "guest",
+      );
+      await shot(page, "01-home-guest");
+      await page.close();
+    },
+    JOURNEY_TIMEOUT,
+  );
+
+  it(
+    "signs up, logs out and logs back in",
+    async () => {
+      const page = await newPage(platform.url);
+      await page.getByRole("banner").getByRole("link", { name: "Sign up" }).click();
+      await page.getByLabel("E-mail").fill(email);
+      await page.getByLabel("Password").fill(password);
+      await page.getByLabel("Nickname").fill("Ada");
+      await shot(page, "02-sign-up");
+      await page.getByRole("button", { name: "Create account" }).click();
+      expect(await page.getByTestId("signed-in-user").textContent()).toBe("Signed in as Ada");
+      await shot(page, "03-signed-in");
+
+      await page.getByRole("button", { name: "Log out" }).click();
+      await page.getByText("Browsing as a guest", { exact: true }).waitFor();
+      await shot(page, "04-logged-out");
+
+      await page.getByRole("banner").getByRole("link", { name: "Log in" }).click();
+      await page.getByLabel("E-mail").fill(email);
+      await page.getByLabel("Password").fill("wrong-password");
+      await page.getByRole("button", { name: "Log in" }).click();
+      expect(await text(page, "alert")).toBe("Incorrect email or password");
+      await shot(page, "05-login-error");
+      await page.getByLabel("Password").fill(password);
+      await page.getByRole("button", { name: "Log in" }).click();
+      await page.getByTestId("signed-in-user").waitFor();
+      expect(await page.getByTestId("signed-in-user").textContent()).toBe("Signed in as Ada");
+      await page.close();
+    },
+    JOURNEY_TIMEOUT,
+  );
+
+  it(
+    "switches to Spanish, keeps it across a reload, and back to English",
+    async () => {
+      const page = await newPage(platform.url);
+      await page.getByRole("combobox", { name: "Language" }).selectOption("es");
+      expect(await text(page, "heading", "Escuchad juntos")).toBe("Escuchad juntos");
+      // A later visit without ?lang= is still in Spanish (tt-locale).
+      await page.goto(platform.url);
+      expect(await text(page, "heading", "Escuchad juntos")).toBe("Escuchad juntos");
+      expect(await page.evaluate(() => document.documentElement.lang)).toBe("es");
+      await shot(page, "06-spanish");
+      await page.getByRole("combobox", { name: "Idioma" }).selectOption("en");
+      expect(await text(page, "heading", "Listen together")).toBe("Listen together");
+      await page.goto(`${platform.url}/login/phone?lang=es`);
+      await page.getByLabel("Número de teléfono").fill("123");
+      await page.getByRole("button", { name: "Enviarme un código" }).click();
+      expect(await text(page, "alert")).toBe(
+        "El número de teléfono no es válido. Solo se permiten números móviles reales que no sean VoIP.",
+      );
+      await page.goto(`${platform.url}/?lang=en`);
+      expect(await text(page, "heading", "Listen together")).toBe("Listen together");
+      await page.close();
+    },
+    JOURNEY_TIMEOUT,
+  );
+
+  it(
+    "shows the phone-number screen with the spec's texts and no pretend success",
+    async () => {
+      const page = await newPage(`${platform.url}/login/phone`);
+      await page.getByText("Enter your phone number to create a new account. We'll text a code to verify.").waitFor();
+      await page.getByLabel("Phone number").fill("12ab");
+      await page.getByRole("button", { name: "Text me a code" }).click();
+      expect(await text(page, "alert")).toBe(
+        "Phone number is invalid. Only real, non-VoIP mobile numbers are allowed.",
+      );
+      await page.getByLabel("Phone number").fill("+1 415 555 0100");
+      await page.getByRole("button", { name: "Text me a code" }).click();
+      // Until the user service implements send-code it answers Unimplemented and the screen says so; once
+      // it does, the code step follows. Either way nothing pretends.
+      const outcome = page.getByText("not available on this server yet").or(page.getByText("We texted a code to"));
+      await outcome.waitFor();
+      await shot(page, "07-phone-login");
+      await page.close();
+    },
+    JOURNEY_TIMEOUT,
+  );
+
+  it(
+    "renders each remote inside the shell, with the admin's user list",
+    async () => {
+      const page = await newPage(platform.url);
+      const nav = page.getByRole("navigation", { name: "Main" });
+      await nav.getByRole("link", { name: "Rooms" }).click();
+      expect(await text(page, "heading", "Live rooms")).toBe("Live rooms");
+      await shot(page, "08-remote-room");
+      await nav.getByRole("link", { name: "Crates" }).click();
+      await page
+        .getByRole("heading", { name: /crates/i })
+        .first()
+        .waitFor();
+      await shot(page, "09-remote-crates");
+      await nav.getByRole("link", { name: "Shop" }).click();
+      expect(await text(page, "heading", "The shop is not open yet")).toBe("The shop is not open yet");
+      await shot(page, "10-remote-shop");
+      // Anyone who is not an admin is told so by the admin remote.
+      await page.goto(`${platform.url}/admin`);
+      expect(await text(page, "heading", "Admins only")).toBe("Admins only");
+
+      // Sign in as the bootstrap admin.
+      const header = page.getByRole("banner");
+      if (await header.getByRole("button", { name: "Log out" }).isVisible()) {
+        await header.getByRole("button", { name: "Log out" }).click();
+      }
+      await header.getByRole("link", { name: "Log in" }).click();
+      await page.getByLabel("E-mail").fill(ADMIN.email);
+      await page.getByLabel("Password").fill(ADMIN.password);
+      await page.getByRole("button", { name: "Log in" }).click();
+      await page.getByTestId("signed-in-user").waitFor();
+      await nav.getByRole("link", { name: "Admin" }).click();
+      await page.getByRole("cell", { name: ADMIN.email }).waitFor();
+      expect(await page.getByRole("cell", { name: email }).count()).toBe(1);
+      await shot(page, "11-remote-admin");
+      await page.close();
+    },
+    JOURNEY_TIMEOUT,
+  );
+
+  it(
+    "keeps working when one remote is down: its fallback shows, the others load",
+    async () => {
+      frontends = createFrontendHandler({
+        remotes: REMOTES.map((name) => ({
+          name,
+          entry: name === "shop" ? `${deadRemoteUrl}/mf-manifest.json` : `/remotes/${name}/mf-manifest.json`,
+        })),
+      });
+      try {
+        const page = await newPage(`${platform.url}/shop`);
+        const alert = page.getByRole("alert");
+        await alert.waitFor({ timeout: 20_000 });
+        expect(await alert.textContent()).toContain("Shop is unavailable right now");
+        expect(await page.getByRole("button", { name: "Try again" }).isVisible()).toBe(true);
+        await shot(page, "12-remote-down");
+        await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Rooms" }).click();
+        expect(await text(page, "heading", "Live rooms")).toBe("Live rooms");
+        await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Home" }).click();
+        expect(await text(page, "heading", /Listen together|Welcome/)).toBeTruthy();
+        await page.close();
+      } finally {
+        frontends = createFrontendHandler();
+      }
+    },
+    JOURNEY_TIMEOUT,
+  );
+});
