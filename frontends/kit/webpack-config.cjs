@@ -6,6 +6,10 @@ const MiniCssExtractPlugin = require("mini-css-extract-plugin");
 const Minimizer = require("minimizer-webpack-plugin");
 const { createFederationPlugin } = require("./federation.cjs");
 
+/** Where each remote's dev server listens (its webpack.config.cjs says the same). */
+const DEV_PORTS = { room: 3001, crates: 3002, shop: 3003, admin: 3004 };
+const CONNECT_PATH = /^\/[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+\/[A-Za-z_]\w*$/;
+
 /**
  * @param {{ dir: string, name: string, title: string, port: number, exposes?: Record<string, string>, host?: boolean }} options
  */
@@ -85,6 +89,29 @@ function createWebpackConfig({ dir, name, title, port, exposes, host = false }) 
         historyApiFallback: true,
         // Manifest mode fetches the remote's files from another origin in development.
         headers: { "Access-Control-Allow-Origin": "*" },
+        // The shell's dev server answers /remotes.json with the remotes' dev servers and sends the API
+        // (REST and Connect) to the gateway, so `npm run dev` in each package gives the whole product.
+        ...(host
+          ? {
+              setupMiddlewares: (middlewares, devServer) => {
+                devServer.app.get("/remotes.json", (_req, res) => {
+                  res.json(
+                    Object.entries(DEV_PORTS).map(([remote, remotePort]) => ({
+                      name: remote,
+                      entry: `http://localhost:${remotePort}/mf-manifest.json`,
+                    })),
+                  );
+                });
+                return middlewares;
+              },
+              proxy: [
+                {
+                  context: (pathname) => pathname.startsWith("/api/") || CONNECT_PATH.test(pathname),
+                  target: process.env.GATEWAY_URL ?? "http://localhost:8080",
+                },
+              ],
+            }
+          : {}),
       },
     };
   };

@@ -149,3 +149,20 @@ describe("createFrontendHandler", () => {
     }
   });
 });
+
+describe("createFrontendHandler before the first build", () => {
+  it("answers page requests with a 503 that reloads itself, and leaves the API alone", async () => {
+    const root = mkdtempSync(path.join(tmpdir(), "tt-web-server-empty-"));
+    const { url, server } = await serve({ distRoot: root });
+    try {
+      const page = await fetch(`${url}/`, { headers: { accept: "text/html" } });
+      expect(page.status).toBe(503);
+      expect(page.headers.get("retry-after")).toBe("5");
+      expect(await page.text()).toContain("The web app is being built");
+      expect(await (await fetch(`${url}/api/user-service`)).text()).toBe("gateway");
+    } finally {
+      await new Promise((resolve) => server.close(resolve));
+      rmSync(root, { recursive: true, force: true });
+    }
+  });
+});

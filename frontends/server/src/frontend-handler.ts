@@ -179,6 +179,19 @@ function sendJson(req: Request, res: Response, value: unknown): void {
   else res.end(body);
 }
 
+const NOT_BUILT_PAGE = `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta http-equiv="refresh" content="5">
+<title>Turntable is starting</title></head><body><h1>Turntable is starting</h1>
+<p>The web app is being built. This page reloads by itself in a few seconds.</p></body></html>`;
+
+function sendNotBuilt(req: Request, res: Response): void {
+  res.statusCode = 503;
+  res.setHeader("Content-Type", "text/html; charset=utf-8");
+  res.setHeader("Cache-Control", "no-store");
+  res.setHeader("Retry-After", "5");
+  if (req.method === "HEAD") res.end();
+  else res.end(NOT_BUILT_PAGE);
+}
+
 function notFound(res: Response): void {
   res.statusCode = 404;
   res.setHeader("Content-Type", "text/plain; charset=utf-8");
@@ -243,7 +256,11 @@ export function createFrontendHandler(options: FrontendHandlerOptions = {}): Fro
     const lastSegment = pathname.slice(pathname.lastIndexOf("/") + 1);
     if (lastSegment.includes(".") || !wantsHtml(req)) return false;
     const index = fileUnder(shellDist, "/index.html");
-    if (!index) return false;
+    if (!index) {
+      // `npm start` serves the API before the first web build is done; say so instead of a bare 404.
+      sendNotBuilt(req, res);
+      return true;
+    }
     sendFile(req, res, index.file, index.stats, REVALIDATE);
     return true;
   };
