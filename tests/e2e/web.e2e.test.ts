@@ -106,6 +106,10 @@ describe("web journeys", () => {
         () => JSON.parse(localStorage.getItem("tt-session") ?? "{}").accessToken?.tokenType === "guest",
       );
       await shot(page, "01-home-guest");
+      // The same page on a phone-sized screen: the header wraps, nothing overflows sideways.
+      await page.setViewportSize({ width: 390, height: 844 });
+      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+      await shot(page, "01-home-guest-phone");
       await page.close();
     },
     JOURNEY_TIMEOUT,
