@@ -9,7 +9,6 @@ import net from "node:net";
 import type { Transport } from "@connectrpc/connect";
 import { createConnectTransport, createGrpcTransport, Http2SessionManager } from "@connectrpc/connect-node";
 import { createLogger, createServer } from "@tt/kit";
-import type { NodeRequestHandler } from "@tt/kit";
 import type { Logger } from "pino";
 import { serviceCatalog } from "./catalog.ts";
 import { backendUrls, loadGatewayConfig, type GatewayConfig } from "./gateway-config.ts";
@@ -91,10 +90,10 @@ function sessionManager(baseUrl: string): Http2SessionManager {
 const config = loadGatewayConfig(process.env);
 const logger = createLogger({ service: "gateway", level: config.LOG_LEVEL });
 const urls = backendUrls(config);
-const sessions = Object.values(urls).map(sessionManager);
-const backends: GatewayBackend[] = Object.entries(serviceCatalog).map(([name, services], i) => ({
+const sessions = new Map(Object.entries(urls).map(([name, url]) => [name, sessionManager(url)]));
+const backends: GatewayBackend[] = Object.entries(serviceCatalog).map(([name, services]) => ({
   services: [...services],
-  transport: transportFor(config, urls[name]!, sessions[i]!),
+  transport: transportFor(config, urls[name]!, sessions.get(name)!),
   connect: { baseUrl: urls[name]! },
 }));
 
@@ -112,9 +111,7 @@ for (const signal of ["SIGTERM", "SIGINT"] as const) {
 }
 
 const server = await createServer({
-  // The kit types the handler as connect-node's adapter; the gateway's takes the same node request and
-  // response pair (the kit will widen the type to a plain node http/http2 handler).
-  handler: gateway.handler as unknown as NodeRequestHandler,
+  handler: gateway.handler,
   port: config.PORT,
   host: config.HOST,
   ready: backendReadiness(Object.values(urls), config.READINESS_CACHE_MS, logger),
@@ -128,4 +125,4 @@ logger.info({ reason: String(stop.signal.reason) }, "shutting down");
 // Running calls finish against still-open backend sessions; only then are those closed.
 await server.close();
 gateway.close();
-for (const s of sessions) s.abort();
+for (const s of sessions.values()) s.abort();
