@@ -21,16 +21,24 @@ export { runServiceMain } from "./main.ts";
 export {
   createMemoryBus,
   createNatsBus,
+  enqueue,
   InvalidSubjectError,
   KvConflictError,
+  OutboxMessage,
+  OutboxMessageSchema,
+  relayOutboxOnce,
   RequestError,
+  startOutboxRelay,
   subject,
   subjectMatches,
   subjectsOverlap,
   validateSubject,
 } from "./bus/index.ts";
 
+export { adminList, invalidQuery, parseAdminQuery } from "./admin-query/index.ts";
+
 export type { Identity, TokenType } from "./context.ts";
+export type { AdminListPage, AdminListQuery, AdminListSpec } from "./admin-query/index.ts";
 export type { AccessTokenClaims, UserRole } from "./auth/claims.ts";
 export type { SessionRevocations } from "./auth/revocations.ts";
 export type { KitConfig } from "./config.ts";
@@ -66,5 +74,7 @@ export type {
   BusLogger,
   MemoryBusOptions,
   NatsBusOptions,
+  OutboxRelay,
+  OutboxRelayOptions,
   RequestFailure,
 } from "./bus/index.ts";

@@ -1,9 +1,13 @@
-// Events the user service publishes. Payloads are JSON for now; they become protobuf messages once the
-// event protos exist (ARCHITECTURE "Data and events").
-import type { Logger } from "pino";
-import type { Bus } from "@tt/kit";
+// Events the user service publishes, through the outbox. Payloads are JSON for now; they become protobuf
+// messages once the event protos exist (ARCHITECTURE "Data and events").
+import type { EntityManager } from "@mikro-orm/postgresql";
+import { enqueue } from "@tt/kit";
 import type { Profile } from "./modules/profiles/profile.entity.ts";
 import type { User } from "./modules/users/user.entity.ts";
+
+/** The durable stream of the user service's events (created, profile updated, banned, roles changed, deleted). */
+export const USER_EVENTS_STREAM = "TT_USER";
+export const USER_EVENTS_SUBJECTS = ["tt.user.>"];
 
 export const USER_CREATED_SUBJECT = "tt.user.user.created";
 
@@ -16,20 +20,16 @@ export interface UserCreatedEvent {
 }
 
 /**
- * Announces a new account. Called after the commit; a bus failure is logged, not raised, because the
- * account exists either way and the caller must get its token. (Losing such an event needs the outbox of
- * CONVENTIONS 17, which the kit does not offer yet.)
+ * Announces a new account through the transactional outbox: the event row is written with the account, in
+ * the same flush, and the kit's relay publishes it (JetStream, deduplicated by row id) even when NATS was
+ * away at the time.
  */
-export async function publishUserCreated(bus: Bus, logger: Logger, user: User, profile: Profile): Promise<void> {
+export function enqueueUserCreated(em: EntityManager, user: User, profile: Profile): void {
   const event: UserCreatedEvent = {
     uuid: user.id,
     role: user.role,
     nickname: profile.nickname,
     createdAt: user.createdAt.toISOString(),
   };
-  try {
-    await bus.publish(USER_CREATED_SUBJECT, new TextEncoder().encode(JSON.stringify(event)));
-  } catch (err) {
-    logger.error({ err, subject: USER_CREATED_SUBJECT, userId: user.id }, "publishing an event failed");
-  }
+  enqueue(em, USER_CREATED_SUBJECT, new TextEncoder().encode(JSON.stringify(event)));
 }

@@ -1,9 +1,11 @@
 import { UserService } from "@tt/proto/tt/user/v1/user_service_pb";
-import type { ServiceDefinition } from "@tt/kit";
+import { startOutboxRelay, type ServiceDefinition } from "@tt/kit";
 import { bootstrapAdmin } from "./admin-bootstrap.ts";
 import { loadUserConfig } from "./config.ts";
 import { entities } from "./entities.ts";
+import { USER_EVENTS_STREAM, USER_EVENTS_SUBJECTS } from "./events.ts";
 import { migrationsList } from "./migrations/index.ts";
+import { createInMemoryDevOutbox, createProviders } from "./providers/index.ts";
 import { userServiceImpl } from "./routes/index.ts";
 import { createTokenIssuer } from "./tokens.ts";
 import type { UserServiceContext } from "./user-context.ts";
@@ -19,12 +21,36 @@ export const userServiceDefinition: ServiceDefinition = {
     const logger = deps.logger;
     const tokens = await createTokenIssuer(deps.orm.em, config);
     await bootstrapAdmin(deps.orm.em, logger, { email: config.ADMIN_EMAIL, password: config.ADMIN_PASSWORD });
-    const svc: UserServiceContext = { tokens, revocations: deps.revocations, bus: deps.bus, logger };
+    const devOutbox = createInMemoryDevOutbox();
+    const providers = createProviders(deps.env, { devOutbox });
+    logger.info({ providers: providers.modes }, `providers: ${providers.summary}`);
+    await deps.bus.ensureStream(USER_EVENTS_STREAM, USER_EVENTS_SUBJECTS);
+    // Its own signal, so close() can stop it whether or not the host has aborted deps.signal yet.
+    const stopRelay = new AbortController();
+    deps.signal.addEventListener("abort", () => stopRelay.abort(), { once: true });
+    const relay = startOutboxRelay({ orm: deps.orm, bus: deps.bus, signal: stopRelay.signal, logger });
+    const svc: UserServiceContext = {
+      tokens,
+      revocations: deps.revocations,
+      bus: deps.bus,
+      logger,
+      config,
+      env: deps.env,
+      providers: providers.providers,
+      devOutbox,
+      orm: deps.orm,
+      signal: deps.signal,
+    };
     return {
       routes(router) {
         router.service(UserService, userServiceImpl(svc));
       },
       verificationKeys: () => tokens.verificationKeys(),
+      async close() {
+        stopRelay.abort();
+        await relay.stopped;
+        providers.close();
+      },
     };
   },
 };

@@ -8,7 +8,7 @@ import { createServer, startServiceHost, type Bus, type ServiceHost } from "@tt/
 import { createTestDatabase, type TestDatabase } from "@tt/kit/testing";
 import { pino } from "pino";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { createMemoryBus, createNatsBus } from "../../kit/src/bus/index.ts";
+import { createMemoryBus, createNatsBus } from "@tt/kit";
 import { userServiceDefinition } from "./index.ts";
 import { Code, connectErrorOf } from "./testing/expect-connect-error.ts";
 import { verifyAccessToken } from "./testing/user-harness.ts";

@@ -5,7 +5,7 @@ import { timestampFromDate } from "@bufbuild/protobuf/wkt";
 import type { ServiceImpl } from "@connectrpc/connect";
 import { UserSchema as UserMessageSchema, type User as UserMessage } from "@tt/proto/tt/user/v1/user_pb";
 import type { UserService } from "@tt/proto/tt/user/v1/user_service_pb";
-import { adminList, type AdminListSpec } from "../../../kit/src/admin-query/index.ts";
+import { adminList, type AdminListSpec } from "@tt/kit";
 import { User } from "../modules/users/user.entity.ts";
 import { callEm } from "./call.ts";
 

@@ -5,7 +5,6 @@ import { Code, ConnectError, type ServiceImpl } from "@connectrpc/connect";
 import { UniqueConstraintViolationException } from "@mikro-orm/core";
 import type { UserService } from "@tt/proto/tt/user/v1/user_service_pb";
 import { checkEmail, checkNewPassword, MISSING_CREDENTIALS, nicknameFor, normalizeEmail } from "../account-rules.ts";
-import { publishUserCreated } from "../events.ts";
 import { Session } from "../modules/sessions/session.entity.ts";
 import { revokeSessions } from "../modules/sessions/revoke-sessions.ts";
 import { startSession, toAccessTokenMessage } from "../modules/sessions/start-session.ts";
@@ -33,7 +32,7 @@ export function authRoutes(svc: UserServiceContext): Partial<ServiceImpl<typeof 
       if ((await em.count(User, { email })) > 0)
         throw new ConnectError(EMAIL_ALREADY_REGISTERED, Code.PermissionDenied);
       const passwordHash = await hashPassword(req.password);
-      const { user, profile } = createAccount(em, { email, passwordHash, role: "user", nickname });
+      const { user } = createAccount(em, { email, passwordHash, role: "user", nickname });
       const { issued } = await startSession(em, svc.tokens, user, callUserAgent(ctx));
       try {
         await em.flush();
@@ -43,7 +42,6 @@ export function authRoutes(svc: UserServiceContext): Partial<ServiceImpl<typeof 
         }
         throw err;
       }
-      await publishUserCreated(svc.bus, svc.logger, user, profile);
       return { user: toUserMessage(user), accessToken: toAccessTokenMessage(issued) };
     },
 

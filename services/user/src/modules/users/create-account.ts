@@ -1,4 +1,6 @@
+import { randomUUID } from "node:crypto";
 import type { EntityManager } from "@mikro-orm/postgresql";
+import { enqueueUserCreated } from "../../events.ts";
 import { Profile } from "../profiles/profile.entity.ts";
 import { User } from "./user.entity.ts";
 
@@ -10,9 +12,12 @@ export interface NewAccount {
   nickname: string;
 }
 
-/** Creates an account and its profile; persisted with the caller's next flush. */
+/** Creates an account, its profile and its tt.user.user.created event; persisted with the caller's next flush. */
 export function createAccount(em: EntityManager, account: NewAccount): { user: User; profile: Profile } {
   const user = em.create(User, {
+    // Set here rather than at flush: the event written with the account carries them.
+    id: randomUUID(),
+    createdAt: new Date(),
     email: account.email,
     passwordHash: account.passwordHash,
     role: account.role,
@@ -20,5 +25,6 @@ export function createAccount(em: EntityManager, account: NewAccount): { user: U
     badges: [],
   });
   const profile = em.create(Profile, { user, nickname: account.nickname, avatarId: null, color: null, bio: null });
+  enqueueUserCreated(em, user, profile);
   return { user, profile };
 }

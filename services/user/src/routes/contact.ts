@@ -1,0 +1,8 @@
+import type { ServiceImpl } from "@connectrpc/connect";
+import type { UserService } from "@tt/proto/tt/user/v1/user_service_pb";
+import type { UserServiceContext } from "../user-context.ts";
+
+/** RPCs of the contact area: e-mails and their verification, mobile auth codes, the phone whitelist, phone validation, admin phone numbers, the dev outbox, throttling. */
+export function contactRoutes(_svc: UserServiceContext): Partial<ServiceImpl<typeof UserService>> {
+  return {};
+}
