@@ -2,106 +2,28 @@
 // both ways to run the platform: all-in-one (one process, in-process transport) and distributed (one process
 // per chart Deployment, HTTP/2 between gateway and services). Each mode gets its own fresh database and the
 // real NATS.
-import { generateKeyPairSync, randomUUID } from "node:crypto";
-import { SignJWT, exportJWK, importPKCS8 } from "jose";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { createTestDatabase } from "@tt/kit/testing";
-import { startAllInOne } from "@tt/all-in-one";
-import { startDistributed } from "../../services/all-in-one/src/distributed.ts";
+import { createPublicKey, generateKeyPairSync, randomUUID } from "node:crypto";
+import { exportJWK } from "jose";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ADMIN, MODES, startTestPlatform, u, type CallOptions, type TestPlatform } from "./support/platform.ts";
 
-const ADMIN = { email: "admin@example.test", password: "admin-password-1" };
-const keys = generateKeyPairSync("ed25519");
-const privatePem = keys.privateKey.export({ type: "pkcs8", format: "pem" }).toString();
-
-interface Platform {
-  url: string;
-  close(): Promise<void>;
-}
-
-interface StartOptions {
-  databaseUrl: string;
-  natsUrl: string;
-  env: Record<string, string>;
-}
-
-const modes: { mode: string; start: (opts: StartOptions) => Promise<Platform> }[] = [
-  {
-    mode: "all-in-one",
-    start: (opts) => startAllInOne({ ...opts, port: 0, host: "127.0.0.1" }),
-  },
-  {
-    mode: "distributed",
-    // The children's output would interleave with the reporter's; their failures surface through startDistributed.
-    start: (opts) => startDistributed({ ...opts, port: 0, forwardOutput: false }),
-  },
-];
-
-describe.each(modes)("account slice ($mode)", ({ start }) => {
-  let platform: Platform;
-  let dropDatabase: () => Promise<void>;
-  let kid: string;
-
-  interface Answer {
-    status: number;
-    body: Record<string, unknown>;
-    headers: Headers;
-  }
-
-  async function call(method: string, path: string, opts: { token?: string; body?: unknown; raw?: string } = {}) {
-    const headers: Record<string, string> = {};
-    if (opts.token) headers.authorization = `Bearer ${opts.token}`;
-    if (opts.body !== undefined || opts.raw !== undefined) headers["content-type"] = "application/json";
-    const res = await fetch(platform.url + path, {
-      method,
-      headers,
-      body: opts.raw ?? (opts.body === undefined ? undefined : JSON.stringify(opts.body)),
-    });
-    const text = await res.text();
-    return { status: res.status, body: text ? JSON.parse(text) : {}, headers: res.headers } as Answer;
-  }
-
-  const u = (path: string) => `/api/user-service${path}`;
+describe.each(MODES)("account slice (%s)", (mode) => {
+  let platform: TestPlatform;
+  const call = (method: string, path: string, opts?: CallOptions) => platform.call(method, path, opts);
+  const craft = (claims: Record<string, unknown>, opts?: { key?: string; kid?: string }) =>
+    platform.craft(claims, opts);
 
   async function signUp(email: string, password = "correct-horse-1") {
-    const res = await call("POST", u("/users/sign-up"), { body: { email, password } });
-    expect(res.status).toBe(200);
-    return res.body as { user: { uuid: string; email: string }; accessToken: { token: string } };
-  }
-
-  /** Signs a token with the platform's own key (handed to it as JWT_PRIVATE_KEY), to craft edge cases. */
-  async function craft(claims: Record<string, unknown>, opts: { key?: string; kid?: string } = {}) {
-    const key = await importPKCS8(opts.key ?? privatePem, "EdDSA");
-    const now = Math.floor(Date.now() / 1000);
-    return new SignJWT({ typ: "user", role: "user", sid: randomUUID(), ...claims })
-      .setProtectedHeader({ alg: "EdDSA", kid: opts.kid ?? kid, typ: "JWT" })
-      .setIssuer((claims.iss as string) ?? "turntable")
-      .setAudience((claims.aud as string) ?? "turntable")
-      .setSubject((claims.sub as string) ?? randomUUID())
-      .setIssuedAt((claims.iat as number) ?? now)
-      .setExpirationTime((claims.exp as number) ?? now + 600)
-      .sign(key);
+    const { user, token } = await platform.signUp(email, password);
+    return { user, accessToken: { token } };
   }
 
   beforeAll(async () => {
-    const db = await createTestDatabase(inject("databaseUrl"));
-    dropDatabase = db.drop;
-    platform = await start({
-      databaseUrl: db.url,
-      natsUrl: inject("natsUrl"),
-      env: {
-        LOG_LEVEL: "warn",
-        ADMIN_EMAIL: ADMIN.email,
-        ADMIN_PASSWORD: ADMIN.password,
-        JWT_PRIVATE_KEY: privatePem,
-      },
-    });
-    const pub = await call("GET", u("/auth/pub-key"));
-    kid = pub.body.kid as string;
+    platform = await startTestPlatform({ mode });
   });
 
   afterAll(async () => {
     await platform?.close();
-    await dropDatabase?.();
   });
 
   describe("hello and keys", () => {
@@ -118,7 +40,7 @@ describe.each(modes)("account slice ($mode)", ({ start }) => {
       expect(res.status).toBe(200);
       expect(res.body.alg).toBe("EdDSA");
       expect(res.body.publicKey).toContain("BEGIN PUBLIC KEY");
-      const expected = await exportJWK(keys.publicKey);
+      const expected = await exportJWK(createPublicKey(platform.privatePem));
       const jwks = await call("GET", u("/.well-known/jwks.json"));
       expect(jwks.status).toBe(200);
       expect((jwks.body.keys as Array<{ x: string }>).map((k) => k.x)).toContain(expected.x);

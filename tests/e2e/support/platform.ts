@@ -1,0 +1,142 @@
+// The platform under end-to-end test: started in either way to run it on a fresh database and the real NATS,
+// with a REST client and a token factory, so every e2e suite drives it exactly as an outside client would.
+import { generateKeyPairSync, randomUUID } from "node:crypto";
+import { SignJWT, importPKCS8 } from "jose";
+import { inject } from "vitest";
+import { createTestDatabase } from "@tt/kit/testing";
+import { startAllInOne } from "@tt/all-in-one";
+import { startDistributed } from "../../../services/all-in-one/src/distributed.ts";
+
+export type Mode = "all-in-one" | "distributed";
+export const MODES: Mode[] = ["all-in-one", "distributed"];
+
+/** The first admin every test platform is started with. */
+export const ADMIN = { email: "admin@example.test", password: "admin-password-1" };
+
+export interface Answer {
+  status: number;
+  body: Record<string, unknown>;
+  headers: Headers;
+}
+
+export interface CallOptions {
+  token?: string;
+  /** JSON body. */
+  body?: unknown;
+  /** A raw body sent as application/json (malformed-input tests). */
+  raw?: string;
+  /** multipart/form-data body. */
+  form?: FormData;
+}
+
+export interface TestPlatform {
+  url: string;
+  /** The platform's own signing key (given to it as JWT_PRIVATE_KEY), to craft tokens. */
+  privatePem: string;
+  call(method: string, path: string, opts?: CallOptions): Promise<Answer>;
+  /** Signs up a new account; fails the test unless it answers 200. */
+  signUp(email?: string, password?: string): Promise<{ user: { uuid: string; email: string }; token: string }>;
+  login(email: string, password: string): Promise<string>;
+  /** A token of the bootstrap admin. */
+  adminToken(): Promise<string>;
+  /** Any token the platform would have signed, with these claims over valid defaults (typ user, role user). */
+  craft(claims?: Record<string, unknown>, opts?: { key?: string; kid?: string }): Promise<string>;
+  /** A service-to-service token, as another service of the platform would send. */
+  serviceToken(name?: string): Promise<string>;
+  close(): Promise<void>;
+}
+
+/** `/api/user-service` + path. */
+export const u = (path: string) => `/api/user-service${path}`;
+
+export async function startTestPlatform(
+  opts: { mode?: Mode; env?: Record<string, string> } = {},
+): Promise<TestPlatform> {
+  const privatePem = generateKeyPairSync("ed25519").privateKey.export({ type: "pkcs8", format: "pem" }).toString();
+  const db = await createTestDatabase(inject("databaseUrl"));
+  const startOpts = {
+    databaseUrl: db.url,
+    natsUrl: inject("natsUrl"),
+    env: {
+      LOG_LEVEL: "warn",
+      ADMIN_EMAIL: ADMIN.email,
+      ADMIN_PASSWORD: ADMIN.password,
+      JWT_PRIVATE_KEY: privatePem,
+      ...opts.env,
+    },
+  };
+  let running: { url: string; close(): Promise<void> };
+  try {
+    running =
+      opts.mode === "distributed"
+        ? // The children's output would interleave with the reporter's; their failures surface through startDistributed.
+          await startDistributed({ ...startOpts, port: 0, forwardOutput: false })
+        : await startAllInOne({ ...startOpts, port: 0, host: "127.0.0.1" });
+  } catch (err) {
+    await db.drop();
+    throw err;
+  }
+
+  const call = async (method: string, path: string, o: CallOptions = {}): Promise<Answer> => {
+    const headers: Record<string, string> = {};
+    if (o.token) headers.authorization = `Bearer ${o.token}`;
+    if (o.body !== undefined || o.raw !== undefined) headers["content-type"] = "application/json";
+    const res = await fetch(running.url + path, {
+      method,
+      headers,
+      body: o.form ?? o.raw ?? (o.body === undefined ? undefined : JSON.stringify(o.body)),
+    });
+    const text = await res.text();
+    let body: Record<string, unknown> = {};
+    if (text) {
+      try {
+        body = JSON.parse(text) as Record<string, unknown>;
+      } catch {
+        body = { text };
+      }
+    }
+    return { status: res.status, body, headers: res.headers };
+  };
+
+  const kid = (await call("GET", u("/auth/pub-key"))).body.kid as string;
+
+  const craft: TestPlatform["craft"] = async (claims = {}, o = {}) => {
+    const key = await importPKCS8(o.key ?? privatePem, "EdDSA");
+    const now = Math.floor(Date.now() / 1000);
+    return new SignJWT({ typ: "user", role: "user", sid: randomUUID(), ...claims })
+      .setProtectedHeader({ alg: "EdDSA", kid: o.kid ?? kid, typ: "JWT" })
+      .setIssuer((claims.iss as string) ?? "turntable")
+      .setAudience((claims.aud as string) ?? "turntable")
+      .setSubject((claims.sub as string) ?? randomUUID())
+      .setIssuedAt((claims.iat as number) ?? now)
+      .setExpirationTime((claims.exp as number) ?? now + 600)
+      .sign(key);
+  };
+
+  const login = async (email: string, password: string) => {
+    const res = await call("POST", u("/auth/login"), { body: { email, password } });
+    if (res.status !== 200) throw new Error(`login of ${email} answered ${res.status}: ${JSON.stringify(res.body)}`);
+    return (res.body.accessToken as { token: string }).token;
+  };
+
+  return {
+    url: running.url,
+    privatePem,
+    call,
+    async signUp(email = `${randomUUID()}@example.test`, password = "correct-horse-1") {
+      const res = await call("POST", u("/users/sign-up"), { body: { email, password } });
+      if (res.status !== 200)
+        throw new Error(`sign-up of ${email} answered ${res.status}: ${JSON.stringify(res.body)}`);
+      const body = res.body as { user: { uuid: string; email: string }; accessToken: { token: string } };
+      return { user: body.user, token: body.accessToken.token };
+    },
+    login,
+    adminToken: () => login(ADMIN.email, ADMIN.password),
+    craft,
+    serviceToken: (name = "test-service") => craft({ typ: "service", role: "service", sub: name }),
+    async close() {
+      await running.close();
+      await db.drop();
+    },
+  };
+}
