@@ -1,10 +1,12 @@
-// Child processes of distributed mode: one backend process (`node --import tsx <entry>`) or a nats-server,
+// Child processes of the runners: one backend process (`node --import tsx <entry>`) or a nats-server,
 // with a readiness wait that fails fast when the child dies, and a stop that drains before it kills.
 import { spawn, type ChildProcess } from "node:child_process";
 import { mkdir } from "node:fs/promises";
 import net from "node:net";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
+import type { Logger } from "pino";
+import { stopOrphan } from "./orphans.ts";
 
 const WATCHDOG = pathToFileURL(path.join(import.meta.dirname, "distributed-watchdog.ts")).href;
 const TAIL_BYTES = 8 * 1024;
@@ -134,13 +136,21 @@ export async function waitUntilReady(handle: ChildHandle, url: string, timeoutMs
   throw new Error(`${handle.name} was not ready within ${timeoutMs} ms (${lastError}):\n${handle.tail()}`);
 }
 
-/** Starts `nats-server -js` on a free loopback port; resolves once it accepts clients, or null when it is not installed. */
-export async function startNatsServer(storeDir: string): Promise<{ url: string; handle: ChildHandle } | null> {
+/**
+ * Starts `nats-server -js` on a free loopback port; resolves once it accepts clients, or null when it is not
+ * installed. Its pid file sits in the store folder, so the next start stops a server that a hard-killed run
+ * left behind on the same JetStream store.
+ */
+export async function startNatsServer(
+  storeDir: string,
+  logger: Logger,
+): Promise<{ url: string; handle: ChildHandle } | null> {
   await mkdir(storeDir, { recursive: true });
+  const pidFile = path.join(storeDir, "nats-server.pid");
+  await stopOrphan(pidFile, "nats-server", logger, "SIGTERM");
   const port = await freePort();
-  const child = spawn("nats-server", ["-a", "127.0.0.1", "-p", String(port), "-js", "-sd", storeDir], {
-    stdio: ["ignore", "ignore", "pipe"],
-  });
+  const args = ["-a", "127.0.0.1", "-p", String(port), "-js", "-sd", storeDir, "-P", pidFile];
+  const child = spawn("nats-server", args, { stdio: ["ignore", "ignore", "pipe"] });
   const handle = supervise("nats-server", child, false);
   const ready = await new Promise<boolean>((resolve) => {
     void handle.exited.then(() => resolve(false));
@@ -152,5 +162,6 @@ export async function startNatsServer(storeDir: string): Promise<{ url: string; 
     child.stderr?.on("data", onData);
   });
   if (!ready) return null;
+  logger.debug({ port }, "nats-server started");
   return { url: `nats://127.0.0.1:${port}`, handle };
 }

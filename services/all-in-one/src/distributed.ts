@@ -103,7 +103,7 @@ export async function startDistributed(opts: DistributedOptions = {}): Promise<D
 
     let natsUrl = opts.natsUrl ?? config.NATS_URL;
     if (!natsUrl) {
-      const nats = await startNatsServer(path.join(dataDir, "nats"));
+      const nats = await startNatsServer(path.join(dataDir, "nats"), logger);
       if (!nats) {
         throw new Error(
           "distributed mode needs a real NATS: set NATS_URL or put nats-server on the PATH (apt-get install nats-server)",

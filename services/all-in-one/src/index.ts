@@ -1,6 +1,7 @@
 export { serviceDefinitions, startAllInOne } from "./all-in-one.ts";
 export { openBus } from "./bus.ts";
 export { allInOneConfigSchema, loadAllInOneConfig } from "./config.ts";
+export { startDistributed } from "./distributed.ts";
 export { startEmbeddedPostgres } from "./embedded-postgres.ts";
 
 export type { AllInOne, AllInOneOptions } from "./all-in-one.ts";
