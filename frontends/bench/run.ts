@@ -80,7 +80,11 @@ async function main() {
         await page.getByRole("heading", { level: 1 }).waitFor();
         await page.waitForLoadState("networkidle");
         const timing = await page.evaluate(() => {
-          const navigation = performance.getEntriesByType("navigation")[0] as PerformanceNavigationTiming;
+          // getEntries() rather than getEntriesByType("navigation"): the type-check sees Node's performance
+          // typings here, whose entry types have no "navigation"; this code runs in the browser.
+          const navigation = performance
+            .getEntries()
+            .find((e) => e.entryType === "navigation") as PerformanceNavigationTiming;
           return performance
             .getEntriesByType("resource")
             .filter((entry) => new URL(entry.name).pathname.endsWith(".js"))
