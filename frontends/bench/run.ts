@@ -84,7 +84,7 @@ async function main() {
           // typings here, whose entry types have no "navigation"; this code runs in the browser.
           const navigation = performance
             .getEntries()
-            .find((e) => e.entryType === "navigation") as PerformanceNavigationTiming;
+            .find((e) => (e.entryType as string) === "navigation") as PerformanceNavigationTiming;
           return performance
             .getEntriesByType("resource")
             .filter((entry) => new URL(entry.name).pathname.endsWith(".js"))
