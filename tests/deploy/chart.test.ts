@@ -291,6 +291,9 @@ describe("chart values", () => {
       BODY_LIMIT_BYTES: "1048576",
       REMOTES_CONFIG: "/etc/turntable/remotes/remotes.json",
     });
+    // Least privilege: the gateway stores nothing and verifies no tokens.
+    expect(gateway.env.DATABASE_URL).toBeUndefined();
+    expect(gateway.env.NATS_URL).toBeUndefined();
     const remotes = configData(docs, `${release}-turntable-remotes`);
     expect(JSON.parse(remotes["remotes.json"]!)).toContainEqual({
       name: "room",
