@@ -1,0 +1,66 @@
+// Admin: one account in full, accounts made by staff, and setting another user's password.
+import { Code, ConnectError, type ServiceImpl } from "@connectrpc/connect";
+import type { UserService } from "@tt/proto/tt/user/v1/user_service_pb";
+import { checkEmail, checkNewPassword, MISSING_CREDENTIALS, nicknameFor } from "../account-rules.ts";
+import { toAccountMessage } from "../modules/accounts/account-message.ts";
+import { createAccount } from "../modules/users/create-account.ts";
+import { User } from "../modules/users/user.entity.ts";
+import { hashPassword } from "../passwords.ts";
+import type { UserServiceContext } from "../user-context.ts";
+import { checkUuid, flushNewAccount, revokeOtherSessions, USER_NOT_FOUND } from "./accounts-shared.ts";
+import { EMAIL_ALREADY_REGISTERED } from "./auth.ts";
+import { callEm } from "./call.ts";
+
+/** Roles an admin may give at sign-up; superUser is never handed out through the API. */
+export const ADMIN_SIGN_UP_ROLES = ["globalModerator", "admin", "moderator", "staff", "promoter", "user", "bot"];
+export const NEW_PASSWORD_MISSING = "uuid or new password missing in request";
+
+export function accountAdminRoutes(svc: UserServiceContext): Partial<ServiceImpl<typeof UserService>> {
+  return {
+    async adminGetUser(req, ctx) {
+      const id = checkUuid("id", req.id);
+      const em = callEm(ctx);
+      const user = await em.findOne(User, { id });
+      if (!user) throw new ConnectError(USER_NOT_FOUND, Code.NotFound);
+      return { user: await toAccountMessage(em, user) };
+    },
+
+    async adminSignUp(req, ctx) {
+      if (req.email.trim() === "" || req.password === "") {
+        throw new ConnectError(MISSING_CREDENTIALS, Code.InvalidArgument);
+      }
+      const email = checkEmail(req.email);
+      checkNewPassword(req.password);
+      const nickname = nicknameFor(req.nickname, email);
+      const role = req.role === "" ? "user" : req.role;
+      if (!ADMIN_SIGN_UP_ROLES.includes(role)) {
+        throw new ConnectError(`role must be one of ${ADMIN_SIGN_UP_ROLES.join(", ")}`, Code.InvalidArgument);
+      }
+      const em = callEm(ctx);
+      if ((await em.count(User, { email })) > 0) {
+        throw new ConnectError(EMAIL_ALREADY_REGISTERED, Code.PermissionDenied);
+      }
+      const passwordHash = await hashPassword(req.password);
+      // No session: the admin stays signed in as themself.
+      const { user } = createAccount(em, { email, passwordHash, role, nickname });
+      await flushNewAccount(em);
+      return { user: await toAccountMessage(em, user) };
+    },
+
+    async adminChangePassword(req, ctx) {
+      if (req.uuid === "" || req.newPassword === "") {
+        throw new ConnectError(NEW_PASSWORD_MISSING, Code.InvalidArgument);
+      }
+      const id = checkUuid("uuid", req.uuid);
+      checkNewPassword(req.newPassword);
+      const em = callEm(ctx);
+      const user = await em.findOne(User, { id });
+      if (!user) throw new ConnectError(USER_NOT_FOUND, Code.NotFound);
+      user.passwordHash = await hashPassword(req.newPassword);
+      // Whoever knew the old password (or holds a token from it) is out; the user signs in with the new one.
+      await revokeOtherSessions(em, svc.revocations, user, null);
+      svc.logger.info({ userUuid: user.id }, "password set by an admin");
+      return {};
+    },
+  };
+}

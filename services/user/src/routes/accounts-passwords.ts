@@ -1,0 +1,126 @@
+// Forgotten passwords (a code by e-mail, then a reset) and giving a password to an account that has none.
+import { Code, ConnectError, type ServiceImpl } from "@connectrpc/connect";
+import type { UserService } from "@tt/proto/tt/user/v1/user_service_pb";
+import { checkEmail, checkNewPassword, normalizeEmail } from "../account-rules.ts";
+import type { AccountConfig } from "../modules/accounts/account-config.ts";
+import { toAccountMessage } from "../modules/accounts/account-message.ts";
+import { hasPassword, isPlaceholderEmail } from "../modules/accounts/no-password.ts";
+import { AccountToken } from "../modules/accounts/account-token.entity.ts";
+import { createAccountToken, newSecret, spendAccountToken } from "../modules/accounts/one-time-token.ts";
+import { Session } from "../modules/sessions/session.entity.ts";
+import { startSession, toAccessTokenMessage, tokenTypeFor } from "../modules/sessions/start-session.ts";
+import { User } from "../modules/users/user.entity.ts";
+import { hashPassword } from "../passwords.ts";
+import type { UserServiceContext } from "../user-context.ts";
+import { revokeOtherSessions } from "./accounts-shared.ts";
+import { callEm, callIdentity, callUserAgent, UNAUTHORIZED } from "./call.ts";
+
+export const EMAIL_MISSING = "email missing in request";
+export const RESET_TOO_OFTEN = "a reset code was sent to this address recently, try again later";
+export const CANNOT_RESET_PASSWORD = "can not reset password";
+export const PASSWORD_MISSING = "password missing in request";
+export const EMAIL_NOT_VERIFIED = "email address not verified";
+export const PASSWORD_ALREADY_SET = "this account already has a password, use change-password";
+
+/**
+ * At most one reset e-mail per address and interval, kept in memory (per instance). Keyed by the address
+ * whether or not it has an account, so the 429 does not tell who is registered.
+ */
+function createResetThrottle(intervalMs: number) {
+  const last = new Map<string, number>();
+  return {
+    allow(email: string, now = Date.now()): boolean {
+      // Bounded: entries older than the interval no longer matter.
+      if (last.size > 10_000) for (const [key, at] of last) if (now - at >= intervalMs) last.delete(key);
+      const at = last.get(email);
+      if (at !== undefined && now - at < intervalMs) return false;
+      last.set(email, now);
+      return true;
+    },
+  };
+}
+
+export function accountPasswordRoutes(
+  svc: UserServiceContext,
+  config: AccountConfig,
+): Partial<ServiceImpl<typeof UserService>> {
+  const throttle = createResetThrottle(config.PASSWORD_RESET_INTERVAL_SECONDS * 1000);
+
+  return {
+    async forgotPassword(req, ctx) {
+      if (req.email.trim() === "") throw new ConnectError(EMAIL_MISSING, Code.InvalidArgument);
+      const email = checkEmail(req.email);
+      if (!throttle.allow(email)) throw new ConnectError(RESET_TOO_OFTEN, Code.ResourceExhausted);
+      const em = callEm(ctx);
+      // The secret is made whether or not the account exists, so both answers cost the same work.
+      const secret = newSecret();
+      const user = await em.findOne(User, { email });
+      if (!user) return {};
+      const now = new Date();
+      // Only the newest code works: an older e-mail lying around in an inbox is dead.
+      await em.nativeUpdate(AccountToken, { user, purpose: "reset", usedAt: null }, { usedAt: now });
+      const { secret: code } = createAccountToken(em, user, "reset", config.PASSWORD_RESET_TTL_SECONDS, now, secret);
+      await em.flush();
+      const minutes = Math.round(config.PASSWORD_RESET_TTL_SECONDS / 60);
+      const link = `${config.WEB_BASE_URL}/reset-password?email=${encodeURIComponent(email)}&code=${code}`;
+      // Not awaited: a slow mail server must not make registered addresses answer later than unknown ones.
+      void svc.providers.email
+        .send({
+          to: user.email,
+          subject: "Reset your password",
+          text:
+            `Someone asked to reset the password of your account.\n\n` +
+            `Open ${link}\nor enter the code ${code}\n\n` +
+            `It works once, for ${minutes} minutes. If it was not you, ignore this e-mail.`,
+        })
+        .catch((err: unknown) => svc.logger.warn({ err, userUuid: user.id }, "password reset e-mail not sent"));
+      return {};
+    },
+
+    async resetPassword(req, ctx) {
+      const email = normalizeEmail(req.email);
+      if (email === "" || req.code === "") throw new ConnectError(CANNOT_RESET_PASSWORD, Code.PermissionDenied);
+      if (req.newPassword === "") throw new ConnectError(PASSWORD_MISSING, Code.InvalidArgument);
+      checkNewPassword(req.newPassword);
+      const passwordHash = await hashPassword(req.newPassword);
+      const userAgent = callUserAgent(ctx);
+      return callEm(ctx).transactional(async (em) => {
+        const token = await spendAccountToken(em, req.code, "reset");
+        // A code for another address is as wrong as no code: the answer must not tell which it was.
+        if (!token || token.user.email !== email) {
+          throw new ConnectError(CANNOT_RESET_PASSWORD, Code.PermissionDenied);
+        }
+        const user = token.user;
+        user.passwordHash = passwordHash;
+        const { session, issued } = await startSession(em, svc.tokens, user, userAgent);
+        // Flushes the spent code, the password, the new session and the revocations as one.
+        await revokeOtherSessions(em, svc.revocations, user, session.id);
+        return { user: await toAccountMessage(em, user), accessToken: toAccessTokenMessage(issued) };
+      });
+    },
+
+    async setPassword(req, ctx) {
+      const identity = callIdentity(ctx);
+      if (req.password === "") throw new ConnectError(PASSWORD_MISSING, Code.InvalidArgument);
+      const em = callEm(ctx);
+      const user = await em.findOne(User, { id: identity.subject }, { populate: ["passwordHash"] });
+      if (!user) throw new ConnectError(UNAUTHORIZED, Code.Unauthenticated);
+      if (hasPassword(user.passwordHash)) throw new ConnectError(PASSWORD_ALREADY_SET, Code.PermissionDenied);
+      // Without a real address nobody could reset the password later (and the address signs in).
+      if (isPlaceholderEmail(user.email)) throw new ConnectError(EMAIL_NOT_VERIFIED, Code.Unauthenticated);
+      checkNewPassword(req.password);
+      user.passwordHash = await hashPassword(req.password);
+      const now = new Date();
+      const tokenType = tokenTypeFor(user);
+      const expiresAt = svc.tokens.expiresAtFor(tokenType, now);
+      const current = await em.findOne(Session, { id: identity.sessionId, user, revokedAt: null });
+      if (current) current.expiresAt = expiresAt;
+      await revokeOtherSessions(em, svc.revocations, user, identity.sessionId, now);
+      const issued = await svc.tokens.issue(
+        { sub: user.id, typ: tokenType, role: user.role, sid: identity.sessionId },
+        expiresAt,
+      );
+      return { accessToken: toAccessTokenMessage(issued) };
+    },
+  };
+}

@@ -1,0 +1,61 @@
+// Small helpers the accounts routes share.
+import { Code, ConnectError } from "@connectrpc/connect";
+import { OptimisticLockError, UniqueConstraintViolationException } from "@mikro-orm/core";
+import type { EntityManager } from "@mikro-orm/postgresql";
+import type { SessionRevocations } from "@tt/kit";
+import { Session } from "../modules/sessions/session.entity.ts";
+import { revokeSessions } from "../modules/sessions/revoke-sessions.ts";
+import type { User } from "../modules/users/user.entity.ts";
+import { EMAIL_ALREADY_REGISTERED } from "./auth.ts";
+import { PASSWORD_CHANGED_CONCURRENTLY } from "./passwords.ts";
+
+export const USER_NOT_FOUND = "user not found";
+
+const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** 400 unless `value` is a uuid: PostgreSQL would answer a malformed one with an error (a 500). */
+export function checkUuid(field: string, value: string): string {
+  if (value === "") throw new ConnectError(`${field} missing in request`, Code.InvalidArgument);
+  if (!UUID_PATTERN.test(value)) throw new ConnectError(`${field} must be a UUID`, Code.InvalidArgument);
+  return value.toLowerCase();
+}
+
+/** Flushes a new account; a concurrent sign-up with the same address loses on the unique index with a 403. */
+export async function flushNewAccount(em: EntityManager): Promise<void> {
+  try {
+    await em.flush();
+  } catch (err) {
+    if (err instanceof UniqueConstraintViolationException) {
+      throw new ConnectError(EMAIL_ALREADY_REGISTERED, Code.PermissionDenied, undefined, undefined, err);
+    }
+    throw err;
+  }
+}
+
+/**
+ * Revokes the account's live sessions except `keep`, flushing whatever else `em` holds with them (the new
+ * password), so the password and the revocations commit together.
+ */
+export async function revokeOtherSessions(
+  em: EntityManager,
+  revocations: SessionRevocations,
+  user: User,
+  keep: string | null,
+  now = new Date(),
+): Promise<void> {
+  const sessions = await em.find(Session, {
+    user,
+    ...(keep === null ? {} : { id: { $ne: keep } }),
+    revokedAt: null,
+    expiresAt: { $gt: now },
+  });
+  try {
+    // The user's version column makes a concurrent password change fail here instead of losing one.
+    await revokeSessions(em, revocations, sessions, now);
+  } catch (err) {
+    if (err instanceof OptimisticLockError) {
+      throw new ConnectError(PASSWORD_CHANGED_CONCURRENTLY, Code.Aborted, undefined, undefined, err);
+    }
+    throw err;
+  }
+}
