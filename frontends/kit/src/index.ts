@@ -34,6 +34,7 @@ export {
 export { parseRemoteConfig, REMOTES_CONFIG_PATH } from "./remote-config.ts";
 export type { RemoteEntry } from "./remote-config.ts";
 export { RemoteErrorBoundary, RemoteFallback } from "./RemoteErrorBoundary.tsx";
+export { renderStandalone } from "./render-standalone.tsx";
 export type { RemoteErrorBoundaryProps, RemoteFallbackProps } from "./RemoteErrorBoundary.tsx";
 export {
   createSessionStore,
