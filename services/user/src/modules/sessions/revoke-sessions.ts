@@ -1,6 +1,6 @@
 import type { EntityManager } from "@mikro-orm/postgresql";
 import type { SessionRevocations } from "@tt/kit";
-import type { Session } from "./session.entity.ts";
+import { Session } from "./session.entity.ts";
 
 /**
  * Revokes sessions: marks them in the database, flushes (together with whatever else `em` holds, so a
@@ -16,4 +16,19 @@ export async function revokeSessions(
   for (const session of sessions) session.revokedAt = now;
   await em.flush();
   await Promise.all(sessions.map((session) => revocations.revoke(session.id, session.expiresAt)));
+}
+
+/**
+ * Revokes every live session of the account with user id `userId` (see revokeSessions: one flush with
+ * whatever `em` holds, then the announcement). Returns how many were revoked.
+ */
+export async function revokeUserSessions(
+  em: EntityManager,
+  revocations: SessionRevocations,
+  userId: string,
+  now = new Date(),
+): Promise<number> {
+  const live = await em.find(Session, { user: userId, revokedAt: null, expiresAt: { $gt: now } });
+  await revokeSessions(em, revocations, live, now);
+  return live.length;
 }

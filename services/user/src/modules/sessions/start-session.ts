@@ -5,6 +5,7 @@ import type { EntityManager } from "@mikro-orm/postgresql";
 import { AccessTokenSchema, type AccessToken } from "@tt/proto/tt/user/v1/user_pb";
 import type { TokenType } from "@tt/kit";
 import type { TokenIssuer, IssuedToken } from "../../tokens.ts";
+import { assertMaySignIn } from "../moderation/sign-in-guard.ts";
 import type { User } from "../users/user.entity.ts";
 import { Session } from "./session.entity.ts";
 
@@ -23,7 +24,8 @@ export function toAccessTokenMessage(issued: IssuedToken): AccessToken {
 
 /**
  * Opens a session for `user` (persisted with the next flush of `em`) and signs its token. The session row
- * and the token expire at the same second.
+ * and the token expire at the same second. A banned or deactivated account is refused with 401 here, so
+ * every sign-in path refuses it alike; check the credentials before calling.
  */
 export async function startSession(
   em: EntityManager,
@@ -31,6 +33,7 @@ export async function startSession(
   user: User,
   userAgent: string | null,
 ): Promise<{ session: Session; issued: IssuedToken }> {
+  await assertMaySignIn(em, user);
   const tokenType = tokenTypeFor(user);
   const expiresAt = tokens.expiresAtFor(tokenType);
   // The id is needed for the token before the row is flushed, so it is not left to `onCreate`.
