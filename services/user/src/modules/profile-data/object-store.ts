@@ -2,7 +2,7 @@
 // served by media-handler.ts) and an S3-compatible one (AWS S3, MinIO, R2, …) signed with Signature V4.
 import { mkdir, readFile, rm, writeFile, rename } from "node:fs/promises";
 import { dirname, join, relative, resolve, sep } from "node:path";
-import { randomUUID } from "node:crypto";
+import { createHash, randomUUID } from "node:crypto";
 import { AwsClient } from "aws4fetch";
 
 export interface StoredObject {
@@ -143,7 +143,13 @@ export class S3ObjectStore implements ObjectStore {
   async put(key: string, body: Uint8Array, contentType: string): Promise<void> {
     const res = await this.send("PUT", key, {
       body: body as Uint8Array<ArrayBuffer>,
-      headers: { "content-type": contentType, "cache-control": "public, max-age=31536000, immutable" },
+      headers: {
+        "content-type": contentType,
+        "cache-control": "public, max-age=31536000, immutable",
+        // Signing the payload's hash (aws4fetch would send UNSIGNED-PAYLOAD for bytes) lets the store
+        // refuse a body changed on the way.
+        "x-amz-content-sha256": createHash("sha256").update(body).digest("hex"),
+      },
     });
     await res.arrayBuffer();
     if (!res.ok) throw new ObjectStoreError(`S3 PUT ${key} answered ${res.status}`);
