@@ -5,7 +5,8 @@ import { loadUserConfig } from "./config.ts";
 import { entities } from "./entities.ts";
 import { USER_EVENTS_STREAM, USER_EVENTS_SUBJECTS } from "./events.ts";
 import { migrationsList } from "./migrations/index.ts";
-import { createInMemoryDevOutbox, createProviders } from "./providers/index.ts";
+import { createTableDevOutbox } from "./modules/contact/dev-outbox-store.ts";
+import { createProviders } from "./providers/index.ts";
 import { userServiceImpl } from "./routes/index.ts";
 import { createTokenIssuer } from "./tokens.ts";
 import type { UserServiceContext } from "./user-context.ts";
@@ -21,7 +22,7 @@ export const userServiceDefinition: ServiceDefinition = {
     const logger = deps.logger;
     const tokens = await createTokenIssuer(deps.orm.em, config);
     await bootstrapAdmin(deps.orm.em, logger, { email: config.ADMIN_EMAIL, password: config.ADMIN_PASSWORD });
-    const devOutbox = createInMemoryDevOutbox();
+    const devOutbox = createTableDevOutbox(deps.orm, deps.env);
     const providers = createProviders(deps.env, { devOutbox });
     logger.info({ providers: providers.modes }, `providers: ${providers.summary}`);
     await deps.bus.ensureStream(USER_EVENTS_STREAM, USER_EVENTS_SUBJECTS);

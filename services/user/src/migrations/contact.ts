@@ -1,4 +1,7 @@
 import type { MigrationObject } from "@mikro-orm/core";
+import { Migration20261122060000_contact_tables } from "./20261122060000-contact-tables.ts";
 
 /** Migrations of the contact area, in order; appended to the service's list after the initial one. */
-export const contactMigrations: MigrationObject[] = [];
+export const contactMigrations: MigrationObject[] = [
+  { name: "Migration20261122060000_contact_tables", class: Migration20261122060000_contact_tables },
+];

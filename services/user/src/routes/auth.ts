@@ -5,6 +5,7 @@ import { Code, ConnectError, type ServiceImpl } from "@connectrpc/connect";
 import { UniqueConstraintViolationException } from "@mikro-orm/core";
 import type { UserService } from "@tt/proto/tt/user/v1/user_service_pb";
 import { checkEmail, checkNewPassword, MISSING_CREDENTIALS, nicknameFor, normalizeEmail } from "../account-rules.ts";
+import { throttleLogin } from "../modules/contact/login-throttle.ts";
 import { Session } from "../modules/sessions/session.entity.ts";
 import { revokeSessions } from "../modules/sessions/revoke-sessions.ts";
 import { startSession, toAccessTokenMessage } from "../modules/sessions/start-session.ts";
@@ -47,6 +48,7 @@ export function authRoutes(svc: UserServiceContext): Partial<ServiceImpl<typeof 
 
     async login(req, ctx) {
       const em = callEm(ctx);
+      await throttleLogin(svc, em, ctx, req.email);
       const email = normalizeEmail(req.email);
       const user = email === "" ? null : await em.findOne(User, { email }, { populate: ["passwordHash"] });
       // Both branches spend one argon2 verification: the answer must not reveal whether the address exists.

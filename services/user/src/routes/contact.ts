@@ -1,8 +1,17 @@
 import type { ServiceImpl } from "@connectrpc/connect";
 import type { UserService } from "@tt/proto/tt/user/v1/user_service_pb";
+import { loadContactConfig } from "../modules/contact/contact-config.ts";
 import type { UserServiceContext } from "../user-context.ts";
+import { emailRoutes } from "./contact-emails.ts";
+import { mobileRoutes } from "./contact-mobile.ts";
+import { phoneRoutes } from "./contact-phones.ts";
 
 /** RPCs of the contact area: e-mails and their verification, mobile auth codes, the phone whitelist, phone validation, admin phone numbers, the dev outbox, throttling. */
-export function contactRoutes(_svc: UserServiceContext): Partial<ServiceImpl<typeof UserService>> {
-  return {};
+export function contactRoutes(svc: UserServiceContext): Partial<ServiceImpl<typeof UserService>> {
+  const config = loadContactConfig(svc.env);
+  return {
+    ...emailRoutes(svc, config),
+    ...mobileRoutes(svc, config),
+    ...phoneRoutes(svc, config),
+  };
 }

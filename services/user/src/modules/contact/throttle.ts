@@ -1,0 +1,101 @@
+// Fixed-window throttles shared by every replica: one PostgreSQL row per key, changed by a single atomic
+// upsert, so two replicas counting the same key at once both see the other's hit (no read-then-write race).
+// PostgreSQL rather than the bus key-value: the service already depends on it for every call, the upsert
+// needs no compare-and-set retry loop, and a throttled call must still count when NATS is away. Hits are
+// written outside the call's business writes (auto-commit), so a failed login counts although the call fails.
+import { Code, ConnectError, type HandlerContext } from "@connectrpc/connect";
+import type { EntityManager } from "@mikro-orm/postgresql";
+
+export interface ThrottleRule {
+  /** Names the counted action in the key, e.g. "login". */
+  action: string;
+  limit: number;
+  windowSeconds: number;
+}
+
+export interface ThrottleCheck {
+  rule: ThrottleRule;
+  /** What is counted: "account:ann@example.org", "ip:203.0.113.5", "number:+14155550123". */
+  subject: string;
+}
+
+export const TOO_MANY_REQUESTS = "too many requests, try again later";
+
+interface HitRow {
+  hits: number;
+  retry_after: number;
+}
+
+/** Counts one hit for the key; answers whether it is within the limit and when the window ends. */
+export async function hit(
+  em: EntityManager,
+  key: string,
+  rule: ThrottleRule,
+): Promise<{ allowed: boolean; retryAfterSeconds: number }> {
+  // The database clock, so replicas with skewed clocks agree on the window.
+  const rows = await em.getConnection().execute<HitRow[]>(
+    `insert into "user"."throttle_window" as t ("key", "window_start", "hits") values (?, now(), 1)
+     on conflict ("key") do update set
+       "window_start" = case when t."window_start" <= now() - make_interval(secs => ?) then now() else t."window_start" end,
+       "hits" = case when t."window_start" <= now() - make_interval(secs => ?) then 1 else t."hits" + 1 end
+     returning "hits", least(?, greatest(1, ceil(extract(epoch from ("window_start" + make_interval(secs => ?) - now())))))::int as "retry_after"`,
+    [key, rule.windowSeconds, rule.windowSeconds, rule.windowSeconds, rule.windowSeconds],
+  );
+  const row = rows[0]!;
+  return { allowed: row.hits <= rule.limit, retryAfterSeconds: row.retry_after };
+}
+
+/**
+ * Counts a hit on every check; throws ResourceExhausted (429) with retry-after when any is over its limit.
+ * Every check is counted even when an earlier one refuses, so a caller cannot dodge one limit by hitting another.
+ */
+export async function enforceThrottles(
+  em: EntityManager,
+  ctx: HandlerContext,
+  checks: ThrottleCheck[],
+  message = TOO_MANY_REQUESTS,
+): Promise<void> {
+  let retryAfter = 0;
+  for (const { rule, subject } of checks) {
+    const result = await hit(em, `${rule.action}:${subject}`, rule);
+    if (!result.allowed) retryAfter = Math.max(retryAfter, result.retryAfterSeconds);
+  }
+  await maybePrune(em);
+  if (retryAfter > 0) {
+    ctx.responseHeader.set("retry-after", String(retryAfter));
+    throw new ConnectError(message, Code.ResourceExhausted);
+  }
+}
+
+// Old windows are dead weight; removing them now and then keeps the table to the active keys. Windows are
+// at most a day long here, so a day-old row can never count again.
+let hitsSincePrune = 0;
+async function maybePrune(em: EntityManager): Promise<void> {
+  if (++hitsSincePrune < 500) return;
+  hitsSincePrune = 0;
+  await em
+    .getConnection()
+    .execute(`delete from "user"."throttle_window" where "window_start" < now() - interval '1 day'`, [], "run");
+}
+
+/**
+ * The caller's address: the first x-forwarded-for hop (the gateway always sets the header from its socket),
+ * undefined for a direct caller (another service), which then is counted by account only.
+ */
+export function clientAddress(ctx: HandlerContext): string | undefined {
+  const first = ctx.requestHeader.get("x-forwarded-for")?.split(",")[0]?.trim();
+  return first ? first.slice(0, 64) : undefined;
+}
+
+/** The per-account check plus, when the address is known, the per-address one. */
+export function accountAndAddress(
+  ctx: HandlerContext,
+  account: string,
+  perAccount: ThrottleRule,
+  perAddress: ThrottleRule,
+): ThrottleCheck[] {
+  const checks: ThrottleCheck[] = [{ rule: perAccount, subject: `account:${account}` }];
+  const address = clientAddress(ctx);
+  if (address !== undefined) checks.push({ rule: perAddress, subject: `ip:${address}` });
+  return checks;
+}
