@@ -1,7 +1,7 @@
 import { createServer, type IncomingHttpHeaders, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { createHash } from "node:crypto";
-import { mkdtemp, readFile, rm } from "node:fs/promises";
+import { mkdtemp, readdir, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { AwsV4Signer } from "aws4fetch";
@@ -27,6 +27,8 @@ describe("FsObjectStore", () => {
     await store.delete("images/a/128.webp");
     expect(await store.get("images/a/128.webp")).toBeNull();
     await expect(store.delete("images/a/128.webp")).resolves.toBeUndefined();
+    await expect(readdir(join(root, "images/a"))).rejects.toMatchObject({ code: "ENOENT" });
+    expect(await readdir(join(root, "images"))).toEqual([]);
   });
 
   it.each(["../outside", "images/../../x", "/etc/passwd", "a//b", "a\\b", "a/./b", "", "a\0b"])(

@@ -1,6 +1,6 @@
 // Where image files live: a small key → bytes interface with a filesystem implementation (the default,
 // served by media-handler.ts) and an S3-compatible one (AWS S3, MinIO, R2, …) signed with Signature V4.
-import { mkdir, readFile, rm, writeFile, rename } from "node:fs/promises";
+import { mkdir, readFile, rename, rm, rmdir, writeFile } from "node:fs/promises";
 import { dirname, join, relative, resolve, sep } from "node:path";
 import { createHash, randomUUID } from "node:crypto";
 import { AwsClient } from "aws4fetch";
@@ -65,7 +65,8 @@ export class FsObjectStore implements ObjectStore {
     return path;
   }
 
-  async put(key: string, body: Uint8Array): Promise<void> {
+  // The content type follows from the key's extension when the file is served (contentTypeOfKey).
+  async put(key: string, body: Uint8Array, _contentType?: string): Promise<void> {
     const path = this.pathOf(key);
     await mkdir(dirname(path), { recursive: true });
     // Write then rename, so a reader never sees half a file.
@@ -84,7 +85,15 @@ export class FsObjectStore implements ObjectStore {
   }
 
   async delete(key: string): Promise<void> {
-    await rm(this.pathOf(key), { force: true });
+    const path = this.pathOf(key);
+    await rm(path, { force: true });
+    // The key's own folder goes once empty (one per image); its parents stay, so a concurrent put into a
+    // sibling folder never loses the directory it just made.
+    if (dirname(path) !== this.root) {
+      await rmdir(dirname(path)).catch((err: NodeJS.ErrnoException) => {
+        if (err.code !== "ENOTEMPTY" && err.code !== "ENOENT" && err.code !== "EEXIST") throw err;
+      });
+    }
   }
 }
 
