@@ -1,7 +1,9 @@
 import { generateKeyPairSync, randomBytes, randomUUID } from "node:crypto";
 import { timestampDate } from "@bufbuild/protobuf/wkt";
-import type { ConnectRouter } from "@connectrpc/connect";
-import { ConfigError, OutboxMessage, type Identity } from "@tt/kit";
+import { create } from "@bufbuild/protobuf";
+import type { ConnectRouter, ServiceImpl } from "@connectrpc/connect";
+import { GetServiceAppleUserTokenRequestSchema, type UserService } from "@tt/proto/tt/user/v1/user_service_pb";
+import { ConfigError, INTERNAL_ERROR_MESSAGE, OutboxMessage, type Identity } from "@tt/kit";
 import { decodeJwt, decodeProtectedHeader } from "jose";
 import { afterAll, beforeAll, beforeEach, describe, expect, inject, it } from "vitest";
 import { ProviderTokenKey } from "../modules/provider-tokens/provider-token-key.entity.ts";
@@ -22,6 +24,7 @@ let fake: FakeServer;
 let routes: Record<string, (request: RecordedRequest) => FakeAnswer>;
 let h: UserHarness;
 let dev: UserHarness;
+let env: Record<string, string>;
 const KEY = randomBytes(32).toString("base64");
 
 const ok = (json: unknown): FakeAnswer => ({ status: 200, json });
@@ -42,7 +45,7 @@ beforeAll(async () => {
   const appleKey = generateKeyPairSync("ec", { namedCurve: "P-256" })
     .privateKey.export({ type: "pkcs8", format: "pem" })
     .toString();
-  h = await createUserHarness(inject("databaseUrl"), {
+  env = {
     PROVIDER_TOKEN_KEY: KEY,
     SPOTIFY_ACCOUNTS_BASE_URL: fake.url,
     SPOTIFY_API_BASE_URL: fake.url,
@@ -64,7 +67,8 @@ beforeAll(async () => {
     APPLE_MUSIC_TEAM_ID: "TEAM123456",
     APPLE_MUSIC_KEY_ID: "KEY1234567",
     APPLE_MUSIC_PRIVATE_KEY: appleKey,
-  });
+  };
+  h = await createUserHarness(inject("databaseUrl"), env);
   dev = await createUserHarness(inject("databaseUrl"));
 });
 
@@ -464,6 +468,22 @@ describe("Apple Music", () => {
     expect(
       await connectErrorOf(h.rpc.saveAppleUserToken({ musicUserToken: "" }, h.ctx("saveAppleUserToken", user))),
     ).toEqual({ code: Code.InvalidArgument, message: "musicUserToken is required" });
+  });
+  it("a token stored under another PROVIDER_TOKEN_KEY fails as a server fault, never as someone's token", async () => {
+    const user = await signUp();
+    await h.rpc.saveAppleUserToken({ musicUserToken: "mut-key-1" }, h.ctx("saveAppleUserToken", user));
+    const rotated = await h.createInstance({ ...env, PROVIDER_TOKEN_KEY: randomBytes(32).toString("base64") });
+    let impl: Partial<ServiceImpl<typeof UserService>> = {};
+    const router = {
+      service: (_s: unknown, i: Partial<ServiceImpl<typeof UserService>>) => ((impl = i), router),
+      rpc: () => router,
+    } as unknown as ConnectRouter;
+    rotated.routes(router);
+    const read = impl.getServiceAppleUserToken!(
+      create(GetServiceAppleUserTokenRequestSchema, { id: user.subject }),
+      h.ctx("getServiceAppleUserToken", service),
+    );
+    expect(await connectErrorOf(read)).toEqual({ code: Code.Internal, message: INTERNAL_ERROR_MESSAGE });
   });
 });
 

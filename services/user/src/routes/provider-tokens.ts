@@ -9,6 +9,7 @@ import { enqueue } from "@tt/kit";
 import { callProvider } from "../modules/provider-tokens/provider-errors.ts";
 import {
   createProviderTokenStore,
+  flushLink,
   LABELS,
   type LinkedProvider,
   type ProviderRef,
@@ -85,7 +86,7 @@ export function providerTokenRoutes(svc: UserServiceContext): Partial<ServiceImp
     });
     // SoundCloud rotates: keep the new refresh token, or the one the client gave when none came back.
     const row = await store.save(em, ref, { ...tokens, refreshToken: tokens.refreshToken ?? given });
-    await em.flush();
+    await flushLink(em);
     return { token: await store.toMessage(row) };
   }
 
@@ -124,7 +125,7 @@ export function providerTokenRoutes(svc: UserServiceContext): Partial<ServiceImp
         { userId: callIdentity(ctx).subject, provider: "apple" },
         { accessToken: musicUserToken },
       );
-      await em.flush();
+      await flushLink(em);
       return { token: await store.toMessage(row) };
     },
 
@@ -211,7 +212,7 @@ export function providerTokenRoutes(svc: UserServiceContext): Partial<ServiceImp
         providerUserId: me.result.id,
         email: me.result.email ?? "",
       });
-      await em.flush();
+      await flushLink(em);
       return { token: await store.toMessage(row) };
     },
 
@@ -231,7 +232,7 @@ export function providerTokenRoutes(svc: UserServiceContext): Partial<ServiceImp
           providerUserId: row.providerUserId ?? "",
           email: row.providerEmail ?? "",
         });
-        await em.flush();
+        await flushLink(em);
       }
       return {};
     },
@@ -252,7 +253,7 @@ export function providerTokenRoutes(svc: UserServiceContext): Partial<ServiceImp
         providerUserId: "",
         email: "",
       });
-      await em.flush();
+      await flushLink(em);
       return { token: await store.toMessage(row) };
     },
 

@@ -4,8 +4,9 @@
 import { create } from "@bufbuild/protobuf";
 import { timestampFromDate } from "@bufbuild/protobuf/wkt";
 import { Code, ConnectError } from "@connectrpc/connect";
-import { LockMode } from "@mikro-orm/core";
+import { LockMode, UniqueConstraintViolationException } from "@mikro-orm/core";
 import type { EntityManager } from "@mikro-orm/postgresql";
+import { INTERNAL_ERROR_MESSAGE } from "@tt/kit";
 import { ProviderTokenSchema as ProviderTokenMessageSchema } from "@tt/proto/tt/user/v1/provider_token_pb";
 import type { ProviderToken as ProviderTokenMessage } from "@tt/proto/tt/user/v1/provider_token_pb";
 import { ProviderError, type OAuthTokens } from "../../providers/index.ts";
@@ -52,6 +53,21 @@ export interface LinkDetails {
   providerDisplayName?: string | undefined;
   product?: string | undefined;
   providerEmail?: string | undefined;
+}
+
+/**
+ * Flushes a link write. Two first links of the same account racing each other meet the unique index: the
+ * loser is told to retry (Aborted), which then finds and replaces the winner's row.
+ */
+export async function flushLink(em: EntityManager): Promise<void> {
+  try {
+    await em.flush();
+  } catch (error) {
+    if (error instanceof UniqueConstraintViolationException) {
+      throw new ConnectError("the link changed concurrently; try again", Code.Aborted, undefined, undefined, error);
+    }
+    throw error;
+  }
 }
 
 export interface ProviderTokenStore {
@@ -131,9 +147,10 @@ export function createProviderTokenStore(cipher: () => Promise<TokenCipher>): Pr
           tx.remove(row);
           return { error: linkDropped(ref.provider) };
         }
+        const refreshToken = open(c, row.refreshTokenEnc, contextOf(row, "refresh"));
         let tokens: OAuthTokens;
         try {
-          tokens = await refresh(c.decrypt(row.refreshTokenEnc, contextOf(row, "refresh")));
+          tokens = await refresh(refreshToken);
         } catch (error) {
           if (!droppable(error))
             return { error: toConnectProviderError(error, LABELS[ref.provider], unavailableRefusal(ref.provider)) };
@@ -150,7 +167,7 @@ export function createProviderTokenStore(cipher: () => Promise<TokenCipher>): Pr
       const c = await cipher();
       return create(ProviderTokenMessageSchema, {
         provider: row.provider,
-        accessToken: c.decrypt(row.accessTokenEnc, contextOf(row, "access")),
+        accessToken: open(c, row.accessTokenEnc, contextOf(row, "access")),
         ...(row.expiresAt ? { expiresAt: timestampFromDate(row.expiresAt) } : {}),
         scope: row.scope,
         providerUserId: row.providerUserId ?? "",
@@ -159,6 +176,18 @@ export function createProviderTokenStore(cipher: () => Promise<TokenCipher>): Pr
       });
     },
   };
+}
+
+/** Decrypts, or fails the call as a server fault whose cause (logged, never answered) names the likely reason. */
+function open(c: TokenCipher, sealed: string, context: string): string {
+  try {
+    return c.decrypt(sealed, context);
+  } catch (error) {
+    const cause = new Error("a stored provider token does not decrypt: was PROVIDER_TOKEN_KEY changed?", {
+      cause: error,
+    });
+    throw new ConnectError(INTERNAL_ERROR_MESSAGE, Code.Internal, undefined, undefined, cause);
+  }
 }
 
 /**
