@@ -12,7 +12,7 @@ import { MobileCode } from "../modules/contact/mobile-code.entity.ts";
 import { PhoneNumber } from "../modules/contact/phone-number.entity.ts";
 import { PhoneValidation } from "../modules/contact/phone-validation.entity.ts";
 import { phoneNumberRecord, validateThroughCache } from "../modules/contact/phone-numbers.ts";
-import { clientAddress, enforceThrottles, type ThrottleCheck } from "../modules/contact/throttle.ts";
+import { clientAddress, enforceThrottles, tooMany, type ThrottleCheck } from "../modules/contact/throttle.ts";
 import { startSession, toAccessTokenMessage } from "../modules/sessions/start-session.ts";
 import { createAccount } from "../modules/users/create-account.ts";
 import { User } from "../modules/users/user.entity.ts";
@@ -95,8 +95,7 @@ export function mobileRoutes(svc: UserServiceContext, config: ContactConfig): Pa
         const wait = Math.ceil(
           (pending.sentAt.getTime() + config.MOBILE_CODE_MIN_RESEND_SECONDS * 1000 - now.getTime()) / 1000,
         );
-        ctx.responseHeader.set("retry-after", String(Math.max(1, wait)));
-        throw new ConnectError(RESEND_TOO_SOON, Code.ResourceExhausted);
+        throw tooMany(ctx, RESEND_TOO_SOON, wait);
       }
       const code = newCode();
       const expiresAt = new Date(now.getTime() + config.MOBILE_CODE_TTL_SECONDS * 1000);

@@ -1,4 +1,5 @@
 import { timestampDate } from "@bufbuild/protobuf/wkt";
+import { ConnectError } from "@connectrpc/connect";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import type { Identity } from "@tt/kit";
 import { Email } from "../modules/contact/email.entity.ts";
@@ -370,6 +371,12 @@ describe("Login throttle", () => {
     const err = await connectErrorOf(h.rpc.login({ email: "Dora@example.org", password: "long enough" }, ctx));
     expect(err.code).toBe(Code.ResourceExhausted);
     expect(Number(ctx.responseHeader.get("retry-after"))).toBeGreaterThan(0);
+    // The error carries it too, for transports that forward error metadata rather than response headers.
+    const thrown = await h.rpc
+      .login({ email: "dora@example.org", password: "long enough" }, h.ctx("login"))
+      .catch((e: unknown) => e);
+    expect(thrown).toBeInstanceOf(ConnectError);
+    expect(Number((thrown as ConnectError).metadata.get("retry-after"))).toBeGreaterThan(0);
   });
 
   it("refuses logins over the per-address limit, whatever the account", async () => {

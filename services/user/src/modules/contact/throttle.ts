@@ -61,10 +61,17 @@ export async function enforceThrottles(
     if (!result.allowed) retryAfter = Math.max(retryAfter, result.retryAfterSeconds);
   }
   await maybePrune(em);
-  if (retryAfter > 0) {
-    ctx.responseHeader.set("retry-after", String(retryAfter));
-    throw new ConnectError(message, Code.ResourceExhausted);
-  }
+  if (retryAfter > 0) throw tooMany(ctx, message, retryAfter);
+}
+
+/**
+ * ResourceExhausted with retry-after both as a response header and in the error's metadata, so Connect
+ * clients and the gateway (whichever it forwards) can tell the caller when to come back.
+ */
+export function tooMany(ctx: HandlerContext, message: string, retryAfterSeconds: number): ConnectError {
+  const value = String(Math.max(1, Math.ceil(retryAfterSeconds)));
+  ctx.responseHeader.set("retry-after", value);
+  return new ConnectError(message, Code.ResourceExhausted, { "retry-after": value });
 }
 
 // Old windows are dead weight; removing them now and then keeps the table to the active keys. Windows are
