@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { PROFILE_UPDATED_SUBJECT, USER_UPDATED_SUBJECT } from "../modules/profile-data/profile-events.ts";
 import { IMAGE_NOT_FOUND, PROFILE_NOT_FOUND, UNAUTHORIZED_TO_DELETE } from "../modules/profile-data/profile-rules.ts";
 import { OutboxMessage } from "@tt/kit";
+import { PhoneNumber } from "../modules/contact/phone-number.entity.ts";
 import { User } from "../modules/users/user.entity.ts";
 import { Code, connectErrorOf } from "../testing/expect-connect-error.ts";
 import { createUserHarness, type UserHarness } from "../testing/user-harness.ts";
@@ -194,15 +195,23 @@ describe("GetUser", () => {
   it("shows the e-mail and password state only to the user, staff and services", async () => {
     const owner = await newUser("Owner");
     const stranger = await newUser();
+    const em = h.orm.em.fork();
+    em.create(PhoneNumber, { phoneNumber: `+1415555${String(Date.now()).slice(-4)}`, userId: owner.subject });
+    await em.flush();
     const mine = (await h.rpc.getUser({ id: owner.subject }, h.ctx("getUser", owner))).user!;
+    expect(mine.phoneNumbers).toHaveLength(1);
     expect(mine.email).toContain("@example.org");
     expect(mine.hasPassword).toBe(true);
     expect(mine.profile?.nickname).toBe("Owner");
     expect(mine.socials).toBeDefined();
     const theirs = (await h.rpc.getUser({ id: owner.subject }, h.ctx("getUser", stranger))).user!;
     expect(theirs).toMatchObject({ uuid: owner.subject, email: "", hasPassword: false, role: "user" });
+    expect(theirs.phoneNumbers).toEqual([]);
+    expect(theirs.emails).toEqual([]);
+    expect(theirs.profile?.nickname).toBe("Owner");
     const staff = (await h.rpc.getUser({ id: owner.subject }, h.ctx("getUser", as(stranger, "moderator")))).user!;
     expect(staff.email).toBe(mine.email);
+    expect(staff.phoneNumbers).toHaveLength(1);
     const svc = (await h.rpc.getServiceUserProfile({ id: owner.subject }, h.ctx("getServiceUserProfile", service)))
       .user!;
     expect(svc).toMatchObject({ uuid: owner.subject, email: mine.email, role: "user" });

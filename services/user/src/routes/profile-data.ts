@@ -5,6 +5,7 @@ import type { EntityManager } from "@mikro-orm/postgresql";
 import { UserDataSchema as UserDataMessageSchema, type Profile as ProfileMessage } from "@tt/proto/tt/user/v1/user_pb";
 import type { UserService } from "@tt/proto/tt/user/v1/user_service_pb";
 import type { Identity } from "@tt/kit";
+import { toAccountMessage } from "../modules/accounts/account-message.ts";
 import { loadMediaConfig, createObjectStore } from "../modules/profile-data/media-config.ts";
 import { enqueueProfileUpdated, enqueueUserUpdated } from "../modules/profile-data/profile-events.ts";
 import {
@@ -28,7 +29,6 @@ import {
   loadProfileMessages,
   loadProfileParts,
   toFullProfileMessage,
-  toFullUserMessage,
   toSocialsMessage,
 } from "../modules/profile-data/profile-view.ts";
 import { UserData } from "../modules/profile-data/user-data.entity.ts";
@@ -111,15 +111,23 @@ function seesPrivate(identity: Identity, userId: string): boolean {
   return identity.tokenType === "service" || identity.subject === userId || STAFF_ROLES.has(identity.role);
 }
 
+/**
+ * The user in full (the accounts area's view: profile, socials, e-mails, phones, ban, deactivation), with the
+ * private parts blanked for callers that may not see them: others see who someone is, not how to reach them.
+ */
 async function userView(em: EntityManager, id: string, withPrivate: (userId: string) => boolean, baseUrl: string) {
   const userId = userIdOr404(id);
-  const parts = (await loadProfileParts(em, [userId])).get(userId);
-  if (!parts) throw notFound();
-  const priv = withPrivate(userId);
-  const message = toFullUserMessage(parts, baseUrl, priv);
-  if (priv) {
-    await em.populate(parts.user, ["passwordHash"]);
-    message.hasPassword = parts.user.passwordHash !== "";
+  const [user, profile] = await Promise.all([
+    em.findOne(User, { id: userId }),
+    em.findOne(Profile, { user: userId }, { fields: ["user"] }),
+  ]);
+  if (!user || !profile) throw notFound();
+  const message = await toAccountMessage(em, user, baseUrl);
+  if (!withPrivate(userId)) {
+    message.email = "";
+    message.emails = [];
+    message.phoneNumbers = [];
+    message.hasPassword = false;
   }
   return message;
 }
