@@ -36,10 +36,12 @@ export function providerModes(c: ProvidersConfig): Record<string, Mode> {
 export function statusRoutes(svc: UserServiceContext): Partial<ServiceImpl<typeof UserService>> {
   // The routes are built once when the service starts, so this is the service's start time.
   const startedAt = new Date();
-  // Already validated by createProviders at start; computed once.
-  const providers = providerModes(loadProvidersConfig(svc.env));
+  // Already validated by createProviders at start; computed on the first call (the routes are built
+  // before, and in completeness.test.ts without, a context).
+  let providers: Record<string, Mode> | undefined;
   return {
     async getUserServiceStatus(_req, ctx) {
+      providers ??= providerModes(loadProvidersConfig(svc.env));
       const em = callEm(ctx);
       const databaseOk = await em
         .getConnection()

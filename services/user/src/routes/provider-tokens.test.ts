@@ -1,9 +1,13 @@
 import { generateKeyPairSync, randomBytes, randomUUID } from "node:crypto";
 import { timestampDate } from "@bufbuild/protobuf/wkt";
 import { create } from "@bufbuild/protobuf";
-import type { ConnectRouter, ServiceImpl } from "@connectrpc/connect";
-import { GetServiceAppleUserTokenRequestSchema, type UserService } from "@tt/proto/tt/user/v1/user_service_pb";
-import { ConfigError, INTERNAL_ERROR_MESSAGE, OutboxMessage, type Identity } from "@tt/kit";
+import { ConnectError, type ConnectRouter, type ServiceImpl } from "@connectrpc/connect";
+import {
+  GetServiceAppleUserTokenRequestSchema,
+  SaveAppleUserTokenRequestSchema,
+  type UserService,
+} from "@tt/proto/tt/user/v1/user_service_pb";
+import { ConfigError, INTERNAL_ERROR_MESSAGE, OutboxMessage, type Identity, type ServiceInstance } from "@tt/kit";
 import { decodeJwt, decodeProtectedHeader } from "jose";
 import { afterAll, beforeAll, beforeEach, describe, expect, inject, it } from "vitest";
 import { ProviderTokenKey } from "../modules/provider-tokens/provider-token-key.entity.ts";
@@ -82,6 +86,17 @@ beforeEach(() => {
   routes = {};
   fake.requests.length = 0;
 });
+
+/** The UserService implementation another instance registers (the harness's rpc is its first instance's). */
+function routesOf(instance: ServiceInstance): Partial<ServiceImpl<typeof UserService>> {
+  let impl: Partial<ServiceImpl<typeof UserService>> = {};
+  const router = {
+    service: (_service: unknown, i: Partial<ServiceImpl<typeof UserService>>) => ((impl = i), router),
+    rpc: () => router,
+  } as unknown as ConnectRouter;
+  instance.routes(router);
+  return impl;
+}
 
 async function signUp(harness: UserHarness = h): Promise<Identity> {
   const res = await harness.rpc.signUp(
@@ -473,13 +488,7 @@ describe("Apple Music", () => {
     const user = await signUp();
     await h.rpc.saveAppleUserToken({ musicUserToken: "mut-key-1" }, h.ctx("saveAppleUserToken", user));
     const rotated = await h.createInstance({ ...env, PROVIDER_TOKEN_KEY: randomBytes(32).toString("base64") });
-    let impl: Partial<ServiceImpl<typeof UserService>> = {};
-    const router = {
-      service: (_s: unknown, i: Partial<ServiceImpl<typeof UserService>>) => ((impl = i), router),
-      rpc: () => router,
-    } as unknown as ConnectRouter;
-    rotated.routes(router);
-    const read = impl.getServiceAppleUserToken!(
+    const read = routesOf(rotated).getServiceAppleUserToken!(
       create(GetServiceAppleUserTokenRequestSchema, { id: user.subject }),
       h.ctx("getServiceAppleUserToken", service),
     );
@@ -642,10 +651,19 @@ describe("development mode (no credentials)", () => {
     ).toMatchObject({ code: Code.FailedPrecondition });
   });
 
-  it("a malformed PROVIDER_TOKEN_KEY stops the start", async () => {
+  it("a malformed PROVIDER_TOKEN_KEY fails provider-token calls as a server fault", async () => {
+    const user = await signUp(dev);
     const instance = await dev.createInstance({ PROVIDER_TOKEN_KEY: "c2hvcnQ=" });
-    // The host registers the routes while starting, so this is where the start stops.
-    const router = { service: () => router, rpc: () => router } as unknown as ConnectRouter;
-    expect(() => instance.routes(router)).toThrow(ConfigError);
+    const save = routesOf(instance).saveAppleUserToken!(
+      create(SaveAppleUserTokenRequestSchema, { musicUserToken: "mut" }),
+      dev.ctx("saveAppleUserToken", user),
+    );
+    const failure = await Promise.resolve(save).then(
+      () => undefined,
+      (error: unknown) => error,
+    );
+    expect(failure).toBeInstanceOf(ConnectError);
+    expect((failure as ConnectError).code).toBe(Code.Internal);
+    expect((failure as ConnectError).cause).toBeInstanceOf(ConfigError);
   });
 });

@@ -5,7 +5,7 @@ import type { EntityManager } from "@mikro-orm/postgresql";
 import { timestampFromDate } from "@bufbuild/protobuf/wkt";
 import type { Identity } from "@tt/kit";
 import type { UserService } from "@tt/proto/tt/user/v1/user_service_pb";
-import { enqueue } from "@tt/kit";
+import { ConfigError, enqueue, INTERNAL_ERROR_MESSAGE } from "@tt/kit";
 import { callProvider } from "../modules/provider-tokens/provider-errors.ts";
 import {
   createProviderTokenStore,
@@ -15,7 +15,7 @@ import {
   type ProviderRef,
   type ProviderTokenStore,
 } from "../modules/provider-tokens/provider-token-store.ts";
-import { loadTokenCipher, readProviderTokenKey, type TokenCipher } from "../modules/provider-tokens/token-cipher.ts";
+import { loadTokenCipher, type TokenCipher } from "../modules/provider-tokens/token-cipher.ts";
 import { withTokenRefresh, type OAuthTokens } from "../providers/index.ts";
 import type { UserServiceContext } from "../user-context.ts";
 import { callEm, callIdentity } from "./call.ts";
@@ -41,27 +41,29 @@ function enqueueLinkEvent(em: EntityManager, subject: string, event: ProviderLin
 }
 
 export function providerTokenRoutes(svc: UserServiceContext): Partial<ServiceImpl<typeof UserService>> {
-  // A malformed key stops the start here (ConfigError); an absent one is generated on first use.
-  readProviderTokenKey(svc.env);
+  // Nothing of svc is touched while the routes are built (completeness.test.ts builds them with no context):
+  // the key is read, and generated when absent, on first use.
   let cipher: Promise<TokenCipher> | undefined;
   const loadCipher = () => {
     cipher ??= loadTokenCipher(svc.orm.em, svc.env, svc.logger).catch((error: unknown) => {
       cipher = undefined;
-      throw error;
+      // A malformed PROVIDER_TOKEN_KEY: a server fault, its ConfigError (naming the variable) in the log.
+      throw error instanceof ConfigError
+        ? new ConnectError(INTERNAL_ERROR_MESSAGE, Code.Internal, undefined, undefined, error)
+        : error;
     });
     return cipher;
   };
   const store: ProviderTokenStore = createProviderTokenStore(loadCipher);
-  const { spotify, youtube, soundcloud, appleMusic } = svc.providers;
 
   const refresher = (provider: LinkedProvider, mobile: boolean) => (refreshToken: string) => {
     switch (provider) {
       case "spotify":
-        return spotify.refresh(refreshToken);
+        return svc.providers.spotify.refresh(refreshToken);
       case "youtube":
-        return youtube.refresh(refreshToken);
+        return svc.providers.youtube.refresh(refreshToken);
       case "soundcloud":
-        return soundcloud.refresh(refreshToken, { mobile });
+        return svc.providers.soundcloud.refresh(refreshToken, { mobile });
       case "apple":
         throw new Error("Apple Music User Tokens are not refreshed by the service");
     }
@@ -80,7 +82,7 @@ export function providerTokenRoutes(svc: UserServiceContext): Partial<ServiceImp
     const ref: ProviderRef = { userId, provider: "soundcloud", variant: mobile ? "mobile" : "web" };
     const given = clientRefreshToken.trim();
     if (given === "") return freshToken(em, ref, true);
-    const tokens = await callProvider("SoundCloud", () => soundcloud.refresh(given, { mobile }), {
+    const tokens = await callProvider("SoundCloud", () => svc.providers.soundcloud.refresh(given, { mobile }), {
       message: "SoundCloud refused the refresh token",
       code: Code.Unauthenticated,
     });
@@ -99,7 +101,7 @@ export function providerTokenRoutes(svc: UserServiceContext): Partial<ServiceImp
   }
 
   async function appleDeveloperToken() {
-    return callProvider(LABELS.apple, () => appleMusic.developerToken());
+    return callProvider(LABELS.apple, () => svc.providers.appleMusic.developerToken());
   }
 
   async function exchange(
@@ -155,7 +157,7 @@ export function providerTokenRoutes(svc: UserServiceContext): Partial<ServiceImp
     refreshSoundCloudMobileToken: (req, ctx) => refreshSoundCloud(ctx, req.refreshToken, true),
 
     async getSoundCloudPublicToken() {
-      const token = await callProvider("SoundCloud", () => soundcloud.publicToken({ mobile: false }));
+      const token = await callProvider("SoundCloud", () => svc.providers.soundcloud.publicToken({ mobile: false }));
       return {
         token: {
           provider: "soundcloud",
@@ -166,7 +168,7 @@ export function providerTokenRoutes(svc: UserServiceContext): Partial<ServiceImp
     },
 
     async getSoundCloudMobilePublicToken() {
-      const token = await callProvider("SoundCloud", () => soundcloud.publicToken({ mobile: true }));
+      const token = await callProvider("SoundCloud", () => svc.providers.soundcloud.publicToken({ mobile: true }));
       return {
         token: {
           provider: "soundcloud",
@@ -184,7 +186,9 @@ export function providerTokenRoutes(svc: UserServiceContext): Partial<ServiceImp
     async exchangeSpotifyCode(req, ctx) {
       const userId = callIdentity(ctx).subject;
       const em = callEm(ctx);
-      let tokens = await exchange("spotify", req.code, req.redirectUri, spotify.exchangeCode);
+      let tokens = await exchange("spotify", req.code, req.redirectUri, (code, uri) =>
+        svc.providers.spotify.exchangeCode(code, uri),
+      );
       // The token is brand new, but a 401 here still means "refresh and retry once" (spec 002 §8).
       const me = await callProvider("Spotify", () =>
         withTokenRefresh({
@@ -192,11 +196,11 @@ export function providerTokenRoutes(svc: UserServiceContext): Partial<ServiceImp
           refresh: async () => {
             if (tokens.refreshToken === undefined)
               throw new ConnectError("Spotify refused the code", Code.Unauthenticated);
-            const next = await spotify.refresh(tokens.refreshToken);
+            const next = await svc.providers.spotify.refresh(tokens.refreshToken);
             tokens = { ...next, refreshToken: next.refreshToken ?? tokens.refreshToken };
             return next.accessToken;
           },
-          call: (accessToken) => spotify.getCurrentUser(accessToken),
+          call: (accessToken) => svc.providers.spotify.getCurrentUser(accessToken),
         }),
       );
       const row = await store.save(em, { userId, provider: "spotify" }, tokens, {
@@ -244,7 +248,9 @@ export function providerTokenRoutes(svc: UserServiceContext): Partial<ServiceImp
     async exchangeYouTubeCode(req, ctx) {
       const userId = callIdentity(ctx).subject;
       const em = callEm(ctx);
-      const tokens = await exchange("youtube", req.code, req.redirectUri, youtube.exchangeCode);
+      const tokens = await exchange("youtube", req.code, req.redirectUri, (code, uri) =>
+        svc.providers.youtube.exchangeCode(code, uri),
+      );
       const row = await store.save(em, { userId, provider: "youtube" }, tokens);
       enqueueLinkEvent(em, PROVIDER_LINKED_SUBJECT, {
         uuid: userId,
