@@ -195,16 +195,16 @@ describe("TemporaryBanUser", () => {
       const sub = await fast.bus.subscribe(USER_UNBANNED_SUBJECT, (msg) => {
         received(JSON.parse(new TextDecoder().decode(msg.data)) as UserUnbannedEvent);
       });
-      const em = fast.orm.em.fork();
-      // A temporary ban that has just ended, as TemporaryBanUser would have left it.
-      em.create(UserBan, {
-        user: uuid,
-        reason: "",
-        bannedBy: null,
-        createdAt: new Date(Date.now() - 60_000),
-        endsAt: new Date(Date.now() - 1000),
-      });
-      await em.flush();
+      const moderator = await fast.rpc.signUp({ email: "sweeper@example.org", password: PASSWORD }, fast.ctx("signUp"));
+      await fast.orm.em.fork().nativeUpdate(User, { id: moderator.user!.uuid }, { role: "moderator" });
+      const login = await fast.rpc.login({ email: "sweeper@example.org", password: PASSWORD }, fast.ctx("login"));
+      const identity = await fast.identityOf(login.accessToken!.token);
+      // The first temporary ban starts the sweeper (when the host has not started it already).
+      await fast.rpc.temporaryBanUser(
+        { uuid, end: { case: "duration", value: { seconds: 60n } } },
+        fast.ctx("temporaryBanUser", identity),
+      );
+      await fast.orm.em.fork().nativeUpdate(UserBan, { user: uuid }, { endsAt: new Date(Date.now() - 1000) });
       await expect(event).resolves.toMatchObject({ uuid, expired: true });
       await sub.unsubscribe();
       expect(await fast.orm.em.fork().count(UserBan, { user: uuid })).toBe(0);

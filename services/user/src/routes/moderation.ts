@@ -14,14 +14,32 @@ const moderationEnvSchema = z.object({
   BAN_SWEEP_INTERVAL_MS: z.coerce.number().int().min(10).max(86_400_000).default(DEFAULT_BAN_SWEEP_INTERVAL_MS),
 });
 
+const sweepers = new WeakMap<UserServiceContext, { stopped: Promise<void> }>();
+
+/**
+ * Starts the service instance's ban sweeper once (later calls return the running one); it stops with
+ * `svc.signal`. Meant for create(), which also validates BAN_SWEEP_INTERVAL_MS at start; TemporaryBanUser
+ * calls it too, so a host that does not still sweeps once a temporary ban exists.
+ */
+export function startModerationSweeper(svc: UserServiceContext): { stopped: Promise<void> } {
+  let sweeper = sweepers.get(svc);
+  if (!sweeper) {
+    const env = parseEnv(moderationEnvSchema, svc.env);
+    sweeper = startBanSweeper({
+      orm: svc.orm,
+      logger: svc.logger,
+      signal: svc.signal,
+      intervalMs: env.BAN_SWEEP_INTERVAL_MS,
+    });
+    sweepers.set(svc, sweeper);
+  }
+  return sweeper;
+}
+
 /** RPCs of the moderation area: kick, bans, temporary bans, roles, capabilities, moderation comments, the deactivation flow. */
 export function moderationRoutes(svc: UserServiceContext): Partial<ServiceImpl<typeof UserService>> {
-  const env = parseEnv(moderationEnvSchema, svc.env);
-  // Started with the routes (once per service instance, in create()) and stopped by the service's signal;
-  // a temporary ban also ends at read time, so a late sweep only delays the unbanned event.
-  startBanSweeper({ orm: svc.orm, logger: svc.logger, signal: svc.signal, intervalMs: env.BAN_SWEEP_INTERVAL_MS });
   return {
-    ...moderationBanRoutes(svc),
+    ...moderationBanRoutes(svc, () => startModerationSweeper(svc)),
     ...moderationRoleRoutes(svc),
     ...moderationCommentRoutes(),
     ...moderationDeactivationRoutes(svc),
