@@ -3,6 +3,7 @@
 import { randomBytes, randomUUID } from "node:crypto";
 import { timestampFromDate } from "@bufbuild/protobuf/wkt";
 import { Code, ConnectError, type ServiceImpl } from "@connectrpc/connect";
+import { UniqueConstraintViolationException } from "@mikro-orm/core";
 import type { UserService } from "@tt/proto/tt/user/v1/user_service_pb";
 import { normalizeE164 } from "../providers/index.ts";
 import { codeMatches, hashCode, newCode } from "../modules/contact/codes.ts";
@@ -164,7 +165,15 @@ export function mobileRoutes(svc: UserServiceContext, config: ContactConfig): Pa
       }
       const { issued } = await startSession(em, svc.tokens, user, callUserAgent(ctx));
       // One flush: the used code, the account, its number and the session are written together or not at all.
-      await em.flush();
+      try {
+        await em.flush();
+      } catch (err) {
+        // Two calls with the same right code at once: the other one recorded the number first and won.
+        if (err instanceof UniqueConstraintViolationException) {
+          throw new ConnectError(INCORRECT_MOBILE_CODE, Code.PermissionDenied, undefined, undefined, err);
+        }
+        throw err;
+      }
       return { user: toUserMessage(user), accessToken: toAccessTokenMessage(issued), created };
     },
   };
