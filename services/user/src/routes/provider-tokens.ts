@@ -3,9 +3,8 @@
 import { Code, ConnectError, type HandlerContext, type ServiceImpl } from "@connectrpc/connect";
 import type { EntityManager } from "@mikro-orm/postgresql";
 import { timestampFromDate } from "@bufbuild/protobuf/wkt";
-import type { Identity } from "@tt/kit";
 import type { UserService } from "@tt/proto/tt/user/v1/user_service_pb";
-import { ConfigError, enqueue, INTERNAL_ERROR_MESSAGE } from "@tt/kit";
+import { ConfigError, enqueue, INTERNAL_ERROR_MESSAGE, type Identity } from "@tt/kit";
 import { callProvider } from "../modules/provider-tokens/provider-errors.ts";
 import {
   createProviderTokenStore,
