@@ -25,17 +25,25 @@ import {
   TOO_MANY_ATTEMPTS,
 } from "./contact-shared.ts";
 
-export function emailRoutes(svc: UserServiceContext, config: ContactConfig): Partial<ServiceImpl<typeof UserService>> {
-  const codeRequests: ThrottleRule = {
-    action: "email-code",
-    limit: config.EMAIL_CODE_REQUESTS_PER_HOUR,
-    windowSeconds: 3600,
-  };
-  // An address is shared by the people behind it, so it gets a few accounts' worth.
-  const codeRequestsPerAddress: ThrottleRule = { ...codeRequests, limit: config.EMAIL_CODE_REQUESTS_PER_HOUR * 5 };
+export function emailRoutes(
+  svc: UserServiceContext,
+  contactConfig: () => ContactConfig,
+): Partial<ServiceImpl<typeof UserService>> {
+  /** The per-account and per-address limits on asking for codes. */
+  function codeRequestChecks(ctx: HandlerContext, userId: string) {
+    const perAccount: ThrottleRule = {
+      action: "email-code",
+      limit: contactConfig().EMAIL_CODE_REQUESTS_PER_HOUR,
+      windowSeconds: 3600,
+    };
+    // An address is shared by the people behind it, so it gets a few accounts' worth.
+    const perAddress: ThrottleRule = { ...perAccount, limit: perAccount.limit * 5 };
+    return accountAndAddress(ctx, userId, perAccount, perAddress);
+  }
 
   /** Gives the row a fresh code and mails it. Mailed before the caller's flush: a failed send changes nothing. */
   async function sendCode(email: Email, now: Date): Promise<void> {
+    const config = contactConfig();
     const code = newCode();
     email.codeHash = hashCode(code);
     email.codeExpiresAt = new Date(now.getTime() + config.EMAIL_CODE_TTL_SECONDS * 1000);
@@ -55,6 +63,7 @@ export function emailRoutes(svc: UserServiceContext, config: ContactConfig): Par
 
   /** The shared check of VerifyEmail and ConfirmEmail; a wrong code is counted before the 403. */
   async function checkCode(em: EntityManager, email: Email, code: string): Promise<"VERIFIED" | "ERROR"> {
+    const config = contactConfig();
     if (email.status === EmailStatus.verified) throw new ConnectError(EMAIL_ALREADY_VERIFIED, Code.PermissionDenied);
     if (email.codeAttempts >= config.EMAIL_CODE_MAX_ATTEMPTS) {
       throw new ConnectError(TOO_MANY_ATTEMPTS, Code.ResourceExhausted);
@@ -118,7 +127,7 @@ export function emailRoutes(svc: UserServiceContext, config: ContactConfig): Par
         (await em.count(User, { email: address })) > 0 ||
         (await em.count(Email, { email: address, status: { $ne: EmailStatus.deleted } })) > 0;
       if (taken) throw new ConnectError(EMAIL_ALREADY_REGISTERED, Code.PermissionDenied);
-      await enforceThrottles(em, ctx, accountAndAddress(ctx, user.id, codeRequests, codeRequestsPerAddress));
+      await enforceThrottles(em, ctx, codeRequestChecks(ctx, user.id));
       await ensurePrimaryEmail(em, user);
       const email = em.create(Email, {
         userId: user.id,
@@ -150,12 +159,12 @@ export function emailRoutes(svc: UserServiceContext, config: ContactConfig): Par
     async sendVerificationEmail(req, ctx) {
       const em = callEm(ctx);
       const userId = callIdentity(ctx).subject;
-      await enforceThrottles(em, ctx, accountAndAddress(ctx, userId, codeRequests, codeRequestsPerAddress));
+      await enforceThrottles(em, ctx, codeRequestChecks(ctx, userId));
       const email = await ownEmail(em, ctx, req.id);
       if (email.status === EmailStatus.verified) throw new ConnectError(EMAIL_ALREADY_VERIFIED, Code.PermissionDenied);
       const now = new Date();
       const last = email.verificationSentAt;
-      if (last && now.getTime() - last.getTime() < config.EMAIL_VERIFICATION_MIN_INTERVAL_SECONDS * 1000) {
+      if (last && now.getTime() - last.getTime() < contactConfig().EMAIL_VERIFICATION_MIN_INTERVAL_SECONDS * 1000) {
         throw new ConnectError(MIN_INTERVAL_NOT_ELAPSED, Code.PermissionDenied);
       }
       await sendCode(email, now);

@@ -42,19 +42,20 @@ export function readE164(phone: string): string {
   return e164;
 }
 
-export function mobileRoutes(svc: UserServiceContext, config: ContactConfig): Partial<ServiceImpl<typeof UserService>> {
+export function mobileRoutes(
+  svc: UserServiceContext,
+  contactConfig: () => ContactConfig,
+): Partial<ServiceImpl<typeof UserService>> {
   const hour = 3600;
-  const sendPerNumber = { action: "mobile-send", limit: config.MOBILE_CODES_PER_NUMBER_PER_HOUR, windowSeconds: hour };
-  const sendPerAddress = { action: "mobile-send", limit: config.MOBILE_CODES_PER_IP_PER_HOUR, windowSeconds: hour };
-  // Guessing is limited per code already; this stops one address from trying many numbers' codes.
-  const verifyPerAddress = {
-    action: "mobile-verify",
-    limit: config.MOBILE_CODES_PER_IP_PER_HOUR * config.MOBILE_CODE_MAX_ATTEMPTS,
-    windowSeconds: hour,
-  };
-
   return {
     async sendMobileCode(req, ctx) {
+      const config = contactConfig();
+      const sendPerNumber = {
+        action: "mobile-send",
+        limit: config.MOBILE_CODES_PER_NUMBER_PER_HOUR,
+        windowSeconds: hour,
+      };
+      const sendPerAddress = { action: "mobile-send", limit: config.MOBILE_CODES_PER_IP_PER_HOUR, windowSeconds: hour };
       const e164 = readE164(req.phoneNumber);
       const em = callEm(ctx);
       const record = await em.findOne(PhoneNumber, { phoneNumber: e164 });
@@ -125,6 +126,13 @@ export function mobileRoutes(svc: UserServiceContext, config: ContactConfig): Pa
     },
 
     async verifyMobileCode(req, ctx) {
+      const config = contactConfig();
+      // Guessing is limited per code already; this stops one address from trying many numbers' codes.
+      const verifyPerAddress = {
+        action: "mobile-verify",
+        limit: config.MOBILE_CODES_PER_IP_PER_HOUR * config.MOBILE_CODE_MAX_ATTEMPTS,
+        windowSeconds: hour,
+      };
       const e164 = readE164(req.phoneNumber);
       const em = callEm(ctx);
       const address = clientAddress(ctx);

@@ -77,10 +77,19 @@ async function flushRecord(em: EntityManager): Promise<void> {
   }
 }
 
-export function phoneRoutes(svc: UserServiceContext, config: ContactConfig): Partial<ServiceImpl<typeof UserService>> {
-  const providersConfig = loadProvidersConfig(svc.env);
+export function phoneRoutes(
+  svc: UserServiceContext,
+  contactConfig: () => ContactConfig,
+): Partial<ServiceImpl<typeof UserService>> {
+  let devOutboxInUse: boolean | undefined;
   // The outbox only fills while a development sender is in use; with both real ones it stays empty for good.
-  const devOutboxInUse = providersConfig.SMTP_URL === undefined || providersConfig.SMS_ACCOUNT_SID === undefined;
+  const devOutboxOn = () => {
+    if (devOutboxInUse === undefined) {
+      const providers = loadProvidersConfig(svc.env);
+      devOutboxInUse = providers.SMTP_URL === undefined || providers.SMS_ACCOUNT_SID === undefined;
+    }
+    return devOutboxInUse;
+  };
 
   return {
     async adminCreatePhoneNumber(req, ctx) {
@@ -165,7 +174,7 @@ export function phoneRoutes(svc: UserServiceContext, config: ContactConfig): Par
         callEm(ctx),
         svc.providers.phoneValidation,
         e164,
-        config.PHONE_VALIDATION_CACHE_SECONDS,
+        contactConfig().PHONE_VALIDATION_CACHE_SECONDS,
       );
       return { validation: toPhoneValidationMessage(row) };
     },
@@ -186,6 +195,7 @@ export function phoneRoutes(svc: UserServiceContext, config: ContactConfig): Par
     },
 
     async getFraudConstants() {
+      const config = contactConfig();
       return {
         fraudConstants: create(FraudConstantsSchema, {
           codeTtlSeconds: config.MOBILE_CODE_TTL_SECONDS,
@@ -201,7 +211,7 @@ export function phoneRoutes(svc: UserServiceContext, config: ContactConfig): Par
     },
 
     async listDevOutbox(req) {
-      if (!devOutboxInUse) throw new ConnectError(DEV_OUTBOX_OFF, Code.NotFound);
+      if (!devOutboxOn()) throw new ConnectError(DEV_OUTBOX_OFF, Code.NotFound);
       const limit = listLimit(req.limit, 50, 500);
       const to = req.to.trim();
       const entries = await svc.devOutbox.list({ limit, ...(to === "" ? {} : { to }) });
