@@ -2,7 +2,8 @@
 import { Code, ConnectError, type ServiceImpl } from "@connectrpc/connect";
 import type { UserService } from "@tt/proto/tt/user/v1/user_service_pb";
 import { checkEmail, checkNewPassword, MISSING_CREDENTIALS, nicknameFor } from "../account-rules.ts";
-import { toAccountMessage } from "../modules/accounts/account-message.ts";
+import { recordEmail } from "../modules/accounts/account-emails.ts";
+import type { AccountView } from "../modules/accounts/account-message.ts";
 import { createAccount } from "../modules/users/create-account.ts";
 import { User } from "../modules/users/user.entity.ts";
 import { hashPassword } from "../passwords.ts";
@@ -15,14 +16,17 @@ import { callEm } from "./call.ts";
 export const ADMIN_SIGN_UP_ROLES = ["globalModerator", "admin", "moderator", "staff", "promoter", "user", "bot"];
 export const NEW_PASSWORD_MISSING = "uuid or new password missing in request";
 
-export function accountAdminRoutes(svc: UserServiceContext): Partial<ServiceImpl<typeof UserService>> {
+export function accountAdminRoutes(
+  svc: UserServiceContext,
+  view: AccountView,
+): Partial<ServiceImpl<typeof UserService>> {
   return {
     async adminGetUser(req, ctx) {
       const id = checkUuid("id", req.id);
       const em = callEm(ctx);
       const user = await em.findOne(User, { id });
       if (!user) throw new ConnectError(USER_NOT_FOUND, Code.NotFound);
-      return { user: await toAccountMessage(em, user) };
+      return { user: await view(em, user) };
     },
 
     async adminSignUp(req, ctx) {
@@ -43,8 +47,10 @@ export function accountAdminRoutes(svc: UserServiceContext): Partial<ServiceImpl
       const passwordHash = await hashPassword(req.password);
       // No session: the admin stays signed in as themself.
       const { user } = createAccount(em, { email, passwordHash, role, nickname });
+      // Staff vouch for the address: it counts as verified without a code.
+      recordEmail(em, user.id, email, { type: "personal", status: "CREATED_BY_ADMIN", primary: true });
       await flushNewAccount(em);
-      return { user: await toAccountMessage(em, user) };
+      return { user: await view(em, user) };
     },
 
     async adminChangePassword(req, ctx) {

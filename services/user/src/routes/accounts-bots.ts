@@ -3,7 +3,7 @@ import { randomUUID } from "node:crypto";
 import { Code, ConnectError, type ServiceImpl } from "@connectrpc/connect";
 import type { UserService } from "@tt/proto/tt/user/v1/user_service_pb";
 import { NICKNAME_MAX_LENGTH } from "../account-rules.ts";
-import { toAccountMessage } from "../modules/accounts/account-message.ts";
+import type { AccountView } from "../modules/accounts/account-message.ts";
 import { BotOwner } from "../modules/accounts/bot-owner.entity.ts";
 import { botEmail, NO_PASSWORD_HASH } from "../modules/accounts/no-password.ts";
 import { startSession, toAccessTokenMessage } from "../modules/sessions/start-session.ts";
@@ -19,7 +19,7 @@ export const AVATAR_ID_TOO_LONG = "avatarId must be at most 128 characters long"
 export const BOT_NOT_FOUND = "bot not found";
 export const NOT_BOT_OWNER = "you do not own this bot";
 
-export function accountBotRoutes(svc: UserServiceContext): Partial<ServiceImpl<typeof UserService>> {
+export function accountBotRoutes(svc: UserServiceContext, view: AccountView): Partial<ServiceImpl<typeof UserService>> {
   return {
     async signUpBot(req, ctx) {
       const identity = callIdentity(ctx);
@@ -43,7 +43,7 @@ export function accountBotRoutes(svc: UserServiceContext): Partial<ServiceImpl<t
       em.create(BotOwner, { bot, owner });
       const { issued } = await startSession(em, svc.tokens, bot, callUserAgent(ctx));
       await flushNewAccount(em);
-      return { user: await toAccountMessage(em, bot), accessToken: toAccessTokenMessage(issued) };
+      return { user: await view(em, bot), accessToken: toAccessTokenMessage(issued) };
     },
 
     async getBotToken(req, ctx) {

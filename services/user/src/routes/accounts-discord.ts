@@ -6,7 +6,8 @@ import { UniqueConstraintViolationException } from "@mikro-orm/core";
 import type { EntityManager } from "@mikro-orm/postgresql";
 import type { UserService } from "@tt/proto/tt/user/v1/user_service_pb";
 import { NICKNAME_MAX_LENGTH, normalizeEmail } from "../account-rules.ts";
-import { toAccountMessage } from "../modules/accounts/account-message.ts";
+import { hasEmailRow, recordEmail, setDiscordSocial } from "../modules/accounts/account-emails.ts";
+import type { AccountView } from "../modules/accounts/account-message.ts";
 import { DiscordLink } from "../modules/accounts/discord-link.entity.ts";
 import { discordEmail, NO_PASSWORD_HASH } from "../modules/accounts/no-password.ts";
 import { discordFailure } from "../modules/accounts/provider-failure.ts";
@@ -22,12 +23,13 @@ export const CODE_OR_TOKEN = "give either code (with redirectUri) or discordAcce
 export const CODE_MISSING = "code missing in request";
 export const DISCORD_LINKED_ELSEWHERE = "this Discord account is linked to another account";
 
-export function accountDiscordRoutes(svc: UserServiceContext): Partial<ServiceImpl<typeof UserService>> {
-  const discord = svc.providers.discord;
-
+export function accountDiscordRoutes(
+  svc: UserServiceContext,
+  view: AccountView,
+): Partial<ServiceImpl<typeof UserService>> {
   async function discordUser(accessToken: string): Promise<DiscordUser> {
     try {
-      return await discord.getUser(accessToken);
+      return await svc.providers.discord.getUser(accessToken);
     } catch (err) {
       throw discordFailure(err);
     }
@@ -35,7 +37,7 @@ export function accountDiscordRoutes(svc: UserServiceContext): Partial<ServiceIm
 
   async function exchange(code: string, redirectUri: string) {
     try {
-      return await discord.exchangeCode(code, redirectUri);
+      return await svc.providers.discord.exchangeCode(code, redirectUri);
     } catch (err) {
       throw discordFailure(err);
     }
@@ -64,25 +66,29 @@ export function accountDiscordRoutes(svc: UserServiceContext): Partial<ServiceIm
       const link = await em.findOne(DiscordLink, { discordId: du.id }, { populate: ["user"] });
       if (link) {
         link.username = du.username.slice(0, 64);
+        await setDiscordSocial(em, link.user.id, link.username);
         const { issued } = await startSession(em, svc.tokens, link.user, userAgent);
         await em.flush();
         return {
-          user: await toAccountMessage(em, link.user),
+          user: await view(em, link.user),
           accessToken: toAccessTokenMessage(issued),
           created: false,
         };
       }
 
       // Only an address Discord verified may become the account's: anyone can type any address into Discord.
-      const email = du.email && du.emailVerified ? normalizeEmail(du.email) : discordEmail(du.id);
+      const verified = du.email && du.emailVerified ? normalizeEmail(du.email) : undefined;
+      const email = verified ?? discordEmail(du.id);
       if ((await em.count(User, { email })) > 0)
         throw new ConnectError(EMAIL_ALREADY_REGISTERED, Code.PermissionDenied);
       const nickname = [...(du.globalName || du.username)].slice(0, NICKNAME_MAX_LENGTH).join("");
       const { user } = createAccount(em, { email, passwordHash: NO_PASSWORD_HASH, role: "user", nickname });
       em.create(DiscordLink, { discordId: du.id, user, username: du.username.slice(0, 64) });
+      await setDiscordSocial(em, user.id, du.username.slice(0, 64));
+      if (verified) recordEmail(em, user.id, verified, { type: "discord", status: "VERIFIED", primary: true });
       const { issued } = await startSession(em, svc.tokens, user, userAgent);
       await flushOrConflict(em, EMAIL_ALREADY_REGISTERED, Code.PermissionDenied);
-      return { user: await toAccountMessage(em, user), accessToken: toAccessTokenMessage(issued), created: true };
+      return { user: await view(em, user), accessToken: toAccessTokenMessage(issued), created: true };
     },
 
     async linkDiscord(req, ctx) {
@@ -98,18 +104,24 @@ export function accountDiscordRoutes(svc: UserServiceContext): Partial<ServiceIm
       if (existing && existing.user.id !== user.id) {
         throw new ConnectError(DISCORD_LINKED_ELSEWHERE, Code.AlreadyExists);
       }
-      if (existing) {
-        existing.username = du.username.slice(0, 64);
-        await em.flush();
-      } else {
-        await em.transactional(async (tem) => {
+      const username = du.username.slice(0, 64);
+      const verified = du.email && du.emailVerified ? normalizeEmail(du.email) : undefined;
+      await em.transactional(async (tem) => {
+        const current = existing ? await tem.findOne(DiscordLink, { discordId: du.id }) : null;
+        if (current) {
+          current.username = username;
+        } else {
           // One Discord account per account: linking another replaces the old link.
           await tem.nativeDelete(DiscordLink, { user: user.id });
-          tem.create(DiscordLink, { discordId: du.id, user: user.id, username: du.username.slice(0, 64) });
-          await flushOrConflict(tem, DISCORD_LINKED_ELSEWHERE, Code.AlreadyExists);
-        });
-      }
-      return { user: await toAccountMessage(em.fork(), user) };
+          tem.create(DiscordLink, { discordId: du.id, user: user.id, username });
+        }
+        await setDiscordSocial(tem, user.id, username);
+        if (verified && !(await hasEmailRow(tem, user.id, verified))) {
+          recordEmail(tem, user.id, verified, { type: "discord", status: "VERIFIED", primary: false });
+        }
+        await flushOrConflict(tem, DISCORD_LINKED_ELSEWHERE, Code.AlreadyExists);
+      });
+      return { user: await view(em.fork(), user) };
     },
   };
 }

@@ -3,7 +3,7 @@ import { timestampFromDate } from "@bufbuild/protobuf/wkt";
 import { Code, ConnectError, type ServiceImpl } from "@connectrpc/connect";
 import type { UserService } from "@tt/proto/tt/user/v1/user_service_pb";
 import type { AccountConfig } from "../modules/accounts/account-config.ts";
-import { toAccountMessage } from "../modules/accounts/account-message.ts";
+import type { AccountView } from "../modules/accounts/account-message.ts";
 import { createAccountToken, spendAccountToken } from "../modules/accounts/one-time-token.ts";
 import { startSession, toAccessTokenMessage } from "../modules/sessions/start-session.ts";
 import { User } from "../modules/users/user.entity.ts";
@@ -27,7 +27,8 @@ function checkPath(path: string): string {
 
 export function accountMagicLinkRoutes(
   svc: UserServiceContext,
-  config: AccountConfig,
+  settings: () => AccountConfig,
+  view: AccountView,
 ): Partial<ServiceImpl<typeof UserService>> {
   return {
     async createMagicLink(req, ctx) {
@@ -36,6 +37,7 @@ export function accountMagicLinkRoutes(
       const plan = req.plan.trim();
       if (plan.length > 64) throw new ConnectError(PLAN_INVALID, Code.InvalidArgument);
       const path = plan === "" ? checkPath(req.path) : "";
+      const config = settings();
       const em = callEm(ctx);
       const user = await em.findOne(User, { id: identity.subject });
       if (!user) throw new ConnectError(UNAUTHORIZED, Code.Unauthenticated);
@@ -54,7 +56,7 @@ export function accountMagicLinkRoutes(
         if (!token) throw new ConnectError(MAGIC_LINK_INVALID, Code.Unauthenticated);
         const { issued } = await startSession(em, svc.tokens, token.user, userAgent);
         await em.flush();
-        return { user: await toAccountMessage(em, token.user), accessToken: toAccessTokenMessage(issued) };
+        return { user: await view(em, token.user), accessToken: toAccessTokenMessage(issued) };
       });
     },
   };

@@ -3,8 +3,10 @@ import { Code, ConnectError, type ServiceImpl } from "@connectrpc/connect";
 import type { UserService } from "@tt/proto/tt/user/v1/user_service_pb";
 import { checkEmail, checkNewPassword, normalizeEmail } from "../account-rules.ts";
 import type { AccountConfig } from "../modules/accounts/account-config.ts";
-import { toAccountMessage } from "../modules/accounts/account-message.ts";
-import { hasPassword, isPlaceholderEmail } from "../modules/accounts/no-password.ts";
+import type { AccountView } from "../modules/accounts/account-message.ts";
+import { hasPassword } from "../modules/accounts/no-password.ts";
+import { isEmailVerified } from "../modules/contact/emails.ts";
+import { accountAndAddress, enforceThrottles } from "../modules/contact/throttle.ts";
 import { AccountToken } from "../modules/accounts/account-token.entity.ts";
 import { createAccountToken, newSecret, spendAccountToken } from "../modules/accounts/one-time-token.ts";
 import { Session } from "../modules/sessions/session.entity.ts";
@@ -16,42 +18,32 @@ import { revokeOtherSessions } from "./accounts-shared.ts";
 import { callEm, callIdentity, callUserAgent, UNAUTHORIZED } from "./call.ts";
 
 export const EMAIL_MISSING = "email missing in request";
-export const RESET_TOO_OFTEN = "a reset code was sent to this address recently, try again later";
+export const RESET_TOO_OFTEN = "too many password reset requests, try again later";
 export const CANNOT_RESET_PASSWORD = "can not reset password";
 export const PASSWORD_MISSING = "password missing in request";
 export const EMAIL_NOT_VERIFIED = "email address not verified";
 export const PASSWORD_ALREADY_SET = "this account already has a password, use change-password";
 
-/**
- * At most one reset e-mail per address and interval, kept in memory (per instance). Keyed by the address
- * whether or not it has an account, so the 429 does not tell who is registered.
- */
-function createResetThrottle(intervalMs: number) {
-  const last = new Map<string, number>();
-  return {
-    allow(email: string, now = Date.now()): boolean {
-      // Bounded: entries older than the interval no longer matter.
-      if (last.size > 10_000) for (const [key, at] of last) if (now - at >= intervalMs) last.delete(key);
-      const at = last.get(email);
-      if (at !== undefined && now - at < intervalMs) return false;
-      last.set(email, now);
-      return true;
-    },
-  };
-}
-
 export function accountPasswordRoutes(
   svc: UserServiceContext,
-  config: AccountConfig,
+  settings: () => AccountConfig,
+  view: AccountView,
 ): Partial<ServiceImpl<typeof UserService>> {
-  const throttle = createResetThrottle(config.PASSWORD_RESET_INTERVAL_SECONDS * 1000);
-
   return {
     async forgotPassword(req, ctx) {
       if (req.email.trim() === "") throw new ConnectError(EMAIL_MISSING, Code.InvalidArgument);
       const email = checkEmail(req.email);
-      if (!throttle.allow(email)) throw new ConnectError(RESET_TOO_OFTEN, Code.ResourceExhausted);
+      const config = settings();
       const em = callEm(ctx);
+      // Per address whether or not it has an account, so the 429 does not tell who is registered; per client
+      // address so one caller cannot spray the mailboxes of many. Shared by replicas (PostgreSQL windows).
+      const perAccount = { action: "password-reset", limit: 1, windowSeconds: config.PASSWORD_RESET_INTERVAL_SECONDS };
+      const perClient = {
+        action: "password-reset",
+        limit: config.PASSWORD_RESETS_PER_CLIENT_PER_HOUR,
+        windowSeconds: 3600,
+      };
+      await enforceThrottles(em, ctx, accountAndAddress(ctx, email, perAccount, perClient), RESET_TOO_OFTEN);
       // The secret is made whether or not the account exists, so both answers cost the same work.
       const secret = newSecret();
       const user = await em.findOne(User, { email });
@@ -95,7 +87,7 @@ export function accountPasswordRoutes(
         const { session, issued } = await startSession(em, svc.tokens, user, userAgent);
         // Flushes the spent code, the password, the new session and the revocations as one.
         await revokeOtherSessions(em, svc.revocations, user, session.id);
-        return { user: await toAccountMessage(em, user), accessToken: toAccessTokenMessage(issued) };
+        return { user: await view(em, user), accessToken: toAccessTokenMessage(issued) };
       });
     },
 
@@ -106,8 +98,10 @@ export function accountPasswordRoutes(
       const user = await em.findOne(User, { id: identity.subject }, { populate: ["passwordHash"] });
       if (!user) throw new ConnectError(UNAUTHORIZED, Code.Unauthenticated);
       if (hasPassword(user.passwordHash)) throw new ConnectError(PASSWORD_ALREADY_SET, Code.PermissionDenied);
-      // Without a real address nobody could reset the password later (and the address signs in).
-      if (isPlaceholderEmail(user.email)) throw new ConnectError(EMAIL_NOT_VERIFIED, Code.Unauthenticated);
+      // The sign-in address must be proven: it is how the password is used and how it is reset later.
+      if (!(await isEmailVerified(em, user.id, user.email))) {
+        throw new ConnectError(EMAIL_NOT_VERIFIED, Code.Unauthenticated);
+      }
       checkNewPassword(req.password);
       user.passwordHash = await hashPassword(req.password);
       const now = new Date();

@@ -6,7 +6,7 @@ import type { EntityManager } from "@mikro-orm/postgresql";
 import type { UserService } from "@tt/proto/tt/user/v1/user_service_pb";
 import { adminList, type AdminListSpec } from "@tt/kit";
 import { checkEmail, checkNewPassword, MISSING_CREDENTIALS, nicknameFor } from "../account-rules.ts";
-import { toAccountMessage } from "../modules/accounts/account-message.ts";
+import type { AccountView } from "../modules/accounts/account-message.ts";
 import { Voucher } from "../modules/accounts/voucher.entity.ts";
 import {
   BADGES,
@@ -81,7 +81,10 @@ function redeem(voucher: Voucher, user: User, now = new Date()): void {
   voucher.redeemedAt = now;
 }
 
-export function accountVoucherRoutes(svc: UserServiceContext): Partial<ServiceImpl<typeof UserService>> {
+export function accountVoucherRoutes(
+  svc: UserServiceContext,
+  view: AccountView,
+): Partial<ServiceImpl<typeof UserService>> {
   return {
     async createVoucher(req, ctx) {
       const identity = callIdentity(ctx);
@@ -169,7 +172,7 @@ export function accountVoucherRoutes(svc: UserServiceContext): Partial<ServiceIm
         const { issued } = await startSession(em, svc.tokens, user, userAgent);
         // The account, its event, the redemption and the session commit together or not at all.
         await flushNewAccount(em);
-        return { user: await toAccountMessage(em, user), accessToken: toAccessTokenMessage(issued) };
+        return { user: await view(em, user), accessToken: toAccessTokenMessage(issued) };
       });
     },
   };

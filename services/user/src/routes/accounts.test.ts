@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { MISSING_CREDENTIALS } from "../account-rules.ts";
 import { AccountToken } from "../modules/accounts/account-token.entity.ts";
 import { DiscordLink } from "../modules/accounts/discord-link.entity.ts";
+import { NO_PASSWORD_HASH } from "../modules/accounts/no-password.ts";
 import {
   resetCodeOf,
   startFakeDiscord,
@@ -56,7 +57,7 @@ beforeAll(async () => {
     ...discord.env,
   });
   // No credentials at all: Discord answers "not configured".
-  dev = await createUserHarness(inject("databaseUrl"));
+  dev = await createUserHarness(inject("databaseUrl"), { ADMIN_EMAIL: ADMIN.email, ADMIN_PASSWORD: ADMIN.password });
   admin = await login(ADMIN.email, ADMIN.password);
 });
 
@@ -106,6 +107,7 @@ describe("AdminSignUp", () => {
       h.ctx("adminSignUp", admin),
     );
     expect(res.user).toMatchObject({ email, role: "moderator", hasPassword: true });
+    expect(res.user?.emails).toMatchObject([{ email, primary: true, status: "CREATED_BY_ADMIN", type: "personal" }]);
     expect(await em().count(Session, { user: res.user!.uuid })).toBe(0);
     const identity = await login(email, "staff-password");
     expect(identity.role).toBe("moderator");
@@ -205,6 +207,19 @@ describe("magic links", () => {
 });
 
 describe("forgot and reset password", () => {
+  it("puts the code into the dev outbox when no mail server is configured", async () => {
+    const email = `dev-${randomUUID()}@example.test`;
+    await dev.rpc.signUp({ email, password: "dev-password-1" }, dev.ctx("signUp"));
+    await dev.rpc.forgotPassword({ email }, dev.ctx("forgotPassword"));
+    const devAdmin = await dev.identityOf((await dev.rpc.login(ADMIN, dev.ctx("login"))).accessToken!.token);
+    // The send is not awaited by the call (timing must not tell registered addresses apart): wait for it.
+    await expect
+      .poll(async () => (await dev.rpc.listDevOutbox({ to: email }, dev.ctx("listDevOutbox", devAdmin))).messages)
+      .toHaveLength(1);
+    const [message] = (await dev.rpc.listDevOutbox({ to: email }, dev.ctx("listDevOutbox", devAdmin))).messages;
+    expect(message?.body).toMatch(/enter the code [A-Za-z0-9_-]{43}/);
+  });
+
   it("mails a code only to a registered address, answering alike; the code resets once and signs in", async () => {
     const { user, identity, email } = await signUp();
     const unknown = `nobody-${randomUUID()}@example.test`;
@@ -257,6 +272,7 @@ describe("Discord", () => {
     );
     expect(first.created).toBe(true);
     expect(first.user).toMatchObject({ email: "ann.d@example.test", hasPassword: false });
+    expect(first.user?.emails).toMatchObject([{ email: "ann.d@example.test", type: "discord", status: "VERIFIED" }]);
     expect(first.user?.socials?.discord).toBe("ann");
     expect(first.user?.profile?.nickname).toBe("Ann");
     const tokenCall = discord.server.requests.find((r) => r.path === "/api/v10/oauth2/token");
@@ -303,9 +319,19 @@ describe("Discord", () => {
 
   it("links Discord to the caller; 409 when it is another account's", async () => {
     const { user, identity } = await signUp();
-    const du = { id: "1005", username: "linker" };
+    const du = { id: "1005", username: "linker", email: "Linker@discord.example", verified: true };
     const res = await h.rpc.linkDiscord({ code: discord.codeFor(du) }, h.ctx("linkDiscord", identity));
     expect(res.user?.socials?.discord).toBe("linker");
+    expect(res.user?.profile?.socials?.discord).toBe("linker");
+    expect(res.user?.email).toBe(user.email);
+    expect(res.user?.emails.map((e) => [e.email, e.type, e.status, e.primary])).toContainEqual([
+      "linker@discord.example",
+      "discord",
+      "VERIFIED",
+      false,
+    ]);
+    const viewed = await h.rpc.adminGetUser({ id: user.uuid }, h.ctx("adminGetUser", admin));
+    expect(viewed.user?.socials?.discord).toBe("linker");
     expect((await em().findOneOrFail(DiscordLink, { discordId: "1005" })).user.id).toBe(user.uuid);
     const signedIn = await h.rpc.discordAuth({ code: discord.codeFor(du) }, h.ctx("discordAuth"));
     expect(signedIn).toMatchObject({ created: false, user: { uuid: user.uuid } });
@@ -314,6 +340,13 @@ describe("Discord", () => {
     expect(
       await connectErrorOf(h.rpc.linkDiscord({ code: discord.codeFor(du) }, h.ctx("linkDiscord", other.identity))),
     ).toEqual({ code: Code.AlreadyExists, message: DISCORD_LINKED_ELSEWHERE });
+  });
+
+  it("a phone account (the contact area's no-password marker) counts as having no password", async () => {
+    const { user } = await signUp();
+    await em().nativeUpdate(User, { id: user.uuid }, { passwordHash: NO_PASSWORD_HASH });
+    const res = await h.rpc.adminGetUser({ id: user.uuid }, h.ctx("adminGetUser", admin));
+    expect(res.user?.hasPassword).toBe(false);
   });
 
   it("says Discord is not configured when it is not", async () => {

@@ -1,6 +1,8 @@
 import type { ServiceImpl } from "@connectrpc/connect";
 import type { UserService } from "@tt/proto/tt/user/v1/user_service_pb";
-import { loadAccountConfig } from "../modules/accounts/account-config.ts";
+import { loadAccountConfig, type AccountConfig } from "../modules/accounts/account-config.ts";
+import { accountView } from "../modules/accounts/account-message.ts";
+import { loadMediaConfig } from "../modules/profile-data/media-config.ts";
 import type { UserServiceContext } from "../user-context.ts";
 import { accountAdminRoutes } from "./accounts-admin.ts";
 import { accountBotRoutes } from "./accounts-bots.ts";
@@ -11,14 +13,19 @@ import { accountVoucherRoutes } from "./accounts-vouchers.ts";
 
 /** RPCs of the accounts area: admin sign-up and user detail, change-password-admin, magic links, Discord, bot accounts and tokens, voucher sign-up, vouchers, forgot/reset/set password. */
 export function accountRoutes(svc: UserServiceContext): Partial<ServiceImpl<typeof UserService>> {
-  // Validated when the service is created: a bad value stops the start, naming the variable.
-  const config = loadAccountConfig(svc.env);
+  // Read on first use: building the routes must not touch the context (completeness.test.ts builds them
+  // with an empty one). parseEnv still names a bad variable.
+  let config: AccountConfig | undefined;
+  const settings = () => (config ??= loadAccountConfig(svc.env));
+  let mediaBaseUrl: string | undefined;
+  // Accounts are answered with their pictures, whose links the profile-data area's media settings decide.
+  const view = accountView(() => (mediaBaseUrl ??= loadMediaConfig(svc.env).MEDIA_BASE_URL));
   return {
-    ...accountAdminRoutes(svc),
-    ...accountPasswordRoutes(svc, config),
-    ...accountMagicLinkRoutes(svc, config),
-    ...accountDiscordRoutes(svc),
-    ...accountBotRoutes(svc),
-    ...accountVoucherRoutes(svc),
+    ...accountAdminRoutes(svc, view),
+    ...accountPasswordRoutes(svc, settings, view),
+    ...accountMagicLinkRoutes(svc, settings, view),
+    ...accountDiscordRoutes(svc, view),
+    ...accountBotRoutes(svc, view),
+    ...accountVoucherRoutes(svc, view),
   };
 }

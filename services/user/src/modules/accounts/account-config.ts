@@ -4,7 +4,8 @@ import { parseEnv } from "@tt/kit";
 
 // Empty strings come from templated manifests (`FOO: ""`); treat them as unset.
 const unsetIfEmpty = (v: unknown) => (v === "" ? undefined : v);
-const seconds = (fallback: number) => z.preprocess(unsetIfEmpty, z.coerce.number().int().positive().default(fallback));
+const positiveInt = (fallback: number) =>
+  z.preprocess(unsetIfEmpty, z.coerce.number().int().positive().default(fallback));
 
 export const accountConfigSchema = z.object({
   /** Where the web app lives: magic links and reset links point there. */
@@ -15,10 +16,12 @@ export const accountConfigSchema = z.object({
       .default("http://localhost:8080")
       .transform((url) => url.replace(/\/+$/, "")),
   ),
-  PASSWORD_RESET_TTL_SECONDS: seconds(60 * 60),
-  MAGIC_LINK_TTL_SECONDS: seconds(5 * 60),
-  /** Minimum time between two reset e-mails to one address (per instance). */
-  PASSWORD_RESET_INTERVAL_SECONDS: seconds(60),
+  PASSWORD_RESET_TTL_SECONDS: positiveInt(60 * 60),
+  MAGIC_LINK_TTL_SECONDS: positiveInt(5 * 60),
+  /** Minimum time between two reset e-mails to one address. */
+  PASSWORD_RESET_INTERVAL_SECONDS: positiveInt(60),
+  /** Reset requests one client address may make per hour. */
+  PASSWORD_RESETS_PER_CLIENT_PER_HOUR: positiveInt(30),
 });
 
 export type AccountConfig = z.output<typeof accountConfigSchema>;
