@@ -8,8 +8,9 @@ import { User } from "../modules/users/user.entity.ts";
 import { callEm, callIdentity, UNAUTHORIZED } from "./call.ts";
 import { PROFILE_NOT_FOUND } from "./profiles.ts";
 
-export const MODERATOR_GROUP: readonly string[] = ["globalModerator", "moderator", "admin", "staff"];
-export const STAFF_GROUP: readonly string[] = ["staff", "admin"];
+// superUser passes every access option (the kit lets it in everywhere) and ranks above all.
+export const MODERATOR_GROUP: readonly string[] = ["globalModerator", "moderator", "admin", "staff", "superUser"];
+export const STAFF_GROUP: readonly string[] = ["staff", "admin", "superUser"];
 
 export const CHANGED_CONCURRENTLY = "the account was changed at the same time, try again";
 

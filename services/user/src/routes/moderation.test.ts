@@ -118,6 +118,13 @@ describe("BanUser", () => {
     ).resolves.toMatchObject({ code: Code.Unauthenticated });
   });
 
+  it("lets a superUser (whom every access option admits) act on an admin", async () => {
+    const superUser = await account("superUser");
+    const admin = await account("admin");
+    const res = await h.rpc.banUser({ uuid: admin.uuid }, h.ctx("banUser", superUser.identity));
+    expect(res.user?.ban?.bannedByUuid).toBe(superUser.uuid);
+  });
+
   it("refuses a reason longer than 1000 characters", async () => {
     const mod = await account("moderator");
     const target = await account();
