@@ -28,18 +28,18 @@ import {
 import { UserImage } from "../modules/profile-data/user-image.entity.ts";
 import { callEm, callIdentity } from "./call.ts";
 
-export interface ImageRoutesDeps {
+export interface MediaDeps {
+  config: MediaConfig;
   store: ObjectStore;
-  media: MediaConfig;
   logger: Logger;
 }
 
 const STORE_UNAVAILABLE = "image storage is unavailable, try again later";
 
-export function imageRoutes({ store, media, logger }: ImageRoutesDeps): Partial<ServiceImpl<typeof UserService>> {
-  const baseUrl = media.MEDIA_BASE_URL;
-
+/** `deps` is called on first use, so building the routes reads no configuration. */
+export function imageRoutes(deps: () => MediaDeps): Partial<ServiceImpl<typeof UserService>> {
   const removeFiles = async (imageId: string) => {
+    const { store, logger } = deps();
     const results = await Promise.allSettled(imageKeys(imageId).map((key) => store.delete(key)));
     const failed = results.filter((r) => r.status === "rejected");
     // Left-over files are unreachable without their row; worth a warning, not a failed call.
@@ -54,6 +54,8 @@ export function imageRoutes({ store, media, logger }: ImageRoutesDeps): Partial<
 
   return {
     async uploadUserImage(req, ctx) {
+      const { config: media, store } = deps();
+      const baseUrl = media.MEDIA_BASE_URL;
       const identity = callIdentity(ctx);
       const em = callEm(ctx);
       const kind = checkImageKind(req.kind);
@@ -101,10 +103,12 @@ export function imageRoutes({ store, media, logger }: ImageRoutesDeps): Partial<
     },
 
     async getUserImage(req, ctx) {
+      const baseUrl = deps().config.MEDIA_BASE_URL;
       return { image: toImageMessage(await findImage(callEm(ctx), req.id), baseUrl) };
     },
 
     async deleteUserImage(req, ctx) {
+      const baseUrl = deps().config.MEDIA_BASE_URL;
       const identity = callIdentity(ctx);
       const em = callEm(ctx);
       const image = await findImage(em, req.id);

@@ -38,7 +38,7 @@ import { Profile } from "../modules/profiles/profile.entity.ts";
 import { User } from "../modules/users/user.entity.ts";
 import type { UserServiceContext } from "../user-context.ts";
 import { callEm, callIdentity } from "./call.ts";
-import { imageRoutes } from "./profile-data-images.ts";
+import { imageRoutes, type MediaDeps } from "./profile-data-images.ts";
 
 const notFound = () => new ConnectError(PROFILE_NOT_FOUND, Code.NotFound);
 
@@ -176,19 +176,27 @@ function inOrder(ids: readonly string[], messages: Map<string, ProfileMessage>):
 
 /** RPCs of the profile-data area: profiles beyond GetProfile, user data, socials, capabilities list, badges, service profile lists, images. */
 export function profileDataRoutes(svc: UserServiceContext): Partial<ServiceImpl<typeof UserService>> {
-  const media = loadMediaConfig(svc.env);
-  const store = createObjectStore(media);
-  const baseUrl = media.MEDIA_BASE_URL;
+  // Read on first use: building the routes touches nothing in the context (completeness.test.ts builds
+  // them with none). A bad MEDIA_ variable then fails the first call that needs it, naming the variable.
+  let media: MediaDeps | undefined;
+  const mediaDeps = (): MediaDeps => {
+    if (!media) {
+      const config = loadMediaConfig(svc.env);
+      media = { config, store: createObjectStore(config), logger: svc.logger };
+    }
+    return media;
+  };
+  const url = () => mediaDeps().config.MEDIA_BASE_URL;
 
   const profileOf = async (em: EntityManager, id: string) => {
     const userId = userIdOr404(id);
-    const profile = (await loadProfileMessages(em, [userId], baseUrl)).get(userId);
+    const profile = (await loadProfileMessages(em, [userId], url())).get(userId);
     if (!profile) throw notFound();
     return profile;
   };
 
   return {
-    ...imageRoutes({ store, media, logger: svc.logger }),
+    ...imageRoutes(mediaDeps),
 
     async getServiceProfile(req, ctx) {
       return { profile: await profileOf(callEm(ctx), req.id) };
@@ -202,7 +210,7 @@ export function profileDataRoutes(svc: UserServiceContext): Partial<ServiceImpl<
       if (bad !== undefined)
         throw new ConnectError(`users must be uuids: ${JSON.stringify(bad)}`, Code.InvalidArgument);
       const ids = [...new Set(req.users.map((id) => id.toLowerCase()))];
-      return { profiles: inOrder(ids, await loadProfileMessages(callEm(ctx), ids, baseUrl)) };
+      return { profiles: inOrder(ids, await loadProfileMessages(callEm(ctx), ids, url())) };
     },
 
     async getOwnProfile(_req, ctx) {
@@ -210,12 +218,12 @@ export function profileDataRoutes(svc: UserServiceContext): Partial<ServiceImpl<
     },
 
     async updateProfile(req, ctx) {
-      return { profile: await changeProfile(callEm(ctx), ownUserId(ctx), req, baseUrl) };
+      return { profile: await changeProfile(callEm(ctx), ownUserId(ctx), req, url()) };
     },
 
     async adminUpdateProfile(req, ctx) {
       const { uuid, ...change } = req;
-      return { profile: await changeProfile(callEm(ctx), userIdOr404(uuid), change, baseUrl) };
+      return { profile: await changeProfile(callEm(ctx), userIdOr404(uuid), change, url()) };
     },
 
     async getUserData(_req, ctx) {
@@ -244,11 +252,11 @@ export function profileDataRoutes(svc: UserServiceContext): Partial<ServiceImpl<
 
     async getUser(req, ctx) {
       const identity = callIdentity(ctx);
-      return { user: await userView(callEm(ctx), req.id, (id) => seesPrivate(identity, id), baseUrl) };
+      return { user: await userView(callEm(ctx), req.id, (id) => seesPrivate(identity, id), url()) };
     },
 
     async getServiceUserProfile(req, ctx) {
-      return { user: await userView(callEm(ctx), req.id, () => true, baseUrl) };
+      return { user: await userView(callEm(ctx), req.id, () => true, url()) };
     },
 
     async getCapabilities(_req, ctx) {
@@ -283,7 +291,7 @@ export function profileDataRoutes(svc: UserServiceContext): Partial<ServiceImpl<
       const details = parts.details ?? (await detailsFor(em, parts.user));
       details.updatedAt = new Date();
       // The profile shows the socials, so its copies elsewhere need them too.
-      enqueueProfileUpdated(em, toFullProfileMessage({ ...parts, socials, details }, baseUrl));
+      enqueueProfileUpdated(em, toFullProfileMessage({ ...parts, socials, details }, url()));
       await em.flush();
       return { socials: toSocialsMessage(socials) };
     },
@@ -312,7 +320,7 @@ export function profileDataRoutes(svc: UserServiceContext): Partial<ServiceImpl<
         { fields: ["user"], orderBy: { user: "asc" }, limit, offset },
       );
       const ids = rows.map((p) => p.user.id);
-      return { profiles: inOrder(ids, await loadProfileMessages(em, ids, baseUrl)), total };
+      return { profiles: inOrder(ids, await loadProfileMessages(em, ids, url())), total };
     },
 
     async listUpdatedUserProfiles(req, ctx) {
@@ -328,7 +336,7 @@ export function profileDataRoutes(svc: UserServiceContext): Partial<ServiceImpl<
           ? Number(rows[0]!.total)
           : Number((await em.execute<{ total: string }[]>(COUNT_UPDATED_SQL, [since, since]))[0]!.total);
       const ids = rows.map((r) => r.id);
-      return { profiles: inOrder(ids, await loadProfileMessages(em, ids, baseUrl)), total };
+      return { profiles: inOrder(ids, await loadProfileMessages(em, ids, url())), total };
     },
   };
 }
