@@ -172,6 +172,13 @@ describe("REST errors", () => {
     expect(r.json).toEqual({ statusCode: status, message: "this email is already registered", error });
   });
 
+  it("passes an error's allow-listed headers (retry-after) to the REST caller, and no others", async () => {
+    const r = await call("GET", "/api/fixture/fail/resource_exhausted?message=slow%20down");
+    expect(r.status).toBe(429);
+    expect(r.res.headers.get("retry-after")).toBe("30");
+    expect(r.res.headers.get("x-internal-detail")).toBeNull();
+  });
+
   it("a plain exception in a service is a 500 with a generic message", async () => {
     const r = await call("GET", "/api/fixture/fail/throw");
     expect(r.status).toBe(500);

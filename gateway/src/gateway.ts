@@ -11,7 +11,7 @@ import {
   type DescService,
   type Message,
 } from "@bufbuild/protobuf";
-import type { Transport } from "@connectrpc/connect";
+import { ConnectError, type Transport } from "@connectrpc/connect";
 import type { Logger } from "pino";
 import { BindError, type Binding, type FormBody } from "./bind.ts";
 import {
@@ -158,6 +158,8 @@ export function createGateway(opts: GatewayOptions): Gateway {
     }
     const headers: Record<string, string> = {
       ...extra,
+      // A refusal can say when to come back (retry-after on a 429): the same allow-list as on success.
+      ...(err instanceof ConnectError ? forwardResponseHeaders(policy, err.metadata) : {}),
       ...rest.headers,
       "content-type": "application/json; charset=utf-8",
       "x-request-id": requestId,

@@ -56,7 +56,11 @@ export const fixtureImpl: ServiceImpl<typeof FixtureService> = {
   },
   fail(req) {
     if (req.code === "throw") throw new Error(SECRET_DETAIL);
-    throw new ConnectError(req.message || "failed", codeFromString(req.code) ?? Code.Unknown);
+    const code = codeFromString(req.code) ?? Code.Unknown;
+    // A throttled call tells the caller when to come back; the second header must not cross the gateway.
+    const metadata =
+      code === Code.ResourceExhausted ? { "retry-after": "30", "x-internal-detail": "secret" } : undefined;
+    throw new ConnectError(req.message || "failed", code, metadata);
   },
   upload(req) {
     const files = [
