@@ -287,6 +287,11 @@ describe("images", () => {
     const got = await call("GET", u(`/users/images/${id}`), { token: other.token });
     expect(got.status).toBe(200);
     expect(got.body).toEqual(up.body);
+    // The platform serves the stored file at the image's URL.
+    const file = await fetch(platform.url + (up.body.url as string));
+    expect(file.status).toBe(200);
+    expect(file.headers.get("content-type")).toBe("image/webp");
+    expect((await file.arrayBuffer()).byteLength).toBeGreaterThan(0);
   });
 
   it("POST /users/images answers 400 for bytes that are no image and for an unknown kind", async () => {

@@ -1,12 +1,13 @@
 // Every service and the gateway in one process, on embedded defaults. The same service definitions and
 // kit host run here as in the distributed mode; only the transport between gateway and services differs
 // (in-process instead of HTTP/2).
+import type { IncomingMessage, ServerResponse } from "node:http";
 import path from "node:path";
 import { createGateway } from "@tt/gateway";
 import type { GatewayOptions } from "@tt/gateway";
 import { createLogger, createServer, startServiceHost } from "@tt/kit";
 import type { ServiceDefinition } from "@tt/kit";
-import { userServiceDefinition } from "@tt/user-service";
+import { createMediaHandler, loadMediaConfig, userServiceDefinition } from "@tt/user-service";
 import type { Logger } from "pino";
 import { openBus } from "./bus.ts";
 import { loadAllInOneConfig } from "./config.ts";
@@ -80,12 +81,24 @@ export async function startAllInOne(opts: AllInOneOptions = {}): Promise<AllInOn
     });
     closers.push(host.close);
 
+    // Profile images kept on the filesystem are served here, beside the web apps; with S3 (or a CDN base
+    // URL) they are served from there instead.
+    const media = loadMediaConfig(env);
+    const servesMedia = !media.MEDIA_S3_BUCKET && media.MEDIA_BASE_URL.startsWith("/");
+    const mediaHandler = servesMedia
+      ? createMediaHandler({ root: media.MEDIA_DIR, basePath: media.MEDIA_BASE_URL })
+      : undefined;
+    // The media handler is typed for node:http; it only uses what HTTP/2's compatibility API shares with it.
+    const staticHandler: GatewayOptions["staticHandler"] = (req, res) =>
+      (mediaHandler?.(req as IncomingMessage, res as ServerResponse) ?? false) ||
+      (opts.staticHandler?.(req, res) ?? false);
+
     const gateway = createGateway({
       backends: [{ services: host.services, transport: host.transport, connect: { handler: host.handler } }],
       bodyLimitBytes: config.BODY_LIMIT_BYTES,
       cors: config.CORS_ORIGINS ? { origins: config.CORS_ORIGINS } : undefined,
       logger,
-      staticHandler: opts.staticHandler,
+      staticHandler,
     });
     closers.push(async () => gateway.close());
 

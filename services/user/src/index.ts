@@ -8,6 +8,7 @@ import { migrationsList } from "./migrations/index.ts";
 import { createTableDevOutbox } from "./modules/contact/dev-outbox-store.ts";
 import { createProviders } from "./providers/index.ts";
 import { userServiceImpl } from "./routes/index.ts";
+import { startModerationSweeper } from "./routes/moderation.ts";
 import { createTokenIssuer } from "./tokens.ts";
 import type { UserServiceContext } from "./user-context.ts";
 
@@ -42,6 +43,8 @@ export const userServiceDefinition: ServiceDefinition = {
       orm: deps.orm,
       signal: deps.signal,
     };
+    // Ended temporary bans are swept (and announced) from the start, not only after the next ban.
+    startModerationSweeper(svc);
     return {
       routes(router) {
         router.service(UserService, userServiceImpl(svc));
@@ -58,3 +61,6 @@ export const userServiceDefinition: ServiceDefinition = {
 
 export { USER_CREATED_SUBJECT } from "./events.ts";
 export type { UserCreatedEvent } from "./events.ts";
+export { createMediaHandler } from "./modules/profile-data/media-handler.ts";
+export type { MediaHandler, MediaHandlerOptions } from "./modules/profile-data/media-handler.ts";
+export { loadMediaConfig } from "./modules/profile-data/media-config.ts";
