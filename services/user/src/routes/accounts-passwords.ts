@@ -49,10 +49,11 @@ export function accountPasswordRoutes(
       const user = await em.findOne(User, { email });
       if (!user) return {};
       const now = new Date();
-      // Only the newest code works: an older e-mail lying around in an inbox is dead.
-      await em.nativeUpdate(AccountToken, { user, purpose: "reset", usedAt: null }, { usedAt: now });
-      const { secret: code } = createAccountToken(em, user, "reset", config.PASSWORD_RESET_TTL_SECONDS, now, secret);
-      await em.flush();
+      const code = await em.transactional(async (tem) => {
+        // Only the newest code works: an older e-mail lying around in an inbox is dead.
+        await tem.nativeUpdate(AccountToken, { user: user.id, purpose: "reset", usedAt: null }, { usedAt: now });
+        return createAccountToken(tem, user, "reset", config.PASSWORD_RESET_TTL_SECONDS, now, secret).secret;
+      });
       const minutes = Math.round(config.PASSWORD_RESET_TTL_SECONDS / 60);
       const link = `${config.WEB_BASE_URL}/reset-password?email=${encodeURIComponent(email)}&code=${code}`;
       // Not awaited: a slow mail server must not make registered addresses answer later than unknown ones.

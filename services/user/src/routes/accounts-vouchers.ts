@@ -8,6 +8,8 @@ import { adminList, type AdminListSpec } from "@tt/kit";
 import { checkEmail, checkNewPassword, MISSING_CREDENTIALS, nicknameFor } from "../account-rules.ts";
 import type { AccountView } from "../modules/accounts/account-message.ts";
 import { Voucher } from "../modules/accounts/voucher.entity.ts";
+import { enqueueVoucherRedeemed } from "../modules/accounts/voucher-events.ts";
+import { enqueueUserUpdated } from "../modules/profile-data/profile-events.ts";
 import {
   BADGES,
   CAPABILITIES,
@@ -72,13 +74,18 @@ async function lockRedeemable(em: EntityManager, rawCode: string): Promise<Vouch
   return voucher;
 }
 
-/** Grants what the voucher carries and marks it REDEEMED (persisted with the caller's flush). */
-function redeem(voucher: Voucher, user: User, now = new Date()): void {
+/**
+ * Grants what the voucher carries and marks it REDEEMED, with tt.user.voucher.redeemed and (the account's
+ * capabilities and badges changed) tt.user.user.updated; all persisted with the caller's flush.
+ */
+function redeem(em: EntityManager, voucher: Voucher, user: User, now = new Date()): void {
   user.capabilities = merged(user.capabilities, voucher.capabilities);
   user.badges = merged(user.badges, voucher.badges);
   voucher.status = "REDEEMED";
   voucher.redeemedByUuid = user.id;
   voucher.redeemedAt = now;
+  enqueueVoucherRedeemed(em, voucher);
+  enqueueUserUpdated(em, user, now);
 }
 
 export function accountVoucherRoutes(
@@ -146,7 +153,7 @@ export function accountVoucherRoutes(
         const voucher = await lockRedeemable(em, req.code);
         const user = await em.findOne(User, { id: identity.subject });
         if (!user) throw new ConnectError(UNAUTHORIZED, Code.Unauthenticated);
-        redeem(voucher, user);
+        redeem(em, voucher, user);
         return { voucher: toVoucherMessage(voucher) };
       });
     },
@@ -168,7 +175,7 @@ export function accountVoucherRoutes(
       return outer.transactional(async (em) => {
         const voucher = await lockRedeemable(em, req.voucherCode);
         const { user } = createAccount(em, { email, passwordHash, role: "user", nickname });
-        redeem(voucher, user);
+        redeem(em, voucher, user);
         const { issued } = await startSession(em, svc.tokens, user, userAgent);
         // The account, its event, the redemption and the session commit together or not at all.
         await flushNewAccount(em);

@@ -14,6 +14,8 @@ import {
   type FakeSmtp,
 } from "../modules/accounts/testing/fakes.ts";
 import { Voucher } from "../modules/accounts/voucher.entity.ts";
+import { VOUCHER_REDEEMED_SUBJECT } from "../modules/accounts/voucher-events.ts";
+import { USER_UPDATED_SUBJECT } from "../modules/profile-data/profile-events.ts";
 import {
   VOUCHER_CODE_MISSING,
   VOUCHER_CODE_TAKEN,
@@ -469,6 +471,33 @@ describe("vouchers", () => {
     expect((await connectErrorOf(h.rpc.revokeVoucher({ id: randomUUID() }, h.ctx("revokeVoucher", admin)))).code).toBe(
       Code.NotFound,
     );
+  });
+
+  it("announces a redemption on tt.user.voucher.redeemed and the new grants on tt.user.user.updated", async () => {
+    const made = await create({ badges: ["STAFF"] });
+    const { user, identity } = await signUp();
+    const subs: { unsubscribe(): Promise<void> }[] = [];
+    const seen = async (subject: string) => {
+      let resolve!: (payload: Record<string, unknown>) => void;
+      const payload = new Promise<Record<string, unknown>>((r) => (resolve = r));
+      subs.push(
+        await h.bus.subscribe(subject, (msg) => {
+          const event = JSON.parse(new TextDecoder().decode(msg.data)) as Record<string, unknown>;
+          if (event.uuid === user.uuid || event.redeemedByUuid === user.uuid) resolve(event);
+        }),
+      );
+      // Wrapped: an async function returning the promise itself would wait for the event.
+      return { payload };
+    };
+    const { payload: redeemed } = await seen(VOUCHER_REDEEMED_SUBJECT);
+    const { payload: updated } = await seen(USER_UPDATED_SUBJECT);
+    try {
+      await h.rpc.redeemVoucher({ code: made.voucher!.code }, h.ctx("redeemVoucher", identity));
+      await expect(redeemed).resolves.toMatchObject({ id: made.voucher!.id, badges: ["STAFF"] });
+      await expect(updated).resolves.toMatchObject({ uuid: user.uuid, badges: ["STAFF"] });
+    } finally {
+      for (const sub of subs) await sub.unsubscribe();
+    }
   });
 
   it("lists vouchers with the admin query language", async () => {
