@@ -47,7 +47,8 @@ export function accountPasswordRoutes(
       // The secret is made whether or not the account exists, so both answers cost the same work.
       const secret = newSecret();
       const user = await em.findOne(User, { email });
-      if (!user) return {};
+      // Bots and accounts without an address have a reserved .invalid one that no mail can reach.
+      if (!user || user.email.endsWith(".invalid")) return {};
       const now = new Date();
       const code = await em.transactional(async (tem) => {
         // Only the newest code works: an older e-mail lying around in an inbox is dead.

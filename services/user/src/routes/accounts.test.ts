@@ -180,6 +180,16 @@ describe("magic links", () => {
     ).toEqual({ code: Code.Unauthenticated, message: MAGIC_LINK_INVALID });
   });
 
+  it("two validations racing for one token: exactly one signs in", async () => {
+    const { identity } = await signUp();
+    const made = await h.rpc.createMagicLink({}, h.ctx("createMagicLink", identity));
+    const results = await Promise.allSettled([
+      h.rpc.validateMagicLink({ token: made.shortLivedToken }, h.ctx("validateMagicLink")),
+      h.rpc.validateMagicLink({ token: made.shortLivedToken }, h.ctx("validateMagicLink")),
+    ]);
+    expect(results.map((r) => r.status).sort()).toEqual(["fulfilled", "rejected"]);
+  });
+
   it("uses the subscribe-plan form for a plan; refuses both, bad paths and expired tokens", async () => {
     const { identity } = await signUp();
     const ctx = () => h.ctx("createMagicLink", identity);
@@ -427,6 +437,19 @@ describe("vouchers", () => {
       code: Code.PermissionDenied,
       message: VOUCHER_REDEEMED,
     });
+  });
+
+  it("two redemptions racing for one code: exactly one wins", async () => {
+    const made = await create({ badges: ["JQBX"] });
+    const a = await signUp();
+    const b = await signUp();
+    const results = await Promise.allSettled([
+      h.rpc.redeemVoucher({ code: made.voucher!.code }, h.ctx("redeemVoucher", a.identity)),
+      h.rpc.redeemVoucher({ code: made.voucher!.code }, h.ctx("redeemVoucher", b.identity)),
+    ]);
+    expect(results.map((r) => r.status).sort()).toEqual(["fulfilled", "rejected"]);
+    const granted = await em().find(User, { id: { $in: [a.user.uuid, b.user.uuid] }, badges: { $contains: ["JQBX"] } });
+    expect(granted).toHaveLength(1);
   });
 
   it("PENDING → REVOKED, after which it cannot be redeemed; expired vouchers neither", async () => {
