@@ -46,7 +46,7 @@ export function accountDiscordRoutes(
   return {
     async exchangeDiscordCode(req) {
       if (req.code === "") throw new ConnectError(CODE_MISSING, Code.InvalidArgument);
-      // The Embedded App SDK's authorize() has no redirect URI; Discord takes the exchange without one.
+      // The Embedded App SDK's authorize() has no redirect URI, so there is none to give (an empty one).
       const tokens = await exchange(req.code, "");
       return {
         accessToken: tokens.accessToken,
