@@ -10,7 +10,6 @@ import { keyRoutes } from "./keys.ts";
 import { moderationRoutes } from "./moderation.ts";
 import { passwordRoutes } from "./passwords.ts";
 import { profileDataRoutes } from "./profile-data.ts";
-import { profileRoutes } from "./profiles.ts";
 import { providerTokenRoutes } from "./provider-tokens.ts";
 
 /** Every implemented RPC of tt.user.v1.UserService; the rest answer Unimplemented. */
@@ -20,7 +19,6 @@ export function userServiceImpl(svc: UserServiceContext): Partial<ServiceImpl<ty
     ...authRoutes(svc),
     ...keyRoutes(svc),
     ...passwordRoutes(svc),
-    ...profileRoutes(),
     ...adminRoutes(),
     ...accountRoutes(svc),
     ...contactRoutes(svc),

@@ -6,7 +6,7 @@ import { OptimisticLockError, UniqueConstraintViolationException } from "@mikro-
 import type { EntityManager } from "@mikro-orm/postgresql";
 import { User } from "../modules/users/user.entity.ts";
 import { callEm, callIdentity, UNAUTHORIZED } from "./call.ts";
-import { PROFILE_NOT_FOUND } from "./profiles.ts";
+import { PROFILE_NOT_FOUND } from "../modules/profile-data/profile-rules.ts";
 
 // superUser passes every access option (the kit lets it in everywhere) and ranks above all.
 export const MODERATOR_GROUP: readonly string[] = ["globalModerator", "moderator", "admin", "staff", "superUser"];

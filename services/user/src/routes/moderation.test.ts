@@ -26,7 +26,7 @@ import { BAN_END_MISSING, BAN_END_NOT_IN_FUTURE, BAN_END_TOO_FAR } from "./moder
 import { COMMENT_EMPTY, COMMENT_TOO_LONG } from "./moderation-comments.ts";
 import { NO_PENDING_DEACTIVATION } from "./moderation-deactivation.ts";
 import { ALREADY_HAS_ROLE, BOT_ROLE_FIXED, UNKNOWN_CAPABILITY, UNKNOWN_ROLE } from "./moderation-roles.ts";
-import { PROFILE_NOT_FOUND } from "./profiles.ts";
+import { PROFILE_NOT_FOUND } from "../modules/profile-data/profile-rules.ts";
 
 let h: UserHarness;
 

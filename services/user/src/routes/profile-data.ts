@@ -198,6 +198,10 @@ export function profileDataRoutes(svc: UserServiceContext): Partial<ServiceImpl<
   return {
     ...imageRoutes(mediaDeps),
 
+    async getProfile(req, ctx) {
+      return { profile: await profileOf(callEm(ctx), req.id) };
+    },
+
     async getServiceProfile(req, ctx) {
       return { profile: await profileOf(callEm(ctx), req.id) };
     },

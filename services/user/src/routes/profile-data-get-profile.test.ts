@@ -5,7 +5,7 @@ import { Profile } from "../modules/profiles/profile.entity.ts";
 import { User } from "../modules/users/user.entity.ts";
 import { Code, connectErrorOf } from "../testing/expect-connect-error.ts";
 import { createUserHarness, type UserHarness } from "../testing/user-harness.ts";
-import { PROFILE_NOT_FOUND } from "./profiles.ts";
+import { PROFILE_NOT_FOUND } from "../modules/profile-data/profile-rules.ts";
 
 let h: UserHarness;
 
