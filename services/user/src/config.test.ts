@@ -1,6 +1,7 @@
-import { describe, expect, it } from "vitest";
+import { describe, expect, inject, it } from "vitest";
 import { ConfigError } from "@tt/kit";
 import { loadUserConfig } from "./config.ts";
+import { createUserHarness } from "./testing/user-harness.ts";
 
 describe("user service configuration", () => {
   it("defaults to 7-day user and bot tokens and 1-day guest tokens", () => {
@@ -21,5 +22,19 @@ describe("user service configuration", () => {
   it("wants the admin e-mail and password together", () => {
     expect(() => loadUserConfig({ ADMIN_EMAIL: "root@example.org" })).toThrow(/ADMIN_PASSWORD: is required/);
     expect(loadUserConfig({ ADMIN_EMAIL: "", ADMIN_PASSWORD: "" }).ADMIN_EMAIL).toBeUndefined();
+  });
+
+  it("refuses to start, naming the variable, when any area's variable is malformed", async () => {
+    const bad = [
+      ["MAGIC_LINK_TTL_SECONDS", "soon"],
+      ["EMAIL_CODE_TTL_SECONDS", "-5"],
+      ["MEDIA_MAX_IMAGE_BYTES", "lots"],
+      ["PROVIDER_TOKEN_KEY", "too-short"],
+    ];
+    for (const [variable, value] of bad) {
+      const started = createUserHarness(inject("databaseUrl"), { [variable!]: value });
+      await expect(started).rejects.toBeInstanceOf(ConfigError);
+      await expect(started).rejects.toThrow(variable!);
+    }
   });
 });

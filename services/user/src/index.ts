@@ -2,6 +2,10 @@ import { UserService } from "@tt/proto/tt/user/v1/user_service_pb";
 import { startOutboxRelay, type ServiceDefinition } from "@tt/kit";
 import { bootstrapAdmin } from "./admin-bootstrap.ts";
 import { loadUserConfig } from "./config.ts";
+import { loadAccountConfig } from "./modules/accounts/account-config.ts";
+import { loadContactConfig } from "./modules/contact/contact-config.ts";
+import { loadMediaConfig } from "./modules/profile-data/media-config.ts";
+import { readProviderTokenKey } from "./modules/provider-tokens/token-cipher.ts";
 import { entities } from "./entities.ts";
 import { USER_EVENTS_STREAM, USER_EVENTS_SUBJECTS } from "./events.ts";
 import { migrationsList } from "./migrations/index.ts";
@@ -19,6 +23,12 @@ export const userServiceDefinition: ServiceDefinition = {
   migrations: migrationsList,
   async create(deps) {
     const config = loadUserConfig(deps.env);
+    // Each area reads its own variables when first used; checking them all here makes a bad deployment
+    // fail at start with the variable named, instead of answering its first call with a 500.
+    loadAccountConfig(deps.env);
+    loadContactConfig(deps.env);
+    loadMediaConfig(deps.env);
+    readProviderTokenKey(deps.env);
     // The host's logger is already bound to this service's name.
     const logger = deps.logger;
     const tokens = await createTokenIssuer(deps.orm.em, config);
@@ -63,4 +73,4 @@ export { USER_CREATED_SUBJECT } from "./events.ts";
 export type { UserCreatedEvent } from "./events.ts";
 export { createMediaHandler } from "./modules/profile-data/media-handler.ts";
 export type { MediaHandler, MediaHandlerOptions } from "./modules/profile-data/media-handler.ts";
-export { loadMediaConfig } from "./modules/profile-data/media-config.ts";
+export { loadMediaConfig };

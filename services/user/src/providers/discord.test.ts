@@ -48,6 +48,15 @@ describe("Discord OAuth2", () => {
     });
   });
 
+  it("sends no redirect_uri for the activity's code exchange, which has none", async () => {
+    const discord = await setup(() => ({
+      status: 200,
+      json: { access_token: "a", token_type: "Bearer", expires_in: 60 },
+    }));
+    await discord.exchangeCode("activity-code", "");
+    expect(fake!.requests[0]?.form).not.toHaveProperty("redirect_uri");
+  });
+
   it("reports a bad code as rejected with the OAuth error code", async () => {
     const discord = await setup(() => ({
       status: 400,

@@ -40,7 +40,8 @@ export function createHttpDiscordAuth(options: HttpDiscordAuthOptions): DiscordA
         form: {
           grant_type: "authorization_code",
           code,
-          redirect_uri: redirectUri,
+          // The Discord activity's code exchange has no redirect URI; an empty one would be refused.
+          redirect_uri: redirectUri || undefined,
           client_id: options.clientId,
           client_secret: options.clientSecret,
         },
