@@ -306,6 +306,17 @@ describe("moderation over REST", () => {
       status: 401,
       body: { message: "this account is deactivated" },
     });
+    // The profile is hidden from public reads until reactivation; other services still see it.
+    const publicRead = await call("GET", u(`/profile/${target.uuid}`), { token: staff.token });
+    expect(publicRead).toMatchObject({ status: 404, body: { message: "user profile not found" } });
+    const batch = await call("GET", u(`/users/profiles?users=${target.uuid}&users=${staff.uuid}`), {
+      token: staff.token,
+    });
+    expect((batch.body.profiles as { uuid: string }[]).map((p) => p.uuid)).toEqual([staff.uuid]);
+    const serviceRead = await call("GET", u(`/profile/${target.uuid}/service`), {
+      token: await platform.serviceToken(),
+    });
+    expect(serviceRead.status).toBe(200);
     const missing = await call("DELETE", u(`/users/deactivate/${randomUUID()}`), { token: staff.token });
     expect(missing).toMatchObject({ status: 404, body: { message: "user profile not found" } });
 
@@ -313,6 +324,7 @@ describe("moderation over REST", () => {
     expect(reactivated.status).toBe(200);
     expect((reactivated.body.user as { deactivatedAt?: string }).deactivatedAt).toBeUndefined();
     expect((await login(target.email)).status).toBe(200);
+    expect((await call("GET", u(`/profile/${target.uuid}`), { token: staff.token })).status).toBe(200);
     const reMissing = await call("POST", u(`/users/reactivate/${randomUUID()}`), { token: staff.token, body: {} });
     expect(reMissing).toMatchObject({ status: 404, body: { message: "user profile not found" } });
   });

@@ -38,6 +38,7 @@ import { Profile } from "../modules/profiles/profile.entity.ts";
 import { User } from "../modules/users/user.entity.ts";
 import type { UserServiceContext } from "../user-context.ts";
 import { callEm, callIdentity } from "./call.ts";
+import { deactivatedAmong } from "../modules/moderation/deactivated.ts";
 import { imageRoutes, type MediaDeps } from "./profile-data-images.ts";
 
 const notFound = () => new ConnectError(PROFILE_NOT_FOUND, Code.NotFound);
@@ -199,7 +200,11 @@ export function profileDataRoutes(svc: UserServiceContext): Partial<ServiceImpl<
     ...imageRoutes(mediaDeps),
 
     async getProfile(req, ctx) {
-      return { profile: await profileOf(callEm(ctx), req.id) };
+      const em = callEm(ctx);
+      const profile = await profileOf(em, req.id);
+      // Public reads hide a deactivated account until it is reactivated; service reads still see it.
+      if ((await deactivatedAmong(em, [profile.uuid])).size > 0) throw notFound();
+      return { profile };
     },
 
     async getServiceProfile(req, ctx) {
@@ -213,8 +218,11 @@ export function profileDataRoutes(svc: UserServiceContext): Partial<ServiceImpl<
       const bad = req.users.find((id) => !isUuid(id));
       if (bad !== undefined)
         throw new ConnectError(`users must be uuids: ${JSON.stringify(bad)}`, Code.InvalidArgument);
-      const ids = [...new Set(req.users.map((id) => id.toLowerCase()))];
-      return { profiles: inOrder(ids, await loadProfileMessages(callEm(ctx), ids, url())) };
+      const em = callEm(ctx);
+      const requested = [...new Set(req.users.map((id) => id.toLowerCase()))];
+      const hidden = await deactivatedAmong(em, requested);
+      const ids = requested.filter((id) => !hidden.has(id));
+      return { profiles: inOrder(ids, await loadProfileMessages(em, ids, url())) };
     },
 
     async getOwnProfile(_req, ctx) {
