@@ -1,18 +1,11 @@
 // Who outranks whom. Specification 000 names the roles but not their order; the order is ours (written down
 // in docs/decisions.md): superUser > admin > staff > globalModerator > moderator > promoter > user = bot.
 import { Code, ConnectError } from "@connectrpc/connect";
+import { USER_ROLES, type UserRole } from "@tt/kit";
 
-export const ROLES = [
-  "globalModerator",
-  "admin",
-  "moderator",
-  "staff",
-  "promoter",
-  "user",
-  "superUser",
-  "bot",
-] as const;
-export type Role = (typeof ROLES)[number];
+// The specification's roles, as the kit verifies them in tokens.
+export const ROLES = USER_ROLES;
+export type Role = UserRole;
 
 /** The roles AddRole may give (AddRoleRequest.role): superUser and bot are never given by a moderator. */
 export const GRANTABLE_ROLES: readonly Role[] = ["globalModerator", "admin", "moderator", "staff", "promoter", "user"];
