@@ -4,6 +4,7 @@ import { Link, useNavigate } from "react-router";
 import { useLogin } from "../auth/use-auth.ts";
 import { SHELL_NAMESPACE, shellTranslations } from "../locales.ts";
 import { FormError } from "./FormError.tsx";
+import { TextField } from "./TextField.tsx";
 
 export function LoginPage() {
   const { t } = useAppTranslation(SHELL_NAMESPACE, shellTranslations);
@@ -28,28 +29,24 @@ export function LoginPage() {
         {t("login.title")}
       </h1>
       <form onSubmit={submit} noValidate>
-        <div className="tt-field">
-          <label htmlFor="login-email">{t("login.email")}</label>
-          <input
-            id="login-email"
-            type="email"
-            autoComplete="email"
-            required
-            value={email}
-            onChange={(event) => setEmail(event.target.value)}
-          />
-        </div>
-        <div className="tt-field">
-          <label htmlFor="login-password">{t("login.password")}</label>
-          <input
-            id="login-password"
-            type="password"
-            autoComplete="current-password"
-            required
-            value={password}
-            onChange={(event) => setPassword(event.target.value)}
-          />
-        </div>
+        <TextField
+          id="login-email"
+          label={t("login.email")}
+          type="email"
+          autoComplete="email"
+          required
+          value={email}
+          onChange={setEmail}
+        />
+        <TextField
+          id="login-password"
+          label={t("login.password")}
+          type="password"
+          autoComplete="current-password"
+          required
+          value={password}
+          onChange={setPassword}
+        />
         <FormError message={invalid ?? (login.isError ? toText(login.error) : undefined)} />
         <button type="submit" className="tt-button" disabled={login.isPending}>
           {login.isPending ? t("login.submitting") : t("login.submit")}

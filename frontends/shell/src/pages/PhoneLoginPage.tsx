@@ -13,6 +13,7 @@ import { useState, type FormEvent } from "react";
 import { Link, useNavigate } from "react-router";
 import { SHELL_NAMESPACE, shellTranslations } from "../locales.ts";
 import { FormError } from "./FormError.tsx";
+import { TextField } from "./TextField.tsx";
 
 /**
  * Spec 002 §2/§5: the phone-number login. A number is checked here for its shape; whether it is a real,
@@ -68,18 +69,15 @@ export function PhoneLoginPage() {
         </h1>
         <p role="status">{t("phone.codeSent", { phone: send.data.phoneNumber || phone })}</p>
         <form onSubmit={submitCode} noValidate>
-          <div className="tt-field">
-            <label htmlFor="phone-code">{t("phone.codeLabel")}</label>
-            <input
-              id="phone-code"
-              type="text"
-              inputMode="numeric"
-              autoComplete="one-time-code"
-              required
-              value={code}
-              onChange={(event) => setCode(event.target.value)}
-            />
-          </div>
+          <TextField
+            id="phone-code"
+            label={t("phone.codeLabel")}
+            inputMode="numeric"
+            autoComplete="one-time-code"
+            required
+            value={code}
+            onChange={setCode}
+          />
           <FormError
             message={
               isFeatureUnavailable(verify.error)
@@ -109,23 +107,19 @@ export function PhoneLoginPage() {
       </h1>
       <p id="phone-intro">{t("phone.intro")}</p>
       <form onSubmit={submitNumber} noValidate>
-        <div className="tt-field">
-          <label htmlFor="phone-number">{t("phone.label")}</label>
-          <input
-            id="phone-number"
-            type="tel"
-            inputMode="tel"
-            autoComplete="tel"
-            required
-            aria-invalid={invalid || sendRejectedNumber}
-            aria-describedby="phone-intro phone-hint"
-            value={phone}
-            onChange={(event) => setPhone(event.target.value)}
-          />
-          <span id="phone-hint" className="tt-field-hint">
-            {t("phone.hint")}
-          </span>
-        </div>
+        <TextField
+          id="phone-number"
+          label={t("phone.label")}
+          type="tel"
+          inputMode="tel"
+          autoComplete="tel"
+          required
+          invalid={invalid || sendRejectedNumber}
+          describedBy="phone-intro"
+          hint={t("phone.hint")}
+          value={phone}
+          onChange={setPhone}
+        />
         <FormError message={message} />
         <button type="submit" className="tt-button" disabled={send.isPending}>
           {send.isPending ? t("phone.submitting") : t("phone.submit")}

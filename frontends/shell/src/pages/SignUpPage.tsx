@@ -4,6 +4,7 @@ import { Link, useNavigate } from "react-router";
 import { useSignUp } from "../auth/use-auth.ts";
 import { SHELL_NAMESPACE, shellTranslations } from "../locales.ts";
 import { FormError } from "./FormError.tsx";
+import { TextField } from "./TextField.tsx";
 
 export function SignUpPage() {
   const { t } = useAppTranslation(SHELL_NAMESPACE, shellTranslations);
@@ -33,42 +34,32 @@ export function SignUpPage() {
         {t("signUp.title")}
       </h1>
       <form onSubmit={submit} noValidate>
-        <div className="tt-field">
-          <label htmlFor="signup-email">{t("signUp.email")}</label>
-          <input
-            id="signup-email"
-            type="email"
-            autoComplete="email"
-            required
-            value={email}
-            onChange={(event) => setEmail(event.target.value)}
-          />
-        </div>
-        <div className="tt-field">
-          <label htmlFor="signup-password">{t("signUp.password")}</label>
-          <input
-            id="signup-password"
-            type="password"
-            autoComplete="new-password"
-            required
-            value={password}
-            onChange={(event) => setPassword(event.target.value)}
-          />
-        </div>
-        <div className="tt-field">
-          <label htmlFor="signup-nickname">{t("signUp.nickname")}</label>
-          <input
-            id="signup-nickname"
-            type="text"
-            autoComplete="nickname"
-            aria-describedby="signup-nickname-hint"
-            value={nickname}
-            onChange={(event) => setNickname(event.target.value)}
-          />
-          <span id="signup-nickname-hint" className="tt-field-hint">
-            {t("signUp.nicknameHint")}
-          </span>
-        </div>
+        <TextField
+          id="signup-email"
+          label={t("signUp.email")}
+          type="email"
+          autoComplete="email"
+          required
+          value={email}
+          onChange={setEmail}
+        />
+        <TextField
+          id="signup-password"
+          label={t("signUp.password")}
+          type="password"
+          autoComplete="new-password"
+          required
+          value={password}
+          onChange={setPassword}
+        />
+        <TextField
+          id="signup-nickname"
+          label={t("signUp.nickname")}
+          autoComplete="nickname"
+          hint={t("signUp.nicknameHint")}
+          value={nickname}
+          onChange={setNickname}
+        />
         <FormError message={invalid ?? (signUp.isError ? toText(signUp.error) : undefined)} />
         <button type="submit" className="tt-button" disabled={signUp.isPending}>
           {signUp.isPending ? t("signUp.submitting") : t("signUp.submit")}
