@@ -13,6 +13,7 @@ const EMAIL_MAX_LENGTH = 254;
 const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
 export const MISSING_CREDENTIALS = "email or password missing in request";
+export const EMAIL_ALREADY_REGISTERED = "this email is already registered";
 export const INVALID_EMAIL = "email must be a valid email address";
 export const PASSWORD_TOO_SHORT = `password must be at least ${PASSWORD_MIN_LENGTH} characters long`;
 export const PASSWORD_TOO_LONG = `password must be at most ${PASSWORD_MAX_LENGTH} characters long`;

@@ -1,15 +1,20 @@
 // Admin: one account in full, accounts made by staff, and setting another user's password.
 import { Code, ConnectError, type ServiceImpl } from "@connectrpc/connect";
 import type { UserService } from "@tt/proto/tt/user/v1/user_service_pb";
-import { checkEmail, checkNewPassword, MISSING_CREDENTIALS, nicknameFor } from "../account-rules.ts";
+import {
+  EMAIL_ALREADY_REGISTERED,
+  MISSING_CREDENTIALS,
+  checkEmail,
+  checkNewPassword,
+  nicknameFor,
+} from "../account-rules.ts";
 import { recordEmail } from "../modules/accounts/account-emails.ts";
 import type { AccountView } from "../modules/accounts/account-message.ts";
-import { createAccount } from "../modules/users/create-account.ts";
+import { createAccount, flushNewAccount } from "../modules/users/create-account.ts";
 import { User } from "../modules/users/user.entity.ts";
 import { hashPassword } from "../passwords.ts";
 import type { UserServiceContext } from "../user-context.ts";
-import { checkUuid, flushNewAccount, revokeOtherSessions, USER_NOT_FOUND } from "./accounts-shared.ts";
-import { EMAIL_ALREADY_REGISTERED } from "./auth.ts";
+import { checkUuid, revokeOtherSessions, USER_NOT_FOUND } from "./accounts-shared.ts";
 import { callEm } from "./call.ts";
 
 /** Roles an admin may give at sign-up; superUser is never handed out through the API. */

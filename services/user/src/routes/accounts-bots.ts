@@ -7,10 +7,10 @@ import type { AccountView } from "../modules/accounts/account-message.ts";
 import { BotOwner } from "../modules/accounts/bot-owner.entity.ts";
 import { botEmail, NO_PASSWORD_HASH } from "../modules/accounts/no-password.ts";
 import { startSession, toAccessTokenMessage } from "../modules/sessions/start-session.ts";
-import { createAccount } from "../modules/users/create-account.ts";
+import { createAccount, flushNewAccount } from "../modules/users/create-account.ts";
 import { User } from "../modules/users/user.entity.ts";
 import type { UserServiceContext } from "../user-context.ts";
-import { checkUuid, flushNewAccount } from "./accounts-shared.ts";
+import { checkUuid } from "./accounts-shared.ts";
 import { callEm, callIdentity, callUserAgent, UNAUTHORIZED } from "./call.ts";
 
 export const BOT_NICKNAME_MISSING = "nickname missing in request";

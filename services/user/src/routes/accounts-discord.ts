@@ -5,7 +5,7 @@ import { Code, ConnectError, type ServiceImpl } from "@connectrpc/connect";
 import { UniqueConstraintViolationException } from "@mikro-orm/core";
 import type { EntityManager } from "@mikro-orm/postgresql";
 import type { UserService } from "@tt/proto/tt/user/v1/user_service_pb";
-import { NICKNAME_MAX_LENGTH, normalizeEmail } from "../account-rules.ts";
+import { EMAIL_ALREADY_REGISTERED, NICKNAME_MAX_LENGTH, normalizeEmail } from "../account-rules.ts";
 import { hasEmailRow, recordEmail, setDiscordSocial } from "../modules/accounts/account-emails.ts";
 import type { AccountView } from "../modules/accounts/account-message.ts";
 import { DiscordLink } from "../modules/accounts/discord-link.entity.ts";
@@ -16,7 +16,6 @@ import { createAccount } from "../modules/users/create-account.ts";
 import { User } from "../modules/users/user.entity.ts";
 import type { DiscordUser } from "../providers/index.ts";
 import type { UserServiceContext } from "../user-context.ts";
-import { EMAIL_ALREADY_REGISTERED } from "./auth.ts";
 import { callEm, callIdentity, callUserAgent, UNAUTHORIZED } from "./call.ts";
 
 export const CODE_OR_TOKEN = "give either code (with redirectUri) or discordAccessToken";

@@ -1,12 +1,11 @@
 // Small helpers the accounts routes share.
 import { Code, ConnectError } from "@connectrpc/connect";
-import { OptimisticLockError, UniqueConstraintViolationException } from "@mikro-orm/core";
+import { OptimisticLockError } from "@mikro-orm/core";
 import type { EntityManager } from "@mikro-orm/postgresql";
 import type { SessionRevocations } from "@tt/kit";
 import { Session } from "../modules/sessions/session.entity.ts";
 import { revokeSessions } from "../modules/sessions/revoke-sessions.ts";
 import type { User } from "../modules/users/user.entity.ts";
-import { EMAIL_ALREADY_REGISTERED } from "./auth.ts";
 import { PASSWORD_CHANGED_CONCURRENTLY } from "./passwords.ts";
 
 export const USER_NOT_FOUND = "user not found";
@@ -18,18 +17,6 @@ export function checkUuid(field: string, value: string): string {
   if (value === "") throw new ConnectError(`${field} missing in request`, Code.InvalidArgument);
   if (!UUID_PATTERN.test(value)) throw new ConnectError(`${field} must be a UUID`, Code.InvalidArgument);
   return value.toLowerCase();
-}
-
-/** Flushes a new account; a concurrent sign-up with the same address loses on the unique index with a 403. */
-export async function flushNewAccount(em: EntityManager): Promise<void> {
-  try {
-    await em.flush();
-  } catch (err) {
-    if (err instanceof UniqueConstraintViolationException) {
-      throw new ConnectError(EMAIL_ALREADY_REGISTERED, Code.PermissionDenied, undefined, undefined, err);
-    }
-    throw err;
-  }
 }
 
 /**

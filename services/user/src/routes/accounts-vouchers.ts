@@ -5,7 +5,13 @@ import { LockMode, UniqueConstraintViolationException } from "@mikro-orm/core";
 import type { EntityManager } from "@mikro-orm/postgresql";
 import type { UserService } from "@tt/proto/tt/user/v1/user_service_pb";
 import { adminList, type AdminListSpec } from "@tt/kit";
-import { checkEmail, checkNewPassword, MISSING_CREDENTIALS, nicknameFor } from "../account-rules.ts";
+import {
+  EMAIL_ALREADY_REGISTERED,
+  MISSING_CREDENTIALS,
+  checkEmail,
+  checkNewPassword,
+  nicknameFor,
+} from "../account-rules.ts";
 import type { AccountView } from "../modules/accounts/account-message.ts";
 import { Voucher } from "../modules/accounts/voucher.entity.ts";
 import { enqueueVoucherRedeemed } from "../modules/accounts/voucher-events.ts";
@@ -27,12 +33,11 @@ import {
   VOUCHER_REDEEMED,
 } from "../modules/accounts/voucher-rules.ts";
 import { startSession, toAccessTokenMessage } from "../modules/sessions/start-session.ts";
-import { createAccount } from "../modules/users/create-account.ts";
+import { createAccount, flushNewAccount } from "../modules/users/create-account.ts";
 import { User } from "../modules/users/user.entity.ts";
 import { hashPassword } from "../passwords.ts";
 import type { UserServiceContext } from "../user-context.ts";
-import { checkUuid, flushNewAccount } from "./accounts-shared.ts";
-import { EMAIL_ALREADY_REGISTERED } from "./auth.ts";
+import { checkUuid } from "./accounts-shared.ts";
 import { callEm, callIdentity, callUserAgent, UNAUTHORIZED } from "./call.ts";
 
 export const EXPIRY_IN_PAST = "expiresAt must be in the future";

@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import { timestampDate, timestampFromDate } from "@bufbuild/protobuf/wkt";
 import type { Identity } from "@tt/kit";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { MISSING_CREDENTIALS } from "../account-rules.ts";
+import { EMAIL_ALREADY_REGISTERED, MISSING_CREDENTIALS } from "../account-rules.ts";
 import { AccountToken } from "../modules/accounts/account-token.entity.ts";
 import { DiscordLink } from "../modules/accounts/discord-link.entity.ts";
 import { NO_PASSWORD_HASH } from "../modules/accounts/no-password.ts";
@@ -39,7 +39,7 @@ import {
   RESET_TOO_OFTEN,
 } from "./accounts-passwords.ts";
 import { USER_NOT_FOUND } from "./accounts-shared.ts";
-import { EMAIL_ALREADY_REGISTERED, INCORRECT_CREDENTIALS } from "./auth.ts";
+import { INCORRECT_CREDENTIALS } from "./auth.ts";
 
 const ADMIN = { email: "admin@example.test", password: "admin-password-1" };
 let h: UserHarness;

@@ -8,7 +8,13 @@ import {
   SignUpRequestSchema,
 } from "@tt/proto/tt/user/v1/user_service_pb";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { INVALID_EMAIL, MISSING_CREDENTIALS, NICKNAME_TOO_LONG, PASSWORD_TOO_SHORT } from "../account-rules.ts";
+import {
+  EMAIL_ALREADY_REGISTERED,
+  INVALID_EMAIL,
+  MISSING_CREDENTIALS,
+  NICKNAME_TOO_LONG,
+  PASSWORD_TOO_SHORT,
+} from "../account-rules.ts";
 import { USER_CREATED_SUBJECT, type UserCreatedEvent } from "../events.ts";
 import { Profile } from "../modules/profiles/profile.entity.ts";
 import { Session } from "../modules/sessions/session.entity.ts";
@@ -16,7 +22,7 @@ import { User } from "../modules/users/user.entity.ts";
 import { DUMMY_PASSWORD_HASH, verifyPassword } from "../passwords.ts";
 import { Code, connectErrorOf } from "../testing/expect-connect-error.ts";
 import { createUserHarness, verifyAccessToken, type UserHarness } from "../testing/user-harness.ts";
-import { EMAIL_ALREADY_REGISTERED, INCORRECT_CREDENTIALS } from "./auth.ts";
+import { INCORRECT_CREDENTIALS } from "./auth.ts";
 
 let h: UserHarness;
 

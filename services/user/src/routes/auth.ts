@@ -2,21 +2,26 @@
 import { randomUUID } from "node:crypto";
 import { timestampFromDate } from "@bufbuild/protobuf/wkt";
 import { Code, ConnectError, type ServiceImpl } from "@connectrpc/connect";
-import { UniqueConstraintViolationException } from "@mikro-orm/core";
 import type { UserService } from "@tt/proto/tt/user/v1/user_service_pb";
-import { checkEmail, checkNewPassword, MISSING_CREDENTIALS, nicknameFor, normalizeEmail } from "../account-rules.ts";
+import {
+  checkEmail,
+  checkNewPassword,
+  EMAIL_ALREADY_REGISTERED,
+  MISSING_CREDENTIALS,
+  nicknameFor,
+  normalizeEmail,
+} from "../account-rules.ts";
 import { throttleLogin } from "../modules/contact/login-throttle.ts";
 import { Session } from "../modules/sessions/session.entity.ts";
 import { revokeSessions } from "../modules/sessions/revoke-sessions.ts";
 import { startSession, toAccessTokenMessage } from "../modules/sessions/start-session.ts";
-import { createAccount } from "../modules/users/create-account.ts";
+import { createAccount, flushNewAccount } from "../modules/users/create-account.ts";
 import { User } from "../modules/users/user.entity.ts";
 import { toUserMessage } from "../modules/users/user.message.ts";
 import { hashPassword, verifyPasswordOrDummy } from "../passwords.ts";
 import type { UserServiceContext } from "../user-context.ts";
 import { callEm, callIdentity, callUserAgent, UNAUTHORIZED } from "./call.ts";
 
-export const EMAIL_ALREADY_REGISTERED = "this email is already registered";
 export const INCORRECT_CREDENTIALS = "incorrect email or password";
 
 export function authRoutes(svc: UserServiceContext): Partial<ServiceImpl<typeof UserService>> {
@@ -35,14 +40,7 @@ export function authRoutes(svc: UserServiceContext): Partial<ServiceImpl<typeof 
       const passwordHash = await hashPassword(req.password);
       const { user } = createAccount(em, { email, passwordHash, role: "user", nickname });
       const { issued } = await startSession(em, svc.tokens, user, callUserAgent(ctx));
-      try {
-        await em.flush();
-      } catch (err) {
-        if (err instanceof UniqueConstraintViolationException) {
-          throw new ConnectError(EMAIL_ALREADY_REGISTERED, Code.PermissionDenied, undefined, undefined, err);
-        }
-        throw err;
-      }
+      await flushNewAccount(em);
       return { user: toUserMessage(user), accessToken: toAccessTokenMessage(issued) };
     },
 

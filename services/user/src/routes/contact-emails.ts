@@ -2,7 +2,7 @@
 import { Code, ConnectError, type HandlerContext, type ServiceImpl } from "@connectrpc/connect";
 import type { EntityManager } from "@mikro-orm/postgresql";
 import type { UserService } from "@tt/proto/tt/user/v1/user_service_pb";
-import { checkEmail, normalizeEmail } from "../account-rules.ts";
+import { EMAIL_ALREADY_REGISTERED, checkEmail, normalizeEmail } from "../account-rules.ts";
 import { codeMatches, hashCode, newCode } from "../modules/contact/codes.ts";
 import type { ContactConfig } from "../modules/contact/contact-config.ts";
 import { Email } from "../modules/contact/email.entity.ts";
@@ -10,7 +10,6 @@ import { ensurePrimaryEmail, EmailStatus, toEmailMessage, USER_EMAIL_TYPES } fro
 import { accountAndAddress, enforceThrottles, type ThrottleRule } from "../modules/contact/throttle.ts";
 import { User } from "../modules/users/user.entity.ts";
 import type { UserServiceContext } from "../user-context.ts";
-import { EMAIL_ALREADY_REGISTERED } from "./auth.ts";
 import { callEm, callIdentity } from "./call.ts";
 import {
   callerAccount,

@@ -1,4 +1,5 @@
 import { timestampDate } from "@bufbuild/protobuf/wkt";
+import { EMAIL_ALREADY_REGISTERED } from "../account-rules.ts";
 import { ConnectError } from "@connectrpc/connect";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import type { Identity } from "@tt/kit";
@@ -8,7 +9,6 @@ import { User } from "../modules/users/user.entity.ts";
 import { Code, connectErrorOf } from "../testing/expect-connect-error.ts";
 import { createUserHarness, type UserHarness } from "../testing/user-harness.ts";
 import type { UserServiceContext } from "../user-context.ts";
-import { EMAIL_ALREADY_REGISTERED } from "./auth.ts";
 import { contactRoutes } from "./contact.ts";
 import { NO_PASSWORD_HASH } from "./contact-mobile.ts";
 import {

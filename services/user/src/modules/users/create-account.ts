@@ -1,5 +1,8 @@
 import { randomUUID } from "node:crypto";
+import { Code, ConnectError } from "@connectrpc/connect";
+import { UniqueConstraintViolationException } from "@mikro-orm/core";
 import type { EntityManager } from "@mikro-orm/postgresql";
+import { EMAIL_ALREADY_REGISTERED } from "../../account-rules.ts";
 import { enqueueUserCreated } from "../../events.ts";
 import { Profile } from "../profiles/profile.entity.ts";
 import { User } from "./user.entity.ts";
@@ -27,4 +30,16 @@ export function createAccount(em: EntityManager, account: NewAccount): { user: U
   const profile = em.create(Profile, { user, nickname: account.nickname, avatarId: null, color: null, bio: null });
   enqueueUserCreated(em, user, profile);
   return { user, profile };
+}
+
+/** Flushes a new account; a concurrent sign-up with the same address loses on the unique index with a 403. */
+export async function flushNewAccount(em: EntityManager): Promise<void> {
+  try {
+    await em.flush();
+  } catch (err) {
+    if (err instanceof UniqueConstraintViolationException) {
+      throw new ConnectError(EMAIL_ALREADY_REGISTERED, Code.PermissionDenied, undefined, undefined, err);
+    }
+    throw err;
+  }
 }
