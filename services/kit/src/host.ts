@@ -12,7 +12,7 @@ import { createSessionRevocations, type ManagedSessionRevocations } from "./auth
 import { createTokenVerifier, type TokenVerifier } from "./auth/verifier.ts";
 import type { Bus } from "./bus/bus.ts";
 import { kitConfigSchema, parseEnv } from "./config.ts";
-import { initOrm, migrateUp } from "./db/orm.ts";
+import { initServiceOrm, migrateUp } from "./db/orm.ts";
 import { createInProcessTransport } from "./in-process-transport.ts";
 import { assertAccessOptions, createAccessInterceptor } from "./interceptors/access.ts";
 import { createEntityManagerInterceptor } from "./interceptors/entity-manager.ts";
@@ -117,12 +117,7 @@ export async function startServiceHost(opts: ServiceHostOptions): Promise<Servic
   try {
     await revocations.start();
     for (const definition of opts.definitions) {
-      const orm = await initOrm({
-        url: opts.databaseUrl,
-        schema: definition.name,
-        entities: definition.entities,
-        migrations: definition.migrations,
-      });
+      const orm = await initServiceOrm(opts.databaseUrl, definition);
       const entry: Started = { definition, orm };
       started.push(entry);
       const applied = await migrateUp(orm);

@@ -12,7 +12,7 @@ export { accessRuleOf, assertAccessOptions, bearerToken, createAccessInterceptor
 export { createEntityManagerInterceptor } from "./interceptors/entity-manager.ts";
 export { createMetricsInterceptor, rpcMetrics } from "./interceptors/metrics.ts";
 export { createLoggingInterceptor } from "./interceptors/logging.ts";
-export { initOrm, migrateUp } from "./db/orm.ts";
+export { initOrm, initServiceOrm, migrateUp } from "./db/orm.ts";
 export { captureRoutes, methodKey } from "./route-capture.ts";
 export { createInProcessTransport, IN_PROCESS_PROTOCOL } from "./in-process-transport.ts";
 export { startServiceHost } from "./host.ts";

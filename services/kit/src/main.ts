@@ -4,7 +4,7 @@ import { once } from "node:events";
 import type { Bus } from "./bus/bus.ts";
 import { createNatsBus } from "./bus/nats.ts";
 import { ConfigError, kitConfigSchema, loadKitConfig, parseEnv } from "./config.ts";
-import { initOrm, migrateUp } from "./db/orm.ts";
+import { initServiceOrm, migrateUp } from "./db/orm.ts";
 import { startServiceHost } from "./host.ts";
 import { createLogger } from "./logger.ts";
 import { createServer } from "./server.ts";
@@ -46,12 +46,7 @@ async function migrateOnly(definitions: ServiceDefinition[], env: Record<string,
   const config = parseEnv(kitConfigSchema.pick({ DATABASE_URL: true, LOG_LEVEL: true }), env);
   const logger = createLogger({ service: definitions.map((d) => d.name).join("+"), level: config.LOG_LEVEL });
   for (const definition of definitions) {
-    const orm = await initOrm({
-      url: config.DATABASE_URL,
-      schema: definition.name,
-      entities: definition.entities,
-      migrations: definition.migrations,
-    });
+    const orm = await initServiceOrm(config.DATABASE_URL, definition);
     try {
       const applied = await migrateUp(orm);
       logger.info({ schema: definition.name, migrations: applied }, "migrations applied");

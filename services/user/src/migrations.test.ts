@@ -1,7 +1,7 @@
 // The checked-in migrations must produce exactly the schema the entities describe: an entity changed without
 // its migration (or a migration that an area forgot to list) fails here, not in production.
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { initOrm, migrateUp } from "@tt/kit";
+import { initServiceOrm, migrateUp } from "@tt/kit";
 import { createTestDatabase, type TestDatabase } from "@tt/kit/testing";
 import type { MikroORM } from "@mikro-orm/postgresql";
 import { userServiceDefinition } from "./index.ts";
@@ -11,12 +11,7 @@ let orm: MikroORM;
 
 beforeAll(async () => {
   db = await createTestDatabase(inject("databaseUrl"));
-  orm = await initOrm({
-    url: db.url,
-    schema: userServiceDefinition.name,
-    entities: userServiceDefinition.entities,
-    migrations: userServiceDefinition.migrations,
-  });
+  orm = await initServiceOrm(db.url, userServiceDefinition);
 });
 
 afterAll(async () => {

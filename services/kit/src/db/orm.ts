@@ -4,6 +4,7 @@ import type { MigrationObject } from "@mikro-orm/core";
 import { Migrator } from "@mikro-orm/migrations";
 import { MikroORM, type Options } from "@mikro-orm/postgresql";
 import pg from "pg";
+import type { ServiceDefinition } from "../service.ts";
 
 export interface InitOrmOptions {
   /** postgres:// connection URL. */
@@ -44,6 +45,14 @@ export async function initOrm(opts: InitOrmOptions): Promise<MikroORM> {
     ...(opts.pool ? { pool: opts.pool } : {}),
     ...opts.overrides,
   });
+}
+
+/** The ORM of one service definition: the schema named after it, its entities and its checked-in migrations. */
+export function initServiceOrm(
+  url: string,
+  definition: Pick<ServiceDefinition, "name" | "entities" | "migrations">,
+): Promise<MikroORM> {
+  return initOrm({ url, schema: definition.name, entities: definition.entities, migrations: definition.migrations });
 }
 
 /**

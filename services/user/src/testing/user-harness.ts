@@ -25,7 +25,7 @@ import {
   createSessionRevocations,
   DEFAULT_TOKEN_AUDIENCE,
   DEFAULT_TOKEN_ISSUER,
-  initOrm,
+  initServiceOrm,
   kEm,
   kIdentity,
   migrateUp,
@@ -116,12 +116,7 @@ export async function createUserHarness(
     for (const cleanup of cleanups.reverse()) await cleanup();
   };
   try {
-    const orm = await initOrm({
-      url: db.url,
-      schema: userServiceDefinition.name,
-      entities: userServiceDefinition.entities,
-      migrations: userServiceDefinition.migrations,
-    });
+    const orm = await initServiceOrm(db.url, userServiceDefinition);
     cleanups.push(() => orm.close(true));
     await migrateUp(orm);
     const bus = createMemoryBus();
