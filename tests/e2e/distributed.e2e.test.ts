@@ -12,18 +12,10 @@ import { afterAll, beforeAll, describe, expect, inject, it, onTestFinished } fro
 import { createTestDatabase } from "@tt/kit/testing";
 import { localiseEnvs, renderWorkloads } from "../../deploy/scripts/render-env.ts";
 import { startDistributed } from "../../services/all-in-one/src/distributed.ts";
+import { alive } from "../../services/all-in-one/src/orphans.ts";
 import type { Distributed } from "../../services/all-in-one/src/distributed.ts";
 
 const root = path.resolve(import.meta.dirname, "../..");
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 /** A unary call in the Connect protocol (JSON), straight to one process. */
 async function connectCall(baseUrl: string, method: string, token?: string) {

@@ -11,7 +11,7 @@ import { createMediaHandler, loadMediaConfig, userServiceDefinition } from "@tt/
 import type { Logger } from "pino";
 import { openBus } from "./bus.ts";
 import { loadAllInOneConfig } from "./config.ts";
-import { startEmbeddedPostgres } from "./embedded-postgres.ts";
+import { openDatabase } from "./embedded-postgres.ts";
 
 /** Every backend service of the platform, in start order (the user service first: it holds the token keys). */
 export const serviceDefinitions: ServiceDefinition[] = [userServiceDefinition];
@@ -54,16 +54,15 @@ export async function startAllInOne(opts: AllInOneOptions = {}): Promise<AllInOn
   };
 
   try {
-    let databaseUrl = opts.databaseUrl ?? config.DATABASE_URL;
-    if (!databaseUrl) {
-      const pg = await startEmbeddedPostgres({
-        dataDir: path.join(dataDir, "postgres"),
-        port: config.EMBEDDED_POSTGRES_PORT,
-        logger,
-      });
-      closers.push(pg.stop);
-      databaseUrl = pg.url;
-    }
+    const givenDatabaseUrl = opts.databaseUrl ?? config.DATABASE_URL;
+    const database = await openDatabase({
+      url: givenDatabaseUrl,
+      dataDir,
+      port: config.EMBEDDED_POSTGRES_PORT,
+      logger,
+    });
+    closers.push(database.stop);
+    const databaseUrl = database.url;
 
     const busHandle = await openBus({
       natsUrl: opts.natsUrl ?? config.NATS_URL,
@@ -115,7 +114,7 @@ export async function startAllInOne(opts: AllInOneOptions = {}): Promise<AllInOn
     logger.info(
       {
         url: server.url,
-        database: databaseUrl === config.DATABASE_URL ? "DATABASE_URL" : "embedded",
+        database: givenDatabaseUrl ? "given" : "embedded",
         bus: busHandle.description,
       },
       "platform ready",

@@ -10,6 +10,7 @@ import { createLogger } from "@tt/kit";
 import type { Logger } from "pino";
 import { localiseEnvs, renderWorkloads, repoRoot } from "../../../deploy/scripts/render-env.ts";
 import { loadAllInOneConfig } from "./config.ts";
+import { openDatabase } from "./embedded-postgres.ts";
 import {
   freePort,
   spawnNodeProcess,
@@ -87,19 +88,15 @@ export async function startDistributed(opts: DistributedOptions = {}): Promise<D
   };
 
   try {
-    let databaseUrl = opts.databaseUrl ?? config.DATABASE_URL;
-    if (!databaseUrl) {
-      // Loaded only when needed: the embedded-postgres package installs process exit hooks on import that
-      // end the process with code 0, hiding a failed start's exit code from scripts and tests.
-      const { startEmbeddedPostgres } = await import("./embedded-postgres.ts");
-      const pg = await startEmbeddedPostgres({
-        dataDir: path.join(dataDir, "postgres"),
-        port: config.EMBEDDED_POSTGRES_PORT,
-        logger,
-      });
-      closers.push(pg.stop);
-      databaseUrl = pg.url;
-    }
+    // embedded-postgres.ts imports the package (and its exit hooks) only when it starts one.
+    const database = await openDatabase({
+      url: opts.databaseUrl ?? config.DATABASE_URL,
+      dataDir,
+      port: config.EMBEDDED_POSTGRES_PORT,
+      logger,
+    });
+    closers.push(database.stop);
+    const databaseUrl = database.url;
 
     let natsUrl = opts.natsUrl ?? config.NATS_URL;
     if (!natsUrl) {

@@ -47,3 +47,14 @@ export async function startEmbeddedPostgres(opts: {
     stop: () => pg.stop(),
   };
 }
+
+/** The given database, or else an embedded PostgreSQL under `dataDir`; `stop` ends what was started here. */
+export async function openDatabase(opts: {
+  url: string | undefined;
+  dataDir: string;
+  port: number;
+  logger: Logger;
+}): Promise<EmbeddedPostgresHandle> {
+  if (opts.url) return { url: opts.url, stop: async () => {} };
+  return startEmbeddedPostgres({ dataDir: path.join(opts.dataDir, "postgres"), port: opts.port, logger: opts.logger });
+}

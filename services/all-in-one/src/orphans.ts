@@ -4,7 +4,8 @@ import { existsSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import type { Logger } from "pino";
 
-function alive(pid: number): boolean {
+/** True while a process with this pid exists (signal 0 probes without signalling). */
+export function alive(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;

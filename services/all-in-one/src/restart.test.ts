@@ -6,6 +6,7 @@ import { chmod, mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
+import { alive } from "./orphans.ts";
 import { freePort } from "./distributed-process.ts";
 
 const repoRoot = path.resolve(import.meta.dirname, "../../..");
@@ -40,15 +41,6 @@ async function post(url: string, body: unknown) {
     body: JSON.stringify(body),
   });
   return { status: res.status, body: (await res.json()) as Record<string, unknown> };
-}
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 afterAll(async () => {
