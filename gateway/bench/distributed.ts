@@ -18,7 +18,7 @@ const WARMUP_MS = Number(process.env.BENCH_WARMUP_MS ?? 1500);
 const MEASURE_MS = Number(process.env.BENCH_MEASURE_MS ?? 3000);
 // The two cases alternate, ROUNDS times each, and the median round counts: on a shared machine the load of
 // other processes drifts, and alternating keeps the drift out of the ratio.
-const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
 const PROTOCOLS = (process.env.BENCH_PROTOCOLS ?? "connect,grpc").split(",").map((p) => p.trim());
 const DATABASE_URL = process.env.DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
 const NATS_URL = process.env.NATS_URL ?? "nats://127.0.0.1:4222";

@@ -36,9 +36,8 @@ export const gatewayConfigSchema = kitConfigSchema
     ),
     // Path of the shell's remotes manifest (mounted from the chart's remotes ConfigMap), served at /remotes.json.
     REMOTES_CONFIG: z.preprocess(unsetIfEmpty, z.string().min(1).optional()),
-    // How REST calls reach the services, over one h2c session per service: the Connect protocol with binary
-    // messages (default; measured 2-4x the throughput of gRPC against the kit's server, see
-    // gateway/bench/distributed.ts) or gRPC.
+    // How REST calls reach the services, over one HTTP/2 session per service: the Connect protocol with binary
+    // messages (default; about twice the throughput of gRPC in gateway/bench/distributed.ts) or gRPC.
     BACKEND_PROTOCOL: z.enum(["connect", "grpc"]).default("connect"),
     // How long a backend's /readyz answer is reused: kubelet probes every pod every few seconds, and each
     // probe of the gateway must not become one probe per backend.

@@ -5,13 +5,11 @@ import { once } from "node:events";
 import { readFile } from "node:fs/promises";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Http2ServerRequest, Http2ServerResponse } from "node:http2";
-import net from "node:net";
-import type { Transport } from "@connectrpc/connect";
-import { createConnectTransport, createGrpcTransport, Http2SessionManager } from "@connectrpc/connect-node";
 import { createLogger, createServer } from "@tt/kit";
 import type { Logger } from "pino";
+import { backendSession, createBackendTransport } from "./backend-transport.ts";
 import { serviceCatalog } from "./catalog.ts";
-import { backendUrls, loadGatewayConfig, type GatewayConfig } from "./gateway-config.ts";
+import { backendUrls, loadGatewayConfig } from "./gateway-config.ts";
 import { createGateway, type GatewayBackend } from "./index.ts";
 
 type Request = IncomingMessage | Http2ServerRequest;
@@ -66,34 +64,17 @@ async function remotesHandler(file: string | undefined) {
   };
 }
 
-function transportFor(config: GatewayConfig, baseUrl: string, sessions: Http2SessionManager): Transport {
-  const options = { baseUrl, httpVersion: "2" as const, sessionManager: sessions };
-  // Connect by default: over the same h2c session it measured 2-4x the throughput of gRPC against the kit's
-  // server (gateway/bench/distributed.ts); binary because nothing but the gateway reads these messages.
-  return config.BACKEND_PROTOCOL === "grpc"
-    ? createGrpcTransport(options)
-    : createConnectTransport({ ...options, useBinaryFormat: true });
-}
-
-/** One HTTP/2 session per service, kept alive with pings. */
-function sessionManager(baseUrl: string): Http2SessionManager {
-  const url = new URL(baseUrl);
-  // Small unary frames on a long-lived session: without TCP_NODELAY, Nagle holds some back a round trip
-  // (measured 5-20 % more throughput and a lower p50 with it). TLS (https) keeps Node's default socket.
-  const plain =
-    url.protocol === "http:"
-      ? { createConnection: () => net.connect({ host: url.hostname, port: Number(url.port) || 80, noDelay: true }) }
-      : {};
-  return new Http2SessionManager(baseUrl, { pingIntervalMs: 30_000 }, plain);
-}
-
 const config = loadGatewayConfig(process.env);
 const logger = createLogger({ service: "gateway", level: config.LOG_LEVEL });
 const urls = backendUrls(config);
-const sessions = new Map(Object.entries(urls).map(([name, url]) => [name, sessionManager(url)]));
+const sessions = new Map(Object.entries(urls).map(([name, url]) => [name, backendSession(url)]));
 const backends: GatewayBackend[] = Object.entries(serviceCatalog).map(([name, services]) => ({
   services: [...services],
-  transport: transportFor(config, urls[name]!, sessions.get(name)!),
+  transport: createBackendTransport({
+    baseUrl: urls[name]!,
+    session: sessions.get(name)!,
+    protocol: config.BACKEND_PROTOCOL,
+  }),
   connect: { baseUrl: urls[name]! },
 }));
 

@@ -1,0 +1,262 @@
+// The gateway's transport to a service in another process, against real HTTP/2 servers on port 0: its unary
+// client must answer exactly as Connect's own transport does (messages, headers, trailers, errors with their
+// metadata and details), and cancel, time out and fail the way a caller of a Transport expects.
+import http2 from "node:http2";
+import type { AddressInfo } from "node:net";
+import { Code, ConnectError, createClient, type ConnectRouter, type Transport } from "@connectrpc/connect";
+import { connectNodeAdapter, createConnectTransport, type Http2SessionManager } from "@connectrpc/connect-node";
+import { FixtureService } from "@tt/proto/tt/fixture/v1/fixture_service_pb";
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from "vitest";
+import { backendSession, createBackendTransport } from "./backend-transport.ts";
+import { fixtureImpl, fixtureRoutes } from "./testing/fixture-service.ts";
+import { listen, type Running } from "./testing/servers.ts";
+
+let fixture: Running;
+let session: Http2SessionManager;
+let ours: Transport;
+let theirs: Transport;
+
+beforeAll(async () => {
+  fixture = await listen(connectNodeAdapter({ routes: fixtureRoutes }));
+  session = backendSession(fixture.h2url);
+  ours = createBackendTransport({ baseUrl: fixture.h2url, session });
+  theirs = reference(fixture.h2url);
+});
+
+afterAll(async () => {
+  session.abort();
+  await fixture.close();
+});
+
+/** Connect's own transport, configured as ours works: binary, nothing compressed. */
+function reference(baseUrl: string): Transport {
+  return createConnectTransport({ baseUrl, httpVersion: "2", useBinaryFormat: true, acceptCompression: [] });
+}
+
+/**
+ * Everything a caller can observe of an outcome, minus the Date header (it ticks) and the user-agent Connect's
+ * transport announces (Echo sends it back, which changes the content-length too).
+ */
+async function outcome(call: Promise<unknown>) {
+  const entries = (h: Headers) => [...h].filter(([name]) => name !== "date" && name !== "content-length");
+  try {
+    const res = (await call) as { message: { headers?: Record<string, string> }; header: Headers; trailer: Headers };
+    delete res.message.headers?.["user-agent"];
+    return { message: res.message, header: entries(res.header), trailer: entries(res.trailer) };
+  } catch (err) {
+    const e = ConnectError.from(err);
+    return { code: Code[e.code], message: e.rawMessage, metadata: entries(e.metadata), details: e.details };
+  }
+}
+
+/** An HTTP/2 server on port 0 that is not a Connect service. */
+async function plainH2(handler: (req: http2.Http2ServerRequest, res: http2.Http2ServerResponse) => void) {
+  const server = http2.createServer(handler);
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const s = backendSession(url);
+  onTestFinished(async () => {
+    s.abort();
+    await new Promise((resolve) => server.close(resolve));
+  });
+  return createClient(FixtureService, createBackendTransport({ baseUrl: url, session: s }));
+}
+
+describe("unary calls answer as Connect's own transport does", () => {
+  const header = { authorization: "Bearer abc", "x-request-id": "req-1", "x-forwarded-for": "10.0.0.1" };
+  const calls: Array<[string, (t: Transport) => Promise<unknown>]> = [
+    ["a message with defaults", (t) => t.unary(FixtureService.method.hello, undefined, undefined, undefined, {})],
+    [
+      "nested values, non-ASCII text and 64-bit integers",
+      (t) =>
+        t.unary(FixtureService.method.echo, undefined, undefined, header, {
+          tenant: "café ☕",
+          thing: { id: "x".repeat(3000), int64Value: 9007199254740993n, repeatedString: ["a", "b"] },
+        }),
+    ],
+    [
+      "a not-found error",
+      (t) =>
+        t.unary(FixtureService.method.fail, undefined, undefined, undefined, {
+          code: "not_found",
+          message: "no such thing",
+        }),
+    ],
+    [
+      "an error with metadata (retry-after)",
+      (t) =>
+        t.unary(FixtureService.method.fail, undefined, undefined, undefined, {
+          code: "resource_exhausted",
+          message: "slow down",
+        }),
+    ],
+    [
+      "an error from a thrown Error",
+      (t) => t.unary(FixtureService.method.fail, undefined, undefined, undefined, { code: "throw" }),
+    ],
+    ["an unimplemented method", (t) => t.unary(FixtureService.method.upload, undefined, undefined, undefined, {})],
+  ];
+
+  it.each(calls)("%s", async (_name, call) => {
+    const expected = await outcome(call(theirs));
+    expect(await outcome(call(ours))).toEqual(expected);
+  });
+
+  it("forwards the caller's headers and says which protocol it speaks", async () => {
+    const res = await ours.unary(FixtureService.method.echo, undefined, undefined, header, {});
+    expect(res.message.headers).toMatchObject({
+      ...header,
+      "content-type": "application/proto",
+      "connect-protocol-version": "1",
+    });
+    expect(res.header.get("etag")).toBe('"echo"');
+  });
+
+  it("carries error details", async () => {
+    const routes = (router: ConnectRouter) =>
+      router.service(FixtureService, {
+        ...fixtureImpl,
+        fail() {
+          const err = new ConnectError("refused", Code.FailedPrecondition, { "x-why": "because" });
+          err.details.push({ desc: FixtureService.method.fail.output, value: {} });
+          throw err;
+        },
+      });
+    const server = await listen(connectNodeAdapter({ routes }));
+    const s = backendSession(server.h2url);
+    onTestFinished(async () => {
+      s.abort();
+      await server.close();
+    });
+    const call = (t: Transport) => t.unary(FixtureService.method.fail, undefined, undefined, undefined, {});
+    const expected = await outcome(call(reference(server.h2url)));
+    expect(expected).toMatchObject({ code: "FailedPrecondition", details: [{ type: "tt.fixture.v1.FailResponse" }] });
+    expect(await outcome(call(createBackendTransport({ baseUrl: server.h2url, session: s })))).toEqual(expected);
+  });
+
+  it("keeps many concurrent calls apart on one session", async () => {
+    const client = createClient(FixtureService, ours);
+    const ids = Array.from({ length: 200 }, (_, i) => `thing-${i}`);
+    const answers = await Promise.all(ids.map((id) => client.getThing({ id })));
+    expect(answers.map((a) => a.thing?.id)).toEqual(ids);
+  });
+
+  it("leaves server streaming to Connect's transport on the same session", async () => {
+    const client = createClient(FixtureService, ours);
+    const seen: number[] = [];
+    for await (const m of client.streamThings({ count: 3 })) seen.push(m.index);
+    expect(seen).toEqual([0, 1, 2]);
+    const failing = async () => {
+      for await (const m of client.streamThings({ count: 1, failCode: "aborted" })) seen.push(m.index);
+    };
+    await expect(failing()).rejects.toMatchObject({ code: Code.Aborted, rawMessage: "stream failed" });
+  });
+});
+
+describe("cancellation and deadlines", () => {
+  /** A service whose Hello waits until its call is cancelled, and says so. */
+  async function waitingService() {
+    let cancelled!: (reason: unknown) => void;
+    const seen = new Promise<unknown>((resolve) => (cancelled = resolve));
+    let started!: (timeout: string | null) => void;
+    const began = new Promise<string | null>((resolve) => (started = resolve));
+    const routes = (router: ConnectRouter) =>
+      router.service(FixtureService, {
+        ...fixtureImpl,
+        hello: (_req, ctx) =>
+          new Promise((_resolve, reject) => {
+            started(ctx.requestHeader.get("connect-timeout-ms"));
+            ctx.signal.addEventListener("abort", () => {
+              cancelled(ctx.signal.reason);
+              reject(ctx.signal.reason as Error);
+            });
+          }),
+      });
+    const server = await listen(connectNodeAdapter({ routes }));
+    const s = backendSession(server.h2url);
+    onTestFinished(async () => {
+      s.abort();
+      await server.close();
+    });
+    return { transport: createBackendTransport({ baseUrl: server.h2url, session: s }), began, cancelled: seen };
+  }
+
+  it("an aborted call fails as Canceled and the service learns of it", async () => {
+    const { transport, began, cancelled } = await waitingService();
+    const abort = new AbortController();
+    const call = transport.unary(FixtureService.method.hello, abort.signal, undefined, undefined, {});
+    await began;
+    abort.abort();
+    await expect(call).rejects.toMatchObject({ code: Code.Canceled });
+    expect(await cancelled).toBeDefined();
+  });
+
+  it("a call whose signal is already aborted fails at once as Canceled", async () => {
+    const abort = new AbortController();
+    abort.abort();
+    await expect(ours.unary(FixtureService.method.hello, abort.signal, undefined, undefined, {})).rejects.toMatchObject(
+      {
+        code: Code.Canceled,
+      },
+    );
+  });
+
+  it("a deadline is sent to the service and ends the call as DeadlineExceeded", async () => {
+    const { transport, began, cancelled } = await waitingService();
+    const call = transport.unary(FixtureService.method.hello, undefined, 50, undefined, {});
+    expect(await began).toBe("50");
+    await expect(call).rejects.toMatchObject({ code: Code.DeadlineExceeded });
+    expect(await cancelled).toBeDefined();
+  });
+});
+
+describe("a service that cannot answer", () => {
+  it("is Unavailable while nothing listens", async () => {
+    const probe = http2.createServer();
+    await new Promise<void>((resolve) => probe.listen(0, "127.0.0.1", resolve));
+    const url = `http://127.0.0.1:${(probe.address() as AddressInfo).port}`;
+    await new Promise((resolve) => probe.close(resolve));
+    const s = backendSession(url);
+    onTestFinished(() => s.abort());
+    const client = createClient(FixtureService, createBackendTransport({ baseUrl: url, session: s }));
+    await expect(client.hello({})).rejects.toMatchObject({ code: Code.Unavailable });
+  });
+
+  it("maps a non-Connect error status by Connect's table, keeping its headers", async () => {
+    const client = await plainH2((_req, res) => {
+      res.writeHead(502, { "content-type": "text/html", "retry-after": "5" }).end("<h1>Bad gateway</h1>");
+    });
+    const err = await client.hello({}).catch((e: unknown) => ConnectError.from(e));
+    expect(err).toMatchObject({ code: Code.Unavailable, rawMessage: "HTTP 502" });
+    expect((err as ConnectError).metadata.get("retry-after")).toBe("5");
+  });
+
+  it("refuses a success that is not a binary Connect message", async () => {
+    const client = await plainH2((_req, res) => {
+      res.writeHead(200, { "content-type": "text/html" }).end("<h1>hello</h1>");
+    });
+    await expect(client.hello({})).rejects.toMatchObject({ code: Code.Unknown });
+  });
+
+  it("refuses a compressed answer it did not ask for, and bytes that are not the message", async () => {
+    const compressed = await plainH2((_req, res) => {
+      res.writeHead(200, { "content-type": "application/proto", "content-encoding": "gzip" }).end();
+    });
+    await expect(compressed.hello({})).rejects.toMatchObject({ code: Code.Internal });
+    const garbage = await plainH2((_req, res) => {
+      res.writeHead(200, { "content-type": "application/proto" }).end(Buffer.from([0xff, 0xff, 0xff]));
+    });
+    await expect(garbage.hello({})).rejects.toMatchObject({ code: Code.Internal });
+  });
+
+  it("stops reading an answer larger than readMaxBytes", async () => {
+    const s = backendSession(fixture.h2url);
+    onTestFinished(() => s.abort());
+    const client = createClient(
+      FixtureService,
+      createBackendTransport({ baseUrl: fixture.h2url, session: s, readMaxBytes: 1024 }),
+    );
+    await expect(client.echo({ tenant: "t".repeat(4096) })).rejects.toMatchObject({ code: Code.ResourceExhausted });
+    expect((await client.echo({ tenant: "small" })).tenant).toBe("small");
+  });
+});
