@@ -160,8 +160,19 @@ export function renderWorkloads(opts: RenderWorkloadsOptions): ProcessEnv[] {
   });
 }
 
-/** Adapts rendered workloads to processes on this machine: PORT and HOST on loopback, each `<NAME>_SERVICE_URL` at that service's local port. */
-export function localiseEnvs(workloads: ProcessEnv[], ports: Record<string, number>): ProcessEnv[] {
+/** Where distributed mode keeps media files unless told otherwise: the all-in-one default, `<repo>/.data/media`. */
+export const DEFAULT_LOCAL_MEDIA_DIR = path.join(repoRoot, ".data/media");
+
+/**
+ * Adapts rendered workloads to processes on this machine: PORT and HOST on loopback, each `<NAME>_SERVICE_URL`
+ * at that service's local port, and MEDIA_DIR (a volume the chart mounts into the pods that write and serve
+ * media) at `mediaDir`, one folder shared by those processes.
+ */
+export function localiseEnvs(
+  workloads: ProcessEnv[],
+  ports: Record<string, number>,
+  mediaDir = DEFAULT_LOCAL_MEDIA_DIR,
+): ProcessEnv[] {
   const portOf = (name: string, why: string): number => {
     const port = ports[name];
     if (port === undefined) throw new Error(`no port given for "${name}" (${why})`);
@@ -173,6 +184,7 @@ export function localiseEnvs(workloads: ProcessEnv[], ports: Record<string, numb
       const service = serviceOfUrlVariable(key);
       if (service) env[key] = `http://127.0.0.1:${portOf(service, `${name} reads ${key}`)}`;
     }
+    if (env.MEDIA_DIR !== undefined) env.MEDIA_DIR = mediaDir;
     env.PORT = String(portOf(name, "a backend Deployment of the chart"));
     env.HOST = "127.0.0.1";
     return { name, entry, env };

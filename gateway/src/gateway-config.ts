@@ -39,6 +39,10 @@ export const gatewayConfigSchema = kitConfigSchema
     // How REST calls reach the services, over one HTTP/2 session per service: the Connect protocol with binary
     // messages (default; about twice the throughput of gRPC in gateway/bench/distributed.ts) or gRPC.
     BACKEND_PROTOCOL: z.enum(["connect", "grpc"]).default("connect"),
+    // Profile images kept as files on a volume shared with the service that writes them (the chart mounts it
+    // read-only here): served under the path of MEDIA_BASE_URL. Unset when S3 or a CDN serves them.
+    MEDIA_DIR: z.preprocess(unsetIfEmpty, z.string().min(1).optional()),
+    MEDIA_BASE_URL: z.preprocess(unsetIfEmpty, z.string().default("/media")),
     // How long a backend's /readyz answer is reused: kubelet probes every pod every few seconds, and each
     // probe of the gateway must not become one probe per backend.
     READINESS_CACHE_MS: z.coerce.number().int().min(0).default(1000),

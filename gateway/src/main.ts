@@ -1,11 +1,12 @@
 // The gateway alone (distributed mode): every service of the catalog is reached over HTTP/2 at its
 // <NAME>_SERVICE_URL; REST calls go through a Connect (or gRPC) transport, Connect/gRPC/gRPC-Web calls are proxied
-// unchanged. Ready while every backend is; drains on SIGTERM/SIGINT.
+// unchanged. Also serves the shell's remotes manifest and, given MEDIA_DIR, stored profile images. Ready while
+// every backend is; drains on SIGTERM/SIGINT.
 import { once } from "node:events";
 import { readFile } from "node:fs/promises";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Http2ServerRequest, Http2ServerResponse } from "node:http2";
-import { createLogger, createServer } from "@tt/kit";
+import { createLogger, createMediaHandler, createServer } from "@tt/kit";
 import type { Logger } from "pino";
 import { backendSession, createBackendTransport } from "./backend-transport.ts";
 import { serviceCatalog } from "./catalog.ts";
@@ -78,12 +79,19 @@ const backends: GatewayBackend[] = Object.entries(serviceCatalog).map(([name, se
   connect: { baseUrl: urls[name]! },
 }));
 
+const remotes = await remotesHandler(config.REMOTES_CONFIG);
+// A full MEDIA_BASE_URL (a CDN whose origin is this gateway) keeps its path.
+const media = config.MEDIA_DIR
+  ? createMediaHandler({ root: config.MEDIA_DIR, basePath: new URL(config.MEDIA_BASE_URL, "http://-").pathname })
+  : undefined;
 const gateway = createGateway({
   backends,
   bodyLimitBytes: config.BODY_LIMIT_BYTES,
   cors: config.CORS_ORIGINS ? { origins: config.CORS_ORIGINS } : undefined,
   logger,
-  staticHandler: await remotesHandler(config.REMOTES_CONFIG),
+  // The media handler is typed for node:http; it only uses what HTTP/2's compatibility API shares with it.
+  staticHandler: (req, res) =>
+    (media?.(req as IncomingMessage, res as ServerResponse) ?? false) || (remotes?.(req, res) ?? false),
 });
 
 const stop = new AbortController();

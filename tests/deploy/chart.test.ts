@@ -14,6 +14,7 @@ import { Ingress } from "kubernetes-models/networking.k8s.io/v1/Ingress";
 import { NetworkPolicy } from "kubernetes-models/networking.k8s.io/v1/NetworkPolicy";
 import { PodDisruptionBudget } from "kubernetes-models/policy/v1/PodDisruptionBudget";
 import { ConfigMap } from "kubernetes-models/v1/ConfigMap";
+import { PersistentVolumeClaim } from "kubernetes-models/v1/PersistentVolumeClaim";
 import { Pod } from "kubernetes-models/v1/Pod";
 import type { IPodSpec } from "kubernetes-models/v1/PodSpec";
 import { Secret } from "kubernetes-models/v1/Secret";
@@ -36,6 +37,7 @@ const models: Record<string, new (data: never) => { validate(): void }> = {
   "networking.k8s.io/v1/NetworkPolicy": NetworkPolicy,
   "policy/v1/PodDisruptionBudget": PodDisruptionBudget,
   "v1/ConfigMap": ConfigMap,
+  "v1/PersistentVolumeClaim": PersistentVolumeClaim,
   "v1/Pod": Pod,
   "v1/Secret": Secret,
   "v1/Service": Service,
@@ -338,6 +340,191 @@ describe("chart values", () => {
     expect(latest.stderr).toContain("/image/tag");
     const override = helm(["template", release, chart, "--set", "services.user.image.tag=latest"]);
     expect(override.status).not.toBe(0);
+  });
+});
+
+describe("media (profile images)", () => {
+  const mediaDir = "/var/lib/turntable/media";
+  const userName = `${release}-turntable-user`;
+  const gatewayName = `${release}-turntable-gateway`;
+  const s3Args = ["--set", "media.s3.bucket=images", "--set", "media.s3.existingSecret=media-keys"];
+
+  const deployment = (docs: K8sObject[], name: string) => named(docs, "Deployment", name) as unknown as Deployment;
+  const podOf = (docs: K8sObject[], name: string) => deployment(docs, name).spec!.template.spec!;
+  const mediaMount = (docs: K8sObject[], name: string) =>
+    podOf(docs, name).containers[0]!.volumeMounts?.find((m) => m.name === "media");
+  const mediaVolume = (docs: K8sObject[], name: string) => podOf(docs, name).volumes?.find((v) => v.name === "media");
+  const checksum = (docs: K8sObject[], name: string) =>
+    deployment(docs, name).spec!.template.metadata!.annotations!["checksum/config"];
+  const ingressBackend = (docs: K8sObject[], p: string) => {
+    const [ingress] = ofKind<Ingress>(docs, "Ingress");
+    return ingress!.spec!.rules![0]!.http!.paths.find((entry) => entry.path === p)?.backend.service?.name;
+  };
+  const mediaVariables = (env: Record<string, string>) => Object.keys(env).filter((key) => key.startsWith("MEDIA_"));
+  const fails = (args: string[]) => {
+    const result = helm(["template", release, chart, ...args]);
+    expect(result.status).not.toBe(0);
+    return result.stderr;
+  };
+
+  it("keeps images on a ReadWriteMany volume by default, written by the user service and served by the gateway", () => {
+    const docs = render();
+    const claim = named(
+      docs,
+      "PersistentVolumeClaim",
+      `${release}-turntable-media`,
+    ) as unknown as PersistentVolumeClaim;
+    expect(claim.spec).toEqual({ accessModes: ["ReadWriteMany"], resources: { requests: { storage: "10Gi" } } });
+    expect(claim.metadata?.annotations?.["helm.sh/resource-policy"]).toBe("keep");
+
+    expect(mediaMount(docs, userName)).toEqual({ name: "media", mountPath: mediaDir, readOnly: false });
+    expect(mediaMount(docs, gatewayName)).toEqual({ name: "media", mountPath: mediaDir, readOnly: true });
+    expect(mediaVolume(docs, userName)?.persistentVolumeClaim).toEqual({
+      claimName: claim.metadata!.name,
+      readOnly: false,
+    });
+    expect(mediaVolume(docs, gatewayName)?.persistentVolumeClaim).toEqual({
+      claimName: claim.metadata!.name,
+      readOnly: true,
+    });
+    // The non-root user can write the volume: the kubelet gives it to the pod's group.
+    expect(podOf(docs, userName).securityContext).toMatchObject({
+      runAsUser: 1000,
+      fsGroup: 1000,
+      fsGroupChangePolicy: "OnRootMismatch",
+    });
+
+    const user = resolveEnv(docs, userName).env;
+    const gateway = resolveEnv(docs, gatewayName).env;
+    for (const env of [user, gateway]) {
+      expect(env).toMatchObject({ MEDIA_DIR: mediaDir, MEDIA_BASE_URL: "/media" });
+      expect(mediaVariables(env).sort()).toEqual(["MEDIA_BASE_URL", "MEDIA_DIR"]);
+    }
+    expect(ingressBackend(docs, "/media")).toBe(gatewayName);
+
+    // Only the media service and the gateway mount it; the migration Job gets no media settings.
+    for (const { owner, spec } of podSpecs(docs)) {
+      if (owner === `Deployment/${userName}` || owner === `Deployment/${gatewayName}`) continue;
+      expect(
+        spec.volumes?.find((v) => v.name === "media"),
+        owner,
+      ).toBeUndefined();
+      const env = spec.containers.flatMap((c) => c.env ?? []).map((e) => e.name);
+      expect(
+        env.filter((name) => name.startsWith("MEDIA_")),
+        owner,
+      ).toEqual([]);
+    }
+  });
+
+  it("stores images in S3 in production, credentials from the Secret, without a volume", () => {
+    const docs = render(["-f", productionValues]);
+    expect(ofKind(docs, "PersistentVolumeClaim")).toEqual([]);
+    expect(mediaVolume(docs, userName)).toBeUndefined();
+    expect(mediaVolume(docs, gatewayName)).toBeUndefined();
+
+    const user = resolveEnv(docs, userName);
+    expect(user.env).toMatchObject({
+      MEDIA_S3_BUCKET: "turntable-media",
+      MEDIA_BASE_URL: "https://media.music.example.org",
+    });
+    expect(user.env.MEDIA_DIR).toBeUndefined();
+    expect(user.missing).toEqual(
+      expect.arrayContaining(["turntable-media/MEDIA_S3_ACCESS_KEY_ID", "turntable-media/MEDIA_S3_SECRET_ACCESS_KEY"]),
+    );
+    const env = podOf(docs, userName).containers[0]!.env ?? [];
+    for (const key of ["MEDIA_S3_ACCESS_KEY_ID", "MEDIA_S3_SECRET_ACCESS_KEY"]) {
+      expect(env).toContainEqual({ name: key, valueFrom: { secretKeyRef: { name: "turntable-media", key } } });
+    }
+    // The service defaults apply when the endpoint and region are left empty.
+    expect(user.env.MEDIA_S3_ENDPOINT).toBeUndefined();
+    expect(user.env.MEDIA_S3_REGION).toBeUndefined();
+
+    const gateway = resolveEnv(docs, gatewayName).env;
+    expect(mediaVariables(gateway)).toEqual([]);
+    expect(ingressBackend(docs, "/media")).toBeUndefined();
+  });
+
+  it("passes the S3 endpoint and region when they are set", () => {
+    const docs = render([
+      ...s3Args,
+      "--set",
+      "media.baseUrl=https://cdn.example.org/images",
+      "--set",
+      "media.s3.endpoint=http://minio:9000",
+      "--set",
+      "media.s3.region=eu-west-1",
+    ]);
+    expect(resolveEnv(docs, userName).env).toMatchObject({
+      MEDIA_S3_BUCKET: "images",
+      MEDIA_S3_ENDPOINT: "http://minio:9000",
+      MEDIA_S3_REGION: "eu-west-1",
+      MEDIA_BASE_URL: "https://cdn.example.org/images",
+    });
+  });
+
+  it("refuses S3 without a credentials Secret or without a public URL", () => {
+    expect(fails(["--set", "media.s3.bucket=images", "--set", "media.baseUrl=https://cdn.example.org"])).toContain(
+      "media.s3.existingSecret is required when media.s3.bucket is set",
+    );
+    expect(fails(s3Args)).toContain("media.baseUrl must be the http(s):// URL images are served from");
+    expect(fails([...s3Args, "--set", "media.baseUrl=/media"])).toContain(
+      "media.baseUrl must be the http(s):// URL images are served from",
+    );
+  });
+
+  it("refuses media variables in env, unknown media keys and an unknown media service", () => {
+    expect(fails(["--set", "services.user.env.MEDIA_DIR=/data"])).toContain(
+      "services.user: MEDIA_DIR is set by the chart from media.*",
+    );
+    expect(fails(["--set", "media.volume.bogus=1"])).toContain("additional properties 'bogus' not allowed");
+    expect(fails(["--set", "media.service=nobody"])).toContain('media.service "nobody" is not an entry of services');
+  });
+
+  it("mounts an existing claim instead of creating one", () => {
+    const docs = render(["--set", "media.volume.existingClaim=shared-images"]);
+    expect(ofKind(docs, "PersistentVolumeClaim")).toEqual([]);
+    expect(mediaVolume(docs, userName)?.persistentVolumeClaim?.claimName).toBe("shared-images");
+    expect(mediaVolume(docs, gatewayName)?.persistentVolumeClaim?.claimName).toBe("shared-images");
+  });
+
+  it("creates the claim with the given class, size and access modes", () => {
+    const docs = render([
+      "--set",
+      "media.volume.storageClassName=fast",
+      "--set",
+      "media.volume.size=50Gi",
+      "--set",
+      "media.volume.accessModes={ReadWriteOnce}",
+    ]);
+    const claim = named(
+      docs,
+      "PersistentVolumeClaim",
+      `${release}-turntable-media`,
+    ) as unknown as PersistentVolumeClaim;
+    expect(claim.spec).toEqual({
+      accessModes: ["ReadWriteOnce"],
+      storageClassName: "fast",
+      resources: { requests: { storage: "50Gi" } },
+    });
+  });
+
+  it("routes a custom media path to the gateway and restarts pods when media settings change", () => {
+    const before = render();
+    const after = render(["--set", "media.baseUrl=/files"]);
+    expect(ingressBackend(after, "/files")).toBe(gatewayName);
+    expect(ingressBackend(after, "/media")).toBeUndefined();
+    expect(resolveEnv(after, gatewayName).env.MEDIA_BASE_URL).toBe("/files");
+    for (const name of [userName, gatewayName]) expect(checksum(after, name)).not.toBe(checksum(before, name));
+    const s3 = render([...s3Args, "--set", "media.baseUrl=https://cdn.example.org"]);
+    const s3Region = render([
+      ...s3Args,
+      "--set",
+      "media.baseUrl=https://cdn.example.org",
+      "--set",
+      "media.s3.region=x",
+    ]);
+    expect(checksum(s3Region, userName)).not.toBe(checksum(s3, userName));
   });
 });
 

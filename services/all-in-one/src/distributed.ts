@@ -33,7 +33,7 @@ export interface DistributedOptions {
   port?: number;
   /** Processes per service (the chart runs two replicas); the gateway talks to the first. Default 1. */
   replicas?: number;
-  /** Where the embedded PostgreSQL and nats-server keep their data. Default <repo>/.data */
+  /** Where the embedded PostgreSQL, nats-server and media files (`media/`) are kept. Default <repo>/.data */
   dataDir?: string;
   /** Longest wait for one process's /readyz. Default 60 s (tsx compiles on first start). */
   readyTimeoutMs?: number;
@@ -124,7 +124,7 @@ export async function startDistributed(opts: DistributedOptions = {}): Promise<D
     for (const { name } of workloads) {
       ports[name] = name === "gateway" && gatewayPort !== 0 ? gatewayPort : await freePort();
     }
-    const processEnvs = localiseEnvs(workloads, ports);
+    const processEnvs = localiseEnvs(workloads, ports, path.join(dataDir, "media"));
 
     for (const processEnv of processEnvs) {
       const copies = processEnv.name === "gateway" ? 1 : replicas;

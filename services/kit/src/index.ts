@@ -17,6 +17,8 @@ export { captureRoutes, methodKey } from "./route-capture.ts";
 export { createInProcessTransport, IN_PROCESS_PROTOCOL } from "./in-process-transport.ts";
 export { startServiceHost } from "./host.ts";
 export { createServer } from "./server.ts";
+export { assertValidMediaKey, MediaKeyError, mediaContentType, mediaFilePath } from "./media/files.ts";
+export { createMediaHandler } from "./media/handler.ts";
 export { runServiceMain } from "./main.ts";
 export {
   createMemoryBus,
@@ -56,6 +58,7 @@ export type { CapturedRoutes } from "./route-capture.ts";
 export type { InProcessTransportOptions } from "./in-process-transport.ts";
 export type { ServiceHost, ServiceHostOptions } from "./host.ts";
 export type { NodeRequestHandler, RunningServer, ServerOptions } from "./server.ts";
+export type { MediaHandler, MediaHandlerOptions } from "./media/handler.ts";
 export type { RunServiceMainOptions } from "./main.ts";
 export type { ServiceDefinition, ServiceDeps, ServiceInstance } from "./service.ts";
 export type {

@@ -71,6 +71,4 @@ export const userServiceDefinition: ServiceDefinition = {
 
 export { USER_CREATED_SUBJECT } from "./events.ts";
 export type { UserCreatedEvent } from "./events.ts";
-export { createMediaHandler } from "./modules/profile-data/media-handler.ts";
-export type { MediaHandler, MediaHandlerOptions } from "./modules/profile-data/media-handler.ts";
 export { loadMediaConfig };

@@ -151,8 +151,61 @@ runAsNonRoot: true
 runAsUser: {{ .uid }}
 runAsGroup: {{ .uid }}
 fsGroup: {{ .uid }}
+# Mounted volumes are chowned to fsGroup only while their root does not match, not on every pod start.
+fsGroupChangePolicy: OnRootMismatch
 seccompProfile:
   type: RuntimeDefault
+{{- end -}}
+
+{{/* Media settings resolved from values, as YAML (use fromYaml): mode ("s3", "volume", or "" when the media
+service is not deployed), service, baseUrl (MEDIA_BASE_URL), path (the base URL when it is a path, which the
+gateway serves and the Ingress routes; "" otherwise), dir and claim (volume mode). */}}
+{{- define "tt.media" -}}
+{{- $m := .Values.media -}}
+{{- if not (hasKey .Values.services $m.service) -}}
+{{- fail (printf "media.service %q is not an entry of services" $m.service) -}}
+{{- end -}}
+{{- $out := dict "mode" "" "service" $m.service "baseUrl" "" "path" "" -}}
+{{- if hasKey (fromYaml (include "tt.enabledServices" .)) $m.service -}}
+{{- if $m.s3.bucket -}}
+{{- if not $m.s3.existingSecret -}}
+{{- fail "media.s3.existingSecret is required when media.s3.bucket is set: the name of a Secret holding MEDIA_S3_ACCESS_KEY_ID and MEDIA_S3_SECRET_ACCESS_KEY" -}}
+{{- end -}}
+{{- if not (regexMatch "^https?://[^/]+" $m.baseUrl) -}}
+{{- fail (printf "media.baseUrl must be the http(s):// URL images are served from (the bucket's public URL or a CDN) when media.s3.bucket is set; got %q" $m.baseUrl) -}}
+{{- end -}}
+{{- $_ := set $out "mode" "s3" -}}
+{{- $_ := set $out "baseUrl" $m.baseUrl -}}
+{{- else -}}
+{{- $baseUrl := default "/media" $m.baseUrl -}}
+{{- $_ := set $out "mode" "volume" -}}
+{{- $_ := set $out "baseUrl" $baseUrl -}}
+{{- if hasPrefix "/" $baseUrl -}}
+{{- $_ := set $out "path" (trimSuffix "/" $baseUrl) -}}
+{{- end -}}
+{{- $_ := set $out "dir" "/var/lib/turntable/media" -}}
+{{- $_ := set $out "claim" (default (printf "%s-media" (include "tt.fullname" .)) $m.volume.existingClaim) -}}
+{{- end -}}
+{{- end -}}
+{{- toYaml $out -}}
+{{- end -}}
+
+{{/* Plain media variables of one backend workload, as YAML (use fromYaml); empty for workloads that get none.
+args: ctx, name. */}}
+{{- define "tt.mediaEnv" -}}
+{{- $media := fromYaml (include "tt.media" .ctx) -}}
+{{- $s3 := .ctx.Values.media.s3 -}}
+{{- $out := dict -}}
+{{- if and (eq $media.mode "s3") (eq .name $media.service) -}}
+{{- $_ := set $out "MEDIA_S3_BUCKET" $s3.bucket -}}
+{{- with $s3.endpoint }}{{ $_ := set $out "MEDIA_S3_ENDPOINT" . }}{{ end -}}
+{{- with $s3.region }}{{ $_ := set $out "MEDIA_S3_REGION" . }}{{ end -}}
+{{- $_ := set $out "MEDIA_BASE_URL" $media.baseUrl -}}
+{{- else if and (eq $media.mode "volume") (or (eq .name $media.service) (eq .name "gateway")) -}}
+{{- $_ := set $out "MEDIA_DIR" $media.dir -}}
+{{- $_ := set $out "MEDIA_BASE_URL" $media.baseUrl -}}
+{{- end -}}
+{{- toYaml $out -}}
 {{- end -}}
 
 {{/* Hardened container security context; args: uid. */}}

@@ -7,6 +7,7 @@ import { join } from "node:path";
 import { AwsV4Signer } from "aws4fetch";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadMediaConfig, createObjectStore } from "./media-config.ts";
+import { MediaKeyError } from "@tt/kit";
 import { FsObjectStore, ObjectStoreError, S3ObjectStore } from "./object-store.ts";
 
 const bytes = new Uint8Array([0, 1, 2, 254, 255]);
@@ -34,8 +35,8 @@ describe("FsObjectStore", () => {
   it.each(["../outside", "images/../../x", "/etc/passwd", "a//b", "a\\b", "a/./b", "", "a\0b"])(
     "refuses the key %j",
     async (key) => {
-      await expect(store.put(key, bytes, "image/webp")).rejects.toBeInstanceOf(ObjectStoreError);
-      await expect(store.get(key)).rejects.toBeInstanceOf(ObjectStoreError);
+      await expect(store.put(key, bytes, "image/webp")).rejects.toBeInstanceOf(MediaKeyError);
+      await expect(store.get(key)).rejects.toBeInstanceOf(MediaKeyError);
     },
   );
 });

@@ -1,8 +1,9 @@
 // Where image files live: a small key → bytes interface with a filesystem implementation (the default,
-// served by media-handler.ts) and an S3-compatible one (AWS S3, MinIO, R2, …) signed with Signature V4.
+// served by the kit's media handler) and an S3-compatible one (AWS S3, MinIO, R2, …) signed with Signature V4.
 import { mkdir, readFile, rename, rm, rmdir, writeFile } from "node:fs/promises";
-import { dirname, join, relative, resolve, sep } from "node:path";
+import { dirname, resolve } from "node:path";
 import { createHash, randomUUID } from "node:crypto";
+import { assertValidMediaKey, mediaContentType, mediaFilePath } from "@tt/kit";
 import { AwsClient } from "aws4fetch";
 
 export interface StoredObject {
@@ -22,30 +23,6 @@ export class ObjectStoreError extends Error {
   override name = "ObjectStoreError";
 }
 
-// Keys are made by the service (`images/<uuid>/<size>.webp`); anything else is a bug, refused before it can
-// name a path outside the store or an unexpected S3 URL.
-const KEY_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._-]*(\/[A-Za-z0-9][A-Za-z0-9._-]*)*$/;
-
-export function assertValidKey(key: string): void {
-  if (key.length > 512 || !KEY_PATTERN.test(key) || key.split("/").some((part) => part === "." || part === "..")) {
-    throw new ObjectStoreError(`invalid object key: ${JSON.stringify(key)}`);
-  }
-}
-
-const CONTENT_TYPES: Record<string, string> = {
-  webp: "image/webp",
-  png: "image/png",
-  jpg: "image/jpeg",
-  jpeg: "image/jpeg",
-  gif: "image/gif",
-};
-
-/** The content type a stored file is served with, from its key's extension. */
-export function contentTypeOfKey(key: string): string {
-  const ext = key.slice(key.lastIndexOf(".") + 1).toLowerCase();
-  return CONTENT_TYPES[ext] ?? "application/octet-stream";
-}
-
 /** Files under `root`, one per key; the content type follows from the key's extension. */
 export class FsObjectStore implements ObjectStore {
   readonly root: string;
@@ -56,16 +33,10 @@ export class FsObjectStore implements ObjectStore {
 
   /** The file of a key; never outside root. */
   pathOf(key: string): string {
-    assertValidKey(key);
-    const path = resolve(join(this.root, key));
-    const rel = relative(this.root, path);
-    if (rel === "" || rel.startsWith("..") || rel.includes(`..${sep}`)) {
-      throw new ObjectStoreError(`invalid object key: ${JSON.stringify(key)}`);
-    }
-    return path;
+    return mediaFilePath(this.root, key);
   }
 
-  // The content type follows from the key's extension when the file is served (contentTypeOfKey).
+  // The content type follows from the key's extension when the file is served (mediaContentType).
   async put(key: string, body: Uint8Array, _contentType?: string): Promise<void> {
     const path = this.pathOf(key);
     await mkdir(dirname(path), { recursive: true });
@@ -77,7 +48,7 @@ export class FsObjectStore implements ObjectStore {
 
   async get(key: string): Promise<StoredObject | null> {
     try {
-      return { body: new Uint8Array(await readFile(this.pathOf(key))), contentType: contentTypeOfKey(key) };
+      return { body: new Uint8Array(await readFile(this.pathOf(key))), contentType: mediaContentType(key) };
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code === "ENOENT") return null;
       throw err;
@@ -132,7 +103,7 @@ export class S3ObjectStore implements ObjectStore {
   }
 
   private url(key: string): string {
-    assertValidKey(key);
+    assertValidMediaKey(key);
     return `${this.base}/${key.split("/").map(encodeURIComponent).join("/")}`;
   }
 
@@ -176,7 +147,7 @@ export class S3ObjectStore implements ObjectStore {
     }
     return {
       body: new Uint8Array(await res.arrayBuffer()),
-      contentType: res.headers.get("content-type") ?? contentTypeOfKey(key),
+      contentType: res.headers.get("content-type") ?? mediaContentType(key),
     };
   }
 

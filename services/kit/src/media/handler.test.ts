@@ -1,11 +1,10 @@
 import { createServer, request, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createMediaHandler } from "./media-handler.ts";
-import { FsObjectStore } from "./object-store.ts";
+import { createMediaHandler } from "./handler.ts";
 
 let dir: string;
 let server: Server;
@@ -28,7 +27,8 @@ function get(path: string, method = "GET", headers: Record<string, string> = {})
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), "tt-media-handler-"));
   const root = join(dir, "media");
-  await new FsObjectStore(root).put("images/abc/256.webp", webp, "image/webp");
+  await mkdir(join(root, "images/abc"), { recursive: true });
+  await writeFile(join(root, "images/abc/256.webp"), webp);
   // A file next to the root that no request may reach.
   await writeFile(join(dir, "secret.txt"), "top secret");
   const handler = createMediaHandler({ root, basePath: "/media" });

@@ -1,12 +1,12 @@
-// Serves the filesystem object store's files over HTTP (the all-in-one gateway mounts it next to the
-// frontends). With S3 the bucket or a CDN serves them instead and this handler is not mounted.
+// Serves the media files a service stored on the filesystem over HTTP: the all-in-one server and the gateway
+// mount it when MEDIA_DIR is theirs to read. With S3 the bucket or a CDN serves them instead.
 import { createReadStream } from "node:fs";
 import { stat } from "node:fs/promises";
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { assertValidKey, contentTypeOfKey, FsObjectStore } from "./object-store.ts";
+import { mediaContentType, mediaFilePath } from "./files.ts";
 
 export interface MediaHandlerOptions {
-  /** The FsObjectStore's root (MEDIA_DIR). */
+  /** The files' root (MEDIA_DIR). */
   root: string;
   /** The URL path the files are served under, e.g. /media (MEDIA_BASE_URL when it is a path). */
   basePath: string;
@@ -28,7 +28,6 @@ function answer(res: ServerResponse, status: number, text: string, headers: Reco
 }
 
 export function createMediaHandler(opts: MediaHandlerOptions): MediaHandler {
-  const store = new FsObjectStore(opts.root);
   const prefix = `${opts.basePath.replace(/\/+$/, "")}/`;
   return (req, res) => {
     const pathname = (req.url ?? "/").split("?", 1)[0]!;
@@ -41,9 +40,8 @@ export function createMediaHandler(opts: MediaHandlerOptions): MediaHandler {
     let path: string;
     try {
       key = decodeURIComponent(pathname.slice(prefix.length));
-      // The store's key rules refuse "..", absolute paths, backslashes and NUL before a path is built.
-      assertValidKey(key);
-      path = store.pathOf(key);
+      // The key rules refuse "..", absolute paths, backslashes and NUL before a path is built.
+      path = mediaFilePath(opts.root, key);
     } catch {
       answer(res, 404, "Not Found");
       return true;
@@ -61,7 +59,7 @@ async function serve(req: IncomingMessage, res: ServerResponse, key: string, pat
       return;
     }
     const headers = {
-      "content-type": contentTypeOfKey(key),
+      "content-type": mediaContentType(key),
       "content-length": String(info.size),
       "cache-control": CACHE_CONTROL,
       "last-modified": info.mtime.toUTCString(),
