@@ -10,6 +10,16 @@ import { startDistributed } from "../../../services/all-in-one/src/distributed.t
 export type Mode = "all-in-one" | "distributed";
 export const MODES: Mode[] = ["all-in-one", "distributed"];
 
+/**
+ * The mode of a suite that names none: TT_E2E_MODE, set per Vitest project (vitest.config.ts runs the e2e
+ * suites once in each mode), all-in-one when unset.
+ */
+export function defaultMode(): Mode {
+  const mode = process.env.TT_E2E_MODE ?? "all-in-one";
+  if (!MODES.includes(mode as Mode)) throw new Error(`TT_E2E_MODE must be one of ${MODES.join(", ")}, not ${mode}`);
+  return mode as Mode;
+}
+
 /** The first admin every test platform is started with. */
 export const ADMIN = { email: "admin@example.test", password: "admin-password-1" };
 
@@ -68,7 +78,7 @@ export async function startTestPlatform(
   let running: { url: string; close(): Promise<void> };
   try {
     running =
-      opts.mode === "distributed"
+      (opts.mode ?? defaultMode()) === "distributed"
         ? // The children's output would interleave with the reporter's; their failures surface through startDistributed.
           await startDistributed({ ...startOpts, port: 0, forwardOutput: false })
         : await startAllInOne({ ...startOpts, port: 0, host: "127.0.0.1" });
