@@ -37,10 +37,11 @@ export const userServiceDefinition: ServiceDefinition = {
     const providers = createProviders(deps.env, { devOutbox });
     logger.info({ providers: providers.modes }, `providers: ${providers.summary}`);
     await deps.bus.ensureStream(USER_EVENTS_STREAM, USER_EVENTS_SUBJECTS);
-    // Its own signal, so close() can stop it whether or not the host has aborted deps.signal yet.
-    const stopRelay = new AbortController();
-    deps.signal.addEventListener("abort", () => stopRelay.abort(), { once: true });
-    const relay = startOutboxRelay({ orm: deps.orm, bus: deps.bus, signal: stopRelay.signal, logger });
+    // Background work (the outbox relay, the ban sweeper) has its own signal, so close() can stop it whether or
+    // not the host has aborted deps.signal yet, and wait for its last round before the ORM it uses is closed.
+    const lifetime = new AbortController();
+    deps.signal.addEventListener("abort", () => lifetime.abort(), { once: true });
+    const relay = startOutboxRelay({ orm: deps.orm, bus: deps.bus, signal: lifetime.signal, logger });
     const svc: UserServiceContext = {
       tokens,
       revocations: deps.revocations,
@@ -51,18 +52,18 @@ export const userServiceDefinition: ServiceDefinition = {
       providers: providers.providers,
       devOutbox,
       orm: deps.orm,
-      signal: deps.signal,
+      signal: lifetime.signal,
     };
     // Ended temporary bans are swept (and announced) from the start, not only after the next ban.
-    startModerationSweeper(svc);
+    const sweeper = startModerationSweeper(svc);
     return {
       routes(router) {
         router.service(UserService, userServiceImpl(svc));
       },
       verificationKeys: () => tokens.verificationKeys(),
       async close() {
-        stopRelay.abort();
-        await relay.stopped;
+        lifetime.abort();
+        await Promise.all([relay.stopped, sweeper.stopped]);
         providers.close();
       },
     };
