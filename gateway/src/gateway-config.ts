@@ -42,7 +42,13 @@ export const gatewayConfigSchema = kitConfigSchema
     // Profile images kept as files on a volume shared with the service that writes them (the chart mounts it
     // read-only here): served under the path of MEDIA_BASE_URL. Unset when S3 or a CDN serves them.
     MEDIA_DIR: z.preprocess(unsetIfEmpty, z.string().min(1).optional()),
-    MEDIA_BASE_URL: z.preprocess(unsetIfEmpty, z.string().default("/media")),
+    MEDIA_BASE_URL: z.preprocess(
+      unsetIfEmpty,
+      z
+        .string()
+        .refine((v) => v.startsWith("/") || /^https?:\/\//.test(v), "must be a path (/media) or an http(s) URL")
+        .default("/media"),
+    ),
     // How long a backend's /readyz answer is reused: kubelet probes every pod every few seconds, and each
     // probe of the gateway must not become one probe per backend.
     READINESS_CACHE_MS: z.coerce.number().int().min(0).default(1000),

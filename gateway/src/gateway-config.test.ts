@@ -1,0 +1,34 @@
+// The gateway process's environment: what it accepts and how it refuses the rest.
+import { describe, expect, it } from "vitest";
+import { loadGatewayConfig } from "./gateway-config.ts";
+
+const base = { USER_SERVICE_URL: "http://user:8080" };
+
+describe("gateway configuration", () => {
+  it("serves no media unless MEDIA_DIR is set, under /media by default", () => {
+    const defaults = loadGatewayConfig(base);
+    expect(defaults.MEDIA_DIR).toBeUndefined();
+    expect(defaults.MEDIA_BASE_URL).toBe("/media");
+    expect(loadGatewayConfig({ ...base, MEDIA_DIR: "/var/lib/turntable/media", MEDIA_BASE_URL: "" })).toMatchObject({
+      MEDIA_DIR: "/var/lib/turntable/media",
+      MEDIA_BASE_URL: "/media",
+    });
+    expect(loadGatewayConfig({ ...base, MEDIA_BASE_URL: "https://cdn.example.org/media" }).MEDIA_BASE_URL).toBe(
+      "https://cdn.example.org/media",
+    );
+  });
+
+  it("refuses a media base URL that is neither a path nor an http(s) URL, naming the variable", () => {
+    for (const value of ["media", "ftp://files.example.org/media"]) {
+      expect(() => loadGatewayConfig({ ...base, MEDIA_BASE_URL: value })).toThrow(
+        /MEDIA_BASE_URL: must be a path \(\/media\) or an http\(s\) URL/,
+      );
+    }
+  });
+
+  it("speaks Connect to the services unless told gRPC, and nothing else", () => {
+    expect(loadGatewayConfig(base).BACKEND_PROTOCOL).toBe("connect");
+    expect(loadGatewayConfig({ ...base, BACKEND_PROTOCOL: "grpc" }).BACKEND_PROTOCOL).toBe("grpc");
+    expect(() => loadGatewayConfig({ ...base, BACKEND_PROTOCOL: "rest" })).toThrow(/BACKEND_PROTOCOL/);
+  });
+});
