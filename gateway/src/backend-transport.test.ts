@@ -2,7 +2,7 @@
 // client must answer exactly as Connect's own transport does (messages, headers, trailers, errors with their
 // metadata and details), and cancel, time out and fail the way a caller of a Transport expects.
 import http2 from "node:http2";
-import type { AddressInfo } from "node:net";
+import type { AddressInfo, Socket } from "node:net";
 import { Code, ConnectError, createClient, type ConnectRouter, type Transport } from "@connectrpc/connect";
 import { connectNodeAdapter, createConnectTransport, type Http2SessionManager } from "@connectrpc/connect-node";
 import { FixtureService } from "@tt/proto/tt/fixture/v1/fixture_service_pb";
@@ -211,6 +211,35 @@ describe("cancellation and deadlines", () => {
 });
 
 describe("a service that cannot answer", () => {
+  it("is Unavailable while it is down, and answers again on the same session once it is back", async () => {
+    const handler = connectNodeAdapter({ routes: fixtureRoutes });
+    const start = async (port = 0) => {
+      const server = http2.createServer(handler);
+      const sockets = new Set<Socket>();
+      server.on("connection", (socket: Socket) => sockets.add(socket));
+      await new Promise<void>((resolve) => server.listen(port, "127.0.0.1", resolve));
+      const stop = () => {
+        const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+        for (const socket of sockets) socket.destroy();
+        return closed;
+      };
+      return { port: (server.address() as AddressInfo).port, stop };
+    };
+    const first = await start();
+    const url = `http://127.0.0.1:${first.port}`;
+    const s = backendSession(url);
+    onTestFinished(() => s.abort());
+    const client = createClient(FixtureService, createBackendTransport({ baseUrl: url, session: s }));
+    expect((await client.getThing({ id: "before" })).thing?.id).toBe("before");
+
+    await first.stop();
+    await expect(client.getThing({ id: "down" })).rejects.toMatchObject({ code: Code.Unavailable });
+
+    const second = await start(first.port);
+    onTestFinished(second.stop);
+    expect((await client.getThing({ id: "after" })).thing?.id).toBe("after");
+  });
+
   it("is Unavailable while nothing listens", async () => {
     const probe = http2.createServer();
     await new Promise<void>((resolve) => probe.listen(0, "127.0.0.1", resolve));

@@ -186,6 +186,8 @@ function unaryOutcome<I extends DescMessage, O extends DescMessage>(
   trailer: Headers,
   body: Buffer,
 ): ConnectError | UnaryResponse<I, O> {
+  // The stream ended before any response headers: the connection went away under the call.
+  if (status === 0) return new ConnectError("the service closed the stream without an answer", Code.Unavailable);
   const type = header.get("content-type");
   const parsed = parseContentType(type);
   if (status !== 200) {
