@@ -8,7 +8,7 @@ import http from "node:http";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { describe, expect, it, onTestFinished } from "vitest";
-import { freePort } from "../../services/all-in-one/src/distributed-process.ts";
+import { freePort } from "@tt/kit";
 
 const root = path.resolve(import.meta.dirname, "../..");
 

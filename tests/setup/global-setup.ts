@@ -7,6 +7,7 @@ import net from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import type { TestProject } from "vitest/node";
+import { freePort } from "@tt/kit";
 
 declare module "vitest" {
   export interface ProvidedContext {
@@ -25,17 +26,6 @@ function reachable(host: string, port: number, timeoutMs = 500): Promise<boolean
     socket.setTimeout(timeoutMs, () => done(false));
     socket.once("connect", () => done(true));
     socket.once("error", () => done(false));
-  });
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
   });
 }
 

@@ -2,25 +2,14 @@
 // with a readiness wait that fails fast when the child dies, and a stop that drains before it kills.
 import { spawn, type ChildProcess } from "node:child_process";
 import { mkdir } from "node:fs/promises";
-import net from "node:net";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import type { Logger } from "pino";
 import { stopOrphan } from "./orphans.ts";
+import { freePort } from "@tt/kit";
 
 const WATCHDOG = pathToFileURL(path.join(import.meta.dirname, "distributed-watchdog.ts")).href;
 const TAIL_BYTES = 8 * 1024;
-
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 export interface ChildHandle {
   name: string;

@@ -6,18 +6,12 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { createLogger } from "@tt/kit";
+import { createLogger, freePort } from "@tt/kit";
 import type { Logger } from "pino";
 import { localiseEnvs, renderWorkloads, repoRoot } from "../../../deploy/scripts/render-env.ts";
 import { loadAllInOneConfig } from "./config.ts";
 import { openDatabase } from "./embedded-postgres.ts";
-import {
-  freePort,
-  spawnNodeProcess,
-  startNatsServer,
-  waitUntilReady,
-  type ChildHandle,
-} from "./distributed-process.ts";
+import { spawnNodeProcess, startNatsServer, waitUntilReady, type ChildHandle } from "./distributed-process.ts";
 
 export interface DistributedOptions {
   /**

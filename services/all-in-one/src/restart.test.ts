@@ -5,9 +5,9 @@ import { once } from "node:events";
 import { chmod, mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { freePort } from "@tt/kit";
 import { afterAll, describe, expect, it } from "vitest";
 import { alive } from "./orphans.ts";
-import { freePort } from "./distributed-process.ts";
 
 const repoRoot = path.resolve(import.meta.dirname, "../../..");
 const children: ChildProcess[] = [];

@@ -2,9 +2,9 @@
 // for everyone else). Same port and store directory on restart, so clients reconnect and streams survive.
 import { spawn, type ChildProcess } from "node:child_process";
 import { mkdtemp, rm } from "node:fs/promises";
-import net from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { freePort } from "../net.ts";
 
 export interface TestNatsServer {
   url: string;
@@ -12,17 +12,6 @@ export interface TestNatsServer {
   start(): Promise<void>;
   /** Stops the server and removes its store. */
   dispose(): Promise<void>;
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 export async function startTestNatsServer(timeoutMs = 10_000): Promise<TestNatsServer> {

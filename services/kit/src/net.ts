@@ -1,0 +1,14 @@
+// Loopback ports for processes a runner or a test starts itself.
+import net from "node:net";
+
+/** A TCP port on 127.0.0.1 that was free a moment ago (the OS picks it; nothing holds it afterwards). */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const { port } = server.address() as net.AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+}
