@@ -10,8 +10,8 @@
 //   BENCH_MEASURE_MS=2000 BENCH_PROTOCOLS=connect npx tsx gateway/bench/distributed.ts
 import { availableParallelism, loadavg } from "node:os";
 import { createTestDatabase } from "@tt/kit/testing";
-import { Pool } from "undici";
 import { startDistributed } from "../../services/all-in-one/src/distributed.ts";
+import { load, type Case, type Result } from "./load.ts";
 
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 32);
 const WARMUP_MS = Number(process.env.BENCH_WARMUP_MS ?? 1500);
@@ -23,63 +23,17 @@ const PROTOCOLS = (process.env.BENCH_PROTOCOLS ?? "connect,grpc").split(",").map
 const DATABASE_URL = process.env.DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
 const NATS_URL = process.env.NATS_URL ?? "nats://127.0.0.1:4222";
 
-interface Case {
-  name: string;
-  origin: string;
-  method: "GET" | "POST";
-  path: string;
-  headers?: Record<string, string>;
-  body?: string;
-}
-
-interface Result {
-  name: string;
-  requests: number;
-  rps: number;
-  p50: number;
-  p99: number;
-}
-
-const EXPECT = '"version":"1.8.0"';
-
-async function load(c: Case, durationMs: number): Promise<Result> {
-  const pool = new Pool(c.origin, { connections: CONCURRENCY, pipelining: 1 });
-  const latencies: number[] = [];
-  const started = performance.now();
-  const deadline = started + durationMs;
-  const worker = async () => {
-    while (performance.now() < deadline) {
-      const t0 = performance.now();
-      const res = await pool.request({ method: c.method, path: c.path, headers: c.headers, body: c.body });
-      const text = await res.body.text();
-      if (res.statusCode !== 200 || !text.includes(EXPECT)) {
-        throw new Error(`${c.name}: unexpected answer ${res.statusCode} ${text.slice(0, 200)}`);
-      }
-      latencies.push(performance.now() - t0);
-    }
-  };
-  await Promise.all(Array.from({ length: CONCURRENCY }, worker));
-  const elapsed = performance.now() - started;
-  await pool.close();
-  latencies.sort((a, b) => a - b);
-  const at = (q: number) => latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))] ?? NaN;
-  return {
-    name: c.name,
-    requests: latencies.length,
-    rps: (latencies.length / elapsed) * 1000,
-    p50: at(0.5),
-    p99: at(0.99),
-  };
-}
+// What the user service's Hello answers, either way.
+const HELLO = '"version":"1.8.0"';
 
 /** Warms both cases up, then alternates them ROUNDS times; returns each case's median round (by req/s). */
 async function measurePair(a: Case, b: Case): Promise<[Result, Result]> {
-  await load(a, WARMUP_MS);
-  await load(b, WARMUP_MS);
+  await load(a, WARMUP_MS, CONCURRENCY);
+  await load(b, WARMUP_MS, CONCURRENCY);
   const rounds: [Result[], Result[]] = [[], []];
   for (let i = 0; i < ROUNDS; i++) {
-    rounds[0].push(await load(a, MEASURE_MS));
-    rounds[1].push(await load(b, MEASURE_MS));
+    rounds[0].push(await load(a, MEASURE_MS, CONCURRENCY));
+    rounds[1].push(await load(b, MEASURE_MS, CONCURRENCY));
   }
   const median = (rs: Result[]) => [...rs].sort((x, y) => x.rps - y.rps)[Math.floor(rs.length / 2)]!;
   return [median(rounds[0]), median(rounds[1])];
@@ -117,6 +71,7 @@ for (const protocol of PROTOCOLS) {
           origin: platform.url,
           method: "GET",
           path: "/api/user-service",
+          expect: HELLO,
         },
         {
           name: "direct Connect JSON → user",
@@ -125,6 +80,7 @@ for (const protocol of PROTOCOLS) {
           path: "/tt.user.v1.UserService/Hello",
           headers: { "content-type": "application/json" },
           body: "{}",
+          expect: HELLO,
         },
       );
       console.log(row(gateway));

@@ -9,59 +9,11 @@ import { spawn } from "node:child_process";
 import { once } from "node:events";
 import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
-import { Pool } from "undici";
+import { load, type Case, type Result } from "./load.ts";
 
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 32);
 const WARMUP_MS = Number(process.env.BENCH_WARMUP_MS ?? 1500);
 const MEASURE_MS = Number(process.env.BENCH_MEASURE_MS ?? 5000);
-
-interface Case {
-  name: string;
-  origin: string;
-  method: "GET" | "POST";
-  path: string;
-  headers?: Record<string, string>;
-  body?: string;
-  expect: string;
-}
-
-interface Result {
-  name: string;
-  requests: number;
-  rps: number;
-  p50: number;
-  p99: number;
-}
-
-async function load(c: Case, durationMs: number): Promise<Result> {
-  const pool = new Pool(c.origin, { connections: CONCURRENCY, pipelining: 1 });
-  const latencies: number[] = [];
-  const deadline = performance.now() + durationMs;
-  const started = performance.now();
-  const worker = async () => {
-    while (performance.now() < deadline) {
-      const t0 = performance.now();
-      const res = await pool.request({ method: c.method, path: c.path, headers: c.headers, body: c.body });
-      const text = await res.body.text();
-      if (res.statusCode !== 200 || !text.includes(c.expect)) {
-        throw new Error(`${c.name}: unexpected answer ${res.statusCode} ${text.slice(0, 200)}`);
-      }
-      latencies.push(performance.now() - t0);
-    }
-  };
-  await Promise.all(Array.from({ length: CONCURRENCY }, worker));
-  const elapsed = performance.now() - started;
-  await pool.close();
-  latencies.sort((a, b) => a - b);
-  const at = (q: number) => latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))] ?? NaN;
-  return {
-    name: c.name,
-    requests: latencies.length,
-    rps: (latencies.length / elapsed) * 1000,
-    p50: at(0.5),
-    p99: at(0.99),
-  };
-}
 
 const serverFile = fileURLToPath(new URL("./servers.ts", import.meta.url));
 const child = spawn(process.execPath, ["--import", "tsx", serverFile], { stdio: ["ignore", "pipe", "inherit"] });
@@ -99,8 +51,8 @@ try {
   console.log(`node ${process.version}, ${CONCURRENCY} in flight, ${WARMUP_MS} ms warm-up + ${MEASURE_MS} ms per case`);
   const results: Result[] = [];
   for (const c of cases) {
-    await load(c, WARMUP_MS);
-    results.push(await load(c, MEASURE_MS));
+    await load(c, WARMUP_MS, CONCURRENCY);
+    results.push(await load(c, MEASURE_MS, CONCURRENCY));
   }
   const fmt = (n: number, d = 0) => n.toFixed(d).padStart(9);
   console.log(

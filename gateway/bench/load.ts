@@ -1,0 +1,52 @@
+// The load generator both gateway benchmarks use: `concurrency` requests in flight over keep-alive HTTP/1.1
+// connections (undici) for a fixed time, each answer checked, latencies kept for percentiles.
+import { Pool } from "undici";
+
+export interface Case {
+  name: string;
+  origin: string;
+  method: "GET" | "POST";
+  path: string;
+  headers?: Record<string, string>;
+  body?: string;
+  /** Text every answer must contain (with status 200); anything else stops the benchmark. */
+  expect: string;
+}
+
+export interface Result {
+  name: string;
+  requests: number;
+  rps: number;
+  p50: number;
+  p99: number;
+}
+
+export async function load(c: Case, durationMs: number, concurrency: number): Promise<Result> {
+  const pool = new Pool(c.origin, { connections: concurrency, pipelining: 1 });
+  const latencies: number[] = [];
+  const started = performance.now();
+  const deadline = started + durationMs;
+  const worker = async () => {
+    while (performance.now() < deadline) {
+      const t0 = performance.now();
+      const res = await pool.request({ method: c.method, path: c.path, headers: c.headers, body: c.body });
+      const text = await res.body.text();
+      if (res.statusCode !== 200 || !text.includes(c.expect)) {
+        throw new Error(`${c.name}: unexpected answer ${res.statusCode} ${text.slice(0, 200)}`);
+      }
+      latencies.push(performance.now() - t0);
+    }
+  };
+  await Promise.all(Array.from({ length: concurrency }, worker));
+  const elapsed = performance.now() - started;
+  await pool.close();
+  latencies.sort((a, b) => a - b);
+  const at = (q: number) => latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))] ?? NaN;
+  return {
+    name: c.name,
+    requests: latencies.length,
+    rps: (latencies.length / elapsed) * 1000,
+    p50: at(0.5),
+    p99: at(0.99),
+  };
+}
