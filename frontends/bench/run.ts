@@ -9,24 +9,13 @@ import path from "node:path";
 import { performance } from "node:perf_hooks";
 import { gzipSync } from "node:zlib";
 import { chromium } from "playwright-core";
-import { buildFrontendsIfStale, createFrontendHandler } from "@tt/web-server";
+import { buildFrontendsIfStale, chromiumLaunchOptions, createFrontendHandler } from "@tt/web-server";
 
 const FRONTENDS = path.resolve(import.meta.dirname, "..");
 const REMOTES = ["room", "crates", "shop", "admin"];
 const RUNS = Number(process.env["BENCH_RUNS"] ?? 5);
 const TARGET_INITIAL_JS = 150 * 1024;
 const TARGET_LCP_MS = 1000;
-const CHROMIUM = process.env["CHROMIUM_PATH"] ?? "/usr/bin/chromium";
-const CHROMIUM_ARGS = [
-  "--headless",
-  "--no-sandbox",
-  "--disable-gpu",
-  "--disable-quic",
-  "--no-first-run",
-  "--disable-background-networking",
-  "--disable-component-update",
-  "--disable-sync",
-];
 
 const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} KB`;
 const gzipSize = (file: string) => gzipSync(readFileSync(file), { level: 9 }).length;
@@ -69,8 +58,7 @@ async function main() {
       // A new profile each run: a first visit with an empty cache.
       const profile = mkdtempSync(path.join(tmpdir(), "tt-bench-"));
       const context = await chromium.launchPersistentContext(profile, {
-        executablePath: CHROMIUM,
-        args: CHROMIUM_ARGS,
+        ...chromiumLaunchOptions,
       });
       try {
         const page = context.pages()[0] ?? (await context.newPage());

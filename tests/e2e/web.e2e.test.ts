@@ -10,21 +10,15 @@ import { chromium, type BrowserContext, type Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { startAllInOne, type AllInOne } from "@tt/all-in-one";
 import { createTestDatabase } from "@tt/kit/testing";
-import { buildFrontendsIfStale, createFrontendHandler, type FrontendHandler } from "@tt/web-server";
+import {
+  buildFrontendsIfStale,
+  chromiumLaunchOptions,
+  createFrontendHandler,
+  type FrontendHandler,
+} from "@tt/web-server";
 
 const ADMIN = { email: "admin@example.test", password: "admin-password-1" };
 const ARTIFACTS = path.resolve(import.meta.dirname, "../../test-artifacts/web");
-const CHROMIUM = process.env["CHROMIUM_PATH"] ?? "/usr/bin/chromium";
-const CHROMIUM_ARGS = [
-  "--headless",
-  "--no-sandbox",
-  "--disable-gpu",
-  "--disable-quic",
-  "--no-first-run",
-  "--disable-background-networking",
-  "--disable-component-update",
-  "--disable-sync",
-];
 const REMOTES = ["room", "crates", "shop", "admin"];
 const JOURNEY_TIMEOUT = 60_000;
 
@@ -78,8 +72,7 @@ beforeAll(async () => {
   deadRemoteUrl = `http://127.0.0.1:${(deadRemote.address() as AddressInfo).port}`;
   profileDir = mkdtempSync(path.join(tmpdir(), "tt-e2e-chromium-"));
   context = await chromium.launchPersistentContext(profileDir, {
-    executablePath: CHROMIUM,
-    args: CHROMIUM_ARGS,
+    ...chromiumLaunchOptions,
     viewport: { width: 1280, height: 800 },
   });
 }, 300_000);

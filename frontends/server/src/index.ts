@@ -2,4 +2,5 @@
 export { createFrontendHandler } from "./frontend-handler.ts";
 export type { FrontendHandler, FrontendHandlerOptions, RemoteEntry } from "./frontend-handler.ts";
 export { buildFrontendsIfStale } from "./build-if-stale.ts";
+export { chromiumLaunchOptions } from "./chromium.ts";
 export type { BuildOptions, BuildResult } from "./build-if-stale.ts";
