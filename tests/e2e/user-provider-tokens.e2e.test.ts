@@ -1,6 +1,6 @@
 // The provider-token paths of the user service over REST through the gateway, with every outside provider a
 // local fake that records what it was sent: each path's success and each documented error.
-import { generateKeyPairSync, randomBytes, randomUUID } from "node:crypto";
+import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import {
   decodeBasicAuth,
@@ -9,6 +9,7 @@ import {
   type FakeServer,
   type RecordedRequest,
 } from "../../services/user/src/providers/testing/fake-http-server.ts";
+import { fakeProvidersEnv } from "../../services/user/src/providers/testing/fake-providers-env.ts";
 import { startTestPlatform, u, type Answer, type TestPlatform } from "./support/platform.ts";
 
 let platform: TestPlatform;
@@ -31,33 +32,7 @@ beforeAll(async () => {
     const route = routes[`${request.method} ${request.path}`];
     return route ? route(request) : { status: 404, json: { error: "not_found" } };
   });
-  platform = await startTestPlatform({
-    env: {
-      PROVIDER_TOKEN_KEY: randomBytes(32).toString("base64"),
-      SPOTIFY_ACCOUNTS_BASE_URL: fake.url,
-      SPOTIFY_API_BASE_URL: fake.url,
-      SPOTIFY_CLIENT_ID: "sp-id",
-      SPOTIFY_CLIENT_SECRET: "sp-secret",
-      GOOGLE_OAUTH_BASE_URL: fake.url,
-      GOOGLE_CLIENT_ID: "g-id",
-      GOOGLE_CLIENT_SECRET: "g-secret",
-      SOUNDCLOUD_BASE_URL: fake.url,
-      SOUNDCLOUD_CLIENT_ID: "sc-web",
-      SOUNDCLOUD_CLIENT_SECRET: "sc-web-secret",
-      SOUNDCLOUD_MOBILE_CLIENT_ID: "sc-mobile",
-      SOUNDCLOUD_MOBILE_CLIENT_SECRET: "sc-mobile-secret",
-      COMETCHAT_APP_ID: "cc-app",
-      COMETCHAT_API_KEY: "cc-key",
-      COMETCHAT_BASE_URL: fake.url,
-      AGORA_APP_ID: "0123456789abcdef0123456789abcdef",
-      AGORA_APP_CERTIFICATE: "fedcba9876543210fedcba9876543210",
-      APPLE_MUSIC_TEAM_ID: "TEAM123456",
-      APPLE_MUSIC_KEY_ID: "KEY1234567",
-      APPLE_MUSIC_PRIVATE_KEY: generateKeyPairSync("ec", { namedCurve: "P-256" })
-        .privateKey.export({ type: "pkcs8", format: "pem" })
-        .toString(),
-    },
-  });
+  platform = await startTestPlatform({ env: fakeProvidersEnv(fake.url) });
   const a = await platform.signUp();
   const b = await platform.signUp();
   user = { uuid: a.user.uuid, token: a.token };

@@ -1,4 +1,4 @@
-import { generateKeyPairSync, randomBytes, randomUUID } from "node:crypto";
+import { randomBytes, randomUUID } from "node:crypto";
 import { timestampDate } from "@bufbuild/protobuf/wkt";
 import { create } from "@bufbuild/protobuf";
 import type { ConnectRouter, ServiceImpl } from "@connectrpc/connect";
@@ -17,6 +17,7 @@ import {
 } from "../providers/testing/fake-http-server.ts";
 import { Code, connectErrorOf } from "../testing/expect-connect-error.ts";
 import { createUserHarness, type UserHarness } from "../testing/user-harness.ts";
+import { fakeProvidersEnv } from "../providers/testing/fake-providers-env.ts";
 import { PROVIDER_LINKED_SUBJECT, type ProviderLinkEvent } from "./provider-tokens.ts";
 
 // One fake stands in for every provider host; each test says how each path answers.
@@ -25,7 +26,6 @@ let routes: Record<string, (request: RecordedRequest) => FakeAnswer>;
 let h: UserHarness;
 let dev: UserHarness;
 let env: Record<string, string>;
-const KEY = randomBytes(32).toString("base64");
 
 const ok = (json: unknown): FakeAnswer => ({ status: 200, json });
 const oauth = (access: string, refresh?: string, expiresIn = 3600) =>
@@ -42,32 +42,7 @@ beforeAll(async () => {
     const route = routes[`${request.method} ${request.path}`];
     return route ? route(request) : { status: 404, json: { error: "not_found" } };
   });
-  const appleKey = generateKeyPairSync("ec", { namedCurve: "P-256" })
-    .privateKey.export({ type: "pkcs8", format: "pem" })
-    .toString();
-  env = {
-    PROVIDER_TOKEN_KEY: KEY,
-    SPOTIFY_ACCOUNTS_BASE_URL: fake.url,
-    SPOTIFY_API_BASE_URL: fake.url,
-    SPOTIFY_CLIENT_ID: "sp-id",
-    SPOTIFY_CLIENT_SECRET: "sp-secret",
-    GOOGLE_OAUTH_BASE_URL: fake.url,
-    GOOGLE_CLIENT_ID: "g-id",
-    GOOGLE_CLIENT_SECRET: "g-secret",
-    SOUNDCLOUD_BASE_URL: fake.url,
-    SOUNDCLOUD_CLIENT_ID: "sc-web",
-    SOUNDCLOUD_CLIENT_SECRET: "sc-web-secret",
-    SOUNDCLOUD_MOBILE_CLIENT_ID: "sc-mobile",
-    SOUNDCLOUD_MOBILE_CLIENT_SECRET: "sc-mobile-secret",
-    COMETCHAT_APP_ID: "cc-app",
-    COMETCHAT_API_KEY: "cc-key",
-    COMETCHAT_BASE_URL: fake.url,
-    AGORA_APP_ID: "0123456789abcdef0123456789abcdef",
-    AGORA_APP_CERTIFICATE: "fedcba9876543210fedcba9876543210",
-    APPLE_MUSIC_TEAM_ID: "TEAM123456",
-    APPLE_MUSIC_KEY_ID: "KEY1234567",
-    APPLE_MUSIC_PRIVATE_KEY: appleKey,
-  };
+  env = fakeProvidersEnv(fake.url);
   h = await createUserHarness(inject("databaseUrl"), env);
   dev = await createUserHarness(inject("databaseUrl"));
 });
