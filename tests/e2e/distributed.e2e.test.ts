@@ -4,14 +4,18 @@
 // is killed outright.
 import { spawn } from "node:child_process";
 import { once } from "node:events";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import http from "node:http";
+import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { createInterface } from "node:readline";
 import { afterAll, beforeAll, describe, expect, inject, it, onTestFinished } from "vitest";
+import { freePort } from "@tt/kit";
 import { createTestDatabase } from "@tt/kit/testing";
 import { localiseEnvs, renderWorkloads } from "../../deploy/scripts/render-env.ts";
 import { startDistributed } from "../../services/all-in-one/src/distributed.ts";
+import { PortInUseError, spawnNodeProcess, waitUntilReady } from "../../services/all-in-one/src/distributed-process.ts";
 import { alive } from "../../services/all-in-one/src/orphans.ts";
 import type { Distributed } from "../../services/all-in-one/src/distributed.ts";
 
@@ -123,6 +127,37 @@ describe("distributed mode", () => {
 });
 
 describe("distributed mode supervisor", () => {
+  it("tells a child whose port was taken meanwhile from a ready one, whatever answers /readyz there", async () => {
+    // Another process took the port and answers /readyz with 200, as a parallel platform's service would.
+    const impostor = http.createServer((_req, res) => res.writeHead(200).end("ready\n"));
+    await new Promise<void>((resolve) => impostor.listen(0, "127.0.0.1", resolve));
+    onTestFinished(() => new Promise<void>((resolve) => impostor.close(() => resolve())));
+    const port = (impostor.address() as AddressInfo).port;
+    const dir = mkdtempSync(path.join(tmpdir(), "tt-port-taken-"));
+    onTestFinished(() => rmSync(dir, { recursive: true, force: true }));
+    // A backend process in miniature: listen on PORT, exit when that fails.
+    const entry = path.join(dir, "child.ts");
+    writeFileSync(
+      entry,
+      `import http from "node:http";
+      const server = http.createServer((_req, res) => res.end("ready"));
+      server.on("error", () => process.exit(1));
+      server.listen(Number(process.env.PORT), "127.0.0.1");`,
+    );
+    const spawnChild = (childPort: number) =>
+      spawnNodeProcess({ name: "child", entry, env: { PORT: String(childPort) }, cwd: root, forwardOutput: false });
+
+    const taken = spawnChild(port);
+    onTestFinished(() => taken.stop(1000));
+    await expect(waitUntilReady(taken, `http://127.0.0.1:${port}`, 30_000)).rejects.toBeInstanceOf(PortInUseError);
+
+    const free = await freePort();
+    const ok = spawnChild(free);
+    onTestFinished(() => ok.stop(1000));
+    await waitUntilReady(ok, `http://127.0.0.1:${free}`, 30_000);
+    expect(await ok.listened).toEqual({ tt: "listening", port: free });
+  });
+
   it("leaves no orphan when it is killed outright (SIGKILL)", async () => {
     const db = await createTestDatabase(inject("databaseUrl"));
     try {

@@ -5,6 +5,7 @@ import { mkdir } from "node:fs/promises";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import type { Logger } from "pino";
+import type { ListenReport } from "./distributed-watchdog.ts";
 import { stopOrphan } from "./orphans.ts";
 import { freePort } from "@tt/kit";
 
@@ -19,6 +20,8 @@ export interface ChildHandle {
   exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
   /** The last bytes the child wrote to stderr, for error messages. */
   tail(): string;
+  /** The child's first report on its server: the port it bound, or why it could not (backend processes only). */
+  listened: Promise<ListenReport>;
   /** SIGTERM, then SIGKILL after `graceMs`; resolves when it is gone. */
   stop(graceMs: number): Promise<void>;
   /** Synchronous last resort (process "exit" handlers). */
@@ -48,6 +51,14 @@ function supervise(name: string, child: ChildProcess, forward: boolean): ChildHa
       resolve({ code: -1, signal: null });
     });
   });
+  const listened = new Promise<ListenReport>((resolve) => {
+    const onMessage = (message: ListenReport) => {
+      if (message?.tt !== "listening" && message?.tt !== "listen-failed") return;
+      child.off("message", onMessage);
+      resolve(message);
+    };
+    child.on("message", onMessage);
+  });
   const alive = () => child.exitCode === null && child.signalCode === null && child.pid !== undefined;
   return {
     name,
@@ -55,6 +66,7 @@ function supervise(name: string, child: ChildProcess, forward: boolean): ChildHa
     child,
     exited,
     tail: () => tail,
+    listened,
     async stop(graceMs) {
       if (!alive()) return void (await exited);
       child.kill("SIGTERM");
@@ -97,14 +109,39 @@ export class ChildExitedError extends Error {
   override name = "ChildExitedError";
 }
 
+/** The port picked for a child was taken by another process before the child could bind it. */
+export class PortInUseError extends Error {
+  override name = "PortInUseError";
+  constructor(
+    readonly process: string,
+    readonly port: number,
+  ) {
+    super(`${process}: port ${port} was taken by another process before it could listen there`);
+  }
+}
+
 /**
- * Polls `<url>/readyz` until it answers 200, at most `timeoutMs`; fails at once when the child exits first.
+ * Waits until the child reports that it listens on `url`'s port (PortInUseError when that port was taken
+ * meanwhile), then polls `<url>/readyz` until it answers 200; at most `timeoutMs` in all, failing at once when
+ * the child exits first.
  */
 export async function waitUntilReady(handle: ChildHandle, url: string, timeoutMs: number): Promise<void> {
   const deadline = performance.now() + timeoutMs;
   let exited: { code: number | null; signal: NodeJS.Signals | null } | undefined;
   void handle.exited.then((e) => (exited = e));
-  let lastError = "no answer yet";
+  const port = Number(new URL(url).port);
+  let timer: NodeJS.Timeout | undefined;
+  const report = await Promise.race([
+    handle.listened,
+    handle.exited.then(() => undefined),
+    new Promise<undefined>((resolve) => (timer = setTimeout(() => resolve(undefined), timeoutMs))),
+  ]);
+  clearTimeout(timer);
+  if (report?.tt === "listen-failed" && report.code === "EADDRINUSE") throw new PortInUseError(handle.name, port);
+  if (report?.tt === "listening" && report.port !== port) {
+    throw new Error(`${handle.name} listens on port ${report.port}, not on ${port}`);
+  }
+  let lastError = report ? "no answer yet" : "it reported no listening port";
   while (performance.now() < deadline) {
     if (exited) {
       throw new ChildExitedError(

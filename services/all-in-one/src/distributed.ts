@@ -8,10 +8,16 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { createLogger, freePort } from "@tt/kit";
 import type { Logger } from "pino";
-import { localiseEnvs, renderWorkloads, repoRoot } from "../../../deploy/scripts/render-env.ts";
+import { localiseEnvs, renderWorkloads, repoRoot, type ProcessEnv } from "../../../deploy/scripts/render-env.ts";
 import { loadAllInOneConfig } from "./config.ts";
 import { openDatabase } from "./embedded-postgres.ts";
-import { spawnNodeProcess, startNatsServer, waitUntilReady, type ChildHandle } from "./distributed-process.ts";
+import {
+  PortInUseError,
+  spawnNodeProcess,
+  startNatsServer,
+  waitUntilReady,
+  type ChildHandle,
+} from "./distributed-process.ts";
 
 export interface DistributedOptions {
   /**
@@ -60,6 +66,9 @@ process.on("exit", () => {
   for (const child of running) child.kill();
 });
 
+/** How often the processes are started on fresh ports when a picked port was taken meanwhile. */
+const PORT_ATTEMPTS = 3;
+
 export async function startDistributed(opts: DistributedOptions = {}): Promise<Distributed> {
   const env = { ...(opts.env ?? process.env) };
   const config = loadAllInOneConfig(env);
@@ -77,6 +86,40 @@ export async function startDistributed(opts: DistributedOptions = {}): Promise<D
         await closer();
       } catch (err) {
         logger.error({ err }, "distributed mode: a shutdown step failed");
+      }
+    }
+  };
+
+  const startProcesses = async (workloads: ProcessEnv[], gatewayPort: number) => {
+    const ports: Record<string, number> = {};
+    for (const { name } of workloads) {
+      ports[name] = name === "gateway" && gatewayPort !== 0 ? gatewayPort : await freePort();
+    }
+    const processEnvs = localiseEnvs(workloads, ports, path.join(dataDir, "media"));
+
+    for (const processEnv of processEnvs) {
+      const copies = processEnv.name === "gateway" ? 1 : replicas;
+      for (let replica = 0; replica < copies; replica++) {
+        const port = replica === 0 ? ports[processEnv.name]! : await freePort();
+        const childEnv = childEnvironment(processEnv.env, env, port);
+        const handle = spawnNodeProcess({
+          name: replica === 0 ? processEnv.name : `${processEnv.name}#${replica}`,
+          entry: processEnv.entry,
+          env: childEnv,
+          cwd: repoRoot,
+          forwardOutput: opts.forwardOutput ?? true,
+        });
+        running.add(handle);
+        closers.push(async () => {
+          await handle.stop(graceMs);
+          running.delete(handle);
+        });
+        const url = `http://127.0.0.1:${port}`;
+        // One at a time: the first process of a service applies its migrations before the next one starts,
+        // and the gateway starts once its backends answer.
+        await waitUntilReady(handle, url, readyTimeoutMs);
+        processes.push({ name: processEnv.name, replica, url, pid: handle.pid });
+        logger.debug({ name: processEnv.name, replica, url, pid: handle.pid }, "process ready");
       }
     }
   };
@@ -114,35 +157,18 @@ export async function startDistributed(opts: DistributedOptions = {}): Promise<D
     // The chart names the workloads; each gets a loopback port (the gateway the one asked for).
     const workloads = renderWorkloads({ databaseUrl, natsUrl, dir: workDir });
     const gatewayPort = opts.port ?? config.PORT;
-    const ports: Record<string, number> = {};
-    for (const { name } of workloads) {
-      ports[name] = name === "gateway" && gatewayPort !== 0 ? gatewayPort : await freePort();
-    }
-    const processEnvs = localiseEnvs(workloads, ports, path.join(dataDir, "media"));
-
-    for (const processEnv of processEnvs) {
-      const copies = processEnv.name === "gateway" ? 1 : replicas;
-      for (let replica = 0; replica < copies; replica++) {
-        const port = replica === 0 ? ports[processEnv.name]! : await freePort();
-        const childEnv = childEnvironment(processEnv.env, env, port);
-        const handle = spawnNodeProcess({
-          name: replica === 0 ? processEnv.name : `${processEnv.name}#${replica}`,
-          entry: processEnv.entry,
-          env: childEnv,
-          cwd: repoRoot,
-          forwardOutput: opts.forwardOutput ?? true,
-        });
-        running.add(handle);
-        closers.push(async () => {
-          await handle.stop(graceMs);
-          running.delete(handle);
-        });
-        const url = `http://127.0.0.1:${port}`;
-        // One at a time: the first process of a service applies its migrations before the next one starts,
-        // and the gateway starts once its backends answer.
-        await waitUntilReady(handle, url, readyTimeoutMs);
-        processes.push({ name: processEnv.name, replica, url, pid: handle.pid });
-        logger.debug({ name: processEnv.name, replica, url, pid: handle.pid }, "process ready");
+    // A port picked as free can be taken by another process before the child binds it (parallel test
+    // platforms do that); the child says so, and the processes start again on fresh ports.
+    for (let attempt = 1; ; attempt++) {
+      const started = closers.length;
+      try {
+        await startProcesses(workloads, gatewayPort);
+        break;
+      } catch (err) {
+        if (!(err instanceof PortInUseError) || err.port === gatewayPort || attempt === PORT_ATTEMPTS) throw err;
+        logger.warn({ err: err.message, attempt }, "starting the processes again on fresh ports");
+        for (const closer of closers.splice(started).reverse()) await closer();
+        processes.length = 0;
       }
     }
 
