@@ -155,6 +155,7 @@ export async function startServiceHost(opts: ServiceHostOptions): Promise<Servic
     audience: env.JWT_AUDIENCE,
     keys,
     revocations,
+    maxTtlSeconds: env.ACCESS_TOKEN_MAX_TTL_SECONDS,
   });
 
   const ormByService = new Map<string, MikroORM>();

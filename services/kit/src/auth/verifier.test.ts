@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import { Code, ConnectError } from "@connectrpc/connect";
 import { base64url, SignJWT, type JSONWebKeySet } from "jose";
 import { describe, expect, it, vi } from "vitest";
-import { createTestTokenIssuer } from "../testing/index.ts";
+import { createTestTokenIssuer, type TestTokenIssuer } from "../testing/index.ts";
 import { DEFAULT_TOKEN_AUDIENCE, DEFAULT_TOKEN_ISSUER } from "./claims.ts";
 import type { KeySource } from "./key-source.ts";
 import { createTokenVerifier } from "./verifier.ts";
@@ -135,6 +135,93 @@ describe("createTokenVerifier", () => {
     const verifier = verifierFor(issuer.keys);
     await expect(verifier.verify(await issuer.sign({ expiresIn: -2 }))).resolves.toBeDefined();
     await expect(verifier.verify(await issuer.sign({ expiresIn: -30 }))).rejects.toThrow(/expired/);
+  });
+
+  describe("issue 9 defect 11: tokens from the future and tokens that claim to live too long", () => {
+    const DAY = 24 * 60 * 60;
+    /** A token signed with the issuer's real key, with these times (seconds since the epoch). */
+    const timed = (issuer: TestTokenIssuer, times: { iat: number; exp: number; nbf?: number }) => {
+      const jwt = new SignJWT({ typ: "user", role: "user", sid: randomUUID() })
+        .setProtectedHeader({ alg: "EdDSA", kid: issuer.kid, typ: "JWT" })
+        .setIssuer(DEFAULT_TOKEN_ISSUER)
+        .setAudience(DEFAULT_TOKEN_AUDIENCE)
+        .setSubject(randomUUID())
+        .setIssuedAt(times.iat)
+        .setExpirationTime(times.exp);
+      if (times.nbf !== undefined) jwt.setNotBefore(times.nbf);
+      return jwt.sign(issuer.privateKey);
+    };
+    const verifierWith = (issuer: TestTokenIssuer, extra: { maxTtlSeconds?: number } = {}) =>
+      createTokenVerifier({
+        issuer: DEFAULT_TOKEN_ISSUER,
+        audience: DEFAULT_TOKEN_AUDIENCE,
+        keys: issuer.keys,
+        revocations: noRevocations,
+        ...extra,
+      });
+    const now = () => Math.floor(Date.now() / 1000);
+
+    it("issue 9 defect 11: a token issued an hour in the future is refused on the first and every later use", async () => {
+      const issuer = await createTestTokenIssuer();
+      const verifier = verifierWith(issuer);
+      const future = await timed(issuer, { iat: now() + 3600, exp: now() + 7200 });
+      for (let use = 0; use < 3; use++) {
+        expect(await refusal(verifier.verify(future))).toEqual({
+          code: Code.Unauthenticated,
+          message: "access token issued in the future",
+        });
+      }
+      // A valid token remembered by the cache does not open the door for the future one either.
+      await verifier.verify(await issuer.sign());
+      expect((await refusal(verifier.verify(future))).message).toBe("access token issued in the future");
+    });
+
+    it("issue 9 defect 11: iat within the 5 s clock skew allowance is accepted, beyond it refused", async () => {
+      const issuer = await createTestTokenIssuer();
+      const verifier = verifierWith(issuer);
+      await expect(verifier.verify(await timed(issuer, { iat: now() + 3, exp: now() + 600 }))).resolves.toBeDefined();
+      expect((await refusal(verifier.verify(await timed(issuer, { iat: now() + 30, exp: now() + 600 })))).message).toBe(
+        "access token issued in the future",
+      );
+    });
+
+    it("issue 9 defect 11: a token not valid before a future time (nbf) is refused, every time", async () => {
+      const issuer = await createTestTokenIssuer();
+      const verifier = verifierWith(issuer);
+      const later = await timed(issuer, { iat: now(), nbf: now() + 3600, exp: now() + 7200 });
+      for (let use = 0; use < 2; use++) {
+        expect(await refusal(verifier.verify(later))).toEqual({
+          code: Code.Unauthenticated,
+          message: "access token not yet valid",
+        });
+      }
+      await expect(
+        verifier.verify(await timed(issuer, { iat: now(), nbf: now(), exp: now() + 60 })),
+      ).resolves.toBeDefined();
+    });
+
+    it("issue 9 defect 11: a token valid for 100 years (exp - iat above ACCESS_TOKEN_MAX_TTL_SECONDS) is refused", async () => {
+      const issuer = await createTestTokenIssuer();
+      const verifier = verifierWith(issuer);
+      const century = await timed(issuer, { iat: now(), exp: now() + 100 * 365 * DAY });
+      for (let use = 0; use < 2; use++) {
+        expect(await refusal(verifier.verify(century))).toEqual({
+          code: Code.Unauthenticated,
+          message: "invalid access token",
+        });
+      }
+      // An old iat does not make room for a long exp either: the lifetime is what is bounded.
+      const backdated = await timed(issuer, { iat: now() - 30 * DAY, exp: now() + 3600 });
+      expect((await refusal(verifier.verify(backdated))).message).toBe("invalid access token");
+      // Exactly the maximum (7 days by default) is what the user service may sign, and is accepted.
+      await expect(verifier.verify(await timed(issuer, { iat: now(), exp: now() + 7 * DAY }))).resolves.toBeDefined();
+      // The bound is the configured one.
+      const strict = verifierWith(issuer, { maxTtlSeconds: 600 });
+      await expect(strict.verify(await timed(issuer, { iat: now(), exp: now() + 600 }))).resolves.toBeDefined();
+      expect((await refusal(strict.verify(await timed(issuer, { iat: now(), exp: now() + 601 })))).message).toBe(
+        "invalid access token",
+      );
+    });
   });
 
   it("fetches the key set once, and again only for an unknown key id (rotation)", async () => {

@@ -15,6 +15,12 @@ export interface TokenVerifierOptions {
   revocations: Pick<SessionRevocations, "isRevoked">;
   /** Seconds of clock skew accepted on exp/iat/nbf. Default 5. */
   clockToleranceSeconds?: number;
+  /**
+   * The longest lifetime (`exp - iat`) a token may claim, ACCESS_TOKEN_MAX_TTL_SECONDS. A token that claims more
+   * is refused even with a valid signature: the signer never issues one, so it is a forgery with a leaked key or
+   * a signer whose clock is wrong. Default 7 days.
+   */
+  maxTtlSeconds?: number;
   /** How long the key set is used before the source is asked again. Default 5 minutes. */
   keysTtlMs?: number;
   /**
@@ -65,7 +71,9 @@ export function createTokenVerifier(opts: TokenVerifierOptions): TokenVerifier {
   const cacheSize = opts.cacheSize ?? 10_000;
   // Insertion-ordered: the first key is the oldest, evicted first.
   const verified = new Map<string, Identity>();
-  const clockToleranceMs = (opts.clockToleranceSeconds ?? 5) * 1000;
+  const clockToleranceSeconds = opts.clockToleranceSeconds ?? 5;
+  const clockToleranceMs = clockToleranceSeconds * 1000;
+  const maxTtlSeconds = opts.maxTtlSeconds ?? 7 * 24 * 60 * 60;
 
   const stillValid = (identity: Identity): Identity => {
     if (identity.expiresAt.getTime() + clockToleranceMs <= Date.now()) {
@@ -92,7 +100,7 @@ export function createTokenVerifier(opts: TokenVerifierOptions): TokenVerifier {
       issuer: opts.issuer,
       audience: opts.audience,
       algorithms: [TOKEN_ALG],
-      clockTolerance: opts.clockToleranceSeconds ?? 5,
+      clockTolerance: clockToleranceSeconds,
       requiredClaims: ["iss", "aud", "sub", "exp", "iat"],
     });
 
@@ -113,12 +121,25 @@ export function createTokenVerifier(opts: TokenVerifierOptions): TokenVerifier {
       } catch (err) {
         if (err instanceof ConnectError) throw err;
         if (err instanceof errors.JWTExpired) throw unauthenticated("access token expired", err);
+        if (err instanceof errors.JWTClaimValidationFailed && err.claim === "nbf") {
+          throw unauthenticated("access token not yet valid", err);
+        }
         throw unauthenticated("invalid access token", err);
       }
       const claims = claimsSchema.safeParse(result.payload);
       if (!claims.success) throw unauthenticated("invalid access token", claims.error);
-      const { sub, typ, role, sid, exp } = claims.data;
+      const { sub, typ, role, sid, iat, exp } = claims.data;
       if (!roleFitsType(typ, role)) throw unauthenticated("invalid access token", new Error(`role ${role} on ${typ}`));
+      // jose checks `iat` only against a maximum age (and `nbf` when present, above); a token issued in the
+      // future must be refused here, before it is remembered. Refused tokens are never cached, so every later
+      // use is verified, and refused, again.
+      const now = Date.now() / 1000;
+      if (iat > now + clockToleranceSeconds) {
+        throw unauthenticated("access token issued in the future", new Error(`iat ${iat}, now ${now}`));
+      }
+      if (exp - iat > maxTtlSeconds) {
+        throw unauthenticated("invalid access token", new Error(`lifetime ${exp - iat}s exceeds ${maxTtlSeconds}s`));
+      }
       if (opts.revocations.isRevoked(sid)) throw unauthenticated("session revoked");
       const identity: Identity = {
         tokenType: typ,
