@@ -28,6 +28,7 @@ import type { RouteMatch } from "./match.ts";
 import { MULTIPART_TYPE, readMultipart } from "./multipart.ts";
 import { buildOpenApi } from "./openapi.ts";
 import { buildRouteTable, type Route, type RouteTable } from "./routes.ts";
+import { apiSecurityHeaders } from "./security-headers.ts";
 
 export interface GatewayBackend {
   /** The proto services this backend serves. */
@@ -232,7 +233,7 @@ export function createGateway(opts: GatewayOptions): Gateway {
         ...extra,
         ...forwardResponseHeaders(policy, result.header),
         "content-type": sse ? "text/event-stream" : "application/x-ndjson",
-        "cache-control": "no-cache",
+        "cache-control": "no-store",
         "x-request-id": requestId,
       });
     };
@@ -260,7 +261,8 @@ export function createGateway(opts: GatewayOptions): Gateway {
     const path = q < 0 ? url : url.slice(0, q);
     const query = q < 0 ? "" : url.slice(q + 1);
 
-    let extra: Record<string, string> = {};
+    // nosniff, no-store and HSTS on every API answer (security-headers.ts); CORS adds to them.
+    let extra: Record<string, string> = apiSecurityHeaders(req);
     if (cors && req.headers.origin) {
       const pre = cors.preflight(req.method, req.headers);
       if (pre) {
@@ -268,7 +270,7 @@ export function createGateway(opts: GatewayOptions): Gateway {
         res.end();
         return;
       }
-      extra = cors.headersFor(req.headers);
+      extra = { ...extra, ...cors.headersFor(req.headers) };
     }
 
     if (path === OPENAPI_PATH && (req.method === "GET" || req.method === "HEAD")) {
