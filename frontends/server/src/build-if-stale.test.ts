@@ -3,7 +3,7 @@ import { existsSync, mkdtempSync, mkdirSync, rmSync, utimesSync, writeFileSync }
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { buildFrontendsIfStale } from "./build-if-stale.ts";
+import { buildFrontendsIfStale, startWebBuild } from "./build-if-stale.ts";
 
 // A real (tiny) webpack project, so the test runs the same build command the gateway start-up runs.
 function makeApp(root: string, name: string): void {
@@ -41,5 +41,30 @@ describe("buildFrontendsIfStale", () => {
     makeApp(root, "broken");
     writeFileSync(path.join(root, "broken", "src", "index.js"), "import './does-not-exist.js';\n");
     await expect(buildFrontendsIfStale({ distRoot: root, apps: ["broken"] })).rejects.toThrow(/broken failed/);
+  }, 60_000);
+
+  it("issue 9 defect 13: startWebBuild is ready only once every app is built, from a clean state", async () => {
+    const clean = mkdtempSync(path.join(tmpdir(), "tt-web-build-clean-"));
+    try {
+      makeApp(clean, "gamma");
+      makeApp(clean, "delta");
+      const build = startWebBuild({ distRoot: clean, apps: ["gamma", "delta"] });
+      expect(build.building()).toBe(true);
+      expect(build.ready()).toBe(false);
+      const result = await build.done;
+      expect(result.built.sort()).toEqual(["delta", "gamma"]);
+      expect(build.building()).toBe(false);
+      expect(build.ready()).toBe(true);
+      for (const app of ["gamma", "delta"]) expect(existsSync(path.join(clean, app, "dist", "main.js"))).toBe(true);
+
+      makeApp(clean, "broken");
+      writeFileSync(path.join(clean, "broken", "src", "index.js"), "import './does-not-exist.js';\n");
+      const failing = startWebBuild({ distRoot: clean, apps: ["broken"] });
+      await expect(failing.done).rejects.toThrow(/broken failed/);
+      expect(failing.building()).toBe(false);
+      expect(failing.ready()).toBe(false);
+    } finally {
+      rmSync(clean, { recursive: true, force: true });
+    }
   }, 60_000);
 });

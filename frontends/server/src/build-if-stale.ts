@@ -105,3 +105,35 @@ export async function buildFrontendsIfStale(options: BuildOptions = {}): Promise
   await Promise.all(Array.from({ length: Math.min(concurrency, stale.length) }, worker));
   return { built: stale, upToDate };
 }
+
+/** A build of the web apps started in the background, as `npm start` runs it. */
+export interface WebBuild {
+  /** True while the build runs: the apps' dist folders may be missing or half written. */
+  building(): boolean;
+  /** True once every app built (or was already current); false while building and after a failure. */
+  ready(): boolean;
+  /** Settles when the build ends; rejects with webpack's output when an app failed to build. */
+  done: Promise<BuildResult>;
+}
+
+/**
+ * Starts buildFrontendsIfStale and tracks it, so that the start command can announce its URL, and /readyz
+ * say ready, only once every page works (issue 9 defect 13), and the frontend handler can answer "being
+ * built" instead of serving a shell whose remotes are not there yet.
+ */
+export function startWebBuild(options: BuildOptions = {}): WebBuild {
+  let state: "building" | "ready" | "failed" = "building";
+  const done = buildFrontendsIfStale(options).then(
+    (result) => {
+      state = "ready";
+      return result;
+    },
+    (err: unknown) => {
+      state = "failed";
+      throw err;
+    },
+  );
+  // The caller may look only at ready(); a failure must still not be an unhandled rejection.
+  done.catch(() => undefined);
+  return { building: () => state === "building", ready: () => state === "ready", done };
+}

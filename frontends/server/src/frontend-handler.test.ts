@@ -166,3 +166,97 @@ describe("createFrontendHandler before the first build", () => {
     }
   });
 });
+
+describe("issue 9 defect 9: security headers of the web apps", () => {
+  let root: string;
+  let running: { url: string; server: Server };
+
+  beforeAll(async () => {
+    root = makeDist();
+    running = await serve({
+      distRoot: root,
+      remotes: [
+        { name: "room", entry: "/remotes/room/mf-manifest.json" },
+        { name: "shop", entry: "https://shop.cdn.example/mf-manifest.json" },
+      ],
+      contentSecurity: { players: ["soundcloud"], mediaBaseUrl: "https://media.example.org/m" },
+    });
+  });
+
+  afterAll(async () => {
+    await new Promise((resolve) => running.server.close(resolve));
+    rmSync(root, { recursive: true, force: true });
+  });
+
+  it("sends the policy, no framing and a referrer policy with the page, for / and client routes", async () => {
+    for (const route of ["/", "/room/lobby"]) {
+      const res = await fetch(`${running.url}${route}`, { headers: { accept: "text/html" } });
+      expect(res.status).toBe(200);
+      const csp = res.headers.get("content-security-policy") ?? "";
+      expect(csp).toContain("default-src 'self'");
+      expect(csp).toContain("frame-ancestors 'none'");
+      expect(csp).toMatch(/script-src 'self' https:\/\/shop\.cdn\.example https:\/\/w\.soundcloud\.com(;|$)/);
+      expect(csp).toContain("https://media.example.org");
+      expect(csp).not.toContain("unsafe-");
+      expect(res.headers.get("x-frame-options")).toBe("DENY");
+      expect(res.headers.get("referrer-policy")).toBe("strict-origin-when-cross-origin");
+      expect(res.headers.get("x-content-type-options")).toBe("nosniff");
+      expect(res.headers.get("strict-transport-security")).toBeNull();
+    }
+  });
+
+  it("sends nosniff with every file and remotes.json, the policy only with HTML", async () => {
+    for (const file of ["/main.0123abcd.js", "/remotes/room/remoteEntry.js", "/remotes.json"]) {
+      const res = await fetch(`${running.url}${file}`);
+      expect(res.status, file).toBe(200);
+      expect(res.headers.get("x-content-type-options"), file).toBe("nosniff");
+      expect(res.headers.get("content-security-policy"), file).toBeNull();
+    }
+  });
+
+  it("sends HSTS when the Ingress says the request came over TLS", async () => {
+    const res = await fetch(`${running.url}/`, { headers: { accept: "text/html", "x-forwarded-proto": "https" } });
+    expect(res.headers.get("strict-transport-security")).toBe("max-age=31536000");
+  });
+
+  it("sends the policy with the 'being built' page too", async () => {
+    const empty = mkdtempSync(path.join(tmpdir(), "tt-web-server-empty-"));
+    const other = await serve({ distRoot: empty });
+    try {
+      const page = await fetch(`${other.url}/`, { headers: { accept: "text/html" } });
+      expect(page.status).toBe(503);
+      expect(page.headers.get("content-security-policy")).toContain("frame-ancestors 'none'");
+    } finally {
+      await new Promise((resolve) => other.server.close(resolve));
+      rmSync(empty, { recursive: true, force: true });
+    }
+  });
+});
+
+describe("issue 9 defect 13: while the web build runs", () => {
+  it("answers pages with 'being built' and files with 503, never a shell whose remotes are half written", async () => {
+    const root = makeDist();
+    let building = true;
+    const { url, server } = await serve({ distRoot: root, build: { building: () => building } });
+    try {
+      const page = await fetch(`${url}/`, { headers: { accept: "text/html" } });
+      expect(page.status).toBe(503);
+      expect(await page.text()).toContain("The web app is being built");
+      for (const file of ["/main.0123abcd.js", "/remotes/room/remoteEntry.js", "/remotes/room/mf-manifest.json"]) {
+        const res = await fetch(`${url}${file}`);
+        expect(res.status, file).toBe(503);
+        expect(res.headers.get("retry-after")).toBe("5");
+        await res.arrayBuffer();
+      }
+      // The API is not the build's business.
+      expect(await (await fetch(`${url}/api/user-service`)).text()).toBe("gateway");
+
+      building = false;
+      expect((await fetch(`${url}/`, { headers: { accept: "text/html" } })).status).toBe(200);
+      expect((await fetch(`${url}/remotes/room/remoteEntry.js`)).status).toBe(200);
+    } finally {
+      await new Promise((resolve) => server.close(resolve));
+      rmSync(root, { recursive: true, force: true });
+    }
+  });
+});

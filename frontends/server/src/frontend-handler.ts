@@ -6,7 +6,15 @@ import path from "node:path";
 import { brotliCompress, constants as zlibConstants, gzip } from "node:zlib";
 import { promisify } from "node:util";
 import type { RemoteEntry } from "@tt/web-kit";
+import type { WebBuild } from "./build-if-stale.ts";
 import { REMOTE_APPS, resolveDistRoot } from "./paths.ts";
+import {
+  contentSecurityPolicy,
+  FILE_SECURITY_HEADERS,
+  pageSecurityHeaders,
+  strictTransportSecurity,
+  type ContentSecurityOptions,
+} from "./security-headers.ts";
 
 export type { RemoteEntry };
 
@@ -15,6 +23,13 @@ export interface FrontendHandlerOptions {
   distRoot?: string;
   /** What /remotes.json answers; by default the four remotes under /remotes/<name>/. */
   remotes?: RemoteEntry[];
+  /**
+   * What the Content-Security-Policy of the pages allows beyond the site itself (players, media origin, extra
+   * sources; see loadContentSecurityOptions). The origins of the remotes above are always added.
+   */
+  contentSecurity?: ContentSecurityOptions;
+  /** A build running in the background: while it runs, pages answer "being built" and files 503. */
+  build?: Pick<WebBuild, "building">;
 }
 
 type Request = IncomingMessage | Http2ServerRequest;
@@ -192,6 +207,15 @@ function sendNotBuilt(req: Request, res: Response): void {
   else res.end(NOT_BUILT_PAGE);
 }
 
+/** A file asked for while the build that writes it runs: come back shortly, rather than a 404. */
+function sendBuilding(res: Response): void {
+  res.statusCode = 503;
+  res.setHeader("Content-Type", "text/plain; charset=utf-8");
+  res.setHeader("Cache-Control", "no-store");
+  res.setHeader("Retry-After", "5");
+  res.end("The web app is being built");
+}
+
 function notFound(res: Response): void {
   res.statusCode = 404;
   res.setHeader("Content-Type", "text/plain; charset=utf-8");
@@ -212,6 +236,20 @@ export function createFrontendHandler(options: FrontendHandlerOptions = {}): Fro
   const root = resolveDistRoot(options.distRoot);
   const shellDist = path.join(root, "shell", "dist");
   const remotes = options.remotes ?? defaultRemotes();
+  const policy = contentSecurityPolicy({
+    ...options.contentSecurity,
+    remotes: [...(options.contentSecurity?.remotes ?? []), ...remotes],
+  });
+  const pageHeaders = pageSecurityHeaders(policy);
+  const building = () => options.build?.building() ?? false;
+  // Every answer gets nosniff and the referrer policy, HTML pages the whole set (CSP, no framing), and HSTS
+  // when the request came over TLS.
+  const secure = (req: Request, res: Response, file?: string) => {
+    const headers = file === undefined || file.endsWith(".html") ? pageHeaders : FILE_SECURITY_HEADERS;
+    for (const [name, value] of Object.entries(headers)) res.setHeader(name, value);
+    const hsts = strictTransportSecurity(req);
+    if (hsts) res.setHeader("Strict-Transport-Security", hsts);
+  };
 
   return (req, res) => {
     const method = req.method ?? "GET";
@@ -226,6 +264,7 @@ export function createFrontendHandler(options: FrontendHandlerOptions = {}): Fro
 
     if (pathname === "/remotes.json") {
       if (method === "OPTIONS") return false;
+      secure(req, res, pathname);
       sendJson(req, res, remotes);
       return true;
     }
@@ -239,28 +278,49 @@ export function createFrontendHandler(options: FrontendHandlerOptions = {}): Fro
         res.end();
         return true;
       }
+      const file = rest === "/" ? "/index.html" : rest;
+      secure(req, res, file);
+      if (building()) {
+        sendBuilding(res);
+        return true;
+      }
       const dist = path.join(root, name, "dist");
-      const found = fileUnder(dist, rest === "/" ? "/index.html" : rest);
+      const found = fileUnder(dist, file);
       if (!found) notFound(res);
       else sendFile(req, res, found.file, found.stats, cacheControlFor(found.file));
       return true;
     }
 
     if (method === "OPTIONS") return false;
+    const lastSegment = pathname.slice(pathname.lastIndexOf("/") + 1);
+    const isAsset = lastSegment.includes(".");
+    if (building()) {
+      // The dist folders are being rewritten: nothing in them can be trusted yet.
+      if (isAsset) {
+        secure(req, res, pathname);
+        sendBuilding(res);
+      } else if (wantsHtml(req)) {
+        secure(req, res);
+        sendNotBuilt(req, res);
+      } else return false;
+      return true;
+    }
     const found = pathname === "/" ? undefined : fileUnder(shellDist, pathname);
     if (found) {
+      secure(req, res, found.file);
       sendFile(req, res, found.file, found.stats, cacheControlFor(found.file));
       return true;
     }
     // Client routes (/login, /room/…) get the page; a missing asset (anything with an extension) does not.
-    const lastSegment = pathname.slice(pathname.lastIndexOf("/") + 1);
-    if (lastSegment.includes(".") || !wantsHtml(req)) return false;
+    if (isAsset || !wantsHtml(req)) return false;
     const index = fileUnder(shellDist, "/index.html");
     if (!index) {
       // `npm start` serves the API before the first web build is done; say so instead of a bare 404.
+      secure(req, res);
       sendNotBuilt(req, res);
       return true;
     }
+    secure(req, res, index.file);
     sendFile(req, res, index.file, index.stats, REVALIDATE);
     return true;
   };
