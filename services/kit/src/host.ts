@@ -16,6 +16,7 @@ import { initServiceOrm, migrateUp } from "./db/orm.ts";
 import { createInProcessTransport } from "./in-process-transport.ts";
 import { assertAccessOptions, createAccessInterceptor } from "./interceptors/access.ts";
 import { createEntityManagerInterceptor } from "./interceptors/entity-manager.ts";
+import { createInputRulesInterceptor } from "./interceptors/input-rules.ts";
 import { createLoggingInterceptor } from "./interceptors/logging.ts";
 import { createMetricsInterceptor } from "./interceptors/metrics.ts";
 import { createRequestIdInterceptor } from "./interceptors/request-id.ts";
@@ -166,12 +167,15 @@ export async function startServiceHost(opts: ServiceHostOptions): Promise<Servic
   }
 
   // Order matters: the id and call logger first, so everything after can log under it; observation outside
-  // access so refusals are counted and logged; the EntityManager fork only for calls that got through.
+  // access so refusals are counted and logged; the field rules (NUL, max_length) after access, so a caller
+  // who may not call learns nothing of the input rules and gets the 401 the specification asks for, yet
+  // before any handler or query; the EntityManager fork only for calls that got through.
   const interceptors: Interceptor[] = [
     createRequestIdInterceptor({ logger: opts.logger }),
     createMetricsInterceptor({ registry: opts.registry }),
     createLoggingInterceptor({ logger: opts.logger }),
     createAccessInterceptor({ verifier }),
+    createInputRulesInterceptor(),
     createEntityManagerInterceptor({ ormFor: (service) => ormByService.get(service.typeName) }),
   ];
 

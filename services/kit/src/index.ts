@@ -10,6 +10,12 @@ export { createSessionRevocations, REVOCATIONS_BUCKET } from "./auth/revocations
 export { createRequestIdInterceptor, REQUEST_ID_HEADER } from "./interceptors/request-id.ts";
 export { accessRuleOf, assertAccessOptions, bearerToken, createAccessInterceptor } from "./interceptors/access.ts";
 export { createEntityManagerInterceptor } from "./interceptors/entity-manager.ts";
+export {
+  assertInputRules,
+  createInputRulesInterceptor,
+  inputRulesProblems,
+  maxLengthOf,
+} from "./interceptors/input-rules.ts";
 export { createMetricsInterceptor, rpcMetrics } from "./interceptors/metrics.ts";
 export { createLoggingInterceptor } from "./interceptors/logging.ts";
 export { initOrm, initServiceOrm, migrateUp } from "./db/orm.ts";

@@ -1,0 +1,236 @@
+import { readdir } from "node:fs/promises";
+import { join, resolve } from "node:path";
+import { pathToFileURL } from "node:url";
+import { create, type DescService, type MessageInitShape } from "@bufbuild/protobuf";
+import { Code, ConnectError, createClient, createRouterTransport } from "@connectrpc/connect";
+import {
+  EchoRequestSchema,
+  type EverythingSchema,
+  FixtureService,
+  NestedSchema,
+  UploadRequestSchema,
+} from "@tt/proto/tt/fixture/v1/fixture_service_pb";
+import { LoginRequestSchema, UserService } from "@tt/proto/tt/user/v1/user_service_pb";
+import { describe, expect, it } from "vitest";
+import { assertInputRules, createInputRulesInterceptor, inputRulesProblems, MAX_DEPTH } from "./input-rules.ts";
+
+/** The refusal of `assertInputRules`, or "ok". */
+function verdict(fn: () => void): string {
+  try {
+    fn();
+    return "ok";
+  } catch (err) {
+    if (!(err instanceof ConnectError)) throw err;
+    expect(err.code).toBe(Code.InvalidArgument);
+    return err.rawMessage;
+  }
+}
+
+const thing = (init: MessageInitShape<typeof EverythingSchema>) =>
+  verdict(() => assertInputRules(EchoRequestSchema, create(EchoRequestSchema, { tenant: "t", thing: init })));
+
+describe("input rules: control characters", () => {
+  it("issue 9 defect 3: a NUL byte in any string field is invalid_argument naming the field", () => {
+    const login = create(LoginRequestSchema, { email: "a\u0000@example.org", password: "secret-password" });
+    expect(verdict(() => assertInputRules(LoginRequestSchema, login))).toBe(
+      "email must not contain control characters",
+    );
+  });
+
+  it.each([
+    ["\u0001", "must not contain control characters"],
+    ["\u001b[31m", "must not contain control characters"],
+    ["\u007f", "must not contain control characters"],
+    ["\u000b", "must not contain control characters"],
+    ["a\ud800b", "must be valid Unicode text"],
+    ["\udc00", "must be valid Unicode text"],
+  ])("refuses %j", (bad, reason) => {
+    expect(thing({ id: bad })).toBe(`thing.id ${reason}`);
+  });
+
+  it.each(["tab\there", "line\nfeed", "carriage\r\nreturn", "café ☕ 🎵", "\u0085 next line is C1, allowed", ""])(
+    "accepts %j",
+    (good) => {
+      expect(thing({ stringValue: good })).toBe("ok");
+    },
+  );
+});
+
+describe("input rules: max_length", () => {
+  it("issue 9 defect 4: a 500-character login e-mail is invalid_argument naming email", () => {
+    const login = create(LoginRequestSchema, { email: `${"a".repeat(488)}@example.org`, password: "secret-password" });
+    expect(verdict(() => assertInputRules(LoginRequestSchema, login))).toBe(
+      "email must be at most 320 characters long",
+    );
+  });
+
+  it("lets a string of exactly its limit through and refuses one more", () => {
+    expect(thing({ id: "x".repeat(64) })).toBe("ok");
+    expect(thing({ id: "x".repeat(65) })).toBe("thing.id must be at most 64 characters long");
+  });
+
+  it("counts Unicode code points, as PostgreSQL counts varchar(n)", () => {
+    // 64 emoji are 128 UTF-16 units but 64 characters.
+    expect(thing({ id: "🎵".repeat(64) })).toBe("ok");
+    expect(thing({ id: "🎵".repeat(65) })).toBe("thing.id must be at most 64 characters long");
+    expect(thing({ id: `${"🎵".repeat(63)}ab` })).toBe("thing.id must be at most 64 characters long");
+  });
+
+  it("names nested, repeated, map and oneof fields with their JSON path", () => {
+    expect(thing({ nested: { name: "n".repeat(65) } })).toBe("thing.nested.name must be at most 64 characters long");
+    expect(thing({ nested: { child: { child: { name: "a\u0000" } } } })).toBe(
+      "thing.nested.child.child.name must not contain control characters",
+    );
+    expect(thing({ repeatedString: ["ok", "x".repeat(65)] })).toBe(
+      "thing.repeatedString[1] must be at most 64 characters long",
+    );
+    expect(thing({ repeatedNested: [{ name: "a" }, { name: "b\u0000" }] })).toBe(
+      "thing.repeatedNested[1].name must not contain control characters",
+    );
+    expect(thing({ stringMap: { k: "v\u0000" } })).toBe('thing.stringMap["k"] must not contain control characters');
+    expect(thing({ stringMap: { ["k".repeat(65)]: "v" } })).toBe(
+      "thing.stringMap keys must be at most 64 characters long",
+    );
+    expect(thing({ stringMap: { "k\u0000": "v" } })).toBe("thing.stringMap keys must not contain control characters");
+    expect(thing({ nestedMap: { 7: { name: "x".repeat(65) } } })).toBe(
+      'thing.nestedMap["7"].name must be at most 64 characters long',
+    );
+    expect(thing({ choice: { case: "choiceText", value: "x".repeat(65) } })).toBe(
+      "thing.choiceText must be at most 64 characters long",
+    );
+    expect(thing({ choice: { case: "choiceNested", value: create(NestedSchema, { name: "\u0000" }) } })).toBe(
+      "thing.choiceNested.name must not contain control characters",
+    );
+    expect(thing({ optionalString: "x".repeat(65) })).toBe("thing.optionalString must be at most 64 characters long");
+    expect(thing({ choice: { case: "choiceText", value: "x".repeat(64) }, optionalString: "y".repeat(64) })).toBe("ok");
+  });
+
+  it("applies the holding field's rules inside well-known types, named at that field", () => {
+    expect(thing({ stringWrapper: "x".repeat(257) })).toBe("thing.stringWrapper must be at most 256 characters long");
+    expect(thing({ structValue: { a: { b: ["ok", "bad\u0000"] } } })).toBe(
+      "thing.structValue must not contain control characters",
+    );
+    expect(thing({ structValue: { ["k".repeat(257)]: 1 } })).toBe(
+      "thing.structValue must be at most 256 characters long",
+    );
+    expect(thing({ anyValue: { kind: { case: "stringValue", value: "\u0000" } } })).toBe(
+      "thing.anyValue must not contain control characters",
+    );
+    expect(
+      thing({
+        anyValue: {
+          kind: {
+            case: "listValue",
+            value: {
+              values: [
+                {
+                  kind: {
+                    case: "structValue",
+                    value: { fields: { k: { kind: { case: "stringValue", value: "x".repeat(257) } } } },
+                  },
+                },
+              ],
+            },
+          },
+        },
+      }),
+    ).toBe("thing.anyValue must be at most 256 characters long");
+    expect(thing({ fieldMask: { paths: ["a", "b\u0000"] } })).toBe(
+      "thing.fieldMask must not contain control characters",
+    );
+    expect(thing({ timestamp: { seconds: 1n }, duration: { seconds: 2n }, int64Wrapper: 5n })).toBe("ok");
+  });
+
+  it("refuses a request nested deeper than it walks, instead of overflowing the stack", () => {
+    let nested = create(NestedSchema, { name: "leaf" });
+    for (let i = 0; i < MAX_DEPTH + 5; i++) nested = create(NestedSchema, { child: nested });
+    expect(thing({ nested })).toMatch(/is nested too deeply$/);
+  });
+
+  it("checks uploaded files' names but leaves their bytes to the body limit", () => {
+    const upload = (filename: string) =>
+      verdict(() =>
+        assertInputRules(
+          UploadRequestSchema,
+          create(UploadRequestSchema, {
+            attachments: [{ content: new Uint8Array([0, 1, 2]), filename: "a.png" }, { filename }],
+          }),
+        ),
+      );
+    expect(upload("b.png")).toBe("ok");
+    expect(upload("b\u0000.png")).toBe("attachments[1].filename must not contain control characters");
+  });
+});
+
+describe("the input-rules interceptor", () => {
+  const client = createClient(
+    FixtureService,
+    createRouterTransport(
+      ({ service }) =>
+        service(FixtureService, {
+          echo: (req) => ({ tenant: req.tenant }),
+          async *streamThings(req) {
+            for (let index = 0; index < req.count; index++) yield { index };
+          },
+        }),
+      { router: { interceptors: [createInputRulesInterceptor()] } },
+    ),
+  );
+
+  it("refuses a unary request before the handler, and lets a good one through", async () => {
+    await expect(client.echo({ tenant: "x".repeat(65) })).rejects.toMatchObject({
+      code: Code.InvalidArgument,
+      rawMessage: "tenant must be at most 64 characters long",
+    });
+    await expect(client.echo({ tenant: "acme" })).resolves.toMatchObject({ tenant: "acme" });
+  });
+
+  it("refuses a server-streaming request", async () => {
+    const read = async (failCode: string) => {
+      const got: number[] = [];
+      for await (const m of client.streamThings({ count: 2, failCode })) got.push(m.index);
+      return got;
+    };
+    await expect(read("\u0000")).rejects.toMatchObject({
+      code: Code.InvalidArgument,
+      rawMessage: "failCode must not contain control characters",
+    });
+    await expect(read("")).resolves.toEqual([0, 1]);
+  });
+});
+
+/** Every service generated into proto/gen: a service added tomorrow is covered without touching this test. */
+async function generatedServices(): Promise<DescService[]> {
+  const root = resolve(import.meta.dirname, "../../../../proto/gen");
+  const files = (await readdir(root, { recursive: true })).filter((f) => f.endsWith("_pb.ts"));
+  const services: DescService[] = [];
+  for (const file of files) {
+    const mod = (await import(pathToFileURL(join(root, file)).href)) as Record<string, unknown>;
+    for (const value of Object.values(mod)) {
+      if ((value as { kind?: string } | null)?.kind === "service") services.push(value as DescService);
+    }
+  }
+  return services;
+}
+
+describe("declared rules", () => {
+  it("every string field reachable from a request of every service declares a max_length", async () => {
+    const services = await generatedServices();
+    expect(services.map((s) => s.typeName)).toEqual(
+      expect.arrayContaining([UserService.typeName, FixtureService.typeName, "tt.testing.v1.EchoService"]),
+    );
+    expect(inputRulesProblems(services)).toEqual([]);
+  });
+
+  it("the completeness check names a forgotten field", () => {
+    // HelloResponse holds strings without rules: harmless as a response, a problem as soon as it is a request.
+    const asRequest = {
+      ...FixtureService,
+      typeName: "test.Probe",
+      methods: [{ ...FixtureService.method.hello, name: "Probe", input: FixtureService.method.hello.output }],
+    } as unknown as DescService;
+    expect(inputRulesProblems([asRequest])).toEqual([
+      "tt.fixture.v1.HelloResponse.service (reached from test.Probe.Probe) declares no max_length",
+    ]);
+  });
+});

@@ -1,0 +1,352 @@
+// Enforces the declarative field rules of `tt.options.v1.field` on every request message, before any
+// handler (and so any query) runs, for every service and every protocol the host serves. Two rules today:
+// - no string anywhere in a request may contain a control character other than tab, line feed and carriage
+//   return, nor a lone surrogate (PostgreSQL refuses U+0000 in text, and none of them belongs in our data);
+// - a string is at most its field's declared `max_length` characters, counted in Unicode code points as
+//   PostgreSQL counts varchar(n).
+// A refusal is InvalidArgument naming the field by its JSON name and path (`profile.nickname`,
+// `badges[2]`, `stringMap["k"]`), in the wording the services already use for their own checks.
+// What to check is worked out once per message descriptor (a plan, cached); a message that cannot hold a
+// string is never walked.
+import {
+  getOption,
+  hasOption,
+  ScalarType,
+  type DescField,
+  type DescMessage,
+  type DescService,
+} from "@bufbuild/protobuf";
+import { isWrapperDesc } from "@bufbuild/protobuf/wkt";
+import { Code, ConnectError, type Interceptor } from "@connectrpc/connect";
+import { field as fieldOption } from "@tt/proto/tt/options/v1/field_pb";
+
+/** A control character (C0 but tab, LF, CR; DEL) or a lone surrogate. */
+// eslint-disable-next-line no-control-regex -- finding control characters is the point
+const FORBIDDEN = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F]|\p{Cs}/u;
+
+/** The field's declared maximum length in characters; 0 when it declares none. */
+export function maxLengthOf(field: DescField): number {
+  return hasOption(field, fieldOption) ? getOption(field, fieldOption).maxLength : 0;
+}
+
+/** Messages of google/protobuf: they carry no options, so the field holding one gives their strings' rules. */
+function isWellKnown(desc: DescMessage): boolean {
+  return desc.typeName.startsWith("google.protobuf.");
+}
+
+const reaches = new WeakMap<DescMessage, boolean>();
+
+/** Whether a message of this type can hold a string anywhere inside it. */
+function reachesString(root: DescMessage): boolean {
+  let found = reaches.get(root);
+  if (found !== undefined) return found;
+  found = false;
+  const seen = new Set<DescMessage>([root]);
+  const queue = [root];
+  for (let desc = queue.pop(); desc && !found; desc = queue.pop()) {
+    for (const f of desc.fields) {
+      if (holdsStringDirectly(f)) {
+        found = true;
+        break;
+      }
+      const child = f.message;
+      if (child && !seen.has(child)) {
+        seen.add(child);
+        queue.push(child);
+      }
+    }
+  }
+  reaches.set(root, found);
+  return found;
+}
+
+function holdsStringDirectly(f: DescField): boolean {
+  switch (f.fieldKind) {
+    case "scalar":
+      return f.scalar === ScalarType.STRING;
+    case "list":
+      return f.listKind === "scalar" && f.scalar === ScalarType.STRING;
+    case "map":
+      return f.mapKey === ScalarType.STRING || (f.mapKind === "scalar" && f.scalar === ScalarType.STRING);
+    default:
+      return false;
+  }
+}
+
+/** Whether the field can hold a string, directly or inside the message(s) it holds. */
+function holdsString(f: DescField): boolean {
+  return holdsStringDirectly(f) || (f.message !== undefined && reachesString(f.message));
+}
+
+/** How one field's value is read and checked. */
+interface Check {
+  field: DescField;
+  /** Its JSON name, as REST callers see it. */
+  name: string;
+  max: number;
+  /** What the value is: a string, a JSON object (a singular Struct), a message, or a list / map of those. */
+  shape: "string" | "json" | "message" | "strings" | "messages" | "map";
+  /** Map only: whether keys are strings, and what values are. */
+  stringKeys?: boolean;
+  values?: "string" | "message" | "other";
+  /** The message type walked into, if any. */
+  message?: DescMessage;
+}
+
+type Plan = readonly Check[];
+
+const plans = new WeakMap<DescMessage, Plan>();
+
+function planOf(desc: DescMessage): Plan {
+  let plan = plans.get(desc);
+  if (plan) return plan;
+  const checks: Check[] = [];
+  for (const f of desc.fields) {
+    if (!holdsString(f)) continue;
+    const base = { field: f, name: f.jsonName, max: maxLengthOf(f) };
+    switch (f.fieldKind) {
+      case "scalar":
+        checks.push({ ...base, shape: "string" });
+        break;
+      case "message":
+        // Protobuf-ES unboxes a singular wrapper (not in a oneof) to its value and a singular Struct
+        // (outside Value) to a plain JSON object.
+        if (isWrapperDesc(f.message) && !f.oneof) checks.push({ ...base, shape: "string" });
+        else if (f.message.typeName === "google.protobuf.Struct" && desc.typeName !== "google.protobuf.Value")
+          checks.push({ ...base, shape: "json" });
+        else checks.push({ ...base, shape: "message", message: f.message });
+        break;
+      case "list":
+        if (f.listKind === "message") checks.push({ ...base, shape: "messages", message: f.message });
+        else checks.push({ ...base, shape: "strings" });
+        break;
+      case "map":
+        checks.push({
+          ...base,
+          shape: "map",
+          stringKeys: f.mapKey === ScalarType.STRING,
+          values:
+            f.mapKind === "message"
+              ? reachesString(f.message)
+                ? "message"
+                : "other"
+              : f.mapKind === "scalar" && f.scalar === ScalarType.STRING
+                ? "string"
+                : "other",
+          message: f.mapKind === "message" ? f.message : undefined,
+        });
+        break;
+      default:
+        break;
+    }
+  }
+  plan = checks;
+  plans.set(desc, plan);
+  return plan;
+}
+
+/** A refused string: where (path segments, outermost first) and why. */
+interface Problem {
+  path: string[];
+  reason: string;
+}
+
+function checkString(value: unknown, max: number): string | undefined {
+  if (typeof value !== "string") return undefined;
+  if (FORBIDDEN.test(value)) {
+    return /\p{Cs}/u.test(value) ? "must be valid Unicode text" : "must not contain control characters";
+  }
+  if (max > 0 && value.length > max && codePoints(value, max) > max) return `must be at most ${max} characters long`;
+  return undefined;
+}
+
+/** The number of code points in `s`, counting no further than `limit + 1`. */
+function codePoints(s: string, limit: number): number {
+  if (s.length > 2 * limit) return s.length; // more than `limit` whatever the pairs
+  let n = 0;
+  for (let i = 0; i < s.length && n <= limit; i++, n++) {
+    const c = s.charCodeAt(i);
+    if (c >= 0xd800 && c <= 0xdbff) i++; // a pair (lone surrogates were refused before)
+  }
+  return n;
+}
+
+/** Deeper than this, a request is refused rather than walked (protobuf's own default recursion limit). */
+export const MAX_DEPTH = 100;
+const TOO_DEEP = "is nested too deeply";
+
+/** A plain JSON value (a singular Struct's form): every key and string inside it. */
+function walkJson(value: unknown, max: number, depth: number): string | undefined {
+  if (typeof value === "string") return checkString(value, max);
+  if (value === null || typeof value !== "object") return undefined;
+  if (depth > MAX_DEPTH) return TOO_DEEP;
+  if (Array.isArray(value)) {
+    for (const item of value) {
+      const reason = walkJson(item, max, depth + 1);
+      if (reason) return reason;
+    }
+    return undefined;
+  }
+  for (const [key, item] of Object.entries(value)) {
+    const reason = checkString(key, max) ?? walkJson(item, max, depth + 1);
+    if (reason) return reason;
+  }
+  return undefined;
+}
+
+function read(message: Record<string, unknown>, field: DescField): unknown {
+  if (field.oneof) {
+    const group = message[field.oneof.localName] as { case?: string; value?: unknown } | undefined;
+    return group?.case === field.localName ? group.value : undefined;
+  }
+  return message[field.localName];
+}
+
+/** Where the walk is: the rules a well-known type inherits from its field, and whether we are inside one. */
+interface Scope {
+  max: number;
+  inWellKnown: boolean;
+  depth: number;
+}
+
+const TOP: Scope = { max: 0, inWellKnown: false, depth: 0 };
+
+/** A problem found below `segment`, named as the caller sees it (inside a well-known type: at its field). */
+function named(scope: Scope, segment: string, problem: Problem | undefined): Problem | undefined {
+  if (!problem) return undefined;
+  if (scope.inWellKnown) return { path: [], reason: problem.reason };
+  problem.path.unshift(segment);
+  return problem;
+}
+
+function reasonAt(reason: string | undefined): Problem | undefined {
+  return reason ? { path: [], reason } : undefined;
+}
+
+/** Walks a message held by a field whose effective maximum is `max`. */
+function walkInner(child: DescMessage, value: unknown, max: number, scope: Scope): Problem | undefined {
+  if (scope.depth >= MAX_DEPTH) return reasonAt(TOO_DEEP);
+  const wellKnown = scope.inWellKnown || isWellKnown(child);
+  return walk(child, value, { max: wellKnown ? max : 0, inWellKnown: wellKnown, depth: scope.depth + 1 });
+}
+
+/**
+ * The first problem of `message` (of type `desc`), or undefined. Inside a well-known type the rules of the
+ * field that holds it apply and problems are reported at that field: its inner structure is not what a
+ * REST caller sees.
+ */
+function walk(desc: DescMessage, message: unknown, scope: Scope): Problem | undefined {
+  if (message === null || typeof message !== "object") return undefined;
+  const record = message as Record<string, unknown>;
+  for (const check of planOf(desc)) {
+    const value = read(record, check.field);
+    if (value === undefined || value === null) continue;
+    const max = check.max || scope.max;
+    const name = check.name;
+    let problem: Problem | undefined;
+    switch (check.shape) {
+      case "string":
+        problem = named(scope, name, reasonAt(checkString(value, max)));
+        break;
+      case "json":
+        problem = named(scope, name, reasonAt(walkJson(value, max, scope.depth)));
+        break;
+      case "message":
+        problem = named(scope, name, walkInner(check.message!, value, max, scope));
+        break;
+      case "strings":
+      case "messages": {
+        const items = value as unknown[];
+        for (let i = 0; i < items.length && !problem; i++) {
+          const found =
+            check.shape === "strings"
+              ? reasonAt(checkString(items[i], max))
+              : walkInner(check.message!, items[i], max, scope);
+          if (found) problem = named(scope, `${name}[${i}]`, found);
+        }
+        break;
+      }
+      case "map":
+        for (const [key, item] of Object.entries(value as Record<string, unknown>)) {
+          const keyReason = check.stringKeys ? checkString(key, max) : undefined;
+          if (keyReason) {
+            problem = named(scope, `${name} keys`, reasonAt(keyReason));
+            break;
+          }
+          const found =
+            check.values === "string"
+              ? reasonAt(checkString(item, max))
+              : check.values === "message"
+                ? walkInner(check.message!, item, max, scope)
+                : undefined;
+          if (found) {
+            problem = named(scope, `${name}[${JSON.stringify(key)}]`, found);
+            break;
+          }
+        }
+        break;
+    }
+    if (problem) return problem;
+  }
+  return undefined;
+}
+
+function describe(problem: Problem): string {
+  const path = problem.path.reduce((acc, s) => (acc === "" ? s : `${acc}.${s}`), "");
+  return `${path} ${problem.reason}`;
+}
+
+/** Throws InvalidArgument for the first string of `message` that breaks a rule. */
+export function assertInputRules(desc: DescMessage, message: unknown): void {
+  const problem = walk(desc, message, TOP);
+  if (problem) throw new ConnectError(describe(problem), Code.InvalidArgument);
+}
+
+async function* checkedStream(desc: DescMessage, messages: AsyncIterable<unknown>): AsyncIterable<unknown> {
+  for await (const message of messages) {
+    assertInputRules(desc, message);
+    yield message;
+  }
+}
+
+/**
+ * The interceptor. Unary requests are checked before `next`; streamed requests message by message as the
+ * handler reads them.
+ */
+export function createInputRulesInterceptor(): Interceptor {
+  return (next) => (req) => {
+    if (!req.stream) {
+      assertInputRules(req.method.input, req.message);
+      return next(req);
+    }
+    return next({ ...req, message: checkedStream(req.method.input, req.message) } as typeof req);
+  };
+}
+
+/**
+ * Every string field reachable from a request of these services that declares no `max_length` (a field
+ * holding a well-known type that carries strings counts as one), and every `max_length` on a field that
+ * holds no string. Empty when the protos are complete.
+ */
+export function inputRulesProblems(services: readonly DescService[]): string[] {
+  const problems = new Set<string>();
+  const seen = new Set<DescMessage>();
+  const visit = (desc: DescMessage, via: string) => {
+    if (seen.has(desc) || isWellKnown(desc)) return;
+    seen.add(desc);
+    for (const f of desc.fields) {
+      const name = `${desc.typeName}.${f.name}`;
+      const max = maxLengthOf(f);
+      if (holdsString(f) && (holdsStringDirectly(f) || isWellKnown(f.message!))) {
+        if (max === 0) problems.add(`${name} (reached from ${via}) declares no max_length`);
+      } else if (max > 0) {
+        problems.add(`${name} declares max_length but holds no string of its own`);
+      }
+      if (f.message && !isWellKnown(f.message)) visit(f.message, via);
+    }
+  };
+  for (const service of services) {
+    for (const method of service.methods) visit(method.input, `${service.typeName}.${method.name}`);
+  }
+  return [...problems];
+}
