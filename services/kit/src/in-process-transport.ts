@@ -108,7 +108,7 @@ export function createInProcessTransport(opts: InProcessTransportOptions): Trans
         const next = chain(async (req) => {
           if (req.stream) throw new ConnectError("protocol error: expected a unary request", Code.Internal);
           // Racing the signal makes deadlines and shutdown end the call even when the handler ignores them.
-          const output = await raceSignal(Promise.resolve(impl(req.message, implContext(context, req))), req.signal);
+          const output = await untilAborted(req.signal, () => impl(req.message, implContext(context, req)));
           return {
             stream: false,
             service: method.parent,
@@ -193,19 +193,27 @@ export function createInProcessTransport(opts: InProcessTransportOptions): Trans
   };
 }
 
-function raceSignal<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
+/**
+ * Runs `start` and settles with its outcome, or with the abort of `signal` when that comes first. Nothing is
+ * started once the signal is aborted, and work that loses the race keeps a rejection handler: a handler that
+ * fails after its caller went away (a closed connection) must not become an unhandled rejection, which would
+ * end the process (issue 9 defect 1).
+ */
+function untilAborted<T>(signal: AbortSignal, start: () => T | Promise<T>): Promise<T> {
   if (signal.aborted) return Promise.reject(ConnectError.from(signal.reason));
   return new Promise<T>((resolve, reject) => {
     const onAbort = () => reject(ConnectError.from(signal.reason));
     signal.addEventListener("abort", onAbort, { once: true });
-    promise.then(
-      (v) => {
-        signal.removeEventListener("abort", onAbort);
-        resolve(v);
+    const settle = () => signal.removeEventListener("abort", onAbort);
+    // The executor turns a synchronous throw of `start` into a rejection; the handlers below always exist.
+    new Promise<T>((run) => run(start())).then(
+      (value) => {
+        settle();
+        resolve(value);
       },
-      (e: unknown) => {
-        signal.removeEventListener("abort", onAbort);
-        reject(e);
+      (err: unknown) => {
+        settle();
+        reject(err);
       },
     );
   });
