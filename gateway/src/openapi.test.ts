@@ -116,4 +116,38 @@ describe("buildOpenApi", () => {
     expect(Object.keys(metaForm.properties)).not.toContain("kind");
     expect(Object.keys(doc.paths["/api/fixture/echo"]!.put!.requestBody!.content)).toEqual(["application/json"]);
   });
+
+  // The kit's input-rules interceptor enforces tt.options.v1.field; the document lists the same limits.
+  const schemaOf = (message: string) =>
+    doc.components.schemas[message] as { properties: Record<string, Record<string, unknown>> };
+  it.each([
+    ["tt.user.v1.LoginRequest", "email", { type: "string", maxLength: 320 }],
+    ["tt.user.v1.LoginRequest", "password", { type: "string", maxLength: 1024 }],
+    ["tt.user.v1.SignUpBotRequest", "avatarId", { type: "string", maxLength: 128 }],
+    ["tt.user.v1.UpdateProfileRequest", "bio", { type: "string", maxLength: 500 }],
+    ["tt.user.v1.CreateVoucherRequest", "badges", { type: "array", items: { type: "string", maxLength: 64 } }],
+    ["tt.fixture.v1.Everything", "stringWrapper", { type: ["string", "null"], maxLength: 256 }],
+    [
+      "tt.fixture.v1.Everything",
+      "stringMap",
+      {
+        type: "object",
+        propertyNames: { type: "string", maxLength: 64 },
+        additionalProperties: { type: "string", maxLength: 64 },
+      },
+    ],
+    ["tt.fixture.v1.Everything", "int64Value", { type: "string", format: "int64", pattern: "^-?[0-9]+$" }],
+    ["tt.fixture.v1.Everything", "bytesValue", { type: "string", contentEncoding: "base64" }],
+    ["tt.fixture.v1.Everything", "nested", { $ref: "#/components/schemas/tt.fixture.v1.Nested" }],
+    ["tt.user.v1.User", "email", { type: "string" }],
+  ])("issue 9 defect 4: %s.%s is listed with its declared maxLength (or none)", (message, field, schema) => {
+    expect(schemaOf(message).properties[field]).toEqual(schema);
+  });
+
+  it("issue 9 defect 4: path and query parameters carry maxLength too", () => {
+    const profile = doc.paths["/api/user-service/profile/{id}"]!.get!;
+    expect(profile.parameters.find((p) => p.name === "id")?.schema).toEqual({ type: "string", maxLength: 36 });
+    const outbox = doc.paths["/api/user-service/dev/outbox"]!.get!;
+    expect(outbox.parameters.find((p) => p.name === "to")?.schema).toEqual({ type: "string", maxLength: 320 });
+  });
 });

@@ -1,9 +1,10 @@
 // The OpenAPI 3.1 document of the REST surface, generated from the same rules as the routing table, so it
 // cannot drift from what the gateway serves. Schemas follow proto3 JSON (64-bit integers are strings,
 // enums their names, well-known types their JSON forms); access comes from `tt.options.v1.access`.
-import { getOption, ScalarType, type DescField, type DescMessage } from "@bufbuild/protobuf";
+import { getOption, hasOption, ScalarType, type DescField, type DescMessage } from "@bufbuild/protobuf";
 import { isWrapperDesc } from "@bufbuild/protobuf/wkt";
 import { access, TokenType } from "@tt/proto/tt/options/v1/access_pb";
+import { field as fieldRules } from "@tt/proto/tt/options/v1/field_pb";
 import { UPLOADED_FILE_TYPE } from "./bind.ts";
 import { reasonPhrase } from "./errors.ts";
 import type { Route } from "./routes.ts";
@@ -59,6 +60,14 @@ function scalarSchema(t: ScalarType): JsonSchema {
   }
 }
 
+/** A string schema with the field's declared `max_length` (tt.options.v1.field), as the kit enforces it. */
+function limited(schema: JsonSchema, f: DescField): JsonSchema {
+  const max = hasOption(f, fieldRules) ? getOption(f, fieldRules).maxLength : 0;
+  const type = schema.type;
+  const isString = type === "string" || (Array.isArray(type) && type.includes("string"));
+  return max > 0 && isString && schema.contentEncoding === undefined ? { ...schema, maxLength: max } : schema;
+}
+
 const TOKEN_TYPE_NAMES: Record<number, string> = {
   [TokenType.USER]: "user",
   [TokenType.GUEST]: "guest",
@@ -103,8 +112,15 @@ export function buildOpenApi(routes: readonly Route[], info = DEFAULT_OPENAPI_IN
     return ref(e.typeName);
   };
 
+  // Strings and string wrappers carry their field's maxLength (in a list: each item; in a map: each value).
   const singular = (f: DescField, kind: "scalar" | "enum" | "message"): JsonSchema =>
-    kind === "scalar" ? scalarSchema(f.scalar!) : kind === "enum" ? enumSchema(f) : messageSchema(f.message!);
+    kind === "scalar"
+      ? limited(scalarSchema(f.scalar!), f)
+      : kind === "enum"
+        ? enumSchema(f)
+        : isWrapperDesc(f.message!)
+          ? limited(messageSchema(f.message!), f)
+          : messageSchema(f.message!);
 
   function fieldSchema(f: DescField): JsonSchema {
     switch (f.fieldKind) {
@@ -114,8 +130,14 @@ export function buildOpenApi(routes: readonly Route[], info = DEFAULT_OPENAPI_IN
         return singular(f, f.fieldKind);
       case "list":
         return { type: "array", items: singular(f, f.listKind) };
-      case "map":
-        return { type: "object", additionalProperties: singular(f, f.mapKind) };
+      case "map": {
+        const keys = f.mapKey === ScalarType.STRING ? limited({ type: "string" }, f) : undefined;
+        return {
+          type: "object",
+          ...(keys?.maxLength ? { propertyNames: keys } : {}),
+          additionalProperties: singular(f, f.mapKind),
+        };
+      }
     }
   }
 
