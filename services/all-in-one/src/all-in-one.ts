@@ -31,6 +31,8 @@ export interface AllInOneOptions {
   dataDir?: string;
   /** Serves the built frontends at / (see @tt/web-server). */
   staticHandler?: GatewayOptions["staticHandler"];
+  /** More to wait for before /readyz says ready, besides the services (the web build of `npm start`). */
+  ready?: () => boolean | Promise<boolean>;
   logger?: Logger;
 }
 
@@ -105,7 +107,7 @@ export async function startAllInOne(opts: AllInOneOptions = {}): Promise<AllInOn
       handler: gateway.handler,
       port: opts.port ?? config.PORT,
       host: opts.host ?? config.HOST,
-      ready: host.ready,
+      ready: async () => (await host.ready()) && (await (opts.ready?.() ?? true)),
       logger,
       shutdownTimeoutMs: config.SHUTDOWN_TIMEOUT_MS,
     });

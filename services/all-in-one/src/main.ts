@@ -1,20 +1,31 @@
 // `npm start`: the whole platform in one process on embedded defaults, at http://localhost:8080.
-import { buildFrontendsIfStale, createFrontendHandler } from "@tt/web-server";
-import { createLogger } from "@tt/kit";
+import { createFrontendHandler, loadContentSecurityOptions, startWebBuild } from "@tt/web-server";
+import { createLogger, installProcessGuards } from "@tt/kit";
 import { startAllInOne } from "./all-in-one.ts";
 import { loadAllInOneConfig } from "./config.ts";
 
 const config = loadAllInOneConfig(process.env);
 const logger = createLogger({ service: "all-in-one", level: config.LOG_LEVEL });
-const platform = await startAllInOne({ logger, staticHandler: createFrontendHandler({ distRoot: "frontends" }) });
-process.stdout.write(`\nturntable is listening on ${platform.url}\n\n`);
+// An unhandled rejection is logged and counted, never the end of the platform (issue 9 defect 1).
+installProcessGuards({ logger });
+// Where the web apps' sources and builds (<app>/dist) are: the repository's frontends folder by default.
+const distRoot = process.env.WEB_DIST_ROOT || undefined;
+const contentSecurity = loadContentSecurityOptions(process.env);
 
-// The API is ready before the web apps are built: building them takes longer than the rest of start-up.
-if (process.env.SKIP_WEB_BUILD !== "true") {
-  buildFrontendsIfStale({ log: (line) => logger.info(line) }).catch((err: unknown) =>
-    logger.error({ err }, "building the web apps failed"),
-  );
-}
+// The web apps build while the API starts. The URL is announced, and /readyz says ready, only once every page
+// works: nobody gets a shell whose remotes are still being written (issue 9 defect 13).
+const web =
+  process.env.SKIP_WEB_BUILD === "true" ? undefined : startWebBuild({ distRoot, log: (line) => logger.info(line) });
+web?.done.catch((err: unknown) =>
+  logger.error({ err }, "building the web apps failed: the pages will not work and /readyz stays not ready"),
+);
+if (web)
+  process.stdout.write("\nturntable: building the web apps whose sources changed; the URL follows when ready\n\n");
+const platform = await startAllInOne({
+  logger,
+  staticHandler: createFrontendHandler({ distRoot, build: web, contentSecurity }),
+  ...(web ? { ready: () => web.ready() } : {}),
+});
 
 const stop = new AbortController();
 for (const signal of ["SIGINT", "SIGTERM"] as const) process.once(signal, () => stop.abort());
@@ -22,3 +33,9 @@ stop.signal.addEventListener("abort", () => {
   logger.info("shutting down");
   platform.close().catch((err: unknown) => logger.error({ err }, "shutdown failed"));
 });
+
+if (web?.building()) {
+  logger.info({ url: platform.url }, "the API is up; waiting for the web apps to be built");
+  await web.done.catch(() => undefined);
+}
+if (!stop.signal.aborted) process.stdout.write(`\nturntable is listening on ${platform.url}\n\n`);
