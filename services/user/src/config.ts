@@ -7,6 +7,17 @@ const DAY_SECONDS = 24 * 60 * 60;
 // Empty strings come from templated manifests (`FOO: ""`); treat them as unset.
 const optionalString = z.preprocess((v) => (v === "" ? undefined : v), z.string().optional());
 const seconds = (fallback: number) => z.coerce.number().int().positive().default(fallback);
+// 32 bytes in base64 (standard or URL-safe alphabet): an AES-256-GCM key.
+const aesKey = z.preprocess(
+  (v) => (typeof v === "string" && v.trim() === "" ? undefined : v),
+  z
+    .string()
+    .trim()
+    .regex(/^[A-Za-z0-9+/_-]+={0,2}$/, "must be 32 bytes, base64")
+    .transform((v) => Buffer.from(v, "base64"))
+    .refine((key) => key.length === 32, "must be 32 bytes, base64")
+    .optional(),
+);
 
 export const userConfigSchema = z
   .object({
@@ -14,6 +25,11 @@ export const userConfigSchema = z
     JWT_AUDIENCE: z.string().min(1).default(DEFAULT_TOKEN_AUDIENCE),
     /** An Ed25519 private key (PKCS8 PEM). When set it signs every token and is never stored. */
     JWT_PRIVATE_KEY: optionalString,
+    /**
+     * Encrypts the signing keys the service generates and stores (AES-256-GCM). Unset: they are stored in plain
+     * text, protected by the database's own access control (docs/decisions.md).
+     */
+    SIGNING_KEY_ENCRYPTION_KEY: aesKey,
     USER_TOKEN_TTL_SECONDS: seconds(7 * DAY_SECONDS),
     BOT_TOKEN_TTL_SECONDS: seconds(7 * DAY_SECONDS),
     GUEST_TOKEN_TTL_SECONDS: seconds(DAY_SECONDS),

@@ -3,12 +3,22 @@
 import { createPrivateKey, createPublicKey, generateKeyPairSync, type KeyObject } from "node:crypto";
 import type { EntityManager } from "@mikro-orm/postgresql";
 import { calculateJwkThumbprint, SignJWT, type JSONWebKeySet, type JWK } from "jose";
-import { TOKEN_ALG, type AccessTokenClaims, type TokenType } from "@tt/kit";
+import { ConfigError, TOKEN_ALG, type AccessTokenClaims, type TokenType } from "@tt/kit";
 import type { UserConfig } from "./config.ts";
+import { createTokenCipher, type TokenCipher } from "./modules/provider-tokens/token-cipher.ts";
 import { SigningKey } from "./modules/signing-keys/signing-key.entity.ts";
 
 /** Serializes key creation across instances that start at the same moment against one database. */
 const SIGNING_KEY_LOCK = "select pg_advisory_xact_lock(hashtext('tt.user.signing-key'))";
+
+/**
+ * Private keys at rest. With SIGNING_KEY_ENCRYPTION_KEY a stored key is sealed with AES-256-GCM (the provider
+ * tokens' cipher), its kid as additional data so a sealed key copied into another row does not open. Sealed
+ * values start with the cipher's version ("v1."), plain ones with "-----BEGIN", so both can coexist while a
+ * deployment moves to encryption.
+ */
+const SEALED_PREFIX = "v1.";
+const ENCRYPTION_KEY_VARIABLE = "SIGNING_KEY_ENCRYPTION_KEY";
 
 /** What goes into a token besides the issuer, audience and times. */
 export interface TokenSubject {
@@ -64,20 +74,48 @@ function publicJwk(bare: JWK, kid: string): JWK {
   return { kty: bare.kty, crv: bare.crv, x: bare.x, kid, alg: TOKEN_ALG, use: "sig" };
 }
 
+function encryptionKeyError(reason: string): ConfigError {
+  return new ConfigError([{ variable: ENCRYPTION_KEY_VARIABLE, reason }]);
+}
+
+/** The PEM of a stored key; a ConfigError naming the variable when it is sealed and cannot be opened. */
+function openStored(row: SigningKey, cipher: TokenCipher | undefined): string {
+  if (!row.privateKeyPem.startsWith(SEALED_PREFIX)) return row.privateKeyPem;
+  if (!cipher) throw encryptionKeyError(`is required: signing key ${row.kid} is stored encrypted`);
+  try {
+    return cipher.decrypt(row.privateKeyPem, row.kid);
+  } catch {
+    throw encryptionKeyError(`does not decrypt signing key ${row.kid}: it was encrypted with another key`);
+  }
+}
+
+/**
+ * With a cipher: checks that every sealed key opens with it (a wrong key fails the start, before anything is
+ * written with it) and seals every plain one in place, in the caller's transaction.
+ */
+async function sealStored(tem: EntityManager, cipher: TokenCipher): Promise<void> {
+  for (const row of await tem.find(SigningKey, {})) {
+    const pem = openStored(row, cipher);
+    if (pem === row.privateKeyPem) row.privateKeyPem = cipher.encrypt(pem, row.kid);
+  }
+}
+
 /**
  * The stored key that signs, creating one on first start. The newest key that is not retired wins, so
  * rotating is: insert a new key (or retire the current one) and restart.
  */
-async function storedKey(em: EntityManager): Promise<LoadedKey> {
+async function storedKey(em: EntityManager, cipher: TokenCipher | undefined): Promise<LoadedKey> {
   return em.fork().transactional(async (tem) => {
     await tem.execute(SIGNING_KEY_LOCK);
+    if (cipher) await sealStored(tem, cipher);
     const existing = await tem.findOne(SigningKey, { retiredAt: null }, { orderBy: { createdAt: "desc" } });
-    if (existing) return loadKey(createPrivateKey(existing.privateKeyPem));
+    if (existing) return loadKey(createPrivateKey(openStored(existing, cipher)));
     const { privateKey } = generateKeyPairSync("ed25519");
     const key = await loadKey(privateKey);
+    const pem = privateKey.export({ type: "pkcs8", format: "pem" }).toString();
     tem.create(SigningKey, {
       kid: key.kid,
-      privateKeyPem: privateKey.export({ type: "pkcs8", format: "pem" }).toString(),
+      privateKeyPem: cipher ? cipher.encrypt(pem, key.kid) : pem,
       publicJwk: key.jwk as Record<string, string>,
       retiredAt: null,
     });
@@ -85,14 +123,25 @@ async function storedKey(em: EntityManager): Promise<LoadedKey> {
   });
 }
 
+/** Seals the stored keys (earlier generated ones) when JWT_PRIVATE_KEY signs and none is created here. */
+async function sealStoredOnly(em: EntityManager, cipher: TokenCipher): Promise<void> {
+  await em.fork().transactional(async (tem) => {
+    await tem.execute(SIGNING_KEY_LOCK);
+    await sealStored(tem, cipher);
+  });
+}
+
 /**
  * Loads (or creates) the signing key. With JWT_PRIVATE_KEY the key comes from the environment and is never
- * written to the database.
+ * written to the database. With SIGNING_KEY_ENCRYPTION_KEY stored keys are sealed (plain ones from before,
+ * in place); without it they are kept in plain text and a sealed one fails the start.
  */
 export async function createTokenIssuer(em: EntityManager, config: UserConfig): Promise<TokenIssuer> {
+  const cipher = config.SIGNING_KEY_ENCRYPTION_KEY ? createTokenCipher(config.SIGNING_KEY_ENCRYPTION_KEY) : undefined;
+  if (config.JWT_PRIVATE_KEY && cipher) await sealStoredOnly(em, cipher);
   const key = config.JWT_PRIVATE_KEY
     ? await loadKey(createPrivateKey(config.JWT_PRIVATE_KEY.replace(/\\n/g, "\n")))
-    : await storedKey(em);
+    : await storedKey(em, cipher);
   const lifetimes: Record<TokenType, number> = {
     user: config.USER_TOKEN_TTL_SECONDS,
     bot: config.BOT_TOKEN_TTL_SECONDS,
