@@ -12,6 +12,7 @@ import {
   type Message,
 } from "@bufbuild/protobuf";
 import { ConnectError, type Transport } from "@connectrpc/connect";
+import { runWithRequestId } from "@tt/kit";
 import type { Logger } from "pino";
 import { BindError, type Binding, type FormBody } from "./bind.ts";
 import {
@@ -290,9 +291,16 @@ export function createGateway(opts: GatewayOptions): Gateway {
       sendError(req, res, err, requestId, extra);
       return;
     }
-    serveRest(req, res, match, query, requestId, extra).catch((err: unknown) =>
-      sendError(req, res, err, requestId, extra),
-    );
+    // The call's work carries its request id: a bug that drops a promise is logged under it (issue 9 defect 1).
+    runWithRequestId(requestId, () => serveRest(req, res, match, query, requestId, extra)).catch((err: unknown) => {
+      try {
+        sendError(req, res, err, requestId, extra);
+      } catch (failure) {
+        // An answer that cannot be written (a header value Node refuses): never a rejection nobody handles.
+        logger?.error({ err: failure, cause: err, requestId, url: req.url }, "REST error answer failed");
+        res.destroy();
+      }
+    });
   };
 
   return { handler, routes, openapi, close: () => passthrough.close() };

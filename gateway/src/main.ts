@@ -6,7 +6,7 @@ import { once } from "node:events";
 import { readFile } from "node:fs/promises";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Http2ServerRequest, Http2ServerResponse } from "node:http2";
-import { createLogger, createMediaHandler, createServer } from "@tt/kit";
+import { createLogger, createMediaHandler, createServer, installProcessGuards } from "@tt/kit";
 import type { Logger } from "pino";
 import { backendSession, createBackendTransport } from "./backend-transport.ts";
 import { serviceCatalog } from "./catalog.ts";
@@ -67,6 +67,8 @@ async function remotesHandler(file: string | undefined) {
 
 const config = loadGatewayConfig(process.env);
 const logger = createLogger({ service: "gateway", level: config.LOG_LEVEL });
+// An unhandled rejection is logged and counted, never the end of the gateway (issue 9 defect 1).
+installProcessGuards({ logger });
 const urls = backendUrls(config);
 const sessions = new Map(Object.entries(urls).map(([name, url]) => [name, backendSession(url)]));
 const backends: GatewayBackend[] = Object.entries(serviceCatalog).map(([name, services]) => ({

@@ -6,7 +6,7 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { createLogger, freePort } from "@tt/kit";
+import { createLogger, freePort, installProcessGuards } from "@tt/kit";
 import type { Logger } from "pino";
 import { localiseEnvs, renderWorkloads, repoRoot, type ProcessEnv } from "../../../deploy/scripts/render-env.ts";
 import { loadAllInOneConfig } from "./config.ts";
@@ -210,6 +210,8 @@ function childEnvironment(
 async function main(): Promise<void> {
   const config = loadAllInOneConfig(process.env);
   const logger = createLogger({ service: "distributed", level: config.LOG_LEVEL });
+  // The supervisor must outlive a bug of its own, or its children would be stopped with it (issue 9 defect 1).
+  installProcessGuards({ logger });
   const stop = new AbortController();
   for (const signal of ["SIGINT", "SIGTERM"] as const) process.once(signal, () => stop.abort());
   const platform = await startDistributed({ logger });

@@ -28,6 +28,13 @@ export { assertValidMediaKey, MediaKeyError, mediaContentType, mediaFilePath } f
 export { createMediaHandler } from "./media/handler.ts";
 export { runServiceMain } from "./main.ts";
 export {
+  currentRequestId,
+  installProcessGuards,
+  runWithRequestId,
+  UNHANDLED_REJECTIONS_METRIC,
+  unhandledRejectionsCounter,
+} from "./process-guards.ts";
+export {
   createMemoryBus,
   createNatsBus,
   enqueue,
@@ -67,6 +74,7 @@ export type { ServiceHost, ServiceHostOptions } from "./host.ts";
 export type { NodeRequestHandler, RunningServer, ServerOptions } from "./server.ts";
 export type { MediaHandler, MediaHandlerOptions } from "./media/handler.ts";
 export type { RunServiceMainOptions } from "./main.ts";
+export type { ProcessGuards, ProcessGuardsOptions } from "./process-guards.ts";
 export type { ServiceDefinition, ServiceDeps, ServiceInstance } from "./service.ts";
 export type {
   Bus,

@@ -7,6 +7,7 @@ import { ConfigError, kitConfigSchema, loadKitConfig, parseEnv } from "./config.
 import { initServiceOrm, migrateUp } from "./db/orm.ts";
 import { startServiceHost } from "./host.ts";
 import { createLogger } from "./logger.ts";
+import { installProcessGuards } from "./process-guards.ts";
 import { createServer } from "./server.ts";
 import type { ServiceDefinition } from "./service.ts";
 
@@ -68,6 +69,8 @@ export async function runServiceMain(
   }
   const name = definitions.map((d) => d.name).join("+");
   const logger = createLogger({ service: name, level: config.LOG_LEVEL });
+  // An unhandled rejection is logged and counted, never the end of the service (issue 9 defect 1).
+  installProcessGuards({ logger });
   const stopOn = opts.signal ? { signal: opts.signal, dispose() {} } : signalFromProcess();
   const bus = await (opts.connectBus ?? connectNatsBus)(config.NATS_URL, name);
   try {

@@ -5,6 +5,7 @@ import { ConnectError, type Interceptor } from "@connectrpc/connect";
 import type { Logger } from "pino";
 import { kLogger, kRequestId } from "../context.ts";
 import { createCallLogger } from "../logger.ts";
+import { runWithRequestId } from "../process-guards.ts";
 
 export const REQUEST_ID_HEADER = "x-request-id";
 
@@ -26,7 +27,8 @@ export function createRequestIdInterceptor(opts: RequestIdInterceptorOptions): I
       createCallLogger(opts.logger, { service: req.service.typeName, method: req.method.name, requestId }),
     );
     try {
-      const res = await next(req);
+      // Whatever the call starts carries its id, even where no context reaches (process-guards.ts).
+      const res = await runWithRequestId(requestId, () => next(req));
       res.header.set(REQUEST_ID_HEADER, requestId);
       return res;
     } catch (err) {
