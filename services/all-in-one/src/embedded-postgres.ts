@@ -34,7 +34,7 @@ host all all 127.0.0.1/32 scram-sha-256
 `;
 
 /** Flags of the postgres process: loopback TCP only, no Unix socket. */
-export const EMBEDDED_POSTGRES_FLAGS = ["-c", "listen_addresses=127.0.0.1", "-c", "unix_socket_directories="];
+const EMBEDDED_POSTGRES_FLAGS = ["-c", "listen_addresses=127.0.0.1", "-c", "unix_socket_directories="];
 
 /** Where the password of the cluster in `dataDir` is kept. */
 export function embeddedPasswordFile(dataDir: string): string {
