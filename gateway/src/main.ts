@@ -6,7 +6,14 @@ import { once } from "node:events";
 import { readFile } from "node:fs/promises";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Http2ServerRequest, Http2ServerResponse } from "node:http2";
-import { createLogger, createMediaHandler, createServer, installProcessGuards } from "@tt/kit";
+import {
+  createLogger,
+  createMediaHandler,
+  createServer,
+  installProcessGuards,
+  metricsListen,
+  serverLimits,
+} from "@tt/kit";
 import type { Logger } from "pino";
 import { backendSession, createBackendTransport } from "./backend-transport.ts";
 import { serviceCatalog } from "./catalog.ts";
@@ -108,6 +115,8 @@ const server = await createServer({
   ready: backendReadiness(Object.values(urls), config.READINESS_CACHE_MS, logger),
   logger,
   shutdownTimeoutMs: config.SHUTDOWN_TIMEOUT_MS,
+  limits: serverLimits(config),
+  metrics: metricsListen(config),
 });
 logger.info({ url: server.url, backends: urls, routes: gateway.routes.routes.length }, "gateway ready");
 

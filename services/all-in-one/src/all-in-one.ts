@@ -5,7 +5,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import path from "node:path";
 import { createGateway } from "@tt/gateway";
 import type { GatewayOptions } from "@tt/gateway";
-import { createLogger, createMediaHandler, createServer, startServiceHost } from "@tt/kit";
+import { createLogger, createMediaHandler, createServer, metricsListen, serverLimits, startServiceHost } from "@tt/kit";
 import type { ServiceDefinition } from "@tt/kit";
 import { loadMediaConfig, userServiceDefinition } from "@tt/user-service";
 import type { Logger } from "pino";
@@ -19,7 +19,7 @@ export const serviceDefinitions: ServiceDefinition[] = [userServiceDefinition];
 export interface AllInOneOptions {
   /** Environment seen by the process and the services (PORT, DATABASE_URL, ADMIN_EMAIL, …). Default process.env. */
   env?: Record<string, string | undefined>;
-  /** Overrides env PORT (0 picks a free port). */
+  /** Overrides env PORT (0 picks a free port, and then a free metrics port too unless METRICS_PORT is set). */
   port?: number;
   /** Overrides env HOST. */
   host?: string;
@@ -39,6 +39,8 @@ export interface AllInOneOptions {
 export interface AllInOne {
   url: string;
   port: number;
+  /** Where GET /metrics is served: METRICS_PORT on METRICS_HOST (loopback unless set). */
+  metricsUrl?: string;
   /** Stops the server (draining calls), the services, the bus and the embedded database, in that order. */
   close(): Promise<void>;
 }
@@ -103,13 +105,17 @@ export async function startAllInOne(opts: AllInOneOptions = {}): Promise<AllInOn
     });
     closers.push(async () => gateway.close());
 
+    const port = opts.port ?? config.PORT;
     const server = await createServer({
       handler: gateway.handler,
-      port: opts.port ?? config.PORT,
+      port,
       host: opts.host ?? config.HOST,
       ready: async () => (await host.ready()) && (await (opts.ready?.() ?? true)),
       logger,
       shutdownTimeoutMs: config.SHUTDOWN_TIMEOUT_MS,
+      limits: serverLimits(config),
+      // On a laptop the metrics stay on loopback unless METRICS_HOST says otherwise.
+      metrics: metricsListen({ ...config, PORT: port }, "127.0.0.1"),
     });
     closers.push(server.close);
 
@@ -121,7 +127,7 @@ export async function startAllInOne(opts: AllInOneOptions = {}): Promise<AllInOn
       },
       "platform ready",
     );
-    return { url: server.url, port: server.port, close };
+    return { url: server.url, port: server.port, metricsUrl: server.metricsUrl, close };
   } catch (err) {
     await close();
     throw err;

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { ConfigError, loadKitConfig, parseEnv } from "./config.ts";
+import { ConfigError, loadKitConfig, metricsListen, parseEnv, serverLimits } from "./config.ts";
+import { DEFAULT_SERVER_LIMITS } from "./server.ts";
 
 describe("loadKitConfig", () => {
   it("applies the documented defaults", () => {
@@ -16,7 +17,69 @@ describe("loadKitConfig", () => {
       USER_SERVICE_URL: undefined,
       SHUTDOWN_TIMEOUT_MS: 10_000,
       ACCESS_TOKEN_MAX_TTL_SECONDS: 7 * 24 * 3600,
+      METRICS_PORT: undefined,
+      METRICS_HOST: undefined,
+      HEADERS_TIMEOUT_MS: 15_000,
+      BODY_TIMEOUT_MS: 30_000,
+      IDLE_TIMEOUT_MS: 65_000,
+      MAX_CONNECTIONS: 10_000,
+      MAX_CONNECTIONS_PER_ADDRESS: 256,
     });
+    expect(serverLimits(config)).toEqual(DEFAULT_SERVER_LIMITS);
+  });
+
+  it("issue 9 defect 8: reads the server's timeouts and connection caps", () => {
+    const config = loadKitConfig({
+      DATABASE_URL: "postgres://h/db",
+      HEADERS_TIMEOUT_MS: "5000",
+      BODY_TIMEOUT_MS: "20000",
+      IDLE_TIMEOUT_MS: "90000",
+      MAX_CONNECTIONS: "0",
+      MAX_CONNECTIONS_PER_ADDRESS: "5000",
+    });
+    expect(serverLimits(config)).toEqual({
+      headersTimeoutMs: 5000,
+      bodyTimeoutMs: 20_000,
+      idleTimeoutMs: 90_000,
+      maxConnections: 0,
+      maxConnectionsPerAddress: 5000,
+    });
+    let error: unknown;
+    try {
+      loadKitConfig({
+        DATABASE_URL: "postgres://h/db",
+        HEADERS_TIMEOUT_MS: "0",
+        BODY_TIMEOUT_MS: "soon",
+        MAX_CONNECTIONS_PER_ADDRESS: "-1",
+      });
+    } catch (err) {
+      error = err;
+    }
+    expect((error as ConfigError).issues.map((i) => i.variable).sort()).toEqual([
+      "BODY_TIMEOUT_MS",
+      "HEADERS_TIMEOUT_MS",
+      "MAX_CONNECTIONS_PER_ADDRESS",
+    ]);
+  });
+
+  it("issue 9 defect 10: serves metrics on METRICS_PORT, 9464 by default, a free one when PORT is 0", () => {
+    const base = { DATABASE_URL: "postgres://h/db" };
+    expect(metricsListen(loadKitConfig(base))).toEqual({ port: 9464, host: "0.0.0.0" });
+    expect(metricsListen(loadKitConfig({ ...base, PORT: "0", HOST: "127.0.0.1" }))).toEqual({
+      port: 0,
+      host: "127.0.0.1",
+    });
+    expect(metricsListen(loadKitConfig({ ...base, PORT: "0", METRICS_PORT: "9100" }))).toEqual({
+      port: 9100,
+      host: "0.0.0.0",
+    });
+    // All-in-one passes loopback as its default host; METRICS_HOST still wins, and "" means unset.
+    expect(metricsListen(loadKitConfig({ ...base, METRICS_PORT: "" }), "127.0.0.1")).toEqual({
+      port: 9464,
+      host: "127.0.0.1",
+    });
+    expect(metricsListen(loadKitConfig({ ...base, METRICS_HOST: "0.0.0.0" }), "127.0.0.1").host).toBe("0.0.0.0");
+    expect(() => loadKitConfig({ ...base, METRICS_PORT: "70000" })).toThrow(/METRICS_PORT/);
   });
 
   it("coerces numbers and keeps given values", () => {

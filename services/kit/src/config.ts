@@ -2,6 +2,7 @@
 // naming every problem instead of crashing later on the first variable it happens to read.
 import { z } from "zod";
 import { DEFAULT_TOKEN_AUDIENCE, DEFAULT_TOKEN_ISSUER } from "./auth/claims.ts";
+import { DEFAULT_SERVER_LIMITS, type ServerLimits } from "./server.ts";
 
 /** Raised when environment variables are missing or invalid; the message lists each one with its reason. */
 export class ConfigError extends Error {
@@ -24,10 +25,12 @@ export function parseEnv<S extends z.ZodType>(schema: S, env: Record<string, str
   );
 }
 
-const port = (fallback: number) => z.coerce.number().int().min(0).max(65535).default(fallback);
-const positiveInt = (fallback: number) => z.coerce.number().int().positive().default(fallback);
 // Empty strings come from templated manifests (`FOO: ""`); treat them as unset.
-const optionalUrl = z.preprocess((v) => (v === "" ? undefined : v), z.url().optional());
+const unsetIfEmpty = (v: unknown) => (v === "" ? undefined : v);
+const anyPort = z.coerce.number().int().min(0).max(65535);
+const port = (fallback: number) => anyPort.default(fallback);
+const positiveInt = (fallback: number) => z.coerce.number().int().positive().default(fallback);
+const optionalUrl = z.preprocess(unsetIfEmpty, z.url().optional());
 
 export const kitConfigSchema = z.object({
   PORT: port(8080),
@@ -40,6 +43,21 @@ export const kitConfigSchema = z.object({
   USER_SERVICE_URL: optionalUrl,
   SHUTDOWN_TIMEOUT_MS: positiveInt(10_000),
   ACCESS_TOKEN_MAX_TTL_SECONDS: positiveInt(7 * 24 * 60 * 60),
+  // Prometheus metrics on their own port, never on the public one. Unset: 9464, or a free port when PORT is 0
+  // (tests and runners that start several processes); see metricsListen.
+  METRICS_PORT: z.preprocess(unsetIfEmpty, anyPort.optional()),
+  // Unset: HOST (all-in-one: loopback).
+  METRICS_HOST: z.preprocess(unsetIfEmpty, z.string().min(1).optional()),
+  // Limits against slow and greedy clients (issue 9 defect 8), applied by createServer to every server.
+  // The request line and headers must arrive within this time (a hard deadline, not reset by trickled bytes).
+  HEADERS_TIMEOUT_MS: positiveInt(DEFAULT_SERVER_LIMITS.headersTimeoutMs),
+  // Longest pause between two chunks of a request body (an idle timeout: uploads that keep sending are fine).
+  BODY_TIMEOUT_MS: positiveInt(DEFAULT_SERVER_LIMITS.bodyTimeoutMs),
+  // Longest an HTTP/1.1 keep-alive connection or an HTTP/2 session without a running request stays open.
+  IDLE_TIMEOUT_MS: positiveInt(DEFAULT_SERVER_LIMITS.idleTimeoutMs),
+  // Open connections of the process, and of one remote address (IPv6: one /64); 0 means no cap.
+  MAX_CONNECTIONS: z.coerce.number().int().min(0).default(DEFAULT_SERVER_LIMITS.maxConnections),
+  MAX_CONNECTIONS_PER_ADDRESS: z.coerce.number().int().min(0).default(DEFAULT_SERVER_LIMITS.maxConnectionsPerAddress),
 });
 
 export type KitConfig = z.output<typeof kitConfigSchema>;
@@ -47,4 +65,39 @@ export type KitConfig = z.output<typeof kitConfigSchema>;
 /** The kit's part of the environment: server, database, bus, logging and token verification. */
 export function loadKitConfig(env: Record<string, string | undefined>): KitConfig {
   return parseEnv(kitConfigSchema, env);
+}
+
+type ServerConfig = Pick<
+  KitConfig,
+  | "PORT"
+  | "HOST"
+  | "METRICS_PORT"
+  | "METRICS_HOST"
+  | "HEADERS_TIMEOUT_MS"
+  | "BODY_TIMEOUT_MS"
+  | "IDLE_TIMEOUT_MS"
+  | "MAX_CONNECTIONS"
+  | "MAX_CONNECTIONS_PER_ADDRESS"
+>;
+
+/** createServer's limits from the environment. */
+export function serverLimits(config: ServerConfig): ServerLimits {
+  return {
+    headersTimeoutMs: config.HEADERS_TIMEOUT_MS,
+    bodyTimeoutMs: config.BODY_TIMEOUT_MS,
+    idleTimeoutMs: config.IDLE_TIMEOUT_MS,
+    maxConnections: config.MAX_CONNECTIONS,
+    maxConnectionsPerAddress: config.MAX_CONNECTIONS_PER_ADDRESS,
+  };
+}
+
+/**
+ * Where /metrics is served: METRICS_PORT (default 9464; a free port when PORT is 0, so processes started on
+ * free ports never collide on it) on METRICS_HOST (default `defaultHost`, else HOST).
+ */
+export function metricsListen(config: ServerConfig, defaultHost?: string): { port: number; host: string } {
+  return {
+    port: config.METRICS_PORT ?? (config.PORT === 0 ? 0 : 9464),
+    host: config.METRICS_HOST ?? defaultHost ?? config.HOST,
+  };
 }

@@ -1,7 +1,7 @@
 // The kit's public surface: what every service needs once.
 export { kEm, kIdentity, kLogger, kRequestId } from "./context.ts";
 export { DEFAULT_TOKEN_AUDIENCE, DEFAULT_TOKEN_ISSUER, TOKEN_ALG, TOKEN_TYPES, USER_ROLES } from "./auth/claims.ts";
-export { ConfigError, kitConfigSchema, loadKitConfig, parseEnv } from "./config.ts";
+export { ConfigError, kitConfigSchema, loadKitConfig, metricsListen, parseEnv, serverLimits } from "./config.ts";
 export { createCallLogger, createLogger } from "./logger.ts";
 export { INTERNAL_ERROR_MESSAGE, isServerFault, toConnectError, toLoggedConnectError } from "./errors.ts";
 export { remoteKeySource } from "./auth/key-source.ts";
@@ -22,7 +22,7 @@ export { initOrm, initServiceOrm, migrateUp } from "./db/orm.ts";
 export { captureRoutes, methodKey } from "./route-capture.ts";
 export { createInProcessTransport, IN_PROCESS_PROTOCOL } from "./in-process-transport.ts";
 export { startServiceHost } from "./host.ts";
-export { createServer } from "./server.ts";
+export { createServer, DEFAULT_SERVER_LIMITS } from "./server.ts";
 export { freePort } from "./net.ts";
 export { assertValidMediaKey, MediaKeyError, mediaContentType, mediaFilePath } from "./media/files.ts";
 export { createMediaHandler } from "./media/handler.ts";
@@ -71,7 +71,7 @@ export type { InitOrmOptions } from "./db/orm.ts";
 export type { CapturedRoutes } from "./route-capture.ts";
 export type { InProcessTransportOptions } from "./in-process-transport.ts";
 export type { ServiceHost, ServiceHostOptions } from "./host.ts";
-export type { NodeRequestHandler, RunningServer, ServerOptions } from "./server.ts";
+export type { NodeRequestHandler, RunningServer, ServerLimits, ServerOptions } from "./server.ts";
 export type { MediaHandler, MediaHandlerOptions } from "./media/handler.ts";
 export type { RunServiceMainOptions } from "./main.ts";
 export type { ProcessGuards, ProcessGuardsOptions } from "./process-guards.ts";

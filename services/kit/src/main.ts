@@ -3,7 +3,7 @@
 import { once } from "node:events";
 import type { Bus } from "./bus/bus.ts";
 import { createNatsBus } from "./bus/nats.ts";
-import { ConfigError, kitConfigSchema, loadKitConfig, parseEnv } from "./config.ts";
+import { ConfigError, kitConfigSchema, loadKitConfig, metricsListen, parseEnv, serverLimits } from "./config.ts";
 import { initServiceOrm, migrateUp } from "./db/orm.ts";
 import { startServiceHost } from "./host.ts";
 import { createLogger } from "./logger.ts";
@@ -83,6 +83,8 @@ export async function runServiceMain(
         ready: host.ready,
         logger,
         shutdownTimeoutMs: config.SHUTDOWN_TIMEOUT_MS,
+        limits: serverLimits(config),
+        metrics: metricsListen(config),
       });
       opts.onListening?.(server.url);
       if (!stopOn.signal.aborted) await once(stopOn.signal, "abort");

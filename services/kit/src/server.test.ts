@@ -1,11 +1,13 @@
 import http from "node:http";
+import http2 from "node:http2";
+import net from "node:net";
 import { Code, ConnectError, createClient, type Transport } from "@connectrpc/connect";
 import { connectNodeAdapter, createConnectTransport, createGrpcTransport } from "@connectrpc/connect-node";
 import { EchoService } from "@tt/proto/tt/testing/v1/echo_service_pb";
 import { Counter, Registry } from "prom-client";
 import { afterEach, describe, expect, it } from "vitest";
 import { createLogger } from "./logger.ts";
-import { createServer, type RunningServer } from "./server.ts";
+import { addressKey, createServer, type NodeRequestHandler, type RunningServer, type ServerLimits } from "./server.ts";
 import { echoImplementation, type EchoProbe } from "./test-support/echo-service.ts";
 
 const logger = createLogger({ service: "kit-server-test", level: "silent" });
@@ -15,16 +17,28 @@ afterEach(async () => {
 });
 
 async function start(
-  opts: { ready?: () => Promise<boolean>; probe?: EchoProbe; shutdownTimeoutMs?: number; registry?: Registry } = {},
+  opts: {
+    ready?: () => Promise<boolean>;
+    probe?: EchoProbe;
+    shutdownTimeoutMs?: number;
+    registry?: Registry;
+    metrics?: { port: number; host?: string };
+    limits?: Partial<ServerLimits>;
+    handler?: NodeRequestHandler;
+  } = {},
 ) {
   const server = await createServer({
-    handler: connectNodeAdapter({ routes: (router) => router.service(EchoService, echoImplementation(opts.probe)) }),
+    handler:
+      opts.handler ??
+      connectNodeAdapter({ routes: (router) => router.service(EchoService, echoImplementation(opts.probe)) }),
     port: 0,
     host: "127.0.0.1",
     ready: opts.ready ?? (async () => true),
     logger,
     shutdownTimeoutMs: opts.shutdownTimeoutMs ?? 5_000,
     registry: opts.registry,
+    metrics: opts.metrics,
+    limits: opts.limits,
   });
   running.push(server);
   return server;
@@ -73,14 +87,31 @@ describe("createServer", () => {
     expect(await get(`${server.url}/readyz`)).toMatchObject({ status: 503, body: "not ready\n" });
   });
 
-  it("serves the registry on /metrics in the Prometheus text format", async () => {
+  it("issue 9 defect 10: serves /metrics on the metrics port only; the public port answers 404", async () => {
     const registry = new Registry();
     new Counter({ name: "kit_test_total", help: "a test counter", registers: [registry] }).inc(3);
-    const server = await start({ registry });
-    const res = await get(`${server.url}/metrics`);
+    const server = await start({ registry, metrics: { port: 0, host: "127.0.0.1" } });
+    expect(server.metricsUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    expect(server.metricsUrl).not.toBe(server.url);
+    const res = await get(`${server.metricsUrl}/metrics`);
     expect(res.status).toBe(200);
     expect(res.type).toContain("text/plain");
     expect(res.body).toContain("kit_test_total 3");
+    // Nothing else there, and no metrics on the public port, whose probes stay where kubelet calls them.
+    expect((await get(`${server.metricsUrl}/healthz`)).status).toBe(404);
+    const publicMetrics = await get(`${server.url}/metrics`);
+    expect(publicMetrics.status).toBe(404);
+    expect(publicMetrics.body).not.toContain("kit_test_total");
+    expect((await get(`${server.url}/healthz`)).status).toBe(200);
+    expect((await get(`${server.url}/readyz`)).status).toBe(200);
+    await server.close();
+    await expect(get(`${server.metricsUrl}/metrics`)).rejects.toThrow(/ECONNREFUSED/);
+  });
+
+  it("issue 9 defect 10: serves no metrics at all without a metrics port", async () => {
+    const server = await start();
+    expect(server.metricsUrl).toBeUndefined();
+    expect((await get(`${server.url}/metrics`)).status).toBe(404);
   });
 
   it("serves Connect over HTTP/1.1 and gRPC over h2c on the same port", async () => {
@@ -120,5 +151,218 @@ describe("createServer", () => {
     const error = await call;
     expect(error).toBeInstanceOf(ConnectError);
     expect([Code.Unavailable, Code.Internal, Code.Canceled, Code.Unknown]).toContain(error?.code);
+  });
+});
+
+// Slow clients (issue 9 defect 8). Short limits through the options; every wait is for an event (the socket's
+// close, an answer), timings are only asserted loosely to show which limit ended the connection.
+const SHORT: Partial<ServerLimits> = { headersTimeoutMs: 300, bodyTimeoutMs: 300, idleTimeoutMs: 300 };
+
+interface RawClient {
+  socket: net.Socket;
+  /** Resolves when the server has closed the connection: what it sent, and ms since `since`. */
+  closed: Promise<{ data: string; ms: number; error?: string }>;
+  since: number;
+}
+
+function raw(url: string, localAddress?: string): Promise<RawClient> {
+  const { hostname, port } = new URL(url);
+  return new Promise((resolve, reject) => {
+    const socket = net.connect({ host: hostname, port: Number(port), localAddress });
+    let data = "";
+    let error: string | undefined;
+    socket.setEncoding("utf8");
+    socket.on("data", (chunk: string) => (data += chunk));
+    socket.on("error", (err: NodeJS.ErrnoException) => (error = err.code ?? err.message));
+    const client: RawClient = {
+      socket,
+      since: performance.now(),
+      closed: new Promise((done) =>
+        socket.once("close", () => done({ data, ms: performance.now() - client.since, error })),
+      ),
+    };
+    socket.once("connect", () => {
+      client.since = performance.now();
+      resolve(client);
+    });
+    socket.once("error", reject);
+  });
+}
+
+function send(client: RawClient, text: string) {
+  client.socket.write(text);
+  client.since = performance.now();
+}
+
+/** A handler that reads the whole body and answers its length (uploads). */
+const countingHandler: NodeRequestHandler = (req, res) => {
+  let bytes = 0;
+  req.on("data", (chunk: Buffer) => (bytes += chunk.length));
+  req.on("end", () => (res as http.ServerResponse).end(`${bytes} bytes`));
+};
+
+describe("createServer against slow clients (issue 9 defect 8)", () => {
+  it("issue 9 defect 8: drops a connection that sends nothing, or half a preface, within the headers timeout", async () => {
+    const server = await start({ limits: SHORT });
+    const silent = await raw(server.url);
+    const halfPreface = await raw(server.url);
+    send(halfPreface, "PRI * HTTP/2.0\r\n");
+    for (const client of [silent, halfPreface]) {
+      const { ms } = await client.closed;
+      expect(ms).toBeGreaterThanOrEqual(250);
+      expect(ms).toBeLessThan(5_000);
+    }
+  });
+
+  it("issue 9 defect 8: drops a client that sends half its headers and stops, with 408", async () => {
+    const server = await start({ limits: SHORT });
+    const client = await raw(server.url);
+    send(client, "GET /healthz HTTP/1.1\r\nHost: x\r\n");
+    const { data, ms } = await client.closed;
+    expect(data).toContain("408");
+    expect(ms).toBeLessThan(5_000);
+  });
+
+  it("issue 9 defect 8: headers trickled a byte at a time do not extend the headers deadline", async () => {
+    const server = await start({ limits: SHORT });
+    const client = await raw(server.url);
+    const started = performance.now();
+    const header = "GET /healthz HTTP/1.1\r\nHost: x\r\nX-Slow: " + "a".repeat(10_000);
+    let at = 0;
+    const trickle = setInterval(() => client.socket.write(header[at++ % header.length]!), 20);
+    try {
+      await client.closed;
+    } finally {
+      clearInterval(trickle);
+    }
+    // Bytes kept arriving every 20 ms, yet the deadline (300 ms, checked every 75 ms) held.
+    expect(performance.now() - started).toBeLessThan(3_000);
+  });
+
+  it("issue 9 defect 8: drops a client that sends its headers and then an idle body", async () => {
+    const server = await start({ limits: SHORT, handler: countingHandler });
+    const client = await raw(server.url);
+    send(client, "POST /upload HTTP/1.1\r\nHost: x\r\nContent-Length: 1000\r\n\r\nfirst bytes");
+    const { ms, data } = await client.closed;
+    expect(data).toBe("");
+    expect(ms).toBeGreaterThanOrEqual(250);
+    expect(ms).toBeLessThan(5_000);
+  });
+
+  it("issue 9 defect 8: keeps an upload that keeps sending beyond the body timeout (an idle timeout, not a total)", async () => {
+    const server = await start({ limits: SHORT, handler: countingHandler });
+    const client = await raw(server.url);
+    const chunks = 12;
+    send(client, `POST /upload HTTP/1.1\r\nHost: x\r\nContent-Length: ${chunks * 10}\r\nConnection: close\r\n\r\n`);
+    const started = performance.now();
+    let sent = 0;
+    // A chunk every 100 ms (a third of the body timeout): 1.2 s in all, four times the timeout.
+    const sender = setInterval(() => {
+      client.socket.write("0123456789");
+      if (++sent === chunks) clearInterval(sender);
+    }, 100);
+    const { data } = await client.closed;
+    clearInterval(sender);
+    expect(data).toMatch(/^HTTP\/1\.1 200/);
+    expect(data).toContain(`${chunks * 10} bytes`);
+    expect(performance.now() - started).toBeGreaterThan(1_000);
+  });
+
+  it("issue 9 defect 8: closes an idle keep-alive connection after the idle timeout", async () => {
+    const server = await start({ limits: SHORT });
+    const client = await raw(server.url);
+    const answered = new Promise<void>((resolve) => client.socket.once("data", () => resolve()));
+    send(client, "GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n");
+    await answered;
+    client.since = performance.now();
+    const { data, ms } = await client.closed;
+    expect(data).toMatch(/^HTTP\/1\.1 200/);
+    // The idle timeout plus the second Node adds to the advertised keep-alive timeout.
+    expect(ms).toBeGreaterThanOrEqual(250);
+    expect(ms).toBeLessThan(6_000);
+  });
+
+  it("issue 9 defect 8: closes an HTTP/2 session that opens and sends nothing", async () => {
+    const server = await start({ limits: SHORT });
+    const session = http2.connect(server.url);
+    session.on("error", () => {});
+    await new Promise<void>((resolve) => session.once("connect", () => resolve()));
+    const since = performance.now();
+    const socketClosed = new Promise<void>((resolve) => session.socket.once("close", () => resolve()));
+    await socketClosed;
+    expect(performance.now() - since).toBeGreaterThanOrEqual(250);
+    expect(session.closed || session.destroyed).toBe(true);
+  });
+
+  it("issue 9 defect 8: resets an HTTP/2 stream whose body never ends, then closes the idle session", async () => {
+    const server = await start({ limits: SHORT, handler: countingHandler });
+    const session = http2.connect(server.url);
+    session.on("error", () => {});
+    const socketClosed = new Promise<void>((resolve) => session.socket.once("close", () => resolve()));
+    const stream = session.request({ ":method": "POST", ":path": "/upload" }, { endStream: false });
+    stream.on("error", () => {});
+    stream.write("a start, and then nothing");
+    const rstCode = await new Promise<number>((resolve) => stream.once("close", () => resolve(stream.rstCode)));
+    expect(rstCode).toBe(http2.constants.NGHTTP2_CANCEL);
+    await socketClosed;
+  });
+
+  it.each([
+    ["HTTP/1.1 (Connect)", (url: string) => createConnectTransport({ baseUrl: url, httpVersion: "1.1" })],
+    ["HTTP/2 (gRPC)", (url: string) => createGrpcTransport({ baseUrl: url })],
+  ] as const)(
+    "issue 9 defect 8: a server stream over %s outlives the idle and body timeouts, with pauses longer than both",
+    async (_name, transport) => {
+      const server = await start({ limits: { headersTimeoutMs: 200, bodyTimeoutMs: 200, idleTimeoutMs: 200 } });
+      const client = createClient(EchoService, transport(server.url) as Transport);
+      const started = performance.now();
+      const seen: number[] = [];
+      for await (const message of client.echoStream({ text: "live room", count: 4, intervalMs: 350 })) {
+        seen.push(message.index);
+      }
+      expect(seen).toEqual([0, 1, 2, 3]);
+      expect(performance.now() - started).toBeGreaterThan(1_000);
+    },
+  );
+
+  it("issue 9 defect 8: refuses the connection over the per-address cap while another address still gets in", async () => {
+    const server = await start({ limits: { maxConnectionsPerAddress: 3 } });
+    const held = await Promise.all([raw(server.url), raw(server.url), raw(server.url)]);
+    const extra = await raw(server.url);
+    const refused = await extra.closed;
+    expect(refused.data).toBe("");
+    expect(refused.error).toBe("ECONNRESET");
+    // The three held ones are still served, and so is another address (all of 127/8 is loopback on Linux).
+    const answered = new Promise<string>((resolve) => held[0]!.socket.once("data", (d: string) => resolve(d)));
+    send(held[0]!, "GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n");
+    expect(await answered).toMatch(/^HTTP\/1\.1 200/);
+    const other = await raw(server.url, "127.0.0.2");
+    const otherAnswered = new Promise<string>((resolve) => other.socket.once("data", (d: string) => resolve(d)));
+    send(other, "GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n");
+    expect(await otherAnswered).toMatch(/^HTTP\/1\.1 200/);
+    for (const client of [...held, other]) client.socket.destroy();
+  });
+
+  it("issue 9 defect 8: refuses connections over the global cap", async () => {
+    const server = await start({ limits: { maxConnections: 2 } });
+    const held = await Promise.all([raw(server.url), raw(server.url)]);
+    const extra = await raw(server.url, "127.0.0.3");
+    const refused = await extra.closed;
+    expect(refused.data).toBe("");
+    const answered = new Promise<string>((resolve) => held[1]!.socket.once("data", (d: string) => resolve(d)));
+    send(held[1]!, "GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n");
+    expect(await answered).toMatch(/^HTTP\/1\.1 200/);
+    for (const client of held) client.socket.destroy();
+  });
+
+  it("counts IPv4 addresses one by one and IPv6 addresses by their /64", () => {
+    expect(addressKey("203.0.113.7")).toBe("203.0.113.7");
+    expect(addressKey("::ffff:203.0.113.7")).toBe("203.0.113.7");
+    expect(addressKey("2001:db8:1:2:aaaa::1")).toBe("2001:db8:1:2::/64");
+    expect(addressKey("2001:0db8:0001:0002:ffff:ffff:ffff:ffff")).toBe("2001:db8:1:2::/64");
+    expect(addressKey("2001:db8::1")).toBe("2001:db8:0:0::/64");
+    expect(addressKey("::1")).toBe("0:0:0:0::/64");
+    expect(addressKey("fe80::1%eth0")).toBe("fe80:0:0:0::/64");
+    expect(addressKey(undefined)).toBeUndefined();
   });
 });

@@ -1,5 +1,8 @@
 // One port for everything: gRPC needs HTTP/2 (h2c, prior knowledge), browsers and simple clients speak
-// Connect or gRPC-Web over HTTP/1.1. Health, readiness and metrics sit beside the RPCs.
+// Connect or gRPC-Web over HTTP/1.1. Health and readiness sit beside the RPCs; metrics have a port of their own
+// (never the public one, which answers 404 for /metrics). Slow and greedy clients are bounded here, for every
+// service and the gateway alike: a deadline for the headers, an idle timeout for request bodies and for
+// connections without a running request, and caps on open connections (in all and per remote address).
 import http, { type IncomingMessage, type ServerResponse } from "node:http";
 import http2 from "node:http2";
 import net, { type AddressInfo, type Socket } from "node:net";
@@ -12,6 +15,33 @@ export type NodeRequestHandler = (
   res: ServerResponse | http2.Http2ServerResponse,
 ) => void;
 
+/** What one client may hold of a server, and for how long. */
+export interface ServerLimits {
+  /**
+   * A new connection's first request line and headers (the HTTP/2 preface included), and every later request's
+   * headers, must arrive within this time; a hard deadline, not reset by bytes trickling in.
+   */
+  headersTimeoutMs: number;
+  /** Longest pause between two chunks of a request body; a request whose body has ended has no time limit. */
+  bodyTimeoutMs: number;
+  /** Longest an HTTP/1.1 keep-alive connection, or an HTTP/2 session, stays open without a running request. */
+  idleTimeoutMs: number;
+  /** Open connections of this server; 0 means no cap. */
+  maxConnections: number;
+  /** Open connections from one remote address (IPv6: from one /64); 0 means no cap. */
+  maxConnectionsPerAddress: number;
+}
+
+export const DEFAULT_SERVER_LIMITS: Readonly<ServerLimits> = Object.freeze({
+  headersTimeoutMs: 15_000,
+  bodyTimeoutMs: 30_000,
+  // Longer than the 60 s idle timeout of common proxies and load balancers, so they close first (no race on a
+  // connection the proxy is about to reuse).
+  idleTimeoutMs: 65_000,
+  maxConnections: 10_000,
+  maxConnectionsPerAddress: 256,
+});
+
 export interface ServerOptions {
   handler: NodeRequestHandler;
   /** 0 picks a free port. */
@@ -23,12 +53,18 @@ export interface ServerOptions {
   /** How long close() lets running calls finish before cutting connections. Default 10 s. */
   shutdownTimeoutMs?: number;
   registry?: Registry;
+  /** Where GET /metrics is served (port 0 picks a free one); without it, nowhere. */
+  metrics?: { port: number; host?: string };
+  /** Limits against slow and greedy clients; each missing one is its DEFAULT_SERVER_LIMITS value. */
+  limits?: Partial<ServerLimits>;
 }
 
 export interface RunningServer {
   /** http://host:port, with a loopback host when listening on every interface. */
   url: string;
   port: number;
+  /** http://host:port of the metrics server, when one was asked for. */
+  metricsUrl?: string;
   /** Stops accepting, lets running calls finish (up to the timeout), then closes every connection. */
   close(): Promise<void>;
 }
@@ -46,6 +82,7 @@ function send(res: AnyResponse, status: number, body: string, contentType = "tex
 export async function createServer(opts: ServerOptions): Promise<RunningServer> {
   const registry = opts.registry ?? register;
   const shutdownTimeoutMs = opts.shutdownTimeoutMs ?? 10_000;
+  const limits: ServerLimits = { ...DEFAULT_SERVER_LIMITS, ...opts.limits };
   let draining = false;
   let inflight = 0;
   let drained: (() => void) | undefined;
@@ -54,6 +91,10 @@ export async function createServer(opts: ServerOptions): Promise<RunningServer> 
   // HTTP/1.1 keep-alive sockets with a request running; idle ones can be closed at once on shutdown.
   const busy = new Map<Socket, number>();
   const http1Sockets = new Set<Socket>();
+  // The newest request on each HTTP/1.1 socket: the one whose body a socket timeout is about.
+  const latest = new WeakMap<Socket, AnyRequest>();
+  const perAddress = new Map<string, number>();
+  const refusals = refusalLog(opts.logger);
 
   const handle = async (req: AnyRequest, res: AnyResponse) => {
     // A keep-alive HTTP/1.1 client may still send while we drain; 503 makes it retry on another instance.
@@ -67,9 +108,8 @@ export async function createServer(opts: ServerOptions): Promise<RunningServer> 
       const ok = !draining && (await opts.ready().catch(() => false));
       return send(res, ok ? 200 : 503, ok ? "ready\n" : "not ready\n");
     }
-    if (req.method === "GET" && path === "/metrics") {
-      return send(res, 200, await registry.metrics(), registry.contentType);
-    }
+    // Metrics live on their own port (opts.metrics), which the Ingress never routes to; never here.
+    if (path === "/metrics") return send(res, 404, "not found\n");
     opts.handler(req, res);
   };
 
@@ -81,6 +121,18 @@ export async function createServer(opts: ServerOptions): Promise<RunningServer> 
       if (!http1Sockets.has(socket)) {
         http1Sockets.add(socket);
         socket.once("close", () => http1Sockets.delete(socket));
+      }
+      // Body idle timeout: any byte in either direction restarts it; h1's "timeout" listener decides what
+      // a timeout means once the body has ended (nothing).
+      latest.set(socket, req);
+      socket.setTimeout(limits.bodyTimeoutMs);
+    } else {
+      const stream = (req as http2.Http2ServerRequest).stream;
+      if (!stream.endAfterHeaders) {
+        stream.setTimeout(limits.bodyTimeoutMs, () => {
+          if (req.complete) stream.setTimeout(0);
+          else stream.close(http2.constants.NGHTTP2_CANCEL);
+        });
       }
     }
     res.once("close", () => {
@@ -100,19 +152,71 @@ export async function createServer(opts: ServerOptions): Promise<RunningServer> 
       if (!res.headersSent) send(res, 500, "internal error\n");
     });
   };
-  const h1 = http.createServer(onRequest);
+  const h1 = http.createServer(
+    {
+      headersTimeout: limits.headersTimeoutMs,
+      // Node's requestTimeout bounds a whole request, which would cut long uploads that keep sending; the body
+      // timeout above is an idle timeout instead.
+      requestTimeout: 0,
+      keepAliveTimeout: limits.idleTimeoutMs,
+      // Node checks the headers deadline of every connection this often.
+      connectionsCheckingInterval: Math.max(10, Math.min(1000, Math.floor(limits.headersTimeoutMs / 4))),
+    },
+    onRequest,
+  );
+  // Node tracks connections for headersTimeout only once the server emits "listening", and h1 never listens
+  // itself (it is handed the sockets below): without this, incomplete headers were held forever.
+  h1.emit("listening");
+  // A socket timeout is the body idle timeout or the keep-alive idle timeout: either way the connection goes,
+  // unless the request's body has ended and its answer is still being written (long server streams).
+  h1.on("timeout", (socket: Socket) => {
+    const req = latest.get(socket);
+    if (busy.has(socket) && req?.complete) socket.setTimeout(0);
+    else socket.destroy();
+  });
   const h2 = http2.createServer(onRequest);
   h2.on("session", (session: http2.ServerHttp2Session) => {
     sessions.add(session);
-    session.once("close", () => sessions.delete(session));
+    // A session without an open stream for idleTimeoutMs is closed (GOAWAY, then the socket), pings or not.
+    let open = 0;
+    let idle: NodeJS.Timeout | undefined;
+    const armIdle = () => {
+      idle = setTimeout(() => session.close(), limits.idleTimeoutMs);
+      idle.unref();
+    };
+    armIdle();
+    session.on("stream", (stream: http2.ServerHttp2Stream) => {
+      open++;
+      clearTimeout(idle);
+      stream.once("close", () => {
+        if (--open === 0 && !session.closed && !session.destroyed) armIdle();
+      });
+    });
+    session.once("close", () => {
+      clearTimeout(idle);
+      sessions.delete(session);
+    });
   });
   // Node's `allowHTTP1` works for TLS servers only (ALPN); without TLS the HTTP/2 connection preface tells
   // the two apart, so one plain port serves h2c gRPC and HTTP/1.1 alike.
   const server = net.createServer({ noDelay: true }, (socket) => {
+    const address = addressKey(socket.remoteAddress);
+    if (address === undefined) return void socket.destroy();
+    const open = perAddress.get(address) ?? 0;
+    if (limits.maxConnectionsPerAddress > 0 && open >= limits.maxConnectionsPerAddress) {
+      refusals(address, "per_address");
+      return void socket.resetAndDestroy();
+    }
+    perAddress.set(address, open + 1);
     sockets.add(socket);
-    socket.once("close", () => sockets.delete(socket));
+    socket.once("close", () => {
+      sockets.delete(socket);
+      const left = (perAddress.get(address) ?? 1) - 1;
+      if (left > 0) perAddress.set(address, left);
+      else perAddress.delete(address);
+    });
     socket.once("error", () => socket.destroy());
-    routeByPreface(socket, (isHttp2, head) => {
+    routeByPreface(socket, limits.headersTimeoutMs, (isHttp2, head) => {
       // The bytes read to decide go back into the socket's buffer: the HTTP/1 parser reads them from
       // there, and an HTTP/2 session takes what is already buffered before it reads the native handle
       // (so no resume for it: flowing mode would hand those bytes to nobody).
@@ -124,24 +228,36 @@ export async function createServer(opts: ServerOptions): Promise<RunningServer> 
       }
     });
   });
+  // Node closes connections over maxConnections as they arrive ("drop").
+  if (limits.maxConnections > 0) server.maxConnections = limits.maxConnections;
+  server.on("drop", (data?: { remoteAddress?: string }) => refusals(addressKey(data?.remoteAddress) ?? "?", "global"));
 
-  await new Promise<void>((resolve, reject) => {
-    server.once("error", reject);
-    server.listen(opts.port, opts.host ?? "0.0.0.0", () => {
-      server.off("error", reject);
-      resolve();
-    });
-  });
-  const { port, address } = server.address() as AddressInfo;
-  const host =
-    address === "0.0.0.0" || address === "::" ? "127.0.0.1" : address.includes(":") ? `[${address}]` : address;
-  opts.logger.info({ port }, "listening");
+  await listen(server, opts.port, opts.host ?? "0.0.0.0");
+  const { port, url } = where(server);
+  let metricsServer: http.Server | undefined;
+  let metricsUrl: string | undefined;
+  if (opts.metrics) {
+    try {
+      metricsServer = createMetricsServer(registry, limits, opts.logger);
+      await listen(metricsServer, opts.metrics.port, opts.metrics.host ?? opts.host ?? "0.0.0.0");
+      metricsUrl = where(metricsServer).url;
+    } catch (err) {
+      await new Promise((resolve) => server.close(resolve));
+      throw err;
+    }
+  }
+  opts.logger.info({ port, metricsUrl }, "listening");
 
   let closing: Promise<void> | undefined;
   const close = async () => {
-    h1.closeIdleConnections();
+    // Stops h1's headers-deadline checks too (it never listened, so this only clears them).
+    h1.close();
     draining = true;
     const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+    const metricsClosed = new Promise<void>((resolve) =>
+      metricsServer ? metricsServer.close(() => resolve()) : resolve(),
+    );
+    metricsServer?.closeAllConnections();
     // HTTP/2: GOAWAY, running streams may finish. HTTP/1.1: idle keep-alive sockets go now.
     for (const session of sessions) session.close();
     for (const socket of http1Sockets) if (!busy.has(socket)) socket.destroy();
@@ -156,13 +272,14 @@ export async function createServer(opts: ServerOptions): Promise<RunningServer> 
     }
     for (const session of sessions) session.destroy();
     for (const socket of sockets) socket.destroy();
-    await closed;
+    await Promise.all([closed, metricsClosed]);
     opts.logger.info("server closed");
   };
 
   return {
-    url: `http://${host}:${port}`,
+    url,
     port,
+    metricsUrl,
     close() {
       closing ??= close();
       return closing;
@@ -170,12 +287,102 @@ export async function createServer(opts: ServerOptions): Promise<RunningServer> 
   };
 }
 
-const PREFACE_TIMEOUT_MS = 30_000;
+function listen(server: net.Server, port: number, host: string): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(port, host, () => {
+      server.off("error", reject);
+      resolve();
+    });
+  });
+}
+
+/** The port and a URL to reach it, with a loopback host when listening on every interface. */
+function where(server: net.Server): { port: number; url: string } {
+  const { port, address } = server.address() as AddressInfo;
+  const host =
+    address === "0.0.0.0" || address === "::" ? "127.0.0.1" : address.includes(":") ? `[${address}]` : address;
+  return { port, url: `http://${host}:${port}` };
+}
+
+/** GET /metrics in the Prometheus text format, and nothing else; it listens itself, so Node's timeouts apply. */
+function createMetricsServer(registry: Registry, limits: ServerLimits, logger: Logger): http.Server {
+  const server = http.createServer(
+    {
+      headersTimeout: limits.headersTimeoutMs,
+      requestTimeout: limits.headersTimeoutMs + limits.bodyTimeoutMs,
+      keepAliveTimeout: limits.idleTimeoutMs,
+    },
+    (req, res) => {
+      const path = (req.url ?? "/").split("?")[0];
+      if (path !== "/metrics") return send(res, 404, "not found\n");
+      if (req.method !== "GET" && req.method !== "HEAD") return send(res, 405, "method not allowed\n");
+      registry.metrics().then(
+        (text) => send(res, 200, req.method === "HEAD" ? "" : text, registry.contentType),
+        (err: unknown) => {
+          logger.error({ err }, "collecting metrics failed");
+          send(res, 500, "collecting metrics failed\n");
+        },
+      );
+    },
+  );
+  if (limits.maxConnections > 0) server.maxConnections = limits.maxConnections;
+  return server;
+}
+
+/**
+ * The key connections are counted under: an IPv4 address (also when it arrives IPv4-mapped), or the /64 of an
+ * IPv6 address, since one host or customer is given a whole /64 and could otherwise open a connection from
+ * each of its addresses.
+ */
+export function addressKey(address: string | undefined): string | undefined {
+  if (!address) return undefined;
+  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
+  if (mapped) return mapped[1];
+  if (!address.includes(":")) return address;
+  const groups = (part: string) =>
+    part === "" ? [] : part.split(":").flatMap((g) => (g.includes(".") ? ["0", "0"] : [g]));
+  const [left = "", right] = address.split("%")[0]!.split("::");
+  const head = groups(left);
+  const tail = right === undefined ? [] : groups(right);
+  const full =
+    right === undefined ? head : [...head, ...Array<string>(8 - head.length - tail.length).fill("0"), ...tail];
+  return `${full
+    .slice(0, 4)
+    .map((g) => parseInt(g, 16).toString(16))
+    .join(":")}::/64`;
+}
+
+/** Logs refused connections, at most once a minute (an attack would otherwise flood the log). */
+function refusalLog(logger: Logger): (address: string, cap: "per_address" | "global") => void {
+  let lastAt = -Infinity;
+  let since = 0;
+  return (address, cap) => {
+    since++;
+    const now = performance.now();
+    if (now - lastAt < 60_000) return;
+    logger.warn(
+      { address, cap, refusedSinceLastLog: since },
+      cap === "global"
+        ? "connection refused: MAX_CONNECTIONS open"
+        : "connection refused: MAX_CONNECTIONS_PER_ADDRESS open from this address",
+    );
+    lastAt = now;
+    since = 0;
+  };
+}
+
 const PREFACE = Buffer.from("PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n");
 
-/** Reads just enough of a new connection to see whether it opens with the HTTP/2 preface, then hands it on. */
-function routeByPreface(socket: Socket, route: (isHttp2: boolean, head: Buffer) => void): void {
+/**
+ * Reads just enough of a new connection to see whether it opens with the HTTP/2 preface, then hands it on.
+ * Until then the connection has `timeoutMs` in all (a deadline, not an idle timeout: trickled bytes do not
+ * extend it); afterwards the protocol's own limits apply.
+ */
+function routeByPreface(socket: Socket, timeoutMs: number, route: (isHttp2: boolean, head: Buffer) => void): void {
   let seen = Buffer.alloc(0);
+  const deadline = setTimeout(() => socket.destroy(), timeoutMs);
+  socket.once("close", () => clearTimeout(deadline));
   const onData = (chunk: Buffer) => {
     seen = Buffer.concat([seen, chunk]);
     const n = Math.min(seen.length, PREFACE.length);
@@ -183,10 +390,8 @@ function routeByPreface(socket: Socket, route: (isHttp2: boolean, head: Buffer) 
     if (isHttp2 && n < PREFACE.length) return;
     socket.off("data", onData);
     socket.pause();
-    socket.setTimeout(0);
+    clearTimeout(deadline);
     route(isHttp2, seen);
   };
   socket.on("data", onData);
-  // Until a protocol takes over (with its own timeouts), a silent connection only costs us: drop it.
-  socket.setTimeout(PREFACE_TIMEOUT_MS, () => socket.destroy());
 }
