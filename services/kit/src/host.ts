@@ -19,6 +19,7 @@ import { createEntityManagerInterceptor } from "./interceptors/entity-manager.ts
 import { createInputRulesInterceptor } from "./interceptors/input-rules.ts";
 import { createLoggingInterceptor } from "./interceptors/logging.ts";
 import { createMetricsInterceptor } from "./interceptors/metrics.ts";
+import { createRequestFaultInterceptor, requestFaultGate } from "./interceptors/request-faults.ts";
 import { createRequestIdInterceptor } from "./interceptors/request-id.ts";
 import { captureRoutes, type CapturedRoutes } from "./route-capture.ts";
 import type { NodeRequestHandler } from "./server.ts";
@@ -171,6 +172,8 @@ export async function startServiceHost(opts: ServiceHostOptions): Promise<Servic
   // who may not call learns nothing of the input rules and gets the 401 the specification asks for, yet
   // before any handler or query; the EntityManager fork only for calls that got through.
   const interceptors: Interceptor[] = [
+    // Outermost: a request message that cannot be decoded is the caller's fault (issue 9 defect 2).
+    createRequestFaultInterceptor(),
     createRequestIdInterceptor({ logger: opts.logger }),
     createMetricsInterceptor({ registry: opts.registry }),
     createLoggingInterceptor({ logger: opts.logger }),
@@ -184,6 +187,8 @@ export async function startServiceHost(opts: ServiceHostOptions): Promise<Servic
       for (const s of started) s.routes?.replay(router);
     },
     interceptors,
+    // A unary body that does not parse is invalid_argument, not internal (issue 9 defect 2).
+    requestGate: requestFaultGate,
     shutdownSignal: shutdown.signal,
   });
   const transport = createInProcessTransport({ methods, interceptors, shutdownSignal: shutdown.signal });

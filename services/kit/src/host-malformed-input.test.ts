@@ -1,0 +1,180 @@
+// Issue 9 defect 2: a request body that cannot be decoded is the caller's fault on every protocol the kit
+// serves: HTTP 400 invalid_argument on Connect, grpc-status 3 on gRPC and gRPC-Web, for unary calls and for
+// the streaming envelopes. The bodies are written by hand, as a fuzzer or a broken client would send them.
+import http2 from "node:http2";
+import { Registry } from "prom-client";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import type { Bus } from "./bus/bus.ts";
+import { createMemoryBus } from "./bus/memory.ts";
+import { startServiceHost, type ServiceHost } from "./host.ts";
+import { createLogger } from "./logger.ts";
+import { createServer, type RunningServer } from "./server.ts";
+import { echoDefinition } from "./test-support/echo-service.ts";
+import { createTestDatabase, createTestTokenIssuer, type TestDatabase, type TestTokenIssuer } from "./testing/index.ts";
+
+const logger = createLogger({ service: "kit-test", level: "silent" });
+const ECHO = "/tt.testing.v1.EchoService/Echo";
+const ECHO_STREAM = "/tt.testing.v1.EchoService/EchoStream";
+
+let db: TestDatabase;
+let bus: Bus;
+let host: ServiceHost;
+let server: RunningServer;
+let issuer: TestTokenIssuer;
+let token: string;
+
+beforeAll(async () => {
+  db = await createTestDatabase(inject("databaseUrl"));
+  bus = createMemoryBus();
+  issuer = await createTestTokenIssuer();
+  token = await issuer.sign();
+  const registry = new Registry();
+  host = await startServiceHost({
+    definitions: [echoDefinition()],
+    databaseUrl: db.url,
+    bus,
+    logger,
+    env: {},
+    keys: issuer.keys,
+    registry,
+    allowMissingAccess: true,
+  });
+  server = await createServer({
+    handler: host.handler,
+    port: 0,
+    host: "127.0.0.1",
+    ready: host.ready,
+    logger,
+    registry,
+  });
+});
+
+afterAll(async () => {
+  await server?.close();
+  await host?.close();
+  await bus?.close();
+  await db?.drop();
+});
+
+/** A length-prefixed message (Connect streaming, gRPC, gRPC-Web): flags, big-endian length, data. */
+function envelope(data: Uint8Array, opts: { flags?: number; length?: number } = {}): Buffer {
+  const head = Buffer.alloc(5);
+  head.writeUInt8(opts.flags ?? 0, 0);
+  head.writeUInt32BE(opts.length ?? data.length, 1);
+  return Buffer.concat([head, data]);
+}
+
+const NOT_PROTOBUF = Uint8Array.from([0xff, 0xff]);
+
+/** The frames of an enveloped body. */
+function frames(body: Buffer): Array<{ flags: number; data: Buffer }> {
+  const out = [];
+  for (let at = 0; at + 5 <= body.length;) {
+    const length = body.readUInt32BE(at + 1);
+    out.push({ flags: body[at]!, data: body.subarray(at + 5, at + 5 + length) });
+    at += 5 + length;
+  }
+  return out;
+}
+
+async function post(path: string, contentType: string, body: Uint8Array, headers: Record<string, string> = {}) {
+  const res = await fetch(server.url + path, {
+    method: "POST",
+    headers: { "content-type": contentType, ...headers },
+    body: Uint8Array.from(body),
+  });
+  return { status: res.status, headers: res.headers, body: Buffer.from(await res.arrayBuffer()) };
+}
+
+/** One gRPC call over h2c; the answer's status, grpc-status (trailer or trailers-only header) and message. */
+function grpc(path: string, body: Uint8Array): Promise<{ status: number; grpcStatus: string; message: string }> {
+  return new Promise((resolve, reject) => {
+    const session = http2.connect(server.url);
+    session.on("error", reject);
+    const stream = session.request({
+      ":method": "POST",
+      ":path": path,
+      "content-type": "application/grpc+proto",
+      te: "trailers",
+      authorization: `Bearer ${token}`,
+    });
+    let status = 0;
+    let meta: http2.IncomingHttpHeaders = {};
+    stream.on("response", (h) => {
+      status = Number(h[":status"]);
+      meta = { ...h };
+    });
+    stream.on("trailers", (t) => (meta = { ...meta, ...t }));
+    stream.on("data", () => undefined);
+    stream.on("end", () => {
+      session.close();
+      resolve({
+        status,
+        grpcStatus: String(meta["grpc-status"]),
+        message: decodeURIComponent(String(meta["grpc-message"] ?? "")),
+      });
+    });
+    stream.on("error", reject);
+    stream.end(body);
+  });
+}
+
+describe("issue 9 defect 2: a malformed body is invalid_argument, never internal", () => {
+  it("issue 9 defect 2: a malformed protobuf body is invalid_argument (400) on the Connect protocol, not 500", async () => {
+    const res = await post(ECHO, "application/proto", NOT_PROTOBUF);
+    expect(res.status).toBe(400);
+    expect(JSON.parse(res.body.toString())).toMatchObject({ code: "invalid_argument" });
+  });
+
+  it("issue 9 defect 2: malformed JSON on the Connect protocol is invalid_argument (400)", async () => {
+    const res = await post(ECHO, "application/json", new TextEncoder().encode("{"));
+    expect(res.status).toBe(400);
+    expect(JSON.parse(res.body.toString())).toMatchObject({ code: "invalid_argument" });
+  });
+
+  it("issue 9 defect 2: the handler's own failures stay internal (500)", async () => {
+    const res = await post(ECHO, "application/json", new TextEncoder().encode(JSON.stringify({ text: "boom" })));
+    expect(res.status).toBe(500);
+    expect(JSON.parse(res.body.toString())).toEqual({ code: "internal", message: "internal error" });
+  });
+
+  it.each([
+    ["a message that is not protobuf", envelope(NOT_PROTOBUF)],
+    ["an envelope promising more bytes than it has", envelope(NOT_PROTOBUF, { length: 100 })],
+    ["an envelope cut inside its prefix", envelope(NOT_PROTOBUF).subarray(0, 3)],
+  ])(
+    "issue 9 defect 2: Connect streaming (application/connect+proto) with %s ends invalid_argument",
+    async (_, body) => {
+      const res = await post(ECHO_STREAM, "application/connect+proto", body, { authorization: `Bearer ${token}` });
+      expect(res.status).toBe(200);
+      const end = frames(res.body).find((f) => f.flags & 0b10);
+      expect(JSON.parse(end!.data.toString())).toMatchObject({ error: { code: "invalid_argument" } });
+    },
+  );
+
+  it.each([
+    ["unary, a message that is not protobuf", ECHO, envelope(NOT_PROTOBUF)],
+    ["unary, a truncated envelope", ECHO, envelope(NOT_PROTOBUF, { length: 10 })],
+    ["unary, an envelope cut inside its prefix", ECHO, envelope(NOT_PROTOBUF).subarray(0, 3)],
+    ["server streaming, a message that is not protobuf", ECHO_STREAM, envelope(NOT_PROTOBUF)],
+    ["server streaming, a truncated envelope", ECHO_STREAM, envelope(NOT_PROTOBUF, { length: 10 })],
+  ])("issue 9 defect 2: gRPC, %s: grpc-status 3 (invalid_argument)", async (_, path, body) => {
+    const res = await grpc(path, body);
+    expect(res).toMatchObject({ status: 200, grpcStatus: "3" });
+  });
+
+  it.each([
+    ["a message that is not protobuf", envelope(NOT_PROTOBUF)],
+    ["an envelope with a bad length", envelope(NOT_PROTOBUF, { length: 0xffff })],
+  ])("issue 9 defect 2: gRPC-Web with %s: grpc-status 3 (invalid_argument)", async (_, body) => {
+    const res = await post(ECHO, "application/grpc-web+proto", body, { "x-grpc-web": "1" });
+    expect(res.status).toBe(200);
+    // Trailers come in the body's last frame (flag 0x80), or as headers in a trailers-only answer.
+    const trailer =
+      frames(res.body)
+        .find((f) => f.flags & 0x80)
+        ?.data.toString() ?? "";
+    const grpcStatus = /grpc-status:\s*(\d+)/i.exec(trailer)?.[1] ?? res.headers.get("grpc-status");
+    expect(grpcStatus).toBe("3");
+  });
+});

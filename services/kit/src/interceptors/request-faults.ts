@@ -1,0 +1,69 @@
+// A request whose body cannot be decoded is the caller's fault: invalid_argument (HTTP 400 on the Connect
+// protocol, grpc-status 3), never internal (issue 9 defect 2). Connect's handlers report a protobuf body
+// that does not parse ("parse binary: premature EOF") and a compressed message they cannot inflate as
+// Internal, for every protocol; JSON, envelope and size problems already come out as the caller's fault.
+//
+// Two places see those errors, and both are covered here:
+// - A unary call decodes its request before any interceptor runs. The request gate (run first, with the
+//   call's HandlerContext) watches the context: Connect aborts it with the error before it serialises the
+//   answer, so an Internal error that ends the call before the interceptors started is re-coded there.
+// - Streaming calls decode their messages while the implementation reads them. The interceptor (outermost)
+//   marks the call as started and maps what the request's message stream throws.
+import { Code, ConnectError, createContextKey, type HandlerContext, type Interceptor } from "@connectrpc/connect";
+
+/** Set once the interceptor chain runs: from then on, an Internal error is the server's own. */
+const kChainStarted = createContextKey(false, { description: "interceptor chain started" });
+
+/** An error raised while the request was read and decoded, as the caller should see it. */
+function asRequestFault(err: unknown): unknown {
+  if (err instanceof ConnectError) {
+    return err.code === Code.Internal && !err.isWireError
+      ? new ConnectError(err.rawMessage, Code.InvalidArgument, err.metadata, undefined, err)
+      : err;
+  }
+  // An aborted read stays Canceled; anything else that broke the request's body is the request's problem.
+  return ConnectError.from(err, Code.InvalidArgument);
+}
+
+async function* requestMessages<T>(source: AsyncIterable<T>): AsyncGenerator<T> {
+  try {
+    yield* source;
+  } catch (err) {
+    throw asRequestFault(err);
+  }
+}
+
+/**
+ * Outermost interceptor of the kit's chain: marks the call as started (see `requestFaultGate`) and turns a
+ * streaming request message that cannot be decoded into invalid_argument.
+ */
+export function createRequestFaultInterceptor(): Interceptor {
+  return (next) => async (req) => {
+    req.contextValues.set(kChainStarted, true);
+    if (!req.stream) return next(req);
+    return next({ ...req, message: requestMessages(req.message) });
+  };
+}
+
+/**
+ * Connect's `requestGate` for the kit's handlers: an Internal error that ends a call before its interceptors
+ * ran came from decoding the request, so it is re-coded as invalid_argument. Connect aborts the call's context
+ * with the error before it writes the answer, in every protocol, and this listener is the one moment it can
+ * be re-coded; host.test and host-malformed-input.test hold each protocol to it.
+ */
+export function requestFaultGate(context: HandlerContext): void {
+  const { signal } = context;
+  if (signal.aborted) return;
+  signal.addEventListener(
+    "abort",
+    () => {
+      const reason: unknown = signal.reason;
+      if (context.values.get(kChainStarted)) return;
+      if (!(reason instanceof ConnectError) || reason.code !== Code.Internal || reason.isWireError) return;
+      // Connect reads code and message of this very object when it serialises the error.
+      const recoded = new ConnectError(reason.rawMessage, Code.InvalidArgument);
+      Object.assign(reason, { code: recoded.code, message: recoded.message });
+    },
+    { once: true },
+  );
+}
