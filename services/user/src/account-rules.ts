@@ -1,6 +1,7 @@
 // The server-side rules for credentials (specification 000 §5 names only "email and password required" and
 // "new password differs"; the rest are ours and are written down in docs/decisions.md).
 import { Code, ConnectError } from "@connectrpc/connect";
+import { isCommonPassword } from "./common-passwords.ts";
 
 export const PASSWORD_MIN_LENGTH = 8;
 // Only a guard against hashing megabytes per request; long passphrases are welcome.
@@ -17,6 +18,9 @@ export const EMAIL_ALREADY_REGISTERED = "this email is already registered";
 export const INVALID_EMAIL = "email must be a valid email address";
 export const PASSWORD_TOO_SHORT = `password must be at least ${PASSWORD_MIN_LENGTH} characters long`;
 export const PASSWORD_TOO_LONG = `password must be at most ${PASSWORD_MAX_LENGTH} characters long`;
+export const PASSWORD_TOO_COMMON = "this password is too common; choose another";
+export const PASSWORD_ONE_CHARACTER = "this password is one character repeated; choose another";
+export const PASSWORD_IS_ACCOUNT_NAME = "this password is your e-mail address or nickname; choose another";
 export const NICKNAME_TOO_LONG = `nickname must be at most ${NICKNAME_MAX_LENGTH} characters long`;
 
 /** Addresses are compared case-insensitively: trimmed and lower-cased before storing or looking up. */
@@ -33,11 +37,25 @@ export function checkEmail(email: string): string {
   return normalized;
 }
 
-/** Throws 400 unless `password` may be set as a new password. Length counts code points, not UTF-16 units. */
-export function checkNewPassword(password: string): void {
-  const length = [...password].length;
-  if (length < PASSWORD_MIN_LENGTH) throw new ConnectError(PASSWORD_TOO_SHORT, Code.InvalidArgument);
-  if (length > PASSWORD_MAX_LENGTH) throw new ConnectError(PASSWORD_TOO_LONG, Code.InvalidArgument);
+/**
+ * Throws 400 unless `password` may be set as a new password (ASVS 5.0 V6.2): 8 to 1024 characters (code
+ * points, not UTF-16 units), not one of the most common passwords, not one character repeated, not the
+ * account's own address or nickname. No composition rules. Every way of setting a password goes through here.
+ */
+export function checkNewPassword(password: string, account: { email?: string; nickname?: string } = {}): void {
+  const characters = [...password];
+  if (characters.length < PASSWORD_MIN_LENGTH) throw new ConnectError(PASSWORD_TOO_SHORT, Code.InvalidArgument);
+  if (characters.length > PASSWORD_MAX_LENGTH) throw new ConnectError(PASSWORD_TOO_LONG, Code.InvalidArgument);
+  if (characters.every((c) => c === characters[0])) {
+    throw new ConnectError(PASSWORD_ONE_CHARACTER, Code.InvalidArgument);
+  }
+  if (isCommonPassword(password)) throw new ConnectError(PASSWORD_TOO_COMMON, Code.InvalidArgument);
+  const lower = password.toLowerCase();
+  const email = account.email?.trim().toLowerCase();
+  const names = [email, email?.split("@")[0], account.nickname?.trim().toLowerCase()];
+  if (names.some((name) => name !== undefined && name !== "" && lower === name)) {
+    throw new ConnectError(PASSWORD_IS_ACCOUNT_NAME, Code.InvalidArgument);
+  }
 }
 
 /** The nickname to store: the given one trimmed, else the part of the address before the @. */

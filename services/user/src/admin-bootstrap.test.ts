@@ -67,4 +67,10 @@ describe("first admin from ADMIN_EMAIL / ADMIN_PASSWORD", () => {
       /password must be at least 8 characters/,
     );
   });
+
+  it("issue 9 defect 7: refuses a common ADMIN_PASSWORD at start, saying why", async () => {
+    await expect(
+      bootstrapAdmin(h.orm.em, logger, { email: "weak-admin@example.org", password: "administrator" }),
+    ).rejects.toThrow(/ADMIN_EMAIL \/ ADMIN_PASSWORD: this password is too common; choose another/);
+  });
 });

@@ -23,7 +23,7 @@ export async function bootstrapAdmin(
   let email: string;
   try {
     email = checkEmail(admin.email);
-    checkNewPassword(admin.password);
+    checkNewPassword(admin.password, { email });
   } catch (err) {
     const reason = err instanceof ConnectError ? err.rawMessage : String(err);
     throw new Error(`ADMIN_EMAIL / ADMIN_PASSWORD: ${reason}`, { cause: err });

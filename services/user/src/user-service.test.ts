@@ -61,7 +61,7 @@ function suite(name: string, setup: () => Promise<{ client: Client<typeof UserSe
       });
       const user = await client.signUp({
         email: `${slug}-plain@example.org`,
-        password: "12345678",
+        password: "plain user passphrase",
       });
       await expect(connectErrorOf(client.adminListUsers({}, bearer(user.accessToken!.token)))).resolves.toMatchObject({
         code: Code.Unauthenticated,

@@ -169,8 +169,8 @@ export function accountVoucherRoutes(
       }
       if (req.voucherCode.trim() === "") throw new ConnectError(VOUCHER_CODE_MISSING, Code.InvalidArgument);
       const email = checkEmail(req.email);
-      checkNewPassword(req.password);
       const nickname = nicknameFor(req.nickname, email);
+      checkNewPassword(req.password, { email, nickname });
       const outer = callEm(ctx);
       if ((await outer.count(User, { email })) > 0) {
         throw new ConnectError(EMAIL_ALREADY_REGISTERED, Code.PermissionDenied);

@@ -30,7 +30,7 @@ export function passwordRoutes(svc: UserServiceContext): Partial<ServiceImpl<typ
         throw new ConnectError(INCORRECT_CREDENTIALS, Code.Unauthenticated);
       }
       if (req.newPassword === req.password) throw new ConnectError(PASSWORD_NOT_CHANGED, Code.InvalidArgument);
-      checkNewPassword(req.newPassword);
+      checkNewPassword(req.newPassword, { email: user.email });
 
       user.passwordHash = await hashPassword(req.newPassword);
       const now = new Date();
