@@ -8,7 +8,6 @@ import {
   checkNewPassword,
   nicknameFor,
 } from "../account-rules.ts";
-import { recordEmail } from "../modules/accounts/account-emails.ts";
 import type { AccountView } from "../modules/accounts/account-message.ts";
 import { createAccount, flushNewAccount } from "../modules/users/create-account.ts";
 import { User } from "../modules/users/user.entity.ts";
@@ -39,8 +38,8 @@ export function accountAdminRoutes(
         throw new ConnectError(MISSING_CREDENTIALS, Code.InvalidArgument);
       }
       const email = checkEmail(req.email);
-      checkNewPassword(req.password);
       const nickname = nicknameFor(req.nickname, email);
+      checkNewPassword(req.password, { email, nickname });
       const role = req.role === "" ? "user" : req.role;
       if (!ADMIN_SIGN_UP_ROLES.includes(role)) {
         throw new ConnectError(`role must be one of ${ADMIN_SIGN_UP_ROLES.join(", ")}`, Code.InvalidArgument);
@@ -51,9 +50,9 @@ export function accountAdminRoutes(
       }
       const passwordHash = await hashPassword(req.password);
       // No session: the admin stays signed in as themself.
-      const { user } = createAccount(em, { email, passwordHash, role, nickname });
       // Staff vouch for the address: it counts as verified without a code.
-      recordEmail(em, user.id, email, { type: "personal", status: "CREATED_BY_ADMIN", primary: true });
+      const emailKind = { type: "personal", status: "CREATED_BY_ADMIN" } as const;
+      const { user } = createAccount(em, { email, passwordHash, role, nickname, emailKind });
       await flushNewAccount(em);
       return { user: await view(em, user) };
     },
@@ -67,6 +66,7 @@ export function accountAdminRoutes(
       const em = callEm(ctx);
       const user = await em.findOne(User, { id });
       if (!user) throw new ConnectError(USER_NOT_FOUND, Code.NotFound);
+      checkNewPassword(req.newPassword, { email: user.email });
       user.passwordHash = await hashPassword(req.newPassword);
       // Whoever knew the old password (or holds a token from it) is out; the user signs in with the new one.
       await revokeOtherSessions(em, svc.revocations, user, null);

@@ -81,10 +81,11 @@ export function accountDiscordRoutes(
       if ((await em.count(User, { email })) > 0)
         throw new ConnectError(EMAIL_ALREADY_REGISTERED, Code.PermissionDenied);
       const nickname = [...(du.globalName || du.username)].slice(0, NICKNAME_MAX_LENGTH).join("");
-      const { user } = createAccount(em, { email, passwordHash: NO_PASSWORD_HASH, role: "user", nickname });
+      // A verified address is Discord's (type discord, VERIFIED); the placeholder of an unverified one gets no row.
+      const emailKind = { type: "discord", status: "VERIFIED" } as const;
+      const { user } = createAccount(em, { email, passwordHash: NO_PASSWORD_HASH, role: "user", nickname, emailKind });
       em.create(DiscordLink, { discordId: du.id, user, username: du.username.slice(0, 64) });
       await setDiscordSocial(em, user.id, du.username.slice(0, 64));
-      if (verified) recordEmail(em, user.id, verified, { type: "discord", status: "VERIFIED", primary: true });
       const { issued } = await startSession(em, svc.tokens, user, userAgent);
       await flushOrConflict(em, EMAIL_ALREADY_REGISTERED, Code.PermissionDenied);
       return { user: await view(em, user), accessToken: toAccessTokenMessage(issued), created: true };

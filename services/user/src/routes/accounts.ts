@@ -1,8 +1,7 @@
 import type { ServiceImpl } from "@connectrpc/connect";
 import type { UserService } from "@tt/proto/tt/user/v1/user_service_pb";
 import { loadAccountConfig, type AccountConfig } from "../modules/accounts/account-config.ts";
-import { accountView } from "../modules/accounts/account-message.ts";
-import { loadMediaConfig } from "../modules/profile-data/media-config.ts";
+import { serviceAccountView } from "../modules/accounts/account-message.ts";
 import type { UserServiceContext } from "../user-context.ts";
 import { accountAdminRoutes } from "./accounts-admin.ts";
 import { accountBotRoutes } from "./accounts-bots.ts";
@@ -17,9 +16,8 @@ export function accountRoutes(svc: UserServiceContext): Partial<ServiceImpl<type
   // with an empty one). parseEnv still names a bad variable.
   let config: AccountConfig | undefined;
   const settings = () => (config ??= loadAccountConfig(svc.env));
-  let mediaBaseUrl: string | undefined;
   // Accounts are answered with their pictures, whose links the profile-data area's media settings decide.
-  const view = accountView(() => (mediaBaseUrl ??= loadMediaConfig(svc.env).MEDIA_BASE_URL));
+  const view = serviceAccountView(svc.env);
   return {
     ...accountAdminRoutes(svc, view),
     ...accountPasswordRoutes(svc, settings, view),

@@ -6,6 +6,7 @@ import { Code, ConnectError, type ServiceImpl } from "@connectrpc/connect";
 import { UniqueConstraintViolationException } from "@mikro-orm/core";
 import type { UserService } from "@tt/proto/tt/user/v1/user_service_pb";
 import { normalizeE164 } from "../providers/index.ts";
+import { serviceAccountView } from "../modules/accounts/account-message.ts";
 import { codeMatches, hashCode, newCode } from "../modules/contact/codes.ts";
 import type { ContactConfig } from "../modules/contact/contact-config.ts";
 import { PHONE_ACCOUNT_EMAIL_DOMAIN } from "../modules/contact/emails.ts";
@@ -17,7 +18,6 @@ import { clientAddress, enforceThrottles, tooMany, type ThrottleCheck } from "..
 import { startSession, toAccessTokenMessage } from "../modules/sessions/start-session.ts";
 import { createAccount } from "../modules/users/create-account.ts";
 import { User } from "../modules/users/user.entity.ts";
-import { toUserMessage } from "../modules/users/user.message.ts";
 import type { UserServiceContext } from "../user-context.ts";
 import { callEm, callUserAgent } from "./call.ts";
 import {
@@ -47,6 +47,7 @@ export function mobileRoutes(
   contactConfig: () => ContactConfig,
 ): Partial<ServiceImpl<typeof UserService>> {
   const hour = 3600;
+  const view = serviceAccountView(svc.env);
   return {
     async sendMobileCode(req, ctx) {
       const config = contactConfig();
@@ -182,7 +183,7 @@ export function mobileRoutes(
         }
         throw err;
       }
-      return { user: toUserMessage(user), accessToken: toAccessTokenMessage(issued), created };
+      return { user: await view(em, user), accessToken: toAccessTokenMessage(issued), created };
     },
   };
 }

@@ -4,15 +4,23 @@ import { Email } from "../contact/email.entity.ts";
 import { EmailStatus } from "../contact/emails.ts";
 import { UserSocials } from "../profile-data/user-socials.entity.ts";
 
+export interface EmailKind {
+  type: "personal" | "discord";
+  status: "PENDING_VERIFICATION" | "VERIFIED" | "CREATED_BY_ADMIN";
+  /** The sign-in address (users.email); the default. */
+  primary?: boolean;
+}
+
 /**
  * Records an address of the account. `primary` marks the sign-in address (users.email); a Discord address
- * is VERIFIED because Discord verified it; an admin's is CREATED_BY_ADMIN. Persisted with the next flush.
+ * is VERIFIED because Discord verified it; an admin's is CREATED_BY_ADMIN; one typed in at sign-up waits
+ * for its code (PENDING_VERIFICATION). Persisted with the next flush.
  */
 export function recordEmail(
   em: EntityManager,
   userId: string,
   address: string,
-  kind: { type: "personal" | "discord"; status: "VERIFIED" | "CREATED_BY_ADMIN"; primary: boolean },
+  kind: EmailKind,
   now = new Date(),
 ): Email {
   return em.create(Email, {
@@ -20,7 +28,7 @@ export function recordEmail(
     email: address,
     type: kind.type,
     status: kind.status,
-    primary: kind.primary,
+    primary: kind.primary ?? true,
     codeHash: null,
     codeExpiresAt: null,
     codeAttempts: 0,
