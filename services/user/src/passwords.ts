@@ -12,7 +12,19 @@ export const PASSWORD_HASH_OPTIONS = { memoryCost: 19_456, timeCost: 2, parallel
 export const DUMMY_PASSWORD_HASH =
   "$argon2id$v=19$m=19456,t=2,p=1$4Qz0CPvDNsRxhbwhPxhr0Q$5h3iB0WJR3Sv5Otu+XrJTFEaNIQ9FErRoPxofqzHhTE";
 
+let hashesComputed = 0;
+
+/**
+ * How many password hashes this process has computed. Each costs 19 MiB and tens of milliseconds, so a path
+ * that hashes for an unauthenticated caller is a lever for exhausting the service; tests use the count to
+ * prove that refused requests (a wrong reset code, say) never reach argon2.
+ */
+export function passwordHashesComputed(): number {
+  return hashesComputed;
+}
+
 export function hashPassword(password: string): Promise<string> {
+  hashesComputed++;
   // argon2id is the library's default algorithm; its const enum `Algorithm` is not importable under
   // isolatedModules, so it is left implicit.
   return hash(password, PASSWORD_HASH_OPTIONS);

@@ -6,9 +6,9 @@ import type { AccountConfig } from "../modules/accounts/account-config.ts";
 import type { AccountView } from "../modules/accounts/account-message.ts";
 import { hasPassword } from "../modules/accounts/no-password.ts";
 import { isEmailVerified } from "../modules/contact/emails.ts";
-import { accountAndAddress, enforceThrottles } from "../modules/contact/throttle.ts";
+import { accountAndAddress, clientAddress, enforceThrottles, type ThrottleCheck } from "../modules/contact/throttle.ts";
 import { AccountToken } from "../modules/accounts/account-token.entity.ts";
-import { createAccountToken, newSecret, spendAccountToken } from "../modules/accounts/one-time-token.ts";
+import { createAccountToken, hashSecret, newSecret, spendAccountToken } from "../modules/accounts/one-time-token.ts";
 import { Session } from "../modules/sessions/session.entity.ts";
 import { startSession, toAccessTokenMessage, tokenTypeFor } from "../modules/sessions/start-session.ts";
 import { User } from "../modules/users/user.entity.ts";
@@ -20,6 +20,7 @@ import { callEm, callIdentity, callUserAgent, UNAUTHORIZED } from "./call.ts";
 export const EMAIL_MISSING = "email missing in request";
 export const RESET_TOO_OFTEN = "too many password reset requests, try again later";
 export const CANNOT_RESET_PASSWORD = "can not reset password";
+export const RESET_ATTEMPTS_TOO_MANY = "too many password reset attempts, try again later";
 export const PASSWORD_MISSING = "password missing in request";
 export const EMAIL_NOT_VERIFIED = "email address not verified";
 export const PASSWORD_ALREADY_SET = "this account already has a password, use change-password";
@@ -75,17 +76,34 @@ export function accountPasswordRoutes(
       const email = normalizeEmail(req.email);
       if (email === "" || req.code === "") throw new ConnectError(CANNOT_RESET_PASSWORD, Code.PermissionDenied);
       if (req.newPassword === "") throw new ConnectError(PASSWORD_MISSING, Code.InvalidArgument);
-      checkNewPassword(req.newPassword);
-      const passwordHash = await hashPassword(req.newPassword);
+      const config = settings();
+      const outer = callEm(ctx);
+      // Per code (counted by its hash: the throttle table never holds a live secret) and per client address,
+      // right or wrong, before anything is looked up. Codes are 256 random bits, so this is about the cost of
+      // answering, not about guessing.
+      const checks: ThrottleCheck[] = [
+        {
+          rule: { action: "reset-password", limit: config.PASSWORD_RESET_ATTEMPTS_PER_CODE, windowSeconds: 3600 },
+          subject: `code:${hashSecret(req.code)}`,
+        },
+      ];
+      const address = clientAddress(ctx);
+      if (address !== undefined) {
+        const limit = config.PASSWORD_RESET_ATTEMPTS_PER_CLIENT_PER_HOUR;
+        checks.push({ rule: { action: "reset-password", limit, windowSeconds: 3600 }, subject: `ip:${address}` });
+      }
+      await enforceThrottles(outer, ctx, checks, RESET_ATTEMPTS_TOO_MANY);
+      checkNewPassword(req.newPassword, { email });
       const userAgent = callUserAgent(ctx);
-      return callEm(ctx).transactional(async (em) => {
+      return outer.transactional(async (em) => {
         const token = await spendAccountToken(em, req.code, "reset");
         // A code for another address is as wrong as no code: the answer must not tell which it was.
         if (!token || token.user.email !== email) {
           throw new ConnectError(CANNOT_RESET_PASSWORD, Code.PermissionDenied);
         }
+        // Only now, for a live code of this address, the argon2 work (the row lock holds off a second use).
         const user = token.user;
-        user.passwordHash = passwordHash;
+        user.passwordHash = await hashPassword(req.newPassword);
         const { session, issued } = await startSession(em, svc.tokens, user, userAgent);
         // Flushes the spent code, the password, the new session and the revocations as one.
         await revokeOtherSessions(em, svc.revocations, user, session.id);
@@ -104,7 +122,7 @@ export function accountPasswordRoutes(
       if (!(await isEmailVerified(em, user.id, user.email))) {
         throw new ConnectError(EMAIL_NOT_VERIFIED, Code.Unauthenticated);
       }
-      checkNewPassword(req.password);
+      checkNewPassword(req.password, { email: user.email });
       user.passwordHash = await hashPassword(req.password);
       const now = new Date();
       const tokenType = tokenTypeFor(user);

@@ -2,7 +2,13 @@ import { randomUUID } from "node:crypto";
 import { timestampDate, timestampFromDate } from "@bufbuild/protobuf/wkt";
 import type { Identity } from "@tt/kit";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { EMAIL_ALREADY_REGISTERED, MISSING_CREDENTIALS } from "../account-rules.ts";
+import {
+  EMAIL_ALREADY_REGISTERED,
+  MISSING_CREDENTIALS,
+  PASSWORD_IS_ACCOUNT_NAME,
+  PASSWORD_ONE_CHARACTER,
+  PASSWORD_TOO_COMMON,
+} from "../account-rules.ts";
 import { AccountToken } from "../modules/accounts/account-token.entity.ts";
 import { DiscordLink } from "../modules/accounts/discord-link.entity.ts";
 import { NO_PASSWORD_HASH } from "../modules/accounts/no-password.ts";
@@ -25,7 +31,7 @@ import {
 } from "../modules/accounts/voucher-rules.ts";
 import { Session } from "../modules/sessions/session.entity.ts";
 import { User } from "../modules/users/user.entity.ts";
-import { verifyPassword } from "../passwords.ts";
+import { passwordHashesComputed, verifyPassword } from "../passwords.ts";
 import { Code, connectErrorOf } from "../testing/expect-connect-error.ts";
 import { createUserHarness, type UserHarness } from "../testing/user-harness.ts";
 import { ADMIN_SIGN_UP_ROLES } from "./accounts-admin.ts";
@@ -36,6 +42,7 @@ import {
   CANNOT_RESET_PASSWORD,
   EMAIL_NOT_VERIFIED,
   PASSWORD_ALREADY_SET,
+  RESET_ATTEMPTS_TOO_MANY,
   RESET_TOO_OFTEN,
 } from "./accounts-passwords.ts";
 import { USER_NOT_FOUND } from "./accounts-shared.ts";
@@ -55,6 +62,8 @@ beforeAll(async () => {
     ADMIN_EMAIL: ADMIN.email,
     ADMIN_PASSWORD: ADMIN.password,
     WEB_BASE_URL: "https://tt.example/",
+    PASSWORD_RESET_ATTEMPTS_PER_CODE: "3",
+    PASSWORD_RESET_ATTEMPTS_PER_CLIENT_PER_HOUR: "5",
     ...smtp.env,
     ...discord.env,
   });
@@ -153,6 +162,62 @@ describe("AdminChangePassword", () => {
       ),
     );
     expect(err).toEqual({ code: Code.NotFound, message: USER_NOT_FOUND });
+  });
+});
+
+describe("weak passwords", () => {
+  it("issue 9 defect 7: every way of setting a password refuses a common one with 400 and says why", async () => {
+    const weak = { code: Code.InvalidArgument, message: PASSWORD_TOO_COMMON };
+    const fresh = () => `weak-${randomUUID()}@example.test`;
+    expect(await connectErrorOf(h.rpc.signUp({ email: fresh(), password: "password" }, h.ctx("signUp")))).toEqual(weak);
+    expect(
+      await connectErrorOf(
+        h.rpc.voucherSignUp({ email: fresh(), password: "12345678", voucherCode: "ANY" }, h.ctx("voucherSignUp")),
+      ),
+    ).toEqual(weak);
+    expect(
+      await connectErrorOf(h.rpc.adminSignUp({ email: fresh(), password: "iloveyou" }, h.ctx("adminSignUp", admin))),
+    ).toEqual(weak);
+    const { user, identity, password } = await signUp();
+    expect(
+      await connectErrorOf(
+        h.rpc.adminChangePassword({ uuid: user.uuid, newPassword: "qwertyuiop" }, h.ctx("adminChangePassword", admin)),
+      ),
+    ).toEqual(weak);
+    expect(
+      await connectErrorOf(
+        h.rpc.changePassword({ password, newPassword: "Password1" }, h.ctx("changePassword", identity)),
+      ),
+    ).toEqual(weak);
+    // One character repeated ("aaaaaaaa" is not on the list) and the account's own address are refused too.
+    expect(
+      await connectErrorOf(
+        h.rpc.changePassword({ password, newPassword: "aaaaaaaa" }, h.ctx("changePassword", identity)),
+      ),
+    ).toEqual({ code: Code.InvalidArgument, message: PASSWORD_ONE_CHARACTER });
+    expect(
+      await connectErrorOf(
+        h.rpc.changePassword({ password, newPassword: user.email.toUpperCase() }, h.ctx("changePassword", identity)),
+      ),
+    ).toEqual({ code: Code.InvalidArgument, message: PASSWORD_IS_ACCOUNT_NAME });
+    // Reset: before the code is even looked at (accounts.test's defect 6 tests check the rest of the order).
+    expect(
+      await connectErrorOf(
+        h.rpc.resetPassword({ email: user.email, code: "any", newPassword: "football" }, h.ctx("resetPassword")),
+      ),
+    ).toEqual(weak);
+    // Set: a Discord account with a verified address giving itself its first password.
+    const du = { id: "1090", username: "weakling", email: `weakling-${randomUUID()}@example.test`, verified: true };
+    const discordUser = await h.identityOf(
+      // The activity's way (a Discord access token), so the Discord tests' token-endpoint records stay theirs.
+      (await h.rpc.discordAuth({ discordAccessToken: `at-${discord.codeFor(du)}` }, h.ctx("discordAuth"))).accessToken!
+        .token,
+    );
+    expect(
+      await connectErrorOf(h.rpc.setPassword({ password: "sunshine" }, h.ctx("setPassword", discordUser))),
+    ).toEqual(weak);
+    // None of them changed anything: the old password still works.
+    expect((await login(user.email, password)).subject).toBe(user.uuid);
   });
 });
 
@@ -272,6 +337,66 @@ describe("forgot and reset password", () => {
     });
     await em().nativeUpdate(AccountToken, { purpose: "reset", usedAt: null }, { expiresAt: new Date(Date.now() - 1) });
     expect(await reset(email, code)).toEqual({ code: Code.PermissionDenied, message: CANNOT_RESET_PASSWORD });
+  });
+
+  it("issue 9 defect 6: a wrong, unknown or misaddressed code costs no argon2 hash; the right one costs one", async () => {
+    const { email } = await signUp();
+    const other = await signUp();
+    await h.rpc.forgotPassword({ email }, h.ctx("forgotPassword"));
+    const code = resetCodeOf(await smtp.next(email));
+    const reset = (e: string, c: string, ip: string) =>
+      h.rpc.resetPassword(
+        { email: e, code: c, newPassword: "a fresh passphrase" },
+        h.ctx("resetPassword", undefined, { "x-forwarded-for": ip }),
+      );
+    const before = passwordHashesComputed();
+    for (const [e, c] of [
+      [email, "x".repeat(43)],
+      [email, "not even a code"],
+      // Each code may be tried three times in all (right or wrong): this is the first of the right one.
+      [other.email, code],
+      [`nobody-${randomUUID()}@example.test`, "x".repeat(43)],
+    ] as const) {
+      expect(await connectErrorOf(reset(e, c, "192.0.2.10"))).toEqual({
+        code: Code.PermissionDenied,
+        message: CANNOT_RESET_PASSWORD,
+      });
+    }
+    // A weak new password is refused before anything is hashed, and leaves the code usable.
+    expect(
+      (await connectErrorOf(h.rpc.resetPassword({ email, code, newPassword: "password1" }, h.ctx("resetPassword"))))
+        .code,
+    ).toBe(Code.InvalidArgument);
+    expect(passwordHashesComputed()).toBe(before);
+    await expect(reset(email, code, "192.0.2.11")).resolves.toMatchObject({ user: { email } });
+    expect(passwordHashesComputed()).toBe(before + 1);
+  });
+
+  it("issue 9 defect 6: reset tries are throttled per client address and per code (429 with retry-after)", async () => {
+    const reset = (c: string, ip: string) => {
+      const ctx = h.ctx("resetPassword", undefined, { "x-forwarded-for": ip });
+      const call = h.rpc.resetPassword(
+        { email: "someone@example.test", code: c, newPassword: "a fresh passphrase" },
+        ctx,
+      );
+      return connectErrorOf(call).then((err) => ({
+        ...err,
+        retryAfter: Number(ctx.responseHeader.get("retry-after")),
+      }));
+    };
+    // One address, a different code each time: five tries, then 429 whatever the code.
+    for (let i = 0; i < 5; i++) expect((await reset(randomUUID(), "192.0.2.20")).code).toBe(Code.PermissionDenied);
+    const refused = await reset(randomUUID(), "192.0.2.20");
+    expect(refused).toMatchObject({ code: Code.ResourceExhausted, message: RESET_ATTEMPTS_TOO_MANY });
+    expect(refused.retryAfter).toBeGreaterThan(0);
+    expect(refused.retryAfter).toBeLessThanOrEqual(3600);
+    // One code from many addresses: three tries, then 429.
+    const code = randomUUID();
+    for (let i = 0; i < 3; i++) expect((await reset(code, `192.0.2.${30 + i}`)).code).toBe(Code.PermissionDenied);
+    expect(await reset(code, "192.0.2.40")).toMatchObject({
+      code: Code.ResourceExhausted,
+      message: RESET_ATTEMPTS_TOO_MANY,
+    });
   });
 });
 

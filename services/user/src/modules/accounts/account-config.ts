@@ -22,6 +22,10 @@ export const accountConfigSchema = z.object({
   PASSWORD_RESET_INTERVAL_SECONDS: positiveInt(60),
   /** Reset requests one client address may make per hour. */
   PASSWORD_RESETS_PER_CLIENT_PER_HOUR: positiveInt(30),
+  /** Tries of one reset code (right or wrong) per hour; a code is good for one reset. */
+  PASSWORD_RESET_ATTEMPTS_PER_CODE: positiveInt(5),
+  /** Reset tries (any code) one client address may make per hour. */
+  PASSWORD_RESET_ATTEMPTS_PER_CLIENT_PER_HOUR: positiveInt(30),
 });
 
 export type AccountConfig = z.output<typeof accountConfigSchema>;
