@@ -20,6 +20,7 @@ import type { IPodSpec } from "kubernetes-models/v1/PodSpec";
 import { Secret } from "kubernetes-models/v1/Secret";
 import { Service } from "kubernetes-models/v1/Service";
 import { resolveEnv, type K8sObject } from "../../deploy/scripts/render-env.ts";
+import { contentSecurityPolicy, type PlayerName } from "@tt/web-server";
 
 const root = path.resolve(import.meta.dirname, "../..");
 const helmBin = path.join(root, ".tools/bin/helm");
@@ -582,5 +583,97 @@ describe("turntable-stack umbrella chart", () => {
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
+  });
+});
+
+describe("issue 9 defect 9: the web apps' security headers in the chart and the web image", () => {
+  /** The add_header values of the nginx location `location` in `conf`. */
+  const headersOf = (conf: string, location: string) => {
+    const start = conf.indexOf(`location ${location} {`);
+    expect(start, `location ${location}`).toBeGreaterThanOrEqual(0);
+    const block = conf.slice(start, conf.indexOf("}", start));
+    return Object.fromEntries(
+      [...block.matchAll(/add_header (\S+) (?:"([^"]*)"|(\S+)) always;/g)].map((m) => [m[1], m[2] ?? m[3]]),
+    );
+  };
+  const withPlayers = {
+    name: "production values with players and extra sources",
+    args: [
+      "-f",
+      productionValues,
+      "--set",
+      "frontends.contentSecurityPolicy.players={youtube,soundcloud,spotify}",
+      "--set",
+      "frontends.contentSecurityPolicy.extraSources.connect={https://api.example.org,wss://live.example.org}",
+      "--set",
+      "frontends.contentSecurityPolicy.extraSources.frame={https://embed.example.org}",
+    ],
+    options: {
+      players: ["youtube", "soundcloud", "spotify"] as PlayerName[],
+      extra: { connect: ["https://api.example.org", "wss://live.example.org"], frame: ["https://embed.example.org"] },
+    },
+  };
+
+  it.each([...scenarios.map((s) => ({ ...s, options: {} })), withPlayers])(
+    "the shell's nginx sends the policy the all-in-one server computes from the same configuration ($name)",
+    ({ args, options }) => {
+      const docs = render(args);
+      const conf = configData(docs, `${release}-turntable-web-shell`)["default.conf"] ?? "";
+      const remotes = JSON.parse(configData(docs, `${release}-turntable-remotes`)["remotes.json"] ?? "[]");
+      const mediaBaseUrl = configData(docs, `${release}-turntable-user`)["MEDIA_BASE_URL"];
+      const shell = headersOf(conf, "/");
+      expect(shell["Content-Security-Policy"]).toBe(
+        contentSecurityPolicy({ ...options, remotes, ...(mediaBaseUrl ? { mediaBaseUrl } : {}) }),
+      );
+      expect(shell).toMatchObject({
+        "X-Frame-Options": "DENY",
+        "X-Content-Type-Options": "nosniff",
+        "Referrer-Policy": "strict-origin-when-cross-origin",
+        "Strict-Transport-Security": "$tt_hsts",
+      });
+      // HSTS only when the Ingress says the request came over TLS.
+      expect(conf).toMatch(
+        /map \$http_x_forwarded_proto \$tt_hsts \{\s+"~\*\^https\\s\*\(,\|\$\)" "max-age=31536000";/,
+      );
+      const room = headersOf(configData(docs, `${release}-turntable-web-room`)["default.conf"] ?? "", "/remotes/room/");
+      expect(room).toMatchObject({ "X-Content-Type-Options": "nosniff", "Strict-Transport-Security": "$tt_hsts" });
+      expect(room["Content-Security-Policy"]).toBeUndefined();
+    },
+  );
+
+  it("refuses a source that would change the policy's meaning", () => {
+    for (const bad of ["'unsafe-inline'", "https://x.example; script-src *", "*"]) {
+      const { status, stderr } = helm([
+        "template",
+        release,
+        chart,
+        "--set-json",
+        `frontends.contentSecurityPolicy.extraSources.script=${JSON.stringify([bad])}`,
+      ]);
+      expect(status, bad).not.toBe(0);
+      expect(stderr).toMatch(/extraSources|script/);
+    }
+  });
+
+  it("routes /remotes.json to the gateway that serves it, not to the shell's nginx", () => {
+    const [ingress] = ofKind<Ingress>(render(["-f", productionValues]), "Ingress");
+    const rule = ingress!.spec!.rules![0]!.http!.paths.find((entry) => entry.path === "/remotes.json");
+    expect(rule?.pathType).toBe("Exact");
+    expect(rule?.backend.service?.name).toBe(`${release}-turntable-gateway`);
+  });
+
+  it("the web image's own nginx.conf sends the default policy and the same headers", () => {
+    const conf = readFileSync(path.join(root, "deploy/docker/nginx.conf"), "utf8");
+    const shell = headersOf(conf, "/");
+    expect(shell["Content-Security-Policy"]).toBe(contentSecurityPolicy());
+    expect(shell).toMatchObject({
+      "X-Frame-Options": "DENY",
+      "X-Content-Type-Options": "nosniff",
+      "Referrer-Policy": "strict-origin-when-cross-origin",
+      "Strict-Transport-Security": "$tt_hsts",
+    });
+    const remotes = headersOf(conf, "~ ^/remotes/(?<app>[a-z0-9-]+)/(?<file>.*)$");
+    expect(remotes).toMatchObject({ "X-Content-Type-Options": "nosniff", "Strict-Transport-Security": "$tt_hsts" });
+    expect(conf).toContain('"~*^https\\s*(,|$)" "max-age=31536000";');
   });
 });

@@ -287,8 +287,11 @@ affinity:
 {{- end -}}
 {{- end -}}
 
-{{/* nginx server block of one frontend app; args: app, path (no trailing slash, "" for the root). */}}
+{{/* nginx server block of one frontend app; args: app, path (no trailing slash, "" for the root), csp (the
+shell's Content-Security-Policy, see _security-headers.tpl). */}}
 {{- define "tt.nginxConf" -}}
+{{ include "tt.nginxHstsMap" . }}
+
 server {
     listen 8080;
     server_tokens off;
@@ -307,6 +310,7 @@ server {
         root /usr/share/nginx/html/{{ .app }};
         try_files $uri $uri/ /index.html;
         add_header Cache-Control "no-cache" always;
+        {{- include "tt.nginxSecurityHeaders" (dict "page" true "csp" .csp) | nindent 8 }}
     }
 {{- else }}
 
@@ -315,6 +319,7 @@ server {
         alias /usr/share/nginx/html/{{ .app }}/;
         add_header Access-Control-Allow-Origin "*" always;
         add_header Cache-Control "no-cache" always;
+        {{- include "tt.nginxSecurityHeaders" (dict "page" false) | nindent 8 }}
     }
 {{- end }}
 }
