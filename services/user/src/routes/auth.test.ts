@@ -221,6 +221,31 @@ describe("Logout and GetSession", () => {
   });
 });
 
+describe("the account in the sign-in answers", () => {
+  it("issue 9 defect 14: sign-up, login and the session carry the e-mail and hasPassword: true", async () => {
+    const signedUp = await signUp("Whole@Example.org", "a long passphrase", "Whole");
+    const address = { email: "whole@example.org", type: "personal", status: "PENDING_VERIFICATION", primary: true };
+    // The same account view the accounts area answers with: e-mails, phone numbers, profile, password state.
+    const expected = { email: "whole@example.org", hasPassword: true, phoneNumbers: [] };
+    expect(signedUp.user).toMatchObject(expected);
+    expect(signedUp.user?.emails).toMatchObject([address]);
+    expect(signedUp.user?.profile?.nickname).toBe("Whole");
+
+    const identity = await h.identityOf(signedUp.accessToken!.token);
+    const session = await h.rpc.getSession(create(GetSessionRequestSchema), h.ctx("getSession", identity));
+    expect(session.user).toMatchObject(expected);
+    expect(session.user?.emails).toMatchObject([address]);
+
+    const loggedIn = await login("whole@example.org", "a long passphrase");
+    expect(loggedIn.user).toMatchObject(expected);
+    expect(loggedIn.user?.emails).toMatchObject([address]);
+    // One row, made with the account: the answers and the e-mail list agree on its id.
+    const listed = await h.rpc.listEmails({}, h.ctx("listEmails", identity));
+    expect(listed.emails.map((e) => e.id)).toEqual([signedUp.user!.emails[0]!.id]);
+    expect(session.user?.emails[0]?.id).toBe(listed.emails[0]!.id);
+  });
+});
+
 describe("GetGuestToken", () => {
   it("issues a one-day guest token with its own subject and session id", async () => {
     const before = Date.now();

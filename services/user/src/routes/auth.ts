@@ -11,13 +11,13 @@ import {
   nicknameFor,
   normalizeEmail,
 } from "../account-rules.ts";
+import { serviceAccountView } from "../modules/accounts/account-message.ts";
 import { throttleLogin } from "../modules/contact/login-throttle.ts";
 import { Session } from "../modules/sessions/session.entity.ts";
 import { revokeSessions } from "../modules/sessions/revoke-sessions.ts";
 import { startSession, toAccessTokenMessage } from "../modules/sessions/start-session.ts";
 import { createAccount, flushNewAccount } from "../modules/users/create-account.ts";
 import { User } from "../modules/users/user.entity.ts";
-import { toUserMessage } from "../modules/users/user.message.ts";
 import { hashPassword, verifyPasswordOrDummy } from "../passwords.ts";
 import type { UserServiceContext } from "../user-context.ts";
 import { callEm, callIdentity, callUserAgent, UNAUTHORIZED } from "./call.ts";
@@ -25,14 +25,16 @@ import { callEm, callIdentity, callUserAgent, UNAUTHORIZED } from "./call.ts";
 export const INCORRECT_CREDENTIALS = "incorrect email or password";
 
 export function authRoutes(svc: UserServiceContext): Partial<ServiceImpl<typeof UserService>> {
+  // The account in full, as the accounts area answers it: e-mails, phone numbers, whether a password is set.
+  const view = serviceAccountView(svc.env);
   return {
     async signUp(req, ctx) {
       if (req.email.trim() === "" || req.password === "") {
         throw new ConnectError(MISSING_CREDENTIALS, Code.InvalidArgument);
       }
       const email = checkEmail(req.email);
-      checkNewPassword(req.password);
       const nickname = nicknameFor(req.nickname, email);
+      checkNewPassword(req.password, { email, nickname });
       const em = callEm(ctx);
       // Checked before hashing so a taken address answers quickly; the unique index below is what decides.
       if ((await em.count(User, { email })) > 0)
@@ -41,20 +43,24 @@ export function authRoutes(svc: UserServiceContext): Partial<ServiceImpl<typeof 
       const { user } = createAccount(em, { email, passwordHash, role: "user", nickname });
       const { issued } = await startSession(em, svc.tokens, user, callUserAgent(ctx));
       await flushNewAccount(em);
-      return { user: toUserMessage(user), accessToken: toAccessTokenMessage(issued) };
+      return { user: await view(em, user), accessToken: toAccessTokenMessage(issued) };
     },
 
     async login(req, ctx) {
       const em = callEm(ctx);
-      await throttleLogin(svc, em, ctx, req.email);
+      const attempt = await throttleLogin(svc, em, ctx, req.email);
       const email = normalizeEmail(req.email);
       const user = email === "" ? null : await em.findOne(User, { email }, { populate: ["passwordHash"] });
       // Both branches spend one argon2 verification: the answer must not reveal whether the address exists.
       const ok = await verifyPasswordOrDummy(user?.passwordHash, req.password);
-      if (!user || !ok) throw new ConnectError(INCORRECT_CREDENTIALS, Code.Unauthenticated);
+      if (!user || !ok) {
+        await attempt.failed();
+        throw new ConnectError(INCORRECT_CREDENTIALS, Code.Unauthenticated);
+      }
+      await attempt.succeeded();
       const { issued } = await startSession(em, svc.tokens, user, callUserAgent(ctx));
       await em.flush();
-      return { user: toUserMessage(user), accessToken: toAccessTokenMessage(issued) };
+      return { user: await view(em, user), accessToken: toAccessTokenMessage(issued) };
     },
 
     async logout(_req, ctx) {
@@ -79,10 +85,11 @@ export function authRoutes(svc: UserServiceContext): Partial<ServiceImpl<typeof 
         expiresAt: timestampFromDate(identity.expiresAt),
       };
       if (identity.tokenType !== "user" && identity.tokenType !== "bot") return base;
-      const user = await callEm(ctx).findOne(User, { id: identity.subject });
+      const em = callEm(ctx);
+      const user = await em.findOne(User, { id: identity.subject });
       // A valid signature for an account that no longer exists: refuse rather than answer with nobody.
       if (!user) throw new ConnectError(UNAUTHORIZED, Code.Unauthenticated);
-      return { ...base, user: toUserMessage(user) };
+      return { ...base, user: await view(em, user) };
     },
 
     async getGuestToken() {

@@ -28,9 +28,14 @@ export const contactConfigSchema = z.object({
   PHONE_VALIDATION_CACHE_SECONDS: count(24 * 60 * 60),
   PHONE_BLOCKED_CARRIER_TYPES: list((s) => s),
   PHONE_ALLOWED_COUNTRY_CODES: list((s) => s.toUpperCase()),
-  LOGIN_ATTEMPTS_PER_ACCOUNT: count(10),
+  // Login throttles (login-throttle.ts): per account from one address, per address over all accounts, both
+  // in fixed windows; per account over all addresses, a growing delay once the free failures are spent.
+  LOGIN_ATTEMPTS_PER_ACCOUNT_AND_IP: count(10),
   LOGIN_ATTEMPTS_PER_IP: count(100),
   LOGIN_THROTTLE_WINDOW_SECONDS: count(15 * 60),
+  LOGIN_FAILURES_BEFORE_BACKOFF: count(10),
+  LOGIN_BACKOFF_MAX_SECONDS: count(60),
+  LOGIN_KNOWN_ADDRESS_DAYS: count(30).pipe(z.number().max(90)),
   EMAIL_CODE_REQUESTS_PER_HOUR: count(10),
   DEV_OUTBOX_CAPACITY: count(500),
 });

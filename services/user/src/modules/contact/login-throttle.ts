@@ -1,32 +1,173 @@
-// The login throttle, called first thing by Login (routes/auth.ts): per account (the address tried, whether
-// or not it has an account, so guessing at an unknown address costs the same) and per client address.
+// The login throttle, called by Login (routes/auth.ts) around the password check. It must stop guessing
+// without handing a stranger a way to lock the owner out (OWASP Authentication and Credential Stuffing
+// Prevention cheat sheets: throttle per account and address, slow down globally, never lock):
+// - per account from one address (LOGIN_ATTEMPTS_PER_ACCOUNT_AND_IP in a window): one address guessing one
+//   account is refused (429) while the owner, elsewhere, is not touched;
+// - per address over all accounts (LOGIN_ATTEMPTS_PER_IP): one address spraying many accounts is refused;
+// - per account over all addresses, a backoff: after LOGIN_FAILURES_BEFORE_BACKOFF failed checks the account
+//   admits one password check per delay (1 s, 2 s, 4 s … doubling per failure, at most
+//   LOGIN_BACKOFF_MAX_SECONDS) from addresses it has not seen sign in, so a distributed attack gets about one
+//   guess a minute. Failures are forgotten a day after the last one.
+// - an address the account signed in from within LOGIN_KNOWN_ADDRESS_DAYS skips the backoff (not the other
+//   two): during a distributed attack the owner still gets in from where they usually do, and from anywhere
+//   else after at most the longest delay.
+// Accounts are named by the address typed in, existing or not, so guessing at an unknown one costs the same.
 import type { HandlerContext } from "@connectrpc/connect";
 import type { EntityManager } from "@mikro-orm/postgresql";
 import { normalizeEmail } from "../../account-rules.ts";
 import { loadContactConfig, type ContactConfig } from "./contact-config.ts";
-import { accountAndAddress, enforceThrottles } from "./throttle.ts";
+import {
+  clientAddress,
+  enforceThrottles,
+  KNOWN_ADDRESS_ACTION,
+  throttleKey,
+  tooMany,
+  type ThrottleCheck,
+} from "./throttle.ts";
 
 export const TOO_MANY_LOGINS = "too many login attempts, try again later";
 
+/** How long an account remembers its failed checks after the last one (the throttle table's prune horizon). */
+const BACKOFF_MEMORY_SECONDS = 24 * 60 * 60;
+/** Doubling stops here; the maximum delay caps it long before. */
+const MAX_DOUBLINGS = 30;
+
 const configs = new WeakMap<object, ContactConfig>();
 
-export async function throttleLogin(
-  svc: { env: Record<string, string | undefined> },
-  em: EntityManager,
-  ctx: HandlerContext,
-  email: string,
-): Promise<void> {
+function configOf(svc: { env: Record<string, string | undefined> }): ContactConfig {
   let config = configs.get(svc);
   if (!config) {
     config = loadContactConfig(svc.env);
     configs.set(svc, config);
   }
+  return config;
+}
+
+/** The wait after `failures` failed checks: none within the free budget, then 1, 2, 4 … seconds, capped. */
+export function backoffSeconds(failures: number, config: ContactConfig): number {
+  if (failures < config.LOGIN_FAILURES_BEFORE_BACKOFF) return 0;
+  const doublings = Math.min(failures - config.LOGIN_FAILURES_BEFORE_BACKOFF, MAX_DOUBLINGS);
+  return Math.min(config.LOGIN_BACKOFF_MAX_SECONDS, 2 ** doublings);
+}
+
+export interface LoginAttempt {
+  /** The password was wrong (or the account unknown): one more failure for the account's backoff. */
+  failed(): Promise<void>;
+  /** The password was right: the address becomes one the account signs in from. */
+  succeeded(): Promise<void>;
+}
+
+/**
+ * Counts the attempt and throws ResourceExhausted (429, retry-after) when it may not check a password now;
+ * otherwise answers what to record once the password was checked. Written outside the call's business
+ * writes, so a failed login counts although the call fails.
+ */
+export async function throttleLogin(
+  svc: { env: Record<string, string | undefined> },
+  em: EntityManager,
+  ctx: HandlerContext,
+  email: string,
+): Promise<LoginAttempt> {
+  const config = configOf(svc);
+  const account = normalizeEmail(email);
+  const address = clientAddress(ctx);
   const windowSeconds = config.LOGIN_THROTTLE_WINDOW_SECONDS;
-  const checks = accountAndAddress(
-    ctx,
-    normalizeEmail(email),
-    { action: "login", limit: config.LOGIN_ATTEMPTS_PER_ACCOUNT, windowSeconds },
-    { action: "login", limit: config.LOGIN_ATTEMPTS_PER_IP, windowSeconds },
-  );
+  // A direct caller (no address) is one "address" of its own, so the pair limit is a per-account one for it.
+  const pair = `account:${account}|ip:${address ?? "direct"}`;
+  const checks: ThrottleCheck[] = [
+    { rule: { action: "login", limit: config.LOGIN_ATTEMPTS_PER_ACCOUNT_AND_IP, windowSeconds }, subject: pair },
+  ];
+  if (address !== undefined) {
+    checks.push({
+      rule: { action: "login", limit: config.LOGIN_ATTEMPTS_PER_IP, windowSeconds },
+      subject: `ip:${address}`,
+    });
+  }
   await enforceThrottles(em, ctx, checks, TOO_MANY_LOGINS);
+
+  const backoffKey = throttleKey("login-backoff", `account:${account}`);
+  const knownKey = throttleKey(KNOWN_ADDRESS_ACTION, pair);
+  if (!(address !== undefined && (await isKnown(em, knownKey, config)))) {
+    const wait = await claimBackoffSlot(em, backoffKey, config);
+    if (wait > 0) throw tooMany(ctx, TOO_MANY_LOGINS, wait);
+  }
+  return {
+    failed: () => recordFailure(em, backoffKey, config),
+    succeeded: async () => {
+      if (address !== undefined) await rememberAddress(em, knownKey);
+    },
+  };
+}
+
+async function isKnown(em: EntityManager, key: string, config: ContactConfig): Promise<boolean> {
+  const rows = await em
+    .getConnection()
+    .execute<{ known: number }[]>(
+      `select 1 as "known" from "user"."throttle_window" where "key" = ? and "window_start" > now() - make_interval(days => ?)`,
+      [key, config.LOGIN_KNOWN_ADDRESS_DAYS],
+    );
+  return rows.length > 0;
+}
+
+async function rememberAddress(em: EntityManager, key: string): Promise<void> {
+  await em.getConnection().execute(
+    `insert into "user"."throttle_window" as t ("key", "window_start", "hits") values (?, now(), 1)
+     on conflict ("key") do update set "window_start" = now(), "hits" = t."hits" + 1`,
+    [key],
+    "run",
+  );
+}
+
+interface BackoffRow {
+  hits: number;
+  /** window_start and now() in epoch milliseconds, the database's clock for both. */
+  start_ms: number;
+  now_ms: number;
+}
+
+/**
+ * The backoff row holds the account's failures (hits) and, once they are over the free budget, the time the
+ * next check may start (window_start; before that, the time of the last failure). Over the budget an
+ * attempt takes the open slot (moves window_start a delay ahead) under a row lock, so attempts arriving
+ * together get one check between them, not one each. Answers 0, or the seconds to wait.
+ */
+async function claimBackoffSlot(em: EntityManager, key: string, config: ContactConfig): Promise<number> {
+  return em.fork().transactional(async (tem) => {
+    const rows = await tem.execute<BackoffRow[]>(
+      `select "hits", (extract(epoch from "window_start") * 1000)::float8 as "start_ms",
+              (extract(epoch from now()) * 1000)::float8 as "now_ms"
+       from "user"."throttle_window" where "key" = ? for update`,
+      [key],
+    );
+    const row = rows[0];
+    if (!row) return 0;
+    const forgotten = row.start_ms <= row.now_ms - BACKOFF_MEMORY_SECONDS * 1000;
+    const delay = backoffSeconds(row.hits, config);
+    if (forgotten || delay === 0) return 0;
+    if (row.start_ms > row.now_ms) return Math.ceil((row.start_ms - row.now_ms) / 1000);
+    await tem.execute(
+      `update "user"."throttle_window" set "window_start" = now() + make_interval(secs => ?) where "key" = ?`,
+      [delay, key],
+      "run",
+    );
+    return 0;
+  });
+}
+
+async function recordFailure(em: EntityManager, key: string, config: ContactConfig): Promise<void> {
+  const forgotten = `t."window_start" <= now() - make_interval(secs => ${BACKOFF_MEMORY_SECONDS})`;
+  const failures = `(case when ${forgotten} then 1 else t."hits" + 1 end)`;
+  const free = config.LOGIN_FAILURES_BEFORE_BACKOFF;
+  const delay = `(case when ${failures} < ${free} then 0
+    else least(${config.LOGIN_BACKOFF_MAX_SECONDS}, power(2, least(${failures} - ${free}, ${MAX_DOUBLINGS}))) end)`;
+  await em.getConnection().execute(
+    `insert into "user"."throttle_window" as t ("key", "window_start", "hits")
+     values (?, now() + make_interval(secs => ?), 1)
+     on conflict ("key") do update set
+       "hits" = ${failures},
+       "window_start" = greatest(case when ${forgotten} then now() else t."window_start" end,
+                                 now() + make_interval(secs => ${delay}))`,
+    [key, backoffSeconds(1, config)],
+    "run",
+  );
 }

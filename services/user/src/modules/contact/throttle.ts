@@ -3,6 +3,7 @@
 // PostgreSQL rather than the bus key-value: the service already depends on it for every call, the upsert
 // needs no compare-and-set retry loop, and a throttled call must still count when NATS is away. Hits are
 // written outside the call's business writes (auto-commit), so a failed login counts although the call fails.
+import { createHash } from "node:crypto";
 import { Code, ConnectError, type HandlerContext } from "@connectrpc/connect";
 import type { EntityManager } from "@mikro-orm/postgresql";
 
@@ -24,6 +25,16 @@ export const TOO_MANY_REQUESTS = "too many requests, try again later";
 interface HitRow {
   hits: number;
   retry_after: number;
+}
+
+// throttle_window.key is varchar(400); subjects come from callers (a login address of any length).
+const MAX_PLAIN_KEY = 300;
+
+/** The row key of a throttled action and subject; a long subject is replaced by its SHA-256 so it always fits. */
+export function throttleKey(action: string, subject: string): string {
+  const key = `${action}:${subject}`;
+  if (key.length <= MAX_PLAIN_KEY) return key;
+  return `${action}:sha256:${createHash("sha256").update(subject, "utf8").digest("hex")}`;
 }
 
 /** Counts one hit for the key; answers whether it is within the limit and when the window ends. */
@@ -57,7 +68,7 @@ export async function enforceThrottles(
 ): Promise<void> {
   let retryAfter = 0;
   for (const { rule, subject } of checks) {
-    const result = await hit(em, `${rule.action}:${subject}`, rule);
+    const result = await hit(em, throttleKey(rule.action, subject), rule);
     if (!result.allowed) retryAfter = Math.max(retryAfter, result.retryAfterSeconds);
   }
   await maybePrune(em);
@@ -74,24 +85,38 @@ export function tooMany(ctx: HandlerContext, message: string, retryAfterSeconds:
   return new ConnectError(message, Code.ResourceExhausted, { "retry-after": value });
 }
 
-// Old windows are dead weight; removing them now and then keeps the table to the active keys. Windows are
-// at most a day long here, so a day-old row can never count again.
+/** Rows of this action remember where an account signed in (login-throttle.ts); they live up to 90 days. */
+export const KNOWN_ADDRESS_ACTION = "login-known";
+
+// Old windows are dead weight; removing them now and then keeps the table to the active keys. Windows (and
+// the login backoff's memory) are at most a day long, so a day-old row can never count again; the
+// known-address rows are kept for their longest allowed lifetime.
 let hitsSincePrune = 0;
-async function maybePrune(em: EntityManager): Promise<void> {
+export async function maybePrune(em: EntityManager): Promise<void> {
   if (++hitsSincePrune < 500) return;
   hitsSincePrune = 0;
-  await em
-    .getConnection()
-    .execute(`delete from "user"."throttle_window" where "window_start" < now() - interval '1 day'`, [], "run");
+  await em.getConnection().execute(
+    `delete from "user"."throttle_window"
+     where "window_start" < now() - (case when "key" like ? then interval '90 days' else interval '1 day' end)`,
+    [`${KNOWN_ADDRESS_ACTION}:%`],
+    "run",
+  );
 }
 
 /**
- * The caller's address: the first x-forwarded-for hop (the gateway always sets the header from its socket),
- * undefined for a direct caller (another service), which then is counted by account only.
+ * The caller's address as the gateway vouches for it, undefined for a direct caller (another service), which
+ * is then counted by account only. The gateway always ends x-forwarded-for with its socket's peer; only with
+ * `trustForwardedFor` (behind one proxy it trusts) does it keep that proxy's list in front, whose last entry
+ * is the client the proxy saw. So: the one entry, or the one before the last. Entries further left were
+ * written by the caller and prove nothing: trusting the first hop let anyone pick a fresh address per request.
  */
 export function clientAddress(ctx: HandlerContext): string | undefined {
-  const first = ctx.requestHeader.get("x-forwarded-for")?.split(",")[0]?.trim();
-  return first ? first.slice(0, 64) : undefined;
+  const hops = (ctx.requestHeader.get("x-forwarded-for") ?? "")
+    .split(",")
+    .map((hop) => hop.trim())
+    .filter((hop) => hop !== "");
+  const hop = hops.length >= 2 ? hops[hops.length - 2] : hops[0];
+  return hop ? hop.slice(0, 64) : undefined;
 }
 
 /** The per-account check plus, when the address is known, the per-address one. */
