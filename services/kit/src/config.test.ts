@@ -62,21 +62,25 @@ describe("loadKitConfig", () => {
     ]);
   });
 
-  it("issue 9 defect 10: serves metrics on METRICS_PORT, 9464 by default, a free one when PORT is 0", () => {
+  it("issue 9 defect 10: serves metrics on METRICS_PORT, by default 9464, or a free one when PORT is 0", () => {
     const base = { DATABASE_URL: "postgres://h/db" };
-    expect(metricsListen(loadKitConfig(base))).toEqual({ port: 9464, host: "0.0.0.0" });
+    expect(metricsListen(loadKitConfig(base))).toEqual({ port: 9464, host: "0.0.0.0", orFreePort: true });
     expect(metricsListen(loadKitConfig({ ...base, PORT: "0", HOST: "127.0.0.1" }))).toEqual({
       port: 0,
       host: "127.0.0.1",
+      orFreePort: false,
     });
+    // A port that is asked for must be the one.
     expect(metricsListen(loadKitConfig({ ...base, PORT: "0", METRICS_PORT: "9100" }))).toEqual({
       port: 9100,
       host: "0.0.0.0",
+      orFreePort: false,
     });
     // All-in-one passes loopback as its default host; METRICS_HOST still wins, and "" means unset.
     expect(metricsListen(loadKitConfig({ ...base, METRICS_PORT: "" }), "127.0.0.1")).toEqual({
       port: 9464,
       host: "127.0.0.1",
+      orFreePort: true,
     });
     expect(metricsListen(loadKitConfig({ ...base, METRICS_HOST: "0.0.0.0" }), "127.0.0.1").host).toBe("0.0.0.0");
     expect(() => loadKitConfig({ ...base, METRICS_PORT: "70000" })).toThrow(/METRICS_PORT/);

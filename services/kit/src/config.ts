@@ -27,6 +27,7 @@ export function parseEnv<S extends z.ZodType>(schema: S, env: Record<string, str
 
 // Empty strings come from templated manifests (`FOO: ""`); treat them as unset.
 const unsetIfEmpty = (v: unknown) => (v === "" ? undefined : v);
+const DEFAULT_METRICS_PORT = 9464;
 const anyPort = z.coerce.number().int().min(0).max(65535);
 const port = (fallback: number) => anyPort.default(fallback);
 const positiveInt = (fallback: number) => z.coerce.number().int().positive().default(fallback);
@@ -44,7 +45,7 @@ export const kitConfigSchema = z.object({
   SHUTDOWN_TIMEOUT_MS: positiveInt(10_000),
   ACCESS_TOKEN_MAX_TTL_SECONDS: positiveInt(7 * 24 * 60 * 60),
   // Prometheus metrics on their own port, never on the public one. Unset: 9464, or a free port when PORT is 0
-  // (tests and runners that start several processes); see metricsListen.
+  // or 9464 is taken (tests and runners that start several processes); see metricsListen.
   METRICS_PORT: z.preprocess(unsetIfEmpty, anyPort.optional()),
   // Unset: HOST (all-in-one: loopback).
   METRICS_HOST: z.preprocess(unsetIfEmpty, z.string().min(1).optional()),
@@ -92,12 +93,18 @@ export function serverLimits(config: ServerConfig): ServerLimits {
 }
 
 /**
- * Where /metrics is served: METRICS_PORT (default 9464; a free port when PORT is 0, so processes started on
- * free ports never collide on it) on METRICS_HOST (default `defaultHost`, else HOST).
+ * Where /metrics is served: METRICS_PORT on METRICS_HOST (default `defaultHost`, else HOST). Unset, the port is
+ * 9464, or a free one when PORT is 0 or when 9464 is taken (several processes on one machine); a METRICS_PORT
+ * that is set must be free.
  */
-export function metricsListen(config: ServerConfig, defaultHost?: string): { port: number; host: string } {
+export function metricsListen(
+  config: ServerConfig,
+  defaultHost?: string,
+): { port: number; host: string; orFreePort: boolean } {
+  const port = config.METRICS_PORT ?? (config.PORT === 0 ? 0 : DEFAULT_METRICS_PORT);
   return {
-    port: config.METRICS_PORT ?? (config.PORT === 0 ? 0 : 9464),
+    port,
     host: config.METRICS_HOST ?? defaultHost ?? config.HOST,
+    orFreePort: config.METRICS_PORT === undefined && port !== 0,
   };
 }

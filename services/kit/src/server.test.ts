@@ -108,6 +108,21 @@ describe("createServer", () => {
     await expect(get(`${server.metricsUrl}/metrics`)).rejects.toThrow(/ECONNREFUSED/);
   });
 
+  it("issue 9 defect 10: a taken metrics port fails the start, unless a free one may stand in", async () => {
+    const taken = http.createServer();
+    await new Promise<void>((resolve) => taken.listen(0, "127.0.0.1", resolve));
+    try {
+      const port = (taken.address() as net.AddressInfo).port;
+      await expect(start({ metrics: { port, host: "127.0.0.1" } })).rejects.toThrow(/EADDRINUSE/);
+      const server = await start({ metrics: { port, host: "127.0.0.1", orFreePort: true } });
+      expect(server.metricsUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+      expect(server.metricsUrl).not.toBe(`http://127.0.0.1:${port}`);
+      expect((await get(`${server.metricsUrl}/metrics`)).status).toBe(200);
+    } finally {
+      await new Promise((resolve) => taken.close(resolve));
+    }
+  });
+
   it("issue 9 defect 10: serves no metrics at all without a metrics port", async () => {
     const server = await start();
     expect(server.metricsUrl).toBeUndefined();

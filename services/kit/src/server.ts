@@ -53,8 +53,11 @@ export interface ServerOptions {
   /** How long close() lets running calls finish before cutting connections. Default 10 s. */
   shutdownTimeoutMs?: number;
   registry?: Registry;
-  /** Where GET /metrics is served (port 0 picks a free one); without it, nowhere. */
-  metrics?: { port: number; host?: string };
+  /**
+   * Where GET /metrics is served (port 0 picks a free one); without it, nowhere. `orFreePort`: when the port is
+   * taken, serve on a free one (with a warning) instead of failing the start.
+   */
+  metrics?: { port: number; host?: string; orFreePort?: boolean };
   /** Limits against slow and greedy clients; each missing one is its DEFAULT_SERVER_LIMITS value. */
   limits?: Partial<ServerLimits>;
 }
@@ -232,16 +235,33 @@ export async function createServer(opts: ServerOptions): Promise<RunningServer> 
   if (limits.maxConnections > 0) server.maxConnections = limits.maxConnections;
   server.on("drop", (data?: { remoteAddress?: string }) => refusals(addressKey(data?.remoteAddress) ?? "?", "global"));
 
-  await listen(server, opts.port, opts.host ?? "0.0.0.0");
+  try {
+    await listen(server, opts.port, opts.host ?? "0.0.0.0");
+  } catch (err) {
+    h1.close();
+    throw err;
+  }
   const { port, url } = where(server);
   let metricsServer: http.Server | undefined;
   let metricsUrl: string | undefined;
   if (opts.metrics) {
     try {
       metricsServer = createMetricsServer(registry, limits, opts.logger);
-      await listen(metricsServer, opts.metrics.port, opts.metrics.host ?? opts.host ?? "0.0.0.0");
+      const { port: wanted, orFreePort } = opts.metrics;
+      const metricsHost = opts.metrics.host ?? opts.host ?? "0.0.0.0";
+      try {
+        await listen(metricsServer, wanted, metricsHost);
+      } catch (err) {
+        if (!orFreePort || (err as NodeJS.ErrnoException).code !== "EADDRINUSE") throw err;
+        await listen(metricsServer, 0, metricsHost);
+        opts.logger.warn(
+          { wanted, port: where(metricsServer).port },
+          "the metrics port is taken (another process on this machine?): /metrics is served on a free port; set METRICS_PORT to choose one",
+        );
+      }
       metricsUrl = where(metricsServer).url;
     } catch (err) {
+      h1.close();
       await new Promise((resolve) => server.close(resolve));
       throw err;
     }
