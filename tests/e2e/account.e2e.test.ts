@@ -92,6 +92,46 @@ describe.each(MODES)("account slice (%s)", (mode) => {
       expect((session.body.user as { email: string }).email).toBe("login@example.test");
     });
 
+    it("issue 9 defect 14: sign-up, the session and login show the e-mail and hasPassword: true", async () => {
+      const address = `whole-${randomUUID()}@example.test`;
+      const expected = {
+        email: address,
+        hasPassword: true,
+        emails: [{ email: address, type: "personal", status: "PENDING_VERIFICATION", primary: true }],
+      };
+      const signedUp = await call("POST", u("/users/sign-up"), {
+        body: { email: address, password: "whole-account-1" },
+      });
+      expect(signedUp.status).toBe(200);
+      expect(signedUp.body.user).toMatchObject(expected);
+      const token = (signedUp.body.accessToken as { token: string }).token;
+      const session = await call("GET", u("/auth/session"), { token });
+      expect(session.status).toBe(200);
+      expect(session.body.user).toMatchObject(expected);
+      const login = await call("POST", u("/auth/login"), { body: { email: address, password: "whole-account-1" } });
+      expect(login.status).toBe(200);
+      expect(login.body.user).toMatchObject(expected);
+    });
+
+    it("issue 9 defect 7: a common password is refused at sign-up with 400 saying why", async () => {
+      for (const password of ["password", "12345678", "Password1"]) {
+        const res = await call("POST", u("/users/sign-up"), {
+          body: { email: `weak-${randomUUID()}@example.test`, password },
+        });
+        expect(res.status).toBe(400);
+        expect(res.body).toEqual({
+          statusCode: 400,
+          message: "this password is too common; choose another",
+          error: "Bad Request",
+        });
+      }
+      const repeated = await call("POST", u("/users/sign-up"), {
+        body: { email: `weak-${randomUUID()}@example.test`, password: "aaaaaaaa" },
+      });
+      expect(repeated.status).toBe(400);
+      expect(repeated.body.message).toBe("this password is one character repeated; choose another");
+    });
+
     it("gives guests a guest token that reads profiles but cannot change a password", async () => {
       const guest = await call("GET", u("/auth/guest"));
       expect(guest.status).toBe(200);

@@ -30,7 +30,11 @@ async function lastCode(to: string): Promise<string> {
 
 beforeAll(async () => {
   platform = await startTestPlatform({
-    env: { LOGIN_ATTEMPTS_PER_ACCOUNT: "3", MOBILE_CODES_PER_IP_PER_HOUR: "100", EMAIL_CODE_REQUESTS_PER_HOUR: "50" },
+    env: {
+      LOGIN_ATTEMPTS_PER_ACCOUNT_AND_IP: "3",
+      MOBILE_CODES_PER_IP_PER_HOUR: "100",
+      EMAIL_CODE_REQUESTS_PER_HOUR: "50",
+    },
   });
   admin = await platform.adminToken();
 });
@@ -312,8 +316,8 @@ describe("dev outbox and throttles", () => {
       body: { email: "erin@example.test", password: "correct-horse-1" },
     });
     expectError(res, 429, "too many login attempts, try again later");
-    // Connect callers get the same refusal. (retry-after does not reach REST or Connect callers yet: the
-    // gateway forwards response headers of successful calls only; the service sets it on the error.)
+    expect(Number(res.headers.get("retry-after"))).toBeGreaterThan(0);
+    // Connect callers get the same refusal.
     const connect = await fetch(`${platform.url}/tt.user.v1.UserService/Login`, {
       method: "POST",
       headers: { "content-type": "application/json" },
