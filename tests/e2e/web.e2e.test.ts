@@ -273,4 +273,81 @@ describe("web journeys", () => {
     },
     JOURNEY_TIMEOUT,
   );
+
+  it(
+    "issue 9 defect 9: the shell and all four remotes work under the Content-Security-Policy, with no violation",
+    async () => {
+      // A second origin serving the room remote, as a deployment with remotes on a CDN would: the policy must
+      // let its manifest, entry and chunks in because /remotes.json names it.
+      const cdn = createServer((req, res) => {
+        if (!createFrontendHandler()(req, res)) res.writeHead(404).end();
+      });
+      await new Promise<void>((resolve) => cdn.listen(0, "127.0.0.1", resolve));
+      const cdnUrl = `http://127.0.0.1:${(cdn.address() as AddressInfo).port}`;
+      frontends = createFrontendHandler({
+        remotes: REMOTES.map((name) => ({
+          name,
+          entry: name === "room" ? `${cdnUrl}/remotes/room/mf-manifest.json` : `/remotes/${name}/mf-manifest.json`,
+        })),
+      });
+      const page = await context.newPage();
+      const problems: string[] = [];
+      page.on("console", (message) => {
+        if (message.type() === "error") problems.push(`console: ${message.text()}`);
+      });
+      page.on("pageerror", (err) => problems.push(`page error: ${err.message}`));
+      // Registered before any script of the page runs; CSP does not apply to what the browser driver injects.
+      await page.addInitScript(() => {
+        const seen: string[] = [];
+        (window as unknown as { cspViolations: string[] }).cspViolations = seen;
+        document.addEventListener("securitypolicyviolation", (event) =>
+          seen.push(`${event.effectiveDirective} blocked ${event.blockedURI || "inline"}`),
+        );
+      });
+      const violations = () => page.evaluate(() => (window as unknown as { cspViolations: string[] }).cspViolations);
+      try {
+        const answer = await page.goto(`${platform.url}/?lang=en`);
+        const policy = answer?.headers()["content-security-policy"] ?? "";
+        expect(policy).toContain("frame-ancestors 'none'");
+        expect(policy).toMatch(new RegExp(`script-src 'self' ${cdnUrl.replace(/[.:/]/g, "\\$&")}(;| )`));
+        expect(policy).not.toContain("unsafe-");
+        expect(answer?.headers()["x-frame-options"]).toBe("DENY");
+        expect(await text(page, "heading", /Listen together|Welcome/)).toBeTruthy();
+        const nav = page.getByRole("navigation", { name: "Main" });
+        await nav.getByRole("link", { name: "Rooms" }).click();
+        expect(await text(page, "heading", "Live rooms")).toBe("Live rooms");
+        await nav.getByRole("link", { name: "Crates" }).click();
+        await page
+          .getByRole("heading", { name: /crates/i })
+          .first()
+          .waitFor();
+        await nav.getByRole("link", { name: "Shop" }).click();
+        expect(await text(page, "heading", "The shop is not open yet")).toBe("The shop is not open yet");
+        // The admin remote: its user list for the admin the earlier journeys signed in, else its refusal.
+        await page.goto(`${platform.url}/admin?lang=en`);
+        await page
+          .getByRole("heading", { name: "Admins only" })
+          .or(page.getByRole("cell", { name: ADMIN.email }))
+          .first()
+          .waitFor();
+        await shot(page, "13-csp-admin");
+        expect(await violations()).toEqual([]);
+        expect(problems).toEqual([]);
+
+        // The policy is enforced, and a violation would have been seen: an inline script is refused.
+        await page.evaluate(() => {
+          const script = document.createElement("script");
+          script.textContent = "window.injected = true";
+          document.body.append(script);
+        });
+        await expect.poll(violations).toEqual(["script-src-elem blocked inline"]);
+        expect(await page.evaluate(() => "injected" in window)).toBe(false);
+      } finally {
+        await page.close();
+        frontends = createFrontendHandler();
+        await new Promise((resolve) => cdn.close(resolve));
+      }
+    },
+    JOURNEY_TIMEOUT,
+  );
 });

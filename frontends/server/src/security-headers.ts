@@ -80,7 +80,7 @@ function originOf(url: string): string | undefined {
   if (url.startsWith("//")) {
     // Protocol-relative: a host source without a scheme takes the page's.
     const host = /^\/\/([^/?#]+)/.exec(url)?.[1];
-    return host && SOURCE.test(`https://${host}`) ? host : undefined;
+    return host && SOURCE.test(`https://${host}`) ? host.toLowerCase() : undefined;
   }
   if (!/^[a-z][a-z0-9+.-]*:/i.test(url)) return undefined;
   try {
