@@ -175,10 +175,11 @@ export function accountVoucherRoutes(
       if ((await outer.count(User, { email })) > 0) {
         throw new ConnectError(EMAIL_ALREADY_REGISTERED, Code.PermissionDenied);
       }
-      const passwordHash = await hashPassword(req.password);
       const userAgent = callUserAgent(ctx);
       return outer.transactional(async (em) => {
         const voucher = await lockRedeemable(em, req.voucherCode);
+        // Hashed only for a redeemable voucher: a made-up code must cost no argon2 work (as reset-password).
+        const passwordHash = await hashPassword(req.password);
         const { user } = createAccount(em, { email, passwordHash, role: "user", nickname });
         redeem(em, voucher, user);
         const { issued } = await startSession(em, svc.tokens, user, userAgent);

@@ -682,6 +682,19 @@ describe("vouchers", () => {
       ),
     ).toEqual({ code: Code.PermissionDenied, message: VOUCHER_NOT_REDEEMABLE });
     expect(await em().count(User, { email: email2 })).toBe(0);
+    // Neither a spent nor an unknown code costs an argon2 hash.
+    const hashes = passwordHashesComputed();
+    expect(
+      (
+        await connectErrorOf(
+          h.rpc.voucherSignUp(
+            { email: email2, password: "voucher-pass", voucherCode: "NO-SUCH-CODE" },
+            h.ctx("voucherSignUp"),
+          ),
+        )
+      ).code,
+    ).toBe(Code.NotFound);
+    expect(passwordHashesComputed()).toBe(hashes);
 
     const signUpWith = (init: Parameters<UserHarness["rpc"]["voucherSignUp"]>[0]) =>
       connectErrorOf(h.rpc.voucherSignUp(init, h.ctx("voucherSignUp")));
