@@ -65,6 +65,21 @@ describe("distributed mode", () => {
     expect(new URL(platform.url).port).toBe(new URL(platform.processes.at(-1)!.url).port);
   });
 
+  it("issue 9 defect 10: gives each process a metrics port of its own, and none serves /metrics on its public port", async () => {
+    const metricsUrls = platform.processes.map((p) => p.metricsUrl);
+    expect(new Set(metricsUrls).size).toBe(platform.processes.length);
+    for (const p of platform.processes) {
+      expect(p.metricsUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+      expect(p.metricsUrl).not.toBe(p.url);
+      const metrics = await fetch(`${p.metricsUrl}/metrics`);
+      expect(metrics.status, p.metricsUrl).toBe(200);
+      expect(await metrics.text()).toMatch(/^# HELP /m);
+      const onPublic = await fetch(`${p.url}/metrics`);
+      expect(onPublic.status, p.url).toBe(404);
+      await onPublic.body?.cancel();
+    }
+  });
+
   it("refuses a token in every user service process once it is logged out through the gateway", async () => {
     const signUp = await fetch(`${platform.url}/api/user-service/users/sign-up`, {
       method: "POST",
@@ -156,6 +171,39 @@ describe("distributed mode supervisor", () => {
     onTestFinished(() => ok.stop(1000));
     await waitUntilReady(ok, `http://127.0.0.1:${free}`, 30_000);
     expect(await ok.listened).toEqual({ tt: "listening", port: free });
+  });
+
+  it("issue 9 defect 10: starts again on fresh ports when a child's metrics port was taken meanwhile", async () => {
+    const impostor = http.createServer();
+    await new Promise<void>((resolve) => impostor.listen(0, "127.0.0.1", resolve));
+    onTestFinished(() => new Promise<void>((resolve) => impostor.close(() => resolve())));
+    const metricsPort = (impostor.address() as AddressInfo).port;
+    const dir = mkdtempSync(path.join(tmpdir(), "tt-metrics-port-taken-"));
+    onTestFinished(() => rmSync(dir, { recursive: true, force: true }));
+    // As the kit's server does: the public port first, then the metrics port; a failure ends the process.
+    const entry = path.join(dir, "child.ts");
+    writeFileSync(
+      entry,
+      `import http from "node:http";
+      const server = http.createServer((_req, res) => res.end("ready"));
+      server.listen(Number(process.env.PORT), "127.0.0.1", () => {
+        const metrics = http.createServer((_req, res) => res.end());
+        metrics.on("error", () => process.exit(1));
+        metrics.listen(Number(process.env.METRICS_PORT), "127.0.0.1");
+      });`,
+    );
+    const port = await freePort();
+    const child = spawnNodeProcess({
+      name: "child",
+      entry,
+      env: { PORT: String(port), METRICS_PORT: String(metricsPort) },
+      cwd: root,
+      forwardOutput: false,
+    });
+    onTestFinished(() => child.stop(1000));
+    const error = await waitUntilReady(child, `http://127.0.0.1:${port}`, 30_000).catch((err: unknown) => err);
+    expect(error).toBeInstanceOf(PortInUseError);
+    expect((error as PortInUseError).port).toBe(metricsPort);
   });
 
   it("leaves no orphan when it is killed outright (SIGKILL)", async () => {

@@ -22,6 +22,8 @@ export interface ChildHandle {
   tail(): string;
   /** The child's first report on its server: the port it bound, or why it could not (backend processes only). */
   listened: Promise<ListenReport>;
+  /** A later server of the child (its metrics server) that could not listen, if any. */
+  laterListenFailure(): Extract<ListenReport, { tt: "listen-failed" }> | undefined;
   /** SIGTERM, then SIGKILL after `graceMs`; resolves when it is gone. */
   stop(graceMs: number): Promise<void>;
   /** Synchronous last resort (process "exit" handlers). */
@@ -51,11 +53,14 @@ function supervise(name: string, child: ChildProcess, forward: boolean): ChildHa
       resolve({ code: -1, signal: null });
     });
   });
+  let first = true;
+  let laterFailure: Extract<ListenReport, { tt: "listen-failed" }> | undefined;
   const listened = new Promise<ListenReport>((resolve) => {
     const onMessage = (message: ListenReport) => {
       if (message?.tt !== "listening" && message?.tt !== "listen-failed") return;
-      child.off("message", onMessage);
-      resolve(message);
+      if (first) resolve(message);
+      else if (message.tt === "listen-failed") laterFailure ??= message;
+      first = false;
     };
     child.on("message", onMessage);
   });
@@ -67,6 +72,7 @@ function supervise(name: string, child: ChildProcess, forward: boolean): ChildHa
     exited,
     tail: () => tail,
     listened,
+    laterListenFailure: () => laterFailure,
     async stop(graceMs) {
       if (!alive()) return void (await exited);
       child.kill("SIGTERM");
@@ -144,6 +150,9 @@ export async function waitUntilReady(handle: ChildHandle, url: string, timeoutMs
   let lastError = report ? "no answer yet" : "it reported no listening port";
   while (performance.now() < deadline) {
     if (exited) {
+      // Its metrics port, also picked as free, was taken meanwhile: start again on fresh ports as well.
+      const late = handle.laterListenFailure();
+      if (late?.code === "EADDRINUSE" && late.port !== undefined) throw new PortInUseError(handle.name, late.port);
       throw new ChildExitedError(
         `${handle.name} exited (code ${exited.code}, signal ${exited.signal}) before it was ready:\n${handle.tail()}`,
       );

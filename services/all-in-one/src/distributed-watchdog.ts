@@ -2,11 +2,12 @@
 // - When the channel drops (the supervisor exited or was killed, e.g. a crashed test worker), the child stops
 //   through its normal SIGTERM drain instead of living on as an orphan.
 // - The child reports the port its server bound, or why it could not: a port the supervisor picked as free may
-//   have been taken by another process meanwhile, and /readyz on it would then answer for that process.
+//   have been taken by another process meanwhile, and /readyz on it would then answer for that process. Every
+//   listen is reported: the public server's comes first, then the metrics server's.
 import { subscribe } from "node:diagnostics_channel";
 import type { AddressInfo, Server } from "node:net";
 
-export type ListenReport = { tt: "listening"; port: number } | { tt: "listen-failed"; code: string };
+export type ListenReport = { tt: "listening"; port: number } | { tt: "listen-failed"; code: string; port?: number };
 
 if (process.channel) {
   process.once("disconnect", () => process.kill(process.pid, "SIGTERM"));
@@ -18,7 +19,7 @@ if (process.channel) {
     if (address) report({ tt: "listening", port: address.port });
   });
   subscribe("tracing:net.server.listen:error", (message) => {
-    const error = (message as { error?: NodeJS.ErrnoException }).error;
-    report({ tt: "listen-failed", code: error?.code ?? String(error) });
+    const error = (message as { error?: NodeJS.ErrnoException & { port?: number } }).error;
+    report({ tt: "listen-failed", code: error?.code ?? String(error), port: error?.port });
   });
 }

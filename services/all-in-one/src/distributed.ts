@@ -48,6 +48,8 @@ export interface DistributedProcess {
   /** Replica index within the workload. */
   replica: number;
   url: string;
+  /** Its own metrics server (loopback, a free port each: several processes share the machine). */
+  metricsUrl: string;
   pid: number;
 }
 
@@ -101,7 +103,8 @@ export async function startDistributed(opts: DistributedOptions = {}): Promise<D
       const copies = processEnv.name === "gateway" ? 1 : replicas;
       for (let replica = 0; replica < copies; replica++) {
         const port = replica === 0 ? ports[processEnv.name]! : await freePort();
-        const childEnv = childEnvironment(processEnv.env, env, port);
+        const metricsPort = await freePort();
+        const childEnv = childEnvironment(processEnv.env, env, port, metricsPort);
         const handle = spawnNodeProcess({
           name: replica === 0 ? processEnv.name : `${processEnv.name}#${replica}`,
           entry: processEnv.entry,
@@ -118,7 +121,8 @@ export async function startDistributed(opts: DistributedOptions = {}): Promise<D
         // One at a time: the first process of a service applies its migrations before the next one starts,
         // and the gateway starts once its backends answer.
         await waitUntilReady(handle, url, readyTimeoutMs);
-        processes.push({ name: processEnv.name, replica, url, pid: handle.pid });
+        const metricsUrl = `http://127.0.0.1:${metricsPort}`;
+        processes.push({ name: processEnv.name, replica, url, metricsUrl, pid: handle.pid });
         logger.debug({ name: processEnv.name, replica, url, pid: handle.pid }, "process ready");
       }
     }
@@ -183,7 +187,8 @@ export async function startDistributed(opts: DistributedOptions = {}): Promise<D
 }
 
 /** Variables the supervisor decides for each process; the caller's environment cannot override them. */
-const OWNED = /^(PORT|HOST|SERVICE|DATABASE_URL|NATS_URL|REMOTES_CONFIG|[A-Z0-9_]+_SERVICE_URL)$/;
+const OWNED =
+  /^(PORT|HOST|METRICS_PORT|METRICS_HOST|SERVICE|DATABASE_URL|NATS_URL|REMOTES_CONFIG|[A-Z0-9_]+_SERVICE_URL)$/;
 
 /**
  * What a child sees: this process's environment (PATH, HOME, …), the chart's values over it, then the
@@ -193,6 +198,7 @@ function childEnvironment(
   chart: Record<string, string>,
   overrides: Record<string, string | undefined>,
   port: number,
+  metricsPort: number,
 ): Record<string, string> {
   const env: Record<string, string> = {};
   const put = (values: Record<string, string | undefined>, owned: boolean) => {
@@ -204,6 +210,9 @@ function childEnvironment(
   put(chart, true);
   put(overrides, false);
   env.PORT = String(port);
+  // The chart's one metrics port would collide between processes on one machine; scraping stays local.
+  env.METRICS_PORT = String(metricsPort);
+  env.METRICS_HOST = "127.0.0.1";
   return env;
 }
 
@@ -216,7 +225,9 @@ async function main(): Promise<void> {
   for (const signal of ["SIGINT", "SIGTERM"] as const) process.once(signal, () => stop.abort());
   const platform = await startDistributed({ logger });
   process.stdout.write(`\nturntable (distributed) is listening on ${platform.url}\n`);
-  for (const p of platform.processes) process.stdout.write(`  ${p.name.padEnd(10)} ${p.url}  pid ${p.pid}\n`);
+  for (const p of platform.processes) {
+    process.stdout.write(`  ${p.name.padEnd(10)} ${p.url}  metrics ${p.metricsUrl}  pid ${p.pid}\n`);
+  }
   process.stdout.write("\n");
   if (!stop.signal.aborted) await new Promise((resolve) => stop.signal.addEventListener("abort", resolve));
   logger.info("shutting down");

@@ -7,7 +7,14 @@ import { EchoService } from "@tt/proto/tt/testing/v1/echo_service_pb";
 import { Counter, Registry } from "prom-client";
 import { afterEach, describe, expect, it } from "vitest";
 import { createLogger } from "./logger.ts";
-import { addressKey, createServer, type NodeRequestHandler, type RunningServer, type ServerLimits } from "./server.ts";
+import {
+  addressKey,
+  createServer,
+  type NodeRequestHandler,
+  type RunningServer,
+  type ServerLimits,
+  type ServerOptions,
+} from "./server.ts";
 import { echoImplementation, type EchoProbe } from "./test-support/echo-service.ts";
 
 const logger = createLogger({ service: "kit-server-test", level: "silent" });
@@ -22,7 +29,7 @@ async function start(
     probe?: EchoProbe;
     shutdownTimeoutMs?: number;
     registry?: Registry;
-    metrics?: { port: number; host?: string };
+    metrics?: ServerOptions["metrics"];
     limits?: Partial<ServerLimits>;
     handler?: NodeRequestHandler;
   } = {},
