@@ -11,7 +11,7 @@ import {
   type DescService,
   type Message,
 } from "@bufbuild/protobuf";
-import { ConnectError, type Transport } from "@connectrpc/connect";
+import { Code, ConnectError, type Transport } from "@connectrpc/connect";
 import { runWithRequestId } from "@tt/kit";
 import type { Logger } from "pino";
 import { BindError, type Binding, type FormBody } from "./bind.ts";
@@ -99,7 +99,10 @@ function readBody(req: NodeRequest, limit: number): Promise<string> {
     };
     req.on("data", onData);
     req.once("end", () => resolve(Buffer.concat(chunks, size).toString("utf8")));
-    req.once("error", reject);
+    // The client went away mid-body (ECONNRESET) or the server cut it off: Canceled, nobody's fault of ours.
+    req.once("error", (err) =>
+      reject(new ConnectError("the request body was not received in full", Code.Canceled, undefined, undefined, err)),
+    );
   });
 }
 
