@@ -21,8 +21,13 @@ export const EmailStatus = {
 /** Accounts made by phone sign-in get a placeholder address in this reserved domain (RFC 2606). */
 export const PHONE_ACCOUNT_EMAIL_DOMAIN = "phone.invalid";
 
+/**
+ * Whether the address only fills users.email for an account that has none: phone accounts here, bots and
+ * Discord accounts without a verified address (accounts area), all under the reserved .invalid TLD. They
+ * get no e-mail row: no mail can reach them.
+ */
 export function isPlaceholderEmail(address: string): boolean {
-  return address.endsWith(`@${PHONE_ACCOUNT_EMAIL_DOMAIN}`);
+  return address.endsWith(".invalid");
 }
 
 export function toEmailMessage(email: Email): EmailMessage {

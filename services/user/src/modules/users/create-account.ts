@@ -5,6 +5,7 @@ import type { EntityManager } from "@mikro-orm/postgresql";
 import { EMAIL_ALREADY_REGISTERED } from "../../account-rules.ts";
 import { enqueueUserCreated } from "../../events.ts";
 import { recordEmail, type EmailKind } from "../accounts/account-emails.ts";
+import { isPlaceholderEmail } from "../contact/emails.ts";
 import { Profile } from "../profiles/profile.entity.ts";
 import { User } from "./user.entity.ts";
 
@@ -39,16 +40,11 @@ export function createAccount(em: EntityManager, account: NewAccount): { user: U
     badges: [],
   });
   const profile = em.create(Profile, { user, nickname: account.nickname, avatarId: null, color: null, bio: null });
-  if (!isReservedEmail(account.email)) {
+  if (!isPlaceholderEmail(account.email)) {
     recordEmail(em, user.id, account.email, account.emailKind ?? { type: "personal", status: "PENDING_VERIFICATION" });
   }
   enqueueUserCreated(em, user, profile);
   return { user, profile };
-}
-
-/** Addresses under the reserved .invalid TLD (RFC 2606) stand in for accounts that have none. */
-export function isReservedEmail(address: string): boolean {
-  return address.endsWith(".invalid");
 }
 
 /** Flushes a new account; a concurrent sign-up with the same address loses on the unique index with a 403. */
