@@ -132,18 +132,12 @@ interface BackoffRow {
  * together get one check between them, not one each. Answers 0, or the seconds to wait.
  */
 async function claimBackoffSlot(em: EntityManager, key: string, config: ContactConfig): Promise<number> {
+  // Most accounts have no failures to speak of: a plain read settles those without a transaction.
+  if (backoffOf(await readBackoff(em, key, ""), config) === 0) return 0;
   return em.fork().transactional(async (tem) => {
-    const rows = await tem.execute<BackoffRow[]>(
-      `select "hits", (extract(epoch from "window_start") * 1000)::float8 as "start_ms",
-              (extract(epoch from now()) * 1000)::float8 as "now_ms"
-       from "user"."throttle_window" where "key" = ? for update`,
-      [key],
-    );
-    const row = rows[0];
-    if (!row) return 0;
-    const forgotten = row.start_ms <= row.now_ms - BACKOFF_MEMORY_SECONDS * 1000;
-    const delay = backoffSeconds(row.hits, config);
-    if (forgotten || delay === 0) return 0;
+    const row = await readBackoff(tem, key, "for update");
+    const delay = backoffOf(row, config);
+    if (!row || delay === 0) return 0;
     if (row.start_ms > row.now_ms) return Math.ceil((row.start_ms - row.now_ms) / 1000);
     await tem.execute(
       `update "user"."throttle_window" set "window_start" = now() + make_interval(secs => ?) where "key" = ?`,
@@ -152,6 +146,22 @@ async function claimBackoffSlot(em: EntityManager, key: string, config: ContactC
     );
     return 0;
   });
+}
+
+async function readBackoff(em: EntityManager, key: string, lock: "" | "for update"): Promise<BackoffRow | undefined> {
+  const rows = await em.execute<BackoffRow[]>(
+    `select "hits", (extract(epoch from "window_start") * 1000)::float8 as "start_ms",
+            (extract(epoch from now()) * 1000)::float8 as "now_ms"
+     from "user"."throttle_window" where "key" = ? ${lock}`,
+    [key],
+  );
+  return rows[0];
+}
+
+/** The delay the row's failures impose, 0 when there is none or they are forgotten. */
+function backoffOf(row: BackoffRow | undefined, config: ContactConfig): number {
+  if (!row || row.start_ms <= row.now_ms - BACKOFF_MEMORY_SECONDS * 1000) return 0;
+  return backoffSeconds(row.hits, config);
 }
 
 async function recordFailure(em: EntityManager, key: string, config: ContactConfig): Promise<void> {
