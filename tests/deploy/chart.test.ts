@@ -246,6 +246,68 @@ describe.each(scenarios)("chart with $name", ({ args }) => {
     expect(backendOf("/remotes/room")).toBe(`${release}-turntable-web-room`);
   });
 
+  it("issue 9 defect 10: lets Prometheus scrape the metrics port only, which the Ingress never routes to", () => {
+    const backends = ofKind<Deployment>(docs, "Deployment").filter(
+      (d) => d.metadata!.labels?.["turntable.fm/tier"] !== "web",
+    );
+    expect(backends.length).toBeGreaterThanOrEqual(2);
+    for (const deployment of backends) {
+      const name = deployment.metadata!.name!;
+      const template = deployment.spec!.template;
+      const ports = template.spec!.containers[0]!.ports ?? [];
+      expect(ports, name).toEqual([
+        { name: "http", containerPort: 8080, protocol: "TCP" },
+        { name: "metrics", containerPort: 9464, protocol: "TCP" },
+      ]);
+      expect(template.metadata?.annotations, name).toMatchObject({
+        "prometheus.io/scrape": "true",
+        "prometheus.io/port": "9464",
+        "prometheus.io/path": "/metrics",
+      });
+      expect(resolveEnv(docs, name).env.METRICS_PORT, name).toBe("9464");
+      const service = named(docs, "Service", name) as unknown as Service;
+      expect(service.spec!.ports!.find((p) => p.name === "metrics")).toMatchObject({
+        port: 9464,
+        targetPort: "metrics",
+      });
+
+      // Whoever may reach the metrics port is named (metricsFrom), and no rule opens the public port to them.
+      const policy = named(docs, "NetworkPolicy", name) as unknown as NetworkPolicy;
+      for (const rule of policy.spec!.ingress ?? []) {
+        const rulePorts = (rule.ports ?? []).map((p) => p.port);
+        expect(rulePorts.length, `${name}: a rule without ports opens every port`).toBeGreaterThan(0);
+        if (rulePorts.includes(9464)) {
+          expect(rulePorts, name).toEqual([9464]);
+          expect(rule.from?.length, name).toBeGreaterThan(0);
+        }
+      }
+    }
+    const [ingress] = ofKind<Ingress>(docs, "Ingress");
+    for (const rule of ingress!.spec!.rules!) {
+      for (const entry of rule.http!.paths) {
+        const port = entry.backend.service?.port;
+        expect(port, entry.path).toBeDefined();
+        expect([port?.name, port?.number], entry.path).not.toContain("metrics");
+        expect(port?.number, entry.path).not.toBe(9464);
+        expect(port?.name ?? String(port?.number), entry.path).toMatch(/^(http|8080)$/);
+      }
+    }
+  });
+
+  it("issue 9 defect 8: gives every backend the server's limits against slow clients", () => {
+    for (const name of [...servicePackages, "gateway"]) {
+      expect(resolveEnv(docs, `${release}-turntable-${name}`).env, name).toMatchObject({
+        HEADERS_TIMEOUT_MS: "15000",
+        BODY_TIMEOUT_MS: "30000",
+        IDLE_TIMEOUT_MS: "65000",
+        MAX_CONNECTIONS: "10000",
+      });
+    }
+    expect(resolveEnv(docs, `${release}-turntable-user`).env.MAX_CONNECTIONS_PER_ADDRESS).toBe("256");
+    // Behind the Ingress every connection comes from the controller: no per-address cap on the gateway.
+    expect(resolveEnv(docs, `${release}-turntable-gateway`).env.MAX_CONNECTIONS_PER_ADDRESS).toBe("0");
+  });
+
   it("gives a helm test pod that calls the gateway's /readyz", () => {
     const test = ofKind<Pod>(docs, "Pod").find((p) => p.metadata?.annotations?.["helm.sh/hook"] === "test");
     const env = test?.spec?.containers[0]?.env ?? [];
@@ -318,6 +380,45 @@ describe("chart values", () => {
     expect(hpa).toBeDefined();
     const deployment = named(docs, "Deployment", `${release}-turntable-user`) as unknown as Deployment;
     expect(deployment.spec!.replicas).toBeUndefined();
+  });
+
+  it("issue 9 defects 8 and 10: sets the metrics port and the server's limits from values", () => {
+    const docs = render([
+      "--set",
+      "metricsPort=9100",
+      "--set",
+      "config.headersTimeoutMs=5000",
+      "--set",
+      "config.maxConnectionsPerAddress=64",
+      "--set",
+      "gateway.maxConnectionsPerAddress=null",
+      "--set",
+      "networkPolicy.metricsFrom[0].namespaceSelector.matchLabels.name=monitoring",
+    ]);
+    const user = `${release}-turntable-user`;
+    expect(resolveEnv(docs, user).env).toMatchObject({
+      METRICS_PORT: "9100",
+      HEADERS_TIMEOUT_MS: "5000",
+      MAX_CONNECTIONS_PER_ADDRESS: "64",
+    });
+    // null: the gateway keeps the shared value.
+    expect(resolveEnv(docs, `${release}-turntable-gateway`).env.MAX_CONNECTIONS_PER_ADDRESS).toBe("64");
+    const deployment = named(docs, "Deployment", user) as unknown as Deployment;
+    expect(deployment.spec!.template.spec!.containers[0]!.ports).toContainEqual({
+      name: "metrics",
+      containerPort: 9100,
+      protocol: "TCP",
+    });
+    const policy = named(docs, "NetworkPolicy", user) as unknown as NetworkPolicy;
+    const scrape = policy.spec!.ingress!.find((rule) => rule.ports?.some((p) => p.port === 9100));
+    expect(scrape?.from).toEqual([{ namespaceSelector: { matchLabels: { name: "monitoring" } } }]);
+    expect(scrape?.ports).toEqual([{ protocol: "TCP", port: 9100 }]);
+
+    const same = helm(["template", release, chart, "--set", "metricsPort=8080"]);
+    expect(same.status).not.toBe(0);
+    expect(same.stderr).toContain("metricsPort must differ from port");
+    const negative = helm(["template", release, chart, "--set", "config.maxConnections=-1"]);
+    expect(negative.status).not.toBe(0);
   });
 
   it("adds a service with one values entry", () => {

@@ -95,6 +95,15 @@ the migration Jobs (which run before the ConfigMap exists). */}}
 LOG_LEVEL: {{ .Values.config.logLevel | quote }}
 SHUTDOWN_TIMEOUT_MS: {{ .Values.config.shutdownTimeoutMs | int64 | toString | quote }}
 PORT: {{ .Values.port | int64 | toString | quote }}
+{{- if eq (int64 .Values.port) (int64 .Values.metricsPort) }}
+{{- fail "metricsPort must differ from port: /metrics is never served on the public port" }}
+{{- end }}
+METRICS_PORT: {{ .Values.metricsPort | int64 | toString | quote }}
+HEADERS_TIMEOUT_MS: {{ .Values.config.headersTimeoutMs | int64 | toString | quote }}
+BODY_TIMEOUT_MS: {{ .Values.config.bodyTimeoutMs | int64 | toString | quote }}
+IDLE_TIMEOUT_MS: {{ .Values.config.idleTimeoutMs | int64 | toString | quote }}
+MAX_CONNECTIONS: {{ .Values.config.maxConnections | int64 | toString | quote }}
+MAX_CONNECTIONS_PER_ADDRESS: {{ .Values.config.maxConnectionsPerAddress | int64 | toString | quote }}
 {{- with .Values.config.jwtIssuer }}
 JWT_ISSUER: {{ . | quote }}
 {{- end }}
