@@ -9,6 +9,7 @@
 //   npx tsx gateway/bench/distributed.ts
 //   BENCH_MEASURE_MS=2000 BENCH_PROTOCOLS=connect npx tsx gateway/bench/distributed.ts
 import { availableParallelism, loadavg } from "node:os";
+import { DEFAULT_SERVER_LIMITS } from "@tt/kit";
 import { createTestDatabase } from "@tt/kit/testing";
 import { startDistributed } from "../../services/all-in-one/src/distributed.ts";
 import { load, type Case, type Result } from "./load.ts";
@@ -61,7 +62,14 @@ for (const protocol of PROTOCOLS) {
       natsUrl: NATS_URL,
       port: 0,
       forwardOutput: false,
-      env: { LOG_LEVEL: "warn", BACKEND_PROTOCOL: protocol },
+      env: {
+        LOG_LEVEL: "warn",
+        BACKEND_PROTOCOL: protocol,
+        // Every load-generator connection comes from 127.0.0.1: no per-address cap (the servers' default would
+        // refuse BENCH_CONCURRENCY above it), and room for all of them under the global cap.
+        MAX_CONNECTIONS_PER_ADDRESS: "0",
+        MAX_CONNECTIONS: String(Math.max(DEFAULT_SERVER_LIMITS.maxConnections, 2 * CONCURRENCY)),
+      },
     });
     try {
       const user = platform.processes.find((p) => p.name === "user")!;
