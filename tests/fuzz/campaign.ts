@@ -1,0 +1,435 @@
+// The fuzz campaign, shared by its two entries: the short form that `npm test` runs (fuzz.test.ts) and the
+// long form of `npm run fuzz` (run.ts). It starts the platform in this process on real PostgreSQL and NATS
+// (through the end-to-end suites' startTestPlatform), mints real tokens, builds the operations from
+// `/openapi.json` and the registered service descriptors, and sends batches of generated requests,
+// asserting for each: no 5xx (nor a gRPC / Connect internal-class code), an answer within the deadline,
+// no unhandled rejection or uncaught exception in the process, and `/healthz` 200 throughout.
+//
+// Reproducible by seed: round i of a campaign runs fast-check with seed + i; a finding prints the seed of
+// its round and fast-check's counterexample path, and `FUZZ_SEED=… FUZZ_PATH=… npm run fuzz` replays it.
+import { generateKeyPairSync } from "node:crypto";
+import type { DescService } from "@bufbuild/protobuf";
+import fc from "fast-check";
+import { serviceDefinitions } from "@tt/all-in-one";
+import { startTestPlatform, u, type TestPlatform } from "../e2e/support/platform.ts";
+import { H2Pool, sendH1, sendH2, type Outcome, type WireRequest } from "./client.ts";
+import { batchArbitrary, buildOperations, type AuthKind, type FuzzRequest, type OpenApiDoc } from "./generate.ts";
+
+export interface CampaignOptions {
+  /** Stop after this many requests (shrinking included). */
+  requests: number;
+  /** Stop after this many seconds. */
+  seconds: number;
+  /** The seed of round 0. */
+  seed: number;
+  /** Replays one counterexample of the round with this seed (fast-check's counterexamplePath). */
+  path?: string;
+  /** Requests in flight at once (the largest batch). */
+  concurrency: number;
+  /** An answer slower than this is a hang. */
+  deadlineMs: number;
+  /** Only the operations whose id matches (e.g. `^rpc ` or `sign-up`); all when unset. */
+  only?: RegExp;
+  /** Progress lines; the long form prints them. */
+  log?: (line: string) => void;
+}
+
+export interface Finding {
+  /** What failed, e.g. `5xx 500 POST /api/user-service/auth/login`. */
+  signature: string;
+  message: string;
+  seed: number;
+  path: string;
+  /** The shrunk request(s), curl-like. */
+  requests: string[];
+  replay: string;
+}
+
+export interface CampaignReport {
+  seed: number;
+  operations: number;
+  sent: number;
+  byClass: Record<"1xx" | "2xx" | "3xx" | "4xx" | "5xx" | "no answer", number>;
+  p50: number;
+  p99: number;
+  /** The most frequent 4xx messages (variable parts blanked), to see how deep the requests get. */
+  topRefusals: Array<[string, number]>;
+  /** Unhandled rejections and uncaught exceptions seen while the campaign ran. */
+  crashes: string[];
+  hangs: number;
+  /** /healthz answers other than 200 (periodic and final checks). */
+  healthFailures: string[];
+  findings: Finding[];
+  seconds: number;
+}
+
+/** Defaults of the short form (npm test) and the long form (npm run fuzz); FUZZ_* variables override them. */
+export function campaignOptions(form: "short" | "long", env = process.env): CampaignOptions {
+  const num = (name: string, dflt: number) => {
+    const raw = env[name];
+    if (raw === undefined || raw === "") return dflt;
+    const n = Number(raw);
+    if (!Number.isFinite(n)) throw new Error(`${name} must be a number, not ${raw}`);
+    return n;
+  };
+  return {
+    requests: num("FUZZ_REQUESTS", form === "short" ? 3_000 : 100_000),
+    seconds: num("FUZZ_SECONDS", form === "short" ? 35 : 1_200),
+    seed: num("FUZZ_SEED", (Date.now() ^ (process.pid << 8)) | 0),
+    path: env.FUZZ_PATH || undefined,
+    concurrency: num("FUZZ_CONCURRENCY", 12),
+    deadlineMs: num("FUZZ_DEADLINE_MS", 5_000),
+    only: env.FUZZ_OPS ? new RegExp(env.FUZZ_OPS) : undefined,
+  };
+}
+
+// ---------------------------------------------------------------------------------------------------------
+
+const b64url = (o: object) => Buffer.from(JSON.stringify(o)).toString("base64url");
+
+/** Real tokens of every type, minted through the API, and forged ones. */
+async function mintTokens(platform: TestPlatform): Promise<Record<AuthKind, string | undefined>> {
+  const now = Math.floor(Date.now() / 1000);
+  const guest = await platform.call("GET", u("/auth/guest"));
+  if (guest.status !== 200) throw new Error(`GET /auth/guest answered ${guest.status}`);
+  const user = await platform.signUp();
+  const admin = await platform.adminToken();
+  const otherKey = generateKeyPairSync("ed25519").privateKey.export({ type: "pkcs8", format: "pem" }).toString();
+  const bearer = (t: string) => `Bearer ${t}`;
+  return {
+    none: undefined,
+    guest: bearer((guest.body.accessToken as { token: string }).token),
+    user: bearer(user.token),
+    admin: bearer(admin),
+    service: bearer(await platform.serviceToken("fuzz")),
+    expired: bearer(await platform.craft({ iat: now - 7200, exp: now - 3600 })),
+    "wrong-key": bearer(await platform.craft({ role: "admin" }, { key: otherKey })),
+    "future-iat": bearer(await platform.craft({ iat: now + 3600, exp: now + 7200 })),
+    "alg-none": bearer(
+      `${b64url({ alg: "none", typ: "JWT" })}.${b64url({ sub: "x", typ: "user", role: "admin", exp: now + 600, iss: "turntable", aud: "turntable" })}.`,
+    ),
+    garbage: "Bearer not.a.jwt",
+    "bearer-empty": "Bearer",
+    basic: "Basic YWRtaW5AZXhhbXBsZS50ZXN0OmFkbWluLXBhc3N3b3JkLTE=",
+    huge: bearer("a".repeat(12_000)),
+    "two-bearers": `${bearer(user.token)}, ${bearer(admin)}`,
+  };
+}
+
+// gRPC codes (and their Connect names) that say the server failed, not the caller: the 5xx of RPCs.
+const SERVER_GRPC = new Map([
+  [2, "unknown"],
+  [12, "unimplemented"],
+  [13, "internal"],
+  [14, "unavailable"],
+  [15, "data_loss"],
+]);
+const SERVER_CONNECT = new Set(SERVER_GRPC.values());
+
+// The refusals that the Connect and gRPC specifications themselves assign `unimplemented` to: a compression
+// the server does not support, and a unary call with no request message or more than one (gRPC's
+// "request cardinality violation", statuscodes.md).
+const SPEC_UNIMPLEMENTED = /unknown compression|not supported|missing input message|extra input message/i;
+
+/**
+ * What is wrong with an outcome, if anything. The allow-list of server-class answers, each one required by
+ * a protocol: deadline_exceeded (504 / grpc-status 4) when the request itself asked for a deadline
+ * (connect-timeout-ms, grpc-timeout), and unimplemented (501 / grpc-status 12) on an RPC path for the
+ * refusals in SPEC_UNIMPLEMENTED.
+ */
+export function verdict(req: FuzzRequest, o: Outcome): string | undefined {
+  if (o.hung) return "hang";
+  const askedDeadline = req.headers.some(([k]) => k === "connect-timeout-ms" || k === "grpc-timeout");
+  const specUnimplemented = req.op.startsWith("rpc ") && SPEC_UNIMPLEMENTED.test(answerMessage(o));
+  const unimplemented = o.status === 501 || o.grpcStatus === 12 || o.connectCode === "unimplemented";
+  if (unimplemented && specUnimplemented) return undefined;
+  if (o.status >= 500 && !(o.status === 504 && askedDeadline)) return `5xx ${o.status}`;
+  if (o.grpcStatus !== undefined && SERVER_GRPC.has(o.grpcStatus)) return `grpc-status ${o.grpcStatus}`;
+  if (o.connectCode !== undefined && (SERVER_CONNECT.has(o.connectCode) || o.connectCode.startsWith("unparsable")))
+    return `connect ${o.connectCode}`;
+  if (/root:[^:]*:0:0:/.test(o.snippet)) return "path traversal";
+  return undefined;
+}
+
+function wire(req: FuzzRequest, tokens: Record<AuthKind, string | undefined>): WireRequest {
+  const token = tokens[req.auth];
+  return {
+    transport: req.transport,
+    method: req.method,
+    target: req.target,
+    headers: token === undefined ? req.headers : [["authorization", token], ...req.headers],
+    body: req.binary ? Buffer.from(req.body, "hex") : Buffer.from(req.body, "utf8"),
+    framing: req.framing,
+    ending: req.ending,
+  };
+}
+
+const clip = (s: string, n = 400) => (s.length > n ? `${s.slice(0, n)}… (${s.length} chars)` : s);
+
+/** A request as a reader reproduces it: method, target, headers, body bytes, framing and ending. */
+export function describeRequest(req: FuzzRequest): string {
+  const lines = [`${req.method} ${clip(req.target, 300)}  [${req.transport}, ${req.op}]`];
+  if (req.auth !== "none") lines.push(`  authorization: <${req.auth} token>`);
+  for (const [k, val] of req.headers) lines.push(`  ${k}: ${clip(JSON.stringify(val).slice(1, -1), 200)}`);
+  if (req.body !== "")
+    lines.push(
+      `  body (${req.binary ? "hex" : "text, JSON-escaped"}): ${clip(req.binary ? req.body : JSON.stringify(req.body))}`,
+    );
+  if (req.framing !== "length") lines.push(`  framing: ${req.framing}`);
+  if (req.ending.kind !== "complete") lines.push(`  ending: ${JSON.stringify(req.ending)}`);
+  return lines.join("\n");
+}
+
+function percentile(sorted: number[], p: number): number {
+  if (sorted.length === 0) return 0;
+  return sorted[Math.min(sorted.length - 1, Math.floor((sorted.length * p) / 100))]!;
+}
+
+const SHRINK_BUDGET = 150;
+
+class FindingError extends Error {
+  constructor(
+    readonly signature: string,
+    message: string,
+    /** The request that failed (a crash is the batch's, so none). */
+    readonly request?: FuzzRequest,
+  ) {
+    super(message);
+  }
+}
+
+/** The error message of an answer: a REST or Connect JSON body's, a gRPC status message's, or its first bytes. */
+function answerMessage(o: Outcome): string {
+  if (o.grpcMessage !== undefined) return o.grpcMessage;
+  try {
+    const body = JSON.parse(o.snippet) as { message?: unknown };
+    if (typeof body.message === "string") return body.message;
+  } catch {
+    // not JSON
+  }
+  return o.snippet;
+}
+
+const normalize = (message: string) => message.replace(/"[^"]*"|'[^']*'/g, "…").replace(/\d+/g, "N");
+
+/**
+ * Findings with the same cause share a signature: the verdict, the surface, and the message with its
+ * variable parts (numbers, quoted values) blanked; a message that says nothing specific keeps the operation.
+ */
+function signatureOf(bad: string, req: FuzzRequest, o: Outcome): string {
+  if (bad === "hang") return `hang ${req.op}`;
+  const message = normalize(answerMessage(o)).slice(0, 100);
+  const generic = message.trim() === "" || /^internal( server)? error$/i.test(message.trim());
+  const surface = req.op.startsWith("rpc ") ? "rpc" : req.op === "misc" ? "misc" : "rest";
+  return generic ? `${bad} ${req.op}` : `${bad} ${surface}: ${message}`;
+}
+
+/** Starts the platform, runs the campaign against it, stops it; the report covers the shutdown too. */
+export async function runCampaign(opts: CampaignOptions): Promise<CampaignReport> {
+  const log = opts.log ?? (() => {});
+  const crashes: string[] = [];
+  const onRejection = (reason: unknown) =>
+    crashes.push(`unhandled rejection: ${(reason as Error)?.stack ?? String(reason)}`);
+  const onException = (err: Error) => crashes.push(`uncaught exception: ${err.stack ?? String(err)}`);
+  process.on("unhandledRejection", onRejection);
+  process.on("uncaughtException", onException);
+
+  const started = performance.now();
+  const elapsed = () => (performance.now() - started) / 1000;
+  const byClass: CampaignReport["byClass"] = { "1xx": 0, "2xx": 0, "3xx": 0, "4xx": 0, "5xx": 0, "no answer": 0 };
+  const latencies: number[] = [];
+  const healthFailures: string[] = [];
+  const findings: Finding[] = [];
+  let sent = 0;
+  let hangs = 0;
+  let operations: number;
+  const refusals = new Map<string, number>();
+
+  // CORS on, so its code is fuzzed too; the platform's own logs only from FUZZ_LOG_LEVEL (every refusal is a warning).
+  const platform = await startTestPlatform({
+    env: { CORS_ORIGINS: "https://fuzz.example", LOG_LEVEL: process.env.FUZZ_LOG_LEVEL ?? "fatal" },
+  });
+  const url = new URL(platform.url);
+  const h2 = new H2Pool(platform.url);
+  try {
+    let tokens = await mintTokens(platform);
+    let mintedAt = elapsed();
+    const doc = (await (await fetch(`${platform.url}/openapi.json`)).json()) as OpenApiDoc;
+    const services: DescService[] = serviceDefinitions.flatMap((d) => d.services);
+    const ops = buildOperations(doc, services).filter((o) => !opts.only || opts.only.test(o.id));
+    if (ops.length === 0) throw new Error(`no operation matches ${opts.only}`);
+    operations = ops.length;
+    log(
+      `fuzz: seed ${opts.seed}, ${ops.length} operations (${Object.keys(doc.paths).length} REST paths, ${services.length} services), ${opts.requests} requests / ${opts.seconds} s at most`,
+    );
+
+    let lastHealth = elapsed();
+    const health = async (when: string) => {
+      lastHealth = elapsed();
+      try {
+        const res = await fetch(`${platform.url}/healthz`, { signal: AbortSignal.timeout(opts.deadlineMs) });
+        if (res.status !== 200) healthFailures.push(`${when}: /healthz answered ${res.status}`);
+      } catch (err) {
+        healthFailures.push(`${when}: /healthz failed: ${(err as Error).message}`);
+      }
+    };
+
+    const known = new Set<string>();
+    const exhausted = () => sent >= opts.requests || elapsed() >= opts.seconds;
+    let lastProgress = 0;
+
+    // Shrinking a failure that does not come back (a crash from a race) would replay candidates for ever:
+    // after SHRINK_BUDGET candidates in a round, the rest pass unsent and the smallest failure so far stands.
+    let failedThisRound = false;
+    let shrinkCandidates = 0;
+    const property = fc.asyncProperty(batchArbitrary(ops, opts.concurrency), async (batch) => {
+      if (failedThisRound && ++shrinkCandidates > SHRINK_BUDGET) return;
+      try {
+        await runBatch(batch);
+      } catch (err) {
+        failedThisRound = true;
+        throw err;
+      }
+    });
+    const runBatch = async (batch: FuzzRequest[]) => {
+      const crashesBefore = crashes.length;
+      const outcomes = await Promise.all(
+        batch.map(async (req) => {
+          const o = await send(req);
+          sent++;
+          if (o.status === 0) byClass["no answer"]++;
+          else byClass[`${Math.floor(o.status / 100)}xx` as keyof typeof byClass]++;
+          if (o.status > 0 && req.ending.kind === "complete") latencies.push(o.ms);
+          if (o.hung) hangs++;
+          if (o.status >= 400 && o.status < 500) {
+            const key = `${o.status} ${normalize(answerMessage(o)).slice(0, 80)}`;
+            refusals.set(key, (refusals.get(key) ?? 0) + 1);
+          }
+          return o;
+        }),
+      );
+      // A rejection that surfaced while this batch ran (or at once after it) belongs to it.
+      await new Promise((r) => setImmediate(r));
+      if (elapsed() - lastHealth > 2) await health(`after ${sent} requests`);
+      if (opts.log && elapsed() - lastProgress > 15) {
+        lastProgress = elapsed();
+        log(`fuzz: ${sent} sent, ${JSON.stringify(byClass)}, ${findings.length} findings, ${Math.round(elapsed())} s`);
+      }
+      if (elapsed() - mintedAt > 15) {
+        // The fuzz logs sessions out and changes passwords, and real tokens live minutes: fresh ones often.
+        tokens = await mintTokens(platform);
+        mintedAt = elapsed();
+      }
+      if (crashes.length > crashesBefore) {
+        const what = crashes[crashes.length - 1]!.split("\n").slice(0, 6).join("\n");
+        const signature = `crash ${what.split("\n")[0]!.slice(0, 120)}`;
+        if (!known.has(signature)) throw new FindingError(signature, what);
+      }
+      for (let i = 0; i < batch.length; i++) {
+        const req = batch[i]!;
+        const o = outcomes[i]!;
+        const bad = verdict(req, o);
+        if (!bad) continue;
+        const signature = signatureOf(bad, req, o);
+        if (known.has(signature)) continue;
+        throw new FindingError(signature, `${bad} after ${Math.round(o.ms)} ms: ${clip(answerMessage(o), 300)}`, req);
+      }
+    };
+
+    const send = (req: FuzzRequest) => {
+      const w = wire(req, tokens);
+      return w.transport === "h2" ? sendH2(h2, w, opts.deadlineMs) : sendH1(url, w, opts.deadlineMs);
+    };
+
+    const record = async (result: fc.RunDetails<[FuzzRequest[]]>, seed: number) => {
+      if (!result.failed || result.counterexample === null) return false;
+      const err = result.errorInstance;
+      const signature = err instanceof FindingError ? err.signature : `error ${(err as Error)?.message ?? String(err)}`;
+      known.add(signature);
+      const path = result.counterexamplePath ?? "";
+      let requests = result.counterexample[0].map(describeRequest);
+      if (err instanceof FindingError && err.request) {
+        // The shrunk batch may still carry bystanders: name the request that failed, and whether it fails alone.
+        const alone = await send(err.request);
+        sent++;
+        const again = verdict(err.request, alone);
+        requests = [
+          `${describeRequest(err.request)}\n  sent alone once more: ${again ?? `no longer fails (${alone.status})`}`,
+        ];
+      }
+      findings.push({
+        signature,
+        message: (err as Error)?.message ?? String(err),
+        seed,
+        path,
+        requests,
+        replay: `FUZZ_SEED=${seed} FUZZ_PATH=${path} npm run fuzz`,
+      });
+      log(`fuzz: finding ${signature} (seed ${seed}, path ${path}, ${result.numShrinks} shrinks)`);
+      return true;
+    };
+
+    if (opts.path !== undefined) {
+      const result = await fc.check(property, { seed: opts.seed, path: opts.path, endOnFailure: false });
+      await record(result as fc.RunDetails<[FuzzRequest[]]>, opts.seed);
+    } else {
+      for (let round = 0; !exhausted(); round++) {
+        const seed = (opts.seed + round * 7919) | 0;
+        failedThisRound = false;
+        shrinkCandidates = 0;
+        // Batches average about half the concurrency; shrinking may go past the budget a little.
+        const numRuns = Math.min(100, Math.ceil((opts.requests - sent) / Math.max(1, opts.concurrency / 2)));
+        const result = await fc.check(property, {
+          seed,
+          numRuns,
+          plugins: [fc.interruptAfterTimeLimit(Math.max(1, (opts.seconds - elapsed()) * 1000))],
+        });
+        await record(result as fc.RunDetails<[FuzzRequest[]]>, seed);
+      }
+    }
+    await health("at the end");
+  } finally {
+    h2.close();
+    // Closing drains the calls still running, so a rejection they cause surfaces before the listeners go.
+    await platform.close();
+    process.off("unhandledRejection", onRejection);
+    process.off("uncaughtException", onException);
+  }
+
+  latencies.sort((a, b) => a - b);
+  return {
+    seed: opts.seed,
+    operations,
+    sent,
+    byClass,
+    p50: percentile(latencies, 50),
+    p99: percentile(latencies, 99),
+    topRefusals: [...refusals].sort((a, b) => b[1] - a[1]).slice(0, 12),
+    crashes,
+    hangs,
+    healthFailures,
+    findings,
+    seconds: elapsed(),
+  };
+}
+
+/** The report as the long form prints it (and the short form's failure message). */
+export function formatReport(r: CampaignReport): string {
+  const lines = [
+    `fuzz report — seed ${r.seed}, ${r.operations} operations, ${r.seconds.toFixed(1)} s`,
+    `requests sent: ${r.sent}`,
+    `statuses: ${Object.entries(r.byClass)
+      .map(([k, n]) => `${k} ${n}`)
+      .join(", ")}`,
+    `latency: p50 ${r.p50.toFixed(1)} ms, p99 ${r.p99.toFixed(1)} ms`,
+    `crashes: ${r.crashes.length}, hangs: ${r.hangs}, /healthz failures: ${r.healthFailures.length}, findings: ${r.findings.length}`,
+  ];
+  lines.push(`most frequent refusals: ${r.topRefusals.map(([m, n]) => `\n  ${n} × ${m}`).join("")}`);
+  for (const c of r.crashes.slice(0, 10)) lines.push(`\ncrash: ${c.split("\n").slice(0, 8).join("\n  ")}`);
+  for (const h of r.healthFailures.slice(0, 10)) lines.push(`health: ${h}`);
+  for (const f of r.findings) {
+    lines.push(`\nfinding: ${f.signature}\n  ${f.message.split("\n").join("\n  ")}\n  replay: ${f.replay}`);
+    for (const req of f.requests) lines.push(`  ${req.split("\n").join("\n  ")}`);
+  }
+  return lines.join("\n");
+}
