@@ -2,6 +2,7 @@
 // serves: HTTP 400 invalid_argument on Connect, grpc-status 3 on gRPC and gRPC-Web, for unary calls and for
 // the streaming envelopes. The bodies are written by hand, as a fuzzer or a broken client would send them.
 import http2 from "node:http2";
+import { gzipSync } from "node:zlib";
 import { Registry } from "prom-client";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import type { Bus } from "./bus/bus.ts";
@@ -132,6 +133,16 @@ describe("issue 9 defect 2: a malformed body is invalid_argument, never internal
     expect(JSON.parse(res.body.toString())).toMatchObject({ code: "invalid_argument" });
   });
 
+  it.each([
+    ["a timeout of 0 (the call starts already expired)", { "connect-timeout-ms": "0" }, NOT_PROTOBUF],
+    ["a gzip body that is not gzip", { "content-encoding": "gzip" }, NOT_PROTOBUF],
+    ["a gzip body whose content is not protobuf", { "content-encoding": "gzip" }, gzipSync(NOT_PROTOBUF)],
+  ])("issue 9 defect 2: a malformed protobuf body with %s is 400 invalid_argument", async (_, headers, body) => {
+    const res = await post(ECHO, "application/proto", body, headers);
+    expect(res.status).toBe(400);
+    expect(JSON.parse(res.body.toString())).toMatchObject({ code: "invalid_argument" });
+  });
+
   it("issue 9 defect 2: the handler's own failures stay internal (500)", async () => {
     const res = await post(ECHO, "application/json", new TextEncoder().encode(JSON.stringify({ text: "boom" })));
     expect(res.status).toBe(500);
@@ -164,10 +175,12 @@ describe("issue 9 defect 2: a malformed body is invalid_argument, never internal
   });
 
   it.each([
-    ["a message that is not protobuf", envelope(NOT_PROTOBUF)],
-    ["an envelope with a bad length", envelope(NOT_PROTOBUF, { length: 0xffff })],
-  ])("issue 9 defect 2: gRPC-Web with %s: grpc-status 3 (invalid_argument)", async (_, body) => {
-    const res = await post(ECHO, "application/grpc-web+proto", body, { "x-grpc-web": "1" });
+    ["a message that is not protobuf", envelope(NOT_PROTOBUF), {}],
+    ["an envelope with a bad length", envelope(NOT_PROTOBUF, { length: 0xffff }), {}],
+    ["a compressed envelope but no grpc-encoding", envelope(new Uint8Array(), { flags: 1 }), {}],
+    ["a timeout of 0 and a compressed envelope", envelope(new Uint8Array(), { flags: 1 }), { "grpc-timeout": "0S" }],
+  ])("issue 9 defect 2: gRPC-Web with %s: grpc-status 3 (invalid_argument)", async (_, body, headers) => {
+    const res = await post(ECHO, "application/grpc-web+proto", body, { "x-grpc-web": "1", ...headers });
     expect(res.status).toBe(200);
     // Trailers come in the body's last frame (flag 0x80), or as headers in a trailers-only answer.
     const trailer =

@@ -5,8 +5,9 @@
 //
 // Two places see those errors, and both are covered here:
 // - A unary call decodes its request before any interceptor runs. The request gate (run first, with the
-//   call's HandlerContext) watches the context: Connect aborts it with the error before it serialises the
-//   answer, so an Internal error that ends the call before the interceptors started is re-coded there.
+//   call's HandlerContext) wraps the context's `abort`, which Connect calls with the error just before it
+//   serialises the answer, so an Internal error that ends the call before the interceptors started is
+//   re-coded there.
 // - Streaming calls decode their messages while the implementation reads them. The interceptor (outermost)
 //   marks the call as started and maps what the request's message stream throws.
 import { Code, ConnectError, createContextKey, type HandlerContext, type Interceptor } from "@connectrpc/connect";
@@ -47,23 +48,26 @@ export function createRequestFaultInterceptor(): Interceptor {
 
 /**
  * Connect's `requestGate` for the kit's handlers: an Internal error that ends a call before its interceptors
- * ran came from decoding the request, so it is re-coded as invalid_argument. Connect aborts the call's context
- * with the error before it writes the answer, in every protocol, and this listener is the one moment it can
- * be re-coded; host.test and host-malformed-input.test hold each protocol to it.
+ * ran came from decoding the request, so it is re-coded as invalid_argument. Whatever ends a call, Connect
+ * hands the error to the call context's `abort` and then serialises that same object, in every protocol (also
+ * when the context was already aborted: a timeout of 0, a deadline that passed while the body arrived), so the
+ * gate wraps `abort` and re-codes the error there; host-malformed-input.test holds each protocol to it.
  */
 export function requestFaultGate(context: HandlerContext): void {
-  const { signal } = context;
-  if (signal.aborted) return;
-  signal.addEventListener(
-    "abort",
-    () => {
-      const reason: unknown = signal.reason;
-      if (context.values.get(kChainStarted)) return;
-      if (!(reason instanceof ConnectError) || reason.code !== Code.Internal || reason.isWireError) return;
-      // Connect reads code and message of this very object when it serialises the error.
+  // The context Connect's handlers create has `abort`; the public type leaves it out.
+  const call = context as HandlerContext & { abort?: (reason?: unknown) => void };
+  const abort = call.abort?.bind(call);
+  if (!abort) return;
+  call.abort = (reason?: unknown) => {
+    if (
+      !context.values.get(kChainStarted) &&
+      reason instanceof ConnectError &&
+      reason.code === Code.Internal &&
+      !reason.isWireError
+    ) {
       const recoded = new ConnectError(reason.rawMessage, Code.InvalidArgument);
       Object.assign(reason, { code: recoded.code, message: recoded.message });
-    },
-    { once: true },
-  );
+    }
+    abort(reason);
+  };
 }
