@@ -1,5 +1,6 @@
 // Issue 9 defect 1: a client that goes away in the middle of a call must never take the platform down. The
-// calls here are the ones that did (sign-up with a guest token, RedeemVoucher, ValidateMagicLink), cut at
+// calls here are the ones that did (sign-up with a guest token, RedeemVoucher, ValidateMagicLink), over REST
+// and over the Connect protocol, cut at
 // moments fast-check picks: before the body, half-way through it, right after it, or a little later, over
 // HTTP/1.1 and HTTP/2. The process must see no unhandled rejection and keep answering, in both modes (in
 // distributed mode the calls cross the gateway's HTTP/2 client and the service runs in its own process).
@@ -33,6 +34,22 @@ const targets: Target[] = [
     name: "ValidateMagicLink",
     method: "POST",
     path: u("/auth/validate-magic-link"),
+    body: JSON.stringify({ token: "no-such-link" }),
+    token: "guest",
+  },
+  // The same calls on the Connect protocol, which the gateway hands to the service's handler unchanged.
+  { name: "Connect SignUp", method: "POST", path: "/tt.user.v1.UserService/SignUp", body: "{}", token: "guest" },
+  {
+    name: "Connect RedeemVoucher",
+    method: "POST",
+    path: "/tt.user.v1.UserService/RedeemVoucher",
+    body: JSON.stringify({ code: "no-such-voucher" }),
+    token: "user",
+  },
+  {
+    name: "Connect ValidateMagicLink",
+    method: "POST",
+    path: "/tt.user.v1.UserService/ValidateMagicLink",
     body: JSON.stringify({ token: "no-such-link" }),
     token: "guest",
   },
@@ -116,8 +133,8 @@ describe.each(MODES)("client disconnects (%s)", (mode) => {
       const res = await p.call(target.method, target.path, { token: tokens[target.token], raw: target.body });
       statuses.push(res.status);
     }
-    // 400 missing e-mail and password, 404 no such voucher, 401 unknown magic link.
-    expect(statuses).toEqual([400, 404, 401]);
+    // 400 missing e-mail and password, 404 no such voucher, 401 unknown magic link; REST, then Connect.
+    expect(statuses).toEqual([400, 404, 401, 400, 404, 401]);
   }
 
   it("issue 9 defect 1: sign-up with a guest token and an immediate close does not crash the process", async () => {
@@ -128,7 +145,7 @@ describe.each(MODES)("client disconnects (%s)", (mode) => {
     expect(rejections).toEqual([]);
   });
 
-  it("issue 9 defect 1: closes at random moments during SignUp, RedeemVoucher and ValidateMagicLink", async () => {
+  it("issue 9 defect 1: closes at random moments during SignUp, RedeemVoucher and ValidateMagicLink (REST and Connect)", async () => {
     const base = new URL(platform!.url);
     await fc.assert(
       fc.asyncProperty(
