@@ -44,7 +44,7 @@ export function accountPasswordRoutes(
         limit: config.PASSWORD_RESETS_PER_CLIENT_PER_HOUR,
         windowSeconds: 3600,
       };
-      await enforceThrottles(em, ctx, accountAndAddress(ctx, email, perAccount, perClient), RESET_TOO_OFTEN);
+      await enforceThrottles(em, accountAndAddress(ctx, email, perAccount, perClient), RESET_TOO_OFTEN);
       // The secret is made whether or not the account exists, so both answers cost the same work.
       const secret = newSecret();
       const user = await em.findOne(User, { email });
@@ -92,7 +92,7 @@ export function accountPasswordRoutes(
         const limit = config.PASSWORD_RESET_ATTEMPTS_PER_CLIENT_PER_HOUR;
         checks.push({ rule: { action: "reset-password", limit, windowSeconds: 3600 }, subject: `ip:${address}` });
       }
-      await enforceThrottles(outer, ctx, checks, RESET_ATTEMPTS_TOO_MANY);
+      await enforceThrottles(outer, checks, RESET_ATTEMPTS_TOO_MANY);
       checkNewPassword(req.newPassword, { email });
       const userAgent = callUserAgent(ctx);
       return outer.transactional(async (em) => {

@@ -126,7 +126,7 @@ export function emailRoutes(
         (await em.count(User, { email: address })) > 0 ||
         (await em.count(Email, { email: address, status: { $ne: EmailStatus.deleted } })) > 0;
       if (taken) throw new ConnectError(EMAIL_ALREADY_REGISTERED, Code.PermissionDenied);
-      await enforceThrottles(em, ctx, codeRequestChecks(ctx, user.id));
+      await enforceThrottles(em, codeRequestChecks(ctx, user.id));
       await ensurePrimaryEmail(em, user);
       const email = em.create(Email, {
         userId: user.id,
@@ -158,7 +158,7 @@ export function emailRoutes(
     async sendVerificationEmail(req, ctx) {
       const em = callEm(ctx);
       const userId = callIdentity(ctx).subject;
-      await enforceThrottles(em, ctx, codeRequestChecks(ctx, userId));
+      await enforceThrottles(em, codeRequestChecks(ctx, userId));
       const email = await ownEmail(em, ctx, req.id);
       if (email.status === EmailStatus.verified) throw new ConnectError(EMAIL_ALREADY_VERIFIED, Code.PermissionDenied);
       const now = new Date();

@@ -65,7 +65,7 @@ export function mobileRoutes(
         const checks: ThrottleCheck[] = [{ rule: sendPerNumber, subject: `number:${e164}` }];
         const address = clientAddress(ctx);
         if (address !== undefined) checks.push({ rule: sendPerAddress, subject: `ip:${address}` });
-        await enforceThrottles(em, ctx, checks);
+        await enforceThrottles(em, checks);
         const validation = await validateThroughCache(
           em,
           svc.providers.phoneValidation,
@@ -98,7 +98,7 @@ export function mobileRoutes(
         const wait = Math.ceil(
           (pending.sentAt.getTime() + config.MOBILE_CODE_MIN_RESEND_SECONDS * 1000 - now.getTime()) / 1000,
         );
-        throw tooMany(ctx, RESEND_TOO_SOON, wait);
+        throw tooMany(RESEND_TOO_SOON, wait);
       }
       const code = newCode();
       const expiresAt = new Date(now.getTime() + config.MOBILE_CODE_TTL_SECONDS * 1000);
@@ -138,7 +138,7 @@ export function mobileRoutes(
       const em = callEm(ctx);
       const address = clientAddress(ctx);
       if (address !== undefined)
-        await enforceThrottles(em, ctx, [{ rule: verifyPerAddress, subject: `ip:${address}` }]);
+        await enforceThrottles(em, [{ rule: verifyPerAddress, subject: `ip:${address}` }]);
       const pending = await em.findOne(MobileCode, { phoneNumber: e164 });
       if (!pending || pending.expiresAt <= new Date()) {
         throw new ConnectError(INCORRECT_MOBILE_CODE, Code.PermissionDenied);

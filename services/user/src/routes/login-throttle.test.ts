@@ -39,7 +39,7 @@ async function login(email: string, password: string, ip: string) {
     return { ok: true as const, user: res.user };
   } catch (err) {
     if (!(err instanceof ConnectError)) throw err;
-    const retryAfter = ctx.responseHeader.get("retry-after");
+    const retryAfter = err.metadata.get("retry-after");
     return { ok: false as const, code: err.code, message: err.rawMessage, retryAfter: Number(retryAfter ?? 0) };
   }
 }

@@ -11,4 +11,15 @@ export async function connectErrorOf(call: Promise<unknown> | unknown): Promise<
   throw new Error("expected the call to fail with a ConnectError");
 }
 
+/** Awaits a call that must fail with a ConnectError; returns the seconds of its retry-after metadata (0 when absent). */
+export async function retryAfterOf(call: Promise<unknown> | unknown): Promise<number> {
+  try {
+    await call;
+  } catch (err) {
+    if (err instanceof ConnectError) return Number(err.metadata.get("retry-after") ?? 0);
+    throw err;
+  }
+  throw new Error("expected the call to fail with a ConnectError");
+}
+
 export { Code };

@@ -83,13 +83,13 @@ export async function throttleLogin(
       subject: `ip:${address}`,
     });
   }
-  await enforceThrottles(em, ctx, checks, TOO_MANY_LOGINS);
+  await enforceThrottles(em, checks, TOO_MANY_LOGINS);
 
   const backoffKey = throttleKey("login-backoff", `account:${account}`);
   const knownKey = throttleKey(KNOWN_ADDRESS_ACTION, pair);
   if (!(address !== undefined && (await isKnown(em, knownKey, config)))) {
     const wait = await claimBackoffSlot(em, backoffKey, config);
-    if (wait > 0) throw tooMany(ctx, TOO_MANY_LOGINS, wait);
+    if (wait > 0) throw tooMany(TOO_MANY_LOGINS, wait);
   }
   return {
     failed: () => recordFailure(em, backoffKey, config),

@@ -62,7 +62,6 @@ export async function hit(
  */
 export async function enforceThrottles(
   em: EntityManager,
-  ctx: HandlerContext,
   checks: ThrottleCheck[],
   message = TOO_MANY_REQUESTS,
 ): Promise<void> {
@@ -72,16 +71,16 @@ export async function enforceThrottles(
     if (!result.allowed) retryAfter = Math.max(retryAfter, result.retryAfterSeconds);
   }
   await maybePrune(em);
-  if (retryAfter > 0) throw tooMany(ctx, message, retryAfter);
+  if (retryAfter > 0) throw tooMany(message, retryAfter);
 }
 
 /**
- * ResourceExhausted with retry-after both as a response header and in the error's metadata, so Connect
- * clients and the gateway (whichever it forwards) can tell the caller when to come back.
+ * ResourceExhausted with retry-after in the error's metadata: Connect's server sends error metadata as response
+ * headers, and the gateway forwards it on REST errors. Setting the response header as well would send the value
+ * twice ("900, 900") wherever Connect merges the two.
  */
-export function tooMany(ctx: HandlerContext, message: string, retryAfterSeconds: number): ConnectError {
+export function tooMany(message: string, retryAfterSeconds: number): ConnectError {
   const value = String(Math.max(1, Math.ceil(retryAfterSeconds)));
-  ctx.responseHeader.set("retry-after", value);
   return new ConnectError(message, Code.ResourceExhausted, { "retry-after": value });
 }
 
