@@ -289,3 +289,16 @@ describe("a service that cannot answer", () => {
     expect((await client.echo({ tenant: "small" })).tenant).toBe("small");
   });
 });
+
+describe("idle sessions", () => {
+  it("issue 9 defect 8: closes an idle session itself, before the service's idle timeout would, and reconnects", async () => {
+    // Services close a session idle for IDLE_TIMEOUT_MS; a call sent while their GOAWAY is on its way would be
+    // refused (REFUSED_STREAM), so the gateway must be the one that closes first.
+    const s = backendSession(fixture.h2url, { idleConnectionTimeoutMs: 100 });
+    onTestFinished(() => s.abort());
+    const client = createClient(FixtureService, createBackendTransport({ baseUrl: fixture.h2url, session: s }));
+    expect((await client.echo({ tenant: "before" })).tenant).toBe("before");
+    await expect.poll(() => s.state(), { timeout: 5000, interval: 20 }).toBe("closed");
+    expect((await client.echo({ tenant: "after" })).tenant).toBe("after");
+  });
+});

@@ -43,8 +43,12 @@ export interface BackendTransportOptions {
   readMaxBytes?: number;
 }
 
-/** One HTTP/2 session to the service at `baseUrl`, kept alive with pings. */
-export function backendSession(baseUrl: string): Http2SessionManager {
+/**
+ * One HTTP/2 session to the service at `baseUrl`, kept alive with pings. The gateway closes it after
+ * `idleConnectionTimeoutMs` without a call (default 60 s), before the service's own idle timeout (IDLE_TIMEOUT_MS,
+ * 65 s by default) would: a request sent while the service's GOAWAY is on its way would be refused.
+ */
+export function backendSession(baseUrl: string, opts: { idleConnectionTimeoutMs?: number } = {}): Http2SessionManager {
   const url = new URL(baseUrl);
   // Small unary frames on a long-lived session: without TCP_NODELAY, Nagle holds some back a round trip
   // (measured 5-20 % more throughput and a lower p50 with it). TLS (https) keeps Node's default socket.
@@ -52,7 +56,8 @@ export function backendSession(baseUrl: string): Http2SessionManager {
     url.protocol === "http:"
       ? { createConnection: () => net.connect({ host: url.hostname, port: Number(url.port) || 80, noDelay: true }) }
       : {};
-  return new Http2SessionManager(baseUrl, { pingIntervalMs: 30_000 }, plain);
+  const idleConnectionTimeoutMs = opts.idleConnectionTimeoutMs ?? 60_000;
+  return new Http2SessionManager(baseUrl, { pingIntervalMs: 30_000, idleConnectionTimeoutMs }, plain);
 }
 
 export function createBackendTransport(opts: BackendTransportOptions): Transport {

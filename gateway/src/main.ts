@@ -77,7 +77,12 @@ const logger = createLogger({ service: "gateway", level: config.LOG_LEVEL });
 // An unhandled rejection is logged and counted, never the end of the gateway (issue 9 defect 1).
 installProcessGuards({ logger });
 const urls = backendUrls(config);
-const sessions = new Map(Object.entries(urls).map(([name, url]) => [name, backendSession(url)]));
+// The gateway closes an idle session to a service before the service would (the chart gives both the same
+// IDLE_TIMEOUT_MS): a call sent while the service's GOAWAY is on its way would be refused.
+const idleConnectionTimeoutMs = Math.max(Math.floor(config.IDLE_TIMEOUT_MS / 2), config.IDLE_TIMEOUT_MS - 5000);
+const sessions = new Map(
+  Object.entries(urls).map(([name, url]) => [name, backendSession(url, { idleConnectionTimeoutMs })]),
+);
 const backends: GatewayBackend[] = Object.entries(serviceCatalog).map(([name, services]) => ({
   services: [...services],
   transport: createBackendTransport({

@@ -311,6 +311,11 @@ describe("createServer against slow clients (issue 9 defect 8)", () => {
     await new Promise<void>((resolve) => session.once("connect", () => resolve()));
     const since = performance.now();
     const socketClosed = new Promise<void>((resolve) => session.socket.once("close", () => resolve()));
+    // The first GOAWAY names the highest stream id: a request already on its way would still be served.
+    const goaway = new Promise<[number, number]>((resolve) =>
+      session.once("goaway", (code: number, lastStreamId: number) => resolve([code, lastStreamId])),
+    );
+    expect(await goaway).toEqual([http2.constants.NGHTTP2_NO_ERROR, 2 ** 31 - 1]);
     await socketClosed;
     expect(performance.now() - since).toBeGreaterThanOrEqual(250);
     expect(session.closed || session.destroyed).toBe(true);

@@ -180,11 +180,26 @@ export async function createServer(opts: ServerOptions): Promise<RunningServer> 
   const h2 = http2.createServer(onRequest);
   h2.on("session", (session: http2.ServerHttp2Session) => {
     sessions.add(session);
-    // A session without an open stream for idleTimeoutMs is closed (GOAWAY, then the socket), pings or not.
+    // A session without an open stream for idleTimeoutMs is closed, pings or not. In two steps (RFC 9113
+    // section 6.8), so a request the client sent just before it heard of the shutdown is served, not refused: a
+    // GOAWAY that names the highest stream id, then, once a ping round trip shows the client has read it, the
+    // final one and the socket.
     let open = 0;
     let idle: NodeJS.Timeout | undefined;
+    const shutDownIdle = () => {
+      if (session.closed || session.destroyed) return;
+      session.goaway(http2.constants.NGHTTP2_NO_ERROR, 2 ** 31 - 1);
+      const finish = () => {
+        clearTimeout(fallback);
+        if (!session.closed && !session.destroyed) session.close();
+      };
+      // A client that answers no ping gets at most this long.
+      const fallback = setTimeout(finish, Math.min(limits.idleTimeoutMs, 2000));
+      fallback.unref();
+      if (!session.ping(finish)) finish();
+    };
     const armIdle = () => {
-      idle = setTimeout(() => session.close(), limits.idleTimeoutMs);
+      idle = setTimeout(shutDownIdle, limits.idleTimeoutMs);
       idle.unref();
     };
     armIdle();
