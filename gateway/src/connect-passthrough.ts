@@ -92,11 +92,16 @@ export function createConnectPassthrough(
 
   const proxy = (baseUrl: string, req: NodeRequest, res: NodeResponse, headers: Record<string, string>) => {
     const url = new URL(baseUrl);
-    const stream = session(baseUrl).request({
-      ...headers,
-      ":method": req.method ?? "POST",
-      ":path": url.pathname.replace(/\/$/, "") + (req.url ?? "/"),
-    });
+    const stream = session(baseUrl).request(
+      {
+        ...headers,
+        ":method": req.method ?? "POST",
+        ":path": url.pathname.replace(/\/$/, "") + (req.url ?? "/"),
+      },
+      // Node ends a GET's stream at once unless told otherwise; the caller's body (even on a GET, with its
+      // content-length) goes to the service as sent, which answers as it would in process (not a 502).
+      { endStream: false },
+    );
     req.pipe(stream);
     const cancel = () => {
       if (!stream.closed) stream.close(http2.constants.NGHTTP2_CANCEL);
