@@ -129,7 +129,6 @@ const hostileString: fc.Arbitrary<string> = fc.oneof(
     " ",
     "a@b",
     "@",
-    "admin@example.test",
     "00000000-0000-0000-0000-000000000000",
     "\u00ff\u00fe",
     "Ｗｉｄｅ",
@@ -536,6 +535,76 @@ const multipartBody: fc.Arbitrary<string> = fc
       `--xyz\r\ncontent-disposition: form-data; name="${name}"${file ? '; filename="a.png"\r\ncontent-type: image/png' : ""}\r\n\r\n${value}\r\n${closed ? "--xyz--\r\n" : ""}`,
   );
 
+/** A `multipart/form-data` request (content type and body) for an operation whose form has these fields. */
+function formRequest(names: string[]): fc.Arbitrary<{ contentType: string; body: string }> {
+  const part = fc.record({
+    name: fc.oneof(
+      { weight: 4, arbitrary: fc.constantFrom(...(names.length > 0 ? names : ["x"])) },
+      { weight: 1, arbitrary: fc.oneof(hostileString, fc.constantFrom(...POLLUTION_KEYS)) },
+    ),
+    filename: fc.oneof(
+      { weight: 3, arbitrary: fc.constant(null) },
+      {
+        weight: 2,
+        arbitrary: fc.constantFrom("a.png", "", "../../../etc/passwd", "a\u0000.png", "é.png", "x".repeat(5_000)),
+      },
+      { weight: 1, arbitrary: hostileString },
+    ),
+    type: fc.constantFrom(
+      "image/png",
+      "image/jpeg",
+      "text/plain",
+      "application/octet-stream",
+      "",
+      "\u00ff",
+      "multipart/mixed",
+    ),
+    content: fc.oneof(fc.constant("\x89PNG\r\n\x1a\n\u0000\u0000"), fc.string({ maxLength: 30 }), hostileString),
+    junk: rarely(
+      fc.constantFrom(
+        "content-transfer-encoding: base64",
+        "content-disposition: attachment",
+        `x-long: ${"a".repeat(9_000)}`,
+        "no colon here",
+      ),
+      6,
+    ),
+  });
+  return fc
+    .record({
+      boundary: fc.oneof(
+        { weight: 6, arbitrary: fc.constant("fuzzboundary") },
+        { weight: 1, arbitrary: fc.constantFrom("", "a".repeat(200), '"quoted"', "x y", "é") },
+      ),
+      mismatch: rarely(fc.constantFrom("other", ""), 8),
+      parts: fc.array(part, { maxLength: 4 }),
+      close: fc.constantFrom("proper", "proper", "proper", "missing", "junk-after", "no-crlf"),
+    })
+    .map(({ boundary, mismatch, parts, close }) => {
+      const b = boundary.replace(/^"|"$/g, "");
+      const text = parts
+        .map((p) => {
+          const disposition = `content-disposition: form-data; name="${p.name}"${p.filename === null ? "" : `; filename="${p.filename}"`}`;
+          const head = [
+            disposition,
+            ...(p.filename === null ? [] : [`content-type: ${p.type}`]),
+            ...(p.junk ? [p.junk] : []),
+          ];
+          return `--${b}\r\n${head.join("\r\n")}\r\n\r\n${p.content}\r\n`;
+        })
+        .join("");
+      const end =
+        close === "proper"
+          ? `--${b}--\r\n`
+          : close === "junk-after"
+            ? `--${b}--\r\ntrailing junk`
+            : close === "no-crlf"
+              ? `--${b}--`
+              : "";
+      return { contentType: `multipart/form-data; boundary=${mismatch ?? boundary}`, body: text + end };
+    });
+}
+
 function restBody(doc: OpenApiDoc, schema: Schema | undefined): fc.Arbitrary<string> {
   const shaped = schema ? schemaValue(doc, schema) : anyJson;
   return fc.oneof(
@@ -584,6 +653,10 @@ function restOperations(doc: OpenApiDoc): Operation[] {
           .map((a) => a.join("/"));
       });
       const bodySchema = op.requestBody?.content["application/json"]?.schema as Schema | undefined;
+      const formSchema = op.requestBody?.content["multipart/form-data"]?.schema as Schema | undefined;
+      const form = formSchema
+        ? rarely(formRequest(Object.keys((formSchema.properties as Schema | undefined) ?? {})), 3)
+        : fc.constant(null);
       const id = `${method.toUpperCase()} ${template}`;
       const upper = method.toUpperCase();
       const arbitrary = fc
@@ -610,7 +683,9 @@ function restOperations(doc: OpenApiDoc): Operation[] {
           headers: extraHeaders,
           framing,
           ending,
+          form,
         })
+        .map((r) => (r.form ? { ...r, ...r.form } : r))
         .map<FuzzRequest>((r) => ({
           op: id,
           transport: r.transport,
