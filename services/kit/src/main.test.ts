@@ -42,8 +42,14 @@ async function userStandIn(issuer?: TestTokenIssuer): Promise<ServiceDefinition>
 describe("runServiceMain", () => {
   it("serves until its signal aborts, then shuts down and returns", async () => {
     const controller = new AbortController();
-    let listening!: (url: string) => void;
-    const url = new Promise<string>((resolve) => (listening = resolve));
+    let listening!: (url: string, metricsUrl?: string) => void;
+    let metricsUrl: string | undefined;
+    const url = new Promise<string>((resolve) => {
+      listening = (u, m) => {
+        metricsUrl = m;
+        resolve(u);
+      };
+    });
     const issuer = await createTestTokenIssuer();
     const done = runServiceMain([await userStandIn(issuer)], {
       env: {
@@ -64,6 +70,13 @@ describe("runServiceMain", () => {
     await expect(client.getSession({})).rejects.toThrow(/missing access token/);
     const headers = { authorization: `Bearer ${await issuer.sign({ typ: "guest" })}` };
     expect((await client.getSession({}, { headers })).tokenType).toBe("guest");
+    // Issue 9 defect 10: metrics on a port of their own (a free one, as PORT is 0), none on the public port.
+    expect(metricsUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    expect(metricsUrl).not.toBe(baseUrl);
+    const metrics = await fetch(`${metricsUrl}/metrics`);
+    expect(metrics.status).toBe(200);
+    expect(await metrics.text()).toMatch(/^rpc_server_requests_total\{.*method="GetSession".*\} \d+/m);
+    expect((await fetch(`${baseUrl}/metrics`)).status).toBe(404);
     controller.abort(new Error("test over"));
     await done;
     await expect(fetch(`${baseUrl}/healthz`)).rejects.toThrow();

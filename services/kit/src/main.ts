@@ -18,8 +18,8 @@ export interface RunServiceMainOptions {
   signal?: AbortSignal;
   /** Connects the bus; default the NATS adapter at NATS_URL. */
   connectBus?: (natsUrl: string, name: string) => Promise<Bus>;
-  /** Called once the server listens (tests, supervisors). */
-  onListening?: (url: string) => void;
+  /** Called once the server listens (tests, supervisors), with where its metrics are served. */
+  onListening?: (url: string, metricsUrl?: string) => void;
 }
 
 const connectNatsBus = (url: string, name: string): Promise<Bus> => createNatsBus({ url, name });
@@ -86,7 +86,7 @@ export async function runServiceMain(
         limits: serverLimits(config),
         metrics: metricsListen(config),
       });
-      opts.onListening?.(server.url);
+      opts.onListening?.(server.url, server.metricsUrl);
       if (!stopOn.signal.aborted) await once(stopOn.signal, "abort");
       logger.info({ reason: String(stopOn.signal.reason) }, "shutting down");
       await server.close();
