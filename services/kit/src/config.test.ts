@@ -50,6 +50,7 @@ describe("loadKitConfig", () => {
         DATABASE_URL: "postgres://h/db",
         HEADERS_TIMEOUT_MS: "0",
         BODY_TIMEOUT_MS: "soon",
+        IDLE_TIMEOUT_MS: String(2 ** 31),
         MAX_CONNECTIONS_PER_ADDRESS: "-1",
       });
     } catch (err) {
@@ -58,6 +59,7 @@ describe("loadKitConfig", () => {
     expect((error as ConfigError).issues.map((i) => i.variable).sort()).toEqual([
       "BODY_TIMEOUT_MS",
       "HEADERS_TIMEOUT_MS",
+      "IDLE_TIMEOUT_MS",
       "MAX_CONNECTIONS_PER_ADDRESS",
     ]);
   });

@@ -31,6 +31,14 @@ const DEFAULT_METRICS_PORT = 9464;
 const anyPort = z.coerce.number().int().min(0).max(65535);
 const port = (fallback: number) => anyPort.default(fallback);
 const positiveInt = (fallback: number) => z.coerce.number().int().positive().default(fallback);
+// Node's timers take at most 2^31 - 1 ms; a longer one would fire at once.
+const timeoutMs = (fallback: number) =>
+  z.coerce
+    .number()
+    .int()
+    .positive()
+    .max(2 ** 31 - 1)
+    .default(fallback);
 const optionalUrl = z.preprocess(unsetIfEmpty, z.url().optional());
 
 export const kitConfigSchema = z.object({
@@ -51,11 +59,11 @@ export const kitConfigSchema = z.object({
   METRICS_HOST: z.preprocess(unsetIfEmpty, z.string().min(1).optional()),
   // Limits against slow and greedy clients (issue 9 defect 8), applied by createServer to every server.
   // The request line and headers must arrive within this time (a hard deadline, not reset by trickled bytes).
-  HEADERS_TIMEOUT_MS: positiveInt(DEFAULT_SERVER_LIMITS.headersTimeoutMs),
+  HEADERS_TIMEOUT_MS: timeoutMs(DEFAULT_SERVER_LIMITS.headersTimeoutMs),
   // Longest pause between two chunks of a request body (an idle timeout: uploads that keep sending are fine).
-  BODY_TIMEOUT_MS: positiveInt(DEFAULT_SERVER_LIMITS.bodyTimeoutMs),
+  BODY_TIMEOUT_MS: timeoutMs(DEFAULT_SERVER_LIMITS.bodyTimeoutMs),
   // Longest an HTTP/1.1 keep-alive connection or an HTTP/2 session without a running request stays open.
-  IDLE_TIMEOUT_MS: positiveInt(DEFAULT_SERVER_LIMITS.idleTimeoutMs),
+  IDLE_TIMEOUT_MS: timeoutMs(DEFAULT_SERVER_LIMITS.idleTimeoutMs),
   // Open connections of the process, and of one remote address (IPv6: one /64); 0 means no cap.
   MAX_CONNECTIONS: z.coerce.number().int().min(0).default(DEFAULT_SERVER_LIMITS.maxConnections),
   MAX_CONNECTIONS_PER_ADDRESS: z.coerce.number().int().min(0).default(DEFAULT_SERVER_LIMITS.maxConnectionsPerAddress),
