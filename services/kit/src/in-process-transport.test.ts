@@ -10,7 +10,9 @@ import {
   type MethodImplSpec,
 } from "@connectrpc/connect";
 import { EchoService } from "@tt/proto/tt/testing/v1/echo_service_pb";
+import { pino } from "pino";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { kLogger } from "./context.ts";
 import { createInProcessTransport } from "./in-process-transport.ts";
 import { methodKey } from "./route-capture.ts";
 
@@ -66,24 +68,37 @@ describe("in-process transport: abandoned calls", () => {
     expect(rejections).toEqual([]);
   });
 
-  it("issue 9 defect 1: a handler that fails after its caller left leaves no unhandled rejection", async () => {
-    const caller = new AbortController();
-    const running = deferred<never>();
-    const entered = deferred<void>();
-    const client = transportWith(() => {
-      entered.resolve();
-      return running.promise;
-    });
-    const call = outcome(client.echo({}, { signal: caller.signal }));
-    await entered.promise;
-    caller.abort();
-    expect(await call).toBe("Canceled");
-    // The handler's own failure comes later, when nobody waits for it any more.
-    running.reject(new ConnectError("no such voucher", Code.NotFound));
-    await nextMacrotask();
-    await nextMacrotask();
-    expect(rejections).toEqual([]);
-  });
+  it.each([
+    ["a refusal", new ConnectError("no such voucher", Code.NotFound), []],
+    ["an unexpected error", new Error("connection lost"), ["connection lost"]],
+  ])(
+    "issue 9 defect 1: a handler that fails with %s after its caller left leaves no unhandled rejection",
+    async (_, failure, logged) => {
+      const caller = new AbortController();
+      const running = deferred<never>();
+      const entered = deferred<void>();
+      const lines: string[] = [];
+      const logger = pino({ level: "error" }, { write: (line: string) => lines.push(line) });
+      const withLogger: Interceptor = (next) => (req) => {
+        req.contextValues.set(kLogger, logger);
+        return next(req);
+      };
+      const client = transportWith(() => {
+        entered.resolve();
+        return running.promise;
+      }, [withLogger]);
+      const call = outcome(client.echo({}, { signal: caller.signal }));
+      await entered.promise;
+      caller.abort();
+      expect(await call).toBe("Canceled");
+      // The handler's own failure comes later, when nobody waits for it any more; only a bug is logged.
+      running.reject(failure);
+      await nextMacrotask();
+      await nextMacrotask();
+      expect(rejections).toEqual([]);
+      expect(lines.map((l) => (JSON.parse(l) as { err: { message: string } }).err.message)).toEqual(logged);
+    },
+  );
 
   it("still answers with the handler's outcome, and turns a synchronous throw into the call's error", async () => {
     const ok = transportWith(() => ({ text: "hi" }));

@@ -18,6 +18,7 @@ import {
   type UnaryRequest,
   type UnaryResponse,
 } from "@connectrpc/connect";
+import { kLogger } from "./context.ts";
 import { methodKey } from "./route-capture.ts";
 
 export interface InProcessTransportOptions {
@@ -108,7 +109,16 @@ export function createInProcessTransport(opts: InProcessTransportOptions): Trans
         const next = chain(async (req) => {
           if (req.stream) throw new ConnectError("protocol error: expected a unary request", Code.Internal);
           // Racing the signal makes deadlines and shutdown end the call even when the handler ignores them.
-          const output = await untilAborted(req.signal, () => impl(req.message, implContext(context, req)));
+          const output = await untilAborted(
+            req.signal,
+            () => impl(req.message, implContext(context, req)),
+            // Nobody gets this outcome any more; an unexpected failure must still reach the log.
+            (err) => {
+              if (!(err instanceof ConnectError)) {
+                req.contextValues.get(kLogger)?.error({ err }, "handler failed after its call was over");
+              }
+            },
+          );
           return {
             stream: false,
             service: method.parent,
@@ -195,14 +205,22 @@ export function createInProcessTransport(opts: InProcessTransportOptions): Trans
 
 /**
  * Runs `start` and settles with its outcome, or with the abort of `signal` when that comes first. Nothing is
- * started once the signal is aborted, and work that loses the race keeps a rejection handler: a handler that
- * fails after its caller went away (a closed connection) must not become an unhandled rejection, which would
- * end the process (issue 9 defect 1).
+ * started once the signal is aborted, and work that loses the race keeps a rejection handler, which hands its
+ * failure to `onLateFailure`: a handler that fails after its caller went away (a closed connection) must not
+ * become an unhandled rejection, which would end the process (issue 9 defect 1).
  */
-function untilAborted<T>(signal: AbortSignal, start: () => T | Promise<T>): Promise<T> {
+function untilAborted<T>(
+  signal: AbortSignal,
+  start: () => T | Promise<T>,
+  onLateFailure: (err: unknown) => void,
+): Promise<T> {
   if (signal.aborted) return Promise.reject(ConnectError.from(signal.reason));
   return new Promise<T>((resolve, reject) => {
-    const onAbort = () => reject(ConnectError.from(signal.reason));
+    let lost = false;
+    const onAbort = () => {
+      lost = true;
+      reject(ConnectError.from(signal.reason));
+    };
     signal.addEventListener("abort", onAbort, { once: true });
     const settle = () => signal.removeEventListener("abort", onAbort);
     // The executor turns a synchronous throw of `start` into a rejection; the handlers below always exist.
@@ -213,7 +231,8 @@ function untilAborted<T>(signal: AbortSignal, start: () => T | Promise<T>): Prom
       },
       (err: unknown) => {
         settle();
-        reject(err);
+        if (lost) onLateFailure(err);
+        else reject(err);
       },
     );
   });
