@@ -75,7 +75,10 @@ describe("runServiceMain", () => {
     expect(metricsUrl).not.toBe(baseUrl);
     const metrics = await fetch(`${metricsUrl}/metrics`);
     expect(metrics.status).toBe(200);
-    expect(await metrics.text()).toMatch(/^rpc_server_requests_total\{.*method="GetSession".*\} \d+/m);
+    const text = await metrics.text();
+    expect(text).toMatch(/^rpc_server_requests_total\{.*method="GetSession".*\} \d+/m);
+    // Issue 9 defect 1: the process guard is installed and its counter exposed with the others.
+    expect(text).toMatch(/^tt_unhandled_rejections_total \d+$/m);
     expect((await fetch(`${baseUrl}/metrics`)).status).toBe(404);
     controller.abort(new Error("test over"));
     await done;
