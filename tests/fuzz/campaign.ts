@@ -30,6 +30,8 @@ export interface CampaignOptions {
   deadlineMs: number;
   /** Only the operations whose id matches (e.g. `^rpc ` or `sign-up`); all when unset. */
   only?: RegExp;
+  /** Ends the campaign early (Ctrl-C in the long form); the report covers what ran. */
+  signal?: AbortSignal;
   /** Progress lines; the long form prints them. */
   log?: (line: string) => void;
 }
@@ -89,20 +91,14 @@ export function campaignOptions(form: "short" | "long", env = process.env): Camp
 
 const b64url = (o: object) => Buffer.from(JSON.stringify(o)).toString("base64url");
 
-/** Real tokens of every type, minted through the API, and forged ones. */
-async function mintTokens(platform: TestPlatform): Promise<Record<AuthKind, string | undefined>> {
+type Tokens = Record<AuthKind, string | undefined>;
+
+/** The forged tokens, and the service token; short-lived, so crafted again every few minutes. */
+async function forgeTokens(platform: TestPlatform, otherKey: string): Promise<Partial<Tokens>> {
   const now = Math.floor(Date.now() / 1000);
-  const guest = await platform.call("GET", u("/auth/guest"));
-  if (guest.status !== 200) throw new Error(`GET /auth/guest answered ${guest.status}`);
-  const user = await platform.signUp();
-  const admin = await platform.adminToken();
-  const otherKey = generateKeyPairSync("ed25519").privateKey.export({ type: "pkcs8", format: "pem" }).toString();
   const bearer = (t: string) => `Bearer ${t}`;
   return {
     none: undefined,
-    guest: bearer((guest.body.accessToken as { token: string }).token),
-    user: bearer(user.token),
-    admin: bearer(admin),
     service: bearer(await platform.serviceToken("fuzz")),
     expired: bearer(await platform.craft({ iat: now - 7200, exp: now - 3600 })),
     "wrong-key": bearer(await platform.craft({ role: "admin" }, { key: otherKey })),
@@ -114,9 +110,27 @@ async function mintTokens(platform: TestPlatform): Promise<Record<AuthKind, stri
     "bearer-empty": "Bearer",
     basic: "Basic YWRtaW5AZXhhbXBsZS50ZXN0OmFkbWluLXBhc3N3b3JkLTE=",
     huge: bearer("a".repeat(12_000)),
-    "two-bearers": `${bearer(user.token)}, ${bearer(admin)}`,
   };
 }
+
+/**
+ * Real tokens, minted through the API: a guest token, a new account's, the bootstrap admin's (ADMIN_EMAIL /
+ * ADMIN_PASSWORD of the platform). Only the kinds asked for: the admin logs in again only when the fuzz ended
+ * its session, so the login throttle is not spent on us.
+ */
+async function mintTokens(platform: TestPlatform, kinds: ReadonlySet<AuthKind>): Promise<Partial<Tokens>> {
+  const out: Partial<Tokens> = {};
+  if (kinds.has("guest")) {
+    const guest = await platform.call("GET", u("/auth/guest"));
+    if (guest.status !== 200) throw new Error(`GET /auth/guest answered ${guest.status}`);
+    out.guest = `Bearer ${(guest.body.accessToken as { token: string }).token}`;
+  }
+  if (kinds.has("user")) out.user = `Bearer ${(await platform.signUp()).token}`;
+  if (kinds.has("admin")) out.admin = `Bearer ${await platform.adminToken()}`;
+  return out;
+}
+
+const withPair = (t: Partial<Tokens>): Tokens => ({ ...t, "two-bearers": `${t.user}, ${t.admin}` }) as Tokens;
 
 // gRPC codes (and their Connect names) that say the server failed, not the caller: the 5xx of RPCs.
 const SERVER_GRPC = new Map([
@@ -266,7 +280,12 @@ export async function runCampaign(opts: CampaignOptions): Promise<CampaignReport
   const url = new URL(platform.url);
   const h2 = new H2Pool(platform.url);
   try {
-    let tokens = await mintTokens(platform);
+    const otherKey = generateKeyPairSync("ed25519").privateKey.export({ type: "pkcs8", format: "pem" }).toString();
+    let tokens = withPair({
+      ...(await forgeTokens(platform, otherKey)),
+      ...(await mintTokens(platform, REAL_TOKENS)),
+    });
+    let forgedAt = elapsed();
     let mintedAt = elapsed();
     const doc = (await (await fetch(`${platform.url}/openapi.json`)).json()) as OpenApiDoc;
     const services: DescService[] = serviceDefinitions.flatMap((d) => d.services);
@@ -289,7 +308,7 @@ export async function runCampaign(opts: CampaignOptions): Promise<CampaignReport
     };
 
     const known = new Set<string>();
-    const exhausted = () => sent >= opts.requests || elapsed() >= opts.seconds;
+    const exhausted = () => sent >= opts.requests || elapsed() >= opts.seconds || opts.signal?.aborted === true;
     let lastProgress = 0;
 
     // Shrinking a failure that does not come back (a crash from a race) would replay candidates for ever:
@@ -297,7 +316,7 @@ export async function runCampaign(opts: CampaignOptions): Promise<CampaignReport
     let failedThisRound = false;
     let shrinkCandidates = 0;
     const property = fc.asyncProperty(batchArbitrary(ops, opts.concurrency), async (batch) => {
-      if (failedThisRound && ++shrinkCandidates > SHRINK_BUDGET) return;
+      if ((failedThisRound && ++shrinkCandidates > SHRINK_BUDGET) || opts.signal?.aborted) return;
       try {
         await runBatch(batch);
       } catch (err) {
@@ -331,20 +350,30 @@ export async function runCampaign(opts: CampaignOptions): Promise<CampaignReport
         lastProgress = elapsed();
         log(`fuzz: ${sent} sent, ${JSON.stringify(byClass)}, ${findings.length} findings, ${Math.round(elapsed())} s`);
       }
-      // A session the fuzz revoked (logout, password change, ban) is minted again, at most once a second.
-      const revoked = batch.some(
-        (req, i) => REAL_TOKENS.has(req.auth) && outcomes[i]!.status === 401 && /revoked/.test(outcomes[i]!.snippet),
-      );
-      if (elapsed() - mintedAt > 15 || (revoked && elapsed() - mintedAt > 1)) {
-        // The fuzz logs sessions out and changes passwords, and real tokens live minutes: fresh ones often.
+      // A session the fuzz ended (logout, password change, ban, deactivation) is minted again, at most once
+      // a second; a refusal to mint (a throttle) keeps the old tokens and waits 30 s.
+      const stale = new Set<AuthKind>();
+      batch.forEach((req, i) => {
+        const o = outcomes[i]!;
+        if (
+          REAL_TOKENS.has(req.auth) &&
+          o.status === 401 &&
+          /revoked|expired|banned|deactivat|not found/i.test(o.snippet)
+        )
+          stale.add(req.auth);
+      });
+      if (stale.size > 0 && elapsed() - mintedAt > 1) {
         mintedAt = elapsed();
         try {
-          tokens = await mintTokens(platform);
+          tokens = withPair({ ...tokens, ...(await mintTokens(platform, stale)) });
         } catch (err) {
-          // The fuzz may have got the minting itself refused (a throttle): keep the tokens there are.
-          log(`fuzz: could not mint fresh tokens, next try in 30 s: ${(err as Error).message}`);
+          log(`fuzz: could not mint ${[...stale].join(", ")} tokens, next try in 30 s: ${(err as Error).message}`);
           mintedAt = elapsed() + 30;
         }
+      }
+      if (elapsed() - forgedAt > 300) {
+        forgedAt = elapsed();
+        tokens = withPair({ ...tokens, ...(await forgeTokens(platform, otherKey)) });
       }
       if (crashes.length > crashesBefore) {
         const what = crashes[crashes.length - 1]!.split("\n").slice(0, 6).join("\n");

@@ -16,9 +16,12 @@ const { campaignOptions, formatReport, runCampaign } = await import("./campaign.
 const print = (line: string) => process.stdout.write(`${line}\n`);
 const options = campaignOptions("long");
 print(`fuzz: FUZZ_SEED=${options.seed}${options.path ? ` FUZZ_PATH=${options.path}` : ""}`);
+// Ctrl-C (or a TERM) ends the run early but still prints the report and drops the test database.
+const stop = new AbortController();
+for (const signal of ["SIGINT", "SIGTERM"] as const) process.once(signal, () => stop.abort());
 let failed: boolean;
 try {
-  const report = await runCampaign({ ...options, log: print });
+  const report = await runCampaign({ ...options, signal: stop.signal, log: print });
   print(formatReport(report));
   failed = report.crashes.length + report.hangs + report.healthFailures.length + report.findings.length > 0;
 } finally {
