@@ -83,7 +83,11 @@ export async function createNatsBus(opts: NatsBusOptions): Promise<Bus> {
         logger.error({ err: s.error }, "nats error");
       }
     }
-  })();
+  })().catch((err: unknown) => {
+    // The status iterator only ends with the connection; should it throw instead, readiness says so.
+    connected = false;
+    logger.error({ err }, "nats status watch failed");
+  });
 
   function track(stop: () => Promise<void>): Subscription {
     let done: Promise<void> | undefined;
