@@ -51,6 +51,12 @@ export function createConnectPassthrough(
   backends: Array<{ services: DescService[]; connect: ConnectTarget }>,
   policy: HeaderPolicy,
   logger?: Logger,
+  /**
+   * A session to a service without traffic for this long is closed by the gateway, before the service's own
+   * idle timeout (IDLE_TIMEOUT_MS, 65 s by default) would: a call sent while the service's GOAWAY is on its way
+   * would be refused (a 502). Streams still open finish; new calls get a new session. Default 60 s.
+   */
+  idleSessionMs = 60_000,
 ): ConnectPassthrough {
   const byPath = new Map<string, ConnectTarget>();
   for (const b of backends) {
@@ -73,6 +79,10 @@ export function createConnectPassthrough(
     });
     s.on("close", forget);
     s.on("goaway", forget);
+    s.setTimeout(idleSessionMs, () => {
+      forget();
+      created.close();
+    });
     s.unref();
     sessions.set(baseUrl, s);
     return s;
