@@ -627,6 +627,45 @@ function restBody(doc: OpenApiDoc, schema: Schema | undefined): fc.Arbitrary<str
   );
 }
 
+const PATH_RESHAPES = [
+  "trailing-slash",
+  "double-slash",
+  "dot-segment",
+  "dotdot-segment",
+  "unknown-verb",
+  "empty-verb",
+  "upper-case",
+  "encoded-slashes",
+  "matrix-params",
+  "fragment",
+] as const;
+
+/** The same path in a shape a router may read differently: extra slashes, dot segments, verbs, encodings. */
+function reshapePath(path: string, how: (typeof PATH_RESHAPES)[number]): string {
+  switch (how) {
+    case "trailing-slash":
+      return `${path}/`;
+    case "double-slash":
+      return path.replace(/\/([^/]*)$/, "//$1");
+    case "dot-segment":
+      return path.replace(/\/([^/]*)$/, "/./$1");
+    case "dotdot-segment":
+      return path.replace(/\/([^/]*)$/, "/x/../$1");
+    case "unknown-verb":
+      return `${path}:nope`;
+    case "empty-verb":
+      return `${path}:`;
+    case "upper-case":
+      return path.toUpperCase();
+    case "encoded-slashes":
+      return path.slice(0, 1) + path.slice(1).replaceAll("/", "%2F");
+    case "matrix-params":
+      return `${path};a=b`;
+    case "fragment":
+      return `${path}#frag`;
+  }
+}
+
 function restOperations(doc: OpenApiDoc): Operation[] {
   const ops: Operation[] = [];
   for (const [template, methods] of Object.entries(doc.paths)) {
@@ -684,8 +723,10 @@ function restOperations(doc: OpenApiDoc): Operation[] {
           framing,
           ending,
           form,
+          reshape: rarely(fc.constantFrom(...PATH_RESHAPES), 8),
         })
         .map((r) => (r.form ? { ...r, ...r.form } : r))
+        .map((r) => (r.reshape ? { ...r, path: reshapePath(r.path, r.reshape) } : r))
         .map<FuzzRequest>((r) => ({
           op: id,
           transport: r.transport,
