@@ -31,4 +31,11 @@ describe("gateway configuration", () => {
     expect(loadGatewayConfig({ ...base, BACKEND_PROTOCOL: "grpc" }).BACKEND_PROTOCOL).toBe("grpc");
     expect(() => loadGatewayConfig({ ...base, BACKEND_PROTOCOL: "rest" })).toThrow(/BACKEND_PROTOCOL/);
   });
+
+  it("trusts a proxy's x-forwarded-for only when TRUST_PROXY is true", () => {
+    expect(loadGatewayConfig(base).TRUST_PROXY).toBe(false);
+    expect(loadGatewayConfig({ ...base, TRUST_PROXY: "" }).TRUST_PROXY).toBe(false);
+    expect(loadGatewayConfig({ ...base, TRUST_PROXY: "true" }).TRUST_PROXY).toBe(true);
+    expect(() => loadGatewayConfig({ ...base, TRUST_PROXY: "yes" })).toThrow(/TRUST_PROXY/);
+  });
 });

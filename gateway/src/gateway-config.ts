@@ -52,6 +52,10 @@ export const gatewayConfigSchema = kitConfigSchema
     // How long a backend's /readyz answer is reused: kubelet probes every pod every few seconds, and each
     // probe of the gateway must not become one probe per backend.
     READINESS_CACHE_MS: z.coerce.number().int().min(0).default(1000),
+    // "true": exactly one trusted proxy (the Ingress controller) stands in front of the gateway. Its x-forwarded-for
+    // is kept and the socket address appended, so services take the entry before the last as the client address
+    // (their per-address throttles). Unset or "false": the caller's x-forwarded-for is dropped.
+    TRUST_PROXY: z.preprocess(unsetIfEmpty, z.enum(["true", "false"]).default("false")).transform((v) => v === "true"),
   });
 
 export type GatewayConfig = z.output<typeof gatewayConfigSchema>;

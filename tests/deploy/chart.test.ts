@@ -308,6 +308,12 @@ describe.each(scenarios)("chart with $name", ({ args }) => {
     expect(resolveEnv(docs, `${release}-turntable-gateway`).env.MAX_CONNECTIONS_PER_ADDRESS).toBe("0");
   });
 
+  it("tells the gateway it sits behind one trusted proxy, so per-address throttles see the client's address", () => {
+    expect(resolveEnv(docs, `${release}-turntable-gateway`).env.TRUST_PROXY).toBe("true");
+    for (const name of servicePackages)
+      expect(resolveEnv(docs, `${release}-turntable-${name}`).env.TRUST_PROXY).toBeUndefined();
+  });
+
   it("gives a helm test pod that calls the gateway's /readyz", () => {
     const test = ofKind<Pod>(docs, "Pod").find((p) => p.metadata?.annotations?.["helm.sh/hook"] === "test");
     const env = test?.spec?.containers[0]?.env ?? [];

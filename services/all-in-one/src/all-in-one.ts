@@ -100,6 +100,7 @@ export async function startAllInOne(opts: AllInOneOptions = {}): Promise<AllInOn
       backends: [{ services: host.services, transport: host.transport, connect: { handler: host.handler } }],
       bodyLimitBytes: config.BODY_LIMIT_BYTES,
       cors: config.CORS_ORIGINS ? { origins: config.CORS_ORIGINS } : undefined,
+      headers: { trustForwardedFor: config.TRUST_PROXY },
       logger,
       staticHandler,
     });

@@ -159,7 +159,14 @@ export async function startDistributed(opts: DistributedOptions = {}): Promise<D
     closers.push(() => rm(workDir, { recursive: true, force: true }));
 
     // The chart names the workloads; each gets a loopback port (the gateway the one asked for).
-    const workloads = renderWorkloads({ databaseUrl, natsUrl, dir: workDir });
+    // No Ingress stands in front of the gateway here: callers reach it directly, so their x-forwarded-for is
+    // not trusted (TRUST_PROXY decides, as for the all-in-one).
+    const workloads = renderWorkloads({
+      databaseUrl,
+      natsUrl,
+      dir: workDir,
+      helmArgs: ["--set", `gateway.trustProxy=${config.TRUST_PROXY}`],
+    });
     const gatewayPort = opts.port ?? config.PORT;
     // A port picked as free can be taken by another process before the child binds it (parallel test
     // platforms do that); the child says so, and the processes start again on fresh ports.
