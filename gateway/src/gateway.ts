@@ -46,6 +46,11 @@ export interface GatewayOptions {
   backends: GatewayBackend[];
   /** Largest accepted request body; larger ones get a 413. */
   bodyLimitBytes?: number;
+  /**
+   * How long a proxied Connect session to a service may sit idle before the gateway closes it: shorter than the
+   * services' IDLE_TIMEOUT_MS (see connect-passthrough.ts). Default 60 s.
+   */
+  idleBackendSessionMs?: number;
   cors?: CorsOptions;
   logger?: Logger;
   /** Serves the frontends; returns true when it answered. Asked only for paths no rule knows. */
@@ -146,6 +151,7 @@ export function createGateway(opts: GatewayOptions): Gateway {
     backends.map((b) => ({ services: b.services, connect: b.connect as ConnectTarget })),
     policy,
     logger,
+    opts.idleBackendSessionMs,
   );
 
   const sendError = (

@@ -103,6 +103,7 @@ const gateway = createGateway({
   bodyLimitBytes: config.BODY_LIMIT_BYTES,
   cors: config.CORS_ORIGINS ? { origins: config.CORS_ORIGINS } : undefined,
   headers: { trustForwardedFor: config.TRUST_PROXY },
+  idleBackendSessionMs: idleConnectionTimeoutMs,
   logger,
   // The media handler is typed for node:http; it only uses what HTTP/2's compatibility API shares with it.
   staticHandler: (req, res) =>
