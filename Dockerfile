@@ -53,5 +53,6 @@ ENV NODE_ENV=production PORT=8080
 COPY --from=prod-deps /app /app
 # Numeric user (the image's "node") so Kubernetes can verify runAsNonRoot.
 USER 1000:1000
-EXPOSE 8080
+# 8080: the API (PORT); 9464: /metrics (METRICS_PORT), for the scraper only, never behind the Ingress.
+EXPOSE 8080 9464
 ENTRYPOINT ["/app/deploy/docker/entrypoint.sh"]
