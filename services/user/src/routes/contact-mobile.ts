@@ -137,8 +137,7 @@ export function mobileRoutes(
       const e164 = readE164(req.phoneNumber);
       const em = callEm(ctx);
       const address = clientAddress(ctx);
-      if (address !== undefined)
-        await enforceThrottles(em, [{ rule: verifyPerAddress, subject: `ip:${address}` }]);
+      if (address !== undefined) await enforceThrottles(em, [{ rule: verifyPerAddress, subject: `ip:${address}` }]);
       const pending = await em.findOne(MobileCode, { phoneNumber: e164 });
       if (!pending || pending.expiresAt <= new Date()) {
         throw new ConnectError(INCORRECT_MOBILE_CODE, Code.PermissionDenied);
