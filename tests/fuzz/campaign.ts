@@ -7,7 +7,7 @@
 //
 // Reproducible by seed: round i of a campaign runs fast-check with seed + i; a finding prints the seed of
 // its round and fast-check's counterexample path, and `FUZZ_SEED=… FUZZ_PATH=… npm run fuzz` replays it.
-import { generateKeyPairSync } from "node:crypto";
+import { generateKeyPairSync, randomUUID } from "node:crypto";
 import type { DescService } from "@bufbuild/protobuf";
 import fc from "fast-check";
 import { serviceDefinitions } from "@tt/all-in-one";
@@ -126,9 +126,27 @@ async function mintTokens(platform: TestPlatform, kinds: ReadonlySet<AuthKind>):
     out.guest = `Bearer ${(guest.body.accessToken as { token: string }).token}`;
   }
   if (kinds.has("user")) out.user = `Bearer ${(await platform.signUp()).token}`;
-  if (kinds.has("admin")) out.admin = `Bearer ${spareAdmins.get(platform)?.pop() ?? (await platform.adminToken())}`;
+  if (kinds.has("admin")) out.admin = `Bearer ${spareAdmins.get(platform)?.pop() ?? (await anotherAdmin(platform))}`;
   return out;
 }
+
+/**
+ * A new admin session once the spares are used: a login, or, when the login throttle refuses this address
+ * (the fuzz's own failed logins), the claims of a real admin token with a new session id, signed with the
+ * platform's key — the token the platform would have issued for another login.
+ */
+async function anotherAdmin(platform: TestPlatform): Promise<string> {
+  try {
+    return await platform.adminToken();
+  } catch (err) {
+    const claims = adminClaims.get(platform);
+    if (!claims) throw err;
+    const now = Math.floor(Date.now() / 1000);
+    return platform.craft({ ...claims, sid: randomUUID(), iat: now, exp: now + 3600 });
+  }
+}
+
+const adminClaims = new WeakMap<TestPlatform, Record<string, unknown>>();
 
 // Admin sessions logged in before the fuzz starts: the fuzz's own failed logins soon make the login throttle
 // refuse more from this address, and an admin session it ends is replaced from here.
@@ -289,6 +307,10 @@ export async function runCampaign(opts: CampaignOptions): Promise<CampaignReport
     const spares: string[] = [];
     for (let i = 0; i < SPARE_ADMINS; i++) spares.push(await platform.adminToken());
     spareAdmins.set(platform, spares);
+    adminClaims.set(
+      platform,
+      JSON.parse(Buffer.from(spares[0]!.split(".")[1]!, "base64url").toString()) as Record<string, unknown>,
+    );
     let tokens = withPair({
       ...(await forgeTokens(platform, otherKey)),
       ...(await mintTokens(platform, REAL_TOKENS)),
@@ -421,6 +443,18 @@ export async function runCampaign(opts: CampaignOptions): Promise<CampaignReport
         requests = [
           `${describeRequest(err.request)}\n  sent alone once more: ${again ?? `no longer fails (${alone.status})`}`,
         ];
+      } else if (signature.startsWith("crash")) {
+        // A crash belongs to the batch: send its requests one by one to find the one that brings it back.
+        for (const req of result.counterexample[0]) {
+          const before = crashes.length;
+          await send(req);
+          sent++;
+          await new Promise((r) => setImmediate(r));
+          if (crashes.length > before) {
+            requests = [`${describeRequest(req)}\n  sent alone once more: crashes again`];
+            break;
+          }
+        }
       }
       findings.push({
         signature,
