@@ -5,7 +5,7 @@
 // asserting for each: no 5xx (nor a gRPC / Connect internal-class code), an answer within the deadline,
 // no unhandled rejection or uncaught exception in the process, and `/healthz` 200 throughout.
 //
-// Reproducible by seed: round i of a campaign runs fast-check with seed + i; a finding prints the seed of
+// Reproducible by seed: round i of a campaign runs fast-check with seed + 7919·i; a finding prints the seed of
 // its round and fast-check's counterexample path, and `FUZZ_SEED=… FUZZ_PATH=… npm run fuzz` replays it.
 import { generateKeyPairSync, randomUUID } from "node:crypto";
 import type { DescService } from "@bufbuild/protobuf";
@@ -462,7 +462,8 @@ export async function runCampaign(opts: CampaignOptions): Promise<CampaignReport
         seed,
         path,
         requests,
-        replay: `FUZZ_SEED=${seed} FUZZ_PATH=${path} npm run fuzz`,
+        // The operations list is part of what a path replays: a FUZZ_OPS filter goes with it.
+        replay: `${opts.only ? `FUZZ_OPS='${opts.only.source}' ` : ""}FUZZ_SEED=${seed} FUZZ_PATH=${path} npm run fuzz`,
       });
       log(`fuzz: finding ${signature} (seed ${seed}, path ${path}, ${result.numShrinks} shrinks)`);
       return true;
