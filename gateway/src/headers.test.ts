@@ -1,5 +1,9 @@
+import { Writable } from "node:stream";
+import { createLoggingInterceptor, createRequestIdInterceptor } from "@tt/kit";
+import { pino } from "pino";
 import { describe, expect, it } from "vitest";
 import { createHeaderPolicy, forwardRequestHeaders, forwardResponseHeaders, requestIdOf } from "./headers.ts";
+import { startFixtureGateway } from "./testing/servers.ts";
 
 describe("header allow-lists", () => {
   const incoming = {
@@ -45,6 +49,7 @@ describe("header allow-lists", () => {
 
   it.each([
     [{ "x-request-id": "abc-123" }, "abc-123"],
+    [{ "x-request-id": "req#7" }, "req#7"],
     [{ "x-request-id": "has space" }, undefined],
     [{ "x-request-id": "x".repeat(129) }, undefined],
     [{ "x-request-id": "line\nbreak" }, undefined],
@@ -53,5 +58,40 @@ describe("header allow-lists", () => {
     const id = requestIdOf(headers);
     if (kept) expect(id).toBe(kept);
     else expect(id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/);
+  });
+});
+
+describe("request ids", () => {
+  it("issue 10: req#7 is echoed by the gateway and logged by the service as the same id", async () => {
+    const lines: string[] = [];
+    const sink = new Writable({
+      write(chunk: Buffer, _enc, cb) {
+        lines.push(chunk.toString());
+        cb();
+      },
+    });
+    const logger = pino({ level: "debug" }, sink);
+    const gw = await startFixtureGateway({
+      interceptors: [createRequestIdInterceptor({ logger }), createLoggingInterceptor({ logger })],
+    });
+    try {
+      for (const protocol of ["rest", "connect"] as const) {
+        lines.length = 0;
+        const res =
+          protocol === "rest"
+            ? await fetch(`${gw.url}/api/fixture/fail/not_found`, { headers: { "x-request-id": "req#7" } })
+            : await fetch(`${gw.url}/tt.fixture.v1.FixtureService/Fail`, {
+                method: "POST",
+                headers: { "x-request-id": "req#7", "content-type": "application/json" },
+                body: JSON.stringify({ code: "not_found" }),
+              });
+        expect(res.status).toBe(404);
+        expect(res.headers.get("x-request-id")).toBe("req#7");
+        const logged = lines.map((l) => JSON.parse(l) as { requestId?: string; msg: string });
+        expect(logged.filter((l) => l.msg === "rpc failed").map((l) => l.requestId)).toEqual(["req#7"]);
+      }
+    } finally {
+      await gw.close();
+    }
   });
 });

@@ -1,7 +1,7 @@
 // Which headers cross the gateway (CONVENTIONS 16, after grpc-gateway's DefaultHeaderMatcher): an
 // allow-list each way, so cookies, hop-by-hop and internal headers never reach a service or a caller.
-import { randomUUID } from "node:crypto";
 import type { IncomingHttpHeaders } from "node:http";
+import { requestIdOf as keptRequestId } from "@tt/kit";
 
 /** Request headers passed to services. x-forwarded-for is always set by the gateway itself. */
 export const DEFAULT_REQUEST_HEADERS: readonly string[] = [
@@ -45,13 +45,13 @@ export function createHeaderPolicy(opts?: {
   };
 }
 
-// Short, printable ids only: a caller must not be able to inject log lines or huge values.
-const REQUEST_ID = /^[\x21-\x7e]{1,128}$/;
-
-/** The caller's x-request-id when it is sane, otherwise a new one. */
+/**
+ * The caller's x-request-id when it is sane, otherwise a new one: the kit's rule (`requestIdOf` of
+ * `@tt/kit`), so a service behind the gateway keeps and logs the very id the gateway echoes.
+ */
 export function requestIdOf(headers: IncomingHttpHeaders): string {
   const id = headers["x-request-id"];
-  return typeof id === "string" && REQUEST_ID.test(id) ? id : randomUUID();
+  return keptRequestId(typeof id === "string" ? id : undefined);
 }
 
 /** The headers a service sees for this request. */

@@ -7,7 +7,7 @@ export { INTERNAL_ERROR_MESSAGE, isServerFault, toConnectError, toLoggedConnectE
 export { remoteKeySource } from "./auth/key-source.ts";
 export { createTokenVerifier } from "./auth/verifier.ts";
 export { createSessionRevocations, REVOCATIONS_BUCKET } from "./auth/revocations-kv.ts";
-export { createRequestIdInterceptor, REQUEST_ID_HEADER } from "./interceptors/request-id.ts";
+export { createRequestIdInterceptor, REQUEST_ID_HEADER, requestIdOf } from "./interceptors/request-id.ts";
 export { accessRuleOf, assertAccessOptions, bearerToken, createAccessInterceptor } from "./interceptors/access.ts";
 export { createEntityManagerInterceptor } from "./interceptors/entity-manager.ts";
 export {

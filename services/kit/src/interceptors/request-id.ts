@@ -9,8 +9,15 @@ import { runWithRequestId } from "../process-guards.ts";
 
 export const REQUEST_ID_HEADER = "x-request-id";
 
-// Anything else could smuggle line breaks or huge strings into logs and downstream headers.
-const SANE_ID = /^[\w.:/+=-]{1,128}$/;
+// Printable ASCII without spaces, at most 128 characters: anything else could smuggle line breaks or huge
+// strings into logs and downstream headers. The gateway keeps exactly the ids kept here (it calls
+// requestIdOf too), so the id a caller sees echoed is the id in every log line of the call.
+const SANE_ID = /^[\x21-\x7e]{1,128}$/;
+
+/** The caller's request id when it is sane (printable ASCII, no spaces, 1–128 characters), otherwise a new uuid. */
+export function requestIdOf(incoming: string | null | undefined): string {
+  return typeof incoming === "string" && SANE_ID.test(incoming) ? incoming : randomUUID();
+}
 
 export interface RequestIdInterceptorOptions {
   /** Root logger; each call gets a child with service, method and request id in kLogger. */
@@ -19,8 +26,7 @@ export interface RequestIdInterceptorOptions {
 
 export function createRequestIdInterceptor(opts: RequestIdInterceptorOptions): Interceptor {
   return (next) => async (req) => {
-    const incoming = req.header.get(REQUEST_ID_HEADER);
-    const requestId = incoming !== null && SANE_ID.test(incoming) ? incoming : randomUUID();
+    const requestId = requestIdOf(req.header.get(REQUEST_ID_HEADER));
     req.contextValues.set(kRequestId, requestId);
     req.contextValues.set(
       kLogger,
