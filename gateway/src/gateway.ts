@@ -34,7 +34,10 @@ import { apiSecurityHeaders } from "./security-headers.ts";
 export interface GatewayBackend {
   /** The proto services this backend serves. */
   services: DescService[];
-  /** Used for REST calls: in process (all-in-one) or gRPC over HTTP/2 (distributed). */
+  /**
+   * Used for REST calls: in process (all-in-one) or, distributed, Connect over HTTP/2 (gRPC with
+   * BACKEND_PROTOCOL=grpc).
+   */
   transport: Transport;
   /** Where Connect, gRPC and gRPC-Web requests for these services go. */
   connect:

@@ -1,5 +1,6 @@
 // Calls the RPC through the backend's transport. In all-in-one mode that transport runs the kit's
-// interceptors in process; distributed, it is gRPC over HTTP/2. Either way the gateway sees a message.
+// interceptors in process; distributed, it is Connect (binary) over HTTP/2 by default, gRPC only with
+// BACKEND_PROTOCOL=grpc. Either way the gateway sees a message.
 import type { DescMethodServerStreaming, DescMethodUnary, Message } from "@bufbuild/protobuf";
 import { ConnectError, Code, type Transport } from "@connectrpc/connect";
 import { createAsyncIterable } from "@connectrpc/connect/protocol";
