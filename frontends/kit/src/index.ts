@@ -31,8 +31,16 @@ export {
   shouldRetry,
   STALE_TIME,
 } from "./query-client.ts";
-export { parseRemoteConfig, REMOTES_CONFIG_PATH } from "./remote-config.ts";
-export type { RemoteEntry } from "./remote-config.ts";
+export {
+  loadRuntimeConfig,
+  parseRemoteConfig,
+  parseRuntimeConfig,
+  REMOTES_CONFIG_PATH,
+  serviceBaseUrl,
+  serviceNameOf,
+  serviceRestUrl,
+} from "./remote-config.ts";
+export type { RemoteEntry, RuntimeConfig, ServiceUrls } from "./remote-config.ts";
 export { RemoteErrorBoundary, RemoteFallback } from "./RemoteErrorBoundary.tsx";
 export { renderStandalone } from "./render-standalone.tsx";
 export type { RemoteErrorBoundaryProps, RemoteFallbackProps } from "./RemoteErrorBoundary.tsx";

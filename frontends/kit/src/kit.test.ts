@@ -34,4 +34,31 @@ describe("createKit", () => {
       { path: "/tt.user.v1.UserService/GetSession", authorization: "Bearer guest-1" },
     ]);
   });
+
+  it("issue 10: sends each service's Connect and REST calls to its base URL from the runtime configuration", async () => {
+    const seen: string[] = [];
+    const fetchAnywhere: typeof fetch = async (input, init) => {
+      const url = new URL(input instanceof Request ? input.url : String(input));
+      const authorization = new Headers(init?.headers).get("authorization");
+      seen.push(`${url.origin}${url.pathname} ${authorization ?? "-"}`);
+      if (url.origin !== "http://user.test") return new Response("{}", { status: 404 });
+      return gatewayFetch([])(input, init);
+    };
+    const kit = createKit({
+      baseUrl: "http://gateway.test",
+      services: async () => ({ user: "http://user.test" }),
+      storage: new MemoryStorage(),
+      fetch: fetchAnywhere,
+    });
+    await kit.ensureToken();
+    await createClient(UserService, kit.transport).getSession({});
+    await kit.rest("user", "/auth/session");
+    await kit.rest("room", "rooms", { headers: { Authorization: "Bearer other" } });
+    expect(seen).toEqual([
+      "http://user.test/tt.user.v1.UserService/GetGuestToken -",
+      "http://user.test/tt.user.v1.UserService/GetSession Bearer guest-1",
+      "http://user.test/api/user-service/auth/session Bearer guest-1",
+      "http://gateway.test/api/room-service/rooms Bearer other",
+    ]);
+  });
 });

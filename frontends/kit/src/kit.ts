@@ -5,38 +5,66 @@ import type { GatewayTransport } from "./connect/transport.ts";
 import { createI18n } from "./i18n.ts";
 import { createLazyTransport } from "./lazy-transport.ts";
 import { createAppQueryClient } from "./query-client.ts";
+import { loadRuntimeConfig, serviceRestUrl, type ServiceUrls } from "./remote-config.ts";
 import { createSessionStore, type SessionStore } from "./session-store.ts";
 
 /** Everything a screen needs from the platform; one per page, shared by the shell and every remote. */
 export interface Kit {
   session: SessionStore;
+  /** Connect calls, each sent to its service's base URL. */
   transport: Transport;
   /** Makes sure a live token (at least a guest one) is in the session. */
   ensureToken: () => Promise<void>;
+  /**
+   * A REST call to a service ("user" → <its base URL>/api/user-service<path>) with the session's bearer token,
+   * for what Connect does not carry (file uploads, downloads).
+   */
+  rest: (service: string, path: string, init?: RequestInit) => Promise<Response>;
   queryClient: QueryClient;
   i18n: I18n;
 }
 
 export interface KitOptions {
+  /** Where a service's API is unless `services` says otherwise: the page's own origin. */
   baseUrl: string;
+  /** Base URL per service (see ServiceUrls), or how to load them (the runtime configuration). */
+  services?: ServiceUrls | (() => Promise<ServiceUrls>);
   storage?: Storage | undefined;
   search?: string;
   fetch?: typeof globalThis.fetch;
 }
 
-export function createKit({ baseUrl, storage, search, fetch }: KitOptions): Kit {
+export function createKit({ baseUrl, services = {}, storage, search, fetch }: KitOptions): Kit {
   const session = createSessionStore(storage);
+  let urls: Promise<ServiceUrls> | undefined;
+  const loadUrls = () => {
+    urls ??= typeof services === "function" ? services() : Promise.resolve(services);
+    urls.catch(() => (urls = undefined));
+    return urls;
+  };
   let gateway: Promise<GatewayTransport> | undefined;
   const loadGateway = () => {
-    gateway ??= import("./connect/transport.ts").then(({ createGatewayTransport }) =>
-      createGatewayTransport({ baseUrl, session, ...(fetch ? { fetch } : {}) }),
+    gateway ??= Promise.all([import("./connect/transport.ts"), loadUrls()]).then(
+      ([{ createGatewayTransport }, services]) =>
+        createGatewayTransport({ baseUrl, services, session, ...(fetch ? { fetch } : {}) }),
     );
+    // A failed chunk load (network blip) is tried again on the next call.
+    gateway.catch(() => (gateway = undefined));
     return gateway;
   };
   return {
     session,
     transport: createLazyTransport(async () => (await loadGateway()).transport),
     ensureToken: async () => (await loadGateway()).ensureToken(),
+    rest: async (service, path, init) => {
+      const headers = new Headers(init?.headers);
+      const token = session.getSnapshot().accessToken;
+      if (token && !headers.has("Authorization")) headers.set("Authorization", `Bearer ${token.token}`);
+      return (fetch ?? globalThis.fetch)(serviceRestUrl(service, path, await loadUrls(), baseUrl), {
+        ...init,
+        headers,
+      });
+    },
     queryClient: createAppQueryClient(),
     i18n: createI18n({ search: search ?? "", storage }),
   };
@@ -50,8 +78,14 @@ let pageKit: Kit | undefined;
  */
 export function getPageKit(): Kit {
   pageKit ??= createKit({
-    // The gateway serves the frontends, so the API is on the page's own origin.
+    // The gateway serves the frontends, so by default the API is on the page's own origin.
     baseUrl: window.location.origin,
+    // Without a runtime configuration (a remote's own dev server has none) every service is on that origin.
+    services: () =>
+      loadRuntimeConfig().then(
+        (config) => config.services,
+        () => ({}),
+      ),
     storage: window.localStorage,
     search: window.location.search,
   });

@@ -1,10 +1,30 @@
+// The page's runtime configuration, /remotes.json: which remotes the shell loads and, optionally, where each
+// service's API lives (spec 002 §1: each service's prefix can be redirected, e.g. to a local port in
+// development). Two forms are accepted:
+//   [{ "name": "room", "entry": "/remotes/room/mf-manifest.json" }, …]            remotes only
+//   { "remotes": [ … ], "services": { "user": "http://localhost:8081" } }       remotes and service base URLs
+// A service missing from "services" is on the page's own origin (/api/<name>-service/…, /tt.<name>.v1.X/…).
+
 /** One remote in /remotes.json: its federation name and where its manifest (or remoteEntry.js) is. */
 export interface RemoteEntry {
   name: string;
   entry: string;
 }
 
+/**
+ * Base URL per service: the key is a service's name ("user", from its proto package tt.user.v1) or one proto
+ * service's full name ("tt.user.v1.UserService", which wins over its package's name).
+ */
+export type ServiceUrls = Record<string, string>;
+
+export interface RuntimeConfig {
+  remotes: RemoteEntry[];
+  services: ServiceUrls;
+}
+
 export const REMOTES_CONFIG_PATH = "/remotes.json";
+
+const SERVICE_KEY = /^(?:[a-z][a-z0-9_]*|[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+)$/;
 
 /** Validates /remotes.json, so that a broken configuration fails with a message, not deep in the runtime. */
 export function parseRemoteConfig(value: unknown): RemoteEntry[] {
@@ -18,4 +38,58 @@ export function parseRemoteConfig(value: unknown): RemoteEntry[] {
     if (typeof entry !== "string" || entry === "") throw new Error(`remotes.json[${index}].entry must be a URL`);
     return { name, entry };
   });
+}
+
+/** Either form of /remotes.json; the base URLs lose a trailing slash. */
+export function parseRuntimeConfig(value: unknown): RuntimeConfig {
+  if (Array.isArray(value)) return { remotes: parseRemoteConfig(value), services: {} };
+  if (typeof value !== "object" || value === null) {
+    throw new Error('remotes.json must be a JSON array or an object { "remotes": [], "services": {} }');
+  }
+  const { remotes = [], services = {} } = value as Record<string, unknown>;
+  if (typeof services !== "object" || services === null || Array.isArray(services)) {
+    throw new Error("remotes.json services must be an object of service name to base URL");
+  }
+  const urls: ServiceUrls = {};
+  for (const [key, url] of Object.entries(services)) {
+    if (!SERVICE_KEY.test(key)) throw new Error(`remotes.json services: "${key}" is not a service name`);
+    if (typeof url !== "string" || !/^(?:https?:\/\/[^/?#\s]+|\/)[^?#\s]*$/i.test(url)) {
+      throw new Error(`remotes.json services.${key} must be an http(s) URL or a path`);
+    }
+    urls[key] = url.replace(/\/+$/, "");
+  }
+  return { remotes: parseRemoteConfig(remotes), services: urls };
+}
+
+/** The service a proto service belongs to: tt.<name>.v<n>.<Service> → <name>. */
+export function serviceNameOf(typeName: string): string | undefined {
+  return /^tt\.([a-z][a-z0-9_]*)\.v\d+\w*\.\w+$/.exec(typeName)?.[1];
+}
+
+/**
+ * Where a service's API is: its full proto name in the map, else its name (the package's), else `fallback`
+ * (the page's origin).
+ */
+export function serviceBaseUrl(service: string, services: ServiceUrls, fallback: string): string {
+  return services[service] ?? services[serviceNameOf(service) ?? ""] ?? fallback;
+}
+
+/** A REST path of a service: /api/<name>-service<path> under its base URL. */
+export function serviceRestUrl(service: string, path: string, services: ServiceUrls, fallback: string): string {
+  return `${serviceBaseUrl(service, services, fallback)}/api/${service}-service${path.startsWith("/") ? "" : "/"}${path}`;
+}
+
+let loading: Promise<RuntimeConfig> | undefined;
+
+/** /remotes.json, fetched once per page (the shell and the kit share it); a failure is fetched again next time. */
+export function loadRuntimeConfig(url: string = REMOTES_CONFIG_PATH): Promise<RuntimeConfig> {
+  if (!loading) {
+    loading = (async () => {
+      const response = await fetch(url, { headers: { Accept: "application/json" } });
+      if (!response.ok) throw new Error(`${url} answered ${response.status}`);
+      return parseRuntimeConfig(await response.json());
+    })();
+    loading.catch(() => (loading = undefined));
+  }
+  return loading;
 }

@@ -6,6 +6,7 @@ export {
   createBearerInterceptor,
   createGatewayTransport,
   createGuestTokenSource,
+  createServiceRouting,
   createTransportPair,
 } from "./transport.ts";
 export type { GatewayTransport, GatewayTransportOptions } from "./transport.ts";

@@ -1,6 +1,8 @@
+import type { DescMethod } from "@bufbuild/protobuf";
 import { Code, ConnectError, createClient, type Interceptor, type Transport } from "@connectrpc/connect";
 import { createConnectTransport } from "@connectrpc/connect-web";
 import { UserService } from "@tt/proto/tt/user/v1/user_service_pb";
+import { serviceBaseUrl, type ServiceUrls } from "../remote-config.ts";
 import { isTokenLive, type SessionStore } from "../session-store.ts";
 import { toStoredToken } from "./token.ts";
 
@@ -10,6 +12,8 @@ const PASSWORD_METHODS = new Set(["Login", "SignUp", "ChangePassword"]);
 export interface GatewayTransportOptions {
   /** The gateway's origin; the page's own origin when the gateway serves the frontends. */
   baseUrl: string;
+  /** Services whose API is elsewhere (runtime configuration, /remotes.json "services"); the rest use baseUrl. */
+  services?: ServiceUrls;
   session: SessionStore;
   fetch?: typeof globalThis.fetch;
 }
@@ -66,11 +70,39 @@ export interface GatewayTransport {
   ensureToken: () => Promise<void>;
 }
 
-export function createGatewayTransport({ baseUrl, session, fetch }: GatewayTransportOptions): GatewayTransport {
-  const bare = createConnectTransport({ baseUrl, ...(fetch ? { fetch } : {}) });
-  return createTransportPair(bare, session, (interceptors) =>
-    createConnectTransport({ baseUrl, interceptors, ...(fetch ? { fetch } : {}) }),
-  );
+/**
+ * One transport per base URL, each call sent to the one of its service: the service's proto package
+ * (tt.<name>.v1) or full name looked up in `services`, else `baseUrl`.
+ */
+export function createServiceRouting(
+  baseUrl: string,
+  services: ServiceUrls,
+  create: (baseUrl: string) => Transport,
+): Transport {
+  const byUrl = new Map<string, Transport>();
+  const pick = (method: DescMethod) => {
+    const url = serviceBaseUrl(method.parent.typeName, services, baseUrl);
+    let transport = byUrl.get(url);
+    if (!transport) byUrl.set(url, (transport = create(url)));
+    return transport;
+  };
+  return {
+    unary: (...args) => pick(args[0]).unary(...args),
+    stream: (...args) => pick(args[0]).stream(...args),
+  };
+}
+
+export function createGatewayTransport({
+  baseUrl,
+  services = {},
+  session,
+  fetch,
+}: GatewayTransportOptions): GatewayTransport {
+  const routed = (interceptors: Interceptor[]) =>
+    createServiceRouting(baseUrl, services, (url) =>
+      createConnectTransport({ baseUrl: url, interceptors, ...(fetch ? { fetch } : {}) }),
+    );
+  return createTransportPair(routed([]), session, routed);
 }
 
 /** Split out so tests can build the same pair over an in-memory router transport. */

@@ -18,6 +18,8 @@ export interface TestKitOptions {
   routes?: (router: ConnectRouter) => void;
   storage?: Storage;
   search?: string;
+  /** What the kit's REST calls answer; 404 by default. */
+  rest?: Kit["rest"];
 }
 
 /** A kit like the page's, but over an in-memory Connect server and in-memory storage. */
@@ -25,6 +27,7 @@ export function createTestKit({
   routes = () => undefined,
   storage = new MemoryStorage(),
   search = "",
+  rest = async () => new Response(null, { status: 404 }),
 }: TestKitOptions = {}): Kit {
   const session = createSessionStore(storage);
   const { transport, ensureToken } = createTransportPair(createRouterTransport(routes), session, (interceptors) =>
@@ -33,7 +36,7 @@ export function createTestKit({
   const queryClient = createAppQueryClient();
   // Tests assert on the first answer; retrying Unavailable would only slow a failing test down.
   queryClient.setDefaultOptions({ queries: { retry: false }, mutations: { retry: false } });
-  return { session, transport, ensureToken, queryClient, i18n: createI18n({ search, storage }) };
+  return { session, transport, ensureToken, rest, queryClient, i18n: createI18n({ search, storage }) };
 }
 
 export function renderWithKit(ui: ReactElement, kit: Kit = createTestKit()): RenderResult & { kit: Kit } {

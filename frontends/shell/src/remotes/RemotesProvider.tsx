@@ -1,5 +1,5 @@
 import { useQuery } from "@tanstack/react-query";
-import { parseRemoteConfig, REMOTES_CONFIG_PATH, type RemoteEntry } from "@tt/web-kit";
+import { loadRuntimeConfig, type RemoteEntry } from "@tt/web-kit";
 import { createContext, useContext, useMemo, type ReactNode } from "react";
 import type { FederationRuntime, LoadOptions } from "./remote-loader.ts";
 
@@ -13,10 +13,9 @@ export interface RemotesState {
 
 const RemotesContext = createContext<RemotesState | null>(null);
 
-export async function fetchRemoteConfig(url: string = REMOTES_CONFIG_PATH): Promise<RemoteEntry[]> {
-  const response = await fetch(url, { headers: { Accept: "application/json" } });
-  if (!response.ok) throw new Error(`${url} answered ${response.status}`);
-  return parseRemoteConfig(await response.json());
+/** The remotes of /remotes.json, fetched once for the page: the kit reads its service URLs from the same answer. */
+export async function fetchRemoteConfig(): Promise<RemoteEntry[]> {
+  return (await loadRuntimeConfig()).remotes;
 }
 
 export interface RemotesProviderProps {
