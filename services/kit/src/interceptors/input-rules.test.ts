@@ -10,6 +10,7 @@ import {
   NestedSchema,
   UploadRequestSchema,
 } from "@tt/proto/tt/fixture/v1/fixture_service_pb";
+import { RulesProbeSchema } from "@tt/proto/tt/testing/v1/field_rules_pb";
 import { LoginRequestSchema, UserService } from "@tt/proto/tt/user/v1/user_service_pb";
 import { describe, expect, it } from "vitest";
 import { assertInputRules, createInputRulesInterceptor, inputRulesProblems, MAX_DEPTH } from "./input-rules.ts";
@@ -159,6 +160,64 @@ describe("input rules: max_length", () => {
       );
     expect(upload("b.png")).toBe("ok");
     expect(upload("b\u0000.png")).toBe("attachments[1].filename must not contain control characters");
+  });
+});
+
+describe("input rules: declared value rules (issue 10)", () => {
+  const ID = "0f8fad5b-d9cb-469f-a165-70867728950e";
+  const valid = { id: ID, users: [ID], child: { key: "k" } };
+  const probe = (init: MessageInitShape<typeof RulesProbeSchema>) =>
+    verdict(() =>
+      assertInputRules(
+        RulesProbeSchema,
+        create(RulesProbeSchema, { ...valid, ...init } as MessageInitShape<typeof RulesProbeSchema>),
+      ),
+    );
+
+  it.each<[string, MessageInitShape<typeof RulesProbeSchema>, string]>([
+    ["a valid probe", {}, "ok"],
+    ["an upper-case UUID", { id: ID.toUpperCase() }, "ok"],
+    ["a missing required string", { id: "" }, "id missing in request"],
+    ["a malformed UUID", { id: "not-a-uuid" }, "id must be a UUID"],
+    ["a UUID without dashes", { id: ID.replaceAll("-", "") }, "id must be a UUID"],
+    ["a missing required message", { child: undefined }, "child missing in request"],
+    ["a missing required field inside a message", { child: { key: "" } }, "child.key missing in request"],
+    ["an empty required list", { users: [] }, "users missing in request"],
+    ["a bad list item, empty ones included", { users: [ID, ""] }, "users[1] must be a UUID"],
+    ["an absent (empty) optional string", { nickname: "" }, "ok"],
+    ["a string one below min_length", { nickname: "a" }, "nickname must be at least 2 characters long"],
+    ["a string of exactly min_length", { nickname: "ab" }, "ok"],
+    ["min_length in code points", { nickname: "🎵" }, "nickname must be at least 2 characters long"],
+    ["max_length before min_length", { nickname: "x".repeat(9) }, "nickname must be at most 8 characters long"],
+    ["a matching pattern", { code: "ABC-12" }, "ok"],
+    ["a pattern mismatch", { code: "abc-12" }, "code must match ^[A-Z]{3}-[0-9]{2}$"],
+    ["an allowed string", { role: "support" }, "ok"],
+    ["a string not in the list", { role: "root" }, "role must be one of admin, support"],
+    ["case matters in the list", { role: "Admin" }, "role must be one of admin, support"],
+    ["a control character before any value rule", { role: "a\u0000" }, "role must not contain control characters"],
+    ["an absent (zero) integer", { limit: 0 }, "ok"],
+    ["the bounds of a range", { limit: 100 }, "ok"],
+    ["below a range", { limit: -1 }, "limit must be between 1 and 100"],
+    ["above a range", { limit: 101 }, "limit must be between 1 and 100"],
+    ["an int64 below gte only", { offset: -1n }, "offset must be at least 0"],
+    ["an int64 above lte only", { budget: 1001n }, "budget must be at most 1000"],
+    ["a negative range of a sint32", { delta: -6 }, "delta must be between -5 and 5"],
+    ["an explicit-presence zero is checked", { level: 0 }, "level must be between 1 and 5"],
+    ["an explicit-presence value in range", { level: 5 }, "ok"],
+    ["a wrapper value is checked even empty", { note: "" }, "note must be at least 3 characters long"],
+    ["a wrapper value in range", { note: "abc" }, "ok"],
+  ])("%s", (_, init, expected) => {
+    expect(probe(init)).toBe(expected);
+  });
+
+  it("the completeness check names a rule on a value the field cannot hold", () => {
+    // A probe service whose request is RulesProbe passes; the fixture's Everything holds none of these rules.
+    const asRequest = {
+      ...FixtureService,
+      typeName: "test.Probe",
+      methods: [{ ...FixtureService.method.echo, name: "Probe", input: RulesProbeSchema }],
+    } as unknown as DescService;
+    expect(inputRulesProblems([asRequest])).toEqual([]);
   });
 });
 

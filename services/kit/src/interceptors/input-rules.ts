@@ -1,9 +1,11 @@
 // Enforces the declarative field rules of `tt.options.v1.field` on every request message, before any
-// handler (and so any query) runs, for every service and every protocol the host serves. Two rules today:
+// handler (and so any query) runs, for every service and every protocol the host serves:
 // - no string anywhere in a request may contain a control character other than tab, line feed and carriage
 //   return, nor a lone surrogate (PostgreSQL refuses U+0000 in text, and none of them belongs in our data);
 // - a string is at most its field's declared `max_length` characters, counted in Unicode code points as
-//   PostgreSQL counts varchar(n).
+//   PostgreSQL counts varchar(n);
+// - the field's declared `required`, `min_length`, `uuid`, `in`, `pattern`, `gte` / `lte` (field.proto says
+//   what each means, and that the value rules skip an absent proto3 value).
 // A refusal is InvalidArgument naming the field by its JSON name and path (`profile.nickname`,
 // `badges[2]`, `stringMap["k"]`), in the wording the services already use for their own checks.
 // What to check is worked out once per message descriptor (a plan, cached); a message that cannot hold a
@@ -16,7 +18,7 @@ import {
   type DescMessage,
   type DescService,
 } from "@bufbuild/protobuf";
-import { isWrapperDesc } from "@bufbuild/protobuf/wkt";
+import { FeatureSet_FieldPresence, isWrapperDesc } from "@bufbuild/protobuf/wkt";
 import { Code, ConnectError, type Interceptor } from "@connectrpc/connect";
 import { field as fieldOption } from "@tt/proto/tt/options/v1/field_pb";
 
@@ -29,23 +31,85 @@ export function maxLengthOf(field: DescField): number {
   return hasOption(field, fieldOption) ? getOption(field, fieldOption).maxLength : 0;
 }
 
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** A field's declared rules besides `max_length`, compiled once. */
+export interface ValueRules {
+  required: boolean;
+  /** String rules: at least this many code points (0: none), a UUID, one of `in`, matching `pattern`. */
+  minLength: number;
+  uuid: boolean;
+  in?: ReadonlySet<string>;
+  inText: string;
+  pattern?: RegExp;
+  /** Integer rules. */
+  gte?: bigint;
+  lte?: bigint;
+  /** Whether any string rule or any integer rule is declared. */
+  strings: boolean;
+  integers: boolean;
+}
+
+const NO_RULES: ValueRules = {
+  required: false,
+  minLength: 0,
+  uuid: false,
+  inText: "",
+  strings: false,
+  integers: false,
+};
+
+const valueRules = new WeakMap<DescField, ValueRules>();
+
+/** The field's declared rules besides `max_length` (a pattern that does not compile is left out, and named by inputRulesProblems). */
+export function valueRulesOf(field: DescField): ValueRules {
+  let rules = valueRules.get(field);
+  if (rules) return rules;
+  rules = NO_RULES;
+  if (hasOption(field, fieldOption)) {
+    const o = getOption(field, fieldOption);
+    let pattern: RegExp | undefined;
+    try {
+      pattern = o.pattern ? new RegExp(o.pattern, "u") : undefined;
+    } catch {
+      pattern = undefined;
+    }
+    const strings = o.minLength > 0 || o.uuid || o.in.length > 0 || pattern !== undefined;
+    const integers = o.gte !== undefined || o.lte !== undefined;
+    if (o.required || strings || integers) {
+      rules = {
+        required: o.required,
+        minLength: o.minLength,
+        uuid: o.uuid,
+        in: o.in.length ? new Set(o.in) : undefined,
+        inText: o.in.join(", "),
+        pattern,
+        gte: o.gte,
+        lte: o.lte,
+        strings,
+        integers,
+      };
+    }
+  }
+  valueRules.set(field, rules);
+  return rules;
+}
+
 /** Messages of google/protobuf: they carry no options, so the field holding one gives their strings' rules. */
 function isWellKnown(desc: DescMessage): boolean {
   return desc.typeName.startsWith("google.protobuf.");
 }
 
-const reaches = new WeakMap<DescMessage, boolean>();
-
-/** Whether a message of this type can hold a string anywhere inside it. */
-function reachesString(root: DescMessage): boolean {
-  let found = reaches.get(root);
+/** Whether a message of this type can hold, anywhere inside it, a field that `relevant` picks. */
+function reachesAny(root: DescMessage, relevant: (f: DescField) => boolean, cache: WeakMap<DescMessage, boolean>) {
+  let found = cache.get(root);
   if (found !== undefined) return found;
   found = false;
   const seen = new Set<DescMessage>([root]);
   const queue = [root];
   for (let desc = queue.pop(); desc && !found; desc = queue.pop()) {
     for (const f of desc.fields) {
-      if (holdsStringDirectly(f)) {
+      if (relevant(f)) {
         found = true;
         break;
       }
@@ -56,8 +120,21 @@ function reachesString(root: DescMessage): boolean {
       }
     }
   }
-  reaches.set(root, found);
+  cache.set(root, found);
   return found;
+}
+
+const reachesStringCache = new WeakMap<DescMessage, boolean>();
+const needsWalkCache = new WeakMap<DescMessage, boolean>();
+
+/** Whether a message of this type can hold a string anywhere inside it. */
+function reachesString(root: DescMessage): boolean {
+  return reachesAny(root, holdsStringDirectly, reachesStringCache);
+}
+
+/** Whether a message of this type holds a string or a field with declared rules anywhere inside it. */
+function needsWalk(root: DescMessage): boolean {
+  return reachesAny(root, (f) => holdsStringDirectly(f) || valueRulesOf(f) !== NO_RULES, needsWalkCache);
 }
 
 function holdsStringDirectly(f: DescField): boolean {
@@ -78,14 +155,46 @@ function holdsString(f: DescField): boolean {
   return holdsStringDirectly(f) || (f.message !== undefined && reachesString(f.message));
 }
 
+function isIntegerScalar(t: ScalarType | undefined): boolean {
+  return (
+    t !== undefined &&
+    t !== ScalarType.STRING &&
+    t !== ScalarType.BYTES &&
+    t !== ScalarType.BOOL &&
+    t !== ScalarType.DOUBLE &&
+    t !== ScalarType.FLOAT
+  );
+}
+
+/** The string value(s) of the field itself (not inside a message it holds): string rules apply to them. */
+function holdsOwnStrings(f: DescField): boolean {
+  return (
+    (f.fieldKind === "scalar" && f.scalar === ScalarType.STRING) ||
+    (f.fieldKind === "list" && f.listKind === "scalar" && f.scalar === ScalarType.STRING) ||
+    (f.fieldKind === "map" && f.mapKind === "scalar" && f.scalar === ScalarType.STRING) ||
+    (f.fieldKind === "message" && !f.oneof && f.message.typeName === "google.protobuf.StringValue")
+  );
+}
+
+/** The integer value(s) of the field itself: integer rules apply to them. */
+function holdsOwnIntegers(f: DescField): boolean {
+  if (f.fieldKind === "scalar" || (f.fieldKind === "list" && f.listKind === "scalar")) return isIntegerScalar(f.scalar);
+  return (
+    f.fieldKind === "message" && !f.oneof && isWrapperDesc(f.message) && isIntegerScalar(f.message.fields[0]!.scalar)
+  );
+}
+
 /** How one field's value is read and checked. */
 interface Check {
   field: DescField;
   /** Its JSON name, as REST callers see it. */
   name: string;
   max: number;
-  /** What the value is: a string, a JSON object (a singular Struct), a message, or a list / map of those. */
-  shape: "string" | "json" | "message" | "strings" | "messages" | "map";
+  rules: ValueRules;
+  /** Whether an empty string or a zero is the absent value the value rules skip (proto3 implicit presence). */
+  skipEmpty: boolean;
+  /** What the value is: a string, an integer, a JSON object (a singular Struct), a message, or a list / map of those. */
+  shape: "string" | "integer" | "json" | "message" | "strings" | "integers" | "messages" | "map" | "none";
   /** Map only: whether keys are strings, and what values are. */
   stringKeys?: boolean;
   values?: "string" | "message" | "other";
@@ -102,23 +211,36 @@ function planOf(desc: DescMessage): Plan {
   if (plan) return plan;
   const checks: Check[] = [];
   for (const f of desc.fields) {
-    if (!holdsString(f)) continue;
-    const base = { field: f, name: f.jsonName, max: maxLengthOf(f) };
+    const rules = valueRulesOf(f);
+    const walked = f.message !== undefined && needsWalk(f.message);
+    if (!holdsStringDirectly(f) && !walked && rules === NO_RULES) continue;
+    const skipEmpty = f.fieldKind === "scalar" && f.presence === FeatureSet_FieldPresence.IMPLICIT;
+    const base = { field: f, name: f.jsonName, max: maxLengthOf(f), rules, skipEmpty };
     switch (f.fieldKind) {
       case "scalar":
-        checks.push({ ...base, shape: "string" });
+        checks.push({ ...base, shape: f.scalar === ScalarType.STRING ? "string" : "integer" });
+        break;
+      case "enum":
+        checks.push({ ...base, shape: "none" });
         break;
       case "message":
         // Protobuf-ES unboxes a singular wrapper (not in a oneof) to its value and a singular Struct
         // (outside Value) to a plain JSON object.
-        if (isWrapperDesc(f.message) && !f.oneof) checks.push({ ...base, shape: "string" });
-        else if (f.message.typeName === "google.protobuf.Struct" && desc.typeName !== "google.protobuf.Value")
+        if (isWrapperDesc(f.message) && !f.oneof) {
+          const inner = f.message.fields[0]!.scalar;
+          checks.push({
+            ...base,
+            shape: inner === ScalarType.STRING ? "string" : isIntegerScalar(inner) ? "integer" : "none",
+          });
+        } else if (f.message.typeName === "google.protobuf.Struct" && desc.typeName !== "google.protobuf.Value")
           checks.push({ ...base, shape: "json" });
-        else checks.push({ ...base, shape: "message", message: f.message });
+        else checks.push({ ...base, shape: walked ? "message" : "none", message: f.message });
         break;
       case "list":
-        if (f.listKind === "message") checks.push({ ...base, shape: "messages", message: f.message });
-        else checks.push({ ...base, shape: "strings" });
+        if (f.listKind === "message") checks.push({ ...base, shape: walked ? "messages" : "none", message: f.message });
+        else if (f.listKind === "scalar" && f.scalar === ScalarType.STRING) checks.push({ ...base, shape: "strings" });
+        else if (f.listKind === "scalar" && isIntegerScalar(f.scalar)) checks.push({ ...base, shape: "integers" });
+        else checks.push({ ...base, shape: "none" });
         break;
       case "map":
         checks.push({
@@ -127,7 +249,7 @@ function planOf(desc: DescMessage): Plan {
           stringKeys: f.mapKey === ScalarType.STRING,
           values:
             f.mapKind === "message"
-              ? reachesString(f.message)
+              ? needsWalk(f.message)
                 ? "message"
                 : "other"
               : f.mapKind === "scalar" && f.scalar === ScalarType.STRING
@@ -135,8 +257,6 @@ function planOf(desc: DescMessage): Plan {
                 : "other",
           message: f.mapKind === "message" ? f.message : undefined,
         });
-        break;
-      default:
         break;
     }
   }
@@ -151,13 +271,48 @@ interface Problem {
   reason: string;
 }
 
-function checkString(value: unknown, max: number): string | undefined {
+function checkString(value: unknown, max: number, rules = NO_RULES, skipEmpty = false): string | undefined {
   if (typeof value !== "string") return undefined;
   if (FORBIDDEN.test(value)) {
     return /\p{Cs}/u.test(value) ? "must be valid Unicode text" : "must not contain control characters";
   }
   if (max > 0 && value.length > max && codePoints(value, max) > max) return `must be at most ${max} characters long`;
+  if (!rules.strings || (skipEmpty && value === "")) return undefined;
+  if (rules.uuid && !UUID.test(value)) return "must be a UUID";
+  if (rules.in && !rules.in.has(value)) return `must be one of ${rules.inText}`;
+  if (rules.minLength > 0 && codePoints(value, rules.minLength) < rules.minLength) {
+    return `must be at least ${rules.minLength} characters long`;
+  }
+  if (rules.pattern && !rules.pattern.test(value)) return `must match ${rules.pattern.source}`;
   return undefined;
+}
+
+/** What a range allows, in the services' wording. */
+function rangeText(rules: ValueRules): string {
+  if (rules.gte !== undefined && rules.lte !== undefined) return `must be between ${rules.gte} and ${rules.lte}`;
+  return rules.gte !== undefined ? `must be at least ${rules.gte}` : `must be at most ${rules.lte}`;
+}
+
+function checkInteger(value: unknown, rules: ValueRules, skipZero: boolean): string | undefined {
+  if (!rules.integers) return undefined;
+  let n: bigint;
+  if (typeof value === "bigint") n = value;
+  else if (typeof value === "number" && Number.isInteger(value)) n = BigInt(value);
+  else if (typeof value === "string" && /^-?[0-9]+$/.test(value)) n = BigInt(value);
+  else return undefined;
+  if (skipZero && n === 0n) return undefined;
+  if ((rules.gte !== undefined && n < rules.gte) || (rules.lte !== undefined && n > rules.lte)) return rangeText(rules);
+  return undefined;
+}
+
+/** Whether a required field's value is absent: unset, empty, zero, false, or an empty list or map. */
+function isAbsent(value: unknown): boolean {
+  if (value === undefined || value === null || value === "" || value === 0 || value === 0n || value === false) {
+    return true;
+  }
+  if (Array.isArray(value)) return value.length === 0;
+  if (value instanceof Uint8Array) return value.length === 0;
+  return false;
 }
 
 /** The number of code points in `s`, counting no further than `limit + 1`. */
@@ -192,6 +347,12 @@ function walkJson(value: unknown, max: number, depth: number): string | undefine
     if (reason) return reason;
   }
   return undefined;
+}
+
+const MISSING = "missing in request";
+
+function hasKeys(value: object): boolean {
+  return Object.keys(value).length > 0;
 }
 
 function read(message: Record<string, unknown>, field: DescField): unknown {
@@ -240,13 +401,30 @@ function walk(desc: DescMessage, message: unknown, scope: Scope): Problem | unde
   const record = message as Record<string, unknown>;
   for (const check of planOf(desc)) {
     const value = read(record, check.field);
+    const name = check.name;
+    const mapEmpty = check.shape === "map" && value !== null && typeof value === "object" && !hasKeys(value);
+    if (check.rules.required && (isAbsent(value) || mapEmpty)) {
+      return named(scope, name, reasonAt(MISSING));
+    }
     if (value === undefined || value === null) continue;
     const max = check.max || scope.max;
-    const name = check.name;
     let problem: Problem | undefined;
     switch (check.shape) {
       case "string":
-        problem = named(scope, name, reasonAt(checkString(value, max)));
+        problem = named(scope, name, reasonAt(checkString(value, max, check.rules, check.skipEmpty)));
+        break;
+      case "integer":
+        problem = named(scope, name, reasonAt(checkInteger(value, check.rules, check.skipEmpty)));
+        break;
+      case "integers": {
+        const items = value as unknown[];
+        for (let i = 0; i < items.length && !problem; i++) {
+          const found = reasonAt(checkInteger(items[i], check.rules, false));
+          if (found) problem = named(scope, `${name}[${i}]`, found);
+        }
+        break;
+      }
+      case "none":
         break;
       case "json":
         problem = named(scope, name, reasonAt(walkJson(value, max, scope.depth)));
@@ -260,7 +438,7 @@ function walk(desc: DescMessage, message: unknown, scope: Scope): Problem | unde
         for (let i = 0; i < items.length && !problem; i++) {
           const found =
             check.shape === "strings"
-              ? reasonAt(checkString(items[i], max))
+              ? reasonAt(checkString(items[i], max, check.rules))
               : walkInner(check.message!, items[i], max, scope);
           if (found) problem = named(scope, `${name}[${i}]`, found);
         }
@@ -275,7 +453,7 @@ function walk(desc: DescMessage, message: unknown, scope: Scope): Problem | unde
           }
           const found =
             check.values === "string"
-              ? reasonAt(checkString(item, max))
+              ? reasonAt(checkString(item, max, check.rules))
               : check.values === "message"
                 ? walkInner(check.message!, item, max, scope)
                 : undefined;
@@ -323,6 +501,29 @@ export function createInputRulesInterceptor(): Interceptor {
   };
 }
 
+/** What is wrong with the field's declared value rules: a rule on a value it cannot hold, or one that cannot hold. */
+function ruleProblems(f: DescField): string[] {
+  if (!hasOption(f, fieldOption)) return [];
+  const o = getOption(f, fieldOption);
+  const out: string[] = [];
+  if ((o.uuid || o.minLength > 0 || o.pattern !== "" || o.in.length > 0) && !holdsOwnStrings(f)) {
+    out.push("declares a string rule (uuid, min_length, pattern, in) but holds no string of its own");
+  }
+  if ((o.gte !== undefined || o.lte !== undefined) && !holdsOwnIntegers(f)) {
+    out.push("declares gte/lte but holds no integer of its own");
+  }
+  if (o.pattern !== "") {
+    try {
+      new RegExp(o.pattern, "u");
+    } catch (err) {
+      out.push(`declares a pattern that does not compile (${(err as Error).message})`);
+    }
+  }
+  if (o.gte !== undefined && o.lte !== undefined && o.gte > o.lte) out.push("declares gte above lte");
+  if (o.minLength > 0 && o.maxLength > 0 && o.minLength > o.maxLength) out.push("declares min_length above max_length");
+  return out;
+}
+
 /**
  * Every string field reachable from a request of these services that declares no `max_length` (a field
  * holding a well-known type that carries strings counts as one), and every `max_length` on a field that
@@ -342,6 +543,7 @@ export function inputRulesProblems(services: readonly DescService[]): string[] {
       } else if (max > 0) {
         problems.add(`${name} declares max_length but holds no string of its own`);
       }
+      for (const problem of ruleProblems(f)) problems.add(`${name} ${problem}`);
       if (f.message && !isWellKnown(f.message)) visit(f.message, via);
     }
   };
