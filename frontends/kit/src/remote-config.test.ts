@@ -37,6 +37,9 @@ describe("runtime configuration (/remotes.json)", () => {
       "services.user must be an http(s) URL or a path",
     );
     expect(() => parseRuntimeConfig({ services: { user: 8081 } })).toThrow("services.user");
+    for (const bad of ["//evil.example", "http://x.example;script-src", "ftp://x.example", "http://", "", "user"]) {
+      expect(() => parseRuntimeConfig({ services: { user: bad } }), bad).toThrow("services.user");
+    }
     expect(() => parseRuntimeConfig({ remotes: [{ name: "Room", entry: "/x" }] })).toThrow("lower-case identifier");
   });
 

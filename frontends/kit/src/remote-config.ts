@@ -24,6 +24,8 @@ export interface RuntimeConfig {
 
 export const REMOTES_CONFIG_PATH = "/remotes.json";
 
+/** http(s)://host[:port][/path] or a site path (/dev/user); never //host, which would leave the site. */
+const BASE_URL = /^(?:https?:\/\/[a-z0-9-]+(?:\.[a-z0-9-]+)*(?::\d{1,5})?|(?=\/[\w\-.~%]))(?:\/[\w\-.~%]+)*\/?$/i;
 const SERVICE_KEY = /^(?:[a-z][a-z0-9_]*|[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+)$/;
 
 /** Validates /remotes.json, so that a broken configuration fails with a message, not deep in the runtime. */
@@ -53,7 +55,7 @@ export function parseRuntimeConfig(value: unknown): RuntimeConfig {
   const urls: ServiceUrls = {};
   for (const [key, url] of Object.entries(services)) {
     if (!SERVICE_KEY.test(key)) throw new Error(`remotes.json services: "${key}" is not a service name`);
-    if (typeof url !== "string" || !/^(?:https?:\/\/[^/?#\s]+|\/)[^?#\s]*$/i.test(url)) {
+    if (typeof url !== "string" || !BASE_URL.test(url)) {
       throw new Error(`remotes.json services.${key} must be an http(s) URL or a path`);
     }
     urls[key] = url.replace(/\/+$/, "");

@@ -7,6 +7,7 @@ import path from "node:path";
 import { gunzipSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createFrontendHandler, type FrontendHandlerOptions } from "./frontend-handler.ts";
+import { loadContentSecurityOptions } from "./security-headers.ts";
 
 const BIG_JS = `console.log(${JSON.stringify("x".repeat(4000))});`;
 
@@ -146,6 +147,26 @@ describe("createFrontendHandler", () => {
       expect(await (await fetch(`${custom.url}/remotes.json`)).json()).toEqual(remotes);
     } finally {
       await new Promise((resolve) => custom.server.close(resolve));
+    }
+  });
+});
+
+describe("issue 10: services on another origin", () => {
+  it("serves their base URLs in remotes.json and lets the page connect to them", async () => {
+    const root = mkdtempSync(path.join(tmpdir(), "tt-web-server-services-"));
+    mkdirSync(path.join(root, "shell", "dist"), { recursive: true });
+    writeFileSync(path.join(root, "shell", "dist", "index.html"), "<!doctype html><title>shell</title>");
+    const contentSecurity = loadContentSecurityOptions({ WEB_SERVICE_URLS: "user=http://127.0.0.1:8081" });
+    const { url, server } = await serve({ distRoot: root, contentSecurity });
+    try {
+      const config = (await (await fetch(`${url}/remotes.json`)).json()) as { remotes: unknown[]; services: unknown };
+      expect(config.services).toEqual({ user: "http://127.0.0.1:8081" });
+      expect(config.remotes).toHaveLength(4);
+      const page = await fetch(`${url}/`, { headers: { accept: "text/html" } });
+      expect(page.headers.get("content-security-policy")).toContain("connect-src 'self' http://127.0.0.1:8081;");
+    } finally {
+      await new Promise((resolve) => server.close(resolve));
+      rmSync(root, { recursive: true, force: true });
     }
   });
 });

@@ -5,7 +5,7 @@ import type { Http2ServerRequest, Http2ServerResponse } from "node:http2";
 import path from "node:path";
 import { brotliCompress, constants as zlibConstants, gzip } from "node:zlib";
 import { promisify } from "node:util";
-import type { RemoteEntry } from "@tt/web-kit";
+import type { RemoteEntry, ServiceUrls } from "@tt/web-kit";
 import type { WebBuild } from "./build-if-stale.ts";
 import { REMOTE_APPS, resolveDistRoot } from "./paths.ts";
 import {
@@ -23,6 +23,11 @@ export interface FrontendHandlerOptions {
   distRoot?: string;
   /** What /remotes.json answers; by default the four remotes under /remotes/<name>/. */
   remotes?: RemoteEntry[];
+  /**
+   * Services whose API is not on this origin (name → base URL; by default contentSecurity.services, i.e.
+   * WEB_SERVICE_URLS): /remotes.json then answers { remotes, services }, and their origins join connect-src.
+   */
+  services?: ServiceUrls;
   /**
    * What the Content-Security-Policy of the pages allows beyond the site itself (players, media origin, extra
    * sources; see loadContentSecurityOptions). The origins of the remotes above are always added.
@@ -236,9 +241,13 @@ export function createFrontendHandler(options: FrontendHandlerOptions = {}): Fro
   const root = resolveDistRoot(options.distRoot);
   const shellDist = path.join(root, "shell", "dist");
   const remotes = options.remotes ?? defaultRemotes();
+  const services = options.services ?? options.contentSecurity?.services ?? {};
+  // The array form while no service is redirected: the same answer as before services could be.
+  const runtimeConfig = Object.keys(services).length > 0 ? { remotes, services } : remotes;
   const policy = contentSecurityPolicy({
     ...options.contentSecurity,
     remotes: [...(options.contentSecurity?.remotes ?? []), ...remotes],
+    services,
   });
   const pageHeaders = pageSecurityHeaders(policy);
   const building = () => options.build?.building() ?? false;
@@ -265,7 +274,7 @@ export function createFrontendHandler(options: FrontendHandlerOptions = {}): Fro
     if (pathname === "/remotes.json") {
       if (method === "OPTIONS") return false;
       secure(req, res, pathname);
-      sendJson(req, res, remotes);
+      sendJson(req, res, runtimeConfig);
       return true;
     }
 

@@ -101,6 +101,32 @@ describe("issue 9 defect 9: the web apps' Content-Security-Policy", () => {
   });
 });
 
+describe("issue 10: services on another origin (spec 002 §1)", () => {
+  it("lets the pages connect to each redirected service's origin, nothing for a site path", () => {
+    const csp = parse(
+      contentSecurityPolicy({
+        services: { user: "http://localhost:8081/", "tt.room.v1.RoomService": "https://rooms.example.org/v1", x: "/x" },
+      }),
+    );
+    expect(csp["connect-src"]).toEqual(["'self'", "http://localhost:8081", "https://rooms.example.org"]);
+    expect(csp["script-src"]).toEqual(["'self'"]);
+  });
+
+  it("reads WEB_SERVICE_URLS and refuses a malformed one at start, naming the variable", () => {
+    expect(loadContentSecurityOptions({}).services).toBeUndefined();
+    expect(
+      loadContentSecurityOptions({ WEB_SERVICE_URLS: "user=http://localhost:8081/, room=https://rooms.example.org" })
+        .services,
+    ).toEqual({ user: "http://localhost:8081", room: "https://rooms.example.org" });
+    expect(() => loadContentSecurityOptions({ WEB_SERVICE_URLS: "http://localhost:8081" })).toThrow(
+      'WEB_SERVICE_URLS: "http://localhost:8081" is not name=url',
+    );
+    expect(() => loadContentSecurityOptions({ WEB_SERVICE_URLS: "user=//evil.example" })).toThrow(
+      "WEB_SERVICE_URLS: services.user must be an http(s) URL or a path",
+    );
+  });
+});
+
 describe("issue 9 defect 9: the policy's configuration from the environment", () => {
   it("derives the players from the configured providers unless WEB_PLAYERS names them", () => {
     expect(loadContentSecurityOptions({}).players).toEqual([]);

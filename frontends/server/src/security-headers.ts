@@ -15,7 +15,7 @@
 // - the players of the outside providers (YouTube, SoundCloud, Spotify) when configured: their scripts,
 //   frames, images and API origins (PLAYER_SOURCES), plus free extra sources per directive for anything else.
 import type { IncomingHttpHeaders } from "node:http";
-import type { RemoteEntry } from "@tt/web-kit";
+import { parseRuntimeConfig, type RemoteEntry, type ServiceUrls } from "@tt/web-kit";
 
 /** One year; subdomains are the operator's business, so they are not included. */
 export const HSTS_VALUE = "max-age=31536000";
@@ -64,6 +64,8 @@ const PLAYER_PROVIDER_VARIABLES: Record<PlayerName, string> = {
 export interface ContentSecurityOptions {
   /** The remotes the shell loads (/remotes.json): an entry on another origin adds that origin. */
   remotes?: readonly RemoteEntry[];
+  /** The services' base URLs (/remotes.json "services", WEB_SERVICE_URLS): each origin is added to connect-src. */
+  services?: ServiceUrls;
   /** MEDIA_BASE_URL: a full URL adds its origin to img-src, media-src and connect-src. */
   mediaBaseUrl?: string;
   /** The providers whose players the pages may embed. */
@@ -99,6 +101,7 @@ function unique(values: Iterable<string | undefined>): string[] {
 export function contentSecurityPolicy(options: ContentSecurityOptions = {}): string {
   const remoteOrigins = unique((options.remotes ?? []).map((remote) => originOf(remote.entry)));
   const mediaOrigin = options.mediaBaseUrl ? originOf(options.mediaBaseUrl) : undefined;
+  const serviceOrigins = Object.values(options.services ?? {}).map(originOf);
   const sources = (directive: ExtraDirective): string[] => [
     ...(options.players ?? []).flatMap((player) => {
       const preset: Partial<Record<ExtraDirective, readonly string[]>> = PLAYER_SOURCES[player];
@@ -113,7 +116,7 @@ export function contentSecurityPolicy(options: ContentSecurityOptions = {}): str
     ["img-src", ["'self'", "data:", "blob:", mediaOrigin, ...remoteOrigins, ...sources("img")]],
     ["media-src", ["'self'", "blob:", mediaOrigin, ...sources("media")]],
     ["font-src", ["'self'", ...remoteOrigins, ...sources("font")]],
-    ["connect-src", ["'self'", ...remoteOrigins, mediaOrigin, ...sources("connect")]],
+    ["connect-src", ["'self'", ...remoteOrigins, ...serviceOrigins, mediaOrigin, ...sources("connect")]],
     ["worker-src", ["'self'", "blob:"]],
     ["frame-src", ["'self'", ...sources("frame")]],
     ["manifest-src", ["'self'"]],
@@ -166,6 +169,25 @@ function listOf(value: string | undefined): string[] {
     .filter((item) => item !== "");
 }
 
+/** WEB_SERVICE_URLS (name=url, comma-separated) under the rules the web kit applies to /remotes.json. */
+function parseServiceUrls(value: string | undefined): ServiceUrls | undefined {
+  const pairs = listOf(value);
+  if (pairs.length === 0) return undefined;
+  const services: Record<string, string> = {};
+  for (const pair of pairs) {
+    const at = pair.indexOf("=");
+    if (at <= 0) throw new Error(`WEB_SERVICE_URLS: "${pair}" is not name=url (user=http://localhost:8081)`);
+    services[pair.slice(0, at)] = pair.slice(at + 1);
+  }
+  try {
+    return parseRuntimeConfig({ services }).services;
+  } catch (error) {
+    throw new Error(`WEB_SERVICE_URLS: ${(error as Error).message.replace(/^remotes\.json /, "")}`, {
+      cause: error,
+    });
+  }
+}
+
 /**
  * The policy's configuration from the environment; throws at start on a malformed value, naming the variable.
  * - WEB_PLAYERS: comma-separated players (youtube, soundcloud, spotify) the pages may embed; unset: each player
@@ -173,6 +195,8 @@ function listOf(value: string | undefined): string[] {
  * - CSP_SCRIPT_SRC, CSP_STYLE_SRC, CSP_IMG_SRC, CSP_MEDIA_SRC, CSP_CONNECT_SRC, CSP_FRAME_SRC, CSP_FONT_SRC:
  *   extra sources (scheme://host[:port][/path], space- or comma-separated).
  * - MEDIA_BASE_URL: the media's public base URL (its origin when it is a full URL).
+ * - WEB_SERVICE_URLS: services whose API is not on the site's origin, name=base URL, comma-separated
+ *   (user=http://localhost:8081): served in /remotes.json for the web kit, and their origins join connect-src.
  */
 export function loadContentSecurityOptions(
   env: Record<string, string | undefined>,
@@ -202,8 +226,10 @@ export function loadContentSecurityOptions(
     if (values.length > 0) extra[directive] = values;
   }
   const mediaBaseUrl = env["MEDIA_BASE_URL"];
+  const services = parseServiceUrls(env["WEB_SERVICE_URLS"]);
   return {
     ...(remotes ? { remotes } : {}),
+    ...(services ? { services } : {}),
     ...(mediaBaseUrl ? { mediaBaseUrl } : {}),
     players,
     extra,
