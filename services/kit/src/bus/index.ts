@@ -18,8 +18,30 @@ export { createMemoryBus } from "./memory.ts";
 export type { MemoryBusOptions } from "./memory.ts";
 export { createNatsBus } from "./nats.ts";
 export type { NatsBusOptions } from "./nats.ts";
-export { enqueue, OutboxMessage, OutboxMessageSchema, relayOutboxOnce, startOutboxRelay } from "./outbox.ts";
-export type { OutboxRelay, OutboxRelayOptions } from "./outbox.ts";
+export {
+  AGGREGATE_ID_HEADER,
+  enqueue,
+  EVENT_ID_HEADER,
+  OCCURRED_AT_HEADER,
+  OUTBOX_MIGRATION_NAME,
+  OutboxMessage,
+  OutboxMessageSchema,
+  outboxMigration,
+  relayOutboxOnce,
+  startOutboxRelay,
+} from "./outbox.ts";
+export type { EnqueueOptions, OutboxRelay, OutboxRelayOptions } from "./outbox.ts";
+export {
+  consumeEvents,
+  eventDeclaration,
+  eventStreamOf,
+  PROCESSED_EVENTS_MIGRATION_NAME,
+  ProcessedEvent,
+  ProcessedEventSchema,
+  processedEventsMigration,
+  publishEvent,
+} from "./events.ts";
+export type { ConsumeEventsOptions, EventContext, EventDeclaration } from "./events.ts";
 export { RequestError } from "./request-error.ts";
 export type { RequestFailure } from "./request-error.ts";
 export { InvalidSubjectError, subject, subjectMatches, subjectsOverlap, validateSubject } from "./subject.ts";

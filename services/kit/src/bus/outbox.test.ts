@@ -6,7 +6,16 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { inject } from "vitest";
 import type { Bus, DurableMessage } from "./bus.ts";
 import { createNatsBus } from "./nats.ts";
-import { enqueue, OutboxMessage, OutboxMessageSchema, relayOutboxOnce, startOutboxRelay } from "./outbox.ts";
+import {
+  AGGREGATE_ID_HEADER,
+  enqueue,
+  EVENT_ID_HEADER,
+  OCCURRED_AT_HEADER,
+  OutboxMessage,
+  OutboxMessageSchema,
+  relayOutboxOnce,
+  startOutboxRelay,
+} from "./outbox.ts";
 import { eventually, startTestNatsServer, type TestNatsServer } from "./test-nats-server.ts";
 
 // The business table the outbox row shares its transaction with.
@@ -90,7 +99,7 @@ describe("transactional outbox", () => {
     const { stream, subject } = await freshStream();
     await orm.em.fork().transactional(async (em) => {
       em.create(Note, { id: 1, text: "hello" });
-      enqueue(em, subject, enc("note 1"), { "x-request-id": "r-1" });
+      enqueue(em, subject, enc("note 1"), { headers: { "x-request-id": "r-1" }, aggregateId: "1" });
     });
     expect(await relayOutboxOnce(orm, bus)).toBe(1);
     const got = await collect(bus, stream);
@@ -99,6 +108,10 @@ describe("transactional outbox", () => {
     expect(m!.headers["x-request-id"]).toBe("r-1");
     const row = await orm.em.fork().findOneOrFail(OutboxMessage, { subject });
     expect(m!.headers["Nats-Msg-Id"]).toBe(row.id);
+    // The envelope: event id (the msgId), when it happened, what it is about.
+    expect(m!.headers[EVENT_ID_HEADER]).toBe(row.id);
+    expect(m!.headers[AGGREGATE_ID_HEADER]).toBe("1");
+    expect(Date.parse(m!.headers[OCCURRED_AT_HEADER]!)).toBeLessThanOrEqual(Date.now());
     expect(row.publishedAt).toBeInstanceOf(Date);
     expect(await relayOutboxOnce(orm, bus)).toBe(0);
   });
@@ -167,5 +180,81 @@ describe("transactional outbox", () => {
     stop.abort();
     await relay.stopped;
     expect(await orm.em.fork().count(OutboxMessage, { subject, publishedAt: null })).toBe(0);
+  });
+
+  it("issue 10: two relays on one schema keep each aggregate's order, publish none twice and lose none", async () => {
+    const { stream, subject } = await freshStream();
+    const got = await collect(bus, stream);
+    // A second service instance on the same schema: its own connection pool, NATS connection and relay.
+    const url = new URL(inject("databaseUrl"));
+    url.pathname = `/${dbName}`;
+    const orm2 = await MikroORM.init({ clientUrl: url.toString(), entities: [OutboxMessageSchema, NoteSchema] });
+    const bus2 = await createNatsBus({ url: nats.url, logger });
+    const stop = new AbortController();
+    // Small batches and short pauses make the two relays contend as often as possible.
+    const relays = [
+      startOutboxRelay({ orm, bus, signal: stop.signal, batchSize: 3, intervalMs: 5, logger }),
+      startOutboxRelay({ orm: orm2, bus: bus2, signal: stop.signal, batchSize: 3, intervalMs: 5, logger }),
+    ];
+    const instances = [orm, orm2];
+    const aggregates = ["a", "b", "c", "d"];
+    const perAggregate = 40;
+    try {
+      // Each aggregate's events are enqueued one transaction after the other, alternating instances, while
+      // the aggregates run concurrently: a burst that both relays see at once.
+      await Promise.all(
+        aggregates.map(async (aggregate, a) => {
+          for (let i = 0; i < perAggregate; i++) {
+            const k = (a + i) % 2;
+            await instances[k]!.em.fork().transactional(async (em) => {
+              enqueue(em, subject, enc(`${aggregate}:${i}`), { aggregateId: aggregate });
+            });
+            relays[k]!.wake();
+          }
+        }),
+      );
+      const total = aggregates.length * perAggregate;
+      await got.waitFor(total);
+      // A sentinel after everything: whatever arrived twice would be before it.
+      await eventually(
+        async () => (await orm.em.fork().count(OutboxMessage, { subject, publishedAt: null })) === 0,
+        "outbox drained",
+      );
+      await bus.publishDurable(subject, enc("sentinel"));
+      const all = (await got.waitFor(total + 1)).map((m) => dec(m.data));
+      expect(all.at(-1)).toBe("sentinel");
+      expect(all).toHaveLength(total + 1);
+      for (const aggregate of aggregates) {
+        const seen = all.filter((d) => d.startsWith(`${aggregate}:`)).map((d) => Number(d.split(":")[1]));
+        expect(seen, `order of aggregate ${aggregate}`).toEqual(Array.from({ length: perAggregate }, (_, i) => i));
+      }
+    } finally {
+      stop.abort();
+      await Promise.all(relays.map((r) => r.stopped));
+      await bus2.close();
+      await orm2.close(true);
+    }
+  });
+
+  it("skips a round while another relay of the schema holds the lock", async () => {
+    const { subject } = await freshStream();
+    await orm.em.fork().transactional(async (em) => {
+      enqueue(em, subject, enc("waits"));
+    });
+    // Another instance is in the middle of a round: it holds the schema's relay lock.
+    const held = orm.em.fork();
+    await held.begin();
+    try {
+      const [r] = await held.execute<{ locked: boolean }[]>("select pg_try_advisory_xact_lock(hashtext(?)) as locked", [
+        "tt-outbox-relay:public",
+      ]);
+      expect(r!.locked).toBe(true);
+      expect(await relayOutboxOnce(orm, bus)).toBe(-1);
+      expect(await orm.em.fork().count(OutboxMessage, { subject, publishedAt: null })).toBe(1);
+    } finally {
+      await held.rollback();
+    }
+    // Its transaction ended (as when its connection is lost): the lock is free again.
+    expect(await relayOutboxOnce(orm, bus)).toBe(1);
   });
 });

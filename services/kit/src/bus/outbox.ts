@@ -2,8 +2,20 @@
 // as the business change, and a relay publishes it to a durable stream afterwards. The row id is the
 // JetStream msgId, so a relay that dies between publishing and marking the row republishes it next round
 // and the stream stores it once (within the stream's duplicate window, two minutes by default).
+//
+// Order: the events of an aggregate (the entity an event is about, named by its `tt-aggregate-id` header)
+// leave in the order they were enqueued, whatever the number of replicas. Only one relay of a schema
+// publishes at a time: a round runs inside a transaction that first takes a PostgreSQL advisory lock derived
+// from the schema (`pg_try_advisory_xact_lock`); a relay that does not get it skips the round. The lock
+// lives and dies with the round's transaction on its own connection, so a relay whose connection is lost
+// loses the lock at once (the server ends the transaction), nothing marks rows without holding it, and the
+// next round retakes it on a fresh connection. One publisher reading the unpublished rows by `seq` gives a
+// total order per schema, which keeps every aggregate's order; a relay that kept publishing after losing its
+// connection only repeats rows, in the same order, which the msgId deduplicates.
 import { randomUUID } from "node:crypto";
-import { defineEntity, LockMode, p } from "@mikro-orm/core";
+import type { MigrationObject } from "@mikro-orm/core";
+import { defineEntity, p } from "@mikro-orm/core";
+import { Migration } from "@mikro-orm/migrations";
 import type { EntityManager, MikroORM } from "@mikro-orm/postgresql";
 import type { Bus } from "./bus.ts";
 import { defaultBusLogger, type BusLogger } from "./bus-logger.ts";
@@ -30,32 +42,59 @@ export const OutboxMessageSchema = defineEntity({
 export class OutboxMessage extends OutboxMessageSchema.class {}
 OutboxMessageSchema.setClass(OutboxMessage);
 
+/** The envelope of every event, in the bus headers (the payload is the event message alone). */
+export const EVENT_ID_HEADER = "tt-event-id";
+export const OCCURRED_AT_HEADER = "tt-occurred-at";
+export const AGGREGATE_ID_HEADER = "tt-aggregate-id";
+
+export interface EnqueueOptions {
+  /** Extra headers (the envelope headers are set by `enqueue`). */
+  headers?: Record<string, string>;
+  /** The entity the event is about; its events keep their order. Default: empty (the schema's order only). */
+  aggregateId?: string;
+  /** When it happened; default now. */
+  occurredAt?: Date;
+}
+
 /**
  * Adds an event to the outbox. Call it with the EntityManager of the transaction that makes the business
- * change (inside `em.transactional`), so the event is stored exactly when the change commits.
+ * change (inside `em.transactional`), so the event is stored exactly when the change commits. Services call
+ * `publishEvent` (typed, protobuf); this is the untyped layer under it.
  */
 export function enqueue(
   em: EntityManager,
   subject: string,
   data: Uint8Array,
-  headers?: Record<string, string>,
+  opts: EnqueueOptions = {},
 ): OutboxMessage {
   validateSubject(subject);
-  return em.create(OutboxMessage, { subject, payload: data, headers: headers ?? null });
+  const id = randomUUID();
+  const headers: Record<string, string> = {
+    ...opts.headers,
+    [EVENT_ID_HEADER]: id,
+    [OCCURRED_AT_HEADER]: (opts.occurredAt ?? new Date()).toISOString(),
+    [AGGREGATE_ID_HEADER]: opts.aggregateId ?? "",
+  };
+  return em.create(OutboxMessage, { id, subject, payload: data, headers });
+}
+
+/** The advisory lock key of a schema's relay (a bigint, from the schema's name). */
+function relayLockSql(schema: string): { sql: string; params: string[] } {
+  return { sql: "select pg_try_advisory_xact_lock(hashtext(?)) as locked", params: [`tt-outbox-relay:${schema}`] };
 }
 
 /**
- * Publishes up to `batchSize` unpublished rows, oldest first, and marks them. Stops at the first failed
- * publish, so events leave in order and the failed one is the first of the next round. Rows locked by
- * another relay (another replica) are skipped. Returns how many were published.
+ * Publishes up to `batchSize` unpublished rows, oldest first, and marks them, while holding the schema's relay
+ * lock. Stops at the first failed publish, so events leave in order and the failed one is the first of the
+ * next round. Returns how many were published, or -1 when another relay holds the lock (it publishes).
  */
 export async function relayOutboxOnce(orm: MikroORM, bus: Bus, batchSize = 100, logger?: BusLogger): Promise<number> {
+  const schema = orm.config.get("schema") ?? "public";
   return orm.em.fork().transactional(async (em) => {
-    const rows = await em.find(
-      OutboxMessage,
-      { publishedAt: null },
-      { orderBy: { seq: "asc" }, limit: batchSize, lockMode: LockMode.PESSIMISTIC_PARTIAL_WRITE },
-    );
+    const lock = relayLockSql(schema);
+    const [got] = await em.execute<{ locked: boolean }[]>(lock.sql, lock.params);
+    if (!got?.locked) return -1;
+    const rows = await em.find(OutboxMessage, { publishedAt: null }, { orderBy: { seq: "asc" }, limit: batchSize });
     let published = 0;
     for (const row of rows) {
       try {
@@ -121,6 +160,7 @@ export function startOutboxRelay(opts: OutboxRelayOptions): OutboxRelay {
       woken = false;
       let published = 0;
       try {
+        // -1: another replica holds the lock and publishes; this one tries again after the pause.
         published = await relayOutboxOnce(orm, bus, batchSize, logger);
         if (Date.now() - lastCleanup > Math.min(keepPublishedMs, 3_600_000)) {
           lastCleanup = Date.now();
@@ -143,4 +183,34 @@ export function startOutboxRelay(opts: OutboxRelayOptions): OutboxRelay {
     },
     stopped,
   };
+}
+
+export const OUTBOX_MIGRATION_NAME = "Migration20261122050000_outbox";
+
+// Identifiers are interpolated into DDL, so only plain lower-case names are accepted (as in initOrm).
+const schemaPattern = /^[a-z_][a-z0-9_]{0,62}$/;
+
+/**
+ * The outbox table's migration for a service's schema; every service that publishes events lists it. Its
+ * name is the one the user service applied first, so databases that already have the table keep it.
+ */
+export function outboxMigration(schema: string): MigrationObject {
+  if (!schemaPattern.test(schema)) throw new Error(`invalid schema name ${JSON.stringify(schema)}`);
+  const table = `"${schema}"."outbox_message"`;
+  class OutboxMigration extends Migration {
+    override name = OUTBOX_MIGRATION_NAME;
+
+    override up(): void {
+      this.addSql(
+        `create table ${table} ("id" uuid not null, "seq" bigserial, "subject" varchar(255) not null, "payload" bytea not null, "headers" jsonb null, "created_at" timestamptz not null, "published_at" timestamptz null, primary key ("id"));`,
+      );
+      this.addSql(`alter table ${table} add constraint "outbox_message_seq_unique" unique ("seq");`);
+      this.addSql(`create index "outbox_message_published_at_index" on ${table} ("published_at");`);
+    }
+
+    override down(): void {
+      this.addSql(`drop table if exists ${table} cascade;`);
+    }
+  }
+  return { name: OUTBOX_MIGRATION_NAME, class: OutboxMigration };
 }
