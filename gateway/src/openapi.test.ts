@@ -3,7 +3,7 @@ import { http } from "@tt/proto/google/api/annotations_pb";
 import { FixtureService } from "@tt/proto/tt/fixture/v1/fixture_service_pb";
 import { UserService } from "@tt/proto/tt/user/v1/user_service_pb";
 import { describe, expect, it } from "vitest";
-import { buildOpenApi } from "./openapi.ts";
+import { buildOpenApi, ERROR_SCHEMA, operationIds } from "./openapi.ts";
 import { buildRouteTable } from "./routes.ts";
 
 type Operation = {
@@ -45,109 +45,41 @@ describe("buildOpenApi", () => {
     expect(listed).toContain("post /api/fixture/{name}:archive");
   });
 
-  it("gives path and query parameters with their JSON types", () => {
-    const op = doc.paths["/api/fixture/tenants/{tenant}/things/{thing.id}"]!.get!;
-    const byName = Object.fromEntries(op.parameters.map((p) => [p.name, p]));
-    expect(byName.tenant).toMatchObject({ in: "path", schema: { type: "string" } });
-    expect(byName["thing.id"]).toMatchObject({ in: "path" });
-    expect(byName["thing.int64Value"]).toMatchObject({ in: "query", schema: { type: "string", format: "int64" } });
-    expect(byName["thing.int32Value"]).toMatchObject({ schema: { type: "integer", format: "int32" } });
-    expect(byName["thing.boolValue"]).toMatchObject({ schema: { type: "boolean" } });
-    expect(byName["thing.timestamp"]).toMatchObject({ schema: { type: "string", format: "date-time" } });
-    expect(byName["thing.color"]).toMatchObject({ schema: { $ref: "#/components/schemas/tt.fixture.v1.Color" } });
-    expect(byName["thing.repeatedString"]).toMatchObject({ schema: { type: "array", items: { type: "string" } } });
-    expect(byName["thing.stringMap[key]"]).toMatchObject({ schema: { type: "string" } });
-    expect(byName["thing.nested.name"]).toBeDefined();
-    // A recursive message is listed once, not forever.
-    expect(byName["thing.nested.child.name"]).toBeUndefined();
-    expect(byName.tenant && byName["thing.id"] && !byName["thing"]).toBeTruthy();
-  });
-
-  it("describes bodies, responses, errors and the access policy", () => {
-    const put = doc.paths["/api/fixture/echo"]!.put!;
-    expect(put.requestBody?.content["application/json"]?.schema).toEqual({
-      $ref: "#/components/schemas/tt.fixture.v1.EchoRequest",
-    });
-    expect(put.parameters).toEqual([]);
-    expect(put.responses["200"]?.content?.["application/json"]?.schema).toEqual({
-      $ref: "#/components/schemas/tt.fixture.v1.EchoResponse",
-    });
-    expect(put.responses.default?.content?.["application/json"]?.schema).toEqual({
-      $ref: "#/components/schemas/Error",
-    });
-    const everything = doc.components.schemas["tt.fixture.v1.Everything"] as { properties: Record<string, unknown> };
-    expect(Object.keys(everything.properties)).toHaveLength(38);
-    expect(doc.components.schemas["tt.fixture.v1.Color"]).toEqual({
-      type: "string",
-      enum: ["COLOR_UNSPECIFIED", "COLOR_RED", "COLOR_GREEN", "COLOR_BLUE"],
-    });
-    const admin = doc.paths["/api/user-service/admin/users"]!.get!;
-    expect(admin["x-tt-access"]).toEqual({ anonymous: false, tokenTypes: ["user"], roles: ["admin"] });
-    expect(admin.security).toEqual([{ bearer: [] }]);
-    const hello = doc.paths["/api/user-service"]!.get!;
-    expect(hello.security).toEqual([{}]);
-    const shelf = doc.paths["/api/fixture/{name}"]!.get!;
-    expect(shelf.responses["200"]?.content?.["application/json"]?.schema).toEqual({
-      $ref: "#/components/schemas/tt.fixture.v1.Everything",
-    });
+  it("gives every operation a unique id, numbering additional bindings", () => {
     const ids = Object.values(doc.paths).flatMap((ops) => Object.values(ops).map((o) => o.operationId));
     expect(new Set(ids).size).toBe(ids.length);
+    expect(ids).toEqual(
+      expect.arrayContaining(["FixtureService_Echo", "FixtureService_Echo_2", "FixtureService_Echo_3"]),
+    );
   });
 
-  it("describes a body with an UploadedFile field as JSON and as multipart/form-data", () => {
-    const upload = doc.paths["/api/fixture/uploads"]!.post!;
-    expect(Object.keys(upload.requestBody!.content)).toEqual(["application/json", "multipart/form-data"]);
-    const form = upload.requestBody!.content["multipart/form-data"]!.schema as { properties: Record<string, unknown> };
-    expect(form.properties).toMatchObject({
-      file: { type: "string", format: "binary" },
-      attachments: { type: "array", items: { type: "string", format: "binary" } },
-      kind: { type: "string" },
-      size: { type: "integer", format: "int32" },
-      colors: { type: "array", items: { $ref: "#/components/schemas/tt.fixture.v1.Color" } },
-      "meta.cover": { type: "string", format: "binary" },
-      "meta.title": { type: "string" },
+  it("holds the shared error body and the bearer scheme", () => {
+    expect(doc.components.schemas.Error).toEqual(ERROR_SCHEMA);
+    expect(doc.paths["/api/fixture/echo"]!.put!.responses.default?.content?.["application/json"]?.schema).toEqual({
+      $ref: "#/components/schemas/Error",
     });
-    expect(form.properties).not.toHaveProperty("file.content");
-    const meta = doc.paths["/api/fixture/uploads/{kind}/meta"]!.post!;
-    const metaForm = meta.requestBody!.content["multipart/form-data"]!.schema as {
-      properties: Record<string, unknown>;
-    };
-    expect(Object.keys(metaForm.properties)).toContain("cover");
-    expect(Object.keys(metaForm.properties)).not.toContain("kind");
-    expect(Object.keys(doc.paths["/api/fixture/echo"]!.put!.requestBody!.content)).toEqual(["application/json"]);
+    expect((doc as unknown as { components: { securitySchemes: unknown } }).components.securitySchemes).toEqual({
+      bearer: { type: "http", scheme: "bearer", bearerFormat: "JWT" },
+    });
   });
+});
 
-  // The kit's input-rules interceptor enforces tt.options.v1.field; the document lists the same limits.
-  const schemaOf = (message: string) =>
-    doc.components.schemas[message] as { properties: Record<string, Record<string, unknown>> };
+describe("operationIds", () => {
   it.each([
-    ["tt.user.v1.LoginRequest", "email", { type: "string", maxLength: 320 }],
-    ["tt.user.v1.LoginRequest", "password", { type: "string", maxLength: 1024 }],
-    ["tt.user.v1.SignUpBotRequest", "avatarId", { type: "string", maxLength: 128 }],
-    ["tt.user.v1.UpdateProfileRequest", "bio", { type: "string", maxLength: 500 }],
-    ["tt.user.v1.CreateVoucherRequest", "badges", { type: "array", items: { type: "string", maxLength: 64 } }],
-    ["tt.fixture.v1.Everything", "stringWrapper", { type: ["string", "null"], maxLength: 256 }],
     [
-      "tt.fixture.v1.Everything",
-      "stringMap",
-      {
-        type: "object",
-        propertyNames: { type: "string", maxLength: 64 },
-        additionalProperties: { type: "string", maxLength: 64 },
-      },
+      ["A", "B"],
+      ["A", "B"],
     ],
-    ["tt.fixture.v1.Everything", "int64Value", { type: "string", format: "int64", pattern: "^-?[0-9]+$" }],
-    ["tt.fixture.v1.Everything", "bytesValue", { type: "string", contentEncoding: "base64" }],
-    ["tt.fixture.v1.Everything", "nested", { $ref: "#/components/schemas/tt.fixture.v1.Nested" }],
-    ["tt.user.v1.User", "email", { type: "string" }],
-  ])("issue 9 defect 4: %s.%s is listed with its declared maxLength (or none)", (message, field, schema) => {
-    expect(schemaOf(message).properties[field]).toEqual(schema);
-  });
-
-  it("issue 9 defect 4: path and query parameters carry maxLength too", () => {
-    const profile = doc.paths["/api/user-service/profile/{id}"]!.get!;
-    expect(profile.parameters.find((p) => p.name === "id")?.schema).toEqual({ type: "string", maxLength: 36 });
-    const outbox = doc.paths["/api/user-service/dev/outbox"]!.get!;
-    expect(outbox.parameters.find((p) => p.name === "to")?.schema).toEqual({ type: "string", maxLength: 320 });
+    [
+      ["A", "A", "A"],
+      ["A", "A_2", "A_3"],
+    ],
+    [
+      ["A", "B", "A"],
+      ["A", "B", "A_2"],
+    ],
+  ])("%j become %j", (bases, ids) => {
+    const next = operationIds();
+    expect(bases.map(next)).toEqual(ids);
   });
 });
