@@ -321,7 +321,10 @@ export async function runCampaign(opts: CampaignOptions): Promise<CampaignReport
     let mintedAt = elapsed();
     const doc = (await (await fetch(`${platform.url}/openapi.json`)).json()) as OpenApiDoc;
     const services: DescService[] = serviceDefinitions.flatMap((d) => d.services);
-    const ops = buildOperations(doc, services).filter((o) => !opts.only || opts.only.test(o.id));
+    // An account the fuzz may act on by its real id and address (ban it, change it, send it mail).
+    const victim = await platform.signUp();
+    const existing = { ids: [victim.user.uuid], emails: [victim.user.email] };
+    const ops = buildOperations(doc, services, existing).filter((o) => !opts.only || opts.only.test(o.id));
     if (ops.length === 0) throw new Error(`no operation matches ${opts.only}`);
     operations = ops.length;
     log(

@@ -57,6 +57,13 @@ type Schema = Record<string, unknown>;
 export interface OpenApiDoc {
   paths: Record<string, Record<string, { parameters?: Schema[]; requestBody?: { content: Record<string, Schema> } }>>;
   components: { schemas: Record<string, Schema> };
+  /** Values that exist on the platform, so some requests name a real account instead of a random one. */
+  known?: Known;
+}
+
+export interface Known {
+  ids: string[];
+  emails: string[];
 }
 
 // ---------------------------------------------------------------------------------------------------------
@@ -231,13 +238,19 @@ function resolve(doc: OpenApiDoc, schema: Schema): Schema {
   return schema;
 }
 
-function stringFor(schema: Schema, name: string): fc.Arbitrary<string> {
+/** One of `values` now and then, else `arb`. */
+function sometimes(arb: fc.Arbitrary<string>, values: readonly string[] | undefined): fc.Arbitrary<string> {
+  return values && values.length > 0 ? fc.oneof(arb, fc.constantFrom(...values)) : arb;
+}
+
+function stringFor(schema: Schema, name: string, known: Known | undefined): fc.Arbitrary<string> {
   if (schema.format === "int64" || schema.format === "uint64")
     return fc.bigInt({ min: -1n, max: 2n ** 64n }).map(String);
   if (schema.format === "date-time") return fc.date({ noInvalidDate: true }).map((d) => d.toISOString());
   if (schema.contentEncoding === "base64") return fc.uint8Array({ maxLength: 64 }).map(b64);
-  if (/uuid|Id$/.test(name)) return fc.oneof(fc.uuid(), fc.constant("00000000-0000-0000-0000-000000000000"));
-  if (/email/i.test(name)) return fc.emailAddress();
+  if (/uuid|Id$/.test(name))
+    return sometimes(fc.oneof(fc.uuid(), fc.constant("00000000-0000-0000-0000-000000000000")), known?.ids);
+  if (/email/i.test(name)) return sometimes(fc.emailAddress(), known?.emails);
   if (/password/i.test(name)) return fc.constantFrom("correct-horse-battery-1", "password", "x");
   if (/url|uri/i.test(name)) return fc.webUrl();
   return fc.oneof(fc.string({ maxLength: 24 }), fc.uuid(), fc.emailAddress());
@@ -250,7 +263,7 @@ function validish(doc: OpenApiDoc, raw: Schema, name: string, depth: number): fc
   const type = Array.isArray(schema.type) ? (schema.type as string[])[0] : (schema.type as string | undefined);
   switch (type) {
     case "string":
-      return stringFor(schema, name).map(v);
+      return stringFor(schema, name, doc.known).map(v);
     case "integer":
       return fc.oneof(fc.integer({ min: -5, max: 1000 }), fc.integer()).map(v);
     case "number":
@@ -369,12 +382,16 @@ const extraHeaders: fc.Arbitrary<Array<[string, string]>> = fc.oneof(
 // REST operations from /openapi.json.
 
 /** One path segment, already as it goes on the wire: sane values percent-encoded, hostile ones raw. */
-const pathSegment = (schema: Schema): fc.Arbitrary<string> =>
+const pathSegment = (schema: Schema, known?: Known): fc.Arbitrary<string> =>
   fc.oneof(
     {
       weight: 10,
       arbitrary: fc
-        .oneof(fc.uuid(), fc.integer({ min: 0, max: 99999 }).map(String), fc.string({ minLength: 1, maxLength: 12 }))
+        .oneof(
+          sometimes(fc.uuid(), known?.ids),
+          fc.integer({ min: 0, max: 99999 }).map(String),
+          fc.string({ minLength: 1, maxLength: 12 }),
+        )
         .map(pct),
     },
     {
@@ -677,7 +694,7 @@ function restOperations(doc: OpenApiDoc): Operation[] {
       // Template pieces: literals, {variables}, and the `*`/`**` of rules without a named variable.
       const pieces = template.split(/(\{[^}]+\})/).filter((s) => s !== "");
       const segs = pieces.map((piece) => {
-        if (piece.startsWith("{")) return pathSegment(pathParams.get(piece.slice(1, -1)) ?? {});
+        if (piece.startsWith("{")) return pathSegment(pathParams.get(piece.slice(1, -1)) ?? {}, doc.known);
         const parts = piece.split("/");
         return fc
           .tuple(
@@ -1105,7 +1122,8 @@ function miscOperation(): Operation {
 }
 
 /** Every operation of the platform: REST from the document, RPCs from the descriptors, and the rest. */
-export function buildOperations(doc: OpenApiDoc, services: DescService[]): Operation[] {
+export function buildOperations(raw: OpenApiDoc, services: DescService[], known?: Known): Operation[] {
+  const doc = known ? { ...raw, known } : raw;
   return [...restOperations(doc), ...rpcOperations(doc, services), miscOperation()];
 }
 
