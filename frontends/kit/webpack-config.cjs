@@ -11,6 +11,15 @@ const DEV_PORTS = { room: 3001, crates: 3002, shop: 3003, admin: 3004 };
 const CONNECT_PATH = /^\/[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+\/[A-Za-z_]\w*$/;
 
 /**
+ * WEB_SERVICE_URLS=user=http://localhost:8081,room=… : services whose API the page calls elsewhere than through
+ * the proxy below (spec 002 §1: a service redirected to a local port). The web kit validates the URLs.
+ */
+function devServiceUrls(value = process.env.WEB_SERVICE_URLS ?? "") {
+  const pairs = value.split(/[\s,]+/).filter(Boolean);
+  return Object.fromEntries(pairs.map((pair) => [pair.slice(0, pair.indexOf("=")), pair.slice(pair.indexOf("=") + 1)]));
+}
+
+/**
  * @param {{ dir: string, name: string, title: string, port: number, exposes?: Record<string, string>, host?: boolean }} options
  */
 function createWebpackConfig({ dir, name, title, port, exposes, host = false }) {
@@ -89,18 +98,19 @@ function createWebpackConfig({ dir, name, title, port, exposes, host = false }) 
         historyApiFallback: true,
         // Manifest mode fetches the remote's files from another origin in development.
         headers: { "Access-Control-Allow-Origin": "*" },
-        // The shell's dev server answers /remotes.json with the remotes' dev servers and sends the API
-        // (REST and Connect) to the gateway, so `npm run dev` in each package gives the whole product.
+        // The shell's dev server answers /remotes.json with the remotes' dev servers (and WEB_SERVICE_URLS) and
+        // sends the API (REST and Connect) to the gateway, so `npm run dev` in each package gives the whole product.
+        // The dev server sends no Content-Security-Policy, so a service on another port needs only its CORS.
         ...(host
           ? {
               setupMiddlewares: (middlewares, devServer) => {
                 devServer.app.get("/remotes.json", (_req, res) => {
-                  res.json(
-                    Object.entries(DEV_PORTS).map(([remote, remotePort]) => ({
-                      name: remote,
-                      entry: `http://localhost:${remotePort}/mf-manifest.json`,
-                    })),
-                  );
+                  const remotes = Object.entries(DEV_PORTS).map(([remote, remotePort]) => ({
+                    name: remote,
+                    entry: `http://localhost:${remotePort}/mf-manifest.json`,
+                  }));
+                  const services = devServiceUrls();
+                  res.json(Object.keys(services).length > 0 ? { remotes, services } : remotes);
                 });
                 return middlewares;
               },
@@ -117,4 +127,4 @@ function createWebpackConfig({ dir, name, title, port, exposes, host = false }) 
   };
 }
 
-module.exports = { createWebpackConfig };
+module.exports = { createWebpackConfig, devServiceUrls };

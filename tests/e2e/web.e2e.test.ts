@@ -30,6 +30,11 @@ let deadRemote: Server;
 let deadRemoteUrl: string;
 // The gateway's static handler delegates to this, so one journey can swap in a remotes.json with a dead remote.
 let frontends: FrontendHandler = createFrontendHandler();
+// A second site serving the frontends alone (as a dev server would), whose remotes.json sends the user service
+// to the platform's origin: the gateway lets it in by CORS_ORIGINS.
+let otherSite: Server;
+let otherSiteUrl: string;
+let otherSiteFrontends: FrontendHandler = createFrontendHandler();
 
 async function shot(page: Page, name: string): Promise<void> {
   await page.screenshot({ path: path.join(ARTIFACTS, `${name}.png`), fullPage: true });
@@ -54,12 +59,17 @@ beforeAll(async () => {
   await buildFrontendsIfStale();
   const db = await createTestDatabase(inject("databaseUrl"));
   dropDatabase = db.drop;
+  otherSite = createServer((req, res) => {
+    if (!otherSiteFrontends(req, res)) res.writeHead(404).end("no API on this origin");
+  });
+  await new Promise<void>((resolve) => otherSite.listen(0, "127.0.0.1", resolve));
+  otherSiteUrl = `http://127.0.0.1:${(otherSite.address() as AddressInfo).port}`;
   platform = await startAllInOne({
     port: 0,
     host: "127.0.0.1",
     databaseUrl: db.url,
     natsUrl: inject("natsUrl"),
-    env: { LOG_LEVEL: "warn", ADMIN_EMAIL: ADMIN.email, ADMIN_PASSWORD: ADMIN.password },
+    env: { LOG_LEVEL: "warn", ADMIN_EMAIL: ADMIN.email, ADMIN_PASSWORD: ADMIN.password, CORS_ORIGINS: otherSiteUrl },
     staticHandler: (req, res) => frontends(req, res),
   });
   // A remote whose server is up but failing: every request answers 503.
@@ -81,6 +91,7 @@ afterAll(async () => {
   await context?.close();
   if (profileDir) rmSync(profileDir, { recursive: true, force: true });
   await new Promise((resolve) => (deadRemote ? deadRemote.close(resolve) : resolve(undefined)));
+  await new Promise((resolve) => (otherSite ? otherSite.close(resolve) : resolve(undefined)));
   await platform?.close();
   await dropDatabase?.();
 });
@@ -346,6 +357,56 @@ describe("web journeys", () => {
         await page.close();
         frontends = createFrontendHandler();
         await new Promise((resolve) => cdn.close(resolve));
+      }
+    },
+    JOURNEY_TIMEOUT,
+  );
+
+  it(
+    "issue 10: reaches a service redirected to another origin by /remotes.json, with no CSP violation",
+    async () => {
+      otherSiteFrontends = createFrontendHandler({ services: { user: platform.url } });
+      const page = await context.newPage();
+      const problems: string[] = [];
+      page.on("console", (message) => {
+        if (message.type() === "error") problems.push(`console: ${message.text()}`);
+      });
+      page.on("pageerror", (err) => problems.push(`page error: ${err.message}`));
+      const calls: string[] = [];
+      page.on("request", (request) => {
+        if (/\/tt\.\w+\.v\d+\.\w+\/\w+$|\/api\//.test(request.url())) calls.push(request.url());
+      });
+      await page.addInitScript(() => {
+        const seen: string[] = [];
+        (window as unknown as { cspViolations: string[] }).cspViolations = seen;
+        document.addEventListener("securitypolicyviolation", (event) =>
+          seen.push(`${event.effectiveDirective} blocked ${event.blockedURI || "inline"}`),
+        );
+      });
+      try {
+        const answer = await page.goto(`${otherSiteUrl}/?lang=en`);
+        expect(answer?.headers()["content-security-policy"]).toContain(`connect-src 'self' ${platform.url};`);
+        // A fresh origin, so a fresh session: the guest token comes from the user service on the platform.
+        await page.getByText("Browsing as a guest", { exact: true }).waitFor();
+        await page.waitForFunction(
+          () => JSON.parse(localStorage.getItem("tt-session") ?? "{}").accessToken?.tokenType === "guest",
+        );
+        // Sign in, then the admin remote lists the users: the shell's and a remote's calls both go there.
+        await page.getByRole("banner").getByRole("link", { name: "Log in" }).click();
+        await page.getByLabel("E-mail").fill(ADMIN.email);
+        await page.getByLabel("Password").fill(ADMIN.password);
+        await page.getByRole("button", { name: "Log in" }).click();
+        await page.getByTestId("signed-in-user").waitFor();
+        await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Admin" }).click();
+        await page.getByRole("cell", { name: ADMIN.email }).waitFor();
+        await shot(page, "14-service-on-another-origin");
+        expect(calls.length).toBeGreaterThanOrEqual(3);
+        expect(calls.filter((url) => !url.startsWith(`${platform.url}/tt.user.v1.`))).toEqual([]);
+        expect(await page.evaluate(() => (window as unknown as { cspViolations: string[] }).cspViolations)).toEqual([]);
+        expect(problems).toEqual([]);
+      } finally {
+        await page.close();
+        otherSiteFrontends = createFrontendHandler();
       }
     },
     JOURNEY_TIMEOUT,

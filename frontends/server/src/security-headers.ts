@@ -15,7 +15,8 @@
 // - the players of the outside providers (YouTube, SoundCloud, Spotify) when configured: their scripts,
 //   frames, images and API origins (PLAYER_SOURCES), plus free extra sources per directive for anything else.
 import type { IncomingHttpHeaders } from "node:http";
-import { parseRuntimeConfig, type RemoteEntry, type ServiceUrls } from "@tt/web-kit";
+// The kit's runtime-config module alone: its main entry would load React into the server.
+import { parseRuntimeConfig, type RemoteEntry, type ServiceUrls } from "@tt/web-kit/runtime-config";
 
 /** One year; subdomains are the operator's business, so they are not included. */
 export const HSTS_VALUE = "max-age=31536000";
