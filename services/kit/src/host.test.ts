@@ -10,6 +10,7 @@ import {
   createContextValues,
   createHandlerContext,
   type Client,
+  type ConnectRouter,
   type Transport,
 } from "@connectrpc/connect";
 import { createConnectTransport, createGrpcTransport, createGrpcWebTransport } from "@connectrpc/connect-node";
@@ -304,6 +305,30 @@ describe("startServiceHost", () => {
         keys: issuer.keys,
       }),
     ).rejects.toThrow("tt.testing.v1.EchoService.Unguarded has no (tt.options.v1.access) option");
+  });
+
+  it("issue 10: refuses to start when a declared RPC has no handler, naming every one", async () => {
+    const { record: _record, guestEcho: _guestEcho, ...partial } = echoImplementation();
+    const definition = echoDefinition();
+    const incomplete = {
+      ...definition,
+      name: "incomplete",
+      async create() {
+        return { routes: (router: ConnectRouter) => router.service(EchoService, partial) };
+      },
+    };
+    const started = startServiceHost({
+      definitions: [incomplete],
+      databaseUrl: db.url,
+      bus,
+      logger,
+      env: {},
+      keys: issuer.keys,
+      allowMissingAccess: true,
+    });
+    await expect(started).rejects.toThrow(
+      "incomplete has no implementation of:\n  tt.testing.v1.EchoService.GuestEcho\n  tt.testing.v1.EchoService.Record",
+    );
   });
 
   it("refuses to start without a way to get verification keys", async () => {

@@ -21,9 +21,9 @@ import { createLoggingInterceptor } from "./interceptors/logging.ts";
 import { createMetricsInterceptor } from "./interceptors/metrics.ts";
 import { createRequestFaultInterceptor, requestFaultGate } from "./interceptors/request-faults.ts";
 import { createRequestIdInterceptor } from "./interceptors/request-id.ts";
-import { captureRoutes, type CapturedRoutes } from "./route-capture.ts";
+import { captureRoutes, methodKey, type CapturedRoutes } from "./route-capture.ts";
 import type { NodeRequestHandler } from "./server.ts";
-import type { ServiceDefinition, ServiceInstance } from "./service.ts";
+import type { ServiceDefinition, ServiceDeps, ServiceInstance } from "./service.ts";
 
 export interface ServiceHostOptions {
   definitions: ServiceDefinition[];
@@ -54,6 +54,10 @@ export interface ServiceHost {
   services: DescService[];
   /** The running services by definition name. */
   instances: ReadonlyMap<string, ServiceInstance>;
+  /** What each service's `create` was given, by definition name (a test starts a second instance with it). */
+  deps: ReadonlyMap<string, ServiceDeps>;
+  /** Every registered implementation by `methodKey`, as the HTTP handler and the in-process transport run them. */
+  methods: ReadonlyMap<string, MethodImplSpec>;
   revocations: ManagedSessionRevocations;
   verifier: TokenVerifier;
   /** True while every database, the bus and each service's own check answer. */
@@ -72,8 +76,29 @@ const hostEnvSchema = kitConfigSchema.pick({
 interface Started {
   definition: ServiceDefinition;
   orm: MikroORM;
+  deps?: ServiceDeps;
   instance?: ServiceInstance;
   routes?: CapturedRoutes;
+}
+
+/**
+ * Every method of every declared service must have an implementation: a missing one would only show as
+ * Unimplemented on its first call, which the specification's clients would see as a broken path.
+ */
+function assertImplemented(definition: ServiceDefinition, routes: CapturedRoutes): void {
+  const declared = new Set(definition.services.map((s) => s.typeName));
+  const stray = routes.services.filter((s) => !declared.has(s.typeName));
+  if (stray.length > 0) {
+    throw new Error(`${definition.name} registers ${stray.map((s) => s.typeName).join(", ")} without declaring it`);
+  }
+  const missing = definition.services.flatMap((s) =>
+    s.methods
+      .filter((m) => !routes.methods.has(methodKey(m)) || routes.unimplemented.has(methodKey(m)))
+      .map((m) => `${s.typeName}.${m.name}`),
+  );
+  if (missing.length > 0) {
+    throw new Error(`${definition.name} has no implementation of:\n  ${missing.join("\n  ")}`);
+  }
 }
 
 function assertDistinct(definitions: readonly ServiceDefinition[]): void {
@@ -125,20 +150,17 @@ export async function startServiceHost(opts: ServiceHostOptions): Promise<Servic
       const applied = await migrateUp(orm);
       const logger = opts.logger.child({ service: definition.name });
       if (applied.length > 0) logger.info({ migrations: applied }, "migrations applied");
-      entry.instance = await definition.create({
+      entry.deps = {
         orm,
         bus: opts.bus,
         revocations,
         logger,
         env: opts.env,
         signal: shutdown.signal,
-      });
+      };
+      entry.instance = await definition.create(entry.deps);
       entry.routes = captureRoutes((router) => entry.instance?.routes(router));
-      const declared = new Set(definition.services.map((s) => s.typeName));
-      const stray = entry.routes.services.filter((s) => !declared.has(s.typeName));
-      if (stray.length > 0) {
-        throw new Error(`${definition.name} registers ${stray.map((s) => s.typeName).join(", ")} without declaring it`);
-      }
+      assertImplemented(definition, entry.routes);
     }
   } catch (err) {
     await stopAll();
@@ -200,6 +222,8 @@ export async function startServiceHost(opts: ServiceHostOptions): Promise<Servic
     interceptors,
     services: opts.definitions.flatMap((d) => d.services),
     instances: new Map(started.map((s) => [s.definition.name, s.instance as ServiceInstance])),
+    deps: new Map(started.map((s) => [s.definition.name, s.deps as ServiceDeps])),
+    methods,
     revocations,
     verifier,
     async ready() {

@@ -13,6 +13,8 @@ export interface CapturedRoutes {
   readonly methods: ReadonlyMap<string, MethodImplSpec>;
   /** The services registered (whole services; single `rpc` registrations count their parent). */
   readonly services: readonly DescService[];
+  /** Methods of registered services that got no implementation (Connect answers them Unimplemented). */
+  readonly unimplemented: ReadonlySet<string>;
   /** Registers everything again on a real router. */
   replay(router: ConnectRouter): void;
 }
@@ -27,18 +29,26 @@ type Registration = (router: ConnectRouter) => void;
 export function captureRoutes(register: (router: ConnectRouter) => void): CapturedRoutes {
   const methods = new Map<string, MethodImplSpec>();
   const services = new Map<string, DescService>();
+  const unimplemented = new Set<string>();
   const registrations: Registration[] = [];
   const router: ConnectRouter = {
     handlers: [],
     service(service, implementation, options) {
       const spec = createServiceImplSpec(service, implementation);
       for (const m of Object.values(spec.methods)) methods.set(methodKey(m.method), m);
+      // createServiceImplSpec fills every missing method with an Unimplemented stub; remember which.
+      const given = implementation as Record<string, unknown>;
+      for (const m of service.methods) {
+        if (typeof given[m.localName] === "function") unimplemented.delete(methodKey(m));
+        else unimplemented.add(methodKey(m));
+      }
       services.set(service.typeName, service);
       registrations.push((r) => r.service(service, implementation, options));
       return router;
     },
     rpc(method, impl, options) {
       methods.set(methodKey(method), createMethodImplSpec(method, impl));
+      unimplemented.delete(methodKey(method));
       services.set(method.parent.typeName, method.parent);
       registrations.push((r) => r.rpc(method, impl, options));
       return router;
@@ -48,6 +58,7 @@ export function captureRoutes(register: (router: ConnectRouter) => void): Captur
   return {
     methods,
     services: [...services.values()],
+    unimplemented,
     replay(target) {
       for (const registration of registrations) registration(target);
     },
