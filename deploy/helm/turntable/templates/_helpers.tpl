@@ -296,6 +296,20 @@ affinity:
 {{- end -}}
 {{- end -}}
 
+{{/* The file the gateway serves as /remotes.json: the remote configuration, with the services' base URLs when
+webServiceUrls names any ({"remotes": [...], "services": {...}}, read by the web kit). */}}
+{{- define "tt.runtimeConfig" -}}
+{{- if .Values.webServiceUrls -}}
+{{- $services := dict -}}
+{{- range $name, $url := .Values.webServiceUrls -}}
+{{- $_ := set $services $name (trimSuffix "/" $url) -}}
+{{- end -}}
+{{- toJson (dict "remotes" (include "tt.remotesConfig" . | fromJsonArray) "services" $services) -}}
+{{- else -}}
+{{- include "tt.remotesConfig" . -}}
+{{- end -}}
+{{- end -}}
+
 {{/* nginx server block of one frontend app; args: app, path (no trailing slash, "" for the root), csp (the
 shell's Content-Security-Policy, see _security-headers.tpl). */}}
 {{- define "tt.nginxConf" -}}

@@ -1,8 +1,9 @@
 {{- /*
 Security headers of the web apps (issue 9 defect 9), sent by each frontend's nginx: the same policy as the
-all-in-one server (frontends/server/src/security-headers.ts; tests/deploy/web-headers.test.ts renders the chart
+all-in-one server (frontends/server/src/security-headers.ts; tests/deploy/chart.test.ts renders the chart
 and compares). The Content-Security-Policy allows the site itself, the origins of the remotes in the shell's
-remote configuration, the media origin (media.baseUrl when it is a full URL), the players in
+remote configuration, the origins of the services in webServiceUrls (connect-src only), the media origin
+(media.baseUrl when it is a full URL), the players in
 frontends.contentSecurityPolicy.players and the extra sources in frontends.contentSecurityPolicy.extraSources.
 HSTS is sent when the request came over TLS (X-Forwarded-Proto: https from the Ingress).
 */ -}}
@@ -48,6 +49,12 @@ site-relative URL or anything else. */}}
 {{- $remotes = append $remotes . -}}
 {{- end -}}
 {{- end -}}
+{{- $services := list -}}
+{{- range $_, $url := .Values.webServiceUrls -}}
+{{- with include "tt.cspOriginOf" $url -}}
+{{- $services = append $services . -}}
+{{- end -}}
+{{- end -}}
 {{- $media := list -}}
 {{- with include "tt.cspOriginOf" (fromYaml (include "tt.media" .)).baseUrl -}}
 {{- $media = list . -}}
@@ -70,7 +77,7 @@ site-relative URL or anything else. */}}
 {{- $d = append $d (list "img-src" (concat $self (list "data:" "blob:") $media $remotes $src.img)) -}}
 {{- $d = append $d (list "media-src" (concat $self (list "blob:") $media $src.media)) -}}
 {{- $d = append $d (list "font-src" (concat $self $remotes $src.font)) -}}
-{{- $d = append $d (list "connect-src" (concat $self $remotes $media $src.connect)) -}}
+{{- $d = append $d (list "connect-src" (concat $self $remotes $services $media $src.connect)) -}}
 {{- $d = append $d (list "worker-src" (list "'self'" "blob:")) -}}
 {{- $d = append $d (list "frame-src" (concat $self $src.frame)) -}}
 {{- $d = append $d (list "manifest-src" $self) -}}
