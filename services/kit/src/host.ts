@@ -9,8 +9,11 @@ import type { Logger } from "pino";
 import type { Registry } from "prom-client";
 import { remoteKeySource, type KeySource } from "./auth/key-source.ts";
 import { createSessionRevocations, type ManagedSessionRevocations } from "./auth/revocations-kv.ts";
+import { serviceIdentityKey } from "./auth/service-identity.ts";
 import { createTokenVerifier, type TokenVerifier } from "./auth/verifier.ts";
 import type { Bus } from "./bus/bus.ts";
+import { clientIdleTimeoutMs } from "./clients/http2-transport.ts";
+import { createServiceClientPool, serviceClientsEnvSchema } from "./clients/service-clients.ts";
 import { kitConfigSchema, parseEnv } from "./config.ts";
 import { initServiceOrm, migrateUp } from "./db/orm.ts";
 import { createInProcessTransport } from "./in-process-transport.ts";
@@ -66,12 +69,15 @@ export interface ServiceHost {
   close(): Promise<void>;
 }
 
-const hostEnvSchema = kitConfigSchema.pick({
-  JWT_ISSUER: true,
-  JWT_AUDIENCE: true,
-  USER_SERVICE_URL: true,
-  ACCESS_TOKEN_MAX_TTL_SECONDS: true,
-});
+const hostEnvSchema = kitConfigSchema
+  .pick({
+    JWT_ISSUER: true,
+    JWT_AUDIENCE: true,
+    USER_SERVICE_URL: true,
+    ACCESS_TOKEN_MAX_TTL_SECONDS: true,
+    IDLE_TIMEOUT_MS: true,
+  })
+  .extend(serviceClientsEnvSchema.shape);
 
 interface Started {
   definition: ServiceDefinition;
@@ -125,6 +131,20 @@ export async function startServiceHost(opts: ServiceHostOptions): Promise<Servic
   );
 
   const shutdown = new AbortController();
+  // Calls to other services: in process to what this host serves (set once every service has started), else
+  // over HTTP/2 with a token of the deployment's service identity (docs/decisions.md, service identity).
+  const identity = await serviceIdentityKey(env.SERVICE_TOKEN_PRIVATE_KEY);
+  const inProcess: { transport?: Transport } = {};
+  const clients = createServiceClientPool({
+    local: new Set(opts.definitions.flatMap((d) => d.services.map((s) => s.typeName))),
+    inProcess: () => inProcess.transport,
+    env: opts.env,
+    identity,
+    issuer: env.JWT_ISSUER,
+    audience: env.JWT_AUDIENCE,
+    timeoutMs: env.SERVICE_CALL_TIMEOUT_MS,
+    idleConnectionTimeoutMs: clientIdleTimeoutMs(env.IDLE_TIMEOUT_MS),
+  });
   const revocations = createSessionRevocations(opts.bus, { ttlMs: env.ACCESS_TOKEN_MAX_TTL_SECONDS * 1000 });
   const started: Started[] = [];
 
@@ -138,6 +158,7 @@ export async function startServiceHost(opts: ServiceHostOptions): Promise<Servic
       }
       await s.orm.close();
     }
+    clients.close();
     await revocations.close();
   };
 
@@ -157,6 +178,7 @@ export async function startServiceHost(opts: ServiceHostOptions): Promise<Servic
         logger,
         env: opts.env,
         signal: shutdown.signal,
+        clients: clients.forCaller(definition.name),
       };
       entry.instance = await definition.create(entry.deps);
       entry.routes = captureRoutes((router) => entry.instance?.routes(router));
@@ -178,6 +200,7 @@ export async function startServiceHost(opts: ServiceHostOptions): Promise<Servic
     issuer: env.JWT_ISSUER,
     audience: env.JWT_AUDIENCE,
     keys,
+    serviceKeys: identity.jwks,
     revocations,
     maxTtlSeconds: env.ACCESS_TOKEN_MAX_TTL_SECONDS,
   });
@@ -214,6 +237,7 @@ export async function startServiceHost(opts: ServiceHostOptions): Promise<Servic
     shutdownSignal: shutdown.signal,
   });
   const transport = createInProcessTransport({ methods, interceptors, shutdownSignal: shutdown.signal });
+  inProcess.transport = transport;
 
   let closing: Promise<void> | undefined;
   return {

@@ -29,6 +29,25 @@ export { assertValidMediaKey, MediaKeyError, mediaContentType, mediaFilePath } f
 export { createMediaHandler } from "./media/handler.ts";
 export { runServiceMain } from "./main.ts";
 export {
+  createServiceTokenMinter,
+  SERVICE_TOKEN_KEY_VARIABLE,
+  SERVICE_TOKEN_TTL_SECONDS,
+  serviceIdentityKey,
+} from "./auth/service-identity.ts";
+export {
+  backendSession,
+  clientIdleTimeoutMs,
+  createBackendTransport,
+  DEFAULT_READ_MAX_BYTES,
+} from "./clients/http2-transport.ts";
+export {
+  createServiceClientPool,
+  DEFAULT_SERVICE_CALL_TIMEOUT_MS,
+  serviceClientsEnvSchema,
+  serviceNameOf,
+  serviceUrlVariable,
+} from "./clients/service-clients.ts";
+export {
   currentRequestId,
   installProcessGuards,
   runWithRequestId,
@@ -75,6 +94,14 @@ export type { ServiceHost, ServiceHostOptions } from "./host.ts";
 export type { NodeRequestHandler, RunningServer, ServerLimits, ServerOptions } from "./server.ts";
 export type { MediaHandler, MediaHandlerOptions } from "./media/handler.ts";
 export type { RunServiceMainOptions } from "./main.ts";
+export type { ServiceIdentityKey, ServiceTokenMinter, ServiceTokenMinterOptions } from "./auth/service-identity.ts";
+export type { BackendProtocol, BackendTransportOptions } from "./clients/http2-transport.ts";
+export type {
+  ServiceClientOptions,
+  ServiceClientPool,
+  ServiceClientPoolOptions,
+  ServiceClients,
+} from "./clients/service-clients.ts";
 export type { ProcessGuards, ProcessGuardsOptions } from "./process-guards.ts";
 export type { ServiceDefinition, ServiceDeps, ServiceInstance } from "./service.ts";
 export type {

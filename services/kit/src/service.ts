@@ -9,6 +9,7 @@ import type { JSONWebKeySet } from "jose";
 import type { Logger } from "pino";
 import type { SessionRevocations } from "./auth/revocations.ts";
 import type { Bus } from "./bus/bus.ts";
+import type { ServiceClients } from "./clients/service-clients.ts";
 
 /** What a service's factory receives. */
 export interface ServiceDeps {
@@ -22,6 +23,11 @@ export interface ServiceDeps {
   env: Record<string, string | undefined>;
   /** Stops background work of the service on shutdown. */
   signal: AbortSignal;
+  /**
+   * Typed clients of other services (`clients.get(UserService)`), each call with this service's `service`
+   * token and a deadline; get them in `create`, so a missing <NAME>_SERVICE_URL fails the start.
+   */
+  clients: ServiceClients;
 }
 
 /** A running service: its RPC implementations and what the host needs to know about it. */

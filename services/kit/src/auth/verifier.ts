@@ -1,7 +1,14 @@
 // Verifies access tokens locally: every service checks signatures itself, with the user service's public
 // keys, so no call to the user service sits on the hot path.
 import { Code, ConnectError } from "@connectrpc/connect";
-import { createLocalJWKSet, errors, jwtVerify, type JWTVerifyGetKey } from "jose";
+import {
+  createLocalJWKSet,
+  decodeProtectedHeader,
+  errors,
+  jwtVerify,
+  type JSONWebKeySet,
+  type JWTVerifyGetKey,
+} from "jose";
 import { z } from "zod";
 import type { Identity, TokenType } from "../context.ts";
 import { TOKEN_ALG, TOKEN_TYPES, USER_ROLES } from "./claims.ts";
@@ -12,6 +19,11 @@ export interface TokenVerifierOptions {
   issuer: string;
   audience: string;
   keys: KeySource;
+  /**
+   * Public keys of the deployment's service identity (SERVICE_TOKEN_PRIVATE_KEY): a token whose `kid` names one
+   * of them is accepted only as a `service` token, so the key that services hold cannot mint user tokens.
+   */
+  serviceKeys?: JSONWebKeySet;
   revocations: Pick<SessionRevocations, "isRevoked">;
   /** Seconds of clock skew accepted on exp/iat/nbf. Default 5. */
   clockToleranceSeconds?: number;
@@ -95,6 +107,18 @@ export function createTokenVerifier(opts: TokenVerifierOptions): TokenVerifier {
     return local.getKey;
   };
 
+  const serviceKids = new Set((opts.serviceKeys?.keys ?? []).flatMap((k) => (k.kid ? [k.kid] : [])));
+  const serviceGetKey = opts.serviceKeys ? createLocalJWKSet(opts.serviceKeys) : undefined;
+  const signedByServiceKey = (token: string): boolean => {
+    if (!serviceGetKey) return false;
+    try {
+      const { kid } = decodeProtectedHeader(token);
+      return kid !== undefined && serviceKids.has(kid);
+    } catch {
+      return false; // not a JWS at all: the user-key path refuses it with the usual message
+    }
+  };
+
   const verifyWith = (getKey: JWTVerifyGetKey, token: string) =>
     jwtVerify(token, getKey, {
       issuer: opts.issuer,
@@ -108,13 +132,24 @@ export function createTokenVerifier(opts: TokenVerifierOptions): TokenVerifier {
     async verify(token) {
       const known = verified.get(token);
       if (known) return stillValid(known);
-      const getKey = local && Date.now() - local.at < keysTtlMs ? local.getKey : await load(false);
+      const byService = signedByServiceKey(token);
+      const getKey =
+        byService && serviceGetKey
+          ? serviceGetKey
+          : local && Date.now() - local.at < keysTtlMs
+            ? local.getKey
+            : await load(false);
       let result;
       try {
         try {
           result = await verifyWith(getKey, token);
         } catch (err) {
-          if (!(err instanceof errors.JWKSNoMatchingKey) || Date.now() - lastRefresh < minRefreshIntervalMs) throw err;
+          if (
+            byService ||
+            !(err instanceof errors.JWKSNoMatchingKey) ||
+            Date.now() - lastRefresh < minRefreshIntervalMs
+          )
+            throw err;
           lastRefresh = Date.now();
           result = await verifyWith(await load(true), token);
         }
@@ -130,6 +165,9 @@ export function createTokenVerifier(opts: TokenVerifierOptions): TokenVerifier {
       if (!claims.success) throw unauthenticated("invalid access token", claims.error);
       const { sub, typ, role, sid, iat, exp } = claims.data;
       if (!roleFitsType(typ, role)) throw unauthenticated("invalid access token", new Error(`role ${role} on ${typ}`));
+      if (byService && typ !== "service") {
+        throw unauthenticated("invalid access token", new Error(`a ${typ} token signed with the service identity key`));
+      }
       // jose checks `iat` only against a maximum age (and `nbf` when present, above); a token issued in the
       // future must be refused here, before it is remembered. Refused tokens are never cached, so every later
       // use is verified, and refused, again.
