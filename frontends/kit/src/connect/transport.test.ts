@@ -5,7 +5,7 @@ import { createSessionStore, isSignedIn } from "../session-store.ts";
 import { MemoryStorage } from "../testing/memory-storage.ts";
 import { createTestUserService } from "../testing/user-service.ts";
 import { toSessionUser } from "./token.ts";
-import { createTransportPair } from "./transport.ts";
+import { createServiceRouting, createTransportPair } from "./transport.ts";
 
 function setup() {
   const service = createTestUserService();
@@ -48,5 +48,30 @@ describe("gateway transport", () => {
     expect((failure as ConnectError).rawMessage).toBe("incorrect email or password");
     expect(session.getSnapshot().accessToken?.token).toBe(before);
     expect(service.calls.filter((call) => call === "GetGuestToken")).toHaveLength(1);
+  });
+});
+
+describe("issue 10: createServiceRouting", () => {
+  function routed(services: Record<string, string>) {
+    const service = createTestUserService();
+    const created: string[] = [];
+    const transport = createServiceRouting("http://gateway.test", services, (url) => {
+      created.push(url);
+      return createRouterTransport(service.routes);
+    });
+    return { created, users: createClient(UserService, transport) };
+  }
+
+  it("sends a service's calls to its base URL, one transport per base URL", async () => {
+    const { created, users } = routed({ user: "http://user.test", room: "http://room.test" });
+    await users.getGuestToken({});
+    await users.getGuestToken({});
+    expect(created).toEqual(["http://user.test"]);
+  });
+
+  it("keeps a service that is not listed on the default base URL", async () => {
+    const { created, users } = routed({ room: "http://room.test" });
+    await users.getGuestToken({});
+    expect(created).toEqual(["http://gateway.test"]);
   });
 });
