@@ -66,7 +66,7 @@ export function App() {
   const [page, setPage] = useState(1);
   const list = useQuery({
     queryKey: queryKeys.adminUsers(page, USERS_PAGE_SIZE),
-    queryFn: () => users.adminListUsers({ limit: USERS_PAGE_SIZE, page }),
+    queryFn: () => users.adminListUsers({ query: { limit: USERS_PAGE_SIZE, page } }),
     // Guests cannot be admins; the server is asked only when there is a user to ask for.
     enabled: signedIn,
     placeholderData: keepPreviousData,

@@ -71,7 +71,7 @@ function suite(name: string, setup: () => Promise<{ client: Client<typeof UserSe
     it("lets the bootstrapped admin list users", async () => {
       const login = await client.login({ email: ENV.ADMIN_EMAIL, password: ENV.ADMIN_PASSWORD });
       const list = await client.adminListUsers(
-        { filter: [`email||$eq||${ENV.ADMIN_EMAIL}`] },
+        { query: { filter: [`email||$eq||${ENV.ADMIN_EMAIL}`] } },
         bearer(login.accessToken!.token),
       );
       expect(list.data.map((u) => u.role)).toEqual(["admin"]);

@@ -124,7 +124,7 @@ export function createTestUserService({ phoneCode }: TestUserServiceOptions = {}
         if (!account) throw new ConnectError("user profile not found", Code.NotFound);
         return { profile: { uuid: id, nickname: account.nickname } };
       },
-      adminListUsers: ({ limit, page }, ctx) => {
+      adminListUsers: ({ query }, ctx) => {
         calls.push("AdminListUsers");
         const who = caller(ctx);
         const account = [...accounts.values()].find((candidate) => candidate.user.uuid === who.uuid);
@@ -132,8 +132,8 @@ export function createTestUserService({ phoneCode }: TestUserServiceOptions = {}
           throw new ConnectError("Forbidden resource", Code.PermissionDenied);
         }
         const all = [...accounts.values()].map((candidate) => candidate.user);
-        const size = limit || 10;
-        const current = page || 1;
+        const size = query?.limit || 10;
+        const current = query?.page || 1;
         const data = all.slice((current - 1) * size, current * size);
         return { data, count: data.length, total: all.length, page: current, pageCount: Math.ceil(all.length / size) };
       },

@@ -1,7 +1,8 @@
 import type { ListOperator, NullOperator, RangeOperator, ScalarOperator } from "./operators.ts";
 
 /**
- * The admin list request exactly as the proto request messages carry it (e.g. tt.user.v1.AdminListUsersRequest).
+ * The admin list query exactly as the proto message tt.common.v1.AdminListQuery carries it (every admin list's
+ * request holds one as its flattened `query` field, so REST callers still write `?s=…&limit=…`).
  * Proto3 cannot tell zero from absent, so 0, "" and [] all mean "not given".
  */
 export interface AdminListQuery {

@@ -132,7 +132,7 @@ export function accountVoucherRoutes(
     },
 
     async listVouchers(req, ctx) {
-      const page = await adminList(callEm(ctx), VOUCHER_LIST, req);
+      const page = await adminList(callEm(ctx), VOUCHER_LIST, req.query ?? {});
       return { ...page, data: page.data.map(toVoucherMessage) };
     },
 

@@ -656,13 +656,14 @@ describe("vouchers", () => {
   it("lists vouchers with the admin query language", async () => {
     await create({ code: "LIST-ME-1", note: "listed" });
     const page = await h.rpc.listVouchers(
-      { filter: ["code||$eq||LIST-ME-1"], fields: "code,status" },
+      { query: { filter: ["code||$eq||LIST-ME-1"], fields: "code,status" } },
       h.ctx("listVouchers", admin),
     );
     expect(page).toMatchObject({ count: 1, total: 1, page: 1, pageCount: 1 });
     expect(page.data[0]).toMatchObject({ code: "LIST-ME-1", status: "PENDING", note: "" });
     expect(
-      (await connectErrorOf(h.rpc.listVouchers({ sort: ["secret,ASC"] }, h.ctx("listVouchers", admin)))).code,
+      (await connectErrorOf(h.rpc.listVouchers({ query: { sort: ["secret,ASC"] } }, h.ctx("listVouchers", admin))))
+        .code,
     ).toBe(Code.InvalidArgument);
   });
 

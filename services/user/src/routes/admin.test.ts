@@ -36,28 +36,31 @@ describe("AdminListUsers", () => {
   });
 
   it("pages with limit and page, and with limit and offset", async () => {
-    const second = await h.rpc.adminListUsers({ limit: 2, page: 2 }, h.ctx("adminListUsers", admin));
+    const second = await h.rpc.adminListUsers({ query: { limit: 2, page: 2 } }, h.ctx("adminListUsers", admin));
     expect(second).toMatchObject({ count: 2, total: 6, page: 2, pageCount: 3 });
     expect(second.data.map((u) => u.email)).toEqual(["listed2@example.org", "listed3@example.org"]);
-    const byOffset = await h.rpc.adminListUsers({ limit: 2, offset: 4 }, h.ctx("adminListUsers", admin));
+    const byOffset = await h.rpc.adminListUsers({ query: { limit: 2, offset: 4 } }, h.ctx("adminListUsers", admin));
     expect(byOffset).toMatchObject({ count: 2, page: 3 });
   });
 
   it("filters, sorts and narrows the fields", async () => {
     const res = await h.rpc.adminListUsers(
-      { filter: ["role||$ne||admin"], sort: ["email,DESC"], fields: "email" },
+      { query: { filter: ["role||$ne||admin"], sort: ["email,DESC"], fields: "email" } },
       h.ctx("adminListUsers", admin),
     );
     expect(res.total).toBe(5);
     expect(res.data[0]).toMatchObject({ email: "listed5@example.org", role: "" });
     expect(res.data[0]?.uuid).not.toBe("");
-    const moderators = await h.rpc.adminListUsers({ s: '{"role":"moderator"}' }, h.ctx("adminListUsers", admin));
+    const moderators = await h.rpc.adminListUsers(
+      { query: { s: '{"role":"moderator"}' } },
+      h.ctx("adminListUsers", admin),
+    );
     expect(moderators.data.map((u) => u.email)).toEqual(["listed3@example.org"]);
   });
 
   it("answers 400 naming the parameter for a field outside the allow-list", async () => {
     const error = await connectErrorOf(
-      h.rpc.adminListUsers({ filter: ["passwordHash||$eq||x"] }, h.ctx("adminListUsers", admin)),
+      h.rpc.adminListUsers({ query: { filter: ["passwordHash||$eq||x"] } }, h.ctx("adminListUsers", admin)),
     );
     expect(error.code).toBe(Code.InvalidArgument);
     expect(error.message).toMatch(/^filter: /);

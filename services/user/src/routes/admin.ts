@@ -41,7 +41,7 @@ function toPartialUserMessage(user: Partial<User>): UserMessage {
 export function adminRoutes(): Partial<ServiceImpl<typeof UserService>> {
   return {
     async adminListUsers(req, ctx) {
-      const page = await adminList(callEm(ctx), ADMIN_USER_LIST, req);
+      const page = await adminList(callEm(ctx), ADMIN_USER_LIST, req.query ?? {});
       return { ...page, data: page.data.map(toPartialUserMessage) };
     },
   };

@@ -113,7 +113,7 @@ export function phoneRoutes(
     },
 
     async adminListPhoneNumbers(req, ctx) {
-      const page = await adminList(callEm(ctx), ADMIN_PHONE_NUMBER_LIST, req);
+      const page = await adminList(callEm(ctx), ADMIN_PHONE_NUMBER_LIST, req.query ?? {});
       return { ...page, data: page.data.map(toPhoneNumberMessage) };
     },
 

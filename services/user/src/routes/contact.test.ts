@@ -282,7 +282,7 @@ describe("SendMobileCode and VerifyMobileCode", () => {
     expect(second.created).toBe(false);
     expect(second.user!.uuid).toBe(first.user!.uuid);
     const records = await h.rpc.adminListPhoneNumbers(
-      { filter: [`phoneNumber||$eq||${phone}`] },
+      { query: { filter: [`phoneNumber||$eq||${phone}`] } },
       h.ctx("adminListPhoneNumbers", admin),
     );
     expect(records.data[0]).toMatchObject({ userUuid: first.user!.uuid, validationStatus: "VALID", countryCode: "" });
@@ -477,7 +477,7 @@ describe("Admin phone numbers", () => {
     const got = await h.rpc.adminGetPhoneNumber({ id: record.id }, h.ctx("adminGetPhoneNumber", admin));
     expect(got.phoneNumber).toEqual(record);
     const listed = await h.rpc.adminListPhoneNumbers(
-      { filter: [`userUuid||$eq||${annId}`], fields: "phoneNumber" },
+      { query: { filter: [`userUuid||$eq||${annId}`], fields: "phoneNumber" } },
       h.ctx("adminListPhoneNumbers", admin),
     );
     expect(listed).toMatchObject({ count: 1, total: 1, page: 1, pageCount: 1 });
