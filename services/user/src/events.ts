@@ -1,35 +1,25 @@
-// Events the user service publishes, through the outbox. Payloads are JSON for now; they become protobuf
-// messages once the event protos exist (ARCHITECTURE "Data and events").
+// Events the user service publishes: the protobuf messages of proto/tt/user/v1/events.proto, each declaring its
+// subject (tt.user.<entity>.<verb>) next to it. Every publisher calls the kit's publishEvent with the
+// EntityManager of the change it announces, so the event leaves through the transactional outbox exactly when
+// the change commits; the kit's relay publishes it (JetStream, deduplicated by event id), in order.
+import { timestampFromDate } from "@bufbuild/protobuf/wkt";
 import type { EntityManager } from "@mikro-orm/postgresql";
-import { enqueue } from "@tt/kit";
+import { eventStreamOf, publishEvent } from "@tt/kit";
+import { UserCreatedSchema } from "@tt/proto/tt/user/v1/events_pb";
 import type { Profile } from "./modules/profiles/profile.entity.ts";
 import type { User } from "./modules/users/user.entity.ts";
 
-/** The durable stream of the user service's events (created, profile updated, banned, roles changed, deleted). */
-export const USER_EVENTS_STREAM = "TT_USER";
-export const USER_EVENTS_SUBJECTS = ["tt.user.>"];
+/** The durable stream of the user service's events: `TT_USER` over `tt.user.>`. */
+const stream = eventStreamOf("user");
+export const USER_EVENTS_STREAM = stream.name;
+export const USER_EVENTS_SUBJECTS = stream.subjects;
 
-export const USER_CREATED_SUBJECT = "tt.user.user.created";
-
-/** The payload of tt.user.user.created. No e-mail: other services have no business with it. */
-export interface UserCreatedEvent {
-  uuid: string;
-  role: string;
-  nickname: string;
-  createdAt: string;
-}
-
-/**
- * Announces a new account through the transactional outbox: the event row is written with the account, in
- * the same flush, and the kit's relay publishes it (JetStream, deduplicated by row id) even when NATS was
- * away at the time.
- */
+/** Announces a new account (tt.user.user.created), written with the account in the same flush. */
 export function enqueueUserCreated(em: EntityManager, user: User, profile: Profile): void {
-  const event: UserCreatedEvent = {
+  publishEvent(em, UserCreatedSchema, {
     uuid: user.id,
     role: user.role,
     nickname: profile.nickname,
-    createdAt: user.createdAt.toISOString(),
-  };
-  enqueue(em, USER_CREATED_SUBJECT, new TextEncoder().encode(JSON.stringify(event)));
+    createdAt: timestampFromDate(user.createdAt),
+  });
 }

@@ -70,6 +70,4 @@ export const userServiceDefinition: ServiceDefinition = {
   },
 };
 
-export { USER_CREATED_SUBJECT } from "./events.ts";
-export type { UserCreatedEvent } from "./events.ts";
 export { loadMediaConfig };

@@ -1,6 +1,6 @@
 import type { MigrationObject } from "@mikro-orm/core";
+import { outboxMigration } from "@tt/kit";
 import { Migration20261122042604_initial } from "./20261122042604-initial.ts";
-import { Migration20261122050000_outbox } from "./20261122050000-outbox.ts";
 import { accountMigrations } from "./accounts.ts";
 import { contactMigrations } from "./contact.ts";
 import { moderationMigrations } from "./moderation.ts";
@@ -13,7 +13,8 @@ import { providerTokenMigrations } from "./provider-tokens.ts";
  */
 export const migrationsList: MigrationObject[] = [
   { name: "Migration20261122042604_initial", class: Migration20261122042604_initial },
-  { name: "Migration20261122050000_outbox", class: Migration20261122050000_outbox },
+  // The kit's outbox table, in this schema (the name it was first applied under: existing databases keep it).
+  outboxMigration("user"),
   ...accountMigrations,
   ...contactMigrations,
   ...profileDataMigrations,

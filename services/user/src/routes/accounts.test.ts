@@ -1,7 +1,9 @@
 import { ConnectError } from "@connectrpc/connect";
 import { randomUUID } from "node:crypto";
 import { timestampDate, timestampFromDate } from "@bufbuild/protobuf/wkt";
-import type { Identity } from "@tt/kit";
+import { fromBinary, type DescMessage, type MessageShape } from "@bufbuild/protobuf";
+import { eventDeclaration, type Identity } from "@tt/kit";
+import { UserUpdatedSchema, VoucherRedeemedSchema } from "@tt/proto/tt/user/v1/events_pb";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import {
   EMAIL_ALREADY_REGISTERED,
@@ -21,8 +23,6 @@ import {
   type FakeSmtp,
 } from "../modules/accounts/testing/fakes.ts";
 import { Voucher } from "../modules/accounts/voucher.entity.ts";
-import { VOUCHER_REDEEMED_SUBJECT } from "../modules/accounts/voucher-events.ts";
-import { USER_UPDATED_SUBJECT } from "../modules/profile-data/profile-events.ts";
 import {
   VOUCHER_CODE_MISSING,
   VOUCHER_CODE_TAKEN,
@@ -630,20 +630,20 @@ describe("vouchers", () => {
     const made = await create({ badges: ["STAFF"] });
     const { user, identity } = await signUp();
     const subs: { unsubscribe(): Promise<void> }[] = [];
-    const seen = async (subject: string) => {
-      let resolve!: (payload: Record<string, unknown>) => void;
-      const payload = new Promise<Record<string, unknown>>((r) => (resolve = r));
+    const seen = async <D extends DescMessage>(schema: D, about: (event: MessageShape<D>) => boolean) => {
+      let resolve!: (payload: MessageShape<D>) => void;
+      const payload = new Promise<MessageShape<D>>((r) => (resolve = r));
       subs.push(
-        await h.bus.subscribe(subject, (msg) => {
-          const event = JSON.parse(new TextDecoder().decode(msg.data)) as Record<string, unknown>;
-          if (event.uuid === user.uuid || event.redeemedByUuid === user.uuid) resolve(event);
+        await h.bus.subscribe(eventDeclaration(schema).subject, (msg) => {
+          const event = fromBinary(schema, msg.data);
+          if (about(event)) resolve(event);
         }),
       );
       // Wrapped: an async function returning the promise itself would wait for the event.
       return { payload };
     };
-    const { payload: redeemed } = await seen(VOUCHER_REDEEMED_SUBJECT);
-    const { payload: updated } = await seen(USER_UPDATED_SUBJECT);
+    const { payload: redeemed } = await seen(VoucherRedeemedSchema, (e) => e.redeemedByUuid === user.uuid);
+    const { payload: updated } = await seen(UserUpdatedSchema, (e) => e.uuid === user.uuid);
     try {
       await h.rpc.redeemVoucher({ code: made.voucher!.code }, h.ctx("redeemVoucher", identity));
       await expect(redeemed).resolves.toMatchObject({ id: made.voucher!.id, badges: ["STAFF"] });

@@ -1,4 +1,4 @@
-import { create } from "@bufbuild/protobuf";
+import { create, fromBinary } from "@bufbuild/protobuf";
 import { timestampDate } from "@bufbuild/protobuf/wkt";
 import {
   GetGuestTokenRequestSchema,
@@ -7,6 +7,8 @@ import {
   LogoutRequestSchema,
   SignUpRequestSchema,
 } from "@tt/proto/tt/user/v1/user_service_pb";
+import { eventDeclaration } from "@tt/kit";
+import { UserCreatedSchema, type UserCreated } from "@tt/proto/tt/user/v1/events_pb";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import {
   EMAIL_ALREADY_REGISTERED,
@@ -15,7 +17,6 @@ import {
   NICKNAME_TOO_LONG,
   PASSWORD_TOO_SHORT,
 } from "../account-rules.ts";
-import { USER_CREATED_SUBJECT, type UserCreatedEvent } from "../events.ts";
 import { Profile } from "../modules/profiles/profile.entity.ts";
 import { Session } from "../modules/sessions/session.entity.ts";
 import { User } from "../modules/users/user.entity.ts";
@@ -75,10 +76,10 @@ describe("SignUp", () => {
   });
 
   it("announces the new account on tt.user.user.created", async () => {
-    let received!: (event: UserCreatedEvent) => void;
-    const event = new Promise<UserCreatedEvent>((resolve) => (received = resolve));
-    const sub = await h.bus.subscribe(USER_CREATED_SUBJECT, (msg) => {
-      const payload = JSON.parse(new TextDecoder().decode(msg.data)) as UserCreatedEvent;
+    let received!: (event: UserCreated) => void;
+    const event = new Promise<UserCreated>((resolve) => (received = resolve));
+    const sub = await h.bus.subscribe(eventDeclaration(UserCreatedSchema).subject, (msg) => {
+      const payload = fromBinary(UserCreatedSchema, msg.data);
       if (payload.nickname === "announced") received(payload);
     });
     try {

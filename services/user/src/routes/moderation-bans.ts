@@ -1,16 +1,12 @@
 // Kick, ban, temporary ban, unban. Each takes effect at once: the target's sessions are revoked in the
 // same flush as the change and announced to every service, so the next call with an old token is refused.
-import { timestampDate } from "@bufbuild/protobuf/wkt";
+import { timestampDate, timestampFromDate } from "@bufbuild/protobuf/wkt";
 import { Code, ConnectError, type ServiceImpl } from "@connectrpc/connect";
 import type { EntityManager } from "@mikro-orm/postgresql";
+import { publishEvent } from "@tt/kit";
+import { UserBannedSchema, UserKickedSchema, UserUnbannedSchema } from "@tt/proto/tt/user/v1/events_pb";
 import type { TemporaryBanUserRequest, UserService } from "@tt/proto/tt/user/v1/user_service_pb";
 import { isBanActive, UserBan } from "../modules/moderation/ban.entity.ts";
-import {
-  enqueueEvent,
-  USER_BANNED_SUBJECT,
-  USER_KICKED_SUBJECT,
-  USER_UNBANNED_SUBJECT,
-} from "../modules/moderation/events.ts";
 import { loadModeratedUserMessage } from "../modules/moderation/moderated-user.message.ts";
 import { assertOutranks } from "../modules/moderation/ranks.ts";
 import { revokeUserSessions } from "../modules/sessions/revoke-sessions.ts";
@@ -55,12 +51,12 @@ async function ban(
   // A new ban replaces the previous one (a temporary ban can become one without end, and back).
   const row = existing ?? em.create(UserBan, { user: target, reason, bannedBy: caller.id, createdAt: now, endsAt });
   Object.assign(row, { reason, bannedBy: caller.id, createdAt: now, endsAt });
-  enqueueEvent(em, USER_BANNED_SUBJECT, {
+  publishEvent(em, UserBannedSchema, {
     uuid: target.id,
     reason,
     bannedByUuid: caller.id,
-    createdAt: now.toISOString(),
-    ...(endsAt ? { endsAt: endsAt.toISOString() } : {}),
+    createdAt: timestampFromDate(now),
+    ...(endsAt ? { endsAt: timestampFromDate(endsAt) } : {}),
   });
   await writeOrConflict(() => revokeUserSessions(em, svc.revocations, target.id, now));
   return { user: await loadModeratedUserMessage(em, target, now) };
@@ -78,11 +74,11 @@ export function moderationBanRoutes(
       const target = await loadTarget(em, req.uuid);
       assertOutranks(caller.role, target.role);
       const now = new Date();
-      enqueueEvent(em, USER_KICKED_SUBJECT, {
+      publishEvent(em, UserKickedSchema, {
         uuid: target.id,
         reason,
         kickedByUuid: caller.id,
-        at: now.toISOString(),
+        at: timestampFromDate(now),
       });
       await revokeUserSessions(em, svc.revocations, target.id, now);
       return {};
@@ -116,11 +112,11 @@ export function moderationBanRoutes(
         em.remove(existing);
         // An ended ban the sweeper has not reached yet is announced here instead, as expired.
         const expired = !isBanActive(existing, now);
-        enqueueEvent(em, USER_UNBANNED_SUBJECT, {
+        publishEvent(em, UserUnbannedSchema, {
           uuid: target.id,
           unbannedByUuid: expired ? "" : caller.id,
           expired,
-          at: now.toISOString(),
+          at: timestampFromDate(now),
         });
         await em.flush();
       }

@@ -7,9 +7,10 @@ import { Code, ConnectError, type ServiceImpl } from "@connectrpc/connect";
 import type { EntityManager } from "@mikro-orm/postgresql";
 import { DeactivationRequestSchema } from "@tt/proto/tt/user/v1/moderation_pb";
 import type { DeactivationRequest as DeactivationRequestMessage } from "@tt/proto/tt/user/v1/moderation_pb";
+import { publishEvent } from "@tt/kit";
+import { UserDeletedSchema, UserReactivatedSchema } from "@tt/proto/tt/user/v1/events_pb";
 import type { UserService } from "@tt/proto/tt/user/v1/user_service_pb";
 import { Deactivation } from "../modules/moderation/deactivation.entity.ts";
-import { enqueueEvent, USER_DELETED_SUBJECT, USER_REACTIVATED_SUBJECT } from "../modules/moderation/events.ts";
 import { loadModeratedUserMessage } from "../modules/moderation/moderated-user.message.ts";
 import { assertOutranks } from "../modules/moderation/ranks.ts";
 import { Profile } from "../modules/profiles/profile.entity.ts";
@@ -111,10 +112,10 @@ export function moderationDeactivationRoutes(svc: UserServiceContext): Partial<S
         row.requestedAt = null;
         row.deactivatedAt = now;
         row.deactivatedBy = caller.id;
-        enqueueEvent(em, USER_DELETED_SUBJECT, {
+        publishEvent(em, UserDeletedSchema, {
           uuid: target.id,
           deactivatedByUuid: caller.id,
-          at: now.toISOString(),
+          at: timestampFromDate(now),
         });
       }
       // Revoked even when already deactivated: a session opened in a race with the first call ends here.
@@ -130,10 +131,10 @@ export function moderationDeactivationRoutes(svc: UserServiceContext): Partial<S
       const row = await em.findOne(Deactivation, { user: target.id });
       if (row?.deactivatedAt) {
         em.remove(row);
-        enqueueEvent(em, USER_REACTIVATED_SUBJECT, {
+        publishEvent(em, UserReactivatedSchema, {
           uuid: target.id,
           reactivatedByUuid: caller.id,
-          at: now.toISOString(),
+          at: timestampFromDate(now),
         });
         await em.flush();
       }

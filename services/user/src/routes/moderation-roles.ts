@@ -1,10 +1,12 @@
 // Roles and capabilities. The role travels in every access token, so a role change revokes the target's
 // sessions: no token may keep a role the account no longer has (the user signs in again and gets the new
 // one). Capabilities are not in the token and take effect without that.
+import { timestampFromDate } from "@bufbuild/protobuf/wkt";
 import { Code, ConnectError, type ServiceImpl } from "@connectrpc/connect";
 import type { EntityManager } from "@mikro-orm/postgresql";
+import { publishEvent } from "@tt/kit";
+import { RolesChangedSchema } from "@tt/proto/tt/user/v1/events_pb";
 import type { UserService } from "@tt/proto/tt/user/v1/user_service_pb";
-import { enqueueEvent, ROLES_CHANGED_SUBJECT } from "../modules/moderation/events.ts";
 import { loadModeratedUserMessage } from "../modules/moderation/moderated-user.message.ts";
 import {
   assertOutranks,
@@ -39,13 +41,13 @@ async function changeRole(svc: UserServiceContext, em: EntityManager, caller: Us
   const now = new Date();
   const previousRole = target.role;
   target.role = role;
-  enqueueEvent(em, ROLES_CHANGED_SUBJECT, {
+  publishEvent(em, RolesChangedSchema, {
     uuid: target.id,
     role,
     previousRole,
     capabilities: [...target.capabilities],
     changedByUuid: caller.id,
-    at: now.toISOString(),
+    at: timestampFromDate(now),
   });
   await writeOrConflict(() => revokeUserSessions(em, svc.revocations, target.id, now));
   return { user: await loadModeratedUserMessage(em, target, now) };
@@ -53,13 +55,13 @@ async function changeRole(svc: UserServiceContext, em: EntityManager, caller: Us
 
 async function changeCapabilities(em: EntityManager, caller: User, target: User, capabilities: string[]) {
   target.capabilities = capabilities;
-  enqueueEvent(em, ROLES_CHANGED_SUBJECT, {
+  publishEvent(em, RolesChangedSchema, {
     uuid: target.id,
     role: target.role,
     previousRole: target.role,
     capabilities: [...capabilities],
     changedByUuid: caller.id,
-    at: new Date().toISOString(),
+    at: timestampFromDate(new Date()),
   });
   await writeOrConflict(() => em.flush());
   return { capabilities: [...target.capabilities] };

@@ -1,21 +1,18 @@
 import { randomUUID } from "node:crypto";
 import { timestampDate, timestampFromDate } from "@bufbuild/protobuf/wkt";
-import type { Identity } from "@tt/kit";
+import { fromBinary, type DescMessage, type MessageShape } from "@bufbuild/protobuf";
+import { eventDeclaration, type Identity } from "@tt/kit";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { UserBan } from "../modules/moderation/ban.entity.ts";
 import { sweepExpiredBans } from "../modules/moderation/ban-sweeper.ts";
 import {
-  ROLES_CHANGED_SUBJECT,
-  USER_BANNED_SUBJECT,
-  USER_DELETED_SUBJECT,
-  USER_KICKED_SUBJECT,
-  USER_UNBANNED_SUBJECT,
-  type RolesChangedEvent,
-  type UserBannedEvent,
-  type UserDeletedEvent,
-  type UserKickedEvent,
-  type UserUnbannedEvent,
-} from "../modules/moderation/events.ts";
+  RolesChangedSchema,
+  UserBannedSchema,
+  UserDeletedSchema,
+  UserKickedSchema,
+  UserUnbannedSchema,
+  type UserUnbanned,
+} from "@tt/proto/tt/user/v1/events_pb";
 import { RANK_TOO_LOW, ROLE_ABOVE_OWN } from "../modules/moderation/ranks.ts";
 import { ACCOUNT_BANNED, ACCOUNT_DEACTIVATED, accountBannedUntil } from "../modules/moderation/sign-in-guard.ts";
 import { Session } from "../modules/sessions/session.entity.ts";
@@ -67,12 +64,12 @@ async function liveSessions(uuid: string): Promise<Session[]> {
 }
 
 /** Resolves with the first event on `subject` about `uuid`; subscribe before acting. */
-async function nextEvent<T extends { uuid: string }>(subject: string, uuid: string) {
-  let received!: (event: T) => void;
-  const event = new Promise<T>((resolve) => (received = resolve));
-  const sub = await h.bus.subscribe(subject, (msg) => {
-    const payload = JSON.parse(new TextDecoder().decode(msg.data)) as T;
-    if (payload.uuid === uuid) received(payload);
+async function nextEvent<D extends DescMessage>(schema: D, uuid: string) {
+  let received!: (event: MessageShape<D>) => void;
+  const event = new Promise<MessageShape<D>>((resolve) => (received = resolve));
+  const sub = await h.bus.subscribe(eventDeclaration(schema).subject, (msg) => {
+    const payload = fromBinary(schema, msg.data);
+    if ((payload as { uuid?: string }).uuid === uuid) received(payload);
   });
   return { event: event.finally(() => sub.unsubscribe()) };
 }
@@ -82,7 +79,7 @@ describe("BanUser", () => {
     const mod = await account("moderator");
     const target = await account();
     expect((await liveSessions(target.uuid)).length).toBe(2);
-    const { event } = await nextEvent<UserBannedEvent>(USER_BANNED_SUBJECT, target.uuid);
+    const { event } = await nextEvent(UserBannedSchema, target.uuid);
 
     const res = await h.rpc.banUser({ uuid: target.uuid, reason: " spam " }, h.ctx("banUser", mod.identity));
     expect(res.user?.ban).toMatchObject({ reason: "spam", bannedByUuid: mod.uuid });
@@ -185,7 +182,7 @@ describe("TemporaryBanUser", () => {
     // The clock cannot be moved inside PostgreSQL, so the end is moved into the past instead.
     await h.orm.em.fork().nativeUpdate(UserBan, { user: target.uuid }, { endsAt: new Date(Date.now() - 1000) });
     await expect(signIn(target.email)).resolves.toMatchObject({ subject: target.uuid });
-    const { event } = await nextEvent<UserUnbannedEvent>(USER_UNBANNED_SUBJECT, target.uuid);
+    const { event } = await nextEvent(UserUnbannedSchema, target.uuid);
     // The instance's own sweeper may get there first; either way the ban ends once, announced.
     await sweepExpiredBans(h.orm);
     await expect(event).resolves.toMatchObject({ uuid: target.uuid, expired: true, unbannedByUuid: "" });
@@ -197,10 +194,10 @@ describe("TemporaryBanUser", () => {
     try {
       const signUp = await fast.rpc.signUp({ email: "swept@example.org", password: PASSWORD }, fast.ctx("signUp"));
       const uuid = signUp.user!.uuid;
-      let received!: (event: UserUnbannedEvent) => void;
-      const event = new Promise<UserUnbannedEvent>((resolve) => (received = resolve));
-      const sub = await fast.bus.subscribe(USER_UNBANNED_SUBJECT, (msg) => {
-        received(JSON.parse(new TextDecoder().decode(msg.data)) as UserUnbannedEvent);
+      let received!: (event: UserUnbanned) => void;
+      const event = new Promise<UserUnbanned>((resolve) => (received = resolve));
+      const sub = await fast.bus.subscribe(eventDeclaration(UserUnbannedSchema).subject, (msg) => {
+        received(fromBinary(UserUnbannedSchema, msg.data));
       });
       const moderator = await fast.rpc.signUp({ email: "sweeper@example.org", password: PASSWORD }, fast.ctx("signUp"));
       await fast.orm.em.fork().nativeUpdate(User, { id: moderator.user!.uuid }, { role: "moderator" });
@@ -226,7 +223,7 @@ describe("UnbanUser", () => {
     const mod = await account("staff");
     const target = await account();
     await h.rpc.banUser({ uuid: target.uuid }, h.ctx("banUser", mod.identity));
-    const { event } = await nextEvent<UserUnbannedEvent>(USER_UNBANNED_SUBJECT, target.uuid);
+    const { event } = await nextEvent(UserUnbannedSchema, target.uuid);
     const res = await h.rpc.unbanUser({ uuid: target.uuid }, h.ctx("unbanUser", mod.identity));
     expect(res.user?.ban).toBeUndefined();
     await expect(event).resolves.toMatchObject({ uuid: target.uuid, unbannedByUuid: mod.uuid, expired: false });
@@ -242,7 +239,7 @@ describe("KickUser", () => {
   it("ends every session and announces the kick; the account may sign in again", async () => {
     const mod = await account("moderator");
     const target = await account();
-    const { event } = await nextEvent<UserKickedEvent>(USER_KICKED_SUBJECT, target.uuid);
+    const { event } = await nextEvent(UserKickedSchema, target.uuid);
     await h.rpc.kickUser({ uuid: target.uuid, reason: "flooding" }, h.ctx("kickUser", mod.identity));
     expect(await liveSessions(target.uuid)).toEqual([]);
     expect(h.revocations.isRevoked(target.identity.sessionId)).toBe(true);
@@ -263,7 +260,7 @@ describe("AddRole", () => {
   it("sets the role, revokes the target's sessions so no token keeps the old role, and announces it", async () => {
     const mod = await account("globalModerator");
     const target = await account();
-    const { event } = await nextEvent<RolesChangedEvent>(ROLES_CHANGED_SUBJECT, target.uuid);
+    const { event } = await nextEvent(RolesChangedSchema, target.uuid);
     const res = await h.rpc.addRole({ uuid: target.uuid, role: "moderator" }, h.ctx("addRole", mod.identity));
     expect(res.user?.role).toBe("moderator");
     expect(await liveSessions(target.uuid)).toEqual([]);
@@ -337,7 +334,7 @@ describe("capabilities", () => {
     const remove = (capability: string, id = target.uuid) =>
       h.rpc.removeCapability({ id, capability }, h.ctx("removeCapability", mod.identity));
 
-    const { event } = await nextEvent<RolesChangedEvent>(ROLES_CHANGED_SUBJECT, target.uuid);
+    const { event } = await nextEvent(RolesChangedSchema, target.uuid);
     await expect(add("uploadMusic")).resolves.toMatchObject({ capabilities: ["uploadMusic"] });
     await expect(event).resolves.toMatchObject({ role: "user", capabilities: ["uploadMusic"] });
     await expect(add("promoteRoom")).resolves.toMatchObject({ capabilities: ["uploadMusic", "promoteRoom"] });
@@ -413,7 +410,7 @@ describe("deactivation", () => {
     const list = await h.rpc.listDeactivationRequests({}, h.ctx("listDeactivationRequests", staff.identity));
     expect(list.requests.find((r) => r.uuid === target.uuid)).toMatchObject({ reason: "moving on" });
 
-    const { event } = await nextEvent<UserDeletedEvent>(USER_DELETED_SUBJECT, target.uuid);
+    const { event } = await nextEvent(UserDeletedSchema, target.uuid);
     const res = await h.rpc.deactivateUser({ id: target.uuid }, h.ctx("deactivateUser", staff.identity));
     expect(res.user?.deactivatedAt).toBeDefined();
     expect(res.user?.deactivationRequestedAt).toBeUndefined();

@@ -2,15 +2,15 @@ import { mkdtemp, readdir, rm, stat } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { randomUUID } from "node:crypto";
-import { create } from "@bufbuild/protobuf";
+import { create, fromBinary, type DescMessage, type MessageShape } from "@bufbuild/protobuf";
 import { timestampFromDate } from "@bufbuild/protobuf/wkt";
 import { SignUpRequestSchema } from "@tt/proto/tt/user/v1/user_service_pb";
 import type { Identity } from "@tt/kit";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { PROFILE_UPDATED_SUBJECT, USER_UPDATED_SUBJECT } from "../modules/profile-data/profile-events.ts";
 import { IMAGE_NOT_FOUND, PROFILE_NOT_FOUND, UNAUTHORIZED_TO_DELETE } from "../modules/profile-data/profile-rules.ts";
-import { OutboxMessage } from "@tt/kit";
+import { eventDeclaration, OutboxMessage } from "@tt/kit";
+import { ProfileUpdatedSchema, UserUpdatedSchema } from "@tt/proto/tt/user/v1/events_pb";
 import { PhoneNumber } from "../modules/contact/phone-number.entity.ts";
 import { User } from "../modules/users/user.entity.ts";
 import { Code, connectErrorOf } from "../testing/expect-connect-error.ts";
@@ -56,12 +56,11 @@ async function png(width: number, height: number): Promise<Uint8Array> {
   );
 }
 
-/** Outbox rows of a subject whose JSON payload names the user. */
-async function eventsFor(subject: string, uuid: string): Promise<Record<string, unknown>[]> {
+/** The events of one kind in the outbox that are about the user, oldest first. */
+async function eventsFor<D extends DescMessage>(schema: D, uuid: string): Promise<MessageShape<D>[]> {
+  const { subject } = eventDeclaration(schema);
   const rows = await h.orm.em.fork().find(OutboxMessage, { subject }, { orderBy: { seq: "asc" } });
-  return rows
-    .map((r) => JSON.parse(new TextDecoder().decode(r.payload)) as Record<string, unknown>)
-    .filter((p) => p.uuid === uuid);
+  return rows.map((r) => fromBinary(schema, r.payload)).filter((p) => (p as { uuid?: string }).uuid === uuid);
 }
 
 const upload = async (who: Identity, kind = "profilePicture", bytes?: Uint8Array) =>
@@ -97,8 +96,8 @@ describe("own profile", () => {
     expect(profile).toMatchObject({ nickname: "After", color: "#a1b2c3", bio: "hello", avatarId: "cool-cat" });
     const again = await h.rpc.updateProfile({ bio: "" }, h.ctx("updateProfile", me));
     expect(again.profile).toMatchObject({ nickname: "After", color: "#a1b2c3", bio: "", avatarId: "cool-cat" });
-    const events = await eventsFor(PROFILE_UPDATED_SUBJECT, me.subject);
-    expect(events.map((e) => e.bio ?? "")).toEqual(["hello", ""]);
+    const events = await eventsFor(ProfileUpdatedSchema, me.subject);
+    expect(events.map((e) => e.profile?.bio)).toEqual(["hello", ""]);
   });
 
   it.each([
@@ -329,7 +328,7 @@ describe("badges", () => {
     ).toMatchObject({ badges: ["DOUBLE_PLATINUM"] });
     const { profile } = await h.rpc.getOwnProfile({}, h.ctx("getOwnProfile", user));
     expect(profile?.badges).toEqual(["DOUBLE_PLATINUM"]);
-    const events = await eventsFor(USER_UPDATED_SUBJECT, user.subject);
+    const events = await eventsFor(UserUpdatedSchema, user.subject);
     expect(events.map((e) => e.badges)).toEqual([
       ["VERIFIED", "JQBX"],
       ["VERIFIED", "JQBX", "STAFF"],

@@ -1,9 +1,17 @@
 import { randomBytes, randomUUID } from "node:crypto";
 import { timestampDate } from "@bufbuild/protobuf/wkt";
-import { create } from "@bufbuild/protobuf";
+import { create, fromBinary } from "@bufbuild/protobuf";
 import type { ConnectRouter, ServiceImpl } from "@connectrpc/connect";
 import { GetServiceAppleUserTokenRequestSchema, type UserService } from "@tt/proto/tt/user/v1/user_service_pb";
-import { ConfigError, INTERNAL_ERROR_MESSAGE, OutboxMessage, type Identity, type ServiceInstance } from "@tt/kit";
+import {
+  ConfigError,
+  eventDeclaration,
+  INTERNAL_ERROR_MESSAGE,
+  OutboxMessage,
+  type Identity,
+  type ServiceInstance,
+} from "@tt/kit";
+import { ProviderLinkCreatedSchema } from "@tt/proto/tt/user/v1/events_pb";
 import { decodeJwt, decodeProtectedHeader } from "jose";
 import { afterAll, beforeAll, beforeEach, describe, expect, inject, it } from "vitest";
 import { ProviderTokenKey } from "../modules/provider-tokens/provider-token-key.entity.ts";
@@ -18,7 +26,6 @@ import {
 import { Code, connectErrorOf } from "../testing/expect-connect-error.ts";
 import { createUserHarness, type UserHarness } from "../testing/user-harness.ts";
 import { fakeProvidersEnv } from "../providers/testing/fake-providers-env.ts";
-import { PROVIDER_LINKED_SUBJECT, type ProviderLinkEvent } from "./provider-tokens.ts";
 
 // One fake stands in for every provider host; each test says how each path answers.
 let fake: FakeServer;
@@ -134,15 +141,18 @@ describe("ExchangeSpotifyCode", () => {
     expect(row?.refreshTokenEnc).not.toContain("sp-rt");
     expect(row?.accessTokenEnc).not.toContain("sp-at");
     expect(row?.providerEmail).toBe("spot@example.org");
-    const events = await h.orm.em.fork().find(OutboxMessage, { subject: PROVIDER_LINKED_SUBJECT });
-    const payloads = events.map((e) => JSON.parse(new TextDecoder().decode(e.payload)) as ProviderLinkEvent);
-    expect(payloads).toContainEqual({
-      uuid: user.subject,
-      provider: "spotify",
-      variant: "web",
-      providerUserId: "sp-user",
-      email: "spot@example.org",
-    });
+    const { subject } = eventDeclaration(ProviderLinkCreatedSchema);
+    const events = await h.orm.em.fork().find(OutboxMessage, { subject });
+    const payloads = events.map((e) => fromBinary(ProviderLinkCreatedSchema, e.payload));
+    expect(payloads).toContainEqual(
+      create(ProviderLinkCreatedSchema, {
+        uuid: user.subject,
+        provider: "spotify",
+        variant: "web",
+        providerUserId: "sp-user",
+        email: "spot@example.org",
+      }),
+    );
   });
 
   it("refreshes once when Spotify refuses the new token on /v1/me", async () => {

@@ -4,7 +4,8 @@ import { Code, ConnectError, type HandlerContext, type ServiceImpl } from "@conn
 import type { EntityManager } from "@mikro-orm/postgresql";
 import { timestampFromDate } from "@bufbuild/protobuf/wkt";
 import type { UserService } from "@tt/proto/tt/user/v1/user_service_pb";
-import { ConfigError, enqueue, INTERNAL_ERROR_MESSAGE, type Identity } from "@tt/kit";
+import { ConfigError, INTERNAL_ERROR_MESSAGE, publishEvent, type Identity } from "@tt/kit";
+import { ProviderLinkCreatedSchema, ProviderLinkDeletedSchema } from "@tt/proto/tt/user/v1/events_pb";
 import { callProvider } from "../modules/provider-tokens/provider-errors.ts";
 import {
   createProviderTokenStore,
@@ -21,23 +22,6 @@ import { callEm, callIdentity } from "./call.ts";
 import { chatRoutes } from "./provider-tokens-chat.ts";
 import { checkUuid, required } from "./provider-tokens-input.ts";
 import { statusRoutes } from "./provider-tokens-status.ts";
-
-export const PROVIDER_LINKED_SUBJECT = "tt.user.provider-link.created";
-export const PROVIDER_UNLINKED_SUBJECT = "tt.user.provider-link.deleted";
-
-/** The payload of tt.user.provider-link.created / .deleted; never a token. */
-export interface ProviderLinkEvent {
-  uuid: string;
-  provider: LinkedProvider;
-  variant: string;
-  providerUserId: string;
-  /** The provider's e-mail for the account (Spotify), so the e-mail list can record it as type spotify. */
-  email: string;
-}
-
-function enqueueLinkEvent(em: EntityManager, subject: string, event: ProviderLinkEvent): void {
-  enqueue(em, subject, new TextEncoder().encode(JSON.stringify(event)));
-}
 
 export function providerTokenRoutes(svc: UserServiceContext): Partial<ServiceImpl<typeof UserService>> {
   // Nothing of svc is touched while the routes are built (completeness.test.ts builds them with no context):
@@ -208,7 +192,7 @@ export function providerTokenRoutes(svc: UserServiceContext): Partial<ServiceImp
         product: me.result.product,
         providerEmail: me.result.email,
       });
-      enqueueLinkEvent(em, PROVIDER_LINKED_SUBJECT, {
+      publishEvent(em, ProviderLinkCreatedSchema, {
         uuid: userId,
         provider: "spotify",
         variant: "web",
@@ -228,7 +212,7 @@ export function providerTokenRoutes(svc: UserServiceContext): Partial<ServiceImp
       const row = await store.find(em, { userId, provider: "spotify" });
       if (row) {
         em.remove(row);
-        enqueueLinkEvent(em, PROVIDER_UNLINKED_SUBJECT, {
+        publishEvent(em, ProviderLinkDeletedSchema, {
           uuid: userId,
           provider: "spotify",
           variant: row.variant,
@@ -251,7 +235,7 @@ export function providerTokenRoutes(svc: UserServiceContext): Partial<ServiceImp
         svc.providers.youtube.exchangeCode(code, uri),
       );
       const row = await store.save(em, { userId, provider: "youtube" }, tokens);
-      enqueueLinkEvent(em, PROVIDER_LINKED_SUBJECT, {
+      publishEvent(em, ProviderLinkCreatedSchema, {
         uuid: userId,
         provider: "youtube",
         variant: "web",

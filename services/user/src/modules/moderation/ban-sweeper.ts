@@ -1,10 +1,12 @@
 // Temporary bans end by themselves: readers already treat an ended ban as none (isBanActive); the sweeper
 // removes the rows and announces tt.user.user.unbanned, so other services learn of the end without polling.
+import { timestampFromDate } from "@bufbuild/protobuf/wkt";
 import { LockMode } from "@mikro-orm/core";
 import type { MikroORM } from "@mikro-orm/postgresql";
 import type { Logger } from "pino";
+import { publishEvent } from "@tt/kit";
+import { UserUnbannedSchema } from "@tt/proto/tt/user/v1/events_pb";
 import { UserBan } from "./ban.entity.ts";
-import { enqueueEvent, USER_UNBANNED_SUBJECT } from "./events.ts";
 
 export const DEFAULT_BAN_SWEEP_INTERVAL_MS = 60_000;
 const BATCH = 100;
@@ -22,11 +24,11 @@ export async function sweepExpiredBans(orm: MikroORM, now = new Date(), batch = 
       { orderBy: { endsAt: "asc" }, limit: batch, lockMode: LockMode.PESSIMISTIC_PARTIAL_WRITE },
     );
     for (const ban of ended) {
-      enqueueEvent(em, USER_UNBANNED_SUBJECT, {
+      publishEvent(em, UserUnbannedSchema, {
         uuid: ban.user.id,
         unbannedByUuid: "",
         expired: true,
-        at: (ban.endsAt ?? now).toISOString(),
+        at: timestampFromDate(ban.endsAt ?? now),
       });
       em.remove(ban);
     }
