@@ -134,3 +134,41 @@ describe("issue 9 defect 4: every string has a declared maximum, checked before 
     expect(doc.components.schemas["tt.user.v1.LoginRequest"]?.properties.email).toMatchObject({ maxLength: 320 });
   });
 });
+
+describe("issue 10: declared field rules (uuid, in, gte/lte) are enforced before the handler and listed", () => {
+  it("issue 10: a malformed uuid in a path is a 400 naming the field", async () => {
+    expect400(await platform.call("GET", u("/admin/users/not-a-uuid"), { token: admin }), "id must be a uuid");
+    expect400(await platform.call("DELETE", u("/vouchers/123"), { token: admin }), "id must be a uuid");
+  });
+
+  it("issue 10: a role outside the list and a limit outside its range are 400s", async () => {
+    const signUp = await platform.call("POST", u("/users/admin/sign-up"), {
+      token: admin,
+      body: { email: "rules@example.test", password: "correct-horse-battery-9", role: "root" },
+    });
+    expect400(signUp, "role must be one of globalModerator, admin, moderator, staff, promoter, user, bot");
+    expect400(
+      await platform.call("GET", u("/phone-validation/recents?limit=501"), { token: admin }),
+      "limit must be between 1 and 500",
+    );
+    const ok = await platform.call("GET", u("/phone-validation/recents?limit=500"), { token: admin });
+    expect(ok.status).toBe(200);
+  });
+
+  it("issue 10: the rules are listed in /openapi.json", async () => {
+    const doc = (await platform.call("GET", "/openapi.json")).body as {
+      paths: Record<string, Record<string, { parameters: Array<{ name: string; schema: Record<string, unknown> }> }>>;
+      components: { schemas: Record<string, { properties: Record<string, Record<string, unknown>> }> };
+    };
+    const param = (path: string, name: string) => doc.paths[path]?.get?.parameters.find((p) => p.name === name)?.schema;
+    expect(param("/api/user-service/admin/users/{id}", "id")).toEqual({
+      type: "string",
+      maxLength: 36,
+      format: "uuid",
+    });
+    expect(param("/api/user-service/phone-validation/recents", "limit")).toMatchObject({ minimum: 1, maximum: 500 });
+    expect(doc.components.schemas["tt.user.v1.AdminSignUpRequest"]?.properties.role).toMatchObject({
+      enum: ["globalModerator", "admin", "moderator", "staff", "promoter", "user", "bot"],
+    });
+  });
+});

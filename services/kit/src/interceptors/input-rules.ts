@@ -278,7 +278,7 @@ function checkString(value: unknown, max: number, rules = NO_RULES, skipEmpty = 
   }
   if (max > 0 && value.length > max && codePoints(value, max) > max) return `must be at most ${max} characters long`;
   if (!rules.strings || (skipEmpty && value === "")) return undefined;
-  if (rules.uuid && !UUID.test(value)) return "must be a UUID";
+  if (rules.uuid && !UUID.test(value)) return "must be a uuid";
   if (rules.in && !rules.in.has(value)) return `must be one of ${rules.inText}`;
   if (rules.minLength > 0 && codePoints(value, rules.minLength) < rules.minLength) {
     return `must be at least ${rules.minLength} characters long`;
