@@ -2,6 +2,7 @@
 // assert the platform's deployment rules (hardening, probes, labels, pinned images, one Deployment per service
 // package, secrets kept out of ConfigMaps, network policies, strict values). No cluster is needed.
 import { spawnSync } from "node:child_process";
+import { createPrivateKey } from "node:crypto";
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -370,6 +371,35 @@ describe("chart values", () => {
       name: "room",
       entry: "/remotes/room/mf-manifest.json",
     });
+  });
+
+  it("issue 10: gives every backend service, never the gateway, the service identity key from the chart's Secret", () => {
+    const docs = render();
+    const secret = named(docs, "Secret", `${release}-turntable-service-identity`) as unknown as Secret | undefined;
+    const pem = secret?.stringData?.SERVICE_TOKEN_PRIVATE_KEY ?? "";
+    expect(createPrivateKey(pem).asymmetricKeyType).toBe("ed25519");
+    const backends = servicePackages.map((name) => `${release}-turntable-${name}`);
+    for (const name of backends) expect(resolveEnv(docs, name).env.SERVICE_TOKEN_PRIVATE_KEY, name).toBe(pem);
+    expect(resolveEnv(docs, `${release}-turntable-gateway`).env.SERVICE_TOKEN_PRIVATE_KEY).toBeUndefined();
+    // The key is made at install; on upgrade the template reads it back from the cluster (lookup), which
+    // `helm template` cannot show.
+    const template = readFileSync(path.join(chart, "templates/service-identity.yaml"), "utf8");
+    expect(template).toMatch(/lookup "v1" "Secret" \.Release\.Namespace \$name/);
+  });
+
+  it("issue 10: reads the service identity key from serviceIdentity.existingSecret instead of rendering one", () => {
+    const docs = render([
+      "--set",
+      "serviceIdentity.existingSecret=our-keys",
+      "--set",
+      "serviceIdentity.existingSecretKey=service-key.pem",
+    ]);
+    expect(named(docs, "Secret", `${release}-turntable-service-identity`)).toBeUndefined();
+    const deployment = named(docs, "Deployment", `${release}-turntable-user`) as unknown as Deployment;
+    const variable = deployment.spec!.template.spec!.containers[0]!.env!.find(
+      (e) => e.name === "SERVICE_TOKEN_PRIVATE_KEY",
+    );
+    expect(variable?.valueFrom?.secretKeyRef).toEqual({ name: "our-keys", key: "service-key.pem" });
   });
 
   it("reads Secrets named in production values instead of rendering credentials", () => {

@@ -356,3 +356,8 @@ server {
 {{- end -}}
 {{- toYaml (list $rule) -}}
 {{- end -}}
+
+{{/* The Secret holding SERVICE_TOKEN_PRIVATE_KEY: serviceIdentity.existingSecret, or the one the chart renders. */}}
+{{- define "tt.serviceIdentitySecret" -}}
+{{- default (printf "%s-service-identity" (include "tt.fullname" .)) .Values.serviceIdentity.existingSecret -}}
+{{- end -}}
