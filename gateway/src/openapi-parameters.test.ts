@@ -1,4 +1,5 @@
 import { FixtureService } from "@tt/proto/tt/fixture/v1/fixture_service_pb";
+import { FlatListRequestSchema } from "@tt/proto/tt/fixture/v1/flatten_pb";
 import { RulesProbeSchema } from "@tt/proto/tt/testing/v1/field_rules_pb";
 import { UserService } from "@tt/proto/tt/user/v1/user_service_pb";
 import { describe, expect, it } from "vitest";
@@ -92,6 +93,37 @@ describe("query parameters", () => {
   it("issue 9 defect 4: query parameters carry maxLength", () => {
     const outbox = byName(queryParameters(createSchemaBuilder(), routeOf("GET", "/api/user-service/dev/outbox")));
     expect(outbox.to?.schema).toEqual({ type: "string", maxLength: 320 });
+  });
+});
+
+describe("query names of flattened fields (tt.options.v1.query, issue 10)", () => {
+  const LIST = ["fields", "s", "filter", "or", "sort", "join", "limit", "offset", "page", "cache"];
+
+  it("names a flattened message's fields top-level, also inside a flattened field, and dotted below a plain one", () => {
+    const names = leafNames(createSchemaBuilder(), FlatListRequestSchema, new Set(), false).map((l) => l.name);
+    expect(names).toEqual([
+      "tenant",
+      ...LIST,
+      "archived",
+      "labels[key]",
+      "extra.name",
+      ...LIST.map((n) => `extra.${n}`),
+    ]);
+  });
+
+  it("leaves out a flattened field bound by the path or the body", () => {
+    const names = leafNames(createSchemaBuilder(), FlatListRequestSchema, new Set(["query"]), false).map((l) => l.name);
+    expect(names).not.toContain("s");
+    expect(names).toContain("archived");
+  });
+
+  it("issue 10: the admin lists keep their documented top-level query names", () => {
+    const params = queryParameters(createSchemaBuilder(), routeOf("GET", "/api/user-service/admin/users"));
+    expect(params.map((p) => p.name)).toEqual(LIST);
+    expect(byName(params).filter).toMatchObject({
+      explode: true,
+      schema: { type: "array", items: { type: "string", maxLength: 2048 } },
+    });
   });
 });
 

@@ -3,7 +3,7 @@
 // of a body that holds uploaded files.
 import type { DescField, DescMessage } from "@bufbuild/protobuf";
 import { isWrapperDesc } from "@bufbuild/protobuf/wkt";
-import { UPLOADED_FILE_TYPE } from "./bind.ts";
+import { isQueryFlattened, UPLOADED_FILE_TYPE } from "./bind.ts";
 import { isRequired, WKT, type JsonSchema, type SchemaBuilder } from "./openapi-schema.ts";
 import type { Route } from "./routes.ts";
 import type { PathTemplate, TemplateSegment } from "./template/parse.ts";
@@ -29,8 +29,9 @@ const BINARY: JsonSchema = { type: "string", format: "binary" };
 
 /**
  * The names a query string (or a form) can set: leaf fields whose proto path is not in `bound`, dotted, a
- * few levels deep, each message type once per branch. With `files`, UploadedFile fields are named too (as
- * binary) instead of being walked into.
+ * few levels deep, each message type once per branch. A field flattened into the query
+ * (`tt.options.v1.query`) adds no name segment: its fields are named as if they were its parent's, as the
+ * gateway binds them. With `files`, UploadedFile fields are named too (as binary) instead of being walked into.
  */
 export function leafNames(
   builder: SchemaBuilder,
@@ -55,6 +56,11 @@ export function leafNames(
       if (files && f.message?.typeName === UPLOADED_FILE_TYPE && f.fieldKind !== "map") {
         const schema = f.fieldKind === "list" ? { type: "array", items: BINARY } : BINARY;
         out.push({ name, field: f, schema, required: leafRequired });
+        continue;
+      }
+      if (f.fieldKind === "message" && isQueryFlattened(f) && !seen.has(f.message.typeName)) {
+        const inner = new Set([...seen, f.message.typeName]);
+        walk(f.message, prefix, `${protoPath}.`, depth, inner, leafRequired);
         continue;
       }
       if (f.fieldKind === "message" && !WKT[f.message.typeName] && !isWrapperDesc(f.message)) {
