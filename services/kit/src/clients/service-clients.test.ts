@@ -10,6 +10,7 @@ import { createMemoryBus } from "../bus/memory.ts";
 import { ConfigError } from "../config.ts";
 import { startServiceHost, type ServiceHost } from "../host.ts";
 import { createLogger } from "../logger.ts";
+import { runWithRequestId } from "../process-guards.ts";
 import { createServer, type RunningServer } from "../server.ts";
 import type { ServiceDefinition, ServiceDeps } from "../service.ts";
 import { echoDefinition } from "../test-support/echo-service.ts";
@@ -102,6 +103,8 @@ describe("in process", () => {
     // The access interceptor ran: a service-only method accepts it, a guest-only method refuses it.
     expect((await echo.serviceEcho({ text: "svc" })).text).toBe("svc");
     expect(await codeOf(echo.guestEcho({ text: "no" }))).toBe(Code.Unauthenticated);
+    // Called while serving a request, the call carries that request's id.
+    expect((await runWithRequestId("req-42", () => echo.echo({ text: "id" }))).requestId).toBe("req-42");
   });
 
   it("issue 10: a call has a deadline by default (SERVICE_CALL_TIMEOUT_MS), and each call may set its own", async () => {
@@ -147,6 +150,7 @@ describe("across processes", () => {
     const echo = seen.deps!.clients.get(EchoService);
     expect(await echo.echo({ text: "far" })).toMatchObject({ text: "far", subject: "caller", tokenType: "service" });
     expect((await echo.serviceEcho({ text: "svc" })).text).toBe("svc");
+    expect((await runWithRequestId("req-43", () => echo.echo({ text: "id" }))).requestId).toBe("req-43");
     expect(await codeOf(echo.echo({ text: "slow", delayMs: 5_000 }, { timeoutMs: 100 }))).toBe(Code.DeadlineExceeded);
     const quick = seen.deps!.clients.get(EchoService, { timeoutMs: 100 });
     expect(await codeOf(quick.echo({ text: "slow", delayMs: 5_000 }))).toBe(Code.DeadlineExceeded);
