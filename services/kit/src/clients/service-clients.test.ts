@@ -76,6 +76,12 @@ async function host(definitions: ServiceDefinition[], env: Record<string, string
   return started;
 }
 
+async function texts(stream: AsyncIterable<{ text: string }>): Promise<string[]> {
+  const out: string[] = [];
+  for await (const m of stream) out.push(m.text);
+  return out;
+}
+
 async function codeOf(call: Promise<unknown>): Promise<Code> {
   try {
     await call;
@@ -105,6 +111,7 @@ describe("in process", () => {
     expect(await codeOf(echo.guestEcho({ text: "no" }))).toBe(Code.Unauthenticated);
     // Called while serving a request, the call carries that request's id.
     expect((await runWithRequestId("req-42", () => echo.echo({ text: "id" }))).requestId).toBe("req-42");
+    expect(await texts(echo.echoStream({ text: "s", count: 2 }))).toEqual(["s", "s"]);
   });
 
   it("issue 10: a call has a deadline by default (SERVICE_CALL_TIMEOUT_MS), and each call may set its own", async () => {
@@ -151,6 +158,7 @@ describe("across processes", () => {
     expect(await echo.echo({ text: "far" })).toMatchObject({ text: "far", subject: "caller", tokenType: "service" });
     expect((await echo.serviceEcho({ text: "svc" })).text).toBe("svc");
     expect((await runWithRequestId("req-43", () => echo.echo({ text: "id" }))).requestId).toBe("req-43");
+    expect(await texts(echo.echoStream({ text: "s", count: 3 }))).toEqual(["s", "s", "s"]);
     expect(await codeOf(echo.echo({ text: "slow", delayMs: 5_000 }, { timeoutMs: 100 }))).toBe(Code.DeadlineExceeded);
     const quick = seen.deps!.clients.get(EchoService, { timeoutMs: 100 });
     expect(await codeOf(quick.echo({ text: "slow", delayMs: 5_000 }))).toBe(Code.DeadlineExceeded);
