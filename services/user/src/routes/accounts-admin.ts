@@ -1,6 +1,8 @@
 // Admin: one account in full, accounts made by staff, and setting another user's password.
+import { getOption } from "@bufbuild/protobuf";
 import { Code, ConnectError, type ServiceImpl } from "@connectrpc/connect";
-import type { UserService } from "@tt/proto/tt/user/v1/user_service_pb";
+import { field as fieldRules } from "@tt/proto/tt/options/v1/field_pb";
+import { AdminSignUpRequestSchema, type UserService } from "@tt/proto/tt/user/v1/user_service_pb";
 import {
   EMAIL_ALREADY_REGISTERED,
   MISSING_CREDENTIALS,
@@ -16,8 +18,12 @@ import type { UserServiceContext } from "../user-context.ts";
 import { checkUuid, revokeOtherSessions, USER_NOT_FOUND } from "./accounts-shared.ts";
 import { callEm } from "./call.ts";
 
-/** Roles an admin may give at sign-up; superUser is never handed out through the API. */
-export const ADMIN_SIGN_UP_ROLES = ["globalModerator", "admin", "moderator", "staff", "promoter", "user", "bot"];
+/**
+ * Roles an admin may give at sign-up; superUser is never handed out through the API. Declared once, as the
+ * `in` rule of AdminSignUpRequest.role (the input-rules interceptor refuses any other before the handler); the
+ * handler checks again, as this is what keeps superUser out.
+ */
+export const ADMIN_SIGN_UP_ROLES: readonly string[] = getOption(AdminSignUpRequestSchema.field.role, fieldRules).in;
 export const NEW_PASSWORD_MISSING = "uuid or new password missing in request";
 
 export function accountAdminRoutes(
@@ -26,7 +32,8 @@ export function accountAdminRoutes(
 ): Partial<ServiceImpl<typeof UserService>> {
   return {
     async adminGetUser(req, ctx) {
-      const id = checkUuid("id", req.id);
+      // A uuid: the field's declared rule (uuid, required) refused anything else before the handler.
+      const id = req.id.toLowerCase();
       const em = callEm(ctx);
       const user = await em.findOne(User, { id });
       if (!user) throw new ConnectError(USER_NOT_FOUND, Code.NotFound);
