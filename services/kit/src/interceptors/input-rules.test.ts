@@ -1,7 +1,21 @@
 import { readdir } from "node:fs/promises";
 import { join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
-import { create, type DescService, type MessageInitShape } from "@bufbuild/protobuf";
+import {
+  create,
+  createFileRegistry,
+  setExtension,
+  type DescMessage,
+  type DescService,
+  type MessageInitShape,
+} from "@bufbuild/protobuf";
+import {
+  FieldDescriptorProto_Label,
+  FieldDescriptorProto_Type,
+  FieldOptionsSchema,
+  FileDescriptorProtoSchema,
+  type FieldOptions,
+} from "@bufbuild/protobuf/wkt";
 import { Code, ConnectError, createClient, createRouterTransport } from "@connectrpc/connect";
 import {
   EchoRequestSchema,
@@ -10,6 +24,7 @@ import {
   NestedSchema,
   UploadRequestSchema,
 } from "@tt/proto/tt/fixture/v1/fixture_service_pb";
+import { field as fieldOption, FieldRulesSchema } from "@tt/proto/tt/options/v1/field_pb";
 import { RulesProbeSchema } from "@tt/proto/tt/testing/v1/field_rules_pb";
 import { LoginRequestSchema, UserService } from "@tt/proto/tt/user/v1/user_service_pb";
 import { describe, expect, it } from "vitest";
@@ -210,14 +225,59 @@ describe("input rules: declared value rules (issue 10)", () => {
     expect(probe(init)).toBe(expected);
   });
 
-  it("the completeness check names a rule on a value the field cannot hold", () => {
-    // A probe service whose request is RulesProbe passes; the fixture's Everything holds none of these rules.
-    const asRequest = {
+  const asRequest = (input: DescMessage) =>
+    ({
       ...FixtureService,
       typeName: "test.Probe",
-      methods: [{ ...FixtureService.method.echo, name: "Probe", input: RulesProbeSchema }],
-    } as unknown as DescService;
-    expect(inputRulesProblems([asRequest])).toEqual([]);
+      methods: [{ ...FixtureService.method.echo, name: "Probe", input }],
+    }) as unknown as DescService;
+
+  it("the completeness check passes a proto whose rules fit their fields", () => {
+    expect(inputRulesProblems([asRequest(RulesProbeSchema)])).toEqual([]);
+  });
+
+  it("the completeness check names a rule on a value the field cannot hold, and rules that cannot hold", () => {
+    // A message built at run time, each field with a faulty declaration.
+    const rules = (init: MessageInitShape<typeof FieldRulesSchema>) => {
+      const options = create(FieldOptionsSchema);
+      setExtension(options, fieldOption, create(FieldRulesSchema, init));
+      return options;
+    };
+    const field = (name: string, number: number, type: FieldDescriptorProto_Type, options: FieldOptions) => ({
+      name,
+      number,
+      type,
+      label: FieldDescriptorProto_Label.OPTIONAL,
+      jsonName: name,
+      options,
+    });
+    const file = create(FileDescriptorProtoSchema, {
+      name: "test/bad_rules.proto",
+      package: "test",
+      syntax: "proto3",
+      messageType: [
+        {
+          name: "Bad",
+          field: [
+            field("count", 1, FieldDescriptorProto_Type.INT32, rules({ uuid: true })),
+            field("name", 2, FieldDescriptorProto_Type.STRING, rules({ maxLength: 8, gte: 1n })),
+            field("code", 3, FieldDescriptorProto_Type.STRING, rules({ maxLength: 8, pattern: "(" })),
+            field("size", 4, FieldDescriptorProto_Type.INT64, rules({ gte: 5n, lte: 1n })),
+            field("nick", 5, FieldDescriptorProto_Type.STRING, rules({ maxLength: 2, minLength: 3 })),
+          ],
+        },
+      ],
+    });
+    const bad = createFileRegistry(file, () => undefined).getMessage("test.Bad")!;
+    expect(inputRulesProblems([asRequest(bad)])).toEqual([
+      "test.Bad.count declares a string rule (uuid, min_length, pattern, in) but holds no string of its own",
+      "test.Bad.name declares gte/lte but holds no integer of its own",
+      expect.stringMatching(/^test\.Bad\.code declares a pattern that does not compile \(/),
+      "test.Bad.size declares gte above lte",
+      "test.Bad.nick declares min_length above max_length",
+    ]);
+    // A pattern that does not compile is left out of the checks rather than breaking every request.
+    expect(verdict(() => assertInputRules(bad, create(bad, { code: "x" } as never)))).toBe("ok");
   });
 });
 
