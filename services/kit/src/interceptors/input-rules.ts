@@ -21,6 +21,7 @@ import {
 import { FeatureSet_FieldPresence, isWrapperDesc } from "@bufbuild/protobuf/wkt";
 import { Code, ConnectError, type Interceptor } from "@connectrpc/connect";
 import { field as fieldOption } from "@tt/proto/tt/options/v1/field_pb";
+import { isUuid } from "../call.ts";
 
 /** A control character (C0 but tab, LF, CR; DEL) or a lone surrogate. */
 // eslint-disable-next-line no-control-regex -- finding control characters is the point
@@ -30,8 +31,6 @@ const FORBIDDEN = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F]|\p{Cs}/u;
 export function maxLengthOf(field: DescField): number {
   return hasOption(field, fieldOption) ? getOption(field, fieldOption).maxLength : 0;
 }
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** A field's declared rules besides `max_length`, compiled once. */
 export interface ValueRules {
@@ -278,7 +277,7 @@ function checkString(value: unknown, max: number, rules = NO_RULES, skipEmpty = 
   }
   if (max > 0 && value.length > max && codePoints(value, max) > max) return `must be at most ${max} characters long`;
   if (!rules.strings || (skipEmpty && value === "")) return undefined;
-  if (rules.uuid && !UUID.test(value)) return "must be a uuid";
+  if (rules.uuid && !isUuid(value)) return "must be a uuid";
   if (rules.in && !rules.in.has(value)) return `must be one of ${rules.inText}`;
   if (rules.minLength > 0 && codePoints(value, rules.minLength) < rules.minLength) {
     return `must be at least ${rules.minLength} characters long`;
