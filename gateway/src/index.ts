@@ -11,9 +11,20 @@ export {
   BindingDefinitionError,
   defaultJsonReadOptions,
   hasUploadedFileField,
+  isQueryFlattened,
+  queryFieldList,
+  queryFieldsOf,
   UPLOADED_FILE_TYPE,
 } from "./bind.ts";
 export type { Binding, BindingRule, FormBody, FormFile } from "./bind.ts";
+export { compilePathBinding } from "./bind-path.ts";
+export type { PathBinding, PathVariableBinding } from "./bind-path.ts";
+export { assignQuery, assignValue, checkQueryNames, createNameResolver } from "./bind-query.ts";
+export type { NameResolver, NameResolverOptions, Target as BindTarget } from "./bind-query.ts";
+export { compileBodyBinding } from "./bind-body.ts";
+export type { BodyBinding } from "./bind-body.ts";
+export { compileFormBinding } from "./bind-multipart.ts";
+export type { FormBinding } from "./bind-multipart.ts";
 export { readMultipart, MULTIPART_TYPE } from "./multipart.ts";
 export type { MultipartOptions } from "./multipart.ts";
 export { invokeUnary, invokeServerStream, InvokeError, DEFAULT_TIMEOUT_MS } from "./invoke.ts";
