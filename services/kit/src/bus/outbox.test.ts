@@ -1,6 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { defineEntity, p } from "@mikro-orm/core";
 import { MikroORM } from "@mikro-orm/postgresql";
+import pg from "pg";
 import { pino } from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { inject } from "vitest";
@@ -254,7 +255,35 @@ describe("transactional outbox", () => {
     } finally {
       await held.rollback();
     }
-    // Its transaction ended (as when its connection is lost): the lock is free again.
+    // Its transaction ended: the lock is free again.
     expect(await relayOutboxOnce(orm, bus)).toBe(1);
+  });
+
+  it("frees the lock when the relay holding it loses its connection, and the other relay takes over", async () => {
+    const { subject } = await freshStream();
+    await orm.em.fork().transactional(async (em) => {
+      enqueue(em, subject, enc("after the loss"));
+    });
+    // Another instance's relay, in the middle of a round on a connection of its own.
+    const url = new URL(inject("databaseUrl"));
+    url.pathname = `/${dbName}`;
+    const other = new pg.Client({ connectionString: url.toString() });
+    other.on("error", () => undefined);
+    await other.connect();
+    try {
+      await other.query("begin");
+      const { rows } = await other.query<{ locked: boolean; pid: number }>(
+        "select pg_try_advisory_xact_lock(hashtext($1)) as locked, pg_backend_pid() as pid",
+        ["tt-outbox-relay:public"],
+      );
+      expect(rows[0]!.locked).toBe(true);
+      expect(await relayOutboxOnce(orm, bus)).toBe(-1);
+      // Its connection is cut (the server process ends, as on a network loss the server notices).
+      await orm.em.fork().execute("select pg_terminate_backend(?)", [rows[0]!.pid]);
+      await expect(other.query("commit")).rejects.toThrow();
+      expect(await relayOutboxOnce(orm, bus)).toBe(1);
+    } finally {
+      await other.end().catch(() => undefined);
+    }
   });
 });
