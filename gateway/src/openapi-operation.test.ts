@@ -1,9 +1,11 @@
 import { FixtureService } from "@tt/proto/tt/fixture/v1/fixture_service_pb";
+import { RulesProbeSchema } from "@tt/proto/tt/testing/v1/field_rules_pb";
 import { UserService } from "@tt/proto/tt/user/v1/user_service_pb";
 import { describe, expect, it } from "vitest";
 import { accessOf, operationOf, requestBodyOf } from "./openapi-operation.ts";
-import { createSchemaBuilder } from "./openapi-schema.ts";
+import { createSchemaBuilder, type JsonSchema } from "./openapi-schema.ts";
 import { buildRouteTable, type Route } from "./routes.ts";
+import { parseTemplate } from "./template/parse.ts";
 
 const routes = buildRouteTable([{ services: [FixtureService, UserService] }]).routes;
 const routeOf = (verb: string, pattern: string): Route => {
@@ -94,5 +96,23 @@ describe("operations", () => {
     expect(Object.keys(meta.content["multipart/form-data"]!.schema.properties)).toContain("cover");
     expect(Object.keys(meta.content["multipart/form-data"]!.schema.properties)).not.toContain("kind");
     expect(requestBodyOf(createSchemaBuilder(), routeOf("GET", "/api/fixture/things/{id}"))).toBeUndefined();
+  });
+
+  it("issue 10: a required field bound by the path is not required in a body of * too", () => {
+    const route = (template: string) =>
+      ({
+        body: "*",
+        method: { input: RulesProbeSchema },
+        template: parseTemplate(template, "Probe"),
+        binding: { acceptsForm: false },
+      }) as unknown as Route;
+    const builder = createSchemaBuilder();
+    const bodySchema = (template: string) =>
+      (requestBodyOf(builder, route(template)) as { content: Record<string, { schema: Record<string, unknown> }> })
+        .content["application/json"]!.schema;
+    expect(bodySchema("/probes")).toEqual(ref("tt.testing.v1.RulesProbe"));
+    const inPath = bodySchema("/probes/{id}");
+    expect(inPath.required).toEqual(["users", "child"]);
+    expect(inPath.properties).toEqual((builder.schemas["tt.testing.v1.RulesProbe"] as JsonSchema).properties);
   });
 });

@@ -37,12 +37,32 @@ export function accessOf(method: DescMethod): {
   };
 }
 
+/**
+ * The schema of a `body: "*"` request: the input message, except that a required field the path binds is not
+ * required in the body too (an inline copy of the message's schema then, without it in `required`).
+ */
+function withoutPathFields(builder: SchemaBuilder, route: Route): JsonSchema {
+  const input = route.method.input;
+  const whole = builder.messageSchema(input);
+  const named = builder.schemas[input.typeName] as { required?: string[] } | undefined;
+  if (!named?.required) return whole;
+  const inPath = new Set(
+    route.template.variables
+      .filter((v) => v.fieldPath.length === 1)
+      .map((v) => input.fields.find((f) => f.name === v.fieldPath[0])?.jsonName),
+  );
+  const required = named.required.filter((name) => !inPath.has(name));
+  if (required.length === named.required.length) return whole;
+  const { required: _, ...rest } = named;
+  return required.length ? { ...rest, required } : rest;
+}
+
 /** The request body of a route with a `body`, or undefined. */
 export function requestBodyOf(builder: SchemaBuilder, route: Route): JsonSchema | undefined {
   if (!route.body) return undefined;
   const { method } = route;
   const bodyField = route.body === "*" ? undefined : method.input.fields.find((f) => f.name === route.body)!;
-  const schema = bodyField ? builder.fieldSchema(bodyField) : builder.messageSchema(method.input);
+  const schema = bodyField ? builder.fieldSchema(bodyField) : withoutPathFields(builder, route);
   const content: Record<string, JsonSchema> = { "application/json": { schema } };
   if (route.binding.acceptsForm) {
     content["multipart/form-data"] = { schema: formSchema(builder, bodyField ? bodyField.message! : method.input) };
