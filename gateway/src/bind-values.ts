@@ -85,25 +85,15 @@ function stringToJson(
  * ParseBool, enums by name or number. `name` is what the caller typed, for the error message.
  */
 export function leafJson(field: DescField, name: string, raw: string): JsonValue {
-  switch (field.fieldKind) {
+  const kind =
+    field.fieldKind === "list" ? field.listKind : field.fieldKind === "map" ? field.mapKind : field.fieldKind;
+  switch (kind) {
     case "scalar":
-      return stringToJson(name, raw, field.scalar, undefined);
+      return stringToJson(name, raw, field.scalar ?? undefined, undefined);
     case "enum":
       return stringToJson(name, raw, undefined, "enum");
     case "message":
       return stringToJson(name, raw, undefined, "message", field.message);
-    case "list":
-      return field.listKind === "scalar"
-        ? stringToJson(name, raw, field.scalar, undefined)
-        : field.listKind === "enum"
-          ? stringToJson(name, raw, undefined, "enum")
-          : stringToJson(name, raw, undefined, "message", field.message);
-    case "map":
-      return field.mapKind === "scalar"
-        ? stringToJson(name, raw, field.scalar, undefined)
-        : field.mapKind === "enum"
-          ? stringToJson(name, raw, undefined, "enum")
-          : stringToJson(name, raw, undefined, "message", field.message);
   }
 }
 
