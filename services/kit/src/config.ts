@@ -25,6 +25,31 @@ export function parseEnv<S extends z.ZodType>(schema: S, env: Record<string, str
   );
 }
 
+/**
+ * Reads every part of a service's configuration at once (each part a loader that throws ConfigError, such as
+ * `(env) => parseEnv(schema, env)`), so a bad deployment fails at start with every bad variable of every part
+ * named, not only those of the first part that happens to be read.
+ */
+export function parseEnvParts<P extends Record<string, (env: Record<string, string | undefined>) => unknown>>(
+  parts: P,
+  env: Record<string, string | undefined>,
+): { [K in keyof P]: ReturnType<P[K]> } {
+  const issues: { variable: string; reason: string }[] = [];
+  const parsed: Record<string, unknown> = {};
+  for (const [name, load] of Object.entries(parts)) {
+    try {
+      parsed[name] = load(env);
+    } catch (err) {
+      if (!(err instanceof ConfigError)) throw err;
+      for (const issue of err.issues) {
+        if (!issues.some((i) => i.variable === issue.variable && i.reason === issue.reason)) issues.push(issue);
+      }
+    }
+  }
+  if (issues.length > 0) throw new ConfigError(issues);
+  return parsed as { [K in keyof P]: ReturnType<P[K]> };
+}
+
 // Empty strings come from templated manifests (`FOO: ""`); treat them as unset.
 const unsetIfEmpty = (v: unknown) => (v === "" ? undefined : v);
 const DEFAULT_METRICS_PORT = 9464;

@@ -2,7 +2,15 @@
 export { kEm, kIdentity, kLogger, kRequestId } from "./context.ts";
 export { callEm, callIdentity, checkLimit, checkUuid, isUuid, UNAUTHORIZED } from "./call.ts";
 export { DEFAULT_TOKEN_AUDIENCE, DEFAULT_TOKEN_ISSUER, TOKEN_ALG, TOKEN_TYPES, USER_ROLES } from "./auth/claims.ts";
-export { ConfigError, kitConfigSchema, loadKitConfig, metricsListen, parseEnv, serverLimits } from "./config.ts";
+export {
+  ConfigError,
+  kitConfigSchema,
+  loadKitConfig,
+  metricsListen,
+  parseEnv,
+  parseEnvParts,
+  serverLimits,
+} from "./config.ts";
 export { createCallLogger, createLogger } from "./logger.ts";
 export { INTERNAL_ERROR_MESSAGE, isServerFault, toConnectError, toLoggedConnectError } from "./errors.ts";
 export { remoteKeySource } from "./auth/key-source.ts";

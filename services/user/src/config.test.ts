@@ -37,4 +37,22 @@ describe("user service configuration", () => {
       await expect(started).rejects.toThrow(variable!);
     }
   });
+
+  it("issue 10: a bad variable in two areas fails the start naming both", async () => {
+    const started = createUserHarness(inject("databaseUrl"), {
+      MAGIC_LINK_TTL_SECONDS: "soon",
+      MEDIA_MAX_IMAGE_BYTES: "lots",
+      BAN_SWEEP_INTERVAL_MS: "1",
+    });
+    const error = await started.then(
+      () => undefined,
+      (err: unknown) => err,
+    );
+    expect(error).toBeInstanceOf(ConfigError);
+    expect((error as ConfigError).issues.map((i) => i.variable)).toEqual([
+      "MAGIC_LINK_TTL_SECONDS",
+      "MEDIA_MAX_IMAGE_BYTES",
+      "BAN_SWEEP_INTERVAL_MS",
+    ]);
+  });
 });

@@ -1,6 +1,13 @@
-// The user service's part of the environment, validated once at start.
+// The user service's configuration, validated once at start: its own variables (this file) and each area's
+// (modules/*/*-config.ts, providers/config.ts), read together so a bad deployment fails naming every bad variable.
 import { z } from "zod";
-import { DEFAULT_TOKEN_AUDIENCE, DEFAULT_TOKEN_ISSUER, parseEnv } from "@tt/kit";
+import { DEFAULT_TOKEN_AUDIENCE, DEFAULT_TOKEN_ISSUER, parseEnv, parseEnvParts } from "@tt/kit";
+import { loadAccountConfig, type AccountConfig } from "./modules/accounts/account-config.ts";
+import { loadContactConfig, type ContactConfig } from "./modules/contact/contact-config.ts";
+import { loadModerationConfig, type ModerationConfig } from "./modules/moderation/moderation-config.ts";
+import { loadMediaConfig, type MediaConfig } from "./modules/profile-data/media-config.ts";
+import { readProviderTokenKey } from "./modules/provider-tokens/token-cipher.ts";
+import { loadProvidersConfig, type ProvidersConfig } from "./providers/config.ts";
 
 const DAY_SECONDS = 24 * 60 * 60;
 
@@ -58,4 +65,35 @@ export type UserConfig = z.output<typeof userConfigSchema>;
 
 export function loadUserConfig(env: Record<string, string | undefined>): UserConfig {
   return parseEnv(userConfigSchema, env);
+}
+
+/** Each area's configuration, parsed once at start and handed to the routes in the service context. */
+export interface UserAreaConfigs {
+  accounts: AccountConfig;
+  contact: ContactConfig;
+  media: MediaConfig;
+  moderation: ModerationConfig;
+  providers: ProvidersConfig;
+  /** PROVIDER_TOKEN_KEY as bytes; undefined when unset (a generated key is stored in the database). */
+  providerTokenKey: Buffer | undefined;
+}
+
+/** The whole configuration of the service; a ConfigError names every bad variable of every area. */
+export function loadUserServiceConfig(env: Record<string, string | undefined>): {
+  service: UserConfig;
+  areas: UserAreaConfigs;
+} {
+  const { service, ...areas } = parseEnvParts(
+    {
+      service: loadUserConfig,
+      accounts: loadAccountConfig,
+      contact: loadContactConfig,
+      media: loadMediaConfig,
+      moderation: loadModerationConfig,
+      providers: loadProvidersConfig,
+      providerTokenKey: readProviderTokenKey,
+    },
+    env,
+  );
+  return { service, areas };
 }

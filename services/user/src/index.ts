@@ -1,11 +1,8 @@
 import { UserService } from "@tt/proto/tt/user/v1/user_service_pb";
 import { startOutboxRelay, type ServiceDefinition } from "@tt/kit";
 import { bootstrapAdmin } from "./admin-bootstrap.ts";
-import { loadUserConfig } from "./config.ts";
-import { loadAccountConfig } from "./modules/accounts/account-config.ts";
-import { loadContactConfig } from "./modules/contact/contact-config.ts";
+import { loadUserServiceConfig } from "./config.ts";
 import { loadMediaConfig } from "./modules/profile-data/media-config.ts";
-import { readProviderTokenKey } from "./modules/provider-tokens/token-cipher.ts";
 import { entities } from "./entities.ts";
 import { USER_EVENTS_STREAM, USER_EVENTS_SUBJECTS } from "./events.ts";
 import { migrationsList } from "./migrations/index.ts";
@@ -22,18 +19,13 @@ export const userServiceDefinition: ServiceDefinition = {
   entities,
   migrations: migrationsList,
   async create(deps) {
-    const config = loadUserConfig(deps.env);
-    // Each area reads its own variables when first used; checking them all here makes a bad deployment
-    // fail at start with the variable named, instead of answering its first call with a 500.
-    loadAccountConfig(deps.env);
-    loadContactConfig(deps.env);
-    loadMediaConfig(deps.env);
-    readProviderTokenKey(deps.env);
+    // Every area's variables are read here, once: a bad deployment fails at start naming each bad variable.
+    const { service: config, areas } = loadUserServiceConfig(deps.env);
     // The host's logger is already bound to this service's name.
     const logger = deps.logger;
     const tokens = await createTokenIssuer(deps.orm.em, config);
     await bootstrapAdmin(deps.orm.em, logger, { email: config.ADMIN_EMAIL, password: config.ADMIN_PASSWORD });
-    const devOutbox = createTableDevOutbox(deps.orm, deps.env);
+    const devOutbox = createTableDevOutbox(deps.orm, areas.contact.DEV_OUTBOX_CAPACITY);
     const providers = createProviders(deps.env, { devOutbox });
     logger.info({ providers: providers.modes }, `providers: ${providers.summary}`);
     await deps.bus.ensureStream(USER_EVENTS_STREAM, USER_EVENTS_SUBJECTS);
@@ -48,7 +40,7 @@ export const userServiceDefinition: ServiceDefinition = {
       bus: deps.bus,
       logger,
       config,
-      env: deps.env,
+      areas,
       providers: providers.providers,
       devOutbox,
       orm: deps.orm,

@@ -1,7 +1,7 @@
 import type { MikroORM } from "@mikro-orm/postgresql";
 import type { Logger } from "pino";
 import type { Bus, SessionRevocations } from "@tt/kit";
-import type { UserConfig } from "./config.ts";
+import type { UserAreaConfigs, UserConfig } from "./config.ts";
 import type { DevOutbox, Providers } from "./providers/index.ts";
 import type { TokenIssuer } from "./tokens.ts";
 
@@ -13,8 +13,8 @@ export interface UserServiceContext {
   logger: Logger;
   /** The service's validated configuration (config.ts). */
   config: UserConfig;
-  /** The raw environment, for an area that validates its own variables (with the kit's parseEnv). */
-  env: Record<string, string | undefined>;
+  /** Each area's validated configuration, parsed with the service's at start (config.ts). */
+  areas: UserAreaConfigs;
   /** The outside providers (e-mail, SMS, phone lookup, OAuth and music-provider clients), real or dev. */
   providers: Providers;
   /** Where the development e-mail and SMS senders put what they "sent" (readable by admins). */

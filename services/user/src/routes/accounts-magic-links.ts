@@ -27,7 +27,7 @@ function checkPath(path: string): string {
 
 export function accountMagicLinkRoutes(
   svc: UserServiceContext,
-  settings: () => AccountConfig,
+  config: AccountConfig,
   view: AccountView,
 ): Partial<ServiceImpl<typeof UserService>> {
   return {
@@ -37,7 +37,6 @@ export function accountMagicLinkRoutes(
       const plan = req.plan.trim();
       if (plan.length > 64) throw new ConnectError(PLAN_INVALID, Code.InvalidArgument);
       const path = plan === "" ? checkPath(req.path) : "";
-      const config = settings();
       const em = callEm(ctx);
       const user = await em.findOne(User, { id: identity.subject });
       if (!user) throw new ConnectError(UNAUTHORIZED, Code.Unauthenticated);

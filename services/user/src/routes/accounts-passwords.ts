@@ -27,14 +27,13 @@ export const PASSWORD_ALREADY_SET = "this account already has a password, use ch
 
 export function accountPasswordRoutes(
   svc: UserServiceContext,
-  settings: () => AccountConfig,
+  config: AccountConfig,
   view: AccountView,
 ): Partial<ServiceImpl<typeof UserService>> {
   return {
     async forgotPassword(req, ctx) {
       if (req.email.trim() === "") throw new ConnectError(EMAIL_MISSING, Code.InvalidArgument);
       const email = checkEmail(req.email);
-      const config = settings();
       const em = callEm(ctx);
       // Per address whether or not it has an account, so the 429 does not tell who is registered; per client
       // address so one caller cannot spray the mailboxes of many. Shared by replicas (PostgreSQL windows).
@@ -76,7 +75,6 @@ export function accountPasswordRoutes(
       const email = normalizeEmail(req.email);
       if (email === "" || req.code === "") throw new ConnectError(CANNOT_RESET_PASSWORD, Code.PermissionDenied);
       if (req.newPassword === "") throw new ConnectError(PASSWORD_MISSING, Code.InvalidArgument);
-      const config = settings();
       const outer = callEm(ctx);
       // Per code (counted by its hash: the throttle table never holds a live secret) and per client address,
       // right or wrong, before anything is looked up. Codes are 256 random bits, so this is about the cost of

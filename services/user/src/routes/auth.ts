@@ -26,7 +26,7 @@ export const INCORRECT_CREDENTIALS = "incorrect email or password";
 
 export function authRoutes(svc: UserServiceContext): Partial<ServiceImpl<typeof UserService>> {
   // The account in full, as the accounts area answers it: e-mails, phone numbers, whether a password is set.
-  const view = serviceAccountView(svc.env);
+  const view = serviceAccountView(svc.areas.media);
   return {
     async signUp(req, ctx) {
       if (req.email.trim() === "" || req.password === "") {

@@ -24,15 +24,12 @@ import {
   TOO_MANY_ATTEMPTS,
 } from "./contact-shared.ts";
 
-export function emailRoutes(
-  svc: UserServiceContext,
-  contactConfig: () => ContactConfig,
-): Partial<ServiceImpl<typeof UserService>> {
+export function emailRoutes(svc: UserServiceContext, config: ContactConfig): Partial<ServiceImpl<typeof UserService>> {
   /** The per-account and per-address limits on asking for codes. */
   function codeRequestChecks(ctx: HandlerContext, userId: string) {
     const perAccount: ThrottleRule = {
       action: "email-code",
-      limit: contactConfig().EMAIL_CODE_REQUESTS_PER_HOUR,
+      limit: config.EMAIL_CODE_REQUESTS_PER_HOUR,
       windowSeconds: 3600,
     };
     // An address is shared by the people behind it, so it gets a few accounts' worth.
@@ -42,7 +39,6 @@ export function emailRoutes(
 
   /** Gives the row a fresh code and mails it. Mailed before the caller's flush: a failed send changes nothing. */
   async function sendCode(email: Email, now: Date): Promise<void> {
-    const config = contactConfig();
     const code = newCode();
     email.codeHash = hashCode(code);
     email.codeExpiresAt = new Date(now.getTime() + config.EMAIL_CODE_TTL_SECONDS * 1000);
@@ -62,7 +58,6 @@ export function emailRoutes(
 
   /** The shared check of VerifyEmail and ConfirmEmail; a wrong code is counted before the 403. */
   async function checkCode(em: EntityManager, email: Email, code: string): Promise<"VERIFIED" | "ERROR"> {
-    const config = contactConfig();
     if (email.status === EmailStatus.verified) throw new ConnectError(EMAIL_ALREADY_VERIFIED, Code.PermissionDenied);
     if (email.codeAttempts >= config.EMAIL_CODE_MAX_ATTEMPTS) {
       throw new ConnectError(TOO_MANY_ATTEMPTS, Code.ResourceExhausted);
@@ -163,7 +158,7 @@ export function emailRoutes(
       if (email.status === EmailStatus.verified) throw new ConnectError(EMAIL_ALREADY_VERIFIED, Code.PermissionDenied);
       const now = new Date();
       const last = email.verificationSentAt;
-      if (last && now.getTime() - last.getTime() < contactConfig().EMAIL_VERIFICATION_MIN_INTERVAL_SECONDS * 1000) {
+      if (last && now.getTime() - last.getTime() < config.EMAIL_VERIFICATION_MIN_INTERVAL_SECONDS * 1000) {
         throw new ConnectError(MIN_INTERVAL_NOT_ELAPSED, Code.PermissionDenied);
       }
       await sendCode(email, now);

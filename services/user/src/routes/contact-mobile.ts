@@ -42,15 +42,11 @@ export function readE164(phone: string): string {
   return e164;
 }
 
-export function mobileRoutes(
-  svc: UserServiceContext,
-  contactConfig: () => ContactConfig,
-): Partial<ServiceImpl<typeof UserService>> {
+export function mobileRoutes(svc: UserServiceContext, config: ContactConfig): Partial<ServiceImpl<typeof UserService>> {
   const hour = 3600;
-  const view = serviceAccountView(svc.env);
+  const view = serviceAccountView(svc.areas.media);
   return {
     async sendMobileCode(req, ctx) {
-      const config = contactConfig();
       const sendPerNumber = {
         action: "mobile-send",
         limit: config.MOBILE_CODES_PER_NUMBER_PER_HOUR,
@@ -127,7 +123,6 @@ export function mobileRoutes(
     },
 
     async verifyMobileCode(req, ctx) {
-      const config = contactConfig();
       // Guessing is limited per code already; this stops one address from trying many numbers' codes.
       const verifyPerAddress = {
         action: "mobile-verify",

@@ -7,7 +7,6 @@ import { UniqueConstraintViolationException } from "@mikro-orm/core";
 import type { EntityManager } from "@mikro-orm/postgresql";
 import { DevOutboxMessageSchema, FraudConstantsSchema, type UserService } from "@tt/proto/tt/user/v1/user_service_pb";
 import { adminList, type AdminListSpec } from "@tt/kit";
-import { loadProvidersConfig } from "../providers/index.ts";
 import type { ContactConfig } from "../modules/contact/contact-config.ts";
 import { PhoneNumber } from "../modules/contact/phone-number.entity.ts";
 import { PhoneValidation } from "../modules/contact/phone-validation.entity.ts";
@@ -77,19 +76,10 @@ async function flushRecord(em: EntityManager): Promise<void> {
   }
 }
 
-export function phoneRoutes(
-  svc: UserServiceContext,
-  contactConfig: () => ContactConfig,
-): Partial<ServiceImpl<typeof UserService>> {
-  let devOutboxInUse: boolean | undefined;
+export function phoneRoutes(svc: UserServiceContext, config: ContactConfig): Partial<ServiceImpl<typeof UserService>> {
   // The outbox only fills while a development sender is in use; with both real ones it stays empty for good.
-  const devOutboxOn = () => {
-    if (devOutboxInUse === undefined) {
-      const providers = loadProvidersConfig(svc.env);
-      devOutboxInUse = providers.SMTP_URL === undefined || providers.SMS_ACCOUNT_SID === undefined;
-    }
-    return devOutboxInUse;
-  };
+  const providers = svc.areas.providers;
+  const devOutboxInUse = providers.SMTP_URL === undefined || providers.SMS_ACCOUNT_SID === undefined;
 
   return {
     async adminCreatePhoneNumber(req, ctx) {
@@ -174,7 +164,7 @@ export function phoneRoutes(
         callEm(ctx),
         svc.providers.phoneValidation,
         e164,
-        contactConfig().PHONE_VALIDATION_CACHE_SECONDS,
+        config.PHONE_VALIDATION_CACHE_SECONDS,
       );
       return { validation: toPhoneValidationMessage(row) };
     },
@@ -195,7 +185,6 @@ export function phoneRoutes(
     },
 
     async getFraudConstants() {
-      const config = contactConfig();
       return {
         fraudConstants: create(FraudConstantsSchema, {
           codeTtlSeconds: config.MOBILE_CODE_TTL_SECONDS,
@@ -211,7 +200,7 @@ export function phoneRoutes(
     },
 
     async listDevOutbox(req) {
-      if (!devOutboxOn()) throw new ConnectError(DEV_OUTBOX_OFF, Code.NotFound);
+      if (!devOutboxInUse) throw new ConnectError(DEV_OUTBOX_OFF, Code.NotFound);
       const limit = listLimit(req.limit, 50, 500);
       const to = req.to.trim();
       const entries = await svc.devOutbox.list({ limit, ...(to === "" ? {} : { to }) });

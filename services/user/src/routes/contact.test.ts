@@ -8,8 +8,6 @@ import { MobileCode } from "../modules/contact/mobile-code.entity.ts";
 import { User } from "../modules/users/user.entity.ts";
 import { Code, connectErrorOf, retryAfterOf } from "../testing/expect-connect-error.ts";
 import { createUserHarness, type UserHarness } from "../testing/user-harness.ts";
-import type { UserServiceContext } from "../user-context.ts";
-import { contactRoutes } from "./contact.ts";
 import { NO_PASSWORD_HASH } from "./contact-mobile.ts";
 import {
   DEV_OUTBOX_OFF,
@@ -549,13 +547,16 @@ describe("ListDevOutbox", () => {
       SMS_AUTH_TOKEN: "token",
       SMS_FROM: "+15005550006",
     };
-    const svc = { env, devOutbox: { add: undefined, list: undefined } } as unknown as UserServiceContext;
-    const routes = contactRoutes(svc);
-    expect(
-      await connectErrorOf(routes.listDevOutbox!({ to: "", limit: 0 } as never, h.ctx("listDevOutbox", admin))),
-    ).toEqual({
-      code: Code.NotFound,
-      message: DEV_OUTBOX_OFF,
-    });
+    const real = await createUserHarness(inject("databaseUrl"), env);
+    try {
+      expect(
+        await connectErrorOf(real.rpc.listDevOutbox({ to: "", limit: 0 }, real.ctx("listDevOutbox", admin))),
+      ).toEqual({
+        code: Code.NotFound,
+        message: DEV_OUTBOX_OFF,
+      });
+    } finally {
+      await real.close();
+    }
   });
 });

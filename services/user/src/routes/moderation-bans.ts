@@ -62,11 +62,7 @@ async function ban(
   return { user: await loadModeratedUserMessage(em, target, now) };
 }
 
-/** `ensureSweeper` starts the ban sweeper if the host has not: a temporary ban needs it to end announced. */
-export function moderationBanRoutes(
-  svc: UserServiceContext,
-  ensureSweeper: () => void,
-): Partial<ServiceImpl<typeof UserService>> {
+export function moderationBanRoutes(svc: UserServiceContext): Partial<ServiceImpl<typeof UserService>> {
   return {
     async kickUser(req, ctx) {
       const reason = checkLength(req.reason.trim(), REASON_MAX_LENGTH, "reason");
@@ -95,7 +91,6 @@ export function moderationBanRoutes(
     async temporaryBanUser(req, ctx) {
       const reason = checkLength(req.reason.trim(), REASON_MAX_LENGTH, "reason");
       const endsAt = temporaryBanEnd(req.end, new Date());
-      ensureSweeper();
       const { em, caller } = await loadCaller(ctx, MODERATOR_GROUP);
       const target = await loadTarget(em, req.uuid);
       assertOutranks(caller.role, target.role);

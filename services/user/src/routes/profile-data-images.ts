@@ -36,10 +36,10 @@ export interface MediaDeps {
 
 const STORE_UNAVAILABLE = "image storage is unavailable, try again later";
 
-/** `deps` is called on first use, so building the routes reads no configuration. */
-export function imageRoutes(deps: () => MediaDeps): Partial<ServiceImpl<typeof UserService>> {
+export function imageRoutes({ config: media, store, logger }: MediaDeps): Partial<ServiceImpl<typeof UserService>> {
+  const baseUrl = media.MEDIA_BASE_URL;
+
   const removeFiles = async (imageId: string) => {
-    const { store, logger } = deps();
     const results = await Promise.allSettled(imageKeys(imageId).map((key) => store.delete(key)));
     const failed = results.filter((r) => r.status === "rejected");
     // Left-over files are unreachable without their row; worth a warning, not a failed call.
@@ -54,8 +54,6 @@ export function imageRoutes(deps: () => MediaDeps): Partial<ServiceImpl<typeof U
 
   return {
     async uploadUserImage(req, ctx) {
-      const { config: media, store } = deps();
-      const baseUrl = media.MEDIA_BASE_URL;
       const identity = callIdentity(ctx);
       const em = callEm(ctx);
       const kind = checkImageKind(req.kind);
@@ -103,12 +101,10 @@ export function imageRoutes(deps: () => MediaDeps): Partial<ServiceImpl<typeof U
     },
 
     async getUserImage(req, ctx) {
-      const baseUrl = deps().config.MEDIA_BASE_URL;
       return { image: toImageMessage(await findImage(callEm(ctx), req.id), baseUrl) };
     },
 
     async deleteUserImage(req, ctx) {
-      const baseUrl = deps().config.MEDIA_BASE_URL;
       const identity = callIdentity(ctx);
       const em = callEm(ctx);
       const image = await findImage(em, req.id);

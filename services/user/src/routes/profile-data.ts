@@ -6,7 +6,7 @@ import { UserDataSchema as UserDataMessageSchema, type Profile as ProfileMessage
 import type { UserService } from "@tt/proto/tt/user/v1/user_service_pb";
 import type { Identity } from "@tt/kit";
 import { toAccountMessage } from "../modules/accounts/account-message.ts";
-import { loadMediaConfig, createObjectStore } from "../modules/profile-data/media-config.ts";
+import { createObjectStore } from "../modules/profile-data/media-config.ts";
 import { enqueueProfileUpdated, enqueueUserUpdated } from "../modules/profile-data/profile-events.ts";
 import {
   CAPABILITIES,
@@ -39,7 +39,7 @@ import { User } from "../modules/users/user.entity.ts";
 import type { UserServiceContext } from "../user-context.ts";
 import { callEm, callIdentity } from "./call.ts";
 import { deactivatedAmong } from "../modules/moderation/deactivated.ts";
-import { imageRoutes, type MediaDeps } from "./profile-data-images.ts";
+import { imageRoutes } from "./profile-data-images.ts";
 
 const notFound = () => new ConnectError(PROFILE_NOT_FOUND, Code.NotFound);
 
@@ -177,27 +177,18 @@ function inOrder(ids: readonly string[], messages: Map<string, ProfileMessage>):
 
 /** RPCs of the profile-data area: profiles beyond GetProfile, user data, socials, capabilities list, badges, service profile lists, images. */
 export function profileDataRoutes(svc: UserServiceContext): Partial<ServiceImpl<typeof UserService>> {
-  // Read on first use: building the routes touches nothing in the context (completeness.test.ts builds
-  // them with none). A bad MEDIA_ variable then fails the first call that needs it, naming the variable.
-  let media: MediaDeps | undefined;
-  const mediaDeps = (): MediaDeps => {
-    if (!media) {
-      const config = loadMediaConfig(svc.env);
-      media = { config, store: createObjectStore(config), logger: svc.logger };
-    }
-    return media;
-  };
-  const url = () => mediaDeps().config.MEDIA_BASE_URL;
+  const media = svc.areas.media;
+  const baseUrl = media.MEDIA_BASE_URL;
 
   const profileOf = async (em: EntityManager, id: string) => {
     const userId = userIdOr404(id);
-    const profile = (await loadProfileMessages(em, [userId], url())).get(userId);
+    const profile = (await loadProfileMessages(em, [userId], baseUrl)).get(userId);
     if (!profile) throw notFound();
     return profile;
   };
 
   return {
-    ...imageRoutes(mediaDeps),
+    ...imageRoutes({ config: media, store: createObjectStore(media), logger: svc.logger }),
 
     async getProfile(req, ctx) {
       const em = callEm(ctx);
@@ -222,7 +213,7 @@ export function profileDataRoutes(svc: UserServiceContext): Partial<ServiceImpl<
       const requested = [...new Set(req.users.map((id) => id.toLowerCase()))];
       const hidden = await deactivatedAmong(em, requested);
       const ids = requested.filter((id) => !hidden.has(id));
-      return { profiles: inOrder(ids, await loadProfileMessages(em, ids, url())) };
+      return { profiles: inOrder(ids, await loadProfileMessages(em, ids, baseUrl)) };
     },
 
     async getOwnProfile(_req, ctx) {
@@ -230,12 +221,12 @@ export function profileDataRoutes(svc: UserServiceContext): Partial<ServiceImpl<
     },
 
     async updateProfile(req, ctx) {
-      return { profile: await changeProfile(callEm(ctx), ownUserId(ctx), req, url()) };
+      return { profile: await changeProfile(callEm(ctx), ownUserId(ctx), req, baseUrl) };
     },
 
     async adminUpdateProfile(req, ctx) {
       const { uuid, ...change } = req;
-      return { profile: await changeProfile(callEm(ctx), userIdOr404(uuid), change, url()) };
+      return { profile: await changeProfile(callEm(ctx), userIdOr404(uuid), change, baseUrl) };
     },
 
     async getUserData(_req, ctx) {
@@ -264,11 +255,11 @@ export function profileDataRoutes(svc: UserServiceContext): Partial<ServiceImpl<
 
     async getUser(req, ctx) {
       const identity = callIdentity(ctx);
-      return { user: await userView(callEm(ctx), req.id, (id) => seesPrivate(identity, id), url()) };
+      return { user: await userView(callEm(ctx), req.id, (id) => seesPrivate(identity, id), baseUrl) };
     },
 
     async getServiceUserProfile(req, ctx) {
-      return { user: await userView(callEm(ctx), req.id, () => true, url()) };
+      return { user: await userView(callEm(ctx), req.id, () => true, baseUrl) };
     },
 
     async getCapabilities(_req, ctx) {
@@ -303,7 +294,7 @@ export function profileDataRoutes(svc: UserServiceContext): Partial<ServiceImpl<
       const details = parts.details ?? (await detailsFor(em, parts.user));
       details.updatedAt = new Date();
       // The profile shows the socials, so its copies elsewhere need them too.
-      enqueueProfileUpdated(em, toFullProfileMessage({ ...parts, socials, details }, url()));
+      enqueueProfileUpdated(em, toFullProfileMessage({ ...parts, socials, details }, baseUrl));
       await em.flush();
       return { socials: toSocialsMessage(socials) };
     },
@@ -332,7 +323,7 @@ export function profileDataRoutes(svc: UserServiceContext): Partial<ServiceImpl<
         { fields: ["user"], orderBy: { user: "asc" }, limit, offset },
       );
       const ids = rows.map((p) => p.user.id);
-      return { profiles: inOrder(ids, await loadProfileMessages(em, ids, url())), total };
+      return { profiles: inOrder(ids, await loadProfileMessages(em, ids, baseUrl)), total };
     },
 
     async listUpdatedUserProfiles(req, ctx) {
@@ -348,7 +339,7 @@ export function profileDataRoutes(svc: UserServiceContext): Partial<ServiceImpl<
           ? Number(rows[0]!.total)
           : Number((await em.execute<{ total: string }[]>(COUNT_UPDATED_SQL, [since, since]))[0]!.total);
       const ids = rows.map((r) => r.id);
-      return { profiles: inOrder(ids, await loadProfileMessages(em, ids, url())), total };
+      return { profiles: inOrder(ids, await loadProfileMessages(em, ids, baseUrl)), total };
     },
   };
 }

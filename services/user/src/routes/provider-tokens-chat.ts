@@ -17,9 +17,7 @@ const AGORA_MIN_TTL_SECONDS = 60;
 const MAX_CHAT_USERS = 100;
 
 export function chatRoutes(svc: UserServiceContext): Partial<ServiceImpl<typeof UserService>> {
-  // Read per call: the routes are built before (and, in completeness.test.ts, without) a context.
-  const agora = () => svc.providers.agora;
-  const cometChat = () => svc.providers.cometChat;
+  const { agora, cometChat } = svc.providers;
 
   return {
     async createAgoraToken(req, ctx) {
@@ -39,7 +37,7 @@ export function chatRoutes(svc: UserServiceContext): Partial<ServiceImpl<typeof 
       let token;
       try {
         token = await callProvider(AGORA, () =>
-          agora().rtcToken({ channel, uid, role: req.role as "PUBLISHER", ttlSeconds }),
+          agora.rtcToken({ channel, uid, role: req.role as "PUBLISHER", ttlSeconds }),
         );
       } catch (error) {
         // The signer's own input checks (Agora's channel alphabet, 64 characters).
@@ -55,20 +53,20 @@ export function chatRoutes(svc: UserServiceContext): Partial<ServiceImpl<typeof 
       const em = callEm(ctx);
       const token = await callProvider(COMETCHAT, async () => {
         try {
-          return await cometChat().userToken(uid);
+          return await cometChat.userToken(uid);
         } catch (error) {
           // First use: CometChat has no such user yet (404); create it with the profile's name, once.
           if (!isUnauthorized(error, [404])) throw error;
           const profile = await em.findOne(Profile, { user: uid });
-          await cometChat().createUsers([{ uid, name: profile?.nickname ?? "user" }]);
-          return cometChat().userToken(uid);
+          await cometChat.createUsers([{ uid, name: profile?.nickname ?? "user" }]);
+          return cometChat.userToken(uid);
         }
       });
       return { uid: token.uid, authToken: token.authToken };
     },
 
     async getCometChatGhostToken() {
-      const token = await callProvider(COMETCHAT, () => cometChat().ghostToken());
+      const token = await callProvider(COMETCHAT, () => cometChat.ghostToken());
       return { uid: token.uid, authToken: token.authToken };
     },
 
@@ -88,7 +86,7 @@ export function chatRoutes(svc: UserServiceContext): Partial<ServiceImpl<typeof 
       const result =
         toCreate.length === 0
           ? { created: [], existing: [] }
-          : await callProvider(COMETCHAT, () => cometChat().createUsers(toCreate));
+          : await callProvider(COMETCHAT, () => cometChat.createUsers(toCreate));
       return { created: result.created, existing: result.existing, unknown: uuids.filter((id) => !known.has(id)) };
     },
   };

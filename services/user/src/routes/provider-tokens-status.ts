@@ -2,7 +2,7 @@
 import { timestampFromDate } from "@bufbuild/protobuf/wkt";
 import type { ServiceImpl } from "@connectrpc/connect";
 import type { UserService } from "@tt/proto/tt/user/v1/user_service_pb";
-import { loadProvidersConfig, type ProvidersConfig } from "../providers/index.ts";
+import type { ProvidersConfig } from "../providers/index.ts";
 import type { UserServiceContext } from "../user-context.ts";
 import { callEm } from "./call.ts";
 
@@ -36,12 +36,9 @@ export function providerModes(c: ProvidersConfig): Record<string, Mode> {
 export function statusRoutes(svc: UserServiceContext): Partial<ServiceImpl<typeof UserService>> {
   // The routes are built once when the service starts, so this is the service's start time.
   const startedAt = new Date();
-  // Already validated by createProviders at start; computed on the first call (the routes are built
-  // before, and in completeness.test.ts without, a context).
-  let providers: Record<string, Mode> | undefined;
+  const providers = providerModes(svc.areas.providers);
   return {
     async getUserServiceStatus(_req, ctx) {
-      providers ??= providerModes(loadProvidersConfig(svc.env));
       const em = callEm(ctx);
       const databaseOk = await em
         .getConnection()

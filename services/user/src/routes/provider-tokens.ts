@@ -4,7 +4,7 @@ import { Code, ConnectError, type HandlerContext, type ServiceImpl } from "@conn
 import type { EntityManager } from "@mikro-orm/postgresql";
 import { timestampFromDate } from "@bufbuild/protobuf/wkt";
 import type { UserService } from "@tt/proto/tt/user/v1/user_service_pb";
-import { ConfigError, INTERNAL_ERROR_MESSAGE, publishEvent, type Identity } from "@tt/kit";
+import { publishEvent, type Identity } from "@tt/kit";
 import { ProviderLinkCreatedSchema, ProviderLinkDeletedSchema } from "@tt/proto/tt/user/v1/events_pb";
 import { callProvider } from "../modules/provider-tokens/provider-errors.ts";
 import {
@@ -24,16 +24,13 @@ import { checkUuid, required } from "./provider-tokens-input.ts";
 import { statusRoutes } from "./provider-tokens-status.ts";
 
 export function providerTokenRoutes(svc: UserServiceContext): Partial<ServiceImpl<typeof UserService>> {
-  // Nothing of svc is touched while the routes are built (completeness.test.ts builds them with no context):
-  // the key is read, and generated when absent, on first use.
+  // PROVIDER_TOKEN_KEY was parsed at start; without it the key is generated (or read back) in the database
+  // on first use, and asked for again after a failure.
   let cipher: Promise<TokenCipher> | undefined;
   const loadCipher = () => {
-    cipher ??= loadTokenCipher(svc.orm.em, svc.env, svc.logger).catch((error: unknown) => {
+    cipher ??= loadTokenCipher(svc.orm.em, svc.areas.providerTokenKey, svc.logger).catch((error: unknown) => {
       cipher = undefined;
-      // A malformed PROVIDER_TOKEN_KEY: a server fault, its ConfigError (naming the variable) in the log.
-      throw error instanceof ConfigError
-        ? new ConnectError(INTERNAL_ERROR_MESSAGE, Code.Internal, undefined, undefined, error)
-        : error;
+      throw error;
     });
     return cipher;
   };

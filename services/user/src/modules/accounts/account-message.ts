@@ -8,7 +8,7 @@ import { EmailStatus, toEmailMessage } from "../contact/emails.ts";
 import { PhoneNumber } from "../contact/phone-number.entity.ts";
 import { toPhoneNumberMessage } from "../contact/phone-numbers.ts";
 import { loadModeratedUserMessage } from "../moderation/moderated-user.message.ts";
-import { loadMediaConfig } from "../profile-data/media-config.ts";
+import type { MediaConfig } from "../profile-data/media-config.ts";
 import { loadProfileParts, toFullUserMessage } from "../profile-data/profile-view.ts";
 import { User } from "../users/user.entity.ts";
 import { BotOwner } from "./bot-owner.entity.ts";
@@ -44,10 +44,8 @@ export function accountView(mediaBaseUrl: () => string): AccountView {
 
 /**
  * The account view of the service: every answer that hands a user their own account (sign-up, login, the
- * session, phone sign-in, the accounts area) uses it, so none shows less than the others. The media base
- * URL is read from the environment on first use (building routes must not touch the context).
+ * session, phone sign-in, the accounts area) uses it, so none shows less than the others.
  */
-export function serviceAccountView(env: Record<string, string | undefined>): AccountView {
-  let mediaBaseUrl: string | undefined;
-  return accountView(() => (mediaBaseUrl ??= loadMediaConfig(env).MEDIA_BASE_URL));
+export function serviceAccountView(media: MediaConfig): AccountView {
+  return accountView(() => media.MEDIA_BASE_URL);
 }

@@ -1,7 +1,6 @@
 // The dev outbox in PostgreSQL: every replica writes and lists the same messages, and they survive a restart.
 import type { MikroORM } from "@mikro-orm/postgresql";
 import type { DevOutbox, DevOutboxEntry } from "../../providers/dev-outbox.ts";
-import { loadContactConfig } from "./contact-config.ts";
 import { DevOutboxMessage } from "./dev-outbox-message.entity.ts";
 
 function toEntry(row: DevOutboxMessage): DevOutboxEntry {
@@ -20,8 +19,7 @@ function toEntry(row: DevOutboxMessage): DevOutboxEntry {
  * Keeps the newest DEV_OUTBOX_CAPACITY messages (500 by default); each add removes what falls beyond it, as a
  * dev tool may.
  */
-export function createTableDevOutbox(orm: MikroORM, env: Record<string, string | undefined>): DevOutbox {
-  const capacity = loadContactConfig(env).DEV_OUTBOX_CAPACITY;
+export function createTableDevOutbox(orm: MikroORM, capacity: number): DevOutbox {
   return {
     async add(message) {
       const em = orm.em.fork();

@@ -15,7 +15,7 @@
 import type { HandlerContext } from "@connectrpc/connect";
 import type { EntityManager } from "@mikro-orm/postgresql";
 import { normalizeEmail } from "../../account-rules.ts";
-import { loadContactConfig, type ContactConfig } from "./contact-config.ts";
+import type { ContactConfig } from "./contact-config.ts";
 import {
   clientAddress,
   enforceThrottles,
@@ -31,17 +31,6 @@ export const TOO_MANY_LOGINS = "too many login attempts, try again later";
 const BACKOFF_MEMORY_SECONDS = 24 * 60 * 60;
 /** Doubling stops here; the maximum delay caps it long before. */
 const MAX_DOUBLINGS = 30;
-
-const configs = new WeakMap<object, ContactConfig>();
-
-function configOf(svc: { env: Record<string, string | undefined> }): ContactConfig {
-  let config = configs.get(svc);
-  if (!config) {
-    config = loadContactConfig(svc.env);
-    configs.set(svc, config);
-  }
-  return config;
-}
 
 /** The wait after `failures` failed checks: none within the free budget, then 1, 2, 4 … seconds, capped. */
 export function backoffSeconds(failures: number, config: ContactConfig): number {
@@ -63,12 +52,12 @@ export interface LoginAttempt {
  * writes, so a failed login counts although the call fails.
  */
 export async function throttleLogin(
-  svc: { env: Record<string, string | undefined> },
+  svc: { areas: { contact: ContactConfig } },
   em: EntityManager,
   ctx: HandlerContext,
   email: string,
 ): Promise<LoginAttempt> {
-  const config = configOf(svc);
+  const config = svc.areas.contact;
   const account = normalizeEmail(email);
   const address = clientAddress(ctx);
   const windowSeconds = config.LOGIN_THROTTLE_WINDOW_SECONDS;

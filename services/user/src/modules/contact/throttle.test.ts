@@ -36,8 +36,8 @@ describe("throttle", () => {
 
 describe("table dev outbox", () => {
   it("keeps only the newest messages up to its capacity, shared by every instance", async () => {
-    const a = createTableDevOutbox(h.orm, { DEV_OUTBOX_CAPACITY: "3" });
-    const b = createTableDevOutbox(h.orm, { DEV_OUTBOX_CAPACITY: "3" });
+    const a = createTableDevOutbox(h.orm, 3);
+    const b = createTableDevOutbox(h.orm, 3);
     for (let i = 1; i <= 5; i++) {
       await (i % 2 ? a : b).add({ channel: "sms", to: "+4915100000001", body: `message ${i}` });
     }

@@ -59,10 +59,9 @@ export function readProviderTokenKey(env: Record<string, string | undefined>): B
  */
 export async function loadTokenCipher(
   em: EntityManager,
-  env: Record<string, string | undefined>,
+  configured: Buffer | undefined,
   logger: Logger,
 ): Promise<TokenCipher> {
-  const configured = readProviderTokenKey(env);
   if (configured !== undefined) return createTokenCipher(configured);
   logger.warn(
     "PROVIDER_TOKEN_KEY is unset: provider tokens are encrypted with a generated key stored in the database; set it in production",
