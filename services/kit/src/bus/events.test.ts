@@ -19,6 +19,7 @@ import {
   publishEvent,
   type EventContext,
 } from "./events.ts";
+import { createMemoryBus } from "./memory.ts";
 import { createNatsBus } from "./nats.ts";
 import { eventually, startTestNatsServer, type TestNatsServer } from "./test-nats-server.ts";
 import {
@@ -41,11 +42,14 @@ HandledSchema.setClass(Handled);
 const logger = pino({ level: "silent" });
 const runId = randomBytes(4).toString("hex");
 // A schema of its own, migrated by the kit's generic migrations: any service can list them.
-const schema = `tt_events_${runId}`;
-
-describe("protobuf events", () => {
+// Both buses: NATS (distributed) and the in-process one (all-in-one), each with its own schema.
+describe.each([
+  ["NATS", "nats"],
+  ["in-process", "memory"],
+] as const)("protobuf events on the %s bus", (_, kind) => {
+  const schema = `tt_events_${kind}_${runId}`;
   let orm: MikroORM;
-  let nats: TestNatsServer;
+  let nats: TestNatsServer | undefined;
   let bus: Bus;
   const stream = eventStreamOf("user");
   let n = 0;
@@ -112,8 +116,12 @@ describe("protobuf events", () => {
         `create table "${schema}"."handled" ("id" serial primary key, "event_id" varchar(255) not null, "nickname" varchar(255) not null)`,
       );
     // A private server: the user service's stream here holds this file's events only.
-    nats = await startTestNatsServer();
-    bus = await createNatsBus({ url: nats.url, logger });
+    if (kind === "nats") {
+      nats = await startTestNatsServer();
+      bus = await createNatsBus({ url: nats.url, logger });
+    } else {
+      bus = createMemoryBus({ logger });
+    }
     await bus.ensureStream(stream.name, stream.subjects);
   });
 
