@@ -25,6 +25,7 @@ import {
   UploadRequestSchema,
 } from "@tt/proto/tt/fixture/v1/fixture_service_pb";
 import { field as fieldOption, FieldRulesSchema } from "@tt/proto/tt/options/v1/field_pb";
+import { FlatListRequestSchema } from "@tt/proto/tt/fixture/v1/flatten_pb";
 import { RulesProbeSchema } from "@tt/proto/tt/testing/v1/field_rules_pb";
 import { LoginRequestSchema, UserService } from "@tt/proto/tt/user/v1/user_service_pb";
 import { describe, expect, it } from "vitest";
@@ -278,6 +279,21 @@ describe("input rules: declared value rules (issue 10)", () => {
     ]);
     // A pattern that does not compile is left out of the checks rather than breaking every request.
     expect(verdict(() => assertInputRules(bad, create(bad, { code: "x" } as never)))).toBe("ok");
+  });
+});
+
+describe("input rules: fields flattened into the query (tt.options.v1.query)", () => {
+  const flat = (init: MessageInitShape<typeof FlatListRequestSchema>) =>
+    verdict(() => assertInputRules(FlatListRequestSchema, create(FlatListRequestSchema, init)));
+
+  it("issue 10: names a flattened field's fields as REST callers give them, without the field's own name", () => {
+    expect(flat({ query: { s: "x".repeat(16385) } })).toBe("s must be at most 16384 characters long");
+    expect(flat({ query: { filter: ["ok", "a\u0000"] } })).toBe("filter[1] must not contain control characters");
+    expect(flat({ inner: { deeper: { labels: { k: "v\u0000" } } } })).toBe(
+      'labels["k"] must not contain control characters',
+    );
+    expect(flat({ extra: { query: { s: "\u0000" } } })).toBe("extra.s must not contain control characters");
+    expect(flat({ query: { s: "ok" }, tenant: "t" })).toBe("ok");
   });
 });
 

@@ -21,6 +21,7 @@ import {
 import { FeatureSet_FieldPresence, isWrapperDesc } from "@bufbuild/protobuf/wkt";
 import { Code, ConnectError, type Interceptor } from "@connectrpc/connect";
 import { field as fieldOption } from "@tt/proto/tt/options/v1/field_pb";
+import { query as queryOption } from "@tt/proto/tt/options/v1/query_pb";
 import { isUuid } from "../call.ts";
 
 /** A control character (C0 but tab, LF, CR; DEL) or a lone surrogate. */
@@ -92,6 +93,11 @@ export function valueRulesOf(field: DescField): ValueRules {
   }
   valueRules.set(field, rules);
   return rules;
+}
+
+/** A singular message field whose fields REST callers give as top-level query names (tt.options.v1.query). */
+function isQueryFlattened(field: DescField): boolean {
+  return field.fieldKind === "message" && hasOption(field, queryOption) && getOption(field, queryOption).flatten;
 }
 
 /** Messages of google/protobuf: they carry no options, so the field holding one gives their strings' rules. */
@@ -186,7 +192,10 @@ function holdsOwnIntegers(f: DescField): boolean {
 /** How one field's value is read and checked. */
 interface Check {
   field: DescField;
-  /** Its JSON name, as REST callers see it. */
+  /**
+   * Its JSON name, as REST callers see it; empty for a message field flattened into the query
+   * (tt.options.v1.query): REST callers name its fields without it (`s`, not `query.s`).
+   */
   name: string;
   max: number;
   rules: ValueRules;
@@ -214,7 +223,8 @@ function planOf(desc: DescMessage): Plan {
     const walked = f.message !== undefined && needsWalk(f.message);
     if (!holdsStringDirectly(f) && !walked && rules === NO_RULES) continue;
     const skipEmpty = f.fieldKind === "scalar" && f.presence === FeatureSet_FieldPresence.IMPLICIT;
-    const base = { field: f, name: f.jsonName, max: maxLengthOf(f), rules, skipEmpty };
+    const name = isQueryFlattened(f) ? "" : f.jsonName;
+    const base = { field: f, name, max: maxLengthOf(f), rules, skipEmpty };
     switch (f.fieldKind) {
       case "scalar":
         checks.push({ ...base, shape: f.scalar === ScalarType.STRING ? "string" : "integer" });
@@ -375,7 +385,7 @@ const TOP: Scope = { max: 0, inWellKnown: false, depth: 0 };
 function named(scope: Scope, segment: string, problem: Problem | undefined): Problem | undefined {
   if (!problem) return undefined;
   if (scope.inWellKnown) return { path: [], reason: problem.reason };
-  problem.path.unshift(segment);
+  if (segment !== "") problem.path.unshift(segment);
   return problem;
 }
 
@@ -403,7 +413,7 @@ function walk(desc: DescMessage, message: unknown, scope: Scope): Problem | unde
     const name = check.name;
     const mapEmpty = check.shape === "map" && value !== null && typeof value === "object" && !hasKeys(value);
     if (check.rules.required && (isAbsent(value) || mapEmpty)) {
-      return named(scope, name, reasonAt(MISSING));
+      return named(scope, check.field.jsonName, reasonAt(MISSING));
     }
     if (value === undefined || value === null) continue;
     const max = check.max || scope.max;
