@@ -12,7 +12,7 @@ import {
   type FlatListRequest,
 } from "@tt/proto/tt/fixture/v1/flatten_pb";
 import { BindError, BindingDefinitionError } from "./bind-values.ts";
-import { createNameResolver, isQueryFlattened, queryFieldList, queryFieldsOf } from "./bind-query.ts";
+import { createNameResolver, isQueryFlattened, queryFieldsOf } from "./bind-query.ts";
 import { binding, json } from "./testing/bindings.ts";
 
 const echoGet = binding(EchoRequestSchema, "/t/{tenant}/things/{thing.id}");
@@ -252,16 +252,20 @@ describe("query parameters: flattened fields (tt.options.v1.query)", () => {
     expect(() => byPath.bind(["x"], "s=y", undefined)).toThrow(/unknown query parameter "s"/);
   });
 
-  it("lists the names of one message level, flattened fields walked into, each field once", () => {
+  it("maps the names of one message level to field chains, flattened fields walked into", () => {
     expect(isQueryFlattened(FlatListRequestSchema.field.query!)).toBe(true);
     expect(isQueryFlattened(FlatListRequestSchema.field.extra!)).toBe(false);
-    expect(queryFieldList(FlatListRequestSchema).map((e) => [e.name, e.fields.map((f) => f.name).join(".")])).toEqual([
-      ["tenant", "tenant"],
-      ...AdminListQuerySchema.fields.map((f) => [f.jsonName, `query.${f.name}`]),
-      ["archived", "inner.archived"],
-      ["labels", "inner.deeper.labels"],
-      ["extra", "extra"],
+    const chains = [...queryFieldsOf(FlatListRequestSchema)].map(([name, chain]) => [
+      name,
+      chain.map((f) => f.name).join("."),
     ]);
+    expect(Object.fromEntries(chains)).toEqual({
+      tenant: "tenant",
+      ...Object.fromEntries(AdminListQuerySchema.fields.map((f) => [f.name, `query.${f.name}`])),
+      archived: "inner.archived",
+      labels: "inner.deeper.labels",
+      extra: "extra",
+    });
     const names = queryFieldsOf(FlatExtraSchema);
     expect(names.get("limit")?.map((f) => f.name)).toEqual(["query", "limit"]);
     expect(names.has("query")).toBe(false);

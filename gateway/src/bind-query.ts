@@ -81,22 +81,6 @@ export function queryFieldsOf(desc: DescMessage): ReadonlyMap<string, readonly D
 }
 
 /**
- * The fields a query string can set at one message level, each once, in declaration order: its JSON name as
- * a query parameter and the chain of fields it sets (flattened fields first). What OpenAPI lists.
- */
-export function queryFieldList(desc: DescMessage): Array<{ name: string; fields: readonly DescField[] }> {
-  const out: Array<{ name: string; fields: readonly DescField[] }> = [];
-  const listed = new Set<DescField>();
-  for (const chain of queryFieldsOf(desc).values()) {
-    const field = chain[chain.length - 1]!;
-    if (listed.has(field)) continue;
-    listed.add(field);
-    out.push({ name: field.jsonName, fields: chain });
-  }
-  return out;
-}
-
-/**
  * Checks the query names of `root` and of every message a dotted name can reach from it, so a bad flatten
  * option fails when the rule is compiled rather than on a request.
  */

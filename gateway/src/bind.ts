@@ -23,7 +23,7 @@ import { BindError, defaultJsonReadOptions, leafJson } from "./bind-values.ts";
 export { BindError, BindingDefinitionError, defaultJsonReadOptions, UPLOADED_FILE_TYPE } from "./bind-values.ts";
 export { hasUploadedFileField } from "./bind-multipart.ts";
 export type { FormBody, FormFile } from "./bind-multipart.ts";
-export { isQueryFlattened, queryFieldList, queryFieldsOf } from "./bind-query.ts";
+export { isQueryFlattened, queryFieldsOf } from "./bind-query.ts";
 
 export interface BindingRule {
   /** The full name of the RPC, for error messages. */

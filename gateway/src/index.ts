@@ -12,7 +12,6 @@ export {
   defaultJsonReadOptions,
   hasUploadedFileField,
   isQueryFlattened,
-  queryFieldList,
   queryFieldsOf,
   UPLOADED_FILE_TYPE,
 } from "./bind.ts";
