@@ -231,6 +231,28 @@ describe.each([
     }
   });
 
+  it("consumes a service's events before that service has created its stream", async () => {
+    // A server or in-process bus where nobody has created TT_USER yet: the consumer starts first.
+    const server = kind === "nats" ? await startTestNatsServer() : undefined;
+    const fresh = server ? await createNatsBus({ url: server.url, logger }) : createMemoryBus({ logger });
+    try {
+      let got!: (nickname: string) => void;
+      const arrived = new Promise<string>((resolve) => (got = resolve));
+      const sub = await consumeEvents(fresh, UserCreatedSchema, async (e) => got(e.nickname), {
+        durable: "first",
+        orm,
+        logger,
+      });
+      const payload = toBinary(UserCreatedSchema, create(UserCreatedSchema, { nickname: "early" }));
+      await fresh.publishDurable("tt.user.user.created", payload, { headers: { [EVENT_ID_HEADER]: `early-${runId}` } });
+      await expect(arrived).resolves.toBe("early");
+      await sub.unsubscribe();
+    } finally {
+      await fresh.close();
+      await server?.dispose();
+    }
+  });
+
   it("publishes an event created by `create` as it is", async () => {
     const message = create(UserCreatedSchema, { uuid: uuid(), nickname: "made" });
     const row = await orm.em.fork().transactional(async (em) => publishEvent(em, UserCreatedSchema, message));

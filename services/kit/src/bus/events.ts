@@ -116,7 +116,7 @@ export interface ConsumeEventsOptions {
   durable: string;
   /** The consuming service's ORM; its schema holds the `processed_event` table (`processedEventsMigration`). */
   orm: MikroORM;
-  /** Default: the publishing service's stream (`eventStreamOf`). */
+  /** Default: the publishing service's stream (`eventStreamOf`), created when it does not exist yet. */
   stream?: string;
   deliver?: ConsumeOptions["deliver"];
   redeliveryDelayMs?: ConsumeOptions["redeliveryDelayMs"];
@@ -196,6 +196,11 @@ export async function consumeEvents<Desc extends DescMessage>(
     }
   };
 
+  if (opts.stream === undefined) {
+    // The publishing service creates its stream at start; so does a consumer, so neither has to start first.
+    const stream = eventStreamOf(declaration.subject.split(".")[1]!);
+    await bus.ensureStream(stream.name, stream.subjects);
+  }
   return bus.consume(opts.stream ?? declaration.stream, opts.durable, handle, {
     filterSubject: declaration.subject,
     ...(opts.deliver ? { deliver: opts.deliver } : {}),
