@@ -253,6 +253,30 @@ describe.each([
     }
   });
 
+  it("deletes processed-event marks older than keepProcessedMs", async () => {
+    let handled!: () => void;
+    let arrived = new Promise<void>((resolve) => (handled = resolve));
+    const sub = await consumeEvents(bus, UserCreatedSchema, async () => handled(), {
+      durable: "pruned",
+      orm,
+      logger,
+      keepProcessedMs: 1,
+    });
+    try {
+      const first = await publish("dj pruned 1");
+      await arrived;
+      arrived = new Promise<void>((resolve) => (handled = resolve));
+      await publish("dj pruned 2");
+      await arrived;
+      await eventually(
+        async () => (await orm.em.fork().count(ProcessedEvent, { consumer: "pruned", eventId: first.id })) === 0,
+        "first mark pruned",
+      );
+    } finally {
+      await sub.unsubscribe();
+    }
+  });
+
   it("publishes an event created by `create` as it is", async () => {
     const message = create(UserCreatedSchema, { uuid: uuid(), nickname: "made" });
     const row = await orm.em.fork().transactional(async (em) => publishEvent(em, UserCreatedSchema, message));

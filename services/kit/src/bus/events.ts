@@ -189,9 +189,10 @@ export async function consumeEvents<Desc extends DescMessage>(
     });
     if (Date.now() - lastPrune > Math.min(keepProcessedMs, 3_600_000)) {
       lastPrune = Date.now();
+      // Plain SQL, like the mark: a consumer needs the table (its migration), not the entity registered.
       await opts.orm.em
         .fork()
-        .nativeDelete(ProcessedEvent, { processedAt: { $lt: new Date(Date.now() - keepProcessedMs) } })
+        .execute(`delete from ${table} where "processed_at" < ?`, [new Date(Date.now() - keepProcessedMs)])
         .catch((err: unknown) => logger.warn({ err }, "pruning processed events failed"));
     }
   };
