@@ -2,6 +2,7 @@
 // EntityManager fork (both put there by the host's interceptors), and the argument checks whose 400
 // messages read the same in every service ("<field> missing in request", "<field> must be a uuid").
 import { Code, ConnectError, type HandlerContext } from "@connectrpc/connect";
+import type { EntityName, FindOneOptions, Loaded } from "@mikro-orm/core";
 import type { EntityManager } from "@mikro-orm/postgresql";
 import { kEm, kIdentity, type Identity } from "./context.ts";
 import { INTERNAL_ERROR_MESSAGE } from "./errors.ts";
@@ -24,6 +25,22 @@ export function callIdentity(ctx: HandlerContext): Identity {
   const identity = ctx.values.get(kIdentity);
   if (!identity) throw new ConnectError(UNAUTHORIZED, Code.Unauthenticated);
   return identity;
+}
+
+/**
+ * The caller's own row of `entity` (its primary key is the token's subject: a user's account), or 401: a valid
+ * token whose account no longer exists must not be answered as nobody. `options` as for `em.findOne`.
+ */
+export async function loadCaller<T extends object, P extends string = never>(
+  em: EntityManager,
+  ctx: HandlerContext,
+  entity: EntityName<T>,
+  options?: FindOneOptions<T, P>,
+): Promise<Loaded<T, P>> {
+  // `{ id }` is the primary key of every caller entity; MikroORM cannot type that for a generic entity.
+  const row = await em.findOne(entity, { id: callIdentity(ctx).subject } as never, options);
+  if (!row) throw new ConnectError(UNAUTHORIZED, Code.Unauthenticated);
+  return row;
 }
 
 const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;

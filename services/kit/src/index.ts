@@ -1,6 +1,6 @@
 // The kit's public surface: what every service needs once.
 export { kEm, kIdentity, kLogger, kRequestId } from "./context.ts";
-export { callEm, callIdentity, checkLimit, checkUuid, isUuid, UNAUTHORIZED } from "./call.ts";
+export { callEm, callIdentity, checkLimit, checkUuid, isUuid, loadCaller, UNAUTHORIZED } from "./call.ts";
 export { DEFAULT_TOKEN_AUDIENCE, DEFAULT_TOKEN_ISSUER, TOKEN_ALG, TOKEN_TYPES, USER_ROLES } from "./auth/claims.ts";
 export {
   ConfigError,

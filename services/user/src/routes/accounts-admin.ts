@@ -3,6 +3,7 @@ import { getOption } from "@bufbuild/protobuf";
 import { Code, ConnectError, type ServiceImpl } from "@connectrpc/connect";
 import { field as fieldRules } from "@tt/proto/tt/options/v1/field_pb";
 import { AdminSignUpRequestSchema, type UserService } from "@tt/proto/tt/user/v1/user_service_pb";
+import { checkUuid } from "@tt/kit";
 import {
   EMAIL_ALREADY_REGISTERED,
   MISSING_CREDENTIALS,
@@ -15,7 +16,7 @@ import { createAccount, flushNewAccount } from "../modules/users/create-account.
 import { User } from "../modules/users/user.entity.ts";
 import { hashPassword } from "../passwords.ts";
 import type { UserServiceContext } from "../user-context.ts";
-import { checkUuid, revokeOtherSessions, USER_NOT_FOUND } from "./accounts-shared.ts";
+import { revokeOtherSessions, USER_NOT_FOUND } from "./accounts-shared.ts";
 import { callEm } from "./call.ts";
 
 /**
@@ -68,7 +69,7 @@ export function accountAdminRoutes(
       if (req.uuid === "" || req.newPassword === "") {
         throw new ConnectError(NEW_PASSWORD_MISSING, Code.InvalidArgument);
       }
-      const id = checkUuid("uuid", req.uuid);
+      const id = checkUuid(req.uuid, "uuid");
       checkNewPassword(req.newPassword);
       const em = callEm(ctx);
       const user = await em.findOne(User, { id });

@@ -2,6 +2,7 @@
 import { randomUUID } from "node:crypto";
 import { Code, ConnectError, type ServiceImpl } from "@connectrpc/connect";
 import type { UserService } from "@tt/proto/tt/user/v1/user_service_pb";
+import { checkUuid } from "@tt/kit";
 import { NICKNAME_MAX_LENGTH } from "../account-rules.ts";
 import type { AccountView } from "../modules/accounts/account-message.ts";
 import { BotOwner } from "../modules/accounts/bot-owner.entity.ts";
@@ -10,8 +11,7 @@ import { startSession, toAccessTokenMessage } from "../modules/sessions/start-se
 import { createAccount, flushNewAccount } from "../modules/users/create-account.ts";
 import { User } from "../modules/users/user.entity.ts";
 import type { UserServiceContext } from "../user-context.ts";
-import { checkUuid } from "./accounts-shared.ts";
-import { callEm, callIdentity, callUserAgent, UNAUTHORIZED } from "./call.ts";
+import { callEm, callerAccount, callIdentity, callUserAgent } from "./call.ts";
 
 export const BOT_NICKNAME_MISSING = "nickname missing in request";
 export const BOT_NICKNAME_TOO_LONG = `nickname must be at most ${NICKNAME_MAX_LENGTH} characters long`;
@@ -22,7 +22,6 @@ export const NOT_BOT_OWNER = "you do not own this bot";
 export function accountBotRoutes(svc: UserServiceContext, view: AccountView): Partial<ServiceImpl<typeof UserService>> {
   return {
     async signUpBot(req, ctx) {
-      const identity = callIdentity(ctx);
       const nickname = req.nickname.trim();
       if (nickname === "") throw new ConnectError(BOT_NICKNAME_MISSING, Code.InvalidArgument);
       if ([...nickname].length > NICKNAME_MAX_LENGTH)
@@ -30,8 +29,7 @@ export function accountBotRoutes(svc: UserServiceContext, view: AccountView): Pa
       const avatarId = req.avatarId.trim();
       if (avatarId.length > 128) throw new ConnectError(AVATAR_ID_TOO_LONG, Code.InvalidArgument);
       const em = callEm(ctx);
-      const owner = await em.findOne(User, { id: identity.subject });
-      if (!owner) throw new ConnectError(UNAUTHORIZED, Code.Unauthenticated);
+      const owner = await callerAccount(em, ctx);
       // Bots have no address of their own; a reserved one keeps users.email unique and unmailable.
       const { user: bot, profile } = createAccount(em, {
         email: botEmail(randomUUID()),
@@ -57,7 +55,7 @@ export function accountBotRoutes(svc: UserServiceContext, view: AccountView): Pa
         }
         botId = identity.subject;
       } else {
-        botId = checkUuid("uuid", req.uuid);
+        botId = checkUuid(req.uuid, "uuid");
         const ownership = await em.findOne(BotOwner, { bot: botId });
         if (!ownership) throw new ConnectError(BOT_NOT_FOUND, Code.NotFound);
         if (ownership.owner.id !== identity.subject) throw new ConnectError(NOT_BOT_OWNER, Code.PermissionDenied);

@@ -16,7 +16,7 @@ import { createAccount } from "../modules/users/create-account.ts";
 import { User } from "../modules/users/user.entity.ts";
 import type { DiscordUser } from "../providers/index.ts";
 import type { UserServiceContext } from "../user-context.ts";
-import { callEm, callIdentity, callUserAgent, UNAUTHORIZED } from "./call.ts";
+import { callEm, callerAccount, callUserAgent } from "./call.ts";
 
 export const CODE_OR_TOKEN = "give either code (with redirectUri) or discordAccessToken";
 export const CODE_MISSING = "code missing in request";
@@ -92,13 +92,11 @@ export function accountDiscordRoutes(
     },
 
     async linkDiscord(req, ctx) {
-      const identity = callIdentity(ctx);
       if (req.code === "") throw new ConnectError(CODE_MISSING, Code.InvalidArgument);
       const tokens = await exchange(req.code, req.redirectUri);
       const du = await discordUser(tokens.accessToken);
       const em = callEm(ctx);
-      const user = await em.findOne(User, { id: identity.subject });
-      if (!user) throw new ConnectError(UNAUTHORIZED, Code.Unauthenticated);
+      const user = await callerAccount(em, ctx);
 
       const existing = await em.findOne(DiscordLink, { discordId: du.id });
       if (existing && existing.user.id !== user.id) {

@@ -6,9 +6,8 @@ import type { AccountConfig } from "../modules/accounts/account-config.ts";
 import type { AccountView } from "../modules/accounts/account-message.ts";
 import { createAccountToken, spendAccountToken } from "../modules/accounts/one-time-token.ts";
 import { startSession, toAccessTokenMessage } from "../modules/sessions/start-session.ts";
-import { User } from "../modules/users/user.entity.ts";
 import type { UserServiceContext } from "../user-context.ts";
-import { callEm, callIdentity, callUserAgent, UNAUTHORIZED } from "./call.ts";
+import { callEm, callerAccount, callUserAgent } from "./call.ts";
 
 export const PATH_AND_PLAN = "give either path or plan, not both";
 export const PATH_INVALID = "path must start with a single /";
@@ -32,14 +31,12 @@ export function accountMagicLinkRoutes(
 ): Partial<ServiceImpl<typeof UserService>> {
   return {
     async createMagicLink(req, ctx) {
-      const identity = callIdentity(ctx);
       if (req.path !== "" && req.plan !== "") throw new ConnectError(PATH_AND_PLAN, Code.InvalidArgument);
       const plan = req.plan.trim();
       if (plan.length > 64) throw new ConnectError(PLAN_INVALID, Code.InvalidArgument);
       const path = plan === "" ? checkPath(req.path) : "";
       const em = callEm(ctx);
-      const user = await em.findOne(User, { id: identity.subject });
-      if (!user) throw new ConnectError(UNAUTHORIZED, Code.Unauthenticated);
+      const user = await callerAccount(em, ctx);
       const { secret, token } = createAccountToken(em, user, "magic-link", config.MAGIC_LINK_TTL_SECONDS);
       await em.flush();
       const base = `${config.WEB_BASE_URL}/magic-link/${secret}`;

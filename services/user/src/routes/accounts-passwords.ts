@@ -15,7 +15,7 @@ import { User } from "../modules/users/user.entity.ts";
 import { hashPassword } from "../passwords.ts";
 import type { UserServiceContext } from "../user-context.ts";
 import { revokeOtherSessions } from "./accounts-shared.ts";
-import { callEm, callIdentity, callUserAgent, UNAUTHORIZED } from "./call.ts";
+import { callEm, callerAccount, callIdentity, callUserAgent } from "./call.ts";
 
 export const EMAIL_MISSING = "email missing in request";
 export const RESET_TOO_OFTEN = "too many password reset requests, try again later";
@@ -113,8 +113,7 @@ export function accountPasswordRoutes(
       const identity = callIdentity(ctx);
       if (req.password === "") throw new ConnectError(PASSWORD_MISSING, Code.InvalidArgument);
       const em = callEm(ctx);
-      const user = await em.findOne(User, { id: identity.subject }, { populate: ["passwordHash"] });
-      if (!user) throw new ConnectError(UNAUTHORIZED, Code.Unauthenticated);
+      const user = await callerAccount(em, ctx, { populate: ["passwordHash"] });
       if (hasPassword(user.passwordHash)) throw new ConnectError(PASSWORD_ALREADY_SET, Code.PermissionDenied);
       // The sign-in address must be proven: it is how the password is used and how it is reset later.
       if (!(await isEmailVerified(em, user.id, user.email))) {

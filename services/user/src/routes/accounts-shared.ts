@@ -10,15 +10,6 @@ import { PASSWORD_CHANGED_CONCURRENTLY } from "./passwords.ts";
 
 export const USER_NOT_FOUND = "user not found";
 
-const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
-/** 400 unless `value` is a uuid: PostgreSQL would answer a malformed one with an error (a 500). */
-export function checkUuid(field: string, value: string): string {
-  if (value === "") throw new ConnectError(`${field} missing in request`, Code.InvalidArgument);
-  if (!UUID_PATTERN.test(value)) throw new ConnectError(`${field} must be a UUID`, Code.InvalidArgument);
-  return value.toLowerCase();
-}
-
 /**
  * Revokes the account's live sessions except `keep`, flushing whatever else `em` holds with them (the new
  * password), so the password and the revocations commit together.

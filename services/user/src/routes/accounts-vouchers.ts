@@ -37,7 +37,7 @@ import { createAccount, flushNewAccount } from "../modules/users/create-account.
 import { User } from "../modules/users/user.entity.ts";
 import { hashPassword } from "../passwords.ts";
 import type { UserServiceContext } from "../user-context.ts";
-import { callEm, callIdentity, callUserAgent, UNAUTHORIZED } from "./call.ts";
+import { callEm, callerAccount, callIdentity, callUserAgent } from "./call.ts";
 
 export const EXPIRY_IN_PAST = "expiresAt must be in the future";
 export const NOTE_TOO_LONG = "note must be at most 1000 characters long";
@@ -152,12 +152,10 @@ export function accountVoucherRoutes(
     },
 
     async redeemVoucher(req, ctx) {
-      const identity = callIdentity(ctx);
       if (req.code.trim() === "") throw new ConnectError(VOUCHER_CODE_MISSING, Code.InvalidArgument);
       return callEm(ctx).transactional(async (em) => {
         const voucher = await lockRedeemable(em, req.code);
-        const user = await em.findOne(User, { id: identity.subject });
-        if (!user) throw new ConnectError(UNAUTHORIZED, Code.Unauthenticated);
+        const user = await callerAccount(em, ctx);
         redeem(em, voucher, user);
         return { voucher: toVoucherMessage(voucher) };
       });

@@ -20,7 +20,7 @@ import { createAccount, flushNewAccount } from "../modules/users/create-account.
 import { User } from "../modules/users/user.entity.ts";
 import { hashPassword, verifyPasswordOrDummy } from "../passwords.ts";
 import type { UserServiceContext } from "../user-context.ts";
-import { callEm, callIdentity, callUserAgent, UNAUTHORIZED } from "./call.ts";
+import { callEm, callerAccount, callIdentity, callUserAgent } from "./call.ts";
 
 export const INCORRECT_CREDENTIALS = "incorrect email or password";
 
@@ -86,9 +86,7 @@ export function authRoutes(svc: UserServiceContext): Partial<ServiceImpl<typeof 
       };
       if (identity.tokenType !== "user" && identity.tokenType !== "bot") return base;
       const em = callEm(ctx);
-      const user = await em.findOne(User, { id: identity.subject });
-      // A valid signature for an account that no longer exists: refuse rather than answer with nobody.
-      if (!user) throw new ConnectError(UNAUTHORIZED, Code.Unauthenticated);
+      const user = await callerAccount(em, ctx);
       return { ...base, user: await view(em, user) };
     },
 

@@ -1,25 +1,20 @@
-// Reading the per-call values the kit interceptors put into the handler context.
-import { Code, ConnectError, type HandlerContext } from "@connectrpc/connect";
+// Reading the per-call values the kit interceptors put into the handler context: the kit's helpers, and the
+// user service's own account of the caller.
+import type { HandlerContext } from "@connectrpc/connect";
+import type { FindOneOptions, Loaded } from "@mikro-orm/core";
 import type { EntityManager } from "@mikro-orm/postgresql";
-import { INTERNAL_ERROR_MESSAGE, kEm, kIdentity, type Identity } from "@tt/kit";
+import { loadCaller } from "@tt/kit";
+import { User } from "../modules/users/user.entity.ts";
 
-export const UNAUTHORIZED = "Unauthorized";
+export { callEm, callIdentity, UNAUTHORIZED } from "@tt/kit";
 
-/** The call's EntityManager fork. Missing means the host was wired without the EntityManager interceptor. */
-export function callEm(ctx: HandlerContext): EntityManager {
-  const em = ctx.values.get(kEm);
-  if (!em) {
-    const cause = new Error("no EntityManager fork: the host runs no EntityManager interceptor");
-    throw new ConnectError(INTERNAL_ERROR_MESSAGE, Code.Internal, undefined, undefined, cause);
-  }
-  return em;
-}
-
-/** The verified caller. The access policy already ran; this only guards against a miswired host. */
-export function callIdentity(ctx: HandlerContext): Identity {
-  const identity = ctx.values.get(kIdentity);
-  if (!identity) throw new ConnectError(UNAUTHORIZED, Code.Unauthenticated);
-  return identity;
+/** The calling account, or 401: a valid token for an account that no longer exists is refused. */
+export function callerAccount<P extends string = never>(
+  em: EntityManager,
+  ctx: HandlerContext,
+  options?: FindOneOptions<User, P>,
+): Promise<Loaded<User, P>> {
+  return loadCaller(em, ctx, User, options);
 }
 
 /** The caller's user agent as the gateway forwarded it, kept with the session for "where am I signed in". */

@@ -10,15 +10,14 @@ import { ensurePrimaryEmail, EmailStatus, toEmailMessage, USER_EMAIL_TYPES } fro
 import { accountAndAddress, enforceThrottles, type ThrottleRule } from "../modules/contact/throttle.ts";
 import { User } from "../modules/users/user.entity.ts";
 import type { UserServiceContext } from "../user-context.ts";
-import { callEm, callIdentity } from "./call.ts";
+import { isUuid } from "@tt/kit";
+import { callEm, callerAccount, callIdentity } from "./call.ts";
 import {
-  callerAccount,
   CODE_NOT_SENT,
   EMAIL_ALREADY_VERIFIED,
   EMAIL_NOT_FOUND,
   INCORRECT_EMAIL_CODE,
   INVALID_EMAIL_TYPE,
-  isUuid,
   MIN_INTERVAL_NOT_ELAPSED,
   PRIMARY_EMAIL_NOT_DELETABLE,
   TOO_MANY_ATTEMPTS,

@@ -6,7 +6,7 @@ import { Code, ConnectError, type ServiceImpl } from "@connectrpc/connect";
 import { UniqueConstraintViolationException } from "@mikro-orm/core";
 import type { EntityManager } from "@mikro-orm/postgresql";
 import { DevOutboxMessageSchema, FraudConstantsSchema, type UserService } from "@tt/proto/tt/user/v1/user_service_pb";
-import { adminList, type AdminListSpec } from "@tt/kit";
+import { adminList, checkLimit, isUuid, type AdminListSpec } from "@tt/kit";
 import type { ContactConfig } from "../modules/contact/contact-config.ts";
 import { PhoneNumber } from "../modules/contact/phone-number.entity.ts";
 import { PhoneValidation } from "../modules/contact/phone-validation.entity.ts";
@@ -20,14 +20,7 @@ import { User } from "../modules/users/user.entity.ts";
 import type { UserServiceContext } from "../user-context.ts";
 import { callEm } from "./call.ts";
 import { readE164 } from "./contact-mobile.ts";
-import {
-  DEV_OUTBOX_OFF,
-  isUuid,
-  listLimit,
-  PHONE_NUMBER_EXISTS,
-  PHONE_NUMBER_NOT_FOUND,
-  UNKNOWN_ACCOUNT,
-} from "./contact-shared.ts";
+import { DEV_OUTBOX_OFF, PHONE_NUMBER_EXISTS, PHONE_NUMBER_NOT_FOUND, UNKNOWN_ACCOUNT } from "./contact-shared.ts";
 
 /** API field name → entity property for GET /admin/phoneNumbers. */
 export const ADMIN_PHONE_NUMBER_LIST: AdminListSpec<PhoneNumber> = {
@@ -170,7 +163,7 @@ export function phoneRoutes(svc: UserServiceContext, config: ContactConfig): Par
     },
 
     async listRecentPhoneValidations(req, ctx) {
-      const limit = listLimit(req.limit, 100, 500);
+      const limit = checkLimit(req.limit, 100, 500);
       const rows = await callEm(ctx).find(
         PhoneValidation,
         {},
@@ -201,7 +194,7 @@ export function phoneRoutes(svc: UserServiceContext, config: ContactConfig): Par
 
     async listDevOutbox(req) {
       if (!devOutboxInUse) throw new ConnectError(DEV_OUTBOX_OFF, Code.NotFound);
-      const limit = listLimit(req.limit, 50, 500);
+      const limit = checkLimit(req.limit, 50, 500);
       const to = req.to.trim();
       const entries = await svc.devOutbox.list({ limit, ...(to === "" ? {} : { to }) });
       return {

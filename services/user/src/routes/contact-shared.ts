@@ -1,9 +1,5 @@
 // What the contact routes share: their configuration, id checks and the messages the spec documents.
-import { Code, ConnectError, type HandlerContext } from "@connectrpc/connect";
-import type { EntityManager } from "@mikro-orm/postgresql";
 import type { ContactConfig } from "../modules/contact/contact-config.ts";
-import { User } from "../modules/users/user.entity.ts";
-import { callIdentity, UNAUTHORIZED } from "./call.ts";
 
 export const EMAIL_NOT_FOUND = "email not found";
 export const INCORRECT_EMAIL_CODE = "email verification failed, incorrect code";
@@ -22,29 +18,6 @@ export const PHONE_NUMBER_NOT_FOUND = "phone number not found";
 export const PHONE_NUMBER_EXISTS = "phone number already recorded";
 export const UNKNOWN_ACCOUNT = "userUuid must be the uuid of an existing account";
 export const DEV_OUTBOX_OFF = "the dev outbox is off: real e-mail and SMS providers are configured";
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
-/** PostgreSQL rejects a malformed uuid with an error (a 500); a malformed id simply names nothing. */
-export function isUuid(id: string): boolean {
-  return UUID.test(id);
-}
-
-/** The calling account; a valid token for an account that no longer exists is refused. */
-export async function callerAccount(em: EntityManager, ctx: HandlerContext): Promise<User> {
-  const user = await em.findOne(User, { id: callIdentity(ctx).subject });
-  if (!user) throw new ConnectError(UNAUTHORIZED, Code.Unauthenticated);
-  return user;
-}
-
-/** A list limit: 0 means the default; otherwise 1 to max. */
-export function listLimit(limit: number, fallback: number, max: number): number {
-  if (limit === 0) return fallback;
-  if (!Number.isInteger(limit) || limit < 1 || limit > max) {
-    throw new ConnectError(`limit must be between 1 and ${max}`, Code.InvalidArgument);
-  }
-  return limit;
-}
 
 export interface ContactDeps {
   config: ContactConfig;

@@ -4,8 +4,9 @@
 import { Code, ConnectError, type HandlerContext } from "@connectrpc/connect";
 import { OptimisticLockError, UniqueConstraintViolationException } from "@mikro-orm/core";
 import type { EntityManager } from "@mikro-orm/postgresql";
+import { isUuid } from "@tt/kit";
 import { User } from "../modules/users/user.entity.ts";
-import { callEm, callIdentity, UNAUTHORIZED } from "./call.ts";
+import { callEm, callerAccount, UNAUTHORIZED } from "./call.ts";
 import { PROFILE_NOT_FOUND } from "../modules/profile-data/profile-rules.ts";
 
 // superUser passes every access option (the kit lets it in everywhere) and ranks above all.
@@ -14,24 +15,21 @@ export const STAFF_GROUP: readonly string[] = ["staff", "admin", "superUser"];
 
 export const CHANGED_CONCURRENTLY = "the account was changed at the same time, try again";
 
-const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
 /** The caller's account; 401 unless its stored role is still one of `group`. */
 export async function loadCaller(
   ctx: HandlerContext,
   group: readonly string[],
 ): Promise<{ em: EntityManager; caller: User }> {
-  const identity = callIdentity(ctx);
   const em = callEm(ctx);
-  const caller = await em.findOne(User, { id: identity.subject });
-  if (!caller || !group.includes(caller.role)) throw new ConnectError(UNAUTHORIZED, Code.Unauthenticated);
+  const caller = await callerAccount(em, ctx);
+  if (!group.includes(caller.role)) throw new ConnectError(UNAUTHORIZED, Code.Unauthenticated);
   return { em, caller };
 }
 
 /** The account a moderation call names; 404 "user profile not found" when there is none (or not a uuid). */
 export async function loadTarget(em: EntityManager, uuid: string): Promise<User> {
   // Not a uuid cannot name a user; answering 404 keeps PostgreSQL from rejecting the cast with a 500.
-  const user = UUID_PATTERN.test(uuid) ? await em.findOne(User, { id: uuid.toLowerCase() }) : null;
+  const user = isUuid(uuid) ? await em.findOne(User, { id: uuid.toLowerCase() }) : null;
   if (!user) throw new ConnectError(PROFILE_NOT_FOUND, Code.NotFound);
   return user;
 }

@@ -15,9 +15,9 @@ import { loadModeratedUserMessage } from "../modules/moderation/moderated-user.m
 import { assertOutranks } from "../modules/moderation/ranks.ts";
 import { Profile } from "../modules/profiles/profile.entity.ts";
 import { revokeUserSessions } from "../modules/sessions/revoke-sessions.ts";
-import { User } from "../modules/users/user.entity.ts";
+import type { User } from "../modules/users/user.entity.ts";
 import type { UserServiceContext } from "../user-context.ts";
-import { callEm, callIdentity, UNAUTHORIZED } from "./call.ts";
+import { callEm, callerAccount } from "./call.ts";
 import {
   checkLength,
   loadCaller,
@@ -50,10 +50,8 @@ export function moderationDeactivationRoutes(svc: UserServiceContext): Partial<S
   return {
     async requestDeactivation(req, ctx) {
       const reason = checkLength(req.reason.trim(), DEACTIVATION_REASON_MAX_LENGTH, "reason");
-      const identity = callIdentity(ctx);
       const em = callEm(ctx);
-      const user = await em.findOne(User, { id: identity.subject });
-      if (!user) throw new ConnectError(UNAUTHORIZED, Code.Unauthenticated);
+      const user = await callerAccount(em, ctx);
       let row = await em.findOne(Deactivation, { user: user.id });
       // Asking again while a request is pending answers the pending one, unchanged.
       if (!row?.requestedAt) {

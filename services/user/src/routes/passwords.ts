@@ -6,11 +6,10 @@ import { checkNewPassword } from "../account-rules.ts";
 import { Session } from "../modules/sessions/session.entity.ts";
 import { revokeSessions } from "../modules/sessions/revoke-sessions.ts";
 import { toAccessTokenMessage, tokenTypeFor } from "../modules/sessions/start-session.ts";
-import { User } from "../modules/users/user.entity.ts";
 import { hashPassword, verifyPassword } from "../passwords.ts";
 import type { UserServiceContext } from "../user-context.ts";
 import { INCORRECT_CREDENTIALS } from "./auth.ts";
-import { callEm, callIdentity, UNAUTHORIZED } from "./call.ts";
+import { callEm, callerAccount, callIdentity } from "./call.ts";
 
 export const PASSWORDS_MISSING = "password or new password missing in request";
 export const PASSWORD_NOT_CHANGED = "new password must be different from previous password";
@@ -24,8 +23,7 @@ export function passwordRoutes(svc: UserServiceContext): Partial<ServiceImpl<typ
         throw new ConnectError(PASSWORDS_MISSING, Code.InvalidArgument);
       }
       const em = callEm(ctx);
-      const user = await em.findOne(User, { id: identity.subject }, { populate: ["passwordHash"] });
-      if (!user) throw new ConnectError(UNAUTHORIZED, Code.Unauthenticated);
+      const user = await callerAccount(em, ctx, { populate: ["passwordHash"] });
       if (!(await verifyPassword(user.passwordHash, req.password))) {
         throw new ConnectError(INCORRECT_CREDENTIALS, Code.Unauthenticated);
       }

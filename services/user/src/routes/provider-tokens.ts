@@ -4,7 +4,7 @@ import { Code, ConnectError, type HandlerContext, type ServiceImpl } from "@conn
 import type { EntityManager } from "@mikro-orm/postgresql";
 import { timestampFromDate } from "@bufbuild/protobuf/wkt";
 import type { UserService } from "@tt/proto/tt/user/v1/user_service_pb";
-import { publishEvent, type Identity } from "@tt/kit";
+import { checkUuid, publishEvent, type Identity } from "@tt/kit";
 import { ProviderLinkCreatedSchema, ProviderLinkDeletedSchema } from "@tt/proto/tt/user/v1/events_pb";
 import { callProvider } from "../modules/provider-tokens/provider-errors.ts";
 import {
@@ -20,7 +20,7 @@ import { withTokenRefresh, type OAuthTokens } from "../providers/index.ts";
 import type { UserServiceContext } from "../user-context.ts";
 import { callEm, callIdentity } from "./call.ts";
 import { chatRoutes } from "./provider-tokens-chat.ts";
-import { checkUuid, required } from "./provider-tokens-input.ts";
+import { required } from "./provider-tokens-input.ts";
 import { statusRoutes } from "./provider-tokens-status.ts";
 
 export function providerTokenRoutes(svc: UserServiceContext): Partial<ServiceImpl<typeof UserService>> {

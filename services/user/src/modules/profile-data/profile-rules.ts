@@ -1,5 +1,6 @@
 // What the profile-data calls accept. The proto comments document each limit; the messages are ours.
 import { Code, ConnectError } from "@connectrpc/connect";
+import { isUuid } from "@tt/kit";
 
 export const PROFILE_NOT_FOUND = "user profile not found";
 export const IMAGE_NOT_FOUND = "image not found";
@@ -29,16 +30,13 @@ export const AVATAR_ID_MAX = 128;
 export const MAX_PROFILE_BATCH = 150;
 export const MAX_PAGE = 1000;
 
-const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const COLOR_PATTERN = /^#[0-9a-f]{6}$/i;
 // Avatar slugs of the merch service: lower-case words joined by - or _.
 const AVATAR_ID_PATTERN = /^[a-z0-9][a-z0-9_-]*$/;
 
 const bad = (message: string) => new ConnectError(message, Code.InvalidArgument);
 
-export function isUuid(value: string): boolean {
-  return UUID_PATTERN.test(value);
-}
+export { isUuid };
 
 /** A uuid naming a user, lower-cased; anything else names no user, so 404 rather than a PostgreSQL cast error. */
 export function userIdOr404(id: string): string {
