@@ -36,6 +36,7 @@ export { freePort } from "./net.ts";
 export { assertValidMediaKey, MediaKeyError, mediaContentType, mediaFilePath } from "./media/files.ts";
 export { createMediaHandler } from "./media/handler.ts";
 export { runServiceMain } from "./main.ts";
+export { callProvider, ProviderError, toConnectProviderError } from "./provider-errors.ts";
 export {
   createServiceTokenMinter,
   SERVICE_TOKEN_KEY_VARIABLE,
@@ -115,6 +116,7 @@ export type { ServiceHost, ServiceHostOptions } from "./host.ts";
 export type { NodeRequestHandler, RunningServer, ServerLimits, ServerOptions } from "./server.ts";
 export type { MediaHandler, MediaHandlerOptions } from "./media/handler.ts";
 export type { RunServiceMainOptions } from "./main.ts";
+export type { ProviderErrorKind, ProviderFailureWords } from "./provider-errors.ts";
 export type { ServiceIdentityKey, ServiceTokenMinter, ServiceTokenMinterOptions } from "./auth/service-identity.ts";
 export type { BackendProtocol, BackendTransportOptions } from "./clients/http2-transport.ts";
 export type {

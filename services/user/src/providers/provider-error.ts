@@ -13,29 +13,11 @@ export type ProviderName =
   | "agora"
   | "comet-chat";
 
-/**
- * - `not-configured`: no credentials in this deployment (development default); FailedPrecondition.
- * - `rejected`: the provider answered 4xx (bad code, revoked token, bad credentials); see `status`.
- * - `unavailable`: the provider answered 5xx or could not be reached; Unavailable, worth a later retry.
- * - `timeout`: no answer within the configured timeout; DeadlineExceeded / Unavailable.
- * - `bad-response`: a 2xx answer we could not read; Internal.
- */
-export type ProviderErrorKind = "not-configured" | "rejected" | "unavailable" | "timeout" | "bad-response";
+// The error type and its kinds are the kit's (every service with outside providers shares the mapping).
+import { ProviderError } from "@tt/kit";
 
-export class ProviderError extends Error {
-  constructor(
-    readonly provider: ProviderName,
-    readonly kind: ProviderErrorKind,
-    /** A short reason safe to log: the provider's error code or our own words, never a credential. */
-    readonly reason: string,
-    /** The provider's HTTP status (or SMTP reply code) when there was one. */
-    readonly status?: number,
-    options?: { cause?: unknown },
-  ) {
-    super(`${provider}: ${reason}${status === undefined ? "" : ` (status ${status})`}`, options);
-    this.name = "ProviderError";
-  }
-}
+export { ProviderError };
+export type { ProviderErrorKind } from "@tt/kit";
 
 /** True for an answer that says the token we sent is no longer accepted. */
 export function isUnauthorized(error: unknown, statuses: readonly number[] = [401]): error is ProviderError {

@@ -2,9 +2,8 @@
 import { timestampFromDate } from "@bufbuild/protobuf/wkt";
 import { Code, ConnectError, type ServiceImpl } from "@connectrpc/connect";
 import type { UserService } from "@tt/proto/tt/user/v1/user_service_pb";
-import { checkUuid } from "@tt/kit";
+import { callProvider, checkUuid } from "@tt/kit";
 import { Profile } from "../modules/profiles/profile.entity.ts";
-import { callProvider } from "../modules/provider-tokens/provider-errors.ts";
 import { User } from "../modules/users/user.entity.ts";
 import { AGORA_MAX_TTL_SECONDS, isUnauthorized, type CometChatUser } from "../providers/index.ts";
 import type { UserServiceContext } from "../user-context.ts";

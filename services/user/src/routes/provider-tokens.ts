@@ -4,9 +4,8 @@ import { Code, ConnectError, type HandlerContext, type ServiceImpl } from "@conn
 import type { EntityManager } from "@mikro-orm/postgresql";
 import { timestampFromDate } from "@bufbuild/protobuf/wkt";
 import type { UserService } from "@tt/proto/tt/user/v1/user_service_pb";
-import { checkUuid, publishEvent, type Identity } from "@tt/kit";
+import { callProvider, checkUuid, publishEvent, type Identity } from "@tt/kit";
 import { ProviderLinkCreatedSchema, ProviderLinkDeletedSchema } from "@tt/proto/tt/user/v1/events_pb";
-import { callProvider } from "../modules/provider-tokens/provider-errors.ts";
 import {
   createProviderTokenStore,
   flushLink,
@@ -63,8 +62,7 @@ export function providerTokenRoutes(svc: UserServiceContext): Partial<ServiceImp
     const given = clientRefreshToken.trim();
     if (given === "") return freshToken(em, ref, true);
     const tokens = await callProvider("SoundCloud", () => svc.providers.soundcloud.refresh(given, { mobile }), {
-      message: "SoundCloud refused the refresh token",
-      code: Code.Unauthenticated,
+      refusal: { message: "SoundCloud refused the refresh token", code: Code.Unauthenticated },
     });
     // SoundCloud rotates: keep the new refresh token, or the one the client gave when none came back.
     const row = await store.save(em, ref, { ...tokens, refreshToken: tokens.refreshToken ?? given });
@@ -93,8 +91,7 @@ export function providerTokenRoutes(svc: UserServiceContext): Partial<ServiceImp
     const c = required(code, "code");
     const uri = required(redirectUri, "redirectUri");
     return callProvider(LABELS[provider], () => trade(c, uri), {
-      message: `${LABELS[provider]} refused the code`,
-      code: Code.Unauthenticated,
+      refusal: { message: `${LABELS[provider]} refused the code`, code: Code.Unauthenticated },
     });
   }
 

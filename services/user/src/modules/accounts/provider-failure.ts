@@ -1,21 +1,16 @@
 import { Code, ConnectError } from "@connectrpc/connect";
-import { ProviderError } from "../../providers/index.ts";
+import { toConnectProviderError } from "@tt/kit";
 
 /**
- * A Discord failure as the caller should see it: not configured → FailedPrecondition, a refused code or
- * token → Unauthenticated (as the proto documents), anything on Discord's side → Unavailable. Discord's own
- * answer stays in `cause`.
+ * A Discord failure as the caller should see it (the kit's mapping): not configured → FailedPrecondition, a
+ * refused code or token → Unauthenticated (as the proto documents), anything on Discord's side → Unavailable.
+ * Discord's own answer stays in `cause`.
  */
 export function discordFailure(error: unknown): ConnectError {
-  if (!(error instanceof ProviderError)) return ConnectError.from(error);
-  switch (error.kind) {
-    case "not-configured":
-      return new ConnectError("Discord login is not configured", Code.FailedPrecondition, undefined, undefined, error);
-    case "rejected":
-      return new ConnectError("Discord refused the code or token", Code.Unauthenticated, undefined, undefined, error);
-    case "timeout":
-    case "unavailable":
-    case "bad-response":
-      return new ConnectError("Discord is unavailable, try again later", Code.Unavailable, undefined, undefined, error);
-  }
+  return ConnectError.from(
+    toConnectProviderError(error, "Discord login", {
+      refusal: { message: "Discord refused the code or token", code: Code.Unauthenticated },
+      unavailable: "Discord is unavailable, try again later",
+    }),
+  );
 }

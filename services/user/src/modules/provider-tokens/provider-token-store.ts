@@ -11,7 +11,7 @@ import { ProviderTokenSchema as ProviderTokenMessageSchema } from "@tt/proto/tt/
 import type { ProviderToken as ProviderTokenMessage } from "@tt/proto/tt/user/v1/provider_token_pb";
 import { ProviderError, type OAuthTokens } from "../../providers/index.ts";
 import { User } from "../users/user.entity.ts";
-import { toConnectProviderError } from "./provider-errors.ts";
+import { toConnectProviderError } from "@tt/kit";
 import { ProviderToken } from "./provider-token.entity.ts";
 import type { TokenCipher } from "./token-cipher.ts";
 
@@ -153,7 +153,9 @@ export function createProviderTokenStore(cipher: () => Promise<TokenCipher>): Pr
           tokens = await refresh(refreshToken);
         } catch (error) {
           if (!droppable(error))
-            return { error: toConnectProviderError(error, LABELS[ref.provider], unavailableRefusal(ref.provider)) };
+            return {
+              error: toConnectProviderError(error, LABELS[ref.provider], { refusal: unavailableRefusal(ref.provider) }),
+            };
           tx.remove(row);
           return { error: linkDropped(ref.provider, error) };
         }
