@@ -393,3 +393,51 @@ describe("createServer against slow clients (issue 9 defect 8)", () => {
     expect(addressKey(undefined)).toBeUndefined();
   });
 });
+
+describe("createServer against malformed HTTP/2 requests", () => {
+  /** Sends one HTTP/2 request and resolves with its status (0 when the stream was reset). */
+  function h2Request(url: string, headers: http2.OutgoingHttpHeaders, body: string): Promise<number> {
+    return new Promise((resolve, reject) => {
+      const session = http2.connect(url);
+      session.on("error", reject);
+      let status = 0;
+      const req = session.request(headers, { endStream: false });
+      req.on("response", (h) => {
+        const code = Number(h[":status"]);
+        if (code !== 100) status = code;
+      });
+      req.on("error", () => {});
+      req.on("close", () => {
+        session.close();
+        resolve(status);
+      });
+      req.resume();
+      req.end(body);
+    });
+  }
+
+  it("issue 9 fuzz: expect 100-continue on a stream reset for its content-length does not end the process", async () => {
+    const thrown: unknown[] = [];
+    const record = (err: unknown) => thrown.push(err);
+    process.on("uncaughtException", record);
+    try {
+      const server = await start({
+        handler: (_req, res) => {
+          (res as http.ServerResponse).writeHead(200, { "content-type": "text/plain" });
+          res.end("ok");
+        },
+      });
+      const expectContinue = { ":method": "POST", ":path": "/x", expect: "100-continue" };
+      // A body shorter than its content-length: the stream is reset before the interim answer could be sent.
+      for (let i = 0; i < 10; i++) {
+        expect(await h2Request(server.url, { ...expectContinue, "content-length": "100" }, "{}")).toBe(0);
+      }
+      // A well-formed request that asks for 100-continue still gets it, and its answer.
+      expect(await h2Request(server.url, { ...expectContinue, "content-length": "2" }, "{}")).toBe(200);
+      expect((await get(`${server.url}/healthz`)).status).toBe(200);
+      expect(thrown).toEqual([]);
+    } finally {
+      process.off("uncaughtException", record);
+    }
+  });
+});

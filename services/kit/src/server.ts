@@ -178,6 +178,13 @@ export async function createServer(opts: ServerOptions): Promise<RunningServer> 
     else socket.destroy();
   });
   const h2 = http2.createServer(onRequest);
+  // Without a listener, Node's HTTP/2 compatibility layer answers `expect: 100-continue` itself, even on a
+  // stream it has already reset (a content-length the body does not match): ERR_HTTP2_INVALID_STREAM was thrown
+  // outside any handler and ended the process (issue 9 fuzz). The interim answer goes only to a live stream.
+  h2.on("checkContinue", (req: http2.Http2ServerRequest, res: http2.Http2ServerResponse) => {
+    if (!res.stream.destroyed && !res.stream.closed) res.writeContinue();
+    onRequest(req, res);
+  });
   h2.on("session", (session: http2.ServerHttp2Session) => {
     sessions.add(session);
     // A session without an open stream for idleTimeoutMs is closed, pings or not. In two steps (RFC 9113
