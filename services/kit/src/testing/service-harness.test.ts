@@ -76,6 +76,10 @@ describe("createServiceHarness", () => {
     expect(res.note?.author).toBe(identity.subject);
   });
 
+  it("migrates the service's schema to exactly what its entities describe", async () => {
+    expect(await h.orm.schema.getUpdateSchemaSQL({ wrap: false })).toBe("");
+  });
+
   it("drops its database on close", async () => {
     const other = await createServiceHarness(exampleServiceDefinition, { bus: "memory", network: false });
     const dbName = other.orm.config.get("dbName");
