@@ -56,14 +56,10 @@ const DEFAULT_METRICS_PORT = 9464;
 const anyPort = z.coerce.number().int().min(0).max(65535);
 const port = (fallback: number) => anyPort.default(fallback);
 const positiveInt = (fallback: number) => z.coerce.number().int().positive().default(fallback);
-// Node's timers take at most 2^31 - 1 ms; a longer one would fire at once.
-const timeoutMs = (fallback: number) =>
-  z.coerce
-    .number()
-    .int()
-    .positive()
-    .max(2 ** 31 - 1)
-    .default(fallback);
+/** The longest delay a Node timer holds (about 24.8 days); a longer one fires at once. */
+export const MAX_TIMER_MS = 2 ** 31 - 1;
+/** A positive number of milliseconds a timer can hold, with a default. */
+export const timeoutMs = (fallback: number) => z.coerce.number().int().positive().max(MAX_TIMER_MS).default(fallback);
 const optionalUrl = z.preprocess(unsetIfEmpty, z.url().optional());
 
 export const kitConfigSchema = z.object({

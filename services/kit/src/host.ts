@@ -14,7 +14,7 @@ import { createTokenVerifier, type TokenVerifier } from "./auth/verifier.ts";
 import type { Bus } from "./bus/bus.ts";
 import { clientIdleTimeoutMs } from "./clients/http2-transport.ts";
 import { createServiceClientPool, serviceClientsEnvSchema } from "./clients/service-clients.ts";
-import { kitConfigSchema, parseEnv } from "./config.ts";
+import { kitConfigSchema, MAX_TIMER_MS, parseEnv } from "./config.ts";
 import { initServiceOrm, migrateUp } from "./db/orm.ts";
 import { createInProcessTransport } from "./in-process-transport.ts";
 import { assertAccessOptions, createAccessInterceptor } from "./interceptors/access.ts";
@@ -234,6 +234,9 @@ export async function startServiceHost(opts: ServiceHostOptions): Promise<Servic
     interceptors,
     // A unary body that does not parse is invalid_argument, not internal (issue 9 defect 2).
     requestGate: requestFaultGate,
+    // A longer deadline than a Node timer can hold (24.8 days) would fire at once (TimeoutOverflowWarning, then
+    // 1 ms): such a grpc-timeout or connect-timeout-ms is refused as invalid_argument instead (issue 9 fuzz).
+    maxTimeoutMs: MAX_TIMER_MS,
     shutdownSignal: shutdown.signal,
   });
   const transport = createInProcessTransport({ methods, interceptors, shutdownSignal: shutdown.signal });

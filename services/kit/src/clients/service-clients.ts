@@ -11,7 +11,7 @@ import {
   SERVICE_TOKEN_KEY_VARIABLE,
   type ServiceIdentityKey,
 } from "../auth/service-identity.ts";
-import { ConfigError } from "../config.ts";
+import { ConfigError, timeoutMs } from "../config.ts";
 import { REQUEST_ID_HEADER } from "../interceptors/request-id.ts";
 import { currentRequestId } from "../process-guards.ts";
 import { backendSession, createBackendTransport } from "./http2-transport.ts";
@@ -25,12 +25,7 @@ const unsetIfEmpty = (v: unknown) => (v === "" ? undefined : v);
 export const serviceClientsEnvSchema = z.object({
   // Ed25519 PKCS8 PEM shared by the deployment's services (the chart's service identity Secret).
   SERVICE_TOKEN_PRIVATE_KEY: z.preprocess(unsetIfEmpty, z.string().optional()),
-  SERVICE_CALL_TIMEOUT_MS: z.coerce
-    .number()
-    .int()
-    .positive()
-    .max(2 ** 31 - 1)
-    .default(DEFAULT_SERVICE_CALL_TIMEOUT_MS),
+  SERVICE_CALL_TIMEOUT_MS: timeoutMs(DEFAULT_SERVICE_CALL_TIMEOUT_MS),
 });
 
 export interface ServiceClientOptions {
