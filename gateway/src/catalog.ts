@@ -9,8 +9,3 @@ export const serviceCatalog = {
 } as const satisfies Record<string, readonly DescService[]>;
 
 export type CatalogName = keyof typeof serviceCatalog;
-
-/** The variable that carries a catalog service's base URL, as the chart names it: `user` → `USER_SERVICE_URL`. */
-export function serviceUrlVariable(name: string): string {
-  return `${name.replace(/-/g, "_").toUpperCase()}_SERVICE_URL`;
-}

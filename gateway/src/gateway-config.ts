@@ -2,9 +2,9 @@
 // service does that itself), so it needs neither PostgreSQL nor NATS: DATABASE_URL and NATS_URL are not
 // read even though the chart's shared Secret hands them to every backend pod. What it does need is where
 // each catalog service lives; a missing one fails the start instead of answering 503 for a whole API.
-import { kitConfigSchema, parseEnv } from "@tt/kit";
+import { kitConfigSchema, parseEnv, serviceUrlVariable } from "@tt/kit";
 import { z } from "zod";
-import { serviceCatalog, serviceUrlVariable } from "./catalog.ts";
+import { serviceCatalog } from "./catalog.ts";
 
 // Empty strings come from templated manifests (`FOO: ""`); treat them as unset.
 const unsetIfEmpty = (v: unknown) => (v === "" ? undefined : v);

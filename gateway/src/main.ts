@@ -7,6 +7,7 @@ import { readFile } from "node:fs/promises";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Http2ServerRequest, Http2ServerResponse } from "node:http2";
 import {
+  clientIdleTimeoutMs,
   createLogger,
   createMediaHandler,
   createServer,
@@ -79,7 +80,7 @@ installProcessGuards({ logger });
 const urls = backendUrls(config);
 // The gateway closes an idle session to a service before the service would (the chart gives both the same
 // IDLE_TIMEOUT_MS): a call sent while the service's GOAWAY is on its way would be refused.
-const idleConnectionTimeoutMs = Math.max(Math.floor(config.IDLE_TIMEOUT_MS / 2), config.IDLE_TIMEOUT_MS - 5000);
+const idleConnectionTimeoutMs = clientIdleTimeoutMs(config.IDLE_TIMEOUT_MS);
 const sessions = new Map(
   Object.entries(urls).map(([name, url]) => [name, backendSession(url, { idleConnectionTimeoutMs })]),
 );
