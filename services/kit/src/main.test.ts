@@ -2,13 +2,15 @@ import { createClient } from "@connectrpc/connect";
 import { createGrpcTransport } from "@connectrpc/connect-node";
 import { Migration } from "@mikro-orm/migrations";
 import pg from "pg";
-import { UserService } from "@tt/proto/tt/user/v1/user_service_pb";
+import { ExampleService } from "@tt/proto/tt/example/v1/example_service_pb";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { ConfigError } from "./config.ts";
-import { kIdentity } from "./context.ts";
 import { runServiceMain } from "./main.ts";
 import type { ServiceDefinition } from "./service.ts";
+import { exampleServiceDefinition, noteRoutes } from "./test-support/example-service.ts";
 import { createTestDatabase, createTestTokenIssuer, type TestDatabase, type TestTokenIssuer } from "./testing/index.ts";
+
+const DAVE = "7b0f3c52-5d8e-4a53-9d84-3f1f7c0e2a11";
 
 let db: TestDatabase;
 beforeAll(async () => {
@@ -18,22 +20,17 @@ afterAll(async () => {
   await db?.drop();
 });
 
-// A user-service stand-in: the host takes its verification keys from the instance, as in production.
+// The kit's example service standing in for the user service: the host takes its verification keys from the
+// instance, as in production.
 async function userStandIn(issuer?: TestTokenIssuer): Promise<ServiceDefinition> {
   issuer ??= await createTestTokenIssuer();
   return {
+    ...exampleServiceDefinition,
     name: "user_stand_in",
-    services: [UserService],
-    entities: [],
-    migrations: [],
     async create() {
       return {
         verificationKeys: issuer!.keys,
-        routes: (router) =>
-          router.service(UserService, {
-            hello: () => ({ service: "user-service", version: "1.8.0" }),
-            getSession: (_req, ctx) => ({ tokenType: ctx.values.get(kIdentity)?.tokenType ?? "" }),
-          }),
+        routes: (router) => router.service(ExampleService, noteRoutes()),
       };
     },
   };
@@ -65,18 +62,17 @@ describe("runServiceMain", () => {
     });
     const baseUrl = await Promise.race([url, done.then(() => Promise.reject(new Error("returned early")))]);
     expect((await fetch(`${baseUrl}/readyz`)).status).toBe(200);
-    const client = createClient(UserService, createGrpcTransport({ baseUrl }));
-    expect(await client.hello({})).toMatchObject({ service: "user-service", version: "1.8.0" });
-    await expect(client.getSession({})).rejects.toThrow(/missing access token/);
-    const headers = { authorization: `Bearer ${await issuer.sign({ typ: "guest" })}` };
-    expect((await client.getSession({}, { headers })).tokenType).toBe("guest");
+    const client = createClient(ExampleService, createGrpcTransport({ baseUrl }));
+    await expect(client.addNote({ text: "hi" })).rejects.toThrow(/missing access token/);
+    const headers = { authorization: `Bearer ${await issuer.sign({ typ: "user", sub: DAVE })}` };
+    expect((await client.addNote({ text: "hi" }, { headers })).note).toMatchObject({ author: DAVE, text: "hi" });
     // Issue 9 defect 10: metrics on a port of their own (a free one, as PORT is 0), none on the public port.
     expect(metricsUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
     expect(metricsUrl).not.toBe(baseUrl);
     const metrics = await fetch(`${metricsUrl}/metrics`);
     expect(metrics.status).toBe(200);
     const text = await metrics.text();
-    expect(text).toMatch(/^rpc_server_requests_total\{.*method="GetSession".*\} \d+/m);
+    expect(text).toMatch(/^rpc_server_requests_total\{.*method="AddNote".*\} \d+/m);
     // Issue 9 defect 1: the process guard is installed and its counter exposed with the others.
     expect(text).toMatch(/^tt_unhandled_rejections_total \d+$/m);
     expect((await fetch(`${baseUrl}/metrics`)).status).toBe(404);
@@ -100,6 +96,7 @@ describe("runServiceMain", () => {
     const definition: ServiceDefinition = {
       ...(await userStandIn()),
       name: "migrate_only",
+      entities: [],
       migrations: [{ name: "20261122000000-things", class: CreateThings }],
     };
     const env = { DATABASE_URL: db.url, MIGRATE_ONLY: "true", LOG_LEVEL: "silent" };
