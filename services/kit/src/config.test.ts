@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { ConfigError, loadKitConfig, metricsListen, parseEnv, serverLimits } from "./config.ts";
+import { ConfigError, loadKitConfig, metricsListen, parseEnv, parseEnvParts, serverLimits } from "./config.ts";
 import { DEFAULT_SERVER_LIMITS } from "./server.ts";
 
 describe("loadKitConfig", () => {
@@ -140,5 +140,32 @@ describe("parseEnv", () => {
     expect(parseEnv(schema, { SMTP_URL: "smtp://mail" })).toEqual({ SMTP_URL: "smtp://mail", OUTBOX: false });
     expect(() => parseEnv(schema, {})).toThrow(ConfigError);
     expect(() => parseEnv(schema, {})).toThrow(/SMTP_URL: is required/);
+  });
+});
+
+describe("parseEnvParts", () => {
+  const part = (name: string) => (env: Record<string, string | undefined>) =>
+    parseEnv(z.object({ [name]: z.coerce.number().int().positive() }), env);
+
+  it("reads every part and hands each its value", () => {
+    expect(parseEnvParts({ a: part("A"), b: part("B") }, { A: "1", B: "2" })).toEqual({ a: { A: 1 }, b: { B: 2 } });
+  });
+
+  it("issue 10: names every bad variable of every part in one ConfigError", () => {
+    let error: unknown;
+    try {
+      parseEnvParts({ a: part("A"), b: part("B"), c: part("C") }, { A: "x", B: "2", C: "-1" });
+    } catch (err) {
+      error = err;
+    }
+    expect(error).toBeInstanceOf(ConfigError);
+    expect((error as ConfigError).issues.map((i) => i.variable)).toEqual(["A", "C"]);
+  });
+
+  it("lets other failures through", () => {
+    const broken = () => {
+      throw new TypeError("a bug");
+    };
+    expect(() => parseEnvParts({ broken }, {})).toThrow(TypeError);
   });
 });

@@ -203,7 +203,7 @@ describe("TemporaryBanUser", () => {
       await fast.orm.em.fork().nativeUpdate(User, { id: moderator.user!.uuid }, { role: "moderator" });
       const login = await fast.rpc.login({ email: "sweeper@example.org", password: PASSWORD }, fast.ctx("login"));
       const identity = await fast.identityOf(login.accessToken!.token);
-      // The first temporary ban starts the sweeper (when the host has not started it already).
+      // A temporary ban, ended behind the service's back: the sweeper create() started removes and announces it.
       await fast.rpc.temporaryBanUser(
         { uuid, end: { case: "duration", value: { seconds: 60n } } },
         fast.ctx("temporaryBanUser", identity),
