@@ -1,5 +1,6 @@
 // Request-scoped values every handler can read from `HandlerContext.values`.
-import { createContextKey } from "@connectrpc/connect";
+import type { DescMethod } from "@bufbuild/protobuf";
+import { createContextKey, createContextValues, createHandlerContext, type HandlerContext } from "@connectrpc/connect";
 import type { EntityManager } from "@mikro-orm/postgresql";
 import type { Logger } from "pino";
 
@@ -31,3 +32,33 @@ export const kRequestId = createContextKey<string>("", { description: "request i
 
 /** A logger bound to this call (service, method, request id). */
 export const kLogger = createContextKey<Logger | undefined>(undefined, { description: "call logger" });
+
+export interface CallContextOptions {
+  /** The caller as the access interceptor would have verified it; undefined: anonymous. */
+  identity?: Identity;
+  /** The call's EntityManager fork. */
+  em?: EntityManager;
+  requestId?: string;
+  headers?: HeadersInit;
+  /** Aborts the call (a host's shutdown). */
+  signal?: AbortSignal;
+}
+
+/**
+ * A handler context as the host's interceptors leave it (caller, EntityManager fork, request id), for calling an
+ * implementation directly: tier 1 of the conventions' three test tiers.
+ */
+export function createCallContext(method: DescMethod, opts: CallContextOptions = {}): HandlerContext {
+  const values = createContextValues().set(kIdentity, opts.identity).set(kEm, opts.em);
+  if (opts.requestId !== undefined) values.set(kRequestId, opts.requestId);
+  return createHandlerContext({
+    service: method.parent,
+    method,
+    protocolName: "direct",
+    requestMethod: "POST",
+    url: `http://direct/${method.parent.typeName}/${method.name}`,
+    requestHeader: opts.headers,
+    shutdownSignal: opts.signal,
+    contextValues: values,
+  });
+}

@@ -3,16 +3,7 @@
 // between the network path and the in-process transport.
 import { randomUUID } from "node:crypto";
 import { create } from "@bufbuild/protobuf";
-import {
-  Code,
-  ConnectError,
-  createClient,
-  createContextValues,
-  createHandlerContext,
-  type Client,
-  type ConnectRouter,
-  type Transport,
-} from "@connectrpc/connect";
+import { Code, ConnectError, createClient, type Client, type ConnectRouter, type Transport } from "@connectrpc/connect";
 import { createConnectTransport, createGrpcTransport, createGrpcWebTransport } from "@connectrpc/connect-node";
 import { EchoRequestSchema, EchoService } from "@tt/proto/tt/testing/v1/echo_service_pb";
 import { base64url, SignJWT } from "jose";
@@ -20,7 +11,7 @@ import { Registry } from "prom-client";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import type { Bus } from "./bus/bus.ts";
 import { createMemoryBus } from "./bus/memory.ts";
-import { kIdentity, kRequestId } from "./context.ts";
+import { createCallContext } from "./context.ts";
 import { startServiceHost, type ServiceHost } from "./host.ts";
 import { createLogger } from "./logger.ts";
 import { createServer, type RunningServer } from "./server.ts";
@@ -202,22 +193,15 @@ describe("access", () => {
 
 describe("three tiers", () => {
   it("tier 1: the implementation directly", async () => {
-    const values = createContextValues().set(kRequestId, "direct").set(kIdentity, {
+    const identity = {
       tokenType: "user",
       subject: "u-1",
       role: "user",
       sessionId: "s",
       expiresAt: new Date(),
       token: "t",
-    });
-    const ctx = createHandlerContext({
-      service: EchoService,
-      method: EchoService.method.echo,
-      protocolName: "test",
-      requestMethod: "POST",
-      url: "/",
-      contextValues: values,
-    });
+    } as const;
+    const ctx = createCallContext(EchoService.method.echo, { identity, requestId: "direct" });
     const res = await echoImplementation().echo(create(EchoRequestSchema, { text: "x" }), ctx);
     expect(res).toEqual({ text: "x", subject: "u-1", tokenType: "user", requestId: "direct" });
   });

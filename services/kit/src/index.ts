@@ -1,5 +1,5 @@
 // The kit's public surface: what every service needs once.
-export { kEm, kIdentity, kLogger, kRequestId } from "./context.ts";
+export { createCallContext, kEm, kIdentity, kLogger, kRequestId } from "./context.ts";
 export { callEm, callIdentity, checkLimit, checkUuid, isUuid, loadCaller, UNAUTHORIZED } from "./call.ts";
 export { DEFAULT_TOKEN_AUDIENCE, DEFAULT_TOKEN_ISSUER, TOKEN_ALG, TOKEN_TYPES, USER_ROLES } from "./auth/claims.ts";
 export {
@@ -95,7 +95,7 @@ export {
 
 export { adminList, invalidQuery, parseAdminQuery } from "./admin-query/index.ts";
 
-export type { Identity, TokenType } from "./context.ts";
+export type { CallContextOptions, Identity, TokenType } from "./context.ts";
 export type { AdminListPage, AdminListQuery, AdminListSpec } from "./admin-query/index.ts";
 export type { AccessTokenClaims, UserRole } from "./auth/claims.ts";
 export type { SessionRevocations } from "./auth/revocations.ts";

@@ -18,8 +18,6 @@ import {
   Code,
   ConnectError,
   createClient,
-  createContextValues,
-  createHandlerContext,
   type Client,
   type HandlerContext,
   type Interceptor,
@@ -37,7 +35,7 @@ import type { ManagedSessionRevocations } from "../auth/revocations-kv.ts";
 import type { Bus } from "../bus/bus.ts";
 import { createMemoryBus } from "../bus/memory.ts";
 import { createNatsBus } from "../bus/nats.ts";
-import { kEm, kIdentity, type Identity } from "../context.ts";
+import { createCallContext, type Identity } from "../context.ts";
 import { startServiceHost, type ServiceHost } from "../host.ts";
 import { createLogger } from "../logger.ts";
 import { methodKey } from "../route-capture.ts";
@@ -243,16 +241,7 @@ export async function createServiceHarness(
     };
 
     const context = (method: DescMethod, o: ContextOptions = {}) =>
-      createHandlerContext({
-        service: method.parent,
-        method,
-        protocolName: "direct",
-        requestMethod: "POST",
-        url: `http://direct/${methodKey(method)}`,
-        requestHeader: o.headers,
-        shutdownSignal: shutdown.signal,
-        contextValues: createContextValues().set(kIdentity, o.identity).set(kEm, orm.em.fork()),
-      });
+      createCallContext(method, { ...o, em: orm.em.fork(), signal: shutdown.signal });
 
     const direct = <S extends DescService>(service: S): DirectCalls<S> => {
       const calls: Record<string, unknown> = {};
