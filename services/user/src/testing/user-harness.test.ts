@@ -27,7 +27,7 @@ describe("the user service on createServiceHarness", () => {
     }
   });
 
-  it("accepts the harness's tokens of every type and refuses an anonymous caller", async () => {
+  it("accepts guest and service tokens the harness mints and refuses an anonymous caller", async () => {
     for (const [token, type] of [
       [await h.tokens.guest(), "guest"],
       [await h.tokens.service("room"), "service"],
