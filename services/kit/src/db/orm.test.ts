@@ -1,3 +1,5 @@
+import type { MigrationObject } from "@mikro-orm/core";
+import { Migration } from "@mikro-orm/migrations";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { EchoRecord, echoDefinition } from "../test-support/echo-service.ts";
 import { createTestDatabase, type TestDatabase } from "../testing/index.ts";
@@ -39,6 +41,31 @@ describe("initOrm", () => {
     } finally {
       await again.close();
     }
+  });
+
+  it("issue 10: applies migrations by name whatever order they are listed in, and refuses one listed twice", async () => {
+    const created: string[] = [];
+    const migration = (name: string, table: string): MigrationObject => {
+      class Step extends Migration {
+        override up(): void {
+          created.push(name);
+          this.addSql(`create table "${table}" ("id" int primary key)`);
+        }
+      }
+      return { name, class: Step };
+    };
+    const second = migration("Migration20261122000001_second", "second");
+    const first = migration("Migration20261122000000_first", "first");
+    const orm = await initOrm({ url: db.url, schema: "ordered", entities: [], migrations: [second, first] });
+    try {
+      expect(await migrateUp(orm)).toEqual(["Migration20261122000000_first", "Migration20261122000001_second"]);
+      expect(created).toEqual(["Migration20261122000000_first", "Migration20261122000001_second"]);
+    } finally {
+      await orm.close();
+    }
+    await expect(
+      initOrm({ url: db.url, schema: "ordered", entities: [], migrations: [first, second, first] }),
+    ).rejects.toThrow("migrations listed twice: Migration20261122000000_first");
   });
 
   it("refuses schema names that are not plain identifiers", async () => {

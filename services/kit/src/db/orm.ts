@@ -1,10 +1,11 @@
 // The MikroORM bootstrap every service shares: PostgreSQL, one schema per service (tables and the
-// migrations table both live there), checked-in migrations applied in order.
+// migrations table both live there), checked-in migrations applied in one global order (by name).
 import type { MigrationObject } from "@mikro-orm/core";
 import { Migrator } from "@mikro-orm/migrations";
 import { MikroORM, type Options } from "@mikro-orm/postgresql";
 import pg from "pg";
 import type { ServiceDefinition } from "../service.ts";
+import { orderMigrations } from "./migration-order.ts";
 
 export interface InitOrmOptions {
   /** postgres:// connection URL. */
@@ -12,6 +13,7 @@ export interface InitOrmOptions {
   /** The service's PostgreSQL schema; `migrateUp` creates it when missing. */
   schema: string;
   entities: NonNullable<Options["entities"]>;
+  /** Applied by the timestamp their names start with (`orderMigrations`), whatever order they are listed in. */
   migrations: MigrationObject[];
   /** Logs every query (development). */
   debug?: boolean;
@@ -26,6 +28,8 @@ const schemaPattern = /^[a-z_][a-z0-9_]{0,62}$/;
 
 export async function initOrm(opts: InitOrmOptions): Promise<MikroORM> {
   if (!schemaPattern.test(opts.schema)) throw new Error(`invalid schema name ${JSON.stringify(opts.schema)}`);
+  // Before any connection: a misnamed or twice-listed migration is a build problem.
+  const migrationsList = orderMigrations(opts.migrations);
   return MikroORM.init({
     clientUrl: opts.url,
     // Queries from entities name the schema themselves, but hand-written migration SQL is unqualified:
@@ -35,7 +39,7 @@ export async function initOrm(opts: InitOrmOptions): Promise<MikroORM> {
     entities: opts.entities,
     extensions: [Migrator],
     migrations: {
-      migrationsList: opts.migrations,
+      migrationsList,
       tableName: "mikro_orm_migrations",
       snapshot: false,
       silent: true,

@@ -1,3 +1,4 @@
+export { schemaSnapshot } from "./schema-snapshot.ts";
 export { createServiceHarness } from "./service-harness.ts";
 export { createTestDatabase } from "./test-database.ts";
 export { createTestTokenIssuer } from "./test-tokens.ts";
@@ -10,5 +11,6 @@ export type {
   ServiceHarness,
   ServiceHarnessOptions,
 } from "./service-harness.ts";
+export type { SchemaSnapshot } from "./schema-snapshot.ts";
 export type { TestDatabase } from "./test-database.ts";
 export type { TestTokenClaims, TestTokenIssuer } from "./test-tokens.ts";

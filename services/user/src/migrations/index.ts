@@ -8,8 +8,11 @@ import { profileDataMigrations } from "./profile-data.ts";
 import { providerTokenMigrations } from "./provider-tokens.ts";
 
 /**
- * Applied in this order. Each area keeps its own list (one file each) so areas can grow in parallel; an
- * area's migrations only touch its own tables. migrations.test.ts checks that the result matches the entities.
+ * Each area keeps its own list (one file each) so areas can grow in parallel; an area's migrations only touch
+ * its own tables. The kit applies them all in one order, by the timestamp their names start with, whatever
+ * order they are listed in here (a new migration needs a later timestamp than every one already released).
+ * migrations.test.ts checks that the result matches the entities; migrations/order.test.ts that a fresh and an
+ * upgraded database end the same.
  */
 export const migrationsList: MigrationObject[] = [
   { name: "Migration20261122042604_initial", class: Migration20261122042604_initial },
