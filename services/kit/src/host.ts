@@ -16,6 +16,7 @@ import { clientIdleTimeoutMs } from "./clients/http2-transport.ts";
 import { createServiceClientPool, serviceClientsEnvSchema } from "./clients/service-clients.ts";
 import { kitConfigSchema, MAX_TIMER_MS, parseEnv } from "./config.ts";
 import { initServiceOrm, migrateUp } from "./db/orm.ts";
+import { assertOutboxDeclared, startServiceOutbox, type ServiceOutbox } from "./host-outbox.ts";
 import { createInProcessTransport } from "./in-process-transport.ts";
 import { assertAccessOptions, createAccessInterceptor } from "./interceptors/access.ts";
 import { createEntityManagerInterceptor } from "./interceptors/entity-manager.ts";
@@ -85,6 +86,8 @@ interface Started {
   deps?: ServiceDeps;
   instance?: ServiceInstance;
   routes?: CapturedRoutes;
+  /** The stream and relay of a service that lists the outbox migration. */
+  outbox?: ServiceOutbox;
 }
 
 /**
@@ -123,6 +126,7 @@ function assertDistinct(definitions: readonly ServiceDefinition[]): void {
 export async function startServiceHost(opts: ServiceHostOptions): Promise<ServiceHost> {
   const env = parseEnv(hostEnvSchema, opts.env);
   assertDistinct(opts.definitions);
+  for (const definition of opts.definitions) assertOutboxDeclared(definition);
   const accessCheck = { requireOption: !opts.allowMissingAccess };
   // Before any database work: a misdeclared method is a build problem, not a runtime one.
   assertAccessOptions(
@@ -156,6 +160,8 @@ export async function startServiceHost(opts: ServiceHostOptions): Promise<Servic
       } catch (err) {
         opts.logger.error({ err, service: s.definition.name }, "service close failed");
       }
+      // After the service (which may still write events while closing), before the ORM the relay reads.
+      await s.outbox?.stop();
       await s.orm.close();
     }
     clients.close();
@@ -171,6 +177,8 @@ export async function startServiceHost(opts: ServiceHostOptions): Promise<Servic
       const applied = await migrateUp(orm);
       const logger = opts.logger.child({ service: definition.name });
       if (applied.length > 0) logger.info({ migrations: applied }, "migrations applied");
+      // Before create(): what it writes to the outbox (a bootstrap account's event) is relayed like the rest.
+      entry.outbox = await startServiceOutbox(definition, { orm, bus: opts.bus, logger });
       entry.deps = {
         orm,
         bus: opts.bus,
