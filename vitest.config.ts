@@ -1,4 +1,5 @@
 import { defineConfig } from "vitest/config";
+import { serviceNames } from "./services/platform/src/catalogue.ts";
 
 // Backend suites run against real PostgreSQL and NATS (tests/setup/global-setup.ts finds or starts them);
 // frontend component suites run in jsdom.
@@ -16,11 +17,12 @@ export default defineConfig({
         },
       },
       {
-        // The user service's end-to-end suites once more, against distributed mode (one process per chart
-        // Deployment, HTTP/2 between gateway and service); the account suite runs in both modes by itself.
+        // Every service's end-to-end suites (tests/e2e/<service>-*.e2e.test.ts, for each service of the
+        // platform's catalogue) once more, against distributed mode (one process per chart Deployment, HTTP/2
+        // between gateway and services); the account suite runs in both modes by itself.
         test: {
           name: "e2e-distributed",
-          include: ["tests/e2e/user-*.e2e.test.ts"],
+          include: serviceNames.map((name) => `tests/e2e/${name}-*.e2e.test.ts`),
           environment: "node",
           env: { TT_E2E_MODE: "distributed" },
           globalSetup: ["tests/setup/global-setup.ts"],

@@ -7,7 +7,7 @@ set -eu
 case "${SERVICE:-}" in
   "") echo "entrypoint: set SERVICE to a service name (user, ...) or gateway" >&2; exit 64 ;;
   gateway) entry=gateway/src/main.ts ;;
-  kit | all-in-one) echo "entrypoint: SERVICE=$SERVICE is not a deployable service" >&2; exit 64 ;;
+  kit | platform) echo "entrypoint: SERVICE=$SERVICE is not a deployable service" >&2; exit 64 ;;
   *) entry="services/$SERVICE/src/main.ts" ;;
 esac
 

@@ -164,9 +164,35 @@ export function renderWorkloads(opts: RenderWorkloadsOptions): ProcessEnv[] {
 export const DEFAULT_LOCAL_MEDIA_DIR = path.join(repoRoot, ".data/media");
 
 /**
- * Adapts rendered workloads to processes on this machine: PORT and HOST on loopback, each `<NAME>_SERVICE_URL`
- * at that service's local port, and MEDIA_DIR (a volume the chart mounts into the pods that write and serve
- * media) at `mediaDir`, one folder shared by those processes.
+ * Adapts one rendered workload to a process on this machine that starts once the services in `ports` listen:
+ * PORT (0 unless given: the process binds a free port and reports it) and HOST on loopback, each
+ * `<NAME>_SERVICE_URL` of a service in `ports` at its local port, the others removed (their service starts
+ * later, or is this one, which it hosts itself: a client of it fails the start naming the variable), and MEDIA_DIR
+ * (a volume the chart mounts into the pods that write and serve media) at `mediaDir`.
+ */
+export function localiseEnv(
+  workload: ProcessEnv,
+  ports: Record<string, number>,
+  mediaDir = DEFAULT_LOCAL_MEDIA_DIR,
+): ProcessEnv {
+  const env = { ...workload.env };
+  for (const key of Object.keys(env)) {
+    const service = serviceOfUrlVariable(key);
+    if (!service) continue;
+    const port = service === workload.name ? undefined : ports[service];
+    if (port === undefined) delete env[key];
+    else env[key] = `http://127.0.0.1:${port}`;
+  }
+  if (env.MEDIA_DIR !== undefined) env.MEDIA_DIR = mediaDir;
+  env.PORT = String(ports[workload.name] ?? 0);
+  env.HOST = "127.0.0.1";
+  return { name: workload.name, entry: workload.entry, env };
+}
+
+/**
+ * Adapts rendered workloads to processes on this machine whose ports are all known: PORT and HOST on loopback,
+ * each `<NAME>_SERVICE_URL` at that service's local port, and MEDIA_DIR (a volume the chart mounts into the pods
+ * that write and serve media) at `mediaDir`, one folder shared by those processes.
  */
 export function localiseEnvs(
   workloads: ProcessEnv[],

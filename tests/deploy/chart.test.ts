@@ -21,6 +21,8 @@ import type { IPodSpec } from "kubernetes-models/v1/PodSpec";
 import { Secret } from "kubernetes-models/v1/Secret";
 import { Service } from "kubernetes-models/v1/Service";
 import { resolveEnv, type K8sObject } from "../../deploy/scripts/render-env.ts";
+import { serviceCatalog } from "../../gateway/src/catalog.ts";
+import { serviceNames } from "@tt/platform";
 import { contentSecurityPolicy, type PlayerName } from "@tt/web-server";
 
 const root = path.resolve(import.meta.dirname, "../..");
@@ -81,11 +83,11 @@ function podSpecs(docs: K8sObject[]): { owner: string; labels: Record<string, st
   });
 }
 
-/** Backend service packages: every folder under services/ with a package.json, except the library and the runner. */
+/** Backend service packages: every folder under services/ with a package.json, except the kit and the runners. */
 const servicePackages = readdirSync(path.join(root, "services"), { withFileTypes: true })
   .filter((entry) => entry.isDirectory() && existsSync(path.join(root, "services", entry.name, "package.json")))
   .map((entry) => entry.name)
-  .filter((name) => name !== "kit" && name !== "all-in-one");
+  .filter((name) => name !== "kit" && name !== "platform");
 
 const scenarios = [
   { name: "default values", args: [] as string[] },
@@ -242,7 +244,10 @@ describe.each(scenarios)("chart with $name", ({ args }) => {
     const paths = ingress!.spec!.rules![0]!.http!.paths;
     const backendOf = (p: string) => paths.find((entry) => entry.path === p)?.backend.service?.name;
     expect(backendOf("/api")).toBe(`${release}-turntable-gateway`);
-    expect(backendOf("/tt.user.v1.UserService")).toBe(`${release}-turntable-gateway`);
+    // issue 10: every Connect service of the gateway's catalogue, the user package's several included.
+    for (const service of Object.values(serviceCatalog).flat()) {
+      expect(backendOf(`/${service.typeName}`), service.typeName).toBe(`${release}-turntable-gateway`);
+    }
     expect(backendOf("/")).toBe(`${release}-turntable-web-shell`);
     expect(backendOf("/remotes/room")).toBe(`${release}-turntable-web-room`);
   });
@@ -667,6 +672,14 @@ describe("media (profile images)", () => {
 });
 
 describe("values.yaml", () => {
+  it("issue 10: has one services.<name> entry per service of the platform's catalogue, and one per service package", () => {
+    const values = parse(readFileSync(path.join(chart, "values.yaml"), "utf8")) as {
+      services: Record<string, unknown>;
+    };
+    expect(Object.keys(values.services).sort(), "services.<name> in values.yaml").toEqual([...serviceNames].sort());
+    expect([...servicePackages].sort(), "services/<name> packages").toEqual([...serviceNames].sort());
+  });
+
   it("documents every key with a comment", () => {
     const lines = readFileSync(path.join(chart, "values.yaml"), "utf8").split("\n");
     // Kubernetes resource quantities are plain Kubernetes syntax, documented once by their `resources` key.

@@ -1,7 +1,8 @@
 // What only distributed mode can show: a session revoked through the gateway is refused by every user
 // service process (the revocation crosses processes over NATS), the gateway serves the chart's remotes
 // manifest and follows its backends' readiness, and no child process outlives its supervisor, even one that
-// is killed outright.
+// is killed outright. Every child binds port 0 and reports where it listens; the supervisor hands the gateway
+// the ports the services reported.
 import { spawn } from "node:child_process";
 import { once } from "node:events";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -11,19 +12,26 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { createInterface } from "node:readline";
 import { afterAll, beforeAll, describe, expect, inject, it, onTestFinished } from "vitest";
-import { freePort } from "@tt/kit";
 import { createTestDatabase } from "@tt/kit/testing";
-import { localiseEnvs, renderWorkloads } from "../../deploy/scripts/render-env.ts";
-import { startDistributed } from "../../services/all-in-one/src/distributed.ts";
-import { PortInUseError, spawnNodeProcess, waitUntilReady } from "../../services/all-in-one/src/distributed-process.ts";
-import { alive } from "../../services/all-in-one/src/orphans.ts";
-import type { Distributed } from "../../services/all-in-one/src/distributed.ts";
+import { localiseEnv, localiseEnvs, renderWorkloads } from "../../deploy/scripts/render-env.ts";
+import { startDistributed } from "../../services/platform/src/distributed.ts";
+import { spawnNodeProcess, waitUntilReady } from "../../services/platform/src/distributed-process.ts";
+import { alive } from "../../services/platform/src/orphans.ts";
+import type { Distributed } from "../../services/platform/src/distributed.ts";
 
 const root = path.resolve(import.meta.dirname, "../..");
 
+/** The environment a running child was started with (Linux: /proc/<pid>/environ). */
+function environOf(pid: number): Record<string, string> {
+  const entries = readFileSync(`/proc/${pid}/environ`, "utf8").split("\0").filter(Boolean);
+  return Object.fromEntries(
+    entries.map((entry) => [entry.slice(0, entry.indexOf("=")), entry.slice(entry.indexOf("=") + 1)]),
+  );
+}
+
 /** A unary call in the Connect protocol (JSON), straight to one process. */
 async function connectCall(baseUrl: string, method: string, token?: string) {
-  const res = await fetch(`${baseUrl}/tt.user.v1.UserService/${method}`, {
+  const res = await fetch(`${baseUrl}/tt.user.v1.AuthService/${method}`, {
     method: "POST",
     headers: { "content-type": "application/json", ...(token ? { authorization: `Bearer ${token}` } : {}) },
     body: "{}",
@@ -63,6 +71,20 @@ describe("distributed mode", () => {
     expect(pids.has(process.pid)).toBe(false);
     expect(new Set(platform.processes.map((p) => p.url)).size).toBe(3);
     expect(new URL(platform.url).port).toBe(new URL(platform.processes.at(-1)!.url).port);
+  });
+
+  it("issue 10: starts every child on port 0 and gives the gateway the ports its services reported", () => {
+    const gateway = platform.processes.find((p) => p.name === "gateway")!;
+    for (const p of platform.processes) {
+      const env = environOf(p.pid);
+      expect(env.METRICS_PORT, p.name).toBe("0");
+      // The gateway was asked for port 0 too (port: 0 above).
+      expect(env.PORT, p.name).toBe("0");
+    }
+    // Services hold no URL of their own (they host themselves); the gateway reaches the first user replica
+    // where that replica said it listens.
+    expect(environOf(users()[0]!.pid).USER_SERVICE_URL).toBeUndefined();
+    expect(environOf(gateway.pid).USER_SERVICE_URL).toBe(users()[0]!.url);
   });
 
   it("issue 9 defect 10: gives each process a metrics port of its own, and none serves /metrics on its public port", async () => {
@@ -142,74 +164,72 @@ describe("distributed mode", () => {
 });
 
 describe("distributed mode supervisor", () => {
-  it("tells a child whose port was taken meanwhile from a ready one, whatever answers /readyz there", async () => {
-    // Another process took the port and answers /readyz with 200, as a parallel platform's service would.
+  /** A backend process in miniature, as the kit's server does: the public port first, then the metrics port. */
+  const miniature = (dir: string) => {
+    const entry = path.join(dir, "child.ts");
+    writeFileSync(
+      entry,
+      `import http from "node:http";
+      const server = http.createServer((req, res) => res.end(req.url === "/readyz" ? "ready" : "public"));
+      server.on("error", () => process.exit(1));
+      server.listen(Number(process.env.PORT), "127.0.0.1", () => {
+        const metrics = http.createServer((_req, res) => res.end("metrics"));
+        metrics.on("error", () => process.exit(1));
+        metrics.listen(Number(process.env.METRICS_PORT), "127.0.0.1");
+      });`,
+    );
+    return entry;
+  };
+
+  it("issue 10: learns the real ports of a child that binds port 0 from its reports, and reaches it there", async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), "tt-port-zero-"));
+    onTestFinished(() => rmSync(dir, { recursive: true, force: true }));
+    const child = spawnNodeProcess({
+      name: "child",
+      entry: miniature(dir),
+      env: { PORT: "0", METRICS_PORT: "0" },
+      cwd: root,
+      forwardOutput: false,
+    });
+    onTestFinished(() => child.stop(1000));
+    const ready = await waitUntilReady(child, 30_000, { metrics: true });
+    expect(ready.port).toBeGreaterThan(0);
+    expect(ready.url).toBe(`http://127.0.0.1:${ready.port}`);
+    expect(await child.listenReport(0)).toEqual({ tt: "listening", port: ready.port });
+    expect(await (await fetch(`${ready.url}/`)).text()).toBe("public");
+    expect(ready.metricsUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    expect(ready.metricsUrl).not.toBe(ready.url);
+    expect(await (await fetch(`${ready.metricsUrl}/metrics`)).text()).toBe("metrics");
+  });
+
+  it("issue 10: fails the start naming a child whose server could not listen, whatever answers /readyz there", async () => {
+    // Another process holds the port and answers /readyz with 200: the supervisor must not take it for the child.
     const impostor = http.createServer((_req, res) => res.writeHead(200).end("ready\n"));
     await new Promise<void>((resolve) => impostor.listen(0, "127.0.0.1", resolve));
     onTestFinished(() => new Promise<void>((resolve) => impostor.close(() => resolve())));
     const port = (impostor.address() as AddressInfo).port;
     const dir = mkdtempSync(path.join(tmpdir(), "tt-port-taken-"));
     onTestFinished(() => rmSync(dir, { recursive: true, force: true }));
-    // A backend process in miniature: listen on PORT, exit when that fails.
-    const entry = path.join(dir, "child.ts");
-    writeFileSync(
-      entry,
-      `import http from "node:http";
-      const server = http.createServer((_req, res) => res.end("ready"));
-      server.on("error", () => process.exit(1));
-      server.listen(Number(process.env.PORT), "127.0.0.1");`,
-    );
-    const spawnChild = (childPort: number) =>
-      spawnNodeProcess({ name: "child", entry, env: { PORT: String(childPort) }, cwd: root, forwardOutput: false });
+    const entry = miniature(dir);
+    const spawnChild = (env: Record<string, string>) =>
+      spawnNodeProcess({ name: "child", entry, env, cwd: root, forwardOutput: false });
 
-    const taken = spawnChild(port);
+    const taken = spawnChild({ PORT: String(port), METRICS_PORT: "0" });
     onTestFinished(() => taken.stop(1000));
-    await expect(waitUntilReady(taken, `http://127.0.0.1:${port}`, 30_000)).rejects.toBeInstanceOf(PortInUseError);
-
-    const free = await freePort();
-    const ok = spawnChild(free);
-    onTestFinished(() => ok.stop(1000));
-    await waitUntilReady(ok, `http://127.0.0.1:${free}`, 30_000);
-    expect(await ok.listened).toEqual({ tt: "listening", port: free });
-  });
-
-  it("issue 9 defect 10: starts again on fresh ports when a child's metrics port was taken meanwhile", async () => {
-    const impostor = http.createServer();
-    await new Promise<void>((resolve) => impostor.listen(0, "127.0.0.1", resolve));
-    onTestFinished(() => new Promise<void>((resolve) => impostor.close(() => resolve())));
-    const metricsPort = (impostor.address() as AddressInfo).port;
-    const dir = mkdtempSync(path.join(tmpdir(), "tt-metrics-port-taken-"));
-    onTestFinished(() => rmSync(dir, { recursive: true, force: true }));
-    // As the kit's server does: the public port first, then the metrics port; a failure ends the process.
-    const entry = path.join(dir, "child.ts");
-    writeFileSync(
-      entry,
-      `import http from "node:http";
-      const server = http.createServer((_req, res) => res.end("ready"));
-      server.listen(Number(process.env.PORT), "127.0.0.1", () => {
-        const metrics = http.createServer((_req, res) => res.end());
-        metrics.on("error", () => process.exit(1));
-        metrics.listen(Number(process.env.METRICS_PORT), "127.0.0.1");
-      });`,
+    await expect(waitUntilReady(taken, 30_000, { metrics: true })).rejects.toThrow(
+      `child: its public server could not listen: EADDRINUSE (port ${port})`,
     );
-    const port = await freePort();
-    const child = spawnNodeProcess({
-      name: "child",
-      entry,
-      env: { PORT: String(port), METRICS_PORT: String(metricsPort) },
-      cwd: root,
-      forwardOutput: false,
-    });
-    onTestFinished(() => child.stop(1000));
-    const error = await waitUntilReady(child, `http://127.0.0.1:${port}`, 30_000).catch((err: unknown) => err);
-    expect(error).toBeInstanceOf(PortInUseError);
-    expect((error as PortInUseError).port).toBe(metricsPort);
+    const metricsTaken = spawnChild({ PORT: "0", METRICS_PORT: String(port) });
+    onTestFinished(() => metricsTaken.stop(1000));
+    await expect(waitUntilReady(metricsTaken, 30_000, { metrics: true })).rejects.toThrow(
+      `child: its metrics server could not listen: EADDRINUSE (port ${port})`,
+    );
   });
 
   it("leaves no orphan when it is killed outright (SIGKILL)", async () => {
     const db = await createTestDatabase(inject("databaseUrl"));
     try {
-      const supervisor = spawn(process.execPath, ["--import", "tsx", "services/all-in-one/src/distributed.ts"], {
+      const supervisor = spawn(process.execPath, ["--import", "tsx", "services/platform/src/distributed.ts"], {
         cwd: root,
         env: { ...process.env, DATABASE_URL: db.url, NATS_URL: inject("natsUrl"), PORT: "0", LOG_LEVEL: "warn" },
         stdio: ["ignore", "pipe", "inherit"],
@@ -269,5 +289,29 @@ describe("chart environments", () => {
       USER_SERVICE_URL: "http://127.0.0.1:41001",
     });
     expect(() => localiseEnvs(workloads, { gateway: 41002 })).toThrow(/no port given for "user"/);
+  });
+
+  it("issue 10: localises one process on port 0 with the URLs of the services started before it", () => {
+    const dir = mkdtempSync(path.join(tmpdir(), "tt-render-env-test-"));
+    onTestFinished(() => rmSync(dir, { recursive: true, force: true }));
+    const workloads = renderWorkloads({ databaseUrl: "postgres://u@db:5432/x", natsUrl: "nats://n:4222", dir });
+    const user = localiseEnv(
+      workloads.find((w) => w.name === "user")!,
+      {},
+    );
+    expect(user.env).toMatchObject({ PORT: "0", HOST: "127.0.0.1" });
+    expect(user.env.USER_SERVICE_URL).toBeUndefined();
+    // Its own URL too: a service hosts itself.
+    expect(
+      localiseEnv(
+        workloads.find((w) => w.name === "user")!,
+        { user: 41001 },
+      ).env.USER_SERVICE_URL,
+    ).toBeUndefined();
+    const gateway = localiseEnv(
+      workloads.find((w) => w.name === "gateway")!,
+      { user: 41001 },
+    );
+    expect(gateway.env).toMatchObject({ PORT: "0", USER_SERVICE_URL: "http://127.0.0.1:41001" });
   });
 });

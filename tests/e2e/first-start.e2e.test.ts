@@ -1,5 +1,5 @@
 // issue 9 defect 13: `npm start` on a fresh clone must not announce a URL whose pages are broken. The real
-// start command (services/all-in-one/src/main.ts) runs here from a clean state: WEB_DIST_ROOT points it at a
+// start command (services/platform/src/main.ts) runs here from a clean state: WEB_DIST_ROOT points it at a
 // temporary copy of five tiny web apps without any dist folder, so their (real, webpack) builds are quick.
 // Whenever /readyz says ready, and when the URL is printed, every app must already be built and the page must
 // answer 200.
@@ -68,7 +68,7 @@ describe("issue 9 defect 13: the first start", () => {
     expect(APPS.some((app) => existsSync(path.join(webRoot, app, "dist")))).toBe(false);
     const port = await freePort();
     const url = `http://127.0.0.1:${port}`;
-    const child = spawn(process.execPath, ["--import", "tsx", "services/all-in-one/src/main.ts"], {
+    const child = spawn(process.execPath, ["--import", "tsx", "services/platform/src/main.ts"], {
       cwd: root,
       env: {
         PATH: process.env.PATH ?? "",

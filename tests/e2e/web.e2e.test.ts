@@ -8,7 +8,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { chromium, type BrowserContext, type Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { startAllInOne, type AllInOne } from "@tt/all-in-one";
+import { startAllInOne, type AllInOne } from "@tt/platform";
 import { createTestDatabase } from "@tt/kit/testing";
 import {
   buildFrontendsIfStale,

@@ -10,7 +10,7 @@
 import { generateKeyPairSync, randomUUID } from "node:crypto";
 import type { DescService } from "@bufbuild/protobuf";
 import fc from "fast-check";
-import { serviceDefinitions } from "@tt/all-in-one";
+import { loadServiceDefinitions } from "@tt/platform";
 import { startTestPlatform, u, type TestPlatform } from "../e2e/support/platform.ts";
 import { H2Pool, sendH1, sendH2, type Outcome, type WireRequest } from "./client.ts";
 import { batchArbitrary, buildOperations, type AuthKind, type FuzzRequest, type OpenApiDoc } from "./generate.ts";
@@ -320,7 +320,7 @@ export async function runCampaign(opts: CampaignOptions): Promise<CampaignReport
     let forgedAt = elapsed();
     let mintedAt = elapsed();
     const doc = (await (await fetch(`${platform.url}/openapi.json`)).json()) as OpenApiDoc;
-    const services: DescService[] = serviceDefinitions.flatMap((d) => d.services);
+    const services: DescService[] = (await loadServiceDefinitions()).flatMap((d) => d.services);
     // An account the fuzz may act on by its real id and address (ban it, change it, send it mail).
     const victim = await platform.signUp();
     const existing = { ids: [victim.user.uuid], emails: [victim.user.email] };

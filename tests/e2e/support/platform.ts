@@ -4,8 +4,8 @@ import { generateKeyPairSync, randomUUID } from "node:crypto";
 import { SignJWT, importPKCS8 } from "jose";
 import { inject } from "vitest";
 import { createTestDatabase } from "@tt/kit/testing";
-import { startAllInOne } from "@tt/all-in-one";
-import { startDistributed } from "../../../services/all-in-one/src/distributed.ts";
+import { startAllInOne } from "@tt/platform";
+import { startDistributed } from "../../../services/platform/src/distributed.ts";
 
 export type Mode = "all-in-one" | "distributed";
 export const MODES: Mode[] = ["all-in-one", "distributed"];

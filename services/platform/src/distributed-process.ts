@@ -1,5 +1,6 @@
-// Child processes of the runners: one backend process (`node --import tsx <entry>`) or a nats-server,
-// with a readiness wait that fails fast when the child dies, and a stop that drains before it kills.
+// Child processes of the runners: one backend process (`node --import tsx <entry>`) or a nats-server, each
+// binding a port of the system's choosing (port 0) and reporting it; a readiness wait that learns the child's
+// ports from its reports and fails fast when the child dies; a stop that drains before it kills.
 import { spawn, type ChildProcess } from "node:child_process";
 import { mkdir } from "node:fs/promises";
 import path from "node:path";
@@ -7,7 +8,6 @@ import { pathToFileURL } from "node:url";
 import type { Logger } from "pino";
 import type { ListenReport } from "./distributed-watchdog.ts";
 import { stopOrphan } from "./orphans.ts";
-import { freePort } from "@tt/kit";
 
 const WATCHDOG = pathToFileURL(path.join(import.meta.dirname, "distributed-watchdog.ts")).href;
 const TAIL_BYTES = 8 * 1024;
@@ -20,10 +20,11 @@ export interface ChildHandle {
   exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
   /** The last bytes the child wrote to stderr, for error messages. */
   tail(): string;
-  /** The child's first report on its server: the port it bound, or why it could not (backend processes only). */
-  listened: Promise<ListenReport>;
-  /** A later server of the child (its metrics server) that could not listen, if any. */
-  laterListenFailure(): Extract<ListenReport, { tt: "listen-failed" }> | undefined;
+  /**
+   * The child's `index`-th report on a server it started (backend processes only): the port it bound, or why it
+   * could not. The kit's server reports its public port first (index 0), then its metrics port (index 1).
+   */
+  listenReport(index: number): Promise<ListenReport>;
   /** SIGTERM, then SIGKILL after `graceMs`; resolves when it is gone. */
   stop(graceMs: number): Promise<void>;
   /** Synchronous last resort (process "exit" handlers). */
@@ -53,17 +54,18 @@ function supervise(name: string, child: ChildProcess, forward: boolean): ChildHa
       resolve({ code: -1, signal: null });
     });
   });
-  let first = true;
-  let laterFailure: Extract<ListenReport, { tt: "listen-failed" }> | undefined;
-  const listened = new Promise<ListenReport>((resolve) => {
-    const onMessage = (message: ListenReport) => {
-      if (message?.tt !== "listening" && message?.tt !== "listen-failed") return;
-      if (first) resolve(message);
-      else if (message.tt === "listen-failed") laterFailure ??= message;
-      first = false;
-    };
-    child.on("message", onMessage);
+  const reports: ListenReport[] = [];
+  const waiting = new Map<number, Array<(report: ListenReport) => void>>();
+  child.on("message", (message: ListenReport) => {
+    if (message?.tt !== "listening" && message?.tt !== "listen-failed") return;
+    const index = reports.push(message) - 1;
+    for (const resolve of waiting.get(index) ?? []) resolve(message);
+    waiting.delete(index);
   });
+  const listenReport = (index: number) =>
+    index < reports.length
+      ? Promise.resolve(reports[index]!)
+      : new Promise<ListenReport>((resolve) => waiting.set(index, [...(waiting.get(index) ?? []), resolve]));
   const alive = () => child.exitCode === null && child.signalCode === null && child.pid !== undefined;
   return {
     name,
@@ -71,8 +73,7 @@ function supervise(name: string, child: ChildProcess, forward: boolean): ChildHa
     child,
     exited,
     tail: () => tail,
-    listened,
-    laterListenFailure: () => laterFailure,
+    listenReport,
     async stop(graceMs) {
       if (!alive()) return void (await exited);
       child.kill("SIGTERM");
@@ -115,52 +116,61 @@ export class ChildExitedError extends Error {
   override name = "ChildExitedError";
 }
 
-/** The port picked for a child was taken by another process before the child could bind it. */
-export class PortInUseError extends Error {
-  override name = "PortInUseError";
-  constructor(
-    readonly process: string,
-    readonly port: number,
-  ) {
-    super(`${process}: port ${port} was taken by another process before it could listen there`);
-  }
+/** Where a ready child serves. */
+export interface ChildReady {
+  /** http://127.0.0.1:<the port the child reported>. */
+  url: string;
+  port: number;
+  /** http://127.0.0.1:<its metrics port>, when it was asked to report one. */
+  metricsUrl?: string;
 }
 
 /**
- * Waits until the child reports that it listens on `url`'s port (PortInUseError when that port was taken
- * meanwhile), then polls `<url>/readyz` until it answers 200; at most `timeoutMs` in all, failing at once when
- * the child exits first.
+ * Waits until the child reports the port its server bound (its PORT may be 0: the system picks a free one, so
+ * no other process can take it between the pick and the bind), and its metrics port after it when `metrics`
+ * is set; then polls `/readyz` on the reported port until it answers 200. At most `timeoutMs` in all, failing
+ * at once when the child exits first or reports that a server could not listen.
  */
-export async function waitUntilReady(handle: ChildHandle, url: string, timeoutMs: number): Promise<void> {
+export async function waitUntilReady(
+  handle: ChildHandle,
+  timeoutMs: number,
+  opts: { metrics?: boolean } = {},
+): Promise<ChildReady> {
   const deadline = performance.now() + timeoutMs;
   let exited: { code: number | null; signal: NodeJS.Signals | null } | undefined;
   void handle.exited.then((e) => (exited = e));
-  const port = Number(new URL(url).port);
-  let timer: NodeJS.Timeout | undefined;
-  const report = await Promise.race([
-    handle.listened,
-    handle.exited.then(() => undefined),
-    new Promise<undefined>((resolve) => (timer = setTimeout(() => resolve(undefined), timeoutMs))),
-  ]);
-  clearTimeout(timer);
-  if (report?.tt === "listen-failed" && report.code === "EADDRINUSE") throw new PortInUseError(handle.name, port);
-  if (report?.tt === "listening" && report.port !== port) {
-    throw new Error(`${handle.name} listens on port ${report.port}, not on ${port}`);
-  }
-  let lastError = report ? "no answer yet" : "it reported no listening port";
-  while (performance.now() < deadline) {
-    if (exited) {
-      // Its metrics port, also picked as free, was taken meanwhile: start again on fresh ports as well.
-      const late = handle.laterListenFailure();
-      if (late?.code === "EADDRINUSE" && late.port !== undefined) throw new PortInUseError(handle.name, late.port);
-      throw new ChildExitedError(
-        `${handle.name} exited (code ${exited.code}, signal ${exited.signal}) before it was ready:\n${handle.tail()}`,
-      );
+  const exitedError = () =>
+    new ChildExitedError(
+      `${handle.name} exited (code ${exited?.code}, signal ${exited?.signal}) before it was ready:\n${handle.tail()}`,
+    );
+  const report = async (index: number, what: string): Promise<number> => {
+    let timer: NodeJS.Timeout | undefined;
+    const answer = await Promise.race([
+      handle.listenReport(index),
+      handle.exited.then(() => undefined),
+      new Promise<undefined>(
+        (resolve) => (timer = setTimeout(() => resolve(undefined), Math.max(0, deadline - performance.now()))),
+      ),
+    ]);
+    clearTimeout(timer);
+    if (answer?.tt === "listening") return answer.port;
+    if (answer?.tt === "listen-failed") {
+      const port = answer.port === undefined ? "" : ` (port ${answer.port})`;
+      throw new Error(`${handle.name}: its ${what} server could not listen: ${answer.code}${port}\n${handle.tail()}`);
     }
+    if (exited) throw exitedError();
+    throw new Error(`${handle.name} reported no ${what} port within ${timeoutMs} ms:\n${handle.tail()}`);
+  };
+  const port = await report(0, "public");
+  const url = `http://127.0.0.1:${port}`;
+  const metricsUrl = opts.metrics ? `http://127.0.0.1:${await report(1, "metrics")}` : undefined;
+  let lastError = "no answer yet";
+  while (performance.now() < deadline) {
+    if (exited) throw exitedError();
     try {
       const res = await fetch(`${url}/readyz`, { signal: AbortSignal.timeout(1000) });
       await res.body?.cancel();
-      if (res.status === 200) return;
+      if (res.status === 200) return { url, port, ...(metricsUrl ? { metricsUrl } : {}) };
       lastError = `/readyz answered ${res.status}`;
     } catch (err) {
       lastError = String(err);
@@ -172,7 +182,8 @@ export async function waitUntilReady(handle: ChildHandle, url: string, timeoutMs
 }
 
 /**
- * Starts `nats-server -js` on a free loopback port; resolves once it accepts clients, or null when it is not
+ * Starts `nats-server -js` on a loopback port of the system's choosing (`-p -1`), learnt from its log line
+ * "Listening for client connections on <host>:<port>"; resolves once it accepts clients, or null when it is not
  * installed. Its pid file sits in the store folder, so the next start stops a server that a hard-killed run
  * left behind on the same JetStream store.
  */
@@ -183,20 +194,21 @@ export async function startNatsServer(
   await mkdir(storeDir, { recursive: true });
   const pidFile = path.join(storeDir, "nats-server.pid");
   await stopOrphan(pidFile, "nats-server", logger, "SIGTERM");
-  const port = await freePort();
-  const args = ["-a", "127.0.0.1", "-p", String(port), "-js", "-sd", storeDir, "-P", pidFile];
+  const args = ["-a", "127.0.0.1", "-p", "-1", "-js", "-sd", storeDir, "-P", pidFile];
   const child = spawn("nats-server", args, { stdio: ["ignore", "ignore", "pipe"] });
   const handle = supervise("nats-server", child, false);
-  const ready = await new Promise<boolean>((resolve) => {
-    void handle.exited.then(() => resolve(false));
-    const onData = (chunk: Buffer) => {
-      if (!chunk.toString().includes("Server is ready") && !handle.tail().includes("Server is ready")) return;
+  const port = await new Promise<number | undefined>((resolve) => {
+    void handle.exited.then(() => resolve(undefined));
+    const onData = () => {
+      const log = handle.tail();
+      const listening = /Listening for client connections on [^\s]*:(\d+)/.exec(log);
+      if (!listening || !log.includes("Server is ready")) return;
       child.stderr?.off("data", onData);
-      resolve(true);
+      resolve(Number(listening[1]));
     };
     child.stderr?.on("data", onData);
   });
-  if (!ready) return null;
+  if (port === undefined) return null;
   logger.debug({ port }, "nats-server started");
   return { url: `nats://127.0.0.1:${port}`, handle };
 }

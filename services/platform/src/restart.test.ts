@@ -14,7 +14,7 @@ const children: ChildProcess[] = [];
 
 /** Starts the all-in-one entry; resolves with its URL once it prints that it listens. */
 async function start(env: Record<string, string>): Promise<{ child: ChildProcess; url: string }> {
-  const child = spawn(process.execPath, ["--import", "tsx", "services/all-in-one/src/main.ts"], {
+  const child = spawn(process.execPath, ["--import", "tsx", "services/platform/src/main.ts"], {
     cwd: repoRoot,
     env: { PATH: process.env.PATH, HOME: process.env.HOME, ...env },
     stdio: ["ignore", "pipe", "pipe"],

@@ -2,22 +2,20 @@
 // of the Helm chart becomes a separate `node --import tsx <entry>` process with the environment the chart
 // gives it (deploy/scripts/render-env.ts), on loopback ports; the gateway reaches the services over HTTP/2
 // and every event goes through a real NATS. The end-to-end suite runs against this as well as all-in-one.
+// Every child binds PORT=0 and METRICS_PORT=0 and reports the ports it got (distributed-watchdog.ts): the
+// services start one after the other in the catalogue's order, each given the URLs of those before it, and the
+// gateway last, given every service's reported URL. No port is picked in advance, so none can be taken meanwhile.
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { createLogger, freePort, installProcessGuards } from "@tt/kit";
+import { createLogger, installProcessGuards } from "@tt/kit";
 import type { Logger } from "pino";
-import { localiseEnvs, renderWorkloads, repoRoot, type ProcessEnv } from "../../../deploy/scripts/render-env.ts";
+import { localiseEnv, renderWorkloads, repoRoot, type ProcessEnv } from "../../../deploy/scripts/render-env.ts";
+import { serviceNames } from "./catalogue.ts";
 import { loadAllInOneConfig } from "./config.ts";
 import { openDatabase } from "./embedded-postgres.ts";
-import {
-  PortInUseError,
-  spawnNodeProcess,
-  startNatsServer,
-  waitUntilReady,
-  type ChildHandle,
-} from "./distributed-process.ts";
+import { spawnNodeProcess, startNatsServer, waitUntilReady, type ChildHandle } from "./distributed-process.ts";
 
 export interface DistributedOptions {
   /**
@@ -29,7 +27,7 @@ export interface DistributedOptions {
   databaseUrl?: string;
   /** Overrides env NATS_URL; without either a nats-server from the PATH is started (required: no in-process bus here). */
   natsUrl?: string;
-  /** Gateway port; overrides env PORT (default 8080); 0 picks a free one. */
+  /** Gateway port; overrides env PORT (default 8080); 0 lets the gateway bind a free one (see `url`). */
   port?: number;
   /** Processes per service (the chart runs two replicas); the gateway talks to the first. Default 1. */
   replicas?: number;
@@ -48,7 +46,7 @@ export interface DistributedProcess {
   /** Replica index within the workload. */
   replica: number;
   url: string;
-  /** Its own metrics server (loopback, a free port each: several processes share the machine). */
+  /** Its own metrics server (loopback, a free port each, as the child reported it: several processes share the machine). */
   metricsUrl: string;
   pid: number;
 }
@@ -67,9 +65,6 @@ const running = new Set<ChildHandle>();
 process.on("exit", () => {
   for (const child of running) child.kill();
 });
-
-/** How often the processes are started on fresh ports when a picked port was taken meanwhile. */
-const PORT_ATTEMPTS = 3;
 
 export async function startDistributed(opts: DistributedOptions = {}): Promise<Distributed> {
   const env = { ...(opts.env ?? process.env) };
@@ -92,40 +87,54 @@ export async function startDistributed(opts: DistributedOptions = {}): Promise<D
     }
   };
 
-  const startProcesses = async (workloads: ProcessEnv[], gatewayPort: number) => {
-    const ports: Record<string, number> = {};
-    for (const { name } of workloads) {
-      ports[name] = name === "gateway" && gatewayPort !== 0 ? gatewayPort : await freePort();
-    }
-    const processEnvs = localiseEnvs(workloads, ports, path.join(dataDir, "media"));
+  /** Starts one process of `workload` on `port` (0: a free one) and waits until it is ready where it reported. */
+  const startProcess = async (workload: ProcessEnv, replica: number, port: number, ports: Record<string, number>) => {
+    const local = localiseEnv(workload, ports, path.join(dataDir, "media"));
+    const handle = spawnNodeProcess({
+      name: replica === 0 ? workload.name : `${workload.name}#${replica}`,
+      entry: workload.entry,
+      env: childEnvironment(local.env, env, port),
+      cwd: repoRoot,
+      forwardOutput: opts.forwardOutput ?? true,
+    });
+    running.add(handle);
+    closers.push(async () => {
+      await handle.stop(graceMs);
+      running.delete(handle);
+    });
+    const ready = await waitUntilReady(handle, readyTimeoutMs, { metrics: true });
+    processes.push({ name: workload.name, replica, url: ready.url, metricsUrl: ready.metricsUrl!, pid: handle.pid });
+    logger.debug({ name: workload.name, replica, url: ready.url, pid: handle.pid }, "process ready");
+    return ready;
+  };
 
-    for (const processEnv of processEnvs) {
-      const copies = processEnv.name === "gateway" ? 1 : replicas;
-      for (let replica = 0; replica < copies; replica++) {
-        const port = replica === 0 ? ports[processEnv.name]! : await freePort();
-        const metricsPort = await freePort();
-        const childEnv = childEnvironment(processEnv.env, env, port, metricsPort);
-        const handle = spawnNodeProcess({
-          name: replica === 0 ? processEnv.name : `${processEnv.name}#${replica}`,
-          entry: processEnv.entry,
-          env: childEnv,
-          cwd: repoRoot,
-          forwardOutput: opts.forwardOutput ?? true,
-        });
-        running.add(handle);
-        closers.push(async () => {
-          await handle.stop(graceMs);
-          running.delete(handle);
-        });
-        const url = `http://127.0.0.1:${port}`;
-        // One at a time: the first process of a service applies its migrations before the next one starts,
-        // and the gateway starts once its backends answer.
-        await waitUntilReady(handle, url, readyTimeoutMs);
-        const metricsUrl = `http://127.0.0.1:${metricsPort}`;
-        processes.push({ name: processEnv.name, replica, url, metricsUrl, pid: handle.pid });
-        logger.debug({ name: processEnv.name, replica, url, pid: handle.pid }, "process ready");
+  /**
+   * The services in the catalogue's order, one process at a time (the first process of a service applies its
+   * migrations before the next one starts), each given the reported URLs of the services before it; then the
+   * gateway, given every service's.
+   */
+  const startProcesses = async (workloads: ProcessEnv[], gatewayPort: number) => {
+    const byName = new Map(workloads.map((w) => [w.name, w]));
+    const deployed = workloads.filter((w) => w.name !== "gateway").map((w) => w.name);
+    const unlisted = deployed.filter((name) => !serviceNames.includes(name));
+    const undeployed = serviceNames.filter((name) => !byName.has(name));
+    if (unlisted.length > 0 || undeployed.length > 0) {
+      throw new Error(
+        `the chart's services and the service catalogue (services/platform/src/catalogue.ts) differ: ` +
+          `deployed but not listed [${unlisted.join(", ")}], listed but not deployed [${undeployed.join(", ")}]`,
+      );
+    }
+    const gateway = byName.get("gateway");
+    if (!gateway) throw new Error("the chart rendered no gateway Deployment");
+    const ports: Record<string, number> = {};
+    for (const name of serviceNames) {
+      for (let replica = 0; replica < replicas; replica++) {
+        const ready = await startProcess(byName.get(name)!, replica, 0, ports);
+        // The gateway and later services talk to the first replica.
+        if (replica === 0) ports[name] = ready.port;
       }
     }
+    await startProcess(gateway, 0, gatewayPort, ports);
   };
 
   try {
@@ -158,8 +167,8 @@ export async function startDistributed(opts: DistributedOptions = {}): Promise<D
     const workDir = await mkdtemp(path.join(tmpdir(), "tt-distributed-"));
     closers.push(() => rm(workDir, { recursive: true, force: true }));
 
-    // The chart names the workloads; each gets a loopback port (the gateway the one asked for).
-    // No Ingress stands in front of the gateway here: callers reach it directly, so their x-forwarded-for is
+    // The chart names the workloads; each binds a loopback port of its own choosing (the gateway the one asked
+    // for, when not 0). No Ingress stands in front of the gateway here: callers reach it directly, so their x-forwarded-for is
     // not trusted (TRUST_PROXY decides, as for the all-in-one).
     const workloads = renderWorkloads({
       databaseUrl,
@@ -167,24 +176,9 @@ export async function startDistributed(opts: DistributedOptions = {}): Promise<D
       dir: workDir,
       helmArgs: ["--set", `gateway.trustProxy=${config.TRUST_PROXY}`],
     });
-    const gatewayPort = opts.port ?? config.PORT;
-    // A port picked as free can be taken by another process before the child binds it (parallel test
-    // platforms do that); the child says so, and the processes start again on fresh ports.
-    for (let attempt = 1; ; attempt++) {
-      const started = closers.length;
-      try {
-        await startProcesses(workloads, gatewayPort);
-        break;
-      } catch (err) {
-        if (!(err instanceof PortInUseError) || err.port === gatewayPort || attempt === PORT_ATTEMPTS) throw err;
-        logger.warn({ err: err.message, attempt }, "starting the processes again on fresh ports");
-        for (const closer of closers.splice(started).reverse()) await closer();
-        processes.length = 0;
-      }
-    }
+    await startProcesses(workloads, opts.port ?? config.PORT);
 
-    const gateway = processes.find((p) => p.name === "gateway");
-    if (!gateway) throw new Error("the chart rendered no gateway Deployment");
+    const gateway = processes.find((p) => p.name === "gateway")!;
     logger.info({ url: gateway.url, processes: processes.length }, "distributed platform ready");
     return { url: gateway.url, processes, close };
   } catch (err) {
@@ -205,7 +199,6 @@ function childEnvironment(
   chart: Record<string, string>,
   overrides: Record<string, string | undefined>,
   port: number,
-  metricsPort: number,
 ): Record<string, string> {
   const env: Record<string, string> = {};
   const put = (values: Record<string, string | undefined>, owned: boolean) => {
@@ -217,8 +210,9 @@ function childEnvironment(
   put(chart, true);
   put(overrides, false);
   env.PORT = String(port);
-  // The chart's one metrics port would collide between processes on one machine; scraping stays local.
-  env.METRICS_PORT = String(metricsPort);
+  // The chart's one metrics port would collide between processes on one machine: each binds a free one and
+  // reports it; scraping stays local.
+  env.METRICS_PORT = "0";
   env.METRICS_HOST = "127.0.0.1";
   return env;
 }

@@ -6,15 +6,12 @@ import path from "node:path";
 import { createGateway } from "@tt/gateway";
 import type { GatewayOptions } from "@tt/gateway";
 import { createLogger, createMediaHandler, createServer, metricsListen, serverLimits, startServiceHost } from "@tt/kit";
-import type { ServiceDefinition } from "@tt/kit";
-import { loadMediaConfig, userServiceDefinition } from "@tt/user-service";
+import { loadMediaConfig } from "@tt/user-service";
 import type { Logger } from "pino";
 import { openBus } from "./bus.ts";
+import { loadServiceDefinitions } from "./catalogue.ts";
 import { loadAllInOneConfig } from "./config.ts";
 import { openDatabase } from "./embedded-postgres.ts";
-
-/** Every backend service of the platform, in start order (the user service first: it holds the token keys). */
-export const serviceDefinitions: ServiceDefinition[] = [userServiceDefinition];
 
 export interface AllInOneOptions {
   /** Environment seen by the process and the services (PORT, DATABASE_URL, ADMIN_EMAIL, …). Default process.env. */
@@ -76,7 +73,7 @@ export async function startAllInOne(opts: AllInOneOptions = {}): Promise<AllInOn
     closers.push(busHandle.close);
 
     const host = await startServiceHost({
-      definitions: serviceDefinitions,
+      definitions: await loadServiceDefinitions(),
       databaseUrl,
       bus: busHandle.bus,
       logger,

@@ -1,0 +1,42 @@
+// The one list of the platform's backend services, in start order. Everything else that names the services is
+// derived from it or checked against it by a test:
+// - the all-in-one runner hosts `loadServiceDefinitions()`; the distributed runner starts one process per entry
+//   (services/<name>/src/main.ts, with the environment the chart gives that Deployment), in this order;
+// - the standalone gateway's `serviceCatalog` (gateway/src/catalog.ts) names each service's proto descriptors
+//   only, since the gateway must not load service code; catalogue.test.ts checks it holds exactly each
+//   definition's `services`;
+// - the `e2e-distributed` Vitest project runs `tests/e2e/<name>-*.e2e.test.ts` of every entry (vitest.config.ts);
+// - the chart's `services.<name>` entries are checked against it (tests/deploy/chart.test.ts).
+// Each definition is loaded lazily, so reading the names (the Vitest config, the distributed supervisor) loads no
+// service code.
+import type { ServiceDefinition } from "@tt/kit";
+
+export interface CatalogueEntry {
+  /** The service's name: its definition's `name`, `services/<name>`, the chart's `services.<name>`. */
+  name: string;
+  /** Its ServiceDefinition (protos, entities, migrations, create), imported on first use. */
+  load(): Promise<ServiceDefinition>;
+}
+
+/** Every backend service, in start order: the user service first (it holds the token keys). */
+export const serviceCatalogue: readonly CatalogueEntry[] = [
+  { name: "user", load: async () => (await import("@tt/user-service")).userServiceDefinition },
+];
+
+/** The services' names, in start order. */
+export const serviceNames: readonly string[] = serviceCatalogue.map((entry) => entry.name);
+
+/** Every service's definition, in start order; refuses an entry whose definition carries another name. */
+export async function loadServiceDefinitions(
+  catalogue: readonly CatalogueEntry[] = serviceCatalogue,
+): Promise<ServiceDefinition[]> {
+  return Promise.all(
+    catalogue.map(async (entry) => {
+      const definition = await entry.load();
+      if (definition.name !== entry.name) {
+        throw new Error(`the service catalogue names "${entry.name}" but its definition is named "${definition.name}"`);
+      }
+      return definition;
+    }),
+  );
+}
