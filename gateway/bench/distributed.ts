@@ -85,7 +85,7 @@ for (const protocol of PROTOCOLS) {
           name: "direct Connect JSON → user",
           origin: user.url,
           method: "POST",
-          path: "/tt.user.v1.UserService/Hello",
+          path: "/tt.user.v1.AuthService/Hello",
           headers: { "content-type": "application/json" },
           body: "{}",
           expect: HELLO,

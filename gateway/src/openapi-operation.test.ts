@@ -1,13 +1,15 @@
 import { FixtureService } from "@tt/proto/tt/fixture/v1/fixture_service_pb";
 import { RulesProbeSchema } from "@tt/proto/tt/testing/v1/field_rules_pb";
-import { UserService } from "@tt/proto/tt/user/v1/user_service_pb";
+import { AdminService } from "@tt/proto/tt/user/v1/admin_service_pb";
+import { AuthService } from "@tt/proto/tt/user/v1/auth_service_pb";
 import { describe, expect, it } from "vitest";
 import { accessOf, operationOf, requestBodyOf } from "./openapi-operation.ts";
 import { createSchemaBuilder, type JsonSchema } from "./openapi-schema.ts";
 import { buildRouteTable, type Route } from "./routes.ts";
 import { parseTemplate } from "./template/parse.ts";
+import { serviceCatalog } from "./catalog.ts";
 
-const routes = buildRouteTable([{ services: [FixtureService, UserService] }]).routes;
+const routes = buildRouteTable([{ services: [FixtureService, ...serviceCatalog.user] }]).routes;
 const routeOf = (verb: string, pattern: string): Route => {
   const route = routes.find((r) => r.httpMethod === verb && r.pattern === pattern);
   if (!route) throw new Error(`no route ${verb} ${pattern}`);
@@ -19,14 +21,14 @@ describe("access", () => {
   it.each([
     [
       "AdminListUsers",
-      UserService.method.adminListUsers,
+      AdminService.method.adminListUsers,
       "tokens: user; roles: admin",
       [{ bearer: [] }],
       { anonymous: false, tokenTypes: ["user"], roles: ["admin"] },
     ],
     [
       "Hello",
-      UserService.method.hello,
+      AuthService.method.hello,
       "anyone (no token needed)",
       [{}],
       { anonymous: true, tokenTypes: [], roles: [] },

@@ -1,7 +1,6 @@
 import { FixtureService } from "@tt/proto/tt/fixture/v1/fixture_service_pb";
 import { FlatListRequestSchema } from "@tt/proto/tt/fixture/v1/flatten_pb";
 import { RulesProbeSchema } from "@tt/proto/tt/testing/v1/field_rules_pb";
-import { UserService } from "@tt/proto/tt/user/v1/user_service_pb";
 import { describe, expect, it } from "vitest";
 import {
   formSchema,
@@ -14,8 +13,9 @@ import {
 import { createSchemaBuilder, type JsonSchema } from "./openapi-schema.ts";
 import { buildRouteTable, type Route } from "./routes.ts";
 import { parseTemplate } from "./template/parse.ts";
+import { serviceCatalog } from "./catalog.ts";
 
-const routes = buildRouteTable([{ services: [FixtureService, UserService] }]).routes;
+const routes = buildRouteTable([{ services: [FixtureService, ...serviceCatalog.user] }]).routes;
 const routeOf = (verb: string, pattern: string): Route => {
   const route = routes.find((r) => r.httpMethod === verb && r.pattern === pattern);
   if (!route) throw new Error(`no route ${verb} ${pattern}`);

@@ -1,8 +1,8 @@
 import { FixtureService } from "@tt/proto/tt/fixture/v1/fixture_service_pb";
 import { RulesProbeSchema } from "@tt/proto/tt/testing/v1/field_rules_pb";
-import { UserService } from "@tt/proto/tt/user/v1/user_service_pb";
 import { describe, expect, it } from "vitest";
 import { createSchemaBuilder, type JsonSchema } from "./openapi-schema.ts";
+import { serviceCatalog } from "./catalog.ts";
 
 /** The named schema of a message, built by a fresh builder. */
 function schemaOf(builder: ReturnType<typeof createSchemaBuilder>, typeName: string) {
@@ -10,7 +10,7 @@ function schemaOf(builder: ReturnType<typeof createSchemaBuilder>, typeName: str
 }
 
 const builder = createSchemaBuilder();
-for (const service of [FixtureService, UserService]) {
+for (const service of [FixtureService, ...serviceCatalog.user]) {
   for (const method of service.methods) {
     builder.messageSchema(method.input);
     builder.messageSchema(method.output);

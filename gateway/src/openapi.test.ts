@@ -1,10 +1,10 @@
 import { getOption } from "@bufbuild/protobuf";
 import { http } from "@tt/proto/google/api/annotations_pb";
 import { FixtureService } from "@tt/proto/tt/fixture/v1/fixture_service_pb";
-import { UserService } from "@tt/proto/tt/user/v1/user_service_pb";
 import { describe, expect, it } from "vitest";
 import { buildOpenApi, ERROR_SCHEMA, operationIds } from "./openapi.ts";
 import { buildRouteTable } from "./routes.ts";
+import { serviceCatalog } from "./catalog.ts";
 
 type Operation = {
   operationId: string;
@@ -19,7 +19,7 @@ type Doc = {
   components: { schemas: Record<string, Record<string, unknown>> };
 };
 
-const services = [FixtureService, UserService];
+const services = [FixtureService, ...serviceCatalog.user];
 const doc = buildOpenApi(buildRouteTable([{ services }]).routes) as unknown as Doc;
 
 describe("buildOpenApi", () => {

@@ -282,7 +282,7 @@ describe.each(MODES)("account slice (%s)", (mode) => {
     });
 
     it("serves the Connect protocol on the same port", async () => {
-      const res = await fetch(platform.url + "/tt.user.v1.UserService/Hello", {
+      const res = await fetch(platform.url + "/tt.user.v1.AuthService/Hello", {
         method: "POST",
         headers: { "content-type": "application/json" },
         body: "{}",

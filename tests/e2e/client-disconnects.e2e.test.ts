@@ -38,18 +38,18 @@ const targets: Target[] = [
     token: "guest",
   },
   // The same calls on the Connect protocol, which the gateway hands to the service's handler unchanged.
-  { name: "Connect SignUp", method: "POST", path: "/tt.user.v1.UserService/SignUp", body: "{}", token: "guest" },
+  { name: "Connect SignUp", method: "POST", path: "/tt.user.v1.AuthService/SignUp", body: "{}", token: "guest" },
   {
     name: "Connect RedeemVoucher",
     method: "POST",
-    path: "/tt.user.v1.UserService/RedeemVoucher",
+    path: "/tt.user.v1.AccountService/RedeemVoucher",
     body: JSON.stringify({ code: "no-such-voucher" }),
     token: "user",
   },
   {
     name: "Connect ValidateMagicLink",
     method: "POST",
-    path: "/tt.user.v1.UserService/ValidateMagicLink",
+    path: "/tt.user.v1.AccountService/ValidateMagicLink",
     body: JSON.stringify({ token: "no-such-link" }),
     token: "guest",
   },

@@ -6,7 +6,7 @@ import { gzipSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { MODES, startTestPlatform, type TestPlatform } from "./support/platform.ts";
 
-const LOGIN = "/tt.user.v1.UserService/Login";
+const LOGIN = "/tt.user.v1.AuthService/Login";
 
 function envelope(data: Uint8Array, length = data.length): Buffer {
   const head = Buffer.alloc(5);

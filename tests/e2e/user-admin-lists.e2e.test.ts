@@ -17,9 +17,9 @@ afterAll(async () => {
 });
 
 const LISTS = [
-  ["/admin/users", "UserService_AdminListUsers"],
-  ["/admin/phoneNumbers", "UserService_AdminListPhoneNumbers"],
-  ["/vouchers", "UserService_ListVouchers"],
+  ["/admin/users", "AdminService_AdminListUsers"],
+  ["/admin/phoneNumbers", "ContactService_AdminListPhoneNumbers"],
+  ["/vouchers", "AccountService_ListVouchers"],
 ] as const;
 const NAMES = ["fields", "s", "filter", "or", "sort", "join", "limit", "offset", "page", "cache"];
 
@@ -65,7 +65,7 @@ describe("admin list query names", () => {
   });
 
   it("issue 10: a Connect caller sets the nested query message", async () => {
-    const res = await fetch(`${platform.url}/tt.user.v1.UserService/AdminListUsers`, {
+    const res = await fetch(`${platform.url}/tt.user.v1.AdminService/AdminListUsers`, {
       method: "POST",
       headers: { authorization: `Bearer ${admin}`, "content-type": "application/json" },
       body: JSON.stringify({ query: { filter: [`email||$eq||${ADMIN.email}`], limit: 1 } }),

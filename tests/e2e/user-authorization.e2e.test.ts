@@ -5,9 +5,12 @@
 // access layer's 401.
 import { getOption } from "@bufbuild/protobuf";
 import { access, TokenType, type Access } from "@tt/proto/tt/options/v1/access_pb";
-import { UserService } from "@tt/proto/tt/user/v1/user_service_pb";
+import { serviceCatalog } from "../../gateway/src/catalog.ts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestPlatform, type TestPlatform } from "./support/platform.ts";
+
+/** Every RPC of every tt.user.v1 service. */
+const USER_METHODS = serviceCatalog.user.flatMap((service) => service.methods);
 
 interface Caller {
   name: string;
@@ -88,12 +91,12 @@ afterAll(async () => {
 
 describe("user service authorization matrix", () => {
   it("every method declares an access option", () => {
-    const missing = UserService.methods.filter((method) => getOption(method, access) === undefined);
+    const missing = USER_METHODS.filter((method) => getOption(method, access) === undefined);
     expect(missing.map((method) => method.name)).toEqual([]);
   });
 
   it("refuses exactly the callers the access option does not allow", async () => {
-    const cases = UserService.methods.flatMap((method) => CALLERS.map((caller) => ({ method, caller })));
+    const cases = USER_METHODS.flatMap((method) => CALLERS.map((caller) => ({ method, caller })));
     const rows: string[] = [];
     const failures: string[] = [];
     // A few calls at a time: fast, without flooding the database pool of the platform.
@@ -103,7 +106,7 @@ describe("user service authorization matrix", () => {
           const rule = getOption(method, access);
           const expected = allows(rule, caller) ? "allowed" : "refused";
           const token = await tokenOf(caller);
-          const res = await platform.call("POST", `/${UserService.typeName}/${method.name}`, {
+          const res = await platform.call("POST", `/${method.parent.typeName}/${method.name}`, {
             body: {},
             ...(token === undefined ? {} : { token }),
           });
@@ -117,7 +120,7 @@ describe("user service authorization matrix", () => {
         }),
       );
     }
-    expect(rows).toHaveLength(UserService.methods.length * CALLERS.length);
+    expect(rows).toHaveLength(USER_METHODS.length * CALLERS.length);
     expect(
       failures,
       `\nmethod                             caller           outcome\n${failures.sort().join("\n")}\n`,

@@ -318,7 +318,7 @@ describe("dev outbox and throttles", () => {
     expectError(res, 429, "too many login attempts, try again later");
     expect(Number(res.headers.get("retry-after"))).toBeGreaterThan(0);
     // Connect callers get the same refusal.
-    const connect = await fetch(`${platform.url}/tt.user.v1.UserService/Login`, {
+    const connect = await fetch(`${platform.url}/tt.user.v1.AuthService/Login`, {
       method: "POST",
       headers: { "content-type": "application/json" },
       body: JSON.stringify({ email: "erin@example.test", password: "correct-horse-1" }),

@@ -88,7 +88,7 @@ describe("issue 9 defect 3: a NUL byte in a string field is a 400 naming the fie
   });
 
   it("issue 9 defect 3: over Connect on the gateway port as well", async () => {
-    const res = await fetch(`${platform.url}/tt.user.v1.UserService/Login`, {
+    const res = await fetch(`${platform.url}/tt.user.v1.AuthService/Login`, {
       method: "POST",
       headers: { "content-type": "application/json" },
       body: JSON.stringify({ email: `ann${NUL}@example.test`, password: "correct-horse-1" }),

@@ -35,7 +35,7 @@ export type AuthKind = (typeof AUTH_KINDS)[number];
 
 /** One generated request, as printed in a finding. `body` is UTF-8 text, or hex when `binary`. */
 export interface FuzzRequest {
-  /** The operation it targets: `GET /api/…/{uuid}`, `rpc tt.user.v1.UserService/Login`, or `misc`. */
+  /** The operation it targets: `GET /api/…/{uuid}`, `rpc tt.user.v1.AuthService/Login`, or `misc`. */
   op: string;
   transport: "h1" | "h2";
   method: string;
@@ -1095,8 +1095,8 @@ const MISC_TARGETS = [
   "/api/nope",
   "http://evil.example/healthz",
   "/remotes.json",
-  "/tt.user.v1.UserService/",
-  "/tt.user.v1.UserService/Nope",
+  "/tt.user.v1.AuthService/",
+  "/tt.user.v1.AuthService/Nope",
   "/tt.nope.v1.Nope/Call",
   "/grpc.health.v1.Health/Check",
   "/grpc.reflection.v1.ServerReflection/ServerReflectionInfo",

@@ -6,7 +6,8 @@
 import { generateKeyPairSync } from "node:crypto";
 import { Code, ConnectError, createClient, type ServiceImpl, type Transport } from "@connectrpc/connect";
 import { EchoService } from "@tt/proto/tt/testing/v1/echo_service_pb";
-import { UserService } from "@tt/proto/tt/user/v1/user_service_pb";
+import { AuthService } from "@tt/proto/tt/user/v1/auth_service_pb";
+import { ProfileService } from "@tt/proto/tt/user/v1/profile_service_pb";
 import {
   createLogger,
   createMemoryBus,
@@ -33,7 +34,7 @@ function relayDefinition(): ServiceDefinition {
     ...echo,
     name: "relay",
     async create(deps) {
-      const users = deps.clients.get(UserService);
+      const users = deps.clients.get(ProfileService);
       const impl: ServiceImpl<typeof EchoService> = {
         ...echoImplementation(),
         async echo(req, ctx) {
@@ -71,7 +72,7 @@ async function start(
 
 /** The admin's uuid and a user token, through Login. */
 async function admin(transport: Transport): Promise<{ uuid: string; token: string }> {
-  const res = await createClient(UserService, transport).login({
+  const res = await createClient(AuthService, transport).login({
     email: ADMIN.ADMIN_EMAIL,
     password: ADMIN.ADMIN_PASSWORD,
   });
@@ -117,7 +118,7 @@ describe("a service calls a service-only RPC of the user service", () => {
     const relay = createClient(EchoService, running.host.transport);
     expect(await relay.echo({ text: uuid })).toMatchObject({ text: ADMIN.ADMIN_EMAIL, subject: uuid });
     // The RPC is service-only: a user token, even the admin's, is refused, so the relay's call passed as a service.
-    const users = createClient(UserService, running.host.transport);
+    const users = createClient(ProfileService, running.host.transport);
     expect(await codeOf(users.getServiceUserProfile({ id: uuid }, bearer(token)))).toBe(Code.Unauthenticated);
     expect(await codeOf(users.getServiceUserProfile({ id: uuid }))).toBe(Code.Unauthenticated);
     // The user service's own answers come back unchanged: an unknown user is NotFound.
@@ -170,7 +171,7 @@ describe("a service calls a service-only RPC of the user service", () => {
 
     it("issue 10: without USER_SERVICE_URL a service that calls the user service does not start", async () => {
       await expect(start(db, bus(), [relayDefinition()], { SERVICE_TOKEN_PRIVATE_KEY: key })).rejects.toThrow(
-        /USER_SERVICE_URL: is required: tt\.user\.v1\.UserService is called/,
+        /USER_SERVICE_URL: is required: tt\.user\.v1\.ProfileService is called/,
       );
     });
   });

@@ -1,7 +1,7 @@
 import { createClient } from "@connectrpc/connect";
 import { screen, within } from "@testing-library/react";
 import { userEvent } from "@testing-library/user-event";
-import { UserService } from "@tt/proto/tt/user/v1/user_service_pb";
+import { AuthService } from "@tt/proto/tt/user/v1/auth_service_pb";
 import { toSessionUser, toStoredToken } from "@tt/web-kit/connect";
 import { createTestKit, createTestUserService, renderWithKit } from "@tt/web-kit/testing";
 import { describe, expect, it } from "vitest";
@@ -12,7 +12,7 @@ async function signedInAs(email: string, role: string, others = 0) {
   service.addAccount(email, "pw", role);
   for (let i = 0; i < others; i++) service.addAccount(`listener${i}@example.com`, "pw");
   const kit = createTestKit({ routes: service.routes });
-  const answer = await createClient(UserService, kit.transport).login({ email, password: "pw" });
+  const answer = await createClient(AuthService, kit.transport).login({ email, password: "pw" });
   if (!answer.accessToken || !answer.user) throw new Error("login failed in the test service");
   kit.session.signIn(toStoredToken(answer.accessToken), toSessionUser(answer.user));
   return { service, kit };

@@ -1,7 +1,7 @@
 import { timestampDate } from "@bufbuild/protobuf/wkt";
 import { Code } from "@connectrpc/connect";
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
-import { UserService } from "@tt/proto/tt/user/v1/user_service_pb";
+import { AdminService } from "@tt/proto/tt/user/v1/admin_service_pb";
 import { errorCode, queryKeys, useAppTranslation, useErrorText, useSession } from "@tt/web-kit";
 import { useClient } from "@tt/web-kit/connect";
 import { useState } from "react";
@@ -61,7 +61,7 @@ function AdminsOnly({ title, body }: { title: string; body: string }) {
 export function App() {
   const { t, i18n } = useAppTranslation("admin", { en, es });
   const toText = useErrorText();
-  const users = useClient(UserService);
+  const users = useClient(AdminService);
   const { signedIn } = useSession();
   const [page, setPage] = useState(1);
   const list = useQuery({

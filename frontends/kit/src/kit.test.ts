@@ -1,5 +1,5 @@
 import { createClient } from "@connectrpc/connect";
-import { UserService } from "@tt/proto/tt/user/v1/user_service_pb";
+import { AuthService } from "@tt/proto/tt/user/v1/auth_service_pb";
 import { describe, expect, it } from "vitest";
 import { createKit } from "./kit.ts";
 import { MemoryStorage } from "./testing/memory-storage.ts";
@@ -12,10 +12,10 @@ function gatewayFetch(seen: Array<{ path: string; authorization: string | null }
     seen.push({ path: url.pathname, authorization: headers.get("authorization") });
     const json = (body: unknown) =>
       new Response(JSON.stringify(body), { status: 200, headers: { "content-type": "application/json" } });
-    if (url.pathname === "/tt.user.v1.UserService/GetGuestToken") {
+    if (url.pathname === "/tt.user.v1.AuthService/GetGuestToken") {
       return json({ accessToken: { token: "guest-1", tokenType: "guest", expiresAt: "2999-01-01T00:00:00Z" } });
     }
-    if (url.pathname === "/tt.user.v1.UserService/GetSession") return json({ tokenType: "guest", role: "guest" });
+    if (url.pathname === "/tt.user.v1.AuthService/GetSession") return json({ tokenType: "guest", role: "guest" });
     return new Response(JSON.stringify({ code: "unimplemented", message: "no" }), { status: 404 });
   };
 }
@@ -27,11 +27,11 @@ describe("createKit", () => {
     expect(seen).toEqual([]);
     await kit.ensureToken();
     expect(kit.session.getSnapshot().accessToken).toMatchObject({ token: "guest-1", tokenType: "guest" });
-    const session = await createClient(UserService, kit.transport).getSession({});
+    const session = await createClient(AuthService, kit.transport).getSession({});
     expect(session.tokenType).toBe("guest");
     expect(seen).toEqual([
-      { path: "/tt.user.v1.UserService/GetGuestToken", authorization: null },
-      { path: "/tt.user.v1.UserService/GetSession", authorization: "Bearer guest-1" },
+      { path: "/tt.user.v1.AuthService/GetGuestToken", authorization: null },
+      { path: "/tt.user.v1.AuthService/GetSession", authorization: "Bearer guest-1" },
     ]);
   });
 
@@ -51,12 +51,12 @@ describe("createKit", () => {
       fetch: fetchAnywhere,
     });
     await kit.ensureToken();
-    await createClient(UserService, kit.transport).getSession({});
+    await createClient(AuthService, kit.transport).getSession({});
     await kit.rest("user", "/auth/session");
     await kit.rest("room", "rooms", { headers: { Authorization: "Bearer other" } });
     expect(seen).toEqual([
-      "http://user.test/tt.user.v1.UserService/GetGuestToken -",
-      "http://user.test/tt.user.v1.UserService/GetSession Bearer guest-1",
+      "http://user.test/tt.user.v1.AuthService/GetGuestToken -",
+      "http://user.test/tt.user.v1.AuthService/GetSession Bearer guest-1",
       "http://user.test/api/user-service/auth/session Bearer guest-1",
       "http://gateway.test/api/room-service/rooms Bearer other",
     ]);

@@ -44,7 +44,7 @@ describe("runtime configuration (/remotes.json)", () => {
   });
 
   it("names a service by its proto package tt.<name>.v<n>", () => {
-    expect(serviceNameOf("tt.user.v1.UserService")).toBe("user");
+    expect(serviceNameOf("tt.user.v1.AuthService")).toBe("user");
     expect(serviceNameOf("tt.user.v1.AccountsService")).toBe("user");
     expect(serviceNameOf("tt.playlist.v2beta1.CrateService")).toBe("playlist");
     expect(serviceNameOf("grpc.health.v1.Health")).toBeUndefined();
@@ -54,7 +54,7 @@ describe("runtime configuration (/remotes.json)", () => {
   it("issue 10: picks a service's base URL by its full name, then its package, else the page's origin", () => {
     const services = { user: "http://localhost:8081", "tt.user.v1.AdminService": "http://localhost:8082" };
     const origin = "https://tt.example";
-    expect(serviceBaseUrl("tt.user.v1.UserService", services, origin)).toBe("http://localhost:8081");
+    expect(serviceBaseUrl("tt.user.v1.AuthService", services, origin)).toBe("http://localhost:8081");
     expect(serviceBaseUrl("tt.user.v1.AdminService", services, origin)).toBe("http://localhost:8082");
     expect(serviceBaseUrl("tt.room.v1.RoomService", services, origin)).toBe(origin);
     expect(serviceBaseUrl("user", services, origin)).toBe("http://localhost:8081");

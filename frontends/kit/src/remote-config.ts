@@ -13,7 +13,7 @@ export interface RemoteEntry {
 
 /**
  * Base URL per service: the key is a service's name ("user", from its proto package tt.user.v1) or one proto
- * service's full name ("tt.user.v1.UserService", which wins over its package's name).
+ * service's full name ("tt.user.v1.AuthService", which wins over its package's name).
  */
 export type ServiceUrls = Record<string, string>;
 

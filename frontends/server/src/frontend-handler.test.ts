@@ -67,9 +67,9 @@ describe("createFrontendHandler", () => {
   it("leaves REST, Connect and missing assets to the gateway", async () => {
     const rest = await fetch(`${url}/api/user-service/auth/session`, { headers: { accept: "text/html" } });
     expect(await rest.text()).toBe("gateway");
-    const connectPost = await fetch(`${url}/tt.user.v1.UserService/Login`, { method: "POST", body: "{}" });
+    const connectPost = await fetch(`${url}/tt.user.v1.AuthService/Login`, { method: "POST", body: "{}" });
     expect(await connectPost.text()).toBe("gateway");
-    const connectGet = await fetch(`${url}/tt.user.v1.UserService/GetSession?message=%7B%7D`, {
+    const connectGet = await fetch(`${url}/tt.user.v1.AuthService/GetSession?message=%7B%7D`, {
       headers: { accept: "text/html" },
     });
     expect(await connectGet.text()).toBe("gateway");

@@ -31,7 +31,7 @@ export interface CallBindings {
 
 /**
  * The logger of one RPC. The process logger already binds `service` (the process's name), so the call is
- * bound as `rpc` ("tt.user.v1.UserService/SignUp"): two `service` keys in one JSON line would lose one.
+ * bound as `rpc` ("tt.user.v1.AuthService/SignUp"): two `service` keys in one JSON line would lose one.
  */
 export function createCallLogger(root: Logger, call: CallBindings): Logger {
   return root.child({ rpc: `${call.service}/${call.method}`, requestId: call.requestId });

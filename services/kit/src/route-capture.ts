@@ -19,7 +19,7 @@ export interface CapturedRoutes {
   replay(router: ConnectRouter): void;
 }
 
-/** "tt.user.v1.UserService/Login": one key per method, independent of descriptor object identity. */
+/** "tt.user.v1.AuthService/Login": one key per method, independent of descriptor object identity. */
 export function methodKey(method: DescMethod): string {
   return `${method.parent.typeName}/${method.name}`;
 }

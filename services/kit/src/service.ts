@@ -24,7 +24,7 @@ export interface ServiceDeps {
   /** Stops background work of the service on shutdown. */
   signal: AbortSignal;
   /**
-   * Typed clients of other services (`clients.get(UserService)`), each call with this service's `service`
+   * Typed clients of other services (`clients.get(AuthService)`), each call with this service's `service`
    * token and a deadline; get them in `create`, so a missing <NAME>_SERVICE_URL fails the start.
    */
   clients: ServiceClients;

@@ -1,4 +1,3 @@
-import { UserService } from "@tt/proto/tt/user/v1/user_service_pb";
 import { startOutboxRelay, type ServiceDefinition } from "@tt/kit";
 import { bootstrapAdmin } from "./admin-bootstrap.ts";
 import { loadUserServiceConfig } from "./config.ts";
@@ -8,14 +7,14 @@ import { USER_EVENTS_STREAM, USER_EVENTS_SUBJECTS } from "./events.ts";
 import { migrationsList } from "./migrations/index.ts";
 import { createTableDevOutbox } from "./modules/contact/dev-outbox-store.ts";
 import { createProviders } from "./providers/index.ts";
-import { userServiceImpl } from "./routes/index.ts";
+import { registerUserRoutes, USER_SERVICES } from "./routes/index.ts";
 import { startModerationSweeper } from "./routes/moderation.ts";
 import { createTokenIssuer } from "./tokens.ts";
 import type { UserServiceContext } from "./user-context.ts";
 
 export const userServiceDefinition: ServiceDefinition = {
   name: "user",
-  services: [UserService],
+  services: [...USER_SERVICES],
   entities,
   migrations: migrationsList,
   async create(deps) {
@@ -50,7 +49,7 @@ export const userServiceDefinition: ServiceDefinition = {
     const sweeper = startModerationSweeper(svc);
     return {
       routes(router) {
-        router.service(UserService, userServiceImpl(svc));
+        registerUserRoutes(router, svc);
       },
       verificationKeys: () => tokens.verificationKeys(),
       async close() {
@@ -62,4 +61,4 @@ export const userServiceDefinition: ServiceDefinition = {
   },
 };
 
-export { loadMediaConfig };
+export { loadMediaConfig, USER_SERVICES };

@@ -71,8 +71,9 @@ describe("signing keys", () => {
   it("takes token lifetimes from the environment", async () => {
     const instance = await h.createInstance({ GUEST_TOKEN_TTL_SECONDS: "600" });
     let impl: { getGuestToken?: (req: object, ctx: unknown) => Promise<{ accessToken?: { token: string } }> } = {};
+    // Each tt.user.v1 service registers its own implementation: GetGuestToken is AuthService's.
     instance.routes({
-      service: (_s: unknown, i: typeof impl) => (impl = i),
+      service: (_s: unknown, i: typeof impl) => (impl = { ...impl, ...i }),
     } as never);
     const res = await impl.getGuestToken!({}, h.ctx("getGuestToken"));
     const claims = await verifyAccessToken(await instance.verificationKeys!(), res.accessToken!.token);

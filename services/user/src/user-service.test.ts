@@ -1,9 +1,8 @@
 // Tiers 2 and 3: the service as the kit hosts it, with the real interceptors (access policy, session
 // revocation, EntityManager fork). Tier 2 calls through the in-process transport; tier 3 through a real
 // HTTP server on port 0 with the NATS bus, as the service runs in distributed mode.
-import { createClient, type Client, type Transport } from "@connectrpc/connect";
+import type { Transport } from "@connectrpc/connect";
 import { createConnectTransport } from "@connectrpc/connect-node";
-import { UserService } from "@tt/proto/tt/user/v1/user_service_pb";
 import { createServer, startServiceHost, type Bus, type ServiceHost } from "@tt/kit";
 import { createTestDatabase, type TestDatabase } from "@tt/kit/testing";
 import { pino } from "pino";
@@ -11,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { createMemoryBus, createNatsBus } from "@tt/kit";
 import { userServiceDefinition } from "./index.ts";
 import { Code, connectErrorOf } from "./testing/expect-connect-error.ts";
+import { createUserClient, type UserClient } from "./testing/user-client.ts";
 import { verifyAccessToken } from "./testing/user-harness.ts";
 
 const logger = pino({ level: "silent" });
@@ -18,10 +18,10 @@ const ENV = { ADMIN_EMAIL: "host-admin@example.org", ADMIN_PASSWORD: "host admin
 
 const bearer = (token: string) => ({ headers: { authorization: `Bearer ${token}` } });
 
-function suite(name: string, setup: () => Promise<{ client: Client<typeof UserService>; host: ServiceHost }>) {
+function suite(name: string, setup: () => Promise<{ client: UserClient; host: ServiceHost }>) {
   const slug = name.toLowerCase().replace(/\W+/g, "-");
   describe(name, () => {
-    let client: Client<typeof UserService>;
+    let client: UserClient;
     let host: ServiceHost;
 
     beforeAll(async () => {
@@ -136,7 +136,7 @@ suite("tier 2: in-process transport", async () => {
   closers.push(() => bus.close());
   const host = await startHost(bus);
   const transport: Transport = host.transport;
-  return { client: createClient(UserService, transport), host };
+  return { client: createUserClient(transport), host };
 });
 
 suite("tier 3: HTTP server on port 0 with NATS", async () => {
@@ -146,5 +146,5 @@ suite("tier 3: HTTP server on port 0 with NATS", async () => {
   const server = await createServer({ handler: host.handler, port: 0, host: "127.0.0.1", ready: host.ready, logger });
   closers.push(() => server.close());
   const transport = createConnectTransport({ baseUrl: server.url, httpVersion: "1.1" });
-  return { client: createClient(UserService, transport), host };
+  return { client: createUserClient(transport), host };
 });

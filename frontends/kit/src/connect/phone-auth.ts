@@ -1,6 +1,9 @@
 import { Code, ConnectError, createClient, type Transport } from "@connectrpc/connect";
-import type { SendMobileCodeResponse, VerifyMobileCodeResponse } from "@tt/proto/tt/user/v1/user_service_pb";
-import { UserService } from "@tt/proto/tt/user/v1/user_service_pb";
+import {
+  ContactService,
+  type SendMobileCodeResponse,
+  type VerifyMobileCodeResponse,
+} from "@tt/proto/tt/user/v1/contact_service_pb";
 import { FeatureUnavailableError, normalisePhoneNumber } from "../phone-number.ts";
 
 // A user service that has the calls in its contract but not yet behind them answers Unimplemented; the
@@ -18,7 +21,7 @@ async function orUnavailable<T>(call: () => Promise<T>): Promise<T> {
 
 /** POST /api/user-service/mobile-auth/send-code: texts a code to the number. */
 export function sendPhoneCode(transport: Transport, phoneNumber: string): Promise<SendMobileCodeResponse> {
-  const users = createClient(UserService, transport);
+  const users = createClient(ContactService, transport);
   return orUnavailable(() => users.sendMobileCode({ phoneNumber: normalisePhoneNumber(phoneNumber) }));
 }
 
@@ -28,6 +31,6 @@ export function verifyPhoneCode(
   phoneNumber: string,
   code: string,
 ): Promise<VerifyMobileCodeResponse> {
-  const users = createClient(UserService, transport);
+  const users = createClient(ContactService, transport);
   return orUnavailable(() => users.verifyMobileCode({ phoneNumber: normalisePhoneNumber(phoneNumber), code }));
 }

@@ -1,5 +1,5 @@
 import { Code, ConnectError, createClient, createRouterTransport } from "@connectrpc/connect";
-import { UserService } from "@tt/proto/tt/user/v1/user_service_pb";
+import { AuthService } from "@tt/proto/tt/user/v1/auth_service_pb";
 import { describe, expect, it } from "vitest";
 import { createSessionStore, isSignedIn } from "../session-store.ts";
 import { MemoryStorage } from "../testing/memory-storage.ts";
@@ -13,7 +13,7 @@ function setup() {
   const pair = createTransportPair(createRouterTransport(service.routes), session, (interceptors) =>
     createRouterTransport(service.routes, { transport: { interceptors } }),
   );
-  return { service, session, ...pair, users: createClient(UserService, pair.transport) };
+  return { service, session, ...pair, users: createClient(AuthService, pair.transport) };
 }
 
 describe("gateway transport", () => {
@@ -59,7 +59,7 @@ describe("issue 10: createServiceRouting", () => {
       created.push(url);
       return createRouterTransport(service.routes);
     });
-    return { created, users: createClient(UserService, transport) };
+    return { created, users: createClient(AuthService, transport) };
   }
 
   it("sends a service's calls to its base URL, one transport per base URL", async () => {

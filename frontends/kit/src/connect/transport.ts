@@ -1,7 +1,7 @@
 import type { DescMethod } from "@bufbuild/protobuf";
 import { Code, ConnectError, createClient, type Interceptor, type Transport } from "@connectrpc/connect";
 import { createConnectTransport } from "@connectrpc/connect-web";
-import { UserService } from "@tt/proto/tt/user/v1/user_service_pb";
+import { AuthService } from "@tt/proto/tt/user/v1/auth_service_pb";
 import { serviceBaseUrl, type ServiceUrls } from "../remote-config.ts";
 import { isTokenLive, type SessionStore } from "../session-store.ts";
 import { toStoredToken } from "./token.ts";
@@ -23,7 +23,7 @@ export interface GatewayTransportOptions {
  * transport without the bearer interceptor, so a stale token can never block getting a fresh one.
  */
 export function createGuestTokenSource(bare: Transport, session: SessionStore): () => Promise<void> {
-  const users = createClient(UserService, bare);
+  const users = createClient(AuthService, bare);
   let pending: Promise<void> | undefined;
   return () => {
     pending ??= users

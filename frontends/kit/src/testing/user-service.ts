@@ -2,7 +2,10 @@ import { create } from "@bufbuild/protobuf";
 import { timestampFromDate } from "@bufbuild/protobuf/wkt";
 import { Code, ConnectError, type ConnectRouter, type HandlerContext } from "@connectrpc/connect";
 import { AccessTokenSchema, UserSchema, type User } from "@tt/proto/tt/user/v1/user_pb";
-import { UserService } from "@tt/proto/tt/user/v1/user_service_pb";
+import { AdminService } from "@tt/proto/tt/user/v1/admin_service_pb";
+import { AuthService } from "@tt/proto/tt/user/v1/auth_service_pb";
+import { ContactService } from "@tt/proto/tt/user/v1/contact_service_pb";
+import { ProfileService } from "@tt/proto/tt/user/v1/profile_service_pb";
 
 interface Account {
   user: User;
@@ -84,60 +87,76 @@ export function createTestUserService({ phoneCode }: TestUserServiceOptions = {}
     : {};
 
   const routes = (router: ConnectRouter) =>
-    router.service(UserService, {
-      ...phone,
-      hello: () => ({ service: "user-service", version: "1.8.0" }),
-      getGuestToken: () => {
-        calls.push("GetGuestToken");
-        return { accessToken: issue("guest") };
-      },
-      signUp: ({ email, password, nickname }) => {
-        calls.push("SignUp");
-        if (!email || !password) throw new ConnectError("email or password missing in request", Code.InvalidArgument);
-        if (accounts.has(email)) throw new ConnectError("this email is already registered", Code.PermissionDenied);
-        const user = addAccount(email, password);
-        if (nickname) (accounts.get(email) as Account).nickname = nickname;
-        return { user, accessToken: issue("user", user.uuid) };
-      },
-      login: ({ email, password }) => {
-        calls.push("Login");
-        const account = accounts.get(email);
-        if (!account || account.password !== password) {
-          throw new ConnectError("incorrect email or password", Code.Unauthenticated);
-        }
-        return { user: account.user, accessToken: issue("user", account.user.uuid) };
-      },
-      logout: (_req, ctx) => {
-        calls.push("Logout");
-        tokens.delete(caller(ctx).token);
-        return {};
-      },
-      getSession: (_req, ctx) => {
-        const who = caller(ctx);
-        const account = [...accounts.values()].find((candidate) => candidate.user.uuid === who.uuid);
-        return { tokenType: who.type, role: account?.user.role ?? "guest", sessionId: who.token, user: account?.user };
-      },
-      getProfile: ({ id }, ctx) => {
-        calls.push("GetProfile");
-        caller(ctx);
-        const account = [...accounts.values()].find((candidate) => candidate.user.uuid === id);
-        if (!account) throw new ConnectError("user profile not found", Code.NotFound);
-        return { profile: { uuid: id, nickname: account.nickname } };
-      },
-      adminListUsers: ({ query }, ctx) => {
-        calls.push("AdminListUsers");
-        const who = caller(ctx);
-        const account = [...accounts.values()].find((candidate) => candidate.user.uuid === who.uuid);
-        if (who.type !== "user" || account?.user.role !== "admin") {
-          throw new ConnectError("Forbidden resource", Code.PermissionDenied);
-        }
-        const all = [...accounts.values()].map((candidate) => candidate.user);
-        const size = query?.limit || 10;
-        const current = query?.page || 1;
-        const data = all.slice((current - 1) * size, current * size);
-        return { data, count: data.length, total: all.length, page: current, pageCount: Math.ceil(all.length / size) };
-      },
-    });
+    router
+      .service(ContactService, phone)
+      .service(AuthService, {
+        hello: () => ({ service: "user-service", version: "1.8.0" }),
+        getGuestToken: () => {
+          calls.push("GetGuestToken");
+          return { accessToken: issue("guest") };
+        },
+        signUp: ({ email, password, nickname }) => {
+          calls.push("SignUp");
+          if (!email || !password) throw new ConnectError("email or password missing in request", Code.InvalidArgument);
+          if (accounts.has(email)) throw new ConnectError("this email is already registered", Code.PermissionDenied);
+          const user = addAccount(email, password);
+          if (nickname) (accounts.get(email) as Account).nickname = nickname;
+          return { user, accessToken: issue("user", user.uuid) };
+        },
+        login: ({ email, password }) => {
+          calls.push("Login");
+          const account = accounts.get(email);
+          if (!account || account.password !== password) {
+            throw new ConnectError("incorrect email or password", Code.Unauthenticated);
+          }
+          return { user: account.user, accessToken: issue("user", account.user.uuid) };
+        },
+        logout: (_req, ctx) => {
+          calls.push("Logout");
+          tokens.delete(caller(ctx).token);
+          return {};
+        },
+        getSession: (_req, ctx) => {
+          const who = caller(ctx);
+          const account = [...accounts.values()].find((candidate) => candidate.user.uuid === who.uuid);
+          return {
+            tokenType: who.type,
+            role: account?.user.role ?? "guest",
+            sessionId: who.token,
+            user: account?.user,
+          };
+        },
+      })
+      .service(ProfileService, {
+        getProfile: ({ id }, ctx) => {
+          calls.push("GetProfile");
+          caller(ctx);
+          const account = [...accounts.values()].find((candidate) => candidate.user.uuid === id);
+          if (!account) throw new ConnectError("user profile not found", Code.NotFound);
+          return { profile: { uuid: id, nickname: account.nickname } };
+        },
+      })
+      .service(AdminService, {
+        adminListUsers: ({ query }, ctx) => {
+          calls.push("AdminListUsers");
+          const who = caller(ctx);
+          const account = [...accounts.values()].find((candidate) => candidate.user.uuid === who.uuid);
+          if (who.type !== "user" || account?.user.role !== "admin") {
+            throw new ConnectError("Forbidden resource", Code.PermissionDenied);
+          }
+          const all = [...accounts.values()].map((candidate) => candidate.user);
+          const size = query?.limit || 10;
+          const current = query?.page || 1;
+          const data = all.slice((current - 1) * size, current * size);
+          return {
+            data,
+            count: data.length,
+            total: all.length,
+            page: current,
+            pageCount: Math.ceil(all.length / size),
+          };
+        },
+      });
 
   return { routes, addAccount, tokens, calls };
 }

@@ -1,7 +1,6 @@
 // Loaded with the pages that need it (log in, sign up), never on the first paint.
 import { useMutation } from "@tanstack/react-query";
-import { UserService } from "@tt/proto/tt/user/v1/user_service_pb";
-import type { LoginResponse, SignUpResponse } from "@tt/proto/tt/user/v1/user_service_pb";
+import { AuthService, type LoginResponse, type SignUpResponse } from "@tt/proto/tt/user/v1/auth_service_pb";
 import { useKit } from "@tt/web-kit";
 import { toSessionUser, toStoredToken, useClient } from "@tt/web-kit/connect";
 
@@ -25,13 +24,13 @@ function useSignedInSession() {
 }
 
 export function useLogin() {
-  const users = useClient(UserService);
+  const users = useClient(AuthService);
   const signIn = useSignedInSession();
   return useMutation({ mutationFn: (input: Credentials) => users.login(input), onSuccess: (res) => signIn(res) });
 }
 
 export function useSignUp() {
-  const users = useClient(UserService);
+  const users = useClient(AuthService);
   const signIn = useSignedInSession();
   return useMutation({
     mutationFn: (input: SignUpInput) => users.signUp(input),

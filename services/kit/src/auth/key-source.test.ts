@@ -1,5 +1,5 @@
 import { connectNodeAdapter } from "@connectrpc/connect-node";
-import { UserService } from "@tt/proto/tt/user/v1/user_service_pb";
+import { AuthService } from "@tt/proto/tt/user/v1/auth_service_pb";
 import type { JSONWebKeySet } from "jose";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createLogger } from "../logger.ts";
@@ -21,7 +21,7 @@ beforeAll(async () => {
   server = await createServer({
     handler: connectNodeAdapter({
       routes: (router) =>
-        router.service(UserService, {
+        router.service(AuthService, {
           getJwks() {
             calls++;
             return {

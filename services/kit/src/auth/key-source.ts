@@ -2,7 +2,7 @@
 // verifier does once when a token names a key id it has not seen (key rotation).
 import { createClient } from "@connectrpc/connect";
 import { createGrpcTransport } from "@connectrpc/connect-node";
-import { UserService } from "@tt/proto/tt/user/v1/user_service_pb";
+import { AuthService } from "@tt/proto/tt/user/v1/auth_service_pb";
 import type { JSONWebKeySet, JWK } from "jose";
 
 export type KeySource = (opts?: { refresh?: boolean }) => Promise<JSONWebKeySet>;
@@ -17,7 +17,7 @@ export interface RemoteKeySourceOptions {
 /** Keys from the user service's GetJwks RPC (gRPC over HTTP/2), cached for `ttlMs`. */
 export function remoteKeySource(userServiceUrl: string, opts: RemoteKeySourceOptions = {}): KeySource {
   const ttlMs = opts.ttlMs ?? 5 * 60_000;
-  const client = createClient(UserService, createGrpcTransport({ baseUrl: userServiceUrl }));
+  const client = createClient(AuthService, createGrpcTransport({ baseUrl: userServiceUrl }));
   let cached: { set: JSONWebKeySet; at: number } | undefined;
   // Concurrent callers share one fetch instead of stampeding the user service.
   let inflight: Promise<JSONWebKeySet> | undefined;

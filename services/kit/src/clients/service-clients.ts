@@ -1,4 +1,4 @@
-// Typed clients for calling other services: `deps.clients.get(UserService)`. The host builds them: a service it
+// Typed clients for calling other services: `deps.clients.get(AuthService)`. The host builds them: a service it
 // serves itself is called through its in-process transport (the same interceptor chain as the network, so access
 // rules apply), any other over HTTP/2 (Connect) at <NAME>_SERVICE_URL. Either way each call carries a short-lived
 // `service` token naming the caller and a deadline.
@@ -42,7 +42,7 @@ export interface ServiceClients {
   get<S extends DescService>(service: S, opts?: ServiceClientOptions): Client<S>;
 }
 
-/** `tt.user.v1.UserService` → `user`: services live in packages `tt.<name>.v<n>`. */
+/** `tt.user.v1.AuthService` → `user`: services live in packages `tt.<name>.v<n>`. */
 export function serviceNameOf(service: DescService): string {
   const match = /^tt\.([a-z0-9_-]+)\.v\d+\.[^.]+$/.exec(service.typeName);
   if (!match) throw new Error(`${service.typeName} is not in a tt.<service>.v<n> package`);

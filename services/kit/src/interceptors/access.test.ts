@@ -2,7 +2,13 @@ import { create, createFileRegistry, setExtension } from "@bufbuild/protobuf";
 import { FileDescriptorProtoSchema, MethodOptionsSchema } from "@bufbuild/protobuf/wkt";
 import { access, AccessSchema, TokenType } from "@tt/proto/tt/options/v1/access_pb";
 import { EchoService } from "@tt/proto/tt/testing/v1/echo_service_pb";
-import { UserService } from "@tt/proto/tt/user/v1/user_service_pb";
+import { AccountService } from "@tt/proto/tt/user/v1/account_service_pb";
+import { AdminService } from "@tt/proto/tt/user/v1/admin_service_pb";
+import { AuthService } from "@tt/proto/tt/user/v1/auth_service_pb";
+import { ContactService } from "@tt/proto/tt/user/v1/contact_service_pb";
+import { ModerationService } from "@tt/proto/tt/user/v1/moderation_service_pb";
+import { ProfileService } from "@tt/proto/tt/user/v1/profile_service_pb";
+import { ProviderTokenService } from "@tt/proto/tt/user/v1/provider_token_service_pb";
 import { describe, expect, it } from "vitest";
 import { accessRuleOf, assertAccessOptions, bearerToken } from "./access.ts";
 
@@ -25,7 +31,17 @@ function serviceWith(rules: Record<string, { roles?: string[]; tokenTypes?: Toke
 
 describe("assertAccessOptions", () => {
   it("accepts the platform's checked-in services", () => {
-    expect(() => assertAccessOptions([UserService])).not.toThrow();
+    expect(() =>
+      assertAccessOptions([
+        AuthService,
+        AccountService,
+        ContactService,
+        ProfileService,
+        ModerationService,
+        ProviderTokenService,
+        AdminService,
+      ]),
+    ).not.toThrow();
   });
 
   it("lists every method without the option", () => {

@@ -27,7 +27,7 @@ import {
 import { field as fieldOption, FieldRulesSchema } from "@tt/proto/tt/options/v1/field_pb";
 import { FlatListRequestSchema } from "@tt/proto/tt/fixture/v1/flatten_pb";
 import { RulesProbeSchema } from "@tt/proto/tt/testing/v1/field_rules_pb";
-import { LoginRequestSchema, UserService } from "@tt/proto/tt/user/v1/user_service_pb";
+import { AuthService, LoginRequestSchema } from "@tt/proto/tt/user/v1/auth_service_pb";
 import { describe, expect, it } from "vitest";
 import { assertInputRules, createInputRulesInterceptor, inputRulesProblems, MAX_DEPTH } from "./input-rules.ts";
 
@@ -352,7 +352,7 @@ describe("declared rules", () => {
   it("every string field reachable from a request of every service declares a max_length", async () => {
     const services = await generatedServices();
     expect(services.map((s) => s.typeName)).toEqual(
-      expect.arrayContaining([UserService.typeName, FixtureService.typeName, "tt.testing.v1.EchoService"]),
+      expect.arrayContaining([AuthService.typeName, FixtureService.typeName, "tt.testing.v1.EchoService"]),
     );
     expect(inputRulesProblems(services)).toEqual([]);
   });

@@ -2,7 +2,7 @@
 import { getOption } from "@bufbuild/protobuf";
 import { Code, ConnectError, type ServiceImpl } from "@connectrpc/connect";
 import { field as fieldRules } from "@tt/proto/tt/options/v1/field_pb";
-import { AdminSignUpRequestSchema, type UserService } from "@tt/proto/tt/user/v1/user_service_pb";
+import { AdminSignUpRequestSchema, type AccountService } from "@tt/proto/tt/user/v1/account_service_pb";
 import { checkUuid } from "@tt/kit";
 import {
   EMAIL_ALREADY_REGISTERED,
@@ -30,7 +30,7 @@ export const NEW_PASSWORD_MISSING = "uuid or new password missing in request";
 export function accountAdminRoutes(
   svc: UserServiceContext,
   view: AccountView,
-): Partial<ServiceImpl<typeof UserService>> {
+): Partial<ServiceImpl<typeof AccountService>> {
   return {
     async adminGetUser(req, ctx) {
       // A uuid: the field's declared rule (uuid, required) refused anything else before the handler.

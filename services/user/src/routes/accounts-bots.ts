@@ -1,7 +1,7 @@
 // Bot accounts: created by a user who owns them, signed in only with bot tokens.
 import { randomUUID } from "node:crypto";
 import { Code, ConnectError, type ServiceImpl } from "@connectrpc/connect";
-import type { UserService } from "@tt/proto/tt/user/v1/user_service_pb";
+import type { AccountService } from "@tt/proto/tt/user/v1/account_service_pb";
 import { checkUuid } from "@tt/kit";
 import { NICKNAME_MAX_LENGTH } from "../account-rules.ts";
 import type { AccountView } from "../modules/accounts/account-message.ts";
@@ -19,7 +19,10 @@ export const AVATAR_ID_TOO_LONG = "avatarId must be at most 128 characters long"
 export const BOT_NOT_FOUND = "bot not found";
 export const NOT_BOT_OWNER = "you do not own this bot";
 
-export function accountBotRoutes(svc: UserServiceContext, view: AccountView): Partial<ServiceImpl<typeof UserService>> {
+export function accountBotRoutes(
+  svc: UserServiceContext,
+  view: AccountView,
+): Partial<ServiceImpl<typeof AccountService>> {
   return {
     async signUpBot(req, ctx) {
       const nickname = req.nickname.trim();

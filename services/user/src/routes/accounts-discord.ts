@@ -4,7 +4,7 @@ import { timestampFromDate } from "@bufbuild/protobuf/wkt";
 import { Code, ConnectError, type ServiceImpl } from "@connectrpc/connect";
 import { UniqueConstraintViolationException } from "@mikro-orm/core";
 import type { EntityManager } from "@mikro-orm/postgresql";
-import type { UserService } from "@tt/proto/tt/user/v1/user_service_pb";
+import type { AccountService } from "@tt/proto/tt/user/v1/account_service_pb";
 import { EMAIL_ALREADY_REGISTERED, NICKNAME_MAX_LENGTH, normalizeEmail } from "../account-rules.ts";
 import { hasEmailRow, recordEmail, setDiscordSocial } from "../modules/accounts/account-emails.ts";
 import type { AccountView } from "../modules/accounts/account-message.ts";
@@ -25,7 +25,7 @@ export const DISCORD_LINKED_ELSEWHERE = "this Discord account is linked to anoth
 export function accountDiscordRoutes(
   svc: UserServiceContext,
   view: AccountView,
-): Partial<ServiceImpl<typeof UserService>> {
+): Partial<ServiceImpl<typeof AccountService>> {
   async function discordUser(accessToken: string): Promise<DiscordUser> {
     try {
       return await svc.providers.discord.getUser(accessToken);

@@ -1,7 +1,7 @@
 // Magic links (spec 002 §2): a signed-in app hands the browser a short-lived, single-use sign-in link.
 import { timestampFromDate } from "@bufbuild/protobuf/wkt";
 import { Code, ConnectError, type ServiceImpl } from "@connectrpc/connect";
-import type { UserService } from "@tt/proto/tt/user/v1/user_service_pb";
+import type { AccountService } from "@tt/proto/tt/user/v1/account_service_pb";
 import type { AccountConfig } from "../modules/accounts/account-config.ts";
 import type { AccountView } from "../modules/accounts/account-message.ts";
 import { createAccountToken, spendAccountToken } from "../modules/accounts/one-time-token.ts";
@@ -28,7 +28,7 @@ export function accountMagicLinkRoutes(
   svc: UserServiceContext,
   config: AccountConfig,
   view: AccountView,
-): Partial<ServiceImpl<typeof UserService>> {
+): Partial<ServiceImpl<typeof AccountService>> {
   return {
     async createMagicLink(req, ctx) {
       if (req.path !== "" && req.plan !== "") throw new ConnectError(PATH_AND_PLAN, Code.InvalidArgument);

@@ -1,6 +1,6 @@
 // Forgotten passwords (a code by e-mail, then a reset) and giving a password to an account that has none.
 import { Code, ConnectError, type ServiceImpl } from "@connectrpc/connect";
-import type { UserService } from "@tt/proto/tt/user/v1/user_service_pb";
+import type { AccountService } from "@tt/proto/tt/user/v1/account_service_pb";
 import { checkEmail, checkNewPassword, normalizeEmail } from "../account-rules.ts";
 import type { AccountConfig } from "../modules/accounts/account-config.ts";
 import type { AccountView } from "../modules/accounts/account-message.ts";
@@ -29,7 +29,7 @@ export function accountPasswordRoutes(
   svc: UserServiceContext,
   config: AccountConfig,
   view: AccountView,
-): Partial<ServiceImpl<typeof UserService>> {
+): Partial<ServiceImpl<typeof AccountService>> {
   return {
     async forgotPassword(req, ctx) {
       if (req.email.trim() === "") throw new ConnectError(EMAIL_MISSING, Code.InvalidArgument);

@@ -3,7 +3,7 @@ import { timestampDate } from "@bufbuild/protobuf/wkt";
 import { Code, ConnectError, type ServiceImpl } from "@connectrpc/connect";
 import { LockMode, UniqueConstraintViolationException } from "@mikro-orm/core";
 import type { EntityManager } from "@mikro-orm/postgresql";
-import type { UserService } from "@tt/proto/tt/user/v1/user_service_pb";
+import type { AccountService } from "@tt/proto/tt/user/v1/account_service_pb";
 import { adminList, type AdminListSpec } from "@tt/kit";
 import {
   EMAIL_ALREADY_REGISTERED,
@@ -95,7 +95,7 @@ function redeem(em: EntityManager, voucher: Voucher, user: User, now = new Date(
 export function accountVoucherRoutes(
   svc: UserServiceContext,
   view: AccountView,
-): Partial<ServiceImpl<typeof UserService>> {
+): Partial<ServiceImpl<typeof AccountService>> {
   return {
     async createVoucher(req, ctx) {
       const identity = callIdentity(ctx);

@@ -4,7 +4,7 @@ import { timestampDate, timestampFromDate } from "@bufbuild/protobuf/wkt";
 import { fromBinary, type DescMessage, type MessageShape } from "@bufbuild/protobuf";
 import { eventDeclaration, type Identity } from "@tt/kit";
 import { UserUpdatedSchema, VoucherRedeemedSchema } from "@tt/proto/tt/user/v1/events_pb";
-import { UserService } from "@tt/proto/tt/user/v1/user_service_pb";
+import { AccountService } from "@tt/proto/tt/user/v1/account_service_pb";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import {
   EMAIL_ALREADY_REGISTERED,
@@ -107,7 +107,7 @@ describe("AdminGetUser", () => {
       message: USER_NOT_FOUND,
     });
     // The uuid rule is declared on the field and enforced by the host's input-rules interceptor: through it.
-    const client = h.service.client(UserService, { token: await h.service.tokens.user("admin") });
+    const client = h.service.client(AccountService, { token: await h.service.tokens.user("admin") });
     for (const id of ["x'; drop", ""]) {
       expect(await connectErrorOf(client.adminGetUser({ id }))).toEqual({
         code: Code.InvalidArgument,
@@ -118,7 +118,7 @@ describe("AdminGetUser", () => {
 
   it("issue 10: the roles an admin may give are the declared `in` rule of AdminSignUpRequest.role", async () => {
     expect(ADMIN_SIGN_UP_ROLES).toEqual(["globalModerator", "admin", "moderator", "staff", "promoter", "user", "bot"]);
-    const client = h.service.client(UserService, { token: await h.service.tokens.user("admin") });
+    const client = h.service.client(AccountService, { token: await h.service.tokens.user("admin") });
     expect(
       await connectErrorOf(
         client.adminSignUp({ email: "su@example.test", password: "long enough", role: "superUser" }),
@@ -644,7 +644,7 @@ describe("vouchers", () => {
       Code.NotFound,
     );
     // Not a uuid: the field's declared rule, enforced by the host's input-rules interceptor.
-    const client = h.service.client(UserService, { token: await h.service.tokens.user("admin") });
+    const client = h.service.client(AccountService, { token: await h.service.tokens.user("admin") });
     expect(await connectErrorOf(client.revokeVoucher({ id: "VOUCHER-1" }))).toEqual({
       code: Code.InvalidArgument,
       message: "id must be a uuid",

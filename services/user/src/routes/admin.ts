@@ -4,7 +4,7 @@ import { create } from "@bufbuild/protobuf";
 import { timestampFromDate } from "@bufbuild/protobuf/wkt";
 import type { ServiceImpl } from "@connectrpc/connect";
 import { UserSchema as UserMessageSchema, type User as UserMessage } from "@tt/proto/tt/user/v1/user_pb";
-import type { UserService } from "@tt/proto/tt/user/v1/user_service_pb";
+import type { AdminService } from "@tt/proto/tt/user/v1/admin_service_pb";
 import { adminList, type AdminListSpec } from "@tt/kit";
 import { User } from "../modules/users/user.entity.ts";
 import { callEm } from "./call.ts";
@@ -38,7 +38,7 @@ function toPartialUserMessage(user: Partial<User>): UserMessage {
   });
 }
 
-export function adminRoutes(): Partial<ServiceImpl<typeof UserService>> {
+export function adminRoutes(): Partial<ServiceImpl<typeof AdminService>> {
   return {
     async adminListUsers(req, ctx) {
       const page = await adminList(callEm(ctx), ADMIN_USER_LIST, req.query ?? {});

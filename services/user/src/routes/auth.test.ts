@@ -6,7 +6,7 @@ import {
   LoginRequestSchema,
   LogoutRequestSchema,
   SignUpRequestSchema,
-} from "@tt/proto/tt/user/v1/user_service_pb";
+} from "@tt/proto/tt/user/v1/auth_service_pb";
 import { eventDeclaration } from "@tt/kit";
 import { UserCreatedSchema, type UserCreated } from "@tt/proto/tt/user/v1/events_pb";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";

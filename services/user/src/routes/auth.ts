@@ -2,7 +2,7 @@
 import { randomUUID } from "node:crypto";
 import { timestampFromDate } from "@bufbuild/protobuf/wkt";
 import { Code, ConnectError, type ServiceImpl } from "@connectrpc/connect";
-import type { UserService } from "@tt/proto/tt/user/v1/user_service_pb";
+import type { AuthService } from "@tt/proto/tt/user/v1/auth_service_pb";
 import {
   checkEmail,
   checkNewPassword,
@@ -21,10 +21,23 @@ import { User } from "../modules/users/user.entity.ts";
 import { hashPassword, verifyPasswordOrDummy } from "../passwords.ts";
 import type { UserServiceContext } from "../user-context.ts";
 import { callEm, callerAccount, callIdentity, callUserAgent } from "./call.ts";
+import { helloRoutes } from "./hello.ts";
+import { keyRoutes } from "./keys.ts";
+import { passwordRoutes } from "./passwords.ts";
 
 export const INCORRECT_CREDENTIALS = "incorrect email or password";
 
-export function authRoutes(svc: UserServiceContext): Partial<ServiceImpl<typeof UserService>> {
+/** tt.user.v1.AuthService: the hello, sign-up, sign-in and out, sessions, guest tokens, the signing keys, password change. */
+export function authRoutes(svc: UserServiceContext): Partial<ServiceImpl<typeof AuthService>> {
+  return {
+    ...helloRoutes(),
+    ...sessionRoutes(svc),
+    ...keyRoutes(svc),
+    ...passwordRoutes(svc),
+  };
+}
+
+function sessionRoutes(svc: UserServiceContext): Partial<ServiceImpl<typeof AuthService>> {
   // The account in full, as the accounts area answers it: e-mails, phone numbers, whether a password is set.
   const view = serviceAccountView(svc.areas.media);
   return {

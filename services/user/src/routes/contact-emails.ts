@@ -1,7 +1,7 @@
 // The caller's e-mails: list, add, remove, (re)send and check verification codes.
 import { Code, ConnectError, type HandlerContext, type ServiceImpl } from "@connectrpc/connect";
 import type { EntityManager } from "@mikro-orm/postgresql";
-import type { UserService } from "@tt/proto/tt/user/v1/user_service_pb";
+import type { ContactService } from "@tt/proto/tt/user/v1/contact_service_pb";
 import { EMAIL_ALREADY_REGISTERED, checkEmail, normalizeEmail } from "../account-rules.ts";
 import { codeMatches, hashCode, newCode } from "../modules/contact/codes.ts";
 import type { ContactConfig } from "../modules/contact/contact-config.ts";
@@ -23,7 +23,10 @@ import {
   TOO_MANY_ATTEMPTS,
 } from "./contact-shared.ts";
 
-export function emailRoutes(svc: UserServiceContext, config: ContactConfig): Partial<ServiceImpl<typeof UserService>> {
+export function emailRoutes(
+  svc: UserServiceContext,
+  config: ContactConfig,
+): Partial<ServiceImpl<typeof ContactService>> {
   /** The per-account and per-address limits on asking for codes. */
   function codeRequestChecks(ctx: HandlerContext, userId: string) {
     const perAccount: ThrottleRule = {

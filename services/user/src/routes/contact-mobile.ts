@@ -4,7 +4,7 @@ import { randomBytes, randomUUID } from "node:crypto";
 import { timestampFromDate } from "@bufbuild/protobuf/wkt";
 import { Code, ConnectError, type ServiceImpl } from "@connectrpc/connect";
 import { UniqueConstraintViolationException } from "@mikro-orm/core";
-import type { UserService } from "@tt/proto/tt/user/v1/user_service_pb";
+import type { ContactService } from "@tt/proto/tt/user/v1/contact_service_pb";
 import { normalizeE164 } from "../providers/index.ts";
 import { serviceAccountView } from "../modules/accounts/account-message.ts";
 import { codeMatches, hashCode, newCode } from "../modules/contact/codes.ts";
@@ -42,7 +42,10 @@ export function readE164(phone: string): string {
   return e164;
 }
 
-export function mobileRoutes(svc: UserServiceContext, config: ContactConfig): Partial<ServiceImpl<typeof UserService>> {
+export function mobileRoutes(
+  svc: UserServiceContext,
+  config: ContactConfig,
+): Partial<ServiceImpl<typeof ContactService>> {
   const hour = 3600;
   const view = serviceAccountView(svc.areas.media);
   return {

@@ -5,7 +5,11 @@ import { timestampFromDate } from "@bufbuild/protobuf/wkt";
 import { Code, ConnectError, type ServiceImpl } from "@connectrpc/connect";
 import { UniqueConstraintViolationException } from "@mikro-orm/core";
 import type { EntityManager } from "@mikro-orm/postgresql";
-import { DevOutboxMessageSchema, FraudConstantsSchema, type UserService } from "@tt/proto/tt/user/v1/user_service_pb";
+import {
+  DevOutboxMessageSchema,
+  FraudConstantsSchema,
+  type ContactService,
+} from "@tt/proto/tt/user/v1/contact_service_pb";
 import { adminList, checkLimit, isUuid, type AdminListSpec } from "@tt/kit";
 import type { ContactConfig } from "../modules/contact/contact-config.ts";
 import { PhoneNumber } from "../modules/contact/phone-number.entity.ts";
@@ -69,7 +73,10 @@ async function flushRecord(em: EntityManager): Promise<void> {
   }
 }
 
-export function phoneRoutes(svc: UserServiceContext, config: ContactConfig): Partial<ServiceImpl<typeof UserService>> {
+export function phoneRoutes(
+  svc: UserServiceContext,
+  config: ContactConfig,
+): Partial<ServiceImpl<typeof ContactService>> {
   // The outbox only fills while a development sender is in use; with both real ones it stays empty for good.
   const providers = svc.areas.providers;
   const devOutboxInUse = providers.SMTP_URL === undefined || providers.SMS_ACCOUNT_SID === undefined;

@@ -1,6 +1,6 @@
 // The public keys that verify access tokens.
 import type { ServiceImpl } from "@connectrpc/connect";
-import type { UserService } from "@tt/proto/tt/user/v1/user_service_pb";
+import type { AuthService } from "@tt/proto/tt/user/v1/auth_service_pb";
 import type { JSONWebKeySet } from "jose";
 import { TOKEN_ALG } from "@tt/kit";
 import type { UserServiceContext } from "../user-context.ts";
@@ -18,7 +18,7 @@ function toJwksMessage(set: JSONWebKeySet) {
   };
 }
 
-export function keyRoutes(svc: UserServiceContext): Partial<ServiceImpl<typeof UserService>> {
+export function keyRoutes(svc: UserServiceContext): Partial<ServiceImpl<typeof AuthService>> {
   return {
     async getPubKey() {
       const current = svc.tokens.currentKey();

@@ -5,7 +5,8 @@ import { Code, ConnectError, type ServiceImpl } from "@connectrpc/connect";
 import type { EntityManager } from "@mikro-orm/postgresql";
 import { publishEvent } from "@tt/kit";
 import { UserBannedSchema, UserKickedSchema, UserUnbannedSchema } from "@tt/proto/tt/user/v1/events_pb";
-import type { TemporaryBanUserRequest, UserService } from "@tt/proto/tt/user/v1/user_service_pb";
+import type { TemporaryBanUserRequest } from "@tt/proto/tt/user/v1/moderation_service_pb";
+import type { ModerationService } from "@tt/proto/tt/user/v1/moderation_service_pb";
 import { isBanActive, UserBan } from "../modules/moderation/ban.entity.ts";
 import { loadModeratedUserMessage } from "../modules/moderation/moderated-user.message.ts";
 import { assertOutranks } from "../modules/moderation/ranks.ts";
@@ -62,7 +63,7 @@ async function ban(
   return { user: await loadModeratedUserMessage(em, target, now) };
 }
 
-export function moderationBanRoutes(svc: UserServiceContext): Partial<ServiceImpl<typeof UserService>> {
+export function moderationBanRoutes(svc: UserServiceContext): Partial<ServiceImpl<typeof ModerationService>> {
   return {
     async kickUser(req, ctx) {
       const reason = checkLength(req.reason.trim(), REASON_MAX_LENGTH, "reason");

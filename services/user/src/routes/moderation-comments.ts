@@ -4,7 +4,7 @@ import { timestampFromDate } from "@bufbuild/protobuf/wkt";
 import { Code, ConnectError, type ServiceImpl } from "@connectrpc/connect";
 import { ModerationCommentSchema as ModerationCommentMessageSchema } from "@tt/proto/tt/user/v1/moderation_pb";
 import type { ModerationComment as ModerationCommentMessage } from "@tt/proto/tt/user/v1/moderation_pb";
-import type { UserService } from "@tt/proto/tt/user/v1/user_service_pb";
+import type { ModerationService } from "@tt/proto/tt/user/v1/moderation_service_pb";
 import { ModerationComment } from "../modules/moderation/moderation-comment.entity.ts";
 import { loadCaller, loadTarget, MODERATOR_GROUP } from "./moderation-access.ts";
 
@@ -22,7 +22,7 @@ function toMessage(comment: ModerationComment): ModerationCommentMessage {
   });
 }
 
-export function moderationCommentRoutes(): Partial<ServiceImpl<typeof UserService>> {
+export function moderationCommentRoutes(): Partial<ServiceImpl<typeof ModerationService>> {
   return {
     async createModerationComment(req, ctx) {
       // Kept as written (line breaks included); only surrounding blanks go.

@@ -9,7 +9,7 @@ import { DeactivationRequestSchema } from "@tt/proto/tt/user/v1/moderation_pb";
 import type { DeactivationRequest as DeactivationRequestMessage } from "@tt/proto/tt/user/v1/moderation_pb";
 import { publishEvent } from "@tt/kit";
 import { UserDeletedSchema, UserReactivatedSchema } from "@tt/proto/tt/user/v1/events_pb";
-import type { UserService } from "@tt/proto/tt/user/v1/user_service_pb";
+import type { ModerationService } from "@tt/proto/tt/user/v1/moderation_service_pb";
 import { Deactivation } from "../modules/moderation/deactivation.entity.ts";
 import { loadModeratedUserMessage } from "../modules/moderation/moderated-user.message.ts";
 import { assertOutranks } from "../modules/moderation/ranks.ts";
@@ -46,7 +46,7 @@ async function nicknamesOf(em: EntityManager, userIds: string[]): Promise<Map<st
   return new Map(profiles.map((profile) => [profile.user.id, profile.nickname]));
 }
 
-export function moderationDeactivationRoutes(svc: UserServiceContext): Partial<ServiceImpl<typeof UserService>> {
+export function moderationDeactivationRoutes(svc: UserServiceContext): Partial<ServiceImpl<typeof ModerationService>> {
   return {
     async requestDeactivation(req, ctx) {
       const reason = checkLength(req.reason.trim(), DEACTIVATION_REASON_MAX_LENGTH, "reason");

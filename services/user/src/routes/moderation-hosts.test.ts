@@ -1,7 +1,5 @@
 // Tier 3: a ban in one service host reaches another host on the same database through the real NATS bus,
 // so the banned user's token is refused there too (and sign-in is refused by either).
-import { createClient, type Client } from "@connectrpc/connect";
-import { UserService } from "@tt/proto/tt/user/v1/user_service_pb";
 import { createNatsBus, startServiceHost, type ServiceHost } from "@tt/kit";
 import { createTestDatabase, type TestDatabase } from "@tt/kit/testing";
 import { pino } from "pino";
@@ -9,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { userServiceDefinition } from "../index.ts";
 import { ACCOUNT_BANNED } from "../modules/moderation/sign-in-guard.ts";
 import { Code, connectErrorOf } from "../testing/expect-connect-error.ts";
+import { createUserClient, type UserClient } from "../testing/user-client.ts";
 
 const logger = pino({ level: "silent" });
 const ENV = { ADMIN_EMAIL: "hosts-admin@example.org", ADMIN_PASSWORD: "hosts admin password" };
@@ -16,8 +15,8 @@ const bearer = (token: string) => ({ headers: { authorization: `Bearer ${token}`
 
 let db: TestDatabase;
 const closers: Array<() => Promise<void>> = [];
-let a: Client<typeof UserService>;
-let b: Client<typeof UserService>;
+let a: UserClient;
+let b: UserClient;
 
 async function startHost(name: string): Promise<ServiceHost> {
   const bus = await createNatsBus({ url: inject("natsUrl"), name });
@@ -35,8 +34,8 @@ async function startHost(name: string): Promise<ServiceHost> {
 
 beforeAll(async () => {
   db = await createTestDatabase(inject("databaseUrl"));
-  a = createClient(UserService, (await startHost("moderation-host-a")).transport);
-  b = createClient(UserService, (await startHost("moderation-host-b")).transport);
+  a = createUserClient((await startHost("moderation-host-a")).transport);
+  b = createUserClient((await startHost("moderation-host-b")).transport);
 });
 
 afterAll(async () => {

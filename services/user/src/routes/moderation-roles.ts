@@ -6,7 +6,7 @@ import { Code, ConnectError, type ServiceImpl } from "@connectrpc/connect";
 import type { EntityManager } from "@mikro-orm/postgresql";
 import { publishEvent } from "@tt/kit";
 import { RolesChangedSchema } from "@tt/proto/tt/user/v1/events_pb";
-import type { UserService } from "@tt/proto/tt/user/v1/user_service_pb";
+import type { ModerationService } from "@tt/proto/tt/user/v1/moderation_service_pb";
 import { loadModeratedUserMessage } from "../modules/moderation/moderated-user.message.ts";
 import {
   assertOutranks,
@@ -67,7 +67,7 @@ async function changeCapabilities(em: EntityManager, caller: User, target: User,
   return { capabilities: [...target.capabilities] };
 }
 
-export function moderationRoleRoutes(svc: UserServiceContext): Partial<ServiceImpl<typeof UserService>> {
+export function moderationRoleRoutes(svc: UserServiceContext): Partial<ServiceImpl<typeof ModerationService>> {
   return {
     async addRole(req, ctx) {
       if (!GRANTABLE_ROLES.includes(req.role as Role)) throw new ConnectError(UNKNOWN_ROLE, Code.InvalidArgument);

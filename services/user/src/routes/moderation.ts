@@ -1,5 +1,5 @@
 import type { ServiceImpl } from "@connectrpc/connect";
-import type { UserService } from "@tt/proto/tt/user/v1/user_service_pb";
+import type { ModerationService } from "@tt/proto/tt/user/v1/moderation_service_pb";
 import { startBanSweeper } from "../modules/moderation/ban-sweeper.ts";
 import type { UserServiceContext } from "../user-context.ts";
 import { moderationBanRoutes } from "./moderation-bans.ts";
@@ -18,7 +18,7 @@ export function startModerationSweeper(svc: UserServiceContext): { stopped: Prom
 }
 
 /** RPCs of the moderation area: kick, bans, temporary bans, roles, capabilities, moderation comments, the deactivation flow. */
-export function moderationRoutes(svc: UserServiceContext): Partial<ServiceImpl<typeof UserService>> {
+export function moderationRoutes(svc: UserServiceContext): Partial<ServiceImpl<typeof ModerationService>> {
   return {
     ...moderationBanRoutes(svc),
     ...moderationRoleRoutes(svc),

@@ -1,7 +1,7 @@
 // Changing one's own password.
 import { Code, ConnectError, type ServiceImpl } from "@connectrpc/connect";
 import { OptimisticLockError } from "@mikro-orm/core";
-import type { UserService } from "@tt/proto/tt/user/v1/user_service_pb";
+import type { AuthService } from "@tt/proto/tt/user/v1/auth_service_pb";
 import { checkNewPassword } from "../account-rules.ts";
 import { Session } from "../modules/sessions/session.entity.ts";
 import { revokeSessions } from "../modules/sessions/revoke-sessions.ts";
@@ -15,7 +15,7 @@ export const PASSWORDS_MISSING = "password or new password missing in request";
 export const PASSWORD_NOT_CHANGED = "new password must be different from previous password";
 export const PASSWORD_CHANGED_CONCURRENTLY = "the password was changed at the same time, try again";
 
-export function passwordRoutes(svc: UserServiceContext): Partial<ServiceImpl<typeof UserService>> {
+export function passwordRoutes(svc: UserServiceContext): Partial<ServiceImpl<typeof AuthService>> {
   return {
     async changePassword(req, ctx) {
       const identity = callIdentity(ctx);

@@ -3,7 +3,7 @@
 // missing files (a crash can at worst leave unreferenced files behind).
 import { randomUUID } from "node:crypto";
 import { Code, ConnectError, type ServiceImpl } from "@connectrpc/connect";
-import type { UserService } from "@tt/proto/tt/user/v1/user_service_pb";
+import type { ProfileService } from "@tt/proto/tt/user/v1/profile_service_pb";
 import type { Logger } from "pino";
 import { imageKey, imageKeys } from "../modules/profile-data/image-keys.ts";
 import { detectImageType, ImageDecodeError, resizeImage } from "../modules/profile-data/image-processing.ts";
@@ -36,7 +36,7 @@ export interface MediaDeps {
 
 const STORE_UNAVAILABLE = "image storage is unavailable, try again later";
 
-export function imageRoutes({ config: media, store, logger }: MediaDeps): Partial<ServiceImpl<typeof UserService>> {
+export function imageRoutes({ config: media, store, logger }: MediaDeps): Partial<ServiceImpl<typeof ProfileService>> {
   const baseUrl = media.MEDIA_BASE_URL;
 
   const removeFiles = async (imageId: string) => {

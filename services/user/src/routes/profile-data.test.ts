@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { randomUUID } from "node:crypto";
 import { create, fromBinary, type DescMessage, type MessageShape } from "@bufbuild/protobuf";
 import { timestampFromDate } from "@bufbuild/protobuf/wkt";
-import { SignUpRequestSchema } from "@tt/proto/tt/user/v1/user_service_pb";
+import { SignUpRequestSchema } from "@tt/proto/tt/user/v1/auth_service_pb";
 import type { Identity } from "@tt/kit";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";

@@ -3,7 +3,7 @@ import { Code, ConnectError, type HandlerContext, type ServiceImpl } from "@conn
 import { OptimisticLockError } from "@mikro-orm/core";
 import type { EntityManager } from "@mikro-orm/postgresql";
 import { UserDataSchema as UserDataMessageSchema, type Profile as ProfileMessage } from "@tt/proto/tt/user/v1/user_pb";
-import type { UserService } from "@tt/proto/tt/user/v1/user_service_pb";
+import type { ProfileService } from "@tt/proto/tt/user/v1/profile_service_pb";
 import type { Identity } from "@tt/kit";
 import { toAccountMessage } from "../modules/accounts/account-message.ts";
 import { createObjectStore } from "../modules/profile-data/media-config.ts";
@@ -176,7 +176,7 @@ function inOrder(ids: readonly string[], messages: Map<string, ProfileMessage>):
 }
 
 /** RPCs of the profile-data area: profiles beyond GetProfile, user data, socials, capabilities list, badges, service profile lists, images. */
-export function profileDataRoutes(svc: UserServiceContext): Partial<ServiceImpl<typeof UserService>> {
+export function profileDataRoutes(svc: UserServiceContext): Partial<ServiceImpl<typeof ProfileService>> {
   const media = svc.areas.media;
   const baseUrl = media.MEDIA_BASE_URL;
 

@@ -1,7 +1,7 @@
 // Voice/video (Agora) and chat (CometChat) tokens.
 import { timestampFromDate } from "@bufbuild/protobuf/wkt";
 import { Code, ConnectError, type ServiceImpl } from "@connectrpc/connect";
-import type { UserService } from "@tt/proto/tt/user/v1/user_service_pb";
+import type { ProviderTokenService } from "@tt/proto/tt/user/v1/provider_token_service_pb";
 import { callProvider, checkUuid } from "@tt/kit";
 import { Profile } from "../modules/profiles/profile.entity.ts";
 import { User } from "../modules/users/user.entity.ts";
@@ -15,7 +15,7 @@ const AGORA_DEFAULT_TTL_SECONDS = 3600;
 const AGORA_MIN_TTL_SECONDS = 60;
 const MAX_CHAT_USERS = 100;
 
-export function chatRoutes(svc: UserServiceContext): Partial<ServiceImpl<typeof UserService>> {
+export function chatRoutes(svc: UserServiceContext): Partial<ServiceImpl<typeof ProviderTokenService>> {
   const { agora, cometChat } = svc.providers;
 
   return {

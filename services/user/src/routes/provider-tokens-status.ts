@@ -1,7 +1,7 @@
 // GET /info-admin/user-service-status: what an operator checks first.
 import { timestampFromDate } from "@bufbuild/protobuf/wkt";
 import type { ServiceImpl } from "@connectrpc/connect";
-import type { UserService } from "@tt/proto/tt/user/v1/user_service_pb";
+import type { ProviderTokenService } from "@tt/proto/tt/user/v1/provider_token_service_pb";
 import type { ProvidersConfig } from "../providers/index.ts";
 import type { UserServiceContext } from "../user-context.ts";
 import { callEm } from "./call.ts";
@@ -33,7 +33,7 @@ export function providerModes(c: ProvidersConfig): Record<string, Mode> {
   };
 }
 
-export function statusRoutes(svc: UserServiceContext): Partial<ServiceImpl<typeof UserService>> {
+export function statusRoutes(svc: UserServiceContext): Partial<ServiceImpl<typeof ProviderTokenService>> {
   // The routes are built once when the service starts, so this is the service's start time.
   const startedAt = new Date();
   const providers = providerModes(svc.areas.providers);

@@ -1,8 +1,11 @@
 import { randomBytes, randomUUID } from "node:crypto";
 import { timestampDate } from "@bufbuild/protobuf/wkt";
-import { create, fromBinary } from "@bufbuild/protobuf";
+import { create, fromBinary, type DescService } from "@bufbuild/protobuf";
 import type { ConnectRouter, ServiceImpl } from "@connectrpc/connect";
-import { GetServiceAppleUserTokenRequestSchema, type UserService } from "@tt/proto/tt/user/v1/user_service_pb";
+import {
+  GetServiceAppleUserTokenRequestSchema,
+  type ProviderTokenService,
+} from "@tt/proto/tt/user/v1/provider_token_service_pb";
 import {
   ConfigError,
   eventDeclaration,
@@ -65,11 +68,14 @@ beforeEach(() => {
   fake.requests.length = 0;
 });
 
-/** The UserService implementation another instance registers (the harness's rpc is its first instance's). */
-function routesOf(instance: ServiceInstance): Partial<ServiceImpl<typeof UserService>> {
-  let impl: Partial<ServiceImpl<typeof UserService>> = {};
+/** The ProviderTokenService implementation another instance registers (the harness's rpc is its first instance's). */
+function routesOf(instance: ServiceInstance): Partial<ServiceImpl<typeof ProviderTokenService>> {
+  let impl: Partial<ServiceImpl<typeof ProviderTokenService>> = {};
   const router = {
-    service: (_service: unknown, i: Partial<ServiceImpl<typeof UserService>>) => ((impl = i), router),
+    service: (service: DescService, i: Partial<ServiceImpl<typeof ProviderTokenService>>) => {
+      if (service.typeName === "tt.user.v1.ProviderTokenService") impl = i;
+      return router;
+    },
     rpc: () => router,
   } as unknown as ConnectRouter;
   instance.routes(router);

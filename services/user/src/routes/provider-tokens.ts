@@ -3,7 +3,7 @@
 import { Code, ConnectError, type HandlerContext, type ServiceImpl } from "@connectrpc/connect";
 import type { EntityManager } from "@mikro-orm/postgresql";
 import { timestampFromDate } from "@bufbuild/protobuf/wkt";
-import type { UserService } from "@tt/proto/tt/user/v1/user_service_pb";
+import type { ProviderTokenService } from "@tt/proto/tt/user/v1/provider_token_service_pb";
 import { callProvider, checkUuid, publishEvent, type Identity } from "@tt/kit";
 import { ProviderLinkCreatedSchema, ProviderLinkDeletedSchema } from "@tt/proto/tt/user/v1/events_pb";
 import {
@@ -22,7 +22,7 @@ import { chatRoutes } from "./provider-tokens-chat.ts";
 import { required } from "./provider-tokens-input.ts";
 import { statusRoutes } from "./provider-tokens-status.ts";
 
-export function providerTokenRoutes(svc: UserServiceContext): Partial<ServiceImpl<typeof UserService>> {
+export function providerTokenRoutes(svc: UserServiceContext): Partial<ServiceImpl<typeof ProviderTokenService>> {
   // PROVIDER_TOKEN_KEY was parsed at start; without it the key is generated (or read back) in the database
   // on first use, and asked for again after a failure.
   let cipher: Promise<TokenCipher> | undefined;

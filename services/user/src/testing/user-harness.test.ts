@@ -2,7 +2,7 @@
 // tokens the service itself issues and the ones the harness mints both pass the same access check.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Code, ConnectError } from "@connectrpc/connect";
-import { UserService } from "@tt/proto/tt/user/v1/user_service_pb";
+import { AuthService } from "@tt/proto/tt/user/v1/auth_service_pb";
 import { createServiceHarness, type ServiceHarness } from "@tt/kit/testing";
 import { userServiceDefinition } from "../index.ts";
 
@@ -18,10 +18,10 @@ afterAll(async () => {
 
 describe("the user service on createServiceHarness", () => {
   it("issue 10: accepts the tokens it issues, in process and over the network", async () => {
-    for (const issuing of [h.client(UserService), h.networkClient(UserService)]) {
+    for (const issuing of [h.client(AuthService), h.networkClient(AuthService)]) {
       const token = (await issuing.getGuestToken({})).accessToken!.token;
-      const inProcess = await h.client(UserService, { token }).getSession({});
-      const overNetwork = await h.networkClient(UserService, { token }).getSession({});
+      const inProcess = await h.client(AuthService, { token }).getSession({});
+      const overNetwork = await h.networkClient(AuthService, { token }).getSession({});
       expect(inProcess).toMatchObject({ tokenType: "guest", role: "guest" });
       expect(overNetwork.sessionId).toBe(inProcess.sessionId);
     }
@@ -32,10 +32,10 @@ describe("the user service on createServiceHarness", () => {
       [await h.tokens.guest(), "guest"],
       [await h.tokens.service("room"), "service"],
     ] as const) {
-      expect((await h.client(UserService, { token }).getSession({})).tokenType).toBe(type);
+      expect((await h.client(AuthService, { token }).getSession({})).tokenType).toBe(type);
     }
     const anonymous = await h
-      .client(UserService)
+      .client(AuthService)
       .getSession({})
       .catch((err: unknown) => ConnectError.from(err));
     expect(anonymous).toMatchObject({ code: Code.Unauthenticated });

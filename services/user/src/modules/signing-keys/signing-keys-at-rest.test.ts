@@ -35,7 +35,8 @@ async function storedColumn(h: UserHarness): Promise<{ kid: string; private_key_
 /** The kid in the header of a token the instance signs now (a guest token). */
 async function signingKid(instance: UserHarness["instance"], h: UserHarness): Promise<string> {
   let impl: { getGuestToken?: (req: object, ctx: unknown) => Promise<{ accessToken?: { token: string } }> } = {};
-  instance.routes({ service: (_s: unknown, i: typeof impl) => (impl = i) } as never);
+  // Each tt.user.v1 service registers its own implementation: GetGuestToken is AuthService's.
+  instance.routes({ service: (_s: unknown, i: typeof impl) => (impl = { ...impl, ...i }) } as never);
   const res = await impl.getGuestToken!({}, h.ctx("getGuestToken"));
   return String(decodeProtectedHeader(res.accessToken!.token).kid);
 }
