@@ -1,3 +1,4 @@
+import { createPublicKey } from "node:crypto";
 import { create, fromBinary } from "@bufbuild/protobuf";
 import { timestampDate } from "@bufbuild/protobuf/wkt";
 import {
@@ -24,6 +25,8 @@ import { DUMMY_PASSWORD_HASH, verifyPassword } from "../passwords.ts";
 import { Code, connectErrorOf } from "../testing/expect-connect-error.ts";
 import { createUserHarness, verifyAccessToken, type UserHarness } from "../testing/user-harness.ts";
 import { INCORRECT_CREDENTIALS } from "./auth.ts";
+import { USER_SERVICE_VERSION } from "./hello.ts";
+import { PASSWORD_NOT_CHANGED, PASSWORDS_MISSING } from "./passwords.ts";
 
 let h: UserHarness;
 
@@ -260,5 +263,150 @@ describe("GetGuestToken", () => {
     expect(other.sid).not.toBe(claims.sid);
     expect(claims.exp - claims.iat).toBe(86_400);
     expect(claims.iat * 1000).toBeGreaterThanOrEqual(Math.floor(before / 1000) * 1000);
+  });
+});
+
+describe("Hello", () => {
+  it("answers the service name and API version 1.8.0", async () => {
+    const res = await h.rpc.hello({}, h.ctx("hello"));
+    expect(res).toMatchObject({ service: "user-service", version: "1.8.0" });
+    expect(USER_SERVICE_VERSION).toBe("1.8.0");
+  });
+});
+
+describe("GetPubKey and GetJwks", () => {
+  it("publishes the current key as SPKI PEM and the JWKS that verifies issued tokens", async () => {
+    const res = await h.rpc.getPubKey({}, h.ctx("getPubKey"));
+    expect(res.alg).toBe("EdDSA");
+    expect(res.publicKey).toMatch(/^-----BEGIN PUBLIC KEY-----\n/);
+    const fromPem = createPublicKey(res.publicKey).export({ format: "jwk" });
+    const current = res.jwks?.keys.find((k) => k.kid === res.kid);
+    expect(current).toMatchObject({ kty: "OKP", crv: "Ed25519", x: fromPem.x, alg: "EdDSA", use: "sig" });
+
+    const jwks = await h.rpc.getJwks({}, h.ctx("getJwks"));
+    expect(jwks.keys.map((k) => k.kid)).toEqual(res.jwks?.keys.map((k) => k.kid));
+
+    // The published set (not only the in-process one) verifies a token the service signed.
+    const guest = await h.rpc.getGuestToken({}, h.ctx("getGuestToken"));
+    const published = { keys: jwks.keys.map((k) => ({ kty: k.kty, crv: k.crv, x: k.x, kid: k.kid, alg: k.alg })) };
+    await expect(verifyAccessToken(published, guest.accessToken!.token)).resolves.toMatchObject({ typ: "guest" });
+    const [header] = guest.accessToken!.token.split(".");
+    expect(JSON.parse(Buffer.from(header!, "base64url").toString())).toEqual({
+      alg: "EdDSA",
+      kid: res.kid,
+      typ: "JWT",
+    });
+  });
+});
+
+async function signedIn(email: string, password: string) {
+  const res = await h.rpc.signUp({ email, password }, h.ctx("signUp"));
+  return { user: res.user!, identity: await h.identityOf(res.accessToken!.token) };
+}
+
+describe("ChangePassword", () => {
+  it("changes the password, revokes every other session and renews the current one", async () => {
+    const { identity } = await signedIn("change@example.org", "old password");
+    const phone = await h.identityOf(
+      (await h.rpc.login({ email: "change@example.org", password: "old password" }, h.ctx("login"))).accessToken!.token,
+    );
+    const tablet = await h.identityOf(
+      (await h.rpc.login({ email: "change@example.org", password: "old password" }, h.ctx("login"))).accessToken!.token,
+    );
+
+    const res = await h.rpc.changePassword(
+      { password: "old password", newPassword: "new password" },
+      h.ctx("changePassword", identity),
+    );
+
+    const claims = await verifyAccessToken(await h.instance.verificationKeys!(), res.accessToken!.token);
+    expect(claims).toMatchObject({ sid: identity.sessionId, sub: identity.subject, typ: "user" });
+    expect(res.accessToken?.tokenType).toBe("user");
+
+    expect(h.revocations.isRevoked(phone.sessionId)).toBe(true);
+    expect(h.revocations.isRevoked(tablet.sessionId)).toBe(true);
+    expect(h.revocations.isRevoked(identity.sessionId)).toBe(false);
+    const em = h.orm.em.fork();
+    expect((await em.findOneOrFail(Session, { id: phone.sessionId })).revokedAt).toBeInstanceOf(Date);
+    const current = await em.findOneOrFail(Session, { id: identity.sessionId });
+    expect(current.revokedAt).toBeNull();
+    expect(current.expiresAt.getTime()).toBe(claims.exp * 1000);
+
+    await expect(
+      connectErrorOf(h.rpc.login({ email: "change@example.org", password: "old password" }, h.ctx("login"))),
+    ).resolves.toEqual({ code: Code.Unauthenticated, message: INCORRECT_CREDENTIALS });
+    const again = await h.rpc.login({ email: "change@example.org", password: "new password" }, h.ctx("login"));
+    expect(again.user?.email).toBe("change@example.org");
+  });
+
+  it("leaves the sessions of other accounts alone", async () => {
+    const bystander = await signedIn("bystander@example.org", "long enough");
+    const { identity } = await signedIn("changer@example.org", "old password");
+    await h.rpc.changePassword(
+      { password: "old password", newPassword: "new password" },
+      h.ctx("changePassword", identity),
+    );
+    expect(h.revocations.isRevoked(bystander.identity.sessionId)).toBe(false);
+  });
+
+  it("answers 401 when the current password is wrong, and changes nothing", async () => {
+    const { identity } = await signedIn("wrong-current@example.org", "old password");
+    await expect(
+      connectErrorOf(
+        h.rpc.changePassword(
+          { password: "not it at all", newPassword: "new password" },
+          h.ctx("changePassword", identity),
+        ),
+      ),
+    ).resolves.toEqual({ code: Code.Unauthenticated, message: INCORRECT_CREDENTIALS });
+    const still = await h.rpc.login({ email: "wrong-current@example.org", password: "old password" }, h.ctx("login"));
+    expect(still.user?.email).toBe("wrong-current@example.org");
+  });
+
+  it("answers 400 when the new password equals the previous one", async () => {
+    const { identity } = await signedIn("same@example.org", "same password");
+    await expect(
+      connectErrorOf(
+        h.rpc.changePassword(
+          { password: "same password", newPassword: "same password" },
+          h.ctx("changePassword", identity),
+        ),
+      ),
+    ).resolves.toEqual({ code: Code.InvalidArgument, message: PASSWORD_NOT_CHANGED });
+  });
+
+  it("answers 400 for a missing or too short new password", async () => {
+    const { identity } = await signedIn("short-new@example.org", "old password");
+    await expect(
+      connectErrorOf(h.rpc.changePassword({ password: "old password" }, h.ctx("changePassword", identity))),
+    ).resolves.toEqual({ code: Code.InvalidArgument, message: PASSWORDS_MISSING });
+    await expect(
+      connectErrorOf(
+        h.rpc.changePassword({ password: "old password", newPassword: "short" }, h.ctx("changePassword", identity)),
+      ),
+    ).resolves.toEqual({ code: Code.InvalidArgument, message: PASSWORD_TOO_SHORT });
+  });
+
+  it("lets only one of two simultaneous changes of one account through", async () => {
+    const { identity } = await signedIn("concurrent@example.org", "old password");
+    const other = await h.identityOf(
+      (await h.rpc.login({ email: "concurrent@example.org", password: "old password" }, h.ctx("login"))).accessToken!
+        .token,
+    );
+    const results = await Promise.allSettled([
+      h.rpc.changePassword(
+        { password: "old password", newPassword: "first new one" },
+        h.ctx("changePassword", identity),
+      ),
+      h.rpc.changePassword({ password: "old password", newPassword: "second new one" }, h.ctx("changePassword", other)),
+    ]);
+    expect(results.filter((r) => r.status === "fulfilled")).toHaveLength(1);
+    const failure = results.find((r) => r.status === "rejected");
+    // Aborted when both read the old version (the optimistic lock); 401 when the loser read the new hash.
+    const error = await connectErrorOf(Promise.reject(failure?.reason));
+    expect([Code.Aborted, Code.Unauthenticated]).toContain(error.code);
+    const winner = results[0]!.status === "fulfilled" ? "first new one" : "second new one";
+    const res = await h.rpc.login({ email: "concurrent@example.org", password: winner }, h.ctx("login"));
+    expect(res.user?.email).toBe("concurrent@example.org");
   });
 });

@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { randomUUID } from "node:crypto";
 import { create, fromBinary, type DescMessage, type MessageShape } from "@bufbuild/protobuf";
-import { timestampFromDate } from "@bufbuild/protobuf/wkt";
+import { timestampDate, timestampFromDate } from "@bufbuild/protobuf/wkt";
 import { SignUpRequestSchema } from "@tt/proto/tt/user/v1/auth_service_pb";
 import type { Identity } from "@tt/kit";
 import sharp from "sharp";
@@ -12,6 +12,7 @@ import { IMAGE_NOT_FOUND, PROFILE_NOT_FOUND, UNAUTHORIZED_TO_DELETE } from "../m
 import { eventDeclaration, OutboxMessage } from "@tt/kit";
 import { ProfileUpdatedSchema, UserUpdatedSchema } from "@tt/proto/tt/user/v1/events_pb";
 import { PhoneNumber } from "../modules/contact/phone-number.entity.ts";
+import { Profile } from "../modules/profiles/profile.entity.ts";
 import { User } from "../modules/users/user.entity.ts";
 import { Code, connectErrorOf } from "../testing/expect-connect-error.ts";
 import { createUserHarness, type UserHarness } from "../testing/user-harness.ts";
@@ -515,6 +516,41 @@ describe("images", () => {
     await expect(connectErrorOf(h.rpc.getUserImage({ id: offensive.id }, h.ctx("getUserImage", me)))).resolves.toEqual({
       code: Code.NotFound,
       message: IMAGE_NOT_FOUND,
+    });
+  });
+});
+
+describe("GetProfile", () => {
+  it("answers the public profile with the account's badges", async () => {
+    const { user } = await h.rpc.signUp(
+      { email: "profile@example.org", password: "long enough", nickname: "DJ Profile" },
+      h.ctx("signUp"),
+    );
+    const em = h.orm.em.fork();
+    const row = await em.findOneOrFail(User, { id: user!.uuid });
+    row.badges = ["VERIFIED"];
+    const profileRow = await em.findOneOrFail(Profile, { user: user!.uuid });
+    profileRow.color = "#ff00aa";
+    profileRow.bio = "spins records";
+    await em.flush();
+
+    const guest = await h.identityOf((await h.rpc.getGuestToken({}, h.ctx("getGuestToken"))).accessToken!.token);
+    const { profile } = await h.rpc.getProfile({ id: user!.uuid.toUpperCase() }, h.ctx("getProfile", guest));
+    expect(profile).toMatchObject({
+      uuid: user!.uuid,
+      nickname: "DJ Profile",
+      color: "#ff00aa",
+      bio: "spins records",
+      avatarId: "",
+      badges: ["VERIFIED"],
+    });
+    expect(timestampDate(profile!.createdAt!).getTime()).toBe(row.createdAt.getTime());
+  });
+
+  it.each([randomUUID(), "not-a-uuid", ""])("answers 404 for %j", async (id) => {
+    await expect(connectErrorOf(h.rpc.getProfile({ id }, h.ctx("getProfile")))).resolves.toEqual({
+      code: Code.NotFound,
+      message: PROFILE_NOT_FOUND,
     });
   });
 });
