@@ -1,9 +1,8 @@
-import { startOutboxRelay, type ServiceDefinition } from "@tt/kit";
+import type { ServiceDefinition } from "@tt/kit";
 import { bootstrapAdmin } from "./admin-bootstrap.ts";
 import { loadUserServiceConfig } from "./config.ts";
 import { loadMediaConfig } from "./modules/profile-data/media-config.ts";
 import { entities } from "./entities.ts";
-import { USER_EVENTS_STREAM, USER_EVENTS_SUBJECTS } from "./events.ts";
 import { migrationsList } from "./migrations/index.ts";
 import { createTableDevOutbox } from "./modules/contact/dev-outbox-store.ts";
 import { createProviders } from "./providers/index.ts";
@@ -27,12 +26,11 @@ export const userServiceDefinition: ServiceDefinition = {
     const devOutbox = createTableDevOutbox(deps.orm, areas.contact.DEV_OUTBOX_CAPACITY);
     const providers = createProviders(deps.env, { devOutbox });
     logger.info({ providers: providers.modes }, `providers: ${providers.summary}`);
-    await deps.bus.ensureStream(USER_EVENTS_STREAM, USER_EVENTS_SUBJECTS);
-    // Background work (the outbox relay, the ban sweeper) has its own signal, so close() can stop it whether or
-    // not the host has aborted deps.signal yet, and wait for its last round before the ORM it uses is closed.
+    // The events' stream and outbox relay are the host's (this definition lists outboxMigration). The ban sweeper
+    // has its own signal, so close() can stop it whether or not the host has aborted deps.signal yet, and wait for
+    // its last round before the ORM it uses is closed.
     const lifetime = new AbortController();
     deps.signal.addEventListener("abort", () => lifetime.abort(), { once: true });
-    const relay = startOutboxRelay({ orm: deps.orm, bus: deps.bus, signal: lifetime.signal, logger });
     const svc: UserServiceContext = {
       tokens,
       revocations: deps.revocations,
@@ -54,7 +52,7 @@ export const userServiceDefinition: ServiceDefinition = {
       verificationKeys: () => tokens.verificationKeys(),
       async close() {
         lifetime.abort();
-        await Promise.all([relay.stopped, sweeper.stopped]);
+        await sweeper.stopped;
         providers.close();
       },
     };
