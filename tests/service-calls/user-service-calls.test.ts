@@ -1,178 +1,244 @@
-// Another service calls a `service`-only RPC of the user service (GetServiceUserProfile) through the kit's
-// service clients: in process, with both services in one host, and across processes, with the user service
-// behind its own server and reached at USER_SERVICE_URL with a token of the deployment's service identity.
-// The caller is a fixture (the kit's echo service) whose Echo handler looks up the user named by the text.
-// (createServiceHarness had not landed when this was written: the hosts are started with startServiceHost.)
-import { generateKeyPairSync } from "node:crypto";
-import { Code, ConnectError, createClient, type ServiceImpl, type Transport } from "@connectrpc/connect";
-import { EchoService } from "@tt/proto/tt/testing/v1/echo_service_pb";
-import { AuthService } from "@tt/proto/tt/user/v1/auth_service_pb";
-import { ProfileService } from "@tt/proto/tt/user/v1/profile_service_pb";
+// The kit's example service (services/kit/src/test-support/example-service.ts, proto/tt/example/v1/) is the
+// "new service" of issue 10: one entity, REST rules, one event and one call to another service — GetNote asks
+// the user service's service-only GetServiceUserProfile for the author's nickname. Each of the four is tested
+// here with the real user service: both in one host (createServiceHarness with `alongside`, the all-in-one
+// shape, REST through the gateway), and in two hosts, the user service behind its own server and reached at
+// USER_SERVICE_URL with a token of the deployment's service identity.
+import { generateKeyPairSync, randomUUID } from "node:crypto";
+import { fromBinary } from "@bufbuild/protobuf";
+import { Code, ConnectError } from "@connectrpc/connect";
+import type { MikroORM } from "@mikro-orm/postgresql";
+import { createGateway, type Gateway } from "@tt/gateway";
 import {
+  consumeEvents,
   createLogger,
-  createMemoryBus,
   createServer,
-  startServiceHost,
-  type Bus,
+  initOrm,
+  migrateUp,
+  processedEventsMigration,
   type RunningServer,
-  type ServiceDefinition,
-  type ServiceHost,
+  type Subscription,
 } from "@tt/kit";
-import { createTestDatabase, type TestDatabase } from "@tt/kit/testing";
+import { createServiceHarness, type ServiceHarness } from "@tt/kit/testing";
+import { NoteAddedSchema } from "@tt/proto/tt/example/v1/events_pb";
+import { ExampleService } from "@tt/proto/tt/example/v1/example_service_pb";
+import { AuthService } from "@tt/proto/tt/user/v1/auth_service_pb";
+import { UserCreatedSchema } from "@tt/proto/tt/user/v1/events_pb";
+import { ProfileService } from "@tt/proto/tt/user/v1/profile_service_pb";
 import { userServiceDefinition } from "@tt/user-service";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { echoDefinition, echoImplementation } from "../../services/kit/src/test-support/echo-service.ts";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { exampleServiceDefinition, Note } from "../../services/kit/src/test-support/example-service.ts";
 
 const logger = createLogger({ service: "service-calls-test", level: "silent" });
 const ADMIN = { ADMIN_EMAIL: "root@example.org", ADMIN_PASSWORD: "service calls admin password" };
 const pem = () => generateKeyPairSync("ed25519").privateKey.export({ type: "pkcs8", format: "pem" }).toString();
 
-/** The echo fixture, renamed "relay": Echo answers with the e-mail of the user whose uuid is the text. */
-function relayDefinition(): ServiceDefinition {
-  const echo = echoDefinition();
-  return {
-    ...echo,
-    name: "relay",
-    async create(deps) {
-      const users = deps.clients.get(ProfileService);
-      const impl: ServiceImpl<typeof EchoService> = {
-        ...echoImplementation(),
-        async echo(req, ctx) {
-          const { user } = await users.getServiceUserProfile({ id: req.text }, { signal: ctx.signal });
-          return { text: user?.email ?? "", subject: user?.uuid ?? "" };
-        },
-      };
-      return { routes: (router) => router.service(EchoService, impl) };
-    },
-  };
-}
-
-interface Running {
-  host: ServiceHost;
-  close(): Promise<void>;
-}
-
-async function start(
-  db: TestDatabase,
-  bus: Bus,
-  definitions: ServiceDefinition[],
-  env: Record<string, string | undefined>,
-): Promise<Running> {
-  const host = await startServiceHost({
-    definitions,
-    databaseUrl: db.url,
-    bus,
-    logger,
-    env: { ...ADMIN, ...env },
-    // EchoService keeps one method without an access option, refused at call time.
-    allowMissingAccess: true,
-  });
-  return { host, close: () => host.close() };
-}
-
-/** The admin's uuid and a user token, through Login. */
-async function admin(transport: Transport): Promise<{ uuid: string; token: string }> {
-  const res = await createClient(AuthService, transport).login({
-    email: ADMIN.ADMIN_EMAIL,
-    password: ADMIN.ADMIN_PASSWORD,
-  });
-  return { uuid: res.user!.uuid, token: res.accessToken!.token };
-}
-
-async function codeOf(call: Promise<unknown>): Promise<Code> {
+async function codeOf(call: Promise<unknown>): Promise<string> {
   try {
     await call;
+    return "ok";
   } catch (err) {
-    return ConnectError.from(err).code;
+    const error = ConnectError.from(err);
+    return `${Code[error.code]}: ${error.rawMessage}`;
   }
-  throw new Error("expected the call to fail");
 }
 
-const bearer = (token: string) => ({ headers: { authorization: `Bearer ${token}` } });
+/** The admin's uuid, nickname and a user token, through the user service's Login. */
+async function admin(users: ServiceHarness): Promise<{ uuid: string; nickname: string; token: string }> {
+  const res = await users.client(AuthService).login({ email: ADMIN.ADMIN_EMAIL, password: ADMIN.ADMIN_PASSWORD });
+  return { uuid: res.user!.uuid, nickname: res.user!.profile!.nickname, token: res.accessToken!.token };
+}
 
-describe("a service calls a service-only RPC of the user service", () => {
-  let db: TestDatabase;
-  const buses: Bus[] = [];
-  const closers: (() => Promise<void>)[] = [];
-  const bus = () => {
-    const b = createMemoryBus();
-    buses.push(b);
-    return b;
-  };
+describe("the example service and the user service in one host", () => {
+  let h: ServiceHarness;
+  let gateway: Gateway;
+  let server: RunningServer;
 
   beforeAll(async () => {
-    db = await createTestDatabase(inject("databaseUrl"));
+    // All-in-one needs no key: the host makes one up that only it trusts.
+    h = await createServiceHarness(exampleServiceDefinition, { alongside: [userServiceDefinition], env: ADMIN });
+    gateway = createGateway({
+      backends: [{ services: h.host.services, transport: h.host.transport, connect: { handler: h.host.handler } }],
+      logger,
+    });
+    server = await createServer({ handler: gateway.handler, port: 0, host: "127.0.0.1", ready: h.host.ready, logger });
+  });
+
+  afterAll(async () => {
+    await server?.close();
+    gateway?.close();
+    await h?.close();
+  });
+
+  it("issue 10: one entity: notes are kept in the example's own schema and counted per author", async () => {
+    const author = randomUUID();
+    const client = h.client(ExampleService, { token: await h.tokens.user("user", author) });
+    await client.addNote({ text: "one" });
+    expect((await client.addNote({ text: "two" })).count).toBe(2);
+    const notes = await h.orm.em.fork().find(Note, { author }, { orderBy: { text: "asc" } });
+    expect(notes.map((n) => n.text)).toEqual(["one", "two"]);
+    expect(h.orm.config.get("schema")).toBe("example");
+  });
+
+  it("issue 10: one REST rule per RPC: the gateway routes the example's paths, with the platform's 4xx bodies", async () => {
+    const { uuid, nickname, token } = await admin(h);
+    const headers = { authorization: `Bearer ${token}`, "content-type": "application/json" };
+    const added = await fetch(`${server.url}/api/example-service/notes`, {
+      method: "POST",
+      headers,
+      body: JSON.stringify({ text: "over REST" }),
+    });
+    expect(added.status).toBe(200);
+    const { note } = (await added.json()) as { note: { id: string; author: string; text: string } };
+    expect(note).toMatchObject({ author: uuid, text: "over REST" });
+
+    const got = await fetch(`${server.url}/api/example-service/notes/${note.id}`, { headers });
+    expect(got.status).toBe(200);
+    expect(await got.json()).toEqual({ note, authorNickname: nickname });
+
+    const anonymous = await fetch(`${server.url}/api/example-service/notes/${note.id}`);
+    expect(anonymous.status).toBe(401);
+    const notUuid = await fetch(`${server.url}/api/example-service/notes/nope`, { headers });
+    expect(notUuid.status).toBe(400);
+    expect(((await notUuid.json()) as { message: string }).message).toMatch(/^id/);
+    const tooLong = await fetch(`${server.url}/api/example-service/notes`, {
+      method: "POST",
+      headers,
+      body: JSON.stringify({ text: "x".repeat(201) }),
+    });
+    expect(tooLong.status).toBe(400);
+  });
+
+  it("issue 10: one event: NoteAdded reaches a consuming service once, decoded, through the host's relay", async () => {
+    // A consuming service: its own schema with the processed-events table, as consumeEvents needs.
+    const consumer: MikroORM = await initOrm({
+      url: h.orm.config.get("clientUrl")!,
+      schema: "consumer",
+      entities: [],
+      migrations: [processedEventsMigration("consumer")],
+    });
+    let sub: Subscription | undefined;
+    try {
+      await migrateUp(consumer);
+      const author = randomUUID();
+      let handled!: (value: { id: string; eventId: string; aggregateId: string }) => void;
+      const seen = new Promise<{ id: string; eventId: string; aggregateId: string }>((resolve) => (handled = resolve));
+      sub = await consumeEvents(
+        h.bus,
+        NoteAddedSchema,
+        async (event, ctx) => {
+          if (event.author === author) handled({ id: event.id, eventId: ctx.eventId, aggregateId: ctx.aggregateId });
+        },
+        { durable: `service-calls-${randomUUID()}`, orm: consumer, deliver: "new", logger },
+      );
+      const { note } = await h.client(ExampleService, { token: await h.tokens.user("user", author) }).addNote({
+        text: "announced",
+      });
+      const event = await seen;
+      expect(event).toMatchObject({ id: note!.id, aggregateId: note!.id });
+      const marks = await consumer.em
+        .fork()
+        .execute<{ n: string }[]>(`select count(*) as n from "consumer"."processed_event" where "event_id" = ?`, [
+          event.eventId,
+        ]);
+      expect(Number(marks[0]?.n)).toBe(1);
+    } finally {
+      await sub?.unsubscribe();
+      await consumer.close(true);
+    }
+  });
+
+  it("issue 10: the host relays the user service's events too, which no longer starts a relay of its own", async () => {
+    const email = `signup-${randomUUID()}@example.org`;
+    // Other suites may sign users up on the same NATS meanwhile: wait for this account's event.
+    const created = new Set<string>();
+    let check = () => {};
+    const sub = await h.bus.consume(
+      "TT_USER",
+      `service-calls-${randomUUID()}`,
+      async (m) => {
+        created.add(fromBinary(UserCreatedSchema, m.data).uuid);
+        check();
+      },
+      { deliver: "new", filterSubject: "tt.user.user.created" },
+    );
+    try {
+      const { user } = await h.client(AuthService).signUp({ email, password: "a long enough password" });
+      await new Promise<void>((resolve) => {
+        check = () => {
+          if (created.has(user!.uuid)) resolve();
+        };
+        check();
+      });
+    } finally {
+      await sub.unsubscribe();
+    }
+  });
+
+  it("issue 10: one call: GetNote asks the user service's service-only RPC for the author, in process, as a service", async () => {
+    const { uuid, nickname, token } = await admin(h);
+    const example = h.client(ExampleService, { token });
+    const { note } = await example.addNote({ text: "by the admin" });
+    expect(await example.getNote({ id: note!.id })).toMatchObject({ note: { author: uuid }, authorNickname: nickname });
+    // The RPC is service-only: a user token, even the admin's, is refused, so the example's call passed as a service.
+    const profiles = h.client(ProfileService, { token });
+    expect(await codeOf(profiles.getServiceUserProfile({ id: uuid }))).toBe(
+      "Unauthenticated: user tokens may not call this method",
+    );
+    expect(await codeOf(h.client(ProfileService).getServiceUserProfile({ id: uuid }))).toBe(
+      "Unauthenticated: missing access token",
+    );
+    // The user service's own answers come back unchanged: an author it does not know is NotFound.
+    const stranger = h.client(ExampleService, { token: await h.tokens.user() });
+    const { note: orphan } = await stranger.addNote({ text: "by nobody the user service knows" });
+    expect(await codeOf(stranger.getNote({ id: orphan!.id }))).toMatch(/^NotFound: /);
+  });
+});
+
+describe("the example service calling the user service in another host", () => {
+  let key: string;
+  let users: ServiceHarness;
+  const closers: (() => Promise<void>)[] = [];
+
+  beforeAll(async () => {
+    key = pem();
+    users = await createServiceHarness(userServiceDefinition, { env: { ...ADMIN, SERVICE_TOKEN_PRIVATE_KEY: key } });
   });
 
   afterAll(async () => {
     for (const close of closers.reverse()) await close();
-    for (const b of buses) await b.close();
-    await db?.drop();
+    await users?.close();
   });
 
-  it("issue 10: in process: both services in one host, the call goes through the access interceptor", async () => {
-    // All-in-one needs no key: the host makes one up that only it trusts.
-    const running = await start(db, bus(), [userServiceDefinition, relayDefinition()], {});
-    closers.push(running.close);
-    const { uuid, token } = await admin(running.host.transport);
-    const relay = createClient(EchoService, running.host.transport);
-    expect(await relay.echo({ text: uuid })).toMatchObject({ text: ADMIN.ADMIN_EMAIL, subject: uuid });
-    // The RPC is service-only: a user token, even the admin's, is refused, so the relay's call passed as a service.
-    const users = createClient(ProfileService, running.host.transport);
-    expect(await codeOf(users.getServiceUserProfile({ id: uuid }, bearer(token)))).toBe(Code.Unauthenticated);
-    expect(await codeOf(users.getServiceUserProfile({ id: uuid }))).toBe(Code.Unauthenticated);
-    // The user service's own answers come back unchanged: an unknown user is NotFound.
-    expect(await codeOf(relay.echo({ text: "7c9e6679-7425-40de-944b-e07fc1f90ae7" }))).toBe(Code.NotFound);
+  /** The example service in a host of its own, configured as a distributed deployment configures it. */
+  async function example(env: Record<string, string>): Promise<ServiceHarness> {
+    const h = await createServiceHarness(exampleServiceDefinition, { env, network: false });
+    closers.push(() => h.close());
+    return h;
+  }
+
+  it("issue 10: reaches the user service at USER_SERVICE_URL with the deployment's key", async () => {
+    const h = await example({ USER_SERVICE_URL: users.url, SERVICE_TOKEN_PRIVATE_KEY: key });
+    const { uuid, nickname } = await admin(users);
+    const client = h.client(ExampleService, { token: await h.tokens.user("user", uuid) });
+    const { note } = await client.addNote({ text: "across processes" });
+    expect(await client.getNote({ id: note!.id })).toMatchObject({ authorNickname: nickname });
+    const stranger = h.client(ExampleService, { token: await h.tokens.user() });
+    const { note: orphan } = await stranger.addNote({ text: "unknown author" });
+    expect(await codeOf(stranger.getNote({ id: orphan!.id }))).toMatch(/^NotFound: /);
   });
 
-  describe("across processes", () => {
-    let key: string;
-    let userServer: RunningServer;
-    let userHost: ServiceHost;
+  it("issue 10: a service holding another key is refused by the user service", async () => {
+    const h = await example({ USER_SERVICE_URL: users.url, SERVICE_TOKEN_PRIVATE_KEY: pem() });
+    const { uuid } = await admin(users);
+    const client = h.client(ExampleService, { token: await h.tokens.user("user", uuid) });
+    const { note } = await client.addNote({ text: "wrong key" });
+    expect(await codeOf(client.getNote({ id: note!.id }))).toMatch(/^Unauthenticated: /);
+  });
 
-    beforeAll(async () => {
-      key = pem();
-      const running = await start(db, bus(), [userServiceDefinition], { SERVICE_TOKEN_PRIVATE_KEY: key });
-      closers.push(running.close);
-      userHost = running.host;
-      userServer = await createServer({
-        handler: userHost.handler,
-        port: 0,
-        host: "127.0.0.1",
-        ready: userHost.ready,
-        logger,
-      });
-      closers.push(() => userServer.close());
-    });
-
-    it("issue 10: the user service behind its own server, reached at USER_SERVICE_URL with the deployment's key", async () => {
-      const relayHost = await start(db, bus(), [relayDefinition()], {
-        USER_SERVICE_URL: userServer.url,
-        SERVICE_TOKEN_PRIVATE_KEY: key,
-      });
-      closers.push(relayHost.close);
-      const { uuid } = await admin(userHost.transport);
-      const relay = createClient(EchoService, relayHost.host.transport);
-      expect(await relay.echo({ text: uuid })).toMatchObject({ text: ADMIN.ADMIN_EMAIL, subject: uuid });
-      expect(await codeOf(relay.echo({ text: "7c9e6679-7425-40de-944b-e07fc1f90ae7" }))).toBe(Code.NotFound);
-    });
-
-    it("issue 10: a service holding another key is refused by the user service", async () => {
-      const relayHost = await start(db, bus(), [relayDefinition()], {
-        USER_SERVICE_URL: userServer.url,
-        SERVICE_TOKEN_PRIVATE_KEY: pem(),
-      });
-      closers.push(relayHost.close);
-      const { uuid } = await admin(userHost.transport);
-      expect(await codeOf(createClient(EchoService, relayHost.host.transport).echo({ text: uuid }))).toBe(
-        Code.Unauthenticated,
-      );
-    });
-
-    it("issue 10: without USER_SERVICE_URL a service that calls the user service does not start", async () => {
-      await expect(start(db, bus(), [relayDefinition()], { SERVICE_TOKEN_PRIVATE_KEY: key })).rejects.toThrow(
-        /USER_SERVICE_URL: is required: tt\.user\.v1\.ProfileService is called/,
-      );
-    });
+  it("issue 10: without USER_SERVICE_URL a service that calls the user service does not start", async () => {
+    await expect(
+      createServiceHarness(exampleServiceDefinition, { env: { SERVICE_TOKEN_PRIVATE_KEY: key }, network: false }),
+    ).rejects.toThrow(/USER_SERVICE_URL: is required: tt\.user\.v1\.ProfileService is called/);
   });
 });

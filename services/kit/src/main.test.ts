@@ -24,9 +24,10 @@ afterAll(async () => {
 // instance, as in production.
 async function userStandIn(issuer?: TestTokenIssuer): Promise<ServiceDefinition> {
   issuer ??= await createTestTokenIssuer();
+  // Under its own name, so its outbox (schema, stream, event subject) is the example's; without its call to
+  // the user service, which this process does not run.
   return {
     ...exampleServiceDefinition,
-    name: "user_stand_in",
     async create() {
       return {
         verificationKeys: issuer!.keys,

@@ -1,18 +1,41 @@
 // createServiceHarness on the kit's example service (docs/new-service.md): a definition started on real
-// PostgreSQL and NATS, called in-process, over the network and directly, as every token type.
-import { randomUUID } from "node:crypto";
+// PostgreSQL and NATS, called in-process, over the network and directly, as every token type. The example
+// calls the user service, which the kit cannot run: here it is configured at an address where nothing listens
+// (tests/service-calls runs the two together).
+import { generateKeyPairSync, randomUUID } from "node:crypto";
+import { createServer as createNetServer } from "node:net";
+import { fromBinary } from "@bufbuild/protobuf";
 import { Code, ConnectError } from "@connectrpc/connect";
+import { NoteAddedSchema } from "@tt/proto/tt/example/v1/events_pb";
 import { ExampleService } from "@tt/proto/tt/example/v1/example_service_pb";
 import { MikroORM } from "@mikro-orm/postgresql";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { USER_ROLES } from "../auth/claims.ts";
+import type { DurableMessage } from "../bus/bus.ts";
+import { eventStreamOf } from "../bus/events.ts";
 import { exampleServiceDefinition, Note } from "../test-support/example-service.ts";
 import { createServiceHarness, type ServiceHarness } from "./service-harness.ts";
 
 let h: ServiceHarness;
+let env: Record<string, string>;
+
+/** A local URL where nothing listens: a port the system gave out and took back. */
+async function closedUrl(): Promise<string> {
+  const server = createNetServer();
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as { port: number };
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return `http://127.0.0.1:${port}`;
+}
 
 beforeAll(async () => {
-  h = await createServiceHarness(exampleServiceDefinition);
+  env = {
+    USER_SERVICE_URL: await closedUrl(),
+    SERVICE_TOKEN_PRIVATE_KEY: generateKeyPairSync("ed25519")
+      .privateKey.export({ type: "pkcs8", format: "pem" })
+      .toString(),
+  };
+  h = await createServiceHarness(exampleServiceDefinition, { env });
 });
 
 afterAll(async () => {
@@ -80,8 +103,44 @@ describe("createServiceHarness", () => {
     expect(await h.orm.schema.getUpdateSchemaSQL({ wrap: false })).toBe("");
   });
 
+  it("issue 10: publishes its event through the outbox: the host made its stream and runs its relay", async () => {
+    const author = randomUUID();
+    let seen!: (m: DurableMessage) => void;
+    const received = new Promise<DurableMessage>((resolve) => (seen = resolve));
+    const sub = await h.bus.consume(
+      eventStreamOf("example").name,
+      `harness-${randomUUID()}`,
+      async (m) => {
+        if (fromBinary(NoteAddedSchema, m.data).author === author) seen(m);
+      },
+      { deliver: "new", filterSubject: "tt.example.note.added" },
+    );
+    try {
+      const { note } = await h.client(ExampleService, { token: await h.tokens.user("user", author) }).addNote({
+        text: "announced",
+      });
+      const message = await received;
+      expect(fromBinary(NoteAddedSchema, message.data)).toMatchObject({ id: note!.id, author });
+      expect(message.headers["tt-aggregate-id"]).toBe(note!.id);
+    } finally {
+      await sub.unsubscribe();
+    }
+  });
+
+  it("issue 10: a call to a service that is away is its answer, Unavailable, not a 500 or a hang", async () => {
+    const token = await h.tokens.user();
+    const { note } = await h.client(ExampleService, { token }).addNote({ text: "whose?" });
+    for (const client of [h.client, h.networkClient]) {
+      expect(await codeOf(client(ExampleService, { token }).getNote({ id: note!.id }))).toMatch(/^Unavailable: /);
+      expect(await codeOf(client(ExampleService, { token }).getNote({ id: randomUUID() }))).toBe(
+        "NotFound: note not found",
+      );
+      expect(await codeOf(client(ExampleService, { token }).getNote({ id: "nope" }))).toMatch(/^InvalidArgument: id/);
+    }
+  });
+
   it("drops its database on close", async () => {
-    const other = await createServiceHarness(exampleServiceDefinition, { bus: "memory", network: false });
+    const other = await createServiceHarness(exampleServiceDefinition, { bus: "memory", network: false, env });
     const dbName = other.orm.config.get("dbName");
     await other.close();
     const admin = await MikroORM.init({
