@@ -4,7 +4,7 @@ import { Writable } from "node:stream";
 import { pino } from "pino";
 import { describe, expect, it } from "vitest";
 import type { DurableMessage } from "./bus/bus.ts";
-import { eventStreamOf } from "./bus/events.ts";
+import { eventStreamOf, ProcessedEventSchema, processedEventsMigration } from "./bus/events.ts";
 import { enqueue, OutboxMessageSchema, outboxMigration } from "./bus/outbox.ts";
 import type { ServiceDefinition } from "./service.ts";
 import { createServiceHarness } from "./testing/service-harness.ts";
@@ -56,6 +56,22 @@ describe("the host runs the outbox of a service that lists its migration", () =>
     }
     // close() stopped the relay before closing the ORM it reads: no round failed on a closed pool.
     expect(lines.join("")).not.toMatch(/outbox relay round failed/);
+  });
+
+  it("issue 10: the outbox and processed-events tables, listed as docs/new-service.md says, match their entities", async () => {
+    const h = await createServiceHarness(
+      {
+        ...outboxed,
+        entities: [OutboxMessageSchema, ProcessedEventSchema],
+        migrations: [outboxMigration("outboxed"), processedEventsMigration("outboxed")],
+      },
+      { bus: "memory", network: false },
+    );
+    try {
+      expect(await h.orm.schema.getUpdateSchemaSQL({ wrap: false })).toBe("");
+    } finally {
+      await h.close();
+    }
   });
 
   it("issue 10: refuses to start a service that lists the outbox migration without its entity, or the reverse", async () => {

@@ -120,7 +120,7 @@ export interface ServiceHarness {
   identityOf(token: string): Promise<Identity>;
   /**
    * Another instance of the service on the same database and bus, as a restart or a second replica would
-   * start it (not served; closed with the harness).
+   * start it: its `create` only (not served, no second outbox relay; closed with the harness).
    */
   createInstance(env?: Record<string, string | undefined>): Promise<ServiceInstance>;
   close(): Promise<void>;
