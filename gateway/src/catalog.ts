@@ -1,6 +1,9 @@
-// The backend services the gateway can route to when it runs alone (distributed mode). Registration data
-// only: the routing table, OpenAPI document and Connect passthrough are all derived from these descriptors.
-// Adding a service is one entry here plus `services.<name>` in the chart, which renders <NAME>_SERVICE_URL.
+// The backend services the gateway routes to when it runs alone (distributed mode), by service name: registration
+// data only (the routing table, OpenAPI document and Connect passthrough are derived from these descriptors).
+// The platform's one list of services is services/platform/src/catalogue.ts; the gateway must not load service
+// code, so it names each service's proto descriptors here, and services/platform/src/catalogue.test.ts checks
+// that this holds exactly every definition's `services`, in the catalogue's order. The chart renders each
+// service's <NAME>_SERVICE_URL from `services.<name>`.
 import type { DescService } from "@bufbuild/protobuf";
 import { AccountService } from "@tt/proto/tt/user/v1/account_service_pb";
 import { AdminService } from "@tt/proto/tt/user/v1/admin_service_pb";
