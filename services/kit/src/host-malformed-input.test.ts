@@ -3,58 +3,25 @@
 // the streaming envelopes. The bodies are written by hand, as a fuzzer or a broken client would send them.
 import http2 from "node:http2";
 import { gzipSync } from "node:zlib";
-import { Registry } from "prom-client";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import type { Bus } from "./bus/bus.ts";
-import { createMemoryBus } from "./bus/memory.ts";
-import { startServiceHost, type ServiceHost } from "./host.ts";
-import { createLogger } from "./logger.ts";
-import { createServer, type RunningServer } from "./server.ts";
-import { echoDefinition } from "./test-support/echo-service.ts";
-import { createTestDatabase, createTestTokenIssuer, type TestDatabase, type TestTokenIssuer } from "./testing/index.ts";
+import type { RunningServer } from "./server.ts";
+import { startEchoServer, type EchoServer } from "./test-support/echo-service.ts";
 
-const logger = createLogger({ service: "kit-test", level: "silent" });
 const ECHO = "/tt.testing.v1.EchoService/Echo";
 const ECHO_STREAM = "/tt.testing.v1.EchoService/EchoStream";
 
-let db: TestDatabase;
-let bus: Bus;
-let host: ServiceHost;
 let server: RunningServer;
-let issuer: TestTokenIssuer;
 let token: string;
 
+let echo: EchoServer | undefined;
 beforeAll(async () => {
-  db = await createTestDatabase(inject("databaseUrl"));
-  bus = createMemoryBus();
-  issuer = await createTestTokenIssuer();
-  token = await issuer.sign();
-  const registry = new Registry();
-  host = await startServiceHost({
-    definitions: [echoDefinition()],
-    databaseUrl: db.url,
-    bus,
-    logger,
-    env: {},
-    keys: issuer.keys,
-    registry,
-    allowMissingAccess: true,
-  });
-  server = await createServer({
-    handler: host.handler,
-    port: 0,
-    host: "127.0.0.1",
-    ready: host.ready,
-    logger,
-    registry,
-  });
+  echo = await startEchoServer(inject("databaseUrl"));
+  server = echo.server;
+  token = await echo.issuer.sign();
 });
 
 afterAll(async () => {
-  await server?.close();
-  await host?.close();
-  await bus?.close();
-  await db?.drop();
+  await echo?.close();
 });
 
 /** A length-prefixed message (Connect streaming, gRPC, gRPC-Web): flags, big-endian length, data. */

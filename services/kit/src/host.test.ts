@@ -7,16 +7,15 @@ import { Code, ConnectError, createClient, type Client, type ConnectRouter, type
 import { createConnectTransport, createGrpcTransport, createGrpcWebTransport } from "@connectrpc/connect-node";
 import { EchoRequestSchema, EchoService } from "@tt/proto/tt/testing/v1/echo_service_pb";
 import { base64url, SignJWT } from "jose";
-import { Registry } from "prom-client";
+import type { Registry } from "prom-client";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import type { Bus } from "./bus/bus.ts";
-import { createMemoryBus } from "./bus/memory.ts";
 import { createCallContext } from "./context.ts";
 import { startServiceHost, type ServiceHost } from "./host.ts";
 import { createLogger } from "./logger.ts";
-import { createServer, type RunningServer } from "./server.ts";
-import { echoDefinition, echoImplementation } from "./test-support/echo-service.ts";
-import { createTestDatabase, createTestTokenIssuer, type TestDatabase, type TestTokenIssuer } from "./testing/index.ts";
+import type { RunningServer } from "./server.ts";
+import { echoDefinition, echoImplementation, startEchoServer, type EchoServer } from "./test-support/echo-service.ts";
+import { createTestTokenIssuer, type TestDatabase, type TestTokenIssuer } from "./testing/index.ts";
 
 const logger = createLogger({ service: "kit-test", level: "silent" });
 
@@ -27,37 +26,14 @@ let server: RunningServer;
 let issuer: TestTokenIssuer;
 let registry: Registry;
 
+let echo: EchoServer | undefined;
 beforeAll(async () => {
-  db = await createTestDatabase(inject("databaseUrl"));
-  bus = createMemoryBus();
-  issuer = await createTestTokenIssuer();
-  registry = new Registry();
-  host = await startServiceHost({
-    definitions: [echoDefinition()],
-    databaseUrl: db.url,
-    bus,
-    logger,
-    env: {},
-    keys: issuer.keys,
-    registry,
-    // EchoService keeps one method without an access option to prove it is refused at call time.
-    allowMissingAccess: true,
-  });
-  server = await createServer({
-    handler: host.handler,
-    port: 0,
-    host: "127.0.0.1",
-    ready: host.ready,
-    logger,
-    registry,
-  });
+  echo = await startEchoServer(inject("databaseUrl"));
+  ({ db, bus, host, server, issuer, registry } = echo);
 });
 
 afterAll(async () => {
-  await server?.close();
-  await host?.close();
-  await bus?.close();
-  await db?.drop();
+  await echo?.close();
 });
 
 const transports: Record<string, () => Transport> = {
