@@ -3,10 +3,12 @@
 // the user service's service-only GetServiceUserProfile for the author's nickname. Each of the four is tested
 // here with the real user service: both in one host (createServiceHarness with `alongside`, the all-in-one
 // shape, REST through the gateway), and in two hosts, the user service behind its own server and reached at
-// USER_SERVICE_URL with a token of the deployment's service identity.
+// USER_SERVICE_URL with a token of the deployment's service identity, and that server in a process of its own.
 import { generateKeyPairSync, randomUUID } from "node:crypto";
+import path from "node:path";
 import { fromBinary } from "@bufbuild/protobuf";
-import { Code, ConnectError } from "@connectrpc/connect";
+import { Code, ConnectError, createClient } from "@connectrpc/connect";
+import { createConnectTransport } from "@connectrpc/connect-node";
 import type { MikroORM } from "@mikro-orm/postgresql";
 import { createGateway, type Gateway } from "@tt/gateway";
 import {
@@ -19,15 +21,16 @@ import {
   type RunningServer,
   type Subscription,
 } from "@tt/kit";
-import { createServiceHarness, type ServiceHarness } from "@tt/kit/testing";
+import { createServiceHarness, createTestDatabase, type ServiceHarness, type TestDatabase } from "@tt/kit/testing";
 import { NoteAddedSchema } from "@tt/proto/tt/example/v1/events_pb";
 import { ExampleService } from "@tt/proto/tt/example/v1/example_service_pb";
 import { AuthService } from "@tt/proto/tt/user/v1/auth_service_pb";
 import { UserCreatedSchema } from "@tt/proto/tt/user/v1/events_pb";
 import { ProfileService } from "@tt/proto/tt/user/v1/profile_service_pb";
 import { userServiceDefinition } from "@tt/user-service";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { exampleServiceDefinition, Note } from "../../services/kit/src/test-support/example-service.ts";
+import { spawnNodeProcess, waitUntilReady, type ChildHandle } from "../../services/platform/src/distributed-process.ts";
 
 const logger = createLogger({ service: "service-calls-test", level: "silent" });
 const ADMIN = { ADMIN_EMAIL: "root@example.org", ADMIN_PASSWORD: "service calls admin password" };
@@ -240,5 +243,60 @@ describe("the example service calling the user service in another host", () => {
     await expect(
       createServiceHarness(exampleServiceDefinition, { env: { SERVICE_TOKEN_PRIVATE_KEY: key }, network: false }),
     ).rejects.toThrow(/USER_SERVICE_URL: is required: tt\.user\.v1\.ProfileService is called/);
+  });
+});
+
+describe("the example service calling the user service in its own process", () => {
+  let key: string;
+  let db: TestDatabase;
+  let child: ChildHandle | undefined;
+  let userUrl: string;
+  const closers: (() => Promise<void>)[] = [];
+
+  beforeAll(async () => {
+    key = pem();
+    db = await createTestDatabase(inject("databaseUrl"));
+    // The user service's own entry, as a Deployment of the chart runs it: port 0, reported over IPC.
+    child = spawnNodeProcess({
+      name: "user",
+      entry: "services/user/src/main.ts",
+      cwd: path.resolve(import.meta.dirname, "../.."),
+      forwardOutput: false,
+      env: {
+        PATH: process.env.PATH ?? "",
+        HOME: process.env.HOME ?? "",
+        DATABASE_URL: db.url,
+        NATS_URL: inject("natsUrl"),
+        HOST: "127.0.0.1",
+        PORT: "0",
+        METRICS_PORT: "0",
+        METRICS_HOST: "127.0.0.1",
+        LOG_LEVEL: "warn",
+        SERVICE_TOKEN_PRIVATE_KEY: key,
+        ...ADMIN,
+      },
+    });
+    userUrl = (await waitUntilReady(child, 60_000, { metrics: true })).url;
+  });
+
+  afterAll(async () => {
+    for (const close of closers.reverse()) await close();
+    await child?.stop(5_000);
+    await db?.drop();
+  });
+
+  it("issue 10: reaches the user service's process at USER_SERVICE_URL, as a service, with the deployment's key", async () => {
+    const auth = createClient(AuthService, createConnectTransport({ baseUrl: userUrl, httpVersion: "1.1" }));
+    const login = await auth.login({ email: ADMIN.ADMIN_EMAIL, password: ADMIN.ADMIN_PASSWORD });
+    const h = await createServiceHarness(exampleServiceDefinition, {
+      env: { USER_SERVICE_URL: userUrl, SERVICE_TOKEN_PRIVATE_KEY: key },
+      network: false,
+    });
+    closers.push(() => h.close());
+    const client = h.client(ExampleService, { token: await h.tokens.user("user", login.user!.uuid) });
+    const { note } = await client.addNote({ text: "from another process" });
+    expect(await client.getNote({ id: note!.id })).toMatchObject({
+      authorNickname: login.user!.profile!.nickname,
+    });
   });
 });
