@@ -108,7 +108,8 @@ describe("in process", () => {
     expect(await echo.echo({ text: "hi" })).toMatchObject({ text: "hi", subject: "caller", tokenType: "service" });
     // The access interceptor ran: a service-only method accepts it, a guest-only method refuses it.
     expect((await echo.serviceEcho({ text: "svc" })).text).toBe("svc");
-    expect(await codeOf(echo.guestEcho({ text: "no" }))).toBe(Code.Unauthenticated);
+    // A refusal of the service's own identity is the deployment's fault: Internal, never a 401 for the user.
+    expect(await codeOf(echo.guestEcho({ text: "no" }))).toBe(Code.Internal);
     // Called while serving a request, the call carries that request's id.
     expect((await runWithRequestId("req-42", () => echo.echo({ text: "id" }))).requestId).toBe("req-42");
     expect(await texts(echo.echoStream({ text: "s", count: 2 }))).toEqual(["s", "s"]);
@@ -164,10 +165,10 @@ describe("across processes", () => {
     expect(await codeOf(quick.echo({ text: "slow", delayMs: 5_000 }))).toBe(Code.DeadlineExceeded);
   });
 
-  it("issue 10: a token of another key is refused by the service called", async () => {
+  it("issue 10: a token of another key is refused by the service called, and the caller answers Internal, not 401", async () => {
     const seen: { deps?: ServiceDeps } = {};
     await host([callerDefinition(seen)], { TESTING_SERVICE_URL: target.url, SERVICE_TOKEN_PRIVATE_KEY: pem() });
-    expect(await codeOf(seen.deps!.clients.get(EchoService).serviceEcho({ text: "x" }))).toBe(Code.Unauthenticated);
+    expect(await codeOf(seen.deps!.clients.get(EchoService).serviceEcho({ text: "x" }))).toBe(Code.Internal);
   });
 
   it("issue 10: a missing <NAME>_SERVICE_URL fails the start, naming the variable", async () => {

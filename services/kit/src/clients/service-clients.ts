@@ -162,10 +162,36 @@ function withIdentity(inner: Transport, token: () => Promise<string>, defaultTim
   };
   return {
     async unary(method, signal, timeoutMs, header, input, contextValues) {
-      return inner.unary(method, signal, timeoutMs ?? defaultTimeoutMs, await headers(header), input, contextValues);
+      const h = await headers(header);
+      return inner
+        .unary(method, signal, timeoutMs ?? defaultTimeoutMs, h, input, contextValues)
+        .catch((err: unknown) => {
+          throw identityRefused(method.parent.typeName, err);
+        });
     },
     async stream(method, signal, timeoutMs, header, input, contextValues) {
-      return inner.stream(method, signal, timeoutMs ?? defaultTimeoutMs, await headers(header), input, contextValues);
+      const h = await headers(header);
+      return inner
+        .stream(method, signal, timeoutMs ?? defaultTimeoutMs, h, input, contextValues)
+        .catch((err: unknown) => {
+          throw identityRefused(method.parent.typeName, err);
+        });
     },
   };
+}
+
+/**
+ * A service that refuses this service's own token (a key the deployment does not share, a clock far off) is the
+ * deployment's fault, not the end user's: Internal, so the user does not get a 401 about a token they never sent,
+ * and the cause is logged where the call failed. Every other answer passes through unchanged.
+ */
+function identityRefused(target: string, err: unknown): unknown {
+  if (!(err instanceof ConnectError) || err.code !== Code.Unauthenticated) return err;
+  return new ConnectError(
+    `${target} refused this service's identity: ${err.rawMessage}`,
+    Code.Internal,
+    undefined,
+    undefined,
+    err,
+  );
 }
