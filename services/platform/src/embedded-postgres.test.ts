@@ -67,7 +67,8 @@ const passwordOf = (handle: EmbeddedPostgresHandle) => decodeURIComponent(new UR
 
 describe("embedded PostgreSQL", () => {
   it("issue 9 defect 12: a fresh cluster gets a random password in a 0600 file, SCRAM, and listens on loopback only", async () => {
-    const dataDir = path.join(await tempFolder(), "postgres");
+    // As on a fresh clone: the folder that holds the data folder (<repo>/.data) does not exist yet.
+    const dataDir = path.join(await tempFolder(), ".data", "postgres");
     const port = await freePort();
     const handle = await start(dataDir, port);
     const password = passwordOf(handle);

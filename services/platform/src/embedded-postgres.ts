@@ -8,7 +8,7 @@
 // here sets a random one with ALTER USER.
 import { randomBytes } from "node:crypto";
 import { existsSync } from "node:fs";
-import { chmod, readFile, rename, stat, writeFile } from "node:fs/promises";
+import { chmod, mkdir, readFile, rename, stat, writeFile } from "node:fs/promises";
 import path from "node:path";
 import type { Logger } from "pino";
 import { stopOrphan } from "./orphans.ts";
@@ -58,6 +58,8 @@ async function readPassword(file: string, logger: Logger): Promise<string | unde
 /** Writes `password` to `file` (mode 0600) through a temporary file, so a crash never leaves half a password. */
 async function writePassword(file: string, password: string): Promise<void> {
   const temporary = `${file}.${process.pid}.tmp`;
+  // On a fresh clone not even <repo>/.data exists yet.
+  await mkdir(path.dirname(file), { recursive: true });
   await writeFile(temporary, `${password}\n`, { mode: 0o600 });
   await chmod(temporary, 0o600);
   await rename(temporary, file);
