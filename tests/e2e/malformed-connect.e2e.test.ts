@@ -35,6 +35,17 @@ describe.each(MODES)("malformed Connect bodies through the gateway (%s)", (mode)
     expect(JSON.parse(res.body.toString())).toMatchObject({ code: "invalid_argument" });
   });
 
+  it.each(["a+b", "!!!!", "%00%ff"])(
+    "issue 9 fuzz: a Connect GET whose base64 message is not base64 (%s) is 400 invalid_argument, not 500",
+    async (message) => {
+      const res = await fetch(
+        `${platform.url}/tt.user.v1.ProfileService/GetUser?connect=v1&encoding=proto&base64=1&message=${message}`,
+      );
+      expect(res.status).toBe(400);
+      expect(await res.json()).toMatchObject({ code: "invalid_argument" });
+    },
+  );
+
   it.each([
     ["malformed JSON", { "content-type": "application/json" }, Buffer.from("{")],
     [

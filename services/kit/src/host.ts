@@ -23,7 +23,11 @@ import { createEntityManagerInterceptor } from "./interceptors/entity-manager.ts
 import { createInputRulesInterceptor } from "./interceptors/input-rules.ts";
 import { createLoggingInterceptor } from "./interceptors/logging.ts";
 import { createMetricsInterceptor } from "./interceptors/metrics.ts";
-import { createRequestFaultInterceptor, requestFaultGate } from "./interceptors/request-faults.ts";
+import {
+  createRequestFaultInterceptor,
+  refuseUndecodableGetMessages,
+  requestFaultGate,
+} from "./interceptors/request-faults.ts";
 import { createRequestIdInterceptor } from "./interceptors/request-id.ts";
 import { captureRoutes, methodKey, type CapturedRoutes } from "./route-capture.ts";
 import type { NodeRequestHandler } from "./server.ts";
@@ -235,18 +239,20 @@ export async function startServiceHost(opts: ServiceHostOptions): Promise<Servic
     createEntityManagerInterceptor({ ormFor: (service) => ormByService.get(service.typeName) }),
   ];
 
-  const handler = connectNodeAdapter({
-    routes: (router) => {
-      for (const s of started) s.routes?.replay(router);
-    },
-    interceptors,
-    // A unary body that does not parse is invalid_argument, not internal (issue 9 defect 2).
-    requestGate: requestFaultGate,
-    // A longer deadline than a Node timer can hold (24.8 days) would fire at once (TimeoutOverflowWarning, then
-    // 1 ms): such a grpc-timeout or connect-timeout-ms is refused as invalid_argument instead (issue 9 fuzz).
-    maxTimeoutMs: MAX_TIMER_MS,
-    shutdownSignal: shutdown.signal,
-  });
+  const handler = refuseUndecodableGetMessages(
+    connectNodeAdapter({
+      routes: (router) => {
+        for (const s of started) s.routes?.replay(router);
+      },
+      interceptors,
+      // A unary body that does not parse is invalid_argument, not internal (issue 9 defect 2).
+      requestGate: requestFaultGate,
+      // A longer deadline than a Node timer can hold (24.8 days) would fire at once (TimeoutOverflowWarning, then
+      // 1 ms): such a grpc-timeout or connect-timeout-ms is refused as invalid_argument instead (issue 9 fuzz).
+      maxTimeoutMs: MAX_TIMER_MS,
+      shutdownSignal: shutdown.signal,
+    }),
+  );
   const transport = createInProcessTransport({ methods, interceptors, shutdownSignal: shutdown.signal });
   inProcess.transport = transport;
 

@@ -10,6 +10,9 @@
 //   re-coded there.
 // - Streaming calls decode their messages while the implementation reads them. The interceptor (outermost)
 //   marks the call as started and maps what the request's message stream throws.
+import type { IncomingMessage, ServerResponse } from "node:http";
+import type { Http2ServerRequest, Http2ServerResponse } from "node:http2";
+import { base64Decode } from "@bufbuild/protobuf/wire";
 import { Code, ConnectError, createContextKey, type HandlerContext, type Interceptor } from "@connectrpc/connect";
 
 /** Set once the interceptor chain runs: from then on, an Internal error is the server's own. */
@@ -69,5 +72,31 @@ export function requestFaultGate(context: HandlerContext): void {
       Object.assign(reason, { code: recoded.code, message: recoded.message });
     }
     abort(reason);
+  };
+}
+
+type NodeHandler = (req: IncomingMessage | Http2ServerRequest, res: ServerResponse | Http2ServerResponse) => void;
+
+/**
+ * A Connect GET (`?encoding=proto&base64=1&message=…`) whose message is not base64 makes Connect's handler throw a
+ * plain Error before any gate or interceptor, which it answers as 500 "internal error" (found by the fuzz
+ * campaign). Such a request is refused here as Connect itself refuses a malformed message: 400 invalid_argument.
+ */
+export function refuseUndecodableGetMessages(handler: NodeHandler): NodeHandler {
+  return (req, res) => {
+    if (req.method === "GET" && req.url?.includes("base64=1")) {
+      const query = new URLSearchParams(req.url.slice(req.url.indexOf("?") + 1));
+      if (query.get("base64") === "1") {
+        try {
+          base64Decode(query.get("message") ?? "");
+        } catch {
+          const body = JSON.stringify({ code: "invalid_argument", message: "message: invalid base64" });
+          (res as ServerResponse).writeHead(400, { "content-type": "application/json" });
+          res.end(body);
+          return;
+        }
+      }
+    }
+    handler(req, res);
   };
 }
