@@ -10,6 +10,7 @@ import {
   type DescMethodUnary,
   type DescService,
   type Message,
+  type Registry,
 } from "@bufbuild/protobuf";
 import { Code, ConnectError, type Transport } from "@connectrpc/connect";
 import { runWithRequestId } from "@tt/kit";
@@ -77,8 +78,8 @@ export const OPENAPI_PATH = "/openapi.json";
 // opens no CSRF hole: a cross-site "simple" request cannot carry the Authorization header.
 const JSON_TYPE = /^(?:application\/(?:[\w.+-]*\+)?json|text\/plain)\b/i;
 
-/** Every file the services need, dependencies included: the registry resolves `Any` in JSON. */
-function filesOf(services: DescService[]): DescFile[] {
+/** A registry of every file the services need, dependencies included: it resolves `Any` in JSON. */
+export function registryOf(services: DescService[]): Registry {
   const seen = new Set<DescFile>();
   const visit = (f: DescFile) => {
     if (seen.has(f)) return;
@@ -86,7 +87,7 @@ function filesOf(services: DescService[]): DescFile[] {
     f.dependencies.forEach(visit);
   };
   services.forEach((s) => visit(s.file));
-  return [...seen];
+  return createRegistry(...seen);
 }
 
 function readBody(req: NodeRequest, limit: number): Promise<string> {
@@ -143,7 +144,7 @@ async function readForm(
 export function createGateway(opts: GatewayOptions): Gateway {
   const { backends, logger } = opts;
   const limit = opts.bodyLimitBytes ?? DEFAULT_BODY_LIMIT_BYTES;
-  const registry = createRegistry(...filesOf(backends.flatMap((b) => b.services)));
+  const registry = registryOf(backends.flatMap((b) => b.services));
   const routes = buildRouteTable(backends, registry);
   const openapi = buildOpenApi(routes.routes);
   const openapiText = JSON.stringify(openapi);

@@ -3,14 +3,8 @@
 // of every registered Connect service descriptor. A service that lands later is in both, so it is fuzzed
 // with no edit here. Every request is a fast-check value, so a failure shrinks to the smallest request.
 import { gzipSync } from "node:zlib";
-import {
-  createRegistry,
-  fromJson,
-  toBinary,
-  type DescFile,
-  type DescMessage,
-  type DescService,
-} from "@bufbuild/protobuf";
+import { fromJson, toBinary, type DescMessage, type DescService } from "@bufbuild/protobuf";
+import { registryOf } from "@tt/gateway";
 import fc from "fast-check";
 import type { Ending, Framing } from "./client.ts";
 
@@ -770,17 +764,6 @@ function restOperations(doc: OpenApiDoc): Operation[] {
 // ---------------------------------------------------------------------------------------------------------
 // Connect, gRPC and gRPC-Web from the service descriptors.
 
-function filesOf(services: DescService[]): DescFile[] {
-  const seen = new Set<DescFile>();
-  const visit = (f: DescFile) => {
-    if (seen.has(f)) return;
-    seen.add(f);
-    f.dependencies.forEach(visit);
-  };
-  services.forEach((s) => visit(s.file));
-  return [...seen];
-}
-
 /** Protobuf wire bytes a decoder must refuse cleanly. */
 const hostileProto: fc.Arbitrary<Uint8Array> = fc.oneof(
   fc
@@ -885,7 +868,7 @@ type Protocol =
   | "wrong-type";
 
 function rpcOperations(doc: OpenApiDoc, services: DescService[]): Operation[] {
-  const registry = createRegistry(...filesOf(services));
+  const registry = registryOf(services);
   const ops: Operation[] = [];
   for (const service of services) {
     for (const method of service.methods) {
