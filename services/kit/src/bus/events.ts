@@ -20,6 +20,7 @@ import type { MigrationObject } from "@mikro-orm/core";
 import { defineEntity, p } from "@mikro-orm/core";
 import { Migration } from "@mikro-orm/migrations";
 import type { EntityManager, MikroORM } from "@mikro-orm/postgresql";
+import { checkSchemaName } from "../db/schema-name.ts";
 import { event as eventOption } from "@tt/proto/tt/options/v1/event_pb";
 import type { Bus, ConsumeOptions, DurableMessage, Subscription } from "./bus.ts";
 import { defaultBusLogger, type BusLogger } from "./bus-logger.ts";
@@ -211,11 +212,9 @@ export async function consumeEvents<Desc extends DescMessage>(
 
 export const PROCESSED_EVENTS_MIGRATION_NAME = "Migration20261124140000_processed_events";
 
-const schemaPattern = /^[a-z_][a-z0-9_]{0,62}$/;
-
 /** The `processed_event` table of a service that consumes events (`consumeEvents`), in its schema. */
 export function processedEventsMigration(schema: string): MigrationObject {
-  if (!schemaPattern.test(schema)) throw new Error(`invalid schema name ${JSON.stringify(schema)}`);
+  checkSchemaName(schema);
   const table = `"${schema}"."processed_event"`;
   class ProcessedEventsMigration extends Migration {
     override name = PROCESSED_EVENTS_MIGRATION_NAME;

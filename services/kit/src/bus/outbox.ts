@@ -17,6 +17,7 @@ import type { MigrationObject } from "@mikro-orm/core";
 import { defineEntity, p } from "@mikro-orm/core";
 import { Migration } from "@mikro-orm/migrations";
 import type { EntityManager, MikroORM } from "@mikro-orm/postgresql";
+import { checkSchemaName } from "../db/schema-name.ts";
 import type { Bus } from "./bus.ts";
 import { defaultBusLogger, type BusLogger } from "./bus-logger.ts";
 import { validateSubject } from "./subject.ts";
@@ -187,15 +188,12 @@ export function startOutboxRelay(opts: OutboxRelayOptions): OutboxRelay {
 
 export const OUTBOX_MIGRATION_NAME = "Migration20261122050000_outbox";
 
-// Identifiers are interpolated into DDL, so only plain lower-case names are accepted (as in initOrm).
-const schemaPattern = /^[a-z_][a-z0-9_]{0,62}$/;
-
 /**
  * The outbox table's migration for a service's schema; every service that publishes events lists it. Its
  * name is the one the user service applied first, so databases that already have the table keep it.
  */
 export function outboxMigration(schema: string): MigrationObject {
-  if (!schemaPattern.test(schema)) throw new Error(`invalid schema name ${JSON.stringify(schema)}`);
+  checkSchemaName(schema);
   const table = `"${schema}"."outbox_message"`;
   class OutboxMigration extends Migration {
     override name = OUTBOX_MIGRATION_NAME;

@@ -6,6 +6,7 @@ import { MikroORM, type Options } from "@mikro-orm/postgresql";
 import pg from "pg";
 import type { ServiceDefinition } from "../service.ts";
 import { orderMigrations } from "./migration-order.ts";
+import { checkSchemaName } from "./schema-name.ts";
 
 export interface InitOrmOptions {
   /** postgres:// connection URL. */
@@ -23,11 +24,8 @@ export interface InitOrmOptions {
   overrides?: Partial<Options>;
 }
 
-// Identifiers are interpolated into DDL, so only plain lower-case names are accepted.
-const schemaPattern = /^[a-z_][a-z0-9_]{0,62}$/;
-
 export async function initOrm(opts: InitOrmOptions): Promise<MikroORM> {
-  if (!schemaPattern.test(opts.schema)) throw new Error(`invalid schema name ${JSON.stringify(opts.schema)}`);
+  checkSchemaName(opts.schema);
   // Before any connection: a misnamed or twice-listed migration is a build problem.
   const migrationsList = orderMigrations(opts.migrations);
   return MikroORM.init({
