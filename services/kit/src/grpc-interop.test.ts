@@ -5,13 +5,8 @@ import { fileURLToPath } from "node:url";
 import * as grpc from "@grpc/grpc-js";
 import * as protoLoader from "@grpc/proto-loader";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import type { Bus } from "./bus/bus.ts";
-import { createMemoryBus } from "./bus/memory.ts";
-import { startServiceHost, type ServiceHost } from "./host.ts";
-import { createLogger } from "./logger.ts";
-import { createServer, type RunningServer } from "./server.ts";
-import { echoDefinition } from "./test-support/echo-service.ts";
-import { createTestDatabase, createTestTokenIssuer, type TestDatabase, type TestTokenIssuer } from "./testing/index.ts";
+import { startEchoServer, type EchoServer } from "./test-support/echo-service.ts";
+import type { TestTokenIssuer } from "./testing/index.ts";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../..");
 
@@ -32,28 +27,13 @@ interface GrpcEchoClient extends grpc.Client {
   EchoStream(req: object, md: grpc.Metadata): grpc.ClientReadableStream<{ text: string; index: number }>;
 }
 
-let db: TestDatabase;
-let bus: Bus;
-let host: ServiceHost;
-let server: RunningServer;
+let echo: EchoServer | undefined;
 let issuer: TestTokenIssuer;
 let client: GrpcEchoClient;
 
 beforeAll(async () => {
-  const logger = createLogger({ service: "kit-grpc-test", level: "silent" });
-  db = await createTestDatabase(inject("databaseUrl"));
-  bus = createMemoryBus();
-  issuer = await createTestTokenIssuer();
-  host = await startServiceHost({
-    definitions: [echoDefinition()],
-    databaseUrl: db.url,
-    bus,
-    logger,
-    env: {},
-    keys: issuer.keys,
-    allowMissingAccess: true,
-  });
-  server = await createServer({ handler: host.handler, port: 0, host: "127.0.0.1", ready: host.ready, logger });
+  echo = await startEchoServer(inject("databaseUrl"));
+  issuer = echo.issuer;
   const definition = await protoLoader.load("tt/testing/v1/echo_service.proto", {
     includeDirs: [path.join(root, "proto"), path.join(root, "node_modules/google-proto-files")],
     keepCase: false,
@@ -62,15 +42,12 @@ beforeAll(async () => {
   const pkg = grpc.loadPackageDefinition(definition) as unknown as {
     tt: { testing: { v1: { EchoService: new (address: string, creds: grpc.ChannelCredentials) => GrpcEchoClient } } };
   };
-  client = new pkg.tt.testing.v1.EchoService(`127.0.0.1:${server.port}`, grpc.credentials.createInsecure());
+  client = new pkg.tt.testing.v1.EchoService(`127.0.0.1:${echo.server.port}`, grpc.credentials.createInsecure());
 });
 
 afterAll(async () => {
   client?.close();
-  await server?.close();
-  await host?.close();
-  await bus?.close();
-  await db?.drop();
+  await echo?.close();
 });
 
 function unary(fn: UnaryFn, req: object, md = new grpc.Metadata()): Promise<EchoReply> {
