@@ -1,6 +1,6 @@
 import http from "node:http";
 import http2 from "node:http2";
-import net from "node:net";
+import type net from "node:net";
 import { Code, ConnectError, createClient, type Transport } from "@connectrpc/connect";
 import { connectNodeAdapter, createConnectTransport, createGrpcTransport } from "@connectrpc/connect-node";
 import { EchoService } from "@tt/proto/tt/testing/v1/echo_service_pb";
@@ -16,6 +16,7 @@ import {
   type ServerOptions,
 } from "./server.ts";
 import { echoImplementation, type EchoProbe } from "./test-support/echo-service.ts";
+import { rawConnection, type RawConnection } from "./testing/raw-connection.ts";
 
 const logger = createLogger({ service: "kit-server-test", level: "silent" });
 const running: RunningServer[] = [];
@@ -180,38 +181,7 @@ describe("createServer", () => {
 // close, an answer), timings are only asserted loosely to show which limit ended the connection.
 const SHORT: Partial<ServerLimits> = { headersTimeoutMs: 300, bodyTimeoutMs: 300, idleTimeoutMs: 300 };
 
-interface RawClient {
-  socket: net.Socket;
-  /** Resolves when the server has closed the connection: what it sent, and ms since `since`. */
-  closed: Promise<{ data: string; ms: number; error?: string }>;
-  since: number;
-}
-
-function raw(url: string, localAddress?: string): Promise<RawClient> {
-  const { hostname, port } = new URL(url);
-  return new Promise((resolve, reject) => {
-    const socket = net.connect({ host: hostname, port: Number(port), localAddress });
-    let data = "";
-    let error: string | undefined;
-    socket.setEncoding("utf8");
-    socket.on("data", (chunk: string) => (data += chunk));
-    socket.on("error", (err: NodeJS.ErrnoException) => (error = err.code ?? err.message));
-    const client: RawClient = {
-      socket,
-      since: performance.now(),
-      closed: new Promise((done) =>
-        socket.once("close", () => done({ data, ms: performance.now() - client.since, error })),
-      ),
-    };
-    socket.once("connect", () => {
-      client.since = performance.now();
-      resolve(client);
-    });
-    socket.once("error", reject);
-  });
-}
-
-function send(client: RawClient, text: string) {
+function send(client: RawConnection, text: string) {
   client.socket.write(text);
   client.since = performance.now();
 }
@@ -226,8 +196,8 @@ const countingHandler: NodeRequestHandler = (req, res) => {
 describe("createServer against slow clients (issue 9 defect 8)", () => {
   it("issue 9 defect 8: drops a connection that sends nothing, or half a preface, within the headers timeout", async () => {
     const server = await start({ limits: SHORT });
-    const silent = await raw(server.url);
-    const halfPreface = await raw(server.url);
+    const silent = await rawConnection(server.url);
+    const halfPreface = await rawConnection(server.url);
     send(halfPreface, "PRI * HTTP/2.0\r\n");
     for (const client of [silent, halfPreface]) {
       const { ms } = await client.closed;
@@ -238,7 +208,7 @@ describe("createServer against slow clients (issue 9 defect 8)", () => {
 
   it("issue 9 defect 8: drops a client that sends half its headers and stops, with 408", async () => {
     const server = await start({ limits: SHORT });
-    const client = await raw(server.url);
+    const client = await rawConnection(server.url);
     send(client, "GET /healthz HTTP/1.1\r\nHost: x\r\n");
     const { data, ms } = await client.closed;
     expect(data).toContain("408");
@@ -247,7 +217,7 @@ describe("createServer against slow clients (issue 9 defect 8)", () => {
 
   it("issue 9 defect 8: headers trickled a byte at a time do not extend the headers deadline", async () => {
     const server = await start({ limits: SHORT });
-    const client = await raw(server.url);
+    const client = await rawConnection(server.url);
     const started = performance.now();
     const header = "GET /healthz HTTP/1.1\r\nHost: x\r\nX-Slow: " + "a".repeat(10_000);
     let at = 0;
@@ -263,7 +233,7 @@ describe("createServer against slow clients (issue 9 defect 8)", () => {
 
   it("issue 9 defect 8: drops a client that sends its headers and then an idle body", async () => {
     const server = await start({ limits: SHORT, handler: countingHandler });
-    const client = await raw(server.url);
+    const client = await rawConnection(server.url);
     send(client, "POST /upload HTTP/1.1\r\nHost: x\r\nContent-Length: 1000\r\n\r\nfirst bytes");
     const { ms, data } = await client.closed;
     expect(data).toBe("");
@@ -273,7 +243,7 @@ describe("createServer against slow clients (issue 9 defect 8)", () => {
 
   it("issue 9 defect 8: keeps an upload that keeps sending beyond the body timeout (an idle timeout, not a total)", async () => {
     const server = await start({ limits: SHORT, handler: countingHandler });
-    const client = await raw(server.url);
+    const client = await rawConnection(server.url);
     const chunks = 12;
     send(client, `POST /upload HTTP/1.1\r\nHost: x\r\nContent-Length: ${chunks * 10}\r\nConnection: close\r\n\r\n`);
     const started = performance.now();
@@ -292,7 +262,7 @@ describe("createServer against slow clients (issue 9 defect 8)", () => {
 
   it("issue 9 defect 8: closes an idle keep-alive connection after the idle timeout", async () => {
     const server = await start({ limits: SHORT });
-    const client = await raw(server.url);
+    const client = await rawConnection(server.url);
     const answered = new Promise<void>((resolve) => client.socket.once("data", () => resolve()));
     send(client, "GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n");
     await answered;
@@ -354,8 +324,8 @@ describe("createServer against slow clients (issue 9 defect 8)", () => {
 
   it("issue 9 defect 8: refuses the connection over the per-address cap while another address still gets in", async () => {
     const server = await start({ limits: { maxConnectionsPerAddress: 3 } });
-    const held = await Promise.all([raw(server.url), raw(server.url), raw(server.url)]);
-    const extra = await raw(server.url);
+    const held = await Promise.all([rawConnection(server.url), rawConnection(server.url), rawConnection(server.url)]);
+    const extra = await rawConnection(server.url);
     const refused = await extra.closed;
     expect(refused.data).toBe("");
     expect(refused.error).toBe("ECONNRESET");
@@ -363,7 +333,7 @@ describe("createServer against slow clients (issue 9 defect 8)", () => {
     const answered = new Promise<string>((resolve) => held[0]!.socket.once("data", (d: string) => resolve(d)));
     send(held[0]!, "GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n");
     expect(await answered).toMatch(/^HTTP\/1\.1 200/);
-    const other = await raw(server.url, "127.0.0.2");
+    const other = await rawConnection(server.url, "127.0.0.2");
     const otherAnswered = new Promise<string>((resolve) => other.socket.once("data", (d: string) => resolve(d)));
     send(other, "GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n");
     expect(await otherAnswered).toMatch(/^HTTP\/1\.1 200/);
@@ -372,8 +342,8 @@ describe("createServer against slow clients (issue 9 defect 8)", () => {
 
   it("issue 9 defect 8: refuses connections over the global cap", async () => {
     const server = await start({ limits: { maxConnections: 2 } });
-    const held = await Promise.all([raw(server.url), raw(server.url)]);
-    const extra = await raw(server.url, "127.0.0.3");
+    const held = await Promise.all([rawConnection(server.url), rawConnection(server.url)]);
+    const extra = await rawConnection(server.url, "127.0.0.3");
     const refused = await extra.closed;
     expect(refused.data).toBe("");
     const answered = new Promise<string>((resolve) => held[1]!.socket.once("data", (d: string) => resolve(d)));

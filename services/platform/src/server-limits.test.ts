@@ -1,8 +1,7 @@
 // The all-in-one process serves /metrics on its own loopback port, never on the public one, and reads the
 // server's limits against slow clients from its environment (issue 9 defects 8 and 10). The kit's server
 // tests cover each limit; here the configuration reaches the platform's server.
-import net from "node:net";
-import { createTestDatabase, type TestDatabase } from "@tt/kit/testing";
+import { createTestDatabase, rawConnection, type TestDatabase } from "@tt/kit/testing";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { startAllInOne, type AllInOne } from "./all-in-one.ts";
 
@@ -26,26 +25,6 @@ afterAll(async () => {
   await db?.drop();
 });
 
-function connect(
-  url: string,
-  localAddress?: string,
-): Promise<{ socket: net.Socket; closed: Promise<{ data: string; error?: string }> }> {
-  const { hostname, port } = new URL(url);
-  return new Promise((resolve, reject) => {
-    const socket = net.connect({ host: hostname, port: Number(port), localAddress });
-    let data = "";
-    let error: string | undefined;
-    socket.setEncoding("utf8");
-    socket.on("data", (chunk: string) => (data += chunk));
-    socket.on("error", (err: NodeJS.ErrnoException) => (error = err.code));
-    const closed = new Promise<{ data: string; error?: string }>((done) =>
-      socket.once("close", () => done({ data, error })),
-    );
-    socket.once("connect", () => resolve({ socket, closed }));
-    socket.once("error", reject);
-  });
-}
-
 describe("all-in-one server", () => {
   it("issue 9 defect 10: serves /metrics on a loopback port of its own and answers 404 for it on the public port", async () => {
     expect(platform.metricsUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
@@ -65,14 +44,15 @@ describe("all-in-one server", () => {
   });
 
   it("issue 9 defect 8: drops half-sent headers after HEADERS_TIMEOUT_MS and caps connections per address", async () => {
-    const slow = await connect(platform.url);
+    const slow = await rawConnection(platform.url);
     slow.socket.write("POST /api/user-service/auth/login HTTP/1.1\r\nHost: x\r\nContent-Type: appl");
     expect((await slow.closed).data).toContain("408");
 
     // From an address of its own (all of 127/8 is loopback on Linux): this test's fetches hold none there.
-    const held = await Promise.all(Array.from({ length: 4 }, () => connect(platform.url, "127.0.0.5")));
-    const extra = await connect(platform.url, "127.0.0.5");
-    expect(await extra.closed).toEqual({ data: "", error: "ECONNRESET" });
+    const held = await Promise.all(Array.from({ length: 4 }, () => rawConnection(platform.url, "127.0.0.5")));
+    const extra = await rawConnection(platform.url, "127.0.0.5");
+    const { data, error } = await extra.closed;
+    expect({ data, error }).toEqual({ data: "", error: "ECONNRESET" });
     const answered = new Promise<string>((resolve) => held[3]!.socket.once("data", (d: string) => resolve(d)));
     held[3]!.socket.write("GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n");
     expect(await answered).toMatch(/^HTTP\/1\.1 200/);

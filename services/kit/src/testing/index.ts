@@ -1,3 +1,4 @@
+export { rawConnection } from "./raw-connection.ts";
 export { schemaSnapshot } from "./schema-snapshot.ts";
 export { createServiceHarness } from "./service-harness.ts";
 export { createTestDatabase } from "./test-database.ts";
@@ -11,6 +12,7 @@ export type {
   ServiceHarness,
   ServiceHarnessOptions,
 } from "./service-harness.ts";
+export type { RawConnection } from "./raw-connection.ts";
 export type { SchemaSnapshot } from "./schema-snapshot.ts";
 export type { TestDatabase } from "./test-database.ts";
 export type { TestTokenClaims, TestTokenIssuer } from "./test-tokens.ts";
