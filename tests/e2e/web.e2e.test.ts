@@ -356,7 +356,11 @@ describe("web journeys", () => {
       } finally {
         await page.close();
         frontends = createFrontendHandler();
-        await new Promise((resolve) => cdn.close(resolve));
+        // The browser keeps its connections to the CDN open (one preconnected socket may not have sent a byte, and
+        // Node would hold it for its 60 s headers timeout): close them with the server.
+        const closed = new Promise((resolve) => cdn.close(resolve));
+        cdn.closeAllConnections();
+        await closed;
       }
     },
     JOURNEY_TIMEOUT,
