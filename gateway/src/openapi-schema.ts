@@ -4,6 +4,7 @@
 // minimum / maximum, required.
 import { getOption, hasOption, ScalarType, type DescField, type DescMessage } from "@bufbuild/protobuf";
 import { isWrapperDesc } from "@bufbuild/protobuf/wkt";
+import { allowedStringsOf } from "@tt/kit";
 import { field as fieldRules } from "@tt/proto/tt/options/v1/field_pb";
 
 export type JsonSchema = Record<string, unknown>;
@@ -71,7 +72,8 @@ export function withFieldRules(schema: JsonSchema, f: DescField): JsonSchema {
     if (o.minLength > 0) out.minLength = o.minLength;
     if (o.uuid) out.format = "uuid";
     if (o.pattern) out.pattern = o.pattern;
-    if (o.in.length > 0) out.enum = [...o.in];
+    const allowed = allowedStringsOf(f);
+    if (allowed.length > 0) out.enum = [...allowed];
   } else if (hasType(schema, "integer")) {
     if (o.gte !== undefined) out.minimum = Number(o.gte);
     if (o.lte !== undefined) out.maximum = Number(o.lte);

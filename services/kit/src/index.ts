@@ -25,6 +25,7 @@ export {
   inputRulesProblems,
   maxLengthOf,
 } from "./interceptors/input-rules.ts";
+export { allowedStringsOf, enumOfWire, inEnumOf, wireName, wireNamesOf } from "./proto/wire-enum.ts";
 export { createMetricsInterceptor, rpcMetrics } from "./interceptors/metrics.ts";
 export { createLoggingInterceptor } from "./interceptors/logging.ts";
 export { initOrm, initServiceOrm, migrateUp } from "./db/orm.ts";

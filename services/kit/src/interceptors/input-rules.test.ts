@@ -210,6 +210,9 @@ describe("input rules: declared value rules (issue 10)", () => {
     ["an allowed string", { role: "support" }, "ok"],
     ["a string not in the list", { role: "root" }, "role must be one of admin, support"],
     ["case matters in the list", { role: "Admin" }, "role must be one of admin, support"],
+    ["the wire names of an in_enum", { colours: ["deepRed", "blue"] }, "ok"],
+    ["a proto value name instead of its wire name", { colours: ["Blue"] }, "colours[0] must be one of deepRed, blue"],
+    ["a wire name from another enum", { colours: ["admin"] }, "colours[0] must be one of deepRed, blue"],
     ["a control character before any value rule", { role: "a\u0000" }, "role must not contain control characters"],
     ["an absent (zero) integer", { limit: 0 }, "ok"],
     ["the bounds of a range", { limit: 100 }, "ok"],
@@ -265,17 +268,19 @@ describe("input rules: declared value rules (issue 10)", () => {
             field("code", 3, FieldDescriptorProto_Type.STRING, rules({ maxLength: 8, pattern: "(" })),
             field("size", 4, FieldDescriptorProto_Type.INT64, rules({ gte: 5n, lte: 1n })),
             field("nick", 5, FieldDescriptorProto_Type.STRING, rules({ maxLength: 2, minLength: 3 })),
+            field("kind", 6, FieldDescriptorProto_Type.STRING, rules({ maxLength: 8, inEnum: "test.Missing" })),
           ],
         },
       ],
     });
     const bad = createFileRegistry(file, () => undefined).getMessage("test.Bad")!;
     expect(inputRulesProblems([asRequest(bad)])).toEqual([
-      "test.Bad.count declares a string rule (uuid, min_length, pattern, in) but holds no string of its own",
+      "test.Bad.count declares a string rule (uuid, min_length, pattern, in, in_enum) but holds no string of its own",
       "test.Bad.name declares gte/lte but holds no integer of its own",
       expect.stringMatching(/^test\.Bad\.code declares a pattern that does not compile \(/),
       "test.Bad.size declares gte above lte",
       "test.Bad.nick declares min_length above max_length",
+      'test.Bad.kind names in_enum "test.Missing", which is not an enum of its file or of a file it imports',
     ]);
     // A pattern that does not compile is left out of the checks rather than breaking every request.
     expect(verdict(() => assertInputRules(bad, create(bad, { code: "x" } as never)))).toBe("ok");

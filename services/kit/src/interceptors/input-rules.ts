@@ -23,6 +23,7 @@ import { Code, ConnectError, type Interceptor } from "@connectrpc/connect";
 import { field as fieldOption } from "@tt/proto/tt/options/v1/field_pb";
 import { query as queryOption } from "@tt/proto/tt/options/v1/query_pb";
 import { isUuid } from "../call.ts";
+import { allowedStringsOf, inEnumOf } from "../proto/wire-enum.ts";
 
 /** A control character (C0 but tab, LF, CR; DEL) or a lone surrogate. */
 // eslint-disable-next-line no-control-regex -- finding control characters is the point
@@ -74,15 +75,16 @@ export function valueRulesOf(field: DescField): ValueRules {
     } catch {
       pattern = undefined;
     }
-    const strings = o.minLength > 0 || o.uuid || o.in.length > 0 || pattern !== undefined;
+    const allowed = allowedStringsOf(field);
+    const strings = o.minLength > 0 || o.uuid || allowed.length > 0 || pattern !== undefined;
     const integers = o.gte !== undefined || o.lte !== undefined;
     if (o.required || strings || integers) {
       rules = {
         required: o.required,
         minLength: o.minLength,
         uuid: o.uuid,
-        in: o.in.length ? new Set(o.in) : undefined,
-        inText: o.in.join(", "),
+        in: allowed.length ? new Set(allowed) : undefined,
+        inText: allowed.join(", "),
         pattern,
         gte: o.gte,
         lte: o.lte,
@@ -515,9 +517,11 @@ function ruleProblems(f: DescField): string[] {
   if (!hasOption(f, fieldOption)) return [];
   const o = getOption(f, fieldOption);
   const out: string[] = [];
-  if ((o.uuid || o.minLength > 0 || o.pattern !== "" || o.in.length > 0) && !holdsOwnStrings(f)) {
-    out.push("declares a string rule (uuid, min_length, pattern, in) but holds no string of its own");
+  if ((o.uuid || o.minLength > 0 || o.pattern !== "" || o.in.length > 0 || o.inEnum !== "") && !holdsOwnStrings(f)) {
+    out.push("declares a string rule (uuid, min_length, pattern, in, in_enum) but holds no string of its own");
   }
+  const inEnum = inEnumOf(f);
+  if (inEnum instanceof Error) out.push(inEnum.message);
   if ((o.gte !== undefined || o.lte !== undefined) && !holdsOwnIntegers(f)) {
     out.push("declares gte/lte but holds no integer of its own");
   }
