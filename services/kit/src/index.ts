@@ -39,6 +39,18 @@ export { createMediaHandler } from "./media/handler.ts";
 export { runServiceMain } from "./main.ts";
 export { callProvider, ProviderError, toConnectProviderError } from "./provider-errors.ts";
 export {
+  basicAuth,
+  DEFAULT_PROVIDER_TIMEOUT_MS,
+  errorFromResponse,
+  isRecord,
+  isUnauthorized,
+  optionalString,
+  requestJson,
+  requireString,
+  send as sendProviderRequest,
+  withTokenRefresh,
+} from "./provider-http.ts";
+export {
   createServiceTokenMinter,
   SERVICE_TOKEN_KEY_VARIABLE,
   SERVICE_TOKEN_TTL_SECONDS,
@@ -118,6 +130,7 @@ export type { NodeRequestHandler, RunningServer, ServerLimits, ServerOptions } f
 export type { MediaHandler, MediaHandlerOptions } from "./media/handler.ts";
 export type { RunServiceMainOptions } from "./main.ts";
 export type { ProviderErrorKind, ProviderFailureWords } from "./provider-errors.ts";
+export type { ProviderRequest, ProviderResponse, TokenRefreshOptions, TokenRefreshResult } from "./provider-http.ts";
 export type { ServiceIdentityKey, ServiceTokenMinter, ServiceTokenMinterOptions } from "./auth/service-identity.ts";
 export type { BackendProtocol, BackendTransportOptions } from "./clients/http2-transport.ts";
 export type {

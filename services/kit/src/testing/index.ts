@@ -1,3 +1,4 @@
+export { decodeBasicAuth, startFakeServer } from "./fake-http-server.ts";
 export { rawConnection } from "./raw-connection.ts";
 export { schemaSnapshot } from "./schema-snapshot.ts";
 export { createServiceHarness } from "./service-harness.ts";
@@ -12,6 +13,7 @@ export type {
   ServiceHarness,
   ServiceHarnessOptions,
 } from "./service-harness.ts";
+export type { FakeAnswer, FakeHandler, FakeServer, RecordedRequest } from "./fake-http-server.ts";
 export type { RawConnection } from "./raw-connection.ts";
 export type { SchemaSnapshot } from "./schema-snapshot.ts";
 export type { TestDatabase } from "./test-database.ts";
