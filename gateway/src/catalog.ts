@@ -12,6 +12,7 @@ import { ContactService } from "@tt/proto/tt/user/v1/contact_service_pb";
 import { ModerationService } from "@tt/proto/tt/user/v1/moderation_service_pb";
 import { ProfileService } from "@tt/proto/tt/user/v1/profile_service_pb";
 import { ProviderTokenService } from "@tt/proto/tt/user/v1/provider_token_service_pb";
+import { InfoService as RoomInfoService } from "@tt/proto/tt/room/v1/info_service_pb";
 
 export const serviceCatalog = {
   user: [
@@ -23,6 +24,7 @@ export const serviceCatalog = {
     ProviderTokenService,
     AdminService,
   ],
+  room: [RoomInfoService],
 } as const satisfies Record<string, readonly DescService[]>;
 
 export type CatalogName = keyof typeof serviceCatalog;

@@ -1,0 +1,32 @@
+// The room service's configuration, validated once at start: each area declares its variables (a zod schema and
+// a load<Area>Config) and loadRoomServiceConfig reads them all together, so a bad deployment fails naming every
+// bad variable of every area. Areas added later (the social part) add one line to AREA_LOADERS.
+import { z } from "zod";
+import { parseEnv, parseEnvParts } from "@tt/kit";
+
+const positiveInt = (fallback: number) => z.coerce.number().int().positive().default(fallback);
+
+export const roomsConfigSchema = z.object({
+  /** Largest page of the room lists (limit, take). */
+  ROOM_LIST_MAX_LIMIT: positiveInt(100).pipe(z.number().max(1000)),
+  /** How many recently visited rooms are kept per user. */
+  ROOM_RECENT_VISITS_KEPT: positiveInt(50).pipe(z.number().max(500)),
+});
+
+export type RoomsConfig = z.output<typeof roomsConfigSchema>;
+
+export function loadRoomsConfig(env: Record<string, string | undefined>): RoomsConfig {
+  return parseEnv(roomsConfigSchema, env);
+}
+
+/** Every area's loader; the keys are the areas' names in the service context's `areas`. */
+const AREA_LOADERS = {
+  rooms: loadRoomsConfig,
+};
+
+export type RoomAreaConfigs = { [K in keyof typeof AREA_LOADERS]: ReturnType<(typeof AREA_LOADERS)[K]> };
+
+/** The whole configuration of the service; a ConfigError names every bad variable of every area. */
+export function loadRoomServiceConfig(env: Record<string, string | undefined>): RoomAreaConfigs {
+  return parseEnvParts(AREA_LOADERS, env);
+}

@@ -1,0 +1,11 @@
+import { OutboxMessageSchema, ProcessedEventSchema } from "@tt/kit";
+import { roomEntities } from "./modules/rooms/entities.ts";
+
+/** Every entity of the room service, listed explicitly (no folder discovery); each area keeps its own list. */
+export const entities = [
+  // Events other services need leave through the transactional outbox (kit).
+  OutboxMessageSchema,
+  // Events this service consumes are marked processed in the same transaction as their effect (kit).
+  ProcessedEventSchema,
+  ...roomEntities,
+];

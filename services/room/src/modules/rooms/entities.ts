@@ -1,0 +1,2 @@
+/** The rooms area's entities (rooms, role grants, visits). */
+export const roomEntities = [];
