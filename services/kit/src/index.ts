@@ -36,6 +36,8 @@ export { createServer, DEFAULT_SERVER_LIMITS } from "./server.ts";
 export { freePort } from "./net.ts";
 export { assertValidMediaKey, MediaKeyError, mediaContentType, mediaFilePath } from "./media/files.ts";
 export { createMediaHandler } from "./media/handler.ts";
+export { FsObjectStore, ObjectStoreError, S3ObjectStore } from "./media/object-store.ts";
+export type { ObjectStore, S3ObjectStoreOptions, StoredObject } from "./media/object-store.ts";
 export { runServiceMain } from "./main.ts";
 export { callProvider, ProviderError, toConnectProviderError } from "./provider-errors.ts";
 export {

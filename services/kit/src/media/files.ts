@@ -23,6 +23,8 @@ const CONTENT_TYPES: Record<string, string> = {
   jpg: "image/jpeg",
   jpeg: "image/jpeg",
   gif: "image/gif",
+  m3u8: "application/vnd.apple.mpegurl",
+  ts: "video/mp2t",
 };
 
 /** The content type a stored file is served with, from its key's extension. */
