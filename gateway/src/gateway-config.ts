@@ -21,6 +21,8 @@ export const gatewayConfigSchema = kitConfigSchema
   .extend({
     ...serviceUrls,
     BODY_LIMIT_BYTES: z.preprocess(unsetIfEmpty, z.coerce.number().int().positive().optional()),
+    // Largest multipart/form-data body (uploads); default DEFAULT_MULTIPART_BODY_LIMIT_BYTES (32 MiB).
+    MULTIPART_BODY_LIMIT_BYTES: z.preprocess(unsetIfEmpty, z.coerce.number().int().positive().optional()),
     // Comma-separated origins allowed to call the API from a browser.
     CORS_ORIGINS: z.preprocess(
       unsetIfEmpty,

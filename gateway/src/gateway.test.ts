@@ -232,6 +232,17 @@ describe("REST errors", () => {
     expect(ok.status).toBe(200);
   });
 
+  it("issue 12: a google.api.HttpBody answer is sent as its bytes with its content type and the service's cache-control", async () => {
+    const res = await fetch(gw.url + "/api/fixture/downloads/seg_00001.ts");
+    expect(res.status).toBe(200);
+    expect(res.headers.get("content-type")).toBe("video/mp2t");
+    expect(res.headers.get("cache-control")).toBe("public, max-age=31536000, immutable");
+    expect(new Uint8Array(await res.arrayBuffer())).toEqual(Uint8Array.from({ length: 256 }, (_, i) => i));
+    const playlist = await fetch(gw.url + "/api/fixture/downloads/index.m3u8");
+    expect(playlist.headers.get("content-type")).toBe("application/vnd.apple.mpegurl");
+    await playlist.arrayBuffer();
+  });
+
   it("a non-JSON content type is a 415", async () => {
     const r = await call("PUT", "/api/fixture/echo", {
       body: "a=b",

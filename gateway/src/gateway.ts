@@ -51,6 +51,11 @@ export interface GatewayOptions {
   /** Largest accepted request body; larger ones get a 413. */
   bodyLimitBytes?: number;
   /**
+   * Largest accepted multipart/form-data body (file uploads: a 10-minute high-quality song is about 25 MB),
+   * for the rules that take one; larger ones get a 413. Default DEFAULT_MULTIPART_BODY_LIMIT_BYTES.
+   */
+  multipartBodyLimitBytes?: number;
+  /**
    * How long a proxied Connect session to a service may sit idle before the gateway closes it: shorter than the
    * services' IDLE_TIMEOUT_MS (see connect-passthrough.ts). Default 60 s.
    */
@@ -72,6 +77,7 @@ export interface Gateway {
 }
 
 export const DEFAULT_BODY_LIMIT_BYTES = 1024 * 1024;
+export const DEFAULT_MULTIPART_BODY_LIMIT_BYTES = 32 * 1024 * 1024;
 export const OPENAPI_PATH = "/openapi.json";
 
 // JSON media types, plus text/plain because fetch() labels a string body that way by default. Accepting it
@@ -144,6 +150,7 @@ async function readForm(
 export function createGateway(opts: GatewayOptions): Gateway {
   const { backends, logger } = opts;
   const limit = opts.bodyLimitBytes ?? DEFAULT_BODY_LIMIT_BYTES;
+  const formLimit = opts.multipartBodyLimitBytes ?? DEFAULT_MULTIPART_BODY_LIMIT_BYTES;
   const registry = registryOf(backends.flatMap((b) => b.services));
   const routes = buildRouteTable(backends, registry);
   const openapi = buildOpenApi(routes.routes);
@@ -203,7 +210,7 @@ export function createGateway(opts: GatewayOptions): Gateway {
       if (type === undefined || JSON_TYPE.test(type)) {
         input = binding.bind(match.variables, query, await readBody(req, limit));
       } else if (binding.acceptsForm && MULTIPART_TYPE.test(type)) {
-        input = binding.bindForm(match.variables, query, await readForm(req, res, type, limit, binding));
+        input = binding.bindForm(match.variables, query, await readForm(req, res, type, formLimit, binding));
       } else {
         const accepted = binding.acceptsForm ? "application/json or multipart/form-data" : "application/json";
         throw new BindError(`unsupported content-type "${type}"; send ${accepted}`, 415);
@@ -219,6 +226,18 @@ export function createGateway(opts: GatewayOptions): Gateway {
 
     if (method.methodKind === "unary") {
       const result = await invokeUnary(transport, method as DescMethodUnary, input, header, abort.signal);
+      if (route.raw) {
+        const raw = route.raw(result.message);
+        (res as ServerResponse).writeHead(200, {
+          ...extra,
+          ...forwardResponseHeaders(policy, result.header, result.trailer),
+          "content-type": raw.contentType,
+          "content-length": String(raw.data.byteLength),
+          "x-request-id": requestId,
+        });
+        res.end(raw.data);
+        return;
+      }
       const text = route.render(result.message);
       (res as ServerResponse).writeHead(200, {
         ...extra,

@@ -1,5 +1,11 @@
 // The gateway's public surface: the assembled gateway plus each stage, so callers can wrap the defaults.
-export { createGateway, DEFAULT_BODY_LIMIT_BYTES, OPENAPI_PATH, registryOf } from "./gateway.ts";
+export {
+  createGateway,
+  DEFAULT_BODY_LIMIT_BYTES,
+  DEFAULT_MULTIPART_BODY_LIMIT_BYTES,
+  OPENAPI_PATH,
+  registryOf,
+} from "./gateway.ts";
 export type { Gateway, GatewayBackend, GatewayOptions } from "./gateway.ts";
 export { parseTemplate, formatTemplate, TemplateParseError } from "./template/parse.ts";
 export type { PathTemplate, TemplateSegment, TemplateVariable } from "./template/parse.ts";

@@ -102,6 +102,7 @@ const media = config.MEDIA_DIR
 const gateway = createGateway({
   backends,
   bodyLimitBytes: config.BODY_LIMIT_BYTES,
+  multipartBodyLimitBytes: config.MULTIPART_BODY_LIMIT_BYTES,
   cors: config.CORS_ORIGINS ? { origins: config.CORS_ORIGINS } : undefined,
   headers: { trustForwardedFor: config.TRUST_PROXY },
   idleBackendSessionMs: idleConnectionTimeoutMs,

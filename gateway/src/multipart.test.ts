@@ -14,7 +14,7 @@ let observed: Running;
 const finished: Array<{ flowing: boolean | null; complete: boolean; bytesRead: number }> = [];
 
 beforeAll(async () => {
-  gw = await startFixtureGateway({ bodyLimitBytes: LIMIT });
+  gw = await startFixtureGateway({ bodyLimitBytes: LIMIT, multipartBodyLimitBytes: LIMIT });
   observed = await listen((req, res) => {
     res.once("finish", () =>
       finished.push({ flowing: req.readableFlowing, complete: req.complete, bytesRead: req.socket.bytesRead }),
@@ -320,5 +320,36 @@ describe("multipart/form-data", () => {
     );
     expect(r.status).toBe(200);
     expect(r.json).toMatchObject({ kind: "j", files: [{ field: "file", filename: "f", size: "2" }] });
+  });
+});
+
+describe("issue 12: the multipart limit is its own", () => {
+  it("a multipart body over the JSON limit but under MULTIPART_BODY_LIMIT_BYTES passes; a JSON body that large is a 413", async () => {
+    const small = await startFixtureGateway({ bodyLimitBytes: 1024, multipartBodyLimitBytes: 256 * 1024 });
+    try {
+      const bytes = randomBytes(100 * 1024);
+      const ok = await fetch(small.url + "/api/fixture/uploads", {
+        method: "POST",
+        body: form([["file", [bytes, "song.mp3", "audio/mpeg"]]]),
+      });
+      expect(ok.status).toBe(200);
+      expect(((await ok.json()) as { files: Array<{ sha256: string }> }).files[0]).toMatchObject({
+        sha256: sha256(bytes),
+      });
+      const json = await fetch(small.url + "/api/fixture/echo", {
+        method: "PUT",
+        body: JSON.stringify({ tenant: "x".repeat(100 * 1024) }),
+      });
+      expect(json.status).toBe(413);
+      await json.arrayBuffer();
+      const tooBig = await fetch(small.url + "/api/fixture/uploads", {
+        method: "POST",
+        body: form([["file", [randomBytes(300 * 1024), "song.mp3"]]]),
+      });
+      expect(tooBig.status).toBe(413);
+      await tooBig.arrayBuffer();
+    } finally {
+      await small.close();
+    }
   });
 });

@@ -6,7 +6,7 @@ import { http } from "@tt/proto/google/api/annotations_pb";
 import type { HttpRule } from "@tt/proto/google/api/http_pb";
 import { compileBinding, BindingDefinitionError, type Binding } from "./bind.ts";
 import { createMatcher, type MatcherEntry, type RouteMatch } from "./match.ts";
-import { compileRenderer, type Renderer } from "./respond.ts";
+import { compileRawRenderer, compileRenderer, type RawRenderer, type Renderer } from "./respond.ts";
 import { parseTemplate, type PathTemplate } from "./template/parse.ts";
 
 export interface Route {
@@ -22,6 +22,8 @@ export interface Route {
   responseBody: string;
   binding: Binding;
   render: Renderer;
+  /** Set when the answer is a google.api.HttpBody: its bytes go out as they are, with its content type. */
+  raw?: RawRenderer;
   /** Index of the backend in the gateway's options. */
   backend: number;
 }
@@ -76,6 +78,7 @@ export function buildRouteTable(backends: ReadonlyArray<{ services: DescService[
             responseBody: rule.responseBody,
             binding: compileBinding({ method: name, input: method.input, template, body: rule.body }, registry),
             render: compileRenderer(name, method.output, rule.responseBody, registry),
+            raw: compileRawRenderer(method.output, rule.responseBody),
             backend: index,
           });
         }

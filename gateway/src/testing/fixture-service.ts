@@ -62,6 +62,12 @@ export const fixtureImpl: ServiceImpl<typeof FixtureService> = {
       code === Code.ResourceExhausted ? { "retry-after": "30", "x-internal-detail": "secret" } : undefined;
     throw new ConnectError(req.message || "failed", code, metadata);
   },
+  download(req, ctx) {
+    ctx.responseHeader.set("cache-control", "public, max-age=31536000, immutable");
+    // Every byte value, so a JSON or text rendering on the way would show.
+    const data = Uint8Array.from({ length: 256 }, (_, i) => i);
+    return { body: { contentType: req.name.endsWith(".m3u8") ? "application/vnd.apple.mpegurl" : "video/mp2t", data } };
+  },
   upload(req) {
     const files = [
       ...(req.file ? [summarize("file", req.file)] : []),

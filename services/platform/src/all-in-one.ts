@@ -96,6 +96,7 @@ export async function startAllInOne(opts: AllInOneOptions = {}): Promise<AllInOn
     const gateway = createGateway({
       backends: [{ services: host.services, transport: host.transport, connect: { handler: host.handler } }],
       bodyLimitBytes: config.BODY_LIMIT_BYTES,
+      multipartBodyLimitBytes: config.MULTIPART_BODY_LIMIT_BYTES,
       cors: config.CORS_ORIGINS ? { origins: config.CORS_ORIGINS } : undefined,
       headers: { trustForwardedFor: config.TRUST_PROXY },
       logger,

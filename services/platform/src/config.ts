@@ -11,6 +11,8 @@ export const allInOneConfigSchema = kitConfigSchema.extend({
   DATA_DIR: optional(z.string().min(1)),
   EMBEDDED_POSTGRES_PORT: z.coerce.number().int().min(1).max(65535).default(54329),
   BODY_LIMIT_BYTES: optional(z.coerce.number().int().positive()),
+  // Largest multipart/form-data body (song and image uploads); the gateway's default (32 MiB) when unset.
+  MULTIPART_BODY_LIMIT_BYTES: optional(z.coerce.number().int().positive()),
   // As the gateway's (gateway-config.ts): "true" only when one trusted reverse proxy stands in front.
   TRUST_PROXY: z
     .preprocess((v) => (v === "" ? undefined : v), z.enum(["true", "false"]).default("false"))
