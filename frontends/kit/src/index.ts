@@ -52,3 +52,5 @@ export {
   useSessionSnapshot,
 } from "./session-store.ts";
 export type { SessionSnapshot, SessionStore, SessionUser, StoredToken, TokenType } from "./session-store.ts";
+// The shared player (spec 002 §4, §8, §9); hls.js is loaded on the first HLS play, never on page load.
+export * from "./player/index.ts";

@@ -1,0 +1,60 @@
+import { act, fireEvent, screen } from "@testing-library/react";
+import { describe, expect, it } from "vitest";
+import { createTestKit, renderWithKit } from "../testing/index.ts";
+import { AUDIO_QUALITY_STORAGE_KEY } from "./constants.ts";
+import type { PlayerController } from "./controller.ts";
+import { needsListenerCredentials, Player } from "./Player.tsx";
+import type { PlayHandler } from "./types.ts";
+
+const idle: PlayHandler = {
+  group: "url",
+  providers: ["uploadService"],
+  play: async (request) => ({ source: request.song.streamUrls?.uploadService?.hls ?? "", stop: () => undefined }),
+};
+
+describe("Player", () => {
+  it('shows "Unknown provider" in the listener\'s language', async () => {
+    renderWithKit(
+      <Player song={{ musicProviders: { gramophone: "x" } }} urlHandler={idle} />,
+      createTestKit({ search: "?lang=es" }),
+    );
+    expect((await screen.findByRole("alert")).textContent).toBe("Proveedor desconocido");
+  });
+
+  it('shows "Missing URL to play from" the provider for an uploaded song without its stream', async () => {
+    renderWithKit(<Player song={{ musicProviders: { uploadService: "4" } }} />);
+    expect((await screen.findByRole("alert")).textContent).toBe("Missing URL to play from uploadService");
+  });
+
+  it("offers the three qualities, medium first, and remembers a signed-in listener's choice", async () => {
+    const kit = createTestKit();
+    kit.session.signIn({ token: "t", tokenType: "user" }, { uuid: "u1", email: "a@example.test", role: "user" });
+    let controller: PlayerController | null = null;
+    renderWithKit(
+      <Player
+        song={{ musicProviders: { uploadService: "4" }, streamUrls: { uploadService: { hls: "/m.m3u8" } } }}
+        urlHandler={idle}
+        onController={(c) => (controller = c)}
+      />,
+      kit,
+    );
+    const select = screen.getByRole<HTMLSelectElement>("combobox", { name: "Audio quality" });
+    expect(select.value).toBe("medium");
+    expect([...select.options].map((option) => option.textContent)).toEqual(["Low", "Medium", "High"]);
+    fireEvent.change(select, { target: { value: "high" } });
+    expect(localStorage.getItem(AUDIO_QUALITY_STORAGE_KEY)).toBe("high");
+    expect(select.value).toBe("high");
+    await screen.findByTestId("tt-player-media");
+    expect(controller).not.toBeNull();
+    // Signing out puts it back to medium.
+    act(() => kit.session.clear());
+    expect(select.value).toBe("medium");
+  });
+
+  it("sends the listener's token for playlists and the key only, never for segments", () => {
+    expect(needsListenerCredentials("/api/room-service/songs/12/hls-playlist")).toBe(true);
+    expect(needsListenerCredentials("http://gw.test/api/upload-service/songs/12/hls/medium")).toBe(true);
+    expect(needsListenerCredentials("/api/room-service/songs/hls/key?songId=12&expires=1&token=x")).toBe(true);
+    expect(needsListenerCredentials("/api/upload-service/media/8b1c/00ab/medium/seg_00001.ts")).toBe(false);
+  });
+});
