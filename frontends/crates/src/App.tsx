@@ -1,42 +1,51 @@
 import { useAppTranslation, useSession } from "@tt/web-kit";
+import { lazy, Suspense, type ComponentType, type LazyExoticComponent } from "react";
+import { CRATES_NAMESPACE, en, es } from "./i18n.ts";
+import { Link, useAppLocation } from "./lib/router.tsx";
 import "./crates.css";
 
-const en = {
-  title: "Your crates",
-  guestTitle: "Sign in to keep crates",
-  guestBody: "Crates are your playlists: the queue you DJ from, your starred songs and any list you make.",
-  emptyTitle: "No crates yet",
-  emptyBody:
-    "Your queue, your starred songs and your playlists will show here as soon as the playlist service runs on this server.",
-  signIn: "Log in",
+// Every screen is its own chunk, fetched on first visit (the remote's entry stays small).
+const CratesScreen = lazy(() => import("./screens/CratesScreen.tsx").then((m) => ({ default: m.CratesScreen })));
+const CrateScreen = lazy(() => import("./screens/CrateScreen.tsx").then((m) => ({ default: m.CrateScreen })));
+const SearchScreen = lazy(() => import("./screens/SearchScreen.tsx").then((m) => ({ default: m.SearchScreen })));
+
+/** The app's routes, by first path segment. The upload screens (src/upload/, another owner) add `uploads` here. */
+export const SCREENS: Record<string, LazyExoticComponent<ComponentType>> = {
+  "": CratesScreen,
+  search: SearchScreen,
 };
 
-const es: typeof en = {
-  title: "Tus cajas",
-  guestTitle: "Inicia sesión para guardar cajas",
-  guestBody:
-    "Las cajas son tus listas: la cola desde la que pinchas, tus canciones destacadas y cualquier lista que crees.",
-  emptyTitle: "Aún no hay cajas",
-  emptyBody:
-    "Tu cola, tus canciones destacadas y tus listas aparecerán aquí en cuanto el servicio de listas funcione en este servidor.",
-  signIn: "Iniciar sesión",
-};
+const TABS = [
+  { to: "/", key: "crates" },
+  { to: "/queue", key: "queue" },
+  { to: "/likes", key: "likes" },
+  { to: "/search", key: "search" },
+] as const;
 
-/** The crates remote's first screen (the playlist service has not landed yet). */
+function Screen({ path }: { path: string }) {
+  const segments = path.split("/").filter(Boolean);
+  const [first = "", second] = segments;
+  if (segments.length <= 1) {
+    if (first === "queue" || first === "likes") return <CrateScreen key={first} special={first} />;
+    const Registered = Object.hasOwn(SCREENS, first) ? SCREENS[first] : undefined;
+    if (Registered) return <Registered />;
+    return <CrateScreen key={first} crateUuid={decodeURIComponent(first)} />;
+  }
+  if (second === undefined) return null;
+  return <CrateScreen key={path} crateUuid={decodeURIComponent(first)} />;
+}
+
+/** The crates remote: your crates, the queue and likes, a crate's songs, search and import. */
 export function App() {
-  const { t } = useAppTranslation("crates", { en, es });
+  const { t } = useAppTranslation(CRATES_NAMESPACE, { en, es });
   const { signedIn } = useSession();
-  return (
-    <section className="tt-crates" aria-labelledby="crates-title">
-      <h1 id="crates-title" className="tt-page-title">
-        {t("title")}
-      </h1>
-      {signedIn ? (
-        <div className="tt-card tt-empty" role="status">
-          <h2>{t("emptyTitle")}</h2>
-          <p className="tt-muted">{t("emptyBody")}</p>
-        </div>
-      ) : (
+  const { path } = useAppLocation();
+  if (!signedIn) {
+    return (
+      <section className="tt-crates" aria-labelledby="crates-title">
+        <h1 id="crates-title" className="tt-page-title">
+          {t("title")}
+        </h1>
         <div className="tt-card tt-empty" role="status">
           <h2>{t("guestTitle")}</h2>
           <p className="tt-muted">{t("guestBody")}</p>
@@ -45,7 +54,27 @@ export function App() {
             {t("signIn")}
           </a>
         </div>
-      )}
+      </section>
+    );
+  }
+  const current = "/" + (path.split("/")[1] ?? "");
+  return (
+    <section className="tt-crates">
+      <nav className="tt-crates-tabs" aria-label={t("nav.label")}>
+        {TABS.map((tab) => (
+          <Link
+            key={tab.key}
+            to={tab.to}
+            className="tt-crates-tab"
+            aria-current={current === tab.to ? "page" : undefined}
+          >
+            {t(`nav.${tab.key}`)}
+          </Link>
+        ))}
+      </nav>
+      <Suspense fallback={<p className="tt-loading">{t("loading")}</p>}>
+        <Screen path={path} />
+      </Suspense>
     </section>
   );
 }

@@ -1,0 +1,20 @@
+import { useAppTranslation } from "@tt/web-kit";
+import type { Crate } from "../api/crates.ts";
+import { IN_PROGRESS } from "../api/hooks.ts";
+import { CRATES_NAMESPACE, en, es } from "../i18n.ts";
+
+/** An import's state: a busy progress bar with the songs so far while IN_PROGRESS, then COMPLETE or FAILED. */
+export function ImportProgress({ crate }: { crate: Pick<Crate, "importStatus" | "crateSongsNumber" | "crateName"> }) {
+  const { t } = useAppTranslation(CRATES_NAMESPACE, { en, es });
+  const status = crate.importStatus;
+  if (status !== IN_PROGRESS && status !== "FAILED" && status !== "COMPLETE") return null;
+  return (
+    <span className="tt-import-progress" data-status={status}>
+      {status === IN_PROGRESS ? <progress aria-label={t("import.progress")} /> : null}
+      <span role={status === "FAILED" ? "alert" : "status"}>
+        {t(`import.${status}`)}
+        {status === IN_PROGRESS ? ` ${t("list.songs", { count: crate.crateSongsNumber })}` : ""}
+      </span>
+    </span>
+  );
+}

@@ -1,0 +1,131 @@
+// The upload screens' texts (namespace "uploads"), English and Spanish. Server refusals are shown as the server's
+// message (spec 002 §8), e.g. "Uploading music requires the uploadMusic capability".
+export const UPLOADS_NAMESPACE = "uploads";
+
+export const en = {
+  title: "Upload music",
+  intro:
+    "Upload an audio file (MP3, FLAC, OGG, WAV, M4A or AAC). It is packaged for streaming and then plays anywhere.",
+  noCapabilityTitle: "You can't upload music yet",
+  noCapabilityBody:
+    "Uploading music requires the uploadMusic capability. A moderator can give it to you, or you can redeem a voucher that grants it.",
+  form: {
+    legend: "New upload",
+    file: "Audio file",
+    public: "List it in the public songs once it is ready",
+    submit: "Upload",
+    uploading: "Uploading…",
+    noFile: "Choose an audio file first.",
+  },
+  progress: {
+    upload: "Upload progress",
+    uploadValue: "{{percent}} % uploaded",
+    packaging: "Packaging progress",
+    packagingValue: "{{percent}} % packaged",
+  },
+  status: {
+    PENDING_UPLOAD: "Uploading",
+    VALID_FILE_TYPE: "Checking the file",
+    MISSING_METADATA: "Needs its title, artist or duration",
+    UNVERIFIED: "Packaging",
+    VERIFIED: "Ready to play",
+    VERIFICATION_ERROR: "Could not be packaged",
+    VERIFICATION_POSTPONED: "Packaging postponed: it will be tried again",
+    unknown: "Unknown state",
+  },
+  current: {
+    title: "Your latest upload",
+    missing: "Some details are missing. Complete them to package the song.",
+    done: "{{name}} is ready. Preview it below or add it to a crate.",
+  },
+  metadata: {
+    legend: "Song details",
+    trackName: "Title",
+    artistName: "Artist",
+    duration: "Duration (seconds)",
+    durationHint: "More than 0, at most 3 hours (10800).",
+    invalidDuration: "Enter a duration in seconds between 1 and 10800.",
+    required: "Title and artist are required.",
+    submit: "Save details",
+    saving: "Saving…",
+  },
+  list: {
+    title: "Your uploads",
+    label: "Your uploaded songs",
+    empty: "Nothing uploaded yet.",
+    count: "{{loaded}} of {{total}}",
+    more: "Show more uploads",
+    untitled: "Untitled",
+    unknownArtist: "Unknown artist",
+    preview: "Preview {{name}}",
+    stopPreview: "Stop preview",
+    complete: "Complete details of {{name}}",
+  },
+  player: "Preview of {{name}}",
+  loading: "Loading…",
+  retry: "Try again",
+};
+
+export const es: typeof en = {
+  title: "Subir música",
+  intro:
+    "Sube un archivo de audio (MP3, FLAC, OGG, WAV, M4A o AAC). Se prepara para la reproducción en streaming y después suena en cualquier sitio.",
+  noCapabilityTitle: "Todavía no puedes subir música",
+  noCapabilityBody:
+    "Para subir música necesitas la capacidad uploadMusic. Un moderador puede dártela, o puedes canjear un vale que la conceda.",
+  form: {
+    legend: "Nueva subida",
+    file: "Archivo de audio",
+    public: "Mostrarla en las canciones públicas cuando esté lista",
+    submit: "Subir",
+    uploading: "Subiendo…",
+    noFile: "Elige primero un archivo de audio.",
+  },
+  progress: {
+    upload: "Progreso de la subida",
+    uploadValue: "{{percent}} % subido",
+    packaging: "Progreso del empaquetado",
+    packagingValue: "{{percent}} % empaquetado",
+  },
+  status: {
+    PENDING_UPLOAD: "Subiendo",
+    VALID_FILE_TYPE: "Comprobando el archivo",
+    MISSING_METADATA: "Le falta el título, el artista o la duración",
+    UNVERIFIED: "Empaquetando",
+    VERIFIED: "Lista para sonar",
+    VERIFICATION_ERROR: "No se pudo empaquetar",
+    VERIFICATION_POSTPONED: "Empaquetado aplazado: se volverá a intentar",
+    unknown: "Estado desconocido",
+  },
+  current: {
+    title: "Tu última subida",
+    missing: "Faltan algunos datos. Complétalos para empaquetar la canción.",
+    done: "{{name}} está lista. Escúchala abajo o añádela a una caja.",
+  },
+  metadata: {
+    legend: "Datos de la canción",
+    trackName: "Título",
+    artistName: "Artista",
+    duration: "Duración (segundos)",
+    durationHint: "Más de 0 y como mucho 3 horas (10800).",
+    invalidDuration: "Escribe una duración en segundos entre 1 y 10800.",
+    required: "El título y el artista son obligatorios.",
+    submit: "Guardar datos",
+    saving: "Guardando…",
+  },
+  list: {
+    title: "Tus subidas",
+    label: "Tus canciones subidas",
+    empty: "Aún no has subido nada.",
+    count: "{{loaded}} de {{total}}",
+    more: "Ver más subidas",
+    untitled: "Sin título",
+    unknownArtist: "Artista desconocido",
+    preview: "Escuchar {{name}}",
+    stopPreview: "Parar la escucha",
+    complete: "Completar los datos de {{name}}",
+  },
+  player: "Escucha de {{name}}",
+  loading: "Cargando…",
+  retry: "Reintentar",
+};
