@@ -8,11 +8,13 @@ import "./crates.css";
 const CratesScreen = lazy(() => import("./screens/CratesScreen.tsx").then((m) => ({ default: m.CratesScreen })));
 const CrateScreen = lazy(() => import("./screens/CrateScreen.tsx").then((m) => ({ default: m.CrateScreen })));
 const SearchScreen = lazy(() => import("./screens/SearchScreen.tsx").then((m) => ({ default: m.SearchScreen })));
+const UploadsScreen = lazy(() => import("./upload/UploadsScreen.tsx").then((m) => ({ default: m.UploadsScreen })));
 
 /** The app's routes, by first path segment. The upload screens (src/upload/, another owner) add `uploads` here. */
 export const SCREENS: Record<string, LazyExoticComponent<ComponentType>> = {
   "": CratesScreen,
   search: SearchScreen,
+  uploads: UploadsScreen,
 };
 
 const TABS = [
@@ -20,6 +22,7 @@ const TABS = [
   { to: "/queue", key: "queue" },
   { to: "/likes", key: "likes" },
   { to: "/search", key: "search" },
+  { to: "/uploads", key: "uploads" },
 ] as const;
 
 function Screen({ path }: { path: string }) {

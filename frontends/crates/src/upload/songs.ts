@@ -3,7 +3,7 @@ import type { Client } from "@connectrpc/connect";
 import { ProfileService } from "@tt/proto/tt/user/v1/profile_service_pb";
 import type { UploadedSong } from "@tt/proto/tt/upload/v1/song_pb";
 import { SongService } from "@tt/proto/tt/upload/v1/song_service_pb";
-import { PAGE_SIZE, useSession, type PlayableSong } from "@tt/web-kit";
+import { useSession, type PlayableSong } from "@tt/web-kit";
 import { useClient } from "@tt/web-kit/connect";
 
 export type { UploadedSong };
@@ -63,7 +63,10 @@ export function useUploadedSong(songId: string | null) {
   });
 }
 
-/** The caller's uploads, newest first, PAGE_SIZE a page. */
+/** A page of "your uploads" (the upload service allows 1–100, default 20). */
+export const UPLOADS_PAGE_SIZE = 20;
+
+/** The caller's uploads, newest first. */
 export function useUploadedSongs() {
   const client = useSongClient();
   const userUuid = useUserUuid();
@@ -71,7 +74,7 @@ export function useUploadedSongs() {
     queryKey: uploadKeys.list(userUuid),
     initialPageParam: 0,
     queryFn: async ({ pageParam }) => {
-      const answer = await client.listSongs({ limit: PAGE_SIZE, offset: pageParam });
+      const answer = await client.listSongs({ limit: UPLOADS_PAGE_SIZE, offset: pageParam });
       return { songs: answer.songs, total: answer.total, offset: pageParam };
     },
     getNextPageParam: (last) => {
