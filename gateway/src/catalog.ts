@@ -12,6 +12,9 @@ import { ContactService } from "@tt/proto/tt/user/v1/contact_service_pb";
 import { ModerationService } from "@tt/proto/tt/user/v1/moderation_service_pb";
 import { ProfileService } from "@tt/proto/tt/user/v1/profile_service_pb";
 import { ProviderTokenService } from "@tt/proto/tt/user/v1/provider_token_service_pb";
+import { CatalogueService as PlaylistCatalogueService } from "@tt/proto/tt/playlist/v1/catalogue_service_pb";
+import { CrateService as PlaylistCrateService } from "@tt/proto/tt/playlist/v1/crate_service_pb";
+import { RecentSongsService as PlaylistRecentSongsService } from "@tt/proto/tt/playlist/v1/recent_songs_service_pb";
 import { InfoService as RoomInfoService } from "@tt/proto/tt/room/v1/info_service_pb";
 
 export const serviceCatalog = {
@@ -24,6 +27,7 @@ export const serviceCatalog = {
     ProviderTokenService,
     AdminService,
   ],
+  playlist: [PlaylistCrateService, PlaylistCatalogueService, PlaylistRecentSongsService],
   room: [RoomInfoService],
 } as const satisfies Record<string, readonly DescService[]>;
 

@@ -1,0 +1,19 @@
+import type { MikroORM } from "@mikro-orm/postgresql";
+import type { Logger } from "pino";
+import type { Bus } from "@tt/kit";
+import type { PlaylistAreaConfigs } from "./config.ts";
+
+/**
+ * What the route factories share: built once in `create()`, read by every handler. Other areas add their own
+ * fields (providers, import queue, …) here.
+ */
+export interface PlaylistServiceContext {
+  logger: Logger;
+  /** Each area's validated configuration (config.ts). */
+  config: PlaylistAreaConfigs;
+  bus: Bus;
+  /** For background work outside a call; handlers use the call's fork (callEm). */
+  orm: MikroORM;
+  /** Aborted when the service stops. */
+  signal: AbortSignal;
+}

@@ -1,0 +1,361 @@
+// The catalogue module: every song a crate can hold is one catalogue song. Other areas (search, imports, song
+// data, the upload events) put songs in through findOrCreateSong, which applies 002 §5's same-track rule, and
+// answer with songMessage / songData. Handlers call these inside one transaction (em.transactional).
+import { create } from "@bufbuild/protobuf";
+import { Code, ConnectError } from "@connectrpc/connect";
+import type { EntityManager } from "@mikro-orm/postgresql";
+import { isUuid, wireName, wireNamesOf } from "@tt/kit";
+import { MusicProviderSchema } from "@tt/proto/tt/common/v1/music_provider_pb";
+import {
+  SongSchema as SongMessageSchema,
+  SongStatus,
+  SongStatusSchema,
+  type Song as SongMessage,
+  type SongInput,
+} from "@tt/proto/tt/playlist/v1/song_pb";
+import { newShortId } from "../../short-id.ts";
+import { Album } from "./album.entity.ts";
+import { Artist } from "./artist.entity.ts";
+import { isSameTrack, type TrackKeys } from "./same-track.ts";
+import { SongProviderId } from "./song-provider-id.entity.ts";
+import { Song, type StreamUrlsValue } from "./song.entity.ts";
+
+export { isSameTrack, SAME_TRACK_DURATION_SECONDS, type TrackKeys } from "./same-track.ts";
+export { Song } from "./song.entity.ts";
+
+/** The providers' wire names (tt.common.v1.MusicProvider). */
+export const MUSIC_PROVIDERS: readonly string[] = wireNamesOf(MusicProviderSchema);
+const PROVIDER_SET = new Set(MUSIC_PROVIDERS);
+
+/** A song as a provider, an import, the upload service or a client describes it. */
+export interface ProviderSong {
+  isrc?: string;
+  trackName?: string;
+  artistName?: string;
+  /** Seconds. */
+  duration?: number;
+  explicit?: boolean;
+  /** Provider wire name → id there. Unknown provider names are refused (400). */
+  musicProviders?: Record<string, string>;
+  thumbnails?: Record<string, string>;
+  links?: Record<string, string>;
+  previews?: string[];
+  genre?: string;
+  albumName?: string;
+  releaseYear?: number;
+  streamUrls?: Record<string, StreamUrlsValue>;
+  /** A SongStatus; unset: VERIFIED for an uploaded song, PENDING_REQUEST otherwise (or SUCCESS when complete). */
+  status?: SongStatus;
+  playbackToken?: string;
+}
+
+/** Extra facts of an uploaded song (the upload events). */
+export interface UploadFacts {
+  uploadSongUuid: string;
+  ownerUuid: string;
+  public: boolean;
+  demo: boolean;
+}
+
+const SCHEMA = `"playlist"`;
+
+/** The wire value of a song status. */
+export const statusWire = (status: SongStatus): string => wireName(SongStatusSchema, status);
+
+/** The catalogue song `id` (a uuid) or 404 "song not found" (400 when it is not a uuid). */
+export async function getSong(em: EntityManager, id: string, field = "songId"): Promise<Song> {
+  if (!isUuid(id)) throw new ConnectError(`${field} must be a uuid`, Code.InvalidArgument);
+  const song = await em.findOne(Song, { id: id.toLowerCase() });
+  if (!song) throw new ConnectError("song not found", Code.NotFound);
+  return song;
+}
+
+/** A SongInput of a request as a ProviderSong (the request's field rules already ran). */
+export function fromSongInput(input: SongInput): ProviderSong {
+  return {
+    isrc: input.isrc,
+    trackName: input.trackName,
+    artistName: input.artistName,
+    duration: input.duration,
+    explicit: input.explicit,
+    musicProviders: input.musicProviders,
+    thumbnails: input.thumbnails,
+    links: input.links,
+    previews: input.previews,
+    genre: input.genre,
+    albumName: input.albumName,
+    releaseYear: input.releaseYear,
+  };
+}
+
+/**
+ * The catalogue song of a request's SongInput: its songId (404 when unknown), or the song its data describes
+ * (found or created by findOrCreateSong). `field` names the input in 400s (e.g. "songs[2]").
+ */
+export async function resolveSongInput(em: EntityManager, input: SongInput, field: string): Promise<Song> {
+  if (input.songId) return getSong(em, input.songId, `${field}.songId`);
+  return findOrCreateSong(em, fromSongInput(input), { field });
+}
+
+function cleanProviders(map: Record<string, string> | undefined, field: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [provider, id] of Object.entries(map ?? {})) {
+    if (!PROVIDER_SET.has(provider)) {
+      throw new ConnectError(
+        `${field}.musicProviders: unknown provider "${provider.slice(0, 40)}"`,
+        Code.InvalidArgument,
+      );
+    }
+    const trimmed = String(id).trim();
+    if (trimmed !== "") out[provider] = trimmed;
+  }
+  return out;
+}
+
+const cleanIsrc = (isrc: string | undefined): string | null => {
+  const v = (isrc ?? "").trim().toUpperCase();
+  return v === "" ? null : v;
+};
+
+const finiteOr0 = (n: number | undefined): number => (typeof n === "number" && Number.isFinite(n) && n > 0 ? n : 0);
+
+/** 002 §4: complete means SUCCESS, or more than one provider plus a thumbnail and a link, or an uploaded song. */
+export function isSongComplete(song: Pick<Song, "status" | "musicProviders" | "thumbnails" | "links">): boolean {
+  if (song.status === statusWire(SongStatus.SUCCESS)) return true;
+  if ("uploadService" in song.musicProviders) return true;
+  return (
+    Object.keys(song.musicProviders).length > 1 &&
+    Object.keys(song.thumbnails).length > 0 &&
+    Object.keys(song.links).length > 0
+  );
+}
+
+/**
+ * The catalogue song `data` describes: an existing one that is the same track (002 §5: a shared provider id or
+ * isrc, or equal names with durations within 5 s), enriched with what `data` adds (new provider ids, missing
+ * fields), or a new one. Needs a track and an artist name to create one (400 naming `field`). Concurrent calls
+ * for the same names are serialised with a transaction-scoped advisory lock, so call it inside a transaction.
+ */
+export async function findOrCreateSong(
+  em: EntityManager,
+  data: ProviderSong,
+  options: { field?: string; upload?: UploadFacts } = {},
+): Promise<Song> {
+  const field = options.field ?? "song";
+  const providers = cleanProviders(data.musicProviders, field);
+  const isrc = cleanIsrc(data.isrc);
+  const trackName = (data.trackName ?? "").trim();
+  const artistName = (data.artistName ?? "").trim();
+  const keys: TrackKeys = {
+    isrc: isrc ?? undefined,
+    musicProviders: providers,
+    trackName,
+    artistName,
+    duration: finiteOr0(data.duration),
+  };
+
+  if (trackName !== "" || artistName !== "") {
+    await em.execute(`select pg_advisory_xact_lock(hashtext(?))`, [
+      `tt-song:${trackName.toLowerCase()}|${artistName.toLowerCase()}`,
+    ]);
+  }
+  const existing = await findSameTrack(em, keys, options.upload?.uploadSongUuid);
+  if (existing) {
+    await enrich(em, existing, data, providers, isrc, options.upload);
+    return existing;
+  }
+  if (trackName === "") throw new ConnectError(`${field}.trackName missing in request`, Code.InvalidArgument);
+  if (artistName === "") throw new ConnectError(`${field}.artistName missing in request`, Code.InvalidArgument);
+  const artist = await upsertArtist(em, artistName);
+  const albumName = (data.albumName ?? "").trim();
+  const album = albumName === "" ? null : await upsertAlbum(em, artist, albumName, data);
+  const song = em.create(Song, {
+    shortId: newShortId(),
+    isrc,
+    trackName,
+    artistName,
+    trackKey: trackName.toLowerCase(),
+    artistKey: artistName.toLowerCase(),
+    duration: finiteOr0(data.duration),
+    explicit: data.explicit ?? false,
+    genre: (data.genre ?? "").trim(),
+    albumName,
+    releaseYear: data.releaseYear ?? 0,
+    album,
+    artist,
+    musicProviders: providers,
+    thumbnails: { ...(data.thumbnails ?? {}) },
+    links: { ...(data.links ?? {}) },
+    previews: [...(data.previews ?? [])],
+    streamUrls: { ...(data.streamUrls ?? {}) },
+    status: "",
+    playbackToken: data.playbackToken ?? "",
+    uploadSongUuid: options.upload?.uploadSongUuid ?? null,
+    ownerUuid: options.upload?.ownerUuid ?? null,
+    public: options.upload?.public ?? true,
+    demo: options.upload?.demo ?? false,
+    available: true,
+  });
+  song.status = statusWire(
+    data.status ??
+      (options.upload ? SongStatus.VERIFIED : isSongComplete(song) ? SongStatus.SUCCESS : SongStatus.PENDING_REQUEST),
+  );
+  for (const [provider, providerId] of Object.entries(providers)) {
+    em.create(SongProviderId, { provider, providerId, song });
+  }
+  await em.flush();
+  return song;
+}
+
+async function findSameTrack(
+  em: EntityManager,
+  keys: TrackKeys,
+  uploadSongUuid: string | undefined,
+): Promise<Song | null> {
+  if (uploadSongUuid) {
+    const byUpload = await em.findOne(Song, { uploadSongUuid });
+    if (byUpload) return byUpload;
+  }
+  const ids = Object.entries(keys.musicProviders ?? {});
+  if (ids.length > 0) {
+    const rows = await em.find(
+      SongProviderId,
+      { $or: ids.map(([provider, providerId]) => ({ provider, providerId })) },
+      { populate: ["song"] },
+    );
+    if (rows.length > 0) return rows[0]!.song as Song;
+  }
+  if (keys.isrc) {
+    const byIsrc = await em.findOne(Song, { isrc: keys.isrc }, { orderBy: { createdAt: "asc" } });
+    if (byIsrc) return byIsrc;
+  }
+  if (keys.trackName && keys.artistName) {
+    const byName = await em.find(
+      Song,
+      { trackKey: keys.trackName.toLowerCase(), artistKey: keys.artistName.toLowerCase() },
+      { orderBy: { createdAt: "asc" }, limit: 50 },
+    );
+    return byName.find((s) => isSameTrack(keys, trackKeysOf(s))) ?? null;
+  }
+  return null;
+}
+
+/** The rule's view of a catalogue song. */
+export function trackKeysOf(song: Song): TrackKeys {
+  return {
+    songId: song.id,
+    songShortId: song.shortId,
+    isrc: song.isrc ?? undefined,
+    musicProviders: song.musicProviders,
+    trackName: song.trackName,
+    artistName: song.artistName,
+    duration: song.duration,
+  };
+}
+
+async function enrich(
+  em: EntityManager,
+  song: Song,
+  data: ProviderSong,
+  providers: Record<string, string>,
+  isrc: string | null,
+  upload: UploadFacts | undefined,
+): Promise<void> {
+  const added: [string, string][] = [];
+  const merged = { ...song.musicProviders };
+  for (const [provider, id] of Object.entries(providers)) {
+    if (merged[provider] === id) continue;
+    if (merged[provider] !== undefined && !upload) continue; // the song keeps its first id at a provider
+    const taken = await em.findOne(SongProviderId, { provider, providerId: id });
+    if (taken) continue; // that id names another catalogue song
+    if (merged[provider] !== undefined) await em.nativeDelete(SongProviderId, { provider, song });
+    merged[provider] = id;
+    added.push([provider, id]);
+  }
+  if (added.length > 0) song.musicProviders = merged;
+  for (const [provider, providerId] of added) em.create(SongProviderId, { provider, providerId, song });
+  if (!song.isrc && isrc) song.isrc = isrc;
+  if (data.thumbnails && Object.keys(data.thumbnails).some((k) => song.thumbnails[k] === undefined)) {
+    song.thumbnails = { ...data.thumbnails, ...song.thumbnails };
+  }
+  if (data.links && Object.keys(data.links).some((k) => song.links[k] === undefined))
+    song.links = { ...data.links, ...song.links };
+  if (data.streamUrls && Object.keys(data.streamUrls).length > 0)
+    song.streamUrls = { ...song.streamUrls, ...data.streamUrls };
+  if (song.previews.length === 0 && data.previews && data.previews.length > 0) song.previews = [...data.previews];
+  if (!song.genre && data.genre) song.genre = data.genre.trim();
+  if (!song.duration && finiteOr0(data.duration) > 0) song.duration = finiteOr0(data.duration);
+  if (!song.releaseYear && data.releaseYear) song.releaseYear = data.releaseYear;
+  if (data.playbackToken) song.playbackToken = data.playbackToken;
+  if (data.status !== undefined) song.status = statusWire(data.status);
+  if (upload) {
+    // The upload service owns an uploaded song's tags: its events replace them.
+    if (data.trackName) {
+      song.trackName = data.trackName.trim();
+      song.trackKey = song.trackName.toLowerCase();
+    }
+    if (data.artistName) {
+      song.artistName = data.artistName.trim();
+      song.artistKey = song.artistName.toLowerCase();
+    }
+    song.explicit = data.explicit ?? song.explicit;
+    if (data.duration) song.duration = finiteOr0(data.duration);
+    song.uploadSongUuid = upload.uploadSongUuid;
+    song.ownerUuid = upload.ownerUuid;
+    song.public = upload.public;
+    song.demo = upload.demo;
+    song.available = true;
+    song.status = statusWire(SongStatus.VERIFIED);
+  }
+  await em.flush();
+}
+
+async function upsertArtist(em: EntityManager, name: string): Promise<Artist> {
+  const nameKey = name.toLowerCase();
+  await em.execute(
+    `insert into ${SCHEMA}."artist" ("id", "short_id", "name", "name_key", "created_at") values (gen_random_uuid(), ?, ?, ?, now()) on conflict ("name_key") do nothing`,
+    [newShortId(), name, nameKey],
+    "run",
+  );
+  return em.findOneOrFail(Artist, { nameKey });
+}
+
+async function upsertAlbum(em: EntityManager, artist: Artist, name: string, data: ProviderSong): Promise<Album> {
+  const nameKey = name.toLowerCase();
+  const thumbnail = Object.values(data.thumbnails ?? {})[0] ?? "";
+  await em.execute(
+    `insert into ${SCHEMA}."album" ("id", "short_id", "name", "name_key", "artist_id", "release_year", "thumbnail", "created_at")
+     values (gen_random_uuid(), ?, ?, ?, ?, ?, ?, now()) on conflict ("artist_id", "name_key") do nothing`,
+    [newShortId(), name, nameKey, artist.id, data.releaseYear ?? 0, thumbnail.slice(0, 2048)],
+    "run",
+  );
+  return em.findOneOrFail(Album, { artist, nameKey });
+}
+
+/** A catalogue song as the wire's Song. */
+export function songMessage(song: Song): SongMessage {
+  return create(SongMessageSchema, {
+    songId: song.id,
+    songShortId: song.shortId,
+    isrc: song.isrc ?? "",
+    trackName: song.trackName,
+    artistName: song.artistName,
+    duration: song.duration,
+    explicit: song.explicit,
+    musicProviders: song.musicProviders,
+    thumbnails: song.thumbnails,
+    links: song.links,
+    previews: song.previews,
+    genre: song.genre,
+    albumName: song.albumName,
+    releaseYear: song.releaseYear,
+    streamUrls: Object.fromEntries(
+      Object.entries(song.streamUrls).map(([k, v]) => [k, { http: v.http ?? "", hls: v.hls ?? "" }]),
+    ),
+    status: song.status,
+    albumShortId: (song.album as Album | null)?.shortId ?? "",
+    artistShortId: (song.artist as Artist | null)?.shortId ?? "",
+    demo: song.demo,
+    available: song.available,
+  });
+}

@@ -1,0 +1,83 @@
+// What the search, song-data, import, export and analysis areas share: the outside music providers (real
+// clients when configured, absent otherwise) and the user's provider tokens, read from the user service with
+// a service call. The user service client is made on first use, so a deployment (or a test) without the user
+// service still starts: the calls that need a user's token then answer 412 "<Provider> is not connected".
+import { Code, ConnectError, type Client } from "@connectrpc/connect";
+import type { ServiceClients } from "@tt/kit";
+import { ProviderTokenService } from "@tt/proto/tt/user/v1/provider_token_service_pb";
+import type { Logger } from "pino";
+import type { MusicProviders } from "../../providers/index.ts";
+import type { TokenSource } from "../../providers/token-source.ts";
+
+export interface MusicServices {
+  providers: MusicProviders;
+  /** The user's Spotify token (refreshed by the user service when needed). */
+  spotifyUserToken(userUuid: string, signal?: AbortSignal): TokenSource;
+  /** The Apple developer token and the user's Music User Token. */
+  appleUserToken(userUuid: string, signal?: AbortSignal): Promise<{ developerToken: string; musicUserToken: string }>;
+  /** The user's private SoundCloud token. */
+  soundCloudUserToken(userUuid: string, signal?: AbortSignal): TokenSource;
+}
+
+function notConnected(label: string, error: unknown): ConnectError {
+  if (error instanceof ConnectError && error.code === Code.NotFound) {
+    return new ConnectError(`${label} is not connected`, Code.FailedPrecondition, undefined, undefined, error);
+  }
+  if (error instanceof ConnectError && error.code === Code.Unauthenticated) {
+    // The user service dropped a refused link: the user must authorise again (002 §8).
+    return new ConnectError(
+      `${label} refused the connection: connect ${label} again`,
+      Code.FailedPrecondition,
+      undefined,
+      undefined,
+      error,
+    );
+  }
+  if (error instanceof ConnectError && error.code === Code.FailedPrecondition) return error;
+  return new ConnectError(`${label} is not available`, Code.Unavailable, undefined, undefined, error);
+}
+
+export function createMusicServices(
+  providers: MusicProviders,
+  clients: ServiceClients,
+  logger: Logger,
+): MusicServices {
+  let tokens: Client<typeof ProviderTokenService> | undefined;
+  const userService = (): Client<typeof ProviderTokenService> => {
+    if (tokens === undefined) {
+      try {
+        tokens = clients.get(ProviderTokenService);
+      } catch (error) {
+        logger.warn({ err: error }, "the user service cannot be called: provider tokens are not available");
+        throw new ConnectError("the user service is not reachable", Code.FailedPrecondition, undefined, undefined, error);
+      }
+    }
+    return tokens;
+  };
+  const source = (label: string, fetch: () => Promise<string>): TokenSource => ({
+    get: () => fetch().catch((error: unknown) => Promise.reject(notConnected(label, error))),
+    // The user service refreshes a token that is about to expire; after a refusal we ask it again once.
+    refresh: () => fetch().catch((error: unknown) => Promise.reject(notConnected(label, error))),
+  });
+  return {
+    providers,
+    spotifyUserToken: (userUuid, signal) =>
+      source("Spotify", async () => {
+        const answer = await userService().getServiceSpotifyAccessToken({ id: userUuid }, { signal });
+        return answer.token?.accessToken ?? "";
+      }),
+    async appleUserToken(userUuid, signal) {
+      try {
+        const answer = await userService().getServiceAppleUserToken({ id: userUuid }, { signal });
+        return { developerToken: answer.developerToken, musicUserToken: answer.userToken?.accessToken ?? "" };
+      } catch (error) {
+        throw notConnected("Apple Music", error);
+      }
+    },
+    soundCloudUserToken: (userUuid, signal) =>
+      source("SoundCloud", async () => {
+        const answer = await userService().getSoundCloudAccessToken({ id: userUuid, mobile: false }, { signal });
+        return answer.token?.accessToken ?? "";
+      }),
+  };
+}
