@@ -12,6 +12,11 @@ import { ContactService } from "@tt/proto/tt/user/v1/contact_service_pb";
 import { ModerationService } from "@tt/proto/tt/user/v1/moderation_service_pb";
 import { ProfileService } from "@tt/proto/tt/user/v1/profile_service_pb";
 import { ProviderTokenService } from "@tt/proto/tt/user/v1/provider_token_service_pb";
+import { AvatarService as MerchAvatarService } from "@tt/proto/tt/merch/v1/avatar_service_pb";
+import { ConsumableService as MerchConsumableService } from "@tt/proto/tt/merch/v1/consumable_service_pb";
+import { MerchService } from "@tt/proto/tt/merch/v1/merch_service_pb";
+import { PointsService as MerchPointsService } from "@tt/proto/tt/merch/v1/points_service_pb";
+import { TokenService as MerchTokenService } from "@tt/proto/tt/merch/v1/token_service_pb";
 import { CatalogueService as PlaylistCatalogueService } from "@tt/proto/tt/playlist/v1/catalogue_service_pb";
 import { CrateService as PlaylistCrateService } from "@tt/proto/tt/playlist/v1/crate_service_pb";
 import { RecentSongsService as PlaylistRecentSongsService } from "@tt/proto/tt/playlist/v1/recent_songs_service_pb";
@@ -28,6 +33,7 @@ export const serviceCatalog = {
     AdminService,
   ],
   playlist: [PlaylistCrateService, PlaylistCatalogueService, PlaylistRecentSongsService],
+  merch: [MerchService, MerchAvatarService, MerchPointsService, MerchConsumableService, MerchTokenService],
   room: [RoomInfoService],
 } as const satisfies Record<string, readonly DescService[]>;
 

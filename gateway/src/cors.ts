@@ -16,6 +16,7 @@ export const DEFAULT_CORS_ALLOW_HEADERS: readonly string[] = [
   "accept-language",
   "x-request-id",
   "traceparent",
+  "idempotency-key",
   "connect-protocol-version",
   "connect-timeout-ms",
   "grpc-timeout",

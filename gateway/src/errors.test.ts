@@ -55,4 +55,17 @@ describe("toRestError", () => {
     });
     expect(toRestError(new BindError("bad", 400, "x")).status).toBe(400);
   });
+
+  it("issue 15: a service's tt-http-status asks for a 4xx no Connect code maps to (422), never for another class", () => {
+    const asked = (status: string, code = Code.InvalidArgument) => {
+      const err = new ConnectError("this Idempotency-Key was already used with a different request", code);
+      err.metadata.set("tt-http-status", status);
+      return toRestError(err);
+    };
+    expect(asked("422")).toMatchObject({ status: 422, body: { statusCode: 422, error: "Unprocessable Entity" } });
+    expect(asked("200").status).toBe(400);
+    expect(asked("503").status).toBe(400);
+    expect(asked("nonsense").status).toBe(400);
+    expect(asked("422", Code.Internal).status).toBe(500);
+  });
 });

@@ -39,6 +39,18 @@ export function restErrorBody(status: number, message: string): RestErrorBody {
   return { statusCode: status, message, error: reasonPhrase(status) };
 }
 
+/**
+ * The metadata key with which a service asks for a 4xx status that no Connect code maps to (422 Unprocessable
+ * Content for an idempotency key reused with another body); anything but a 4xx there is ignored.
+ */
+export const HTTP_STATUS_METADATA = "tt-http-status";
+
+function restStatusOf(err: ConnectError): number {
+  const asked = Number(err.metadata.get(HTTP_STATUS_METADATA));
+  if (Number.isInteger(asked) && asked >= 400 && asked <= 499 && codeToHttpStatus(err.code) < 500) return asked;
+  return codeToHttpStatus(err.code);
+}
+
 /** Maps any thrown value to the REST answer. */
 export function toRestError(err: unknown): RestError {
   if (err instanceof MatchError) {
@@ -53,7 +65,7 @@ export function toRestError(err: unknown): RestError {
     return { status: err.status, body: restErrorBody(err.status, err.message), headers: {}, internal: false };
   }
   if (err instanceof ConnectError) {
-    const status = codeToHttpStatus(err.code);
+    const status = restStatusOf(err);
     // Unknown, Internal and DataLoss carry whatever the failure said; keep that in the log.
     const internal = err.code === Code.Unknown || err.code === Code.Internal || err.code === Code.DataLoss;
     const message = internal ? INTERNAL_MESSAGE : err.rawMessage;

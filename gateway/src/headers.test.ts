@@ -12,6 +12,7 @@ describe("header allow-lists", () => {
     "accept-language": "fr",
     "user-agent": "ua",
     traceparent: "tp",
+    "idempotency-key": "k1",
     "x-forwarded-for": "1.2.3.4",
     cookie: "a=b",
     host: "example",
@@ -27,6 +28,7 @@ describe("header allow-lists", () => {
       "accept-language": "fr",
       "user-agent": "ua",
       traceparent: "tp",
+      "idempotency-key": "k1",
       "x-forwarded-for": "10.0.0.9",
     });
   });

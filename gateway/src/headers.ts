@@ -10,6 +10,8 @@ export const DEFAULT_REQUEST_HEADERS: readonly string[] = [
   "accept-language",
   "user-agent",
   "traceparent",
+  // Makes a spending call safe to retry (the merch service's purchases, as Stripe's API does).
+  "idempotency-key",
 ];
 
 /** Service response headers passed back to REST callers. */

@@ -22,6 +22,7 @@ export interface CatalogueEntry {
 export const serviceCatalogue: readonly CatalogueEntry[] = [
   { name: "user", load: async () => (await import("@tt/user-service")).userServiceDefinition },
   { name: "playlist", load: async () => (await import("@tt/playlist-service")).playlistServiceDefinition },
+  { name: "merch", load: async () => (await import("@tt/merch-service")).merchServiceDefinition },
   { name: "room", load: async () => (await import("@tt/room-service")).roomServiceDefinition },
 ];
 

@@ -1,0 +1,33 @@
+import type { ServiceDefinition } from "@tt/kit";
+import { ProfileService } from "@tt/proto/tt/user/v1/profile_service_pb";
+import { loadMerchServiceConfig } from "./config.ts";
+import type { MerchContext } from "./context.ts";
+import { entities } from "./entities.ts";
+import { migrationsList } from "./migrations/index.ts";
+import { createMedia } from "./modules/media/media.ts";
+import { MERCH_SERVICES, registerMerchRoutes } from "./routes/index.ts";
+
+export const merchServiceDefinition: ServiceDefinition = {
+  name: "merch",
+  services: [...MERCH_SERVICES],
+  entities,
+  migrations: migrationsList,
+  async create(deps) {
+    const { merch, media } = loadMerchServiceConfig(deps.env);
+    const svc: MerchContext = {
+      config: merch,
+      mediaConfig: media,
+      media: createMedia(media),
+      logger: deps.logger,
+      orm: deps.orm,
+      bus: deps.bus,
+      // Asked whether a user is linked to Discord (discordOnly avatars).
+      profiles: deps.clients.get(ProfileService),
+    };
+    return { routes: (router) => registerMerchRoutes(router, svc) };
+  },
+};
+
+export { MERCH_SERVICES };
+export { credit, checkLedger, purchase } from "./modules/ledger/ledger.ts";
+export { awardPoints } from "./modules/points/award.ts";

@@ -1,0 +1,4 @@
+import { runServiceMain } from "@tt/kit";
+import { merchServiceDefinition } from "./index.ts";
+
+await runServiceMain([merchServiceDefinition]);

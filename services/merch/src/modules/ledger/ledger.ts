@@ -1,0 +1,458 @@
+// The token ledger. Every balance change happens here, in one database transaction that locks the account row
+// (SELECT … FOR UPDATE), appends the ledger entries and writes the new balance, so the balance always equals the
+// sum of its entries; the table's check constraint (balance >= 0) is the last guard against going negative.
+// Idempotency: an entry's `reference` is unique per account (a payment's reasonId, a grant's key, a hold's
+// settlement) and a purchase's idempotency key is unique per user, so a retry finds the first answer.
+import { createHash, randomUUID } from "node:crypto";
+import { Code, ConnectError } from "@connectrpc/connect";
+import type { EntityManager } from "@mikro-orm/postgresql";
+import { publishEvent } from "@tt/kit";
+import { ConsumablePurchasedSchema } from "@tt/proto/tt/merch/v1/events_pb";
+
+/** Specification 002 §8: a purchase (or any own-account call) without an account. */
+export const OWN_ACCOUNT_NOT_FOUND = "We were unable to find your token account. Please try again.";
+export const ACCOUNT_NOT_FOUND = "token account not found";
+export const ACCOUNT_DISABLED = "your token account is disabled";
+export const NOT_ENOUGH_TOKENS = "not enough tokens";
+export const BALANCE_CHANGED = "your token balance changed since you last saw it; check it and try again";
+export const PRICE_CHANGED = "the consumable's price has changed: tokenCost must be the consumable's tokenCost";
+export const KEY_REUSED = "this Idempotency-Key was already used with a different request";
+export const HOLD_NOT_FOUND = "hold not found";
+
+export type TransactionType = "credit" | "hold" | "commit" | "voided";
+
+export interface AccountRow {
+  id: string;
+  user_uuid: string;
+  balance: number;
+  status: string;
+  updated_at: Date;
+  created_at: Date;
+}
+
+export interface EntryRow {
+  id: string;
+  account_id: string;
+  type: TransactionType;
+  amount: number;
+  balance_after: number;
+  hold_id: string | null;
+  reason: string | null;
+  reference: string | null;
+  created_at: Date;
+}
+
+const S = `"merch"`;
+const ACCOUNT_COLUMNS = `"id", "user_uuid", "balance", "status", "updated_at", "created_at"`;
+
+/** A ConnectError whose REST status is `status` (the gateway reads tt-http-status for 4xx the codes lack). */
+export function httpError(message: string, code: Code, status: number): ConnectError {
+  const err = new ConnectError(message, code);
+  err.metadata.set("tt-http-status", String(status));
+  return err;
+}
+
+/** Runs `work` in a transaction of its own (a fork of `em`), retrying a serialization failure or deadlock. */
+export async function inTransaction<T>(em: EntityManager, work: (tem: EntityManager) => Promise<T>): Promise<T> {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return await em.fork().transactional(work);
+    } catch (err) {
+      const code = (err as { code?: string }).code;
+      if (attempt < 5 && (code === "40001" || code === "40P01")) continue;
+      throw err;
+    }
+  }
+}
+
+export async function findAccountOfUser(em: EntityManager, userUuid: string): Promise<AccountRow | undefined> {
+  const rows = await em.execute<AccountRow[]>(
+    `select ${ACCOUNT_COLUMNS} from ${S}."token_account" where "user_uuid" = ?`,
+    [userUuid],
+  );
+  return rows[0];
+}
+
+export async function findAccount(em: EntityManager, id: string): Promise<AccountRow | undefined> {
+  const rows = await em.execute<AccountRow[]>(`select ${ACCOUNT_COLUMNS} from ${S}."token_account" where "id" = ?`, [
+    id,
+  ]);
+  return rows[0];
+}
+
+async function lockAccount(tem: EntityManager, by: "id" | "user_uuid", value: string): Promise<AccountRow | undefined> {
+  const rows = await tem.execute<AccountRow[]>(
+    `select ${ACCOUNT_COLUMNS} from ${S}."token_account" where "${by}" = ? for update`,
+    [value],
+  );
+  return rows[0];
+}
+
+/** The user's account, created (active, balance 0) when missing; safe against concurrent creation. */
+export async function ensureAccount(em: EntityManager, userUuid: string): Promise<AccountRow> {
+  const now = new Date();
+  await em.execute(
+    `insert into ${S}."token_account" ("id", "user_uuid", "balance", "status", "created_at", "updated_at")
+     values (?, ?, 0, 'active', ?, ?) on conflict ("user_uuid") do nothing`,
+    [randomUUID(), userUuid, now, now],
+    "run",
+  );
+  return (await findAccountOfUser(em, userUuid))!;
+}
+
+/** Appends entries and sets the new balance in the caller's transaction (the account row is locked). */
+async function apply(
+  tem: EntityManager,
+  account: AccountRow,
+  entries: Array<Omit<EntryRow, "account_id" | "balance_after" | "created_at">>,
+  maxBalance = Number.MAX_SAFE_INTEGER,
+): Promise<{ account: AccountRow; entries: EntryRow[] }> {
+  const now = new Date();
+  let balance = account.balance;
+  const written: EntryRow[] = [];
+  for (const e of entries) {
+    balance += e.amount;
+    if (balance < 0) throw httpError(NOT_ENOUGH_TOKENS, Code.Aborted, 409);
+    if (balance > maxBalance) {
+      throw new ConnectError(`a balance may not exceed ${maxBalance} tokens`, Code.FailedPrecondition);
+    }
+    written.push({ ...e, account_id: account.id, balance_after: balance, created_at: now });
+  }
+  const values = written.map(() => `(?, ?, ?, ?, ?, ?, ?, ?, ?)`).join(", ");
+  await tem.execute(
+    `insert into ${S}."token_transaction"
+       ("id", "account_id", "type", "amount", "balance_after", "hold_id", "reason", "reference", "created_at")
+     values ${values}`,
+    written.flatMap((e) => [
+      e.id,
+      e.account_id,
+      e.type,
+      e.amount,
+      e.balance_after,
+      e.hold_id,
+      e.reason,
+      e.reference,
+      e.created_at,
+    ]),
+    "run",
+  );
+  // Conditional as well as locked: the update cannot take the balance below zero whatever happened before.
+  const updated = await tem.execute<AccountRow[]>(
+    `update ${S}."token_account" set "balance" = ?, "updated_at" = ?
+     where "id" = ? and "balance" = ? and ? >= 0 returning ${ACCOUNT_COLUMNS}`,
+    [balance, now, account.id, account.balance, balance],
+  );
+  if (updated.length !== 1) throw new ConnectError("the token account changed concurrently", Code.Aborted);
+  return { account: updated[0]!, entries: written };
+}
+
+async function entryByReference(tem: EntityManager, accountId: string, reference: string) {
+  const rows = await tem.execute<EntryRow[]>(
+    `select * from ${S}."token_transaction" where "account_id" = ? and "reference" = ?`,
+    [accountId, reference],
+  );
+  return rows[0];
+}
+
+export interface CreditResult {
+  applied: boolean;
+  account: AccountRow;
+  entry: EntryRow;
+}
+
+/**
+ * Credits tokens once per reasonId (a payment, a subscription period, an admin grant's key): a second credit
+ * with the same reasonId changes nothing and answers the first entry. Creates the account when missing.
+ * For the payment service's event (when tt.payment.v1 exists) and the admin grant.
+ */
+export async function credit(
+  em: EntityManager,
+  userUuid: string,
+  tokens: number,
+  reasonId: string,
+  opts: { reason?: string; maxBalance?: number; accountId?: string } = {},
+): Promise<CreditResult> {
+  if (!Number.isInteger(tokens) || tokens <= 0) throw new ConnectError("tokens must be positive", Code.InvalidArgument);
+  if (!opts.accountId) await ensureAccount(em, userUuid);
+  return inTransaction(em, async (tem) => {
+    const account = opts.accountId
+      ? await lockAccount(tem, "id", opts.accountId)
+      : await lockAccount(tem, "user_uuid", userUuid);
+    if (!account) throw new ConnectError(ACCOUNT_NOT_FOUND, Code.NotFound);
+    const reference = `credit:${reasonId}`;
+    const prior = await entryByReference(tem, account.id, reference);
+    if (prior) return { applied: false, account, entry: prior };
+    const id = randomUUID();
+    const done = await apply(
+      tem,
+      account,
+      [{ id, type: "credit", amount: tokens, hold_id: null, reason: opts.reason ?? null, reference }],
+      opts.maxBalance,
+    );
+    return { applied: true, account: done.account, entry: done.entries[0]! };
+  });
+}
+
+/** Reserves tokens (a hold entry) on the user's account; `key` makes a retry answer the same hold. */
+export async function hold(
+  em: EntityManager,
+  userUuid: string,
+  tokens: number,
+  opts: { key?: string; reason?: string } = {},
+): Promise<{ account: AccountRow; entry: EntryRow }> {
+  return inTransaction(em, async (tem) => {
+    const account = await lockAccount(tem, "user_uuid", userUuid);
+    if (!account) throw new ConnectError(OWN_ACCOUNT_NOT_FOUND, Code.NotFound);
+    const reference = opts.key ? `hold:${opts.key}` : null;
+    if (reference) {
+      const prior = await entryByReference(tem, account.id, reference);
+      if (prior) {
+        if (-prior.amount !== tokens) throw httpError(KEY_REUSED, Code.InvalidArgument, 422);
+        return { account, entry: prior };
+      }
+    }
+    if (account.status !== "active") throw new ConnectError(ACCOUNT_DISABLED, Code.PermissionDenied);
+    const id = randomUUID();
+    const done = await apply(tem, account, [
+      { id, type: "hold", amount: -tokens, hold_id: id, reason: opts.reason ?? null, reference },
+    ]);
+    return { account: done.account, entry: done.entries[0]! };
+  });
+}
+
+/**
+ * Settles a hold: commit (the tokens are spent: a 0 entry) or void (they come back). Settling twice the same
+ * way answers the first settlement; the other way is 409. `userUuid` limits it to the owner's holds (null:
+ * a service may settle any).
+ */
+export async function settleHold(
+  em: EntityManager,
+  holdId: string,
+  how: "commit" | "voided",
+  userUuid: string | null,
+): Promise<{ account: AccountRow; entry: EntryRow }> {
+  const [found] = await em.execute<Array<{ account_id: string }>>(
+    `select "account_id" from ${S}."token_transaction" where "id" = ? and "type" = 'hold'`,
+    [holdId],
+  );
+  if (!found) throw new ConnectError(HOLD_NOT_FOUND, Code.NotFound);
+  return inTransaction(em, async (tem) => {
+    const account = await lockAccount(tem, "id", found.account_id);
+    if (!account || (userUuid !== null && account.user_uuid !== userUuid)) {
+      throw new ConnectError(HOLD_NOT_FOUND, Code.NotFound);
+    }
+    const settled = await tem.execute<EntryRow[]>(
+      `select * from ${S}."token_transaction" where "hold_id" = ? and "type" in ('commit', 'voided')`,
+      [holdId],
+    );
+    const prior = settled[0];
+    if (prior) {
+      if (prior.type === how) return { account, entry: prior };
+      throw new ConnectError(`hold already ${prior.type === "commit" ? "committed" : "voided"}`, Code.Aborted);
+    }
+    const [holdRow] = await tem.execute<EntryRow[]>(`select * from ${S}."token_transaction" where "id" = ?`, [holdId]);
+    const amount = how === "commit" ? 0 : -holdRow!.amount;
+    const done = await apply(tem, account, [
+      { id: randomUUID(), type: how, amount, hold_id: holdId, reason: null, reference: `settle:${holdId}` },
+    ]);
+    return { account: done.account, entry: done.entries[0]! };
+  });
+}
+
+export interface PurchaseInput {
+  userUuid: string;
+  consumable: { id: string; name: string; tokenCost: number; fileUrl: string };
+  tokenCost: number;
+  accountId: string;
+  roomUuid: string;
+  balanceUnmodifiedSince?: Date;
+  lastTokenBalance?: number;
+  idempotencyKey: string | null;
+  /** The request's fingerprint: the same key with another fingerprint is refused (422). */
+  requestHash: string;
+}
+
+export interface PurchaseRow {
+  id: string;
+  account_id: string;
+  user_uuid: string;
+  consumable_id: string;
+  token_cost: number;
+  room_uuid: string | null;
+  idempotency_key: string | null;
+  request_hash: string;
+  balance_after: number;
+  account_updated_at: Date;
+  created_at: Date;
+}
+
+export interface PurchaseResult {
+  purchase: PurchaseRow;
+  account: AccountRow;
+  /** False when this is the first answer again (the same Idempotency-Key and body). */
+  created: boolean;
+}
+
+export function requestHash(value: unknown): string {
+  return createHash("sha256").update(JSON.stringify(value)).digest("hex");
+}
+
+async function priorPurchase(tem: EntityManager, userUuid: string, key: string) {
+  const rows = await tem.execute<PurchaseRow[]>(
+    `select * from ${S}."consumable_purchase" where "user_uuid" = ? and "idempotency_key" = ?`,
+    [userUuid, key],
+  );
+  return rows[0];
+}
+
+/**
+ * Buys a consumable: a hold of its tokenCost committed at once (two entries), the purchase row and, with a
+ * roomUuid, the ConsumablePurchased event (outbox), all in one transaction under the account's row lock.
+ * The idempotency key is looked up under the same lock, so two retries arriving together debit once.
+ */
+export async function purchase(em: EntityManager, input: PurchaseInput): Promise<PurchaseResult> {
+  return inTransaction(em, async (tem) => {
+    const account = await lockAccount(tem, "user_uuid", input.userUuid);
+    if (!account) throw new ConnectError(OWN_ACCOUNT_NOT_FOUND, Code.NotFound);
+    if (input.idempotencyKey) {
+      const prior = await priorPurchase(tem, input.userUuid, input.idempotencyKey);
+      if (prior) {
+        if (prior.request_hash !== input.requestHash) throw httpError(KEY_REUSED, Code.InvalidArgument, 422);
+        return {
+          purchase: prior,
+          account: { ...account, balance: prior.balance_after, updated_at: prior.account_updated_at },
+          created: false,
+        };
+      }
+    }
+    if (input.accountId && input.accountId !== account.id) throw new ConnectError(ACCOUNT_NOT_FOUND, Code.NotFound);
+    if (account.status !== "active") throw new ConnectError(ACCOUNT_DISABLED, Code.PermissionDenied);
+    if (input.tokenCost !== input.consumable.tokenCost) throw httpError(PRICE_CHANGED, Code.Aborted, 409);
+    if (
+      (input.balanceUnmodifiedSince && account.updated_at.getTime() > input.balanceUnmodifiedSince.getTime()) ||
+      (input.lastTokenBalance !== undefined && input.lastTokenBalance !== account.balance)
+    ) {
+      throw httpError(BALANCE_CHANGED, Code.Aborted, 409);
+    }
+    const cost = input.consumable.tokenCost;
+    if (account.balance < cost) throw httpError(NOT_ENOUGH_TOKENS, Code.Aborted, 409);
+    const holdId = randomUUID();
+    const purchaseId = randomUUID();
+    const reason = `consumable ${input.consumable.id}`;
+    const done = await apply(tem, account, [
+      { id: holdId, type: "hold", amount: -cost, hold_id: holdId, reason, reference: `purchase:${purchaseId}` },
+      { id: randomUUID(), type: "commit", amount: 0, hold_id: holdId, reason, reference: `settle:${holdId}` },
+    ]);
+    const now = new Date();
+    const row: PurchaseRow = {
+      id: purchaseId,
+      account_id: account.id,
+      user_uuid: input.userUuid,
+      consumable_id: input.consumable.id,
+      token_cost: cost,
+      room_uuid: input.roomUuid || null,
+      idempotency_key: input.idempotencyKey,
+      request_hash: input.requestHash,
+      balance_after: done.account.balance,
+      account_updated_at: done.account.updated_at,
+      created_at: now,
+    };
+    await tem.execute(
+      `insert into ${S}."consumable_purchase" ("id", "account_id", "user_uuid", "consumable_id", "token_cost",
+         "room_uuid", "idempotency_key", "request_hash", "balance_after", "account_updated_at", "created_at")
+       values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      [
+        row.id,
+        row.account_id,
+        row.user_uuid,
+        row.consumable_id,
+        row.token_cost,
+        row.room_uuid,
+        row.idempotency_key,
+        row.request_hash,
+        row.balance_after,
+        row.account_updated_at,
+        row.created_at,
+      ],
+      "run",
+    );
+    if (row.room_uuid) {
+      publishEvent(tem, ConsumablePurchasedSchema, {
+        purchaseId,
+        roomUuid: row.room_uuid,
+        userUuid: input.userUuid,
+        consumableId: input.consumable.id,
+        consumableName: input.consumable.name,
+        tokenCost: cost,
+        fileUrl: input.consumable.fileUrl,
+      });
+    }
+    return { purchase: row, account: done.account, created: true };
+  });
+}
+
+/**
+ * Debits `cost` for something other than a consumable (an avatar purchase): a committed hold with `reference`,
+ * inside the caller's transaction `tem`. Answers false when that reference was already debited.
+ */
+export async function debitInTransaction(
+  tem: EntityManager,
+  userUuid: string,
+  cost: number,
+  reference: string,
+  reason: string,
+): Promise<{ account: AccountRow; debited: boolean }> {
+  const account = await lockAccount(tem, "user_uuid", userUuid);
+  if (!account) throw new ConnectError(OWN_ACCOUNT_NOT_FOUND, Code.NotFound);
+  if (await entryByReference(tem, account.id, reference)) return { account, debited: false };
+  if (account.status !== "active") throw new ConnectError(ACCOUNT_DISABLED, Code.PermissionDenied);
+  if (account.balance < cost) throw httpError(NOT_ENOUGH_TOKENS, Code.Aborted, 409);
+  const holdId = randomUUID();
+  const done = await apply(tem, account, [
+    { id: holdId, type: "hold", amount: -cost, hold_id: holdId, reason, reference },
+    { id: randomUUID(), type: "commit", amount: 0, hold_id: holdId, reason, reference: `settle:${holdId}` },
+  ]);
+  return { account: done.account, debited: true };
+}
+
+export async function setStatus(em: EntityManager, accountId: string, status: string): Promise<AccountRow> {
+  const rows = await em.execute<AccountRow[]>(
+    `update ${S}."token_account" set "status" = ? where "id" = ? returning ${ACCOUNT_COLUMNS}`,
+    [status, accountId],
+  );
+  if (!rows[0]) throw new ConnectError(ACCOUNT_NOT_FOUND, Code.NotFound);
+  return rows[0];
+}
+
+export interface LedgerCheck {
+  accountsChecked: number;
+  entriesChecked: number;
+  negativeBalances: number;
+  mismatches: Array<{ accountId: string; balance: number; sumOfEntries: number }>;
+  ok: boolean;
+}
+
+/** Every account's balance against the sum of its entries, and no balance or running balance below zero. */
+export async function checkLedger(em: EntityManager): Promise<LedgerCheck> {
+  const rows = await em.execute<Array<{ id: string; balance: number; sum: string | null; n: string }>>(
+    `select a."id", a."balance", s."sum", coalesce(s."n", 0) as "n"
+     from ${S}."token_account" a
+     left join (select "account_id", sum("amount") as "sum", count(*) as "n" from ${S}."token_transaction"
+                group by "account_id") s on s."account_id" = a."id"`,
+  );
+  const [neg] = await em.execute<Array<{ n: string }>>(
+    `select (select count(*) from ${S}."token_account" where "balance" < 0)
+          + (select count(*) from ${S}."token_transaction" where "balance_after" < 0) as "n"`,
+  );
+  const mismatches = rows
+    .filter((r) => Number(r.sum ?? 0) !== r.balance)
+    .map((r) => ({ accountId: r.id, balance: r.balance, sumOfEntries: Number(r.sum ?? 0) }));
+  const negativeBalances = Number(neg!.n);
+  return {
+    accountsChecked: rows.length,
+    entriesChecked: rows.reduce((n, r) => n + Number(r.n), 0),
+    negativeBalances,
+    mismatches,
+    ok: mismatches.length === 0 && negativeBalances === 0,
+  };
+}
