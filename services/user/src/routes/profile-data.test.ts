@@ -231,6 +231,26 @@ describe("GetUser", () => {
 });
 
 describe("user data, capabilities and socials", () => {
+  it("GetServiceUserData answers a user's settings to services (the playlist service's search preferences)", async () => {
+    const me = await newUser();
+    expect(
+      (await h.rpc.getServiceUserData({ id: me.subject }, h.ctx("getServiceUserData", service))).userData,
+    ).toMatchObject({
+      musicProviders: [],
+      allowExplicitAudio: false,
+    });
+    await h.rpc.updateUserData(
+      { userData: { musicProviders: ["apple", "spotify"], allowExplicitAudio: true } },
+      h.ctx("updateUserData", me),
+    );
+    expect(
+      (await h.rpc.getServiceUserData({ id: me.subject }, h.ctx("getServiceUserData", service))).userData,
+    ).toMatchObject({
+      musicProviders: ["apple", "spotify"],
+      allowExplicitAudio: true,
+    });
+  });
+
   it("GetUserData answers the defaults until UpdateUserData writes every field", async () => {
     const me = await newUser();
     expect((await h.rpc.getUserData({}, h.ctx("getUserData", me))).userData).toMatchObject({

@@ -175,6 +175,19 @@ function inOrder(ids: readonly string[], messages: Map<string, ProfileMessage>):
   return ids.flatMap((id) => messages.get(id) ?? []);
 }
 
+/** A user's private settings, the defaults when they saved none. */
+async function userDataOf(em: EntityManager, userId: string) {
+  const data = await em.findOne(UserData, { user: userId });
+  return {
+    userData: create(UserDataMessageSchema, {
+      musicProviders: data ? [...data.musicProviders] : [],
+      allowExplicitAudio: data?.allowExplicitAudio ?? false,
+      audioQuality: data?.audioQuality ?? "medium",
+      language: data?.language ?? "en",
+    }),
+  };
+}
+
 /** RPCs of the profile-data area: profiles beyond GetProfile, user data, socials, capabilities list, badges, service profile lists, images. */
 export function profileDataRoutes(svc: UserServiceContext): Partial<ServiceImpl<typeof ProfileService>> {
   const media = svc.areas.media;
@@ -229,17 +242,9 @@ export function profileDataRoutes(svc: UserServiceContext): Partial<ServiceImpl<
       return { profile: await changeProfile(callEm(ctx), userIdOr404(uuid), change, baseUrl) };
     },
 
-    async getUserData(_req, ctx) {
-      const data = await callEm(ctx).findOne(UserData, { user: ownUserId(ctx) });
-      return {
-        userData: create(UserDataMessageSchema, {
-          musicProviders: data ? [...data.musicProviders] : [],
-          allowExplicitAudio: data?.allowExplicitAudio ?? false,
-          audioQuality: data?.audioQuality ?? "medium",
-          language: data?.language ?? "en",
-        }),
-      };
-    },
+    getUserData: (_req, ctx) => userDataOf(callEm(ctx), ownUserId(ctx)),
+
+    getServiceUserData: (req, ctx) => userDataOf(callEm(ctx), userIdOr404(req.id)),
 
     async updateUserData(req, ctx) {
       const em = callEm(ctx);
