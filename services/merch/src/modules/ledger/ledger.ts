@@ -43,6 +43,11 @@ export interface EntryRow {
 }
 
 const S = `"merch"`;
+
+/** Raw queries answer timestamps as text: the rows the ledger hands out carry Dates. */
+function acc(row: AccountRow | undefined): AccountRow | undefined {
+  return row && { ...row, updated_at: new Date(row.updated_at), created_at: new Date(row.created_at) };
+}
 const ACCOUNT_COLUMNS = `"id", "user_uuid", "balance", "status", "updated_at", "created_at"`;
 
 /** A ConnectError whose REST status is `status` (the gateway reads tt-http-status for 4xx the codes lack). */
@@ -70,14 +75,14 @@ export async function findAccountOfUser(em: EntityManager, userUuid: string): Pr
     `select ${ACCOUNT_COLUMNS} from ${S}."token_account" where "user_uuid" = ?`,
     [userUuid],
   );
-  return rows[0];
+  return acc(rows[0]);
 }
 
 export async function findAccount(em: EntityManager, id: string): Promise<AccountRow | undefined> {
   const rows = await em.execute<AccountRow[]>(`select ${ACCOUNT_COLUMNS} from ${S}."token_account" where "id" = ?`, [
     id,
   ]);
-  return rows[0];
+  return acc(rows[0]);
 }
 
 async function lockAccount(tem: EntityManager, by: "id" | "user_uuid", value: string): Promise<AccountRow | undefined> {
@@ -85,7 +90,7 @@ async function lockAccount(tem: EntityManager, by: "id" | "user_uuid", value: st
     `select ${ACCOUNT_COLUMNS} from ${S}."token_account" where "${by}" = ? for update`,
     [value],
   );
-  return rows[0];
+  return acc(rows[0]);
 }
 
 /** The user's account, created (active, balance 0) when missing; safe against concurrent creation. */
@@ -143,7 +148,7 @@ async function apply(
     [balance, now, account.id, account.balance, balance],
   );
   if (updated.length !== 1) throw new ConnectError("the token account changed concurrently", Code.Aborted);
-  return { account: updated[0]!, entries: written };
+  return { account: acc(updated[0])!, entries: written };
 }
 
 async function entryByReference(tem: EntityManager, accountId: string, reference: string) {
@@ -320,7 +325,7 @@ export async function purchase(em: EntityManager, input: PurchaseInput): Promise
         if (prior.request_hash !== input.requestHash) throw httpError(KEY_REUSED, Code.InvalidArgument, 422);
         return {
           purchase: prior,
-          account: { ...account, balance: prior.balance_after, updated_at: prior.account_updated_at },
+          account: { ...account, balance: prior.balance_after, updated_at: new Date(prior.account_updated_at) },
           created: false,
         };
       }
@@ -421,7 +426,7 @@ export async function setStatus(em: EntityManager, accountId: string, status: st
     [status, accountId],
   );
   if (!rows[0]) throw new ConnectError(ACCOUNT_NOT_FOUND, Code.NotFound);
-  return rows[0];
+  return acc(rows[0])!;
 }
 
 export interface LedgerCheck {
