@@ -2,6 +2,7 @@ import type { ServiceImpl } from "@connectrpc/connect";
 import type { ContactService } from "@tt/proto/tt/user/v1/contact_service_pb";
 import type { UserServiceContext } from "../user-context.ts";
 import { emailRoutes } from "./contact-emails.ts";
+import { contactMatchRoutes } from "./contact-match.ts";
 import { mobileRoutes } from "./contact-mobile.ts";
 import { phoneRoutes } from "./contact-phones.ts";
 
@@ -12,5 +13,6 @@ export function contactRoutes(svc: UserServiceContext): Partial<ServiceImpl<type
     ...emailRoutes(svc, config),
     ...mobileRoutes(svc, config),
     ...phoneRoutes(svc, config),
+    ...contactMatchRoutes(),
   };
 }

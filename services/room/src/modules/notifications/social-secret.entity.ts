@@ -1,0 +1,18 @@
+import { defineEntity, p } from "@mikro-orm/core";
+
+/**
+ * A generated secret of the social part (the contact-book hash key, the VAPID key pair) when the deployment does
+ * not configure one: made once, under an advisory lock, and kept so every replica and restart uses the same.
+ */
+export const SocialSecretSchema = defineEntity({
+  name: "SocialSecret",
+  tableName: "social_secret",
+  properties: {
+    name: p.string().length(64).primary(),
+    value: p.text().hidden(),
+    createdAt: p.datetime().onCreate(() => new Date()),
+  },
+});
+
+export class SocialSecret extends SocialSecretSchema.class {}
+SocialSecretSchema.setClass(SocialSecret);

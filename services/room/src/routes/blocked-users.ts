@@ -1,0 +1,65 @@
+// Blocked users (spec 001 §7): the caller's own block list; {id} is the blocked user's uuid. A block stops friend
+// invitations between the two users (friends.ts); the live stage learns of it from the events.
+import type { ServiceImpl } from "@connectrpc/connect";
+import { callEm, publishEvent } from "@tt/kit";
+import type { BlockedUserService } from "@tt/proto/tt/room/v1/blocked_user_service_pb";
+import { UserBlockedSchema, UserUnblockedSchema } from "@tt/proto/tt/room/v1/events_pb";
+import type { RoomServiceContext } from "../context.ts";
+import { BlockedUser } from "../modules/social/blocked-user.entity.ts";
+import { badRequest, callerId, conflict, notFound, page, ts, uniquely } from "./social-shared.ts";
+
+const toMessage = (b: BlockedUser) => ({
+  id: b.id,
+  userId: b.userId,
+  blockedUserId: b.blockedUserId,
+  createdAt: ts(b.createdAt),
+});
+
+export function blockedUserRoutes(_svc: RoomServiceContext): ServiceImpl<typeof BlockedUserService> {
+  return {
+    async blockUser(req, ctx) {
+      const em = callEm(ctx);
+      const userId = callerId(ctx);
+      const blockedUserId = req.blockedUserId.toLowerCase();
+      if (blockedUserId === userId) throw badRequest("you cannot block yourself");
+      if (await em.findOne(BlockedUser, { userId, blockedUserId })) throw conflict("user already blocked");
+      const row = em.create(BlockedUser, { userId, blockedUserId });
+      publishEvent(em, UserBlockedSchema, { userUuid: userId, blockedUserUuid: blockedUserId });
+      await uniquely(
+        () => em.flush(),
+        () => conflict("user already blocked"),
+      );
+      return { blockedUser: toMessage(row) };
+    },
+
+    async listBlockedUsers(req, ctx) {
+      const { limit, offset } = page(req);
+      const [rows, total] = await callEm(ctx).findAndCount(
+        BlockedUser,
+        { userId: callerId(ctx) },
+        { orderBy: { createdAt: "DESC", id: "ASC" }, limit, offset },
+      );
+      return { blockedUsers: rows.map(toMessage), total };
+    },
+
+    async getBlockedUser(req, ctx) {
+      const row = await callEm(ctx).findOne(BlockedUser, {
+        userId: callerId(ctx),
+        blockedUserId: req.id.toLowerCase(),
+      });
+      if (!row) throw notFound("blocked user");
+      return { blockedUser: toMessage(row) };
+    },
+
+    async unblockUser(req, ctx) {
+      const em = callEm(ctx);
+      const userId = callerId(ctx);
+      const row = await em.findOne(BlockedUser, { userId, blockedUserId: req.id.toLowerCase() });
+      if (!row) throw notFound("blocked user");
+      em.remove(row);
+      publishEvent(em, UserUnblockedSchema, { userUuid: userId, blockedUserUuid: row.blockedUserId });
+      await em.flush();
+      return {};
+    },
+  };
+}

@@ -1,0 +1,287 @@
+// Notifications (spec 001 §7 "Mobile notifications", "Other notifications", "Web push"): mobile pushes through the
+// push provider (admins and services, §6), DJ-fan notifications (the DJ themselves through REST, the live stage
+// through its service-only RPC), messages from a room by its managers, web push with VAPID, and each user's inbox.
+import type { HandlerContext, ServiceImpl } from "@connectrpc/connect";
+import type { EntityManager } from "@mikro-orm/postgresql";
+import { Code, ConnectError } from "@connectrpc/connect";
+import { callEm, callIdentity } from "@tt/kit";
+import type { NotificationService } from "@tt/proto/tt/room/v1/notification_service_pb";
+import type { RoomServiceContext } from "../context.ts";
+import { roomAccessOf } from "../modules/communities/room-access.ts";
+import { Deliverer, type DeliveryReport, type NotificationContent } from "../modules/notifications/deliver.ts";
+import { Notification } from "../modules/notifications/notification.entity.ts";
+import { WebPushSubscription } from "../modules/notifications/web-push-subscription.entity.ts";
+import { DjFan } from "../modules/social/dj-fan.entity.ts";
+import { badRequest, callerId, forbidden, isAdmin, missing, page, ts, uniquely, conflict } from "./social-shared.ts";
+
+const MAX_TARGETS = 500;
+const MAX_ROOM_TARGETS = 100;
+const MAX_DATA = 20;
+const DEFAULT_TITLE = "Turntable";
+
+export const toNotificationMessage = (n: Notification) => ({
+  id: n.id,
+  kind: n.kind,
+  title: n.title,
+  body: n.body,
+  roomId: n.roomId ?? "",
+  senderId: n.senderId ?? "",
+  data: n.data ?? {},
+  createdAt: ts(n.createdAt),
+});
+
+interface Targets {
+  tokens: string[];
+  userIds: string[];
+  title: string;
+  body: string;
+  data: Record<string, string>;
+  roomId: string;
+}
+
+function checkTargets(req: Targets, max = MAX_TARGETS): void {
+  if (req.tokens.length > max) throw badRequest(`tokens must hold at most ${max} entries`);
+  if (req.userIds.length > max) throw badRequest(`userIds must hold at most ${max} entries`);
+  if (Object.keys(req.data).length > MAX_DATA) throw badRequest(`data must hold at most ${MAX_DATA} entries`);
+  for (const key of Object.keys(req.data))
+    if (key.length > 64) throw badRequest("data keys must be at most 64 characters long");
+}
+
+function requireText(req: { title: string; body: string }): void {
+  if (req.title === "" && req.body === "") throw badRequest("body missing in request");
+}
+
+function sender(ctx: HandlerContext): string {
+  const identity = callIdentity(ctx);
+  return identity.tokenType === "service" ? `service:${identity.subject}` : identity.subject;
+}
+
+const answer = (r: DeliveryReport, skipped = false) => ({ ...r, skipped });
+
+/** Claims the DJ's notification slot: true when the interval since the last one has passed (atomic). */
+async function claimDjSlot(em: EntityManager, djId: string, intervalSeconds: number): Promise<boolean> {
+  const rows = await em.execute<{ dj_id: string }[]>(
+    `insert into dj_notification_state (dj_id, notified_at) values (?, now())
+     on conflict (dj_id) do update set notified_at = excluded.notified_at
+     where dj_notification_state.notified_at <= now() - make_interval(secs => ?)
+     returning dj_id`,
+    [djId, intervalSeconds],
+  );
+  return rows.length > 0;
+}
+
+export function notificationRoutes(svc: RoomServiceContext): ServiceImpl<typeof NotificationService> {
+  const deliver = new Deliverer(svc.social, svc.logger);
+
+  async function notifyFans(em: EntityManager, djId: string, content: NotificationContent): Promise<DeliveryReport> {
+    const total: DeliveryReport = { recipients: 0, sent: 0, failed: 0, removed: 0 };
+    let after = "";
+    for (;;) {
+      const fans = await em.find(DjFan, after ? { djId, id: { $gt: after } } : { djId }, {
+        orderBy: { id: "ASC" },
+        limit: 500,
+      });
+      if (fans.length === 0) break;
+      after = fans[fans.length - 1]!.id;
+      const r = await deliver.toUsers(
+        em,
+        fans.map((f) => f.fanId),
+        content,
+        { web: true, url: `/rooms/${content.roomId}` },
+      );
+      total.recipients += r.recipients;
+      total.sent += r.sent;
+      total.failed += r.failed;
+      total.removed += r.removed;
+    }
+    return total;
+  }
+
+  const content = (ctx: HandlerContext, req: Targets, kind: string, silent = false): NotificationContent => ({
+    kind,
+    title: req.title || (silent ? "" : DEFAULT_TITLE),
+    body: req.body,
+    data: req.data,
+    roomId: req.roomId ? req.roomId.toLowerCase() : undefined,
+    senderId: sender(ctx),
+    silent,
+  });
+
+  return {
+    async sendMobileNotification(req, ctx) {
+      checkTargets(req);
+      requireText(req);
+      if (req.tokens.length === 0) throw badRequest("tokens missing in request");
+      return answer(await deliver.toTokens(callEm(ctx), req.tokens, content(ctx, req, "admin")));
+    },
+
+    async sendAdminMobileNotification(req, ctx) {
+      checkTargets(req);
+      requireText(req);
+      if (req.userIds.length === 0) throw badRequest("userIds missing in request");
+      return answer(await deliver.toUsers(callEm(ctx), req.userIds, content(ctx, req, "admin")));
+    },
+
+    async sendSilentNotification(req, ctx) {
+      checkTargets(req);
+      if (req.tokens.length === 0) throw badRequest("tokens missing in request");
+      return answer(await deliver.toTokens(callEm(ctx), req.tokens, content(ctx, req, "admin", true)));
+    },
+
+    async sendCustomMobileMessage(req, ctx) {
+      checkTargets(req);
+      requireText(req);
+      if (req.userIds.length === 0) throw badRequest("userIds missing in request");
+      return answer(await deliver.toUsers(callEm(ctx), req.userIds, content(ctx, req, "custom")));
+    },
+
+    async sendToAllDevices(req, ctx) {
+      checkTargets(req);
+      requireText(req);
+      return answer(await deliver.toAllDevices(callEm(ctx), content(ctx, req, "admin")));
+    },
+
+    async sendUserNotification(req, ctx) {
+      const t = { ...req, tokens: [], userIds: [req.userId], roomId: "" };
+      checkTargets(t);
+      requireText(req);
+      return answer(await deliver.toUsers(callEm(ctx), [req.userId], content(ctx, t, "user")));
+    },
+
+    async sendAdminUserNotification(req, ctx) {
+      const t = { ...req, tokens: [], userIds: [req.userId], roomId: "" };
+      checkTargets(t);
+      requireText(req);
+      return answer(await deliver.toUsers(callEm(ctx), [req.userId], content(ctx, t, "admin")));
+    },
+
+    async sendAdminUserSilentNotification(req, ctx) {
+      const t = { ...req, tokens: [], userIds: [req.userId], roomId: "" };
+      checkTargets(t);
+      return answer(await deliver.toUsers(callEm(ctx), [req.userId], content(ctx, t, "admin", true)));
+    },
+
+    async sendRoomUsersNotification(req, ctx) {
+      checkTargets(req);
+      requireText(req);
+      if (!req.roomId) throw badRequest("roomId missing in request");
+      if (req.userIds.length === 0) throw badRequest("userIds missing in request");
+      return answer(await deliver.toUsers(callEm(ctx), req.userIds, content(ctx, req, "room")));
+    },
+
+    async notifyMyFans(req, ctx) {
+      const em = callEm(ctx);
+      const djId = callerId(ctx);
+      const roomId = req.roomId.toLowerCase();
+      if (!(await roomAccessOf(em, roomId, djId))) throw missing("room not found");
+      if (!(await claimDjSlot(em, djId, svc.social.config.DJ_FANS_NOTIFICATION_INTERVAL_SECONDS))) {
+        throw new ConnectError("DJ fans were notified recently", Code.ResourceExhausted);
+      }
+      return answer(
+        await notifyFans(em, djId, {
+          kind: "dj-fans",
+          title: "A DJ you follow is playing",
+          body: req.body || "Come and listen.",
+          data: { djId },
+          roomId,
+          senderId: djId,
+        }),
+      );
+    },
+
+    async notifyDjStartedPlaying(req, ctx) {
+      const em = callEm(ctx);
+      const djId = req.djId.toLowerCase();
+      const roomId = req.roomId.toLowerCase();
+      if (!(await claimDjSlot(em, djId, svc.social.config.DJ_FANS_NOTIFICATION_INTERVAL_SECONDS))) {
+        return answer({ recipients: 0, sent: 0, failed: 0, removed: 0 }, true);
+      }
+      const who = req.djName || "A DJ you follow";
+      return answer(
+        await notifyFans(em, djId, {
+          kind: "dj-fans",
+          title: `${who} is playing`,
+          body: req.roomName ? `Now playing in ${req.roomName}.` : "Come and listen.",
+          data: { djId },
+          roomId,
+          senderId: djId,
+        }),
+      );
+    },
+
+    async sendCustomMessage(req, ctx) {
+      checkTargets(req);
+      requireText(req);
+      if (req.userIds.length === 0) throw badRequest("userIds missing in request");
+      return answer(await deliver.toUsers(callEm(ctx), req.userIds, content(ctx, req, "custom"), { web: true }));
+    },
+
+    async sendCustomMessageFromRoom(req, ctx) {
+      checkTargets(req, MAX_ROOM_TARGETS);
+      requireText(req);
+      if (!req.roomId) throw badRequest("roomId missing in request");
+      if (req.userIds.length === 0) throw badRequest("userIds missing in request");
+      const em = callEm(ctx);
+      const access = await roomAccessOf(em, req.roomId.toLowerCase(), callerId(ctx));
+      if (!access) throw missing("room not found");
+      if (!access.manages && !isAdmin(callIdentity(ctx))) throw forbidden();
+      return answer(
+        await deliver.toUsers(em, req.userIds, content(ctx, req, "room"), { web: true, url: `/rooms/${req.roomId}` }),
+      );
+    },
+
+    async listRoomUsersNotifications(req, ctx) {
+      const { limit, offset } = page(req);
+      const [rows, total] = await callEm(ctx).findAndCount(
+        Notification,
+        { userId: callerId(ctx), kind: "room" },
+        { orderBy: { createdAt: "DESC", id: "ASC" }, limit, offset },
+      );
+      return { notifications: rows.map(toNotificationMessage), total };
+    },
+
+    async subscribeWebPush(req, ctx) {
+      const em = callEm(ctx);
+      const keys = req.keys!;
+      if (!/^https:/i.test(req.endpoint) && !(svc.social.config.WEB_PUSH_ALLOW_HTTP && /^http:/i.test(req.endpoint))) {
+        throw badRequest("endpoint must be an https URL");
+      }
+      const p256dh = Buffer.from(keys.p256dh, "base64url");
+      if (p256dh.length !== 65 || p256dh[0] !== 4)
+        throw badRequest("keys.p256dh must be a P-256 public key (base64url)");
+      if (Buffer.from(keys.auth, "base64url").length !== 16) throw badRequest("keys.auth must be 16 bytes (base64url)");
+      const userId = callerId(ctx);
+      let sub = await em.findOne(WebPushSubscription, { endpoint: req.endpoint });
+      if (sub) {
+        sub.userId = userId;
+        sub.p256dh = keys.p256dh;
+        sub.auth = keys.auth;
+        sub.updatedAt = new Date();
+      } else {
+        sub = em.create(WebPushSubscription, { userId, endpoint: req.endpoint, p256dh: keys.p256dh, auth: keys.auth });
+      }
+      await uniquely(
+        () => em.flush(),
+        () => conflict("subscription already stored"),
+      );
+      return { id: sub.id };
+    },
+
+    async sendWebPush(req, ctx) {
+      if (req.userIds.length > MAX_TARGETS) throw badRequest(`userIds must hold at most ${MAX_TARGETS} entries`);
+      requireText(req);
+      const n: NotificationContent = {
+        kind: "admin",
+        title: req.title || DEFAULT_TITLE,
+        body: req.body,
+        data: {},
+        senderId: sender(ctx),
+      };
+      return answer(await deliver.webToUsers(callEm(ctx), req.userIds, n, req.url));
+    },
+
+    async getWebPushPublicKey() {
+      return { publicKey: svc.social.vapidPublicKey };
+    },
+  };
+}

@@ -1,0 +1,39 @@
+// Secrets of the social part that a deployment may leave unset (the contact-book hash key, the VAPID key pair):
+// generated once and stored, under an advisory lock so replicas starting together agree, like the user service's
+// signing keys. A configured value always wins and is never stored.
+import { randomBytes } from "node:crypto";
+import type { EntityManager } from "@mikro-orm/postgresql";
+import { SocialSecret } from "./modules/notifications/social-secret.entity.ts";
+import { generateVapidKeys } from "./providers/web-push.ts";
+import type { SocialConfig } from "./social-config.ts";
+
+const LOCK = "select pg_advisory_xact_lock(hashtext('tt.room.social-secrets'))";
+
+async function stored(em: EntityManager, name: string, make: () => string): Promise<string> {
+  return em.fork().transactional(async (tx) => {
+    await tx.execute(LOCK);
+    const row = await tx.findOne(SocialSecret, { name });
+    if (row) return row.value;
+    const value = make();
+    tx.create(SocialSecret, { name, value });
+    return value;
+  });
+}
+
+export interface SocialSecrets {
+  contactKey: Buffer;
+  vapid: { publicKey: string; privateKey: string };
+}
+
+export async function loadSocialSecrets(em: EntityManager, config: SocialConfig): Promise<SocialSecrets> {
+  const contactKey = config.CONTACT_HASH_KEY
+    ? Buffer.from(config.CONTACT_HASH_KEY, "utf8")
+    : Buffer.from(await stored(em, "contact-hash-key", () => randomBytes(32).toString("base64")), "base64");
+  const vapid =
+    config.VAPID_PUBLIC_KEY && config.VAPID_PRIVATE_KEY
+      ? { publicKey: config.VAPID_PUBLIC_KEY, privateKey: config.VAPID_PRIVATE_KEY }
+      : (JSON.parse(
+          await stored(em, "vapid-keys", () => JSON.stringify(generateVapidKeys())),
+        ) as SocialSecrets["vapid"]);
+  return { contactKey, vapid };
+}
