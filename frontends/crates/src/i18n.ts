@@ -78,6 +78,7 @@ export const en = {
     title: "Similar songs",
     show: "Suggest similar songs",
     empty: "No suggestions for this crate yet.",
+    add: "Add {{name}}",
   },
   search: {
     title: "Search",
@@ -193,6 +194,7 @@ export const es: typeof en = {
     title: "Canciones parecidas",
     show: "Sugerir canciones parecidas",
     empty: "Aún no hay sugerencias para esta caja.",
+    add: "Añadir {{name}}",
   },
   search: {
     title: "Buscar",

@@ -1,7 +1,7 @@
 import type { Client } from "@connectrpc/connect";
 import type { Crate, CrateSong } from "@tt/proto/tt/playlist/v1/crate_pb";
 import { CrateService } from "@tt/proto/tt/playlist/v1/crate_service_pb";
-import type { SongInput } from "@tt/proto/tt/playlist/v1/song_pb";
+import type { Song, SongInput } from "@tt/proto/tt/playlist/v1/song_pb";
 import type { MessageInitShape } from "@bufbuild/protobuf";
 import type { SongInputSchema } from "@tt/proto/tt/playlist/v1/song_pb";
 import { PAGE_SIZE, queryKeys } from "@tt/web-kit";
@@ -104,4 +104,23 @@ export function moveItem<T>(items: readonly T[], from: number, to: number): T[] 
   if (item === undefined) return next;
   next.splice(Math.max(0, Math.min(to, next.length)), 0, item);
   return next;
+}
+
+/** What a crate needs to add a search result: its catalogue id, or its data when it has none yet. */
+export function songInputOf(song: Song): SongInputInit {
+  if (song.songId) return { songId: song.songId };
+  return {
+    isrc: song.isrc,
+    trackName: song.trackName,
+    artistName: song.artistName,
+    duration: song.duration,
+    explicit: song.explicit,
+    musicProviders: song.musicProviders,
+    thumbnails: song.thumbnails,
+    links: song.links,
+    previews: song.previews,
+    genre: song.genre,
+    albumName: song.albumName,
+    releaseYear: song.releaseYear,
+  };
 }

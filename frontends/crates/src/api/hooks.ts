@@ -77,8 +77,10 @@ export function useCrateSongs(target: CrateTarget) {
       const loaded = pages.reduce((sum, page) => sum + page.songs.length, 0);
       return last.songs.length > 0 && loaded < last.total ? loaded : undefined;
     },
-    refetchInterval: (query) =>
-      query.state.data?.pages[0]?.crate?.importStatus === IN_PROGRESS ? CRATE_IMPORT_REFETCH_INTERVAL : false,
+    refetchInterval: (query) => {
+      const crate = query.state.data?.pages[0]?.crate;
+      return importRefetchInterval(crate ? [crate] : []);
+    },
   });
 }
 
@@ -205,6 +207,11 @@ export function useCopyIntoQueue() {
   });
 }
 
+/** 002 §4: crate lists refresh every 5 seconds while any crate import is IN_PROGRESS, and not otherwise. */
+export function importRefetchInterval(crates: readonly { importStatus: string }[]): number | false {
+  return crates.some((crate) => crate.importStatus === IN_PROGRESS) ? CRATE_IMPORT_REFETCH_INTERVAL : false;
+}
+
 /** The caller's crates, 100 a page (002 §9), refreshed every 5 seconds while one is being imported (§4). */
 export function useMyCrates() {
   const client = useCrateClient();
@@ -217,9 +224,6 @@ export function useMyCrates() {
       const loaded = pages.reduce((sum, page) => sum + page.crates.length, 0);
       return last.crates.length > 0 && loaded < last.total ? loaded : undefined;
     },
-    refetchInterval: (query) =>
-      query.state.data?.pages.some((page) => page.crates.some((crate) => crate.importStatus === IN_PROGRESS))
-        ? CRATE_IMPORT_REFETCH_INTERVAL
-        : false,
+    refetchInterval: (query) => importRefetchInterval(query.state.data?.pages.flatMap((page) => page.crates) ?? []),
   });
 }

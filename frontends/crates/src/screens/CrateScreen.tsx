@@ -283,7 +283,7 @@ export function CrateScreen({ special, crateUuid }: CrateScreenProps) {
       )}
       {crate && songs.length > 0 ? (
         <Suspense fallback={null}>
-          <SimilarSongs crateUuid={crate.crateUuid} />
+          <SimilarSongs crateUuid={crate.crateUuid} target={target} />
         </Suspense>
       ) : null}
     </article>

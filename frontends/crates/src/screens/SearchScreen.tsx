@@ -1,7 +1,7 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useAppTranslation, useErrorText, useSession } from "@tt/web-kit";
 import { useState } from "react";
-import { crateKeys, crateOps, useCrateClient, type CrateTarget, type SongInputInit } from "../api/crates.ts";
+import { crateKeys, crateOps, songInputOf, useCrateClient, type CrateTarget } from "../api/crates.ts";
 import { useMyCrates } from "../api/hooks.ts";
 import { useSongSearch, type ProviderResults } from "../api/search.ts";
 import { CRATES_NAMESPACE, en, es } from "../i18n.ts";
@@ -10,25 +10,6 @@ import { useAppLocation, useReplaceSearch } from "../lib/router.tsx";
 import { useDebounced } from "../lib/use-debounced.ts";
 import { artworkOf } from "./SongRow.tsx";
 import type { Song } from "@tt/proto/tt/playlist/v1/song_pb";
-
-/** What a crate needs to add a search result: its catalogue id, or its data when it has none yet. */
-export function songInputOf(song: Song): SongInputInit {
-  if (song.songId) return { songId: song.songId };
-  return {
-    isrc: song.isrc,
-    trackName: song.trackName,
-    artistName: song.artistName,
-    duration: song.duration,
-    explicit: song.explicit,
-    musicProviders: song.musicProviders,
-    thumbnails: song.thumbnails,
-    links: song.links,
-    previews: song.previews,
-    genre: song.genre,
-    albumName: song.albumName,
-    releaseYear: song.releaseYear,
-  };
-}
 
 function useAddSong() {
   const client = useCrateClient();
@@ -122,7 +103,9 @@ function ProviderList({
   return (
     <section aria-label={heading}>
       <h2>{providerName}</h2>
-      {results.songs.length === 0 ? (
+      {results.error ? (
+        <p className="tt-error">{results.error}</p>
+      ) : results.songs.length === 0 ? (
         <p className="tt-muted">{t("search.empty")}</p>
       ) : (
         <ul>
@@ -184,10 +167,9 @@ export function SearchScreen() {
           />
         </label>
       </form>
-      <p className="tt-visually-hidden" role="status">
+      <p className="tt-muted" role="status">
         {added}
       </p>
-      {added ? <p className="tt-muted">{added}</p> : null}
       {add.isError ? (
         <p className="tt-error" role="alert">
           {toText(add.error)}
