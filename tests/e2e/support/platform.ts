@@ -37,6 +37,8 @@ export interface CallOptions {
   raw?: string;
   /** multipart/form-data body. */
   form?: FormData;
+  /** Extra request headers (Idempotency-Key, …). */
+  headers?: Record<string, string>;
 }
 
 export interface TestPlatform {
@@ -88,7 +90,7 @@ export async function startTestPlatform(
   }
 
   const call = async (method: string, path: string, o: CallOptions = {}): Promise<Answer> => {
-    const headers: Record<string, string> = {};
+    const headers: Record<string, string> = { ...o.headers };
     if (o.token) headers.authorization = `Bearer ${o.token}`;
     if (o.body !== undefined || o.raw !== undefined) headers["content-type"] = "application/json";
     const res = await fetch(running.url + path, {
