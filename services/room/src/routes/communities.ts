@@ -136,21 +136,23 @@ interface CommunityInputLike {
 }
 
 async function linkRooms(ctx: HandlerContext, id: string, rooms: string[]) {
-  const em = callEm(ctx);
-  const c = await loadCommunity(em, id);
-  let changed = 0;
-  for (const roomId of new Set(rooms.map((r) => r.toLowerCase()))) {
-    await checkRoomLink(em, ctx, c, roomId);
-    if (!(await em.findOne(CommunityRoom, { communityId: id, roomId }))) {
-      em.create(CommunityRoom, { communityId: id, roomId });
-      changed++;
+  // One transaction: the ORM flushes pending links before each query, and a refused room must undo them all.
+  return callEm(ctx).transactional(async (em) => {
+    const c = await loadCommunity(em, id);
+    let changed = 0;
+    for (const roomId of new Set(rooms.map((r) => r.toLowerCase()))) {
+      await checkRoomLink(em, ctx, c, roomId);
+      if (!(await em.findOne(CommunityRoom, { communityId: id, roomId }))) {
+        em.create(CommunityRoom, { communityId: id, roomId });
+        changed++;
+      }
     }
-  }
-  await uniquely(
-    () => em.flush(),
-    () => conflict("room already in community"),
-  );
-  return changed;
+    await uniquely(
+      () => em.flush(),
+      () => conflict("room already in community"),
+    );
+    return changed;
+  });
 }
 
 async function roomsAfter(em: EntityManager, id: string) {
@@ -358,18 +360,21 @@ export function communityRoutes(_svc: RoomServiceContext): ServiceImpl<typeof Co
       if (req.bulk.length > MAX_BULK) throw badRequest(`bulk must hold at most ${MAX_BULK} entries`);
       const slugs = req.bulk.map((b) => b.slug).filter(Boolean);
       if (new Set(slugs).size !== slugs.length) throw conflict("community slug already exists");
-      const em = callEm(ctx);
-      const made: Community[] = [];
-      for (const input of req.bulk) {
-        const c = await createOne(em, ctx, input);
-        // Slugs made from equal names within one call must differ too.
-        while (made.some((m) => m.slug === c.slug)) c.slug = `${c.slug.slice(0, 90)}-${made.length + 1}`;
-        made.push(c);
-      }
-      await uniquely(
-        () => em.flush(),
-        () => conflict("community slug already exists"),
-      );
+      // One transaction: the ORM flushes pending rows before each slug query, and a refusal must undo them all.
+      const made = await callEm(ctx).transactional(async (em) => {
+        const out: Community[] = [];
+        for (const input of req.bulk) {
+          const c = await createOne(em, ctx, input);
+          // Slugs made from equal names within one call must differ too.
+          while (out.some((m) => m.slug === c.slug)) c.slug = `${c.slug.slice(0, 90)}-${out.length + 1}`;
+          out.push(c);
+        }
+        await uniquely(
+          () => em.flush(),
+          () => conflict("community slug already exists"),
+        );
+        return out;
+      });
       return { communities: made.map((c) => toMessage(c, { members: 0, rooms: 0 })) };
     },
 

@@ -170,14 +170,14 @@ export function eventRoutes(_svc: RoomServiceContext): ServiceImpl<typeof EventS
       const startsAt = dateOf(req.startsAt, "startsAt") ?? event.startsAt;
       const endsAt = dateOf(req.endsAt, "endsAt") ?? event.endsAt;
       if (endsAt <= startsAt) throw badRequest("endsAt must be after startsAt");
-      if (req.roomId !== undefined) {
-        const roomId = req.roomId ? req.roomId.toLowerCase() : null;
-        if (roomId && roomId !== event.roomId) await checkRoom(em, ctx, roomId);
-        event.roomId = roomId;
-      }
-      if (req.slug !== undefined && req.slug !== "" && req.slug !== event.slug) {
-        event.slug = await uniqueSlug(em, req.slug, event.name, event.id);
-      }
+      const roomId = req.roomId === undefined ? event.roomId : req.roomId ? req.roomId.toLowerCase() : null;
+      if (roomId && roomId !== event.roomId) await checkRoom(em, ctx, roomId);
+      const slug =
+        req.slug !== undefined && req.slug !== "" && req.slug !== event.slug
+          ? await uniqueSlug(em, req.slug, event.name, event.id)
+          : event.slug;
+      event.roomId = roomId;
+      event.slug = slug;
       if (req.name !== undefined) event.name = req.name;
       if (req.description !== undefined) event.description = req.description;
       if (req.imageUrl !== undefined) event.imageUrl = req.imageUrl || null;

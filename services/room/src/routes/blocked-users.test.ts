@@ -1,0 +1,44 @@
+import { Code } from "@connectrpc/connect";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createServiceHarness, type ServiceHarness } from "@tt/kit/testing";
+import { BlockedUserService } from "@tt/proto/tt/room/v1/blocked_user_service_pb";
+import { userServiceDefinition } from "@tt/user-service";
+import { roomServiceDefinition } from "../index.ts";
+import { OutboxMessage } from "@tt/kit";
+import { refusal } from "../testing/refusal.ts";
+import { testUser, type TestUser } from "../testing/social-fixtures.ts";
+
+let h: ServiceHarness;
+beforeAll(async () => {
+  h = await createServiceHarness(roomServiceDefinition, { alongside: [userServiceDefinition] });
+});
+afterAll(() => h?.close());
+
+const as = (u: TestUser) => h.client(BlockedUserService, { token: u.token });
+
+describe("blocked users", () => {
+  it("blocks, lists, reads and unblocks, only in the caller's own list, with events", async () => {
+    const ann = await testUser(h);
+    const bob = await testUser(h);
+    const eve = await testUser(h);
+    const { blockedUser } = await as(ann).blockUser({ blockedUserId: bob.id });
+    expect(blockedUser).toMatchObject({ userId: ann.id, blockedUserId: bob.id });
+    await refusal(as(ann).blockUser({ blockedUserId: bob.id }), Code.AlreadyExists, "user already blocked");
+    await refusal(as(ann).blockUser({ blockedUserId: ann.id }), Code.InvalidArgument, "you cannot block yourself");
+
+    expect((await as(ann).listBlockedUsers({})).blockedUsers.map((b) => b.blockedUserId)).toEqual([bob.id]);
+    expect((await as(eve).listBlockedUsers({})).total).toBe(0);
+    await expect(as(ann).getBlockedUser({ id: bob.id })).resolves.toMatchObject({
+      blockedUser: { blockedUserId: bob.id },
+    });
+    await refusal(as(eve).getBlockedUser({ id: bob.id }), Code.NotFound, "blocked user not found");
+    await refusal(as(eve).unblockUser({ id: bob.id }), Code.NotFound);
+
+    await as(ann).unblockUser({ id: bob.id });
+    await refusal(as(ann).getBlockedUser({ id: bob.id }), Code.NotFound);
+    const subjects = (await h.orm.em.fork().find(OutboxMessage, { subject: { $like: "tt.room.user.%blocked" } }))
+      .filter((m) => m.headers?.["tt-aggregate-id"] === ann.id)
+      .map((m) => m.subject);
+    expect(subjects).toEqual(expect.arrayContaining(["tt.room.user.blocked", "tt.room.user.unblocked"]));
+  });
+});

@@ -1,0 +1,13 @@
+import { Code, ConnectError } from "@connectrpc/connect";
+import { expect } from "vitest";
+
+/** Asserts that `call` is refused with `code` (and `message`, when given). */
+export async function refusal(call: Promise<unknown>, code: Code, message?: string): Promise<void> {
+  const error = await call.then(
+    () => undefined,
+    (e: unknown) => ConnectError.from(e),
+  );
+  expect(error, "the call should have been refused").toBeDefined();
+  expect(Code[error!.code]).toBe(Code[code]);
+  if (message !== undefined) expect(error!.rawMessage).toBe(message);
+}

@@ -1,0 +1,38 @@
+// Test fixtures of the social part: users as token + uuid, and rooms written straight through the rooms area's
+// entities (the social tests need a room and its managers, not the rooms area's calls).
+import { randomUUID } from "node:crypto";
+import type { UserRole } from "@tt/kit";
+import type { ServiceHarness } from "@tt/kit/testing";
+import { RoomUserRole } from "../modules/rooms/room-user-role.entity.ts";
+import { Room } from "../modules/rooms/room.entity.ts";
+
+export interface TestUser {
+  id: string;
+  token: string;
+}
+
+export async function testUser(h: ServiceHarness, role: UserRole = "user"): Promise<TestUser> {
+  const id = randomUUID();
+  return { id, token: await h.tokens.user(role, id) };
+}
+
+/** A public room owned by `ownerId`, with `moderators` granted the moderator role. */
+export async function seedRoom(h: ServiceHarness, ownerId: string, moderators: string[] = []): Promise<string> {
+  const em = h.orm.em.fork();
+  const id = randomUUID();
+  em.create(Room, {
+    id,
+    slug: `room-${id.slice(0, 8)}`,
+    name: `Room ${id.slice(0, 8)}`,
+    ownerId,
+    type: "PUBLIC",
+    design: "CLUB",
+    djType: "EVERYONE",
+    numberOfDjs: 5,
+    pinnedMessages: [],
+    musicProviders: [],
+  });
+  for (const userId of moderators) em.create(RoomUserRole, { roomId: id, userId, role: "moderator" });
+  await em.flush();
+  return id;
+}
