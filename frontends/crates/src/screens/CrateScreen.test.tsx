@@ -170,6 +170,19 @@ describe("CrateScreen", () => {
     expect(service.calls).toContain("ListCrateSongs");
   });
 
+  it("shows another user's crate read-only: no reorder, remove, rename or delete", async () => {
+    const crate = service.addCrate("Their mix", ["One", "Two"], { userUuid: "00000000-0000-4000-8000-0000000000ff" });
+    renderWithKit(<CrateScreen crateUuid={crate.crate.crateUuid} />, signedInKit(service));
+    await screen.findByRole("heading", { name: "Their mix" });
+    expect(titles()).toEqual(["One", "Two"]);
+    expect(screen.queryByRole("button", { name: "Move One down" })).toBeNull();
+    expect(screen.queryByRole("button", { name: "Remove One" })).toBeNull();
+    for (const name of ["Shuffle", "Rename", "Delete crate"]) expect(screen.queryByRole("button", { name })).toBeNull();
+    expect(screen.getAllByTestId("crate-song")[0]?.getAttribute("draggable")).toBe("false");
+    // Copying it into one's own queue is allowed.
+    expect(screen.getByRole("button", { name: "Copy into the queue" })).toBeTruthy();
+  });
+
   it("says so when the crate does not exist", async () => {
     renderWithKit(<CrateScreen crateUuid="00000000-0000-4000-8000-00000000dead" />, signedInKit(service));
     expect((await screen.findByRole("alert")).textContent).toContain("This crate does not exist or is not yours.");

@@ -250,12 +250,13 @@ export function CrateScreen({ special, crateUuid }: CrateScreenProps) {
                 }}
                 dragging={dragFrom === index}
                 dropTarget={dropAt === index && dragFrom !== index}
+                editable={isOwner}
                 onMove={moveSong}
                 {...(isOwner ? { onRemove: (item: CrateSong) => remove.mutate(item) } : {})}
                 onDragStart={setDragFrom}
                 onDragOver={setDropAt}
                 onDrop={(to) => {
-                  if (dragFrom !== null) moveSong(dragFrom, to);
+                  if (dragFrom !== null && isOwner) moveSong(dragFrom, to);
                   setDragFrom(null);
                   setDropAt(null);
                 }}

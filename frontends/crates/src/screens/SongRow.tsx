@@ -18,6 +18,8 @@ export interface SongRowProps {
   labels: SongRowLabels;
   dragging: boolean;
   dropTarget: boolean;
+  /** Whether the viewer may reorder (their own crate); another user's crate is read-only. */
+  editable: boolean;
   onMove: (from: number, to: number) => void;
   onRemove?: (song: CrateSong) => void;
   onDragStart: (index: number) => void;
@@ -39,6 +41,7 @@ export function SongRow({
   labels,
   dragging,
   dropTarget,
+  editable,
   onMove,
   onRemove,
   onDragStart,
@@ -55,7 +58,7 @@ export function SongRow({
   return (
     <div
       className="tt-song"
-      draggable
+      draggable={editable}
       data-testid="crate-song"
       data-dragging={dragging}
       data-drop-target={dropTarget}
@@ -78,7 +81,7 @@ export function SongRow({
         <span className="tt-muted">{song.artistName}</span>
       </span>
       <span className="tt-song-duration">{formatDuration(song.duration, labels.dayUnit)}</span>
-      <span className="tt-song-actions">
+      <span className="tt-song-actions" hidden={!editable}>
         <button
           type="button"
           className="tt-button tt-button--quiet tt-icon-button"
