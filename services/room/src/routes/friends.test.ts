@@ -1,0 +1,103 @@
+import { Code } from "@connectrpc/connect";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createServiceHarness, type ServiceHarness } from "@tt/kit/testing";
+import { BlockedUserService } from "@tt/proto/tt/room/v1/blocked_user_service_pb";
+import { FriendService } from "@tt/proto/tt/room/v1/friend_service_pb";
+import { userServiceDefinition } from "@tt/user-service";
+import { roomServiceDefinition } from "../index.ts";
+import { refusal } from "../testing/refusal.ts";
+import { testUser, type TestUser } from "../testing/social-fixtures.ts";
+
+let h: ServiceHarness;
+beforeAll(async () => {
+  h = await createServiceHarness(roomServiceDefinition, { alongside: [userServiceDefinition] });
+});
+afterAll(() => h?.close());
+
+const as = (u: TestUser) => h.client(FriendService, { token: u.token });
+
+describe("friend invitations and friends", () => {
+  it("pending → accepted makes a mutual friendship; only the invitee decides; outsiders see nothing", async () => {
+    const ann = await testUser(h);
+    const bob = await testUser(h);
+    const eve = await testUser(h);
+    const { invitation } = await as(ann).sendFriendInvitation({ userId: bob.id });
+    expect(invitation).toMatchObject({ fromUserId: ann.id, toUserId: bob.id, invitationStatus: "pending" });
+    const id = invitation!.id;
+    await refusal(as(ann).sendFriendInvitation({ userId: bob.id }), Code.AlreadyExists, "invitation already pending");
+    await refusal(as(bob).sendFriendInvitation({ userId: ann.id }), Code.AlreadyExists, "invitation already pending");
+    await refusal(as(ann).sendFriendInvitation({ userId: ann.id }), Code.InvalidArgument, "you cannot invite yourself");
+
+    expect((await as(bob).listInvitationsForMe({})).invitations.map((i) => i.id)).toEqual([id]);
+    expect((await as(ann).listInvitationsFromMe({})).invitations.map((i) => i.id)).toEqual([id]);
+    expect((await as(eve).listInvitationsForMe({})).total).toBe(0);
+    await expect(as(bob).getFriendInvitation({ id })).resolves.toBeDefined();
+    await refusal(as(eve).getFriendInvitation({ id }), Code.NotFound, "invitation not found");
+
+    await refusal(
+      as(ann).handleFriend({ invitationId: id, invitationStatus: "accepted" }),
+      Code.NotFound,
+      "invitation not found",
+    );
+    await refusal(as(eve).handleFriend({ invitationId: id, invitationStatus: "accepted" }), Code.NotFound);
+    await refusal(
+      as(bob).handleFriend({ invitationId: id, invitationStatus: "pending" }),
+      Code.InvalidArgument,
+      "invitationStatus must be one of accepted, rejected",
+    );
+    await refusal(as(bob).handleFriend({ invitationId: id, invitationStatus: "maybe" }), Code.InvalidArgument);
+    await refusal(as(bob).deleteFriendInvitation({ id }), Code.NotFound, "invitation not found");
+
+    const handled = await as(bob).handleFriend({ invitationId: id, invitationStatus: "accepted" });
+    expect(handled.invitation?.invitationStatus).toBe("accepted");
+    expect(handled.friend).toMatchObject({ userId: bob.id, friendId: ann.id });
+    await refusal(
+      as(bob).handleFriend({ invitationId: id, invitationStatus: "rejected" }),
+      Code.AlreadyExists,
+      "invitation already handled",
+    );
+
+    await expect(as(ann).getFriend({ id: bob.id })).resolves.toMatchObject({ friend: { friendId: bob.id } });
+    await expect(as(bob).getFriend({ id: ann.id })).resolves.toMatchObject({ friend: { friendId: ann.id } });
+    await refusal(as(eve).getFriend({ id: ann.id }), Code.NotFound, "friend not found");
+    expect((await as(eve).listFriends({ id: ann.id })).friends.map((f) => f.friendId)).toEqual([bob.id]);
+    await expect(as(ann).getFriendship({ id: bob.id })).resolves.toMatchObject({ friends: true });
+    await refusal(as(ann).sendFriendInvitation({ userId: bob.id }), Code.AlreadyExists, "already friends");
+
+    await refusal(as(eve).deleteFriend({ id: ann.id }), Code.NotFound);
+    await as(bob).deleteFriend({ id: ann.id });
+    await refusal(as(ann).getFriend({ id: bob.id }), Code.NotFound);
+    await expect(as(ann).getFriendship({ id: bob.id })).resolves.toMatchObject({ friends: false });
+  });
+
+  it("a rejected invitation makes no friendship; the inviter withdraws a pending one; blocks stop invitations", async () => {
+    const ann = await testUser(h);
+    const bob = await testUser(h);
+    const first = await as(ann).sendFriendInvitation({ userId: bob.id });
+    await as(bob).handleFriend({ invitationId: first.invitation!.id, invitationStatus: "rejected" });
+    await refusal(as(ann).getFriend({ id: bob.id }), Code.NotFound);
+    expect((await as(bob).listInvitationsForMe({ invitationStatus: "rejected" })).total).toBe(1);
+
+    const second = await as(ann).sendFriendInvitation({ userId: bob.id });
+    const pending = await as(bob).getFriendship({ id: ann.id });
+    expect(pending.pendingInvitation?.id).toBe(second.invitation!.id);
+    await as(ann).deleteFriendInvitation({ id: second.invitation!.id });
+    await refusal(as(ann).deleteFriendInvitation({ id: second.invitation!.id }), Code.NotFound);
+
+    await h.client(BlockedUserService, { token: bob.token }).blockUser({ blockedUserId: ann.id });
+    await refusal(as(ann).sendFriendInvitation({ userId: bob.id }), Code.PermissionDenied, "Forbidden");
+    await refusal(as(bob).sendFriendInvitation({ userId: ann.id }), Code.PermissionDenied);
+  });
+
+  it("issue 11: two invitations sent at once between the same users leave one pending", async () => {
+    const ann = await testUser(h);
+    const bob = await testUser(h);
+    const results = await Promise.allSettled([
+      as(ann).sendFriendInvitation({ userId: bob.id }),
+      as(bob).sendFriendInvitation({ userId: ann.id }),
+      as(ann).sendFriendInvitation({ userId: bob.id }),
+    ]);
+    expect(results.filter((r) => r.status === "fulfilled")).toHaveLength(1);
+    expect((await as(ann).getFriendship({ id: bob.id })).pendingInvitation).toBeDefined();
+  });
+});
