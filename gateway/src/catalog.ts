@@ -21,6 +21,9 @@ import { CatalogueService as PlaylistCatalogueService } from "@tt/proto/tt/playl
 import { CrateService as PlaylistCrateService } from "@tt/proto/tt/playlist/v1/crate_service_pb";
 import { RecentSongsService as PlaylistRecentSongsService } from "@tt/proto/tt/playlist/v1/recent_songs_service_pb";
 import { InfoService as RoomInfoService } from "@tt/proto/tt/room/v1/info_service_pb";
+import { RoomService } from "@tt/proto/tt/room/v1/room_service_pb";
+import { RoomUserRoleService } from "@tt/proto/tt/room/v1/room_user_role_service_pb";
+import { AdminService as RoomAdminService } from "@tt/proto/tt/room/v1/admin_service_pb";
 
 export const serviceCatalog = {
   user: [
@@ -34,7 +37,14 @@ export const serviceCatalog = {
   ],
   playlist: [PlaylistCrateService, PlaylistCatalogueService, PlaylistRecentSongsService],
   merch: [MerchService, MerchAvatarService, MerchPointsService, MerchConsumableService, MerchTokenService],
-  room: [RoomInfoService],
+  // The room service's proto services, one per line (the rooms part and the social part add theirs).
+  // prettier-ignore
+  room: [
+    RoomInfoService,
+    RoomService,
+    RoomUserRoleService,
+    RoomAdminService,
+  ],
 } as const satisfies Record<string, readonly DescService[]>;
 
 export type CatalogName = keyof typeof serviceCatalog;

@@ -3,6 +3,8 @@
 // bad variable of every area. Areas added later (the social part) add one line to AREA_LOADERS.
 import { z } from "zod";
 import { parseEnv, parseEnvParts } from "@tt/kit";
+import { loadPosterConfig } from "./modules/rooms/poster.ts";
+import { loadRoomChatConfig } from "./providers/room-chat.ts";
 
 const positiveInt = (fallback: number) => z.coerce.number().int().positive().default(fallback);
 
@@ -11,6 +13,15 @@ export const roomsConfigSchema = z.object({
   ROOM_LIST_MAX_LIMIT: positiveInt(100).pipe(z.number().max(1000)),
   /** How many recently visited rooms are kept per user. */
   ROOM_RECENT_VISITS_KEPT: positiveInt(50).pipe(z.number().max(500)),
+  /**
+   * Keys the lookup hash of guest passwords (HMAC-SHA256), so POST /rooms/list finds the matching rooms without
+   * trying every argon2 hash. Set a secret value in production; changing it makes existing passwords unfindable
+   * by POST /rooms/list (they still work at join) until set again.
+   */
+  ROOM_GUEST_PASSWORD_PEPPER: z.preprocess(
+    (v) => (v === "" ? undefined : v),
+    z.string().min(16).default("turntable-development-guest-password-pepper"),
+  ),
 });
 
 export type RoomsConfig = z.output<typeof roomsConfigSchema>;
@@ -22,6 +33,8 @@ export function loadRoomsConfig(env: Record<string, string | undefined>): RoomsC
 /** Every area's loader; the keys are the areas' names in the service context's `areas`. */
 const AREA_LOADERS = {
   rooms: loadRoomsConfig,
+  poster: loadPosterConfig,
+  chat: loadRoomChatConfig,
 };
 
 export type RoomAreaConfigs = { [K in keyof typeof AREA_LOADERS]: ReturnType<(typeof AREA_LOADERS)[K]> };

@@ -3,7 +3,9 @@ import type { MikroORM } from "@mikro-orm/postgresql";
 import type { Logger } from "pino";
 import type { Bus } from "@tt/kit";
 import type { ProfileService } from "@tt/proto/tt/user/v1/profile_service_pb";
+import type { ObjectStore } from "@tt/kit";
 import type { RoomAreaConfigs } from "./config.ts";
+import type { RoomChat } from "./providers/room-chat.ts";
 
 /** What the route factories share: built once in `create()`, read by every handler. */
 export interface RoomServiceContext {
@@ -17,4 +19,17 @@ export interface RoomServiceContext {
   signal: AbortSignal;
   /** The user service's profiles (GetServiceUserProfile: role, capabilities), called with the room service's token. */
   profiles: Client<typeof ProfileService>;
+  /**
+   * A user's account role (admin, globalModerator, staff, superUser, user, bot …) from the user service; 404
+   * "User not found" when it has none.
+   */
+  accountRoleOf(userId: string, signal?: AbortSignal): Promise<string>;
+  /** Whether a user has the user service's promoteRoom capability. */
+  hasCapability(userId: string, capability: string, signal?: AbortSignal): Promise<boolean>;
+  /** Where posters are kept (the kit's object store, as profile images). */
+  posters: ObjectStore;
+  /** The rooms' chat groups (CometChat, or the development one). */
+  chat: RoomChat;
+  /** When this instance started (info-admin/room-service-status). */
+  startedAt: Date;
 }

@@ -1,5 +1,8 @@
 import type { ServiceDefinition } from "@tt/kit";
+import { Code, ConnectError } from "@connectrpc/connect";
 import { ProfileService } from "@tt/proto/tt/user/v1/profile_service_pb";
+import { createPosterStore } from "./modules/rooms/poster.ts";
+import { createRoomChat } from "./providers/room-chat.ts";
 import { loadRoomServiceConfig } from "./config.ts";
 import type { RoomServiceContext } from "./context.ts";
 import { entities } from "./entities.ts";
@@ -16,13 +19,34 @@ export const roomServiceDefinition: ServiceDefinition = {
     const areas = loadRoomServiceConfig(deps.env);
     const lifetime = new AbortController();
     deps.signal.addEventListener("abort", () => lifetime.abort(), { once: true });
+    const profiles = deps.clients.get(ProfileService);
+    const chat = createRoomChat(areas.chat);
+    deps.logger.info({ chat: chat.mode }, `room chat: ${chat.mode}`);
+    async function userOf(userId: string, signal?: AbortSignal) {
+      try {
+        const { user } = await profiles.getServiceUserProfile({ id: userId }, { signal });
+        if (!user) throw new ConnectError("User not found", Code.NotFound);
+        return user;
+      } catch (err) {
+        if (err instanceof ConnectError && err.code === Code.NotFound) {
+          throw new ConnectError("User not found", Code.NotFound);
+        }
+        throw err;
+      }
+    }
     const svc: RoomServiceContext = {
       areas,
       logger: deps.logger,
       bus: deps.bus,
       orm: deps.orm,
       signal: lifetime.signal,
-      profiles: deps.clients.get(ProfileService),
+      profiles,
+      accountRoleOf: async (userId, signal) => (await userOf(userId, signal)).role,
+      hasCapability: async (userId, capability, signal) =>
+        (await userOf(userId, signal)).capabilities.includes(capability),
+      posters: createPosterStore(areas.poster),
+      chat: chat.chat,
+      startedAt: new Date(),
     };
     return {
       routes(router) {

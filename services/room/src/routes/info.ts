@@ -1,12 +1,84 @@
+// The hello check, the info-admin figures and the room-state calls. The room-state ones answer from what the room
+// service knows (its settings, who joined in the last hour, live time from the live state) until the live stage
+// exists; `source` says so.
 import type { ServiceImpl } from "@connectrpc/connect";
+import { callEm } from "@tt/kit";
 import type { InfoService } from "@tt/proto/tt/room/v1/info_service_pb";
+import { timestampFromDate } from "@bufbuild/protobuf/wkt";
 import type { RoomServiceContext } from "../context.ts";
+import { playedSecondsOf, requireRoom } from "../modules/rooms/room-store.ts";
+import { Room } from "../modules/rooms/room.entity.ts";
+import { RoomVisit } from "../modules/rooms/room-visit.entity.ts";
+import { PRESENCE_WINDOW_MS } from "./rooms.ts";
 
 /** Specification 001 §1: "The service API version is 1.2.23". */
 export const ROOM_SERVICE_VERSION = "1.2.23";
 
-export function infoRoutes(_svc: RoomServiceContext): ServiceImpl<typeof InfoService> {
+export function infoRoutes(svc: RoomServiceContext): ServiceImpl<typeof InfoService> {
   return {
     hello: () => ({ service: "room-service", version: ROOM_SERVICE_VERSION }),
+
+    async getPlayedSeconds(_req, ctx) {
+      const em = callEm(ctx);
+      const rows = (await em.getConnection().execute(
+        `select coalesce(sum(played_seconds), 0)::bigint as done,
+                coalesce(sum(extract(epoch from (now() - live_since)))::bigint, 0) as running
+           from "${em.config.get("schema") ?? "room"}"."room"`,
+      )) as { done: string | number; running: string | number }[];
+      const row = rows[0] ?? { done: 0, running: 0 };
+      return { playedSeconds: BigInt(row.done) + BigInt(row.running) };
+    },
+
+    async getStatus(_req, ctx) {
+      const em = callEm(ctx);
+      const [rooms, publicRooms, privateRooms, liveRooms, promotedRooms] = await Promise.all([
+        em.count(Room, {}),
+        em.count(Room, { type: "PUBLIC" }),
+        em.count(Room, { type: "PRIVATE" }),
+        em.count(Room, { isLive: true }),
+        em.count(Room, { promoted: true }),
+      ]);
+      return { rooms, publicRooms, privateRooms, liveRooms, promotedRooms };
+    },
+
+    async getRoomServiceStatus(_req, ctx) {
+      let database = "ok";
+      try {
+        await callEm(ctx).getConnection().execute("select 1");
+      } catch {
+        database = "unavailable";
+      }
+      return {
+        service: "room-service",
+        version: ROOM_SERVICE_VERSION,
+        database,
+        uptimeSeconds: BigInt(Math.floor((Date.now() - svc.startedAt.getTime()) / 1000)),
+        startedAt: timestampFromDate(svc.startedAt),
+      };
+    },
+
+    async getRoomState(req, ctx) {
+      const em = callEm(ctx);
+      const room = await requireRoom(em, req.id);
+      const usersCount = await em.count(RoomVisit, {
+        roomId: room.id,
+        visitedAt: { $gte: new Date(Date.now() - PRESENCE_WINDOW_MS) },
+      });
+      return {
+        roomUuid: room.id,
+        slug: room.slug,
+        isLive: room.isLive ?? false,
+        liveAudio: room.liveAudio ?? false,
+        numberOfDjs: room.numberOfDjs,
+        djType: room.djType,
+        usersCount,
+        source: "room-service",
+      };
+    },
+
+    async getRoomPlayedTime(req, ctx) {
+      const room = await requireRoom(callEm(ctx), req.id);
+      return { roomUuid: room.id, playedSeconds: BigInt(playedSecondsOf(room)) };
+    },
   };
 }

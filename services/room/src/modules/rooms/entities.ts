@@ -1,2 +1,6 @@
-/** The rooms area's entities (rooms, role grants, visits). */
-export const roomEntities = [];
+import { RoomSchema, RoomSlugSchema } from "./room.entity.ts";
+import { RoomUserRoleSchema } from "./room-user-role.entity.ts";
+import { RoomVisitSchema } from "./room-visit.entity.ts";
+
+/** The rooms area's entities (rooms and their slugs, role grants, visits). */
+export const roomEntities = [RoomSchema, RoomSlugSchema, RoomUserRoleSchema, RoomVisitSchema];

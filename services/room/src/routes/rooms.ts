@@ -1,0 +1,609 @@
+// The rooms area (specification 001 §7 "Rooms"): create, join, read and list, each setting through its own call,
+// delete. Ownership and rank are checked next to the data (room-access.ts); every list is paged.
+import { randomUUID } from "node:crypto";
+import { timestampFromDate } from "@bufbuild/protobuf/wkt";
+import { Code, ConnectError, type HandlerContext, type ServiceImpl } from "@connectrpc/connect";
+import { UniqueConstraintViolationException } from "@mikro-orm/core";
+import type { EntityManager } from "@mikro-orm/postgresql";
+import { callEm, callIdentity, callProvider, publishEvent } from "@tt/kit";
+import { RoomConversationClearedSchema, RoomCreatedSchema, RoomDeletedSchema } from "@tt/proto/tt/room/v1/events_pb";
+import type { RoomService } from "@tt/proto/tt/room/v1/room_service_pb";
+import type { RoomServiceContext } from "../context.ts";
+import { guestPasswordLookup, verifyGuestPassword } from "../modules/rooms/guest-password.ts";
+import { encodePoster, isImage, posterKey } from "../modules/rooms/poster.ts";
+import {
+  checkExternalUrl,
+  DEFAULT_DESIGN,
+  DEFAULT_DJ_SEATS,
+  DEFAULT_DJ_TYPE,
+  DEFAULT_TYPE,
+  effectiveRoles,
+  isGlobal,
+  MAX_MUSIC_PROVIDERS,
+  MAX_PINNED_MESSAGES,
+  type Member,
+  permissionsOf,
+  rankOf,
+} from "../modules/rooms/room-rules.ts";
+import { publishSettingsChanged, renameRoom, requireRoom, setLive, uniqueSlug } from "../modules/rooms/room-store.ts";
+import { Room, RoomSlug } from "../modules/rooms/room.entity.ts";
+import { isGrantActive, RoomUserRole } from "../modules/rooms/room-user-role.entity.ts";
+import { RoomVisit } from "../modules/rooms/room-visit.entity.ts";
+import { CO_OWNER, MODERATOR, OWNER, paging, requireRank, roomAndCaller, takeSkip, viewOf } from "./room-access.ts";
+
+/** Who "is in" a room until the live stage answers: users who joined within this window. */
+export const PRESENCE_WINDOW_MS = 60 * 60 * 1000;
+
+function checkProviders(providers: readonly string[]): string[] {
+  if (providers.length > MAX_MUSIC_PROVIDERS) {
+    throw new ConnectError(`musicProviders must hold at most ${MAX_MUSIC_PROVIDERS} providers`, Code.InvalidArgument);
+  }
+  return [...new Set(providers)];
+}
+
+/** The room's general settings (PATCH /rooms/{id}, /rooms/{id}/infrastructure, /rooms/admin/{id}). */
+interface GeneralSettings {
+  name?: string;
+  description?: string;
+  type?: string;
+  design?: string;
+  musicProviders?: string[];
+}
+
+export async function applyGeneral(em: EntityManager, room: Room, req: GeneralSettings): Promise<string[]> {
+  const changed: string[] = [];
+  if (req.name !== undefined && req.name.trim() !== room.name) {
+    const name = req.name.trim();
+    if (name === "") throw new ConnectError("name must not be blank", Code.InvalidArgument);
+    const oldSlug = room.slug;
+    await renameRoom(em, room, name);
+    changed.push("name");
+    if (room.slug !== oldSlug) changed.push("slug");
+  }
+  if (req.description !== undefined && req.description !== room.description) {
+    room.description = req.description;
+    changed.push("description");
+  }
+  if (req.type !== undefined && req.type !== room.type) {
+    room.type = req.type;
+    if (req.type === "PRIVATE" && room.promoted) {
+      room.promoted = false;
+      room.promotedAt = null;
+      changed.push("promoted");
+    }
+    changed.push("type");
+  }
+  if (req.design !== undefined && req.design !== room.design) {
+    room.design = req.design;
+    changed.push("design");
+  }
+  if (req.musicProviders !== undefined && req.musicProviders.length > 0) {
+    room.musicProviders = checkProviders(req.musicProviders);
+    changed.push("musicProviders");
+  }
+  return changed;
+}
+
+/** Records (or moves on) the user's visit of the room, keeping their latest `kept` visits. */
+async function recordVisit(em: EntityManager, userId: string, roomId: string, kept: number): Promise<void> {
+  await em.upsert(
+    RoomVisit,
+    { id: randomUUID(), userId, roomId, visitedAt: new Date() },
+    { onConflictFields: ["userId", "roomId"], onConflictAction: "merge", onConflictMergeFields: ["visitedAt"] },
+  );
+  const stale = await em.find(
+    RoomVisit,
+    { userId },
+    { orderBy: { visitedAt: "DESC", id: "DESC" }, offset: kept, limit: 100, fields: ["id"] },
+  );
+  if (stale.length > 0) await em.nativeDelete(RoomVisit, { id: { $in: stale.map((v) => v.id) } });
+}
+
+/** The caller's user uuid, or 401 for a token that is not a user's or a bot's. */
+function userOf(ctx: HandlerContext): string {
+  const identity = callIdentity(ctx);
+  if (identity.tokenType !== "user" && identity.tokenType !== "bot") {
+    throw new ConnectError("Unauthorized", Code.Unauthenticated);
+  }
+  return identity.subject;
+}
+
+/** Who may enter a private room without its password: a role in it (dj and up) or a global role. */
+function isRoomMember(member: Member): boolean {
+  return rankOf(member) >= 1 || member.grants.has("dj");
+}
+
+export function roomRoutes(svc: RoomServiceContext): ServiceImpl<typeof RoomService> {
+  const view = viewOf(svc);
+  const kept = svc.areas.rooms.ROOM_RECENT_VISITS_KEPT;
+
+  /** Loads the room by uuid, checks the caller's rank, applies `change`, announces and stores it in one flush. */
+  async function changeRoom(
+    ctx: HandlerContext,
+    id: string,
+    minRank: number,
+    change: (room: Room, em: EntityManager, member: Member) => Promise<string[]> | string[],
+  ) {
+    const { em, room, member } = await roomAndCaller(ctx, id);
+    requireRank(member, minRank);
+    const changed = await change(room, em, member);
+    publishSettingsChanged(em, room, changed);
+    await em.flush();
+    return { room: view(room) };
+  }
+
+  async function visitedRooms(ctx: HandlerContext, limit: number, offset: number) {
+    const em = callEm(ctx);
+    const userId = userOf(ctx);
+    const page = paging(svc, limit, offset);
+    const [visits, total] = await em.findAndCount(
+      RoomVisit,
+      { userId },
+      { orderBy: { visitedAt: "DESC", id: "DESC" }, ...page },
+    );
+    const rooms = new Map(
+      (await em.find(Room, { id: { $in: visits.map((v) => v.roomId) } })).map((r) => [r.id, r] as const),
+    );
+    const found = visits.filter((v) => rooms.has(v.roomId)).map((v) => ({ visit: v, room: rooms.get(v.roomId)! }));
+    return { found, total };
+  }
+
+  async function roomUsers(ctx: HandlerContext, id: string, limit: number, offset: number) {
+    const em = callEm(ctx);
+    const room = await requireRoom(em, id);
+    const page = paging(svc, limit, offset);
+    const since = new Date(Date.now() - PRESENCE_WINDOW_MS);
+    const [visits, total] = await em.findAndCount(
+      RoomVisit,
+      { roomId: room.id, visitedAt: { $gte: since } },
+      { orderBy: { visitedAt: "DESC", id: "DESC" }, ...page },
+    );
+    const now = new Date();
+    const grants = (
+      await em.find(RoomUserRole, { roomId: room.id, userId: { $in: visits.map((v) => v.userId) } })
+    ).filter((g) => isGrantActive(g, now));
+    const users = visits.map((v) => {
+      const member: Member = {
+        userId: v.userId,
+        accountRole: "user",
+        isOwner: room.ownerId === v.userId,
+        grants: new Set(grants.filter((g) => g.userId === v.userId).map((g) => g.role)),
+      };
+      return { userUuid: v.userId, roles: effectiveRoles(member), joinedAt: timestampFromDate(v.visitedAt) };
+    });
+    return { users, total, source: "room-service" };
+  }
+
+  async function deleteRoomIn(em: EntityManager, room: Room): Promise<void> {
+    await em.transactional(async (tx) => {
+      await tx.nativeDelete(RoomUserRole, { roomId: room.id });
+      await tx.nativeDelete(RoomVisit, { roomId: room.id });
+      await tx.nativeDelete(RoomSlug, { roomId: room.id });
+      await tx.nativeDelete(Room, { id: room.id });
+      publishEvent(tx, RoomDeletedSchema, { roomUuid: room.id, slug: room.slug });
+    });
+  }
+
+  return {
+    async createRoom(req, ctx) {
+      const ownerId = userOf(ctx);
+      const name = req.name.trim();
+      if (name === "") throw new ConnectError("name must not be blank", Code.InvalidArgument);
+      const externalUrl = req.externalUrl === "" ? null : checkExternalUrl(req.externalUrl);
+      const musicProviders = checkProviders(req.musicProviders);
+      // Two rooms created with one name at once: the loser of the slug's unique index tries the next slug.
+      for (let attempt = 0; ; attempt++) {
+        const em = callEm(ctx).fork();
+        const slug = await uniqueSlug(em, name);
+        const room = em.create(Room, {
+          id: randomUUID(),
+          slug,
+          name,
+          description: req.description,
+          ownerId,
+          type: req.type || DEFAULT_TYPE,
+          design: req.design || DEFAULT_DESIGN,
+          djType: req.djType || DEFAULT_DJ_TYPE,
+          numberOfDjs: req.numberOfDjs || DEFAULT_DJ_SEATS,
+          isLive: false,
+          playedSeconds: 0,
+          liveAudio: false,
+          pinnedMessages: [],
+          externalUrl,
+          promoted: false,
+          musicProviders,
+          createdAt: new Date(),
+          updatedAt: new Date(),
+        });
+        em.create(RoomSlug, { slug, roomId: room.id, createdAt: new Date() });
+        publishEvent(em, RoomCreatedSchema, { roomUuid: room.id, slug, ownerUuid: ownerId, type: room.type });
+        try {
+          await em.flush();
+          return { room: view(room) };
+        } catch (err) {
+          if (err instanceof UniqueConstraintViolationException && attempt < 5) continue;
+          throw err;
+        }
+      }
+    },
+
+    async joinRoom(req, ctx) {
+      const { em, room, member } = await roomAndCaller(ctx, req.id);
+      if (!isGlobal(member)) {
+        if (member.grants.has("banned")) {
+          throw new ConnectError("You are banned from this room", Code.PermissionDenied);
+        }
+        if (member.grants.has("kicked")) {
+          const kick = (await em.find(RoomUserRole, { roomId: room.id, userId: member.userId, role: "kicked" }))[0];
+          const until = kick?.expiresAt ? `until ${kick.expiresAt.toISOString()}` : "until further notice";
+          throw new ConnectError(`You are kicked from this room ${until}`, Code.PermissionDenied);
+        }
+      }
+      if (room.type === "PRIVATE" && !isRoomMember(member)) {
+        const ok =
+          req.guestPassword !== "" &&
+          !!room.guestPasswordHash &&
+          (await verifyGuestPassword(room.guestPasswordHash, req.guestPassword));
+        if (!ok) {
+          throw new ConnectError(
+            req.guestPassword === "" ? "This room is private" : "Wrong guest password",
+            Code.PermissionDenied,
+          );
+        }
+      }
+      if (member.userId !== "") {
+        await recordVisit(em, member.userId, room.id, kept);
+      }
+      return {
+        room: view(room),
+        roles: effectiveRoles(member),
+        permissions: permissionsOf(member, room.djType),
+        numberOfDjs: room.numberOfDjs,
+        djType: room.djType,
+        liveStage: { url: "", status: "pending" },
+      };
+    },
+
+    async serviceListRooms(req, ctx) {
+      const page = takeSkip(svc, req.take, req.skip);
+      const [rooms, total] = await callEm(ctx).findAndCount(
+        Room,
+        {},
+        { orderBy: { createdAt: "ASC", id: "ASC" }, ...page },
+      );
+      return { rooms: rooms.map(view), total };
+    },
+
+    async getServiceRoom(req, ctx) {
+      return { room: view(await requireRoom(callEm(ctx), req.id)) };
+    },
+
+    async listPromotedRooms(req, ctx) {
+      const page = paging(svc, req.limit, req.offset);
+      if (req.providers.length > MAX_MUSIC_PROVIDERS) {
+        throw new ConnectError(`providers must hold at most ${MAX_MUSIC_PROVIDERS} providers`, Code.InvalidArgument);
+      }
+      const where =
+        req.providers.length > 0
+          ? { promoted: true, type: "PUBLIC", musicProviders: { $overlap: req.providers } }
+          : { promoted: true, type: "PUBLIC" };
+      const [rooms, total] = await callEm(ctx).findAndCount(Room, where, {
+        orderBy: { promotedAt: "DESC", id: "DESC" },
+        ...page,
+      });
+      return { rooms: rooms.map(view), total };
+    },
+
+    async listPublicRooms(req, ctx) {
+      const page = paging(svc, req.limit, req.offset);
+      const search = req.search.trim();
+      const where = search
+        ? { type: "PUBLIC", name: { $ilike: `%${search.replace(/[\\%_]/g, (c) => `\\${c}`)}%` } }
+        : { type: "PUBLIC" };
+      const [rooms, total] = await callEm(ctx).findAndCount(Room, where, {
+        orderBy: { isLive: "DESC", createdAt: "DESC", id: "DESC" },
+        ...page,
+      });
+      return { rooms: rooms.map(view), total };
+    },
+
+    async getPrivateRoomCount(_req, ctx) {
+      return { count: await callEm(ctx).count(Room, { type: "PRIVATE" }) };
+    },
+
+    async getRoom(req, ctx) {
+      return { room: view(await requireRoom(callEm(ctx), req.id)) };
+    },
+
+    async getRoomByUuid(req, ctx) {
+      return { room: view(await requireRoom(callEm(ctx), req.uuid)) };
+    },
+
+    async listMultipleRooms(req, ctx) {
+      if (req.room.length > 100) throw new ConnectError("room must hold at most 100 uuids", Code.InvalidArgument);
+      if (req.room.length === 0) return { rooms: [] };
+      const ids = req.room.map((id) => id.toLowerCase());
+      const rooms = await callEm(ctx).find(Room, { id: { $in: ids } });
+      const byId = new Map(rooms.map((r) => [r.id, r] as const));
+      return { rooms: [...new Set(ids)].flatMap((id) => (byId.has(id) ? [view(byId.get(id)!)] : [])) };
+    },
+
+    async listMyRooms(req, ctx) {
+      const em = callEm(ctx);
+      const userId = userOf(ctx);
+      const page = paging(svc, req.limit, req.offset);
+      const now = new Date();
+      const grants = await em.find(
+        RoomUserRole,
+        { userId, role: { $in: ["coOwner", "moderator"] }, $or: [{ expiresAt: null }, { expiresAt: { $gt: now } }] },
+        { fields: ["roomId"], limit: 1000 },
+      );
+      const [rooms, total] = await em.findAndCount(
+        Room,
+        { $or: [{ ownerId: userId }, { id: { $in: grants.map((g) => g.roomId) } }] },
+        { orderBy: { createdAt: "DESC", id: "DESC" }, ...page },
+      );
+      return { rooms: rooms.map(view), total };
+    },
+
+    async listRoomUsers(req, ctx) {
+      return roomUsers(ctx, req.id, req.limit, req.offset);
+    },
+
+    async listServiceRoomUsers(req, ctx) {
+      return roomUsers(ctx, req.id, req.limit, req.offset);
+    },
+
+    async listRoomsByPassword(req, ctx) {
+      const lookup = guestPasswordLookup(svc.areas.rooms.ROOM_GUEST_PASSWORD_PEPPER, req.password);
+      const candidates = await callEm(ctx).find(Room, { guestPasswordLookup: lookup }, { limit: 20 });
+      const matching: Room[] = [];
+      for (const room of candidates) {
+        if (room.guestPasswordHash && (await verifyGuestPassword(room.guestPasswordHash, req.password))) {
+          matching.push(room);
+        }
+      }
+      return { rooms: matching.map(view) };
+    },
+
+    async listOwnedRooms(req, ctx) {
+      const page = paging(svc, req.limit, req.offset);
+      const [rooms, total] = await callEm(ctx).findAndCount(
+        Room,
+        { ownerId: userOf(ctx) },
+        { orderBy: { createdAt: "DESC", id: "DESC" }, ...page },
+      );
+      return { rooms: rooms.map(view), total };
+    },
+
+    async clearConversation(req, ctx) {
+      const { em, room, member } = await roomAndCaller(ctx, req.id);
+      requireRank(member, MODERATOR);
+      const now = new Date();
+      room.conversationClearedAt = now;
+      publishEvent(em, RoomConversationClearedSchema, {
+        roomUuid: room.id,
+        clearedBy: member.userId,
+        clearedAt: timestampFromDate(now),
+      });
+      await em.flush();
+      return { room: view(room) };
+    },
+
+    async recordRecentRoom(req, ctx) {
+      const em = callEm(ctx);
+      const userId = userOf(ctx);
+      const room = await requireRoom(em, req.roomId);
+      await recordVisit(em, userId, room.id, kept);
+      const { found } = await visitedRooms(ctx, 0, 0);
+      return { rooms: found.map((f) => view(f.room)) };
+    },
+
+    async listRecentRooms(req, ctx) {
+      const { found, total } = await visitedRooms(ctx, req.limit, req.offset);
+      return { rooms: found.map((f) => view(f.room)), total };
+    },
+
+    async listRecentlyVisitedRooms(req, ctx) {
+      const { found, total } = await visitedRooms(ctx, req.limit, req.offset);
+      return {
+        rooms: found.map((f) => ({ room: view(f.room), visitedAt: timestampFromDate(f.visit.visitedAt) })),
+        total,
+      };
+    },
+
+    async updateRoom(req, ctx) {
+      return changeRoom(ctx, req.id, CO_OWNER, (room, em) => applyGeneral(em, room, req));
+    },
+
+    async updateRoomInfrastructure(req, ctx) {
+      return changeRoom(ctx, req.id, CO_OWNER, (room, em) => applyGeneral(em, room, req));
+    },
+
+    async deleteRoom(req, ctx) {
+      const { em, room, member } = await roomAndCaller(ctx, req.id);
+      requireRank(member, OWNER);
+      await deleteRoomIn(em, room);
+      if (room.posterKey) await svc.posters.delete(room.posterKey).catch(() => undefined);
+      return {};
+    },
+
+    async setPinnedMessages(req, ctx) {
+      if (req.pinnedMessages.length > MAX_PINNED_MESSAGES) {
+        throw new ConnectError(
+          `pinnedMessages must hold at most ${MAX_PINNED_MESSAGES} messages`,
+          Code.InvalidArgument,
+        );
+      }
+      return changeRoom(ctx, req.id, MODERATOR, (room) => {
+        room.pinnedMessages = [...req.pinnedMessages];
+        return ["pinnedMessages"];
+      });
+    },
+
+    async promoteRoom(req, ctx) {
+      const { em, room, member } = await roomAndCaller(ctx, req.id);
+      const staff = ["admin", "staff", "superUser"].includes(member.accountRole);
+      if (!staff) {
+        if (!member.isOwner) throw new ConnectError("Only the room's owner may promote it", Code.PermissionDenied);
+        if (!(await svc.hasCapability(member.userId, "promoteRoom", ctx.signal))) {
+          throw new ConnectError("promoteRoom capability required", Code.PermissionDenied);
+        }
+      }
+      if (req.promoted && room.type === "PRIVATE") {
+        throw new ConnectError("a private room cannot be promoted", Code.InvalidArgument);
+      }
+      if ((room.promoted ?? false) !== req.promoted) {
+        room.promoted = req.promoted;
+        room.promotedAt = req.promoted ? new Date() : null;
+        publishSettingsChanged(em, room, ["promoted"]);
+        await em.flush();
+      }
+      return { room: view(room) };
+    },
+
+    async setDjType(req, ctx) {
+      return changeRoom(ctx, req.id, CO_OWNER, (room) => {
+        if (room.djType === req.djType) return [];
+        room.djType = req.djType;
+        return ["djType"];
+      });
+    },
+
+    async setLiveAudio(req, ctx) {
+      return changeRoom(ctx, req.id, MODERATOR, (room) => {
+        if ((room.liveAudio ?? false) === req.liveAudio) return [];
+        room.liveAudio = req.liveAudio;
+        return ["liveAudio"];
+      });
+    },
+
+    async setLiveState(req, ctx) {
+      return changeRoom(ctx, req.id, MODERATOR, (room) => (setLive(room, req.isLive) ? ["isLive"] : []));
+    },
+
+    async setDjSeats(req, ctx) {
+      return changeRoom(ctx, req.id, CO_OWNER, (room) => {
+        if (room.numberOfDjs === req.numberOfDjs) return [];
+        room.numberOfDjs = req.numberOfDjs;
+        return ["numberOfDjs"];
+      });
+    },
+
+    async uploadPoster(req, ctx) {
+      const { em, room, member } = await roomAndCaller(ctx, req.id);
+      requireRank(member, CO_OWNER);
+      const bytes = req.file?.content;
+      if (!bytes || bytes.length === 0) throw new ConnectError("file missing in request", Code.InvalidArgument);
+      const max = svc.areas.poster.ROOM_POSTER_MAX_BYTES;
+      if (bytes.length > max) throw new ConnectError(`file must be at most ${max} bytes`, Code.InvalidArgument);
+      if (!isImage(bytes)) {
+        throw new ConnectError("file must be a JPEG, PNG, GIF or WebP image", Code.InvalidArgument);
+      }
+      let webp: Uint8Array;
+      try {
+        webp = await encodePoster(bytes);
+      } catch {
+        throw new ConnectError("file could not be read as an image", Code.InvalidArgument);
+      }
+      const key = posterKey(randomUUID());
+      await callProvider("The media store", () => svc.posters.put(key, webp, "image/webp"));
+      const old = room.posterKey;
+      room.posterKey = key;
+      publishSettingsChanged(em, room, ["poster"]);
+      try {
+        await em.flush();
+      } catch (err) {
+        await svc.posters.delete(key).catch(() => undefined);
+        throw err;
+      }
+      if (old) await svc.posters.delete(old).catch(() => undefined);
+      return { room: view(room) };
+    },
+
+    async deletePoster(req, ctx) {
+      const { em, room, member } = await roomAndCaller(ctx, req.id);
+      requireRank(member, CO_OWNER);
+      const old = room.posterKey;
+      if (old) {
+        room.posterKey = null;
+        publishSettingsChanged(em, room, ["poster"]);
+        await em.flush();
+        await svc.posters.delete(old).catch(() => undefined);
+      }
+      return { room: view(room) };
+    },
+
+    async setExternalUrl(req, ctx) {
+      const url = req.externalUrl === "" ? null : checkExternalUrl(req.externalUrl);
+      return changeRoom(ctx, req.id, CO_OWNER, (room) => {
+        if ((room.externalUrl ?? null) === url) return [];
+        room.externalUrl = url;
+        return ["externalUrl"];
+      });
+    },
+
+    async listGuildRooms(req, ctx) {
+      const page = paging(svc, req.limit, req.offset);
+      const [rooms, total] = await callEm(ctx).findAndCount(
+        Room,
+        { discordGuild: req.guild, type: "PUBLIC" },
+        { orderBy: { createdAt: "DESC", id: "DESC" }, ...page },
+      );
+      return { rooms: rooms.map(view), total };
+    },
+
+    async linkGuildRoom(req, ctx) {
+      if (req.guild === "") throw new ConnectError("guild missing in request", Code.InvalidArgument);
+      return changeRoom(ctx, req.roomId, CO_OWNER, (room) => {
+        if (room.discordGuild === req.guild) return [];
+        room.discordGuild = req.guild;
+        return ["discordGuild"];
+      });
+    },
+
+    async deleteUserRooms(req, ctx) {
+      const em = callEm(ctx);
+      const rooms = await em.find(Room, { ownerId: req.userId.toLowerCase() }, { limit: 1000 });
+      for (const room of rooms) {
+        await deleteRoomIn(em, room);
+        if (room.posterKey) await svc.posters.delete(room.posterKey).catch(() => undefined);
+      }
+      return { count: rooms.length };
+    },
+
+    async updateUserRooms(req, ctx) {
+      const em = callEm(ctx);
+      const rooms = await em.find(Room, { ownerId: req.userId.toLowerCase() }, { limit: 1000 });
+      for (const room of rooms) {
+        const changed: string[] = [];
+        if (req.type !== undefined && req.type !== room.type) {
+          room.type = req.type;
+          changed.push("type");
+          if (req.type === "PRIVATE" && room.promoted) {
+            room.promoted = false;
+            room.promotedAt = null;
+            changed.push("promoted");
+          }
+        }
+        if (req.isLive !== undefined && setLive(room, req.isLive)) changed.push("isLive");
+        if (
+          req.promoted !== undefined &&
+          req.promoted !== room.promoted &&
+          !(req.promoted && room.type === "PRIVATE")
+        ) {
+          room.promoted = req.promoted;
+          room.promotedAt = req.promoted ? new Date() : null;
+          changed.push("promoted");
+        }
+        if (req.djType !== undefined && req.djType !== room.djType) {
+          room.djType = req.djType;
+          changed.push("djType");
+        }
+        publishSettingsChanged(em, room, changed);
+      }
+      await em.flush();
+      return { count: rooms.length };
+    },
+  };
+}
