@@ -2,6 +2,7 @@
 // parseEnvParts so a bad deployment fails naming every bad variable of every area.
 import { z } from "zod";
 import { parseEnv, parseEnvParts } from "@tt/kit";
+import { loadMusicProvidersConfig, type MusicProvidersConfig } from "./providers/config.ts";
 
 const positiveInt = (fallback: number) => z.coerce.number().int().positive().default(fallback);
 
@@ -27,10 +28,28 @@ export function loadCatalogueConfig(env: Record<string, string | undefined>): Ca
   return parseEnv(catalogueConfigSchema, env);
 }
 
+/** The imports area (playlist imports run as durable jobs). */
+export const importConfigSchema = z.object({
+  /** Tracks read from the provider and committed per step of a playlist import. */
+  IMPORT_PAGE_SIZE: z.coerce.number().int().min(1).max(100).default(50),
+  /** Deliveries of an import whose provider is away before the crate is FAILED. */
+  IMPORT_MAX_ATTEMPTS: positiveInt(8),
+  /** Wait before a failed import step is tried again (doubles each time). */
+  IMPORT_RETRY_MS: positiveInt(1000),
+  /** The durable consumer name of the import worker (one per deployment). */
+  IMPORT_DURABLE: z.string().min(1).max(100).default("playlist-imports"),
+});
+export type ImportConfig = z.output<typeof importConfigSchema>;
+export function loadImportConfig(env: Record<string, string | undefined>): ImportConfig {
+  return parseEnv(importConfigSchema, env);
+}
+
 /** Each area's configuration; other areas add one line here and one in loadPlaylistConfig. */
 export interface PlaylistAreaConfigs {
   crates: CrateConfig;
   catalogue: CatalogueConfig;
+  providers: MusicProvidersConfig;
+  imports: ImportConfig;
 }
 
 /** The whole configuration of the service; a ConfigError names every bad variable of every area. */
@@ -39,6 +58,8 @@ export function loadPlaylistConfig(env: Record<string, string | undefined>): Pla
     {
       crates: loadCrateConfig,
       catalogue: loadCatalogueConfig,
+      providers: loadMusicProvidersConfig,
+      imports: loadImportConfig,
     },
     env,
   );

@@ -2,6 +2,7 @@ import type { MikroORM } from "@mikro-orm/postgresql";
 import type { Logger } from "pino";
 import type { Bus } from "@tt/kit";
 import type { PlaylistAreaConfigs } from "./config.ts";
+import type { MusicServices } from "./modules/song-data/music-services.ts";
 
 /**
  * What the route factories share: built once in `create()`, read by every handler. Other areas add their own
@@ -16,4 +17,6 @@ export interface PlaylistServiceContext {
   orm: MikroORM;
   /** Aborted when the service stops. */
   signal: AbortSignal;
+  /** The outside music providers and the user's provider tokens (search, song data, imports, exports). */
+  music: MusicServices;
 }

@@ -4,6 +4,9 @@ import type { PlaylistServiceContext } from "./context.ts";
 import { entities } from "./entities.ts";
 import { migrationsList } from "./migrations/index.ts";
 import { startUploadConsumer } from "./modules/catalogue/upload-events.ts";
+import { startImportWorker } from "./modules/imports/imports.ts";
+import { createMusicServices } from "./modules/song-data/music-services.ts";
+import { createMusicProviders } from "./providers/index.ts";
 import { PLAYLIST_SERVICES, registerPlaylistRoutes } from "./routes/index.ts";
 
 export const playlistServiceDefinition: ServiceDefinition = {
@@ -22,15 +25,26 @@ export const playlistServiceDefinition: ServiceDefinition = {
       bus: deps.bus,
       orm: deps.orm,
       signal: lifetime.signal,
+      music: createMusicServices(createMusicProviders(config.providers), deps.clients, deps.logger),
     };
+    deps.logger.info({ providers: svc.music.providers.summary }, "music providers");
     // The upload service's songs enter the catalogue through its events (exactly once per event).
     const uploads = await startUploadConsumer(svc);
+    // Playlist imports: a durable job per imported crate (modules/imports/imports.ts).
+    const imports = await startImportWorker(svc, {
+      pageSize: config.imports.IMPORT_PAGE_SIZE,
+      maxAttempts: config.imports.IMPORT_MAX_ATTEMPTS,
+      maxSongs: config.crates.CRATE_MAX_SONGS,
+      durable: config.imports.IMPORT_DURABLE,
+      redeliveryDelayMs: config.imports.IMPORT_RETRY_MS,
+    });
     return {
       routes(router) {
         registerPlaylistRoutes(router, svc);
       },
       async close() {
         lifetime.abort();
+        await imports.unsubscribe();
         await uploads.unsubscribe();
       },
     };

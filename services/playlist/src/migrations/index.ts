@@ -2,6 +2,7 @@ import type { MigrationObject } from "@mikro-orm/core";
 import { outboxMigration, processedEventsMigration } from "@tt/kit";
 import { catalogueMigrations } from "./catalogue.ts";
 import { crateMigrations } from "./crates.ts";
+import { importMigrations } from "./imports.ts";
 import { recentSongMigrations } from "./recent-songs.ts";
 
 /**
@@ -15,5 +16,6 @@ export const migrationsList: MigrationObject[] = [
   processedEventsMigration("playlist"),
   ...catalogueMigrations,
   ...crateMigrations,
+  ...importMigrations,
   ...recentSongMigrations,
 ];

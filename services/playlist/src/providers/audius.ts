@@ -7,6 +7,8 @@ export interface Audius {
   getTrack(id: string): Promise<ProviderTrack | undefined>;
   /** The URL a player streams from (the API redirects it to a content node). */
   streamUrl(id: string): string;
+  /** A track's page (https://audius.co/artist/track) → its id; undefined when unknown. */
+  resolve(url: string): Promise<string | undefined>;
   /** Needs a non-empty term (§5). */
   search(query: string, offset: number, limit: number): Promise<ProviderSearchPage>;
 }
@@ -59,6 +61,14 @@ export function createHttpAudius(options: HttpAudiusOptions): Audius {
     async getTrack(id) {
       try {
         return audiusTrack(rec(await get(`/v1/tracks/${encodeURIComponent(id)}`)).data);
+      } catch (error) {
+        if ((error as { status?: number }).status === 404) return undefined;
+        throw error;
+      }
+    },
+    async resolve(url) {
+      try {
+        return str(rec(rec(await get("/v1/resolve", { url })).data).id);
       } catch (error) {
         if ((error as { status?: number }).status === 404) return undefined;
         throw error;

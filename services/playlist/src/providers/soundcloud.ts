@@ -17,6 +17,8 @@ export interface SoundCloudStreams {
 export interface SoundCloudPublic {
   getTrack(id: string, secretToken?: string): Promise<ProviderTrack | undefined>;
   streams(id: string): Promise<SoundCloudStreams>;
+  /** A track's permalink (https://soundcloud.com/artist/track) → its id; undefined when unknown. */
+  resolve(url: string): Promise<string | undefined>;
   /** Needs a non-empty term (§5). */
   search(term: string, offset: number, limit: number): Promise<ProviderSearchPage>;
 }
@@ -83,6 +85,15 @@ export function createHttpSoundCloud(options: HttpSoundCloudOptions): SoundCloud
         return soundCloudTrack(
           await get(options.app, api(`/tracks/${encodeURIComponent(id)}`, { secret_token: secretToken })),
         );
+      } catch (error) {
+        if ((error as { status?: number }).status === 404) return undefined;
+        throw error;
+      }
+    },
+    async resolve(url) {
+      try {
+        const body = rec(await get(options.app, api("/resolve", { url })));
+        return body.kind === undefined || body.kind === "track" ? str(body.id) : undefined;
       } catch (error) {
         if ((error as { status?: number }).status === 404) return undefined;
         throw error;

@@ -10,6 +10,12 @@ export interface SpotifyCatalog {
   getTrack(id: string): Promise<ProviderTrack | undefined>;
   searchByIsrc(isrc: string): Promise<ProviderTrack | undefined>;
   search(term: string, offset: number, limit: number): Promise<ProviderSearchPage>;
+  /** One page of a public playlist's tracks, read with the app's token (imports). */
+  playlistPage(
+    playlistId: string,
+    offset: number,
+    limit: number,
+  ): Promise<{ tracks: ProviderTrack[]; total: number; nextOffset?: number }>;
   /** Every track of a playlist the user can see (paged through, at most `max`). */
   playlistTracks(
     user: TokenSource,
@@ -97,6 +103,24 @@ export function createHttpSpotifyCatalog(options: HttpSpotifyCatalogOptions): Sp
       return (await searchTracks(`isrc:${isrc}`, 0, 1)).tracks[0];
     },
     search: (term, offset, limit) => searchTracks(term, offset, limit),
+    async playlistPage(playlistId, offset, limit) {
+      const page = rec(
+        await withToken(options.app, (token) =>
+          get(
+            token,
+            api(`/v1/playlists/${encodeURIComponent(playlistId)}/tracks`, { offset, limit, additional_types: "track" }),
+          ),
+        ),
+      );
+      const items = arr(page.items);
+      const tracks = items
+        .map((item) => spotifyTrack(rec(item).track))
+        .filter((t): t is ProviderTrack => t !== undefined);
+      const total = typeof page.total === "number" ? page.total : offset + items.length;
+      const result: { tracks: ProviderTrack[]; total: number; nextOffset?: number } = { tracks, total };
+      if (items.length > 0 && str(page.next) !== undefined) result.nextOffset = offset + items.length;
+      return result;
+    },
     async playlistTracks(user, playlistId, max) {
       const id = encodeURIComponent(playlistId);
       const meta = rec(await withToken(user, (token) => get(token, api(`/v1/playlists/${id}`, { fields: "name" }))));

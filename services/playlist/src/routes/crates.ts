@@ -33,6 +33,7 @@ import {
   updateCrate,
 } from "../modules/crates/crate-store.ts";
 import type { Crate } from "../modules/crates/crate.entity.ts";
+import { createImportedCrate } from "../modules/imports/imports.ts";
 
 /** Songs one add may carry (a page). */
 export const MAX_ADD = 300;
@@ -157,16 +158,19 @@ export function crateRoutes(svc: PlaylistServiceContext): Impl {
 
   return {
     async createCrate(req, ctx) {
-      if (req.import) {
-        // Imports belong to the providers area (it replaces this refusal with the background job).
-        throw new ConnectError(
-          "Sorry, this song does not have any supported music providers to import from",
-          Code.InvalidArgument,
-        );
-      }
+      const imported = req.import;
       return callEm(ctx).transactional(async (em) => {
         const me = await caller(em, ctx);
-        const crate = await createCrate(em, me, req.crateName, req.description, svc.config.crates.CRATE_MAX_CRATES);
+        // With an import, the imports area creates the crate IN_PROGRESS and its background job.
+        const crate = imported
+          ? await createImportedCrate(
+              em,
+              svc.music.providers,
+              me,
+              { crateName: req.crateName, description: req.description, import: imported },
+              svc.config.crates.CRATE_MAX_CRATES,
+            )
+          : await createCrate(em, me, req.crateName, req.description, svc.config.crates.CRATE_MAX_CRATES);
         await em.flush();
         return { crate: crateMessage(crate) };
       });

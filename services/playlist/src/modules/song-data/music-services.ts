@@ -3,7 +3,8 @@
 // a service call. The user service client is made on first use, so a deployment (or a test) without the user
 // service still starts: the calls that need a user's token then answer 412 "<Provider> is not connected".
 import { Code, ConnectError, type Client } from "@connectrpc/connect";
-import type { ServiceClients } from "@tt/kit";
+import type { Identity, ServiceClients } from "@tt/kit";
+import { ProfileService } from "@tt/proto/tt/user/v1/profile_service_pb";
 import { ProviderTokenService } from "@tt/proto/tt/user/v1/provider_token_service_pb";
 import type { Logger } from "pino";
 import type { MusicProviders } from "../../providers/index.ts";
@@ -17,6 +18,17 @@ export interface MusicServices {
   appleUserToken(userUuid: string, signal?: AbortSignal): Promise<{ developerToken: string; musicUserToken: string }>;
   /** The user's private SoundCloud token. */
   soundCloudUserToken(userUuid: string, signal?: AbortSignal): TokenSource;
+  /**
+   * A user's music preferences (002 §3) from the user service; none for guests, bots and services, or when
+   * the user service does not answer (search then goes on unordered and unfiltered).
+   */
+  preferences(identity: Identity | undefined, signal?: AbortSignal): Promise<MusicPreferences>;
+}
+
+export interface MusicPreferences {
+  musicProviders: string[];
+  /** Unset when unknown. */
+  allowExplicitAudio?: boolean;
 }
 
 function notConnected(label: string, error: unknown): ConnectError {
@@ -37,19 +49,22 @@ function notConnected(label: string, error: unknown): ConnectError {
   return new ConnectError(`${label} is not available`, Code.Unavailable, undefined, undefined, error);
 }
 
-export function createMusicServices(
-  providers: MusicProviders,
-  clients: ServiceClients,
-  logger: Logger,
-): MusicServices {
+export function createMusicServices(providers: MusicProviders, clients: ServiceClients, logger: Logger): MusicServices {
   let tokens: Client<typeof ProviderTokenService> | undefined;
+  let profiles: Client<typeof ProfileService> | undefined;
   const userService = (): Client<typeof ProviderTokenService> => {
     if (tokens === undefined) {
       try {
         tokens = clients.get(ProviderTokenService);
       } catch (error) {
         logger.warn({ err: error }, "the user service cannot be called: provider tokens are not available");
-        throw new ConnectError("the user service is not reachable", Code.FailedPrecondition, undefined, undefined, error);
+        throw new ConnectError(
+          "the user service is not reachable",
+          Code.FailedPrecondition,
+          undefined,
+          undefined,
+          error,
+        );
       }
     }
     return tokens;
@@ -61,6 +76,20 @@ export function createMusicServices(
   });
   return {
     providers,
+    async preferences(identity, signal) {
+      if (identity === undefined || identity.tokenType !== "user") return { musicProviders: [] };
+      try {
+        profiles ??= clients.get(ProfileService);
+        const answer = await profiles.getServiceUserData({ id: identity.subject }, { signal });
+        return {
+          musicProviders: answer.userData?.musicProviders ?? [],
+          allowExplicitAudio: answer.userData?.allowExplicitAudio ?? false,
+        };
+      } catch (error) {
+        logger.warn({ err: error }, "music preferences not read from the user service");
+        return { musicProviders: [] };
+      }
+    },
     spotifyUserToken: (userUuid, signal) =>
       source("Spotify", async () => {
         const answer = await userService().getServiceSpotifyAccessToken({ id: userUuid }, { signal });

@@ -5,7 +5,11 @@ import { create } from "@bufbuild/protobuf";
 import { Code, ConnectError } from "@connectrpc/connect";
 import type { EntityManager } from "@mikro-orm/postgresql";
 import { isUuid, ProviderError, toConnectProviderError } from "@tt/kit";
-import { SongSchema as SongMessageSchema, SongStatus, type Song as SongMessage } from "@tt/proto/tt/playlist/v1/song_pb";
+import {
+  SongSchema as SongMessageSchema,
+  SongStatus,
+  type Song as SongMessage,
+} from "@tt/proto/tt/playlist/v1/song_pb";
 import { findOrCreateSong, isSongComplete, statusWire, type ProviderSong } from "../catalogue/catalogue.ts";
 import { SongProviderId } from "../catalogue/song-provider-id.entity.ts";
 import { Song } from "../catalogue/song.entity.ts";
@@ -97,7 +101,11 @@ export async function fetchProviderTrack(
 }
 
 /** Adds the ids other configured providers have for the same isrc (so the song becomes complete, §4). */
-async function otherProviderIds(providers: MusicProviders, track: ProviderTrack, country: string): Promise<ProviderTrack[]> {
+async function otherProviderIds(
+  providers: MusicProviders,
+  track: ProviderTrack,
+  country: string,
+): Promise<ProviderTrack[]> {
   if (track.isrc === undefined) return [];
   const lookups: Promise<ProviderTrack | undefined>[] = [];
   if (track.provider !== "spotify" && providers.spotify) lookups.push(providers.spotify.searchByIsrc(track.isrc));
@@ -162,9 +170,7 @@ export async function resolveProviderSong(
 
 /** A catalogue song by its songId (uuid) or short id; 404 "song not found". */
 export async function songByIdOrShortId(em: EntityManager, id: string): Promise<Song> {
-  const song = isUuid(id)
-    ? await em.findOne(Song, { id: id.toLowerCase() })
-    : await em.findOne(Song, { shortId: id });
+  const song = isUuid(id) ? await em.findOne(Song, { id: id.toLowerCase() }) : await em.findOne(Song, { shortId: id });
   if (!song) throw new ConnectError("song not found", Code.NotFound);
   return song;
 }
