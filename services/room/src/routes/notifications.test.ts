@@ -1,0 +1,192 @@
+import { Code } from "@connectrpc/connect";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { createServiceHarness, type ServiceHarness } from "@tt/kit/testing";
+import { DeviceService } from "@tt/proto/tt/room/v1/device_service_pb";
+import { DjFanService } from "@tt/proto/tt/room/v1/dj_fan_service_pb";
+import { NotificationService } from "@tt/proto/tt/room/v1/notification_service_pb";
+import { userServiceDefinition } from "@tt/user-service";
+import { roomServiceDefinition } from "../index.ts";
+import { browserKeys, GONE, startFakePush, type FakePush } from "../testing/fake-push.ts";
+import { refusal } from "../testing/refusal.ts";
+import { seedRoom, testUser, type TestUser } from "../testing/social-fixtures.ts";
+
+let h: ServiceHarness;
+let push: FakePush;
+let admin: TestUser;
+beforeAll(async () => {
+  push = await startFakePush();
+  h = await createServiceHarness(roomServiceDefinition, { alongside: [userServiceDefinition], env: push.env });
+  admin = await testUser(h, "admin");
+});
+afterAll(async () => {
+  await h?.close();
+  await push?.close();
+});
+beforeEach(() => {
+  push.server.requests.length = 0;
+});
+
+const as = (u: TestUser) => h.client(NotificationService, { token: u.token });
+const device = (u: TestUser, token: string, platform = "android") =>
+  h.client(DeviceService, { token: u.token }).registerDevice({ token, devicePlatform: platform });
+
+describe("mobile notifications", () => {
+  it("admins push to tokens, users, everyone; gone tokens are removed; users cannot send", async () => {
+    const ann = await testUser(h);
+    const bob = await testUser(h);
+    await device(ann, "ann-phone");
+    await device(ann, "ann-tablet", "ios");
+    await device(bob, `${GONE}-bob-phone`);
+
+    const toTokens = await as(admin).sendMobileNotification({
+      tokens: ["ann-phone", "unknown"],
+      title: "T",
+      body: "B",
+    });
+    expect(toTokens).toMatchObject({ recipients: 1, sent: 1, failed: 0 });
+    expect(push.fcmTokens()).toEqual(["ann-phone"]);
+
+    const toUsers = await as(admin).sendAdminMobileNotification({ userIds: [ann.id, bob.id], body: "hello" });
+    expect(toUsers).toMatchObject({ recipients: 2, sent: 2, failed: 1, removed: 1 });
+    expect((await h.client(DeviceService, { token: bob.token }).listUserDevices({ userId: bob.id })).total).toBe(0);
+
+    const silent = await as(admin).sendAdminUserSilentNotification({ userId: ann.id, data: { sync: "1" } });
+    expect(silent).toMatchObject({ recipients: 0, sent: 2 });
+    const everyone = await as(admin).sendToAllDevices({ title: "News", body: "for all" });
+    expect(everyone.sent).toBeGreaterThanOrEqual(2);
+
+    for (const call of [
+      as(ann).sendToAllDevices({ body: "x" }),
+      as(ann).sendMobileNotification({ tokens: ["ann-phone"], body: "x" }),
+      as(ann).sendUserNotification({ userId: bob.id, body: "x" }),
+      as(ann).sendCustomMessage({ userIds: [bob.id], body: "x" }),
+      as(ann).sendWebPush({ body: "x" }),
+    ]) {
+      await refusal(call, Code.Unauthenticated);
+    }
+    await refusal(
+      as(admin).sendAdminMobileNotification({ body: "x" }),
+      Code.InvalidArgument,
+      "userIds missing in request",
+    );
+    await refusal(as(admin).sendCustomMessage({ userIds: [ann.id] }), Code.InvalidArgument, "body missing in request");
+  });
+
+  it("services push to a user and to a room's users; the room's notifications land in each user's inbox", async () => {
+    const service = h.client(NotificationService, { token: await h.tokens.service("social") });
+    const ann = await testUser(h);
+    await device(ann, "ann-room-phone");
+    const room = await seedRoom(h, admin.id);
+    await service.sendRoomUsersNotification({
+      roomId: room,
+      userIds: [ann.id],
+      title: "Room",
+      body: "a song you like",
+    });
+    await service.sendUserNotification({ userId: ann.id, body: "just you" });
+    expect(push.fcmTokens()).toEqual(["ann-room-phone", "ann-room-phone"]);
+    const inbox = await as(ann).listRoomUsersNotifications({});
+    expect(inbox.notifications.map((n) => [n.kind, n.body, n.roomId])).toEqual([["room", "a song you like", room]]);
+    expect((await as(admin).listRoomUsersNotifications({})).total).toBe(0);
+  });
+
+  it("a room's managers message its users; others are refused", async () => {
+    const owner = await testUser(h);
+    const mod = await testUser(h);
+    const stranger = await testUser(h);
+    const listener = await testUser(h);
+    const room = await seedRoom(h, owner.id, [mod.id]);
+    await as(owner).sendCustomMessageFromRoom({ roomId: room, userIds: [listener.id], body: "welcome" });
+    await as(mod).sendCustomMessageFromRoom({ roomId: room, userIds: [listener.id], body: "be nice" });
+    await refusal(
+      as(stranger).sendCustomMessageFromRoom({ roomId: room, userIds: [listener.id], body: "spam" }),
+      Code.PermissionDenied,
+      "Forbidden",
+    );
+    await refusal(
+      as(owner).sendCustomMessageFromRoom({
+        roomId: "00000000-0000-4000-8000-000000000000",
+        userIds: [listener.id],
+        body: "x",
+      }),
+      Code.NotFound,
+      "room not found",
+    );
+    const inbox = await as(listener).listRoomUsersNotifications({});
+    expect(inbox.notifications.map((n) => n.body)).toEqual(["be nice", "welcome"]);
+  });
+});
+
+describe("DJ-fan notifications", () => {
+  it("the DJ notifies their fans once per interval; the live stage's call skips within it", async () => {
+    const dj = await testUser(h);
+    const fan = await testUser(h);
+    const other = await testUser(h);
+    await h.client(DjFanService, { token: fan.token }).followDj({ djId: dj.id });
+    await device(fan, "fan-phone");
+    await h
+      .client(NotificationService, { token: fan.token })
+      .subscribeWebPush({ endpoint: `${push.server.url}/push/fan-browser`, keys: browserKeys() });
+    const room = await seedRoom(h, dj.id);
+
+    const sent = await as(dj).notifyMyFans({ roomId: room });
+    expect(sent).toMatchObject({ recipients: 1, sent: 2 });
+    expect(push.fcmTokens()).toEqual(["fan-phone"]);
+    expect(push.webPushPaths()).toEqual(["/push/fan-browser"]);
+    await refusal(as(dj).notifyMyFans({ roomId: room }), Code.ResourceExhausted, "DJ fans were notified recently");
+
+    const service = h.client(NotificationService, { token: await h.tokens.service("social") });
+    await expect(service.notifyDjStartedPlaying({ djId: dj.id, roomId: room })).resolves.toMatchObject({
+      skipped: true,
+      sent: 0,
+    });
+    await refusal(
+      h.client(NotificationService, { token: dj.token }).notifyDjStartedPlaying({ djId: dj.id, roomId: room }),
+      Code.Unauthenticated,
+    );
+
+    const dj2 = await testUser(h);
+    await h.client(DjFanService, { token: fan.token }).followDj({ djId: dj2.id });
+    const played = await service.notifyDjStartedPlaying({
+      djId: dj2.id,
+      roomId: room,
+      djName: "DJ Two",
+      roomName: "The Club",
+    });
+    expect(played).toMatchObject({ skipped: false, recipients: 1 });
+
+    const inbox = await h.client(DjFanService, { token: fan.token }).listDjFansNotifications({});
+    expect(inbox.notifications.map((n) => n.title)).toEqual(["DJ Two is playing", "A DJ you follow is playing"]);
+    expect((await h.client(DjFanService, { token: other.token }).listDjFansNotifications({})).total).toBe(0);
+    await refusal(
+      as(dj).notifyMyFans({ roomId: "00000000-0000-4000-8000-000000000000" }),
+      Code.NotFound,
+      "room not found",
+    );
+  });
+});
+
+describe("web push", () => {
+  it("stores subscriptions, publishes the VAPID key, pushes to users or everyone, forgets gone subscriptions", async () => {
+    const ann = await testUser(h);
+    const bob = await testUser(h);
+    const { publicKey } = await h.client(NotificationService).getWebPushPublicKey({});
+    expect(Buffer.from(publicKey, "base64url")).toHaveLength(65);
+    await as(ann).subscribeWebPush({ endpoint: `${push.server.url}/push/ann`, keys: browserKeys() });
+    await as(bob).subscribeWebPush({ endpoint: `${push.server.url}/push/${GONE}-bob`, keys: browserKeys() });
+    await refusal(
+      as(ann).subscribeWebPush({ endpoint: `${push.server.url}/push/x`, keys: { p256dh: "short", auth: "x" } }),
+      Code.InvalidArgument,
+    );
+
+    const one = await as(admin).sendWebPush({ userIds: [ann.id], title: "Hi", body: "there", url: "/rooms" });
+    expect(one).toMatchObject({ recipients: 1, sent: 1 });
+    const all = await as(admin).sendWebPush({ body: "everyone" });
+    expect(all.sent).toBeGreaterThanOrEqual(1);
+    expect(all.removed).toBe(1);
+    expect(push.webPushPaths()).toContain(`/push/${GONE}-bob`);
+    push.server.requests.length = 0;
+    await as(admin).sendWebPush({ userIds: [bob.id], body: "again" });
+    expect(push.webPushPaths()).toEqual([]);
+  });
+});
