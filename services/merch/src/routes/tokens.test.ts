@@ -1,9 +1,7 @@
-import { timestampFromDate } from "@bufbuild/protobuf/wkt";
 import { Code } from "@connectrpc/connect";
-import { ConsumableService } from "@tt/proto/tt/merch/v1/consumable_service_pb";
 import { TokenService } from "@tt/proto/tt/merch/v1/token_service_pb";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { checkLedger, credit } from "../modules/ledger/ledger.ts";
+import { credit } from "../modules/ledger/ledger.ts";
 import { createMerchHarness, PNG, refusal, type MerchHarness } from "../testing/merch-harness.ts";
 
 let h: MerchHarness;
@@ -16,7 +14,6 @@ beforeAll(async () => {
 afterAll(() => h?.close());
 
 const tokens = (token: string) => h.client(TokenService, { token });
-const shop = (token: string) => h.client(ConsumableService, { token });
 
 async function funded(amount: number) {
   const u = await h.user();
@@ -160,98 +157,5 @@ describe("token bundles", () => {
     expect((await refusal(tokens(u.token).deleteTokenBundle({ id: bundle!.id }))).code).toBe(Code.Unauthenticated);
     await admin.deleteTokenBundle({ id: bundle!.id });
     expect((await refusal(anyone.getTokenBundle({ id: bundle!.id }))).message).toBe("token bundle not found");
-  });
-});
-
-describe("consumable purchases", () => {
-  async function consumable(cost: number) {
-    return (await shop(adminToken).createConsumable({ name: `sticker ${cost}`, tokenCost: cost })).consumable!;
-  }
-
-  it("debits the consumable's own tokenCost once per Idempotency-Key; another body with the key is 422", async () => {
-    const u = await funded(100);
-    const c = await consumable(30);
-    const buy = (body: object, key: string) =>
-      shop(u.token).createConsumablePurchase(
-        { consumableId: c.id, tokenCost: 30, ...body },
-        { headers: { "idempotency-key": key } },
-      );
-    const first = await buy({}, "k1");
-    expect(first.account!.balance).toBe(70);
-    const again = await buy({}, "k1");
-    expect(again.purchase!.id).toBe(first.purchase!.id);
-    expect(again.account!.balance).toBe(70);
-    expect(await refusal(buy({ roomUuid: "5f1d7a8e-0000-4000-8000-000000000001" }, "k1"))).toMatchObject({
-      code: Code.InvalidArgument,
-      status: "422",
-    });
-    expect((await tokens(u.token).getSelfTokenAccount({})).account!.balance).toBe(70);
-  });
-
-  it("refuses a claimed price other than the consumable's, a stale balance, too few tokens, and no account", async () => {
-    const u = await funded(50);
-    const c = await consumable(20);
-    const s = shop(u.token);
-    expect(await refusal(s.createConsumablePurchase({ consumableId: c.id, tokenCost: 1 }))).toMatchObject({
-      code: Code.Aborted,
-      message: "the consumable's price has changed: tokenCost must be the consumable's tokenCost",
-    });
-    const { account } = await tokens(u.token).getSelfTokenAccount({});
-    expect(
-      await refusal(s.createConsumablePurchase({ consumableId: c.id, tokenCost: 20, lastTokenBalance: 49 })),
-    ).toMatchObject({ code: Code.Aborted, message: expect.stringContaining("balance changed") });
-    const before = timestampFromDate(
-      new Date(account!.updatedAt!.seconds ? Number(account!.updatedAt!.seconds) * 1000 - 1000 : 0),
-    );
-    expect(
-      await refusal(s.createConsumablePurchase({ consumableId: c.id, tokenCost: 20, balanceUnmodifiedSince: before })),
-    ).toMatchObject({ code: Code.Aborted });
-    const ok = await s.createConsumablePurchase({
-      consumableId: c.id,
-      tokenCost: 20,
-      lastTokenBalance: 50,
-      balanceUnmodifiedSince: account!.updatedAt,
-      accountId: account!.id,
-    });
-    expect(ok.account!.balance).toBe(30);
-    await s.createConsumablePurchase({ consumableId: c.id, tokenCost: 20 });
-    expect(await refusal(s.createConsumablePurchase({ consumableId: c.id, tokenCost: 20 }))).toMatchObject({
-      message: "not enough tokens",
-    });
-    const none = await h.user();
-    expect(
-      await refusal(shop(none.token).createConsumablePurchase({ consumableId: c.id, tokenCost: 20 })),
-    ).toMatchObject({
-      code: Code.NotFound,
-      message: "We were unable to find your token account. Please try again.",
-    });
-    const other = await funded(100);
-    expect(
-      await refusal(
-        shop(other.token).createConsumablePurchase({ consumableId: c.id, tokenCost: 20, accountId: account!.id }),
-      ),
-    ).toMatchObject({ code: Code.NotFound, message: "token account not found" });
-    expect((await refusal(s.createConsumablePurchase({ consumableId: "nope", tokenCost: 20 }))).code).toBe(
-      Code.InvalidArgument,
-    );
-  });
-
-  it("concurrent purchases never overspend and the ledger check holds", async () => {
-    const u = await funded(100);
-    const c = await consumable(7);
-    const results = await Promise.allSettled(
-      Array.from({ length: 25 }, (_, i) =>
-        shop(u.token).createConsumablePurchase(
-          { consumableId: c.id, tokenCost: 7 },
-          { headers: { "idempotency-key": `c-${i % 20}` } },
-        ),
-      ),
-    );
-    const ids = new Set(results.flatMap((r) => (r.status === "fulfilled" ? [r.value.purchase!.id] : [])));
-    expect(ids.size).toBe(14);
-    expect((await tokens(u.token).getSelfTokenAccount({})).account!.balance).toBe(2);
-    const check = await checkLedger(h.orm.em.fork());
-    expect(check).toMatchObject({ ok: true, negativeBalances: 0, mismatches: [] });
-    expect((await tokens(adminToken).checkLedger({})).ok).toBe(true);
   });
 });
