@@ -141,7 +141,10 @@ export async function runImport(
   for (;;) {
     if (svc.signal.aborted) throw new Error("the service is stopping: the import resumes on the next delivery");
     const job = await svc.orm.em.fork().findOne(ImportJob, { crateId });
-    if (!job || job.status !== IN_PROGRESS) return;
+    // The job is committed with its event, so an unknown one is another deployment's sharing this stream
+    // (test platforms on one NATS; each gives its worker its own IMPORT_DURABLE): not ours to run.
+    if (!job) return;
+    if (job.status !== IN_PROGRESS) return;
     let page: Page;
     try {
       page = await fetchPage(providers, job, settings.pageSize);
