@@ -2,7 +2,7 @@
 // (the development default: uploaded and imported songs, no credentials needed); each outside provider only
 // when configured. An empty term is not searched; explicit=false leaves explicit songs out; /search/v2 merges
 // the catalogue and SoundCloud lists (first five catalogue results, then alternating).
-import type { HandlerContext, ServiceImpl } from "@connectrpc/connect";
+import { ConnectError, type HandlerContext, type ServiceImpl } from "@connectrpc/connect";
 import type { EntityManager } from "@mikro-orm/postgresql";
 import { callEm, kIdentity, toConnectProviderError } from "@tt/kit";
 import type { ProviderResults, SearchRequest, SearchService } from "@tt/proto/tt/playlist/v1/search_service_pb";
@@ -123,7 +123,7 @@ export function searchRoutes(svc: PlaylistServiceContext): Impl {
           return {
             provider,
             page: { tracks: [] },
-            error: mapped instanceof Error ? mapped.message : `${labelOf(provider)} is not available`,
+            error: mapped instanceof ConnectError ? mapped.rawMessage : `${labelOf(provider)} is not available`,
           };
         }
       }),
