@@ -1,7 +1,11 @@
 import { create } from "@bufbuild/protobuf";
+import { AnalysisService } from "@tt/proto/tt/playlist/v1/analysis_service_pb";
 import { SongSchema } from "@tt/proto/tt/playlist/v1/song_pb";
+import { fireEvent, screen, waitFor } from "@testing-library/react";
+import { createTestKit, renderWithKit } from "@tt/web-kit/testing";
 import { describe, expect, it } from "vitest";
-import { similarSuggestions } from "./SimilarSongs.tsx";
+import { createTestCrateService, TEST_USER_UUID } from "../testing/crate-service.ts";
+import { SimilarSongs, similarSuggestions } from "./SimilarSongs.tsx";
 
 const song = (trackName: string, artistName: string, duration = 200, art = true) =>
   create(SongSchema, { trackName, artistName, duration, thumbnails: art ? { spotify: "https://i.scdn.co/x" } : {} });
@@ -20,5 +24,57 @@ describe("similarSuggestions (002 §9)", () => {
   it("takes suggestions for up to 8 songs", () => {
     const lists = Array.from({ length: 10 }, (_, i) => ({ suggestions: [song(`Song ${i}`, "Ada")] }));
     expect(similarSuggestions(lists)).toHaveLength(8);
+  });
+});
+
+describe("SimilarSongs", () => {
+  it("asks for suggestions on demand and adds one to the crate", async () => {
+    const crates = createTestCrateService();
+    const crate = crates.addCrate("Road trip", ["One"]);
+    const asked: string[] = [];
+    const kit = createTestKit({
+      routes: (router) => {
+        crates.routes(router);
+        router.service(AnalysisService, {
+          getSimilarSongs: ({ crateUuid }) => {
+            asked.push(crateUuid);
+            return {
+              songs: [
+                {
+                  songId: "s1",
+                  suggestions: [
+                    create(SongSchema, {
+                      songId: "00000000-0000-4000-8000-0000000000bb",
+                      trackName: "Close Cousin",
+                      artistName: "Ada",
+                      duration: 200,
+                      thumbnails: { spotify: "https://i.scdn.co/cc" },
+                    }),
+                    create(SongSchema, { trackName: "No Art", artistName: "Ada", duration: 200 }),
+                  ],
+                },
+              ],
+            };
+          },
+          cyaniteWebhook: () => ({}),
+        });
+      },
+    });
+    kit.session.signIn(
+      { token: "t", tokenType: "user" },
+      { uuid: TEST_USER_UUID, email: "a@example.com", role: "user" },
+    );
+    renderWithKit(
+      <SimilarSongs crateUuid={crate.crate.crateUuid} target={{ crateUuid: crate.crate.crateUuid }} />,
+      kit,
+    );
+    expect(asked).toEqual([]);
+    fireEvent.click(screen.getByRole("button", { name: "Suggest similar songs" }));
+    expect(await screen.findByText("Close Cousin")).toBeTruthy();
+    expect(screen.queryByText("No Art")).toBeNull();
+    fireEvent.click(screen.getByRole("button", { name: "Add Close Cousin" }));
+    await waitFor(() =>
+      expect(crate.songs.map((song) => song.songId)).toContain("00000000-0000-4000-8000-0000000000bb"),
+    );
   });
 });
