@@ -169,6 +169,25 @@ describe("crates", () => {
     expect(again.crate!.crateSongsNumber).toBe(2);
   });
 
+  it("resolves one call's songs together: a track twice in the call is added once", async () => {
+    const me = await user();
+    const c = (await me.createCrate({})).crate!;
+    const tag = Math.random().toString(36).slice(2, 8);
+    const res = await me.addCrateSongs({
+      crateUuid: c.crateUuid,
+      songs: [
+        { trackName: `Twice ${tag}`, artistName: "Band", duration: 200, albumName: "LP" },
+        { trackName: `Other ${tag}`, artistName: "Band", duration: 100, albumName: "LP" },
+        { trackName: `TWICE ${tag}`, artistName: "band", duration: 203 },
+      ],
+    });
+    expect(res.songs.map((s) => s.trackName)).toEqual([`Twice ${tag}`, `Other ${tag}`]);
+    expect(res.skipped.map((s) => [s.index, s.crateSongUuid])).toEqual([[2, res.songs[0]!.crateSongUuid]]);
+    // The same descriptions again resolve to the same catalogue songs.
+    const again = await me.addLikesSongs({ songs: [{ trackName: `other ${tag}`, artistName: "BAND", duration: 102 }] });
+    expect(again.songs[0]!.songId).toBe(res.songs[1]!.songId);
+  });
+
   it("refuses bad input with a 400 naming the field", async () => {
     const me = await user();
     const c = (await me.createCrate({})).crate!;

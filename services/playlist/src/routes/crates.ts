@@ -8,7 +8,7 @@ import { callEm, callIdentity, checkLimit } from "@tt/kit";
 import type { SongInput } from "@tt/proto/tt/playlist/v1/song_pb";
 import type { CrateService } from "@tt/proto/tt/playlist/v1/crate_service_pb";
 import type { PlaylistServiceContext } from "../context.ts";
-import { resolveSongInput } from "../modules/catalogue/catalogue.ts";
+import { resolveSongInputs } from "../modules/catalogue/catalogue.ts";
 import type { Song } from "../modules/catalogue/song.entity.ts";
 import {
   addSongs,
@@ -65,9 +65,7 @@ async function resolveSongs(em: EntityManager, inputs: SongInput[]): Promise<Son
   if (inputs.length === 0) throw new ConnectError("songs missing in request", Code.InvalidArgument);
   if (inputs.length > MAX_ADD)
     throw new ConnectError(`songs must hold between 1 and ${MAX_ADD} songs`, Code.InvalidArgument);
-  const out: Song[] = [];
-  for (const [i, input] of inputs.entries()) out.push(await resolveSongInput(em, input, `songs[${i}]`));
-  return out;
+  return resolveSongInputs(em, inputs, "songs");
 }
 
 export function crateRoutes(svc: PlaylistServiceContext): Impl {

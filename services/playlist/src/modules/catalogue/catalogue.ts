@@ -1,6 +1,7 @@
 // The catalogue module: every song a crate can hold is one catalogue song. Other areas (search, imports, song
 // data, the upload events) put songs in through findOrCreateSong, which applies 002 §5's same-track rule, and
 // answer with songMessage / songData. Handlers call these inside one transaction (em.transactional).
+import { randomUUID } from "node:crypto";
 import { create } from "@bufbuild/protobuf";
 import { Code, ConnectError } from "@connectrpc/connect";
 import type { EntityManager } from "@mikro-orm/postgresql";
@@ -358,4 +359,293 @@ export function songMessage(song: Song): SongMessage {
     demo: song.demo,
     available: song.available,
   });
+}
+
+interface Normalised {
+  data: ProviderSong;
+  field: string;
+  providers: Record<string, string>;
+  isrc: string | null;
+  trackName: string;
+  artistName: string;
+  duration: number;
+}
+
+interface CandidateRow {
+  id: string;
+  isrc: string | null;
+  track_name: string;
+  artist_name: string;
+  duration: number;
+  music_providers: Record<string, string>;
+}
+
+/**
+ * The catalogue songs of many descriptions at once (a crate add of up to 300 songs): the same-track rule of
+ * findOrCreateSong, with one query per lookup kind for the whole batch and one insert for the new songs, instead
+ * of several statements per song. A description that matches an existing song goes through findOrCreateSong
+ * (which enriches it); two descriptions of one track in the batch become one song. Call it inside a transaction.
+ */
+export async function findOrCreateSongs(
+  em: EntityManager,
+  items: { data: ProviderSong; field: string }[],
+): Promise<Song[]> {
+  const norm: Normalised[] = items.map(({ data, field }) => ({
+    data,
+    field,
+    providers: cleanProviders(data.musicProviders, field),
+    isrc: cleanIsrc(data.isrc),
+    trackName: (data.trackName ?? "").trim(),
+    artistName: (data.artistName ?? "").trim(),
+    duration: finiteOr0(data.duration),
+  }));
+  const lockKeys = [
+    ...new Set(norm.map((n) => `tt-song:${n.trackName.toLowerCase()}|${n.artistName.toLowerCase()}`)),
+  ].sort();
+  if (lockKeys.length > 0) {
+    await em.execute(`select pg_advisory_xact_lock(hashtext(k)) from unnest(?::text[]) as k order by k`, [
+      pgArray(lockKeys),
+    ]);
+  }
+  const pairs = norm.flatMap((n) => Object.entries(n.providers));
+  const byProvider = new Map<string, string>();
+  if (pairs.length > 0) {
+    const rows = await em.execute<{ provider: string; provider_id: string; song_id: string }[]>(
+      `select "provider", "provider_id", "song_id" from ${SCHEMA}."song_provider_id"
+       where ("provider", "provider_id") in (select * from unnest(?::text[], ?::text[]))`,
+      [pgArray(pairs.map(([p]) => p)), pgArray(pairs.map(([, id]) => id))],
+    );
+    for (const r of rows) byProvider.set(`${r.provider}\u0000${r.provider_id}`, r.song_id);
+  }
+  const isrcs = [...new Set(norm.flatMap((n) => (n.isrc ? [n.isrc] : [])))];
+  const byIsrc = new Map<string, string>();
+  if (isrcs.length > 0) {
+    const rows = await em.execute<{ id: string; isrc: string }[]>(
+      `select "id", "isrc" from ${SCHEMA}."song" where "isrc" = any(?::text[]) order by "created_at" desc`,
+      [pgArray(isrcs)],
+    );
+    for (const r of rows) byIsrc.set(r.isrc, r.id); // the oldest wins (last set)
+  }
+  const named = norm.filter((n) => n.trackName && n.artistName);
+  const byName = new Map<string, CandidateRow[]>();
+  if (named.length > 0) {
+    const rows = await em.execute<CandidateRow[]>(
+      `select "id", "isrc", "track_name", "artist_name", "duration", "music_providers" from ${SCHEMA}."song"
+       where ("track_key", "artist_key") in (select * from unnest(?::text[], ?::text[])) order by "created_at"`,
+      [pgArray(named.map((n) => n.trackName.toLowerCase())), pgArray(named.map((n) => n.artistName.toLowerCase()))],
+    );
+    for (const r of rows) {
+      const key = `${r.track_name.toLowerCase()}\u0000${r.artist_name.toLowerCase()}`;
+      byName.set(key, [...(byName.get(key) ?? []), r]);
+    }
+  }
+
+  // Per description: an existing song, one created earlier in this batch, or a new one.
+  const out: (Song | string | number)[] = []; // Song (matched, enriched), new-song index, or existing id
+  const fresh: Normalised[] = [];
+  for (const n of norm) {
+    const keys: TrackKeys = {
+      isrc: n.isrc ?? undefined,
+      musicProviders: n.providers,
+      trackName: n.trackName,
+      artistName: n.artistName,
+      duration: n.duration,
+    };
+    const existing =
+      Object.entries(n.providers)
+        .map(([p, id]) => byProvider.get(`${p}\u0000${id}`))
+        .find((id) => id !== undefined) ??
+      (n.isrc ? byIsrc.get(n.isrc) : undefined) ??
+      byName.get(`${n.trackName.toLowerCase()}\u0000${n.artistName.toLowerCase()}`)?.find((r) =>
+        isSameTrack(keys, {
+          isrc: r.isrc ?? undefined,
+          musicProviders: r.music_providers,
+          trackName: r.track_name,
+          artistName: r.artist_name,
+          duration: Number(r.duration),
+        }),
+      )?.id;
+    if (existing !== undefined) {
+      // Known already: the single path finds it again and adds what this description brings.
+      out.push(await findOrCreateSong(em, n.data, { field: n.field }));
+      continue;
+    }
+    const twin = fresh.findIndex((f) =>
+      isSameTrack(keys, {
+        isrc: f.isrc ?? undefined,
+        musicProviders: f.providers,
+        trackName: f.trackName,
+        artistName: f.artistName,
+        duration: f.duration,
+      }),
+    );
+    if (twin >= 0) {
+      out.push(twin);
+      continue;
+    }
+    if (n.trackName === "") throw new ConnectError(`${n.field}.trackName missing in request`, Code.InvalidArgument);
+    if (n.artistName === "") throw new ConnectError(`${n.field}.artistName missing in request`, Code.InvalidArgument);
+    out.push(fresh.length);
+    fresh.push(n);
+  }
+
+  const freshIds: string[] = [];
+  if (fresh.length > 0) {
+    // Artists and albums: one upsert each for the batch.
+    const artistNames = [...new Map(fresh.map((f) => [f.artistName.toLowerCase(), f.artistName])).entries()];
+    await em.execute(
+      `insert into ${SCHEMA}."artist" ("id", "short_id", "name", "name_key", "created_at")
+       select gen_random_uuid(), s, n, k, now() from unnest(?::text[], ?::text[], ?::text[]) as u(s, n, k)
+       on conflict ("name_key") do nothing`,
+      [
+        pgArray(artistNames.map(() => newShortId())),
+        pgArray(artistNames.map(([, n]) => n)),
+        pgArray(artistNames.map(([k]) => k)),
+      ],
+      "run",
+    );
+    const artists = await em.execute<{ id: string; name_key: string }[]>(
+      `select "id", "name_key" from ${SCHEMA}."artist" where "name_key" = any(?::text[])`,
+      [pgArray(artistNames.map(([k]) => k))],
+    );
+    const artistId = new Map(artists.map((a) => [a.name_key, a.id]));
+    const albumRows = [
+      ...new Map(
+        fresh
+          .filter((f) => (f.data.albumName ?? "").trim() !== "")
+          .map((f) => {
+            const name = f.data.albumName!.trim();
+            const artist = artistId.get(f.artistName.toLowerCase())!;
+            return [
+              `${artist}\u0000${name.toLowerCase()}`,
+              { artist, name, year: f.data.releaseYear ?? 0, thumb: Object.values(f.data.thumbnails ?? {})[0] ?? "" },
+            ];
+          }),
+      ).entries(),
+    ];
+    const albumId = new Map<string, string>();
+    if (albumRows.length > 0) {
+      await em.execute(
+        `insert into ${SCHEMA}."album" ("id", "short_id", "name", "name_key", "artist_id", "release_year", "thumbnail", "created_at")
+         select gen_random_uuid(), s, n, lower(n), a, y, t, now() from unnest(?::text[], ?::text[], ?::uuid[], ?::int[], ?::text[]) as u(s, n, a, y, t)
+         on conflict ("artist_id", "name_key") do nothing`,
+        [
+          pgArray(albumRows.map(() => newShortId())),
+          pgArray(albumRows.map(([, a]) => a.name)),
+          pgArray(albumRows.map(([, a]) => a.artist)),
+          pgArray(albumRows.map(([, a]) => String(a.year))),
+          pgArray(albumRows.map(([, a]) => a.thumb.slice(0, 2048))),
+        ],
+        "run",
+      );
+      const albums = await em.execute<{ id: string; artist_id: string; name_key: string }[]>(
+        `select "id", "artist_id", "name_key" from ${SCHEMA}."album" where ("artist_id", "name_key") in (select * from unnest(?::uuid[], ?::text[]))`,
+        [pgArray(albumRows.map(([, a]) => a.artist)), pgArray(albumRows.map(([, a]) => a.name.toLowerCase()))],
+      );
+      for (const a of albums) albumId.set(`${a.artist_id}\u0000${a.name_key}`, a.id);
+    }
+    const now = new Date().toISOString();
+    const records = fresh.map((f) => {
+      const id = randomUUID();
+      freshIds.push(id);
+      const albumName = (f.data.albumName ?? "").trim();
+      const artist = artistId.get(f.artistName.toLowerCase())!;
+      const draft = {
+        status: "",
+        musicProviders: f.providers,
+        thumbnails: f.data.thumbnails ?? {},
+        links: f.data.links ?? {},
+      };
+      const status = statusWire(
+        f.data.status ?? (isSongComplete(draft) ? SongStatus.SUCCESS : SongStatus.PENDING_REQUEST),
+      );
+      return {
+        id,
+        short_id: newShortId(),
+        isrc: f.isrc,
+        track_name: f.trackName,
+        artist_name: f.artistName,
+        track_key: f.trackName.toLowerCase(),
+        artist_key: f.artistName.toLowerCase(),
+        duration: f.duration,
+        explicit: f.data.explicit ?? false,
+        genre: (f.data.genre ?? "").trim(),
+        album_name: albumName,
+        release_year: f.data.releaseYear ?? 0,
+        album_id: albumName ? (albumId.get(`${artist}\u0000${albumName.toLowerCase()}`) ?? null) : null,
+        artist_id: artist,
+        music_providers: f.providers,
+        thumbnails: f.data.thumbnails ?? {},
+        links: f.data.links ?? {},
+        previews: f.data.previews ?? [],
+        stream_urls: f.data.streamUrls ?? {},
+        status,
+        playback_token: f.data.playbackToken ?? "",
+        created_at: now,
+        updated_at: now,
+      };
+    });
+    await em.execute(
+      `insert into ${SCHEMA}."song" ("id", "short_id", "isrc", "track_name", "artist_name", "track_key", "artist_key", "duration",
+         "explicit", "genre", "album_name", "release_year", "album_id", "artist_id", "music_providers", "thumbnails", "links",
+         "previews", "stream_urls", "status", "playback_token", "public", "demo", "available", "created_at", "updated_at")
+       select r."id", r."short_id", r."isrc", r."track_name", r."artist_name", r."track_key", r."artist_key", r."duration",
+         r."explicit", r."genre", r."album_name", r."release_year", r."album_id", r."artist_id", r."music_providers", r."thumbnails",
+         r."links", r."previews", r."stream_urls", r."status", r."playback_token", true, false, true, r."created_at", r."updated_at"
+       from jsonb_to_recordset(?::jsonb) as r("id" uuid, "short_id" text, "isrc" text, "track_name" text, "artist_name" text,
+         "track_key" text, "artist_key" text, "duration" float8, "explicit" boolean, "genre" text, "album_name" text,
+         "release_year" int, "album_id" uuid, "artist_id" uuid, "music_providers" jsonb, "thumbnails" jsonb, "links" jsonb,
+         "previews" jsonb, "stream_urls" jsonb, "status" text, "playback_token" text, "created_at" timestamptz, "updated_at" timestamptz)`,
+      [JSON.stringify(records)],
+      "run",
+    );
+    const providerRows = fresh.flatMap((f, i) =>
+      Object.entries(f.providers).map(([provider, providerId]) => ({ provider, providerId, song: freshIds[i]! })),
+    );
+    if (providerRows.length > 0) {
+      await em.execute(
+        `insert into ${SCHEMA}."song_provider_id" ("provider", "provider_id", "song_id")
+         select * from unnest(?::text[], ?::text[], ?::uuid[]) on conflict do nothing`,
+        [
+          pgArray(providerRows.map((r) => r.provider)),
+          pgArray(providerRows.map((r) => r.providerId)),
+          pgArray(providerRows.map((r) => r.song)),
+        ],
+        "run",
+      );
+    }
+  }
+  const loaded = freshIds.length > 0 ? await em.find(Song, { id: { $in: freshIds } }) : [];
+  const byId = new Map(loaded.map((s) => [s.id, s]));
+  return out.map((o) => (typeof o === "number" ? byId.get(freshIds[o]!)! : (o as Song)));
+}
+
+/**
+ * The catalogue songs of a request's SongInputs (fields named `${prefix}[i]`): catalogue ids loaded in one query
+ * (404 "song not found" for an unknown one), descriptions through findOrCreateSongs.
+ */
+export async function resolveSongInputs(em: EntityManager, inputs: SongInput[], prefix: string): Promise<Song[]> {
+  const ids = inputs.flatMap((input, i) => {
+    if (!input.songId) return [];
+    if (!isUuid(input.songId)) throw new ConnectError(`${prefix}[${i}].songId must be a uuid`, Code.InvalidArgument);
+    return [input.songId.toLowerCase()];
+  });
+  const known = ids.length > 0 ? await em.find(Song, { id: { $in: [...new Set(ids)] } }) : [];
+  const byId = new Map(known.map((s) => [s.id, s]));
+  const described = inputs.flatMap((input, i) =>
+    input.songId ? [] : [{ data: fromSongInput(input), field: `${prefix}[${i}]` }],
+  );
+  const created = described.length > 0 ? await findOrCreateSongs(em, described) : [];
+  let next = 0;
+  return inputs.map((input) => {
+    if (!input.songId) return created[next++]!;
+    const song = byId.get(input.songId.toLowerCase());
+    if (!song) throw new ConnectError("song not found", Code.NotFound);
+    return song;
+  });
+}
+
+/** A PostgreSQL array literal of strings (quoted and escaped). */
+function pgArray(values: string[]): string {
+  return `{${values.map((v) => `"${v.replace(/\\/g, "\\\\").replace(/"/g, '\\"')}"`).join(",")}}`;
 }

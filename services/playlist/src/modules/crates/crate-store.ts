@@ -355,6 +355,8 @@ export async function addSongs(
     [crate.id, `{${fresh.map((s) => s.id).join(",")}}`, `{${ranks.join(",")}}`],
   );
   const idOf = new Map(rows.map((r) => [r.song_id, r.id]));
+  // A track given twice in one call: the second names the crate song the first became.
+  for (const s of skipped) if (s.crateSongUuid === "") s.crateSongUuid = idOf.get(s.songId) ?? "";
   crate.songsCount = count + fresh.length;
   if (at <= THUMBNAIL_WINDOW) await refreshThumbnails(em, crate);
   changed(em, crate, "added");
