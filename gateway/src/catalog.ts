@@ -24,6 +24,8 @@ import { InfoService as RoomInfoService } from "@tt/proto/tt/room/v1/info_servic
 import { RoomService } from "@tt/proto/tt/room/v1/room_service_pb";
 import { RoomUserRoleService } from "@tt/proto/tt/room/v1/room_user_role_service_pb";
 import { AdminService as RoomAdminService } from "@tt/proto/tt/room/v1/admin_service_pb";
+import { MediaService as UploadMediaService } from "@tt/proto/tt/upload/v1/media_service_pb";
+import { SongService as UploadSongService } from "@tt/proto/tt/upload/v1/song_service_pb";
 
 export const serviceCatalog = {
   user: [
@@ -35,6 +37,7 @@ export const serviceCatalog = {
     ProviderTokenService,
     AdminService,
   ],
+  upload: [UploadSongService, UploadMediaService],
   playlist: [PlaylistCrateService, PlaylistCatalogueService, PlaylistRecentSongsService],
   merch: [MerchService, MerchAvatarService, MerchPointsService, MerchConsumableService, MerchTokenService],
   // The room service's proto services, one per line (the rooms part and the social part add theirs).

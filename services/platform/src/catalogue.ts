@@ -21,6 +21,7 @@ export interface CatalogueEntry {
 /** Every backend service, in start order: the user service first (it holds the token keys). */
 export const serviceCatalogue: readonly CatalogueEntry[] = [
   { name: "user", load: async () => (await import("@tt/user-service")).userServiceDefinition },
+  { name: "upload", load: async () => (await import("@tt/upload-service")).uploadServiceDefinition },
   { name: "playlist", load: async () => (await import("@tt/playlist-service")).playlistServiceDefinition },
   { name: "merch", load: async () => (await import("@tt/merch-service")).merchServiceDefinition },
   { name: "room", load: async () => (await import("@tt/room-service")).roomServiceDefinition },

@@ -1,0 +1,75 @@
+// The upload service's environment (validated once at start with the kit's parseEnv; nothing reads the
+// environment afterwards). Every variable is documented in services/upload/README.md.
+import { fileURLToPath } from "node:url";
+import { z } from "zod";
+import { parseEnv } from "@tt/kit";
+
+const unset = (v: unknown) => (v === "" ? undefined : v);
+const flag = (fallback: boolean) =>
+  z.preprocess(unset, z.enum(["true", "false"]).default(fallback ? "true" : "false")).transform((v) => v === "true");
+
+/** `<repo>/.data/media`: the same default folder as the user service's images. */
+export const DEFAULT_MEDIA_DIR = fileURLToPath(new URL("../../../.data/media", import.meta.url));
+
+const S3_VARIABLES = ["MEDIA_S3_BUCKET", "MEDIA_S3_ACCESS_KEY_ID", "MEDIA_S3_SECRET_ACCESS_KEY"] as const;
+
+export const uploadConfigSchema = z
+  .object({
+    // all: serves the API and packages; api: serves only; worker: packages only (the chart's scalable worker).
+    UPLOAD_ROLE: z.preprocess(unset, z.enum(["all", "api", "worker"]).default("all")),
+    // Seed the demo catalogue on first start (npm start turns it on; the chart and the tests leave it off).
+    UPLOAD_DEMO_SONGS: flag(false),
+    // Packaging jobs are spread over this many JetStream consumers (subjects tt.upload.job.package.<n>):
+    // at most this many songs are packaged at once across every worker. Keep it the same everywhere.
+    UPLOAD_PACKAGING_SHARDS: z.preprocess(unset, z.coerce.number().int().min(1).max(64).default(4)),
+    // Packagings one process runs at once (FFmpeg is CPU bound: about one per core).
+    UPLOAD_WORKER_CONCURRENCY: z.preprocess(unset, z.coerce.number().int().min(1).max(64).default(1)),
+    // Longest FFmpeg run for one song before it counts as failed.
+    UPLOAD_PACKAGING_TIMEOUT_MS: z.preprocess(
+      unset,
+      z.coerce
+        .number()
+        .int()
+        .positive()
+        .default(15 * 60_000),
+    ),
+    // Longest song accepted, in seconds.
+    UPLOAD_MAX_DURATION_SECONDS: z.preprocess(
+      unset,
+      z.coerce
+        .number()
+        .int()
+        .positive()
+        .default(3 * 3600),
+    ),
+    // How long a signed key URL in a served variant playlist stays valid.
+    HLS_KEY_URL_TTL_SECONDS: z.preprocess(unset, z.coerce.number().int().min(10).max(86_400).default(3600)),
+    // HMAC secret of the key URLs; default: one generated on first start and kept in the database (shared
+    // by every replica).
+    HLS_KEY_SIGNING_SECRET: z.preprocess(unset, z.string().min(32).optional()),
+    // HMAC secret of /upload/transcoder_sns reports; default: the database's generated one.
+    TRANSCODER_CALLBACK_SECRET: z.preprocess(unset, z.string().min(32).optional()),
+    // The FFmpeg binary; default the one @ffmpeg-installer/linux-x64 ships.
+    FFMPEG_PATH: z.preprocess(unset, z.string().min(1).optional()),
+    // Object store: the filesystem under MEDIA_DIR unless the three MEDIA_S3_ variables are set.
+    MEDIA_DIR: z.preprocess(unset, z.string().default(DEFAULT_MEDIA_DIR)),
+    MEDIA_S3_ENDPOINT: z.preprocess(unset, z.url().default("https://s3.amazonaws.com")),
+    MEDIA_S3_REGION: z.preprocess(unset, z.string().default("us-east-1")),
+    MEDIA_S3_BUCKET: z.preprocess(unset, z.string().optional()),
+    MEDIA_S3_ACCESS_KEY_ID: z.preprocess(unset, z.string().optional()),
+    MEDIA_S3_SECRET_ACCESS_KEY: z.preprocess(unset, z.string().optional()),
+  })
+  .superRefine((env, ctx) => {
+    const set = S3_VARIABLES.filter((name) => env[name] !== undefined);
+    if (set.length > 0 && set.length < S3_VARIABLES.length) {
+      for (const name of S3_VARIABLES.filter((n) => env[n] === undefined)) {
+        ctx.addIssue({ code: "custom", path: [name], message: "is required when another MEDIA_S3_ variable is set" });
+      }
+    }
+  });
+
+export type UploadConfig = z.output<typeof uploadConfigSchema>;
+
+export function loadUploadConfig(env: Record<string, string | undefined>): UploadConfig {
+  return parseEnv(uploadConfigSchema, env);
+}

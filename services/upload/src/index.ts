@@ -1,0 +1,101 @@
+// The upload service: uploads of songs, their verification and packaging into encrypted HLS, the keys, and
+// the demo catalogue of the embedded default (services/upload/README.md).
+import { FsObjectStore, S3ObjectStore, type ObjectStore, type ServiceDefinition } from "@tt/kit";
+import { MediaService } from "@tt/proto/tt/upload/v1/media_service_pb";
+import { SongService } from "@tt/proto/tt/upload/v1/song_service_pb";
+import { ProfileService } from "@tt/proto/tt/user/v1/profile_service_pb";
+import { Code, ConnectError } from "@connectrpc/connect";
+import { loadUploadConfig, type UploadConfig } from "./config.ts";
+import { entities } from "./entities.ts";
+import { migrationsList } from "./migrations/index.ts";
+import { seedDemoSongs } from "./modules/demo/demo-songs.ts";
+import { loadSecrets } from "./modules/songs/secrets.ts";
+import { defaultFfmpegPath } from "./packaging/ffmpeg.ts";
+import { startPackagingWorker, type PackagingWorker } from "./packaging/worker.ts";
+import type { UploadContext } from "./routes/context.ts";
+import { mediaRoutes } from "./routes/media.ts";
+import { songRoutes } from "./routes/songs.ts";
+
+export { loadUploadConfig } from "./config.ts";
+export type { UploadConfig } from "./config.ts";
+
+/** S3 when a bucket and its credentials are configured, the filesystem under MEDIA_DIR otherwise. */
+export function createUploadStore(config: UploadConfig): ObjectStore {
+  if (config.MEDIA_S3_BUCKET && config.MEDIA_S3_ACCESS_KEY_ID && config.MEDIA_S3_SECRET_ACCESS_KEY) {
+    return new S3ObjectStore({
+      endpoint: config.MEDIA_S3_ENDPOINT,
+      bucket: config.MEDIA_S3_BUCKET,
+      region: config.MEDIA_S3_REGION,
+      accessKeyId: config.MEDIA_S3_ACCESS_KEY_ID,
+      secretAccessKey: config.MEDIA_S3_SECRET_ACCESS_KEY,
+    });
+  }
+  return new FsObjectStore(config.MEDIA_DIR);
+}
+
+export const uploadServiceDefinition: ServiceDefinition = {
+  name: "upload",
+  services: [SongService, MediaService],
+  entities,
+  migrations: migrationsList,
+  async create(deps) {
+    const config = loadUploadConfig(deps.env);
+    const store = createUploadStore(config);
+    const ffmpeg = config.FFMPEG_PATH ?? defaultFfmpegPath();
+    const secrets = await loadSecrets(deps.orm, config);
+    const profiles = deps.clients.get(ProfileService);
+    const svc: UploadContext = {
+      config,
+      orm: deps.orm,
+      store,
+      secrets,
+      logger: deps.logger,
+      async canUpload(userId, signal) {
+        try {
+          const { user } = await profiles.getServiceUserProfile({ id: userId }, { signal });
+          return user?.capabilities.includes("uploadMusic") ?? false;
+        } catch (err) {
+          if (ConnectError.from(err).code === Code.NotFound) return false;
+          throw err;
+        }
+      },
+    };
+    let worker: PackagingWorker | undefined;
+    if (config.UPLOAD_ROLE !== "api") {
+      worker = await startPackagingWorker({
+        bus: deps.bus,
+        orm: deps.orm,
+        store,
+        ffmpeg,
+        logger: deps.logger,
+        shards: config.UPLOAD_PACKAGING_SHARDS,
+        concurrency: config.UPLOAD_WORKER_CONCURRENCY,
+        timeoutMs: config.UPLOAD_PACKAGING_TIMEOUT_MS,
+      });
+    }
+    // Seeding runs beside the start (synthesising takes a few seconds) and stops with the instance.
+    const seeding =
+      config.UPLOAD_DEMO_SONGS && config.UPLOAD_ROLE !== "worker"
+        ? seedDemoSongs({
+            orm: deps.orm,
+            store,
+            ffmpeg,
+            shards: config.UPLOAD_PACKAGING_SHARDS,
+            logger: deps.logger,
+            signal: deps.signal,
+          }).catch((err: unknown) => {
+            if (!deps.signal.aborted) deps.logger.error({ err }, "seeding the demo songs failed");
+          })
+        : Promise.resolve();
+    return {
+      routes: (router) => {
+        router.service(SongService, songRoutes(svc));
+        router.service(MediaService, mediaRoutes(svc));
+      },
+      async close() {
+        await seeding;
+        await worker?.close();
+      },
+    };
+  },
+};

@@ -1,0 +1,36 @@
+// The HMAC secrets of key URLs and transcoder reports: from the environment when given, else generated once
+// and kept in the database, so every replica (and every restart) signs and checks with the same one.
+import { randomBytes } from "node:crypto";
+import type { MikroORM } from "@mikro-orm/postgresql";
+import { UploadSecret } from "./secret.entity.ts";
+
+export interface UploadSecrets {
+  keyUrl: Buffer;
+  callback: Buffer;
+}
+
+async function stored(orm: MikroORM, name: string): Promise<Buffer> {
+  const em = orm.em.fork();
+  await em
+    .getConnection()
+    .execute(
+      `insert into "${orm.config.get("schema")}"."upload_secret" ("name", "value") values (?, ?) on conflict ("name") do nothing`,
+      [name, randomBytes(48).toString("base64url")],
+    );
+  const row = await em.findOneOrFail(UploadSecret, { name });
+  return Buffer.from(row.value, "utf8");
+}
+
+export async function loadSecrets(
+  orm: MikroORM,
+  env: { HLS_KEY_SIGNING_SECRET?: string; TRANSCODER_CALLBACK_SECRET?: string },
+): Promise<UploadSecrets> {
+  return {
+    keyUrl: env.HLS_KEY_SIGNING_SECRET
+      ? Buffer.from(env.HLS_KEY_SIGNING_SECRET, "utf8")
+      : await stored(orm, "hls-key-url"),
+    callback: env.TRANSCODER_CALLBACK_SECRET
+      ? Buffer.from(env.TRANSCODER_CALLBACK_SECRET, "utf8")
+      : await stored(orm, "transcoder-callback"),
+  };
+}

@@ -1,0 +1,94 @@
+// What the routes share: configuration, the object store, the secrets, and the question "may this user
+// upload?" (the user service's answer), plus the helpers every area uses.
+import { Code, ConnectError } from "@connectrpc/connect";
+import type { FilterQuery } from "@mikro-orm/core";
+import type { EntityManager, MikroORM } from "@mikro-orm/postgresql";
+import type { Identity, ObjectStore } from "@tt/kit";
+import type { Logger } from "pino";
+import type { UploadConfig } from "../config.ts";
+import type { UploadSecrets } from "../modules/songs/secrets.ts";
+import { songView } from "../modules/songs/song-view.ts";
+import { Song } from "../modules/songs/song.entity.ts";
+
+export interface UploadContext {
+  config: UploadConfig;
+  orm: MikroORM;
+  store: ObjectStore;
+  secrets: UploadSecrets;
+  logger: Logger;
+  /** Whether the user holds the uploadMusic capability (asks the user service). */
+  canUpload(userId: string, signal: AbortSignal): Promise<boolean>;
+}
+
+export const SONG_NOT_FOUND = "Song not found";
+export const NOT_VERIFIED = "Song is not verified";
+export const EDIT_REFUSED = "Unauthorized to edit tags that not belongs to the user";
+export const DELETE_REFUSED = "Unauthorized to delete a song that not belongs to the user";
+export const UPLOAD_REFUSED = "Uploading music requires the uploadMusic capability";
+
+/** Roles that may delete any song (removing an offending upload). */
+export const STAFF_ROLES = new Set(["admin", "globalModerator", "staff", "superUser"]);
+
+// The table's ids are PostgreSQL integers: a larger (yet valid) id names no song.
+const MAX_ID = 2_147_483_647;
+
+export const notFound = () => new ConnectError(SONG_NOT_FOUND, Code.NotFound);
+
+/** The song with this numeric id (any state), or 404. */
+export async function songById(em: EntityManager, id: bigint): Promise<Song> {
+  const song = id >= 1n && id <= BigInt(MAX_ID) ? await em.findOne(Song, { id: Number(id) }) : null;
+  if (!song) throw notFound();
+  return song;
+}
+
+export const isOwner = (song: Song, who: Identity) =>
+  (who.tokenType === "user" || who.tokenType === "bot") && song.owner === who.subject;
+
+/** VERIFIED songs are playable by every caller; the others are their owner's (and services') only. */
+export function canRead(song: Song, who: Identity): boolean {
+  return song.status === "VERIFIED" || isOwner(song, who) || who.tokenType === "service";
+}
+
+/** The song if the caller may see it, else 404 (a song not yet verified is not shown to others). */
+export async function readableSong(em: EntityManager, id: bigint, who: Identity): Promise<Song> {
+  const song = await songById(em, id);
+  if (!canRead(song, who)) throw notFound();
+  return song;
+}
+
+/** The VERIFIED song, 403 "Song is not verified" before that, 404 when there is none. */
+export async function verifiedSong(em: EntityManager, id: bigint): Promise<Song> {
+  const song = await songById(em, id);
+  if (song.status !== "VERIFIED") throw new ConnectError(NOT_VERIFIED, Code.PermissionDenied);
+  return song;
+}
+
+export const DEFAULT_PAGE = 20;
+
+/** One page, newest first, with the number of matches. */
+export async function songPage(em: EntityManager, where: FilterQuery<Song>, limit: number, offset: number) {
+  const [songs, total] = await em.findAndCount(Song, where, {
+    orderBy: { id: "desc" },
+    limit: limit > 0 ? limit : DEFAULT_PAGE,
+    offset: Math.max(0, offset),
+  });
+  return { songs: songs.map(songView), total };
+}
+
+/** Everyone's public VERIFIED songs. */
+export const PUBLIC_SONGS: FilterQuery<Song> = { public: true, status: "VERIFIED" };
+
+/** What a caller finds by searching: its own songs and everyone's public VERIFIED ones. */
+export function searchFilter(term: string, who: Identity): FilterQuery<Song> {
+  const trimmed = term.trim();
+  if (!trimmed) throw new ConnectError("term missing in request", Code.InvalidArgument);
+  const like = `%${trimmed.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+  const visible: FilterQuery<Song>[] = [PUBLIC_SONGS];
+  if (who.tokenType === "user" || who.tokenType === "bot") visible.push({ owner: who.subject });
+  return {
+    $and: [
+      { $or: visible },
+      { $or: [{ trackName: { $ilike: like } }, { artistName: { $ilike: like } }, { albumName: { $ilike: like } }] },
+    ],
+  };
+}

@@ -1,0 +1,85 @@
+// MediaService: the /api/upload-service paths (specification 002 §7) and the media of packaged songs.
+import { Code, ConnectError, type ServiceImpl } from "@connectrpc/connect";
+import { callEm, callIdentity } from "@tt/kit";
+import type { MediaService } from "@tt/proto/tt/upload/v1/media_service_pb";
+import { KEY_URI_PLACEHOLDER } from "../packaging/ffmpeg.ts";
+import { KEY_URL_PATH, masterPlaylistUrl, renditionPrefix, segmentUrl } from "../modules/songs/song-keys.ts";
+import { songView } from "../modules/songs/song-view.ts";
+import { Song } from "../modules/songs/song.entity.ts";
+import { keyToken } from "../modules/songs/signatures.ts";
+import { readableSong, searchFilter, songPage, verifiedSong, type UploadContext } from "./context.ts";
+
+const M3U8 = "application/vnd.apple.mpegurl";
+const mediaNotFound = () => new ConnectError("Media not found", Code.NotFound);
+
+/**
+ * A stored variant playlist made for one listener: segment names become their immutable URLs and the key URI a
+ * URL signed for this listener until `expires`.
+ */
+export function listenerPlaylist(
+  stored: string,
+  song: { id: number; uuid: string; mediaVersion: string },
+  quality: string,
+  keyUrl: string,
+): string {
+  return stored
+    .split("\n")
+    .map((line) => {
+      if (/^seg_\d{5}\.ts$/.test(line.trim())) return segmentUrl(song.uuid, song.mediaVersion, quality, line.trim());
+      if (line.startsWith("#EXT-X-KEY:")) return line.replace(`URI="${KEY_URI_PLACEHOLDER}"`, `URI="${keyUrl}"`);
+      return line;
+    })
+    .join("\n");
+}
+
+export function mediaRoutes(svc: UploadContext): ServiceImpl<typeof MediaService> {
+  return {
+    async getSongById(req, ctx) {
+      return { song: songView(await readableSong(callEm(ctx), req.id, callIdentity(ctx))) };
+    },
+
+    async getHlsPlaylistUrl(req, ctx) {
+      const song = await verifiedSong(callEm(ctx), req.id);
+      return { hlsPlaylistUrl: masterPlaylistUrl(song.id) };
+    },
+
+    async searchUploadedSongs(req, ctx) {
+      return songPage(callEm(ctx), searchFilter(req.term, callIdentity(ctx)), req.limit, req.offset);
+    },
+
+    async listUserSongs(req, ctx) {
+      const who = callIdentity(ctx);
+      const all = who.tokenType === "service" || who.subject === req.userId.toLowerCase();
+      const owner = req.userId.toLowerCase();
+      const where = all ? { owner } : { owner, public: true, status: "VERIFIED" };
+      return songPage(callEm(ctx), where, req.limit, req.offset);
+    },
+
+    async getVariantPlaylist(req, ctx) {
+      const who = callIdentity(ctx);
+      const song = await verifiedSong(callEm(ctx), req.id);
+      const stored = await svc.store.get(`${renditionPrefix(song.uuid, song.mediaVersion, req.quality)}/index.m3u8`);
+      if (!stored) throw mediaNotFound();
+      const expires = Math.floor(Date.now() / 1000) + svc.config.HLS_KEY_URL_TTL_SECONDS;
+      const token = keyToken(svc.secrets.keyUrl, song.id, who.subject, expires);
+      const keyUrl = `${KEY_URL_PATH}?songId=${song.id}&expires=${expires}&token=${token}`;
+      const text = listenerPlaylist(new TextDecoder().decode(stored.body), song, req.quality, keyUrl);
+      ctx.responseHeader.set("cache-control", "private, no-store");
+      return { body: { contentType: M3U8, data: new TextEncoder().encode(text) } };
+    },
+
+    async getMediaSegment(req, ctx) {
+      const song = await callEm(ctx).findOne(Song, {
+        uuid: req.songUuid.toLowerCase(),
+        status: "VERIFIED",
+        mediaVersion: req.version,
+      });
+      if (!song) throw mediaNotFound();
+      const stored = await svc.store.get(`${renditionPrefix(song.uuid, song.mediaVersion, req.quality)}/${req.name}`);
+      if (!stored) throw mediaNotFound();
+      // The URL names the media version: its bytes never change.
+      ctx.responseHeader.set("cache-control", "public, max-age=31536000, immutable");
+      return { body: { contentType: "video/mp2t", data: stored.body } };
+    },
+  };
+}
