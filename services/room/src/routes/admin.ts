@@ -2,7 +2,7 @@
 // room or DJ grant, any setting of a room, and the guest password.
 import type { ServiceImpl } from "@connectrpc/connect";
 import { Code, ConnectError } from "@connectrpc/connect";
-import { adminList, callEm, callIdentity, type AdminListSpec } from "@tt/kit";
+import { adminList, callEm, callIdentity, checkUuid, type AdminListSpec } from "@tt/kit";
 import type { AdminService } from "@tt/proto/tt/room/v1/admin_service_pb";
 import type { RoomServiceContext } from "../context.ts";
 import { guestPasswordLookup, hashGuestPassword } from "../modules/rooms/guest-password.ts";
@@ -75,7 +75,7 @@ export function adminRoutes(svc: RoomServiceContext): Partial<ServiceImpl<typeof
     },
 
     async adminGetDj(req, ctx) {
-      const dj = await callEm(ctx).findOne(RoomUserRole, { id: req.id.toLowerCase(), role: "dj" });
+      const dj = await callEm(ctx).findOne(RoomUserRole, { id: checkUuid(req.id), role: "dj" });
       if (!dj) throw new ConnectError("DJ not found", Code.NotFound);
       return { dj: toRoleMessage(dj) };
     },

@@ -4,7 +4,7 @@ import { timestampDate, timestampFromDate, type Timestamp } from "@bufbuild/prot
 import { create } from "@bufbuild/protobuf";
 import { Code, ConnectError, type HandlerContext, type ServiceImpl } from "@connectrpc/connect";
 import type { EntityManager } from "@mikro-orm/postgresql";
-import { callEm, callIdentity, callProvider, publishEvent } from "@tt/kit";
+import { callEm, callIdentity, callProvider, checkUuid, publishEvent } from "@tt/kit";
 import {
   RoomRoleGrantedSchema,
   RoomRoleRemovedSchema,
@@ -218,7 +218,7 @@ export function roomUserRoleRoutes(svc: RoomServiceContext): ServiceImpl<typeof 
     async getUserRoomRoles(req, ctx) {
       const em = callEm(ctx);
       const room = await requireRoom(em, req.roomId);
-      const userId = req.userId.toLowerCase();
+      const userId = checkUuid(req.userId, "userId");
       const identity = callIdentity(ctx);
       if (identity.tokenType !== "service" && identity.subject !== userId) {
         const caller = await memberOf(em, room, identity.subject, identity.role);

@@ -5,7 +5,8 @@ import { timestampFromDate } from "@bufbuild/protobuf/wkt";
 import { Code, ConnectError, type HandlerContext, type ServiceImpl } from "@connectrpc/connect";
 import { UniqueConstraintViolationException } from "@mikro-orm/core";
 import type { EntityManager } from "@mikro-orm/postgresql";
-import { callEm, callIdentity, callProvider, publishEvent } from "@tt/kit";
+import { callEm, callIdentity, callProvider, checkUuid, publishEvent, wireNamesOf } from "@tt/kit";
+import { MusicProviderSchema } from "@tt/proto/tt/common/v1/music_provider_pb";
 import { RoomConversationClearedSchema, RoomCreatedSchema, RoomDeletedSchema } from "@tt/proto/tt/room/v1/events_pb";
 import type { RoomService } from "@tt/proto/tt/room/v1/room_service_pb";
 import type { RoomServiceContext } from "../context.ts";
@@ -34,9 +35,14 @@ import { CO_OWNER, MODERATOR, OWNER, paging, requireRank, roomAndCaller, takeSki
 /** Who "is in" a room until the live stage answers: users who joined within this window. */
 export const PRESENCE_WINDOW_MS = 60 * 60 * 1000;
 
-function checkProviders(providers: readonly string[]): string[] {
+/** A list of MusicProvider wire names (the field rules' in_enum holds for single strings only). */
+function checkProviders(providers: readonly string[], field = "musicProviders"): string[] {
   if (providers.length > MAX_MUSIC_PROVIDERS) {
-    throw new ConnectError(`musicProviders must hold at most ${MAX_MUSIC_PROVIDERS} providers`, Code.InvalidArgument);
+    throw new ConnectError(`${field} must hold at most ${MAX_MUSIC_PROVIDERS} providers`, Code.InvalidArgument);
+  }
+  const known = wireNamesOf(MusicProviderSchema);
+  for (const p of providers) {
+    if (!known.includes(p)) throw new ConnectError(`${field} must be one of ${known.join(", ")}`, Code.InvalidArgument);
   }
   return [...new Set(providers)];
 }
@@ -280,9 +286,7 @@ export function roomRoutes(svc: RoomServiceContext): ServiceImpl<typeof RoomServ
 
     async listPromotedRooms(req, ctx) {
       const page = paging(svc, req.limit, req.offset);
-      if (req.providers.length > MAX_MUSIC_PROVIDERS) {
-        throw new ConnectError(`providers must hold at most ${MAX_MUSIC_PROVIDERS} providers`, Code.InvalidArgument);
-      }
+      checkProviders(req.providers, "providers");
       const where =
         req.providers.length > 0
           ? { promoted: true, type: "PUBLIC", musicProviders: { $overlap: req.providers } }
@@ -564,7 +568,7 @@ export function roomRoutes(svc: RoomServiceContext): ServiceImpl<typeof RoomServ
 
     async deleteUserRooms(req, ctx) {
       const em = callEm(ctx);
-      const rooms = await em.find(Room, { ownerId: req.userId.toLowerCase() }, { limit: 1000 });
+      const rooms = await em.find(Room, { ownerId: checkUuid(req.userId, "userId") }, { limit: 1000 });
       for (const room of rooms) {
         await deleteRoomIn(em, room);
         if (room.posterKey) await svc.posters.delete(room.posterKey).catch(() => undefined);
@@ -574,7 +578,7 @@ export function roomRoutes(svc: RoomServiceContext): ServiceImpl<typeof RoomServ
 
     async updateUserRooms(req, ctx) {
       const em = callEm(ctx);
-      const rooms = await em.find(Room, { ownerId: req.userId.toLowerCase() }, { limit: 1000 });
+      const rooms = await em.find(Room, { ownerId: checkUuid(req.userId, "userId") }, { limit: 1000 });
       for (const room of rooms) {
         const changed: string[] = [];
         if (req.type !== undefined && req.type !== room.type) {
