@@ -20,6 +20,11 @@ import { TokenService as MerchTokenService } from "@tt/proto/tt/merch/v1/token_s
 import { CatalogueService as PlaylistCatalogueService } from "@tt/proto/tt/playlist/v1/catalogue_service_pb";
 import { CrateService as PlaylistCrateService } from "@tt/proto/tt/playlist/v1/crate_service_pb";
 import { RecentSongsService as PlaylistRecentSongsService } from "@tt/proto/tt/playlist/v1/recent_songs_service_pb";
+import { AnalysisService as PlaylistAnalysisService } from "@tt/proto/tt/playlist/v1/analysis_service_pb";
+import { ExportService as PlaylistExportService } from "@tt/proto/tt/playlist/v1/export_service_pb";
+import { ImportService as PlaylistImportService } from "@tt/proto/tt/playlist/v1/import_service_pb";
+import { SearchService as PlaylistSearchService } from "@tt/proto/tt/playlist/v1/search_service_pb";
+import { SongDataService as PlaylistSongDataService } from "@tt/proto/tt/playlist/v1/song_data_service_pb";
 import { InfoService as RoomInfoService } from "@tt/proto/tt/room/v1/info_service_pb";
 import { RoomService } from "@tt/proto/tt/room/v1/room_service_pb";
 import { RoomUserRoleService } from "@tt/proto/tt/room/v1/room_user_role_service_pb";
@@ -38,7 +43,16 @@ export const serviceCatalog = {
     AdminService,
   ],
   upload: [UploadSongService, UploadMediaService],
-  playlist: [PlaylistCrateService, PlaylistCatalogueService, PlaylistRecentSongsService],
+  playlist: [
+    PlaylistCrateService,
+    PlaylistCatalogueService,
+    PlaylistRecentSongsService,
+    PlaylistSearchService,
+    PlaylistSongDataService,
+    PlaylistImportService,
+    PlaylistExportService,
+    PlaylistAnalysisService,
+  ],
   merch: [MerchService, MerchAvatarService, MerchPointsService, MerchConsumableService, MerchTokenService],
   // The room service's proto services, one per line (the rooms part and the social part add theirs).
   // prettier-ignore
