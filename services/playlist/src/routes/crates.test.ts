@@ -361,6 +361,10 @@ describe("another user's crates", () => {
   it("guests and anonymous callers are refused with 401", async () => {
     const guest = h.client(CrateService, { token: await h.tokens.guest() });
     expect((await codeOf(guest.listMyCrates({})))[0]).toBe(Code.Unauthenticated);
+    const odd = h.client(CrateService, {
+      token: await h.tokens.sign({ typ: "user", role: "user", sub: "not-a-uuid" }),
+    });
+    expect((await codeOf(odd.listMyCrates({})))[0]).toBe(Code.Unauthenticated);
     const anonymous = h.client(CrateService);
     expect((await codeOf(anonymous.getQueue({})))[0]).toBe(Code.Unauthenticated);
   });

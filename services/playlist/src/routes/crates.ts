@@ -4,7 +4,7 @@
 import type { HandlerContext, ServiceImpl } from "@connectrpc/connect";
 import { Code, ConnectError } from "@connectrpc/connect";
 import type { EntityManager } from "@mikro-orm/postgresql";
-import { callEm, callIdentity, checkLimit } from "@tt/kit";
+import { callEm, callIdentity, checkLimit, isUuid, UNAUTHORIZED } from "@tt/kit";
 import type { SongInput } from "@tt/proto/tt/playlist/v1/song_pb";
 import type { CrateService } from "@tt/proto/tt/playlist/v1/crate_service_pb";
 import type { PlaylistServiceContext } from "../context.ts";
@@ -43,8 +43,10 @@ type Impl = ServiceImpl<typeof CrateService>;
 /** The caller's uuid; the special crates are created on their first call of any crate RPC. */
 async function caller(em: EntityManager, ctx: HandlerContext): Promise<string> {
   const me = callIdentity(ctx).subject;
-  await ensureSpecialCrates(em, me);
-  return me;
+  // Users' and bots' subjects are their account uuids; anything else owns no crate.
+  if (!isUuid(me)) throw new ConnectError(UNAUTHORIZED, Code.Unauthenticated);
+  await ensureSpecialCrates(em, me.toLowerCase());
+  return me.toLowerCase();
 }
 
 /** Runs `work` in one transaction with the caller's crate locked. */

@@ -419,7 +419,8 @@ export async function moveSong(
 ): Promise<CrateSongMessage> {
   const id = crateSongUuid.toLowerCase();
   const current = await crateSongAt(em, crate.id, id);
-  const count = await countSongs(em, crate.id);
+  // The crate's row is locked and every change keeps songsCount, so no count(*) over the crate here.
+  const count = crate.songsCount;
   const target = Math.min(newPosition, count - 1);
   if (target === current.position) return current;
   let [prev, next] = await neighbours(em, crate.id, target, id);
