@@ -12,6 +12,8 @@ export const RoomSchema = defineEntity({
   indexes: [
     // The directory (GET /rooms/public): public rooms, live first, then newest.
     { name: "room_directory_index", properties: ["type", "isLive", "createdAt", "id"] },
+    // The directory's total and the private count: a narrow index they can count from (index-only scans).
+    { name: "room_type_index", properties: ["type"] },
     // Promoted rooms (GET /rooms/promoted-rooms), newest promotion first.
     { name: "room_promoted_index", properties: ["promoted", "promotedAt", "id"] },
     // A user's rooms (owned list), newest first.
