@@ -2,7 +2,9 @@
 // rule, positions (moves, concurrent moves, renumbering), shuffle, copy, clear, and ownership refusals.
 import { Code, ConnectError, type Client } from "@connectrpc/connect";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { consumeEvents } from "@tt/kit";
 import { createServiceHarness, type ServiceHarness } from "@tt/kit/testing";
+import { CrateChangedSchema, type CrateChanged } from "@tt/proto/tt/playlist/v1/events_pb";
 import { CrateService } from "@tt/proto/tt/playlist/v1/crate_service_pb";
 import { playlistServiceDefinition } from "../index.ts";
 import { RANK_GAP } from "../modules/crates/crate-store.ts";
@@ -367,5 +369,33 @@ describe("another user's crates", () => {
     expect((await codeOf(odd.listMyCrates({})))[0]).toBe(Code.Unauthenticated);
     const anonymous = h.client(CrateService);
     expect((await codeOf(anonymous.getQueue({})))[0]).toBe(Code.Unauthenticated);
+  });
+});
+
+describe("events", () => {
+  it("announce a change of the queue (tt.playlist.crate.changed) through the outbox", async () => {
+    const me = await user();
+    const queue = (await me.getQueue({})).crate!;
+    const seen: CrateChanged[] = [];
+    const sub = await consumeEvents(h.bus, CrateChangedSchema, async (event) => void seen.push(event), {
+      durable: `crates-test-${Math.random().toString(36).slice(2, 10)}`,
+      orm: h.orm,
+      deliver: "new",
+    });
+    try {
+      await me.addQueueSongs({ songs: [song(1), song(2)] });
+      const deadline = Date.now() + 10_000;
+      while (!seen.some((e) => e.crateUuid === queue.crateUuid) && Date.now() < deadline) {
+        await new Promise((r) => setTimeout(r, 50));
+      }
+      expect(seen.find((e) => e.crateUuid === queue.crateUuid)).toMatchObject({
+        special: "queue",
+        change: "added",
+        crateSongsNumber: 2,
+        userUuid: queue.userUuid,
+      });
+    } finally {
+      await sub.unsubscribe();
+    }
   });
 });
