@@ -39,6 +39,8 @@ describe("crates remote", () => {
     fireEvent.click(within(list).getByRole("link", { name: /Road trip/ }));
     expect(await screen.findByRole("heading", { name: "Road trip" })).toBeTruthy();
     expect(window.location.pathname).toMatch(/^\/crates\/[0-9a-f-]{36}$/);
+    const tabs = screen.getByRole("navigation", { name: "Crates" });
+    expect(within(tabs).getByRole("link", { name: "Crates" }).getAttribute("aria-current")).toBe("page");
     // The shell's router hears the navigation: back returns to the list.
     window.history.back();
     expect(await screen.findByRole("list", { name: "Your crates" })).toBeTruthy();

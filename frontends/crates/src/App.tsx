@@ -60,7 +60,9 @@ export function App() {
       </section>
     );
   }
-  const current = "/" + (path.split("/")[1] ?? "");
+  // A crate's own page belongs to the "Crates" tab.
+  const first = "/" + (path.split("/")[1] ?? "");
+  const current = TABS.some((tab) => tab.to === first) ? first : "/";
   return (
     <section className="tt-crates">
       <nav className="tt-crates-tabs" aria-label={t("nav.label")}>
