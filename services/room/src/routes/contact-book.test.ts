@@ -97,6 +97,17 @@ describe("contact book", () => {
     expect((await as(ann).listContactBook({})).total).toBe(0);
   });
 
+  it("issue 11: a book of more than 1000 e-mails is matched in batches the user service accepts", async () => {
+    const ann = await testUser(h);
+    const bob = await testUser(h);
+    const bobEmail = `bob-${bob.id.slice(0, 8)}@example.test`;
+    await verifiedEmail(bob.id, bobEmail);
+    const contacts = Array.from({ length: 1000 }, (_, i) => ({ emails: [`a${i}@big.test`, `b${i}@big.test`] }));
+    contacts[999]!.emails[1] = bobEmail;
+    const uploaded = await as(ann).uploadContactBook({ contacts });
+    expect(uploaded).toMatchObject({ stored: 2000, matched: 1 });
+  });
+
   it("refuses a book that is too big", async () => {
     const ann = await testUser(h);
     await refusal(

@@ -17,6 +17,8 @@ import { badRequest, callerId, page, ts } from "./social-shared.ts";
 const MAX_CONTACTS = 1000;
 const MAX_VALUES_PER_CONTACT = 10;
 const MAX_INVITES = 100;
+/** Values of one kind per MatchContacts call (the user service's MAX_CONTACT_MATCH_VALUES). */
+const MATCH_BATCH = 1000;
 
 /** E.164 from what a phone book holds ("+1 (212) 555-0143", "0049 152…"); undefined when there is no country. */
 export function normalizePhone(raw: string): string | undefined {
@@ -60,9 +62,12 @@ export function contactRoutes(svc: RoomServiceContext): ServiceImpl<typeof Conta
       }
     });
     const matched = new Map<string, string>();
-    if (phones.size + emails.size > 0) {
+    // The user service takes at most MATCH_BATCH values of each kind per call.
+    const emailList = [...emails];
+    const phoneList = [...phones];
+    for (let i = 0; i < Math.max(emailList.length, phoneList.length); i += MATCH_BATCH) {
       const { matches } = await svc.social.contacts.matchContacts(
-        { emails: [...emails], phoneNumbers: [...phones] },
+        { emails: emailList.slice(i, i + MATCH_BATCH), phoneNumbers: phoneList.slice(i, i + MATCH_BATCH) },
         { signal: ctx.signal },
       );
       for (const m of matches) matched.set(m.value, m.userUuid);
