@@ -4,6 +4,7 @@ import { createServiceHarness, type ServiceHarness } from "@tt/kit/testing";
 import { DeviceService } from "@tt/proto/tt/room/v1/device_service_pb";
 import { DjFanService } from "@tt/proto/tt/room/v1/dj_fan_service_pb";
 import { userServiceDefinition } from "@tt/user-service";
+import { OutboxMessage } from "@tt/kit";
 import { roomServiceDefinition } from "../index.ts";
 import { refusal } from "../testing/refusal.ts";
 import { testUser, type TestUser } from "../testing/social-fixtures.ts";
@@ -46,6 +47,11 @@ describe("DJ fans", () => {
     await as(fans[1]!).unfollowDj({ id: dj.id });
     await refusal(as(fans[1]!).unfollowDj({ id: dj.id }), Code.NotFound, "DJ not followed");
     await expect(as(dj).countDjFans({ id: dj.id })).resolves.toMatchObject({ fans: 13 });
+    const events = (await h.orm.em.fork().find(OutboxMessage, { subject: { $like: "tt.room.dj.%" } }))
+      .filter((m) => m.headers?.["tt-aggregate-id"] === dj.id)
+      .map((m) => m.subject);
+    expect(events.filter((s) => s === "tt.room.dj.followed")).toHaveLength(14);
+    expect(events.filter((s) => s === "tt.room.dj.unfollowed")).toHaveLength(1);
   });
 
   it("the admin view and the fans' devices are for admins and services only", async () => {

@@ -4,6 +4,7 @@ import { createServiceHarness, type ServiceHarness } from "@tt/kit/testing";
 import { BlockedUserService } from "@tt/proto/tt/room/v1/blocked_user_service_pb";
 import { FriendService } from "@tt/proto/tt/room/v1/friend_service_pb";
 import { userServiceDefinition } from "@tt/user-service";
+import { OutboxMessage } from "@tt/kit";
 import { roomServiceDefinition } from "../index.ts";
 import { refusal } from "../testing/refusal.ts";
 import { testUser, type TestUser } from "../testing/social-fixtures.ts";
@@ -68,6 +69,15 @@ describe("friend invitations and friends", () => {
     await as(bob).deleteFriend({ id: ann.id });
     await refusal(as(ann).getFriend({ id: bob.id }), Code.NotFound);
     await expect(as(ann).getFriendship({ id: bob.id })).resolves.toMatchObject({ friends: false });
+
+    const events = (
+      await h.orm.em
+        .fork()
+        .find(OutboxMessage, { subject: { $like: "tt.room.friendship.%" } }, { orderBy: { seq: "ASC" } })
+    )
+      .filter((m) => m.headers?.["tt-aggregate-id"] === bob.id)
+      .map((m) => m.subject);
+    expect(events).toEqual(["tt.room.friendship.created", "tt.room.friendship.removed"]);
   });
 
   it("a rejected invitation makes no friendship; the inviter withdraws a pending one; blocks stop invitations", async () => {
