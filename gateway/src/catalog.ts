@@ -29,6 +29,14 @@ import { InfoService as RoomInfoService } from "@tt/proto/tt/room/v1/info_servic
 import { RoomService } from "@tt/proto/tt/room/v1/room_service_pb";
 import { RoomUserRoleService } from "@tt/proto/tt/room/v1/room_user_role_service_pb";
 import { AdminService as RoomAdminService } from "@tt/proto/tt/room/v1/admin_service_pb";
+import { CommunityService as RoomCommunityService } from "@tt/proto/tt/room/v1/community_service_pb";
+import { EventService as RoomEventService } from "@tt/proto/tt/room/v1/event_service_pb";
+import { BlockedUserService as RoomBlockedUserService } from "@tt/proto/tt/room/v1/blocked_user_service_pb";
+import { DeviceService as RoomDeviceService } from "@tt/proto/tt/room/v1/device_service_pb";
+import { DjFanService as RoomDjFanService } from "@tt/proto/tt/room/v1/dj_fan_service_pb";
+import { FriendService as RoomFriendService } from "@tt/proto/tt/room/v1/friend_service_pb";
+import { ContactBookService as RoomContactBookService } from "@tt/proto/tt/room/v1/contact_book_service_pb";
+import { NotificationService as RoomNotificationService } from "@tt/proto/tt/room/v1/notification_service_pb";
 import { MediaService as UploadMediaService } from "@tt/proto/tt/upload/v1/media_service_pb";
 import { SongService as UploadSongService } from "@tt/proto/tt/upload/v1/song_service_pb";
 
@@ -61,6 +69,14 @@ export const serviceCatalog = {
     RoomService,
     RoomUserRoleService,
     RoomAdminService,
+    RoomCommunityService,
+    RoomEventService,
+    RoomBlockedUserService,
+    RoomDeviceService,
+    RoomDjFanService,
+    RoomFriendService,
+    RoomContactBookService,
+    RoomNotificationService,
   ],
 } as const satisfies Record<string, readonly DescService[]>;
 

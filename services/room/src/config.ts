@@ -5,6 +5,7 @@ import { z } from "zod";
 import { parseEnv, parseEnvParts } from "@tt/kit";
 import { loadPosterConfig } from "./modules/rooms/poster.ts";
 import { loadRoomChatConfig } from "./providers/room-chat.ts";
+import { loadSocialConfig } from "./social-config.ts";
 
 const positiveInt = (fallback: number) => z.coerce.number().int().positive().default(fallback);
 
@@ -35,6 +36,7 @@ const AREA_LOADERS = {
   rooms: loadRoomsConfig,
   poster: loadPosterConfig,
   chat: loadRoomChatConfig,
+  social: loadSocialConfig,
 };
 
 export type RoomAreaConfigs = { [K in keyof typeof AREA_LOADERS]: ReturnType<(typeof AREA_LOADERS)[K]> };

@@ -6,6 +6,7 @@ import type { ProfileService } from "@tt/proto/tt/user/v1/profile_service_pb";
 import type { ObjectStore } from "@tt/kit";
 import type { RoomAreaConfigs } from "./config.ts";
 import type { RoomChat } from "./providers/room-chat.ts";
+import type { SocialServices } from "./social-context.ts";
 
 /** What the route factories share: built once in `create()`, read by every handler. */
 export interface RoomServiceContext {
@@ -32,4 +33,6 @@ export interface RoomServiceContext {
   chat: RoomChat;
   /** When this instance started (info-admin/room-service-status). */
   startedAt: Date;
+  /** The social part: push providers, secrets, the user service's contact matching (social-context.ts). */
+  social: SocialServices;
 }

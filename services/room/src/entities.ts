@@ -1,5 +1,6 @@
 import { OutboxMessageSchema, ProcessedEventSchema } from "@tt/kit";
 import { roomEntities } from "./modules/rooms/entities.ts";
+import { socialEntities } from "./modules/social/entities.ts";
 
 /** Every entity of the room service, listed explicitly (no folder discovery); each area keeps its own list. */
 export const entities = [
@@ -8,4 +9,5 @@ export const entities = [
   // Events this service consumes are marked processed in the same transaction as their effect (kit).
   ProcessedEventSchema,
   ...roomEntities,
+  ...socialEntities,
 ];

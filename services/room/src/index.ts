@@ -8,6 +8,7 @@ import type { RoomServiceContext } from "./context.ts";
 import { entities } from "./entities.ts";
 import { migrationsList } from "./migrations/index.ts";
 import { registerRoomRoutes, ROOM_SERVICES } from "./routes/index.ts";
+import { createSocialServices } from "./social-context.ts";
 
 export const roomServiceDefinition: ServiceDefinition = {
   name: "room",
@@ -47,6 +48,7 @@ export const roomServiceDefinition: ServiceDefinition = {
       posters: createPosterStore(areas.poster),
       chat: chat.chat,
       startedAt: new Date(),
+      social: await createSocialServices(deps, areas.social),
     };
     return {
       routes(router) {

@@ -1,6 +1,7 @@
 import type { MigrationObject } from "@mikro-orm/core";
 import { outboxMigration, processedEventsMigration } from "@tt/kit";
 import { roomMigrations } from "./rooms.ts";
+import { socialMigrations } from "./social.ts";
 
 /**
  * Each area keeps its own list (one file each) so areas can grow in parallel; an area's migrations only touch its
@@ -12,4 +13,5 @@ export const migrationsList: MigrationObject[] = [
   outboxMigration("room"),
   processedEventsMigration("room"),
   ...roomMigrations,
+  ...socialMigrations,
 ];
