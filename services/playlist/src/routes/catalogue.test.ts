@@ -8,11 +8,7 @@ import { AGGREGATE_ID_HEADER, EVENT_ID_HEADER } from "@tt/kit";
 import { createServiceHarness, type ServiceHarness } from "@tt/kit/testing";
 import { CatalogueService } from "@tt/proto/tt/playlist/v1/catalogue_service_pb";
 import { CrateService } from "@tt/proto/tt/playlist/v1/crate_service_pb";
-import {
-  UploadedSongPublishedSchema,
-  UploadedSongRemovedSchema,
-  type UploadedSongPublished,
-} from "@tt/proto/tt/upload/v1/events_pb";
+import { UploadedSongPublishedSchema, UploadedSongRemovedSchema } from "@tt/proto/tt/upload/v1/events_pb";
 import type { MessageInitShape } from "@bufbuild/protobuf";
 import { playlistServiceDefinition } from "../index.ts";
 
@@ -60,7 +56,7 @@ describe("the upload events", () => {
   it("put a published upload in the catalogue (uploadService id, HLS stream, demo label), update and remove it", async () => {
     const songUuid = randomUUID();
     const songId = BigInt(Math.floor(Math.random() * 1e9));
-    const base: Partial<UploadedSongPublished> = {
+    const base = {
       songUuid,
       songId,
       ownerUuid: randomUUID(),
@@ -74,7 +70,7 @@ describe("the upload events", () => {
       thumbnailUrl: `/api/upload-service/media/${songUuid}/cover.jpg`,
       public: true,
       demo: true,
-    };
+    } satisfies MessageInitShape<typeof UploadedSongPublishedSchema>;
     await publishUpload(base);
     const anyone = h.client(CatalogueService, { token: await h.tokens.guest() });
     const find = async (include = false) =>
