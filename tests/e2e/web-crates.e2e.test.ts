@@ -122,7 +122,7 @@ describe("crates app journey", () => {
       }
       await shot(page, "crates-02-search");
 
-      // The crate holds both, in the order added, with their durations; move the second one up.
+      // The crate holds both, in the order added, with their durations; move the second one up (its button).
       await tabs.getByRole("link", { name: "Crates" }).click();
       await page
         .getByRole("list", { name: "Your crates" })
@@ -140,13 +140,20 @@ describe("crates app journey", () => {
       await page.getByRole("list", { name: songsOf }).waitFor();
       expect(await titles(page, songsOf)).toEqual([SONGS[1]!.trackName, SONGS[0]!.trackName]);
       await shot(page, "crates-03-reordered");
+      // And back by dragging (HTML5 drag and drop): the first song dropped onto the second's row.
+      const rows = page.getByRole("list", { name: songsOf }).getByTestId("crate-song");
+      await rows.nth(0).dragTo(rows.nth(1));
+      await expect.poll(() => titles(page, songsOf)).toEqual([SONGS[0]!.trackName, SONGS[1]!.trackName]);
+      await page.reload();
+      await page.getByRole("list", { name: songsOf }).waitFor();
+      expect(await titles(page, songsOf)).toEqual([SONGS[0]!.trackName, SONGS[1]!.trackName]);
 
       // Copy into the queue: the queue holds the crate's songs in the crate's order.
       await page.getByRole("button", { name: "Copy into the queue" }).click();
       await page.getByText("The queue now holds this crate's songs.").waitFor();
       await tabs.getByRole("link", { name: "Queue" }).click();
       await page.getByRole("heading", { name: "Queue" }).waitFor();
-      await expect.poll(() => titles(page, /^Songs of Queue/)).toEqual([SONGS[1]!.trackName, SONGS[0]!.trackName]);
+      await expect.poll(() => titles(page, /^Songs of Queue/)).toEqual([SONGS[0]!.trackName, SONGS[1]!.trackName]);
       await shot(page, "crates-04-queue");
       expect(problems).toEqual([]);
       await page.close();
