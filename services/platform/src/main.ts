@@ -5,6 +5,9 @@ import { startAllInOne } from "./all-in-one.ts";
 import { loadAllInOneConfig } from "./config.ts";
 
 const config = loadAllInOneConfig(process.env);
+// The embedded default seeds the demo catalogue (synthesised songs) so a fresh install has something to play;
+// UPLOAD_DEMO_SONGS=false turns it off. The tests and the chart leave it off (the service's default).
+process.env.UPLOAD_DEMO_SONGS ??= "true";
 const logger = createLogger({ service: "all-in-one", level: config.LOG_LEVEL });
 // An unhandled rejection is logged and counted, never the end of the platform (issue 9 defect 1).
 installProcessGuards({ logger });
