@@ -32,6 +32,8 @@ export const socialConfigSchema = z
     /** Allows plain-http push endpoints (local push services and tests only). */
     WEB_PUSH_ALLOW_HTTP: flag,
     WEB_PUSH_TTL_SECONDS: z.coerce.number().int().min(0).max(2_419_200).default(86_400),
+    /** How long a notification stays in its recipient's inbox. */
+    NOTIFICATION_INBOX_DAYS: z.coerce.number().int().min(1).max(3650).default(90),
     /** Least time between two DJ-fan notifications of one DJ. */
     DJ_FANS_NOTIFICATION_INTERVAL_SECONDS: z.coerce.number().int().min(0).max(86_400).default(600),
   })

@@ -6,6 +6,7 @@ import { DjFanService } from "@tt/proto/tt/room/v1/dj_fan_service_pb";
 import { NotificationService } from "@tt/proto/tt/room/v1/notification_service_pb";
 import { userServiceDefinition } from "@tt/user-service";
 import { roomServiceDefinition } from "../index.ts";
+import { Notification } from "../modules/notifications/notification.entity.ts";
 import { browserKeys, GONE, startFakePush, type FakePush } from "../testing/fake-push.ts";
 import { refusal } from "../testing/refusal.ts";
 import { seedRoom, testUser, type TestUser } from "../testing/social-fixtures.ts";
@@ -87,6 +88,17 @@ describe("mobile notifications", () => {
     expect(push.fcmTokens()).toEqual(["ann-room-phone", "ann-room-phone"]);
     const inbox = await as(ann).listRoomUsersNotifications({});
     expect(inbox.notifications.map((n) => [n.kind, n.body, n.roomId])).toEqual([["room", "a song you like", room]]);
+
+    // A notification older than the inbox's 90 days goes when the next one arrives.
+    await h.orm.em
+      .fork()
+      .nativeUpdate(
+        Notification,
+        { userId: ann.id, kind: "room" },
+        { createdAt: new Date(Date.now() - 91 * 86_400_000) },
+      );
+    await service.sendRoomUsersNotification({ roomId: room, userIds: [ann.id], body: "a newer one" });
+    expect((await as(ann).listRoomUsersNotifications({})).notifications.map((n) => n.body)).toEqual(["a newer one"]);
     expect((await as(admin).listRoomUsersNotifications({})).total).toBe(0);
   });
 

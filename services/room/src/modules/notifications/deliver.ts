@@ -97,6 +97,9 @@ export class Deliverer {
 
   private async inbox(em: EntityManager, userIds: string[], n: NotificationContent): Promise<void> {
     if (n.silent || userIds.length === 0) return;
+    // Inboxes are kept for NOTIFICATION_INBOX_DAYS: a recipient's older notifications go as new ones arrive.
+    const cutoff = new Date(Date.now() - this.social.config.NOTIFICATION_INBOX_DAYS * 86_400_000);
+    await em.nativeDelete(Notification, { userId: { $in: userIds }, createdAt: { $lt: cutoff } });
     for (const userId of userIds) {
       em.create(Notification, {
         userId,
