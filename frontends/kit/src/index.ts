@@ -52,5 +52,6 @@ export {
   useSessionSnapshot,
 } from "./session-store.ts";
 export type { SessionSnapshot, SessionStore, SessionUser, StoredToken, TokenType } from "./session-store.ts";
-// The shared player (spec 002 §4, §8, §9); hls.js is loaded on the first HLS play, never on page load.
-export * from "./player/index.ts";
+// The shared player (spec 002 §4, §8, §9): its code is fetched when a screen first shows it, hls.js on the first
+// HLS play; the headless controller through loadPlayer().
+export * from "./player/public.ts";

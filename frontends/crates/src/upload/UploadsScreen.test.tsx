@@ -51,7 +51,9 @@ function uploadService(opts: { capabilities?: string[]; editRefused?: boolean } 
       listSongs: () => ({ songs: [...songs.values()].reverse(), total: songs.size }),
     });
   };
-  const add = (fields: Partial<UploadedSong>) => {
+  const add = (
+    fields: Pick<Partial<UploadedSong>, "status" | "trackName" | "artistName" | "duration" | "missingFields">,
+  ) => {
     const songId = BigInt(songs.size + 1);
     songs.set(
       songId,

@@ -4,6 +4,7 @@ import { createTestKit, renderWithKit } from "../testing/index.ts";
 import { AUDIO_QUALITY_STORAGE_KEY } from "./constants.ts";
 import type { PlayerController } from "./controller.ts";
 import { needsListenerCredentials, Player } from "./Player.tsx";
+import { loadPlayer, Player as LazyPlayer } from "./public.ts";
 import type { PlayHandler } from "./types.ts";
 
 const idle: PlayHandler = {
@@ -56,5 +57,13 @@ describe("Player", () => {
     expect(needsListenerCredentials("http://gw.test/api/upload-service/songs/12/hls/medium")).toBe(true);
     expect(needsListenerCredentials("/api/room-service/songs/hls/key?songId=12&expires=1&token=x")).toBe(true);
     expect(needsListenerCredentials("/api/upload-service/media/8b1c/00ab/medium/seg_00001.ts")).toBe(false);
+  });
+
+  it("is fetched on first use through the kit's entry: the lazy component and the headless controller", async () => {
+    renderWithKit(<LazyPlayer song={{ musicProviders: { gramophone: "x" } }} urlHandler={idle} />);
+    expect((await screen.findByRole("alert")).textContent).toBe("Unknown provider");
+    const player = await loadPlayer();
+    expect(typeof player.createPlayerController).toBe("function");
+    expect(player.chooseProvider({ musicProviders: { uploadService: "1" } }, [idle]).provider).toBe("uploadService");
   });
 });

@@ -1,0 +1,160 @@
+// Browser journey of issue 12: a user with the uploadMusic capability uploads a generated audio file in the crates
+// app, sees the upload and packaging progress, completes the missing title and artist, waits for VERIFIED and
+// previews the song with the web kit's player (hls.js, AES-128 segments, the key fetched with the listener's
+// token). The platform runs in one process (startAllInOne) with the frontends mounted in the gateway; headless
+// Chromium (Debian's) drives it. Screenshots go to test-artifacts/web-upload/.
+import { execFileSync } from "node:child_process";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { createRequire } from "node:module";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { chromium, type Browser, type Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { startAllInOne, type AllInOne } from "@tt/platform";
+import { createTestDatabase } from "@tt/kit/testing";
+import { buildFrontendsIfStale, chromiumLaunchOptions, createFrontendHandler } from "@tt/web-server";
+
+const ADMIN = { email: "admin@example.test", password: "admin-password-1" };
+const ARTIFACTS = path.resolve(import.meta.dirname, "../../test-artifacts/web-upload");
+// The FFmpeg binary the @ffmpeg-installer/linux-x64 package ships (no system FFmpeg needed).
+const FFMPEG = path.join(
+  path.dirname(createRequire(import.meta.url).resolve("@ffmpeg-installer/linux-x64/package.json")),
+  "ffmpeg",
+);
+// FFmpeg packages three qualities of a 5-second file on a shared 2-core machine: seconds, with room to spare.
+const VERIFIED_TIMEOUT = 120_000;
+
+let platform: AllInOne;
+let dropDatabase: () => Promise<void>;
+let browser: Browser;
+let workDir: string;
+let tonePath: string;
+
+async function api(method: string, url: string, body?: unknown, token?: string) {
+  const headers: Record<string, string> = {};
+  if (body !== undefined) headers["content-type"] = "application/json";
+  if (token) headers.authorization = `Bearer ${token}`;
+  const res = await fetch(platform.url + url, {
+    method,
+    headers,
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const text = await res.text();
+  return { status: res.status, body: (text ? JSON.parse(text) : {}) as Record<string, unknown> };
+}
+
+beforeAll(async () => {
+  mkdirSync(ARTIFACTS, { recursive: true });
+  workDir = mkdtempSync(path.join(tmpdir(), "tt-web-upload-"));
+  // A 5-second 440 Hz tone as MP3 with no tags at all: the song will miss its title and artist.
+  tonePath = path.join(workDir, "tone.mp3");
+  execFileSync(FFMPEG, [
+    ...["-hide_banner", "-loglevel", "error", "-f", "lavfi", "-i", "sine=frequency=440:duration=5"],
+    ...["-map_metadata", "-1", "-c:a", "libmp3lame", "-b:a", "128k", "-y", tonePath],
+  ]);
+  expect(readFileSync(tonePath).length).toBeGreaterThan(10_000);
+  await buildFrontendsIfStale();
+  const db = await createTestDatabase(inject("databaseUrl"));
+  dropDatabase = db.drop;
+  const frontends = createFrontendHandler();
+  platform = await startAllInOne({
+    port: 0,
+    host: "127.0.0.1",
+    databaseUrl: db.url,
+    natsUrl: inject("natsUrl"),
+    env: {
+      LOG_LEVEL: "warn",
+      ADMIN_EMAIL: ADMIN.email,
+      ADMIN_PASSWORD: ADMIN.password,
+      MEDIA_DIR: path.join(workDir, "media"),
+      FFMPEG_PATH: FFMPEG,
+    },
+    staticHandler: (req, res) => frontends(req, res),
+  });
+  browser = await chromium.launch(chromiumLaunchOptions);
+}, 300_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await platform?.close();
+  await dropDatabase?.();
+  if (workDir) rmSync(workDir, { recursive: true, force: true });
+});
+
+describe("web upload journey", () => {
+  it(
+    "uploads a generated file, completes its details, waits for VERIFIED and previews it",
+    async () => {
+      // An uploader: a new account given the uploadMusic capability by the admin.
+      const email = `uploader-${Date.now()}@example.test`;
+      const password = "correct-horse-1";
+      const signUp = await api("POST", "/api/user-service/users/sign-up", { email, password });
+      expect(signUp.status).toBe(200);
+      const uuid = (signUp.body.user as { uuid: string }).uuid;
+      const admin = await api("POST", "/api/user-service/auth/login", ADMIN);
+      const adminToken = (admin.body.accessToken as { token: string }).token;
+      const grant = await api("PUT", `/api/user-service/users/${uuid}/capabilities/uploadMusic`, {}, adminToken);
+      expect(grant.status).toBe(200);
+
+      const page: Page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+      const problems: string[] = [];
+      page.on("console", (message) => {
+        if (message.type() === "error") problems.push(`console: ${message.text()}`);
+      });
+      page.on("pageerror", (err) => problems.push(`page error: ${err.message}`));
+      try {
+        await page.goto(`${platform.url}/login?lang=en`);
+        await page.getByLabel("E-mail").fill(email);
+        await page.getByLabel("Password").fill(password);
+        await page.getByRole("button", { name: "Log in" }).click();
+        await page.getByTestId("signed-in-user").waitFor();
+
+        await page.goto(`${platform.url}/crates/uploads?lang=en`);
+        await page.getByRole("heading", { name: "Upload music" }).waitFor();
+        await page.getByLabel("Audio file").setInputFiles(tonePath);
+        await page.getByRole("button", { name: "Upload", exact: true }).click();
+
+        // No title or artist in the file: the song waits for them.
+        const status = page.getByTestId("upload-status");
+        await status.filter({ hasText: "Needs its title, artist or duration" }).waitFor({ timeout: 30_000 });
+        expect(await page.getByRole("progressbar", { name: "Upload progress" }).getAttribute("value")).toBe("100");
+        await page.screenshot({ path: path.join(ARTIFACTS, "01-missing-metadata.png"), fullPage: true });
+        await page.getByLabel("Title").fill("Journey tone");
+        await page.getByLabel("Artist").fill("The Oscillators");
+        await page.getByRole("button", { name: "Save details" }).click();
+
+        // Polled, so that a failure names the state the song was left in.
+        await expect
+          .poll(() => status.getAttribute("data-status"), { timeout: VERIFIED_TIMEOUT, interval: 500 })
+          .toBe("VERIFIED");
+        expect(await status.textContent()).toBe("Ready to play");
+        await page.screenshot({ path: path.join(ARTIFACTS, "02-verified.png"), fullPage: true });
+
+        // "Your uploads" lists it; its preview plays through the kit's player.
+        const list = page.getByRole("list", { name: "Your uploaded songs" });
+        await list.getByRole("button", { name: "Preview Journey tone" }).click();
+        const media = page.getByLabel("Preview of Journey tone");
+        await media.waitFor();
+        await page.waitForFunction(
+          () => {
+            const element = document.querySelector<HTMLMediaElement>('[data-testid="tt-player-media"]');
+            return element !== null && element.currentTime > 1;
+          },
+          undefined,
+          { timeout: 30_000 },
+        );
+        const position = await media.evaluate((element) => (element as HTMLMediaElement).currentTime);
+        expect(position).toBeGreaterThan(1);
+        await page.screenshot({ path: path.join(ARTIFACTS, "03-preview.png"), fullPage: true });
+        expect(await page.getByRole("alert").count()).toBe(0);
+        expect(problems).toEqual([]);
+      } catch (error) {
+        await page.screenshot({ path: path.join(ARTIFACTS, "99-failure.png"), fullPage: true });
+        throw error;
+      } finally {
+        await page.close();
+      }
+    },
+    VERIFIED_TIMEOUT + 90_000,
+  );
+});
