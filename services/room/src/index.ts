@@ -56,6 +56,7 @@ export const roomServiceDefinition: ServiceDefinition = {
       },
       async close() {
         lifetime.abort();
+        await svc.social.close();
       },
     };
   },

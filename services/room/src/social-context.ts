@@ -9,6 +9,7 @@ import {
   parseServiceAccount,
   type MobilePushProvider,
 } from "./providers/mobile-push.ts";
+import { consumeRoomDeleted } from "./modules/communities/room-deleted.ts";
 import { createWebPushSender, type WebPushSender } from "./providers/web-push.ts";
 import type { SocialConfig } from "./social-config.ts";
 import { loadSocialSecrets } from "./social-secrets.ts";
@@ -22,6 +23,8 @@ export interface SocialServices {
   contactKey: Buffer;
   /** The user service's contact area (MatchContacts), called with the room service's token. */
   contacts: Client<typeof ContactService>;
+  /** Stops the social part's event consumers (the instance's close()). */
+  close(): Promise<void>;
 }
 
 export async function createSocialServices(deps: ServiceDeps, config: SocialConfig): Promise<SocialServices> {
@@ -36,6 +39,7 @@ export async function createSocialServices(deps: ServiceDeps, config: SocialConf
         })
       : createDevelopmentPushProvider(deps.logger);
   deps.logger.info({ push: push.mode }, `mobile push provider: ${push.mode}`);
+  const roomDeleted = await consumeRoomDeleted(deps.bus, deps.orm, deps.logger);
   return {
     config,
     push,
@@ -48,5 +52,6 @@ export async function createSocialServices(deps: ServiceDeps, config: SocialConf
     vapidPublicKey: secrets.vapid.publicKey,
     contactKey: secrets.contactKey,
     contacts: deps.clients.get(ContactService),
+    close: () => roomDeleted.unsubscribe(),
   };
 }
