@@ -60,13 +60,15 @@ function UploadForm({ uploader, onUploaded }: { uploader: Uploader; onUploaded: 
     <form className="tt-card tt-upload-form" onSubmit={submit} noValidate>
       <fieldset disabled={upload.isPending}>
         <legend>{t("form.legend")}</legend>
-        <label htmlFor={fileId}>{t("form.file")}</label>
-        <input
-          id={fileId}
-          type="file"
-          accept="audio/*,.mp3,.flac,.ogg,.wav,.m4a,.aac"
-          onChange={(event) => setFile(event.target.files?.[0] ?? null)}
-        />
+        <div className="tt-field">
+          <label htmlFor={fileId}>{t("form.file")}</label>
+          <input
+            id={fileId}
+            type="file"
+            accept="audio/*,.mp3,.flac,.ogg,.wav,.m4a,.aac"
+            onChange={(event) => setFile(event.target.files?.[0] ?? null)}
+          />
+        </div>
         <label className="tt-upload-check">
           <input type="checkbox" checked={isPublic} onChange={(event) => setPublic(event.target.checked)} />{" "}
           {t("form.public")}
@@ -133,21 +135,27 @@ function MetadataForm({ song }: { song: UploadedSong }) {
     <form className="tt-upload-metadata" onSubmit={submit} noValidate>
       <fieldset disabled={save.isPending}>
         <legend>{t("metadata.legend")}</legend>
-        <label htmlFor={ids.track}>{t("metadata.trackName")}</label>
-        <input id={ids.track} value={trackName} maxLength={200} onChange={(e) => setTrackName(e.target.value)} />
-        <label htmlFor={ids.artist}>{t("metadata.artistName")}</label>
-        <input id={ids.artist} value={artistName} maxLength={200} onChange={(e) => setArtistName(e.target.value)} />
-        <label htmlFor={ids.duration}>{t("metadata.duration")}</label>
-        <input
-          id={ids.duration}
-          inputMode="decimal"
-          value={duration}
-          aria-describedby={ids.hint}
-          onChange={(e) => setDuration(e.target.value)}
-        />
-        <small id={ids.hint} className="tt-muted">
-          {t("metadata.durationHint")}
-        </small>
+        <div className="tt-field">
+          <label htmlFor={ids.track}>{t("metadata.trackName")}</label>
+          <input id={ids.track} value={trackName} maxLength={200} onChange={(e) => setTrackName(e.target.value)} />
+        </div>
+        <div className="tt-field">
+          <label htmlFor={ids.artist}>{t("metadata.artistName")}</label>
+          <input id={ids.artist} value={artistName} maxLength={200} onChange={(e) => setArtistName(e.target.value)} />
+        </div>
+        <div className="tt-field">
+          <label htmlFor={ids.duration}>{t("metadata.duration")}</label>
+          <input
+            id={ids.duration}
+            inputMode="decimal"
+            value={duration}
+            aria-describedby={ids.hint}
+            onChange={(e) => setDuration(e.target.value)}
+          />
+          <small id={ids.hint} className="tt-field-hint">
+            {t("metadata.durationHint")}
+          </small>
+        </div>
         <button type="submit" className="tt-button">
           {save.isPending ? t("metadata.saving") : t("metadata.submit")}
         </button>
