@@ -50,6 +50,12 @@ describe("CrateScreen", () => {
     );
     expect(titles()).toEqual(["Two", "One", "Three"]);
     expect(screen.getByRole("status").textContent).toBe("One moved to position 2.");
+    // The keyboard stays on the moved song: moving it again is one more key press.
+    expect(document.activeElement).toBe(screen.getByRole("button", { name: "Move One down" }));
+    fireEvent.click(screen.getByRole("button", { name: "Move One down" }));
+    await waitFor(() => expect(titles()).toEqual(["Two", "Three", "One"]));
+    // At the bottom its down button is disabled, so the focus goes to its up button.
+    await waitFor(() => expect(document.activeElement).toBe(screen.getByRole("button", { name: "Move One up" })));
   });
 
   it("restores the cached order when the server refuses a move (002 §4)", async () => {

@@ -83,6 +83,7 @@ export function CrateScreen({ special, crateUuid }: CrateScreenProps) {
   const [dragFrom, setDragFrom] = useState<number | null>(null);
   const [dropAt, setDropAt] = useState<number | null>(null);
   const [announcement, setAnnouncement] = useState("");
+  const [focusAfterMove, setFocusAfterMove] = useState<{ uuid: string; button: "up" | "down" } | null>(null);
   const deleteCrate = useMutation({
     mutationFn: (uuid: string) => client.deleteCrate({ crateUuid: uuid }),
     onSuccess: async () => {
@@ -251,9 +252,16 @@ export function CrateScreen({ special, crateUuid }: CrateScreenProps) {
                 dragging={dragFrom === index}
                 dropTarget={dropAt === index && dragFrom !== index}
                 editable={isOwner}
-                onMove={moveSong}
+                focus={focusAfterMove?.uuid === song.crateSongUuid ? focusAfterMove.button : undefined}
+                onMove={(from, to) => {
+                  setFocusAfterMove({ uuid: song.crateSongUuid, button: to < from ? "up" : "down" });
+                  moveSong(from, to);
+                }}
                 {...(isOwner ? { onRemove: (item: CrateSong) => remove.mutate(item) } : {})}
-                onDragStart={setDragFrom}
+                onDragStart={(index) => {
+                  setFocusAfterMove(null);
+                  setDragFrom(index);
+                }}
                 onDragOver={setDropAt}
                 onDrop={(to) => {
                   if (dragFrom !== null && isOwner) moveSong(dragFrom, to);

@@ -1,4 +1,4 @@
-import type { DragEvent } from "react";
+import { useEffect, useRef, type DragEvent } from "react";
 import type { CrateSong } from "../api/crates.ts";
 import { formatDuration } from "../lib/format.ts";
 
@@ -20,6 +20,8 @@ export interface SongRowProps {
   dropTarget: boolean;
   /** Whether the viewer may reorder (their own crate); another user's crate is read-only. */
   editable: boolean;
+  /** Put the focus back on this row's up or down button (it was just moved with it; moving re-inserts the row). */
+  focus?: "up" | "down" | undefined;
   onMove: (from: number, to: number) => void;
   onRemove?: (song: CrateSong) => void;
   onDragStart: (index: number) => void;
@@ -42,6 +44,7 @@ export function SongRow({
   dragging,
   dropTarget,
   editable,
+  focus,
   onMove,
   onRemove,
   onDragStart,
@@ -50,6 +53,15 @@ export function SongRow({
   onDragEnd,
 }: SongRowProps) {
   const art = artworkOf(song.thumbnails);
+  const up = useRef<HTMLButtonElement>(null);
+  const down = useRef<HTMLButtonElement>(null);
+  useEffect(() => {
+    if (!focus) return;
+    // At the top or bottom its own button is disabled: the other one keeps the keyboard in the row.
+    const wanted = focus === "up" ? up.current : down.current;
+    const other = focus === "up" ? down.current : up.current;
+    (wanted && !wanted.disabled ? wanted : other)?.focus();
+  }, [focus, index]);
   const over = (event: DragEvent) => {
     event.preventDefault();
     event.dataTransfer.dropEffect = "move";
@@ -85,6 +97,7 @@ export function SongRow({
         <button
           type="button"
           className="tt-button tt-button--quiet tt-icon-button"
+          ref={up}
           aria-label={labels.moveUp}
           disabled={index === 0}
           onClick={() => onMove(index, index - 1)}
@@ -94,6 +107,7 @@ export function SongRow({
         <button
           type="button"
           className="tt-button tt-button--quiet tt-icon-button"
+          ref={down}
           aria-label={labels.moveDown}
           disabled={index >= count - 1}
           onClick={() => onMove(index, index + 1)}
