@@ -140,6 +140,9 @@ try {
       callers[c]!.token,
     ),
   );
+  const get = await load((c) =>
+    call("GET", `/room-service/rooms/${publicIds[rand(publicIds.length)]}`, callers[c]!.token),
+  );
   const join = await load((c) =>
     call("POST", `/room-service/rooms/${publicIds[rand(publicIds.length)]}/join`, callers[c]!.token, {}),
   );
@@ -149,6 +152,7 @@ try {
   for (const [name, r] of [
     ["GET /api/room-service (baseline)", hello],
     ["GET /rooms/public?limit=20&offset=…", list],
+    ["GET /rooms/{id} (one room, for scale)", get],
     ["POST /rooms/{id}/join", join],
   ] as const) {
     console.log(
