@@ -5,6 +5,8 @@ import { parseArgs } from "node:util";
 import { runLedgerCheck } from "./ledger-check.ts";
 import { startTopology } from "./topology.ts";
 
+const say = (line: string) => process.stdout.write(`${line}\n`);
+
 const { values } = parseArgs({
   options: {
     operations: { type: "string", default: "1000" },
@@ -27,21 +29,21 @@ try {
     concurrency: Number(values.concurrency),
     kills: Number(values.kills),
     seed: values.seed ? Number(values.seed) : undefined,
-    log: (line) => console.log(line),
+    log: (line) => say(line),
   });
-  console.log(`operations ${report.operations} (attempts ${report.attempts}), kills ${report.kills}`);
+  say(`operations ${report.operations} (attempts ${report.attempts}), kills ${report.kills}`);
   for (const [kind, c] of Object.entries(report.byKind)) {
-    console.log(`  ${kind.padEnd(8)} acknowledged ${c.ok}, refused ${c.refused}, unknown ${c.unknown}`);
+    say(`  ${kind.padEnd(8)} acknowledged ${c.ok}, refused ${c.refused}, unknown ${c.unknown}`);
   }
-  console.log(`accounts ${report.accounts}, ledger entries ${report.entries}, purchases ${report.purchases}`);
+  say(`accounts ${report.accounts}, ledger entries ${report.entries}, purchases ${report.purchases}`);
   if (report.violations.length === 0) {
-    console.log(
+    say(
       "ledger check: OK (no negative balance, balances = sums of entries, each key debited at most once, acknowledged present, refused absent)",
     );
     failed = false;
   } else {
-    console.log(`ledger check: ${report.violations.length} violations`);
-    for (const v of report.violations.slice(0, 50)) console.log(`  ${v}`);
+    say(`ledger check: ${report.violations.length} violations`);
+    for (const v of report.violations.slice(0, 50)) say(`  ${v}`);
   }
 } finally {
   await top.close();

@@ -316,6 +316,109 @@ async function priorPurchase(tem: EntityManager, userUuid: string, key: string) 
  * The idempotency key is looked up under the same lock, so two retries arriving together debit once.
  */
 export async function purchase(em: EntityManager, input: PurchaseInput): Promise<PurchaseResult> {
+  const fast = input.roomUuid ? undefined : await purchaseFast(em, input);
+  if (fast) return fast;
+  return purchaseLocked(em, input);
+}
+
+/**
+ * The common case in one statement (one round trip, atomic on its own): the conditional UPDATE debits only an
+ * active account with enough tokens whose view is not stale and that has no purchase with this key yet, and the
+ * same statement appends the hold and commit entries and the purchase row. When it debits nothing, the locked
+ * path below finds out why (or the first answer of the key); a concurrent twin with the same key that slips
+ * past the NOT EXISTS fails on the unique (user, key) and takes the locked path too.
+ */
+async function purchaseFast(em: EntityManager, input: PurchaseInput): Promise<PurchaseResult | undefined> {
+  const cost = input.consumable.tokenCost;
+  if (input.tokenCost !== cost) return undefined;
+  const now = new Date();
+  const purchaseId = randomUUID();
+  const holdId = randomUUID();
+  const reason = `consumable ${input.consumable.id}`;
+  try {
+    const rows = await em.execute<Array<AccountRow>>(
+      `with upd as (
+         update ${S}."token_account" a set "balance" = a."balance" - ?::int, "updated_at" = ?::timestamptz
+         where a."user_uuid" = ?::uuid and a."status" = 'active' and a."balance" >= ?::int
+           and (?::uuid is null or a."id" = ?::uuid)
+           and (?::int is null or a."balance" = ?::int)
+           and (?::timestamptz is null or a."updated_at" <= ?::timestamptz)
+           and (?::varchar is null or not exists (select 1 from ${S}."consumable_purchase" p
+                where p."user_uuid" = a."user_uuid" and p."idempotency_key" = ?::varchar))
+         returning ${ACCOUNT_COLUMNS}),
+       entries as (
+         insert into ${S}."token_transaction"
+           ("id", "account_id", "type", "amount", "balance_after", "hold_id", "reason", "reference", "created_at")
+         select ?::uuid, upd."id", 'hold', -?::int, upd."balance", ?::uuid, ?::varchar, 'purchase:' || ?::text,
+           ?::timestamptz from upd
+         union all
+         select ?::uuid, upd."id", 'commit', 0, upd."balance", ?::uuid, ?::varchar, 'settle:' || ?::text,
+           ?::timestamptz from upd),
+       bought as (
+         insert into ${S}."consumable_purchase" ("id", "account_id", "user_uuid", "consumable_id", "token_cost",
+           "room_uuid", "idempotency_key", "request_hash", "balance_after", "account_updated_at", "created_at")
+         select ?::uuid, upd."id", upd."user_uuid", ?::uuid, ?::int, null, ?::varchar, ?::varchar, upd."balance",
+           upd."updated_at", ?::timestamptz from upd)
+       select * from upd`,
+      [
+        cost,
+        now,
+        input.userUuid,
+        cost,
+        input.accountId || null,
+        input.accountId || null,
+        input.lastTokenBalance ?? null,
+        input.lastTokenBalance ?? null,
+        input.balanceUnmodifiedSince ?? null,
+        input.balanceUnmodifiedSince ?? null,
+        input.idempotencyKey,
+        input.idempotencyKey,
+        holdId,
+        cost,
+        holdId,
+        reason,
+        purchaseId,
+        now,
+        randomUUID(),
+        holdId,
+        reason,
+        holdId,
+        now,
+        purchaseId,
+        input.consumable.id,
+        cost,
+        input.idempotencyKey,
+        input.requestHash,
+        now,
+      ],
+    );
+    const account = acc(rows[0]);
+    if (!account) return undefined;
+    return {
+      created: true,
+      account,
+      purchase: {
+        id: purchaseId,
+        account_id: account.id,
+        user_uuid: input.userUuid,
+        consumable_id: input.consumable.id,
+        token_cost: cost,
+        room_uuid: null,
+        idempotency_key: input.idempotencyKey,
+        request_hash: input.requestHash,
+        balance_after: account.balance,
+        account_updated_at: account.updated_at,
+        created_at: now,
+      },
+    };
+  } catch (err) {
+    // The key's twin won the race: the locked path answers its first answer.
+    if ((err as { code?: string }).code === "23505") return undefined;
+    throw err;
+  }
+}
+
+async function purchaseLocked(em: EntityManager, input: PurchaseInput): Promise<PurchaseResult> {
   return inTransaction(em, async (tem) => {
     const account = await lockAccount(tem, "user_uuid", input.userUuid);
     if (!account) throw new ConnectError(OWN_ACCOUNT_NOT_FOUND, Code.NotFound);
