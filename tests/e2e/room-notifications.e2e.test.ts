@@ -190,6 +190,14 @@ describe("notifications", () => {
       400,
     );
     expectStatus(
+      await call("POST", r("/web-notifications/subscription"), ann.token, {
+        endpoint: "https://169.254.169.254/latest",
+        keys,
+      }),
+      400,
+      "endpoint must be a public push service",
+    );
+    expectStatus(
       await call("POST", r("/web-notifications/subscription"), undefined, {
         endpoint: "https://push.example.test/abc",
         keys,

@@ -6,6 +6,7 @@ import { DjFanService } from "@tt/proto/tt/room/v1/dj_fan_service_pb";
 import { NotificationService } from "@tt/proto/tt/room/v1/notification_service_pb";
 import { userServiceDefinition } from "@tt/user-service";
 import { roomServiceDefinition } from "../index.ts";
+import { isPublicHost } from "./notifications.ts";
 import { Notification } from "../modules/notifications/notification.entity.ts";
 import { browserKeys, GONE, startFakePush, type FakePush } from "../testing/fake-push.ts";
 import { refusal } from "../testing/refusal.ts";
@@ -200,5 +201,28 @@ describe("web push", () => {
     push.server.requests.length = 0;
     await as(admin).sendWebPush({ userIds: [bob.id], body: "again" });
     expect(push.webPushPaths()).toEqual([]);
+  });
+});
+
+describe("push endpoints", () => {
+  it("only public hosts are push services", () => {
+    for (const host of ["fcm.googleapis.com", "updates.push.services.mozilla.com", "8.8.8.8", "2001:4860::8888"]) {
+      expect(isPublicHost(host), host).toBe(true);
+    }
+    for (const host of [
+      "localhost",
+      "127.0.0.1",
+      "10.1.2.3",
+      "172.20.0.1",
+      "192.168.1.1",
+      "169.254.169.254",
+      "[::1]",
+      "fd00::1",
+      "db.internal",
+      "redis",
+      "printer.local",
+    ]) {
+      expect(isPublicHost(host), host).toBe(false);
+    }
   });
 });

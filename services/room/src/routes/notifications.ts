@@ -58,6 +58,46 @@ function sender(ctx: HandlerContext): string {
 
 const answer = (r: DeliveryReport, skipped = false) => ({ ...r, skipped });
 
+/**
+ * Whether a push endpoint's host may be pushed to: not a loopback, private, link-local or unique-local address,
+ * nor a name that only resolves inside (localhost, .local, .internal). The server posts to these URLs when an
+ * admin pushes, so a subscription must not point it at the deployment's own network.
+ */
+export function isPublicHost(hostname: string): boolean {
+  const host = hostname.toLowerCase().replace(/^\[|\]$/g, "");
+  if (
+    host === "localhost" ||
+    /\.(localhost|local|internal|lan|home|corp)$/.test(host) ||
+    (!host.includes(".") && !host.includes(":"))
+  ) {
+    return false;
+  }
+  const v4 = /^(\d+)\.(\d+)\.(\d+)\.(\d+)$/.exec(host);
+  if (v4) {
+    const [a, b] = [Number(v4[1]), Number(v4[2])];
+    return !(
+      a === 0 ||
+      a === 10 ||
+      a === 127 ||
+      (a === 169 && b === 254) ||
+      (a === 172 && b >= 16 && b <= 31) ||
+      (a === 192 && b === 168) ||
+      (a === 100 && b >= 64 && b <= 127) ||
+      a >= 224
+    );
+  }
+  if (host.includes(":")) {
+    return !(
+      host === "::" ||
+      host === "::1" ||
+      /^f[cd]/.test(host) ||
+      /^fe[89ab]/.test(host) ||
+      host.startsWith("::ffff:")
+    );
+  }
+  return true;
+}
+
 /** Claims the DJ's notification slot: true when the interval since the last one has passed (atomic). */
 async function claimDjSlot(em: EntityManager, djId: string, intervalSeconds: number): Promise<boolean> {
   const rows = await em.execute<{ dj_id: string }[]>(
@@ -245,6 +285,9 @@ export function notificationRoutes(svc: RoomServiceContext): ServiceImpl<typeof 
       const keys = req.keys!;
       if (!/^https:/i.test(req.endpoint) && !(svc.social.config.WEB_PUSH_ALLOW_HTTP && /^http:/i.test(req.endpoint))) {
         throw badRequest("endpoint must be an https URL");
+      }
+      if (!svc.social.config.WEB_PUSH_ALLOW_HTTP && !isPublicHost(new URL(req.endpoint).hostname)) {
+        throw badRequest("endpoint must be a public push service");
       }
       const p256dh = Buffer.from(keys.p256dh, "base64url");
       if (p256dh.length !== 65 || p256dh[0] !== 4)
