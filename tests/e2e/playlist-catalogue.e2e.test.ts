@@ -42,7 +42,12 @@ async function until<T>(what: string, probe: () => Promise<T | undefined>, ms = 
 }
 
 beforeAll(async () => {
-  platform = await startTestPlatform({ env: { CATALOGUE_UPLOAD_DURABLE: `e2e-catalogue-${run}` } });
+  platform = await startTestPlatform({
+    env: {
+      CATALOGUE_UPLOAD_DURABLE: `e2e-catalogue-${run}`,
+      RECENT_SONGS_ROOM_DURABLE: `e2e-catalogue-${run}-rooms`,
+    },
+  });
   bus = await createNatsBus({ url: inject("natsUrl"), name: `playlist-catalogue-e2e-${run}` });
   const a = await platform.signUp();
   user = a.token;

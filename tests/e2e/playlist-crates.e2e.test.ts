@@ -34,7 +34,12 @@ const song = (n: number) => ({
 });
 
 beforeAll(async () => {
-  platform = await startTestPlatform({ env: { CATALOGUE_UPLOAD_DURABLE: `e2e-crates-${randomUUID().slice(0, 8)}` } });
+  platform = await startTestPlatform({
+    env: {
+      CATALOGUE_UPLOAD_DURABLE: `e2e-crates-${randomUUID().slice(0, 8)}`,
+      RECENT_SONGS_ROOM_DURABLE: `e2e-crates-${randomUUID().slice(0, 8)}-rooms`,
+    },
+  });
   const a = await platform.signUp();
   const b = await platform.signUp();
   alice = a.token;

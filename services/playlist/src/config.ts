@@ -28,6 +28,16 @@ export function loadCatalogueConfig(env: Record<string, string | undefined>): Ca
   return parseEnv(catalogueConfigSchema, env);
 }
 
+/** The recent-songs area. */
+export const recentSongsConfigSchema = z.object({
+  /** The durable consumer name prefix of the room events (slug → room uuid; one per deployment). */
+  RECENT_SONGS_ROOM_DURABLE: z.string().min(1).max(100).default("playlist-recent-songs-rooms"),
+});
+export type RecentSongsConfig = z.output<typeof recentSongsConfigSchema>;
+export function loadRecentSongsConfig(env: Record<string, string | undefined>): RecentSongsConfig {
+  return parseEnv(recentSongsConfigSchema, env);
+}
+
 /** The imports area (playlist imports run as durable jobs). */
 export const importConfigSchema = z.object({
   /** Tracks read from the provider and committed per step of a playlist import. */
@@ -36,8 +46,11 @@ export const importConfigSchema = z.object({
   IMPORT_MAX_ATTEMPTS: positiveInt(8),
   /** Wait before a failed import step is tried again (doubles each time). */
   IMPORT_RETRY_MS: positiveInt(1000),
-  /** The durable consumer name of the import worker (one per deployment). */
-  IMPORT_DURABLE: z.string().min(1).max(100).default("playlist-imports"),
+  /**
+   * The durable consumer name of the import worker (one per deployment). Unset: "playlist-imports-" and a hash
+   * of the database name, so two deployments on one NATS (test platforms) never take each other's jobs.
+   */
+  IMPORT_DURABLE: z.string().min(1).max(100).optional(),
 });
 export type ImportConfig = z.output<typeof importConfigSchema>;
 export function loadImportConfig(env: Record<string, string | undefined>): ImportConfig {
@@ -48,6 +61,7 @@ export function loadImportConfig(env: Record<string, string | undefined>): Impor
 export interface PlaylistAreaConfigs {
   crates: CrateConfig;
   catalogue: CatalogueConfig;
+  recentSongs: RecentSongsConfig;
   providers: MusicProvidersConfig;
   imports: ImportConfig;
 }
@@ -58,6 +72,7 @@ export function loadPlaylistConfig(env: Record<string, string | undefined>): Pla
     {
       crates: loadCrateConfig,
       catalogue: loadCatalogueConfig,
+      recentSongs: loadRecentSongsConfig,
       providers: loadMusicProvidersConfig,
       imports: loadImportConfig,
     },

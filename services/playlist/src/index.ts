@@ -1,9 +1,11 @@
+import { createHash } from "node:crypto";
 import type { ServiceDefinition } from "@tt/kit";
 import { loadPlaylistConfig } from "./config.ts";
 import type { PlaylistServiceContext } from "./context.ts";
 import { entities } from "./entities.ts";
 import { migrationsList } from "./migrations/index.ts";
 import { startUploadConsumer } from "./modules/catalogue/upload-events.ts";
+import { startRoomConsumer } from "./modules/recent-songs/room-events.ts";
 import { startImportWorker } from "./modules/imports/imports.ts";
 import { createMusicServices } from "./modules/song-data/music-services.ts";
 import { createMusicProviders } from "./providers/index.ts";
@@ -30,12 +32,19 @@ export const playlistServiceDefinition: ServiceDefinition = {
     deps.logger.info({ providers: svc.music.providers.summary }, "music providers");
     // The upload service's songs enter the catalogue through its events (exactly once per event).
     const uploads = await startUploadConsumer(svc);
+    // Which room a slug names, from the room service's events (recent songs are kept by room uuid).
+    const rooms = await startRoomConsumer(svc);
     // Playlist imports: a durable job per imported crate (modules/imports/imports.ts).
     const imports = await startImportWorker(svc, {
       pageSize: config.imports.IMPORT_PAGE_SIZE,
       maxAttempts: config.imports.IMPORT_MAX_ATTEMPTS,
       maxSongs: config.crates.CRATE_MAX_SONGS,
-      durable: config.imports.IMPORT_DURABLE,
+      durable:
+        config.imports.IMPORT_DURABLE ??
+        `playlist-imports-${createHash("sha256")
+          .update(String(deps.orm.config.get("dbName")))
+          .digest("hex")
+          .slice(0, 12)}`,
       redeliveryDelayMs: config.imports.IMPORT_RETRY_MS,
     });
     return {
@@ -46,6 +55,7 @@ export const playlistServiceDefinition: ServiceDefinition = {
         lifetime.abort();
         await imports.unsubscribe();
         await uploads.unsubscribe();
+        await rooms.unsubscribe();
       },
     };
   },

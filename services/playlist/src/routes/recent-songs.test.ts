@@ -4,13 +4,19 @@ import { randomUUID } from "node:crypto";
 import { Code, ConnectError } from "@connectrpc/connect";
 import { timestampFromDate } from "@bufbuild/protobuf/wkt";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { create, toBinary } from "@bufbuild/protobuf";
+import { AGGREGATE_ID_HEADER, EVENT_ID_HEADER } from "@tt/kit";
 import { createServiceHarness, type ServiceHarness } from "@tt/kit/testing";
+import { RoomCreatedSchema, RoomSettingsChangedSchema } from "@tt/proto/tt/room/v1/events_pb";
 import { RecentSongsService } from "@tt/proto/tt/playlist/v1/recent_songs_service_pb";
 import { playlistServiceDefinition } from "../index.ts";
 
 let h: ServiceHarness;
 beforeAll(async () => {
-  h = await createServiceHarness(playlistServiceDefinition, { network: false });
+  h = await createServiceHarness(playlistServiceDefinition, {
+    network: false,
+    env: { RECENT_SONGS_ROOM_DURABLE: `recent-songs-test-${randomUUID().slice(0, 8)}` },
+  });
 });
 afterAll(() => h?.close());
 
@@ -55,6 +61,36 @@ describe("recent songs", () => {
     expect((await anyone.listRecentSongs({ slug: `${slug}-renamed` })).total).toBe(4);
     expect((await anyone.listRecentSongs({ slug })).total).toBe(4);
     expect((await anyone.listRecentSongs({ slug: "never-used" })).songPlays).toEqual([]);
+  });
+
+  it("follow a room's new slug from the room service's events, before the stage posts under it", async () => {
+    const stage = h.client(RecentSongsService, { token: await h.tokens.service("room") });
+    const roomUuid = randomUUID();
+    const slug = `evt-${roomUuid.slice(0, 8)}`;
+    const publish = async (subject: string, data: Uint8Array) =>
+      h.bus.publishDurable(subject, data, {
+        headers: { [EVENT_ID_HEADER]: randomUUID(), [AGGREGATE_ID_HEADER]: roomUuid },
+      });
+    await publish(
+      "tt.room.room.created",
+      toBinary(RoomCreatedSchema, create(RoomCreatedSchema, { roomUuid, slug, ownerUuid: randomUUID() })),
+    );
+    const anyone = h.client(RecentSongsService);
+    await stage.addRecentSong({ slug, roomUuid, song: { trackName: "Before rename", artistName: "Band" } });
+    await publish(
+      "tt.room.settings.changed",
+      toBinary(
+        RoomSettingsChangedSchema,
+        create(RoomSettingsChangedSchema, { roomUuid, slug: `${slug}-renamed`, changed: ["slug"] }),
+      ),
+    );
+    const deadline = Date.now() + 10_000;
+    let got = await anyone.listRecentSongs({ slug: `${slug}-renamed` });
+    while (got.total === 0 && Date.now() < deadline) {
+      await new Promise((r) => setTimeout(r, 50));
+      got = await anyone.listRecentSongs({ slug: `${slug}-renamed` });
+    }
+    expect(got.songPlays.map((s) => s.song!.trackName)).toEqual(["Before rename"]);
   });
 
   it("refuses users, bad input and absurd times", async () => {

@@ -9,6 +9,7 @@ import type { RecentSongsService } from "@tt/proto/tt/playlist/v1/recent_songs_s
 import type { PlaylistServiceContext } from "../context.ts";
 import { resolveSongInput, songMessage } from "../modules/catalogue/catalogue.ts";
 import type { Song } from "../modules/catalogue/song.entity.ts";
+import { mapSlug } from "../modules/recent-songs/room-events.ts";
 import { RoomSlug } from "../modules/recent-songs/room-slug.entity.ts";
 import { SongPlay } from "../modules/recent-songs/song-play.entity.ts";
 
@@ -39,12 +40,7 @@ export function recentSongRoutes(_svc: PlaylistServiceContext): ServiceImpl<type
       return callEm(ctx).transactional(async (em) => {
         const song = await resolveSongInput(em, songInput, "song");
         const roomUuid = req.roomUuid.toLowerCase();
-        await em.execute(
-          `insert into "playlist"."room_slug" ("slug", "room_uuid", "updated_at") values (?, ?, now())
-           on conflict ("slug") do update set "room_uuid" = excluded."room_uuid", "updated_at" = now()`,
-          [req.slug, roomUuid],
-          "run",
-        );
+        await mapSlug(em, req.slug, roomUuid, new Date());
         const play = em.create(SongPlay, {
           roomUuid,
           song,
