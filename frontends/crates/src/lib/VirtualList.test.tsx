@@ -51,6 +51,27 @@ describe("VirtualList", () => {
     expect(onEndReached).toHaveBeenCalledTimes(1);
   });
 
+  it("scrolls a row it must keep in view into the window", () => {
+    const props = {
+      items,
+      rowHeight: 50,
+      height: 500,
+      overscan: 0,
+      label: "Songs",
+      getKey: (item: string) => item,
+      renderRow: (item: string) => item,
+    };
+    const { container, rerender } = render(<VirtualList {...props} keepInView={3} />);
+    const box = container.querySelector(".tt-vlist") as HTMLElement;
+    expect(box.scrollTop).toBe(0);
+    rerender(<VirtualList {...props} keepInView={40} />);
+    expect(box.scrollTop).toBe(41 * 50 - 500);
+    expect(screen.getAllByRole("listitem").at(-1)?.textContent).toBe("song 40");
+    rerender(<VirtualList {...props} keepInView={5} />);
+    expect(box.scrollTop).toBe(250);
+    expect(screen.getAllByRole("listitem")[0]?.textContent).toBe("song 5");
+  });
+
   it.each([
     [0, 500, 50, 0, 2, 0, 0],
     [0, 500, 50, 3, 2, 0, 3],

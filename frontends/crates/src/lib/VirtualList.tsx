@@ -1,4 +1,4 @@
-import { useEffect, useState, type ReactNode } from "react";
+import { useEffect, useRef, useState, type ReactNode } from "react";
 
 export interface VirtualListProps<T> {
   items: readonly T[];
@@ -16,6 +16,8 @@ export interface VirtualListProps<T> {
   /** Called when the rendered rows reach the end of the loaded items (load the next page). */
   onEndReached?: () => void;
   className?: string;
+  /** Scroll so that this row is in view (a row just moved with the keyboard). */
+  keepInView?: number | undefined;
 }
 
 /** The rows from `first` to `last` (exclusive) that the list renders for a scroll position. */
@@ -46,8 +48,19 @@ export function VirtualList<T>({
   renderRow,
   onEndReached,
   className,
+  keepInView,
 }: VirtualListProps<T>) {
   const [scrollTop, setScrollTop] = useState(0);
+  const box = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    const element = box.current;
+    if (keepInView === undefined || !element) return;
+    const top = keepInView * rowHeight;
+    if (top < element.scrollTop) element.scrollTop = top;
+    else if (top + rowHeight > element.scrollTop + height) element.scrollTop = top + rowHeight - height;
+    else return;
+    setScrollTop(element.scrollTop);
+  }, [keepInView, rowHeight, height]);
   const { first, last } = visibleRange(scrollTop, height, rowHeight, items.length, overscan);
   const reachedEnd = items.length > 0 && last >= items.length;
   useEffect(() => {
@@ -71,6 +84,7 @@ export function VirtualList<T>({
   }
   return (
     <div
+      ref={box}
       className={`tt-vlist${className ? ` ${className}` : ""}`}
       style={{ maxHeight: height, overflowY: "auto" }}
       onScroll={(event) => setScrollTop(event.currentTarget.scrollTop)}

@@ -100,6 +100,8 @@ export function CrateScreen({ special, crateUuid }: CrateScreenProps) {
     if (hasNextPage && !isFetchingNextPage) void fetchNextPage();
   }, [hasNextPage, isFetchingNextPage, fetchNextPage]);
 
+  const focusIndex = focusAfterMove ? songs.findIndex((song) => song.crateSongUuid === focusAfterMove.uuid) : undefined;
+
   const moveSong = (from: number, to: number) => {
     const song = songs[from];
     if (!song || to < 0 || to >= songs.length || from === to) return;
@@ -238,6 +240,7 @@ export function CrateScreen({ special, crateUuid }: CrateScreenProps) {
             label={t("crate.songsLabel", { name })}
             getKey={(song: CrateSong, index) => song.crateSongUuid || `${song.songId}-${index}`}
             onEndReached={loadMore}
+            keepInView={focusIndex}
             renderRow={(song, index) => (
               <SongRow
                 song={song}
