@@ -25,6 +25,11 @@ describe("blocked users", () => {
     expect(blockedUser).toMatchObject({ userId: ann.id, blockedUserId: bob.id });
     await refusal(as(ann).blockUser({ blockedUserId: bob.id }), Code.AlreadyExists, "user already blocked");
     await refusal(as(ann).blockUser({ blockedUserId: ann.id }), Code.InvalidArgument, "you cannot block yourself");
+    await refusal(
+      as(ann).blockUser({ blockedUserId: "00000000-0000-4000-8000-000000000000" }),
+      Code.NotFound,
+      "User not found",
+    );
 
     expect((await as(ann).listBlockedUsers({})).blockedUsers.map((b) => b.blockedUserId)).toEqual([bob.id]);
     expect((await as(eve).listBlockedUsers({})).total).toBe(0);

@@ -6,7 +6,7 @@ import type { BlockedUserService } from "@tt/proto/tt/room/v1/blocked_user_servi
 import { UserBlockedSchema, UserUnblockedSchema } from "@tt/proto/tt/room/v1/events_pb";
 import type { RoomServiceContext } from "../context.ts";
 import { BlockedUser } from "../modules/social/blocked-user.entity.ts";
-import { badRequest, callerId, conflict, notFound, page, ts, uniquely } from "./social-shared.ts";
+import { badRequest, callerId, conflict, notFound, page, requireAccount, ts, uniquely } from "./social-shared.ts";
 
 const toMessage = (b: BlockedUser) => ({
   id: b.id,
@@ -15,7 +15,7 @@ const toMessage = (b: BlockedUser) => ({
   createdAt: ts(b.createdAt),
 });
 
-export function blockedUserRoutes(_svc: RoomServiceContext): ServiceImpl<typeof BlockedUserService> {
+export function blockedUserRoutes(svc: RoomServiceContext): ServiceImpl<typeof BlockedUserService> {
   return {
     async blockUser(req, ctx) {
       const em = callEm(ctx);
@@ -23,6 +23,7 @@ export function blockedUserRoutes(_svc: RoomServiceContext): ServiceImpl<typeof 
       const blockedUserId = req.blockedUserId.toLowerCase();
       if (blockedUserId === userId) throw badRequest("you cannot block yourself");
       if (await em.findOne(BlockedUser, { userId, blockedUserId })) throw conflict("user already blocked");
+      await requireAccount(svc, blockedUserId, ctx.signal);
       const row = em.create(BlockedUser, { userId, blockedUserId });
       publishEvent(em, UserBlockedSchema, { userUuid: userId, blockedUserUuid: blockedUserId });
       await uniquely(

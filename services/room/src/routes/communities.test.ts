@@ -80,6 +80,11 @@ describe("communities", () => {
     await refusal(as(ann).joinCommunity({ id }), Code.AlreadyExists, "already a member");
     await as(owner).addCommunityUser({ id, userId: bob.id });
     await refusal(as(ann).addCommunityUser({ id, userId: owner.id }), Code.PermissionDenied, "Forbidden");
+    await refusal(
+      as(owner).addCommunityUser({ id, userId: "00000000-0000-4000-8000-000000000000" }),
+      Code.NotFound,
+      "User not found",
+    );
     await refusal(as(ann).removeCommunityUser({ id, userId: bob.id }), Code.PermissionDenied);
 
     const users = await as(bob).listCommunityUsers({ id, limit: 1 });

@@ -26,6 +26,7 @@ import {
   slugify,
   ts,
   uniquely,
+  requireAccount,
 } from "./social-shared.ts";
 
 const MAX_BULK = 100;
@@ -164,12 +165,13 @@ async function roomsAfter(em: EntityManager, id: string) {
   return rows.map((r) => ({ roomId: r.roomId, linkedAt: ts(r.createdAt) }));
 }
 
-export function communityRoutes(_svc: RoomServiceContext): ServiceImpl<typeof CommunityService> {
+export function communityRoutes(svc: RoomServiceContext): ServiceImpl<typeof CommunityService> {
   async function addUser(ctx: HandlerContext, id: string, userId: string) {
     const em = callEm(ctx);
     const c = await loadCommunity(em, id);
     if (!manages(ctx, c)) throw forbidden();
     let row = await em.findOne(CommunityMember, { communityId: id, userId });
+    if (!row) await requireAccount(svc, userId, ctx.signal);
     if (!row) {
       row = em.create(CommunityMember, { communityId: id, userId });
       await uniquely(

@@ -24,6 +24,7 @@ describe("DJ fans", () => {
     for (const fan of fans) await as(fan).followDj({ djId: dj.id });
     await refusal(as(fans[0]!).followDj({ djId: dj.id }), Code.AlreadyExists, "DJ already followed");
     await refusal(as(dj).followDj({ djId: dj.id }), Code.InvalidArgument, "you cannot follow yourself");
+    await refusal(as(dj).followDj({ djId: "00000000-0000-4000-8000-000000000000" }), Code.NotFound, "User not found");
 
     const first = await as(fans[0]!).listDjFansPaginated({ id: dj.id });
     expect(first).toMatchObject({ total: 14, take: 12, skip: 0 });

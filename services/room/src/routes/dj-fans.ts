@@ -20,6 +20,7 @@ import {
   takeSkip,
   ts,
   uniquely,
+  requireAccount,
 } from "./social-shared.ts";
 
 const toMessage = (f: DjFan) => ({ id: f.id, fanId: f.fanId, djId: f.djId, createdAt: ts(f.createdAt) });
@@ -38,7 +39,7 @@ async function fansPage(
   return { djFans: rows.map(toMessage), total, skip: offset, take: limit };
 }
 
-export function djFanRoutes(_svc: RoomServiceContext): ServiceImpl<typeof DjFanService> {
+export function djFanRoutes(svc: RoomServiceContext): ServiceImpl<typeof DjFanService> {
   return {
     async listDjFansNotifications(req, ctx) {
       const { limit, offset } = page(req);
@@ -56,6 +57,7 @@ export function djFanRoutes(_svc: RoomServiceContext): ServiceImpl<typeof DjFanS
       const djId = req.djId.toLowerCase();
       if (djId === fanId) throw badRequest("you cannot follow yourself");
       if (await em.findOne(DjFan, { fanId, djId })) throw conflict("DJ already followed");
+      await requireAccount(svc, djId, ctx.signal);
       const row = em.create(DjFan, { fanId, djId });
       publishEvent(em, DjFollowedSchema, { djUuid: djId, fanUuid: fanId });
       await uniquely(

@@ -28,6 +28,11 @@ describe("friend invitations and friends", () => {
     await refusal(as(ann).sendFriendInvitation({ userId: bob.id }), Code.AlreadyExists, "invitation already pending");
     await refusal(as(bob).sendFriendInvitation({ userId: ann.id }), Code.AlreadyExists, "invitation already pending");
     await refusal(as(ann).sendFriendInvitation({ userId: ann.id }), Code.InvalidArgument, "you cannot invite yourself");
+    await refusal(
+      as(ann).sendFriendInvitation({ userId: "00000000-0000-4000-8000-000000000000" }),
+      Code.NotFound,
+      "User not found",
+    );
 
     expect((await as(bob).listInvitationsForMe({})).invitations.map((i) => i.id)).toEqual([id]);
     expect((await as(ann).listInvitationsFromMe({})).invitations.map((i) => i.id)).toEqual([id]);

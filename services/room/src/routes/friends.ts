@@ -10,7 +10,7 @@ import type { RoomServiceContext } from "../context.ts";
 import { BlockedUser } from "../modules/social/blocked-user.entity.ts";
 import { FriendInvitation } from "../modules/social/friend-invitation.entity.ts";
 import { Friendship } from "../modules/social/friendship.entity.ts";
-import { badRequest, callerId, conflict, forbidden, missing, page, ts } from "./social-shared.ts";
+import { badRequest, callerId, conflict, forbidden, missing, page, requireAccount, ts } from "./social-shared.ts";
 
 const PENDING = wireName(InvitationStatusSchema, InvitationStatus.PENDING);
 const ACCEPTED = wireName(InvitationStatusSchema, InvitationStatus.ACCEPTED);
@@ -67,11 +67,12 @@ export async function invite(
   return em.create(FriendInvitation, { fromUserId: from, toUserId: to, status: PENDING });
 }
 
-export function friendRoutes(_svc: RoomServiceContext): ServiceImpl<typeof FriendService> {
+export function friendRoutes(svc: RoomServiceContext): ServiceImpl<typeof FriendService> {
   return {
     async sendFriendInvitation(req, ctx) {
       const from = callerId(ctx);
       const to = req.userId.toLowerCase();
+      if (to !== from) await requireAccount(svc, to, ctx.signal);
       const made = await callEm(ctx).transactional(async (em) => {
         const result = await invite(em, from, to);
         if (result === "self") throw badRequest("you cannot invite yourself");

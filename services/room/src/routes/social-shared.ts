@@ -3,6 +3,7 @@ import { timestampFromDate } from "@bufbuild/protobuf/wkt";
 import { Code, ConnectError, type HandlerContext } from "@connectrpc/connect";
 import { UniqueConstraintViolationException } from "@mikro-orm/core";
 import { callIdentity, type Identity } from "@tt/kit";
+import type { RoomServiceContext } from "../context.ts";
 
 /** Roles that act on any user's social data (devices, contact books) and manage communities and events. */
 const ADMIN_ROLES = new Set(["admin", "superUser"]);
@@ -14,6 +15,14 @@ export function isAdmin(identity: Identity): boolean {
 
 export function isStaff(identity: Identity): boolean {
   return identity.tokenType === "user" && STAFF_ROLES.has(identity.role);
+}
+
+/**
+ * 404 "User not found" unless `userId` is an account (the user service says so): the social graph names only
+ * real users.
+ */
+export async function requireAccount(svc: RoomServiceContext, userId: string, signal: AbortSignal): Promise<void> {
+  await svc.accountRoleOf(userId, signal);
 }
 
 /** The caller's user id (user tokens only reach the handlers that use it; the access option says so). */

@@ -1,5 +1,6 @@
 // The room service on the kit's harness with the user service alongside (it answers who a user is), and helpers
 // the routes tests share: real accounts, their tokens, a room made by its owner.
+import type { UserRole } from "@tt/kit";
 import { createServiceHarness, type ServiceHarness } from "@tt/kit/testing";
 import { RoomService } from "@tt/proto/tt/room/v1/room_service_pb";
 import type { Room } from "@tt/proto/tt/room/v1/room_pb";
@@ -18,7 +19,7 @@ export async function startRoomHarness(env: Record<string, string> = {}): Promis
 }
 
 /** A real account (the user service knows it) and a token for it with the given role. */
-export async function account(h: ServiceHarness, role = "user"): Promise<Account> {
+export async function account(h: ServiceHarness, role: UserRole = "user"): Promise<Account> {
   const res = await h
     .client(AuthService)
     .signUp({ email: `${randomUUID()}@example.test`, password: "a-long-password-1" });

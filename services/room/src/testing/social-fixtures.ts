@@ -1,8 +1,10 @@
-// Test fixtures of the social part: users as token + uuid, and rooms written straight through the rooms area's
-// entities (the social tests need a room and its managers, not the rooms area's calls).
+// Test fixtures of the social part: users as token + uuid (real accounts of the user service running alongside,
+// since the social graph names only real users), and rooms written straight through the rooms area's entities
+// (the social tests need a room and its managers, not the rooms area's calls).
 import { randomUUID } from "node:crypto";
 import type { UserRole } from "@tt/kit";
 import type { ServiceHarness } from "@tt/kit/testing";
+import { AuthService } from "@tt/proto/tt/user/v1/auth_service_pb";
 import { RoomUserRole } from "../modules/rooms/room-user-role.entity.ts";
 import { Room } from "../modules/rooms/room.entity.ts";
 
@@ -11,8 +13,12 @@ export interface TestUser {
   token: string;
 }
 
+/** A new account (signed up with the user service); its token carries `role`. */
 export async function testUser(h: ServiceHarness, role: UserRole = "user"): Promise<TestUser> {
-  const id = randomUUID();
+  const signed = await h
+    .client(AuthService)
+    .signUp({ email: `${randomUUID()}@example.test`, password: "correct-horse-1" });
+  const id = signed.user!.uuid;
   return { id, token: await h.tokens.user(role, id) };
 }
 
