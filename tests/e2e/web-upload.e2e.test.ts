@@ -102,6 +102,15 @@ describe("web upload journey", () => {
         if (message.type() === "error") problems.push(`console: ${message.text()}`);
       });
       page.on("pageerror", (err) => problems.push(`page error: ${err.message}`));
+      // What the player fetched of the song's media, with the status each answered.
+      const mediaRequests: string[] = [];
+      page.on("response", (response) => {
+        const { pathname } = new URL(response.url());
+        if (pathname.startsWith("/api/upload-service/media/")) mediaRequests.push(`${response.status()} segment`);
+        else if (/\/songs\/(hls\/key|\d+\/hls-playlist|\d+\/hls\/\w+)$/.test(pathname)) {
+          mediaRequests.push(`${response.status()} ${pathname.replace(/\/\d+\//, "/{id}/")}`);
+        }
+      });
       try {
         await page.goto(`${platform.url}/login?lang=en`);
         await page.getByLabel("E-mail").fill(email);
@@ -147,6 +156,13 @@ describe("web upload journey", () => {
         expect(position).toBeGreaterThan(1);
         await page.screenshot({ path: path.join(ARTIFACTS, "03-preview.png"), fullPage: true });
         expect(await page.getByRole("alert").count()).toBe(0);
+        // hls.js fetched the master and a quality's playlist and the key with the listener's token (200, not 401),
+        // and decrypted segments: the element's clock only runs on decoded audio.
+        expect(mediaRequests).toContain("200 /api/room-service/songs/{id}/hls-playlist");
+        expect(mediaRequests).toContain("200 /api/upload-service/songs/{id}/hls/medium");
+        expect(mediaRequests).toContain("200 /api/room-service/songs/hls/key");
+        expect(mediaRequests).toContain("200 segment");
+        expect(mediaRequests.filter((line) => !line.startsWith("200 "))).toEqual([]);
         expect(problems).toEqual([]);
       } catch (error) {
         await page.screenshot({ path: path.join(ARTIFACTS, "99-failure.png"), fullPage: true });
