@@ -151,8 +151,13 @@ const QUEUE: CrateTarget = { special: "queue" };
  * Clears the queue as 002 §4 says: an empty queue is shown at once, then the crate the server answers with
  * replaces it. Returns the server's (empty) queue.
  */
-export async function clearQueue(client: CrateClient, queryClient: QueryClient, userUuid: string): Promise<Crate> {
-  const key = crateKeys.songs(userUuid, QUEUE);
+export async function clearQueue(
+  client: CrateClient,
+  queryClient: QueryClient,
+  userUuid: string,
+  which: "queue" | "likes" = "queue",
+): Promise<Crate> {
+  const key = crateKeys.songs(userUuid, { special: which });
   await queryClient.cancelQueries({ queryKey: key });
   const shown = queryClient.getQueryData<SongPages>(key);
   const emptyCrate = shown?.pages[0]?.crate;
@@ -168,7 +173,7 @@ export async function clearQueue(client: CrateClient, queryClient: QueryClient, 
     pageParams: [0],
   });
   try {
-    const { crate } = await client.clearQueueSongs({});
+    const { crate } = which === "queue" ? await client.clearQueueSongs({}) : await client.clearLikesSongs({});
     if (!crate) throw new Error("no crate in the answer");
     queryClient.setQueryData(key, pagesOfCrate(crate));
     return crate;
@@ -180,12 +185,13 @@ export async function clearQueue(client: CrateClient, queryClient: QueryClient, 
   }
 }
 
-export function useClearQueue() {
+/** Clears the queue or the likes crate (each has POST …/songs/clear), showing it empty at once. */
+export function useClearQueue(which: "queue" | "likes" = "queue") {
   const client = useCrateClient();
   const queryClient = useQueryClient();
   const userUuid = useUserUuid();
   return useMutation({
-    mutationFn: () => clearQueue(client, queryClient, userUuid),
+    mutationFn: () => clearQueue(client, queryClient, userUuid, which),
     onSettled: () => void queryClient.invalidateQueries({ queryKey: crateKeys.list(userUuid) }),
   });
 }

@@ -144,6 +144,20 @@ describe("CrateScreen", () => {
     expect(screen.queryByRole("button", { name: "Rename" })).toBeNull();
   });
 
+  it("clears the likes crate too, and keeps the server's songs when the clear is refused", async () => {
+    service.likes.songs.push(...service.addCrate("old", ["Starred"]).songs);
+    renderWithKit(<CrateScreen special="likes" />, signedInKit(service));
+    expect(await screen.findByRole("heading", { name: "Likes" })).toBeTruthy();
+    service.failNext("ClearLikesSongs", new ConnectError("internal", Code.Internal));
+    fireEvent.click(screen.getByRole("button", { name: "Clear" }));
+    expect((await screen.findByRole("alert")).textContent).toBe("Something went wrong, please try again.");
+    await waitFor(() => expect(titles()).toEqual(["Starred"]));
+    fireEvent.click(screen.getByRole("button", { name: "Clear" }));
+    await screen.findByText("No songs in this crate yet. Find some in Search.");
+    await waitFor(() => expect(service.likes.songs).toHaveLength(0));
+    expect(service.calls.filter((call) => call === "ClearLikesSongs")).toHaveLength(2);
+  });
+
   it("shuffles, renames and deletes an ordinary crate", async () => {
     const crate = service.addCrate("Road trip", ["One", "Two", "Three"]);
     renderWithKit(<CrateScreen crateUuid={crate.crate.crateUuid} />, signedInKit(service));

@@ -76,7 +76,7 @@ export function CrateScreen({ special, crateUuid }: CrateScreenProps) {
   const move = useMoveSong(target);
   const remove = useRemoveSong(target);
   const shuffle = useShuffle(target);
-  const clearQueue = useClearQueue();
+  const clearQueue = useClearQueue(special ?? "queue");
   const copy = useCopyIntoQueue();
   const [renaming, setRenaming] = useState(false);
   const [confirmingDelete, setConfirmingDelete] = useState(false);
@@ -159,7 +159,7 @@ export function CrateScreen({ special, crateUuid }: CrateScreenProps) {
               {t("crate.shuffle")}
             </button>
           ) : null}
-          {special === "queue" ? (
+          {special ? (
             <button
               type="button"
               className="tt-button tt-button--quiet"
