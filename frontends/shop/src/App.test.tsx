@@ -1,17 +1,38 @@
 import { screen } from "@testing-library/react";
+import userEvent from "@testing-library/user-event";
 import { createTestKit, renderWithKit } from "@tt/web-kit/testing";
 import { describe, expect, it } from "vitest";
 import { App } from "./App.tsx";
+import { createTestMerchService, TEST_USER_UUID } from "./testing/merch-service.ts";
+
+function signedInKit(search = "") {
+  const service = createTestMerchService();
+  const kit = createTestKit({ routes: service.routes, search });
+  kit.session.signIn({ token: "t", tokenType: "user" }, { uuid: TEST_USER_UUID, email: "a@example.com", role: "user" });
+  return { kit, service };
+}
 
 describe("shop remote", () => {
-  it("says the shop is not open yet instead of showing made-up products", async () => {
+  it("asks guests to sign in", async () => {
     renderWithKit(<App />);
     expect(await screen.findByRole("heading", { level: 1, name: "Shop" })).toBeTruthy();
-    expect(screen.getByRole("status").textContent).toContain("The shop is not open yet");
+    expect(screen.getByRole("status").textContent).toContain("Sign in to shop");
+  });
+
+  it("shows the balance and the consumables, and loads the other screens lazily", async () => {
+    const { kit } = signedInKit();
+    renderWithKit(<App />, kit);
+    expect((await screen.findByTestId("token-balance")).textContent).toBe("100 tokens");
+    expect(await screen.findByRole("button", { name: "Sticker 1: Buy for 10" })).toBeTruthy();
+    await userEvent.click(screen.getByRole("button", { name: "Ranking" }));
+    expect(await screen.findByRole("heading", { name: "Season Winter" })).toBeTruthy();
   });
 
   it("speaks Spanish with ?lang=es", async () => {
-    renderWithKit(<App />, createTestKit({ search: "?lang=es" }));
+    const { kit } = signedInKit("?lang=es");
+    renderWithKit(<App />, kit);
     expect(await screen.findByRole("heading", { level: 1, name: "Tienda" })).toBeTruthy();
+    expect((await screen.findByTestId("token-balance")).textContent).toBe("100 tokens");
+    expect(screen.getByRole("button", { name: "Clasificación" })).toBeTruthy();
   });
 });

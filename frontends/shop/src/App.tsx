@@ -1,32 +1,58 @@
-import { useAppTranslation } from "@tt/web-kit";
+import { useAppTranslation, useSession } from "@tt/web-kit";
+import { lazy, Suspense, useState } from "react";
+import { en, es, SHOP_NAMESPACE } from "./i18n.ts";
 import "./shop.css";
 
-const en = {
-  title: "Shop",
-  emptyTitle: "The shop is not open yet",
-  emptyBody:
-    "Avatars, token bundles and subscriptions will be on sale here as soon as the payment and merch services run on this server.",
-};
+// Every screen is its own chunk, fetched on first visit (the remote's entry stays small).
+const ShopScreen = lazy(() => import("./screens/ShopScreen.tsx").then((m) => ({ default: m.ShopScreen })));
+const AvatarsScreen = lazy(() => import("./screens/AvatarsScreen.tsx").then((m) => ({ default: m.AvatarsScreen })));
+const RankingScreen = lazy(() => import("./screens/RankingScreen.tsx").then((m) => ({ default: m.RankingScreen })));
 
-const es: typeof en = {
-  title: "Tienda",
-  emptyTitle: "La tienda aún no está abierta",
-  emptyBody:
-    "Los avatares, los paquetes de tokens y las suscripciones estarán a la venta aquí en cuanto los servicios de pagos y merch funcionen en este servidor.",
-};
+const TABS = ["shop", "avatars", "ranking"] as const;
+type Tab = (typeof TABS)[number];
 
-/** The shop remote's first screen (the payment and merch services have not landed yet). */
+/** The shop remote: consumables and token bundles with your balance, avatars, and the season's ranking. */
 export function App() {
-  const { t } = useAppTranslation("shop", { en, es });
+  const { t } = useAppTranslation(SHOP_NAMESPACE, { en, es });
+  const { signedIn } = useSession();
+  const [tab, setTab] = useState<Tab>("shop");
+  if (!signedIn) {
+    return (
+      <section className="tt-shop" aria-labelledby="shop-title">
+        <h1 id="shop-title" className="tt-page-title">
+          {t("title")}
+        </h1>
+        <div className="tt-card tt-empty" role="status">
+          <h2>{t("guestTitle")}</h2>
+          <p className="tt-muted">{t("guestBody")}</p>
+          <a className="tt-button" href="/login">
+            {t("signIn")}
+          </a>
+        </div>
+      </section>
+    );
+  }
   return (
     <section className="tt-shop" aria-labelledby="shop-title">
       <h1 id="shop-title" className="tt-page-title">
         {t("title")}
       </h1>
-      <div className="tt-card tt-empty" role="status">
-        <h2>{t("emptyTitle")}</h2>
-        <p className="tt-muted">{t("emptyBody")}</p>
-      </div>
+      <nav className="tt-shop-tabs" aria-label={t("nav.label")}>
+        {TABS.map((key) => (
+          <button
+            key={key}
+            type="button"
+            className="tt-shop-tab"
+            aria-current={tab === key ? "page" : undefined}
+            onClick={() => setTab(key)}
+          >
+            {t(`nav.${key}`)}
+          </button>
+        ))}
+      </nav>
+      <Suspense fallback={<p className="tt-loading">{t("loading")}</p>}>
+        {tab === "shop" ? <ShopScreen /> : tab === "avatars" ? <AvatarsScreen /> : <RankingScreen />}
+      </Suspense>
     </section>
   );
 }

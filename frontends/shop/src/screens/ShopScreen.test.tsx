@@ -1,0 +1,84 @@
+import { act, screen, waitFor } from "@testing-library/react";
+import userEvent from "@testing-library/user-event";
+import { createTestKit, renderWithKit } from "@tt/web-kit/testing";
+import { describe, expect, it } from "vitest";
+import { createTestMerchService, TEST_USER_UUID } from "../testing/merch-service.ts";
+import { ShopScreen } from "./ShopScreen.tsx";
+
+function setup(opts: Parameters<typeof createTestMerchService>[0] = {}, search = "") {
+  const service = createTestMerchService(opts);
+  const kit = createTestKit({ routes: service.routes, search });
+  kit.session.signIn({ token: "t", tokenType: "user" }, { uuid: TEST_USER_UUID, email: "a@example.com", role: "user" });
+  renderWithKit(<ShopScreen />, kit);
+  return service;
+}
+
+describe("ShopScreen", () => {
+  it("buys optimistically: the balance drops at once, the answer confirms it, one Idempotency-Key per purchase", async () => {
+    const service = setup({ balance: 100 });
+    let release!: () => void;
+    service.holdPurchase = new Promise((r) => (release = r));
+    await userEvent.click(await screen.findByRole("button", { name: "Sticker 2: Buy for 20" }));
+    await waitFor(() => expect(screen.getByTestId("token-balance").textContent).toBe("80 tokens"));
+    expect(service.account!.balance).toBe(100);
+    await act(async () => release());
+    expect(await screen.findByRole("status")).toHaveProperty("textContent", "Bought Sticker 2.");
+    expect(service.account!.balance).toBe(80);
+    expect(service.keys).toHaveLength(1);
+    expect(service.keys[0]).toMatch(/^[0-9a-f-]{36}$/);
+  });
+
+  it("puts the balance back and shows the server's refusal", async () => {
+    const service = setup({ balance: 15 });
+    await userEvent.click(await screen.findByRole("button", { name: "Sticker 2: Buy for 20" }));
+    expect((await screen.findByRole("alert")).textContent).toBe("Not enough tokens");
+    expect(screen.getByTestId("token-balance").textContent).toBe("15 tokens");
+    expect(service.account!.balance).toBe(15);
+  });
+
+  it("shows the §8 text when the token account is missing, in English and in Spanish", async () => {
+    const service = setup({ balance: 50 });
+    await screen.findByTestId("token-balance");
+    service.account = null;
+    await userEvent.click(screen.getByRole("button", { name: "Sticker 1: Buy for 10" }));
+    expect((await screen.findByRole("alert")).textContent).toBe(
+      "We were unable to find your token account. Please try again.",
+    );
+  });
+
+  it("speaks Spanish for the §8 text", async () => {
+    const service = setup({ balance: 50 }, "?lang=es");
+    await screen.findByTestId("token-balance");
+    service.account = null;
+    await userEvent.click(screen.getByRole("button", { name: "Sticker 1: Comprar por 10" }));
+    expect((await screen.findByRole("alert")).textContent).toBe(
+      "No hemos podido encontrar tu cuenta de tokens. Inténtalo de nuevo.",
+    );
+  });
+
+  it("lists 32 consumables a page and fetches the next on demand", async () => {
+    const service = setup({ consumables: 40 });
+    expect(await screen.findByRole("button", { name: "Sticker 32: Buy for 320" })).toBeTruthy();
+    expect(screen.queryByRole("button", { name: "Sticker 33: Buy for 330" })).toBeNull();
+    await userEvent.click(screen.getByRole("button", { name: "Show more" }));
+    expect(await screen.findByRole("button", { name: "Sticker 40: Buy for 400" })).toBeTruthy();
+    expect(service.calls.filter((c) => c.startsWith("ListConsumables"))).toEqual([
+      "ListConsumables:0:32",
+      "ListConsumables:32:32",
+    ]);
+  });
+
+  it("offers to open a token account when there is none, and refetches the balance on window focus", async () => {
+    const service = setup({ balance: null });
+    await userEvent.click(await screen.findByRole("button", { name: "Open a token account" }));
+    expect((await screen.findByTestId("token-balance")).textContent).toBe("0 tokens");
+    service.account = { ...service.account!, balance: 7 };
+    const before = service.calls.filter((c) => c === "GetSelfTokenAccount").length;
+    await act(async () => {
+      window.dispatchEvent(new Event("visibilitychange"));
+      window.dispatchEvent(new FocusEvent("focus"));
+    });
+    await waitFor(() => expect(screen.getByTestId("token-balance").textContent).toBe("7 tokens"));
+    expect(service.calls.filter((c) => c === "GetSelfTokenAccount").length).toBeGreaterThan(before);
+  });
+});
