@@ -36,8 +36,9 @@ describe("communities", () => {
     expect(replaced.community).toMatchObject({ name: "House", slug: "house", description: "" });
     await expect(as(admin).adminGetCommunity({ id })).resolves.toMatchObject({ community: { slug: "house" } });
 
+    await as(admin).addCommunityUser({ id, userId: admin.id });
     const list = await as(admin).adminListCommunities({ query: { filter: ["slug||$eq||house"] } });
-    expect(list.data.map((c) => c.id)).toEqual([id]);
+    expect(list.data.map((c) => [c.id, c.memberCount])).toEqual([[id, 1]]);
     expect(list.total).toBe(1);
 
     await as(admin).adminDeleteCommunity({ id });

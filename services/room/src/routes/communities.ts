@@ -340,8 +340,14 @@ export function communityRoutes(svc: RoomServiceContext): ServiceImpl<typeof Com
     },
 
     async adminListCommunities(req, ctx) {
-      const pageOf = await adminList(callEm(ctx), ADMIN_COMMUNITY_LIST, req.query ?? {});
-      return { ...pageOf, data: pageOf.data.map((c) => toMessage(c)) };
+      const em = callEm(ctx);
+      const pageOf = await adminList(em, ADMIN_COMMUNITY_LIST, req.query ?? {});
+      // Counts only where the rows carry their id (a `fields` selection may leave it out).
+      const n = await counts(
+        em,
+        pageOf.data.flatMap((c) => (c.id ? [c.id] : [])),
+      );
+      return { ...pageOf, data: pageOf.data.map((c) => toMessage(c, c.id ? n.get(c.id) : undefined)) };
     },
 
     async adminGetCommunity(req, ctx) {
