@@ -71,6 +71,27 @@ function route(req: RecordedRequest): FakeAnswer {
     return ok200({ data: [{ id: `ap-${isrc}`, type: "songs", attributes: { name: "x", artistName: "y", isrc } }] });
   }
   if (key === "POST /v1/me/library/playlists") return { status: 201, json: { data: [{ id: "p.LIB" }] } };
+  // SoundCloud: the app's and the user's tokens, the public search and the user's own tracks.
+  if (key === "POST /oauth2/token") {
+    return ok200({
+      access_token: req.form.grant_type === "client_credentials" ? "sc-app" : "sc-user",
+      refresh_token: "sc-rt-2",
+      expires_in: 3600,
+    });
+  }
+  if (key === "GET /v1/search") return ok200({ tracks: { items: [], next: null } });
+  if (key === "GET /v1/catalog/us/search") return ok200({ results: {} });
+  if (key === "GET /tracks")
+    return ok200({ collection: [{ id: 5, title: "Public night", duration: 1000, user: { username: "P" } }] });
+  if (key === "GET /me/tracks") {
+    if (req.headers.authorization !== "OAuth sc-user") return { status: 403, json: { error: "forbidden" } };
+    return ok200({
+      collection: [
+        { id: 7, title: "My Night Mix", duration: 2000, user: { username: "me" } },
+        { id: 8, title: "Morning", duration: 2000, user: { username: "me" } },
+      ],
+    });
+  }
   return { status: 404, json: { error: "not_found" } };
 }
 
@@ -109,6 +130,7 @@ beforeAll(async () => {
       ...fakeProvidersEnv(fake.url),
       APPLE_MUSIC_API_BASE_URL: fake.url,
       APPLE_MUSIC_DEVELOPER_TOKEN: "dev-token",
+      SOUNDCLOUD_API_BASE_URL: fake.url,
       IMPORT_PAGE_SIZE: "2",
       IMPORT_DURABLE: `e2e-imports-${randomUUID().slice(0, 8)}`,
       CATALOGUE_UPLOAD_DURABLE: `e2e-imports-uploads-${randomUUID().slice(0, 8)}`,
@@ -256,5 +278,23 @@ describe("exports", () => {
     const sent = fake.requests.find((r) => r.path === "/v1/me/library/playlists");
     expect(sent?.headers["music-user-token"]).toBe("mut-bob");
     expect(sent?.json).toMatchObject({ attributes: { name: "Apple export" } });
+  });
+});
+
+describe("search with providers configured", () => {
+  it("lists the user's own SoundCloud tracks (name filter in any case) once they linked SoundCloud", async () => {
+    const before = ok(await call("GET", "/search?q=NIGHT", alice.token));
+    expect(before.results.map((r: any) => r.musicProvider)).not.toContain("soundcloud");
+    expect(before.results.find((r: any) => r.musicProvider === "soundCloudPublic").songs[0].trackName).toBe(
+      "Public night",
+    );
+    const linked = await platform.call("POST", "/api/user-service/soundcloud/refresh-token", {
+      token: alice.token,
+      body: { refreshToken: "sc-rt-1" },
+    });
+    expect(linked.status, JSON.stringify(linked.body)).toBe(200);
+    const after = ok(await call("GET", "/search?q=NIGHT", alice.token));
+    const mine = after.results.find((r: any) => r.musicProvider === "soundcloud");
+    expect(mine.songs.map((song: any) => song.trackName)).toEqual(["My Night Mix"]);
   });
 });

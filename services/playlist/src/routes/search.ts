@@ -4,7 +4,7 @@
 // the catalogue and SoundCloud lists (first five catalogue results, then alternating).
 import { ConnectError, type HandlerContext, type ServiceImpl } from "@connectrpc/connect";
 import type { EntityManager } from "@mikro-orm/postgresql";
-import { callEm, kIdentity, toConnectProviderError } from "@tt/kit";
+import { callEm, kIdentity, ProviderError, toConnectProviderError } from "@tt/kit";
 import type { ProviderResults, SearchRequest, SearchService } from "@tt/proto/tt/playlist/v1/search_service_pb";
 import type { Song as SongMessage } from "@tt/proto/tt/playlist/v1/song_pb";
 import type { PlaylistServiceContext } from "../context.ts";
@@ -103,20 +103,47 @@ export function searchRoutes(svc: PlaylistServiceContext): Impl {
     const limit = req.limit === 0 ? SEARCH_PAGE : req.limit;
     const offset = req.offset;
     const country = (req.country || "US").toUpperCase();
-    const preferences = await svc.music.preferences(ctx.values.get(kIdentity), ctx.signal);
-    const includeExplicit = req.explicit !== false && preferences.allowExplicitAudio !== false;
+    // 002 §5: an empty term is not searched.
     if (term === "") return { results: [] };
+    const identity = ctx.values.get(kIdentity);
+    const preferences = await svc.music.preferences(identity, ctx.signal);
+    const includeExplicit = req.explicit !== false && preferences.allowExplicitAudio !== false;
 
     const em = callEm(ctx);
     const catalogue = await searchCatalogue(em, term, includeExplicit, offset, limit);
+    const searches = outsideSearches(providers, term, country, offset, limit);
+    if (providers.soundcloud && identity?.tokenType === "user") {
+      // The user's own SoundCloud tracks (login needed), filtered by name in any case (002 §5).
+      const user = svc.music.soundCloudUserToken(identity.subject, ctx.signal);
+      searches.push({
+        provider: "soundcloud",
+        run: async () => ({ tracks: offset === 0 ? await providers.soundcloud!.myTracks(user, term, limit) : [] }),
+      });
+    }
     const outside = await Promise.all(
-      outsideSearches(providers, term, country, offset, limit).map(async ({ provider, run }) => {
+      searches.map(async ({ provider, run }) => {
         try {
           const page = await run();
           const tracks = page.tracks.filter((t) => includeExplicit || !t.explicit).slice(0, limit);
           return { provider, page: { ...page, tracks }, error: "" };
         } catch (error) {
+          // A user who linked no SoundCloud account has no private list.
+          if (
+            provider === "soundcloud" &&
+            error instanceof ConnectError &&
+            /not connected|not reachable/.test(error.rawMessage)
+          ) {
+            return undefined;
+          }
           svc.logger.warn({ err: error, provider }, "provider search failed");
+          if (provider === "soundcloud" && error instanceof ProviderError && error.kind === "rejected") {
+            // A private SoundCloud error asks the user to authorise again (002 §8).
+            return {
+              provider,
+              page: { tracks: [] },
+              error: "SoundCloud refused the connection: connect SoundCloud again",
+            };
+          }
           const mapped = toConnectProviderError(error, labelOf(provider), {
             unavailable: `${labelOf(provider)} is not available`,
           });
@@ -137,7 +164,7 @@ export function searchRoutes(svc: PlaylistServiceContext): Impl {
         error: "",
       },
     ];
-    for (const { provider, page, error } of outside) {
+    for (const { provider, page, error } of outside.filter((o) => o !== undefined)) {
       results.push({
         $typeName: "tt.playlist.v1.ProviderResults",
         musicProvider: provider,
