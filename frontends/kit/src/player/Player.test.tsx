@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { createTestKit, renderWithKit } from "../testing/index.ts";
 import { AUDIO_QUALITY_STORAGE_KEY } from "./constants.ts";
 import type { PlayerController } from "./controller.ts";
-import { needsListenerCredentials, Player } from "./Player.tsx";
+import { needsListenerCredentials, Player, resolveUploadUrl } from "./Player.tsx";
 import { loadPlayer, Player as LazyPlayer } from "./public.ts";
 import type { PlayHandler } from "./types.ts";
 
@@ -50,6 +50,16 @@ describe("Player", () => {
     // Signing out puts it back to medium.
     act(() => kit.session.clear());
     expect(select.value).toBe("medium");
+  });
+
+  it("leaves stream URLs on the page's origin without a runtime configuration, and other providers' URLs alone", async () => {
+    expect(await resolveUploadUrl("/api/room-service/songs/3/hls-playlist", "uploadService")).toBe(
+      "/api/room-service/songs/3/hls-playlist",
+    );
+    expect(await resolveUploadUrl("https://cdn.example.test/a.m3u8", "uploadService")).toBe(
+      "https://cdn.example.test/a.m3u8",
+    );
+    expect(await resolveUploadUrl("/a.mp3", "audius")).toBe("/a.mp3");
   });
 
   it("sends the listener's token for playlists and the key only, never for segments", () => {

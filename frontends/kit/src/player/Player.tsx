@@ -1,5 +1,6 @@
 import { useEffect, useMemo, useRef, useState, useSyncExternalStore } from "react";
 import { useAppTranslation, useKit } from "../KitProvider.tsx";
+import { loadRuntimeConfig, serviceBaseUrl } from "../remote-config.ts";
 import type { SessionStore } from "../session-store.ts";
 import { AUDIO_QUALITIES, type AudioQuality } from "./constants.ts";
 import { createPlayerController, type PlayerController, type PlayerState } from "./controller.ts";
@@ -44,6 +45,20 @@ export function needsListenerCredentials(url: string): boolean {
   return /\/songs\/(hls\/key|[0-9]+\/hls-playlist|[0-9]+\/hls\/[a-z]+)$/.test(path);
 }
 
+/**
+ * The upload service's stream paths are under its base URL (the runtime configuration's "upload" entry, the page's
+ * origin by default); absolute URLs and other providers' URLs are left as they are.
+ */
+export async function resolveUploadUrl(url: string, provider: string): Promise<string> {
+  if (provider !== "uploadService" || !url.startsWith("/") || url.startsWith("//")) return url;
+  const services = await loadRuntimeConfig().then(
+    (config) => config.services,
+    () => ({}),
+  );
+  const base = serviceBaseUrl("upload", services, "");
+  return `${base}${url}`;
+}
+
 export interface PlayerProps {
   /** What to play; null stops. */
   song: PlayableSong | null;
@@ -54,7 +69,7 @@ export interface PlayerProps {
   autoplay?: boolean;
   /** The accessible name of the media element. */
   label?: string;
-  /** More play handlers (the live room's YouTube, Spotify, …); the URL handler is always there. */
+  /** More play handlers (the live room's YouTube, Spotify, …), read when the player mounts; the URL one is always there. */
   handlers?: readonly PlayHandler[];
   /** The headless controller, for drift correction (seekTo) from the room's clock. */
   onController?: (controller: PlayerController | null) => void;
@@ -87,6 +102,7 @@ export function Player({
   const mediaRef = useRef<HTMLAudioElement>(null);
   const [controller, setController] = useState<PlayerController | null>(null);
 
+  // The handlers are read when the player mounts (a new array on every render of the room must not restart it).
   const allHandlers = useMemo(
     () => [
       ...(handlers ?? []),
@@ -96,9 +112,11 @@ export function Player({
             const token = session.getSnapshot().accessToken;
             return token && needsListenerCredentials(url) ? { Authorization: `Bearer ${token.token}` } : undefined;
           },
+          resolveUrl: resolveUploadUrl,
         }),
     ],
-    [handlers, urlHandler, session],
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+    [session],
   );
 
   useEffect(() => {

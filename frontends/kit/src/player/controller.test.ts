@@ -325,6 +325,17 @@ describe("URL handler", () => {
     expect(hls.destroyed).toBe(true);
   });
 
+  it("plays a stream path from where the service really is, and still knows the song by its path", async () => {
+    const handler = createUrlPlayHandler({
+      loadHls: async () => FakeHls as never,
+      hasMediaSource: () => true,
+      resolveUrl: (url, provider) => (provider === "uploadService" ? `https://upload.example.test${url}` : url),
+    });
+    const playback = await handler.play(request(new FakeMedia(), { song: uploaded(4) }));
+    expect(FakeHls.instances[0]!.source).toBe("https://upload.example.test/api/upload-service/media/4/master.m3u8");
+    expect(playback.source).toBe("/api/upload-service/media/4/master.m3u8");
+  });
+
   it("chooses levels by name when the playlist names them", () => {
     expect(
       levelForQuality(

@@ -20,6 +20,11 @@ export interface UrlHandlerOptions {
    * native HLS relies on the key URL carrying its own signed token.
    */
   requestHeaders?: (url: string) => Record<string, string> | undefined;
+  /**
+   * Where a stream URL really is: the upload service answers paths (`/api/room-service/songs/7/hls-playlist`) that
+   * belong under its base URL, which the runtime configuration may put on another origin.
+   */
+  resolveUrl?: (url: string, provider: string) => string | Promise<string>;
   /** Whether this browser has Media Source Extensions (hls.js's way); tests set it. */
   hasMediaSource?: () => boolean;
 }
@@ -130,9 +135,10 @@ export function createUrlPlayHandler(options: UrlHandlerOptions = {}): PlayHandl
       const urls = request.song.streamUrls?.[request.provider];
       const hls = urls?.hls?.trim();
       const http = urls?.http?.trim();
-      if (hls) return playHls(request, hls);
+      const resolve = async (url: string) => (options.resolveUrl ? options.resolveUrl(url, request.provider) : url);
+      if (hls) return { ...(await playHls(request, await resolve(hls))), source: hls };
       if (!http) throw new PlaybackError("missingUrl", request.provider);
-      const blobUrl = await cache.get(http, request.song.duration ?? 0);
+      const blobUrl = await cache.get(await resolve(http), request.song.duration ?? 0);
       const playback = playNative(request, blobUrl);
       return { ...playback, source: http };
     },
