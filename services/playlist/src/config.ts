@@ -20,8 +20,8 @@ export function loadCrateConfig(env: Record<string, string | undefined>): CrateC
 
 /** The catalogue area. */
 export const catalogueConfigSchema = z.object({
-  /** The durable consumer name of the upload events (one per deployment). */
-  CATALOGUE_UPLOAD_DURABLE: z.string().min(1).max(100).default("playlist-catalogue-uploads"),
+  /** The durable consumer name prefix of the upload events. Unset: "playlist-catalogue-uploads-" and a hash of the database name. */
+  CATALOGUE_UPLOAD_DURABLE: z.string().min(1).max(100).optional(),
 });
 export type CatalogueConfig = z.output<typeof catalogueConfigSchema>;
 export function loadCatalogueConfig(env: Record<string, string | undefined>): CatalogueConfig {
@@ -30,8 +30,8 @@ export function loadCatalogueConfig(env: Record<string, string | undefined>): Ca
 
 /** The recent-songs area. */
 export const recentSongsConfigSchema = z.object({
-  /** The durable consumer name prefix of the room events (slug → room uuid; one per deployment). */
-  RECENT_SONGS_ROOM_DURABLE: z.string().min(1).max(100).default("playlist-recent-songs-rooms"),
+  /** The durable consumer name prefix of the room events (slug → room uuid). Unset: "playlist-recent-songs-rooms-" and a hash of the database name. */
+  RECENT_SONGS_ROOM_DURABLE: z.string().min(1).max(100).optional(),
 });
 export type RecentSongsConfig = z.output<typeof recentSongsConfigSchema>;
 export function loadRecentSongsConfig(env: Record<string, string | undefined>): RecentSongsConfig {

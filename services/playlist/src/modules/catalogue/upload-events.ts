@@ -11,6 +11,7 @@ import {
   type UploadedSongRemoved,
 } from "@tt/proto/tt/upload/v1/events_pb";
 import type { PlaylistServiceContext } from "../../context.ts";
+import { deploymentDurable } from "../../durable.ts";
 import { findOrCreateSong } from "./catalogue.ts";
 import { Song } from "./song.entity.ts";
 
@@ -51,7 +52,11 @@ export async function applyUploadedSongRemoved(em: EntityManager, event: Uploade
 
 /** Subscribes to both upload events; `unsubscribe` ends both. */
 export async function startUploadConsumer(svc: PlaylistServiceContext): Promise<{ unsubscribe(): Promise<void> }> {
-  const durable = svc.config.catalogue.CATALOGUE_UPLOAD_DURABLE;
+  const durable = deploymentDurable(
+    svc.orm,
+    "playlist-catalogue-uploads",
+    svc.config.catalogue.CATALOGUE_UPLOAD_DURABLE,
+  );
   const subs: Subscription[] = [];
   subs.push(
     await consumeEvents(

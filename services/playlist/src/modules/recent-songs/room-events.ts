@@ -6,6 +6,7 @@ import type { EntityManager } from "@mikro-orm/postgresql";
 import { consumeEvents, type Subscription } from "@tt/kit";
 import { RoomCreatedSchema, RoomSettingsChangedSchema } from "@tt/proto/tt/room/v1/events_pb";
 import type { PlaylistServiceContext } from "../../context.ts";
+import { deploymentDurable } from "../../durable.ts";
 
 /** Maps `slug` to `roomUuid` unless a newer mapping for the slug is already stored. */
 export async function mapSlug(em: EntityManager, slug: string, roomUuid: string, at: Date): Promise<void> {
@@ -21,7 +22,11 @@ export async function mapSlug(em: EntityManager, slug: string, roomUuid: string,
 
 /** Subscribes to the room events that name a slug; `unsubscribe` ends both. */
 export async function startRoomConsumer(svc: PlaylistServiceContext): Promise<{ unsubscribe(): Promise<void> }> {
-  const durable = svc.config.recentSongs.RECENT_SONGS_ROOM_DURABLE;
+  const durable = deploymentDurable(
+    svc.orm,
+    "playlist-recent-songs-rooms",
+    svc.config.recentSongs.RECENT_SONGS_ROOM_DURABLE,
+  );
   const subs: Subscription[] = [
     await consumeEvents(
       svc.bus,
