@@ -155,6 +155,11 @@ describe("crates app journey", () => {
       await page.getByRole("heading", { name: "Queue" }).waitFor();
       await expect.poll(() => titles(page, /^Songs of Queue/)).toEqual([SONGS[0]!.trackName, SONGS[1]!.trackName]);
       await shot(page, "crates-04-queue");
+      // The shell's own link back to the crates list works from inside the app (the two routers share history).
+      await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Crates" }).click();
+      await page.getByRole("heading", { name: "Your crates" }).waitFor();
+      await page.goBack();
+      await page.getByRole("heading", { name: "Queue" }).waitFor();
       expect(problems).toEqual([]);
       await page.close();
     },

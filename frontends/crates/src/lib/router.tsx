@@ -2,9 +2,9 @@ import { useCallback, useSyncExternalStore, type AnchorHTMLAttributes, type Mous
 
 // The crates remote's own small router. The shell's react-router is not a federation singleton, so the remote
 // cannot use its context; both read the same window.history instead. A navigation here pushes an entry the way
-// react-router does (with an idx) and fires popstate, so the shell's router follows it; a navigation by the
-// shell re-renders the remote, which reads the location again (useSyncExternalStore compares snapshots on
-// every render).
+// react-router does (with an idx) and fires popstate, so the shell's router follows it. A navigation by the shell
+// (history.pushState, which fires no event) is heard through the Navigation API's currententrychange where the
+// browser has it, and otherwise on the next render (useSyncExternalStore compares snapshots on every render).
 
 /** Where the shell mounts this remote; on its own dev server the app is at the site root. */
 export const SHELL_MOUNT = "/crates";
@@ -13,9 +13,19 @@ function basePath(pathname: string): string {
   return pathname === SHELL_MOUNT || pathname.startsWith(`${SHELL_MOUNT}/`) ? SHELL_MOUNT : "";
 }
 
+interface NavigationLike {
+  addEventListener(type: "currententrychange", listener: () => void): void;
+  removeEventListener(type: "currententrychange", listener: () => void): void;
+}
+
 function subscribe(onChange: () => void): () => void {
+  const navigation = (window as unknown as { navigation?: NavigationLike }).navigation;
   window.addEventListener("popstate", onChange);
-  return () => window.removeEventListener("popstate", onChange);
+  navigation?.addEventListener("currententrychange", onChange);
+  return () => {
+    window.removeEventListener("popstate", onChange);
+    navigation?.removeEventListener("currententrychange", onChange);
+  };
 }
 
 const snapshot = () => window.location.pathname + window.location.search;
