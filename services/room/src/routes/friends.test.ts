@@ -104,6 +104,19 @@ describe("friend invitations and friends", () => {
     await refusal(as(bob).sendFriendInvitation({ userId: ann.id }), Code.PermissionDenied);
   });
 
+  it("issue 11: an invitation withdrawn while it is accepted ends one way only", async () => {
+    const ann = await testUser(h);
+    const bob = await testUser(h);
+    const { invitation } = await as(ann).sendFriendInvitation({ userId: bob.id });
+    const [withdrawn, accepted] = await Promise.allSettled([
+      as(ann).deleteFriendInvitation({ id: invitation!.id }),
+      as(bob).handleFriend({ invitationId: invitation!.id, invitationStatus: "accepted" }),
+    ]);
+    expect([withdrawn.status, accepted.status].sort()).toEqual(["fulfilled", "rejected"]);
+    const friends = (await as(ann).getFriendship({ id: bob.id })).friends;
+    expect(friends).toBe(accepted.status === "fulfilled");
+  });
+
   it("issue 11: two invitations sent at once between the same users leave one pending", async () => {
     const ann = await testUser(h);
     const bob = await testUser(h);

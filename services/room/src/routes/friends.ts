@@ -115,12 +115,18 @@ export function friendRoutes(svc: RoomServiceContext): ServiceImpl<typeof Friend
     },
 
     async deleteFriendInvitation(req, ctx) {
-      const em = callEm(ctx);
-      const row = await em.findOne(FriendInvitation, { id: req.id, fromUserId: callerId(ctx) });
-      if (!row) throw missing("invitation not found");
-      if (row.status !== PENDING) throw conflict("invitation already handled");
-      em.remove(row);
-      await em.flush();
+      const me = callerId(ctx);
+      await callEm(ctx).transactional(async (em) => {
+        const row = await em.findOne(FriendInvitation, { id: req.id, fromUserId: me });
+        if (!row) throw missing("invitation not found");
+        // Under the pair's lock, so an acceptance at the same moment either happened (409) or never will.
+        await lockPair(em, row.fromUserId, row.toUserId);
+        if (!(await em.findOne(FriendInvitation, { id: row.id }, { refresh: true }))) {
+          throw missing("invitation not found");
+        }
+        if (row.status !== PENDING) throw conflict("invitation already handled");
+        em.remove(row);
+      });
       return {};
     },
 
@@ -134,7 +140,10 @@ export function friendRoutes(svc: RoomServiceContext): ServiceImpl<typeof Friend
         const found = await em.findOne(FriendInvitation, { id: req.invitationId, toUserId: me });
         if (!found) throw missing("invitation not found");
         await lockPair(em, found.fromUserId, found.toUserId);
-        await em.refresh(found);
+        // Read again under the lock: the inviter may have withdrawn it (gone) or it may have been handled.
+        if (!(await em.findOne(FriendInvitation, { id: found.id }, { refresh: true }))) {
+          throw missing("invitation not found");
+        }
         if (found.status !== PENDING) throw conflict("invitation already handled");
         if (decision === InvitationStatus.REJECTED) {
           found.status = REJECTED;
