@@ -40,6 +40,10 @@ export function loadRecentSongsConfig(env: Record<string, string | undefined>): 
 
 /** The imports area (playlist imports run as durable jobs). */
 export const importConfigSchema = z.object({
+  /** Whether this process runs the import worker ("false": it only serves the API, another process imports). */
+  IMPORT_WORKER: z
+    .preprocess((v) => (v === "" ? undefined : v), z.enum(["true", "false"]).default("true"))
+    .transform((v) => v === "true"),
   /** Tracks read from the provider and committed per step of a playlist import. */
   IMPORT_PAGE_SIZE: z.coerce.number().int().min(1).max(100).default(50),
   /** Deliveries of an import whose provider is away before the crate is FAILED. */

@@ -35,25 +35,27 @@ export const playlistServiceDefinition: ServiceDefinition = {
     // Which room a slug names, from the room service's events (recent songs are kept by room uuid).
     const rooms = await startRoomConsumer(svc);
     // Playlist imports: a durable job per imported crate (modules/imports/imports.ts).
-    const imports = await startImportWorker(svc, {
-      pageSize: config.imports.IMPORT_PAGE_SIZE,
-      maxAttempts: config.imports.IMPORT_MAX_ATTEMPTS,
-      maxSongs: config.crates.CRATE_MAX_SONGS,
-      durable:
-        config.imports.IMPORT_DURABLE ??
-        `playlist-imports-${createHash("sha256")
-          .update(String(deps.orm.config.get("dbName")))
-          .digest("hex")
-          .slice(0, 12)}`,
-      redeliveryDelayMs: config.imports.IMPORT_RETRY_MS,
-    });
+    const imports = config.imports.IMPORT_WORKER
+      ? await startImportWorker(svc, {
+          pageSize: config.imports.IMPORT_PAGE_SIZE,
+          maxAttempts: config.imports.IMPORT_MAX_ATTEMPTS,
+          maxSongs: config.crates.CRATE_MAX_SONGS,
+          durable:
+            config.imports.IMPORT_DURABLE ??
+            `playlist-imports-${createHash("sha256")
+              .update(String(deps.orm.config.get("dbName")))
+              .digest("hex")
+              .slice(0, 12)}`,
+          redeliveryDelayMs: config.imports.IMPORT_RETRY_MS,
+        })
+      : undefined;
     return {
       routes(router) {
         registerPlaylistRoutes(router, svc);
       },
       async close() {
         lifetime.abort();
-        await imports.unsubscribe();
+        await imports?.unsubscribe();
         await uploads.unsubscribe();
         await rooms.unsubscribe();
       },
