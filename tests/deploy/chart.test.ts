@@ -545,9 +545,16 @@ describe("media (profile images)", () => {
     }
     expect(ingressBackend(docs, "/media")).toBe(gatewayName);
 
-    // Only the media service and the gateway mount it; the migration Job gets no media settings.
+    // Only the media service, the upload service (media.alsoServices: its songs) and the gateway mount it; the
+    // migration Job gets no media settings.
+    expect(resolveEnv(docs, `${release}-turntable-upload`).env).toMatchObject({ MEDIA_DIR: mediaDir });
     for (const { owner, spec } of podSpecs(docs)) {
-      if (owner === `Deployment/${userName}` || owner === `Deployment/${gatewayName}`) continue;
+      if (
+        owner === `Deployment/${userName}` ||
+        owner === `Deployment/${gatewayName}` ||
+        owner === `Deployment/${release}-turntable-upload`
+      )
+        continue;
       expect(
         spec.volumes?.find((v) => v.name === "media"),
         owner,

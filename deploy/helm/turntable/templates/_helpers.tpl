@@ -205,12 +205,13 @@ args: ctx, name. */}}
 {{- $media := fromYaml (include "tt.media" .ctx) -}}
 {{- $s3 := .ctx.Values.media.s3 -}}
 {{- $out := dict -}}
-{{- if and (eq $media.mode "s3") (eq .name $media.service) -}}
+{{- $stores := or (eq .name $media.service) (has .name (default (list) .ctx.Values.media.alsoServices)) -}}
+{{- if and (eq $media.mode "s3") $stores -}}
 {{- $_ := set $out "MEDIA_S3_BUCKET" $s3.bucket -}}
 {{- with $s3.endpoint }}{{ $_ := set $out "MEDIA_S3_ENDPOINT" . }}{{ end -}}
 {{- with $s3.region }}{{ $_ := set $out "MEDIA_S3_REGION" . }}{{ end -}}
 {{- $_ := set $out "MEDIA_BASE_URL" $media.baseUrl -}}
-{{- else if and (eq $media.mode "volume") (or (eq .name $media.service) (eq .name "gateway")) -}}
+{{- else if and (eq $media.mode "volume") (or $stores (eq .name "gateway")) -}}
 {{- $_ := set $out "MEDIA_DIR" $media.dir -}}
 {{- $_ := set $out "MEDIA_BASE_URL" $media.baseUrl -}}
 {{- end -}}
