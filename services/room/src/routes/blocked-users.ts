@@ -3,9 +3,12 @@
 import type { ServiceImpl } from "@connectrpc/connect";
 import { callEm, publishEvent } from "@tt/kit";
 import type { BlockedUserService } from "@tt/proto/tt/room/v1/blocked_user_service_pb";
-import { UserBlockedSchema, UserUnblockedSchema } from "@tt/proto/tt/room/v1/events_pb";
+import { FriendshipRemovedSchema, UserBlockedSchema, UserUnblockedSchema } from "@tt/proto/tt/room/v1/events_pb";
 import type { RoomServiceContext } from "../context.ts";
 import { BlockedUser } from "../modules/social/blocked-user.entity.ts";
+import { FriendInvitation } from "../modules/social/friend-invitation.entity.ts";
+import { Friendship } from "../modules/social/friendship.entity.ts";
+import { lockPair } from "./friends.ts";
 import { badRequest, callerId, conflict, notFound, page, requireAccount, ts, uniquely } from "./social-shared.ts";
 
 const toMessage = (b: BlockedUser) => ({
@@ -24,10 +27,30 @@ export function blockedUserRoutes(svc: RoomServiceContext): ServiceImpl<typeof B
       if (blockedUserId === userId) throw badRequest("you cannot block yourself");
       if (await em.findOne(BlockedUser, { userId, blockedUserId })) throw conflict("user already blocked");
       await requireAccount(svc, blockedUserId, ctx.signal);
-      const row = em.create(BlockedUser, { userId, blockedUserId });
-      publishEvent(em, UserBlockedSchema, { userUuid: userId, blockedUserUuid: blockedUserId });
-      await uniquely(
-        () => em.flush(),
+      // A block ends the friendship and withdraws pending invitations between the two, in one transaction
+      // under the pair's lock (friends.ts), so an acceptance cannot slip in between.
+      const row = await uniquely(
+        () =>
+          em.transactional(async (tx) => {
+            await lockPair(tx, userId, blockedUserId);
+            const made = tx.create(BlockedUser, { userId, blockedUserId });
+            publishEvent(tx, UserBlockedSchema, { userUuid: userId, blockedUserUuid: blockedUserId });
+            await tx.nativeDelete(FriendInvitation, {
+              status: "pending",
+              $or: [
+                { fromUserId: userId, toUserId: blockedUserId },
+                { fromUserId: blockedUserId, toUserId: userId },
+              ],
+            });
+            const ended = await tx.nativeDelete(Friendship, {
+              $or: [
+                { userId, friendId: blockedUserId },
+                { userId: blockedUserId, friendId: userId },
+              ],
+            });
+            if (ended > 0) publishEvent(tx, FriendshipRemovedSchema, { userUuid: userId, friendUuid: blockedUserId });
+            return made;
+          }),
         () => conflict("user already blocked"),
       );
       return { blockedUser: toMessage(row) };

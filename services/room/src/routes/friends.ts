@@ -28,7 +28,7 @@ export const toInvitationMessage = (i: FriendInvitation) => ({
 const toFriendMessage = (f: Friendship) => ({ userId: f.userId, friendId: f.friendId, createdAt: ts(f.createdAt) });
 
 /** Serializes changes to one pair of users (invitations, friendships) across calls and replicas. */
-async function lockPair(em: EntityManager, a: string, b: string): Promise<void> {
+export async function lockPair(em: EntityManager, a: string, b: string): Promise<void> {
   const key = a < b ? `${a}:${b}` : `${b}:${a}`;
   await em.execute("select pg_advisory_xact_lock(hashtext(?))", [`tt.room.friends:${key}`]);
 }
@@ -145,6 +145,9 @@ export function friendRoutes(svc: RoomServiceContext): ServiceImpl<typeof Friend
           throw missing("invitation not found");
         }
         if (found.status !== PENDING) throw conflict("invitation already handled");
+        if (decision === InvitationStatus.ACCEPTED && (await blockedEitherWay(em, found.fromUserId, found.toUserId))) {
+          throw forbidden();
+        }
         if (decision === InvitationStatus.REJECTED) {
           found.status = REJECTED;
           return { invitation: toInvitationMessage(found) };
