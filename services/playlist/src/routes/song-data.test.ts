@@ -28,6 +28,9 @@ beforeAll(async () => {
         json: { ...spotifyTrackJson(id, `GB${id.slice(0, 10).toUpperCase()}`), name: `Song ${id}` },
       };
     }
+    if (req.path === "/youtube/v3/videos") {
+      return { status: 200, json: { items: [{ id: req.query.get("id"), contentDetails: { duration: "PT3M7S" } }] } };
+    }
     if (req.path === "/v1/catalog/us/songs") {
       const isrc = req.query.get("filter[isrc]") ?? "";
       return { status: 200, json: { data: [{ ...appleSongJson(`77${isrc.length}`, isrc), id: `ap-${isrc}` }] } };
@@ -44,6 +47,8 @@ beforeAll(async () => {
       APPLE_MUSIC_API_BASE_URL: fake.url,
       APPLE_MUSIC_DEVELOPER_TOKEN: "dev-token",
       SEVEN_DIGITAL_CONSUMER_KEY: "ck",
+      YOUTUBE_API_BASE_URL: fake.url,
+      YOUTUBE_API_KEY: "yt-key",
       SEVEN_DIGITAL_MEDIA_BASE_URL: "https://media.test",
       IMPORT_DURABLE: `playlist-imports-test-${randomUUID()}`,
     },
@@ -115,6 +120,22 @@ describe("GET /song-data/{providerSongId}/{musicProvider}", () => {
     expect(
       (await refusal((await client()).getServiceSongData({ providerSongId: trackId, musicProvider: "spotify" })))[0],
     ).toBe(Code.Unauthenticated);
+  });
+
+  it("a YouTube song of the catalogue gets its duration from the video service", async () => {
+    const video = id();
+    const crates = h.client(CrateService, { token: await h.tokens.user() });
+    await crates.addQueueSongs({
+      songs: [{ trackName: `Video ${video}`, artistName: "V", musicProviders: { youtube: video } }],
+    });
+    const song = (await (await client()).getSongData({ providerSongId: video, musicProvider: "youtube" })).song!;
+    expect(song.duration).toBe(187);
+    const sent = fake.requests.find((r) => r.path === "/youtube/v3/videos");
+    expect(Object.fromEntries(sent?.query ?? [])).toEqual({ part: "contentDetails", id: video, key: "yt-key" });
+    expect(await refusal((await client()).getSongData({ providerSongId: id(), musicProvider: "youtube" }))).toEqual([
+      Code.NotFound,
+      "song not found",
+    ]);
   });
 
   it("refuses a provider that is not a MusicProvider", async () => {

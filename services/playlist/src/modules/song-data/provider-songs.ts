@@ -133,6 +133,19 @@ export async function resolveProviderSong(
   notFoundMessage = "song not found",
 ): Promise<Song> {
   const known = await catalogueSongOf(em, provider, id);
+  if (provider === "youtube") {
+    // The video service answers durations only (002 §7): a catalogue song known by its video id gets its
+    // duration (ISO 8601 → seconds) when it has none.
+    if (!known) throw new ConnectError(notFoundMessage, Code.NotFound);
+    if (known.duration === 0 && providers.youtube) {
+      const duration = (await providers.youtube.durations([id]).catch(() => new Map<string, number>())).get(id);
+      if (duration !== undefined && duration > 0) {
+        known.duration = duration;
+        await em.flush();
+      }
+    }
+    return known;
+  }
   if (known && (isSongComplete(known) || known.status === statusWire(SongStatus.DATA_NOT_FOUND))) return known;
   let track: ProviderTrack | undefined;
   try {
