@@ -141,7 +141,7 @@ describe("CrateScreen", () => {
     await waitFor(() => expect(service.queue.songs).toHaveLength(0));
     // The special crates cannot be deleted or renamed: no such buttons.
     expect(screen.queryByRole("button", { name: "Delete crate" })).toBeNull();
-    expect(screen.queryByRole("button", { name: "Rename" })).toBeNull();
+    expect(screen.queryByRole("button", { name: "Rename or describe" })).toBeNull();
   });
 
   it("clears the likes crate too, and keeps the server's songs when the clear is refused", async () => {
@@ -165,10 +165,12 @@ describe("CrateScreen", () => {
     fireEvent.click(screen.getByRole("button", { name: "Shuffle" }));
     await waitFor(() => expect(titles()).toEqual(["Three", "Two", "One"]));
 
-    fireEvent.click(screen.getByRole("button", { name: "Rename" }));
+    fireEvent.click(screen.getByRole("button", { name: "Rename or describe" }));
     fireEvent.change(screen.getByLabelText("New name"), { target: { value: "Night drive" } });
+    fireEvent.change(screen.getByLabelText("Description"), { target: { value: "After midnight" } });
     fireEvent.click(screen.getByRole("button", { name: "Save" }));
     expect(await screen.findByRole("heading", { name: "Night drive" })).toBeTruthy();
+    expect(screen.getByText("After midnight")).toBeTruthy();
 
     fireEvent.click(screen.getByRole("button", { name: "Delete crate" }));
     fireEvent.click(
@@ -197,7 +199,8 @@ describe("CrateScreen", () => {
     expect(titles()).toEqual(["One", "Two"]);
     expect(screen.queryByRole("button", { name: "Move One down" })).toBeNull();
     expect(screen.queryByRole("button", { name: "Remove One" })).toBeNull();
-    for (const name of ["Shuffle", "Rename", "Delete crate"]) expect(screen.queryByRole("button", { name })).toBeNull();
+    for (const name of ["Shuffle", "Rename or describe", "Delete crate"])
+      expect(screen.queryByRole("button", { name })).toBeNull();
     expect(screen.getAllByTestId("crate-song")[0]?.getAttribute("draggable")).toBe("false");
     // Copying it into one's own queue is allowed.
     expect(screen.getByRole("button", { name: "Copy into the queue" })).toBeTruthy();

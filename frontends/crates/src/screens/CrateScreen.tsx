@@ -26,15 +26,26 @@ const LIST_HEIGHT = 560;
 export type CrateScreenProps =
   { special: "queue" | "likes"; crateUuid?: undefined } | { crateUuid: string; special?: undefined };
 
-function RenameForm({ name, onDone, crateUuid }: { name: string; crateUuid: string; onDone: () => void }) {
+function RenameForm({
+  name,
+  description,
+  onDone,
+  crateUuid,
+}: {
+  name: string;
+  description: string;
+  crateUuid: string;
+  onDone: () => void;
+}) {
   const { t } = useAppTranslation(CRATES_NAMESPACE, { en, es });
   const toText = useErrorText();
   const client = useCrateClient();
   const queryClient = useQueryClient();
   const userUuid = useSession().user?.uuid ?? "";
   const [value, setValue] = useState(name);
+  const [about, setAbout] = useState(description);
   const rename = useMutation({
-    mutationFn: (crateName: string) => client.updateCrate({ crateUuid, crateName }),
+    mutationFn: (crateName: string) => client.updateCrate({ crateUuid, crateName, description: about.trim() }),
     onSuccess: async () => {
       await queryClient.invalidateQueries({ queryKey: crateKeys.all(userUuid) });
       onDone();
@@ -50,13 +61,21 @@ function RenameForm({ name, onDone, crateUuid }: { name: string; crateUuid: stri
         <span>{t("crate.renameLabel")}</span>
         <input value={value} maxLength={100} required onChange={(event) => setValue(event.target.value)} />
       </label>
+      <label className="tt-field">
+        <span>{t("crate.descriptionLabel")}</span>
+        <input value={about} maxLength={1000} onChange={(event) => setAbout(event.target.value)} />
+      </label>
       <button type="submit" className="tt-button" disabled={rename.isPending}>
         {t("crate.save")}
       </button>
       <button type="button" className="tt-button tt-button--quiet" onClick={onDone}>
         {t("crate.cancel")}
       </button>
-      {rename.isError ? <p role="alert">{toText(rename.error)}</p> : null}
+      {rename.isError ? (
+        <p className="tt-error" role="alert">
+          {toText(rename.error)}
+        </p>
+      ) : null}
     </form>
   );
 }
@@ -146,7 +165,12 @@ export function CrateScreen({ special, crateUuid }: CrateScreenProps) {
       {crate?.importStatus ? <ImportProgress crate={crate} /> : null}
 
       {renaming && crate ? (
-        <RenameForm crateUuid={crate.crateUuid} name={crate.crateName} onDone={() => setRenaming(false)} />
+        <RenameForm
+          crateUuid={crate.crateUuid}
+          name={crate.crateName}
+          description={crate.description}
+          onDone={() => setRenaming(false)}
+        />
       ) : (
         <div className="tt-crate-toolbar" role="toolbar" aria-label={name}>
           {isOwner ? (

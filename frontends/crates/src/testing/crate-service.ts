@@ -182,10 +182,11 @@ export function createTestCrateService(): TestCrateService {
         crates.delete(crateUuid);
         return {};
       },
-      updateCrate: async ({ crateUuid, crateName }) => {
+      updateCrate: async ({ crateUuid, crateName, description }) => {
         await enter("UpdateCrate");
         const stored = find(crateUuid);
         if (crateName !== undefined) stored.crate.crateName = crateName;
+        if (description !== undefined) stored.crate.description = description;
         return { crate: view(stored, false) };
       },
       copyCrate: async ({ crateId, srcCrateId }) => {
