@@ -117,8 +117,8 @@ try {
         playedSeconds: 0,
         liveAudio: false,
         pinnedMessages: [],
-        promoted: i % 50 === 0,
-        promotedAt: i % 50 === 0 ? created : null,
+        promoted: i % 50 === 5,
+        promotedAt: i % 50 === 5 ? created : null,
         musicProviders: ["youtube"],
         createdAt: created,
         updatedAt: created,
@@ -164,8 +164,15 @@ try {
   const owner = (await orm.em.fork().findOneOrFail(Room, { id: roomIds[0]! })).ownerId;
   const plans: [string, string][] = [
     [
-      "public list page (GET /rooms/public)",
-      `select * from "room"."room" where "type" = 'PUBLIC' order by "is_live" desc, "created_at" desc, "id" desc limit 20 offset 4000`,
+      "public list page's ids (GET /rooms/public)",
+      `select "id", "is_live", "created_at" from "room"."room" where "type" = 'PUBLIC' order by "is_live" desc, "created_at" desc, "id" desc limit 20 offset 4000`,
+    ],
+    [
+      "public list page's rooms (GET /rooms/public)",
+      `select * from "room"."room" where "id" in (${roomIds
+        .slice(0, 20)
+        .map((id) => `'${id}'`)
+        .join(", ")})`,
     ],
     ["public list total (GET /rooms/public)", `select count(*) from "room"."room" where "type" = 'PUBLIC'`],
     [
@@ -181,7 +188,9 @@ try {
   ];
   let seqScans = 0;
   for (const [name, sql] of plans) {
-    const rows = (await orm.em.getConnection().execute(`explain ${sql}`)) as { "QUERY PLAN": string }[];
+    const rows = (await orm.em.getConnection().execute(`explain (analyze, costs off) ${sql}`)) as {
+      "QUERY PLAN": string;
+    }[];
     const plan = rows.map((r) => r["QUERY PLAN"]).join("\n  ");
     if (/Seq Scan/.test(plan)) seqScans++;
     console.log(`\n${name}\n  ${plan}`);

@@ -90,19 +90,22 @@ export async function applyGeneral(em: EntityManager, room: Room, req: GeneralSe
   return changed;
 }
 
-/** Records (or moves on) the user's visit of the room, keeping their latest `kept` visits. */
+/**
+ * Records (or moves on) the user's visit of the room and keeps their latest `kept` visits, in one statement (it
+ * runs on every join): the upsert, then the user's other visits beyond the newest `kept - 1` are deleted.
+ */
 async function recordVisit(em: EntityManager, userId: string, roomId: string, kept: number): Promise<void> {
-  await em.upsert(
-    RoomVisit,
-    { id: randomUUID(), userId, roomId, visitedAt: new Date() },
-    { onConflictFields: ["userId", "roomId"], onConflictAction: "merge", onConflictMergeFields: ["visitedAt"] },
+  const table = `"${em.config.get("schema") ?? "room"}"."room_visit"`;
+  await em.getConnection().execute(
+    `with up as (
+       insert into ${table} ("id", "user_id", "room_id", "visited_at") values (?, ?, ?, now())
+       on conflict ("user_id", "room_id") do update set "visited_at" = excluded."visited_at"
+       returning "id")
+     delete from ${table} where "id" in (
+       select "id" from ${table} where "user_id" = ? and "id" not in (select "id" from up)
+       order by "visited_at" desc, "id" desc offset ?)`,
+    [randomUUID(), userId, roomId, userId, Math.max(0, kept - 1)],
   );
-  const stale = await em.find(
-    RoomVisit,
-    { userId },
-    { orderBy: { visitedAt: "DESC", id: "DESC" }, offset: kept, limit: 100, fields: ["id"] },
-  );
-  if (stale.length > 0) await em.nativeDelete(RoomVisit, { id: { $in: stale.map((v) => v.id) } });
 }
 
 /** The caller's user uuid, or 401 for a token that is not a user's or a bot's. */
@@ -299,16 +302,21 @@ export function roomRoutes(svc: RoomServiceContext): ServiceImpl<typeof RoomServ
     },
 
     async listPublicRooms(req, ctx) {
+      const em = callEm(ctx);
       const page = paging(svc, req.limit, req.offset);
       const search = req.search.trim();
       const where = search
         ? { type: "PUBLIC", name: { $ilike: `%${search.replace(/[\\%_]/g, (c) => `\\${c}`)}%` } }
         : { type: "PUBLIC" };
-      const [rooms, total] = await callEm(ctx).findAndCount(Room, where, {
-        orderBy: { isLive: "DESC", createdAt: "DESC", id: "DESC" },
-        ...page,
-      });
-      return { rooms: rooms.map(view), total };
+      const orderBy = { isLive: "DESC", createdAt: "DESC", id: "DESC" } as const;
+      // The page's ids first, from the directory index alone (an index-only scan however deep the offset), then
+      // only those rows.
+      const [ids, total] = await Promise.all([
+        em.find(Room, where, { orderBy, ...page, fields: ["id", "isLive", "createdAt"] }),
+        em.count(Room, where),
+      ]);
+      const byId = new Map((await em.find(Room, { id: { $in: ids.map((r) => r.id) } })).map((r) => [r.id, r] as const));
+      return { rooms: ids.flatMap((r) => (byId.has(r.id) ? [view(byId.get(r.id)!)] : [])), total };
     },
 
     async getPrivateRoomCount(_req, ctx) {
