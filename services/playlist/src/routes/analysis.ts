@@ -4,7 +4,7 @@ import { createHmac, timingSafeEqual } from "node:crypto";
 import type { ServiceImpl } from "@connectrpc/connect";
 import { Code, ConnectError } from "@connectrpc/connect";
 import { callEm, callIdentity } from "@tt/kit";
-import type { AnalysisService, CyaniteWebhookRequest } from "@tt/proto/tt/playlist/v1/analysis_service_pb";
+import type { AnalysisService } from "@tt/proto/tt/playlist/v1/analysis_service_pb";
 import type { Song as SongMessage } from "@tt/proto/tt/playlist/v1/song_pb";
 import type { PlaylistServiceContext } from "../context.ts";
 import { songMessage } from "../modules/catalogue/catalogue.ts";
@@ -18,8 +18,15 @@ export const INVALID_SIGNATURE = "invalid signature";
 /** Crate songs looked at for ones with a Spotify id (the first ones). */
 const SCAN = 100;
 
+/** What the webhook's signature covers. */
+export interface WebhookFields {
+  version: string;
+  resource?: { type: string; id: string } | undefined;
+  event?: { type: string; status: string } | undefined;
+}
+
 /** The string the webhook's signature covers (docs/decisions.md). */
-export function webhookSigningString(req: Pick<CyaniteWebhookRequest, "version" | "resource" | "event">): string {
+export function webhookSigningString(req: WebhookFields): string {
   return [
     req.version,
     req.resource?.type ?? "",

@@ -29,21 +29,28 @@ export const PROVIDER_LABELS: Record<string, string> = {
 };
 export const labelOf = (provider: string): string => PROVIDER_LABELS[provider] ?? provider;
 
-/** The catalogue's description of a provider track (what findOrCreateSong takes). */
+/** A provider's isrc when it is one (12 letters and digits; dashes dropped), else undefined. */
+export function cleanIsrc(isrc: string | undefined): string | undefined {
+  const value = (isrc ?? "").replace(/-/g, "").trim().toUpperCase();
+  return /^[A-Z0-9]{12}$/.test(value) ? value : undefined;
+}
+
+/** The catalogue's description of a provider track (what findOrCreateSong takes), cut to the columns' sizes. */
 export function providerSongOf(track: ProviderTrack): ProviderSong {
   const song: ProviderSong = {
-    trackName: track.trackName,
-    artistName: track.artistName || "Unknown artist",
+    trackName: track.trackName.slice(0, 300),
+    artistName: (track.artistName || "Unknown artist").slice(0, 300),
     duration: track.duration,
     explicit: track.explicit,
-    musicProviders: { ...(track.otherIds ?? {}), [track.provider]: track.providerId },
+    musicProviders: { ...(track.otherIds ?? {}), [track.provider]: track.providerId.slice(0, 255) },
     previews: track.previews,
   };
-  if (track.isrc !== undefined) song.isrc = track.isrc;
-  if (track.thumbnail !== undefined) song.thumbnails = { [track.provider]: track.thumbnail };
-  if (track.link !== undefined) song.links = { [track.provider]: track.link };
-  if (track.genre !== undefined) song.genre = track.genre;
-  if (track.albumName !== undefined) song.albumName = track.albumName;
+  const isrc = cleanIsrc(track.isrc);
+  if (isrc !== undefined) song.isrc = isrc;
+  if (track.thumbnail !== undefined) song.thumbnails = { [track.provider]: track.thumbnail.slice(0, 2048) };
+  if (track.link !== undefined) song.links = { [track.provider]: track.link.slice(0, 2048) };
+  if (track.genre !== undefined) song.genre = track.genre.slice(0, 100);
+  if (track.albumName !== undefined) song.albumName = track.albumName.slice(0, 300);
   if (track.releaseYear !== undefined) song.releaseYear = track.releaseYear;
   return song;
 }
@@ -176,7 +183,7 @@ export async function resolveProviderSong(
   }
   const song = await findOrCreateSong(em, { ...providerSongOf(track), status: SongStatus.SUCCESS });
   for (const other of await otherProviderIds(providers, track, country)) {
-    await findOrCreateSong(em, { ...providerSongOf(other), isrc: track.isrc });
+    await findOrCreateSong(em, { ...providerSongOf(other), isrc: cleanIsrc(track.isrc) });
   }
   return song;
 }
