@@ -545,14 +545,16 @@ describe("media (profile images)", () => {
     }
     expect(ingressBackend(docs, "/media")).toBe(gatewayName);
 
-    // Only the media service, the upload service (media.alsoServices: its songs) and the gateway mount it; the
-    // migration Job gets no media settings.
+    // Only the media service, the upload and room services (media.alsoServices: songs, room posters) and the gateway
+    // mount it; the migration Job gets no media settings.
     expect(resolveEnv(docs, `${release}-turntable-upload`).env).toMatchObject({ MEDIA_DIR: mediaDir });
+    expect(resolveEnv(docs, `${release}-turntable-room`).env).toMatchObject({ MEDIA_DIR: mediaDir });
     for (const { owner, spec } of podSpecs(docs)) {
       if (
         owner === `Deployment/${userName}` ||
         owner === `Deployment/${gatewayName}` ||
-        owner === `Deployment/${release}-turntable-upload`
+        owner === `Deployment/${release}-turntable-upload` ||
+        owner === `Deployment/${release}-turntable-room`
       )
         continue;
       expect(
