@@ -49,6 +49,18 @@ describe("Audius", () => {
   });
 });
 
+it("Audius resolves a track page to its id", async () => {
+  fake.setHandler((req) =>
+    req.path === "/v1/resolve" ? { status: 200, json: { data: { id: "Xy1" } } } : { status: 404, json: {} },
+  );
+  const audius = createHttpAudius({ apiBaseUrl: fake.url, appName: "turntable", timeoutMs: 2000 });
+  expect(await audius.resolve("https://audius.co/ana/wave")).toBe("Xy1");
+  expect(Object.fromEntries(fake.requests[0]?.query ?? [])).toEqual({
+    url: "https://audius.co/ana/wave",
+    app_name: "turntable",
+  });
+});
+
 describe("YouTube Data API", () => {
   it.each([
     ["PT3M33S", 213],

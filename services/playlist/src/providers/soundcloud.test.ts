@@ -36,6 +36,17 @@ describe("SoundCloud client", () => {
     expect(fake.requests[0]?.headers.authorization).toBe("OAuth app");
   });
 
+  it("resolves a permalink to its track id with /resolve; unknown is undefined", async () => {
+    fake.setHandler((req) =>
+      req.query.get("url") === "https://soundcloud.com/a/b"
+        ? { status: 200, json: { kind: "track", id: 42 } }
+        : { status: 404, json: { error: "404 - Not Found" } },
+    );
+    expect(await client().resolve("https://soundcloud.com/a/b")).toBe("42");
+    expect(await client().resolve("https://soundcloud.com/a/none")).toBeUndefined();
+    expect(fake.requests[0]?.path).toBe("/resolve");
+  });
+
   it("searches /tracks with q, offset, linked_partitioning and limit; an empty term is not searched", async () => {
     fake.setHandler(() => ({ status: 200, json: { collection: [soundCloudTrackJson()], next_href: "n" } }));
     const page = await client().search("night", 10, 20);
