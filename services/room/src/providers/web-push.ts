@@ -1,16 +1,7 @@
-// Web push (RFC 8030) with VAPID (RFC 8292) and the aes128gcm payload encryption of RFC 8291, written with
-// node:crypto and jose: the `web-push` package is not installed in this workspace (docs/decisions.md), and the
-// protocol is small. A push is one POST of the encrypted payload to the subscription's endpoint.
-import {
-  createCipheriv,
-  createECDH,
-  createHmac,
-  createPrivateKey,
-  generateKeyPairSync,
-  randomBytes,
-  type KeyObject,
-} from "node:crypto";
-import { SignJWT } from "jose";
+// Web push (RFC 8030) with VAPID (RFC 8292) and the aes128gcm payload encryption of RFC 8291 through the `web-push`
+// library: it signs the VAPID JWT and encrypts the payload (generateRequestDetails); the POST itself goes through
+// fetch so a push has a timeout, never follows a redirect and may reach a plain-http endpoint in tests.
+import webpush from "web-push";
 import { ProviderError } from "@tt/kit";
 
 export interface VapidKeys {
@@ -34,55 +25,9 @@ export interface WebPushSender {
   send(subscription: WebPushSubscriptionKeys, payload: string): Promise<WebPushResult>;
 }
 
-const b64u = (buf: Buffer) => buf.toString("base64url");
-
 /** A new VAPID key pair. */
 export function generateVapidKeys(): { publicKey: string; privateKey: string } {
-  const { publicKey, privateKey } = generateKeyPairSync("ec", { namedCurve: "prime256v1" });
-  const pub = publicKey.export({ format: "jwk" });
-  const priv = privateKey.export({ format: "jwk" });
-  const raw = Buffer.concat([Buffer.from([4]), Buffer.from(pub.x!, "base64url"), Buffer.from(pub.y!, "base64url")]);
-  return { publicKey: b64u(raw), privateKey: priv.d! };
-}
-
-function vapidPrivateKey(keys: VapidKeys): KeyObject {
-  const raw = Buffer.from(keys.publicKey, "base64url");
-  if (raw.length !== 65 || raw[0] !== 4)
-    throw new Error("VAPID_PUBLIC_KEY must be an uncompressed P-256 key (base64url)");
-  return createPrivateKey({
-    key: { kty: "EC", crv: "P-256", x: b64u(raw.subarray(1, 33)), y: b64u(raw.subarray(33)), d: keys.privateKey },
-    format: "jwk",
-  });
-}
-
-const hmac = (key: Buffer, data: Buffer) => createHmac("sha256", key).update(data).digest();
-
-/** RFC 8291 §3.4: the aes128gcm body for one record (salt, record size, sender key, ciphertext). */
-export function encryptPayload(p256dh: string, authSecret: string, payload: Buffer): Buffer {
-  const uaPublic = Buffer.from(p256dh, "base64url");
-  const auth = Buffer.from(authSecret, "base64url");
-  if (uaPublic.length !== 65 || uaPublic[0] !== 4) throw new Error("p256dh is not an uncompressed P-256 key");
-  if (auth.length < 16) throw new Error("auth is shorter than 16 bytes");
-  const ecdh = createECDH("prime256v1");
-  const asPublic = ecdh.generateKeys();
-  const secret = ecdh.computeSecret(uaPublic);
-  const prkKey = hmac(auth, secret);
-  const keyInfo = Buffer.concat([Buffer.from("WebPush: info\0"), uaPublic, asPublic, Buffer.from([1])]);
-  const ikm = hmac(prkKey, keyInfo);
-  const salt = randomBytes(16);
-  const prk = hmac(salt, ikm);
-  const cek = hmac(prk, Buffer.from("Content-Encoding: aes128gcm\0\x01")).subarray(0, 16);
-  const nonce = hmac(prk, Buffer.from("Content-Encoding: nonce\0\x01")).subarray(0, 12);
-  const cipher = createCipheriv("aes-128-gcm", cek, nonce);
-  // One record: the payload and the last-record delimiter 0x02, no padding.
-  const body = Buffer.concat([
-    cipher.update(Buffer.concat([payload, Buffer.from([2])])),
-    cipher.final(),
-    cipher.getAuthTag(),
-  ]);
-  const rs = Buffer.alloc(4);
-  rs.writeUInt32BE(4096);
-  return Buffer.concat([salt, rs, Buffer.from([asPublic.length]), asPublic, body]);
+  return webpush.generateVAPIDKeys();
 }
 
 export interface WebPushOptions {
@@ -95,47 +40,30 @@ export interface WebPushOptions {
 }
 
 export function createWebPushSender(options: WebPushOptions): WebPushSender {
-  const key = vapidPrivateKey(options.vapid);
-  const jwts = new Map<string, { jwt: string; expiresAt: number }>();
-
-  async function vapidJwt(audience: string): Promise<string> {
-    const hit = jwts.get(audience);
-    if (hit && hit.expiresAt > Date.now() + 60_000) return hit.jwt;
-    const exp = Math.floor(Date.now() / 1000) + 12 * 3600;
-    const jwt = await new SignJWT({})
-      .setProtectedHeader({ alg: "ES256", typ: "JWT" })
-      .setAudience(audience)
-      .setSubject(options.vapid.subject)
-      .setExpirationTime(exp)
-      .sign(key);
-    jwts.set(audience, { jwt, expiresAt: exp * 1000 });
-    return jwt;
-  }
-
+  // Refuses keys of the wrong shape at start, not at the first push.
+  webpush.setVapidDetails(options.vapid.subject, options.vapid.publicKey, options.vapid.privateKey);
   return {
     async send(subscription, payload) {
       const url = new URL(subscription.endpoint);
       if (url.protocol !== "https:" && !(options.allowHttp && url.protocol === "http:")) {
         return { ok: false, gone: true, reason: "endpoint is not https" };
       }
-      let body: Buffer;
+      let request: ReturnType<typeof webpush.generateRequestDetails>;
       try {
-        body = encryptPayload(subscription.p256dh, subscription.auth, Buffer.from(payload, "utf8"));
+        request = webpush.generateRequestDetails(
+          { endpoint: subscription.endpoint, keys: { p256dh: subscription.p256dh, auth: subscription.auth } },
+          payload,
+          { vapidDetails: options.vapid, TTL: options.ttlSeconds, contentEncoding: "aes128gcm", urgency: "normal" },
+        );
       } catch (error) {
         return { ok: false, gone: true, reason: error instanceof Error ? error.message : "bad keys" };
       }
       let response: Response;
       try {
         response = await fetch(url, {
-          method: "POST",
-          headers: {
-            authorization: `vapid t=${await vapidJwt(url.origin)}, k=${options.vapid.publicKey}`,
-            "content-encoding": "aes128gcm",
-            "content-type": "application/octet-stream",
-            ttl: String(options.ttlSeconds),
-            urgency: "normal",
-          },
-          body: new Uint8Array(body),
+          method: request.method,
+          headers: request.headers as Record<string, string>,
+          body: request.body ? new Uint8Array(request.body) : null,
           signal: AbortSignal.timeout(options.timeoutMs),
           redirect: "error",
         });
