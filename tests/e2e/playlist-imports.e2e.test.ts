@@ -41,7 +41,6 @@ function route(req: RecordedRequest): FakeAnswer {
   }
   if (key === "GET /v1/me") {
     if (refuseUserToken !== "" && req.headers.authorization === `Bearer ${refuseUserToken}`) {
-      refuseUserToken = "";
       return { status: 401, json: { error: { status: 401, message: "The access token expired" } } };
     }
     return ok200({ id: "alice-sp", email: "alice@sp.test", product: "premium" });
@@ -251,8 +250,16 @@ describe("exports", () => {
     expect(created?.json).toEqual({ name: "My export", public: false });
     const adds = fake.requests.find((r) => r.path === "/v1/playlists/EXPORTED/tracks");
     expect(adds?.json).toEqual({ uris: ["spotify:track:imp1x", "spotify:track:imp2x"] });
-    // The refused token was answered by one retry, not a loop.
-    expect(fake.requests.filter((r) => r.path === "/v1/me").length).toBe(2);
+    // The refused token was refreshed once (the user service asked Spotify for a new one) and the call retried
+    // once with it.
+    expect(fake.requests.filter((r) => r.path === "/v1/me").map((r) => r.headers.authorization)).toEqual([
+      "Bearer user-1",
+      "Bearer user-2",
+    ]);
+    expect(fake.requests.filter((r) => r.path === "/api/token").map((r) => r.form.grant_type)).toEqual([
+      "refresh_token",
+    ]);
+    expect(created?.headers.authorization).toBe("Bearer user-2");
   });
 
   it("POST /exports/apple with the user's Music User Token", async () => {

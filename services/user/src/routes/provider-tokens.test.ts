@@ -250,6 +250,19 @@ describe("RefreshSpotifyToken, GetServiceSpotifyAccessToken, DeleteSpotifyToken"
     expect(fake.requests.map((r) => r.form.grant_type)).toEqual(["refresh_token"]);
   });
 
+  it("forceRefresh refreshes a token that has not expired (the provider refused it, spec 002 §8)", async () => {
+    const user = await signUp();
+    await linkSpotify(user);
+    fake.requests.length = 0;
+    routes["POST /api/token"] = () => oauth("sp-at-forced");
+    const forced = await h.rpc.getServiceSpotifyAccessToken(
+      { id: user.subject, forceRefresh: true },
+      h.ctx("getServiceSpotifyAccessToken", service),
+    );
+    expect(forced.token?.accessToken).toBe("sp-at-forced");
+    expect(fake.requests.map((r) => r.form.grant_type)).toEqual(["refresh_token"]);
+  });
+
   it("drops the link with 401 when Spotify refuses the refresh token", async () => {
     const user = await signUp();
     await linkSpotify(user);

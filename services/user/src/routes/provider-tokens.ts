@@ -157,7 +157,11 @@ export function providerTokenRoutes(svc: UserServiceContext): Partial<ServiceImp
 
     async getSoundCloudAccessToken(req, ctx) {
       const userId = ownOrService(callIdentity(ctx), req.id);
-      return freshToken(callEm(ctx), { userId, provider: "soundcloud", variant: req.mobile ? "mobile" : "web" }, false);
+      return freshToken(
+        callEm(ctx),
+        { userId, provider: "soundcloud", variant: req.mobile ? "mobile" : "web" },
+        req.forceRefresh,
+      );
     },
 
     async exchangeSpotifyCode(req, ctx) {
@@ -219,7 +223,7 @@ export function providerTokenRoutes(svc: UserServiceContext): Partial<ServiceImp
     },
 
     async getServiceSpotifyAccessToken(req, ctx) {
-      return freshToken(callEm(ctx), { userId: checkUuid(req.id), provider: "spotify" }, false);
+      return freshToken(callEm(ctx), { userId: checkUuid(req.id), provider: "spotify" }, req.forceRefresh);
     },
 
     async exchangeYouTubeCode(req, ctx) {

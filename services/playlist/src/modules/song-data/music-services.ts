@@ -69,10 +69,10 @@ export function createMusicServices(providers: MusicProviders, clients: ServiceC
     }
     return tokens;
   };
-  const source = (label: string, fetch: () => Promise<string>): TokenSource => ({
-    get: () => fetch().catch((error: unknown) => Promise.reject(notConnected(label, error))),
-    // The user service refreshes a token that is about to expire; after a refusal we ask it again once.
-    refresh: () => fetch().catch((error: unknown) => Promise.reject(notConnected(label, error))),
+  const source = (label: string, fetch: (forceRefresh: boolean) => Promise<string>): TokenSource => ({
+    get: () => fetch(false).catch((error: unknown) => Promise.reject(notConnected(label, error))),
+    // After a refusal (002 §8) the user service refreshes the token even though it has not expired.
+    refresh: () => fetch(true).catch((error: unknown) => Promise.reject(notConnected(label, error))),
   });
   return {
     providers,
@@ -91,8 +91,8 @@ export function createMusicServices(providers: MusicProviders, clients: ServiceC
       }
     },
     spotifyUserToken: (userUuid, signal) =>
-      source("Spotify", async () => {
-        const answer = await userService().getServiceSpotifyAccessToken({ id: userUuid }, { signal });
+      source("Spotify", async (forceRefresh) => {
+        const answer = await userService().getServiceSpotifyAccessToken({ id: userUuid, forceRefresh }, { signal });
         return answer.token?.accessToken ?? "";
       }),
     async appleUserToken(userUuid, signal) {
@@ -104,8 +104,11 @@ export function createMusicServices(providers: MusicProviders, clients: ServiceC
       }
     },
     soundCloudUserToken: (userUuid, signal) =>
-      source("SoundCloud", async () => {
-        const answer = await userService().getSoundCloudAccessToken({ id: userUuid, mobile: false }, { signal });
+      source("SoundCloud", async (forceRefresh) => {
+        const answer = await userService().getSoundCloudAccessToken(
+          { id: userUuid, mobile: false, forceRefresh },
+          { signal },
+        );
         return answer.token?.accessToken ?? "";
       }),
   };
