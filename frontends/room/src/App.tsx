@@ -1,36 +1,71 @@
-import { useAppTranslation, useSession } from "@tt/web-kit";
+import { lazy, Suspense, type ComponentType, type LazyExoticComponent } from "react";
+import { Link, useAppLocation } from "./lib/router.tsx";
+import { useRoomT } from "./lib/ui.tsx";
 import "./room.css";
 
-const en = {
-  title: "Live rooms",
-  emptyTitle: "No rooms are live yet",
-  emptyBody:
-    "Live rooms will be listed here as soon as the room service runs on this server. Nothing is made up in the meantime.",
-  guestHint: "You are browsing as a guest; you can listen in any room once rooms are live.",
+// Every screen is its own chunk, fetched on first visit (the remote's entry stays small).
+const DirectoryScreen = lazy(() =>
+  import("./screens/DirectoryScreen.tsx").then((m) => ({ default: m.DirectoryScreen })),
+);
+const CreateRoomScreen = lazy(() =>
+  import("./screens/CreateRoomScreen.tsx").then((m) => ({ default: m.CreateRoomScreen })),
+);
+const RoomScreen = lazy(() => import("./screens/RoomScreen.tsx").then((m) => ({ default: m.RoomScreen })));
+const SettingsScreen = lazy(() => import("./screens/SettingsScreen.tsx").then((m) => ({ default: m.SettingsScreen })));
+const CommunitiesScreen = lazy(() =>
+  import("./screens/CommunitiesScreen.tsx").then((m) => ({ default: m.CommunitiesScreen })),
+);
+const EventsScreen = lazy(() => import("./screens/EventsScreen.tsx").then((m) => ({ default: m.EventsScreen })));
+
+const SCREENS: Record<string, LazyExoticComponent<ComponentType>> = {
+  "": DirectoryScreen,
+  create: CreateRoomScreen,
+  communities: CommunitiesScreen,
+  events: EventsScreen,
 };
 
-const es: typeof en = {
-  title: "Salas en directo",
-  emptyTitle: "Todavía no hay salas en directo",
-  emptyBody:
-    "Las salas en directo aparecerán aquí en cuanto el servicio de salas funcione en este servidor. Mientras tanto no se inventa nada.",
-  guestHint: "Estás navegando como invitado; podrás escuchar en cualquier sala cuando haya salas en directo.",
-};
+const TABS = [
+  { to: "/", key: "directory" },
+  { to: "/create", key: "create" },
+  { to: "/communities", key: "communities" },
+  { to: "/events", key: "events" },
+] as const;
 
-/** The room remote's first screen: the list of live rooms (the room service has not landed yet). */
+/** Routes: /, /create, /communities[/<id>], /events, /r/<slug or uuid>, /r/<slug or uuid>/settings. */
+function Screen({ path }: { path: string }) {
+  const [first = "", second, third] = path.split("/").filter(Boolean);
+  if (first === "r" && second) {
+    const id = decodeURIComponent(second);
+    return third === "settings" ? <SettingsScreen key={id} id={id} /> : <RoomScreen key={id} id={id} />;
+  }
+  if (first === "communities" && second) return <CommunitiesScreen key={second} id={decodeURIComponent(second)} />;
+  const Registered = Object.hasOwn(SCREENS, first) ? SCREENS[first] : undefined;
+  return Registered ? <Registered /> : <DirectoryScreen />;
+}
+
+/** The room remote: the directory, creating a room, a room's page and settings, communities and events. */
 export function App() {
-  const { t } = useAppTranslation("room", { en, es });
-  const { signedIn } = useSession();
+  const { t } = useRoomT();
+  const { path } = useAppLocation();
+  const first = "/" + (path.split("/")[1] ?? "");
+  const current = TABS.some((tab) => tab.to === first) ? first : undefined;
   return (
-    <section className="tt-room" aria-labelledby="room-title">
-      <h1 id="room-title" className="tt-page-title">
-        {t("title")}
-      </h1>
-      <div className="tt-card tt-empty" role="status">
-        <h2>{t("emptyTitle")}</h2>
-        <p className="tt-muted">{t("emptyBody")}</p>
-        {!signedIn && <p className="tt-muted">{t("guestHint")}</p>}
-      </div>
+    <section className="tt-room">
+      <nav className="tt-room-tabs" aria-label={t("nav.label")}>
+        {TABS.map((tab) => (
+          <Link
+            key={tab.key}
+            to={tab.to}
+            className="tt-room-tab"
+            aria-current={current === tab.to ? "page" : undefined}
+          >
+            {t(`nav.${tab.key}`)}
+          </Link>
+        ))}
+      </nav>
+      <Suspense fallback={<p className="tt-loading">{t("loading")}</p>}>
+        <Screen path={path} />
+      </Suspense>
     </section>
   );
 }

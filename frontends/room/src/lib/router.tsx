@@ -1,0 +1,78 @@
+import { useCallback, useSyncExternalStore, type AnchorHTMLAttributes, type MouseEvent } from "react";
+
+// The room remote's own small router. The shell's react-router is not a federation singleton, so the remote
+// cannot use its context; both read the same window.history instead. A navigation here pushes an entry the way
+// react-router does (with an idx) and fires popstate, so the shell's router follows it. A navigation by the shell
+// (history.pushState, which fires no event) is heard through the Navigation API's currententrychange where the
+// browser has it, and otherwise on the next render (useSyncExternalStore compares snapshots on every render).
+
+/** Where the shell mounts this remote; on its own dev server the app is at the site root. */
+export const SHELL_MOUNT = "/room";
+
+function basePath(pathname: string): string {
+  return pathname === SHELL_MOUNT || pathname.startsWith(`${SHELL_MOUNT}/`) ? SHELL_MOUNT : "";
+}
+
+interface NavigationLike {
+  addEventListener(type: "currententrychange", listener: () => void): void;
+  removeEventListener(type: "currententrychange", listener: () => void): void;
+}
+
+function subscribe(onChange: () => void): () => void {
+  const navigation = (window as unknown as { navigation?: NavigationLike }).navigation;
+  window.addEventListener("popstate", onChange);
+  navigation?.addEventListener("currententrychange", onChange);
+  return () => {
+    window.removeEventListener("popstate", onChange);
+    navigation?.removeEventListener("currententrychange", onChange);
+  };
+}
+
+const snapshot = () => window.location.pathname + window.location.search;
+
+/** The full URL for an in-app path ("/search" → "/crates/search" inside the shell). */
+export function hrefOf(to: string): string {
+  const base = basePath(window.location.pathname);
+  return `${base}${to === "/" && base ? "" : to}`;
+}
+
+export function navigate(to: string): void {
+  const previous = window.history.state as { idx?: unknown } | null;
+  const idx = typeof previous?.idx === "number" ? previous.idx + 1 : 0;
+  window.history.pushState({ usr: null, key: Math.random().toString(36).slice(2, 10), idx }, "", hrefOf(to));
+  window.dispatchEvent(new PopStateEvent("popstate", { state: window.history.state }));
+}
+
+export interface AppLocation {
+  /** The path inside the app, always starting with "/". */
+  path: string;
+  search: URLSearchParams;
+}
+
+export function useAppLocation(): AppLocation {
+  const current = useSyncExternalStore(subscribe, snapshot, () => "/");
+  const [pathname = "/", query = ""] = current.split("?");
+  const base = basePath(pathname);
+  const path = pathname.slice(base.length).replace(/\/+$/, "") || "/";
+  return { path, search: new URLSearchParams(query) };
+}
+
+/** Replaces the query string of the current entry (search terms), without a new history entry. */
+export function useReplaceSearch(): (params: Record<string, string>) => void {
+  return useCallback((params) => {
+    const search = new URLSearchParams(params).toString();
+    const url = `${window.location.pathname}${search ? `?${search}` : ""}`;
+    window.history.replaceState(window.history.state, "", url);
+  }, []);
+}
+
+export function Link({ to, onClick, ...props }: AnchorHTMLAttributes<HTMLAnchorElement> & { to: string }) {
+  const follow = (event: MouseEvent<HTMLAnchorElement>) => {
+    onClick?.(event);
+    if (event.defaultPrevented || event.button !== 0) return;
+    if (event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
+    event.preventDefault();
+    navigate(to);
+  };
+  return <a {...props} href={hrefOf(to)} onClick={follow} />;
+}

@@ -1,0 +1,236 @@
+import { create } from "@bufbuild/protobuf";
+import { timestampDate, timestampNow } from "@bufbuild/protobuf/wkt";
+import { Code, ConnectError, type ConnectRouter, type HandlerContext } from "@connectrpc/connect";
+import { EventSchema } from "@tt/proto/tt/room/v1/event_service_pb";
+import { RoomSchema, RoomUserRoleSchema, type Room, type RoomUserRole } from "@tt/proto/tt/room/v1/room_pb";
+import type { MessageInitShape } from "@bufbuild/protobuf";
+import { AdminService, CommunityService, EventService, RoomService, RoomUserRoleService } from "../api.ts";
+
+export const OWNER_UUID = "00000000-0000-4000-8000-00000000000a";
+export const OTHER_UUID = "00000000-0000-4000-8000-00000000000b";
+
+/** A kit's session token for a user of this fake: the fake reads the caller from it. */
+export const tokenOf = (userUuid: string) => `t:${userUuid}`;
+
+export interface TestRoomService {
+  routes: (router: ConnectRouter) => void;
+  rooms: Room[];
+  grants: RoomUserRole[];
+  /** Every call in order, by method name. */
+  calls: string[];
+  addRoom(name: string, owner?: string, init?: MessageInitShape<typeof RoomSchema>): Room;
+}
+
+let counter = 0;
+const uuid = () => `00000000-0000-4000-9000-${String(++counter).padStart(12, "0")}`;
+const slugOf = (name: string) =>
+  name
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, "-")
+    .replace(/^-|-$/g, "");
+
+/**
+ * A small, honest in-memory room service for the room app's component tests, served through Connect's router
+ * transport: the real protocol and shapes, the server's messages for the refusals the screens show.
+ */
+export function createTestRoomService(): TestRoomService {
+  const rooms: Room[] = [];
+  const grants: RoomUserRole[] = [];
+  const calls: string[] = [];
+  const callerOf = (context: HandlerContext): string | undefined => {
+    const header = context.requestHeader.get("authorization") ?? "";
+    const token = header.replace(/^Bearer /, "");
+    return token.startsWith("t:") ? token.slice(2) : undefined;
+  };
+  const find = (id: string) => {
+    const room = rooms.find((r) => r.uuid === id || r.slug === id);
+    if (!room) throw new ConnectError("Room not found", Code.NotFound);
+    return room;
+  };
+  const live = (grant: RoomUserRole) => !grant.expiresAt || timestampDate(grant.expiresAt) > new Date();
+  const rolesOf = (room: Room, user: string | undefined): string[] => {
+    if (!user) return ["guest"];
+    const roles = grants.filter((g) => g.roomUuid === room.uuid && g.userUuid === user && live(g)).map((g) => g.role);
+    if (room.ownerUuid === user) roles.unshift("owner");
+    return roles.length ? roles : ["user"];
+  };
+  const moderates = (room: Room, user: string | undefined) =>
+    rolesOf(room, user).some((r) => ["owner", "coOwner", "moderator"].includes(r));
+  const mustModerate = (room: Room, context: HandlerContext) => {
+    if (!moderates(room, callerOf(context)))
+      throw new ConnectError("Only the room's owners and moderators can do this", Code.PermissionDenied);
+  };
+  const addRoom = (name: string, owner = OWNER_UUID, init: MessageInitShape<typeof RoomSchema> = {}) => {
+    const room = create(RoomSchema, {
+      uuid: uuid(),
+      slug: slugOf(name),
+      name,
+      ownerUuid: owner,
+      type: "PUBLIC",
+      design: "CLUB",
+      djType: "EVERYONE",
+      numberOfDjs: 5,
+      createdAt: timestampNow(),
+      updatedAt: timestampNow(),
+    });
+    Object.assign(room, init);
+    rooms.push(room);
+    return room;
+  };
+  const page = (list: Room[], limit: number, offset: number) => ({
+    rooms: list.slice(offset, offset + (limit || 20)),
+    total: list.length,
+  });
+  const enter = (method: string) => calls.push(method);
+
+  const routes = (router: ConnectRouter) => {
+    router.service(RoomService, {
+      listPublicRooms: ({ limit, offset, search }) => {
+        enter("ListPublicRooms");
+        const list = rooms.filter((r) => r.type === "PUBLIC" && r.name.toLowerCase().includes(search.toLowerCase()));
+        return page(list, limit, offset);
+      },
+      listPromotedRooms: ({ limit, offset }) => {
+        enter("ListPromotedRooms");
+        return page(
+          rooms.filter((r) => r.promoted),
+          limit,
+          offset,
+        );
+      },
+      listMyRooms: ({ limit, offset }, context) => {
+        enter("ListMyRooms");
+        const me = callerOf(context);
+        if (!me) throw new ConnectError("Unauthorized", Code.Unauthenticated);
+        return page(
+          rooms.filter((r) => moderates(r, me)),
+          limit,
+          offset,
+        );
+      },
+      listRecentRooms: ({ limit, offset }) => {
+        enter("ListRecentRooms");
+        return page([], limit, offset);
+      },
+      createRoom: (request, context) => {
+        enter("CreateRoom");
+        const me = callerOf(context);
+        if (!me) throw new ConnectError("Unauthorized", Code.Unauthenticated);
+        if (rooms.some((r) => r.slug === slugOf(request.name)))
+          throw new ConnectError("A room with this name already exists", Code.AlreadyExists);
+        const room = addRoom(request.name, me, {
+          description: request.description,
+          type: request.type || "PUBLIC",
+          design: request.design || "CLUB",
+          djType: request.djType || "EVERYONE",
+          numberOfDjs: request.numberOfDjs || 5,
+          musicProviders: request.musicProviders,
+          externalUrl: request.externalUrl,
+        });
+        return { room };
+      },
+      getRoom: ({ id }) => {
+        enter("GetRoom");
+        return { room: find(id) };
+      },
+      joinRoom: ({ id, guestPassword }, context) => {
+        enter("JoinRoom");
+        const room = find(id);
+        const me = callerOf(context);
+        const roles = rolesOf(room, me);
+        if (roles.includes("banned")) throw new ConnectError("You are banned from this room", Code.PermissionDenied);
+        if (room.type === "PRIVATE" && !moderates(room, me) && guestPassword !== "letmein")
+          throw new ConnectError("This room is private", Code.PermissionDenied);
+        const isModerator = moderates(room, me);
+        return {
+          room,
+          roles,
+          permissions: { canChat: !roles.includes("chatDisabled") && Boolean(me), canDj: Boolean(me), isModerator },
+          numberOfDjs: room.numberOfDjs,
+          djType: room.djType,
+          liveStage: { url: "", status: "pending" },
+        };
+      },
+      updateRoom: (request, context) => {
+        enter("UpdateRoom");
+        const room = find(request.id);
+        mustModerate(room, context);
+        if (request.name !== undefined) room.name = request.name;
+        if (request.description !== undefined) room.description = request.description;
+        room.updatedAt = timestampNow();
+        return { room };
+      },
+      setDjSeats: ({ id, numberOfDjs }, context) => {
+        enter("SetDjSeats");
+        const room = find(id);
+        mustModerate(room, context);
+        if (numberOfDjs < 1 || numberOfDjs > 10)
+          throw new ConnectError("Seats must be between 1 and 10", Code.InvalidArgument);
+        room.numberOfDjs = numberOfDjs;
+        return { room };
+      },
+      setDjType: ({ id, djType }, context) => {
+        enter("SetDjType");
+        const room = find(id);
+        mustModerate(room, context);
+        room.djType = djType;
+        return { room };
+      },
+      setPinnedMessages: ({ id, pinnedMessages }, context) => {
+        enter("SetPinnedMessages");
+        const room = find(id);
+        mustModerate(room, context);
+        room.pinnedMessages = pinnedMessages;
+        return { room };
+      },
+    });
+    router.service(RoomUserRoleService, {
+      getUserRoomRoles: ({ roomId, userId }) => {
+        enter("GetUserRoomRoles");
+        return { roles: rolesOf(find(roomId), userId), grants: [] };
+      },
+      listRoomRoles: ({ roomId, limit, offset }) => {
+        enter("ListRoomRoles");
+        const list = grants.filter((g) => g.roomUuid === roomId && live(g));
+        return { roles: list.slice(offset, offset + (limit || 50)), total: list.length };
+      },
+      grantRoomRole: ({ roomId, userId, role, expiresAt }, context) => {
+        enter("GrantRoomRole");
+        const room = find(roomId);
+        mustModerate(room, context);
+        if (expiresAt && timestampDate(expiresAt) <= new Date())
+          throw new ConnectError("expiresAt must be in the future", Code.InvalidArgument);
+        const grant = create(RoomUserRoleSchema, {
+          id: uuid(),
+          roomUuid: roomId,
+          userUuid: userId,
+          role,
+          grantedBy: callerOf(context) ?? "",
+          createdAt: timestampNow(),
+          ...(expiresAt ? { expiresAt } : {}),
+        });
+        grants.push(grant);
+        return { role: grant };
+      },
+      removeRoomRole: ({ roomId, userId, role }, context) => {
+        enter("RemoveRoomRole");
+        mustModerate(find(roomId), context);
+        const index = grants.findIndex((g) => g.roomUuid === roomId && g.userUuid === userId && g.role === role);
+        if (index < 0) throw new ConnectError("Role not found", Code.NotFound);
+        grants.splice(index, 1);
+        return {};
+      },
+    });
+    router.service(CommunityService, {
+      listUserCommunities: () => ({ communities: [], total: 0 }),
+    });
+    router.service(EventService, {
+      listUpcomingEvents: () => ({
+        events: [create(EventSchema, { id: uuid(), name: "Friday set", slug: "friday-set" })],
+        total: 1,
+      }),
+    });
+    router.service(AdminService, {});
+  };
+  return { routes, rooms, grants, calls, addRoom };
+}
