@@ -10,9 +10,16 @@ export interface BodyBinding {
   wholeBody: boolean;
   /** The top-level field the body fills, for `body: "<field>"`. */
   field?: DescField;
+  /**
+   * `body: "<field>"` naming a `google.api.HttpBody` field: that field receives the body as it came (its bytes
+   * and content type, never parsed), for callers that sign the raw body (webhooks). Any content type is taken.
+   */
+  rawBody: boolean;
   /** The JSON of the request message for a raw JSON body (empty or blank: an empty message). */
-  toJson(body: string | undefined): JsonValue;
+  toJson(body: string | undefined, contentType?: string): JsonValue;
 }
+
+const HTTP_BODY = "google.api.HttpBody";
 
 /** Resolves a rule's body; throws `BindingDefinitionError` when it names no top-level field. */
 export function compileBodyBinding(method: string, input: DescMessage, body: string): BodyBinding {
@@ -21,11 +28,17 @@ export function compileBodyBinding(method: string, input: DescMessage, body: str
     field = input.fields.find((f) => f.name === body);
     if (!field) throw new BindingDefinitionError(`${method}: body "${body}" names no top-level field`);
   }
+  const rawBody = field?.fieldKind === "message" && field.message.typeName === HTTP_BODY;
   return {
     hasBody: body !== "",
     wholeBody: body === "*",
     field,
-    toJson(raw) {
+    rawBody,
+    toJson(raw, contentType) {
+      if (rawBody) {
+        const data = Buffer.from(raw ?? "", "utf8").toString("base64");
+        return { [field!.jsonName]: { contentType: contentType ?? "", data } };
+      }
       let parsed: JsonValue = {};
       if (raw !== undefined && raw.trim() !== "") {
         try {

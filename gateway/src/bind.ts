@@ -39,11 +39,13 @@ export interface Binding {
   readonly hasBody: boolean;
   /** Whether the body may be `multipart/form-data`: it has a `tt.common.v1.UploadedFile` field to fill. */
   readonly acceptsForm: boolean;
+  /** Whether the body is one `google.api.HttpBody` field, filled with the raw body and its content type. */
+  readonly rawBody: boolean;
   /**
    * Builds the request message. `variables` are the decoded path values in template order; `query` the raw
    * query string without "?"; `body` the raw body text when the rule has one.
    */
-  bind(variables: readonly string[], query: string, body: string | undefined): Message;
+  bind(variables: readonly string[], query: string, body: string | undefined, contentType?: string): Message;
   /**
    * Refuses a form part that cannot bind (unknown name, file for a non-file field or text for a file
    * field); called as each part starts, so a bad upload fails before its bytes are read.
@@ -138,10 +140,11 @@ export function compileBinding(rule: BindingRule, registry?: Registry): Binding 
   return {
     hasBody: body.hasBody,
     acceptsForm: form.acceptsForm,
-    bind(variables, query, raw) {
+    rawBody: body.rawBody,
+    bind(variables, query, raw, contentType) {
       const json = requestJson(variables, query);
       if (!body.hasBody) return decode(json, "request", variables, query);
-      const message = decode(body.toJson(raw), "body", variables, query);
+      const message = decode(body.toJson(raw, contentType), "body", variables, query);
       return mergeOnTop(message, json, variables, query);
     },
     checkFormPart(name, isFile) {

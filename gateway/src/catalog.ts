@@ -17,6 +17,9 @@ import { ConsumableService as MerchConsumableService } from "@tt/proto/tt/merch/
 import { MerchService } from "@tt/proto/tt/merch/v1/merch_service_pb";
 import { PointsService as MerchPointsService } from "@tt/proto/tt/merch/v1/points_service_pb";
 import { TokenService as MerchTokenService } from "@tt/proto/tt/merch/v1/token_service_pb";
+import { ProductService as PaymentProductService } from "@tt/proto/tt/payment/v1/product_service_pb";
+import { SubscriptionService as PaymentSubscriptionService } from "@tt/proto/tt/payment/v1/subscription_service_pb";
+import { WebhookService as PaymentWebhookService } from "@tt/proto/tt/payment/v1/webhook_service_pb";
 import { CatalogueService as PlaylistCatalogueService } from "@tt/proto/tt/playlist/v1/catalogue_service_pb";
 import { CrateService as PlaylistCrateService } from "@tt/proto/tt/playlist/v1/crate_service_pb";
 import { RecentSongsService as PlaylistRecentSongsService } from "@tt/proto/tt/playlist/v1/recent_songs_service_pb";
@@ -62,6 +65,7 @@ export const serviceCatalog = {
     PlaylistAnalysisService,
   ],
   merch: [MerchService, MerchAvatarService, MerchPointsService, MerchConsumableService, MerchTokenService],
+  payment: [PaymentProductService, PaymentSubscriptionService, PaymentWebhookService],
   // The room service's proto services, one per line (the rooms part and the social part add theirs).
   // prettier-ignore
   room: [

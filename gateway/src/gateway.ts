@@ -207,7 +207,9 @@ export function createGateway(opts: GatewayOptions): Gateway {
       input = binding.bind(match.variables, query, undefined);
     } else {
       const type = req.headers["content-type"];
-      if (type === undefined || JSON_TYPE.test(type)) {
+      if (binding.rawBody) {
+        input = binding.bind(match.variables, query, await readBody(req, limit), type);
+      } else if (type === undefined || JSON_TYPE.test(type)) {
         input = binding.bind(match.variables, query, await readBody(req, limit));
       } else if (binding.acceptsForm && MULTIPART_TYPE.test(type)) {
         input = binding.bindForm(match.variables, query, await readForm(req, res, type, formLimit, binding));

@@ -12,6 +12,8 @@ export const DEFAULT_REQUEST_HEADERS: readonly string[] = [
   "traceparent",
   // Makes a spending call safe to retry (the merch service's purchases, as Stripe's API does).
   "idempotency-key",
+  // Stripe's webhook signature (the payment service verifies it against the raw body).
+  "stripe-signature",
 ];
 
 /** Service response headers passed back to REST callers. */

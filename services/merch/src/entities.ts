@@ -1,4 +1,4 @@
-import { OutboxMessageSchema } from "@tt/kit";
+import { OutboxMessageSchema, ProcessedEventSchema } from "@tt/kit";
 import { AvatarAssignmentSchema } from "./modules/avatars/avatar-assignment.entity.ts";
 import { AvatarSchema } from "./modules/avatars/avatar.entity.ts";
 import {
@@ -32,4 +32,6 @@ export const entities = [
   CustomFieldSchema,
   // The ConsumablePurchased event leaves through the transactional outbox.
   OutboxMessageSchema,
+  // Marks of the consumed payment events (ProductPurchased).
+  ProcessedEventSchema,
 ];

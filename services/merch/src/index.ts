@@ -4,6 +4,7 @@ import { loadMerchServiceConfig } from "./config.ts";
 import type { MerchContext } from "./context.ts";
 import { entities } from "./entities.ts";
 import { migrationsList } from "./migrations/index.ts";
+import { startPurchaseConsumer } from "./modules/ledger/payment-consumer.ts";
 import { createMedia } from "./modules/media/media.ts";
 import { MERCH_SERVICES, registerMerchRoutes } from "./routes/index.ts";
 
@@ -24,7 +25,9 @@ export const merchServiceDefinition: ServiceDefinition = {
       // Asked whether a user is linked to Discord (discordOnly avatars).
       profiles: deps.clients.get(ProfileService),
     };
-    return { routes: (router) => registerMerchRoutes(router, svc) };
+    // Paid token bundles from the payment service credit the buyer's account once.
+    const purchases = await startPurchaseConsumer(deps, merch.MERCH_MAX_BALANCE);
+    return { routes: (router) => registerMerchRoutes(router, svc), close: () => purchases.unsubscribe() };
   },
 };
 

@@ -24,6 +24,7 @@ export const serviceCatalogue: readonly CatalogueEntry[] = [
   { name: "upload", load: async () => (await import("@tt/upload-service")).uploadServiceDefinition },
   { name: "playlist", load: async () => (await import("@tt/playlist-service")).playlistServiceDefinition },
   { name: "merch", load: async () => (await import("@tt/merch-service")).merchServiceDefinition },
+  { name: "payment", load: async () => (await import("@tt/payment-service")).paymentServiceDefinition },
   { name: "room", load: async () => (await import("@tt/room-service")).roomServiceDefinition },
 ];
 

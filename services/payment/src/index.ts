@@ -1,0 +1,35 @@
+import type { ServiceDefinition } from "@tt/kit";
+import { loadPaymentServiceConfig } from "./config.ts";
+import type { PaymentContext } from "./context.ts";
+import { entities } from "./entities.ts";
+import { migrationsList } from "./migrations/index.ts";
+import { developmentProvider, stripeProvider } from "./providers/payment-provider.ts";
+import { PAYMENT_SERVICES, registerPaymentRoutes } from "./routes/index.ts";
+
+export const paymentServiceDefinition: ServiceDefinition = {
+  name: "payment",
+  services: [...PAYMENT_SERVICES],
+  entities,
+  migrations: migrationsList,
+  async create(deps) {
+    const { payment } = loadPaymentServiceConfig(deps.env);
+    const publicUrl = payment.PAYMENT_PUBLIC_URL ?? "";
+    const svc: PaymentContext = {
+      config: payment,
+      logger: deps.logger,
+      publicUrl,
+      provider:
+        payment.PAYMENT_PROVIDER === "stripe"
+          ? stripeProvider({
+              secretKey: payment.STRIPE_SECRET_KEY!,
+              baseUrl: payment.STRIPE_API_URL,
+              timeoutMs: payment.STRIPE_TIMEOUT_MS,
+            })
+          : developmentProvider(publicUrl),
+    };
+    return { routes: (router) => registerPaymentRoutes(router, svc) };
+  },
+};
+
+export { PAYMENT_SERVICES };
+export { stripeSignatureHeader, verifyStripeSignature } from "./modules/stripe-signature.ts";

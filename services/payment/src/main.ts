@@ -1,0 +1,4 @@
+import { runServiceMain } from "@tt/kit";
+import { paymentServiceDefinition } from "./index.ts";
+
+await runServiceMain([paymentServiceDefinition]);

@@ -1,0 +1,67 @@
+// The payment service on createServiceHarness (real PostgreSQL and NATS), in development mode, with a Stripe
+// webhook secret; optionally the merch service alongside (its ProductPurchased consumer credits token bundles).
+import { generateKeyPairSync } from "node:crypto";
+import { createServer as createNetServer } from "node:net";
+import { ConnectError, type Code } from "@connectrpc/connect";
+import type { ServiceDefinition } from "@tt/kit";
+import { createServiceHarness, type ServiceHarness } from "@tt/kit/testing";
+import { paymentServiceDefinition } from "../index.ts";
+
+export const WEBHOOK_SECRET = "whsec_test_secret";
+
+export interface PaymentHarness extends ServiceHarness {
+  user(role?: string): Promise<{ token: string; uuid: string }>;
+}
+
+export async function closedUrl(): Promise<string> {
+  const server = createNetServer();
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as { port: number };
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return `http://127.0.0.1:${port}`;
+}
+
+export async function createPaymentHarness(
+  env: Record<string, string> = {},
+  alongside: ServiceDefinition[] = [],
+): Promise<PaymentHarness> {
+  const h = await createServiceHarness(paymentServiceDefinition, {
+    env: {
+      STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET,
+      USER_SERVICE_URL: await closedUrl(),
+      SERVICE_TOKEN_PRIVATE_KEY: generateKeyPairSync("ed25519")
+        .privateKey.export({ type: "pkcs8", format: "pem" })
+        .toString(),
+      ...env,
+    },
+    alongside,
+  });
+  return Object.assign(h, {
+    async user(role = "user") {
+      const token = await h.tokens.user(role as never);
+      return { token, uuid: (await h.identityOf(token)).subject };
+    },
+  });
+}
+
+/** The code and message a call was refused with (fails when it was not refused). */
+export async function refusal(call: Promise<unknown>): Promise<{ code: Code; message: string }> {
+  try {
+    await call;
+  } catch (err) {
+    const e = ConnectError.from(err);
+    return { code: e.code, message: e.rawMessage };
+  }
+  throw new Error("expected a refusal");
+}
+
+/** Polls `check` until it holds or the deadline passes (no sleeps as synchronisation). */
+export async function eventually<T>(read: () => Promise<T>, ok: (v: T) => boolean, ms = 10_000): Promise<T> {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    const v = await read();
+    if (ok(v)) return v;
+    if (Date.now() > deadline) throw new Error(`condition not met within ${ms} ms: ${JSON.stringify(v)}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
