@@ -89,6 +89,9 @@ describe("crates app journey", () => {
       const page = await context.newPage();
       const problems: string[] = [];
       page.on("pageerror", (err) => problems.push(`page error: ${err.message}`));
+      page.on("response", (response) => {
+        if (response.status() >= 400) problems.push(`${response.status()} ${response.url()}`);
+      });
       await page.goto(`${platform.url}/login?lang=en`);
       await page.getByLabel("E-mail").fill(account.email);
       await page.getByLabel("Password").fill(account.password);
@@ -142,7 +145,12 @@ describe("crates app journey", () => {
       await shot(page, "crates-03-reordered");
       // And back by dragging (HTML5 drag and drop): the first song dropped onto the second's row.
       const rows = page.getByRole("list", { name: songsOf }).getByTestId("crate-song");
-      await rows.nth(0).dragTo(rows.nth(1));
+      // By the mouse, step by step (the browser starts an HTML5 drag only after the pointer moved while down).
+      await rows.nth(0).hover();
+      await page.mouse.down();
+      await rows.nth(1).hover({ position: { x: 40, y: 10 } });
+      await rows.nth(1).hover({ position: { x: 60, y: 20 } });
+      await page.mouse.up();
       await expect.poll(() => titles(page, songsOf)).toEqual([SONGS[0]!.trackName, SONGS[1]!.trackName]);
       await page.reload();
       await page.getByRole("list", { name: songsOf }).waitFor();

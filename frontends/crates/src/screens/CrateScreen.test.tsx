@@ -71,6 +71,17 @@ describe("CrateScreen", () => {
     expect(titles()).toEqual(["One", "Two", "Three"]);
   });
 
+  it("a fast drop moves the song the drag carries, before the drag start re-rendered the list", async () => {
+    const crate = service.addCrate("Road trip", ["One", "Two", "Three"]);
+    renderWithKit(<CrateScreen crateUuid={crate.crate.crateUuid} />, signedInKit(service));
+    await screen.findByRole("heading", { name: "Road trip" });
+    const rows = screen.getAllByTestId("crate-song");
+    const three = crate.songs[2]?.crateSongUuid ?? "";
+    // No dragstart seen by this list (a drop from the browser's own drag data only).
+    fireEvent.drop(rows[0] as HTMLElement, { dataTransfer: { getData: () => three, dropEffect: "" } });
+    await waitFor(() => expect(titles()).toEqual(["Three", "One", "Two"]));
+  });
+
   it("moves a song by dragging it onto another row", async () => {
     const crate = service.addCrate("Road trip", ["One", "Two", "Three"]);
     renderWithKit(<CrateScreen crateUuid={crate.crate.crateUuid} />, signedInKit(service));

@@ -290,8 +290,12 @@ export function CrateScreen({ special, crateUuid }: CrateScreenProps) {
                   setDragFrom(index);
                 }}
                 onDragOver={setDropAt}
-                onDrop={(to) => {
-                  if (dragFrom !== null && isOwner) moveSong(dragFrom, to);
+                onDrop={(to, dragged) => {
+                  // The dragged song by the uuid the drag carries: a fast drop can arrive before the re-render
+                  // that would put dragFrom in this closure.
+                  const byUuid = dragged ? songs.findIndex((item) => item.crateSongUuid === dragged) : -1;
+                  const from = byUuid >= 0 ? byUuid : dragFrom;
+                  if (from !== null && isOwner) moveSong(from, to);
                   setDragFrom(null);
                   setDropAt(null);
                 }}

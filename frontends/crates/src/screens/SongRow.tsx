@@ -26,7 +26,8 @@ export interface SongRowProps {
   onRemove?: (song: CrateSong) => void;
   onDragStart: (index: number) => void;
   onDragOver: (index: number) => void;
-  onDrop: (index: number) => void;
+  /** `dragged` is the crate song uuid the drag carries (empty when the browser gives none). */
+  onDrop: (index: number, dragged: string) => void;
   onDragEnd: () => void;
 }
 
@@ -82,7 +83,7 @@ export function SongRow({
       onDragOver={over}
       onDrop={(event) => {
         event.preventDefault();
-        onDrop(index);
+        onDrop(index, event.dataTransfer?.getData?.("text/plain") ?? "");
       }}
       onDragEnd={onDragEnd}
     >
