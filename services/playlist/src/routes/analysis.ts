@@ -36,10 +36,7 @@ export function webhookSigningString(req: WebhookFields): string {
   ].join(".");
 }
 
-export function signWebhook(
-  secret: string,
-  req: Pick<CyaniteWebhookRequest, "version" | "resource" | "event">,
-): string {
+export function signWebhook(secret: string, req: WebhookFields): string {
   return createHmac("sha512", secret).update(webhookSigningString(req)).digest("hex");
 }
 
