@@ -3,7 +3,7 @@
 import type { EntityManager } from "@mikro-orm/postgresql";
 import { publishEvent } from "@tt/kit";
 import { ProductPurchasedSchema, SubscriptionChangedSchema } from "@tt/proto/tt/payment/v1/events_pb";
-import type { Checkout} from "./entities.ts";
+import type { Checkout } from "./entities.ts";
 import { Product, Subscription } from "./entities.ts";
 
 export const ACTIVE = "active";

@@ -26,7 +26,9 @@ export async function startPurchaseConsumer(deps: { bus: Bus; orm: MikroORM; log
       const bundle = await ctx.em.findOne(TokenBundle, { productId: event.productId });
       if (!bundle) return; // not a token bundle (another kind of product)
       const quantity = Math.max(1, event.quantity);
-      await credit(ctx.em, event.userUuid, bundle.tokens * quantity, `payment:${event.purchaseId}`, {
+      // The credit commits in a transaction of its own (on a fresh fork: the account it may create must be
+      // visible to it); a redelivery after a failed mark finds the credit by its reasonId.
+      await credit(deps.orm.em.fork(), event.userUuid, bundle.tokens * quantity, `payment:${event.purchaseId}`, {
         reason: `purchase of ${bundle.name || bundle.productId}`,
         maxBalance,
       });
