@@ -73,3 +73,18 @@ describe("request bodies", () => {
     expect(json(EchoRequestSchema, echoPut.bind([], "", body))).toEqual({ thing: toJson(EverythingSchema, thing) });
   });
 });
+
+describe("raw bodies (a google.api.HttpBody body field)", () => {
+  it("issue 16: the field receives the body byte-exact with its content type, never parsed", async () => {
+    const { StripeWebhookRequestSchema } = await import("@tt/proto/tt/payment/v1/webhook_service_pb");
+    const b = compileBodyBinding("m", StripeWebhookRequestSchema, "body");
+    expect(b.rawBody).toBe(true);
+    const raw = '{ "id": "evt_1",\n  "name": "café ☕" }';
+    const out = b.toJson(raw, "application/json; charset=utf-8") as { body: { contentType: string; data: string } };
+    expect(out.body.contentType).toBe("application/json; charset=utf-8");
+    expect(Buffer.from(out.body.data, "base64").equals(Buffer.from(raw, "utf8"))).toBe(true);
+    // Not JSON is fine too: nothing parses it.
+    expect(() => b.toJson("{not json", "text/plain")).not.toThrow();
+    expect(compileBodyBinding("m", EchoRequestSchema, "thing").rawBody).toBe(false);
+  });
+});
