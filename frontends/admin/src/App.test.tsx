@@ -4,8 +4,10 @@ import { userEvent } from "@testing-library/user-event";
 import { AuthService } from "@tt/proto/tt/user/v1/auth_service_pb";
 import { toSessionUser, toStoredToken } from "@tt/web-kit/connect";
 import { createTestKit, createTestUserService, renderWithKit } from "@tt/web-kit/testing";
-import { describe, expect, it } from "vitest";
-import { App, USERS_PAGE_SIZE } from "./App.tsx";
+import { beforeEach, describe, expect, it } from "vitest";
+import { App } from "./App.tsx";
+
+const USERS_PAGE_SIZE = 20;
 
 async function signedInAs(email: string, role: string, others = 0) {
   const service = createTestUserService();
@@ -19,11 +21,13 @@ async function signedInAs(email: string, role: string, others = 0) {
 }
 
 describe("admin remote: users", () => {
+  beforeEach(() => window.history.replaceState(null, "", "#users"));
+
   it("lists users a page at a time for an admin", async () => {
     const user = userEvent.setup();
     const { kit } = await signedInAs("root@example.com", "admin", 24);
     renderWithKit(<App />, kit);
-    const table = await screen.findByRole("table", { name: "25 users" });
+    const table = await screen.findByRole("table", { name: "25 Users" });
     // The header row plus one row per user on the first page.
     expect(within(table).getAllByRole("row")).toHaveLength(USERS_PAGE_SIZE + 1);
     expect(within(table).getByRole("cell", { name: "root@example.com" })).toBeTruthy();

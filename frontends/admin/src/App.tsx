@@ -1,156 +1,69 @@
-import { timestampDate } from "@bufbuild/protobuf/wkt";
-import { Code } from "@connectrpc/connect";
-import { keepPreviousData, useQuery } from "@tanstack/react-query";
-import { AdminService } from "@tt/proto/tt/user/v1/admin_service_pb";
-import { errorCode, queryKeys, useAppTranslation, useErrorText, useSession } from "@tt/web-kit";
-import { useClient } from "@tt/web-kit/connect";
-import { useState } from "react";
+import { Suspense, lazy, useEffect, useState, type ComponentType, type LazyExoticComponent } from "react";
+import { useAdminText, type AdminTextKey } from "./i18n.ts";
 import "./admin.css";
 
-export const USERS_PAGE_SIZE = 20;
-
-const en = {
-  title: "Users",
-  adminsOnlyTitle: "Admins only",
-  adminsOnlyBody: "This area is for administrators. Log in with an admin account to manage users.",
-  loading: "Loading users…",
-  retry: "Try again",
-  caption: "{{total}} users",
-  email: "E-mail",
-  role: "Role",
-  badges: "Badges",
-  created: "Created",
-  none: "—",
-  empty: "No users match.",
-  pagination: "Pages",
-  previous: "Previous page",
-  next: "Next page",
-  pageOf: "Page {{page}} of {{pageCount}}",
-};
-
-const es: typeof en = {
-  title: "Usuarios",
-  adminsOnlyTitle: "Solo administradores",
-  adminsOnlyBody:
-    "Esta zona es para administradores. Inicia sesión con una cuenta de administrador para gestionar usuarios.",
-  loading: "Cargando usuarios…",
-  retry: "Reintentar",
-  caption: "{{total}} usuarios",
-  email: "Correo electrónico",
-  role: "Rol",
-  badges: "Insignias",
-  created: "Creado",
-  none: "—",
-  empty: "Ningún usuario coincide.",
-  pagination: "Páginas",
-  previous: "Página anterior",
-  next: "Página siguiente",
-  pageOf: "Página {{page}} de {{pageCount}}",
-};
-
-function AdminsOnly({ title, body }: { title: string; body: string }) {
-  return (
-    <div className="tt-card tt-empty" role="alert">
-      <h2>{title}</h2>
-      <p className="tt-muted">{body}</p>
-    </div>
-  );
+interface Section {
+  id: string;
+  title: AdminTextKey;
+  screen: LazyExoticComponent<ComponentType>;
 }
 
-/** The admin remote's first screen: every account, a page at a time (adminListUsers, admins only). */
+/** Every section of the console; each screen is its own chunk, loaded when first opened. */
+export const SECTIONS: readonly Section[] = [
+  { id: "users", title: "section_users", screen: lazy(() => import("./screens/UsersScreen.tsx")) },
+  { id: "phones", title: "section_phones", screen: lazy(() => import("./screens/PhonesScreen.tsx")) },
+  { id: "rooms", title: "section_rooms", screen: lazy(() => import("./screens/RoomsScreen.tsx")) },
+  { id: "djs", title: "section_djs", screen: lazy(() => import("./screens/DjsScreen.tsx")) },
+  { id: "communities", title: "section_communities", screen: lazy(() => import("./screens/CommunitiesScreen.tsx")) },
+  { id: "events", title: "section_events", screen: lazy(() => import("./screens/EventsScreen.tsx")) },
+  { id: "avatars", title: "section_avatars", screen: lazy(() => import("./screens/AvatarsScreen.tsx")) },
+  { id: "seasons", title: "section_seasons", screen: lazy(() => import("./screens/SeasonsScreen.tsx")) },
+  { id: "shop", title: "section_shop", screen: lazy(() => import("./screens/ShopScreen.tsx")) },
+  { id: "moderation", title: "section_moderation", screen: lazy(() => import("./screens/ModerationLogScreen.tsx")) },
+  { id: "analytics", title: "section_analytics", screen: lazy(() => import("./screens/AnalyticsScreen.tsx")) },
+  { id: "outbox", title: "section_outbox", screen: lazy(() => import("./screens/OutboxScreen.tsx")) },
+];
+
+function sectionFromHash(): string {
+  const id = typeof window === "undefined" ? "" : window.location.hash.replace(/^#/, "");
+  return SECTIONS.some((s) => s.id === id) ? id : "users";
+}
+
+/** The admin console: one navigation, one lazily loaded screen per section (the section is kept in the hash). */
 export function App() {
-  const { t, i18n } = useAppTranslation("admin", { en, es });
-  const toText = useErrorText();
-  const users = useClient(AdminService);
-  const { signedIn } = useSession();
-  const [page, setPage] = useState(1);
-  const list = useQuery({
-    queryKey: queryKeys.adminUsers(page, USERS_PAGE_SIZE),
-    queryFn: () => users.adminListUsers({ query: { limit: USERS_PAGE_SIZE, page } }),
-    // Guests cannot be admins; the server is asked only when there is a user to ask for.
-    enabled: signedIn,
-    placeholderData: keepPreviousData,
-  });
-  const dates = new Intl.DateTimeFormat(i18n.language, { dateStyle: "medium" });
-
-  let body;
-  const code = errorCode(list.error);
-  if (!signedIn || code === Code.PermissionDenied || code === Code.Unauthenticated) {
-    body = <AdminsOnly title={t("adminsOnlyTitle")} body={t("adminsOnlyBody")} />;
-  } else if (list.isError) {
-    body = (
-      <div className="tt-error" role="alert">
-        <p>{toText(list.error)}</p>
-        <button type="button" className="tt-button" onClick={() => void list.refetch()}>
-          {t("retry")}
-        </button>
-      </div>
-    );
-  } else if (!list.data) {
-    body = <p className="tt-loading">{t("loading")}</p>;
-  } else {
-    const { data, total, pageCount } = list.data;
-    const lastPage = Math.max(pageCount, 1);
-    body = (
-      <>
-        <div className="tt-table-wrap">
-          <table className="tt-table" aria-busy={list.isFetching}>
-            <caption className="tt-admin-caption">{t("caption", { total })}</caption>
-            <thead>
-              <tr>
-                <th scope="col">{t("email")}</th>
-                <th scope="col">{t("role")}</th>
-                <th scope="col">{t("badges")}</th>
-                <th scope="col">{t("created")}</th>
-              </tr>
-            </thead>
-            <tbody>
-              {data.length === 0 ? (
-                <tr>
-                  <td colSpan={4}>{t("empty")}</td>
-                </tr>
-              ) : (
-                data.map((user) => (
-                  <tr key={user.uuid}>
-                    <td>{user.email}</td>
-                    <td>{user.role}</td>
-                    <td>{user.badges.length > 0 ? user.badges.join(", ") : t("none")}</td>
-                    <td>{user.createdAt ? dates.format(timestampDate(user.createdAt)) : t("none")}</td>
-                  </tr>
-                ))
-              )}
-            </tbody>
-          </table>
-        </div>
-        <nav className="tt-pagination" aria-label={t("pagination")}>
-          <button
-            type="button"
-            className="tt-button tt-button--quiet"
-            disabled={page <= 1}
-            onClick={() => setPage((p) => Math.max(1, p - 1))}
-          >
-            {t("previous")}
-          </button>
-          <span aria-live="polite">{t("pageOf", { page, pageCount: lastPage })}</span>
-          <button
-            type="button"
-            className="tt-button tt-button--quiet"
-            disabled={page >= lastPage || list.isPlaceholderData}
-            onClick={() => setPage((p) => p + 1)}
-          >
-            {t("next")}
-          </button>
-        </nav>
-      </>
-    );
-  }
-
+  const { t } = useAdminText();
+  const [current, setCurrent] = useState(sectionFromHash);
+  useEffect(() => {
+    const onHash = () => setCurrent(sectionFromHash());
+    window.addEventListener("hashchange", onHash);
+    return () => window.removeEventListener("hashchange", onHash);
+  }, []);
+  const section = SECTIONS.find((s) => s.id === current) ?? SECTIONS[0]!;
+  const Screen = section.screen;
   return (
     <section className="tt-admin" aria-labelledby="admin-title">
       <h1 id="admin-title" className="tt-page-title">
-        {t("title")}
+        {t(section.title)}
       </h1>
-      {body}
+      <nav className="tt-admin-nav" aria-label={t("nav")}>
+        {SECTIONS.map((s) => (
+          <a
+            key={s.id}
+            href={`#${s.id}`}
+            aria-current={s.id === section.id ? "page" : undefined}
+            onClick={(event) => {
+              event.preventDefault();
+              if (window.location.hash !== `#${s.id}`) window.history.replaceState(null, "", `#${s.id}`);
+              setCurrent(s.id);
+            }}
+          >
+            {t(s.title)}
+          </a>
+        ))}
+      </nav>
+      <Suspense fallback={<p className="tt-loading">{t("loading")}</p>}>
+        <Screen key={section.id} />
+      </Suspense>
     </section>
   );
 }

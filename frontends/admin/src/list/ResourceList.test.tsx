@@ -1,0 +1,173 @@
+import { Code, ConnectError, createClient } from "@connectrpc/connect";
+import { screen, waitFor, within } from "@testing-library/react";
+import { userEvent } from "@testing-library/user-event";
+import { AuthService } from "@tt/proto/tt/user/v1/auth_service_pb";
+import { toSessionUser, toStoredToken } from "@tt/web-kit/connect";
+import { createTestKit, createTestUserService, renderWithKit } from "@tt/web-kit/testing";
+import { describe, expect, it } from "vitest";
+import type { AdminListQueryInit } from "./query.ts";
+import { ResourceList, type ResourceDescription } from "./ResourceList.tsx";
+
+interface Thing {
+  id: string;
+  name: string;
+}
+
+async function adminKit() {
+  const service = createTestUserService();
+  service.addAccount("root@example.com", "pw", "admin");
+  const kit = createTestKit({ routes: service.routes });
+  const answer = await createClient(AuthService, kit.transport).login({ email: "root@example.com", password: "pw" });
+  if (!answer.accessToken || !answer.user) throw new Error("login failed in the test service");
+  kit.session.signIn(toStoredToken(answer.accessToken), toSessionUser(answer.user));
+  return kit;
+}
+
+/** A resource of 45 things kept in memory; every query the screen sends is recorded. */
+function thingsResource(overrides: Partial<ResourceDescription<Thing>> = {}) {
+  const queries: AdminListQueryInit[] = [];
+  const things = Array.from({ length: 45 }, (_, i) => ({ id: `t${i}`, name: `thing ${i}` }));
+  const removed: string[] = [];
+  const description: ResourceDescription<Thing> = {
+    key: `things-${Math.random()}`,
+    title: "things",
+    rowKey: (thing) => thing.id,
+    rowName: (thing) => thing.name,
+    columns: [{ field: "name", label: "Name", sortable: true, render: (thing) => thing.name }],
+    filters: [
+      { id: "name", field: "name", op: "$contL", label: "Name contains" },
+      { id: "kind", field: "kind", op: "$eq", label: "Kind", options: ["big", "small"] },
+    ],
+    actions: [
+      {
+        id: "delete",
+        label: "Delete",
+        destructive: true,
+        question: (thing) => `Delete ${thing.name}?`,
+        fields: [{ name: "reason", label: "Reason" }],
+        run: async (thing, values) => {
+          removed.push(`${thing.id}:${values.reason ?? ""}`);
+        },
+      },
+    ],
+    pageSize: 20,
+    list: async (query) => {
+      queries.push(query);
+      const live = things.filter((thing) => !removed.some((r) => r.startsWith(`${thing.id}:`)));
+      const start = ((query.page ?? 1) - 1) * 20;
+      return { rows: live.slice(start, start + 20), total: live.length, pageCount: Math.ceil(live.length / 20) };
+    },
+    ...overrides,
+  };
+  return { description, queries, removed };
+}
+
+describe("the generic admin list", () => {
+  it("pages, sorts and filters through the admin list query", async () => {
+    const user = userEvent.setup();
+    const { description, queries } = thingsResource();
+    renderWithKit(<ResourceList description={description} />, await adminKit());
+    expect(await screen.findByRole("table", { name: "45 things" })).toBeTruthy();
+    expect(queries.at(-1)).toEqual({ limit: 20, page: 1, sort: [], filter: [] });
+
+    await user.click(screen.getByRole("button", { name: "Next page" }));
+    expect(await screen.findByText("Page 2 of 3")).toBeTruthy();
+    expect(queries.at(-1)).toMatchObject({ page: 2 });
+
+    await user.click(screen.getByRole("button", { name: "Sort by Name" }));
+    await waitFor(() => expect(queries.at(-1)).toMatchObject({ page: 1, sort: ["name,ASC"] }));
+    expect(screen.getByRole("columnheader", { name: /Name/ }).getAttribute("aria-sort")).toBe("ascending");
+    await user.click(screen.getByRole("button", { name: "Sort by Name" }));
+    await waitFor(() => expect(queries.at(-1)).toMatchObject({ sort: ["name,DESC"] }));
+
+    await user.click(screen.getByRole("button", { name: "Next page" }));
+    await waitFor(() => expect(queries.at(-1)).toMatchObject({ page: 2 }));
+    await user.type(screen.getByLabelText("Name contains"), "jazz");
+    await user.selectOptions(screen.getByLabelText("Kind"), "big");
+    await user.click(screen.getByRole("button", { name: "Apply" }));
+    // A new filter starts again at the first page, keeping the sort.
+    await waitFor(() =>
+      expect(queries.at(-1)).toEqual({
+        limit: 20,
+        page: 1,
+        sort: ["name,DESC"],
+        filter: ["name||$contL||jazz", "kind||$eq||big"],
+      }),
+    );
+    await user.click(screen.getByRole("button", { name: "Clear" }));
+    await waitFor(() => expect(queries.at(-1)).toMatchObject({ filter: [] }));
+  });
+
+  it("asks before a destructive action, sends nothing on cancel, and refreshes the list after it", async () => {
+    const user = userEvent.setup();
+    const { description, removed } = thingsResource();
+    renderWithKit(<ResourceList description={description} />, await adminKit());
+    await screen.findByRole("table", { name: "45 things" });
+
+    await user.click(screen.getByRole("button", { name: "Delete: thing 0" }));
+    let dialog = screen.getByRole("dialog", { name: "Please confirm" });
+    expect(within(dialog).getByText("Delete thing 0?")).toBeTruthy();
+    await user.click(within(dialog).getByRole("button", { name: "Cancel" }));
+    expect(screen.queryByRole("dialog")).toBeNull();
+    expect(removed).toEqual([]);
+
+    await user.click(screen.getByRole("button", { name: "Delete: thing 0" }));
+    dialog = screen.getByRole("dialog", { name: "Please confirm" });
+    await user.type(within(dialog).getByLabelText("Reason"), "spam");
+    await user.click(within(dialog).getByRole("button", { name: "Confirm" }));
+    expect((await within(dialog).findByRole("status")).textContent).toBe("Done: Delete.");
+    expect(removed).toEqual(["t0:spam"]);
+    expect(await screen.findByRole("table", { name: "44 things" })).toBeTruthy();
+    await user.click(within(dialog).getByRole("button", { name: "Dismiss" }));
+    expect(screen.queryByRole("dialog")).toBeNull();
+  });
+
+  it("shows the server's message when an action is refused, and keeps the dialog open", async () => {
+    const user = userEvent.setup();
+    const { description } = thingsResource({
+      actions: [
+        {
+          id: "ban",
+          label: "Ban",
+          destructive: true,
+          question: () => "Ban?",
+          run: async () => {
+            throw new ConnectError("user profile not found", Code.NotFound);
+          },
+        },
+      ],
+    });
+    renderWithKit(<ResourceList description={description} />, await adminKit());
+    await screen.findByRole("table", { name: "45 things" });
+    await user.click(screen.getByRole("button", { name: "Ban: thing 3" }));
+    const dialog = screen.getByRole("dialog");
+    await user.click(within(dialog).getByRole("button", { name: "Confirm" }));
+    expect((await within(dialog).findByRole("alert")).textContent).toBe("User profile not found");
+    expect(within(dialog).getByRole("button", { name: "Confirm" })).toBeTruthy();
+  });
+
+  it("shows the server's message when the list fails, with a retry", async () => {
+    const user = userEvent.setup();
+    let fail = true;
+    const { description } = thingsResource();
+    const list = description.list;
+    description.list = async (query) => {
+      if (fail) throw new ConnectError("filter: unknown field kind", Code.InvalidArgument);
+      return list(query);
+    };
+    renderWithKit(<ResourceList description={description} />, await adminKit());
+    expect((await screen.findByRole("alert")).textContent).toContain("Filter: unknown field kind");
+    fail = false;
+    await user.click(screen.getByRole("button", { name: "Try again" }));
+    expect(await screen.findByRole("table", { name: "45 things" })).toBeTruthy();
+  });
+
+  it("tells a guest the area is for admins, without asking the server", async () => {
+    const { description, queries } = thingsResource();
+    const kit = createTestKit({ routes: createTestUserService().routes });
+    await kit.ensureToken();
+    renderWithKit(<ResourceList description={description} />, kit);
+    expect((await screen.findByRole("alert")).textContent).toContain("Admins only");
+    expect(queries).toEqual([]);
+  });
+});

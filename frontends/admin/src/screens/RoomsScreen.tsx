@@ -1,0 +1,51 @@
+import { AdminService } from "@tt/proto/tt/room/v1/admin_service_pb";
+import { RoomTypeSchema, type Room } from "@tt/proto/tt/room/v1/room_pb";
+import { RoomService } from "@tt/proto/tt/room/v1/room_service_pb";
+import { useClient } from "@tt/web-kit/connect";
+import { useMemo } from "react";
+import { ResourceList, type ResourceDescription } from "../list/ResourceList.tsx";
+import { wireNamesOf } from "../list/wire.ts";
+import { adminPage, useFormat } from "./format.ts";
+
+const ROOM_TYPES = wireNamesOf(RoomTypeSchema);
+
+/** Rooms, filtered by name, slug, type, owner and liveness; deleting one asks first. */
+export default function RoomsScreen() {
+  const admin = useClient(AdminService);
+  const rooms = useClient(RoomService);
+  const { t, yesNo } = useFormat();
+  const description = useMemo<ResourceDescription<Room>>(
+    () => ({
+      key: "rooms",
+      title: t("section_rooms"),
+      rowKey: (r) => r.uuid,
+      rowName: (r) => r.name || r.slug,
+      columns: [
+        { field: "name", label: t("col_name"), sortable: true, render: (r) => r.name },
+        { field: "slug", label: t("col_slug"), sortable: true, render: (r) => r.slug },
+        { field: "type", label: t("col_type"), sortable: true, render: (r) => r.type },
+        { field: "ownerUuid", label: t("col_owner"), render: (r) => r.ownerUuid },
+        { field: "numberOfDjs", label: t("col_djs"), sortable: true, render: (r) => r.numberOfDjs },
+        { field: "isLive", label: t("col_live"), sortable: true, render: (r) => yesNo(r.isLive) },
+      ],
+      filters: [
+        { id: "name", field: "name", op: "$contL", label: t("col_name") },
+        { id: "slug", field: "slug", op: "$contL", label: t("col_slug") },
+        { id: "type", field: "type", op: "$eq", label: t("col_type"), options: ROOM_TYPES },
+        { id: "owner", field: "ownerUuid", op: "$eq", label: t("col_owner") },
+      ],
+      actions: [
+        {
+          id: "delete",
+          label: t("action_delete"),
+          destructive: true,
+          question: (r) => t("confirm_delete", { name: r.name || r.slug }),
+          run: (r) => rooms.deleteRoom({ id: r.uuid }),
+        },
+      ],
+      list: async (query) => adminPage(await admin.adminListRooms({ query })),
+    }),
+    [t, yesNo, admin, rooms],
+  );
+  return <ResourceList description={description} />;
+}

@@ -1,0 +1,42 @@
+import { timestampDate, type Timestamp } from "@bufbuild/protobuf/wkt";
+import { useMemo } from "react";
+import type { ListPage } from "../list/ResourceList.tsx";
+import type { AdminListQueryInit } from "../list/query.ts";
+import { useAdminText } from "../i18n.ts";
+
+/** Dates and booleans in the current language. */
+export function useFormat() {
+  const { t, language } = useAdminText();
+  return useMemo(() => {
+    const dates = new Intl.DateTimeFormat(language, { dateStyle: "medium", timeStyle: "short" });
+    return {
+      t,
+      date: (at: Timestamp | undefined) => (at ? dates.format(timestampDate(at)) : t("none")),
+      yesNo: (value: boolean) => (value ? t("yes") : t("no")),
+      text: (value: string | undefined) => (value ? value : t("none")),
+    };
+  }, [t, language]);
+}
+
+/** An admin list answer ({data, total, pageCount}) as the generic screen's page. */
+export function adminPage<Row>(answer: { data: Row[]; total: number; pageCount: number }): ListPage<Row> {
+  return { rows: answer.data, total: answer.total, pageCount: answer.pageCount };
+}
+
+/** For the lists paged by offset/limit rather than the query language: the page's offset. */
+export function offsetOf(query: AdminListQueryInit): { offset: number; limit: number } {
+  const limit = query.limit ?? 20;
+  return { offset: ((query.page ?? 1) - 1) * limit, limit };
+}
+
+/** A page from an offset/limit list's total. */
+export function offsetPage<Row>(rows: Row[], total: number, limit: number): ListPage<Row> {
+  return { rows, total, pageCount: Math.ceil(total / Math.max(limit, 1)) };
+}
+
+/** A local date-time input's value as an RFC 3339 instant, or undefined. */
+export function isoOf(local: string | undefined): string | undefined {
+  if (!local) return undefined;
+  const at = new Date(local);
+  return Number.isNaN(at.getTime()) ? undefined : at.toISOString();
+}
