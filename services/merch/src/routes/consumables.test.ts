@@ -137,6 +137,22 @@ describe("consumable purchases", () => {
     );
   });
 
+  it("issue 15: a balanceUnmodifiedSince outside the years 1–9999 is a 400 naming the field", async () => {
+    const u = await funded(10);
+    const c = await consumable(1);
+    const refused = await refusal(
+      shop(u.token).createConsumablePurchase({
+        consumableId: c.id,
+        tokenCost: 1,
+        balanceUnmodifiedSince: { seconds: -(10n ** 14n), nanos: 0 },
+      }),
+    );
+    expect(refused).toMatchObject({
+      code: Code.InvalidArgument,
+      message: expect.stringContaining("balanceUnmodifiedSince"),
+    });
+  });
+
   it("concurrent purchases never overspend and the ledger check holds", async () => {
     const u = await funded(100);
     const c = await consumable(7);

@@ -1,5 +1,4 @@
 // Consumables, their files, and buying one with tokens.
-import { timestampDate } from "@bufbuild/protobuf/wkt";
 import { timestampFromDate } from "@bufbuild/protobuf/wkt";
 import { Code, ConnectError, type ServiceImpl } from "@connectrpc/connect";
 import type { EntityManager, FilterQuery } from "@mikro-orm/postgresql";
@@ -10,6 +9,7 @@ import { purchase, requestHash } from "../modules/ledger/ledger.ts";
 import { Consumable, ConsumableFile } from "../modules/shop/shop.entities.ts";
 import { accountMessage, consumableMessage } from "./messages.ts";
 import { idempotencyKeyOf } from "./headers.ts";
+import { dateOf } from "./time.ts";
 
 export const CONSUMABLE_NOT_FOUND = "consumable not found";
 const FILE_NOT_FOUND = "file not found";
@@ -55,6 +55,9 @@ export function consumableRoutes(svc: MerchContext): ServiceImpl<typeof Consumab
       const identity = callIdentity(ctx);
       const consumable = await findConsumable(em, req.consumableId);
       const key = idempotencyKeyOf(ctx);
+      const since = req.balanceUnmodifiedSince
+        ? dateOf(req.balanceUnmodifiedSince, "balanceUnmodifiedSince")
+        : undefined;
       const result = await purchase(em, {
         userUuid: identity.subject,
         consumable: {
@@ -66,7 +69,7 @@ export function consumableRoutes(svc: MerchContext): ServiceImpl<typeof Consumab
         tokenCost: req.tokenCost,
         accountId: req.accountId.toLowerCase(),
         roomUuid: req.roomUuid.toLowerCase(),
-        balanceUnmodifiedSince: req.balanceUnmodifiedSince ? timestampDate(req.balanceUnmodifiedSince) : undefined,
+        balanceUnmodifiedSince: since,
         lastTokenBalance: req.lastTokenBalance,
         idempotencyKey: key,
         requestHash: requestHash([
@@ -74,7 +77,7 @@ export function consumableRoutes(svc: MerchContext): ServiceImpl<typeof Consumab
           req.tokenCost,
           req.accountId.toLowerCase(),
           req.roomUuid.toLowerCase(),
-          req.balanceUnmodifiedSince ? timestampDate(req.balanceUnmodifiedSince).getTime() : null,
+          since ? since.getTime() : null,
           req.lastTokenBalance ?? null,
         ]),
       });

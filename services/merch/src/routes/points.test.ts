@@ -68,6 +68,15 @@ describe("seasons", () => {
   });
 });
 
+describe("malformed times", () => {
+  it("issue 15: a season start outside the years 1–9999 is a 400 naming the field, not a database error", async () => {
+    const refused = await refusal(
+      points(admin).createSeason({ seasonName: "far", seasonStart: { seconds: 10n ** 15n, nanos: 0 } }),
+    );
+    expect(refused).toMatchObject({ code: Code.InvalidArgument, message: expect.stringContaining("seasonStart") });
+  });
+});
+
 describe("points and rankings", () => {
   it("service points apply once per eventId, to the current season and the lifetime ranking", async () => {
     const u = await h.user();

@@ -1,6 +1,5 @@
 // Seasons, points and rankings.
 import { randomUUID } from "node:crypto";
-import { timestampDate } from "@bufbuild/protobuf/wkt";
 import { Code, ConnectError, type ServiceImpl } from "@connectrpc/connect";
 import type { EntityManager } from "@mikro-orm/postgresql";
 import { adminList, callEm, callIdentity, type AdminListSpec } from "@tt/kit";
@@ -20,6 +19,7 @@ import {
 import { LifetimeRankingStatus, RankingStatus } from "../modules/points/ranking-status.entity.ts";
 import { Season } from "../modules/points/season.entity.ts";
 import { seasonMessage, statusMessage } from "./messages.ts";
+import { dateOf } from "./time.ts";
 
 const S = `"merch"`;
 const STATUS_NOT_FOUND = "ranking status not found";
@@ -277,10 +277,8 @@ export function pointsRoutes(svc: MerchContext): ServiceImpl<typeof PointsServic
 
     async createSeason(req, ctx) {
       const em = callEm(ctx);
-      const start = req.seasonStart ? timestampDate(req.seasonStart) : undefined;
-      if (!start || Number.isNaN(start.getTime())) {
-        throw new ConnectError("seasonStart missing in request", Code.InvalidArgument);
-      }
+      if (!req.seasonStart) throw new ConnectError("seasonStart missing in request", Code.InvalidArgument);
+      const start = dateOf(req.seasonStart, "seasonStart");
       const season = em.create(Season, { seasonName: req.seasonName, seasonStart: start });
       await em.flush().catch(uniqueViolation);
       return { season: seasonMessage(season) };
@@ -290,7 +288,7 @@ export function pointsRoutes(svc: MerchContext): ServiceImpl<typeof PointsServic
       const em = callEm(ctx);
       const season = await seasonById(em, req.id);
       if (req.seasonName !== undefined) season.seasonName = req.seasonName;
-      if (req.seasonStart) season.seasonStart = timestampDate(req.seasonStart);
+      if (req.seasonStart) season.seasonStart = dateOf(req.seasonStart, "seasonStart");
       await em.flush().catch(uniqueViolation);
       return { season: seasonMessage(season) };
     },
