@@ -12,6 +12,10 @@ import { ContactService } from "@tt/proto/tt/user/v1/contact_service_pb";
 import { ModerationService } from "@tt/proto/tt/user/v1/moderation_service_pb";
 import { ProfileService } from "@tt/proto/tt/user/v1/profile_service_pb";
 import { ProviderTokenService } from "@tt/proto/tt/user/v1/provider_token_service_pb";
+import { AnalyticsService as AuditAnalyticsService } from "@tt/proto/tt/audit/v1/analytics_service_pb";
+import { AuditService } from "@tt/proto/tt/audit/v1/audit_service_pb";
+import { GeolocationService as AuditGeolocationService } from "@tt/proto/tt/audit/v1/geolocation_service_pb";
+import { ModerationService as AuditModerationService } from "@tt/proto/tt/audit/v1/moderation_service_pb";
 import { AvatarService as MerchAvatarService } from "@tt/proto/tt/merch/v1/avatar_service_pb";
 import { ConsumableService as MerchConsumableService } from "@tt/proto/tt/merch/v1/consumable_service_pb";
 import { MerchService } from "@tt/proto/tt/merch/v1/merch_service_pb";
@@ -82,6 +86,7 @@ export const serviceCatalog = {
     RoomContactBookService,
     RoomNotificationService,
   ],
+  audit: [AuditService, AuditModerationService, AuditAnalyticsService, AuditGeolocationService],
 } as const satisfies Record<string, readonly DescService[]>;
 
 export type CatalogName = keyof typeof serviceCatalog;

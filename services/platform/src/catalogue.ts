@@ -26,6 +26,7 @@ export const serviceCatalogue: readonly CatalogueEntry[] = [
   { name: "merch", load: async () => (await import("@tt/merch-service")).merchServiceDefinition },
   { name: "payment", load: async () => (await import("@tt/payment-service")).paymentServiceDefinition },
   { name: "room", load: async () => (await import("@tt/room-service")).roomServiceDefinition },
+  { name: "audit", load: async () => (await import("@tt/audit-service")).auditServiceDefinition },
 ];
 
 /** The services' names, in start order. */

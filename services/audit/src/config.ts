@@ -1,0 +1,41 @@
+// The audit service's environment, read once in create (docs/new-service.md §5); documented in README.md.
+import { z } from "zod";
+import { parseEnv, parseEnvParts } from "@tt/kit";
+
+const unsetIfEmpty = (v: unknown) => (v === "" ? undefined : v);
+const optionalName = z.preprocess(
+  unsetIfEmpty,
+  z
+    .string()
+    .regex(/^[A-Za-z0-9_-]+$/, "letters, digits, _ and - only")
+    .max(64)
+    .optional(),
+);
+
+const analyticsSchema = z.object({
+  /** JetStream stream (and subject token) the accepted events wait in; default derived from the database name. */
+  AUDIT_ANALYTICS_STREAM: optionalName,
+  /** The most events one stream message (and so one INSERT) carries. */
+  AUDIT_ANALYTICS_BATCH_SIZE: z.coerce.number().int().min(1).max(1000).default(250),
+});
+
+const moderationSchema = z.object({
+  /** Prefix of the durable consumers of the moderation events; default derived from the database name. */
+  AUDIT_MODERATION_DURABLE: optionalName,
+});
+
+export type AnalyticsConfig = z.output<typeof analyticsSchema>;
+export type ModerationConfig = z.output<typeof moderationSchema>;
+
+export function loadAnalyticsConfig(env: Record<string, string | undefined>): AnalyticsConfig {
+  return parseEnv(analyticsSchema, env);
+}
+
+export function loadModerationConfig(env: Record<string, string | undefined>): ModerationConfig {
+  return parseEnv(moderationSchema, env);
+}
+
+/** Every variable of every area at once: a bad deployment fails at start naming each bad variable. */
+export function loadAuditServiceConfig(env: Record<string, string | undefined>) {
+  return parseEnvParts({ analytics: loadAnalyticsConfig, moderation: loadModerationConfig }, env);
+}

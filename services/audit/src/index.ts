@@ -1,0 +1,46 @@
+import type { ServiceDefinition } from "@tt/kit";
+import { loadAuditServiceConfig } from "./config.ts";
+import type { AuditContext } from "./context.ts";
+import { deploymentName } from "./deployment.ts";
+import { entities } from "./entities.ts";
+import { migrationsList } from "./migrations/index.ts";
+import { createAnalyticsIngest } from "./modules/analytics/ingest.ts";
+import { startModerationRecorders } from "./modules/moderation/recorder.ts";
+import { AUDIT_SERVICES, registerAuditRoutes } from "./routes/index.ts";
+
+export const auditServiceDefinition: ServiceDefinition = {
+  name: "audit",
+  services: [...AUDIT_SERVICES],
+  entities,
+  migrations: migrationsList,
+  async create(deps) {
+    const { analytics, moderation } = loadAuditServiceConfig(deps.env);
+    const streamName = deploymentName(deps.orm, "audit-analytics", analytics.AUDIT_ANALYTICS_STREAM);
+    const ingest = createAnalyticsIngest(deps.bus, streamName, analytics.AUDIT_ANALYTICS_BATCH_SIZE, deps.logger);
+    const writer = await ingest.startWriter(deps.orm, `${streamName}-writer`);
+    const recorders = await startModerationRecorders(
+      deps.bus,
+      deps.orm,
+      deploymentName(deps.orm, "audit-moderation", moderation.AUDIT_MODERATION_DURABLE),
+      deps.logger,
+    );
+    const svc: AuditContext = {
+      analyticsConfig: analytics,
+      ingest,
+      consumers: recorders.consumers,
+      startedAt: Date.now(),
+      logger: deps.logger,
+      orm: deps.orm,
+      bus: deps.bus,
+    };
+    return {
+      routes: (router) => registerAuditRoutes(router, svc),
+      async close() {
+        await ingest.close();
+        await Promise.all([writer.unsubscribe(), recorders.subscription.unsubscribe()]);
+      },
+    };
+  },
+};
+
+export { AUDIT_SERVICES };

@@ -1,0 +1,4 @@
+import { runServiceMain } from "@tt/kit";
+import { auditServiceDefinition } from "./index.ts";
+
+await runServiceMain([auditServiceDefinition]);

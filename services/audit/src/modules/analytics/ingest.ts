@@ -1,0 +1,116 @@
+// Analytics ingest: POST /kinesis answers once its event is stored in a JetStream stream; a durable consumer
+// writes the stream to PostgreSQL. Accepted events are grouped while a stream publish is in flight (group
+// commit: no timer, one event alone leaves at once), so one stream message — and later one INSERT — carries
+// many events under load.
+import type { MikroORM } from "@mikro-orm/postgresql";
+import type { Bus, BusLogger, Subscription } from "@tt/kit";
+
+/** One accepted event as it travels in the stream and lands in `analytics_event`. */
+export interface AcceptedEvent {
+  id: string;
+  topic: string;
+  record: Record<string, unknown>;
+  platform: string;
+  is_discord: boolean;
+  is_logged_in: boolean;
+  user_uuid: string | null;
+  created_at: string;
+}
+
+export interface AnalyticsIngest {
+  readonly stream: string;
+  readonly subject: string;
+  /** Resolves once the event is stored in the stream (it reaches PostgreSQL soon after). */
+  accept(event: AcceptedEvent): Promise<void>;
+  /** Starts the writer (the durable consumer). */
+  startWriter(orm: MikroORM, durable: string): Promise<Subscription>;
+  /** Waits for the publishes under way. */
+  close(): Promise<void>;
+}
+
+interface Pending {
+  event: AcceptedEvent;
+  resolve: () => void;
+  reject: (err: unknown) => void;
+}
+
+const encoder = new TextEncoder();
+const decoder = new TextDecoder();
+
+export function createAnalyticsIngest(bus: Bus, name: string, batchSize: number, logger: BusLogger): AnalyticsIngest {
+  const stream = name.toUpperCase().replace(/-/g, "_");
+  const subject = `audit-analytics.${name}`;
+  let ready: Promise<void> | undefined;
+  const queue: Pending[] = [];
+  let flushing: Promise<void> | undefined;
+
+  const ensure = () => {
+    ready ??= bus.ensureStream(stream, [subject]).catch((err: unknown) => {
+      ready = undefined;
+      throw err;
+    });
+    return ready;
+  };
+
+  async function drain(): Promise<void> {
+    while (queue.length > 0) {
+      const batch = queue.splice(0, batchSize);
+      try {
+        await ensure();
+        const data = encoder.encode(JSON.stringify(batch.map((p) => p.event)));
+        // The first event's id deduplicates a batch the client library retried.
+        await bus.publishDurable(subject, data, { msgId: batch[0]?.event.id });
+        for (const p of batch) p.resolve();
+      } catch (err) {
+        for (const p of batch) p.reject(err);
+      }
+    }
+  }
+
+  return {
+    stream,
+    subject,
+    accept(event) {
+      return new Promise<void>((resolve, reject) => {
+        queue.push({ event, resolve, reject });
+        flushing ??= drain().finally(() => {
+          flushing = undefined;
+        });
+      });
+    },
+    async startWriter(orm, durable) {
+      await ensure();
+      const table = `"${orm.config.get("schema") ?? "public"}"."analytics_event"`;
+      const sql =
+        `insert into ${table} ("id", "topic", "record", "platform", "is_discord", "is_logged_in", "user_uuid", "created_at") ` +
+        `select x.id, x.topic, x.record, x.platform, x.is_discord, x.is_logged_in, x.user_uuid, x.created_at ` +
+        `from jsonb_to_recordset(?::jsonb) as x(id uuid, topic varchar(40), record jsonb, platform varchar(10), ` +
+        `is_discord boolean, is_logged_in boolean, user_uuid uuid, created_at timestamptz) on conflict ("id") do nothing`;
+      return bus.consume(stream, durable, async (m) => {
+        let rows: unknown;
+        try {
+          rows = JSON.parse(decoder.decode(m.data));
+        } catch (err) {
+          logger.error({ err, seq: m.seq }, "undecodable analytics batch dropped");
+          return;
+        }
+        if (!Array.isArray(rows) || rows.length === 0) return;
+        // One statement per batch; a redelivered batch inserts nothing twice (the ids are the keys).
+        await orm.em
+          .fork()
+          .getConnection()
+          .execute(sql, [JSON.stringify(rows)], "run");
+      });
+    },
+    async close() {
+      while (flushing) await flushing;
+    },
+  };
+}
+
+/** The event's JSON-ready record: at most 50 keys at the top level and 8 KB as JSON, else the reason. */
+export function recordProblem(record: Record<string, unknown>): string | undefined {
+  if (Object.keys(record).length > 50) return "record must have at most 50 keys";
+  if (JSON.stringify(record).length > 8192) return "record must be at most 8192 characters as JSON";
+  return undefined;
+}
