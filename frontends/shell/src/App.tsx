@@ -12,6 +12,9 @@ import { useRemotes } from "./remotes/RemotesProvider.tsx";
 const LoginPage = lazy(() => import("./pages/LoginPage.tsx").then((m) => ({ default: m.LoginPage })));
 const SignUpPage = lazy(() => import("./pages/SignUpPage.tsx").then((m) => ({ default: m.SignUpPage })));
 const PhoneLoginPage = lazy(() => import("./pages/PhoneLoginPage.tsx").then((m) => ({ default: m.PhoneLoginPage })));
+// The social screens (friends, fans, a user's profile actions) are their own chunks too.
+const PeoplePage = lazy(() => import("./social/PeoplePage.tsx").then((m) => ({ default: m.PeoplePage })));
+const ProfilePage = lazy(() => import("./social/ProfilePage.tsx").then((m) => ({ default: m.ProfilePage })));
 
 /** The remotes the shell has names and places for; remotes.json decides which of them exist. */
 export const KNOWN_REMOTES = ["room", "crates", "shop", "admin"] as const;
@@ -56,6 +59,22 @@ export function App() {
           element={
             <Page>
               <SignUpPage />
+            </Page>
+          }
+        />
+        <Route
+          path="people"
+          element={
+            <Page>
+              <PeoplePage />
+            </Page>
+          }
+        />
+        <Route
+          path="users/:user"
+          element={
+            <Page>
+              <ProfilePage />
             </Page>
           }
         />

@@ -46,6 +46,9 @@ function Account() {
   return (
     <div className="tt-account">
       <span data-testid="signed-in-user">{t("header.signedInAs", { name })}</span>
+      <Link className="tt-button tt-button--quiet" to="/people">
+        {t("header.people")}
+      </Link>
       <button
         type="button"
         className="tt-button tt-button--quiet"

@@ -19,6 +19,7 @@ const en = {
     logout: "Log out",
     loggingOut: "Logging out…",
     language: "Language",
+    people: "Friends and fans",
   },
   home: {
     title: "Listen together",
@@ -98,6 +99,7 @@ const es: typeof en = {
     logout: "Cerrar sesión",
     loggingOut: "Cerrando sesión…",
     language: "Idioma",
+    people: "Amigos y fans",
   },
   home: {
     title: "Escuchad juntos",
