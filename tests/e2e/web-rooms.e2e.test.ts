@@ -1,0 +1,175 @@
+// Browser journeys through the room app (issue 11): a user creates a room and a second browser finds it in the
+// directory; the owner makes the second user a moderator; a banned user is refused at the door with the
+// server's message. The platform in one process with the frontends mounted in the gateway, driven by headless
+// Chromium (three separate browser contexts, one per user), as tests/e2e/web.e2e.test.ts does.
+import { mkdirSync } from "node:fs";
+import path from "node:path";
+import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { startAllInOne, type AllInOne } from "@tt/platform";
+import { createTestDatabase } from "@tt/kit/testing";
+import { buildFrontendsIfStale, chromiumLaunchOptions, createFrontendHandler } from "@tt/web-server";
+
+const ARTIFACTS = path.resolve(import.meta.dirname, "../../test-artifacts/web");
+const JOURNEY_TIMEOUT = 120_000;
+const STAMP = Date.now().toString(36);
+const ROOM_NAME = `Night Owls ${STAMP}`;
+const PASSWORD = "correct-horse-1";
+
+interface Account {
+  email: string;
+  uuid: string;
+}
+
+let platform: AllInOne;
+let dropDatabase: () => Promise<void>;
+let browser: Browser;
+const contexts: BrowserContext[] = [];
+const accounts: Record<"owner" | "listener" | "troublemaker", Account> = {
+  owner: { email: `owner-${STAMP}@example.test`, uuid: "" },
+  listener: { email: `listener-${STAMP}@example.test`, uuid: "" },
+  troublemaker: { email: `banned-${STAMP}@example.test`, uuid: "" },
+};
+
+async function shot(page: Page, name: string): Promise<void> {
+  await page.screenshot({ path: path.join(ARTIFACTS, `${name}.png`), fullPage: true });
+}
+
+async function api(method: string, route: string, body?: unknown) {
+  const res = await fetch(`${platform.url}${route}`, {
+    method,
+    headers: body === undefined ? {} : { "content-type": "application/json" },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  });
+  const text = await res.text();
+  if (!res.ok) throw new Error(`${method} ${route} answered ${res.status}: ${text}`);
+  return text ? (JSON.parse(text) as Record<string, unknown>) : {};
+}
+
+/** A fresh browser (its own context: no shared storage) signed in as the account. */
+async function signedInPage(account: Account): Promise<Page> {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  contexts.push(context);
+  const page = await context.newPage();
+  await page.goto(`${platform.url}/login?lang=en`);
+  await page.getByLabel("E-mail").fill(account.email);
+  await page.getByLabel("Password").fill(PASSWORD);
+  await page.getByRole("button", { name: "Log in" }).click();
+  await page.getByTestId("signed-in-user").waitFor();
+  return page;
+}
+
+beforeAll(async () => {
+  mkdirSync(ARTIFACTS, { recursive: true });
+  await buildFrontendsIfStale();
+  const db = await createTestDatabase(inject("databaseUrl"));
+  dropDatabase = db.drop;
+  const frontends = createFrontendHandler();
+  platform = await startAllInOne({
+    port: 0,
+    host: "127.0.0.1",
+    databaseUrl: db.url,
+    natsUrl: inject("natsUrl"),
+    env: { LOG_LEVEL: "warn" },
+    staticHandler: (req, res) => frontends(req, res),
+  });
+  for (const account of Object.values(accounts)) {
+    await api("POST", "/api/user-service/users/sign-up", { email: account.email, password: PASSWORD });
+    const login = await api("POST", "/api/user-service/auth/login", { email: account.email, password: PASSWORD });
+    account.uuid = (login.user as { uuid: string }).uuid;
+  }
+  browser = await chromium.launch(chromiumLaunchOptions);
+}, 300_000);
+
+afterAll(async () => {
+  for (const context of contexts) await context.close();
+  await browser?.close();
+  await platform?.close();
+  await dropDatabase?.();
+});
+
+describe("room app journeys", () => {
+  let owner: Page;
+  let listener: Page;
+  let roomPath = "";
+
+  it(
+    "a user creates a room and a second browser finds it in the directory",
+    async () => {
+      owner = await signedInPage(accounts.owner);
+      const problems: string[] = [];
+      owner.on("pageerror", (err) => problems.push(`page error: ${err.message}`));
+      await owner.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Rooms" }).click();
+      await owner.getByRole("link", { name: "Create a room" }).click();
+      await owner.getByLabel("Name").fill(ROOM_NAME);
+      await owner.getByLabel("Description").fill("Late sets for night owls");
+      await owner.getByLabel("Design").selectOption("YACHT");
+      await owner.getByLabel(/DJ seats/).fill("3");
+      await shot(owner, "rooms-01-create");
+      await owner.getByRole("button", { name: "Create the room" }).click();
+      await owner.getByRole("heading", { level: 1, name: ROOM_NAME }).waitFor();
+      expect(await owner.getByTestId("my-roles").textContent()).toContain("owner");
+      await owner.getByText("You moderate this room").waitFor();
+      roomPath = new URL(owner.url()).pathname;
+      expect(roomPath).toMatch(/^\/room\/r\//);
+      await shot(owner, "rooms-02-room-page");
+
+      listener = await signedInPage(accounts.listener);
+      await listener.goto(`${platform.url}/room?lang=en`);
+      await listener.getByRole("searchbox", { name: "Search rooms by name" }).fill(STAMP);
+      const found = listener.getByRole("list", { name: "Public rooms" }).getByRole("link", { name: ROOM_NAME });
+      await found.waitFor();
+      await shot(listener, "rooms-03-directory");
+      await found.click();
+      await listener.getByRole("heading", { level: 1, name: ROOM_NAME }).waitFor();
+      await listener.getByText("You may chat").waitFor();
+      expect(await listener.getByRole("link", { name: "Settings" }).count()).toBe(0);
+      expect(problems).toEqual([]);
+    },
+    JOURNEY_TIMEOUT,
+  );
+
+  it(
+    "the owner makes the second user a moderator",
+    async () => {
+      await owner.getByRole("link", { name: "Settings" }).click();
+      await owner.getByRole("heading", { level: 1, name: `Settings of ${ROOM_NAME}` }).waitFor();
+      const grant = owner.getByRole("form", { name: "Grant" });
+      await grant.getByLabel("User id").fill(accounts.listener.uuid);
+      await grant.getByLabel("Role").selectOption("moderator");
+      await grant.getByRole("button", { name: "Grant" }).click();
+      await owner
+        .getByRole("list", { name: "Roles" })
+        .getByText(`${accounts.listener.uuid} — moderator (no expiry)`)
+        .waitFor();
+      await shot(owner, "rooms-04-settings-moderator");
+
+      await listener.reload();
+      await listener.getByRole("heading", { level: 1, name: ROOM_NAME }).waitFor();
+      await listener.getByText("You moderate this room").waitFor();
+      expect(await listener.getByTestId("my-roles").textContent()).toContain("moderator");
+      await listener.getByRole("link", { name: "Settings" }).waitFor();
+    },
+    JOURNEY_TIMEOUT,
+  );
+
+  it(
+    "a banned user is refused at the door with the message",
+    async () => {
+      const grant = owner.getByRole("form", { name: "Grant" });
+      await grant.getByLabel("User id").fill(accounts.troublemaker.uuid);
+      await grant.getByRole("button", { name: "Ban" }).click();
+      await owner
+        .getByRole("list", { name: "Roles" })
+        .getByText(`${accounts.troublemaker.uuid} — banned (no expiry)`)
+        .waitFor();
+
+      const banned = await signedInPage(accounts.troublemaker);
+      await banned.goto(`${platform.url}${roomPath}?lang=en`);
+      await banned.getByRole("heading", { name: "You cannot enter this room" }).waitFor();
+      expect(await banned.getByRole("alert").first().textContent()).toBe("You are banned from this room");
+      await shot(banned, "rooms-05-banned");
+    },
+    JOURNEY_TIMEOUT,
+  );
+});
