@@ -1,4 +1,4 @@
-import { OutboxMessageSchema } from "@tt/kit";
+import { OutboxMessageSchema, ProcessedEventSchema } from "@tt/kit";
 import { accountEntities } from "./modules/accounts/entities.ts";
 import { contactEntities } from "./modules/contact/entities.ts";
 import { moderationEntities } from "./modules/moderation/entities.ts";
@@ -17,6 +17,8 @@ export const entities = [
   SigningKeySchema,
   // Events other services need leave through the transactional outbox (kit), never lost when NATS is away.
   OutboxMessageSchema,
+  // Marks of consumed events (the payment service's SubscriptionChanged).
+  ProcessedEventSchema,
   ...accountEntities,
   ...contactEntities,
   ...profileDataEntities,

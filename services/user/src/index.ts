@@ -8,6 +8,7 @@ import { createTableDevOutbox } from "./modules/contact/dev-outbox-store.ts";
 import { createProviders } from "./providers/index.ts";
 import { registerUserRoutes, USER_SERVICES } from "./routes/index.ts";
 import { startModerationSweeper } from "./routes/moderation.ts";
+import { startSubscriptionConsumer } from "./modules/users/subscription-consumer.ts";
 import { createTokenIssuer } from "./tokens.ts";
 import type { UserServiceContext } from "./user-context.ts";
 
@@ -45,6 +46,8 @@ export const userServiceDefinition: ServiceDefinition = {
     };
     // Ended temporary bans are swept (and announced) from the start, not only after the next ban.
     const sweeper = startModerationSweeper(svc);
+    // The payment service's subscription level, kept on the user (exactly once per event).
+    const subscriptions = await startSubscriptionConsumer(deps);
     return {
       routes(router) {
         registerUserRoutes(router, svc);
@@ -53,6 +56,7 @@ export const userServiceDefinition: ServiceDefinition = {
       async close() {
         lifetime.abort();
         await sweeper.stopped;
+        await subscriptions.unsubscribe();
         providers.close();
       },
     };

@@ -73,7 +73,7 @@ export function avatarRoutes(svc: MerchContext): ServiceImpl<typeof AvatarServic
       assignments,
       assigned: new Set(assignments.map((x) => x.avatar.id)),
       discord: () => isDiscordLinked(svc.profiles, userUuid, svc.logger, ctx.signal),
-      subscriber: await isSubscriber(userUuid),
+      subscriber: await isSubscriber(svc.profiles, userUuid, svc.logger, ctx.signal),
     };
   };
 
@@ -144,7 +144,10 @@ export function avatarRoutes(svc: MerchContext): ServiceImpl<typeof AvatarServic
     async listSubscriberAvatars(_req, ctx) {
       const em = callEm(ctx);
       const avatars = await em.find(Avatar, { status: "SUBSCRIBER_ONLY" }, { orderBy: { createdAt: "ASC" } });
-      return { avatars: avatars.map(msg), subscriber: await isSubscriber(callIdentity(ctx).subject) };
+      return {
+        avatars: avatars.map(msg),
+        subscriber: await isSubscriber(svc.profiles, callIdentity(ctx).subject, svc.logger, ctx.signal),
+      };
     },
 
     async listAllAvatars(req, ctx) {
@@ -203,7 +206,7 @@ export function avatarRoutes(svc: MerchContext): ServiceImpl<typeof AvatarServic
       const allowed = mayUse(avatar, {
         assigned: !!assignment,
         discordLinked,
-        subscriber: await isSubscriber(userUuid),
+        subscriber: await isSubscriber(svc.profiles, userUuid, svc.logger, ctx.signal),
       });
       if (avatar.status === "PRIVATE" && !assignment) {
         const identity = callIdentity(ctx);

@@ -6,6 +6,7 @@ import { contactMigrations } from "./contact.ts";
 import { moderationMigrations } from "./moderation.ts";
 import { profileDataMigrations } from "./profile-data.ts";
 import { providerTokenMigrations } from "./provider-tokens.ts";
+import { subscriptionMigrations } from "./subscription.ts";
 
 /**
  * Each area keeps its own list (one file each) so areas can grow in parallel; an area's migrations only touch
@@ -23,4 +24,5 @@ export const migrationsList: MigrationObject[] = [
   ...profileDataMigrations,
   ...moderationMigrations,
   ...providerTokenMigrations,
+  ...subscriptionMigrations,
 ];

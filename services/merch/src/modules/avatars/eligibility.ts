@@ -5,11 +5,22 @@ import type { Logger } from "pino";
 import type { Avatar } from "./avatar.entity.ts";
 
 /**
- * Whether a user is a subscriber. Nobody is until the payment service (issue: payments) says who is one; this
- * is the one function to change then (a payment event or a call to the payment service).
+ * Whether a user is a subscriber: the user service keeps the payment service's subscription level on the user
+ * (subscriptionLevel, issue 16); false when unknown.
  */
-export async function isSubscriber(_userUuid: string): Promise<boolean> {
-  return false;
+export async function isSubscriber(
+  profiles: Client<typeof ProfileService>,
+  userUuid: string,
+  logger: Logger,
+  signal?: AbortSignal,
+): Promise<boolean> {
+  try {
+    const { user } = await profiles.getServiceUserProfile({ id: userUuid }, { signal });
+    return (user?.subscriptionLevel ?? "") !== "";
+  } catch (err) {
+    logger.warn({ err, userUuid }, "could not ask the user service for the user's subscription level");
+    return false;
+  }
 }
 
 /** Whether the user has linked a Discord account (the user service's socials.discord); false when unknown. */

@@ -78,6 +78,7 @@ export function toFullProfileMessage(parts: ProfileParts, baseUrl: string): Prof
     socials: toSocialsMessage(socials),
     role: user.role,
     updatedAt: timestampFromDate(profileChangedAt(user, details)),
+    subscriptionLevel: user.subscriptionLevel ?? "",
   });
 }
 

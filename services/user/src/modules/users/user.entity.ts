@@ -16,6 +16,8 @@ export const UserSchema = defineEntity({
     role: p.string().length(32).default("user"),
     capabilities: p.array().default([]),
     badges: p.array().default([]),
+    /** The payment service's level for the user's active subscription ("" when none), from its events. */
+    subscriptionLevel: p.string().length(50).default(""),
     createdAt: p.datetime().onCreate(() => new Date()),
     updatedAt: p
       .datetime()

@@ -13,5 +13,6 @@ export function toUserMessage(user: User): UserMessage {
     capabilities: [...user.capabilities],
     badges: [...user.badges],
     createdAt: timestampFromDate(user.createdAt),
+    subscriptionLevel: user.subscriptionLevel ?? "",
   });
 }

@@ -1,0 +1,30 @@
+// The payment service owns subscriptions and announces a user's level (SubscriptionChanged); the user service
+// keeps it on the user (subscriptionLevel on User and Profile), so every service and client reads it here.
+import { createHash } from "node:crypto";
+import type { MikroORM } from "@mikro-orm/postgresql";
+import { consumeEvents, type Bus } from "@tt/kit";
+import { SubscriptionChangedSchema } from "@tt/proto/tt/payment/v1/events_pb";
+import type { Logger } from "pino";
+
+export function subscriptionsDurable(orm: MikroORM): string {
+  const db = createHash("sha256")
+    .update(String(orm.config.get("dbName")))
+    .digest("hex")
+    .slice(0, 12);
+  return `user-subscriptions-${db}`;
+}
+
+export async function startSubscriptionConsumer(deps: { bus: Bus; orm: MikroORM; logger: Logger }) {
+  return consumeEvents(
+    deps.bus,
+    SubscriptionChangedSchema,
+    async (event, ctx) => {
+      // Unknown users (another deployment's, or deleted) change nothing; the update commits with the mark.
+      await ctx.em.execute(`update "user"."users" set "subscription_level" = ? where "id"::text = ?`, [
+        event.level.slice(0, 50),
+        event.userUuid.toLowerCase(),
+      ]);
+    },
+    { durable: subscriptionsDurable(deps.orm), orm: deps.orm, logger: deps.logger },
+  );
+}
