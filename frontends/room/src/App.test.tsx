@@ -146,6 +146,19 @@ describe("room remote", () => {
     expect(screen.queryByRole("form", { name: "Grant" })).toBeNull();
   });
 
+  it("shows a community with its rooms by name, and joins it", async () => {
+    const jazz = service.addRoom("Jazz Cellar");
+    const community = service.addCommunity("Jazz lovers", [jazz.uuid]);
+    go(`/communities/${community.id}`);
+    renderWithKit(<App />, kitFor(service, OTHER_UUID));
+    expect(await screen.findByRole("heading", { level: 1, name: "Jazz lovers" })).toBeTruthy();
+    expect((await screen.findByRole("link", { name: "Jazz Cellar" })).getAttribute("href")).toBe("/room/r/jazz-cellar");
+    fireEvent.click(screen.getByRole("button", { name: "Join" }));
+    expect(await screen.findByText("1 members")).toBeTruthy();
+    fireEvent.click(screen.getByRole("button", { name: "Join" }));
+    expect((await screen.findByRole("alert")).textContent).toBe("Already a member");
+  });
+
   it("shows upcoming events", async () => {
     go("/events");
     renderWithKit(<App />, kitFor(service));

@@ -1,7 +1,7 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useSession } from "@tt/web-kit";
 import { useState } from "react";
-import { COMMUNITY_PAGE_SIZE, roomKeys, useCommunityClient } from "../api.ts";
+import { COMMUNITY_PAGE_SIZE, roomKeys, useCommunityClient, useRoomClient, type Room } from "../api.ts";
 import { Link, navigate } from "../lib/router.tsx";
 import { ErrorMessage, Field, Pager, useRoomT } from "../lib/ui.tsx";
 
@@ -72,13 +72,21 @@ function CommunityPage({ id }: { id: string }) {
   const { t } = useRoomT();
   const { signedIn } = useSession();
   const client = useCommunityClient();
+  const roomClient = useRoomClient();
   const queryClient = useQueryClient();
   const [offset, setOffset] = useState(0);
   const community = useQuery({ queryKey: roomKeys.community(id), queryFn: () => client.getCommunity({ id }) });
   const rooms = useQuery({
     queryKey: [...roomKeys.community(id), "rooms", offset],
     placeholderData: keepPreviousData,
-    queryFn: () => client.listCommunityRooms({ id, limit: COMMUNITY_PAGE_SIZE, offset }),
+    // A community lists its rooms by id; their names come from one GET /rooms/multiple/list of the page.
+    queryFn: async () => {
+      const page = await client.listCommunityRooms({ id, limit: COMMUNITY_PAGE_SIZE, offset });
+      const ids = page.rooms.map((room) => room.roomId);
+      const named = ids.length ? (await roomClient.listMultipleRooms({ room: ids })).rooms : [];
+      const byId = new Map<string, Room>(named.map((room) => [room.uuid, room]));
+      return { total: page.total, rooms: ids.map((roomId) => ({ roomId, room: byId.get(roomId) })) };
+    },
   });
   const invalidate = () => queryClient.invalidateQueries({ queryKey: roomKeys.all });
   const join = useMutation({ mutationFn: () => client.joinCommunity({ id }), onSuccess: invalidate });
@@ -118,7 +126,9 @@ function CommunityPage({ id }: { id: string }) {
           <ul className="tt-room-list">
             {rooms.data?.rooms.map((room) => (
               <li key={room.roomId} className="tt-card tt-room-card">
-                <Link to={`/r/${encodeURIComponent(room.roomId)}`}>{room.roomId}</Link>
+                <Link to={`/r/${encodeURIComponent(room.room?.slug || room.roomId)}`}>
+                  {room.room?.name ?? room.roomId}
+                </Link>
               </li>
             ))}
           </ul>

@@ -1,6 +1,7 @@
 import { create } from "@bufbuild/protobuf";
 import { timestampDate, timestampNow } from "@bufbuild/protobuf/wkt";
 import { Code, ConnectError, type ConnectRouter, type HandlerContext } from "@connectrpc/connect";
+import { CommunitySchema, type Community } from "@tt/proto/tt/room/v1/community_service_pb";
 import { EventSchema } from "@tt/proto/tt/room/v1/event_service_pb";
 import { RoomSchema, RoomUserRoleSchema, type Room, type RoomUserRole } from "@tt/proto/tt/room/v1/room_pb";
 import type { MessageInitShape } from "@bufbuild/protobuf";
@@ -19,6 +20,7 @@ export interface TestRoomService {
   /** Every call in order, by method name. */
   calls: string[];
   addRoom(name: string, owner?: string, init?: MessageInitShape<typeof RoomSchema>): Room;
+  addCommunity(name: string, roomIds: string[], members?: string[]): Community;
 }
 
 let counter = 0;
@@ -37,6 +39,12 @@ export function createTestRoomService(): TestRoomService {
   const rooms: Room[] = [];
   const grants: RoomUserRole[] = [];
   const calls: string[] = [];
+  const communities: Array<{ community: Community; rooms: string[]; members: string[] }> = [];
+  const addCommunity = (name: string, roomIds: string[], members: string[] = []) => {
+    const community = create(CommunitySchema, { id: uuid(), name, slug: slugOf(name), memberCount: members.length });
+    communities.push({ community, rooms: roomIds, members: [...members] });
+    return community;
+  };
   const callerOf = (context: HandlerContext): string | undefined => {
     const header = context.requestHeader.get("authorization") ?? "";
     const token = header.replace(/^Bearer /, "");
@@ -128,6 +136,10 @@ export function createTestRoomService(): TestRoomService {
           externalUrl: request.externalUrl,
         });
         return { room };
+      },
+      listMultipleRooms: ({ room }) => {
+        enter("ListMultipleRooms");
+        return { rooms: rooms.filter((r) => room.includes(r.uuid)) };
       },
       getRoom: ({ id }) => {
         enter("GetRoom");
@@ -222,7 +234,33 @@ export function createTestRoomService(): TestRoomService {
       },
     });
     router.service(CommunityService, {
-      listUserCommunities: () => ({ communities: [], total: 0 }),
+      listUserCommunities: (_request, context) => {
+        const me = callerOf(context) ?? "";
+        const list = communities.filter((c) => c.members.includes(me)).map((c) => c.community);
+        return { communities: list, total: list.length };
+      },
+      getCommunity: ({ id }) => {
+        const found = communities.find((c) => c.community.id === id);
+        if (!found) throw new ConnectError("Community not found", Code.NotFound);
+        return { community: found.community };
+      },
+      listCommunityRooms: ({ id, limit, offset }) => {
+        const found = communities.find((c) => c.community.id === id);
+        if (!found) throw new ConnectError("Community not found", Code.NotFound);
+        return {
+          rooms: found.rooms.slice(offset, offset + (limit || 20)).map((roomId) => ({ roomId })),
+          total: found.rooms.length,
+        };
+      },
+      joinCommunity: ({ id }, context) => {
+        const me = callerOf(context);
+        const found = communities.find((c) => c.community.id === id);
+        if (!me || !found) throw new ConnectError("Community not found", Code.NotFound);
+        if (found.members.includes(me)) throw new ConnectError("Already a member", Code.AlreadyExists);
+        found.members.push(me);
+        found.community.memberCount = found.members.length;
+        return { member: { userId: me } };
+      },
     });
     router.service(EventService, {
       listUpcomingEvents: () => ({
@@ -232,5 +270,5 @@ export function createTestRoomService(): TestRoomService {
     });
     router.service(AdminService, {});
   };
-  return { routes, rooms, grants, calls, addRoom };
+  return { routes, rooms, grants, calls, addRoom, addCommunity };
 }
