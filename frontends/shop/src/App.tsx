@@ -7,8 +7,10 @@ import "./shop.css";
 const ShopScreen = lazy(() => import("./screens/ShopScreen.tsx").then((m) => ({ default: m.ShopScreen })));
 const AvatarsScreen = lazy(() => import("./screens/AvatarsScreen.tsx").then((m) => ({ default: m.AvatarsScreen })));
 const RankingScreen = lazy(() => import("./screens/RankingScreen.tsx").then((m) => ({ default: m.RankingScreen })));
+// Token packs and subscription plans (the payment service, issue 16).
+const PlansScreen = lazy(() => import("./subscriptions/PlansScreen.tsx").then((m) => ({ default: m.PlansScreen })));
 
-const TABS = ["shop", "avatars", "ranking"] as const;
+const TABS = ["shop", "plans", "avatars", "ranking"] as const;
 type Tab = (typeof TABS)[number];
 
 /** The shop remote: consumables and token bundles with your balance, avatars, and the season's ranking. */
@@ -51,7 +53,15 @@ export function App() {
         ))}
       </nav>
       <Suspense fallback={<p className="tt-loading">{t("loading")}</p>}>
-        {tab === "shop" ? <ShopScreen /> : tab === "avatars" ? <AvatarsScreen /> : <RankingScreen />}
+        {tab === "shop" ? (
+          <ShopScreen />
+        ) : tab === "plans" ? (
+          <PlansScreen />
+        ) : tab === "avatars" ? (
+          <AvatarsScreen />
+        ) : (
+          <RankingScreen />
+        )}
       </Suspense>
     </section>
   );

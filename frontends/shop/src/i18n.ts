@@ -6,7 +6,13 @@ export const en = {
   guestTitle: "Sign in to shop",
   guestBody: "Your tokens, avatars and rankings are kept with your account.",
   signIn: "Sign in",
-  nav: { label: "Shop sections", shop: "Consumables", avatars: "Avatars", ranking: "Ranking" },
+  nav: {
+    label: "Shop sections",
+    shop: "Consumables",
+    plans: "Tokens and plans",
+    avatars: "Avatars",
+    ranking: "Ranking",
+  },
   balance: {
     label: "Your balance",
     tokens_one: "{{count}} token",
@@ -61,7 +67,13 @@ export const es: typeof en = {
   guestTitle: "Inicia sesión para comprar",
   guestBody: "Tus tokens, avatares y clasificaciones se guardan con tu cuenta.",
   signIn: "Iniciar sesión",
-  nav: { label: "Secciones de la tienda", shop: "Consumibles", avatars: "Avatares", ranking: "Clasificación" },
+  nav: {
+    label: "Secciones de la tienda",
+    shop: "Consumibles",
+    plans: "Fichas y planes",
+    avatars: "Avatares",
+    ranking: "Clasificación",
+  },
   balance: {
     label: "Tu saldo",
     tokens_one: "{{count}} token",
