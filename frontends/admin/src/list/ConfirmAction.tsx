@@ -61,23 +61,25 @@ export function ConfirmAction({
         <h2 id={titleId}>{t("confirmTitle")}</h2>
         <p>{action.question}</p>
         {(action.fields ?? []).map((field) => (
-          <label key={field.name} className="tt-field">
-            <span>{field.label}</span>
+          <div key={field.name} className="tt-field">
+            <label htmlFor={`${titleId}-${field.name}`}>{field.label}</label>
             {field.type === "textarea" ? (
               <textarea
+                id={`${titleId}-${field.name}`}
                 value={values[field.name] ?? ""}
                 required={field.required}
                 onChange={(event) => setValues((v) => ({ ...v, [field.name]: event.target.value }))}
               />
             ) : (
               <input
+                id={`${titleId}-${field.name}`}
                 type={field.type === "datetime" ? "datetime-local" : "text"}
                 value={values[field.name] ?? ""}
                 required={field.required}
                 onChange={(event) => setValues((v) => ({ ...v, [field.name]: event.target.value }))}
               />
             )}
-          </label>
+          </div>
         ))}
         {state.kind === "error" && (
           <p className="tt-error" role="alert">

@@ -1,7 +1,7 @@
 import { Code } from "@connectrpc/connect";
 import { keepPreviousData, useQuery, useQueryClient } from "@tanstack/react-query";
 import { errorCode, useErrorText, useSession } from "@tt/web-kit";
-import { useState, type FormEvent, type ReactNode } from "react";
+import { useId, useState, type FormEvent, type ReactNode } from "react";
 import { useAdminText } from "../i18n.ts";
 import { ConfirmAction, type ActionField, type PendingAction } from "./ConfirmAction.tsx";
 import { buildQuery, type AdminListQueryInit, type FilterSpec, type ListState, type SortDir } from "./query.ts";
@@ -80,6 +80,7 @@ export function ResourceList<Row>({ description }: { description: ResourceDescri
   const [state, setState] = useState<ListState>({ page: 1, sort: description.defaultSort, filters: {} });
   const [draft, setDraft] = useState<Record<string, string>>({});
   const [pending, setPending] = useState<PendingAction | undefined>();
+  const formId = useId();
   const query = buildQuery(state, filters, pageSize);
   const list = useQuery({
     queryKey: ["adminList", description.key, query],
@@ -245,10 +246,11 @@ export function ResourceList<Row>({ description }: { description: ResourceDescri
       {filters.length > 0 && (
         <form className="tt-admin-filters" aria-label={t("filters")} onSubmit={applyFilters}>
           {filters.map((filter) => (
-            <label key={filter.id} className="tt-field">
-              <span>{filter.label}</span>
+            <div key={filter.id} className="tt-field">
+              <label htmlFor={`${formId}-${filter.id}`}>{filter.label}</label>
               {filter.options ? (
                 <select
+                  id={`${formId}-${filter.id}`}
                   value={draft[filter.id] ?? ""}
                   onChange={(event) => setDraft((d) => ({ ...d, [filter.id]: event.target.value }))}
                 >
@@ -261,12 +263,13 @@ export function ResourceList<Row>({ description }: { description: ResourceDescri
                 </select>
               ) : (
                 <input
+                  id={`${formId}-${filter.id}`}
                   type={filter.type === "datetime" ? "datetime-local" : "search"}
                   value={draft[filter.id] ?? ""}
                   onChange={(event) => setDraft((d) => ({ ...d, [filter.id]: event.target.value }))}
                 />
               )}
-            </label>
+            </div>
           ))}
           <button type="submit" className="tt-button">
             {t("applyFilters")}

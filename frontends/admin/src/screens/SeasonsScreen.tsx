@@ -45,7 +45,7 @@ export default function SeasonsScreen() {
         { field: "userUuid", label: t("col_user"), render: (r) => r.userUuid },
         { field: "seasonId", label: t("col_season"), render: (r) => r.seasonId },
         { field: "balance", label: t("col_balance"), sortable: true, render: (r) => r.balance },
-        { field: "rank", label: t("col_rank"), sortable: true, render: (r) => r.rank },
+        { field: "rank", label: t("col_rank"), render: (r) => r.rank },
       ],
       filters: [
         { id: "user", field: "userUuid", op: "$eq", label: t("col_user") },

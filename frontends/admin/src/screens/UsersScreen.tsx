@@ -22,7 +22,6 @@ export default function UsersScreen() {
       title: t("section_users"),
       rowKey: (u) => u.uuid,
       rowName: (u) => u.email || u.uuid,
-      defaultSort: { field: "createdAt", dir: "DESC" },
       columns: [
         { field: "email", label: t("col_email"), sortable: true, render: (u) => u.email },
         { field: "role", label: t("col_role"), sortable: true, render: (u) => u.role },
@@ -55,7 +54,6 @@ export default function UsersScreen() {
           id: "ban",
           label: t("action_ban"),
           destructive: true,
-          visible: (u) => !u.ban,
           question: (u) => t("confirm_ban", { name: u.email }),
           fields: [{ name: "reason", label: t("field_reason") }],
           run: (u, v) => moderation.banUser({ uuid: u.uuid, reason: v.reason ?? "" }),
@@ -64,7 +62,6 @@ export default function UsersScreen() {
           id: "temporaryBan",
           label: t("action_temporaryBan"),
           destructive: true,
-          visible: (u) => !u.ban,
           question: (u) => t("confirm_temporaryBan", { name: u.email }),
           fields: [
             { name: "until", label: t("field_until"), type: "datetime", required: true },
@@ -80,7 +77,6 @@ export default function UsersScreen() {
         {
           id: "unban",
           label: t("action_unban"),
-          visible: (u) => Boolean(u.ban),
           question: (u) => t("confirm_unban", { name: u.email }),
           run: (u) => moderation.unbanUser({ uuid: u.uuid }),
         },
