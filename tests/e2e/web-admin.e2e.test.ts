@@ -118,16 +118,16 @@ describe("admin console journeys", () => {
       });
       expect(refused.status).toBeGreaterThanOrEqual(400);
 
-      // The moderation log records it from the user service's event; it lands asynchronously, so the page is
+      // The moderation log records it (a platform-wide ban is "globalBan") from the user service's event; it lands asynchronously, so the page is
       // reloaded (the section stays in the address) until it shows, with a deadline.
       await page
         .getByRole("navigation", { name: "Admin sections" })
         .getByRole("link", { name: "Moderation log" })
         .click();
-      const row = page.getByRole("row").filter({ hasText: listenerUuid }).filter({ hasText: "banUser" });
+      const row = page.getByRole("row").filter({ hasText: listenerUuid }).filter({ hasText: "globalBan" });
       const deadline = Date.now() + 30_000;
       for (;;) {
-        await filters(page).getByLabel("Action").selectOption("banUser");
+        await filters(page).getByLabel("Action").selectOption("globalBan");
         await filters(page).getByLabel("User", { exact: true }).fill(listenerUuid);
         await page.getByRole("button", { name: "Apply" }).click();
         await page.getByRole("table", { name: /Moderation log/ }).waitFor();
