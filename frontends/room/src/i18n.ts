@@ -102,6 +102,11 @@ export const en = {
     never: "no expiry",
     until: "until {{date}}",
     deleteRoom: "Delete the room",
+    confirmDelete: "Delete {{name}} for good?",
+    promote: "Promotion",
+    promoted: "Promote this room",
+    guild: "Chat-platform guild",
+    guildId: "Discord guild id (digits)",
   },
   communities: {
     title: "Your communities",
@@ -244,6 +249,11 @@ export const es: typeof en = {
     never: "sin caducidad",
     until: "hasta {{date}}",
     deleteRoom: "Borrar la sala",
+    confirmDelete: "¿Borrar {{name}} para siempre?",
+    promote: "Promoción",
+    promoted: "Destacar esta sala",
+    guild: "Servidor de la plataforma de chat",
+    guildId: "Id del servidor de Discord (cifras)",
   },
   communities: {
     title: "Tus comunidades",

@@ -19,7 +19,7 @@ import {
   useRoomClient,
   type Room,
 } from "../api.ts";
-import { Link } from "../lib/router.tsx";
+import { Link, navigate } from "../lib/router.tsx";
 import { dateOfLocalInput, ErrorMessage, Field, Pager, useRoomT } from "../lib/ui.tsx";
 
 type Action = UseMutationResult<unknown, Error, void>;
@@ -89,8 +89,11 @@ export function SettingsScreen({ id }: { id: string }) {
           <ExternalUrlForm room={room} />
           <PinnedForm room={room} />
           <PosterForm room={room} />
+          <PromoteForm room={room} />
+          <GuildForm room={room} />
           {user?.role === "admin" && <GuestPasswordForm room={room} />}
           <RolesSection room={room} />
+          <DeleteForm room={room} />
         </>
       )}
     </div>
@@ -290,6 +293,71 @@ function PosterForm({ room }: { room: Room }) {
         </button>
       )}
       <ErrorMessage error={remove.error} />
+    </Section>
+  );
+}
+
+function PromoteForm({ room }: { room: Room }) {
+  const { t } = useRoomT();
+  const client = useRoomClient();
+  const [promoted, setPromoted] = useState(room.promoted);
+  const action = useRoomAction(room, () => client.promoteRoom({ id: room.uuid, promoted }));
+  return (
+    <Section title={t("settings.promote")} action={action}>
+      <label className="tt-room-check">
+        <input type="checkbox" checked={promoted} onChange={(e) => setPromoted(e.target.checked)} />
+        {t("settings.promoted")}
+      </label>
+      <button type="submit" className="tt-button" disabled={action.isPending}>
+        {t("settings.save")}
+      </button>
+    </Section>
+  );
+}
+
+function GuildForm({ room }: { room: Room }) {
+  const { t } = useRoomT();
+  const client = useRoomClient();
+  const [guild, setGuild] = useState(room.discordGuild);
+  const action = useRoomAction(room, () => client.linkGuildRoom({ guild: guild.trim(), roomId: room.uuid }));
+  return (
+    <Section title={t("settings.guild")} action={action}>
+      <Field label={t("settings.guildId")}>
+        <input inputMode="numeric" maxLength={32} value={guild} onChange={(e) => setGuild(e.target.value)} />
+      </Field>
+      <button type="submit" className="tt-button" disabled={action.isPending}>
+        {t("settings.save")}
+      </button>
+    </Section>
+  );
+}
+
+function DeleteForm({ room }: { room: Room }) {
+  const { t } = useRoomT();
+  const client = useRoomClient();
+  const queryClient = useQueryClient();
+  const action = useMutation({
+    mutationFn: async () => {
+      await client.deleteRoom({ id: room.uuid });
+    },
+    onSuccess: async () => {
+      queryClient.removeQueries({ queryKey: roomKeys.room(room.uuid) });
+      await queryClient.invalidateQueries({ queryKey: roomKeys.all });
+      navigate("/");
+    },
+  });
+  return (
+    <Section title={t("settings.deleteRoom")} action={action}>
+      <button
+        type="submit"
+        className="tt-button tt-button--danger"
+        disabled={action.isPending}
+        onClick={(event) => {
+          if (!window.confirm(t("settings.confirmDelete", { name: room.name }))) event.preventDefault();
+        }}
+      >
+        {t("settings.deleteRoom")}
+      </button>
     </Section>
   );
 }
