@@ -55,3 +55,5 @@ export type { SessionSnapshot, SessionStore, SessionUser, StoredToken, TokenType
 // The shared player (spec 002 §4, §8, §9): its code is fetched when a screen first shows it, hls.js on the first
 // HLS play; the headless controller through loadPlayer().
 export * from "./player/public.ts";
+// Analytics events to the audit service (spec 002 §7): queued, sent in batches, never blocking the page.
+export * from "./analytics/index.ts";

@@ -3,6 +3,7 @@ import "@tt/web-kit/tokens.css";
 import { StrictMode } from "react";
 import { createRoot } from "react-dom/client";
 import { BrowserRouter } from "react-router";
+import { PageViews } from "./analytics/PageViews.tsx";
 import { App } from "./App.tsx";
 import { createFederationRuntime } from "./remotes/federation-runtime.ts";
 import { RemotesProvider } from "./remotes/RemotesProvider.tsx";
@@ -25,6 +26,7 @@ createRoot(root).render(
       <RemotesProvider runtime={createFederationRuntime()}>
         <BrowserRouter>
           <App />
+          <PageViews />
         </BrowserRouter>
       </RemotesProvider>
     </KitProvider>
