@@ -15,6 +15,8 @@ const PhoneLoginPage = lazy(() => import("./pages/PhoneLoginPage.tsx").then((m) 
 // The social screens (friends, fans, a user's profile actions) are their own chunks too.
 const PeoplePage = lazy(() => import("./social/PeoplePage.tsx").then((m) => ({ default: m.PeoplePage })));
 const ProfilePage = lazy(() => import("./social/ProfilePage.tsx").then((m) => ({ default: m.ProfilePage })));
+// Magic links (002 §2): sign in with the link's token, then open its path or its plan's checkout.
+const MagicLinkPage = lazy(() => import("./magic-link/MagicLinkPage.tsx").then((m) => ({ default: m.MagicLinkPage })));
 
 /** The remotes the shell has names and places for; remotes.json decides which of them exist. */
 export const KNOWN_REMOTES = ["room", "crates", "shop", "admin"] as const;
@@ -59,6 +61,14 @@ export function App() {
           element={
             <Page>
               <SignUpPage />
+            </Page>
+          }
+        />
+        <Route
+          path="magic-link/:token/*"
+          element={
+            <Page>
+              <MagicLinkPage />
             </Page>
           }
         />

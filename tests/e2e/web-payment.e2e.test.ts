@@ -1,0 +1,131 @@
+// Browser journey of the payment service (issue 16): a user buys a token bundle in the shop through the
+// development checkout page and sees the balance rise. The platform in one process with the frontends mounted in the gateway, driven
+// by headless Chromium, as tests/e2e/web.e2e.test.ts does. Screenshots go to test-artifacts/web/.
+import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { chromium, type BrowserContext, type Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { startAllInOne, type AllInOne } from "@tt/platform";
+import { createTestDatabase } from "@tt/kit/testing";
+import { buildFrontendsIfStale, chromiumLaunchOptions, createFrontendHandler } from "@tt/web-server";
+
+const ARTIFACTS = path.resolve(import.meta.dirname, "../../test-artifacts/web");
+const JOURNEY_TIMEOUT = 90_000;
+const ADMIN = { email: "pay-admin@example.test", password: "admin-password-1" };
+
+let platform: AllInOne;
+let dropDatabase: () => Promise<void>;
+let context: BrowserContext;
+let profileDir: string;
+const account = { email: `pay-${Date.now()}@example.test`, password: "correct-horse-1" };
+
+/** Waits until the shop shows this balance. */
+async function balance(page: Page, text: string): Promise<void> {
+  await page
+    .getByTestId("token-balance")
+    .filter({ hasText: new RegExp(`^${text}$`) })
+    .waitFor({ timeout: 30_000 });
+}
+
+async function shot(page: Page, name: string): Promise<void> {
+  await page.screenshot({ path: path.join(ARTIFACTS, `${name}.png`), fullPage: true });
+}
+
+async function api(method: string, route: string, body?: unknown, token?: string) {
+  const res = await fetch(`${platform.url}${route}`, {
+    method,
+    headers: {
+      ...(body === undefined ? {} : { "content-type": "application/json" }),
+      ...(token ? { authorization: `Bearer ${token}` } : {}),
+    },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  });
+  const text = await res.text();
+  if (!res.ok) throw new Error(`${method} ${route} answered ${res.status}: ${text}`);
+  return text ? (JSON.parse(text) as Record<string, unknown>) : {};
+}
+
+beforeAll(async () => {
+  mkdirSync(ARTIFACTS, { recursive: true });
+  await buildFrontendsIfStale();
+  const db = await createTestDatabase(inject("databaseUrl"));
+  dropDatabase = db.drop;
+  const frontends = createFrontendHandler();
+  platform = await startAllInOne({
+    port: 0,
+    host: "127.0.0.1",
+    databaseUrl: db.url,
+    natsUrl: inject("natsUrl"),
+    env: { LOG_LEVEL: "warn", ADMIN_EMAIL: ADMIN.email, ADMIN_PASSWORD: ADMIN.password },
+    staticHandler: (req, res) => frontends(req, res),
+  });
+  // The admin sells a pack of 70 tokens: a payment product and the merch token bundle that names it.
+  await api("POST", "/api/user-service/users/sign-up", account);
+  const adminLogin = await api("POST", "/api/user-service/auth/login", ADMIN);
+  const admin = (adminLogin.accessToken as { token: string }).token;
+  const product = await api("POST", "/api/payment-service/api/v1/products", { name: "Pack", price: 199 }, admin);
+  await api(
+    "POST",
+    "/api/merch-service/api/v1/token-bundles",
+    { productId: product.id, name: "Pack", tokens: 70 },
+    admin,
+  );
+  profileDir = mkdtempSync(path.join(tmpdir(), "tt-e2e-payment-chromium-"));
+  context = await chromium.launchPersistentContext(profileDir, {
+    ...chromiumLaunchOptions,
+    viewport: { width: 1280, height: 900 },
+  });
+}, 300_000);
+
+afterAll(async () => {
+  await context?.close();
+  if (profileDir) rmSync(profileDir, { recursive: true, force: true });
+  await platform?.close();
+  await dropDatabase?.();
+});
+
+describe("payment journey", () => {
+  it(
+    "buys a token bundle through the development checkout and sees the balance in the shop",
+    async () => {
+      const page = await context.newPage();
+      const problems: string[] = [];
+      page.on("pageerror", (err) => problems.push(`page error: ${err.message}`));
+      await page.goto(`${platform.url}/login?lang=en`);
+      await page.getByLabel("E-mail").fill(account.email);
+      await page.getByLabel("Password").fill(account.password);
+      await page.getByRole("button", { name: "Log in" }).click();
+      await page.getByTestId("signed-in-user").waitFor();
+
+      await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Shop" }).click();
+      await page.getByRole("heading", { level: 1, name: "Shop" }).waitFor();
+      await page.getByRole("button", { name: "Tokens and plans" }).click();
+      await page.getByRole("button", { name: "Buy Pack for 1.99 USD" }).click();
+      // The development pay page stands in for Stripe Checkout.
+      await page.getByRole("heading", { name: "Development checkout" }).waitFor();
+      await shot(page, "payment-01-checkout");
+      await page.getByRole("button", { name: "Pay" }).click();
+      await page.waitForURL(/\/shop$/);
+      await page.getByRole("heading", { level: 1, name: "Shop" }).waitFor();
+      // The credit travels as an event (payment outbox, NATS, merch): reload until it shows, with a deadline.
+      const deadline = Date.now() + 30_000;
+      for (;;) {
+        const shown = await page
+          .getByTestId("token-balance")
+          .filter({ hasText: /^70 tokens$/ })
+          .count();
+        if (shown > 0) break;
+        if (Date.now() > deadline) throw new Error("the balance did not rise to 70 tokens");
+        await page.reload();
+        await page.getByRole("heading", { level: 1, name: "Shop" }).waitFor();
+        await page.getByTestId("token-balance").or(page.getByText("You have no token account yet.")).first().waitFor();
+      }
+      await balance(page, "70 tokens");
+      await shot(page, "payment-02-credited");
+      expect(problems).toEqual([]);
+      await page.close();
+    },
+    JOURNEY_TIMEOUT,
+  );
+});
