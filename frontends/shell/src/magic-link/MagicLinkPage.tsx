@@ -28,7 +28,7 @@ export const magicNavigation = { go: (url: string) => window.location.assign(url
 export function targetOf(rest: string): { path: string } | { plan: string } {
   const plan = /^subscribe-plan\/(.+)$/.exec(rest);
   if (plan) return { plan: decodeURIComponent(plan[1]!) };
-  let path = "/";
+  let path: string;
   try {
     path = decodeURIComponent(rest || "/");
   } catch {
