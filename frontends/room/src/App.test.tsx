@@ -138,6 +138,34 @@ describe("room remote", () => {
     await waitFor(() => expect(service.grants).toHaveLength(0));
   });
 
+  it("settings: pins messages, uploads a poster and kicks a user until a time", async () => {
+    const room = service.addRoom("Owned");
+    go(`/r/${room.uuid}/settings`);
+    renderWithKit(<App />, kitFor(service, OWNER_UUID));
+    const pinned = await screen.findByRole("form", { name: "Pinned messages" });
+    fireEvent.change(within(pinned).getByRole("textbox"), { target: { value: "Be kind\n\n  No spam  " } });
+    fireEvent.click(within(pinned).getByRole("button", { name: "Save" }));
+    await within(pinned).findByText("Saved.");
+    expect(service.rooms[0]?.pinnedMessages).toEqual(["Be kind", "No spam"]);
+
+    const poster = screen.getByRole("form", { name: "Poster" });
+    const file = new File([new Uint8Array([137, 80, 78, 71])], "poster.png", { type: "image/png" });
+    fireEvent.change(within(poster).getByLabelText("Poster image"), { target: { files: [file] } });
+    fireEvent.click(within(poster).getByRole("button", { name: "Upload" }));
+    await waitFor(() => expect(service.rooms[0]?.posterUrl).toContain("poster.png"));
+    expect(service.calls).toContain("UploadPoster");
+
+    const kick = screen.getByRole("form", { name: "Kick" });
+    fireEvent.change(within(kick).getByRole("textbox", { name: "User id" }), { target: { value: OTHER_UUID } });
+    fireEvent.change(within(kick).getByLabelText(/Kicked until/), { target: { value: "2099-01-01T10:00" } });
+    fireEvent.click(within(kick).getByRole("button", { name: "Kick" }));
+    const roles = await screen.findByRole("list", { name: "Roles" });
+    await waitFor(() => expect(roles.textContent).toContain(`${OTHER_UUID} — kicked (until`));
+    expect(
+      service.grants[0]?.expiresAt && new Date(Number(service.grants[0].expiresAt.seconds) * 1000).getFullYear(),
+    ).toBe(2099);
+  });
+
   it("settings: a user without a role is told the page is for owners and moderators", async () => {
     const room = service.addRoom("Owned");
     go(`/r/${room.uuid}/settings`);

@@ -1,5 +1,5 @@
 import { create } from "@bufbuild/protobuf";
-import { timestampDate, timestampNow } from "@bufbuild/protobuf/wkt";
+import { timestampDate, timestampFromDate, timestampNow } from "@bufbuild/protobuf/wkt";
 import { Code, ConnectError, type ConnectRouter, type HandlerContext } from "@connectrpc/connect";
 import { CommunitySchema, type Community } from "@tt/proto/tt/room/v1/community_service_pb";
 import { EventSchema } from "@tt/proto/tt/room/v1/event_service_pb";
@@ -188,6 +188,15 @@ export function createTestRoomService(): TestRoomService {
         room.djType = djType;
         return { room };
       },
+      uploadPoster: ({ id, file }, context) => {
+        enter("UploadPoster");
+        const room = find(id);
+        mustModerate(room, context);
+        if (!file?.contentType.startsWith("image/"))
+          throw new ConnectError("The poster must be an image", Code.InvalidArgument);
+        room.posterUrl = `/media/posters/${room.uuid}/${file.filename}`;
+        return { room };
+      },
       setPinnedMessages: ({ id, pinnedMessages }, context) => {
         enter("SetPinnedMessages");
         const room = find(id);
@@ -223,6 +232,15 @@ export function createTestRoomService(): TestRoomService {
         });
         grants.push(grant);
         return { role: grant };
+      },
+      kickUserFromRoom: ({ roomId, userId, until }, context) => {
+        enter("KickUserFromRoom");
+        mustModerate(find(roomId), context);
+        const expiresAt = until ?? timestampFromDate(new Date(Date.now() + 15 * 60_000));
+        grants.push(
+          create(RoomUserRoleSchema, { id: uuid(), roomUuid: roomId, userUuid: userId, role: "kicked", expiresAt }),
+        );
+        return {};
       },
       removeRoomRole: ({ roomId, userId, role }, context) => {
         enter("RemoveRoomRole");
