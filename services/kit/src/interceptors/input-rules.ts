@@ -546,7 +546,8 @@ export function inputRulesProblems(services: readonly DescService[]): string[] {
   const problems = new Set<string>();
   const seen = new Set<DescMessage>();
   const visit = (desc: DescMessage, via: string) => {
-    if (seen.has(desc) || isWellKnown(desc)) return;
+    // google.api.HttpBody is a raw body (webhooks): bounded by the server's body limit, not by field rules.
+    if (seen.has(desc) || isWellKnown(desc) || desc.typeName === "google.api.HttpBody") return;
     seen.add(desc);
     for (const f of desc.fields) {
       const name = `${desc.typeName}.${f.name}`;
