@@ -12,10 +12,11 @@ import { createTestSocialService, tokenOf } from "./test-social-service.ts";
 const ME = "00000000-0000-4000-8000-000000000001";
 const DJ = "00000000-0000-4000-8000-0000000000b2";
 
-function setup(path: string, signedIn = true) {
+function setup(path: string, signedIn = true, search = "") {
   const social = createTestSocialService();
   const users = createTestUserService();
   const kit = createTestKit({
+    search,
     routes: (router) => {
       users.routes(router);
       social.routes(router);
@@ -98,6 +99,13 @@ describe("shell social screens", () => {
     render();
     fireEvent.click(await screen.findByRole("button", { name: "Send a friend invitation" }));
     expect((await screen.findByRole("alert")).textContent).toBe("Forbidden");
+  });
+
+  it("speaks Spanish with ?lang=es", async () => {
+    const { render } = setup("/people", true, "?lang=es");
+    render();
+    expect(await screen.findByRole("heading", { level: 1, name: "Amigos y fans" })).toBeTruthy();
+    expect(await screen.findByRole("region", { name: "Tus fans" })).toBeTruthy();
   });
 
   it("asks a guest to sign in", async () => {
