@@ -26,7 +26,7 @@ const host = await startServiceHost({
   bus,
   logger,
   // One stream and writer for every run on this machine (the writer resumes after what earlier runs wrote).
-  env: { LOG_LEVEL: "warn", AUDIT_ANALYTICS_STREAM: "bench-audit-analytics" },
+  env: { LOG_LEVEL: "warn", AUDIT_ANALYTICS_SUBJECT: "bench-audit-analytics" },
 });
 const gateway = createGateway({
   backends: [{ services: host.services, transport: host.transport, connect: { handler: host.handler } }],

@@ -13,8 +13,8 @@ const optionalName = z.preprocess(
 );
 
 const analyticsSchema = z.object({
-  /** JetStream stream (and subject token) the accepted events wait in; default derived from the database name. */
-  AUDIT_ANALYTICS_STREAM: optionalName,
+  /** This deployment's subject token in the analytics stream (and its writer's name); default from the database name. */
+  AUDIT_ANALYTICS_SUBJECT: optionalName,
   /** The most events one stream message (and so one INSERT) carries. */
   AUDIT_ANALYTICS_BATCH_SIZE: z.coerce.number().int().min(1).max(1000).default(250),
 });

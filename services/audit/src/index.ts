@@ -15,9 +15,9 @@ export const auditServiceDefinition: ServiceDefinition = {
   migrations: migrationsList,
   async create(deps) {
     const { analytics, moderation } = loadAuditServiceConfig(deps.env);
-    const streamName = deploymentName(deps.orm, "audit-analytics", analytics.AUDIT_ANALYTICS_STREAM);
-    const ingest = createAnalyticsIngest(deps.bus, streamName, analytics.AUDIT_ANALYTICS_BATCH_SIZE, deps.logger);
-    const writer = await ingest.startWriter(deps.orm, `${streamName}-writer`);
+    const analyticsName = deploymentName(deps.orm, "audit-analytics", analytics.AUDIT_ANALYTICS_SUBJECT);
+    const ingest = createAnalyticsIngest(deps.bus, analyticsName, analytics.AUDIT_ANALYTICS_BATCH_SIZE, deps.logger);
+    const writer = await ingest.startWriter(deps.orm, `${analyticsName}-writer`);
     const recorders = await startModerationRecorders(
       deps.bus,
       deps.orm,

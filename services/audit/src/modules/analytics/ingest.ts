@@ -34,18 +34,24 @@ interface Pending {
   reject: (err: unknown) => void;
 }
 
+/** The analytics stream, over `audit-analytics.>`. */
+export const ANALYTICS_STREAM = "AUDIT_ANALYTICS";
+export const ANALYTICS_SUBJECT_PREFIX = "audit-analytics";
+
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
 
 export function createAnalyticsIngest(bus: Bus, name: string, batchSize: number, logger: BusLogger): AnalyticsIngest {
-  const stream = name.toUpperCase().replace(/-/g, "_");
-  const subject = `audit-analytics.${name}`;
+  // One stream for every deployment on a NATS (tests share one): each deployment publishes on its own subject
+  // and its writer reads that subject only.
+  const stream = ANALYTICS_STREAM;
+  const subject = `${ANALYTICS_SUBJECT_PREFIX}.${name}`;
   let ready: Promise<void> | undefined;
   const queue: Pending[] = [];
   let flushing: Promise<void> | undefined;
 
   const ensure = () => {
-    ready ??= bus.ensureStream(stream, [subject]).catch((err: unknown) => {
+    ready ??= bus.ensureStream(stream, [`${ANALYTICS_SUBJECT_PREFIX}.>`]).catch((err: unknown) => {
       ready = undefined;
       throw err;
     });
