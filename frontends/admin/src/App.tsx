@@ -11,6 +11,7 @@ interface Section {
 /** Every section of the console; each screen is its own chunk, loaded when first opened. */
 export const SECTIONS: readonly Section[] = [
   { id: "users", title: "section_users", screen: lazy(() => import("./screens/UsersScreen.tsx")) },
+  { id: "vouchers", title: "section_vouchers", screen: lazy(() => import("./screens/VouchersScreen.tsx")) },
   { id: "phones", title: "section_phones", screen: lazy(() => import("./screens/PhonesScreen.tsx")) },
   { id: "rooms", title: "section_rooms", screen: lazy(() => import("./screens/RoomsScreen.tsx")) },
   { id: "djs", title: "section_djs", screen: lazy(() => import("./screens/DjsScreen.tsx")) },
@@ -19,6 +20,7 @@ export const SECTIONS: readonly Section[] = [
   { id: "avatars", title: "section_avatars", screen: lazy(() => import("./screens/AvatarsScreen.tsx")) },
   { id: "seasons", title: "section_seasons", screen: lazy(() => import("./screens/SeasonsScreen.tsx")) },
   { id: "shop", title: "section_shop", screen: lazy(() => import("./screens/ShopScreen.tsx")) },
+  { id: "payments", title: "section_payments", screen: lazy(() => import("./screens/PaymentsScreen.tsx")) },
   { id: "moderation", title: "section_moderation", screen: lazy(() => import("./screens/ModerationLogScreen.tsx")) },
   { id: "analytics", title: "section_analytics", screen: lazy(() => import("./screens/AnalyticsScreen.tsx")) },
   { id: "outbox", title: "section_outbox", screen: lazy(() => import("./screens/OutboxScreen.tsx")) },
