@@ -88,6 +88,8 @@ describe("subscriptions", () => {
       code: Code.InvalidArgument,
       message: "startDate must be an ISO 8601 date",
     });
+    // Regression: year 0 parses in JavaScript but not in PostgreSQL (it made a 500).
+    expect((await refusal(subs(admin).countSubscriptions({ endDate: "0000-01-01" }))).code).toBe(Code.InvalidArgument);
     expect((await refusal(subs(u.token).countSubscriptions({}))).code).toBe(Code.Unauthenticated);
   });
 });

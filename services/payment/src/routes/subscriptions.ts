@@ -20,7 +20,8 @@ const MAX_PAGE = 100;
 function parseDate(value: string, field: string): Date | undefined {
   if (!value) return undefined;
   const d = new Date(value);
-  if (!/^\d{4}-\d{2}-\d{2}/.test(value) || Number.isNaN(d.getTime())) {
+  // Years 1–9999 (PostgreSQL has no year 0).
+  if (!/^\d{4}-\d{2}-\d{2}/.test(value) || Number.isNaN(d.getTime()) || d.getUTCFullYear() < 1) {
     throw new ConnectError(`${field} must be an ISO 8601 date`, Code.InvalidArgument);
   }
   return d;

@@ -19,7 +19,8 @@ export const INVALID_APPLE_NOTIFICATION = "invalid App Store notification";
 
 type Json = Record<string, unknown>;
 const isObj = (v: unknown): v is Json => typeof v === "object" && v !== null && !Array.isArray(v);
-const str = (v: unknown): string | undefined => (typeof v === "string" && v.length <= 500 ? v : undefined);
+/** A string of the provider's payload that fits our columns (ids up to 100 characters); anything else: absent. */
+const str = (v: unknown, max = 100): string | undefined => (typeof v === "string" && v.length <= max ? v : undefined);
 
 /** Stripe's subscription statuses to ours. */
 function statusOf(stripe: string): string {
@@ -124,7 +125,7 @@ export function webhookRoutes(svc: PaymentContext): ServiceImpl<typeof WebhookSe
       } catch {
         throw refuse();
       }
-      const signed = isObj(body) ? (str(body.signedPayload) ?? (body.signedPayload as string)) : undefined;
+      const signed = isObj(body) ? str(body.signedPayload, 200_000) : undefined;
       let payload: Json;
       let transaction: Json = {};
       try {
@@ -147,12 +148,12 @@ export function webhookRoutes(svc: PaymentContext): ServiceImpl<typeof WebhookSe
         // Our product ids are the App Store product ids; appAccountToken is the buyer's user uuid.
         const productId = str(transaction.productId);
         const userUuid = str(transaction.appAccountToken)?.toLowerCase();
-        const transactionId = str(transaction.originalTransactionId) ?? str(transaction.transactionId);
+        const transactionId = str(transaction.originalTransactionId, 80) ?? str(transaction.transactionId, 80);
         if (!productId || !isUuid(productId) || !userUuid || !isUuid(userUuid) || !transactionId) return true;
         const product = await tem.findOne(Product, { id: productId.toLowerCase() });
         if (!product) return true;
         if (type === "ONE_TIME_CHARGE" && product.paymentType === "one_time") {
-          const sessionId = `apple:${str(transaction.transactionId) ?? transactionId}`;
+          const sessionId = `apple:${str(transaction.transactionId, 80) ?? transactionId}`;
           if (await tem.findOne(Checkout, { sessionId })) return true;
           const checkout = tem.create(Checkout, {
             sessionId,
@@ -160,7 +161,7 @@ export function webhookRoutes(svc: PaymentContext): ServiceImpl<typeof WebhookSe
             productId: product.id,
             mode: "payment",
             quantity: typeof transaction.quantity === "number" ? Math.max(1, Math.min(100, transaction.quantity)) : 1,
-            region: str(transaction.storefront) ?? "",
+            region: str(transaction.storefront, 50) ?? "",
             successPath: "/",
             cancelPath: "/",
             status: "pending",
@@ -183,7 +184,7 @@ export function webhookRoutes(svc: PaymentContext): ServiceImpl<typeof WebhookSe
             productId: product.id,
             level: product.level,
             status,
-            region: str(transaction.storefront) ?? "",
+            region: str(transaction.storefront, 50) ?? "",
             stripeSubscriptionId: appleId,
             stripeCustomerId: null,
             currentPeriodEnd: null,
