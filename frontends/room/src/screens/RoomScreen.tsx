@@ -16,7 +16,9 @@ export function RoomScreen({ id }: { id: string }) {
   const join = useQuery({
     queryKey: [...roomKeys.join(id), tried],
     queryFn: () => client.joinRoom({ id, guestPassword: tried }),
+    // Joining records a visit: once per page (and per password tried), not on every focus.
     staleTime: Infinity,
+    refetchOnWindowFocus: false,
   });
   const submitPassword = (event: FormEvent) => {
     event.preventDefault();
