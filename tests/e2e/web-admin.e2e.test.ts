@@ -103,7 +103,11 @@ describe("admin console journeys", () => {
       await filters(page).getByLabel("E-mail").fill(listener.email);
       await page.getByRole("button", { name: "Apply" }).click();
       await page.getByRole("table", { name: "1 Users" }).waitFor();
-      await page.getByRole("button", { name: `Ban: ${listener.email}`, exact: true }).click();
+      await page
+        .getByRole("row")
+        .filter({ hasText: listener.email })
+        .getByRole("button", { name: "Ban", exact: true })
+        .click();
       const dialog = page.getByRole("dialog", { name: "Please confirm" });
       await dialog.getByLabel("Reason").fill("spamming the chat");
       await dialog.getByRole("button", { name: "Confirm" }).click();

@@ -1,5 +1,8 @@
+import { create } from "@bufbuild/protobuf";
 import { createClient } from "@connectrpc/connect";
-import { screen, within } from "@testing-library/react";
+import { AdminService as RoomAdminService } from "@tt/proto/tt/room/v1/admin_service_pb";
+import { RoomSchema } from "@tt/proto/tt/room/v1/room_pb";
+import { screen, waitFor, within } from "@testing-library/react";
 import { userEvent } from "@testing-library/user-event";
 import { AuthService } from "@tt/proto/tt/user/v1/auth_service_pb";
 import { toSessionUser, toStoredToken } from "@tt/web-kit/connect";
@@ -9,15 +12,33 @@ import { App } from "./App.tsx";
 
 const USERS_PAGE_SIZE = 20;
 
-async function signedInAs(email: string, role: string, others = 0) {
+async function signedInAs(email: string, role: string, others = 0, search = "") {
   const service = createTestUserService();
   service.addAccount(email, "pw", role);
   for (let i = 0; i < others; i++) service.addAccount(`listener${i}@example.com`, "pw");
-  const kit = createTestKit({ routes: service.routes });
+  const roomQueries: unknown[] = [];
+  const kit = createTestKit({
+    search,
+    routes: (router) => {
+      service.routes(router);
+      router.service(RoomAdminService, {
+        adminListRooms: ({ query }) => {
+          roomQueries.push(query?.filter);
+          return {
+            data: [create(RoomSchema, { uuid: "r1", name: "Jazz Cellar", slug: "jazz-cellar", type: "PUBLIC" })],
+            total: 1,
+            count: 1,
+            page: 1,
+            pageCount: 1,
+          };
+        },
+      });
+    },
+  });
   const answer = await createClient(AuthService, kit.transport).login({ email, password: "pw" });
   if (!answer.accessToken || !answer.user) throw new Error("login failed in the test service");
   kit.session.signIn(toStoredToken(answer.accessToken), toSessionUser(answer.user));
-  return { service, kit };
+  return { service, kit, roomQueries };
 }
 
 describe("admin remote: users", () => {
@@ -55,5 +76,27 @@ describe("admin remote: users", () => {
     renderWithKit(<App />, kit);
     expect((await screen.findByRole("alert")).textContent).toContain("Admins only");
     expect(service.calls).not.toContain("AdminListUsers");
+  });
+
+  it("opens another section from the navigation, loading its screen, and keeps it in the address", async () => {
+    const user = userEvent.setup();
+    const { kit, roomQueries } = await signedInAs("root@example.com", "admin");
+    renderWithKit(<App />, kit);
+    await screen.findByRole("table", { name: "1 Users" });
+    await user.click(screen.getByRole("link", { name: "Rooms" }));
+    expect(await screen.findByRole("cell", { name: "Jazz Cellar" })).toBeTruthy();
+    expect(window.location.hash).toBe("#rooms");
+    expect(screen.getByRole("link", { name: "Rooms" }).getAttribute("aria-current")).toBe("page");
+    await user.selectOptions(screen.getByLabelText("Type"), "PRIVATE");
+    await user.click(screen.getByRole("button", { name: "Apply" }));
+    await waitFor(() => expect(roomQueries.at(-1)).toEqual(["type||$eq||PRIVATE"]));
+  });
+
+  it("speaks Spanish", async () => {
+    const { kit } = await signedInAs("root@example.com", "admin", 0, "?lang=es");
+    renderWithKit(<App />, kit);
+    expect(await screen.findByRole("table", { name: "1 Usuarios" })).toBeTruthy();
+    expect(screen.getByRole("navigation", { name: "Secciones de administración" })).toBeTruthy();
+    expect(screen.getByRole("link", { name: "Registro de moderación" })).toBeTruthy();
   });
 });

@@ -104,14 +104,14 @@ describe("the generic admin list", () => {
     renderWithKit(<ResourceList description={description} />, await adminKit());
     await screen.findByRole("table", { name: "45 things" });
 
-    await user.click(screen.getByRole("button", { name: "Delete: thing 0" }));
+    await user.click(screen.getByRole("button", { name: "Delete", description: "thing 0" }));
     let dialog = screen.getByRole("dialog", { name: "Please confirm" });
     expect(within(dialog).getByText("Delete thing 0?")).toBeTruthy();
     await user.click(within(dialog).getByRole("button", { name: "Cancel" }));
     expect(screen.queryByRole("dialog")).toBeNull();
     expect(removed).toEqual([]);
 
-    await user.click(screen.getByRole("button", { name: "Delete: thing 0" }));
+    await user.click(screen.getByRole("button", { name: "Delete", description: "thing 0" }));
     dialog = screen.getByRole("dialog", { name: "Please confirm" });
     await user.type(within(dialog).getByLabelText("Reason"), "spam");
     await user.click(within(dialog).getByRole("button", { name: "Confirm" }));
@@ -139,7 +139,7 @@ describe("the generic admin list", () => {
     });
     renderWithKit(<ResourceList description={description} />, await adminKit());
     await screen.findByRole("table", { name: "45 things" });
-    await user.click(screen.getByRole("button", { name: "Ban: thing 3" }));
+    await user.click(screen.getByRole("button", { name: "Ban", description: "thing 3" }));
     const dialog = screen.getByRole("dialog");
     await user.click(within(dialog).getByRole("button", { name: "Confirm" }));
     expect((await within(dialog).findByRole("alert")).textContent).toBe("User profile not found");

@@ -164,8 +164,10 @@ export function ResourceList<Row>({ description }: { description: ResourceDescri
               ) : (
                 rows.map((row) => (
                   <tr key={description.rowKey(row)}>
-                    {description.columns.map((column) => (
-                      <td key={column.field}>{column.render(row)}</td>
+                    {description.columns.map((column, index) => (
+                      <td key={column.field} id={index === 0 ? `${formId}-row-${description.rowKey(row)}` : undefined}>
+                        {column.render(row)}
+                      </td>
                     ))}
                     {actions.length > 0 && (
                       <td className="tt-admin-actions">
@@ -180,7 +182,7 @@ export function ResourceList<Row>({ description }: { description: ResourceDescri
                                   ? "tt-button tt-button--quiet tt-button--danger"
                                   : "tt-button tt-button--quiet"
                               }
-                              aria-label={`${action.label}: ${description.rowName(row)}`}
+                              aria-describedby={`${formId}-row-${description.rowKey(row)}`}
                               onClick={() =>
                                 setPending({
                                   label: action.label,

@@ -41,7 +41,7 @@ describe("users screen", () => {
     renderWithKit(<UsersScreen />, kit);
     await screen.findByRole("table", { name: "2 Users" });
 
-    await user.click(screen.getByRole("button", { name: "Ban: spammer@example.com" }));
+    await user.click(screen.getByRole("button", { name: "Ban", description: "spammer@example.com" }));
     let dialog = screen.getByRole("dialog");
     expect(within(dialog).getByText("Ban spammer@example.com with no end? Every session is revoked.")).toBeTruthy();
     await user.type(within(dialog).getByLabelText("Reason"), "spam");
@@ -50,7 +50,7 @@ describe("users screen", () => {
     expect(bans).toEqual([{ uuid: target.uuid, reason: "spam" }]);
     await user.click(within(dialog).getByRole("button", { name: "Dismiss" }));
 
-    await user.click(screen.getByRole("button", { name: "Ban: spammer@example.com" }));
+    await user.click(screen.getByRole("button", { name: "Ban", description: "spammer@example.com" }));
     dialog = screen.getByRole("dialog");
     await user.click(within(dialog).getByRole("button", { name: "Confirm" }));
     expect((await within(dialog).findByRole("alert")).textContent).toBe("User profile not found");

@@ -147,6 +147,21 @@ export default function UsersScreen() {
           run: (u) => moderation.reactivateUser({ id: u.uuid }),
         },
         {
+          id: "updateUserRooms",
+          label: t("action_updateUserRooms"),
+          question: (u) => t("confirm_updateUserRooms", { name: u.email }),
+          fields: [
+            { name: "type", label: t("field_roomType") },
+            { name: "isLive", label: t("field_isLive") },
+          ],
+          run: (u, v) =>
+            rooms.updateUserRooms({
+              userId: u.uuid,
+              ...(v.type?.trim() ? { type: v.type.trim() } : {}),
+              ...(v.isLive?.trim() ? { isLive: v.isLive.trim() === "true" } : {}),
+            }),
+        },
+        {
           id: "deleteUserRooms",
           label: t("action_deleteUserRooms"),
           destructive: true,
