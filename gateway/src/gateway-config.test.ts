@@ -1,8 +1,12 @@
 // The gateway process's environment: what it accepts and how it refuses the rest.
 import { describe, expect, it } from "vitest";
+import { serviceCatalog } from "./catalog.ts";
 import { loadGatewayConfig } from "./gateway-config.ts";
 
-const base = { USER_SERVICE_URL: "http://user:8080" };
+// Every service of the catalogue needs its URL (a service added to the catalogue no longer breaks these tests).
+const base = Object.fromEntries(
+  Object.keys(serviceCatalog).map((name) => [`${name.toUpperCase()}_SERVICE_URL`, `http://${name}:8080`]),
+);
 
 describe("gateway configuration", () => {
   it("serves no media unless MEDIA_DIR is set, under /media by default", () => {
