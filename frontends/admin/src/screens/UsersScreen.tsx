@@ -5,7 +5,8 @@ import { ModerationService } from "@tt/proto/tt/user/v1/moderation_service_pb";
 import { ProfileService } from "@tt/proto/tt/user/v1/profile_service_pb";
 import type { User } from "@tt/proto/tt/user/v1/user_pb";
 import { useClient } from "@tt/web-kit/connect";
-import { useMemo } from "react";
+import { useMemo, useState } from "react";
+import { UserDetail } from "./UserDetail.tsx";
 import { ResourceList, type ResourceDescription } from "../list/ResourceList.tsx";
 import { adminPage, useFormat } from "./format.ts";
 
@@ -16,6 +17,7 @@ export default function UsersScreen() {
   const profiles = useClient(ProfileService);
   const rooms = useClient(RoomService);
   const { t, date } = useFormat();
+  const [selected, setSelected] = useState<string | undefined>();
   const description = useMemo<ResourceDescription<User>>(
     () => ({
       key: "users",
@@ -23,7 +25,16 @@ export default function UsersScreen() {
       rowKey: (u) => u.uuid,
       rowName: (u) => u.email || u.uuid,
       columns: [
-        { field: "email", label: t("col_email"), sortable: true, render: (u) => u.email },
+        {
+          field: "email",
+          label: t("col_email"),
+          sortable: true,
+          render: (u) => (
+            <button type="button" className="tt-admin-link" onClick={() => setSelected(u.uuid)}>
+              {u.email}
+            </button>
+          ),
+        },
         { field: "role", label: t("col_role"), sortable: true, render: (u) => u.role },
         { field: "badges", label: t("col_badges"), render: (u) => u.badges.join(", ") || t("none") },
         { field: "capabilities", label: t("col_capabilities"), render: (u) => u.capabilities.join(", ") || t("none") },
@@ -173,5 +184,10 @@ export default function UsersScreen() {
     }),
     [t, date, users, moderation, profiles, rooms],
   );
-  return <ResourceList description={description} />;
+  return (
+    <>
+      <ResourceList description={description} />
+      {selected && <UserDetail uuid={selected} onClose={() => setSelected(undefined)} />}
+    </>
+  );
 }
