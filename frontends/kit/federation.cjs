@@ -44,6 +44,10 @@ function createFederationConfig({ name, exposes }) {
     // Remotes are registered at run time from /remotes.json, never baked in at build time.
     remotes: {},
     shared: createSharedConfig(),
+    // A shared module comes from what the page has already loaded (the shell provides every singleton), else the
+    // loading app's own copy. The default ("version-first") first loads every registered remote's entry to
+    // compare versions, so one remote that is down took the next remote's shared modules with it.
+    shareStrategy: "loaded-first",
     manifest: true,
     dts: false,
   };

@@ -20,13 +20,27 @@ function useUserUuid(): string {
   return useSession().user?.uuid ?? "";
 }
 
-/** The caller's token account; null when they have none yet (404). */
+/** Users whose token account this page has already made sure of (POST /api/v1/token-accounts answers the
+ * existing one). */
+const ensuredAccounts = new Set<string>();
+
+/**
+ * The caller's token account, opened on first need (issue 15): the first read of a page asks the create call,
+ * which answers the existing account or opens one, so a new user's shop never meets the 404 of a missing
+ * account; later reads (refetch on focus) are plain reads.
+ */
 export function useTokenAccount() {
   const client = useClient(TokenService);
+  const uuid = useUserUuid();
   return useQuery({
-    queryKey: queryKeys.tokenBalance(useUserUuid()),
+    queryKey: queryKeys.tokenBalance(uuid),
     queryFn: async (): Promise<TokenAccount | null> => {
       try {
+        if (!ensuredAccounts.has(uuid)) {
+          const account = (await client.createTokenAccount({})).account ?? null;
+          ensuredAccounts.add(uuid);
+          return account;
+        }
         return (await client.getSelfTokenAccount({})).account ?? null;
       } catch (err) {
         if (err instanceof ConnectError && err.code === Code.NotFound) return null;

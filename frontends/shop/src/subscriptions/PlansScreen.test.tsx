@@ -60,11 +60,11 @@ function setup(level = "") {
       },
       createPortalSession: () => ({ url: "/shop" }),
     });
-    router.service(TokenService, {
-      getSelfTokenAccount: () => ({
-        account: create(TokenAccountSchema, { id: "a", userUuid: UUID, balance: 30, status: "active" }),
-      }),
+    const account = () => ({
+      account: create(TokenAccountSchema, { id: "a", userUuid: UUID, balance: 30, status: "active" }),
     });
+    // The shop opens the account on first need (create answers the existing one), then reads it.
+    router.service(TokenService, { createTokenAccount: account, getSelfTokenAccount: account });
   };
   const kit = createTestKit({ routes });
   kit.session.signIn({ token: "t", tokenType: "user" }, { uuid: UUID, email: "a@example.com", role: "user" });
