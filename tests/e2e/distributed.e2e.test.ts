@@ -14,6 +14,7 @@ import { createInterface } from "node:readline";
 import { afterAll, beforeAll, describe, expect, inject, it, onTestFinished } from "vitest";
 import { createTestDatabase } from "@tt/kit/testing";
 import { localiseEnv, localiseEnvs, renderWorkloads } from "../../deploy/scripts/render-env.ts";
+import { serviceNames } from "../../services/platform/src/catalogue.ts";
 import { startDistributed } from "../../services/platform/src/distributed.ts";
 import { spawnNodeProcess, waitUntilReady } from "../../services/platform/src/distributed-process.ts";
 import { alive } from "../../services/platform/src/orphans.ts";
@@ -46,7 +47,7 @@ describe("distributed mode", () => {
   beforeAll(async () => {
     const db = await createTestDatabase(inject("databaseUrl"));
     dropDatabase = db.drop;
-    // Two user service processes, as the chart's default replicaCount runs them.
+    // Two processes of each service, as the chart's default replicaCount runs them.
     platform = await startDistributed({
       databaseUrl: db.url,
       natsUrl: inject("natsUrl"),
@@ -65,11 +66,12 @@ describe("distributed mode", () => {
   const users = () => platform.processes.filter((p) => p.name === "user");
 
   it("runs one process per chart workload and replica, each on its own port", () => {
-    expect(platform.processes.map((p) => `${p.name}#${p.replica}`)).toEqual(["user#0", "user#1", "gateway#0"]);
+    const expected = [...serviceNames.flatMap((name) => [`${name}#0`, `${name}#1`]), "gateway#0"];
+    expect(platform.processes.map((p) => `${p.name}#${p.replica}`)).toEqual(expected);
     const pids = new Set(platform.processes.map((p) => p.pid));
-    expect(pids.size).toBe(3);
+    expect(pids.size).toBe(expected.length);
     expect(pids.has(process.pid)).toBe(false);
-    expect(new Set(platform.processes.map((p) => p.url)).size).toBe(3);
+    expect(new Set(platform.processes.map((p) => p.url)).size).toBe(expected.length);
     expect(new URL(platform.url).port).toBe(new URL(platform.processes.at(-1)!.url).port);
   });
 
@@ -245,7 +247,7 @@ describe("distributed mode supervisor", () => {
         else if (url && pids.length > 0 && line.trim() === "") break;
       }
       expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
-      expect(pids).toHaveLength(2);
+      expect(pids).toHaveLength(serviceNames.length + 1);
       expect((await fetch(`${url}/readyz`)).status).toBe(200);
 
       supervisor.kill("SIGKILL");
@@ -263,7 +265,7 @@ describe("chart environments", () => {
     const dir = mkdtempSync(path.join(tmpdir(), "tt-render-env-test-"));
     onTestFinished(() => rmSync(dir, { recursive: true, force: true }));
     const workloads = renderWorkloads({ databaseUrl: "postgres://u@db:5432/x", natsUrl: "nats://n:4222", dir });
-    expect(workloads.map((w) => w.name)).toEqual(["user", "gateway"]);
+    expect(workloads.map((w) => w.name).sort()).toEqual([...serviceNames, "gateway"].sort());
     const gateway = workloads.find((w) => w.name === "gateway")!;
     expect(gateway.entry).toBe(path.join(root, "gateway/src/main.ts"));
     expect(gateway.env).toMatchObject({ SERVICE: "gateway", USER_SERVICE_URL: "http://tt-turntable-user:8080" });
@@ -282,13 +284,16 @@ describe("chart environments", () => {
     const dir = mkdtempSync(path.join(tmpdir(), "tt-render-env-test-"));
     onTestFinished(() => rmSync(dir, { recursive: true, force: true }));
     const workloads = renderWorkloads({ databaseUrl: "postgres://u@db:5432/x", natsUrl: "nats://n:4222", dir });
-    const local = localiseEnvs(workloads, { user: 41001, gateway: 41002 });
+    const ports: Record<string, number> = { gateway: 41002, user: 41001 };
+    serviceNames.forEach((name, i) => (ports[name] ??= 41010 + i));
+    const local = localiseEnvs(workloads, ports);
     expect(local.find((w) => w.name === "user")!.env).toMatchObject({ PORT: "41001", HOST: "127.0.0.1" });
     expect(local.find((w) => w.name === "gateway")!.env).toMatchObject({
       PORT: "41002",
       USER_SERVICE_URL: "http://127.0.0.1:41001",
     });
-    expect(() => localiseEnvs(workloads, { gateway: 41002 })).toThrow(/no port given for "user"/);
+    const { user: _user, ...withoutUser } = ports;
+    expect(() => localiseEnvs(workloads, withoutUser)).toThrow(/no port given for "user"/);
   });
 
   it("issue 10: localises one process on port 0 with the URLs of the services started before it", () => {
