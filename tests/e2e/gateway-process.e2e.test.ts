@@ -8,6 +8,12 @@ import http from "node:http";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { describe, expect, it, onTestFinished } from "vitest";
+import { serviceCatalog } from "../../gateway/src/catalog.ts";
+
+/** Every catalog service at one URL (the gateway needs a URL for each). */
+function serviceUrls(url: string): Record<string, string> {
+  return Object.fromEntries(Object.keys(serviceCatalog).map((name) => [`${name.toUpperCase()}_SERVICE_URL`, url]));
+}
 import { freePort } from "@tt/kit";
 
 const root = path.resolve(import.meta.dirname, "../..");
@@ -80,7 +86,7 @@ describe("gateway process", () => {
 
   it("refuses to start when REMOTES_CONFIG names a file that is not there", async () => {
     const gateway = await spawnGateway({
-      USER_SERVICE_URL: "http://127.0.0.1:1",
+      ...serviceUrls("http://127.0.0.1:1"),
       REMOTES_CONFIG: path.join(tmpdir(), "no-such-dir", "remotes.json"),
     });
     const [code] = await gateway.exited;
@@ -96,7 +102,7 @@ describe("gateway process", () => {
     const remotes = path.join(dir, "remotes.json");
     writeFileSync(remotes, JSON.stringify([{ name: "room", entry: "/remotes/room/mf-manifest.json" }]));
 
-    const gateway = await spawnGateway({ USER_SERVICE_URL: backend.url, REMOTES_CONFIG: remotes });
+    const gateway = await spawnGateway({ ...serviceUrls(backend.url), REMOTES_CONFIG: remotes });
     await waitForStatus(gateway, `${gateway.url}/readyz`, 200);
 
     const manifest = await fetch(`${gateway.url}/remotes.json`);
