@@ -191,10 +191,14 @@ export async function runLedgerCheck(top: Topology, opts: LedgerCheckOptions): P
   };
 
   let kills = 0;
+  // Each kill comes at a random moment while operations run: once a random share of them has started (a moment
+  // in time could come after a fast run has ended, and the check would then kill nothing).
+  const killAt = Array.from({ length: opts.kills }, (_, i) =>
+    Math.floor(((i + 0.5 + random() * 0.5) / (opts.kills + 1)) * opts.operations),
+  );
   const killer = async () => {
-    for (let i = 0; i < opts.kills && !done; i++) {
-      // A random moment while operations run.
-      await new Promise((r) => setTimeout(r, 100 + random() * 700));
+    for (const at of killAt) {
+      while (next < at && !done) await new Promise((r) => setTimeout(r, 5));
       if (done) break;
       await top.killAndRestartMerch();
       kills++;
