@@ -38,6 +38,14 @@ export { assertValidMediaKey, MediaKeyError, mediaContentType, mediaFilePath } f
 export { createMediaHandler } from "./media/handler.ts";
 export { FsObjectStore, ObjectStoreError, S3ObjectStore } from "./media/object-store.ts";
 export type { ObjectStore, S3ObjectStoreOptions, StoredObject } from "./media/object-store.ts";
+export {
+  checkMediaStore,
+  createObjectStore,
+  DEFAULT_MEDIA_DIR,
+  mediaStoreShape,
+  type MediaStoreConfig,
+} from "./media/store-config.ts";
+export { detectImageType, type ImageType } from "./media/image-type.ts";
 export { runServiceMain } from "./main.ts";
 export { callProvider, ProviderError, toConnectProviderError } from "./provider-errors.ts";
 export {

@@ -1,28 +1,18 @@
 // The merch service's environment, read once in create (docs/new-service.md §5); documented in README.md.
-import { fileURLToPath } from "node:url";
 import { z } from "zod";
-import { parseEnv, parseEnvParts } from "@tt/kit";
+import { checkMediaStore, mediaStoreShape, parseEnv, parseEnvParts } from "@tt/kit";
 
-const unsetIfEmpty = (v: unknown) => (v === "" ? undefined : v);
-const optionalString = z.preprocess(unsetIfEmpty, z.string().optional());
-
-/** `<repo>/.data/media`, the same default as the user service: one media root the gateway serves. */
-export const DEFAULT_MEDIA_DIR = fileURLToPath(new URL("../../../.data/media", import.meta.url));
-
-const mediaSchema = z.object({
-  MEDIA_DIR: z.preprocess(unsetIfEmpty, z.string().default(DEFAULT_MEDIA_DIR)),
-  MEDIA_BASE_URL: z.preprocess(unsetIfEmpty, z.string().default("/media")),
-  MERCH_MAX_FILE_BYTES: z.coerce
-    .number()
-    .int()
-    .positive()
-    .default(5 * 1024 * 1024),
-  MEDIA_S3_ENDPOINT: z.preprocess(unsetIfEmpty, z.url().default("https://s3.amazonaws.com")),
-  MEDIA_S3_REGION: z.preprocess(unsetIfEmpty, z.string().default("us-east-1")),
-  MEDIA_S3_BUCKET: optionalString,
-  MEDIA_S3_ACCESS_KEY_ID: optionalString,
-  MEDIA_S3_SECRET_ACCESS_KEY: optionalString,
-});
+// The kit's object-store variables (the same MEDIA_DIR or bucket as every service's media) and the largest file.
+const mediaSchema = z
+  .object({
+    ...mediaStoreShape,
+    MERCH_MAX_FILE_BYTES: z.coerce
+      .number()
+      .int()
+      .positive()
+      .default(5 * 1024 * 1024),
+  })
+  .superRefine(checkMediaStore);
 
 const merchSchema = z.object({
   /** Default take of the season leaderboards. */

@@ -1,7 +1,6 @@
-import type { ServiceDefinition } from "@tt/kit";
+import { createObjectStore, type ServiceDefinition } from "@tt/kit";
 import { Code, ConnectError } from "@connectrpc/connect";
 import { ProfileService } from "@tt/proto/tt/user/v1/profile_service_pb";
-import { createPosterStore } from "./modules/rooms/poster.ts";
 import { createRoomChat } from "./providers/room-chat.ts";
 import { loadRoomServiceConfig } from "./config.ts";
 import type { RoomServiceContext } from "./context.ts";
@@ -45,7 +44,7 @@ export const roomServiceDefinition: ServiceDefinition = {
       accountRoleOf: async (userId, signal) => (await userOf(userId, signal)).role,
       hasCapability: async (userId, capability, signal) =>
         (await userOf(userId, signal)).capabilities.includes(capability),
-      posters: createPosterStore(areas.poster),
+      posters: createObjectStore(areas.poster),
       chat: chat.chat,
       startedAt: new Date(),
       social: await createSocialServices(deps, areas.social),

@@ -1,17 +1,11 @@
 // The upload service's environment (validated once at start with the kit's parseEnv; nothing reads the
 // environment afterwards). Every variable is documented in services/upload/README.md.
-import { fileURLToPath } from "node:url";
 import { z } from "zod";
-import { parseEnv } from "@tt/kit";
+import { checkMediaStore, mediaStoreShape, parseEnv } from "@tt/kit";
 
 const unset = (v: unknown) => (v === "" ? undefined : v);
 const flag = (fallback: boolean) =>
   z.preprocess(unset, z.enum(["true", "false"]).default(fallback ? "true" : "false")).transform((v) => v === "true");
-
-/** `<repo>/.data/media`: the same default folder as the user service's images. */
-export const DEFAULT_MEDIA_DIR = fileURLToPath(new URL("../../../.data/media", import.meta.url));
-
-const S3_VARIABLES = ["MEDIA_S3_BUCKET", "MEDIA_S3_ACCESS_KEY_ID", "MEDIA_S3_SECRET_ACCESS_KEY"] as const;
 
 export const uploadConfigSchema = z
   .object({
@@ -51,22 +45,10 @@ export const uploadConfigSchema = z
     TRANSCODER_CALLBACK_SECRET: z.preprocess(unset, z.string().min(32).optional()),
     // The FFmpeg binary; default the one @ffmpeg-installer/linux-x64 ships.
     FFMPEG_PATH: z.preprocess(unset, z.string().min(1).optional()),
-    // Object store: the filesystem under MEDIA_DIR unless the three MEDIA_S3_ variables are set.
-    MEDIA_DIR: z.preprocess(unset, z.string().default(DEFAULT_MEDIA_DIR)),
-    MEDIA_S3_ENDPOINT: z.preprocess(unset, z.url().default("https://s3.amazonaws.com")),
-    MEDIA_S3_REGION: z.preprocess(unset, z.string().default("us-east-1")),
-    MEDIA_S3_BUCKET: z.preprocess(unset, z.string().optional()),
-    MEDIA_S3_ACCESS_KEY_ID: z.preprocess(unset, z.string().optional()),
-    MEDIA_S3_SECRET_ACCESS_KEY: z.preprocess(unset, z.string().optional()),
+    // Object store: the kit's MEDIA_ variables (the filesystem under MEDIA_DIR unless the three MEDIA_S3_ are set).
+    ...mediaStoreShape,
   })
-  .superRefine((env, ctx) => {
-    const set = S3_VARIABLES.filter((name) => env[name] !== undefined);
-    if (set.length > 0 && set.length < S3_VARIABLES.length) {
-      for (const name of S3_VARIABLES.filter((n) => env[n] === undefined)) {
-        ctx.addIssue({ code: "custom", path: [name], message: "is required when another MEDIA_S3_ variable is set" });
-      }
-    }
-  });
+  .superRefine(checkMediaStore);
 
 export type UploadConfig = z.output<typeof uploadConfigSchema>;
 

@@ -1,11 +1,11 @@
 // The upload service: uploads of songs, their verification and packaging into encrypted HLS, the keys, and
 // the demo catalogue of the embedded default (services/upload/README.md).
-import { FsObjectStore, S3ObjectStore, type ObjectStore, type ServiceDefinition } from "@tt/kit";
+import { createObjectStore, type ServiceDefinition } from "@tt/kit";
 import { MediaService } from "@tt/proto/tt/upload/v1/media_service_pb";
 import { SongService } from "@tt/proto/tt/upload/v1/song_service_pb";
 import { ProfileService } from "@tt/proto/tt/user/v1/profile_service_pb";
 import { Code, ConnectError } from "@connectrpc/connect";
-import { loadUploadConfig, type UploadConfig } from "./config.ts";
+import { loadUploadConfig } from "./config.ts";
 import { entities } from "./entities.ts";
 import { migrationsList } from "./migrations/index.ts";
 import { seedDemoSongs } from "./modules/demo/demo-songs.ts";
@@ -19,20 +19,6 @@ import { songRoutes } from "./routes/songs.ts";
 export { loadUploadConfig } from "./config.ts";
 export type { UploadConfig } from "./config.ts";
 
-/** S3 when a bucket and its credentials are configured, the filesystem under MEDIA_DIR otherwise. */
-export function createUploadStore(config: UploadConfig): ObjectStore {
-  if (config.MEDIA_S3_BUCKET && config.MEDIA_S3_ACCESS_KEY_ID && config.MEDIA_S3_SECRET_ACCESS_KEY) {
-    return new S3ObjectStore({
-      endpoint: config.MEDIA_S3_ENDPOINT,
-      bucket: config.MEDIA_S3_BUCKET,
-      region: config.MEDIA_S3_REGION,
-      accessKeyId: config.MEDIA_S3_ACCESS_KEY_ID,
-      secretAccessKey: config.MEDIA_S3_SECRET_ACCESS_KEY,
-    });
-  }
-  return new FsObjectStore(config.MEDIA_DIR);
-}
-
 export const uploadServiceDefinition: ServiceDefinition = {
   name: "upload",
   services: [SongService, MediaService],
@@ -40,7 +26,7 @@ export const uploadServiceDefinition: ServiceDefinition = {
   migrations: migrationsList,
   async create(deps) {
     const config = loadUploadConfig(deps.env);
-    const store = createUploadStore(config);
+    const store = createObjectStore(config);
     const ffmpeg = config.FFMPEG_PATH ?? defaultFfmpegPath();
     const secrets = await loadSecrets(deps.orm, config);
     const profiles = deps.clients.get(ProfileService);

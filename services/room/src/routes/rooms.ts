@@ -5,12 +5,12 @@ import { timestampFromDate } from "@bufbuild/protobuf/wkt";
 import { Code, ConnectError, type HandlerContext, type ServiceImpl } from "@connectrpc/connect";
 import { UniqueConstraintViolationException } from "@mikro-orm/core";
 import type { EntityManager } from "@mikro-orm/postgresql";
-import { callEm, callIdentity, callProvider, checkUuid, publishEvent } from "@tt/kit";
+import { callEm, callIdentity, callProvider, checkUuid, detectImageType, publishEvent } from "@tt/kit";
 import { RoomConversationClearedSchema, RoomCreatedSchema, RoomDeletedSchema } from "@tt/proto/tt/room/v1/events_pb";
 import type { RoomService } from "@tt/proto/tt/room/v1/room_service_pb";
 import type { RoomServiceContext } from "../context.ts";
 import { guestPasswordLookup, verifyGuestPassword } from "../modules/rooms/guest-password.ts";
-import { encodePoster, isImage, posterKey } from "../modules/rooms/poster.ts";
+import { encodePoster, posterKey } from "../modules/rooms/poster.ts";
 import {
   checkExternalUrl,
   DEFAULT_DESIGN,
@@ -504,7 +504,7 @@ export function roomRoutes(svc: RoomServiceContext): ServiceImpl<typeof RoomServ
       if (!bytes || bytes.length === 0) throw new ConnectError("file missing in request", Code.InvalidArgument);
       const max = svc.areas.poster.ROOM_POSTER_MAX_BYTES;
       if (bytes.length > max) throw new ConnectError(`file must be at most ${max} bytes`, Code.InvalidArgument);
-      if (!isImage(bytes)) {
+      if (!detectImageType(bytes)) {
         throw new ConnectError("file must be a JPEG, PNG, GIF or WebP image", Code.InvalidArgument);
       }
       let webp: Uint8Array;

@@ -3,12 +3,12 @@
 // missing files (a crash can at worst leave unreferenced files behind).
 import { randomUUID } from "node:crypto";
 import { Code, ConnectError, type ServiceImpl } from "@connectrpc/connect";
+import { detectImageType, type ObjectStore } from "@tt/kit";
 import type { ProfileService } from "@tt/proto/tt/user/v1/profile_service_pb";
 import type { Logger } from "pino";
 import { imageKey, imageKeys } from "../modules/profile-data/image-keys.ts";
-import { detectImageType, ImageDecodeError, resizeImage } from "../modules/profile-data/image-processing.ts";
+import { ImageDecodeError, resizeImage } from "../modules/profile-data/image-processing.ts";
 import type { MediaConfig } from "../modules/profile-data/media-config.ts";
-import type { ObjectStore } from "../modules/profile-data/object-store.ts";
 import { enqueueProfileUpdated } from "../modules/profile-data/profile-events.ts";
 import {
   checkImageKind,

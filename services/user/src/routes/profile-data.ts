@@ -4,9 +4,8 @@ import { OptimisticLockError } from "@mikro-orm/core";
 import type { EntityManager } from "@mikro-orm/postgresql";
 import { UserDataSchema as UserDataMessageSchema, type Profile as ProfileMessage } from "@tt/proto/tt/user/v1/user_pb";
 import type { ProfileService } from "@tt/proto/tt/user/v1/profile_service_pb";
-import type { Identity } from "@tt/kit";
+import { createObjectStore, type Identity } from "@tt/kit";
 import { toAccountMessage } from "../modules/accounts/account-message.ts";
-import { createObjectStore } from "../modules/profile-data/media-config.ts";
 import { enqueueProfileUpdated, enqueueUserUpdated } from "../modules/profile-data/profile-events.ts";
 import {
   CAPABILITIES,

@@ -4,21 +4,11 @@ import { randomUUID } from "node:crypto";
 import { Code, ConnectError } from "@connectrpc/connect";
 import type { UploadedFile } from "@tt/proto/tt/common/v1/upload_pb";
 import type { MediaConfig } from "../../config.ts";
-import { FsObjectStore, S3ObjectStore, type ObjectStore } from "./object-store.ts";
+import { createObjectStore, detectImageType, type ObjectStore } from "@tt/kit";
 
 export type MediaKind = "avatars" | "consumables" | "bundles";
 
 const TYPES = { jpeg: "image/jpeg", png: "image/png", gif: "image/gif", webp: "image/webp" } as const;
-type ImageType = keyof typeof TYPES;
-
-export function detectImageType(bytes: Uint8Array): ImageType | null {
-  const starts = (sig: number[], at = 0) => sig.every((b, i) => bytes[at + i] === b);
-  if (starts([0xff, 0xd8, 0xff])) return "jpeg";
-  if (starts([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])) return "png";
-  if (starts([0x47, 0x49, 0x46, 0x38]) && (bytes[4] === 0x37 || bytes[4] === 0x39) && bytes[5] === 0x61) return "gif";
-  if (starts([0x52, 0x49, 0x46, 0x46]) && starts([0x57, 0x45, 0x42, 0x50], 8)) return "webp";
-  return null;
-}
 
 export interface StoredImage {
   key: string;
@@ -31,19 +21,6 @@ export interface Media {
   store(file: UploadedFile | undefined, kind: MediaKind, field: string): Promise<StoredImage>;
   remove(key: string | null | undefined): Promise<void>;
   urlOf(key: string | null | undefined): string;
-}
-
-export function createObjectStore(config: MediaConfig): ObjectStore {
-  if (config.MEDIA_S3_BUCKET && config.MEDIA_S3_ACCESS_KEY_ID && config.MEDIA_S3_SECRET_ACCESS_KEY) {
-    return new S3ObjectStore({
-      endpoint: config.MEDIA_S3_ENDPOINT,
-      bucket: config.MEDIA_S3_BUCKET,
-      region: config.MEDIA_S3_REGION,
-      accessKeyId: config.MEDIA_S3_ACCESS_KEY_ID,
-      secretAccessKey: config.MEDIA_S3_SECRET_ACCESS_KEY,
-    });
-  }
-  return new FsObjectStore(config.MEDIA_DIR);
 }
 
 export function createMedia(config: MediaConfig, store: ObjectStore = createObjectStore(config)): Media {

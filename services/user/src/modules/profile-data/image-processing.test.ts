@@ -1,6 +1,7 @@
 import sharp from "sharp";
 import { describe, expect, it } from "vitest";
-import { detectImageType, ImageDecodeError, resizeImage } from "./image-processing.ts";
+import { detectImageType } from "@tt/kit";
+import { ImageDecodeError, resizeImage } from "./image-processing.ts";
 
 const canvas = (width: number, height: number) =>
   sharp({ create: { width, height, channels: 4, background: { r: 0, g: 0, b: 255, alpha: 1 } } });

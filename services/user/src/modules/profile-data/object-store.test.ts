@@ -6,9 +6,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { AwsV4Signer } from "aws4fetch";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { loadMediaConfig, createObjectStore } from "./media-config.ts";
-import { MediaKeyError } from "@tt/kit";
-import { FsObjectStore, ObjectStoreError, S3ObjectStore } from "./object-store.ts";
+import { loadMediaConfig } from "./media-config.ts";
+import { createObjectStore, FsObjectStore, MediaKeyError, ObjectStoreError, S3ObjectStore } from "@tt/kit";
 
 const bytes = new Uint8Array([0, 1, 2, 254, 255]);
 
