@@ -17,6 +17,18 @@ const analyticsSchema = z.object({
   AUDIT_ANALYTICS_SUBJECT: optionalName,
   /** The most events one stream message (and so one INSERT) carries. */
   AUDIT_ANALYTICS_BATCH_SIZE: z.coerce.number().int().min(1).max(1000).default(250),
+  /**
+   * How long the AUDIT_ANALYTICS stream keeps a message (the writer has stored it in PostgreSQL long before);
+   * 0: no limit. Default a week, so a writer that was down for days still finds what it missed.
+   */
+  AUDIT_ANALYTICS_STREAM_MAX_AGE_HOURS: z.coerce.number().int().min(0).max(87_600).default(168),
+  /** The most the AUDIT_ANALYTICS stream holds; the oldest messages go first. 0: no limit. Default 1 GiB. */
+  AUDIT_ANALYTICS_STREAM_MAX_BYTES: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .max(Number.MAX_SAFE_INTEGER)
+    .default(1 << 30),
 });
 
 const moderationSchema = z.object({

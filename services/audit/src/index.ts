@@ -16,7 +16,10 @@ export const auditServiceDefinition: ServiceDefinition = {
   async create(deps) {
     const { analytics, moderation } = loadAuditServiceConfig(deps.env);
     const analyticsName = deploymentName(deps.orm, "audit-analytics", analytics.AUDIT_ANALYTICS_SUBJECT);
-    const ingest = createAnalyticsIngest(deps.bus, analyticsName, analytics.AUDIT_ANALYTICS_BATCH_SIZE, deps.logger);
+    const ingest = createAnalyticsIngest(deps.bus, analyticsName, analytics.AUDIT_ANALYTICS_BATCH_SIZE, deps.logger, {
+      maxAgeMs: analytics.AUDIT_ANALYTICS_STREAM_MAX_AGE_HOURS * 3_600_000,
+      maxBytes: analytics.AUDIT_ANALYTICS_STREAM_MAX_BYTES,
+    });
     const writer = await ingest.startWriter(deps.orm, `${analyticsName}-writer`);
     const recorders = await startModerationRecorders(
       deps.bus,

@@ -162,6 +162,8 @@ export type {
   KvEntry,
   KvWatchOptions,
   PublishOptions,
+  StreamInfo,
+  StreamOptions,
   SubscribeOptions,
   Subscription,
   BusLogger,

@@ -117,3 +117,30 @@ describe("analytics intake", () => {
     expect((await refusal(analytics(user).listAnalyticsEvents({}))).code).toBe(Code.Unauthenticated);
   });
 });
+
+describe("analytics stream retention", () => {
+  it("the stream keeps a week and 1 GiB by default", async () => {
+    expect(await h.bus.streamInfo("AUDIT_ANALYTICS")).toMatchObject({
+      maxAgeMs: 7 * 24 * 3_600_000,
+      maxBytes: 1 << 30,
+    });
+  });
+
+  it("takes its limits from the configuration (0: none), and refuses a bad one at start", async () => {
+    const own = await createServiceHarness(auditServiceDefinition, {
+      bus: "memory",
+      network: false,
+      env: { AUDIT_ANALYTICS_STREAM_MAX_AGE_HOURS: "2", AUDIT_ANALYTICS_STREAM_MAX_BYTES: "0" },
+    });
+    try {
+      const info = await own.bus.streamInfo("AUDIT_ANALYTICS");
+      expect(info.maxAgeMs).toBe(2 * 3_600_000);
+      expect(info.maxBytes).toBeUndefined();
+      await expect(own.createInstance({ AUDIT_ANALYTICS_STREAM_MAX_AGE_HOURS: "-1" })).rejects.toThrow(
+        /AUDIT_ANALYTICS_STREAM_MAX_AGE_HOURS/,
+      );
+    } finally {
+      await own.close();
+    }
+  });
+});

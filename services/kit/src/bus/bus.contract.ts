@@ -42,6 +42,15 @@ function collector<T>() {
   };
 }
 
+/** Resolves once `condition` holds (checked every 50 ms), or rejects after `timeoutMs`. */
+async function eventually(condition: () => Promise<boolean>, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await condition())) {
+    if (Date.now() > deadline) throw new Error(`condition not met within ${timeoutMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
 export function runBusContract(name: string, makeBus: () => Promise<Bus>, opts: BusContractOptions = {}): void {
   describe(`Bus contract: ${name}`, () => {
     const runId = randomBytes(4).toString("hex");
@@ -205,6 +214,54 @@ export function runBusContract(name: string, makeBus: () => Promise<Bus>, opts: 
         { redeliveryDelayMs: 20 },
       );
       expect(await seen.waitFor(3)).toEqual(["a#1", "a#2", "b#1"]);
+    });
+
+    it("declares a stream's limits, keeps them when left out and removes them with 0", async () => {
+      const id = unique();
+      const stream = `CT_${id}`;
+      await bus.ensureStream(stream, [`ct.${id}.>`], { maxAgeMs: 60_000, maxBytes: 1 << 20 });
+      expect(await bus.streamInfo(stream)).toMatchObject({ messages: 0, maxAgeMs: 60_000, maxBytes: 1 << 20 });
+      await bus.ensureStream(stream, [`ct.${id}.>`]);
+      expect(await bus.streamInfo(stream)).toMatchObject({ maxAgeMs: 60_000, maxBytes: 1 << 20 });
+      // A max age below the two-minute duplicate window still deduplicates within it.
+      await bus.ensureStream(stream, [`ct.${id}.>`], { maxAgeMs: 30_000 });
+      expect((await bus.publishDurable(`ct.${id}.e`, enc("a"), { msgId: "m" })).duplicate).toBe(false);
+      expect((await bus.publishDurable(`ct.${id}.e`, enc("a"), { msgId: "m" })).duplicate).toBe(true);
+      await bus.ensureStream(stream, [`ct.${id}.>`], { maxAgeMs: 0, maxBytes: 4096 });
+      const info = await bus.streamInfo(stream);
+      expect(info).toMatchObject({ messages: 1, lastSeq: 1, maxBytes: 4096 });
+      expect(info.maxAgeMs).toBeUndefined();
+      await expect(bus.streamInfo(`CT_${id}_absent`)).rejects.toThrow();
+      await expect(bus.ensureStream(stream, [`ct.${id}.>`], { maxBytes: -1 })).rejects.toThrow();
+    });
+
+    it("discards the oldest messages beyond a stream's max bytes", async () => {
+      const id = unique();
+      const stream = `CT_${id}`;
+      await bus.ensureStream(stream, [`ct.${id}.>`], { maxBytes: 1024 });
+      for (let i = 1; i <= 10; i++) await bus.publishDurable(`ct.${id}.e`, enc(String(i).padEnd(300, ".")));
+      const info = await bus.streamInfo(stream);
+      expect(info.lastSeq).toBe(10);
+      expect(info.bytes).toBeLessThanOrEqual(1024);
+      expect(info.messages).toBeGreaterThanOrEqual(1);
+      expect(info.messages).toBeLessThanOrEqual(3);
+      const got = collector<number>();
+      await bus.consume(stream, "reader", async (m) => got.push(m.seq));
+      const seqs = await got.waitFor(info.messages);
+      expect(seqs).toEqual(Array.from({ length: info.messages }, (_, i) => 11 - info.messages + i));
+    });
+
+    it("forgets messages older than a stream's max age", async () => {
+      const id = unique();
+      const stream = `CT_${id}`;
+      await bus.ensureStream(stream, [`ct.${id}.>`], { maxAgeMs: 1000 });
+      await bus.publishDurable(`ct.${id}.e`, enc("old"));
+      expect((await bus.streamInfo(stream)).messages).toBe(1);
+      await eventually(async () => (await bus.streamInfo(stream)).messages === 0, 15_000);
+      await bus.publishDurable(`ct.${id}.e`, enc("new"));
+      const got = collector<string>();
+      await bus.consume(stream, "late", async (m) => got.push(`${m.seq}:${dec(m.data)}`));
+      expect(await got.waitFor(1)).toEqual(["2:new"]);
     });
 
     it("refuses durable work without a stream", async () => {

@@ -36,6 +36,30 @@ export interface DurablePublishOptions extends PublishOptions {
   msgId?: string;
 }
 
+/**
+ * A durable stream's limits (JetStream's limits retention: the oldest messages are discarded, whether or not a
+ * consumer has read them). A limit left out keeps what the stream has (none for a new stream); 0 removes it.
+ */
+export interface StreamOptions {
+  /** Messages older than this are discarded (JetStream `max_age`). */
+  maxAgeMs?: number;
+  /**
+   * The oldest messages are discarded while the stream holds more than this (JetStream `max_bytes`; a message
+   * counts its subject, headers and data plus 16 bytes).
+   */
+  maxBytes?: number;
+}
+
+/** What a durable stream holds now, and its limits (absent: none). */
+export interface StreamInfo {
+  messages: number;
+  bytes: number;
+  /** The sequence of the newest message ever stored (0 before the first). */
+  lastSeq: number;
+  maxAgeMs?: number;
+  maxBytes?: number;
+}
+
 export interface ConsumeOptions {
   /** Only subjects matching this filter (wildcards allowed). Default: the whole stream. */
   filterSubject?: string;
@@ -114,8 +138,10 @@ export interface Bus {
     opts?: SubscribeOptions,
   ): Promise<Subscription>;
 
-  /** Creates or updates a durable stream over these subjects (idempotent). */
-  ensureStream(name: string, subjects: string[]): Promise<void>;
+  /** Creates or updates a durable stream over these subjects, with its limits (idempotent). */
+  ensureStream(name: string, subjects: string[], opts?: StreamOptions): Promise<void>;
+  /** A durable stream's state and limits; rejects when there is no such stream. */
+  streamInfo(name: string): Promise<StreamInfo>;
   /** Durable publish; resolves once stored. */
   publishDurable(
     subject: string,

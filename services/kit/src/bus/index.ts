@@ -10,6 +10,8 @@ export type {
   KvEntry,
   KvWatchOptions,
   PublishOptions,
+  StreamInfo,
+  StreamOptions,
   SubscribeOptions,
   Subscription,
 } from "./bus.ts";

@@ -1,6 +1,6 @@
 // Durable streams of the in-process bus: JetStream's limits-retention streams and durable pull consumers,
 // reduced to what the contract promises (dedupe window, per-consumer position, in-order redelivery).
-import type { ConsumeOptions, DurableMessage, Subscription } from "./bus.ts";
+import type { ConsumeOptions, DurableMessage, StreamInfo, StreamOptions, Subscription } from "./bus.ts";
 import type { BusLogger } from "./bus-logger.ts";
 import { redeliveryDelay } from "./redelivery.ts";
 import { subjectMatches, subjectsOverlap, validateSubject } from "./subject.ts";
@@ -10,6 +10,9 @@ interface StoredMessage {
   subject: string;
   data: Uint8Array;
   headers: Record<string, string>;
+  storedAt: number;
+  /** As JetStream counts it for max_bytes. */
+  size: number;
 }
 
 interface Member {
@@ -34,6 +37,11 @@ interface Stream {
   subjects: string[];
   messages: StoredMessage[];
   lastSeq: number;
+  bytes: number;
+  /** 0: no limit. */
+  maxAgeMs: number;
+  /** 0: no limit. */
+  maxBytes: number;
   /** msgId → [seq, stored at]; JetStream's duplicate window. */
   seen: Map<string, [number, number]>;
   consumers: Map<string, Consumer>;
@@ -52,8 +60,13 @@ export class MemoryStreams {
 
   constructor(private readonly opts: MemoryStreamsOptions) {}
 
-  ensure(name: string, subjects: string[]): void {
+  ensure(name: string, subjects: string[], opts: StreamOptions = {}): void {
     if (!/^[-\w]+$/.test(name)) throw new Error(`invalid stream name ${JSON.stringify(name)}`);
+    for (const [key, value] of Object.entries(opts)) {
+      if (value !== undefined && (!Number.isSafeInteger(value) || value < 0)) {
+        throw new Error(`stream ${key} must be a whole number ≥ 0, got ${String(value)}`);
+      }
+    }
     if (subjects.length === 0) throw new Error(`stream ${name} needs at least one subject`);
     for (const s of subjects) validateSubject(s, { wildcards: true });
     for (const [other, stream] of this.#streams) {
@@ -64,15 +77,52 @@ export class MemoryStreams {
     const existing = this.#streams.get(name);
     if (existing) {
       existing.subjects = [...subjects];
+      existing.maxAgeMs = opts.maxAgeMs ?? existing.maxAgeMs;
+      existing.maxBytes = opts.maxBytes ?? existing.maxBytes;
+      this.#prune(existing, Date.now());
       return;
     }
     this.#streams.set(name, {
       subjects: [...subjects],
       messages: [],
       lastSeq: 0,
+      bytes: 0,
+      maxAgeMs: opts.maxAgeMs ?? 0,
+      maxBytes: opts.maxBytes ?? 0,
       seen: new Map(),
       consumers: new Map(),
     });
+  }
+
+  info(name: string): StreamInfo {
+    const stream = this.#streams.get(name);
+    if (!stream) throw new Error(`stream ${name} not found`);
+    this.#prune(stream, Date.now());
+    return {
+      messages: stream.messages.length,
+      bytes: stream.bytes,
+      lastSeq: stream.lastSeq,
+      ...(stream.maxAgeMs > 0 ? { maxAgeMs: stream.maxAgeMs } : {}),
+      ...(stream.maxBytes > 0 ? { maxBytes: stream.maxBytes } : {}),
+    };
+  }
+
+  /** Drops what the stream's limits (and the embedded cap) no longer keep, oldest first. */
+  #prune(stream: Stream, now: number): void {
+    let drop = 0;
+    let bytes = stream.bytes;
+    const msgs = stream.messages;
+    while (drop < msgs.length) {
+      const msg = msgs[drop]!;
+      const tooOld = stream.maxAgeMs > 0 && now - msg.storedAt > stream.maxAgeMs;
+      const tooBig = stream.maxBytes > 0 && bytes > stream.maxBytes;
+      const tooMany = msgs.length - drop > this.opts.maxMessagesPerStream;
+      if (!tooOld && !tooBig && !tooMany) break;
+      bytes -= msg.size;
+      drop++;
+    }
+    if (drop > 0) msgs.splice(0, drop);
+    stream.bytes = bytes;
   }
 
   /** Stores into the stream that owns the subject; null when no stream does. */
@@ -85,17 +135,22 @@ export class MemoryStreams {
     const stream = [...this.#streams.values()].find((s) => s.subjects.some((p) => subjectMatches(p, subject)));
     if (!stream) return null;
     const now = Date.now();
+    // JetStream's duplicate window is never longer than the stream's max age.
+    const window =
+      stream.maxAgeMs > 0 ? Math.min(stream.maxAgeMs, this.opts.duplicateWindowMs) : this.opts.duplicateWindowMs;
     if (msgId !== undefined) {
       for (const [id, [, at]] of stream.seen) {
-        if (now - at <= this.opts.duplicateWindowMs) break;
+        if (now - at <= window) break;
         stream.seen.delete(id);
       }
       const seen = stream.seen.get(msgId);
       if (seen) return { seq: seen[0], duplicate: true };
     }
     const seq = ++stream.lastSeq;
-    stream.messages.push({ seq, subject, data, headers });
-    if (stream.messages.length > this.opts.maxMessagesPerStream) stream.messages.shift();
+    const size = storedSize(subject, data, headers);
+    stream.messages.push({ seq, subject, data, headers, storedAt: now, size });
+    stream.bytes += size;
+    this.#prune(stream, now);
     if (msgId !== undefined) stream.seen.set(msgId, [seq, now]);
     for (const consumer of stream.consumers.values()) consumer.wake?.();
     return { seq, duplicate: false };
@@ -186,6 +241,7 @@ export class MemoryStreams {
   }
 
   #nextFor(stream: Stream, consumer: Consumer): StoredMessage | undefined {
+    this.#prune(stream, Date.now());
     const first = stream.messages[0]?.seq ?? stream.lastSeq + 1;
     if (consumer.next < first) {
       consumer.next = first;
@@ -207,4 +263,15 @@ export class MemoryStreams {
       }
     }
   }
+}
+
+/** A message's size as JetStream's memory store counts it: subject, headers (as sent on the wire) and data, plus 16. */
+function storedSize(subject: string, data: Uint8Array, headers: Record<string, string>): number {
+  const entries = Object.entries(headers);
+  const headerBytes =
+    entries.length === 0
+      ? 0
+      : Buffer.byteLength("NATS/1.0\r\n\r\n") +
+        entries.reduce((n, [k, v]) => n + Buffer.byteLength(`${k}: ${v}\r\n`), 0);
+  return Buffer.byteLength(subject) + headerBytes + data.byteLength + 16;
 }

@@ -186,9 +186,14 @@ export function createMemoryBus(opts: MemoryBusOptions = {}): Bus {
       });
     },
 
-    async ensureStream(name, subjects) {
+    async ensureStream(name, subjects, o) {
       assertOpen();
-      streams.ensure(name, subjects);
+      streams.ensure(name, subjects, o);
+    },
+
+    async streamInfo(name) {
+      assertOpen();
+      return streams.info(name);
     },
 
     async publishDurable(subject, data, o: DurablePublishOptions = {}) {

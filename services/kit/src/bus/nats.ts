@@ -8,7 +8,7 @@ import {
   jetstream,
   jetstreamManager,
 } from "@nats-io/jetstream";
-import type { JetStreamManager, JsMsg } from "@nats-io/jetstream";
+import type { JetStreamManager, JsMsg, StreamInfo as StreamInfoNats } from "@nats-io/jetstream";
 import { Kvm, KvWatchInclude } from "@nats-io/kv";
 import type { KV } from "@nats-io/kv";
 import {
@@ -31,6 +31,7 @@ import type {
   KvEntry,
   KvWatchOptions,
   PublishOptions,
+  StreamOptions,
   SubscribeOptions,
   Subscription,
 } from "./bus.ts";
@@ -52,6 +53,24 @@ export interface NatsBusOptions {
    * URL fails the start at once and the orchestrator's restart policy takes over).
    */
   waitOnFirstConnect?: boolean;
+}
+
+/** StreamOptions in JetStream's terms: 0 (no limit) is max_age 0 and max_bytes -1. */
+function streamLimits(o: StreamOptions): { max_age?: number; max_bytes?: number } {
+  for (const [key, value] of Object.entries(o)) {
+    if (value !== undefined && (!Number.isSafeInteger(value) || value < 0)) {
+      throw new Error(`stream ${key} must be a whole number ≥ 0, got ${String(value)}`);
+    }
+  }
+  return {
+    ...(o.maxAgeMs !== undefined ? { max_age: nanos(o.maxAgeMs) } : {}),
+    ...(o.maxBytes !== undefined ? { max_bytes: o.maxBytes === 0 ? -1 : o.maxBytes } : {}),
+  };
+}
+
+/** A new stream's duplicate window: JetStream's two minutes, or the max age when that is shorter. */
+function duplicateWindowWithin(maxAge: number): { duplicate_window?: number } {
+  return maxAge > 0 && maxAge < nanos(120_000) ? { duplicate_window: maxAge } : {};
 }
 
 // Long handlers keep their message: the server redelivers only after ackWait without a sign of progress.
@@ -180,18 +199,38 @@ export async function createNatsBus(opts: NatsBusOptions): Promise<Bus> {
       });
     },
 
-    async ensureStream(name, subjects) {
+    async ensureStream(name, subjects, o: StreamOptions = {}) {
       for (const s of subjects) validateSubject(s, { wildcards: true });
+      const limits = streamLimits(o);
+      let info: StreamInfoNats;
       try {
-        const info = await jsm.streams.info(name);
-        const have = [...(info.config.subjects ?? [])].sort();
-        if (have.join(" ") !== [...subjects].sort().join(" ")) {
-          await jsm.streams.update(name, { ...info.config, subjects });
-        }
+        info = await jsm.streams.info(name);
       } catch (err) {
         if (!isApiError(err, JetStreamApiCodes.StreamNotFound)) throw err;
-        await jsm.streams.add({ name, subjects });
+        await jsm.streams.add({ name, subjects, ...limits, ...duplicateWindowWithin(limits.max_age ?? 0) });
+        return;
       }
+      const have = [...(info.config.subjects ?? [])].sort();
+      const changed =
+        have.join(" ") !== [...subjects].sort().join(" ") ||
+        (limits.max_age !== undefined && limits.max_age !== info.config.max_age) ||
+        (limits.max_bytes !== undefined && limits.max_bytes !== info.config.max_bytes);
+      if (!changed) return;
+      const config = { ...info.config, subjects, ...limits };
+      // JetStream refuses a duplicate window longer than the max age.
+      if (config.max_age > 0 && config.duplicate_window > config.max_age) config.duplicate_window = config.max_age;
+      await jsm.streams.update(name, config);
+    },
+
+    async streamInfo(name) {
+      const { config, state } = await jsm.streams.info(name);
+      return {
+        messages: state.messages,
+        bytes: state.bytes,
+        lastSeq: state.last_seq,
+        ...(config.max_age > 0 ? { maxAgeMs: Math.round(config.max_age / 1_000_000) } : {}),
+        ...(config.max_bytes > 0 ? { maxBytes: config.max_bytes } : {}),
+      };
     },
 
     async publishDurable(subject, data, o = {}) {

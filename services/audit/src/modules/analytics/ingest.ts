@@ -3,7 +3,7 @@
 // commit: no timer, one event alone leaves at once), so one stream message — and later one INSERT — carries
 // many events under load.
 import type { MikroORM } from "@mikro-orm/postgresql";
-import type { Bus, BusLogger, Subscription } from "@tt/kit";
+import type { Bus, BusLogger, StreamOptions, Subscription } from "@tt/kit";
 
 /** One accepted event as it travels in the stream and lands in `analytics_event`. */
 export interface AcceptedEvent {
@@ -41,7 +41,14 @@ export const ANALYTICS_SUBJECT_PREFIX = "audit-analytics";
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
 
-export function createAnalyticsIngest(bus: Bus, name: string, batchSize: number, logger: BusLogger): AnalyticsIngest {
+export function createAnalyticsIngest(
+  bus: Bus,
+  name: string,
+  batchSize: number,
+  logger: BusLogger,
+  /** The stream's retention (docs/decisions.md "Issue 16: analytics stream retention"). */
+  limits: StreamOptions = {},
+): AnalyticsIngest {
   // One stream for every deployment on a NATS (tests share one): each deployment publishes on its own subject
   // and its writer reads that subject only.
   const stream = ANALYTICS_STREAM;
@@ -51,7 +58,7 @@ export function createAnalyticsIngest(bus: Bus, name: string, batchSize: number,
   let flushing: Promise<void> | undefined;
 
   const ensure = () => {
-    ready ??= bus.ensureStream(stream, [`${ANALYTICS_SUBJECT_PREFIX}.>`]).catch((err: unknown) => {
+    ready ??= bus.ensureStream(stream, [`${ANALYTICS_SUBJECT_PREFIX}.>`], limits).catch((err: unknown) => {
       ready = undefined;
       throw err;
     });
