@@ -1,0 +1,33 @@
+// The social service's environment, read once in create (docs/new-service.md §5); documented in README.md.
+// Each area (stage, chat, events, presence) declares its own schema here and is listed in loadSocialServiceConfig.
+import { z } from "zod";
+import { parseEnv, parseEnvParts } from "@tt/kit";
+
+const stageSchema = z.object({
+  /** How long a DJ without an open join stream keeps their seat before stepping down (ms). */
+  SOCIAL_DJ_GRACE_MS: z.coerce.number().int().min(0).max(3_600_000).default(30_000),
+  /**
+   * Time to live of a room's song-timer lease (ms): the holder renews it every third of it; when the holder dies,
+   * another instance with the room takes over within it.
+   */
+  SOCIAL_LEASE_TTL_MS: z.coerce.number().int().min(500).max(60_000).default(3_000),
+  /** How often the lease holder reconciles a room's presence (listener counts, dancefloor, DJs away) (ms). */
+  SOCIAL_PRESENCE_INTERVAL_MS: z.coerce.number().int().min(50).max(60_000).default(1_000),
+  /** The JetStream key-value bucket holding the rooms' stages (one key per room uuid). */
+  SOCIAL_STAGE_BUCKET: z
+    .string()
+    .regex(/^[A-Za-z0-9_-]+$/, "letters, digits, _ and - only")
+    .max(64)
+    .default("social-stage"),
+});
+
+export type StageConfig = z.output<typeof stageSchema>;
+
+export function loadStageConfig(env: Record<string, string | undefined>): StageConfig {
+  return parseEnv(stageSchema, env);
+}
+
+/** Every variable of every area at once: a bad deployment fails at start naming each bad variable. */
+export function loadSocialServiceConfig(env: Record<string, string | undefined>) {
+  return parseEnvParts({ stage: loadStageConfig }, env);
+}

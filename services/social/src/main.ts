@@ -1,0 +1,4 @@
+import { runServiceMain } from "@tt/kit";
+import { socialServiceDefinition } from "./index.ts";
+
+await runServiceMain([socialServiceDefinition]);

@@ -1,0 +1,54 @@
+// Links in chat (specification 002 §5): a link is a music link only when its host contains one of the provider
+// names below; it becomes a song card when the playlist service resolves it to a song with an isrc.
+
+/** 002 §5's host list, in its order. */
+export const MUSIC_LINK_HOSTS = [
+  "apple",
+  "audius",
+  "napster",
+  "soundcloud",
+  "spotify",
+  "youtube",
+  "youtu.be",
+  "pandora",
+  "deezer",
+  "tidal",
+  "amazon",
+  "yandex",
+  "spinrilla",
+] as const;
+
+/** At most this many links of one message are resolved (each is a call to the playlist service). */
+export const MAX_RESOLVED_LINKS = 3;
+
+const URL_PATTERN = /\bhttps?:\/\/[^\s<>"']+/gi;
+
+/** The http(s) URLs in a text, in order, trailing punctuation left out, duplicates once. */
+export function linksIn(text: string): URL[] {
+  const out: URL[] = [];
+  const seen = new Set<string>();
+  for (const match of text.matchAll(URL_PATTERN)) {
+    const raw = match[0].replace(/[).,;:!?\]]+$/, "");
+    let url: URL;
+    try {
+      url = new URL(raw);
+    } catch {
+      continue;
+    }
+    if (seen.has(url.href)) continue;
+    seen.add(url.href);
+    out.push(url);
+  }
+  return out;
+}
+
+/** Whether a link's host names a music provider (002 §5). */
+export function isMusicLink(url: URL): boolean {
+  const host = url.hostname.toLowerCase();
+  return MUSIC_LINK_HOSTS.some((name) => host.includes(name));
+}
+
+/** The music links of a text that are worth resolving, at most MAX_RESOLVED_LINKS. */
+export function musicLinksIn(text: string): URL[] {
+  return linksIn(text).filter(isMusicLink).slice(0, MAX_RESOLVED_LINKS);
+}

@@ -1,0 +1,11 @@
+import type { ConnectRouter } from "@connectrpc/connect";
+import { StageService } from "@tt/proto/tt/social/v1/stage_service_pb";
+import type { SocialContext } from "../context.ts";
+import { stageRoutes } from "./stage.ts";
+
+/** The services of package tt.social.v1, one per area. */
+export const SOCIAL_SERVICES = [StageService] as const;
+
+export function registerSocialRoutes(router: ConnectRouter, svc: SocialContext): void {
+  router.service(StageService, stageRoutes(svc));
+}
