@@ -75,6 +75,8 @@ export interface PlayerProps {
   onController?: (controller: PlayerController | null) => void;
   /** Tests: the handler for the URL providers. */
   urlHandler?: PlayHandler;
+  /** Spec 002 §9's provider priority (the hangout brand's own list), read when the player mounts. */
+  priority?: readonly string[];
 }
 
 /** The text of a playback error in the listener's language. */
@@ -94,6 +96,7 @@ export function Player({
   handlers,
   onController,
   urlHandler,
+  priority,
 }: PlayerProps) {
   const { session } = useKit();
   const { t } = useAppTranslation(PLAYER_NAMESPACE, playerTranslations);
@@ -122,7 +125,12 @@ export function Player({
   useEffect(() => {
     const media = mediaRef.current;
     if (!media) return;
-    const created = createPlayerController({ media, handlers: allHandlers, quality: qualityStoreOf(session) });
+    const created = createPlayerController({
+      media,
+      handlers: allHandlers,
+      quality: qualityStoreOf(session),
+      ...(priority ? { priority } : {}),
+    });
     setController(created);
     onController?.(created);
     return () => {

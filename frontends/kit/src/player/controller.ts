@@ -194,6 +194,13 @@ export function createPlayerController({
       }
     },
     seekTo(serverPosition) {
+      const outside = active?.playback;
+      // An SDK's own player (YouTube, Spotify, Apple) is only ever seeked: no fine playback-rate control there.
+      if (outside?.position && outside.seek) {
+        const decision = decideDrift(outside.position(), serverPosition, thresholds);
+        if (decision.action === "seek") outside.seek(decision.position);
+        return decision.action === "nudge" ? { action: "none", drift: decision.drift, playbackRate: 1 } : decision;
+      }
       const decision = decideDrift(media.currentTime, serverPosition, thresholds);
       if (decision.action === "seek") media.currentTime = decision.position;
       if (media.playbackRate !== decision.playbackRate) media.playbackRate = decision.playbackRate;

@@ -34,3 +34,19 @@ export type { QualityStore } from "./quality.ts";
 export type { ActivePlayback, MediaElement, PlayableSong, PlayHandler, PlayRequest } from "./types.ts";
 export { createUrlPlayHandler, levelForQuality, loadHls, URL_HANDLER_PROVIDERS } from "./url-handler.ts";
 export type { HlsConstructor, UrlHandlerOptions } from "./url-handler.ts";
+export { bestOffset, clockSample, createClockSync, startDriftCorrection } from "./clock.ts";
+export type { ClockSample, ClockSync, ClockSyncOptions, DriftCorrectionOptions } from "./clock.ts";
+export { loadPlayHandlers, OUTSIDE_PLAYERS, priorityForBrand } from "./handlers/index.ts";
+export type { OutsidePlayer, PlayHandlerConfig } from "./handlers/index.ts";
+export type { AppleHandlerOptions } from "./handlers/apple.ts";
+export type { SpotifyHandlerOptions } from "./handlers/spotify.ts";
+export type { YouTubeHandlerOptions } from "./handlers/youtube.ts";
+export {
+  createPlayTracker,
+  FIFTEEN_SECOND_WINDOW,
+  FIFTEEN_SECONDS_TOPIC,
+  THIRTY_SECOND_WINDOW,
+  THIRTY_SECONDS_TOPIC,
+  TOTAL_PLAYED_TOPIC,
+} from "./play-tracking.ts";
+export type { PlayingEventRecord, PlayTracker, PlayTrackerOptions, TrackedPlay } from "./play-tracking.ts";

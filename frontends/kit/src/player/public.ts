@@ -30,4 +30,7 @@ export type { PlayerProps } from "./Player.tsx";
 export type { QualityStore } from "./quality.ts";
 export type { ActivePlayback, MediaElement, PlayableSong, PlayHandler, PlayRequest } from "./types.ts";
 export type { HlsConstructor, UrlHandlerOptions } from "./url-handler.ts";
+export type { ClockSample, ClockSync, ClockSyncOptions, DriftCorrectionOptions } from "./clock.ts";
+export type { OutsidePlayer, PlayHandlerConfig } from "./handlers/index.ts";
+export type { PlayingEventRecord, PlayTracker, PlayTrackerOptions, TrackedPlay } from "./play-tracking.ts";
 export { loadPlayer, Player } from "./lazy.tsx";

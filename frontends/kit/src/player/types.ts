@@ -47,6 +47,12 @@ export interface ActivePlayback {
   source: string;
   stop(): void;
   setQuality?(quality: AudioQuality): void;
+  /**
+   * Seconds into the song, for a handler that plays outside the media element (an SDK's own player); drift
+   * correction then reads this and seeks with `seek` (SDK players have no fine playback-rate control).
+   */
+  position?(): number;
+  seek?(seconds: number): void;
 }
 
 /**
