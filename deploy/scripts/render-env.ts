@@ -83,8 +83,10 @@ export function resolveEnv(
 }
 
 export interface ProcessEnv {
-  /** Workload name as in values.yaml: `user`, …, `gateway`. */
+  /** Workload name: `user`, …, `gateway`, or a service's worker `<service>-<role>` (`upload-worker`). */
   name: string;
+  /** The program it runs (its SERVICE): the service's name for the service and its workers, `gateway`. */
+  service: string;
   /** Absolute path of the TypeScript entry, as deploy/docker/entrypoint.sh picks it from SERVICE. */
   entry: string;
   env: Record<string, string>;
@@ -112,8 +114,8 @@ export function serviceOfUrlVariable(key: string): string | undefined {
 }
 
 /**
- * One entry per backend Deployment of the chart (services first, the gateway last) with the environment the
- * chart gives its container, REMOTES_CONFIG already pointing at a file that holds the rendered remotes
+ * One entry per backend Deployment of the chart (services and their workers first, the gateway last) with the
+ * environment the chart gives its container, REMOTES_CONFIG already pointing at a file that holds the rendered remotes
  * ConfigMap. Ports and service URLs are still the cluster's: see localiseEnvs.
  */
 export function renderWorkloads(opts: RenderWorkloadsOptions): ProcessEnv[] {
@@ -126,11 +128,12 @@ export function renderWorkloads(opts: RenderWorkloadsOptions): ProcessEnv[] {
   const workloads = docs
     .filter((d) => d.kind === "Deployment")
     .map((d) => ({ deployment: d.metadata.name, labels: d.metadata.labels ?? {} }))
-    .filter(({ labels }) => labels["turntable.fm/tier"] === "service" || labels["turntable.fm/tier"] === "gateway")
+    .filter(({ labels }) => ["service", "worker", "gateway"].includes(labels["turntable.fm/tier"] ?? ""))
     .map(({ deployment, labels }) => ({
       deployment,
       name: labels["app.kubernetes.io/component"]!,
       gateway: labels["turntable.fm/tier"] === "gateway",
+      worker: labels["turntable.fm/tier"] === "worker",
     }))
     .sort((a, b) => Number(a.gateway) - Number(b.gateway) || a.name.localeCompare(b.name));
 
@@ -145,18 +148,22 @@ export function renderWorkloads(opts: RenderWorkloadsOptions): ProcessEnv[] {
     return remotesFile;
   };
 
-  return workloads.map(({ deployment, name, gateway }) => {
+  return workloads.map(({ deployment, name, gateway, worker }) => {
     const { env, missing } = resolveEnv(docs, deployment);
     if (missing.length > 0) {
       throw new Error(`${deployment} reads objects the chart did not render: ${missing.join(", ")}`);
     }
-    if (env.SERVICE !== name) throw new Error(`${deployment} has SERVICE=${env.SERVICE}, expected ${name}`);
+    // A worker <service>-<role> runs its service's program.
+    const service = env.SERVICE ?? "";
+    if (worker ? !name.startsWith(`${service}-`) || service === "" : service !== name) {
+      throw new Error(`${deployment} has SERVICE=${env.SERVICE}, which does not run "${name}"`);
+    }
     if (env.REMOTES_CONFIG !== undefined) env.REMOTES_CONFIG = remotes();
-    const entry = path.join(repoRoot, gateway ? "gateway/src/main.ts" : `services/${name}/src/main.ts`);
+    const entry = path.join(repoRoot, gateway ? "gateway/src/main.ts" : `services/${service}/src/main.ts`);
     if (!existsSync(entry)) {
       throw new Error(`the chart deploys "${name}" but ${path.relative(repoRoot, entry)} is missing`);
     }
-    return { name, entry, env };
+    return { name, service, entry, env };
   });
 }
 
@@ -186,7 +193,7 @@ export function localiseEnv(
   if (env.MEDIA_DIR !== undefined) env.MEDIA_DIR = mediaDir;
   env.PORT = String(ports[workload.name] ?? 0);
   env.HOST = "127.0.0.1";
-  return { name: workload.name, entry: workload.entry, env };
+  return { name: workload.name, service: workload.service, entry: workload.entry, env };
 }
 
 /**
@@ -204,7 +211,7 @@ export function localiseEnvs(
     if (port === undefined) throw new Error(`no port given for "${name}" (${why})`);
     return port;
   };
-  return workloads.map(({ name, entry, env: chartEnv }) => {
+  return workloads.map(({ name, service: program, entry, env: chartEnv }) => {
     const env = { ...chartEnv };
     for (const key of Object.keys(env)) {
       const service = serviceOfUrlVariable(key);
@@ -213,7 +220,7 @@ export function localiseEnvs(
     if (env.MEDIA_DIR !== undefined) env.MEDIA_DIR = mediaDir;
     env.PORT = String(portOf(name, "a backend Deployment of the chart"));
     env.HOST = "127.0.0.1";
-    return { name, entry, env };
+    return { name, service: program, entry, env };
   });
 }
 

@@ -22,7 +22,7 @@ import { Secret } from "kubernetes-models/v1/Secret";
 import { Service } from "kubernetes-models/v1/Service";
 import { resolveEnv, type K8sObject } from "../../deploy/scripts/render-env.ts";
 import { serviceCatalog } from "../../gateway/src/catalog.ts";
-import { serviceNames } from "@tt/platform";
+import { serviceNames, serviceWorkers } from "@tt/platform";
 import { contentSecurityPolicy, type PlayerName } from "@tt/web-server";
 
 const root = path.resolve(import.meta.dirname, "../..");
@@ -220,12 +220,73 @@ describe.each(scenarios)("chart with $name", ({ args }) => {
     }
   });
 
+  it("issue 12: runs each worker of the catalogue as a Deployment of its own: the service's program in its role, no Service", () => {
+    expect(serviceWorkers.map((w) => w.name)).toContain("upload-worker");
+    const ingressBackends = ofKind<Ingress>(docs, "Ingress").flatMap((ingress) =>
+      ingress.spec!.rules!.flatMap((rule) => rule.http!.paths.map((entry) => entry.backend.service?.name)),
+    );
+    for (const { name, service, role } of serviceWorkers) {
+      const fullName = `${release}-turntable-${name}`;
+      const serviceName = `${release}-turntable-${service}`;
+      const roleKey = `${service.toUpperCase().replace(/-/g, "_")}_ROLE`;
+      const deployment = named(docs, "Deployment", fullName) as unknown as Deployment | undefined;
+      expect(
+        deployment,
+        `Deployment ${fullName}: add services.${service}.workers.${role} to values.yaml`,
+      ).toBeDefined();
+      expect(deployment!.metadata!.labels).toMatchObject({
+        "app.kubernetes.io/component": name,
+        "turntable.fm/tier": "worker",
+      });
+      const pod = deployment!.spec!.template.spec!;
+      const container = pod.containers[0]!;
+      const api = (named(docs, "Deployment", serviceName) as unknown as Deployment).spec!.template.spec!;
+      expect(container.image, "the service's image").toBe(api.containers[0]!.image);
+
+      const { env, missing } = resolveEnv(docs, fullName);
+      expect(env).toMatchObject({ SERVICE: service, [roleKey]: role });
+      expect(resolveEnv(docs, serviceName).env[roleKey], "the Deployment behind the Service only serves").toBe("api");
+      // What the service's own pods get from Secrets, the worker gets from the same Secrets, never a ConfigMap.
+      const fromSecrets = (spec: IPodSpec) =>
+        (spec.containers[0]!.env ?? []).map((e) => [e.name, e.value, e.valueFrom?.secretKeyRef?.name] as const);
+      expect(fromSecrets(pod)).toEqual(fromSecrets(api));
+      for (const [variable, value, secret] of fromSecrets(pod)) {
+        expect(value, variable).toBeUndefined();
+        expect(secret, variable).toBeDefined();
+      }
+      expect(missing).toEqual(resolveEnv(docs, serviceName).missing);
+      expect(env.SERVICE_TOKEN_PRIVATE_KEY ?? missing.join()).toBeTruthy();
+
+      // Nothing calls a worker: no Service, no Ingress route, no public port in its NetworkPolicy, no migration
+      // Job (its service's Job migrates the schema).
+      expect(named(docs, "Service", fullName)).toBeUndefined();
+      expect(ingressBackends).not.toContain(fullName);
+      expect(named(docs, "Job", `${fullName}-migrate`)).toBeUndefined();
+      const policy = named(docs, "NetworkPolicy", fullName) as unknown as NetworkPolicy;
+      expect(policy.spec!.podSelector!.matchLabels!["app.kubernetes.io/component"]).toBe(name);
+      const opened = (policy.spec!.ingress ?? []).flatMap((rule) => (rule.ports ?? []).map((p) => p.port));
+      expect(opened.filter((port) => port !== 9464)).toEqual([]);
+      const egress = (policy.spec!.egress ?? []).flatMap((rule) => rule.ports?.map((p) => p.port) ?? []);
+      expect(egress).toEqual(expect.arrayContaining([53, 5432, 4222]));
+
+      // Its own pods: probes, replicas or an autoscaler, and a disruption budget of its own.
+      expect(container.readinessProbe?.httpGet?.path).toBe("/readyz");
+      expect(container.livenessProbe?.httpGet?.path).toBe("/healthz");
+      expect(container.resources?.requests?.cpu).toBe("1000m");
+      const hpa = named(docs, "HorizontalPodAutoscaler", fullName) as unknown as HorizontalPodAutoscaler | undefined;
+      if (hpa) expect(hpa.spec!.scaleTargetRef.name).toBe(fullName);
+      else expect(deployment!.spec!.replicas).toBe(2);
+      expect(named(docs, "PodDisruptionBudget", fullName)).toBeDefined();
+    }
+  });
+
   it("lets services accept traffic only from the gateway and each other", () => {
     for (const name of servicePackages) {
       const policy = named(docs, "NetworkPolicy", `${release}-turntable-${name}`) as unknown as NetworkPolicy;
       const [fromReleasePods, ...rest] = policy.spec!.ingress ?? [];
       const tiers = fromReleasePods!.from!.map((peer) => peer.podSelector?.matchLabels?.["turntable.fm/tier"]);
-      expect(tiers).toEqual(["gateway", "service"]);
+      // A service's workers run its program and may call the others as it does.
+      expect(tiers).toEqual(["gateway", "service", "worker"]);
       for (const peer of fromReleasePods!.from!) {
         expect(peer.podSelector?.matchLabels?.["app.kubernetes.io/instance"]).toBe(release);
         expect(peer.namespaceSelector).toBeUndefined();
@@ -271,11 +332,14 @@ describe.each(scenarios)("chart with $name", ({ args }) => {
         "prometheus.io/path": "/metrics",
       });
       expect(resolveEnv(docs, name).env.METRICS_PORT, name).toBe("9464");
-      const service = named(docs, "Service", name) as unknown as Service;
-      expect(service.spec!.ports!.find((p) => p.name === "metrics")).toMatchObject({
-        port: 9464,
-        targetPort: "metrics",
-      });
+      // Workers have no Service (nothing calls them); scrapers find them through the pod annotations.
+      if (deployment.metadata!.labels?.["turntable.fm/tier"] !== "worker") {
+        const service = named(docs, "Service", name) as unknown as Service;
+        expect(service.spec!.ports!.find((p) => p.name === "metrics")).toMatchObject({
+          port: 9464,
+          targetPort: "metrics",
+        });
+      }
 
       // Whoever may reach the metrics port is named (metricsFrom), and no rule opens the public port to them.
       const policy = named(docs, "NetworkPolicy", name) as unknown as NetworkPolicy;
@@ -462,6 +526,55 @@ describe("chart values", () => {
     expect(negative.status).not.toBe(0);
   });
 
+  it("issue 12: sizes a worker on its own, and without it the service packages in every replica again", () => {
+    const worker = `${release}-turntable-upload-worker`;
+    const upload = `${release}-turntable-upload`;
+    const docs = render([
+      "--set",
+      "services.upload.workers.worker.replicaCount=5",
+      "--set",
+      "services.upload.workers.worker.resources.requests.cpu=2",
+      "--set-string",
+      "services.upload.workers.worker.env.UPLOAD_WORKER_CONCURRENCY=2",
+      "--set-string",
+      "services.upload.env.UPLOAD_PACKAGING_SHARDS=8",
+      "--set",
+      "services.upload.secretEnv.HLS_KEY_SIGNING_SECRET=KEY-SENTINEL-0123456789abcdef0123456789",
+      "--set",
+      "services.upload.existingSecret=upload-keys",
+    ]);
+    const deployment = named(docs, "Deployment", worker) as unknown as Deployment;
+    expect(deployment.spec!.replicas).toBe(5);
+    expect(deployment.spec!.template.spec!.containers[0]!.resources?.requests?.cpu).toBe(2);
+    expect((named(docs, "Deployment", upload) as unknown as Deployment).spec!.replicas).toBe(2);
+    const { env, missing } = resolveEnv(docs, worker);
+    // The service's env and Secrets, its own env on top.
+    expect(env).toMatchObject({
+      UPLOAD_ROLE: "worker",
+      UPLOAD_WORKER_CONCURRENCY: "2",
+      UPLOAD_PACKAGING_SHARDS: "8",
+      HLS_KEY_SIGNING_SECRET: "KEY-SENTINEL-0123456789abcdef0123456789",
+    });
+    expect(missing).toContain("upload-keys");
+    expect(resolveEnv(docs, upload).env.UPLOAD_WORKER_CONCURRENCY).toBeUndefined();
+    expect(named(docs, "Secret", worker), "the worker reads its service's Secret").toBeUndefined();
+    expect(JSON.stringify(docs.filter((d) => d.kind !== "Secret"))).not.toContain("KEY-SENTINEL");
+
+    const without = render(["--set", "services.upload.workers.worker.enabled=false"]);
+    expect(named(without, "Deployment", worker)).toBeUndefined();
+    expect(named(without, "NetworkPolicy", worker)).toBeUndefined();
+    expect(resolveEnv(without, upload).env.UPLOAD_ROLE, "UPLOAD_ROLE=all by default").toBeUndefined();
+
+    const twice = helm(["template", release, chart, "--set", "services.upload.env.UPLOAD_ROLE=all"]);
+    expect(twice.status).not.toBe(0);
+    expect(twice.stderr).toContain("services.upload: UPLOAD_ROLE is set by the chart");
+    const unknownKey = helm(["template", release, chart, "--set", "services.upload.workers.worker.migrate=true"]);
+    expect(unknownKey.status).not.toBe(0);
+    expect(unknownKey.stderr).toContain("additional properties 'migrate' not allowed");
+    const reserved = helm(["template", release, chart, "--set", "services.upload.workers.api.replicaCount=1"]);
+    expect(reserved.status).not.toBe(0);
+  });
+
   it("adds a service with one values entry", () => {
     const docs = render(["--set", "services.merch.replicaCount=1"]);
     const name = `${release}-turntable-merch`;
@@ -545,15 +658,22 @@ describe("media (profile images)", () => {
     }
     expect(ingressBackend(docs, "/media")).toBe(gatewayName);
 
-    // Only the media service, the upload and room services (media.alsoServices: songs, room posters) and the gateway
-    // mount it; the migration Job gets no media settings.
+    // Only the media service, the upload and room services (media.alsoServices: songs, room posters), the upload
+    // worker (it writes the packaged songs) and the gateway mount it; the migration Job gets no media settings.
     expect(resolveEnv(docs, `${release}-turntable-upload`).env).toMatchObject({ MEDIA_DIR: mediaDir });
+    expect(resolveEnv(docs, `${release}-turntable-upload-worker`).env).toMatchObject({ MEDIA_DIR: mediaDir });
+    expect(mediaMount(docs, `${release}-turntable-upload-worker`)).toEqual({
+      name: "media",
+      mountPath: mediaDir,
+      readOnly: false,
+    });
     expect(resolveEnv(docs, `${release}-turntable-room`).env).toMatchObject({ MEDIA_DIR: mediaDir });
     for (const { owner, spec } of podSpecs(docs)) {
       if (
         owner === `Deployment/${userName}` ||
         owner === `Deployment/${gatewayName}` ||
         owner === `Deployment/${release}-turntable-upload` ||
+        owner === `Deployment/${release}-turntable-upload-worker` ||
         owner === `Deployment/${release}-turntable-room`
       )
         continue;
@@ -686,6 +806,13 @@ describe("values.yaml", () => {
       services: Record<string, unknown>;
     };
     expect(Object.keys(values.services).sort(), "services.<name> in values.yaml").toEqual([...serviceNames].sort());
+    // issue 12: each worker the catalogue declares is an entry of services.<name>.workers, and only those.
+    const workers = Object.entries(values.services).flatMap(([service, entry]) =>
+      Object.keys((entry as { workers?: object } | null)?.workers ?? {}).map((role) => `${service}-${role}`),
+    );
+    expect(workers.sort(), "services.<name>.workers.<role> in values.yaml").toEqual(
+      serviceWorkers.map((w) => w.name).sort(),
+    );
     expect([...servicePackages].sort(), "services/<name> packages").toEqual([...serviceNames].sort());
   });
 

@@ -14,7 +14,7 @@ import { createInterface } from "node:readline";
 import { afterAll, beforeAll, describe, expect, inject, it, onTestFinished } from "vitest";
 import { createTestDatabase } from "@tt/kit/testing";
 import { localiseEnv, localiseEnvs, renderWorkloads } from "../../deploy/scripts/render-env.ts";
-import { serviceNames } from "../../services/platform/src/catalogue.ts";
+import { serviceNames, serviceWorkers } from "../../services/platform/src/catalogue.ts";
 import { startDistributed } from "../../services/platform/src/distributed.ts";
 import { spawnNodeProcess, waitUntilReady } from "../../services/platform/src/distributed-process.ts";
 import { alive } from "../../services/platform/src/orphans.ts";
@@ -66,7 +66,15 @@ describe("distributed mode", () => {
   const users = () => platform.processes.filter((p) => p.name === "user");
 
   it("runs one process per chart workload and replica, each on its own port", () => {
-    const expected = [...serviceNames.flatMap((name) => [`${name}#0`, `${name}#1`]), "gateway#0"];
+    // Each service's workers (issue 12: upload-worker) start right after it.
+    const expected = [
+      ...serviceNames.flatMap((name) => [
+        `${name}#0`,
+        `${name}#1`,
+        ...serviceWorkers.filter((w) => w.service === name).flatMap((w) => [`${w.name}#0`, `${w.name}#1`]),
+      ]),
+      "gateway#0",
+    ];
     expect(platform.processes.map((p) => `${p.name}#${p.replica}`)).toEqual(expected);
     const pids = new Set(platform.processes.map((p) => p.pid));
     expect(pids.size).toBe(expected.length);
@@ -247,7 +255,7 @@ describe("distributed mode supervisor", () => {
         else if (url && pids.length > 0 && line.trim() === "") break;
       }
       expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
-      expect(pids).toHaveLength(serviceNames.length + 1);
+      expect(pids).toHaveLength(serviceNames.length + serviceWorkers.length + 1);
       expect((await fetch(`${url}/readyz`)).status).toBe(200);
 
       supervisor.kill("SIGKILL");
@@ -265,7 +273,17 @@ describe("chart environments", () => {
     const dir = mkdtempSync(path.join(tmpdir(), "tt-render-env-test-"));
     onTestFinished(() => rmSync(dir, { recursive: true, force: true }));
     const workloads = renderWorkloads({ databaseUrl: "postgres://u@db:5432/x", natsUrl: "nats://n:4222", dir });
-    expect(workloads.map((w) => w.name).sort()).toEqual([...serviceNames, "gateway"].sort());
+    expect(workloads.map((w) => w.name).sort()).toEqual(
+      [...serviceNames, ...serviceWorkers.map((w) => w.name), "gateway"].sort(),
+    );
+    // issue 12: a worker runs its service's program in its role; the service's own process only serves.
+    for (const { name, service, role } of serviceWorkers) {
+      const worker = workloads.find((w) => w.name === name)!;
+      expect(worker.service).toBe(service);
+      expect(worker.entry).toBe(path.join(root, `services/${service}/src/main.ts`));
+      expect(worker.env).toMatchObject({ SERVICE: service, [`${service.toUpperCase()}_ROLE`]: role });
+      expect(workloads.find((w) => w.name === service)!.env[`${service.toUpperCase()}_ROLE`]).toBe("api");
+    }
     const gateway = workloads.find((w) => w.name === "gateway")!;
     expect(gateway.entry).toBe(path.join(root, "gateway/src/main.ts"));
     expect(gateway.env).toMatchObject({ SERVICE: "gateway", USER_SERVICE_URL: "http://tt-turntable-user:8080" });
@@ -285,7 +303,7 @@ describe("chart environments", () => {
     onTestFinished(() => rmSync(dir, { recursive: true, force: true }));
     const workloads = renderWorkloads({ databaseUrl: "postgres://u@db:5432/x", natsUrl: "nats://n:4222", dir });
     const ports: Record<string, number> = { gateway: 41002, user: 41001 };
-    serviceNames.forEach((name, i) => (ports[name] ??= 41010 + i));
+    [...serviceNames, ...serviceWorkers.map((w) => w.name)].forEach((name, i) => (ports[name] ??= 41010 + i));
     const local = localiseEnvs(workloads, ports);
     expect(local.find((w) => w.name === "user")!.env).toMatchObject({ PORT: "41001", HOST: "127.0.0.1" });
     expect(local.find((w) => w.name === "gateway")!.env).toMatchObject({

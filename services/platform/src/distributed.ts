@@ -12,7 +12,7 @@ import { fileURLToPath } from "node:url";
 import { createLogger, installProcessGuards } from "@tt/kit";
 import type { Logger } from "pino";
 import { localiseEnv, renderWorkloads, repoRoot, type ProcessEnv } from "../../../deploy/scripts/render-env.ts";
-import { serviceNames } from "./catalogue.ts";
+import { serviceNames, serviceWorkers } from "./catalogue.ts";
 import { loadAllInOneConfig } from "./config.ts";
 import { openDatabase } from "./embedded-postgres.ts";
 import { spawnNodeProcess, startNatsServer, waitUntilReady, type ChildHandle } from "./distributed-process.ts";
@@ -41,7 +41,7 @@ export interface DistributedOptions {
 }
 
 export interface DistributedProcess {
-  /** Workload name: `user`, …, `gateway`. */
+  /** Workload name: `user`, …, a service's worker (`upload-worker`), `gateway`. */
   name: string;
   /** Replica index within the workload. */
   replica: number;
@@ -57,6 +57,11 @@ export interface Distributed {
   processes: DistributedProcess[];
   /** Stops the gateway, then the services (each drains on SIGTERM, killed after the timeout), then NATS and PostgreSQL. */
   close(): Promise<void>;
+  /**
+   * Starts a process of `name` again (as the cluster would replace a pod), with the environment it was first
+   * started with, once the previous one is gone (stopped, or killed by the caller); resolves when it is ready.
+   */
+  restart(name: string, replica?: number): Promise<DistributedProcess>;
 }
 
 // Children must never outlive this process, whatever ends it: close() drains them, this is the last resort
@@ -88,36 +93,59 @@ export async function startDistributed(opts: DistributedOptions = {}): Promise<D
   };
 
   /** Starts one process of `workload` on `port` (0: a free one) and waits until it is ready where it reported. */
-  const startProcess = async (workload: ProcessEnv, replica: number, port: number, ports: Record<string, number>) => {
-    const local = localiseEnv(workload, ports, path.join(dataDir, "media"));
+  const started = new Map<string, { entry: string; env: Record<string, string>; handle: ChildHandle }>();
+  const spawnReady = async (name: string, replica: number, entry: string, childEnv: Record<string, string>) => {
     const handle = spawnNodeProcess({
-      name: replica === 0 ? workload.name : `${workload.name}#${replica}`,
-      entry: workload.entry,
-      env: childEnvironment(local.env, env, port),
+      name: replica === 0 ? name : `${name}#${replica}`,
+      entry,
+      env: childEnv,
       cwd: repoRoot,
       forwardOutput: opts.forwardOutput ?? true,
     });
     running.add(handle);
+    started.set(`${name}#${replica}`, { entry, env: childEnv, handle });
     closers.push(async () => {
       await handle.stop(graceMs);
       running.delete(handle);
     });
     const ready = await waitUntilReady(handle, readyTimeoutMs, { metrics: true });
-    processes.push({ name: workload.name, replica, url: ready.url, metricsUrl: ready.metricsUrl!, pid: handle.pid });
-    logger.debug({ name: workload.name, replica, url: ready.url, pid: handle.pid }, "process ready");
-    return ready;
+    const proc: DistributedProcess = {
+      name,
+      replica,
+      url: ready.url,
+      metricsUrl: ready.metricsUrl!,
+      pid: handle.pid,
+    };
+    const previous = processes.findIndex((p) => p.name === name && p.replica === replica);
+    if (previous >= 0) processes[previous] = proc;
+    else processes.push(proc);
+    logger.debug({ name, replica, url: ready.url, pid: handle.pid }, "process ready");
+    return { ready, process: proc };
+  };
+  const startProcess = async (workload: ProcessEnv, replica: number, port: number, ports: Record<string, number>) => {
+    const local = localiseEnv(workload, ports, path.join(dataDir, "media"));
+    return (await spawnReady(workload.name, replica, workload.entry, childEnvironment(local.env, env, port))).ready;
+  };
+  const restart = async (name: string, replica = 0) => {
+    const before = started.get(`${name}#${replica}`);
+    if (!before) throw new Error(`no process ${name}#${replica} was started`);
+    await before.handle.stop(graceMs);
+    running.delete(before.handle);
+    // A fresh port: the old one may still be in TIME_WAIT, and a replaced pod gets a new address as well.
+    return (await spawnReady(name, replica, before.entry, { ...before.env, PORT: "0" })).process;
   };
 
   /**
    * The services in the catalogue's order, one process at a time (the first process of a service applies its
-   * migrations before the next one starts), each given the reported URLs of the services before it; then the
-   * gateway, given every service's.
+   * migrations before the next one starts), each given the reported URLs of the services before it, and each
+   * service's workers after it; then the gateway, given every service's.
    */
   const startProcesses = async (workloads: ProcessEnv[], gatewayPort: number) => {
     const byName = new Map(workloads.map((w) => [w.name, w]));
+    const listed = [...serviceNames, ...serviceWorkers.map((w) => w.name)];
     const deployed = workloads.filter((w) => w.name !== "gateway").map((w) => w.name);
-    const unlisted = deployed.filter((name) => !serviceNames.includes(name));
-    const undeployed = serviceNames.filter((name) => !byName.has(name));
+    const unlisted = deployed.filter((name) => !listed.includes(name));
+    const undeployed = listed.filter((name) => !byName.has(name));
     if (unlisted.length > 0 || undeployed.length > 0) {
       throw new Error(
         `the chart's services and the service catalogue (services/platform/src/catalogue.ts) differ: ` +
@@ -132,6 +160,10 @@ export async function startDistributed(opts: DistributedOptions = {}): Promise<D
         const ready = await startProcess(byName.get(name)!, replica, 0, ports);
         // The gateway and later services talk to the first replica.
         if (replica === 0) ports[name] = ready.port;
+      }
+      for (const worker of serviceWorkers.filter((w) => w.service === name)) {
+        for (let replica = 0; replica < replicas; replica++)
+          await startProcess(byName.get(worker.name)!, replica, 0, ports);
       }
     }
     await startProcess(gateway, 0, gatewayPort, ports);
@@ -180,7 +212,7 @@ export async function startDistributed(opts: DistributedOptions = {}): Promise<D
 
     const gateway = processes.find((p) => p.name === "gateway")!;
     logger.info({ url: gateway.url, processes: processes.length }, "distributed platform ready");
-    return { url: gateway.url, processes, close };
+    return { url: gateway.url, processes, close, restart };
   } catch (err) {
     await close();
     throw err;

@@ -129,6 +129,35 @@ JWT_AUDIENCE: {{ . | quote }}
 {{- toYaml $out -}}
 {{- end -}}
 
+{{/* Every backend Deployment, as a YAML dict (use fromYaml): component -> {values (merged over serviceDefaults),
+tier (service, worker or gateway), service (the program, SERVICE), role (the <SERVICE>_ROLE value, "" for none)}.
+A service with enabled `workers` runs role "api" behind its Service; each worker <service>-<role> runs the same
+program with role <role>, the service's image, env, secretEnv, existingSecret and extraEgress under its own
+values, and gets no Service, no Ingress route and no migration Job. */}}
+{{- define "tt.backendWorkloads" -}}
+{{- $ctx := . -}}
+{{- $out := dict -}}
+{{- range $name, $entry := fromYaml (include "tt.enabledServices" .) -}}
+{{- $svc := fromYaml (include "tt.workload" (dict "ctx" $ctx "values" $entry)) -}}
+{{- $workers := dict -}}
+{{- range $role, $workerEntry := default (dict) $svc.workers -}}
+{{- $we := default (dict) $workerEntry -}}
+{{- if ne (toString (dig "enabled" true $we)) "false" -}}
+{{- $inherited := dict "image" (deepCopy (default (dict) $svc.image)) "env" (deepCopy (default (dict) $svc.env)) "secretEnv" (deepCopy (default (dict) $svc.secretEnv)) "existingSecret" $svc.existingSecret "extraEgress" (default (list) $svc.extraEgress) -}}
+{{- $_ := set $workers $role (mergeOverwrite (deepCopy $ctx.Values.serviceDefaults) $inherited (deepCopy $we)) -}}
+{{- end -}}
+{{- end -}}
+{{- $_ := unset $svc "workers" -}}
+{{- $_ := set $out $name (dict "values" $svc "tier" "service" "service" $name "role" (ternary "api" "" (gt (len $workers) 0))) -}}
+{{- range $role, $values := $workers -}}
+{{- $_ := unset $values "enabled" -}}
+{{- $_ := set $out (printf "%s-%s" $name $role) (dict "values" $values "tier" "worker" "service" $name "role" $role) -}}
+{{- end -}}
+{{- end -}}
+{{- $_ := set $out "gateway" (dict "values" (fromYaml (include "tt.workload" (dict "ctx" $ctx "values" $ctx.Values.gateway))) "tier" "gateway" "service" "gateway" "role" "") -}}
+{{- toYaml $out -}}
+{{- end -}}
+
 {{/* DATABASE_URL and NATS_URL from an existing Secret or from the chart's Secret named .secret. args: ctx, secret. */}}
 {{- define "tt.connectionEnv" -}}
 {{- $v := .ctx.Values -}}
