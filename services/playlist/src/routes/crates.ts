@@ -5,7 +5,8 @@ import type { HandlerContext, ServiceImpl } from "@connectrpc/connect";
 import { Code, ConnectError } from "@connectrpc/connect";
 import type { EntityManager } from "@mikro-orm/postgresql";
 import { callEm, callIdentity, checkLimit, isUuid, UNAUTHORIZED } from "@tt/kit";
-import type { SongInput } from "@tt/proto/tt/playlist/v1/song_pb";
+import { create } from "@bufbuild/protobuf";
+import { SongInputSchema, type SongInput } from "@tt/proto/tt/playlist/v1/song_pb";
 import type { CrateService } from "@tt/proto/tt/playlist/v1/crate_service_pb";
 import type { PlaylistServiceContext } from "../context.ts";
 import { resolveSongInputs } from "../modules/catalogue/catalogue.ts";
@@ -16,6 +17,7 @@ import {
   copySongs,
   CRATE_PAGE,
   crateMessage,
+  crateSongAt,
   cratePage,
   createCrate,
   deleteCrate,
@@ -297,6 +299,46 @@ export function crateRoutes(svc: PlaylistServiceContext): Impl {
     },
     async shuffleLikesSongs(_req, ctx) {
       return shuffle(ctx, likes);
+    },
+
+    // Service-only (the live stage): the DJ's next song, which moves to the back of their queue.
+    async serviceTakeQueueSong(req, ctx) {
+      return callEm(ctx).transactional(async (em) => {
+        const user = req.userUuid.toLowerCase();
+        const crate = await lockOwnCrate(em, await specialCrateId(em, user, "queue"), user);
+        const count = crate.songsCount;
+        for (let tries = 0; tries < count; tries++) {
+          const at = crate.currentPosition < count ? crate.currentPosition : 0;
+          const [song] = await songPage(em, crate.id, 1, at);
+          if (!song) break;
+          await moveSong(em, crate, song.crateSongUuid, count - 1);
+          if (song.available) return { song };
+        }
+        return {};
+      });
+    },
+
+    // Service-only (the live stage): a like stars the song (likes crate), a grab copies it to a crate.
+    async serviceAddUserCrateSong(req, ctx) {
+      return callEm(ctx).transactional(async (em) => {
+        const user = req.userUuid.toLowerCase();
+        const songs = await resolveSongInputs(em, [create(SongInputSchema, { songId: req.songId })], "songId");
+        const id = req.crateUuid || (await specialCrateId(em, user, req.special === "queue" ? "queue" : "likes"));
+        // Another user's ordinary crate is "not found" here too: the stage names only the caller's crates.
+        const crate = await lockOwnCrate(em, id, user).catch((err: unknown) => {
+          throw err instanceof ConnectError && err.code === Code.PermissionDenied
+            ? new ConnectError("crate not found", Code.NotFound)
+            : err;
+        });
+        const outcome = await addSongs(em, crate, songs, undefined, maxSongs);
+        const added = outcome.added[0];
+        if (added) return { song: added, added: true, crateUuid: crate.id };
+        return {
+          song: await crateSongAt(em, crate.id, outcome.skipped[0]!.crateSongUuid),
+          added: false,
+          crateUuid: crate.id,
+        };
+      });
     },
   };
 }
