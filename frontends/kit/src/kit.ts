@@ -72,6 +72,11 @@ export function createKit({ baseUrl, services = {}, storage, search, fetch }: Ki
 
 let pageKit: Kit | undefined;
 
+/** True for the page's kit (getPageKit), without creating it. */
+export function isPageKit(kit: Kit): boolean {
+  return kit === pageKit;
+}
+
 /**
  * The page's kit. The kit package is a federation singleton, so the shell and every remote that calls
  * this get the same session, query cache and language.

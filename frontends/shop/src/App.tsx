@@ -1,4 +1,4 @@
-import { useAppTranslation, useSession } from "@tt/web-kit";
+import { useAnalytics, useAppTranslation, useSession } from "@tt/web-kit";
 import { lazy, Suspense, useState } from "react";
 import { en, es, SHOP_NAMESPACE } from "./i18n.ts";
 import "./shop.css";
@@ -18,6 +18,7 @@ export function App() {
   const { t } = useAppTranslation(SHOP_NAMESPACE, { en, es });
   const { signedIn } = useSession();
   const [tab, setTab] = useState<Tab>("shop");
+  const analytics = useAnalytics();
   if (!signedIn) {
     return (
       <section className="tt-shop" aria-labelledby="shop-title">
@@ -46,7 +47,10 @@ export function App() {
             type="button"
             className="tt-shop-tab"
             aria-current={tab === key ? "page" : undefined}
-            onClick={() => setTab(key)}
+            onClick={() => {
+              if (key !== tab) analytics.track("shop-action", { action: "open-tab", tab: key });
+              setTab(key);
+            }}
           >
             {t(`nav.${key}`)}
           </button>

@@ -18,6 +18,7 @@ import {
   type CrateTarget,
   type SongPage,
 } from "./crates.ts";
+import { useTrackCrateAction } from "../lib/analytics.ts";
 
 export type SongPages = InfiniteData<SongPage, number>;
 
@@ -89,7 +90,8 @@ function useCrateMutationContext(target: CrateTarget) {
   const queryClient = useQueryClient();
   const userUuid = useUserUuid();
   const key = crateKeys.songs(userUuid, target);
-  return { client, queryClient, userUuid, key, ops: crateOps(client, target) };
+  const track = useTrackCrateAction();
+  return { client, queryClient, userUuid, key, ops: crateOps(client, target), track };
 }
 
 /**
@@ -97,9 +99,10 @@ function useCrateMutationContext(target: CrateTarget) {
  * is restored as it was.
  */
 export function useMoveSong(target: CrateTarget) {
-  const { queryClient, key, ops } = useCrateMutationContext(target);
+  const { queryClient, key, ops, track } = useCrateMutationContext(target);
   return useMutation({
     mutationFn: ({ song, to }: { song: CrateSong; from: number; to: number }) => ops.move(song.crateSongUuid, to),
+    onSuccess: (_result, { from, to }) => track(target, "move", { from, to }),
     onMutate: async ({ from, to }) => {
       await queryClient.cancelQueries({ queryKey: key });
       const previous = queryClient.getQueryData<SongPages>(key);
@@ -115,7 +118,7 @@ export function useMoveSong(target: CrateTarget) {
 
 /** Removing a song: gone from the list at once, restored if the server refuses (002 §4). */
 export function useRemoveSong(target: CrateTarget) {
-  const { queryClient, key, ops, userUuid } = useCrateMutationContext(target);
+  const { queryClient, key, ops, userUuid, track } = useCrateMutationContext(target);
   return useMutation({
     mutationFn: (song: CrateSong) => ops.remove(song.crateSongUuid),
     onMutate: async (song) => {
@@ -130,15 +133,19 @@ export function useRemoveSong(target: CrateTarget) {
     onError: (_error, _song, context) => {
       if (context?.previous) queryClient.setQueryData(key, context.previous);
     },
-    onSuccess: () => void queryClient.invalidateQueries({ queryKey: crateKeys.list(userUuid) }),
+    onSuccess: (_result, song) => {
+      track(target, "remove", { songId: song.songId });
+      void queryClient.invalidateQueries({ queryKey: crateKeys.list(userUuid) });
+    },
   });
 }
 
 export function useShuffle(target: CrateTarget) {
-  const { queryClient, key, ops } = useCrateMutationContext(target);
+  const { queryClient, key, ops, track } = useCrateMutationContext(target);
   return useMutation({
     mutationFn: () => ops.shuffle(),
     onSuccess: (crate) => {
+      track(target, "shuffle");
       if (crate) queryClient.setQueryData(key, pagesOfCrate(crate));
       else void queryClient.invalidateQueries({ queryKey: key });
     },
@@ -190,8 +197,10 @@ export function useClearQueue(which: "queue" | "likes" = "queue") {
   const client = useCrateClient();
   const queryClient = useQueryClient();
   const userUuid = useUserUuid();
+  const track = useTrackCrateAction();
   return useMutation({
     mutationFn: () => clearQueue(client, queryClient, userUuid, which),
+    onSuccess: () => track({ special: which }, "clear"),
     onSettled: () => void queryClient.invalidateQueries({ queryKey: crateKeys.list(userUuid) }),
   });
 }
@@ -201,11 +210,13 @@ export function useCopyIntoQueue() {
   const client = useCrateClient();
   const queryClient = useQueryClient();
   const userUuid = useUserUuid();
+  const track = useTrackCrateAction();
   return useMutation({
     mutationFn: async (srcCrateId: string) => {
       const queue = await clearQueue(client, queryClient, userUuid);
       await client.copyCrate({ crateId: queue.crateUuid, srcCrateId });
     },
+    onSuccess: (_result, srcCrateId) => track(QUEUE, "copy-crate", { from: srcCrateId }),
     onSettled: async () => {
       await queryClient.invalidateQueries({ queryKey: crateKeys.songs(userUuid, QUEUE) });
       await queryClient.invalidateQueries({ queryKey: crateKeys.list(userUuid) });

@@ -13,6 +13,7 @@ import {
   useShuffle,
 } from "../api/hooks.ts";
 import { CRATES_NAMESPACE, en, es } from "../i18n.ts";
+import { useTrackCrateAction } from "../lib/analytics.ts";
 import { navigate, Link } from "../lib/router.tsx";
 import { VirtualList } from "../lib/VirtualList.tsx";
 import { ImportProgress } from "./ImportProgress.tsx";
@@ -44,9 +45,11 @@ function RenameForm({
   const userUuid = useSession().user?.uuid ?? "";
   const [value, setValue] = useState(name);
   const [about, setAbout] = useState(description);
+  const track = useTrackCrateAction();
   const rename = useMutation({
     mutationFn: (crateName: string) => client.updateCrate({ crateUuid, crateName, description: about.trim() }),
     onSuccess: async () => {
+      track({ crateUuid }, "rename");
       await queryClient.invalidateQueries({ queryKey: crateKeys.all(userUuid) });
       onDone();
     },
@@ -103,9 +106,11 @@ export function CrateScreen({ special, crateUuid }: CrateScreenProps) {
   const [dropAt, setDropAt] = useState<number | null>(null);
   const [announcement, setAnnouncement] = useState("");
   const [focusAfterMove, setFocusAfterMove] = useState<{ uuid: string; button: "up" | "down" } | null>(null);
+  const track = useTrackCrateAction();
   const deleteCrate = useMutation({
     mutationFn: (uuid: string) => client.deleteCrate({ crateUuid: uuid }),
-    onSuccess: async () => {
+    onSuccess: async (_result, uuid) => {
+      track({ crateUuid: uuid }, "delete");
       await queryClient.invalidateQueries({ queryKey: crateKeys.list(userUuid) });
       navigate("/");
     },

@@ -4,6 +4,7 @@ import { useId, useState, type FormEvent } from "react";
 import { crateKeys, useCrateClient, type Crate } from "../api/crates.ts";
 import { useMyCrates } from "../api/hooks.ts";
 import { CRATES_NAMESPACE, en, es } from "../i18n.ts";
+import { useTrackCrateAction } from "../lib/analytics.ts";
 import { providerOfLink } from "../lib/links.ts";
 import { Link, navigate } from "../lib/router.tsx";
 import { ImportProgress } from "./ImportProgress.tsx";
@@ -22,9 +23,11 @@ function CreateCrateForm() {
   const userUuid = useSession().user?.uuid ?? "";
   const [name, setName] = useState("");
   const hintId = useId();
+  const track = useTrackCrateAction();
   const create = useMutation({
     mutationFn: (crateName: string) => client.createCrate({ crateName }),
     onSuccess: async ({ crate }) => {
+      if (crate) track({ crateUuid: crate.crateUuid }, "create");
       setName("");
       await queryClient.invalidateQueries({ queryKey: crateKeys.list(userUuid) });
       if (crate) navigate(crateLink(crate));
@@ -75,10 +78,12 @@ function ImportForm() {
   const [link, setLink] = useState("");
   const hintId = useId();
   const [refusal, setRefusal] = useState("");
+  const track = useTrackCrateAction();
   const importCrate = useMutation({
     mutationFn: ({ musicProvider, url }: { musicProvider: string; url: string }) =>
       client.createCrate({ import: { musicProvider, link: url } }),
-    onSuccess: async () => {
+    onSuccess: async ({ crate }, { musicProvider }) => {
+      track({ crateUuid: crate?.crateUuid ?? "" }, "import", { musicProvider });
       setLink("");
       // The new crate shows IN_PROGRESS in the list, which then refreshes every 5 seconds until it ends.
       await queryClient.invalidateQueries({ queryKey: crateKeys.list(userUuid) });

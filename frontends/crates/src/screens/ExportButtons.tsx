@@ -3,6 +3,7 @@ import { ExportService } from "@tt/proto/tt/playlist/v1/export_service_pb";
 import { useAppTranslation, useErrorText } from "@tt/web-kit";
 import { useClient } from "@tt/web-kit/connect";
 import { CRATES_NAMESPACE, en, es } from "../i18n.ts";
+import { useTrackCrateAction } from "../lib/analytics.ts";
 
 const TARGETS = [
   { provider: "spotify", name: "Spotify" },
@@ -14,9 +15,11 @@ export function ExportButtons({ crateUuid }: { crateUuid: string }) {
   const { t } = useAppTranslation(CRATES_NAMESPACE, { en, es });
   const toText = useErrorText();
   const client = useClient(ExportService);
+  const track = useTrackCrateAction();
   const exportCrate = useMutation({
     mutationFn: async (provider: "spotify" | "apple") =>
       provider === "spotify" ? client.exportToSpotify({ crateUuid }) : client.exportToApple({ crateUuid }),
+    onSuccess: (_result, provider) => track({ crateUuid }, "export", { provider }),
   });
   const done = TARGETS.find((target) => target.provider === exportCrate.variables);
   return (

@@ -5,6 +5,7 @@ import { crateKeys, crateOps, songInputOf, useCrateClient, type CrateTarget } fr
 import { useMyCrates } from "../api/hooks.ts";
 import { useSongSearch, type ProviderResults } from "../api/search.ts";
 import { CRATES_NAMESPACE, en, es } from "../i18n.ts";
+import { useTrackCrateAction } from "../lib/analytics.ts";
 import { formatDuration } from "../lib/format.ts";
 import { useAppLocation, useReplaceSearch } from "../lib/router.tsx";
 import { useDebounced } from "../lib/use-debounced.ts";
@@ -15,10 +16,14 @@ function useAddSong() {
   const client = useCrateClient();
   const queryClient = useQueryClient();
   const userUuid = useSession().user?.uuid ?? "";
+  const track = useTrackCrateAction();
   return useMutation({
     mutationFn: ({ target, song }: { target: CrateTarget; song: Song; crateName: string }) =>
       crateOps(client, target).add([songInputOf(song)]),
-    onSuccess: () => void queryClient.invalidateQueries({ queryKey: crateKeys.all(userUuid) }),
+    onSuccess: (_result, { target, song }) => {
+      track(target, "add", { from: "search", songId: song.songId });
+      void queryClient.invalidateQueries({ queryKey: crateKeys.all(userUuid) });
+    },
   });
 }
 

@@ -6,6 +6,7 @@ import { useClient } from "@tt/web-kit/connect";
 import { useState } from "react";
 import { crateKeys, crateOps, songInputOf, useCrateClient, type CrateTarget } from "../api/crates.ts";
 import { CRATES_NAMESPACE, en, es } from "../i18n.ts";
+import { useTrackCrateAction } from "../lib/analytics.ts";
 import { formatDuration } from "../lib/format.ts";
 import { artworkOf } from "./SongRow.tsx";
 
@@ -36,9 +37,13 @@ export function SimilarSongs({ crateUuid, target }: { crateUuid: string; target:
   const [asked, setAsked] = useState(false);
   const crates = useCrateClient();
   const queryClient = useQueryClient();
+  const track = useTrackCrateAction();
   const add = useMutation({
     mutationFn: (song: Song) => crateOps(crates, target).add([songInputOf(song)]),
-    onSuccess: () => void queryClient.invalidateQueries({ queryKey: crateKeys.all(userUuid) }),
+    onSuccess: (_result, song) => {
+      track(target, "add", { from: "similar", songId: song.songId });
+      void queryClient.invalidateQueries({ queryKey: crateKeys.all(userUuid) });
+    },
   });
   const similar = useQuery({
     queryKey: [...crateKeys.all(userUuid), "similar", crateUuid],

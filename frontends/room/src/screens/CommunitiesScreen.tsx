@@ -1,5 +1,5 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { useSession } from "@tt/web-kit";
+import { useAnalytics, useSession } from "@tt/web-kit";
 import { useState } from "react";
 import { COMMUNITY_PAGE_SIZE, roomKeys, useCommunityClient, useRoomClient, type Room } from "../api.ts";
 import { Link, navigate } from "../lib/router.tsx";
@@ -89,8 +89,21 @@ function CommunityPage({ id }: { id: string }) {
     },
   });
   const invalidate = () => queryClient.invalidateQueries({ queryKey: roomKeys.all });
-  const join = useMutation({ mutationFn: () => client.joinCommunity({ id }), onSuccess: invalidate });
-  const leave = useMutation({ mutationFn: () => client.leaveCommunity({ id }), onSuccess: invalidate });
+  const analytics = useAnalytics();
+  const join = useMutation({
+    mutationFn: () => client.joinCommunity({ id }),
+    onSuccess: () => {
+      analytics.track("room-action", { action: "join-community", communityId: id });
+      return invalidate();
+    },
+  });
+  const leave = useMutation({
+    mutationFn: () => client.leaveCommunity({ id }),
+    onSuccess: () => {
+      analytics.track("room-action", { action: "leave-community", communityId: id });
+      return invalidate();
+    },
+  });
   if (community.isPending) return <p className="tt-loading">{t("loading")}</p>;
   if (community.isError) return <ErrorMessage error={community.error} />;
   const data = community.data.community;

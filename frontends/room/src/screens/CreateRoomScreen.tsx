@@ -1,5 +1,5 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
-import { useSession } from "@tt/web-kit";
+import { useAnalytics, useSession } from "@tt/web-kit";
 import { useState, type FormEvent } from "react";
 import {
   DEFAULT_DJ_SEATS,
@@ -29,6 +29,7 @@ export function CreateRoomScreen() {
   const [numberOfDjs, setNumberOfDjs] = useState(DEFAULT_DJ_SEATS);
   const [providers, setProviders] = useState<string[]>([]);
   const [externalUrl, setExternalUrl] = useState("");
+  const analytics = useAnalytics();
   const create = useMutation({
     mutationFn: () =>
       client.createRoom({
@@ -42,6 +43,7 @@ export function CreateRoomScreen() {
         externalUrl: externalUrl.trim(),
       }),
     onSuccess: async ({ room }) => {
+      analytics.track("room-action", { action: "create", roomUuid: room?.uuid ?? "", type, design, djType });
       await queryClient.invalidateQueries({ queryKey: roomKeys.all });
       if (room) navigate(`/r/${encodeURIComponent(room.slug || room.uuid)}`);
     },

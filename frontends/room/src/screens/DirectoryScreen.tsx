@@ -1,6 +1,6 @@
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
-import { useSession } from "@tt/web-kit";
-import { useState } from "react";
+import { useAnalytics, useSession } from "@tt/web-kit";
+import { useEffect, useRef, useState } from "react";
 import { ROOM_PAGE_SIZE, roomKeys, useRoomClient, type Room } from "../api.ts";
 import { ErrorMessage, Pager, useRoomT } from "../lib/ui.tsx";
 import { RoomCard } from "./RoomCard.tsx";
@@ -35,6 +35,7 @@ export function DirectoryScreen() {
       }
     },
   });
+  useHomeRoomsLoaded(kind, query.isSuccess ? query.data : undefined);
   const choose = (next: Kind) => {
     setKind(next);
     setOffset(0);
@@ -86,7 +87,7 @@ export function DirectoryScreen() {
         <>
           <ul className="tt-room-list" aria-label={t(`directory.${kind}`)}>
             {query.data.rooms.map((room) => (
-              <RoomCard key={room.uuid} room={room} />
+              <RoomCard key={room.uuid} room={room} from={kind} />
             ))}
           </ul>
           <Pager offset={offset} limit={ROOM_PAGE_SIZE} total={query.data.total} onOffset={setOffset} />
@@ -94,4 +95,25 @@ export function DirectoryScreen() {
       )}
     </div>
   );
+}
+
+/** Where the visitor came from (the page's `utm_source`), as the home-rooms-loaded record carries it. */
+export function utmSourceOf(search: string): string {
+  return (new URLSearchParams(search).get("utm_source") ?? "").slice(0, 100);
+}
+
+/** `home-rooms-loaded` (spec 002 §7) once per visit of the directory, when its first list has loaded. */
+function useHomeRoomsLoaded(kind: Kind, data: { rooms: Room[]; total: number } | undefined) {
+  const analytics = useAnalytics();
+  const sent = useRef(false);
+  useEffect(() => {
+    if (sent.current || !data) return;
+    sent.current = true;
+    analytics.track("home-rooms-loaded", {
+      roomCount: data.rooms.length,
+      total: data.total,
+      list: kind,
+      utmSource: utmSourceOf(window.location.search),
+    });
+  }, [analytics, data, kind]);
 }

@@ -3,7 +3,7 @@
 // focus (002 §9); avatars use the avatars family (cached 60 s).
 import { useInfiniteQuery, useMutation, useQuery, useQueryClient, type InfiniteData } from "@tanstack/react-query";
 import { Code, ConnectError } from "@connectrpc/connect";
-import { PAGE_SIZE, queryKeys, useSession } from "@tt/web-kit";
+import { PAGE_SIZE, queryKeys, useAnalytics, useSession } from "@tt/web-kit";
 import { useClient } from "@tt/web-kit/connect";
 import { AvatarService } from "@tt/proto/tt/merch/v1/avatar_service_pb";
 import { ConsumableService } from "@tt/proto/tt/merch/v1/consumable_service_pb";
@@ -54,9 +54,13 @@ export function useCreateTokenAccount() {
   const client = useClient(TokenService);
   const queryClient = useQueryClient();
   const key = queryKeys.tokenBalance(useUserUuid());
+  const analytics = useAnalytics();
   return useMutation({
     mutationFn: async () => (await client.createTokenAccount({})).account ?? null,
-    onSuccess: (account) => queryClient.setQueryData(key, account),
+    onSuccess: (account) => {
+      analytics.track("shop-action", { action: "open-token-account" });
+      queryClient.setQueryData(key, account);
+    },
   });
 }
 
@@ -117,6 +121,7 @@ export function usePurchase(roomUuid = "") {
   const client = useClient(ConsumableService);
   const queryClient = useQueryClient();
   const key = queryKeys.tokenBalance(useUserUuid());
+  const analytics = useAnalytics();
   return useMutation({
     // The account as the client saw it when the user clicked (read before the optimistic change).
     mutationFn: async ({ consumable, account }: PurchaseVariables) => {
@@ -144,7 +149,13 @@ export function usePurchase(roomUuid = "") {
       if (context) queryClient.setQueryData(key, context.previous);
       void queryClient.invalidateQueries({ queryKey: key });
     },
-    onSuccess: (res) => {
+    onSuccess: (res, { consumable }) => {
+      analytics.track("purchase-action", {
+        item: "consumable",
+        consumableId: consumable.id,
+        tokenCost: consumable.tokenCost,
+        roomUuid,
+      });
       if (res.account) queryClient.setQueryData(key, res.account);
     },
   });
@@ -169,10 +180,12 @@ export function useBuyAvatar() {
   const client = useClient(AvatarService);
   const queryClient = useQueryClient();
   const uuid = useUserUuid();
+  const analytics = useAnalytics();
   return useMutation({
     mutationFn: (slug: string) =>
       client.createAvatarAssignment({ slug }, { headers: { "idempotency-key": crypto.randomUUID() } }),
-    onSuccess: (res) => {
+    onSuccess: (res, slug) => {
+      analytics.track("purchase-action", { item: "avatar", slug });
       if (res.account) queryClient.setQueryData(queryKeys.tokenBalance(uuid), res.account);
       void queryClient.invalidateQueries({ queryKey: queryKeys.avatars() });
     },
@@ -193,9 +206,13 @@ export function useChooseAvatar() {
   const client = useClient(ProfileService);
   const queryClient = useQueryClient();
   const uuid = useUserUuid();
+  const analytics = useAnalytics();
   return useMutation({
     mutationFn: (slug: string) => client.updateProfile({ avatarId: slug }),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: queryKeys.profile(uuid) }),
+    onSuccess: (_res, slug) => {
+      analytics.track("shop-action", { action: "choose-avatar", slug });
+      return queryClient.invalidateQueries({ queryKey: queryKeys.profile(uuid) });
+    },
   });
 }
 

@@ -2,7 +2,7 @@
 // caller's plan, checkout and the customer portal. A checkout answers a URL to pay at (Stripe Checkout, or the
 // development pay page on one laptop); the browser goes there and comes back to the shop.
 import { useMutation, useQuery } from "@tanstack/react-query";
-import { useSession } from "@tt/web-kit";
+import { useAnalytics, useSession } from "@tt/web-kit";
 import { useClient } from "@tt/web-kit/connect";
 import type { Product } from "@tt/proto/tt/payment/v1/payment_pb";
 import { ProductService } from "@tt/proto/tt/payment/v1/product_service_pb";
@@ -41,26 +41,39 @@ export function useMyPlan() {
 
 export function useBuy() {
   const client = useClient(ProductService);
+  const analytics = useAnalytics();
   return useMutation({
     mutationFn: async (id: string) =>
       (await client.checkoutProduct({ id, quantity: 1, successPath: "/shop", cancelPath: "/shop" })).session!,
-    onSuccess: (session) => navigation.go(session.url),
+    // The page is left next: the queued event goes out on page hide (fetch keepalive).
+    onSuccess: (session, id) => {
+      analytics.track("purchase-action", { item: "product", productId: id, step: "checkout" });
+      navigation.go(session.url);
+    },
   });
 }
 
 export function useSubscribe() {
   const client = useClient(SubscriptionService);
+  const analytics = useAnalytics();
   return useMutation({
     mutationFn: async (id: string) =>
       (await client.checkoutSubscription({ id, successPath: "/shop", cancelPath: "/shop" })).session!,
-    onSuccess: (session) => navigation.go(session.url),
+    onSuccess: (session, id) => {
+      analytics.track("purchase-action", { item: "subscription", productId: id, step: "checkout" });
+      navigation.go(session.url);
+    },
   });
 }
 
 export function usePortal() {
   const client = useClient(SubscriptionService);
+  const analytics = useAnalytics();
   return useMutation({
     mutationFn: async () => (await client.createPortalSession({ returnPath: "/shop" })).url,
-    onSuccess: (url) => navigation.go(url),
+    onSuccess: (url) => {
+      analytics.track("shop-action", { action: "customer-portal" });
+      navigation.go(url);
+    },
   });
 }

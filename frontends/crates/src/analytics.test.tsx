@@ -1,0 +1,101 @@
+// The crates remote's analytics (spec 002 §7): crate actions are playlist actions, queue actions queue actions,
+// each sent once the server has done it, through the kit's analytics client pointed at a recording sink.
+import { Code, ConnectError } from "@connectrpc/connect";
+import { fireEvent, screen, waitFor, within } from "@testing-library/react";
+import { createTestKit, recordAnalytics, renderWithKit } from "@tt/web-kit/testing";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { App } from "./App.tsx";
+import { crateOf, crateTopic } from "./lib/analytics.ts";
+import { CrateScreen } from "./screens/CrateScreen.tsx";
+import { createTestCrateService, TEST_USER_UUID, type TestCrateService } from "./testing/crate-service.ts";
+
+function signedIn(service: TestCrateService) {
+  const kit = createTestKit({ routes: service.routes });
+  kit.session.signIn(
+    { token: "t", tokenType: "user" },
+    { uuid: TEST_USER_UUID, email: "ada@example.com", role: "user" },
+  );
+  return { kit, sink: recordAnalytics(kit) };
+}
+
+describe("crates remote analytics", () => {
+  let service: TestCrateService;
+  beforeEach(() => {
+    service = createTestCrateService();
+    window.history.replaceState(null, "", "/crates");
+  });
+  afterEach(() => window.history.replaceState(null, "", "/"));
+
+  it("names the topic by the crate: the queue's are queue actions, the rest playlist actions", () => {
+    expect(crateTopic({ special: "queue" })).toBe("queue-action");
+    expect(crateTopic({ special: "likes" })).toBe("playlist-action");
+    expect(crateTopic({ crateUuid: "c" })).toBe("playlist-action");
+    expect(crateOf({ special: "likes" })).toBe("likes");
+    expect(crateOf({ crateUuid: "c" })).toBe("c");
+  });
+
+  it("sends creating a crate as a playlist action", async () => {
+    const { kit, sink } = signedIn(service);
+    renderWithKit(<App />, kit);
+    fireEvent.click(await screen.findByRole("button", { name: "Create crate" }));
+    await screen.findByRole("heading", { name: "New Playlist #1" });
+    const [created] = [...service.crates.values()].filter((c) => c.crate.crateName === "New Playlist #1");
+    expect(sink.of("playlist-action")).toEqual([{ action: "create", crate: created?.crate.crateUuid }]);
+    expect(sink.events[0]?.deviceData.isLoggedIn).toBe(true);
+  });
+
+  it("sends a crate's move, refused remove (nothing), remove, shuffle, rename and delete as playlist actions", async () => {
+    const crate = service.addCrate("Road trip", ["One", "Two", "Three"]);
+    const uuid = crate.crate.crateUuid;
+    const three = crate.songs[2]?.songId;
+    const { kit, sink } = signedIn(service);
+    renderWithKit(<CrateScreen crateUuid={uuid} />, kit);
+    await screen.findByRole("heading", { name: "Road trip" });
+    fireEvent.click(screen.getByRole("button", { name: "Move One down" }));
+    await waitFor(() => expect(sink.of("playlist-action")).toHaveLength(1));
+    service.failNext("RemoveCrateSong", new ConnectError("crate song not found", Code.NotFound));
+    fireEvent.click(screen.getByRole("button", { name: "Remove Three" }));
+    await screen.findByRole("alert");
+    expect(sink.of("playlist-action")).toHaveLength(1);
+    fireEvent.click(screen.getByRole("button", { name: "Remove Three" }));
+    await waitFor(() => expect(sink.of("playlist-action")).toHaveLength(2));
+    fireEvent.click(screen.getByRole("button", { name: "Shuffle" }));
+    await waitFor(() => expect(sink.of("playlist-action")).toHaveLength(3));
+    fireEvent.click(screen.getByRole("button", { name: "Rename or describe" }));
+    fireEvent.change(screen.getByLabelText("New name"), { target: { value: "Night drive" } });
+    fireEvent.click(screen.getByRole("button", { name: "Save" }));
+    await screen.findByRole("heading", { name: "Night drive" });
+    fireEvent.click(screen.getByRole("button", { name: "Delete crate" }));
+    fireEvent.click(
+      within(screen.getByRole("group", { name: "Delete crate" })).getByRole("button", { name: "Delete crate" }),
+    );
+    await waitFor(() => expect(sink.of("playlist-action")).toHaveLength(5));
+    expect(sink.of("playlist-action")).toEqual([
+      { action: "move", crate: uuid, from: 0, to: 1 },
+      { action: "remove", crate: uuid, songId: three },
+      { action: "shuffle", crate: uuid },
+      { action: "rename", crate: uuid },
+      { action: "delete", crate: uuid },
+    ]);
+    expect(sink.of("queue-action")).toEqual([]);
+  });
+
+  it("sends clearing the queue and copying a crate into it as queue actions", async () => {
+    const crate = service.addCrate("Road trip", ["One"]);
+    service.queue.songs.push(...service.addCrate("old", ["Old song"]).songs);
+    const { kit, sink } = signedIn(service);
+    renderWithKit(
+      <>
+        <CrateScreen crateUuid={crate.crate.crateUuid} />
+        <CrateScreen special="queue" />
+      </>,
+      kit,
+    );
+    await screen.findByRole("heading", { name: "Queue" });
+    fireEvent.click(screen.getByRole("button", { name: "Clear" }));
+    await waitFor(() => expect(sink.of("queue-action")).toEqual([{ action: "clear", crate: "queue" }]));
+    fireEvent.click(screen.getByRole("button", { name: "Copy into the queue" }));
+    await waitFor(() => expect(sink.of("queue-action")).toHaveLength(2));
+    expect(sink.of("queue-action")[1]).toEqual({ action: "copy-crate", crate: "queue", from: crate.crate.crateUuid });
+  });
+});
