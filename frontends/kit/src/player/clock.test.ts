@@ -10,6 +10,11 @@ describe("clock sync (NTP-style offset)", () => {
     expect(clockSample(11_000, 10_040, 11_080)).toEqual({ offsetMs: 1000, rttMs: 80 });
   });
 
+  it("takes the server's own time out of the round trip when it says when the call arrived and left", () => {
+    // 30 ms each way, 20 ms inside the server; local clock 1000 ms ahead.
+    expect(clockSample(11_000, { receiveMs: 10_030, sendMs: 10_050 }, 11_080)).toEqual({ offsetMs: 1000, rttMs: 60 });
+  });
+
   it("keeps the samples with the lowest round trips and takes their median offset", () => {
     const samples = [
       { offsetMs: 1000, rttMs: 20 },

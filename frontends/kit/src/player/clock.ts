@@ -11,9 +11,12 @@ export interface ClockSample {
   rttMs: number;
 }
 
+/** A server's answer: one time (epoch ms), or when the call arrived and when the answer left (GetClock). */
+export type ServerTime = number | { receiveMs: number; sendMs: number };
+
 export interface ClockSyncOptions {
-  /** The server's time (epoch ms), e.g. STAGE's clock call. */
-  serverTime: () => Promise<number>;
+  /** The server's time, e.g. the social service's GetClock. */
+  serverTime: () => Promise<ServerTime>;
   now?: () => number;
   /** Samples per sync. Default 5. */
   samples?: number;
@@ -33,17 +36,27 @@ export interface ClockSync {
   /** Takes a round of samples and updates the offset; resolves with it. */
   sync(): Promise<number>;
   /** Adds one measured sample (t0, server time, t1), e.g. from a stream's first message. */
-  addSample(t0: number, serverTimeMs: number, t1: number): void;
+  addSample(t0: number, serverTime: ServerTime, t1: number): void;
   /** Syncs now and every refreshMs until stop(). */
   start(): void;
   stop(): void;
   subscribe(listener: () => void): () => void;
 }
 
-/** One sample from a request sent at t0 and answered at t1 with the server's time. */
-export function clockSample(t0: number, serverTimeMs: number, t1: number): ClockSample {
-  return { offsetMs: (t0 + t1) / 2 - serverTimeMs, rttMs: Math.max(0, t1 - t0) };
+/**
+ * One sample from a request sent at t0 and answered at t1 with the server's time. With the server's receive and
+ * send times: offset = ((t0 − receive) + (t1 − send)) / 2, round trip = (t1 − t0) − (send − receive).
+ */
+export function clockSample(t0: number, server: ServerTime, t1: number): ClockSample {
+  const { receiveMs, sendMs } = typeof server === "number" ? { receiveMs: server, sendMs: server } : server;
+  return {
+    offsetMs: (t0 - receiveMs + (t1 - sendMs)) / 2,
+    rttMs: Math.max(0, t1 - t0 - Math.max(0, sendMs - receiveMs)),
+  };
 }
+
+const finite = (server: ServerTime) =>
+  typeof server === "number" ? Number.isFinite(server) : Number.isFinite(server.receiveMs + server.sendMs);
 
 /** The median offset of the `keep` samples with the lowest round trips. */
 export function bestOffset(samples: readonly ClockSample[], keep = 3): number {
@@ -76,14 +89,14 @@ export function createClockSync(options: ClockSyncOptions): ClockSync {
     const round: ClockSample[] = [];
     for (let i = 0; i < rounds; i += 1) {
       const t0 = now();
-      let serverTime: number;
+      let serverTime: ServerTime;
       try {
         serverTime = await options.serverTime();
       } catch {
         continue;
       }
       const t1 = now();
-      if (Number.isFinite(serverTime)) round.push(clockSample(t0, serverTime, t1));
+      if (finite(serverTime)) round.push(clockSample(t0, serverTime, t1));
     }
     if (round.length > 0) {
       // A new round replaces the old one: the clocks may have moved (a sleeping laptop, an NTP step).
@@ -106,7 +119,7 @@ export function createClockSync(options: ClockSyncOptions): ClockSync {
     serverNow: () => now() - offset,
     bestRttMs: () => (samples.length === 0 ? Number.NaN : Math.min(...samples.map((s) => s.rttMs))),
     sync,
-    addSample: (t0, serverTimeMs, t1) => remember(clockSample(t0, serverTimeMs, t1)),
+    addSample: (t0, serverTime, t1) => remember(clockSample(t0, serverTime, t1)),
     start() {
       if (running) return;
       running = true;

@@ -35,7 +35,7 @@ export type { ActivePlayback, MediaElement, PlayableSong, PlayHandler, PlayReque
 export { createUrlPlayHandler, levelForQuality, loadHls, URL_HANDLER_PROVIDERS } from "./url-handler.ts";
 export type { HlsConstructor, UrlHandlerOptions } from "./url-handler.ts";
 export { bestOffset, clockSample, createClockSync, startDriftCorrection } from "./clock.ts";
-export type { ClockSample, ClockSync, ClockSyncOptions, DriftCorrectionOptions } from "./clock.ts";
+export type { ClockSample, ClockSync, ClockSyncOptions, DriftCorrectionOptions, ServerTime } from "./clock.ts";
 export { loadPlayHandlers, OUTSIDE_PLAYERS, priorityForBrand } from "./handlers/index.ts";
 export type { OutsidePlayer, PlayHandlerConfig } from "./handlers/index.ts";
 export type { AppleHandlerOptions } from "./handlers/apple.ts";

@@ -1,12 +1,15 @@
 import { useQuery } from "@tanstack/react-query";
-import { useState, type FormEvent } from "react";
+import { lazy, Suspense, useState, type FormEvent } from "react";
 import { roomKeys, useRoomClient } from "../api.ts";
 import { Link } from "../lib/router.tsx";
 import { ErrorMessage, Field, useRoomT } from "../lib/ui.tsx";
 
+// The live stage (join stream, player, booth, chat) is its own chunk, fetched once the room's join succeeded.
+const LiveRoom = lazy(() => import("../live/LiveRoom.tsx").then((m) => ({ default: m.LiveRoom })));
+
 /**
- * A room's page: joining it (POST /rooms/{id}/join) and showing what the answer says: the room, the caller's
- * roles and what they may do. The live stage is a later issue; until then its status is shown as it comes.
+ * A room's page: joining it (POST /rooms/{id}/join: the password of a private room, the caller's roles and what
+ * they may do), then the live stage of the social service (issue 14).
  */
 export function RoomScreen({ id }: { id: string }) {
   const { t } = useRoomT();
@@ -43,7 +46,7 @@ export function RoomScreen({ id }: { id: string }) {
       </div>
     );
   }
-  const { room, roles, permissions, liveStage } = join.data;
+  const { room, roles, permissions } = join.data;
   if (!room) return null;
   return (
     <article className="tt-room-page" aria-labelledby="room-name">
@@ -103,7 +106,16 @@ export function RoomScreen({ id }: { id: string }) {
           </ul>
         </section>
       )}
-      {!liveStage?.url && <p className="tt-muted">{t("room.stagePending")}</p>}
+      <Suspense fallback={<p className="tt-loading">{t("loading")}</p>}>
+        <LiveRoom
+          room={room.uuid}
+          permissions={{
+            canDj: permissions?.canDj ?? false,
+            canChat: permissions?.canChat ?? false,
+            isModerator: permissions?.isModerator ?? false,
+          }}
+        />
+      </Suspense>
     </article>
   );
 }

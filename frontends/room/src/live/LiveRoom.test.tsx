@@ -1,0 +1,188 @@
+import { timestampFromMs } from "@bufbuild/protobuf/wkt";
+import { fireEvent, screen, waitFor, within } from "@testing-library/react";
+import type { PlayHandler, PlayRequest } from "@tt/web-kit";
+import { createTestKit, renderWithKit } from "@tt/web-kit/testing";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { LiveRoom, type LivePermissions } from "./LiveRoom.tsx";
+import { CURRENT_DANCEFLOOR_KEY, KICK_DETAILS_KEY, PREVIEW_SONGS_PLAYED_KEY } from "./storage.ts";
+import { createFakeSocial, demoSong, DJ_UUID, LISTENER_UUID, ROOM_UUID, type FakeSocial } from "./testing.ts";
+
+const LISTENER: LivePermissions = { canDj: true, canChat: true, isModerator: false };
+
+function recordingUrlHandler() {
+  const plays: PlayRequest[] = [];
+  const handler: PlayHandler = {
+    group: "url",
+    providers: ["uploadService"],
+    async play(request) {
+      plays.push(request);
+      return { source: request.song.streamUrls?.["uploadService"]?.hls ?? "", stop: () => undefined };
+    },
+  };
+  return { handler, plays };
+}
+
+function render(social: FakeSocial, user?: string, permissions = LISTENER, search = "") {
+  const kit = createTestKit({ routes: social.routes, search });
+  if (user) {
+    kit.session.signIn(
+      { token: `t:${user}`, tokenType: "user" },
+      { uuid: user, email: `${user}@x.test`, role: "user" },
+    );
+  }
+  const url = recordingUrlHandler();
+  renderWithKit(
+    <LiveRoom room={ROOM_UUID} permissions={permissions} players={[]} urlHandler={url.handler} previewLimit={1} />,
+    kit,
+  );
+  return { kit, plays: url.plays };
+}
+
+/** A stage where the DJ plays the demo song, started 30 s ago by the server's clock. */
+function playing(social: FakeSocial, startedAgoMs = 30_000) {
+  social.change((stage) => {
+    stage.seats = [{ $typeName: "tt.social.v1.StageSeat", userUuid: DJ_UUID }];
+    stage.play = {
+      $typeName: "tt.social.v1.StagePlay",
+      playId: "play-1",
+      djUuid: DJ_UUID,
+      song: demoSong(),
+      duration: 120,
+      startedAt: timestampFromMs(Date.now() - startedAgoMs),
+    };
+  });
+}
+
+describe("the live room (issue 14)", () => {
+  beforeEach(() => localStorage.clear());
+  afterEach(() => localStorage.clear());
+
+  it("shows the booth, the song now playing, and plays it at the room's position", async () => {
+    const social = createFakeSocial();
+    playing(social);
+    const { plays } = render(social, LISTENER_UUID);
+    expect(await screen.findByTestId("live-title")).toHaveProperty("textContent", "Demo Song");
+    expect(screen.getByText("by Demo Artist")).toBeTruthy();
+    const seats = screen.getByRole("list", { name: "DJ booth" });
+    expect(within(seats).getAllByRole("listitem")).toHaveLength(2);
+    expect(within(seats).getByText("Free seat")).toBeTruthy();
+    await waitFor(() => expect(plays).toHaveLength(1));
+    expect(plays[0]!.provider).toBe("uploadService");
+    // Started 30 s ago: the player starts there (within the test's own running time).
+    expect(plays[0]!.startAt).toBeGreaterThanOrEqual(29);
+    expect(plays[0]!.startAt).toBeLessThan(40);
+    expect(localStorage.getItem(CURRENT_DANCEFLOOR_KEY)).toBe("lounge");
+  });
+
+  it("applies the patches that follow: a like from someone else shows, and the booth goes silent", async () => {
+    const social = createFakeSocial();
+    playing(social);
+    render(social, LISTENER_UUID);
+    await screen.findByTestId("live-title");
+    social.change((stage) => {
+      stage.votes = {
+        $typeName: "tt.social.v1.StageVotes",
+        likes: 2,
+        dislikes: 0,
+        grabs: 0,
+        byUser: {},
+        grabbedBy: {},
+      };
+    });
+    expect(await screen.findByRole("button", { name: "Like · 2 likes" })).toBeTruthy();
+    social.change((stage) => {
+      stage.play = undefined;
+      stage.seats = [];
+    });
+    expect(await screen.findByTestId("live-silent")).toBeTruthy();
+    expect(social.joins()).toBe(1);
+  });
+
+  it("likes the current play and shows the server's refusal of a dislike", async () => {
+    const social = createFakeSocial();
+    playing(social);
+    render(social, LISTENER_UUID);
+    fireEvent.click(await screen.findByRole("button", { name: /^Like/ }));
+    await waitFor(() =>
+      expect(screen.getByRole("button", { name: "Like · 1 like" }).getAttribute("aria-pressed")).toBe("true"),
+    );
+    expect(social.calls.find((call) => call.method === "Like")).toMatchObject({
+      caller: LISTENER_UUID,
+      input: { room: ROOM_UUID, playId: "play-1" },
+    });
+    fireEvent.click(screen.getByRole("button", { name: /^Dislike/ }));
+    expect((await screen.findByRole("alert")).textContent).toBe("You cannot vote on your own song");
+  });
+
+  it("takes a seat and leaves it; shows the listener's queue", async () => {
+    const social = createFakeSocial();
+    render(social, LISTENER_UUID);
+    fireEvent.click(await screen.findByRole("button", { name: "Take a seat" }));
+    fireEvent.click(await screen.findByRole("button", { name: "Leave the seat" }));
+    await screen.findByRole("button", { name: "Take a seat" });
+    expect(social.calls.map((call) => call.method).filter((m) => m.endsWith("Seat"))).toEqual([
+      "TakeSeat",
+      "LeaveSeat",
+    ]);
+    const queue = await screen.findByRole("list", { name: "Your queue" });
+    await waitFor(() => expect(within(queue).getAllByRole("listitem")).toHaveLength(2));
+    fireEvent.click(screen.getByRole("button", { name: "Move Second – Demo Artist up" }));
+    await waitFor(() => expect(within(queue).getAllByRole("listitem")[0]!.textContent).toContain("Second"));
+    fireEvent.click(screen.getByRole("button", { name: "Remove Demo Song – Demo Artist" }));
+    await waitFor(() => expect(within(queue).getAllByRole("listitem")).toHaveLength(1));
+  });
+
+  it("lets a guest listen without seats or votes, then asks them to sign up past the preview threshold", async () => {
+    const social = createFakeSocial();
+    playing(social);
+    localStorage.setItem(PREVIEW_SONGS_PLAYED_KEY, "0");
+    const { plays } = render(social);
+    await screen.findByTestId("live-title");
+    expect(screen.getByText("Sign in to take a DJ seat.")).toBeTruthy();
+    expect(screen.queryByRole("button", { name: "Take a seat" })).toBeNull();
+    expect(screen.getByRole("button", { name: /^Like/ })).toHaveProperty("disabled", true);
+    await waitFor(() => expect(plays).toHaveLength(1));
+    // The next song is the second this guest hears: past the threshold of 1.
+    social.change((stage) => {
+      stage.play!.playId = "play-2";
+    });
+    expect((await screen.findByRole("alert")).textContent).toContain("Sign up to keep listening");
+    expect(localStorage.getItem(PREVIEW_SONGS_PLAYED_KEY)).toBe("2");
+  });
+
+  it("shows a kicked listener out with the kick's details, and keeps them", async () => {
+    const social = createFakeSocial();
+    render(social, LISTENER_UUID);
+    await screen.findByRole("list", { name: "DJ booth" });
+    social.send({
+      kind: {
+        case: "kicked",
+        value: { room: ROOM_UUID, by: DJ_UUID, reason: "kicked", until: timestampFromMs(Date.UTC(2030, 0, 1)) },
+      },
+    });
+    const notice = await screen.findByRole("alert");
+    expect(notice.textContent).toContain("You were removed from this room");
+    expect(notice.textContent).toContain(`By ${DJ_UUID}`);
+    expect(screen.queryByRole("list", { name: "DJ booth" })).toBeNull();
+    expect(JSON.parse(localStorage.getItem(KICK_DETAILS_KEY)!)).toMatchObject({ room: ROOM_UUID, by: DJ_UUID });
+    expect(localStorage.getItem(CURRENT_DANCEFLOOR_KEY)).toBeNull();
+  });
+
+  it("rejoins on the resync button and says live audio is unavailable without Agora", async () => {
+    const social = createFakeSocial();
+    social.stage.room!.liveAudio = true;
+    render(social, LISTENER_UUID);
+    expect((await screen.findByTestId("live-audio")).textContent).toContain("Agora is not configured");
+    fireEvent.click(screen.getByRole("button", { name: "Resync" }));
+    await waitFor(() => expect(social.joins()).toBe(2));
+  });
+
+  it("speaks Spanish", async () => {
+    const social = createFakeSocial();
+    playing(social);
+    render(social, LISTENER_UUID, LISTENER, "?lang=es");
+    expect(await screen.findByRole("heading", { name: "Sonando ahora" })).toBeTruthy();
+    expect(screen.getByRole("button", { name: "Resincronizar" })).toBeTruthy();
+    expect(screen.getByText("de Demo Artist")).toBeTruthy();
+  });
+});

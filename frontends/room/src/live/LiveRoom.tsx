@@ -1,0 +1,428 @@
+import { timestampMs, timestampNow } from "@bufbuild/protobuf/wkt";
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import type { CrateSong } from "@tt/proto/tt/playlist/v1/crate_pb";
+import type { Stage } from "@tt/proto/tt/social/v1/stage_pb";
+import {
+  createKitAnalytics,
+  loadPlayer,
+  loadRuntimeConfig,
+  Player,
+  useAppTranslation,
+  useKit,
+  useSession,
+  type ClockSync,
+  type PlayableSong,
+  type PlayerController,
+  type PlayHandler,
+} from "@tt/web-kit";
+import { useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from "react";
+import { ErrorMessage } from "../lib/ui.tsx";
+import { liveKeys, useCrateClient, useProviderTokenClient, useStageClient } from "./api.ts";
+import { Booth } from "./Booth.tsx";
+import { formatSeconds, initialsOf } from "./format.ts";
+import { LIVE_NAMESPACE, liveTranslations } from "./locales.ts";
+import { NowPlaying } from "./NowPlaying.tsx";
+import { QueuePanel } from "./QueuePanel.tsx";
+import type { JoinStream } from "./stage-connection.ts";
+import { countPreviewSong, PREVIEW_SONG_LIMIT, previewSongsPlayed, type KickDetails } from "./storage.ts";
+import { useStage } from "./use-stage.ts";
+import type { ChatFeed } from "./chat-feed.ts";
+import "./live.css";
+
+type PlayerModule = Awaited<ReturnType<typeof loadPlayer>>;
+
+export interface LivePermissions {
+  canDj: boolean;
+  canChat: boolean;
+  isModerator: boolean;
+}
+
+export interface LiveRoomProps {
+  /** The room's uuid or slug. */
+  room: string;
+  permissions: LivePermissions;
+  /** Songs a guest hears before being asked to sign up (spec 002 §4's preview threshold). */
+  previewLimit?: number;
+  /** The deployment's outside players and brand; by default from the runtime configuration (/remotes.json). */
+  players?: readonly string[];
+  brand?: string;
+  /** Tests: the handler of the URL providers. */
+  urlHandler?: PlayHandler;
+  /** The chat panel (CHAT's, live/chat), given the join stream's chat events. */
+  renderChat?: (props: ChatSlotProps) => ReactNode;
+}
+
+export interface ChatSlotProps {
+  room: string;
+  feed: ChatFeed;
+  /** Signed in and allowed to chat (guests read only). */
+  canSend: boolean;
+  userUuid: string | undefined;
+  isModerator: boolean;
+}
+
+/** How many finished songs the page keeps in its recent-songs cache. */
+const RECENT_SONGS = 10;
+
+/** The crate song as the player needs it. */
+function playableOf(song: CrateSong): PlayableSong {
+  return {
+    musicProviders: song.musicProviders,
+    streamUrls: song.streamUrls,
+    duration: song.duration,
+    trackName: song.trackName,
+    artistName: song.artistName,
+  };
+}
+
+/** Re-renders every `ms` (the progress bar). */
+function useTick(ms: number): number {
+  const [now, setNow] = useState(() => Date.now());
+  useEffect(() => {
+    const timer = setInterval(() => setNow(Date.now()), ms);
+    return () => clearInterval(timer);
+  }, [ms]);
+  return now;
+}
+
+function KickedNotice({ details }: { details: KickDetails }) {
+  const { t } = useAppTranslation(LIVE_NAMESPACE, liveTranslations);
+  return (
+    <section className="tt-card tt-live-kicked" role="alert" aria-labelledby="live-kicked">
+      <h2 id="live-kicked">{t("kicked.title")}</h2>
+      <p>{details.reason === "banned" ? t("kicked.banned") : t("kicked.kicked")}</p>
+      <p>
+        {details.until !== undefined
+          ? t("kicked.until", { until: new Date(details.until).toLocaleString() })
+          : t("kicked.forever")}
+      </p>
+      {details.by && <p>{t("kicked.by", { by: details.by })}</p>}
+    </section>
+  );
+}
+
+/**
+ * The live room (issue 14): the stage over the join stream, the player at the room's position (clock sync and
+ * drift correction), the booth, votes and vote-skip, the listener's queue, the chat panel, play tracking.
+ */
+export function LiveRoom({
+  room,
+  permissions,
+  previewLimit = PREVIEW_SONG_LIMIT,
+  players,
+  brand,
+  urlHandler,
+  renderChat,
+}: LiveRoomProps) {
+  const { t } = useAppTranslation(LIVE_NAMESPACE, liveTranslations);
+  const kit = useKit();
+  const session = useSession();
+  const me = session.signedIn ? session.user?.uuid : undefined;
+  const stageClient = useStageClient();
+  const crateClient = useCrateClient();
+  const tokens = useProviderTokenClient();
+  const queryClient = useQueryClient();
+
+  // The player's headless parts (clock sync, handlers, play tracking), fetched with the player itself.
+  const [playerModule, setPlayerModule] = useState<PlayerModule | null>(null);
+  useEffect(() => {
+    let live = true;
+    void loadPlayer().then((module) => live && setPlayerModule(module));
+    return () => {
+      live = false;
+    };
+  }, []);
+
+  // Clock sync against the social service's GetClock, plus a sample from each join's first message.
+  const clock = useMemo<ClockSync | null>(() => {
+    if (!playerModule) return null;
+    return playerModule.createClockSync({
+      serverTime: async () => {
+        const answer = await stageClient.getClock({ clientTime: timestampNow() });
+        if (!answer.receiveTime || !answer.sendTime) throw new Error("GetClock answered no time");
+        return { receiveMs: timestampMs(answer.receiveTime), sendMs: timestampMs(answer.sendTime) };
+      },
+    });
+  }, [playerModule, stageClient]);
+  useEffect(() => {
+    clock?.start();
+    return () => clock?.stop();
+  }, [clock]);
+
+  const join = useCallback<JoinStream>((id, signal) => stageClient.join({ room: id }, { signal }), [stageClient]);
+  const live = useStage(room, join, (t0, serverMs, t1) => clock?.addSample(t0, serverMs, t1));
+  const stage = live.stage;
+  const now = useTick(500);
+  const serverNow = clock ? clock.serverNow() : now;
+
+  // The outside players the deployment configured, and its brand's provider priority (spec 002 §9).
+  const config = useQuery({
+    queryKey: ["rooms", "live", "runtimeConfig"],
+    queryFn: () =>
+      loadRuntimeConfig().then(
+        (value) => value as { players?: string[]; brand?: string },
+        () => ({}) as { players?: string[]; brand?: string },
+      ),
+    enabled: players === undefined,
+    staleTime: Infinity,
+  });
+  const configuredPlayers = players ?? config.data?.players;
+  const configuredBrand = brand ?? config.data?.brand;
+  const [handlers, setHandlers] = useState<PlayHandler[] | null>(null);
+  useEffect(() => {
+    if (!playerModule || configuredPlayers === undefined) return;
+    let live = true;
+    void playerModule
+      .loadPlayHandlers({
+        players: configuredPlayers,
+        spotify: {
+          getToken: async () => {
+            if (!kit.session.getSnapshot().user) return undefined;
+            const answer = await tokens.refreshSpotifyToken({}).catch(() => undefined);
+            return answer?.token?.accessToken || undefined;
+          },
+        },
+      })
+      .then((loaded) => live && setHandlers(loaded));
+    return () => {
+      live = false;
+    };
+  }, [playerModule, configuredPlayers, kit, tokens]);
+  const priority = useMemo(() => playerModule?.priorityForBrand(configuredBrand), [playerModule, configuredBrand]);
+
+  const play = stage?.play;
+  const playId = play?.playId;
+  const startedAtMs = play?.startedAt ? timestampMs(play.startedAt) : undefined;
+  const duration = play ? play.duration || play.song?.duration || 0 : 0;
+  const position = startedAtMs !== undefined ? (serverNow - startedAtMs) / 1000 : 0;
+  const endsAt = startedAtMs !== undefined ? startedAtMs + duration * 1000 : undefined;
+
+  // A guest's preview counter (spec 002 §4): one more song each time a new play starts for them.
+  const [previewCount, setPreviewCount] = useState(() => (me ? 0 : previewSongsPlayed()));
+  const counted = useRef<string | undefined>(undefined);
+  useEffect(() => {
+    if (me || !playId || counted.current === playId) return;
+    counted.current = playId;
+    setPreviewCount(countPreviewSong());
+  }, [me, playId]);
+  const previewOver = !me && previewCount > previewLimit;
+
+  // The song for the player: the same object for one play, so nothing restarts on a re-render.
+  const song = useMemo(() => (play?.song ? playableOf(play.song) : null), [playId]); // eslint-disable-line react-hooks/exhaustive-deps
+  const startAt = useMemo(() => Math.max(0, position), [playId, clock]); // eslint-disable-line react-hooks/exhaustive-deps
+
+  // The recent-songs cache: a finished play's song joins it (spec 002 §4).
+  const previous = useRef<{ id: string; song: CrateSong } | null>(null);
+  const recentKey = liveKeys.recentSongs(stage?.room?.uuid ?? room);
+  useEffect(() => {
+    const before = previous.current;
+    if (before && before.id !== playId) {
+      queryClient.setQueryData<CrateSong[]>(recentKey, (list = []) => [before.song, ...list].slice(0, RECENT_SONGS));
+    }
+    previous.current = playId && play?.song ? { id: playId, song: play.song } : null;
+  }, [playId]); // eslint-disable-line react-hooks/exhaustive-deps
+  const recent = useQuery({ queryKey: recentKey, queryFn: () => [] as CrateSong[], staleTime: Infinity });
+
+  // Drift correction: every second the player is brought to the room's position.
+  const [controller, setController] = useState<PlayerController | null>(null);
+  useEffect(() => {
+    if (!controller || !clock || startedAtMs === undefined || !playerModule) return;
+    return playerModule.startDriftCorrection({
+      seekTo: (at) => controller.getState().status === "playing" && controller.seekTo(at),
+      position: () => (clock.serverNow() - startedAtMs) / 1000,
+    });
+  }, [controller, clock, startedAtMs, playerModule]);
+
+  // Play tracking (spec 002 §4): start when this listener's player plays a new play, continue every second, end.
+  const analytics = useMemo(() => createKitAnalytics(kit), [kit]);
+  useEffect(() => () => analytics.close(), [analytics]);
+  const tracker = useMemo(
+    () =>
+      playerModule?.createPlayTracker({
+        analytics,
+        userUuid: () => {
+          const snapshot = kit.session.getSnapshot();
+          return snapshot.accessToken?.tokenType === "user" ? snapshot.user?.uuid : undefined;
+        },
+      }),
+    [playerModule, analytics, kit],
+  );
+  const mediaBox = useRef<HTMLDivElement>(null);
+  const volume = () => mediaBox.current?.querySelector("audio")?.volume ?? 1;
+  const roomSlug = stage?.room?.slug ?? room;
+  const trackedPlay = useRef<{ roomSlug: string; playId: string } | null>(null);
+  useEffect(() => {
+    if (!controller || !tracker || !play || !playId) return;
+    const at = { roomSlug, playId };
+    const onState = () => {
+      const state = controller.getState();
+      if (state.status !== "playing" || trackedPlay.current?.playId === playId) return;
+      trackedPlay.current = at;
+      tracker.start(
+        {
+          roomSlug,
+          roomOwnerUuid: stage?.room?.ownerUuid ?? "",
+          djUuid: play.djUuid,
+          songInfo: {
+            trackName: play.song?.trackName,
+            artistName: play.song?.artistName,
+            songId: play.song?.songId,
+            isrc: play.song?.isrc,
+          },
+          playId,
+          userProvider: state.provider ?? "",
+        },
+        volume(),
+      );
+    };
+    onState();
+    const unsubscribe = controller.subscribe(onState);
+    const timer = setInterval(() => {
+      if (controller.getState().status === "playing") tracker.progress(at, volume());
+    }, 1000);
+    return () => {
+      unsubscribe();
+      clearInterval(timer);
+      if (trackedPlay.current?.playId === playId) {
+        tracker.end(at);
+        trackedPlay.current = null;
+      }
+    };
+  }, [controller, tracker, playId, roomSlug]); // eslint-disable-line react-hooks/exhaustive-deps
+
+  // The listener's crates, for grabbing into one.
+  const crates = useQuery({
+    queryKey: liveKeys.crates,
+    queryFn: () => crateClient.listMyCrates({ limit: 100, offset: 0 }),
+    enabled: me !== undefined,
+  });
+
+  // One action at a time; its failure is shown with the server's message (spec 002 §8).
+  const action = useMutation({
+    mutationFn: async (run: () => Promise<{ stage?: Stage }>) => run(),
+  });
+  const act = (run: () => Promise<{ stage?: Stage }>) => action.mutate(run);
+  const roomId = stage?.room?.uuid ?? room;
+
+  if (live.kicked) return <KickedNotice details={live.kicked} />;
+
+  const statusText = t(`status.${live.status}`);
+  return (
+    <section className="tt-live" aria-labelledby="live-stage" data-status={live.status}>
+      <header className="tt-live-header">
+        <h2 id="live-stage">{t("stage")}</h2>
+        <span role="status" className="tt-live-status">
+          {statusText}
+        </span>
+        <button type="button" className="tt-button tt-button--quiet" onClick={live.resync}>
+          {t("resync")}
+        </button>
+      </header>
+      {!session.signedIn && <p className="tt-muted">{t("guestNotice")}</p>}
+      <ErrorMessage error={action.error} />
+      {stage?.room?.liveAudio && (
+        <p className="tt-muted" data-testid="live-audio">
+          {t("liveAudio")}: {t("liveAudioUnavailable")}
+        </p>
+      )}
+      {stage && (
+        <div className="tt-live-grid">
+          <div className="tt-live-main">
+            <Booth
+              stage={stage}
+              me={me}
+              canDj={permissions.canDj}
+              isModerator={permissions.isModerator}
+              busy={action.isPending}
+              onTake={() => act(() => stageClient.takeSeat({ room: roomId }))}
+              onLeave={() => act(() => stageClient.leaveSeat({ room: roomId }))}
+              onRemove={(user) => act(() => stageClient.removeFromSeat({ room: roomId, user }))}
+            />
+            <NowPlaying
+              stage={stage}
+              me={me}
+              isModerator={permissions.isModerator}
+              position={position}
+              crates={crates.data?.crates ?? []}
+              busy={action.isPending}
+              onVote={(kind) =>
+                act(() =>
+                  kind === "like"
+                    ? stageClient.like({ room: roomId, playId: playId ?? "" })
+                    : stageClient.dislike({ room: roomId, playId: playId ?? "" }),
+                )
+              }
+              onGrab={(crateUuid) => act(() => stageClient.grab({ room: roomId, crateUuid, playId: playId ?? "" }))}
+              onSkip={() => act(() => stageClient.skipSong({ room: roomId, playId: playId ?? "" }))}
+              onModeratorSkip={() => act(() => stageClient.moderatorSkip({ room: roomId, playId: playId ?? "" }))}
+              onVoteSkip={(enabled) => act(() => stageClient.setVoteSkip({ room: roomId, enabled }))}
+            />
+            <div ref={mediaBox} className="tt-live-player" data-play={playId ?? ""} data-ends-at={endsAt ?? ""}>
+              {previewOver ? (
+                <p role="alert" className="tt-live-preview">
+                  {t("previewOver")}{" "}
+                  <a className="tt-button" href="/signup">
+                    {t("signUp")}
+                  </a>
+                </p>
+              ) : handlers && priority ? (
+                <Player
+                  song={song}
+                  startAt={startAt}
+                  endsAt={endsAt}
+                  label={t("nowPlaying")}
+                  handlers={handlers}
+                  priority={priority}
+                  onController={setController}
+                  {...(urlHandler ? { urlHandler } : {})}
+                />
+              ) : null}
+            </div>
+            <section className="tt-live-listeners" aria-labelledby="live-listeners">
+              <h2 id="live-listeners">{t("listeners")}</h2>
+              <p data-testid="live-listeners">
+                {t("listenerCount", { users: stage.listeners?.users ?? 0, guests: stage.listeners?.guests ?? 0 })}
+              </p>
+              <ul className="tt-live-dancefloor" aria-label={t("dancefloor")}>
+                {stage.dancefloor.map((user) => (
+                  <li key={user} className="tt-live-avatar" title={user === me ? t("you") : user}>
+                    {initialsOf(user)}
+                  </li>
+                ))}
+              </ul>
+            </section>
+            {(recent.data?.length ?? 0) > 0 && (
+              <section aria-labelledby="live-recent">
+                <h2 id="live-recent">{t("recent")}</h2>
+                <ul data-testid="live-recent">
+                  {recent.data!.map((item, index) => (
+                    <li key={`${item.crateSongUuid}-${index}`}>
+                      {item.trackName} – {item.artistName} ({formatSeconds(item.duration)})
+                    </li>
+                  ))}
+                </ul>
+              </section>
+            )}
+          </div>
+          <aside className="tt-live-side">
+            {me !== undefined && <QueuePanel refreshKey={playId ?? ""} />}
+            <section className="tt-live-chat" aria-labelledby="live-chat">
+              <h2 id="live-chat">{t("chat")}</h2>
+              {renderChat ? (
+                renderChat({
+                  room: roomId,
+                  feed: live.chat,
+                  canSend: me !== undefined && permissions.canChat,
+                  userUuid: me,
+                  isModerator: permissions.isModerator,
+                })
+              ) : (
+                <p className="tt-muted">{t("chatUnavailable")}</p>
+              )}
+            </section>
+          </aside>
+        </div>
+      )}
+    </section>
+  );
+}

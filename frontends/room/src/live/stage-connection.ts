@@ -1,0 +1,181 @@
+// The client side of the join stream (spec 002 §4 "Room join", §8, §9; issue 14's contract): the first message is
+// the full Stage, then each change is an RFC 6902 JSON Patch of the Stage's proto3 JSON form with its version.
+// The client rejoins (a fresh stream, hence a full state) on a version gap, a patch that fails, a stream that
+// breaks (reconnect), and after a random delay of up to 2 s on a room reset; a kick ends it for good and its
+// details are kept. Chat events ride the same stream and are handed on as they come.
+import { fromJson, toJson, type JsonValue } from "@bufbuild/protobuf";
+import { timestampMs } from "@bufbuild/protobuf/wkt";
+import type { ChatEvent } from "@tt/proto/tt/social/v1/chat_pb";
+import { StageSchema, type Kicked, type Stage } from "@tt/proto/tt/social/v1/stage_pb";
+import type { JoinResponse } from "@tt/proto/tt/social/v1/stage_service_pb";
+import { applyPatch, type Operation } from "rfc6902";
+
+/** Spec 002 §9: a room reset is followed by a rejoin after a random delay of up to this. */
+export const RESET_REJOIN_MAX_DELAY_MS = 2000;
+/** After a broken stream: the first retry at once-ish, then slower, at most this far apart. */
+export const RECONNECT_MAX_DELAY_MS = 5000;
+/** Spec 002 §8: the log line of a patch that does not apply. */
+export const FAILED_PATCH_LOG = "Failed to apply the room state patch";
+
+export type ConnectionStatus = "connecting" | "live" | "reconnecting" | "kicked" | "closed";
+
+/** Opens the join stream (StageService.Join); the signal ends it. */
+export type JoinStream = (room: string, signal: AbortSignal) => AsyncIterable<JoinResponse>;
+
+export interface StageConnectionOptions {
+  room: string;
+  join: JoinStream;
+  onStage(stage: Stage): void;
+  onChat?(event: ChatEvent): void;
+  onKicked?(kicked: Kicked): void;
+  onStatus?(status: ConnectionStatus): void;
+  /** A clock sample: the join was sent at t0, its first message (stamped serverMs) arrived at t1. */
+  onClockSample?(t0: number, serverMs: number, t1: number): void;
+  /** Why the client rejoins (tests, logs). */
+  onRejoin?(reason: "gap" | "patch" | "reconnect" | "reset" | "resync"): void;
+  log?(message: string, error?: unknown): void;
+  random?: () => number;
+  now?: () => number;
+  schedule?: (run: () => void, ms: number) => () => void;
+}
+
+export interface StageConnection {
+  /** Joins (or rejoins now). */
+  start(): void;
+  /** The resync button: a fresh join, hence a fresh full state. */
+  resync(): void;
+  close(): void;
+  /** The Stage's JSON form at the current version (tests). */
+  json(): JsonValue | undefined;
+}
+
+const defaultSchedule = (run: () => void, ms: number) => {
+  const timer = setTimeout(run, ms);
+  return () => clearTimeout(timer);
+};
+
+export function createStageConnection(options: StageConnectionOptions): StageConnection {
+  const random = options.random ?? Math.random;
+  const now = options.now ?? Date.now;
+  const schedule = options.schedule ?? defaultSchedule;
+  // eslint-disable-next-line no-console
+  const log = options.log ?? ((message: string, error?: unknown) => console.warn(message, error));
+  let generation = 0;
+  let abort: AbortController | undefined;
+  let cancelTimer: (() => void) | undefined;
+  let failures = 0;
+  let json: JsonValue | undefined;
+  let version = -1n;
+  let stopped = false;
+
+  const status = (next: ConnectionStatus) => options.onStatus?.(next);
+
+  const stopStream = () => {
+    generation += 1;
+    abort?.abort();
+    abort = undefined;
+    cancelTimer?.();
+    cancelTimer = undefined;
+  };
+
+  const rejoin = (reason: Parameters<NonNullable<StageConnectionOptions["onRejoin"]>>[0], delayMs: number) => {
+    stopStream();
+    if (stopped) return;
+    options.onRejoin?.(reason);
+    status(reason === "reconnect" ? "reconnecting" : "connecting");
+    const mine = generation;
+    cancelTimer = schedule(() => {
+      if (mine === generation && !stopped) void run();
+    }, delayMs);
+  };
+
+  const reconnectDelay = () => {
+    failures += 1;
+    return Math.min(RECONNECT_MAX_DELAY_MS, 250 * 2 ** (failures - 1)) * (0.5 + random() / 2);
+  };
+
+  async function run() {
+    stopStream();
+    const mine = generation;
+    const controller = new AbortController();
+    abort = controller;
+    json = undefined;
+    version = -1n;
+    const t0 = now();
+    let first = true;
+    try {
+      for await (const message of options.join(options.room, controller.signal)) {
+        if (mine !== generation) return;
+        if (first && message.serverTime) options.onClockSample?.(t0, timestampMs(message.serverTime), now());
+        first = false;
+        const kind = message.kind;
+        switch (kind.case) {
+          case "state": {
+            json = toJson(StageSchema, kind.value);
+            version = kind.value.version;
+            failures = 0;
+            status("live");
+            options.onStage(kind.value);
+            break;
+          }
+          case "patch": {
+            if (json === undefined) return rejoin("gap", 0);
+            // An older or repeated patch changes nothing; a skipped version means the state is unknown.
+            if (kind.value.version <= version) break;
+            if (kind.value.version !== version + 1n) return rejoin("gap", 0);
+            let next: JsonValue;
+            let stage: Stage;
+            try {
+              const operations = JSON.parse(kind.value.operations) as Operation[];
+              next = structuredClone(json);
+              const failed = applyPatch(next, operations).find((result) => result !== null);
+              if (failed) throw failed;
+              stage = fromJson(StageSchema, next, { ignoreUnknownFields: true });
+            } catch (error) {
+              log(FAILED_PATCH_LOG, error);
+              return rejoin("patch", 0);
+            }
+            json = next;
+            version = kind.value.version;
+            options.onStage(stage);
+            break;
+          }
+          case "chat":
+            options.onChat?.(kind.value);
+            break;
+          case "kicked":
+            stopped = true;
+            stopStream();
+            status("kicked");
+            options.onKicked?.(kind.value);
+            return;
+          case "reset":
+            return rejoin("reset", random() * RESET_REJOIN_MAX_DELAY_MS);
+        }
+      }
+      if (mine === generation) rejoin("reconnect", reconnectDelay());
+    } catch (error) {
+      if (mine !== generation || controller.signal.aborted) return;
+      log("The room's join stream broke; rejoining", error);
+      rejoin("reconnect", reconnectDelay());
+    }
+  }
+
+  return {
+    start() {
+      stopped = false;
+      status("connecting");
+      void run();
+    },
+    resync() {
+      if (stopped) return;
+      rejoin("resync", 0);
+    },
+    close() {
+      stopped = true;
+      stopStream();
+      status("closed");
+    },
+    json: () => json,
+  };
+}

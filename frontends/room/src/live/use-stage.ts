@@ -1,0 +1,70 @@
+import type { Kicked, Stage } from "@tt/proto/tt/social/v1/stage_pb";
+import { useEffect, useMemo, useRef, useState } from "react";
+import { createChatFeed, type ChatFeed } from "./chat-feed.ts";
+import {
+  createStageConnection,
+  type ConnectionStatus,
+  type JoinStream,
+  type StageConnection,
+} from "./stage-connection.ts";
+import { kickDetailsOf, storeCurrentDancefloor, storeKickDetails, type KickDetails } from "./storage.ts";
+
+export interface LiveStage {
+  stage: Stage | null;
+  status: ConnectionStatus;
+  kicked: KickDetails | null;
+  chat: ChatFeed;
+  resync(): void;
+}
+
+/**
+ * The room's stage over the join stream, for as long as the screen shows it. Stores the room's slug under
+ * currentDancefloor (and its new slug when the room's settings change it); a kick clears it and keeps the details.
+ */
+export function useStage(
+  room: string,
+  join: JoinStream,
+  onClockSample?: (t0: number, serverMs: number, t1: number) => void,
+): LiveStage {
+  const [stage, setStage] = useState<Stage | null>(null);
+  const [status, setStatus] = useState<ConnectionStatus>("connecting");
+  const [kicked, setKicked] = useState<KickDetails | null>(null);
+  const chat = useMemo(() => createChatFeed(), []);
+  const connection = useRef<StageConnection | null>(null);
+  // The latest callbacks, without reconnecting when they change.
+  const sample = useRef(onClockSample);
+  useEffect(() => {
+    sample.current = onClockSample;
+  });
+
+  useEffect(() => {
+    const created = createStageConnection({
+      room,
+      join,
+      onStage: setStage,
+      onStatus: setStatus,
+      onChat: (event) => chat.publish(event),
+      onKicked: (details: Kicked) => {
+        const stored = kickDetailsOf(details);
+        storeKickDetails(stored);
+        storeCurrentDancefloor(null);
+        setStage(null);
+        setKicked(stored);
+      },
+      onClockSample: (t0, serverMs, t1) => sample.current?.(t0, serverMs, t1),
+    });
+    connection.current = created;
+    created.start();
+    return () => {
+      created.close();
+      connection.current = null;
+    };
+  }, [room, join, chat]);
+
+  const slug = stage?.room?.slug;
+  useEffect(() => {
+    if (slug) storeCurrentDancefloor(slug);
+  }, [slug]);
+
+  return { stage, status, kicked, chat, resync: () => connection.current?.resync() };
+}
