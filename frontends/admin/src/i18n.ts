@@ -161,6 +161,25 @@ export const en = {
   confirm_delete: "Delete {{name}}? This cannot be undone.",
   confirm_whitelist: "Add this number to the whitelist?",
   confirm_bulkCreate: "Create these communities?",
+  action_edit: "Edit",
+  confirm_edit: "Save these changes to {{name}}?",
+  action_createAvatar: "Create an avatar",
+  confirm_createAvatar: "Create this avatar?",
+  field_seasonId: "Season id (for a season's avatar)",
+  field_discordOnly: "Discord only",
+  action_createSeason: "Create a season",
+  confirm_createSeason: "Create this season? It starts at the given time.",
+  action_createConsumable: "Create a consumable",
+  confirm_createConsumable: "Create this consumable?",
+  action_createBundle: "Create a token bundle",
+  confirm_createBundle: "Create this token bundle? Buying its product credits the tokens.",
+  field_productId: "Product id (payment service)",
+  action_createProduct: "Create a product",
+  confirm_createProduct: "Create this product?",
+  field_description: "Description",
+  field_priceCents: "Price (in cents)",
+  field_currency: "Currency (3 letters)",
+  field_stripePriceId: "Stripe price id",
   // analytics
   analytics_topic: "Topic",
   analytics_interval: "Interval",
@@ -329,6 +348,25 @@ export const es: typeof en = {
   confirm_delete: "¿Borrar {{name}}? No se puede deshacer.",
   confirm_whitelist: "¿Añadir este número a la lista blanca?",
   confirm_bulkCreate: "¿Crear estas comunidades?",
+  action_edit: "Editar",
+  confirm_edit: "¿Guardar estos cambios en {{name}}?",
+  action_createAvatar: "Crear un avatar",
+  confirm_createAvatar: "¿Crear este avatar?",
+  field_seasonId: "Id de temporada (avatar de temporada)",
+  field_discordOnly: "Solo Discord",
+  action_createSeason: "Crear una temporada",
+  confirm_createSeason: "¿Crear esta temporada? Empieza en la fecha indicada.",
+  action_createConsumable: "Crear un consumible",
+  confirm_createConsumable: "¿Crear este consumible?",
+  action_createBundle: "Crear un paquete de fichas",
+  confirm_createBundle: "¿Crear este paquete de fichas? Comprar su producto abona las fichas.",
+  field_productId: "Id del producto (servicio de pagos)",
+  action_createProduct: "Crear un producto",
+  confirm_createProduct: "¿Crear este producto?",
+  field_description: "Descripción",
+  field_priceCents: "Precio (en céntimos)",
+  field_currency: "Moneda (3 letras)",
+  field_stripePriceId: "Id de precio de Stripe",
   analytics_topic: "Tema",
   analytics_interval: "Intervalo",
   analytics_hour: "hora",
@@ -340,6 +378,9 @@ export const es: typeof en = {
 };
 
 export type AdminTextKey = keyof typeof en;
+
+/** The console's text function (useAdminText().t), for helpers outside a component. */
+export type AdminText = (key: AdminTextKey, options?: Record<string, unknown>) => string;
 
 /** The admin console's texts in the current language. */
 export function useAdminText() {

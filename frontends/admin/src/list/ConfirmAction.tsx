@@ -5,9 +5,11 @@ import { useAdminText } from "../i18n.ts";
 export interface ActionField {
   name: string;
   label: string;
-  type?: "text" | "datetime" | "textarea";
+  /** A checkbox's value is "true" or "false"; a select offers `options` (and "" unless required). */
+  type?: "text" | "datetime" | "textarea" | "number" | "select" | "checkbox";
   required?: boolean;
   initial?: string;
+  options?: readonly string[];
 }
 
 export interface PendingAction {
@@ -63,7 +65,28 @@ export function ConfirmAction({
         {(action.fields ?? []).map((field) => (
           <div key={field.name} className="tt-field">
             <label htmlFor={`${titleId}-${field.name}`}>{field.label}</label>
-            {field.type === "textarea" ? (
+            {field.type === "checkbox" ? (
+              <input
+                id={`${titleId}-${field.name}`}
+                type="checkbox"
+                checked={values[field.name] === "true"}
+                onChange={(event) => setValues((v) => ({ ...v, [field.name]: String(event.target.checked) }))}
+              />
+            ) : field.type === "select" ? (
+              <select
+                id={`${titleId}-${field.name}`}
+                value={values[field.name] ?? ""}
+                required={field.required}
+                onChange={(event) => setValues((v) => ({ ...v, [field.name]: event.target.value }))}
+              >
+                {!field.required && <option value="">{t("none")}</option>}
+                {(field.options ?? []).map((option) => (
+                  <option key={option} value={option}>
+                    {option}
+                  </option>
+                ))}
+              </select>
+            ) : field.type === "textarea" ? (
               <textarea
                 id={`${titleId}-${field.name}`}
                 value={values[field.name] ?? ""}
@@ -73,7 +96,7 @@ export function ConfirmAction({
             ) : (
               <input
                 id={`${titleId}-${field.name}`}
-                type={field.type === "datetime" ? "datetime-local" : "text"}
+                type={field.type === "datetime" ? "datetime-local" : field.type === "number" ? "number" : "text"}
                 value={values[field.name] ?? ""}
                 required={field.required}
                 onChange={(event) => setValues((v) => ({ ...v, [field.name]: event.target.value }))}

@@ -19,7 +19,8 @@ export interface RowAction<Row> {
   label: string;
   destructive?: boolean;
   question: (row: Row) => string;
-  fields?: readonly ActionField[];
+  /** The dialog's inputs; a function fills them from the row (an edit form). */
+  fields?: readonly ActionField[] | ((row: Row) => readonly ActionField[]);
   visible?: (row: Row) => boolean;
   run: (row: Row, values: Record<string, string>) => Promise<unknown>;
 }
@@ -187,7 +188,7 @@ export function ResourceList<Row>({ description }: { description: ResourceDescri
                                 setPending({
                                   label: action.label,
                                   question: action.question(row),
-                                  fields: action.fields,
+                                  fields: typeof action.fields === "function" ? action.fields(row) : action.fields,
                                   destructive: action.destructive,
                                   run: (values) => action.run(row, values),
                                 })

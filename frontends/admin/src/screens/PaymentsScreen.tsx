@@ -1,12 +1,15 @@
 import { useQuery } from "@tanstack/react-query";
-import type { Product, Subscription } from "@tt/proto/tt/payment/v1/payment_pb";
+import { PaymentTypeSchema, type Product, type Subscription } from "@tt/proto/tt/payment/v1/payment_pb";
 import { ProductService } from "@tt/proto/tt/payment/v1/product_service_pb";
 import { SubscriptionService } from "@tt/proto/tt/payment/v1/subscription_service_pb";
 import { useErrorText } from "@tt/web-kit";
 import { useClient } from "@tt/web-kit/connect";
 import { useMemo, useState, type FormEvent } from "react";
 import { ResourceList, type ResourceDescription } from "../list/ResourceList.tsx";
-import { isoOf, offsetOf, offsetPage, useFormat } from "./format.ts";
+import { wireNamesOf } from "../list/wire.ts";
+import { intOfInput, isoOf, offsetOf, offsetPage, useFormat } from "./format.ts";
+
+const PAYMENT_TYPES = wireNamesOf(PaymentTypeSchema);
 
 /** Subscriptions counted by period, region and level (the payment service's count call). */
 function SubscriptionCount() {
@@ -84,7 +87,65 @@ export default function PaymentsScreen() {
         { field: "level", label: t("col_level"), render: (p) => text(p.level) },
         { field: "active", label: t("col_active"), render: (p) => yesNo(p.active) },
       ],
+      listActions: [
+        {
+          id: "create",
+          label: t("action_createProduct"),
+          question: t("confirm_createProduct"),
+          fields: [
+            { name: "name", label: t("col_name"), required: true },
+            { name: "description", label: t("field_description"), type: "textarea" },
+            {
+              name: "paymentType",
+              label: t("col_type"),
+              type: "select",
+              required: true,
+              options: PAYMENT_TYPES,
+              initial: "one_time",
+            },
+            { name: "price", label: t("field_priceCents"), type: "number", required: true },
+            { name: "currency", label: t("field_currency"), required: true, initial: "usd" },
+            { name: "level", label: t("col_level") },
+            { name: "stripePriceId", label: t("field_stripePriceId") },
+          ],
+          run: (v) =>
+            products.createProduct({
+              name: v.name ?? "",
+              description: v.description ?? "",
+              paymentType: v.paymentType ?? "",
+              price: intOfInput(v.price) ?? 0,
+              currency: v.currency?.trim().toLowerCase() ?? "",
+              level: v.level?.trim() ?? "",
+              stripePriceId: v.stripePriceId?.trim() ?? "",
+            }),
+        },
+      ],
       actions: [
+        {
+          id: "edit",
+          label: t("action_edit"),
+          question: (p) => t("confirm_edit", { name: p.name }),
+          fields: (p) => [
+            { name: "name", label: t("col_name"), required: true, initial: p.name },
+            { name: "description", label: t("field_description"), type: "textarea", initial: p.description },
+            { name: "price", label: t("field_priceCents"), type: "number", required: true, initial: String(p.price) },
+            { name: "level", label: t("col_level"), initial: p.level },
+            { name: "stripePriceId", label: t("field_stripePriceId"), initial: p.stripePriceId },
+            { name: "active", label: t("col_active"), type: "checkbox", initial: String(p.active) },
+          ],
+          run: (p, v) => {
+            const price = intOfInput(v.price);
+            return products.updateProduct({
+              id: p.id,
+              name: v.name ?? "",
+              description: v.description ?? "",
+              level: v.level?.trim() ?? "",
+              stripePriceId: v.stripePriceId?.trim() ?? "",
+              active: v.active === "true",
+              ...(price !== undefined ? { price } : {}),
+            });
+          },
+        },
         {
           id: "delete",
           label: t("action_delete"),

@@ -3,7 +3,7 @@ import { PointsService } from "@tt/proto/tt/merch/v1/points_service_pb";
 import { useClient } from "@tt/web-kit/connect";
 import { useMemo } from "react";
 import { ResourceList, type ResourceDescription } from "../list/ResourceList.tsx";
-import { adminPage, useFormat } from "./format.ts";
+import { adminPage, localInputOf, timestampOfInput, useFormat } from "./format.ts";
 
 /** Seasons and, below them, the rankings of every season. */
 export default function SeasonsScreen() {
@@ -21,7 +21,45 @@ export default function SeasonsScreen() {
         { field: "seasonStart", label: t("col_seasonStart"), sortable: true, render: (s) => date(s.seasonStart) },
       ],
       filters: [{ id: "name", field: "seasonName", op: "$contL", label: t("col_name") }],
+      listActions: [
+        {
+          id: "create",
+          label: t("action_createSeason"),
+          question: t("confirm_createSeason"),
+          fields: [
+            { name: "seasonName", label: t("col_name"), required: true },
+            { name: "seasonStart", label: t("col_seasonStart"), type: "datetime", required: true },
+          ],
+          run: (v) => {
+            const seasonStart = timestampOfInput(v.seasonStart);
+            return points.createSeason({ seasonName: v.seasonName ?? "", ...(seasonStart ? { seasonStart } : {}) });
+          },
+        },
+      ],
       actions: [
+        {
+          id: "edit",
+          label: t("action_edit"),
+          question: (s) => t("confirm_edit", { name: s.seasonName }),
+          fields: (s) => [
+            { name: "seasonName", label: t("col_name"), required: true, initial: s.seasonName },
+            {
+              name: "seasonStart",
+              label: t("col_seasonStart"),
+              type: "datetime",
+              required: true,
+              initial: localInputOf(s.seasonStart),
+            },
+          ],
+          run: (s, v) => {
+            const seasonStart = timestampOfInput(v.seasonStart);
+            return points.updateSeason({
+              id: s.id,
+              seasonName: v.seasonName ?? "",
+              ...(seasonStart ? { seasonStart } : {}),
+            });
+          },
+        },
         {
           id: "delete",
           label: t("action_delete"),

@@ -4,7 +4,7 @@ import { TokenService } from "@tt/proto/tt/merch/v1/token_service_pb";
 import { useClient } from "@tt/web-kit/connect";
 import { useMemo } from "react";
 import { ResourceList, type ResourceDescription } from "../list/ResourceList.tsx";
-import { offsetOf, offsetPage, useFormat } from "./format.ts";
+import { intOfInput, offsetOf, offsetPage, useFormat } from "./format.ts";
 
 /**
  * Consumables and token bundles (their lists page by offset/limit, not the query language, so they only page),
@@ -25,7 +25,42 @@ export default function ShopScreen() {
         { field: "tokenCost", label: t("col_tokenCost"), render: (c) => c.tokenCost },
         { field: "createdAt", label: t("col_created"), render: (c) => date(c.createdAt) },
       ],
+      listActions: [
+        {
+          id: "create",
+          label: t("action_createConsumable"),
+          question: t("confirm_createConsumable"),
+          fields: [
+            { name: "name", label: t("col_name"), required: true },
+            { name: "tokenCost", label: t("col_tokenCost"), type: "number", required: true, initial: "0" },
+          ],
+          run: (v) => consumables.createConsumable({ name: v.name ?? "", tokenCost: intOfInput(v.tokenCost) ?? 0 }),
+        },
+      ],
       actions: [
+        {
+          id: "edit",
+          label: t("action_edit"),
+          question: (c) => t("confirm_edit", { name: c.name }),
+          fields: (c) => [
+            { name: "name", label: t("col_name"), required: true, initial: c.name },
+            {
+              name: "tokenCost",
+              label: t("col_tokenCost"),
+              type: "number",
+              required: true,
+              initial: String(c.tokenCost),
+            },
+          ],
+          run: (c, v) => {
+            const tokenCost = intOfInput(v.tokenCost);
+            return consumables.updateConsumable({
+              id: c.id,
+              name: v.name ?? "",
+              ...(tokenCost !== undefined ? { tokenCost } : {}),
+            });
+          },
+        },
         {
           id: "delete",
           label: t("action_delete"),
@@ -55,6 +90,22 @@ export default function ShopScreen() {
       ],
       listActions: [
         {
+          id: "create",
+          label: t("action_createBundle"),
+          question: t("confirm_createBundle"),
+          fields: [
+            { name: "productId", label: t("field_productId"), required: true },
+            { name: "name", label: t("col_name") },
+            { name: "tokens", label: t("col_tokens"), type: "number", required: true },
+          ],
+          run: (v) =>
+            tokens.createTokenBundle({
+              productId: v.productId?.trim() ?? "",
+              name: v.name ?? "",
+              tokens: intOfInput(v.tokens) ?? 0,
+            }),
+        },
+        {
           id: "grant",
           label: t("action_grant"),
           question: t("confirm_grant"),
@@ -72,6 +123,25 @@ export default function ShopScreen() {
         },
       ],
       actions: [
+        {
+          id: "edit",
+          label: t("action_edit"),
+          question: (b) => t("confirm_edit", { name: b.name }),
+          fields: (b) => [
+            { name: "productId", label: t("field_productId"), required: true, initial: b.productId },
+            { name: "name", label: t("col_name"), initial: b.name },
+            { name: "tokens", label: t("col_tokens"), type: "number", required: true, initial: String(b.tokens) },
+          ],
+          run: (b, v) => {
+            const count = intOfInput(v.tokens);
+            return tokens.updateTokenBundle({
+              id: b.id,
+              productId: v.productId?.trim() ?? "",
+              name: v.name ?? "",
+              ...(count !== undefined ? { tokens: count } : {}),
+            });
+          },
+        },
         {
           id: "delete",
           label: t("action_delete"),

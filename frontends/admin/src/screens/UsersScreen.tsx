@@ -10,6 +10,9 @@ import { UserDetail } from "./UserDetail.tsx";
 import { ResourceList, type ResourceDescription } from "../list/ResourceList.tsx";
 import { adminPage, useFormat } from "./format.ts";
 
+/** The roles an admin can give (000 §6; AddRole's list). */
+const ROLES = ["user", "promoter", "staff", "moderator", "globalModerator", "admin"] as const;
+
 /** Users: roles, capabilities, badges, bans with expiry, deactivation, moderation comments, their rooms. */
 export default function UsersScreen() {
   const users = useClient(AdminService);
@@ -95,7 +98,9 @@ export default function UsersScreen() {
           id: "addRole",
           label: t("action_addRole"),
           question: (u) => t("confirm_addRole", { name: u.email }),
-          fields: [{ name: "role", label: t("field_role"), required: true }],
+          fields: (u) => [
+            { name: "role", label: t("field_role"), type: "select", required: true, options: ROLES, initial: u.role },
+          ],
           run: (u, v) => moderation.addRole({ uuid: u.uuid, role: v.role ?? "" }),
         },
         {

@@ -1,4 +1,4 @@
-import { timestampDate, type Timestamp } from "@bufbuild/protobuf/wkt";
+import { timestampDate, timestampFromDate, type Timestamp } from "@bufbuild/protobuf/wkt";
 import { useMemo } from "react";
 import type { ListPage } from "../list/ResourceList.tsx";
 import type { AdminListQueryInit } from "../list/query.ts";
@@ -39,4 +39,26 @@ export function isoOf(local: string | undefined): string | undefined {
   if (!local) return undefined;
   const at = new Date(local);
   return Number.isNaN(at.getTime()) ? undefined : at.toISOString();
+}
+
+/** A timestamp as a local date-time input's value (YYYY-MM-DDTHH:mm), "" when absent. */
+export function localInputOf(at: Timestamp | undefined): string {
+  if (!at) return "";
+  const d = timestampDate(at);
+  const pad = (n: number) => String(n).padStart(2, "0");
+  return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}T${pad(d.getHours())}:${pad(d.getMinutes())}`;
+}
+
+/** A local date-time input's value as a timestamp; undefined when empty or not a date (the server says what is missing). */
+export function timestampOfInput(local: string | undefined): Timestamp | undefined {
+  if (!local) return undefined;
+  const at = new Date(local);
+  return Number.isNaN(at.getTime()) ? undefined : timestampFromDate(at);
+}
+
+/** A number input's value as a whole number; undefined when empty (an edit leaves the field as it is). */
+export function intOfInput(value: string | undefined): number | undefined {
+  if (value === undefined || value.trim() === "") return undefined;
+  const n = Number(value);
+  return Number.isFinite(n) ? Math.trunc(n) : undefined;
 }
