@@ -46,6 +46,7 @@ import { ContactBookService as RoomContactBookService } from "@tt/proto/tt/room/
 import { NotificationService as RoomNotificationService } from "@tt/proto/tt/room/v1/notification_service_pb";
 import { MediaService as UploadMediaService } from "@tt/proto/tt/upload/v1/media_service_pb";
 import { SongService as UploadSongService } from "@tt/proto/tt/upload/v1/song_service_pb";
+import { StageService as SocialStageService } from "@tt/proto/tt/social/v1/stage_service_pb";
 
 export const serviceCatalog = {
   user: [
@@ -87,6 +88,8 @@ export const serviceCatalog = {
     RoomNotificationService,
   ],
   audit: [AuditService, AuditModerationService, AuditAnalyticsService, AuditGeolocationService],
+  // The social service's proto services (the stage, chat and presence parts add theirs).
+  social: [SocialStageService],
 } as const satisfies Record<string, readonly DescService[]>;
 
 export type CatalogName = keyof typeof serviceCatalog;

@@ -4,6 +4,9 @@ import { describe, expect, it } from "vitest";
 import { methodKey } from "@tt/kit";
 import { createServiceHarness } from "@tt/kit/testing";
 import { buildRouteTable } from "../../../gateway/src/routes.ts";
+import { playlistServiceDefinition } from "@tt/playlist-service";
+import { roomServiceDefinition } from "@tt/room-service";
+import { userServiceDefinition } from "@tt/user-service";
 import { SOCIAL_SERVICES, socialServiceDefinition } from "./index.ts";
 
 const SAMPLE = "3f0e9b7e-8a3c-4f4e-9d55-0123456789ab";
@@ -26,7 +29,10 @@ const STAGE_OPERATIONS = [
 
 describe("tt.social.v1 completeness", () => {
   it("implements every RPC of the protos (the host starts it)", async () => {
-    const h = await createServiceHarness(socialServiceDefinition, { network: false });
+    const h = await createServiceHarness(socialServiceDefinition, {
+      network: false,
+      alongside: [userServiceDefinition, playlistServiceDefinition, roomServiceDefinition],
+    });
     try {
       const missing = SOCIAL_SERVICES.flatMap((s) => s.methods)
         .filter((m) => !h.host.methods.has(methodKey(m)))

@@ -1,2 +1,9 @@
+import { OutboxMessageSchema, ProcessedEventSchema } from "@tt/kit";
+
 /** Every entity of the social service, listed explicitly (each area adds its own). */
-export const entities = [];
+export const entities = [
+  // The stage's events (SongStarted, SongPlayed) leave through the transactional outbox.
+  OutboxMessageSchema,
+  // The room service's events (settings, kicks, bans, deletions) are consumed once per event id.
+  ProcessedEventSchema,
+];

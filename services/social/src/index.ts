@@ -1,8 +1,12 @@
 import type { ServiceDefinition } from "@tt/kit";
+import { CrateService } from "@tt/proto/tt/playlist/v1/crate_service_pb";
+import { RoomService } from "@tt/proto/tt/room/v1/room_service_pb";
+import { RoomUserRoleService } from "@tt/proto/tt/room/v1/room_user_role_service_pb";
 import { loadSocialServiceConfig } from "./config.ts";
 import type { SocialContext } from "./context.ts";
 import { entities } from "./entities.ts";
 import { migrationsList } from "./migrations/index.ts";
+import { StageRuntime } from "./modules/stage/runtime.ts";
 import { registerSocialRoutes, SOCIAL_SERVICES } from "./routes/index.ts";
 
 /** The social service (issue 14): the rooms' live stages, chat and presence. */
@@ -12,10 +16,21 @@ export const socialServiceDefinition: ServiceDefinition = {
   entities,
   migrations: migrationsList,
   async create(deps) {
-    const { stage } = loadSocialServiceConfig(deps.env);
-    const svc: SocialContext = { stageConfig: stage, logger: deps.logger, orm: deps.orm, bus: deps.bus };
-    return { routes: (router) => registerSocialRoutes(router, svc) };
+    const { stage: stageConfig } = loadSocialServiceConfig(deps.env);
+    const crates = deps.clients.get(CrateService);
+    const stage = await StageRuntime.start({
+      bus: deps.bus,
+      orm: deps.orm,
+      logger: deps.logger,
+      config: stageConfig,
+      rooms: deps.clients.get(RoomService),
+      roles: deps.clients.get(RoomUserRoleService),
+      crates,
+    });
+    const svc: SocialContext = { stageConfig, stage, crates, logger: deps.logger, orm: deps.orm, bus: deps.bus };
+    return { routes: (router) => registerSocialRoutes(router, svc), close: () => stage.close() };
   },
 };
 
 export { SOCIAL_SERVICES };
+export { StageRuntime };

@@ -16,3 +16,18 @@ export function chatRoomSubject(roomUuid: string): string {
 export function chatUserSubject(userUuid: string): string {
   return `live.social.chat.user.${userUuid}`;
 }
+
+/** A kick or ban of one user from a room (JSON {user, until?, by, reason}): their join streams get `kicked` and end. */
+export function kickSubject(roomUuid: string): string {
+  return `live.social.kick.${roomUuid}`;
+}
+
+/** A room's stage started over (the room was deleted): every join stream gets `reset` and ends. */
+export function resetSubject(roomUuid: string): string {
+  return `live.social.reset.${roomUuid}`;
+}
+
+/** An instance's listeners of a room changed: the room's lease holder reconciles the presence. */
+export function presenceSubject(roomUuid: string): string {
+  return `live.social.presence.${roomUuid}`;
+}

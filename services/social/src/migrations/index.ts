@@ -1,4 +1,5 @@
 import type { MigrationObject } from "@mikro-orm/core";
+import { outboxMigration, processedEventsMigration } from "@tt/kit";
 
 /** Every migration of the social service; the kit applies them by the timestamp their names start with. */
-export const migrationsList: MigrationObject[] = [];
+export const migrationsList: MigrationObject[] = [outboxMigration("social"), processedEventsMigration("social")];

@@ -1,30 +1,148 @@
+// StageService: the join stream and the stage's actions (issue 14). Guests listen and read; every action needs a
+// signed-in user or a bot. Roles (canDj, moderation, kicked/banned) come from the room service.
 import { timestampFromDate } from "@bufbuild/protobuf/wkt";
-import { Code, ConnectError, type ServiceImpl } from "@connectrpc/connect";
+import { Code, ConnectError, type HandlerContext, type ServiceImpl } from "@connectrpc/connect";
+import { callIdentity, checkLimit } from "@tt/kit";
 import type { StageService } from "@tt/proto/tt/social/v1/stage_service_pb";
 import type { SocialContext } from "../context.ts";
+import { canDj, canModerate } from "../modules/stage/domain.ts";
 
-const notYet = () => {
-  throw new ConnectError("the live stage is not available yet", Code.Unimplemented);
-};
+const LISTENERS_PAGE = 50;
+const LISTENERS_MAX = 200;
+
+/** The signed-in caller (user or bot); guests may not act on the stage. */
+function actor(ctx: HandlerContext): string {
+  const identity = callIdentity(ctx);
+  if (identity.tokenType === "guest") {
+    throw new ConnectError("Guests cannot do this, sign up to take part", Code.PermissionDenied);
+  }
+  return identity.subject.toLowerCase();
+}
 
 /** The live stage's RPCs. */
-export function stageRoutes(_svc: SocialContext): ServiceImpl<typeof StageService> {
+export function stageRoutes(svc: SocialContext): ServiceImpl<typeof StageService> {
+  const runtime = svc.stage;
+  const room = (ref: string, ctx: HandlerContext) => runtime.resolveRoom(ref, ctx.signal);
+
+  const moderator = async (roomUuid: string, user: string, ctx: HandlerContext) => {
+    if (!canModerate(await runtime.rolesOf(roomUuid, user, ctx.signal))) {
+      throw new ConnectError("Insufficient room role", Code.PermissionDenied);
+    }
+  };
+
   return {
-    // eslint-disable-next-line require-yield
-    async *join() {
-      notYet();
+    async *join(req, ctx) {
+      const identity = callIdentity(ctx);
+      const r = await room(req.room, ctx);
+      const guest = identity.tokenType === "guest";
+      const user = guest ? undefined : identity.subject.toLowerCase();
+      if (user) {
+        const roles = await runtime.rolesOf(r.uuid, user, ctx.signal);
+        if (roles.includes("banned") || roles.includes("kicked")) {
+          throw new ConnectError("You are not allowed in this room", Code.PermissionDenied);
+        }
+      }
+      yield* runtime.join(r, { user, guest: guest ? identity.subject : undefined }, ctx.signal);
     },
-    getStage: notYet,
-    takeSeat: notYet,
-    leaveSeat: notYet,
-    removeFromSeat: notYet,
-    skipSong: notYet,
-    moderatorSkip: notYet,
-    like: notYet,
-    dislike: notYet,
-    grab: notYet,
-    setVoteSkip: notYet,
-    listListeners: notYet,
+
+    async getStage(req, ctx) {
+      return { stage: await runtime.stageOf(await room(req.room, ctx)) };
+    },
+
+    async takeSeat(req, ctx) {
+      const user = actor(ctx);
+      const r = await room(req.room, ctx);
+      const roles = await runtime.rolesOf(r.uuid, user, ctx.signal);
+      const stage = await runtime.act(r, (s) => ({
+        kind: "takeSeat",
+        user,
+        canDj: canDj(s.room?.djType ?? "", roles),
+      }));
+      return { stage };
+    },
+
+    async leaveSeat(req, ctx) {
+      const user = actor(ctx);
+      return { stage: await runtime.act(await room(req.room, ctx), { kind: "leaveSeat", user }) };
+    },
+
+    async removeFromSeat(req, ctx) {
+      const me = actor(ctx);
+      const r = await room(req.room, ctx);
+      await moderator(r.uuid, me, ctx);
+      return { stage: await runtime.act(r, { kind: "removeFromSeat", user: req.user.toLowerCase() }, { by: me }) };
+    },
+
+    async skipSong(req, ctx) {
+      const user = actor(ctx);
+      const r = await room(req.room, ctx);
+      return { stage: await runtime.act(r, { kind: "skip", user, playId: req.playId || undefined }) };
+    },
+
+    async moderatorSkip(req, ctx) {
+      const me = actor(ctx);
+      const r = await room(req.room, ctx);
+      await moderator(r.uuid, me, ctx);
+      return { stage: await runtime.act(r, { kind: "moderatorSkip", playId: req.playId || undefined }, { by: me }) };
+    },
+
+    async like(req, ctx) {
+      const user = actor(ctx);
+      const r = await room(req.room, ctx);
+      const stage = await runtime.act(r, { kind: "vote", user, vote: "like", playId: req.playId || undefined });
+      // A like also stars the song in the liker's likes crate (tt-stars).
+      const songId = stage.play?.song?.songId;
+      if (songId) {
+        await svc.crates
+          .serviceAddUserCrateSong({ userUuid: user, songId, special: "likes" }, { signal: ctx.signal })
+          .catch((err: unknown) => svc.logger.warn({ err, user, songId }, "could not star a liked song"));
+      }
+      return { stage };
+    },
+
+    async dislike(req, ctx) {
+      const user = actor(ctx);
+      const r = await room(req.room, ctx);
+      return { stage: await runtime.act(r, { kind: "vote", user, vote: "dislike", playId: req.playId || undefined }) };
+    },
+
+    async grab(req, ctx) {
+      const user = actor(ctx);
+      const r = await room(req.room, ctx);
+      const play = (await runtime.stageOf(r)).play;
+      if (!play) throw new ConnectError("Nothing is playing", Code.FailedPrecondition);
+      if (req.playId && req.playId !== play.playId)
+        throw new ConnectError("This play has ended", Code.FailedPrecondition);
+      if (play.djUuid === user) throw new ConnectError("You cannot grab your own song", Code.PermissionDenied);
+      // The copy first: a crate that is not the caller's refuses the grab before it is counted.
+      if (play.song?.songId) {
+        await svc.crates.serviceAddUserCrateSong(
+          { userUuid: user, songId: play.song.songId, crateUuid: req.crateUuid, special: req.crateUuid ? "" : "queue" },
+          { signal: ctx.signal },
+        );
+      }
+      return { stage: await runtime.act(r, { kind: "grab", user, playId: play.playId }) };
+    },
+
+    async setVoteSkip(req, ctx) {
+      const me = actor(ctx);
+      const r = await room(req.room, ctx);
+      await moderator(r.uuid, me, ctx);
+      return { stage: await runtime.act(r, { kind: "setVoteSkip", enabled: req.enabled }) };
+    },
+
+    async listListeners(req, ctx) {
+      const limit = checkLimit(req.limit, LISTENERS_PAGE, LISTENERS_MAX);
+      const r = await room(req.room, ctx);
+      const presence = await runtime.listeners(r.uuid);
+      const page = presence.users.slice(req.offset, req.offset + limit);
+      return {
+        listeners: page.map((l) => ({ userUuid: l.user, joinedAt: timestampFromDate(new Date(l.joinedAt)) })),
+        total: presence.users.length,
+        guests: presence.guests,
+      };
+    },
+
     getClock(req) {
       const receiveTime = timestampFromDate(new Date());
       return { clientTime: req.clientTime, receiveTime, sendTime: timestampFromDate(new Date()) };

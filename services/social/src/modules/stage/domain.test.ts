@@ -54,7 +54,7 @@ const action: fc.Arbitrary<Abstract> = fc.oneof(
   fc.boolean().map((enabled) => ({ kind: "setVoteSkip", enabled }) as const),
   fc.integer({ min: 1, max: 10 }).map((n) => ({ kind: "room", room: room(n) }) as const),
   fc.tuple(fc.subarray(USERS), fc.nat(5000), fc.nat(3), fc.nat(60_000)).map(([present, extra, guests, graceMs]) => ({
-    kind: "presence",
+    kind: "presence" as const,
     users: present.length + extra,
     guests,
     dancefloor: present,

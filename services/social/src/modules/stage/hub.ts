@@ -1,0 +1,212 @@
+// One room's listeners on this instance: the stage as of the last patch (its JSON form and version), the open join
+// streams, and the subscriptions that feed them (patches, room chat, kicks, resets). Patches can arrive out of order
+// from different instances: a patch is forwarded only as the next version; a later one waits in a buffer, and when
+// the gap does not close soon the hub re-reads the stage and sends every listener the full state again.
+import { fromBinary, fromJson, type JsonObject, type JsonValue } from "@bufbuild/protobuf";
+import { timestampFromDate } from "@bufbuild/protobuf/wkt";
+import type { Bus, Subscription } from "@tt/kit";
+import { ChatEventSchema } from "@tt/proto/tt/social/v1/chat_pb";
+import type { MessageInitShape } from "@bufbuild/protobuf";
+import { StagePatchSchema, StageSchema, type KickedSchema, type Stage } from "@tt/proto/tt/social/v1/stage_pb";
+import type { JoinResponseSchema } from "@tt/proto/tt/social/v1/stage_service_pb";
+import { applyPatch, type Operation } from "rfc6902";
+import { chatRoomSubject, stagePatchSubject } from "../../subjects.ts";
+import { stageJson } from "./domain.ts";
+
+type Kind = MessageInitShape<typeof JoinResponseSchema>["kind"];
+
+/** The most messages a join stream may have waiting; a client that falls further behind is dropped (it rejoins). */
+export const LISTENER_QUEUE_CAP = 2_000;
+/** How long a gap in the patch versions may last before the hub re-reads the stage. */
+const GAP_WAIT_MS = 300;
+
+/** One open join stream. */
+export class Listener {
+  private readonly queue: (MessageInitShape<typeof JoinResponseSchema> | null)[] = [];
+  private wake: (() => void) | null = null;
+  ended = false;
+
+  constructor(
+    readonly id: number,
+    /** The signed-in user (users and bots); undefined for a guest. */
+    readonly user: string | undefined,
+    /** The guest's token subject, for counting guests once. */
+    readonly guest: string | undefined,
+    readonly joinedAt: number,
+  ) {}
+
+  send(kind: Kind): void {
+    if (this.ended) return;
+    if (this.queue.length >= LISTENER_QUEUE_CAP) {
+      this.end();
+      return;
+    }
+    this.queue.push({ serverTime: timestampFromDate(new Date()), kind });
+    this.wake?.();
+  }
+
+  /** Ends the stream after what is queued. */
+  end(): void {
+    if (this.ended) return;
+    this.ended = true;
+    this.queue.push(null);
+    this.wake?.();
+  }
+
+  /** The messages, until the stream ends or the signal aborts. */
+  async *messages(signal: AbortSignal): AsyncGenerator<MessageInitShape<typeof JoinResponseSchema>> {
+    const onAbort = () => this.wake?.();
+    signal.addEventListener("abort", onAbort);
+    try {
+      for (;;) {
+        while (this.queue.length > 0) {
+          const next = this.queue.shift()!;
+          if (next === null) return;
+          // Stamp the time when it leaves, not when it was queued.
+          next.serverTime = timestampFromDate(new Date());
+          yield next;
+        }
+        if (signal.aborted) return;
+        await new Promise<void>((resolve) => (this.wake = resolve));
+        this.wake = null;
+      }
+    } finally {
+      signal.removeEventListener("abort", onAbort);
+      this.ended = true;
+    }
+  }
+}
+
+export class RoomHub {
+  version = -1n;
+  private json: JsonObject = {};
+  private stageCache: Stage | null = null;
+  readonly listeners = new Set<Listener>();
+  private readonly buffered = new Map<bigint, Operation[]>();
+  private gapTimer: NodeJS.Timeout | null = null;
+  private subscriptions: Subscription[] = [];
+  readonly ready: Promise<void>;
+
+  constructor(
+    readonly roomUuid: string,
+    private readonly bus: Bus,
+    /** Reads the stored stage (the truth) when the hub starts or lost track of the patches. */
+    private readonly load: () => Promise<Stage>,
+    private readonly onError: (err: unknown) => void,
+    /** More subjects of the room this hub listens to (kicks, resets), with their handlers. */
+    private readonly extra: [string, (data: Uint8Array) => void][] = [],
+  ) {
+    this.ready = this.start();
+  }
+
+  private async start(): Promise<void> {
+    // Patches first, then the stored stage: nothing between the two is missed.
+    this.subscriptions.push(
+      await this.bus.subscribe(stagePatchSubject(this.roomUuid), (msg) => {
+        const patch = fromBinary(StagePatchSchema, msg.data);
+        this.onPatch(patch.version, JSON.parse(patch.operations) as Operation[]);
+      }),
+      await this.bus.subscribe(chatRoomSubject(this.roomUuid), (msg) => {
+        const chat = fromBinary(ChatEventSchema, msg.data);
+        for (const l of this.listeners) l.send({ case: "chat", value: chat });
+      }),
+      ...(await Promise.all(
+        this.extra.map(([subject, handler]) => this.bus.subscribe(subject, (msg) => handler(msg.data))),
+      )),
+    );
+    this.setStage(await this.load());
+  }
+
+  /** The stage as the listeners of this hub have it. */
+  stage(): Stage {
+    this.stageCache ??= fromJson(StageSchema, this.json);
+    return this.stageCache;
+  }
+
+  add(listener: Listener): void {
+    this.listeners.add(listener);
+    listener.send({ case: "state", value: this.stage() });
+  }
+
+  remove(listener: Listener): void {
+    this.listeners.delete(listener);
+  }
+
+  /** Sends the kick to the user's streams, which then end. */
+  kick(user: string, kicked: MessageInitShape<typeof KickedSchema>): void {
+    for (const l of this.listeners) {
+      if (l.user === user) {
+        l.send({ case: "kicked", value: kicked });
+        l.end();
+      }
+    }
+  }
+
+  /** Sends a reset to every stream, which then end (the clients rejoin after a random delay). */
+  reset(reason: string): void {
+    for (const l of this.listeners) {
+      l.send({ case: "reset", value: { room: this.roomUuid, reason } });
+      l.end();
+    }
+  }
+
+  /** Takes the stored stage; with `announce` every listener gets it whole (before the patches that follow it). */
+  private setStage(stage: Stage, announce = false): void {
+    this.json = stageJson(stage) as JsonObject;
+    this.version = stage.version;
+    this.stageCache = stage;
+    for (const v of [...this.buffered.keys()]) if (v <= this.version) this.buffered.delete(v);
+    if (announce) for (const l of this.listeners) l.send({ case: "state", value: stage });
+    this.drain();
+  }
+
+  private onPatch(version: bigint, operations: Operation[]): void {
+    if (this.version < 0n || version <= this.version) {
+      if (this.version < 0n) this.buffered.set(version, operations);
+      return;
+    }
+    this.buffered.set(version, operations);
+    this.drain();
+  }
+
+  private drain(): void {
+    for (;;) {
+      const next = this.buffered.get(this.version + 1n);
+      if (!next) break;
+      this.buffered.delete(this.version + 1n);
+      const errors = applyPatch(this.json as JsonValue, next);
+      if (errors.some((e) => e !== null)) {
+        void this.resync();
+        return;
+      }
+      this.version += 1n;
+      this.stageCache = null;
+      const text = JSON.stringify(next);
+      for (const l of this.listeners) l.send({ case: "patch", value: { version: this.version, operations: text } });
+    }
+    if (this.buffered.size > 0 && !this.gapTimer) {
+      this.gapTimer = setTimeout(() => {
+        this.gapTimer = null;
+        if (this.buffered.size > 0) void this.resync();
+      }, GAP_WAIT_MS);
+    }
+  }
+
+  /** Re-reads the stage and sends it whole to every listener (they replace theirs with it). */
+  private async resync(): Promise<void> {
+    try {
+      const stage = await this.load();
+      if (stage.version < this.version) return;
+      this.setStage(stage, true);
+    } catch (err) {
+      this.onError(err);
+    }
+  }
+
+  async close(): Promise<void> {
+    if (this.gapTimer) clearTimeout(this.gapTimer);
+    for (const l of this.listeners) l.end();
+    await Promise.all(this.subscriptions.map((s) => s.unsubscribe()));
+    this.subscriptions = [];
+  }
+}

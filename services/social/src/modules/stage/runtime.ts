@@ -1,0 +1,635 @@
+// The live stage at run time (issue 14): rooms resolved through the room service, the stages in the key-value store
+// (store.ts), this instance's listeners (hub.ts) and their presence (presence.ts), and one driver per room this
+// instance tracks. A driver holds or waits for the room's lease (a key with a TTL in `social-lease`): the holder runs
+// the song timer, the rotation (the first DJ's queue top from the playlist service) and the presence reconciliation;
+// when the holder dies its lease expires and another instance with the room takes over. Every change is a
+// compare-and-set, so two instances never both advance the same song.
+import { createHash, randomUUID } from "node:crypto";
+import { create, fromBinary, type MessageInitShape } from "@bufbuild/protobuf";
+import { timestampDate, timestampFromDate, type Timestamp } from "@bufbuild/protobuf/wkt";
+import { Code, ConnectError, type Client } from "@connectrpc/connect";
+import type { MikroORM } from "@mikro-orm/postgresql";
+import { consumeEvents, KvConflictError, publishEvent, type Bus, type KvBucket, type Subscription } from "@tt/kit";
+import type { CrateSong } from "@tt/proto/tt/playlist/v1/crate_pb";
+import type { CrateService } from "@tt/proto/tt/playlist/v1/crate_service_pb";
+import {
+  RoomDeletedSchema,
+  RoomSettingsChangedSchema,
+  RoomUserBannedSchema,
+  RoomUserKickedSchema,
+} from "@tt/proto/tt/room/v1/events_pb";
+import type { Room } from "@tt/proto/tt/room/v1/room_pb";
+import type { RoomService } from "@tt/proto/tt/room/v1/room_service_pb";
+import type { RoomUserRoleService } from "@tt/proto/tt/room/v1/room_user_role_service_pb";
+import { ChatEventSchema } from "@tt/proto/tt/social/v1/chat_pb";
+import { PlayedSongSchema, SongPlayedSchema, SongStartedSchema } from "@tt/proto/tt/social/v1/events_pb";
+import type { KickedSchema, Stage, StagePlay } from "@tt/proto/tt/social/v1/stage_pb";
+import type { JoinResponseSchema } from "@tt/proto/tt/social/v1/stage_service_pb";
+import type { Logger } from "pino";
+import type { StageConfig } from "../../config.ts";
+import { chatUserSubject, kickSubject, presenceSubject, resetSubject, stagePatchSubject } from "../../subjects.ts";
+import { DANCEFLOOR_CAP, type EndReason, type RoomSettings, type StageAction, type StageEffect } from "./domain.ts";
+import { Listener, RoomHub } from "./hub.ts";
+import { PRESENCE_HEARTBEAT_MS, PresenceStore, type RoomPresence } from "./presence.ts";
+import { StageStore } from "./store.ts";
+
+export interface StageRuntimeDeps {
+  bus: Bus;
+  orm: MikroORM;
+  logger: Logger;
+  config: StageConfig;
+  rooms: Client<typeof RoomService>;
+  roles: Client<typeof RoomUserRoleService>;
+  crates: Client<typeof CrateService>;
+}
+
+/** A room as the stage knows it: its uuid and the settings the clients need. */
+export interface ResolvedRoom {
+  uuid: string;
+  settings: RoomSettings;
+}
+
+const ROOM_CACHE_MS = 10_000;
+const LEASE_BUCKET = "social-lease";
+/** A non-holder ends a play this long after its end when the holder has not (it died and its lease has not expired). */
+const BACKUP_END_MS = 1_500;
+
+const END_REASONS: Record<EndReason, string> = {
+  ended: "ended",
+  skipped: "dj-skip",
+  moderatorSkipped: "moderator-skip",
+  voteSkipped: "vote-skip",
+  left: "dj-left",
+  removed: "dj-left",
+  room: "room-reset",
+};
+
+export function roomSettings(room: Room): RoomSettings {
+  return {
+    uuid: room.uuid,
+    slug: room.slug,
+    name: room.name,
+    ownerUuid: room.ownerUuid,
+    type: room.type,
+    djType: room.djType,
+    numberOfDjs: room.numberOfDjs,
+    isLive: room.isLive,
+    liveAudio: room.liveAudio,
+  };
+}
+
+/** A name for this deployment's durable consumers: a hash of its database, so test databases sharing a NATS never share one. */
+function deploymentName(orm: MikroORM, prefix: string): string {
+  const hash = createHash("sha256")
+    .update(String(orm.config.get("dbName")))
+    .digest("hex")
+    .slice(0, 12);
+  return `${prefix}-${hash}`;
+}
+
+export class StageRuntime {
+  readonly instanceId = randomUUID();
+  private readonly hubs = new Map<string, { hub: RoomHub; refs: number }>();
+  private readonly drivers = new Map<string, RoomDriver>();
+  private readonly roomCache = new Map<string, { room: ResolvedRoom; at: number }>();
+  private readonly presenceTimers = new Map<string, NodeJS.Timeout>();
+  private readonly subscriptions: Subscription[] = [];
+  private heartbeat: NodeJS.Timeout | null = null;
+  private nextListenerId = 1;
+  private closed = false;
+
+  private constructor(
+    readonly deps: StageRuntimeDeps,
+    readonly store: StageStore,
+    readonly presence: PresenceStore,
+    readonly leases: KvBucket,
+  ) {}
+
+  static async start(deps: StageRuntimeDeps): Promise<StageRuntime> {
+    const id = randomUUID();
+    const runtime = new StageRuntime(
+      deps,
+      await StageStore.open(deps.bus, deps.config.SOCIAL_STAGE_BUCKET),
+      await PresenceStore.open(deps.bus, id),
+      await deps.bus.kv(LEASE_BUCKET, { ttlMs: deps.config.SOCIAL_LEASE_TTL_MS }),
+    );
+    await runtime.consumeRoomEvents();
+    runtime.heartbeat = setInterval(() => {
+      for (const room of runtime.hubs.keys()) runtime.presenceChanged(room);
+    }, PRESENCE_HEARTBEAT_MS);
+    runtime.heartbeat.unref();
+    return runtime;
+  }
+
+  get logger(): Logger {
+    return this.deps.logger;
+  }
+
+  // ---- rooms ----
+
+  /** A room by uuid or slug (the room service answers; cached briefly). 404 "Room not found". */
+  async resolveRoom(ref: string, signal?: AbortSignal): Promise<ResolvedRoom> {
+    const key = ref.toLowerCase();
+    const cached = this.roomCache.get(key);
+    if (cached && Date.now() - cached.at < ROOM_CACHE_MS) return cached.room;
+    const { room } = await this.deps.rooms.getServiceRoom({ id: ref }, { signal });
+    if (!room) throw new ConnectError("Room not found", Code.NotFound);
+    const resolved = { uuid: room.uuid, settings: roomSettings(room) };
+    const at = Date.now();
+    this.roomCache.set(key, { room: resolved, at });
+    this.roomCache.set(room.uuid, { room: resolved, at });
+    return resolved;
+  }
+
+  /** The room's stage (created from its settings on first use). */
+  async stageOf(room: ResolvedRoom): Promise<Stage> {
+    return this.store.ensure(room.uuid, async () => room.settings);
+  }
+
+  /** The caller's effective roles in the room (RoomRole wire names, the account's global role included). */
+  async rolesOf(roomUuid: string, user: string, signal?: AbortSignal): Promise<string[]> {
+    const { roles } = await this.deps.roles.getUserRoomRoles({ roomId: roomUuid, userId: user }, { signal });
+    return roles;
+  }
+
+  // ---- actions ----
+
+  /**
+   * Applies an action to a room's stage (compare-and-set), publishes its patch, writes its events and lets the
+   * room's driver react (next song, timers).
+   */
+  async act(
+    room: ResolvedRoom,
+    action: StageAction | ((stage: Stage) => StageAction | null),
+    opts: { by?: string } = {},
+  ): Promise<Stage> {
+    await this.stageOf(room);
+    const result = await this.store.apply(room.uuid, action);
+    if (result.changed) {
+      await this.writeEvents(result.stage, result.effects, opts.by ?? "");
+      this.track(room.uuid).poke();
+    }
+    return result.stage;
+  }
+
+  /** Writes the played-song events of a change (outbox: SongStarted, SongPlayed). */
+  async writeEvents(stage: Stage, effects: StageEffect[], by: string): Promise<void> {
+    if (effects.length === 0) return;
+    const room = stage.room!;
+    const listeners = stage.listeners?.users ?? 0;
+    const guests = stage.listeners?.guests ?? 0;
+    try {
+      await this.deps.orm.em.fork().transactional(async (em) => {
+        for (const effect of effects) {
+          const common = {
+            roomUuid: room.uuid,
+            roomSlug: room.slug,
+            playId: effect.play.playId,
+            djUuid: effect.play.djUuid,
+            song: playedSong(effect.play.song),
+            startedAt: effect.play.startedAt,
+            roomOwnerUuid: room.ownerUuid,
+            roomName: room.name,
+            listeners,
+            guests,
+          };
+          if (effect.kind === "songStarted") {
+            publishEvent(em, SongStartedSchema, common);
+          } else {
+            const started = effect.play.startedAt ? timestampDate(effect.play.startedAt).getTime() : 0;
+            const seconds = Math.max(0, (effect.endedAt.getTime() - started) / 1000);
+            publishEvent(em, SongPlayedSchema, {
+              ...common,
+              endedAt: timestampFromDate(effect.endedAt),
+              playedSeconds: effect.play.duration > 0 ? Math.min(seconds, effect.play.duration) : seconds,
+              likes: effect.votes.likes,
+              dislikes: effect.votes.dislikes,
+              grabs: effect.votes.grabs,
+              skipped: effect.reason !== "ended",
+              endReason: END_REASONS[effect.reason],
+              endedBy: effect.reason === "moderatorSkipped" || effect.reason === "removed" ? by : "",
+            });
+          }
+        }
+      });
+    } catch (err) {
+      // The stage has moved on; an event that could not be written is logged, never retried into a second play.
+      this.logger.error({ err, room: room.uuid }, "could not write the stage's events");
+    }
+  }
+
+  // ---- listeners ----
+
+  /** Opens a join stream: the full stage, then patches, chat, kicks and resets, until the caller leaves. */
+  async *join(
+    room: ResolvedRoom,
+    caller: { user?: string; guest?: string },
+    signal: AbortSignal,
+  ): AsyncGenerator<MessageInitShape<typeof JoinResponseSchema>> {
+    await this.stageOf(room);
+    const hub = await this.acquireHub(room.uuid);
+    const listener = new Listener(this.nextListenerId++, caller.user, caller.guest, Date.now());
+    let userSub: Subscription | undefined;
+    try {
+      if (caller.user) {
+        userSub = await this.deps.bus.subscribe(chatUserSubject(caller.user), (msg) => {
+          listener.send({ case: "chat", value: fromBinary(ChatEventSchema, msg.data) });
+        });
+      }
+      hub.add(listener);
+      this.presenceChanged(room.uuid);
+      yield* listener.messages(signal);
+    } finally {
+      hub.remove(listener);
+      await userSub?.unsubscribe().catch(() => undefined);
+      this.presenceChanged(room.uuid);
+      await this.releaseHub(room.uuid);
+    }
+  }
+
+  private async acquireHub(roomUuid: string): Promise<RoomHub> {
+    let held = this.hubs.get(roomUuid);
+    if (!held) {
+      const hub = new RoomHub(
+        roomUuid,
+        this.deps.bus,
+        async () => (await this.store.read(roomUuid))?.stage ?? Promise.reject(new Error("the room has no stage")),
+        (err) => this.logger.warn({ err, room: roomUuid }, "stage hub could not resync"),
+        [
+          [kickSubject(roomUuid), (data) => this.onKick(roomUuid, data)],
+          [resetSubject(roomUuid), (data) => hub.reset(new TextDecoder().decode(data) || "restarted")],
+        ],
+      );
+      held = { hub, refs: 0 };
+      this.hubs.set(roomUuid, held);
+      this.track(roomUuid);
+    }
+    held.refs += 1;
+    try {
+      await held.hub.ready;
+    } catch (err) {
+      await this.releaseHub(roomUuid);
+      throw err;
+    }
+    return held.hub;
+  }
+
+  private async releaseHub(roomUuid: string): Promise<void> {
+    const held = this.hubs.get(roomUuid);
+    if (!held) return;
+    held.refs -= 1;
+    if (held.refs > 0) return;
+    this.hubs.delete(roomUuid);
+    await held.hub.close();
+  }
+
+  private onKick(roomUuid: string, data: Uint8Array): void {
+    const kick = JSON.parse(new TextDecoder().decode(data)) as {
+      user: string;
+      until?: string;
+      by: string;
+      reason: string;
+    };
+    const value: MessageInitShape<typeof KickedSchema> = {
+      room: roomUuid,
+      by: kick.by,
+      reason: kick.reason,
+      ...(kick.until ? { until: timestampFromDate(new Date(kick.until)) } : {}),
+    };
+    this.hubs.get(roomUuid)?.hub.kick(kick.user, value);
+  }
+
+  /** This instance's listeners of a room changed: its presence entry is rewritten soon (debounced). */
+  presenceChanged(roomUuid: string): void {
+    if (this.closed || this.presenceTimers.has(roomUuid)) return;
+    const timer = setTimeout(() => {
+      this.presenceTimers.delete(roomUuid);
+      void this.writePresence(roomUuid);
+    }, 50);
+    this.presenceTimers.set(roomUuid, timer);
+  }
+
+  private async writePresence(roomUuid: string): Promise<void> {
+    const hub = this.hubs.get(roomUuid)?.hub;
+    const users = new Map<string, number>();
+    const guests = new Set<string>();
+    for (const l of hub?.listeners ?? []) {
+      if (l.user) users.set(l.user, Math.min(users.get(l.user) ?? l.joinedAt, l.joinedAt));
+      else if (l.guest) guests.add(l.guest);
+    }
+    try {
+      await this.presence.write(roomUuid, users, guests.size);
+      await this.deps.bus.publish(presenceSubject(roomUuid), new Uint8Array());
+    } catch (err) {
+      if (!this.closed) this.logger.warn({ err, room: roomUuid }, "could not write the room's presence");
+    }
+  }
+
+  /** The room's listeners across instances. */
+  async listeners(roomUuid: string): Promise<RoomPresence> {
+    return this.presence.read(roomUuid);
+  }
+
+  // ---- drivers ----
+
+  /** The driver of a room this instance tracks (started when missing). */
+  track(roomUuid: string): RoomDriver {
+    let driver = this.drivers.get(roomUuid);
+    if (!driver) {
+      driver = new RoomDriver(this, roomUuid);
+      this.drivers.set(roomUuid, driver);
+      driver.start();
+    }
+    return driver;
+  }
+
+  /** Whether this instance has listeners of the room. */
+  hasListeners(roomUuid: string): boolean {
+    return (this.hubs.get(roomUuid)?.hub.listeners.size ?? 0) > 0;
+  }
+
+  dropDriver(roomUuid: string, driver: RoomDriver): void {
+    if (this.drivers.get(roomUuid) === driver) this.drivers.delete(roomUuid);
+  }
+
+  get isClosed(): boolean {
+    return this.closed;
+  }
+
+  // ---- room events ----
+
+  private async consumeRoomEvents(): Promise<void> {
+    const { bus, orm, logger } = this.deps;
+    const prefix = deploymentName(orm, "social-stage");
+    const opts = (name: string) => ({ durable: `${prefix}-${name}`, orm, logger, deliver: "new" as const });
+    this.subscriptions.push(
+      await consumeEvents(
+        bus,
+        RoomSettingsChangedSchema,
+        async (event) => {
+          this.roomCache.clear();
+          if (!(await this.store.read(event.roomUuid))) return;
+          const room = await this.resolveRoom(event.roomUuid);
+          await this.act(room, { kind: "room", room: room.settings });
+        },
+        opts("settings"),
+      ),
+      await consumeEvents(
+        bus,
+        RoomUserKickedSchema,
+        (event) => this.kickOut(event.roomUuid, event.userUuid, event.until, event.kickedBy, "kicked"),
+        opts("kicked"),
+      ),
+      await consumeEvents(
+        bus,
+        RoomUserBannedSchema,
+        (event) => this.kickOut(event.roomUuid, event.userUuid, event.until, event.bannedBy, "banned"),
+        opts("banned"),
+      ),
+      await consumeEvents(
+        bus,
+        RoomDeletedSchema,
+        async (event) => {
+          this.roomCache.clear();
+          await this.store.remove(event.roomUuid);
+          await bus.publish(resetSubject(event.roomUuid), new TextEncoder().encode("deleted"));
+        },
+        opts("deleted"),
+      ),
+    );
+  }
+
+  /** A kicked or banned user: their streams get `kicked` and end, and they leave their seat. */
+  private async kickOut(
+    roomUuid: string,
+    user: string,
+    until: Timestamp | undefined,
+    by: string,
+    reason: string,
+  ): Promise<void> {
+    const kick = { user, by, reason, ...(until ? { until: timestampDate(until).toISOString() } : {}) };
+    await this.deps.bus.publish(kickSubject(roomUuid), new TextEncoder().encode(JSON.stringify(kick)));
+    const current = await this.store.read(roomUuid);
+    if (!current?.stage.seats.some((s) => s.userUuid === user)) return;
+    const result = await this.store.apply(roomUuid, (stage) =>
+      stage.seats.some((s) => s.userUuid === user) ? { kind: "removeFromSeat", user } : null,
+    );
+    if (result.changed) {
+      await this.writeEvents(result.stage, result.effects, by);
+      this.track(roomUuid).poke();
+    }
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    if (this.heartbeat) clearInterval(this.heartbeat);
+    for (const t of this.presenceTimers.values()) clearTimeout(t);
+    await Promise.all([...this.drivers.values()].map((d) => d.stop(true)));
+    await Promise.all([...this.hubs.values()].map((h) => h.hub.close()));
+    for (const room of this.hubs.keys()) await this.presence.write(room, new Map(), 0).catch(() => undefined);
+    this.hubs.clear();
+    await Promise.all(this.subscriptions.map((s) => s.unsubscribe()));
+  }
+}
+
+/**
+ * One room on this instance: holds (or waits for) the room's lease; the holder ends plays on time, starts the next
+ * DJ's song, steps down DJs with an empty queue and reconciles presence. A non-holder only ends a play that is well
+ * past its end (its holder died), by compare-and-set.
+ */
+export class RoomDriver {
+  private holder = false;
+  private leaseRevision = 0;
+  private tickTimer: NodeJS.Timeout | null = null;
+  private endTimer: NodeJS.Timeout | null = null;
+  private running = false;
+  private again = false;
+  private stopped = false;
+  private lastPresence = 0;
+  private presenceDirty = true;
+  private subscriptions: Subscription[] = [];
+
+  constructor(
+    private readonly runtime: StageRuntime,
+    private readonly roomUuid: string,
+  ) {}
+
+  start(): void {
+    const every = Math.max(100, Math.floor(this.runtime.deps.config.SOCIAL_LEASE_TTL_MS / 4));
+    this.tickTimer = setInterval(() => this.poke(), every);
+    void (async () => {
+      try {
+        const bus = this.runtime.deps.bus;
+        const subs = await Promise.all([
+          bus.subscribe(stagePatchSubject(this.roomUuid), () => this.poke()),
+          bus.subscribe(presenceSubject(this.roomUuid), () => {
+            this.presenceDirty = true;
+            this.poke();
+          }),
+        ]);
+        if (this.stopped) await Promise.all(subs.map((s) => s.unsubscribe()));
+        else this.subscriptions = subs;
+      } catch (err) {
+        this.runtime.logger.warn({ err, room: this.roomUuid }, "stage driver could not subscribe");
+      }
+    })();
+    this.poke();
+  }
+
+  /** Re-evaluates the room soon (at most one evaluation at a time). */
+  poke(): void {
+    if (this.stopped) return;
+    if (this.running) {
+      this.again = true;
+      return;
+    }
+    this.running = true;
+    void this.evaluate()
+      .catch((err: unknown) => {
+        if (!this.stopped) this.runtime.logger.warn({ err, room: this.roomUuid }, "stage driver failed");
+      })
+      .finally(() => {
+        this.running = false;
+        if (this.again && !this.stopped) {
+          this.again = false;
+          this.poke();
+        }
+      });
+  }
+
+  private async evaluate(): Promise<void> {
+    await this.lease();
+    const { store, deps } = this.runtime;
+    const now = Date.now();
+    const current = await store.read(this.roomUuid);
+    if (!current) {
+      if (!this.runtime.hasListeners(this.roomUuid)) await this.stop(false);
+      return;
+    }
+    let stage = current.stage;
+    if (this.holder) {
+      const interval = deps.config.SOCIAL_PRESENCE_INTERVAL_MS;
+      if (this.presenceDirty || now - this.lastPresence >= interval) {
+        this.presenceDirty = false;
+        this.lastPresence = now;
+        stage = await this.reconcilePresence();
+      }
+      if (stage.play && now >= playEnd(stage.play)) {
+        stage = await this.apply({ kind: "endSong", playId: stage.play.playId });
+      }
+      if (!stage.play && stage.seats.length > 0) stage = await this.advance();
+      this.scheduleEnd(stage.play);
+      const idle = !stage.play && stage.seats.length === 0;
+      if (idle && !this.runtime.hasListeners(this.roomUuid)) await this.stop(true);
+    } else {
+      if (stage.play && now >= playEnd(stage.play) + BACKUP_END_MS) {
+        await this.apply({ kind: "endSong", playId: stage.play.playId });
+      }
+      if (!this.runtime.hasListeners(this.roomUuid)) await this.stop(false);
+    }
+  }
+
+  private async apply(action: StageAction, by = ""): Promise<Stage> {
+    const result = await this.runtime.store.apply(this.roomUuid, action);
+    if (result.changed) await this.runtime.writeEvents(result.stage, result.effects, by);
+    return result.stage;
+  }
+
+  /** The first DJ plays the top of their queue; a DJ with an empty queue steps down, and the next one is asked. */
+  private async advance(): Promise<Stage> {
+    const { store, deps } = this.runtime;
+    for (let i = 0; i < 20; i++) {
+      const current = await store.read(this.roomUuid);
+      if (!current) throw new Error("the room has no stage");
+      const stage = current.stage;
+      if (stage.play || stage.seats.length === 0 || !this.holder) return stage;
+      const dj = stage.seats[0]!.userUuid;
+      const { song } = await deps.crates.serviceTakeQueueSong({ userUuid: dj });
+      if (!song) {
+        await this.apply({ kind: "stepDown", user: dj });
+        continue;
+      }
+      return this.apply({ kind: "startSong", dj, song, playId: randomUUID() });
+    }
+    return (await store.read(this.roomUuid))!.stage;
+  }
+
+  private async reconcilePresence(): Promise<Stage> {
+    const presence = await this.runtime.presence.read(this.roomUuid);
+    return this.apply({
+      kind: "presence",
+      users: presence.users.length,
+      guests: presence.guests,
+      dancefloor: presence.users.slice(0, DANCEFLOOR_CAP).map((u) => u.user),
+      present: new Set(presence.users.map((u) => u.user)),
+      graceMs: this.runtime.deps.config.SOCIAL_DJ_GRACE_MS,
+    });
+  }
+
+  private scheduleEnd(play: StagePlay | undefined): void {
+    if (this.endTimer) clearTimeout(this.endTimer);
+    this.endTimer = null;
+    if (!play) return;
+    const delay = Math.max(0, playEnd(play) - Date.now());
+    this.endTimer = setTimeout(() => this.poke(), delay + 5);
+  }
+
+  /** Takes, renews or loses the room's lease. */
+  private async lease(): Promise<void> {
+    const leases = this.runtime.leases;
+    const me = new TextEncoder().encode(this.runtime.instanceId);
+    try {
+      if (this.holder) {
+        this.leaseRevision = await leases.update(this.roomUuid, me, this.leaseRevision);
+        return;
+      }
+      const entry = await leases.get(this.roomUuid);
+      if (entry) return;
+      this.leaseRevision = await leases.create(this.roomUuid, me);
+      this.holder = true;
+      this.presenceDirty = true;
+    } catch (err) {
+      if (!(err instanceof KvConflictError)) throw err;
+      this.holder = false;
+    }
+  }
+
+  async stop(release: boolean): Promise<void> {
+    if (this.stopped) return;
+    this.stopped = true;
+    if (this.tickTimer) clearInterval(this.tickTimer);
+    if (this.endTimer) clearTimeout(this.endTimer);
+    this.runtime.dropDriver(this.roomUuid, this);
+    if (release && this.holder) {
+      this.holder = false;
+      await this.runtime.leases.delete(this.roomUuid).catch(() => undefined);
+    }
+    await Promise.all(this.subscriptions.map((s) => s.unsubscribe().catch(() => undefined)));
+    this.subscriptions = [];
+  }
+}
+
+/** When a play ends (ms): its start plus its duration (at least a second, so a song without one still ends). */
+function playEnd(play: StagePlay): number {
+  const start = play.startedAt ? timestampDate(play.startedAt).getTime() : 0;
+  return start + Math.max(1, play.duration) * 1000;
+}
+
+function playedSong(song: CrateSong | undefined) {
+  if (!song) return create(PlayedSongSchema, {});
+  return create(PlayedSongSchema, {
+    songId: song.songId,
+    crateSongUuid: song.crateSongUuid,
+    title: song.trackName,
+    artist: song.artistName,
+    duration: song.duration,
+    isrc: song.isrc,
+    explicit: song.explicit,
+    musicProviders: song.musicProviders,
+    thumbnails: song.thumbnails,
+    genre: song.genre,
+    albumName: song.albumName,
+    releaseYear: song.releaseYear,
+    songShortId: song.songShortId,
+  });
+}

@@ -1,0 +1,204 @@
+// The live stage on the real host with the user, room and playlist services alongside (in-process calls, the test
+// run's NATS): join streams get the state then patches that rebuild the stage, two DJs rotate on their queues,
+// votes star the song, a DJ skips, guests cannot act, a kicked listener's stream gets `kicked` and ends.
+import { randomUUID } from "node:crypto";
+import { create, fromJson, toJson, type JsonValue } from "@bufbuild/protobuf";
+import { timestampFromDate } from "@bufbuild/protobuf/wkt";
+import { Code, ConnectError } from "@connectrpc/connect";
+import { createServiceHarness, type ServiceHarness } from "@tt/kit/testing";
+import { playlistServiceDefinition } from "@tt/playlist-service";
+import { CrateService } from "@tt/proto/tt/playlist/v1/crate_service_pb";
+import { RoomService } from "@tt/proto/tt/room/v1/room_service_pb";
+import { RoomUserRoleService } from "@tt/proto/tt/room/v1/room_user_role_service_pb";
+import { StageSchema, type Stage } from "@tt/proto/tt/social/v1/stage_pb";
+import { StageService, type JoinResponse } from "@tt/proto/tt/social/v1/stage_service_pb";
+import { AuthService } from "@tt/proto/tt/user/v1/auth_service_pb";
+import { roomServiceDefinition } from "@tt/room-service";
+import { userServiceDefinition } from "@tt/user-service";
+import { applyPatch } from "rfc6902";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { socialServiceDefinition } from "../../index.ts";
+
+let h: ServiceHarness;
+
+beforeAll(async () => {
+  h = await createServiceHarness(socialServiceDefinition, {
+    alongside: [userServiceDefinition, playlistServiceDefinition, roomServiceDefinition],
+    env: { SOCIAL_DJ_GRACE_MS: "30000", SOCIAL_LEASE_TTL_MS: "1000", SOCIAL_PRESENCE_INTERVAL_MS: "200" },
+  });
+}, 120_000);
+afterAll(() => h?.close());
+
+async function account(): Promise<{ uuid: string; token: string }> {
+  const res = await h
+    .client(AuthService)
+    .signUp({ email: `${randomUUID()}@example.test`, password: "a-long-password-1" });
+  const uuid = res.user!.uuid;
+  return { uuid, token: await h.tokens.user("user", uuid) };
+}
+
+async function queueSongs(token: string, seconds: number[]): Promise<void> {
+  await h.client(CrateService, { token }).addQueueSongs({
+    songs: seconds.map((duration, i) => ({
+      trackName: `Stage ${i} ${randomUUID().slice(0, 6)}`,
+      artistName: "Stage Test",
+      duration,
+      musicProviders: { spotify: `sp-${randomUUID()}` },
+    })),
+  });
+}
+
+/** A join stream read in the background: every message, and the stage rebuilt from the state and the patches. */
+function watch(token: string, room: string) {
+  const abort = new AbortController();
+  const messages: JoinResponse[] = [];
+  let json: JsonValue | null = null;
+  let version = -1n;
+  const waiters: (() => void)[] = [];
+  const done = (async () => {
+    try {
+      for await (const m of h.client(StageService, { token }).join({ room }, { signal: abort.signal })) {
+        messages.push(m);
+        if (m.kind.case === "state") {
+          json = toJson(StageSchema, m.kind.value);
+          version = m.kind.value.version;
+        } else if (m.kind.case === "patch") {
+          expect(m.kind.value.version).toBe(version + 1n);
+          expect(applyPatch(json, JSON.parse(m.kind.value.operations)).every((e) => e === null)).toBe(true);
+          version = m.kind.value.version;
+        }
+        for (const w of waiters.splice(0)) w();
+      }
+    } catch (err) {
+      if (!abort.signal.aborted) throw err;
+    }
+  })();
+  const stage = (): Stage => fromJson(StageSchema, json!);
+  return {
+    messages,
+    stage,
+    done,
+    close: () => abort.abort(),
+    /** Waits until the rebuilt stage satisfies `test` (every message re-checks it). */
+    async until(test: (s: Stage) => boolean, timeoutMs = 30_000): Promise<Stage> {
+      const deadline = Date.now() + timeoutMs;
+      for (;;) {
+        if (json !== null && test(stage())) return stage();
+        if (Date.now() > deadline) throw new Error(`timed out; stage: ${JSON.stringify(json)}`);
+        await new Promise<void>((resolve) => {
+          waiters.push(resolve);
+          setTimeout(resolve, 200);
+        });
+      }
+    },
+  };
+}
+
+async function codeOf(p: Promise<unknown>): Promise<[Code, string]> {
+  try {
+    await p;
+  } catch (err) {
+    const e = ConnectError.from(err);
+    return [e.code, e.rawMessage];
+  }
+  throw new Error("expected a refusal");
+}
+
+describe("the live stage", () => {
+  it("streams state then patches; two DJs rotate; votes, skip, guests and kicks", async () => {
+    const owner = await account();
+    const dj2 = await account();
+    const listener = await account();
+    const room = (
+      await h.client(RoomService, { token: owner.token }).createRoom({ name: `Stage ${randomUUID()}`, numberOfDjs: 2 })
+    ).room!;
+    await queueSongs(owner.token, [3, 3]);
+    await queueSongs(dj2.token, [30]);
+
+    const ownerStream = watch(owner.token, room.slug);
+    const dj2Stream = watch(dj2.token, room.uuid);
+    const listenerStream = watch(listener.token, room.uuid);
+    const guestStream = watch(await h.tokens.guest(), room.uuid);
+    await listenerStream.until((s) => (s.listeners?.users ?? 0) >= 3 && (s.listeners?.guests ?? 0) >= 1);
+
+    const stage = (token: string) => h.client(StageService, { token });
+    await stage(owner.token).takeSeat({ room: room.uuid });
+    expect(await codeOf(stage(owner.token).takeSeat({ room: room.uuid }))).toEqual([
+      Code.FailedPrecondition,
+      "Already in a DJ seat",
+    ]);
+    const first = await listenerStream.until((s) => s.play?.djUuid === owner.uuid);
+    expect(first.seats.map((s) => s.userUuid)).toEqual([owner.uuid]);
+    await stage(dj2.token).takeSeat({ room: room.uuid });
+    expect(await codeOf(stage(listener.token).takeSeat({ room: room.uuid }))).toEqual([
+      Code.FailedPrecondition,
+      "No free DJ seat",
+    ]);
+
+    // Votes: one per listener, changeable, not on your own play; a like stars the song.
+    await stage(listener.token).dislike({ room: room.uuid, playId: first.play!.playId });
+    const liked = await stage(listener.token).like({ room: room.uuid });
+    expect([liked.stage!.votes!.likes, liked.stage!.votes!.dislikes]).toEqual([1, 0]);
+    expect(await codeOf(stage(owner.token).like({ room: room.uuid }))).toEqual([
+      Code.PermissionDenied,
+      "You cannot vote on your own song",
+    ]);
+    const likes = await h.client(CrateService, { token: listener.token }).listLikesSongs({});
+    expect(likes.songs.map((s) => s.songId)).toEqual([first.play!.song!.songId]);
+    expect((await codeOf(stage(await h.tokens.guest()).like({ room: room.uuid })))[0]).toBe(Code.Unauthenticated);
+
+    // The owner's 3-second song ends; dj2 plays next and the owner goes to the back of the booth.
+    const second = await listenerStream.until((s) => s.play?.djUuid === dj2.uuid);
+    expect(second.seats.map((s) => s.userUuid)).toEqual([dj2.uuid, owner.uuid]);
+    expect(second.votes?.likes ?? 0).toBe(0);
+    // dj2 skips their own song: the owner's second song plays.
+    expect(await codeOf(stage(owner.token).skipSong({ room: room.uuid }))).toEqual([
+      Code.PermissionDenied,
+      "Only the DJ can skip their song",
+    ]);
+    await stage(dj2.token).skipSong({ room: room.uuid, playId: second.play!.playId });
+    const third = await listenerStream.until((s) => s.play?.djUuid === owner.uuid);
+    expect(third.play!.playId).not.toBe(first.play!.playId);
+
+    // Every stream rebuilt the same stage as the snapshot.
+    const snapshot = (await stage(owner.token).getStage({ room: room.slug })).stage!;
+    for (const s of [ownerStream, dj2Stream, listenerStream, guestStream]) {
+      const seen = await s.until((x) => x.version === snapshot.version || x.version > snapshot.version);
+      if (seen.version === snapshot.version) expect(toJson(StageSchema, seen)).toEqual(toJson(StageSchema, snapshot));
+    }
+
+    // The owner kicks the listener: their stream gets `kicked` and ends.
+    await h.client(RoomUserRoleService, { token: owner.token }).kickUserFromRoom({
+      roomId: room.uuid,
+      userId: listener.uuid,
+      until: timestampFromDate(new Date(Date.now() + 60_000)),
+    });
+    await listenerStream.done;
+    const last = listenerStream.messages.at(-1)!;
+    expect(last.kind.case).toBe("kicked");
+    expect(last.kind.value).toMatchObject({ room: room.uuid, by: owner.uuid, reason: "kicked" });
+    expect(await codeOf(stage(listener.token).join({ room: room.uuid })[Symbol.asyncIterator]().next())).toEqual([
+      Code.PermissionDenied,
+      "You are not allowed in this room",
+    ]);
+
+    // Leaving the seat while playing ends the play; the next DJ (dj2) plays.
+    await stage(owner.token).leaveSeat({ room: room.uuid });
+    await ownerStream.until((s) => s.play?.djUuid === dj2.uuid && s.seats.length === 1);
+
+    for (const s of [ownerStream, dj2Stream, guestStream]) s.close();
+    await Promise.all([ownerStream.done, dj2Stream.done, guestStream.done]);
+    expect(create(StageSchema, {}).version).toBe(0n);
+  }, 120_000);
+
+  it("answers the clock and refuses unknown rooms", async () => {
+    const res = await h.client(StageService).getClock({ clientTime: timestampFromDate(new Date()) });
+    expect(res.receiveTime).toBeDefined();
+    expect(res.clientTime).toBeDefined();
+    const token = await h.tokens.user();
+    expect(await codeOf(h.client(StageService, { token }).getStage({ room: "no-such-room" }))).toEqual([
+      Code.NotFound,
+      "Room not found",
+    ]);
+  });
+});
