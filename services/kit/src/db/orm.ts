@@ -34,6 +34,10 @@ export async function initOrm(opts: InitOrmOptions): Promise<MikroORM> {
     // the connection's search path sends it to the service's schema too. (`pg` takes startup options.)
     driverOptions: { options: `-c search_path=${opts.schema},public` },
     schema: opts.schema,
+    // MikroORM finds a running transaction by context name (async-local); with the default name shared by every
+    // service's ORM, a service called in process from inside another's transaction (an event consumer's handler)
+    // ran its queries in the caller's transaction and ORM ("Metadata for entity User not found"). One name each.
+    contextName: `tt-${opts.schema}`,
     entities: opts.entities,
     extensions: [Migrator],
     migrations: {
