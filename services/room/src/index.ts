@@ -6,6 +6,8 @@ import { loadRoomServiceConfig } from "./config.ts";
 import type { RoomServiceContext } from "./context.ts";
 import { entities } from "./entities.ts";
 import { migrationsList } from "./migrations/index.ts";
+import { Deliverer } from "./modules/notifications/deliver.ts";
+import { consumeSongStarted } from "./modules/notifications/dj-fans.ts";
 import { registerRoomRoutes, ROOM_SERVICES } from "./routes/index.ts";
 import { createSocialServices } from "./social-context.ts";
 
@@ -49,12 +51,15 @@ export const roomServiceDefinition: ServiceDefinition = {
       startedAt: new Date(),
       social: await createSocialServices(deps, areas.social),
     };
+    // The live stage's SongStarted: the DJ's fans are notified (issue 14).
+    const songStarted = await consumeSongStarted(svc, new Deliverer(svc.social, deps.logger));
     return {
       routes(router) {
         registerRoomRoutes(router, svc);
       },
       async close() {
         lifetime.abort();
+        await songStarted.unsubscribe();
         await svc.social.close();
       },
     };

@@ -9,9 +9,9 @@ import type { NotificationService } from "@tt/proto/tt/room/v1/notification_serv
 import type { RoomServiceContext } from "../context.ts";
 import { roomAccessOf } from "../modules/communities/room-access.ts";
 import { Deliverer, type DeliveryReport, type NotificationContent } from "../modules/notifications/deliver.ts";
+import { claimDjSlot, notifyDjStartedPlaying, notifyFans as notifyFansOf } from "../modules/notifications/dj-fans.ts";
 import { Notification } from "../modules/notifications/notification.entity.ts";
 import { WebPushSubscription } from "../modules/notifications/web-push-subscription.entity.ts";
-import { DjFan } from "../modules/social/dj-fan.entity.ts";
 import { badRequest, callerId, forbidden, isAdmin, missing, page, ts, uniquely, conflict } from "./social-shared.ts";
 
 const MAX_TARGETS = 500;
@@ -98,44 +98,11 @@ export function isPublicHost(hostname: string): boolean {
   return true;
 }
 
-/** Claims the DJ's notification slot: true when the interval since the last one has passed (atomic). */
-async function claimDjSlot(em: EntityManager, djId: string, intervalSeconds: number): Promise<boolean> {
-  const rows = await em.execute<{ dj_id: string }[]>(
-    `insert into dj_notification_state (dj_id, notified_at) values (?, now())
-     on conflict (dj_id) do update set notified_at = excluded.notified_at
-     where dj_notification_state.notified_at <= now() - make_interval(secs => ?)
-     returning dj_id`,
-    [djId, intervalSeconds],
-  );
-  return rows.length > 0;
-}
-
 export function notificationRoutes(svc: RoomServiceContext): ServiceImpl<typeof NotificationService> {
   const deliver = new Deliverer(svc.social, svc.logger);
 
-  async function notifyFans(em: EntityManager, djId: string, content: NotificationContent): Promise<DeliveryReport> {
-    const total: DeliveryReport = { recipients: 0, sent: 0, failed: 0, removed: 0 };
-    let after = "";
-    for (;;) {
-      const fans = await em.find(DjFan, after ? { djId, id: { $gt: after } } : { djId }, {
-        orderBy: { id: "ASC" },
-        limit: 500,
-      });
-      if (fans.length === 0) break;
-      after = fans[fans.length - 1]!.id;
-      const r = await deliver.toUsers(
-        em,
-        fans.map((f) => f.fanId),
-        content,
-        { web: true, url: `/rooms/${content.roomId}` },
-      );
-      total.recipients += r.recipients;
-      total.sent += r.sent;
-      total.failed += r.failed;
-      total.removed += r.removed;
-    }
-    return total;
-  }
+  const notifyFans = (em: EntityManager, djId: string, content: NotificationContent): Promise<DeliveryReport> =>
+    notifyFansOf(deliver, em, djId, content);
 
   const content = (ctx: HandlerContext, req: Targets, kind: string, silent = false): NotificationContent => ({
     kind,
@@ -230,23 +197,7 @@ export function notificationRoutes(svc: RoomServiceContext): ServiceImpl<typeof 
     },
 
     async notifyDjStartedPlaying(req, ctx) {
-      const em = callEm(ctx);
-      const djId = req.djId.toLowerCase();
-      const roomId = req.roomId.toLowerCase();
-      if (!(await claimDjSlot(em, djId, svc.social.config.DJ_FANS_NOTIFICATION_INTERVAL_SECONDS))) {
-        return answer({ recipients: 0, sent: 0, failed: 0, removed: 0 }, true);
-      }
-      const who = req.djName || "A DJ you follow";
-      return answer(
-        await notifyFans(em, djId, {
-          kind: "dj-fans",
-          title: `${who} is playing`,
-          body: req.roomName ? `Now playing in ${req.roomName}.` : "Come and listen.",
-          data: { djId },
-          roomId,
-          senderId: djId,
-        }),
-      );
+      return notifyDjStartedPlaying(deliver, callEm(ctx), svc.social.config.DJ_FANS_NOTIFICATION_INTERVAL_SECONDS, req);
     },
 
     async sendCustomMessage(req, ctx) {

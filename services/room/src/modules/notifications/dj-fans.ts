@@ -1,0 +1,168 @@
+// DJ-fan notifications (spec 001 §7): a DJ's fans hear that the DJ is playing, at most once per interval per DJ.
+// Used by the DJ's own REST call (NotifyMyFans), the live stage's service call (NotifyDjStartedPlaying) and the
+// live stage's SongStarted event (issue 14), so the three share one interval and one wording.
+import { createHash } from "node:crypto";
+import { timestampDate } from "@bufbuild/protobuf/wkt";
+import { Code, ConnectError } from "@connectrpc/connect";
+import type { EntityManager, MikroORM } from "@mikro-orm/postgresql";
+import { consumeEvents, type Subscription } from "@tt/kit";
+import { SongStartedSchema } from "@tt/proto/tt/social/v1/events_pb";
+import type { RoomServiceContext } from "../../context.ts";
+import { DjFan } from "../social/dj-fan.entity.ts";
+import { Room } from "../rooms/room.entity.ts";
+import type { DeliveryReport, Deliverer, NotificationContent } from "./deliver.ts";
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** Claims the DJ's notification slot: true when the interval since the last one has passed (atomic). */
+export async function claimDjSlot(em: EntityManager, djId: string, intervalSeconds: number): Promise<boolean> {
+  const rows = await em.execute<{ dj_id: string }[]>(
+    `insert into dj_notification_state (dj_id, notified_at) values (?, now())
+     on conflict (dj_id) do update set notified_at = excluded.notified_at
+     where dj_notification_state.notified_at <= now() - make_interval(secs => ?)
+     returning dj_id`,
+    [djId, intervalSeconds],
+  );
+  return rows.length > 0;
+}
+
+/** Sends `content` to every fan of the DJ, 500 fans a page. */
+export async function notifyFans(
+  deliver: Deliverer,
+  em: EntityManager,
+  djId: string,
+  content: NotificationContent,
+): Promise<DeliveryReport> {
+  const total: DeliveryReport = { recipients: 0, sent: 0, failed: 0, removed: 0 };
+  let after = "";
+  for (;;) {
+    const fans = await em.find(DjFan, after ? { djId, id: { $gt: after } } : { djId }, {
+      orderBy: { id: "ASC" },
+      limit: 500,
+    });
+    if (fans.length === 0) break;
+    after = fans[fans.length - 1]!.id;
+    const r = await deliver.toUsers(
+      em,
+      fans.map((f) => f.fanId),
+      content,
+      { web: true, url: `/rooms/${content.roomId}` },
+    );
+    total.recipients += r.recipients;
+    total.sent += r.sent;
+    total.failed += r.failed;
+    total.removed += r.removed;
+  }
+  return total;
+}
+
+export interface DjStartedPlaying {
+  djId: string;
+  roomId: string;
+  /** The DJ's display name and the room's name, for the text; empty: a generic wording. */
+  djName: string;
+  roomName: string;
+}
+
+/** "<DJ> is playing" to the DJ's fans, unless they were notified within the interval (then `skipped`). */
+export async function notifyDjStartedPlaying(
+  deliver: Deliverer,
+  em: EntityManager,
+  intervalSeconds: number,
+  req: DjStartedPlaying,
+): Promise<DeliveryReport & { skipped: boolean }> {
+  const djId = req.djId.toLowerCase();
+  if (!(await claimDjSlot(em, djId, intervalSeconds))) {
+    return { recipients: 0, sent: 0, failed: 0, removed: 0, skipped: true };
+  }
+  const who = req.djName || "A DJ you follow";
+  const report = await notifyFans(deliver, em, djId, {
+    kind: "dj-fans",
+    title: `${who} is playing`,
+    body: req.roomName ? `Now playing in ${req.roomName}.` : "Come and listen.",
+    data: { djId },
+    roomId: req.roomId.toLowerCase(),
+    senderId: djId,
+  });
+  return { ...report, skipped: false };
+}
+
+/** A SongStarted older than this notifies nobody: the song is over (a consumer that was away catches up). */
+const STALE_AFTER_MS = 10 * 60_000;
+
+/**
+ * The DJ's nickname from the user service; "" (the generic wording) when it cannot be had. A call made while
+ * this host is still starting (a consumer's first events) is retried for a few seconds.
+ */
+async function djNameOf(svc: RoomServiceContext, djId: string): Promise<string> {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      const { user } = await svc.profiles.getServiceUserProfile({ id: djId }, { signal: svc.signal });
+      return user?.profile?.nickname ?? "";
+    } catch (err) {
+      if (attempt < 10 && err instanceof ConnectError && err.code === Code.Unavailable && !svc.signal.aborted) {
+        await new Promise((r) => setTimeout(r, 300));
+        continue;
+      }
+      svc.logger.warn({ err, djUuid: djId }, "DJ profile unavailable: fans get the generic wording");
+      return "";
+    }
+  }
+}
+
+/** One durable consumer per deployment (a hash of its database name): replicas share it, test runs do not. */
+export function songStartedDurable(orm: MikroORM): string {
+  const scope = createHash("sha256")
+    .update(String(orm.config.get("dbName")))
+    .digest("hex")
+    .slice(0, 10);
+  return `room-dj-fans-song-started-${scope}`;
+}
+
+/**
+ * Marks a play as handled by `consumer` in the consumers' `processed_event` table (the play id stands in for
+ * the event id): true the first time. The stage may write a play's event twice (a song timer taken over by
+ * another instance), under two event ids, so the event id's mark alone would notify twice.
+ */
+async function claimPlay(em: EntityManager, consumer: string, playId: string): Promise<boolean> {
+  const rows = await em.execute<{ consumer: string }[]>(
+    `insert into processed_event (consumer, event_id, processed_at) values (?, ?, now())
+     on conflict do nothing returning consumer`,
+    [consumer, playId],
+  );
+  return rows.length > 0;
+}
+
+/**
+ * The live stage's SongStarted (tt.social.song.started): the DJ's fans are notified once per play (the
+ * consumer's mark per event, and one per play id) and at most once per interval per DJ (the slot), so a DJ
+ * playing song after song sends one notification per interval. A new consumer starts at the next event (old
+ * plays notify nobody), and an event about a song that started long ago is dropped. The DJ's name comes from the user service; when it cannot
+ * be reached the generic wording is sent rather than holding the notification back.
+ */
+export function consumeSongStarted(svc: RoomServiceContext, deliver: Deliverer): Promise<Subscription> {
+  const durable = songStartedDurable(svc.orm);
+  return consumeEvents(
+    svc.bus,
+    SongStartedSchema,
+    async (event, ctx) => {
+      if (!UUID.test(event.djUuid) || !UUID.test(event.roomUuid)) {
+        svc.logger.warn({ djUuid: event.djUuid, roomUuid: event.roomUuid }, "SongStarted without a DJ or room uuid");
+        return;
+      }
+      const startedAt = event.startedAt ? timestampDate(event.startedAt) : (ctx.occurredAt ?? new Date());
+      if (Date.now() - startedAt.getTime() > STALE_AFTER_MS) return; // "is playing" about a song long over
+      if (event.playId && !(await claimPlay(ctx.em, `${durable}:play`, event.playId.slice(0, 200)))) return;
+      const roomId = event.roomUuid.toLowerCase();
+      const room = await ctx.em.findOne(Room, { id: roomId });
+      const djName = await djNameOf(svc, event.djUuid.toLowerCase());
+      await notifyDjStartedPlaying(deliver, ctx.em, svc.social.config.DJ_FANS_NOTIFICATION_INTERVAL_SECONDS, {
+        djId: event.djUuid,
+        roomId,
+        djName,
+        roomName: room?.name ?? event.roomName,
+      });
+    },
+    { durable, orm: svc.orm, logger: svc.logger, deliver: "new" },
+  );
+}
