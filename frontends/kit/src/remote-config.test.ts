@@ -43,6 +43,17 @@ describe("runtime configuration (/remotes.json)", () => {
     expect(() => parseRuntimeConfig({ remotes: [{ name: "Room", entry: "/x" }] })).toThrow("lower-case identifier");
   });
 
+  it("issue 14: carries the deployment's players and brand, and refuses malformed ones", () => {
+    expect(parseRuntimeConfig({ remotes: [], players: ["youtube", "spotify"], brand: "hangout" })).toEqual({
+      remotes: [],
+      services: {},
+      players: ["youtube", "spotify"],
+      brand: "hangout",
+    });
+    expect(() => parseRuntimeConfig({ players: "youtube" })).toThrow("remotes.json players must be a list");
+    expect(() => parseRuntimeConfig({ brand: "<script>" })).toThrow("remotes.json brand must be a lower-case name");
+  });
+
   it("names a service by its proto package tt.<name>.v<n>", () => {
     expect(serviceNameOf("tt.user.v1.AuthService")).toBe("user");
     expect(serviceNameOf("tt.user.v1.AccountsService")).toBe("user");

@@ -20,6 +20,10 @@ export type ServiceUrls = Record<string, string>;
 export interface RuntimeConfig {
   remotes: RemoteEntry[];
   services: ServiceUrls;
+  /** The outside players the deployment configured (youtube, spotify, apple, soundcloud): the live room loads only these. */
+  players?: string[];
+  /** The deployment's brand ("hangout" plays by its own provider priority, spec 002 §9); absent: the default. */
+  brand?: string;
 }
 
 export const REMOTES_CONFIG_PATH = "/remotes.json";
@@ -48,7 +52,16 @@ export function parseRuntimeConfig(value: unknown): RuntimeConfig {
   if (typeof value !== "object" || value === null) {
     throw new Error('remotes.json must be a JSON array or an object { "remotes": [], "services": {} }');
   }
-  const { remotes = [], services = {} } = value as Record<string, unknown>;
+  const { remotes = [], services = {}, players, brand } = value as Record<string, unknown>;
+  if (
+    players !== undefined &&
+    (!Array.isArray(players) || !players.every((name) => typeof name === "string" && /^[a-z][a-z0-9]*$/.test(name)))
+  ) {
+    throw new Error("remotes.json players must be a list of player names");
+  }
+  if (brand !== undefined && (typeof brand !== "string" || !/^[a-z][a-z0-9-]*$/.test(brand))) {
+    throw new Error("remotes.json brand must be a lower-case name");
+  }
   if (typeof services !== "object" || services === null || Array.isArray(services)) {
     throw new Error("remotes.json services must be an object of service name to base URL");
   }
@@ -60,7 +73,12 @@ export function parseRuntimeConfig(value: unknown): RuntimeConfig {
     }
     urls[key] = url.replace(/\/+$/, "");
   }
-  return { remotes: parseRemoteConfig(remotes), services: urls };
+  return {
+    remotes: parseRemoteConfig(remotes),
+    services: urls,
+    ...(players ? { players: players as string[] } : {}),
+    ...(brand ? { brand: brand as string } : {}),
+  };
 }
 
 /** The service a proto service belongs to: tt.<name>.v<n>.<Service> → <name>. */

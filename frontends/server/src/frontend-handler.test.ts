@@ -140,6 +140,16 @@ describe("createFrontendHandler", () => {
     ]);
   });
 
+  it("issue 14: names the configured players and the brand in remotes.json, for the live room's play handlers", async () => {
+    const custom = await serve({ distRoot: root, contentSecurity: { players: ["youtube"] }, brand: "hangout" });
+    try {
+      const config = (await (await fetch(`${custom.url}/remotes.json`)).json()) as Record<string, unknown>;
+      expect(config).toMatchObject({ services: {}, players: ["youtube"], brand: "hangout" });
+    } finally {
+      await new Promise((resolve) => custom.server.close(resolve));
+    }
+  });
+
   it("serves the remotes.json it was given", async () => {
     const remotes = [{ name: "room", entry: "http://127.0.0.1:9/remoteEntry.js" }];
     const custom = await serve({ distRoot: root, remotes });

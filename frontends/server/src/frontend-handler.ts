@@ -33,6 +33,8 @@ export interface FrontendHandlerOptions {
    * sources; see loadContentSecurityOptions). The origins of the remotes above are always added.
    */
   contentSecurity?: ContentSecurityOptions;
+  /** The deployment's brand (WEB_BRAND; "hangout" plays by its own provider priority, spec 002 §9). */
+  brand?: string;
   /** A build running in the background: while it runs, pages answer "being built" and files 503. */
   build?: Pick<WebBuild, "building">;
 }
@@ -242,8 +244,12 @@ export function createFrontendHandler(options: FrontendHandlerOptions = {}): Fro
   const shellDist = path.join(root, "shell", "dist");
   const remotes = options.remotes ?? defaultRemotes();
   const services = options.services ?? options.contentSecurity?.services ?? {};
-  // The array form while no service is redirected: the same answer as before services could be.
-  const runtimeConfig = Object.keys(services).length > 0 ? { remotes, services } : remotes;
+  // The players the pages may load (the live room loads only these play handlers) and the brand.
+  const players = options.contentSecurity?.players ?? [];
+  const extras = { ...(players.length > 0 ? { players } : {}), ...(options.brand ? { brand: options.brand } : {}) };
+  // The array form while no service is redirected and nothing else is set: the same answer as before.
+  const runtimeConfig =
+    Object.keys(services).length > 0 || Object.keys(extras).length > 0 ? { remotes, services, ...extras } : remotes;
   const policy = contentSecurityPolicy({
     ...options.contentSecurity,
     remotes: [...(options.contentSecurity?.remotes ?? []), ...remotes],

@@ -26,7 +26,12 @@ if (web)
   process.stdout.write("\nturntable: building the web apps whose sources changed; the URL follows when ready\n\n");
 const platform = await startAllInOne({
   logger,
-  staticHandler: createFrontendHandler({ distRoot, build: web, contentSecurity }),
+  staticHandler: createFrontendHandler({
+    distRoot,
+    build: web,
+    contentSecurity,
+    ...(process.env.WEB_BRAND ? { brand: process.env.WEB_BRAND } : {}),
+  }),
   ...(web ? { ready: () => web.ready() } : {}),
 });
 

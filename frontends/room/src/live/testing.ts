@@ -42,13 +42,12 @@ export function demoSong(init: MessageInitShape<typeof CrateSongSchema> = {}): C
   });
 }
 
-export function createFakeSocial(init: MessageInitShape<typeof StageSchema> = {}): FakeSocial {
+export function createFakeSocial(): FakeSocial {
   const stage = create(StageSchema, {
     version: 1n,
     room: { uuid: ROOM_UUID, slug: "lounge", name: "Lounge", numberOfDjs: 2, ownerUuid: DJ_UUID },
     listeners: { users: 1, guests: 0 },
     voteSkip: { enabled: true, threshold: 1 },
-    ...init,
   });
   const calls: FakeSocial["calls"] = [];
   const streams = new Set<(message: JoinResponse | null) => void>();
