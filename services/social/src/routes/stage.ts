@@ -110,9 +110,8 @@ export function stageRoutes(svc: SocialContext): ServiceImpl<typeof StageService
       const user = actor(ctx);
       const r = await room(req.room, ctx);
       const play = (await runtime.stageOf(r)).play;
-      if (!play) throw new ConnectError("Nothing is playing", Code.FailedPrecondition);
-      if (req.playId && req.playId !== play.playId)
-        throw new ConnectError("This play has ended", Code.FailedPrecondition);
+      if (!play) throw new ConnectError("Nothing is playing", Code.Aborted);
+      if (req.playId && req.playId !== play.playId) throw new ConnectError("This play has ended", Code.Aborted);
       if (play.djUuid === user) throw new ConnectError("You cannot grab your own song", Code.PermissionDenied);
       // The copy first: a crate that is not the caller's refuses the grab before it is counted.
       if (play.song?.songId) {

@@ -109,7 +109,8 @@ export function stagePatch(before: Stage, after: Stage): Operation[] {
   return createPatch(stageJson(before), stageJson(after));
 }
 
-const conflict = (message: string) => new ConnectError(message, Code.FailedPrecondition);
+/** A conflict with the stage as it is now (409). */
+const conflict = (message: string) => new ConnectError(message, Code.Aborted);
 
 /** Applies an action at `now`. Throws a ConnectError (4xx) for an action the stage refuses. */
 export function applyAction(stage: Stage, action: StageAction, now: Date): StageResult {
@@ -161,7 +162,8 @@ export function applyAction(stage: Stage, action: StageAction, now: Date): Stage
   switch (action.kind) {
     case "takeSeat": {
       if (!action.canDj) throw new ConnectError("You cannot DJ in this room", Code.PermissionDenied);
-      if (s.seats.some((seat) => seat.userUuid === action.user)) throw conflict("Already in a DJ seat");
+      if (s.seats.some((seat) => seat.userUuid === action.user))
+        throw new ConnectError("Already in a DJ seat", Code.AlreadyExists);
       if (s.seats.length >= seatCount(s.room)) throw conflict("No free DJ seat");
       s.seats.push(create(StageSeatSchema, { userUuid: action.user, since: timestampFromDate(now) }));
       break;

@@ -124,14 +124,14 @@ describe("the live stage", () => {
     const stage = (token: string) => h.client(StageService, { token });
     await stage(owner.token).takeSeat({ room: room.uuid });
     expect(await codeOf(stage(owner.token).takeSeat({ room: room.uuid }))).toEqual([
-      Code.FailedPrecondition,
+      Code.AlreadyExists,
       "Already in a DJ seat",
     ]);
     const first = await listenerStream.until((s) => s.play?.djUuid === owner.uuid);
     expect(first.seats.map((s) => s.userUuid)).toEqual([owner.uuid]);
     await stage(dj2.token).takeSeat({ room: room.uuid });
     expect(await codeOf(stage(listener.token).takeSeat({ room: room.uuid }))).toEqual([
-      Code.FailedPrecondition,
+      Code.Aborted,
       "No free DJ seat",
     ]);
 
