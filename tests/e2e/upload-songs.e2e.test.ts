@@ -125,6 +125,38 @@ describe("playing", () => {
     expect(clear[188]).toBe(0x47);
   });
 
+  it("issue 12: a native player (no headers) plays nativePlaylistUrl; its ticket refuses another user and an alteration", async () => {
+    const url = await call("GET", up(`/songs/${songId}/hls-playlist-url`), { token: other.token });
+    const native = url.body.nativePlaylistUrl as string;
+    expect(native).toMatch(new RegExp(`^/api/room-service/songs/${songId}/hls-playlist\\?ticket=[A-Za-z0-9_.-]+$`));
+    // Every fetch below carries no Authorization header, as Safari's and iOS's own HLS player send none.
+    const master = await raw(native);
+    expect(master.status).toBe(200);
+    const variantUrl = new TextDecoder()
+      .decode(master.bytes)
+      .split("\n")
+      .find((l) => l.startsWith("/api/upload-service/songs/"))!;
+    const variant = await raw(variantUrl);
+    expect(variant.status).toBe(200);
+    const text = new TextDecoder().decode(variant.bytes);
+    const key = /URI="([^"]+)",IV=0x([0-9a-f]{32})/.exec(text)!;
+    expect(key[1]).toContain("ticket=");
+    const served = await raw(key[1]!);
+    expect(served.status).toBe(200);
+    const segment = await raw(text.split("\n").find((l) => l.startsWith("/api/upload-service/media/"))!);
+    const decipher = createDecipheriv("aes-128-cbc", served.bytes, Buffer.from(key[2]!, "hex"));
+    const clear = Buffer.concat([decipher.update(segment.bytes), decipher.final()]);
+    expect(clear[0]).toBe(0x47);
+
+    // Another user replaying the URL with its own credentials, or anyone changing it: 401.
+    expect((await raw(key[1]!, owner.token)).status).toBe(401);
+    expect((await raw(native, owner.token)).status).toBe(401);
+    expect((await raw(key[1]!.replace(/ticket=[^.]+/, `ticket=${owner.uuid}`))).status).toBe(401);
+    expect((await raw(key[1]!.replace(`songId=${songId}`, `songId=${Number(songId) + 1}`))).status).toBe(401);
+    // Without a ticket, without a token: 401.
+    expect((await raw(r(`/songs/${songId}/hls-playlist`))).status).toBe(401);
+  });
+
   it("404 for a segment of an unknown version, 400 for a malformed segment name", async () => {
     const uuid = randomUUID();
     expect((await raw(up(`/media/${uuid}/abcdef/medium/seg_00000.ts`))).status).toBe(404);
@@ -172,7 +204,10 @@ describe("songs", () => {
     const byId = await call("GET", up(`/songs/${songId}`), { token: other.token });
     expect(byId.body).toMatchObject({ songId, trackName: "E2E Tune" });
     const url = await call("GET", up(`/songs/${songId}/hls-playlist-url`), { token: other.token });
-    expect(url.body).toEqual({ hlsPlaylistUrl: `/api/room-service/songs/${songId}/hls-playlist` });
+    expect(url.body).toEqual({
+      hlsPlaylistUrl: `/api/room-service/songs/${songId}/hls-playlist`,
+      nativePlaylistUrl: expect.stringMatching(new RegExp(`^/api/room-service/songs/${songId}/hls-playlist\\?ticket=`)),
+    });
     const found = await call("GET", up("/search?term=gateway"), { token: other.token });
     expect(found.body).toMatchObject({ total: 1 });
     const theirs = await call("GET", up(`/users/${owner.uuid}/songs`), { token: other.token });

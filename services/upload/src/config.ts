@@ -38,6 +38,10 @@ export const uploadConfigSchema = z
     ),
     // How long a signed key URL in a served variant playlist stays valid.
     HLS_KEY_URL_TTL_SECONDS: z.preprocess(unset, z.coerce.number().int().min(10).max(86_400).default(3600)),
+    // A native HLS player's playback ticket (GetHlsPlaylistUrl's nativePlaylistUrl) lives for the song's duration
+    // plus this, at most HLS_KEY_URL_TTL_SECONDS: long enough to switch quality late in the song, short enough
+    // that a copied URL soon stops working. Logging out ends it at once.
+    HLS_NATIVE_TICKET_GRACE_SECONDS: z.preprocess(unset, z.coerce.number().int().min(10).max(86_400).default(300)),
     // HMAC secret of the key URLs; default: one generated on first start and kept in the database (shared
     // by every replica).
     HLS_KEY_SIGNING_SECRET: z.preprocess(unset, z.string().min(32).optional()),

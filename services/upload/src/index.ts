@@ -35,6 +35,7 @@ export const uploadServiceDefinition: ServiceDefinition = {
       orm: deps.orm,
       store,
       secrets,
+      revocations: deps.revocations,
       logger: deps.logger,
       async canUpload(userId, signal) {
         try {

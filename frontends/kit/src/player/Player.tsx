@@ -8,6 +8,7 @@ import { isPlaybackError } from "./errors.ts";
 import { PLAYER_NAMESPACE, playerTranslations } from "./locales.ts";
 import { createQualityStore, type QualityStore } from "./quality.ts";
 import type { PlayableSong, PlayHandler } from "./types.ts";
+import { createNativeHlsUrl } from "./native-hls.ts";
 import { createUrlPlayHandler } from "./url-handler.ts";
 
 // One quality store per session store (one per page: the kit is a singleton), so every player agrees.
@@ -116,6 +117,10 @@ export function Player({
             return token && needsListenerCredentials(url) ? { Authorization: `Bearer ${token.token}` } : undefined;
           },
           resolveUrl: resolveUploadUrl,
+          nativeHlsUrl: createNativeHlsUrl({
+            token: () => session.getSnapshot().accessToken?.token,
+            resolve: (path) => resolveUploadUrl(path, "uploadService"),
+          }),
         }),
     ],
     // eslint-disable-next-line react-hooks/exhaustive-deps

@@ -17,7 +17,7 @@ export interface UrlHandlerOptions {
   mediaCache?: MediaCache;
   /**
    * Headers for a media request (the listener's bearer token on an HLS key request). Only hls.js can add them;
-   * native HLS relies on the key URL carrying its own signed token.
+   * native HLS opens a URL that carries its own signed ticket instead (nativeHlsUrl).
    */
   requestHeaders?: (url: string) => Record<string, string> | undefined;
   /**
@@ -27,6 +27,11 @@ export interface UrlHandlerOptions {
   resolveUrl?: (url: string, provider: string) => string | Promise<string>;
   /** Whether this browser has Media Source Extensions (hls.js's way); tests set it. */
   hasMediaSource?: () => boolean;
+  /**
+   * The URL a native HLS player opens instead of the (resolved) master playlist URL: native players send no
+   * headers, so the upload service gives a ticketed URL (createNativeHlsUrl). Default: the URL itself.
+   */
+  nativeHlsUrl?: (url: string, provider: string) => Promise<string>;
 }
 
 /** The URL-based provider group (spec 002 §3); only the upload provider is served by the platform so far. */
@@ -83,12 +88,15 @@ export function createUrlPlayHandler(options: UrlHandlerOptions = {}): PlayHandl
     };
   };
 
+  const native = async (request: PlayRequest, url: string) =>
+    playNative(request, options.nativeHlsUrl ? await options.nativeHlsUrl(url, request.provider) : url);
+
   const playHls = async (request: PlayRequest, url: string): Promise<ActivePlayback> => {
     const nativeHls = request.media.canPlayType(HLS_MIME_TYPE) !== "";
-    if (!hasMediaSource() && nativeHls) return playNative(request, url);
+    if (!hasMediaSource() && nativeHls) return native(request, url);
     const Hls = await load();
     if (!Hls.isSupported()) {
-      if (nativeHls) return playNative(request, url);
+      if (nativeHls) return native(request, url);
       throw new PlaybackError("mediaFailed", request.provider);
     }
     let quality = request.quality;

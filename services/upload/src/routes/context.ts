@@ -3,7 +3,7 @@
 import { Code, ConnectError } from "@connectrpc/connect";
 import type { FilterQuery } from "@mikro-orm/core";
 import type { EntityManager, MikroORM } from "@mikro-orm/postgresql";
-import type { Identity, ObjectStore } from "@tt/kit";
+import type { Identity, ObjectStore, SessionRevocations } from "@tt/kit";
 import type { Logger } from "pino";
 import type { UploadConfig } from "../config.ts";
 import type { UploadSecrets } from "../modules/songs/secrets.ts";
@@ -15,6 +15,8 @@ export interface UploadContext {
   orm: MikroORM;
   store: ObjectStore;
   secrets: UploadSecrets;
+  /** Revoked sessions: a playback ticket ends with its session. */
+  revocations: Pick<SessionRevocations, "isRevoked">;
   logger: Logger;
   /** Whether the user holds the uploadMusic capability (asks the user service). */
   canUpload(userId: string, signal: AbortSignal): Promise<boolean>;

@@ -7,10 +7,13 @@ import { Code, ConnectError } from "@connectrpc/connect";
 import { createServiceHarness, type ServiceHarness } from "@tt/kit/testing";
 import { MediaService } from "@tt/proto/tt/upload/v1/media_service_pb";
 import { SongService } from "@tt/proto/tt/upload/v1/song_service_pb";
+import { AuthService } from "@tt/proto/tt/user/v1/auth_service_pb";
 import { userServiceDefinition } from "@tt/user-service";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { uploadServiceDefinition } from "../index.ts";
 import { ADMIN_ENV, adminUser, makeAudio, signUp, uploader, waitFor, type TestUser } from "../testing/fixtures.ts";
+import { issueTicket } from "../modules/songs/playback-tickets.ts";
+import { loadSecrets } from "../modules/songs/secrets.ts";
 import { listenerPlaylist } from "./media.ts";
 
 let h: ServiceHarness;
@@ -129,6 +132,120 @@ describe("MediaService", () => {
     expect(
       await refusal(media().getMediaSegment({ songUuid: songUuid!, version: version!, quality: "low", name: "../x" })),
     ).toMatch(/^InvalidArgument: name/);
+  });
+});
+
+describe("issue 12: native HLS (no Authorization header) through a playback ticket in the URL", () => {
+  const songs = (who?: TestUser) => h.client(SongService, who ? { token: who.token } : {});
+  const ticketOf = (url: string) => new URL(url, "http://x").searchParams.get("ticket")!;
+  const sessionOf = (token: string) =>
+    (JSON.parse(Buffer.from(token.split(".")[1]!, "base64url").toString()) as { sid: string }).sid;
+  const text = (body: { data: Uint8Array } | undefined) => new TextDecoder().decode(body!.data);
+
+  it("nativePlaylistUrl opens master, variant and key without a token, and the key is the song's", async () => {
+    const before = Math.floor(Date.now() / 1000);
+    const { nativePlaylistUrl } = await media(other).getHlsPlaylistUrl({ id: verified.songId });
+    expect(nativePlaylistUrl).toMatch(
+      new RegExp(`^/api/room-service/songs/${verified.songId}/hls-playlist\\?ticket=[A-Za-z0-9_.-]+$`),
+    );
+    const ticket = ticketOf(nativePlaylistUrl);
+    const [listener, session, expires] = ticket.split(".");
+    expect(listener).toBe(other.uuid);
+    expect(session).toBe(sessionOf(other.token));
+    // Short-lived: the song's 2 s plus the grace (300 s by default), capped by HLS_KEY_URL_TTL_SECONDS (120 here).
+    expect(Number(expires)).toBeLessThanOrEqual(before + 122);
+
+    let cacheControl: string | null = null;
+    const master = text(
+      (
+        await songs().getHlsPlaylist(
+          { id: verified.songId, ticket },
+          { onHeader: (headers) => (cacheControl = headers.get("cache-control")) },
+        )
+      ).body,
+    );
+    expect(cacheControl).toBe("private, no-store");
+    const variants = master.split("\n").filter((l) => l.startsWith("/"));
+    expect(variants).toHaveLength(3);
+    for (const url of variants) expect(ticketOf(url)).toBe(ticket);
+
+    const variant = text((await media().getVariantPlaylist({ id: verified.songId, quality: "medium", ticket })).body);
+    const keyUrl = /URI="([^"]+)"/.exec(variant)![1]!;
+    expect(keyUrl).toBe(`/api/room-service/songs/hls/key?songId=${verified.songId}&ticket=${ticket}`);
+    const key = await songs().getHlsKey({ songId: verified.songId, ticket });
+    expect(key.body!.data).toHaveLength(16);
+    // The same key the hls.js path serves with the listener's token.
+    const signed = text((await media(other).getVariantPlaylist({ id: verified.songId, quality: "medium" })).body);
+    const [, expiresAt, token] = /expires=(\d+)&token=([A-Za-z0-9_-]+)/.exec(signed)!;
+    const viaToken = await songs(other).getHlsKey({
+      songId: verified.songId,
+      expires: BigInt(expiresAt!),
+      token: token!,
+    });
+    expect(viaToken.body!.data).toEqual(key.body!.data);
+    // With the listener's own token along, the ticket is accepted too.
+    expect((await songs(other).getHlsKey({ songId: verified.songId, ticket })).body!.data).toEqual(key.body!.data);
+  });
+
+  it("refuses (401) no ticket without a token, another user's token, another song, an altered ticket", async () => {
+    const ticket = ticketOf((await media(other).getHlsPlaylistUrl({ id: verified.songId })).nativePlaylistUrl);
+    const id = verified.songId;
+    expect(await refusal(songs().getHlsPlaylist({ id }))).toMatch(/^Unauthenticated/);
+    expect(await refusal(media().getVariantPlaylist({ id, quality: "low" }))).toMatch(/^Unauthenticated/);
+    expect(await refusal(songs().getHlsKey({ songId: id, expires: 9_999_999_999n, token: "x" }))).toMatch(
+      /^Unauthenticated/,
+    );
+    // Replayed by another user (the owner) with its own credentials: refused on every URL.
+    const stolen = "Unauthenticated: the playback ticket was not issued to this caller";
+    expect(await refusal(songs(owner).getHlsKey({ songId: id, ticket }))).toBe(stolen);
+    expect(await refusal(songs(owner).getHlsPlaylist({ id, ticket }))).toBe(stolen);
+    expect(await refusal(media(owner).getVariantPlaylist({ id, quality: "low", ticket }))).toBe(stolen);
+    // For another song, or altered anywhere.
+    const invalid = "Unauthenticated: the playback ticket is not valid";
+    expect(await refusal(songs().getHlsKey({ songId: id + 1n, ticket }))).toBe(invalid);
+    const [listener, session, expires, mac] = ticket.split(".") as [string, string, string, string];
+    const altered = [
+      [owner.uuid, session, expires, mac],
+      [listener, session, String(Number(expires) + 3600), mac],
+      [listener, session, expires, `${mac.slice(0, -1)}${mac.endsWith("A") ? "B" : "A"}`],
+    ].map((parts) => parts.join("."));
+    for (const bad of [...altered, "nonsense", `${ticket}.x`]) {
+      expect(await refusal(songs().getHlsKey({ songId: id, ticket: bad })), bad).toBe(invalid);
+    }
+    expect(await refusal(songs().getHlsKey({ songId: id, ticket: "spaces are refused" }))).toMatch(
+      /^InvalidArgument: ticket/,
+    );
+    expect(await refusal(songs(other).getHlsKey({ songId: id }))).toBe(
+      "InvalidArgument: expires and token, or ticket, missing in request",
+    );
+  });
+
+  it("refuses (401) an expired ticket and one whose session was logged out", async () => {
+    const { keyUrl } = await loadSecrets(h.orm, {});
+    const expired = issueTicket(keyUrl, Number(verified.songId), {
+      listener: other.uuid,
+      sessionId: sessionOf(other.token),
+      expires: Math.floor(Date.now() / 1000) - 1,
+    });
+    expect(await refusal(songs().getHlsKey({ songId: verified.songId, ticket: expired }))).toBe(
+      "Unauthenticated: the playback ticket has expired",
+    );
+
+    const leaving = await signUp(h);
+    const ticket = ticketOf((await media(leaving).getHlsPlaylistUrl({ id: verified.songId })).nativePlaylistUrl);
+    expect((await songs().getHlsKey({ songId: verified.songId, ticket })).body!.data).toHaveLength(16);
+    await h.client(AuthService, { token: leaving.token }).logout({});
+    expect(await refusal(songs().getHlsKey({ songId: verified.songId, ticket }))).toBe(
+      "Unauthenticated: the playback ticket's session has ended",
+    );
+    expect(await refusal(songs().getHlsPlaylist({ id: verified.songId, ticket }))).toBe(
+      "Unauthenticated: the playback ticket's session has ended",
+    );
+  });
+
+  it("gives a service caller no native URL (it is no listener)", async () => {
+    const service = { uuid: "", token: await h.tokens.service("playlist") };
+    expect((await media(service).getHlsPlaylistUrl({ id: verified.songId })).nativePlaylistUrl).toBe("");
   });
 });
 

@@ -7,6 +7,7 @@ import { KEY_URL_PATH, masterPlaylistUrl, renditionPrefix, segmentUrl } from "..
 import { songView } from "../modules/songs/song-view.ts";
 import { Song } from "../modules/songs/song.entity.ts";
 import { keyToken } from "../modules/songs/signatures.ts";
+import { nativePlaylistUrl, playbackCaller } from "./playback.ts";
 import { readableSong, searchFilter, songPage, verifiedSong, type UploadContext } from "./context.ts";
 
 const M3U8 = "application/vnd.apple.mpegurl";
@@ -40,7 +41,7 @@ export function mediaRoutes(svc: UploadContext): ServiceImpl<typeof MediaService
 
     async getHlsPlaylistUrl(req, ctx) {
       const song = await verifiedSong(callEm(ctx), req.id);
-      return { hlsPlaylistUrl: masterPlaylistUrl(song.id) };
+      return { hlsPlaylistUrl: masterPlaylistUrl(song.id), nativePlaylistUrl: nativePlaylistUrl(svc, ctx, song) };
     },
 
     async searchUploadedSongs(req, ctx) {
@@ -56,13 +57,19 @@ export function mediaRoutes(svc: UploadContext): ServiceImpl<typeof MediaService
     },
 
     async getVariantPlaylist(req, ctx) {
-      const who = callIdentity(ctx);
+      const caller = playbackCaller(svc, ctx, req.id, req.ticket);
       const song = await verifiedSong(callEm(ctx), req.id);
       const stored = await svc.store.get(`${renditionPrefix(song.uuid, song.mediaVersion, req.quality)}/index.m3u8`);
       if (!stored) throw mediaNotFound();
-      const expires = Math.floor(Date.now() / 1000) + svc.config.HLS_KEY_URL_TTL_SECONDS;
-      const token = keyToken(svc.secrets.keyUrl, song.id, who.subject, expires);
-      const keyUrl = `${KEY_URL_PATH}?songId=${song.id}&expires=${expires}&token=${token}`;
+      let keyUrl: string;
+      if (caller.ticket) {
+        // A native player fetches the key without headers: the ticket goes on.
+        keyUrl = `${KEY_URL_PATH}?songId=${song.id}&ticket=${caller.ticket}`;
+      } else {
+        const expires = Math.floor(Date.now() / 1000) + svc.config.HLS_KEY_URL_TTL_SECONDS;
+        const token = keyToken(svc.secrets.keyUrl, song.id, caller.listener, expires);
+        keyUrl = `${KEY_URL_PATH}?songId=${song.id}&expires=${expires}&token=${token}`;
+      }
       const text = listenerPlaylist(new TextDecoder().decode(stored.body), song, req.quality, keyUrl);
       ctx.responseHeader.set("cache-control", "private, no-store");
       return { body: { contentType: M3U8, data: new TextEncoder().encode(text) } };

@@ -27,16 +27,18 @@ import {
   verifiedSong,
   type UploadContext,
 } from "./context.ts";
+import { playbackCaller } from "./playback.ts";
 import { editSong } from "./song-edits.ts";
 
 const M3U8 = "application/vnd.apple.mpegurl";
 
 /** The master playlist: the three renditions, lowest first (hls.js levels 0, 1, 2 = low, medium, high). */
-export function masterPlaylist(songId: number): string {
+/** The master playlist; with a playback ticket (native players) each variant URL carries it on. */
+export function masterPlaylist(songId: number, ticket?: string): string {
   const lines = ["#EXTM3U", "#EXT-X-VERSION:3", "#EXT-X-INDEPENDENT-SEGMENTS"];
   for (const q of QUALITIES) {
     lines.push(`#EXT-X-STREAM-INF:BANDWIDTH=${Math.round(q.kbps * 1100)},CODECS="mp4a.40.2",NAME="${q.name}"`);
-    lines.push(variantPlaylistUrl(songId, q.name));
+    lines.push(variantPlaylistUrl(songId, q.name) + (ticket ? `?ticket=${ticket}` : ""));
   }
   return `${lines.join("\n")}\n`;
 }
@@ -101,13 +103,23 @@ export function songRoutes(svc: UploadContext): ServiceImpl<typeof SongService> 
     },
 
     async getHlsPlaylist(req, ctx) {
+      const { ticket } = playbackCaller(svc, ctx, req.id, req.ticket);
       const song = await verifiedSong(callEm(ctx), req.id);
-      ctx.responseHeader.set("cache-control", "private, max-age=60");
-      return { body: { contentType: M3U8, data: new TextEncoder().encode(masterPlaylist(song.id)) } };
+      ctx.responseHeader.set("cache-control", ticket ? "private, no-store" : "private, max-age=60");
+      return { body: { contentType: M3U8, data: new TextEncoder().encode(masterPlaylist(song.id, ticket)) } };
     },
 
     async getHlsKey(req, ctx) {
+      if (req.ticket) {
+        playbackCaller(svc, ctx, req.songId, req.ticket);
+        const song = await verifiedSong(callEm(ctx), req.songId);
+        ctx.responseHeader.set("cache-control", "private, no-store");
+        return { body: { contentType: "application/octet-stream", data: new Uint8Array(song.hlsKey) } };
+      }
       const who = callIdentity(ctx);
+      if (req.expires === 0n || !req.token) {
+        throw new ConnectError("expires and token, or ticket, missing in request", Code.InvalidArgument);
+      }
       const songId = Number(req.songId);
       const check = checkKeyToken(svc.secrets.keyUrl, songId, who.subject, Number(req.expires), req.token);
       if (check === "mismatch") {
