@@ -24,7 +24,7 @@ let h: ServiceHarness;
 beforeAll(async () => {
   h = await createServiceHarness(socialServiceDefinition, {
     alongside: [userServiceDefinition, playlistServiceDefinition, roomServiceDefinition],
-    env: { SOCIAL_DJ_GRACE_MS: "30000", SOCIAL_LEASE_TTL_MS: "1000", SOCIAL_PRESENCE_INTERVAL_MS: "200" },
+    env: { SOCIAL_DJ_GRACE_MS: "1500", SOCIAL_LEASE_TTL_MS: "1000", SOCIAL_PRESENCE_INTERVAL_MS: "200" },
   });
 }, 120_000);
 afterAll(() => h?.close());
@@ -189,6 +189,37 @@ describe("the live stage", () => {
     for (const s of [ownerStream, dj2Stream, guestStream]) s.close();
     await Promise.all([ownerStream.done, dj2Stream.done, guestStream.done]);
     expect(create(StageSchema, {}).version).toBe(0n);
+  }, 120_000);
+
+  it("a DJ who lost the stream steps down after the grace period; settings follow the room; a deleted room resets", async () => {
+    const owner = await account();
+    const room = (
+      await h.client(RoomService, { token: owner.token }).createRoom({ name: `Grace ${randomUUID()}`, numberOfDjs: 3 })
+    ).room!;
+    const djStream = watch(owner.token, room.uuid);
+    await djStream.until((s) => (s.listeners?.users ?? 0) === 1);
+    const taken = (await h.client(StageService, { token: owner.token }).takeSeat({ room: room.uuid })).stage!;
+    // An empty queue: the DJ steps down at once and the booth stays silent.
+    await djStream.until((s) => s.version > taken.version && s.seats.length === 0 && !s.play);
+
+    await queueSongs(owner.token, [60]);
+    await h.client(StageService, { token: owner.token }).takeSeat({ room: room.uuid });
+    await djStream.until((s) => s.play?.djUuid === owner.uuid);
+    const other = await account();
+    const otherStream = watch(other.token, room.uuid);
+    await otherStream.until((s) => s.play?.djUuid === owner.uuid);
+    djStream.close();
+    await djStream.done;
+    const away = await otherStream.until((s) => s.seats[0]?.awaySince !== undefined);
+    expect(away.seats[0]!.userUuid).toBe(owner.uuid);
+    await otherStream.until((s) => s.seats.length === 0 && !s.play);
+
+    await h.client(RoomService, { token: owner.token }).setDjSeats({ id: room.uuid, numberOfDjs: 7 });
+    await otherStream.until((s) => s.room?.numberOfDjs === 7);
+
+    await h.client(RoomService, { token: owner.token }).deleteRoom({ id: room.uuid });
+    await otherStream.done;
+    expect(otherStream.messages.at(-1)?.kind).toMatchObject({ case: "reset", value: { room: room.uuid } });
   }, 120_000);
 
   it("answers the clock and refuses unknown rooms", async () => {
