@@ -68,6 +68,8 @@ export default function UsersScreen() {
           id: "ban",
           label: t("action_ban"),
           destructive: true,
+          // AdminListUsers carries the active ban: a banned user is offered Unban (and a new end) instead.
+          visible: (u) => !u.ban,
           question: (u) => t("confirm_ban", { name: u.email }),
           fields: [{ name: "reason", label: t("field_reason") }],
           run: (u, v) => moderation.banUser({ uuid: u.uuid, reason: v.reason ?? "" }),
@@ -91,6 +93,7 @@ export default function UsersScreen() {
         {
           id: "unban",
           label: t("action_unban"),
+          visible: (u) => Boolean(u.ban),
           question: (u) => t("confirm_unban", { name: u.email }),
           run: (u) => moderation.unbanUser({ uuid: u.uuid }),
         },

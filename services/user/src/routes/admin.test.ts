@@ -1,4 +1,7 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { timestampDate } from "@bufbuild/protobuf/wkt";
+import { UserBan } from "../modules/moderation/ban.entity.ts";
+import { Deactivation } from "../modules/moderation/deactivation.entity.ts";
 import { User } from "../modules/users/user.entity.ts";
 import { Code, connectErrorOf } from "../testing/expect-connect-error.ts";
 import { createUserHarness, type UserHarness } from "../testing/user-harness.ts";
@@ -64,5 +67,39 @@ describe("AdminListUsers", () => {
     );
     expect(error.code).toBe(Code.InvalidArgument);
     expect(error.message).toMatch(/^filter: /);
+  });
+
+  it("shows each row's active ban with its end and reason, and its deactivation request and deactivation", async () => {
+    const em = h.orm.em.fork();
+    const [one, two, four] = await Promise.all(
+      [1, 2, 4].map((i) => em.findOneOrFail(User, { email: `listed${i}@example.org` })),
+    );
+    const endsAt = new Date(Date.now() + 3_600_000);
+    const requestedAt = new Date("2026-11-01T10:00:00Z");
+    em.create(UserBan, { user: one!, reason: "spam", bannedBy: null, createdAt: new Date(), endsAt });
+    // An expired temporary ban the sweeper has not removed yet is no ban.
+    em.create(UserBan, { user: two!, reason: "old", bannedBy: null, createdAt: new Date(), endsAt: new Date(1000) });
+    em.create(Deactivation, { user: four!, reason: "", requestedAt, deactivatedAt: null, deactivatedBy: null });
+    await em.flush();
+    try {
+      const res = await h.rpc.adminListUsers(
+        { query: { filter: ["email||$contL||listed"] } },
+        h.ctx("adminListUsers", admin),
+      );
+      const byEmail = new Map(res.data.map((u) => [u.email, u]));
+      const banned = byEmail.get("listed1@example.org");
+      expect(banned?.ban?.reason).toBe("spam");
+      expect(timestampDate(banned!.ban!.endsAt!).getTime()).toBe(endsAt.getTime());
+      expect(byEmail.get("listed2@example.org")?.ban).toBeUndefined();
+      expect(timestampDate(byEmail.get("listed4@example.org")!.deactivationRequestedAt!).getTime()).toBe(
+        requestedAt.getTime(),
+      );
+      expect(byEmail.get("listed4@example.org")?.deactivatedAt).toBeUndefined();
+      expect(byEmail.get("listed5@example.org")?.ban).toBeUndefined();
+      expect(byEmail.get("listed5@example.org")?.deactivationRequestedAt).toBeUndefined();
+    } finally {
+      await em.nativeDelete(UserBan, { user: { $in: [one!.id, two!.id] } });
+      await em.nativeDelete(Deactivation, { user: four!.id });
+    }
   });
 });

@@ -6,6 +6,9 @@ import type { ServiceImpl } from "@connectrpc/connect";
 import { UserSchema as UserMessageSchema, type User as UserMessage } from "@tt/proto/tt/user/v1/user_pb";
 import type { AdminService } from "@tt/proto/tt/user/v1/admin_service_pb";
 import { adminList, type AdminListSpec } from "@tt/kit";
+import { UserBan } from "../modules/moderation/ban.entity.ts";
+import { Deactivation } from "../modules/moderation/deactivation.entity.ts";
+import { withModerationState } from "../modules/moderation/moderated-user.message.ts";
 import { User } from "../modules/users/user.entity.ts";
 import { callEm } from "./call.ts";
 
@@ -41,8 +44,26 @@ function toPartialUserMessage(user: Partial<User>): UserMessage {
 export function adminRoutes(): Partial<ServiceImpl<typeof AdminService>> {
   return {
     async adminListUsers(req, ctx) {
-      const page = await adminList(callEm(ctx), ADMIN_USER_LIST, req.query ?? {});
-      return { ...page, data: page.data.map(toPartialUserMessage) };
+      const em = callEm(ctx);
+      const page = await adminList(em, ADMIN_USER_LIST, req.query ?? {});
+      // The page's bans and deactivations in two queries, so the console shows them without a call per row.
+      const ids = page.data.map((u) => u.id).filter((id): id is string => typeof id === "string");
+      const bans = ids.length ? await em.find(UserBan, { user: { $in: ids } }) : [];
+      const deactivations = ids.length ? await em.find(Deactivation, { user: { $in: ids } }) : [];
+      const banOf = new Map(bans.map((b) => [b.user.id, b]));
+      const deactivationOf = new Map(deactivations.map((d) => [d.user.id, d]));
+      const now = new Date();
+      return {
+        ...page,
+        data: page.data.map((u) =>
+          withModerationState(
+            toPartialUserMessage(u),
+            u.id ? banOf.get(u.id) : undefined,
+            u.id ? deactivationOf.get(u.id) : undefined,
+            now,
+          ),
+        ),
+      };
     },
   };
 }

@@ -17,7 +17,16 @@ export function toModeratedUserMessage(
   deactivation: Deactivation | null,
   now = new Date(),
 ): UserMessage {
-  const message = toUserMessage(user);
+  return withModerationState(toUserMessage(user), ban, deactivation, now);
+}
+
+/** Adds the moderation state (active ban, deactivation request and deactivation) to a user message. */
+export function withModerationState(
+  message: UserMessage,
+  ban: UserBan | null | undefined,
+  deactivation: Deactivation | null | undefined,
+  now = new Date(),
+): UserMessage {
   if (isBanActive(ban, now)) {
     message.ban = create(BanSchema, {
       reason: ban.reason,
