@@ -6,6 +6,7 @@ import { entities } from "./entities.ts";
 import { migrationsList } from "./migrations/index.ts";
 import { startUploadConsumer } from "./modules/catalogue/upload-events.ts";
 import { startRoomConsumer } from "./modules/recent-songs/room-events.ts";
+import { startStageConsumer } from "./modules/recent-songs/stage-events.ts";
 import { startImportWorker } from "./modules/imports/imports.ts";
 import { createMusicServices } from "./modules/song-data/music-services.ts";
 import { createMusicProviders } from "./providers/index.ts";
@@ -34,6 +35,8 @@ export const playlistServiceDefinition: ServiceDefinition = {
     const uploads = await startUploadConsumer(svc);
     // Which room a slug names, from the room service's events (recent songs are kept by room uuid).
     const rooms = await startRoomConsumer(svc);
+    // The live stage's finished songs join the room's recent songs (issue 14).
+    const played = await startStageConsumer(svc);
     // Playlist imports: a durable job per imported crate (modules/imports/imports.ts).
     const imports = config.imports.IMPORT_WORKER
       ? await startImportWorker(svc, {
@@ -58,6 +61,7 @@ export const playlistServiceDefinition: ServiceDefinition = {
         await imports?.unsubscribe();
         await uploads.unsubscribe();
         await rooms.unsubscribe();
+        await played.unsubscribe();
       },
     };
   },
