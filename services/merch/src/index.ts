@@ -6,6 +6,7 @@ import { entities } from "./entities.ts";
 import { migrationsList } from "./migrations/index.ts";
 import { startPurchaseConsumer } from "./modules/ledger/payment-consumer.ts";
 import { createMedia } from "./modules/media/media.ts";
+import { startSongPlayedConsumer } from "./modules/points/song-played-consumer.ts";
 import { MERCH_SERVICES, registerMerchRoutes } from "./routes/index.ts";
 
 export const merchServiceDefinition: ServiceDefinition = {
@@ -27,7 +28,15 @@ export const merchServiceDefinition: ServiceDefinition = {
     };
     // Paid token bundles from the payment service credit the buyer's account once.
     const purchases = await startPurchaseConsumer(deps, merch.MERCH_MAX_BALANCE);
-    return { routes: (router) => registerMerchRoutes(router, svc), close: () => purchases.unsubscribe() };
+    // The live stage's played songs give their DJ points (issue 14).
+    const played = await startSongPlayedConsumer(deps);
+    return {
+      routes: (router) => registerMerchRoutes(router, svc),
+      close: async () => {
+        await purchases.unsubscribe();
+        await played.unsubscribe();
+      },
+    };
   },
 };
 
