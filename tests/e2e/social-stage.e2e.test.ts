@@ -190,6 +190,10 @@ describe("the live stage through the gateway", () => {
     expect(badLimit.status).toBe(400);
     const anonymous = await platform.call("POST", s(`/rooms/${randomUUID()}/seats`), { body: {} });
     expect(anonymous.status).toBe(401);
+    const openapi = await platform.call("GET", "/openapi.json");
+    expect(Object.keys(openapi.body.paths as object)).toEqual(
+      expect.arrayContaining([s("/rooms/{room}/seats"), s("/rooms/{room}/votes/like"), s("/clock")]),
+    );
     const clock = await platform.call("GET", s("/clock"));
     expect(clock.status).toBe(200);
     expect(typeof clock.body.receiveTime).toBe("string");

@@ -10,7 +10,7 @@ const stageSchema = z.object({
    * Time to live of a room's song-timer lease (ms): the holder renews it every third of it; when the holder dies,
    * another instance with the room takes over within it.
    */
-  SOCIAL_LEASE_TTL_MS: z.coerce.number().int().min(500).max(60_000).default(3_000),
+  SOCIAL_LEASE_TTL_MS: z.coerce.number().int().min(500).max(60_000).default(2_000),
   /** How often the lease holder reconciles a room's presence (listener counts, dancefloor, DJs away) (ms). */
   SOCIAL_PRESENCE_INTERVAL_MS: z.coerce.number().int().min(50).max(60_000).default(1_000),
   /** The JetStream key-value bucket holding the rooms' stages (one key per room uuid). */

@@ -88,7 +88,6 @@ function deploymentName(orm: MikroORM, prefix: string): string {
 }
 
 export class StageRuntime {
-  readonly instanceId = randomUUID();
   private readonly hubs = new Map<string, { hub: RoomHub; refs: number }>();
   private readonly drivers = new Map<string, RoomDriver>();
   private readonly roomCache = new Map<string, { room: ResolvedRoom; at: number }>();
@@ -99,6 +98,8 @@ export class StageRuntime {
   private closed = false;
 
   private constructor(
+    /** This instance's id (its presence entries and the leases it holds name it). */
+    readonly instanceId: string,
     readonly deps: StageRuntimeDeps,
     readonly store: StageStore,
     readonly presence: PresenceStore,
@@ -108,6 +109,7 @@ export class StageRuntime {
   static async start(deps: StageRuntimeDeps): Promise<StageRuntime> {
     const id = randomUUID();
     const runtime = new StageRuntime(
+      id,
       deps,
       await StageStore.open(deps.bus, deps.config.SOCIAL_STAGE_BUCKET),
       await PresenceStore.open(deps.bus, id),
