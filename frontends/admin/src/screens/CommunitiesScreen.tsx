@@ -37,6 +37,24 @@ export default function CommunitiesScreen() {
       ],
       listActions: [
         {
+          id: "create",
+          label: t("action_createCommunity"),
+          question: t("confirm_createCommunity"),
+          fields: [
+            { name: "name", label: t("col_name"), required: true },
+            { name: "slug", label: t("field_slugFromName") },
+            { name: "description", label: t("field_description"), type: "textarea" },
+            { name: "ownerId", label: t("field_ownerOptional") },
+          ],
+          run: (v) =>
+            communities.adminCreateCommunity({
+              name: v.name?.trim() ?? "",
+              slug: v.slug?.trim() || slugOf(v.name ?? ""),
+              description: v.description ?? "",
+              ownerId: v.ownerId?.trim() ?? "",
+            }),
+        },
+        {
           id: "bulkCreate",
           label: t("action_bulkCreate"),
           question: t("confirm_bulkCreate"),
@@ -52,6 +70,25 @@ export default function CommunitiesScreen() {
         },
       ],
       actions: [
+        {
+          id: "edit",
+          label: t("action_edit"),
+          question: (c) => t("confirm_edit", { name: c.name }),
+          fields: (c) => [
+            { name: "name", label: t("col_name"), required: true, initial: c.name },
+            { name: "slug", label: t("col_slug"), required: true, initial: c.slug },
+            { name: "description", label: t("field_description"), type: "textarea", initial: c.description },
+            { name: "ownerId", label: t("field_ownerOptional"), initial: c.ownerId },
+          ],
+          run: (c, v) =>
+            communities.adminUpdateCommunity({
+              id: c.id,
+              name: v.name?.trim() ?? "",
+              slug: v.slug?.trim() ?? "",
+              description: v.description ?? "",
+              ...(v.ownerId?.trim() ? { ownerId: v.ownerId.trim() } : {}),
+            }),
+        },
         {
           id: "delete",
           label: t("action_delete"),

@@ -2,7 +2,7 @@ import { EventService, type Event } from "@tt/proto/tt/room/v1/event_service_pb"
 import { useClient } from "@tt/web-kit/connect";
 import { useMemo } from "react";
 import { ResourceList, type ResourceDescription } from "../list/ResourceList.tsx";
-import { adminPage, useFormat } from "./format.ts";
+import { adminPage, localInputOf, timestampOfInput, useFormat } from "./format.ts";
 
 /** Events, filtered by name, room and start. */
 export default function EventsScreen() {
@@ -28,7 +28,66 @@ export default function EventsScreen() {
         { id: "from", field: "startsAt", op: "$gte", label: t("filter_from"), type: "datetime" },
         { id: "to", field: "startsAt", op: "$lte", label: t("filter_to"), type: "datetime" },
       ],
+      listActions: [
+        {
+          id: "create",
+          label: t("action_createEvent"),
+          question: t("confirm_createEvent"),
+          fields: [
+            { name: "name", label: t("col_name"), required: true },
+            { name: "slug", label: t("field_slugFromName") },
+            { name: "description", label: t("field_description"), type: "textarea" },
+            { name: "roomId", label: t("field_roomOptional") },
+            { name: "startsAt", label: t("col_starts"), type: "datetime", required: true },
+            { name: "endsAt", label: t("col_ends"), type: "datetime", required: true },
+          ],
+          run: (v) => {
+            const startsAt = timestampOfInput(v.startsAt);
+            const endsAt = timestampOfInput(v.endsAt);
+            return events.createEvent({
+              name: v.name?.trim() ?? "",
+              slug: v.slug?.trim() ?? "",
+              description: v.description ?? "",
+              roomId: v.roomId?.trim() ?? "",
+              ...(startsAt ? { startsAt } : {}),
+              ...(endsAt ? { endsAt } : {}),
+            });
+          },
+        },
+      ],
       actions: [
+        {
+          id: "edit",
+          label: t("action_edit"),
+          question: (e) => t("confirm_edit", { name: e.name }),
+          fields: (e) => [
+            { name: "name", label: t("col_name"), required: true, initial: e.name },
+            { name: "slug", label: t("col_slug"), required: true, initial: e.slug },
+            { name: "description", label: t("field_description"), type: "textarea", initial: e.description },
+            { name: "roomId", label: t("field_roomOptional"), initial: e.roomId },
+            {
+              name: "startsAt",
+              label: t("col_starts"),
+              type: "datetime",
+              required: true,
+              initial: localInputOf(e.startsAt),
+            },
+            { name: "endsAt", label: t("col_ends"), type: "datetime", required: true, initial: localInputOf(e.endsAt) },
+          ],
+          run: (e, v) => {
+            const startsAt = timestampOfInput(v.startsAt);
+            const endsAt = timestampOfInput(v.endsAt);
+            return events.updateEvent({
+              id: e.id,
+              name: v.name?.trim() ?? "",
+              slug: v.slug?.trim() ?? "",
+              description: v.description ?? "",
+              ...(v.roomId?.trim() ? { roomId: v.roomId.trim() } : {}),
+              ...(startsAt ? { startsAt } : {}),
+              ...(endsAt ? { endsAt } : {}),
+            });
+          },
+        },
         {
           id: "delete",
           label: t("action_delete"),

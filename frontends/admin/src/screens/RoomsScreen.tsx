@@ -1,13 +1,15 @@
 import { AdminService } from "@tt/proto/tt/room/v1/admin_service_pb";
-import { RoomTypeSchema, type Room } from "@tt/proto/tt/room/v1/room_pb";
+import { DjTypeSchema, RoomDesignSchema, RoomTypeSchema, type Room } from "@tt/proto/tt/room/v1/room_pb";
 import { RoomService } from "@tt/proto/tt/room/v1/room_service_pb";
 import { useClient } from "@tt/web-kit/connect";
 import { useMemo } from "react";
 import { ResourceList, type ResourceDescription } from "../list/ResourceList.tsx";
 import { wireNamesOf } from "../list/wire.ts";
-import { adminPage, useFormat } from "./format.ts";
+import { adminPage, intOfInput, useFormat } from "./format.ts";
 
 const ROOM_TYPES = wireNamesOf(RoomTypeSchema);
+const DESIGNS = wireNamesOf(RoomDesignSchema);
+const DJ_TYPES = wireNamesOf(DjTypeSchema);
 
 /** Rooms, filtered by name, slug, type, owner and liveness; deleting one asks first. */
 export default function RoomsScreen() {
@@ -35,6 +37,65 @@ export default function RoomsScreen() {
         { id: "owner", field: "ownerUuid", op: "$eq", label: t("col_owner") },
       ],
       actions: [
+        {
+          id: "edit",
+          label: t("action_edit"),
+          question: (r) => t("confirm_edit", { name: r.name || r.slug }),
+          fields: (r) => [
+            { name: "name", label: t("col_name"), required: true, initial: r.name },
+            { name: "description", label: t("field_description"), type: "textarea", initial: r.description },
+            {
+              name: "type",
+              label: t("col_type"),
+              type: "select",
+              required: true,
+              options: ROOM_TYPES,
+              initial: r.type,
+            },
+            {
+              name: "design",
+              label: t("field_design"),
+              type: "select",
+              required: true,
+              options: DESIGNS,
+              initial: r.design,
+            },
+            {
+              name: "djType",
+              label: t("field_djType"),
+              type: "select",
+              required: true,
+              options: DJ_TYPES,
+              initial: r.djType,
+            },
+            {
+              name: "numberOfDjs",
+              label: t("col_djs"),
+              type: "number",
+              required: true,
+              initial: String(r.numberOfDjs),
+            },
+            { name: "ownerUuid", label: t("col_owner"), required: true, initial: r.ownerUuid },
+            { name: "isLive", label: t("col_live"), type: "checkbox", initial: String(r.isLive) },
+            { name: "promoted", label: t("field_promoted"), type: "checkbox", initial: String(r.promoted) },
+          ],
+          run: (r, v) => {
+            const numberOfDjs = intOfInput(v.numberOfDjs);
+            return admin.adminUpdateRoom({
+              id: r.uuid,
+              name: v.name ?? "",
+              description: v.description ?? "",
+              isLive: v.isLive === "true",
+              promoted: v.promoted === "true",
+              ...(v.type ? { type: v.type } : {}),
+              ...(v.design ? { design: v.design } : {}),
+              ...(v.djType ? { djType: v.djType } : {}),
+              ...(numberOfDjs !== undefined ? { numberOfDjs } : {}),
+              // A new owner only when it changed (the field takes a uuid).
+              ...(v.ownerUuid?.trim() && v.ownerUuid.trim() !== r.ownerUuid ? { ownerUuid: v.ownerUuid.trim() } : {}),
+            });
+          },
+        },
         {
           id: "delete",
           label: t("action_delete"),

@@ -21,9 +21,16 @@ import { PointsService } from "@tt/proto/tt/merch/v1/points_service_pb";
 import { TokenService } from "@tt/proto/tt/merch/v1/token_service_pb";
 import { ProductSchema, type Product } from "@tt/proto/tt/payment/v1/payment_pb";
 import { ProductService } from "@tt/proto/tt/payment/v1/product_service_pb";
+import { AdminService as RoomAdminService } from "@tt/proto/tt/room/v1/admin_service_pb";
+import { CommunitySchema, CommunityService, type Community } from "@tt/proto/tt/room/v1/community_service_pb";
+import { EventSchema, EventService, type Event } from "@tt/proto/tt/room/v1/event_service_pb";
+import { RoomSchema, type Room } from "@tt/proto/tt/room/v1/room_pb";
 import { createTestKit, renderWithKit } from "@tt/web-kit/testing";
 import { describe, expect, it } from "vitest";
 import AvatarsScreen from "./AvatarsScreen.tsx";
+import CommunitiesScreen from "./CommunitiesScreen.tsx";
+import EventsScreen from "./EventsScreen.tsx";
+import RoomsScreen from "./RoomsScreen.tsx";
 import PaymentsScreen from "./PaymentsScreen.tsx";
 import SeasonsScreen from "./SeasonsScreen.tsx";
 import ShopScreen from "./ShopScreen.tsx";
@@ -265,6 +272,128 @@ describe("admin create and edit forms", () => {
     dialog = await submit(user, screen.getByRole("button", { name: "Edit", description: "Gold" }), { Active: "false" });
     await within(dialog).findByRole("status");
     expect(products[0]?.active).toBe(false);
+  });
+
+  it("edits a room's settings, sending a new owner only when it changed", async () => {
+    const user = userEvent.setup();
+    const owner = uuid();
+    const rooms: Room[] = [
+      create(RoomSchema, {
+        uuid: uuid(),
+        slug: "jazz",
+        name: "Jazz",
+        type: "PUBLIC",
+        design: "CLUB",
+        djType: "EVERYONE",
+        numberOfDjs: 3,
+        ownerUuid: owner,
+      }),
+    ];
+    const sent: unknown[] = [];
+    const kit = adminKit((router) =>
+      router.service(RoomAdminService, {
+        adminListRooms: () => page(rooms),
+        adminUpdateRoom: (req) => {
+          sent.push({ ...req });
+          if ((req.numberOfDjs ?? 1) > 10)
+            throw new ConnectError("numberOfDjs must be at most 10", Code.InvalidArgument);
+          const room = rooms[0]!;
+          Object.assign(room, { type: req.type ?? room.type, numberOfDjs: req.numberOfDjs ?? room.numberOfDjs });
+          room.promoted = req.promoted ?? room.promoted;
+          return { room };
+        },
+      }),
+    );
+    renderWithKit(<RoomsScreen />, kit);
+    await screen.findByRole("table", { name: "1 Rooms" });
+    const dialog = await submit(user, screen.getByRole("button", { name: "Edit", description: "Jazz" }), {
+      Type: "PRIVATE",
+      DJs: "12",
+      Promoted: "true",
+    });
+    expect((await within(dialog).findByRole("alert")).textContent).toBe("NumberOfDjs must be at most 10");
+    await user.clear(within(dialog).getByLabelText("DJs"));
+    await user.type(within(dialog).getByLabelText("DJs"), "5");
+    await user.click(within(dialog).getByRole("button", { name: "Confirm" }));
+    await within(dialog).findByRole("status");
+    expect(rooms[0]).toMatchObject({ type: "PRIVATE", numberOfDjs: 5, promoted: true });
+    // The owner did not change, so no new owner was sent.
+    expect(sent.every((req) => (req as { ownerUuid?: string }).ownerUuid === undefined)).toBe(true);
+  });
+
+  it("creates a community with a slug made from its name, and edits its description", async () => {
+    const user = userEvent.setup();
+    const communities: Community[] = [];
+    const kit = adminKit((router) =>
+      router.service(CommunityService, {
+        adminListCommunities: () => page(communities),
+        adminCreateCommunity: (req) => {
+          const community = create(CommunitySchema, { id: uuid(), name: req.name, slug: req.slug });
+          communities.push(community);
+          return { community };
+        },
+        adminUpdateCommunity: (req) => {
+          const community = communities.find((c) => c.id === req.id)!;
+          community.description = req.description ?? community.description;
+          return { community };
+        },
+      }),
+    );
+    renderWithKit(<CommunitiesScreen />, kit);
+    await screen.findByRole("table", { name: "0 Communities" });
+    let dialog = await submit(user, screen.getByRole("button", { name: "Create a community" }), {
+      Name: "Jazz Lovers",
+    });
+    await within(dialog).findByRole("status");
+    expect(communities[0]).toMatchObject({ name: "Jazz Lovers", slug: "jazz-lovers" });
+    await user.click(within(dialog).getByRole("button", { name: "Dismiss" }));
+    dialog = await submit(user, await screen.findByRole("button", { name: "Edit", description: "Jazz Lovers" }), {
+      Description: "Late sets",
+    });
+    await within(dialog).findByRole("status");
+    expect(communities[0]?.description).toBe("Late sets");
+  });
+
+  it("creates an event with its start and end, and moves it", async () => {
+    const user = userEvent.setup();
+    const events: Event[] = [];
+    const kit = adminKit((router) =>
+      router.service(EventService, {
+        adminListEvents: () => page(events),
+        createEvent: (req) => {
+          if (!req.startsAt || !req.endsAt) throw new ConnectError("startsAt missing in request", Code.InvalidArgument);
+          const event = create(EventSchema, {
+            id: uuid(),
+            name: req.name,
+            slug: req.slug || "friday",
+            startsAt: req.startsAt,
+            endsAt: req.endsAt,
+          });
+          events.push(event);
+          return { event };
+        },
+        updateEvent: (req) => {
+          const event = events.find((e) => e.id === req.id)!;
+          if (req.startsAt) event.startsAt = req.startsAt;
+          return { event };
+        },
+      }),
+    );
+    renderWithKit(<EventsScreen />, kit);
+    await screen.findByRole("table", { name: "0 Events" });
+    let dialog = await submit(user, screen.getByRole("button", { name: "Create an event" }), {
+      Name: "Friday set",
+      Starts: "2027-01-08T21:00",
+      Ends: "2027-01-08T23:00",
+    });
+    await within(dialog).findByRole("status");
+    expect(timestampDate(events[0]!.endsAt!).getTime()).toBe(new Date("2027-01-08T23:00").getTime());
+    await user.click(within(dialog).getByRole("button", { name: "Dismiss" }));
+    dialog = await submit(user, await screen.findByRole("button", { name: "Edit", description: "Friday set" }), {
+      Starts: "2027-01-08T22:00",
+    });
+    await within(dialog).findByRole("status");
+    expect(timestampDate(events[0]!.startsAt!).getTime()).toBe(new Date("2027-01-08T22:00").getTime());
   });
 
   it("speaks Spanish in the forms", async () => {
