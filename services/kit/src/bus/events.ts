@@ -29,8 +29,10 @@ import {
   enqueue,
   EVENT_ID_HEADER,
   OCCURRED_AT_HEADER,
+  outboxRecord,
   type EnqueueOptions,
   type OutboxMessage,
+  type OutboxRecord,
 } from "./outbox.ts";
 import { validateSubject } from "./subject.ts";
 
@@ -94,6 +96,24 @@ export function publishEvent<Desc extends DescMessage>(
   const event = create(schema, message);
   const aggregateId = (event as Record<string, unknown>)[declaration.aggregateLocalName];
   return enqueue(em, declaration.subject, toBinary(schema, event), {
+    ...opts,
+    aggregateId: typeof aggregateId === "string" ? aggregateId : "",
+  });
+}
+
+/**
+ * The outbox row `publishEvent` would write, for a hot path that inserts it with its own SQL in the same
+ * statement or transaction as the change it announces (see `outboxRecord`).
+ */
+export function eventRecord<Desc extends DescMessage>(
+  schema: Desc,
+  message: MessageInitShape<Desc>,
+  opts: Pick<EnqueueOptions, "headers" | "occurredAt"> = {},
+): OutboxRecord {
+  const declaration = eventDeclaration(schema);
+  const event = create(schema, message);
+  const aggregateId = (event as Record<string, unknown>)[declaration.aggregateLocalName];
+  return outboxRecord(declaration.subject, toBinary(schema, event), {
     ...opts,
     aggregateId: typeof aggregateId === "string" ? aggregateId : "",
   });

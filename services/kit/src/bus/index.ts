@@ -29,13 +29,15 @@ export {
   OutboxMessage,
   OutboxMessageSchema,
   outboxMigration,
+  outboxRecord,
   relayOutboxOnce,
   startOutboxRelay,
 } from "./outbox.ts";
-export type { EnqueueOptions, OutboxRelay, OutboxRelayOptions } from "./outbox.ts";
+export type { EnqueueOptions, OutboxRecord, OutboxRelay, OutboxRelayOptions } from "./outbox.ts";
 export {
   consumeEvents,
   eventDeclaration,
+  eventRecord,
   eventStreamOf,
   PROCESSED_EVENTS_MIGRATION_NAME,
   ProcessedEvent,

@@ -68,6 +68,22 @@ export function enqueue(
   data: Uint8Array,
   opts: EnqueueOptions = {},
 ): OutboxMessage {
+  return em.create(OutboxMessage, outboxRecord(subject, data, opts));
+}
+
+/** An outbox row's values (`seq`, `created_at` and `published_at` aside), with its envelope headers. */
+export interface OutboxRecord {
+  id: string;
+  subject: string;
+  payload: Uint8Array;
+  headers: Record<string, string>;
+}
+
+/**
+ * The row `enqueue` stores, for a hot path that inserts it with its own SQL in the statement or transaction of
+ * the change it announces (`created_at` now, `published_at` null); the relay publishes it like any other.
+ */
+export function outboxRecord(subject: string, data: Uint8Array, opts: EnqueueOptions = {}): OutboxRecord {
   validateSubject(subject);
   const id = randomUUID();
   const headers: Record<string, string> = {
@@ -76,7 +92,7 @@ export function enqueue(
     [OCCURRED_AT_HEADER]: (opts.occurredAt ?? new Date()).toISOString(),
     [AGGREGATE_ID_HEADER]: opts.aggregateId ?? "",
   };
-  return em.create(OutboxMessage, { id, subject, payload: data, headers });
+  return { id, subject, payload: data, headers };
 }
 
 /** The advisory lock key of a schema's relay (a bigint, from the schema's name). */

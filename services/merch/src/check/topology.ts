@@ -20,12 +20,42 @@ export interface Topology {
   /** A user token (role user unless given) for a new random user. */
   userToken(role?: string, sub?: string): Promise<string>;
   adminToken: string;
+  /** The merch process's pid (it changes when the process is restarted). */
+  merchPid(): number;
   /** SIGKILLs the merch process (no drain) and starts it again on the same port; resolves once it is ready. */
   killAndRestartMerch(): Promise<void>;
   /** Kills the merch process only (it stays down until restartMerch). */
   killMerch(): Promise<void>;
   restartMerch(): Promise<void>;
   close(): Promise<void>;
+}
+
+/**
+ * Signs user tokens as the user service would (its key `jwtKey`, its `kid` read from the gateway at `gatewayUrl`):
+ * `sign(role, sub)` for a user of that role (a new random user unless `sub` is given).
+ */
+export async function tokenSigner(
+  gatewayUrl: string,
+  jwtKey: string,
+): Promise<(role?: string, sub?: string) => Promise<string>> {
+  const pub = (await (await fetch(`${gatewayUrl}/api/user-service/auth/pub-key`)).json()) as { kid: string };
+  const key = await importPKCS8(jwtKey, "EdDSA");
+  return async (role = "user", sub: string = randomUUID()) => {
+    const now = Math.floor(Date.now() / 1000);
+    return new SignJWT({ typ: "user", role, sid: randomUUID() })
+      .setProtectedHeader({ alg: "EdDSA", kid: pub.kid, typ: "JWT" })
+      .setIssuer("turntable")
+      .setAudience("turntable")
+      .setSubject(sub)
+      .setIssuedAt(now)
+      .setExpirationTime(now + 3600)
+      .sign(key);
+  };
+}
+
+/** A child's environment: NODE_OPTIONS of the children only (`CHILD_NODE_OPTIONS=--cpu-prof` profiles them). */
+export function childNodeOptions(): Record<string, string> {
+  return process.env.CHILD_NODE_OPTIONS ? { NODE_OPTIONS: process.env.CHILD_NODE_OPTIONS } : {};
 }
 
 export async function startTopology(opts: {
@@ -47,6 +77,7 @@ export async function startTopology(opts: {
     HOST: "127.0.0.1",
     METRICS_PORT: "0",
     METRICS_HOST: "127.0.0.1",
+    ...childNodeOptions(),
   };
   const closers: Array<() => Promise<void>> = [async () => db.drop()];
   const close = async () => {
@@ -105,19 +136,7 @@ export async function startTopology(opts: {
       gateway.close();
     });
 
-    const pub = (await (await fetch(`${server.url}/api/user-service/auth/pub-key`)).json()) as { kid: string };
-    const key = await importPKCS8(jwtKey, "EdDSA");
-    const userToken = async (role = "user", sub: string = randomUUID()) => {
-      const now = Math.floor(Date.now() / 1000);
-      return new SignJWT({ typ: "user", role, sid: randomUUID() })
-        .setProtectedHeader({ alg: "EdDSA", kid: pub.kid, typ: "JWT" })
-        .setIssuer("turntable")
-        .setAudience("turntable")
-        .setSubject(sub)
-        .setIssuedAt(now)
-        .setExpirationTime(now + 3600)
-        .sign(key);
-    };
+    const userToken = await tokenSigner(server.url, jwtKey);
     const killMerch = async () => {
       const handle = merch!;
       handle.child.kill("SIGKILL");
@@ -129,6 +148,7 @@ export async function startTopology(opts: {
       databaseUrl: db.url,
       userToken,
       adminToken: await userToken("admin"),
+      merchPid: () => merch!.pid,
       killMerch,
       restartMerch: startMerch,
       async killAndRestartMerch() {

@@ -53,18 +53,24 @@ export function consumableRoutes(svc: MerchContext): ServiceImpl<typeof Consumab
     async createConsumablePurchase(req, ctx) {
       const em = callEm(ctx);
       const identity = callIdentity(ctx);
-      const consumable = await findConsumable(em, req.consumableId);
+      const consumableId = req.consumableId.toLowerCase();
       const key = idempotencyKeyOf(ctx);
       const since = req.balanceUnmodifiedSince
         ? dateOf(req.balanceUnmodifiedSince, "balanceUnmodifiedSince")
         : undefined;
+      // The consumable is read only when the purchase's one statement cannot answer alone (it checks the
+      // consumable and its price itself).
       const result = await purchase(em, {
         userUuid: identity.subject,
-        consumable: {
-          id: consumable.id,
-          name: consumable.name,
-          tokenCost: consumable.tokenCost,
-          fileUrl: consumable.fileId ? ((await fileUrls(em, [consumable.fileId])).get(consumable.fileId) ?? "") : "",
+        consumableId,
+        loadConsumable: async () => {
+          const consumable = await findConsumable(em, consumableId);
+          return {
+            id: consumable.id,
+            name: consumable.name,
+            tokenCost: consumable.tokenCost,
+            fileUrl: consumable.fileId ? ((await fileUrls(em, [consumable.fileId])).get(consumable.fileId) ?? "") : "",
+          };
         },
         tokenCost: req.tokenCost,
         accountId: req.accountId.toLowerCase(),
@@ -73,7 +79,7 @@ export function consumableRoutes(svc: MerchContext): ServiceImpl<typeof Consumab
         lastTokenBalance: req.lastTokenBalance,
         idempotencyKey: key,
         requestHash: requestHash([
-          consumable.id,
+          consumableId,
           req.tokenCost,
           req.accountId.toLowerCase(),
           req.roomUuid.toLowerCase(),

@@ -6,7 +6,7 @@
 import { createHash, randomUUID } from "node:crypto";
 import { Code, ConnectError } from "@connectrpc/connect";
 import type { EntityManager } from "@mikro-orm/postgresql";
-import { publishEvent } from "@tt/kit";
+import { eventRecord, publishEvent } from "@tt/kit";
 import { ConsumablePurchasedSchema } from "@tt/proto/tt/merch/v1/events_pb";
 
 /** Specification 002 §8: a purchase (or any own-account call) without an account. */
@@ -85,6 +85,11 @@ export async function findAccount(em: EntityManager, id: string): Promise<Accoun
   return acc(rows[0]);
 }
 
+/** The user's account under its row lock in the caller's transaction (serialises the user's spending). */
+export function lockAccountOfUser(tem: EntityManager, userUuid: string): Promise<AccountRow | undefined> {
+  return lockAccount(tem, "user_uuid", userUuid);
+}
+
 async function lockAccount(tem: EntityManager, by: "id" | "user_uuid", value: string): Promise<AccountRow | undefined> {
   const rows = await tem.execute<AccountRow[]>(
     `select ${ACCOUNT_COLUMNS} from ${S}."token_account" where "${by}" = ? for update`,
@@ -151,7 +156,12 @@ async function apply(
   return { account: acc(updated[0])!, entries: written };
 }
 
-async function entryByReference(tem: EntityManager, accountId: string, reference: string) {
+/** The account's entry with this reference (a debit's hold, a credit), if any. */
+export async function entryByReference(
+  tem: EntityManager,
+  accountId: string,
+  reference: string,
+): Promise<EntryRow | undefined> {
   const rows = await tem.execute<EntryRow[]>(
     `select * from ${S}."token_transaction" where "account_id" = ? and "reference" = ?`,
     [accountId, reference],
@@ -264,9 +274,22 @@ export async function settleHold(
   });
 }
 
+export interface ConsumableInfo {
+  id: string;
+  name: string;
+  tokenCost: number;
+  fileUrl: string;
+}
+
 export interface PurchaseInput {
   userUuid: string;
-  consumable: { id: string; name: string; tokenCost: number; fileUrl: string };
+  /** The consumable's id (lower case). */
+  consumableId: string;
+  /**
+   * Reads the consumable (NotFound when there is none). Called only where the single statement cannot answer
+   * alone: a refusal to explain, a replay, or a room purchase's event (its name and file).
+   */
+  loadConsumable(): Promise<ConsumableInfo>;
   tokenCost: number;
   accountId: string;
   roomUuid: string;
@@ -310,88 +333,131 @@ async function priorPurchase(tem: EntityManager, userUuid: string, key: string) 
   return rows[0];
 }
 
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
 /**
  * Buys a consumable: a hold of its tokenCost committed at once (two entries), the purchase row and, with a
- * roomUuid, the ConsumablePurchased event (outbox), all in one transaction under the account's row lock.
- * The idempotency key is looked up under the same lock, so two retries arriving together debit once.
+ * roomUuid, the ConsumablePurchased event (outbox), all atomic. The common case is one statement (`purchaseFast`);
+ * whatever it does not debit goes through the locked path, which says why or answers the key's first answer.
  */
 export async function purchase(em: EntityManager, input: PurchaseInput): Promise<PurchaseResult> {
-  const fast = input.roomUuid ? undefined : await purchaseFast(em, input);
-  if (fast) return fast;
-  return purchaseLocked(em, input);
+  let consumable: Promise<ConsumableInfo> | undefined;
+  const load = () => (consumable ??= input.loadConsumable());
+  const wellFormed = [input.consumableId, input.accountId, input.roomUuid].every((id) => !id || UUID.test(id));
+  if (wellFormed && input.consumableId) {
+    const fast = await purchaseFast(em, input, input.roomUuid ? await load() : undefined);
+    if (fast) return fast;
+  }
+  return purchaseLocked(em, input, await load());
+}
+
+/** What the hot path uses of the `pg` pool under the ORM (named statements: parsed once per connection). */
+interface NativePool {
+  query<R>(query: { name: string; text: string; values: unknown[] }): Promise<{ rows: R[] }>;
+}
+const pools = new WeakMap<object, Promise<NativePool>>();
+/** The ORM's own `pg` pool: the purchase's prepared statement skips the ORM's query building, same connections. */
+function nativePool(em: EntityManager): Promise<NativePool> {
+  const connection = em.getConnection();
+  let pool = pools.get(connection);
+  if (!pool) {
+    pool = connection.getNativeClient() as Promise<NativePool>;
+    pools.set(connection, pool);
+  }
+  return pool;
 }
 
 /**
- * The common case in one statement (one round trip, atomic on its own): the conditional UPDATE debits only an
- * active account with enough tokens whose view is not stale and that has no purchase with this key yet, and the
- * same statement appends the hold and commit entries and the purchase row. When it debits nothing, the locked
- * path below finds out why (or the first answer of the key); a concurrent twin with the same key that slips
- * past the NOT EXISTS fails on the unique (user, key) and takes the locked path too.
+ * The purchase in one statement, prepared once per connection. The consumable must exist with the claimed
+ * tokenCost; the conditional UPDATE debits only an active account with enough tokens whose view is not stale and
+ * that has no purchase with this key yet; the same statement appends the hold and commit entries, the purchase
+ * row and (room variant) the event's outbox row. Parameters: $1 consumable, $2 claimed cost, $3 now, $4 user,
+ * $5 accountId, $6 lastTokenBalance, $7 balanceUnmodifiedSince, $8 key, $9 hold id, $10 reason, $11 purchase id,
+ * $12 commit entry id, $13 room, $14 request hash; room variant: $15 event id, $16 subject, $17 payload,
+ * $18 headers.
  */
-async function purchaseFast(em: EntityManager, input: PurchaseInput): Promise<PurchaseResult | undefined> {
-  const cost = input.consumable.tokenCost;
-  if (input.tokenCost !== cost) return undefined;
+export function purchaseStatement(withEvent: boolean): string {
+  return `with c as (
+    select "id", "token_cost" from ${S}."consumable" where "id" = $1::uuid and "token_cost" = $2::int),
+  upd as (
+    update ${S}."token_account" a set "balance" = a."balance" - c."token_cost", "updated_at" = $3::timestamptz
+    from c
+    where a."user_uuid" = $4::uuid and a."status" = 'active' and a."balance" >= c."token_cost"
+      and ($5::uuid is null or a."id" = $5::uuid)
+      and ($6::int is null or a."balance" = $6::int)
+      and ($7::timestamptz is null or a."updated_at" <= $7::timestamptz)
+      and ($8::varchar is null or not exists (select 1 from ${S}."consumable_purchase" p
+           where p."user_uuid" = $4::uuid and p."idempotency_key" = $8::varchar))
+    returning a."id", a."user_uuid", a."balance", a."status", a."updated_at", a."created_at"),
+  entries as (
+    insert into ${S}."token_transaction"
+      ("id", "account_id", "type", "amount", "balance_after", "hold_id", "reason", "reference", "created_at")
+    select $9::uuid, upd."id", 'hold', -$2::int, upd."balance", $9::uuid, $10::varchar,
+      'purchase:' || $11::uuid::text, $3::timestamptz from upd
+    union all
+    select $12::uuid, upd."id", 'commit', 0, upd."balance", $9::uuid, $10::varchar,
+      'settle:' || $9::uuid::text, $3::timestamptz from upd),
+  bought as (
+    insert into ${S}."consumable_purchase" ("id", "account_id", "user_uuid", "consumable_id", "token_cost",
+      "room_uuid", "idempotency_key", "request_hash", "balance_after", "account_updated_at", "created_at")
+    select $11::uuid, upd."id", upd."user_uuid", $1::uuid, $2::int, $13::uuid, $8::varchar, $14::varchar,
+      upd."balance", upd."updated_at", $3::timestamptz from upd)${
+        withEvent
+          ? `,
+  announced as (
+    insert into ${S}."outbox_message" ("id", "subject", "payload", "headers", "created_at")
+    select $15::uuid, $16::varchar, $17::bytea, $18::jsonb, $3::timestamptz from upd)`
+          : ""
+      }
+  select * from upd`;
+}
+const PURCHASE = { name: "merch-purchase", text: purchaseStatement(false) };
+const PURCHASE_IN_ROOM = { name: "merch-purchase-room", text: purchaseStatement(true) };
+
+async function purchaseFast(
+  em: EntityManager,
+  input: PurchaseInput,
+  consumable: ConsumableInfo | undefined,
+): Promise<PurchaseResult | undefined> {
   const now = new Date();
   const purchaseId = randomUUID();
   const holdId = randomUUID();
-  const reason = `consumable ${input.consumable.id}`;
-  try {
-    const rows = await em.execute<Array<AccountRow>>(
-      `with upd as (
-         update ${S}."token_account" a set "balance" = a."balance" - ?::int, "updated_at" = ?::timestamptz
-         where a."user_uuid" = ?::uuid and a."status" = 'active' and a."balance" >= ?::int
-           and (?::uuid is null or a."id" = ?::uuid)
-           and (?::int is null or a."balance" = ?::int)
-           and (?::timestamptz is null or a."updated_at" <= ?::timestamptz)
-           and (?::varchar is null or not exists (select 1 from ${S}."consumable_purchase" p
-                where p."user_uuid" = a."user_uuid" and p."idempotency_key" = ?::varchar))
-         returning ${ACCOUNT_COLUMNS}),
-       entries as (
-         insert into ${S}."token_transaction"
-           ("id", "account_id", "type", "amount", "balance_after", "hold_id", "reason", "reference", "created_at")
-         select ?::uuid, upd."id", 'hold', -?::int, upd."balance", ?::uuid, ?::varchar, 'purchase:' || ?::text,
-           ?::timestamptz from upd
-         union all
-         select ?::uuid, upd."id", 'commit', 0, upd."balance", ?::uuid, ?::varchar, 'settle:' || ?::text,
-           ?::timestamptz from upd),
-       bought as (
-         insert into ${S}."consumable_purchase" ("id", "account_id", "user_uuid", "consumable_id", "token_cost",
-           "room_uuid", "idempotency_key", "request_hash", "balance_after", "account_updated_at", "created_at")
-         select ?::uuid, upd."id", upd."user_uuid", ?::uuid, ?::int, null, ?::varchar, ?::varchar, upd."balance",
-           upd."updated_at", ?::timestamptz from upd)
-       select * from upd`,
-      [
-        cost,
-        now,
-        input.userUuid,
-        cost,
-        input.accountId || null,
-        input.accountId || null,
-        input.lastTokenBalance ?? null,
-        input.lastTokenBalance ?? null,
-        input.balanceUnmodifiedSince ?? null,
-        input.balanceUnmodifiedSince ?? null,
-        input.idempotencyKey,
-        input.idempotencyKey,
-        holdId,
-        cost,
-        holdId,
-        reason,
+  const cost = input.tokenCost;
+  const values: unknown[] = [
+    input.consumableId,
+    cost,
+    now,
+    input.userUuid,
+    input.accountId || null,
+    input.lastTokenBalance ?? null,
+    input.balanceUnmodifiedSince ?? null,
+    input.idempotencyKey,
+    holdId,
+    `consumable ${input.consumableId}`,
+    purchaseId,
+    randomUUID(),
+    input.roomUuid || null,
+    input.requestHash,
+  ];
+  if (input.roomUuid) {
+    const event = eventRecord(
+      ConsumablePurchasedSchema,
+      {
         purchaseId,
-        now,
-        randomUUID(),
-        holdId,
-        reason,
-        holdId,
-        now,
-        purchaseId,
-        input.consumable.id,
-        cost,
-        input.idempotencyKey,
-        input.requestHash,
-        now,
-      ],
+        roomUuid: input.roomUuid,
+        userUuid: input.userUuid,
+        consumableId: input.consumableId,
+        consumableName: consumable?.name ?? "",
+        tokenCost: cost,
+        fileUrl: consumable?.fileUrl ?? "",
+      },
+      { occurredAt: now },
     );
+    values.push(event.id, event.subject, Buffer.from(event.payload), JSON.stringify(event.headers));
+  }
+  try {
+    const pool = await nativePool(em);
+    const { rows } = await pool.query<AccountRow>({ ...(input.roomUuid ? PURCHASE_IN_ROOM : PURCHASE), values });
     const account = acc(rows[0]);
     if (!account) return undefined;
     return {
@@ -401,9 +467,9 @@ async function purchaseFast(em: EntityManager, input: PurchaseInput): Promise<Pu
         id: purchaseId,
         account_id: account.id,
         user_uuid: input.userUuid,
-        consumable_id: input.consumable.id,
+        consumable_id: input.consumableId,
         token_cost: cost,
-        room_uuid: null,
+        room_uuid: input.roomUuid || null,
         idempotency_key: input.idempotencyKey,
         request_hash: input.requestHash,
         balance_after: account.balance,
@@ -418,7 +484,11 @@ async function purchaseFast(em: EntityManager, input: PurchaseInput): Promise<Pu
   }
 }
 
-async function purchaseLocked(em: EntityManager, input: PurchaseInput): Promise<PurchaseResult> {
+async function purchaseLocked(
+  em: EntityManager,
+  input: PurchaseInput,
+  consumable: ConsumableInfo,
+): Promise<PurchaseResult> {
   return inTransaction(em, async (tem) => {
     const account = await lockAccount(tem, "user_uuid", input.userUuid);
     if (!account) throw new ConnectError(OWN_ACCOUNT_NOT_FOUND, Code.NotFound);
@@ -435,18 +505,18 @@ async function purchaseLocked(em: EntityManager, input: PurchaseInput): Promise<
     }
     if (input.accountId && input.accountId !== account.id) throw new ConnectError(ACCOUNT_NOT_FOUND, Code.NotFound);
     if (account.status !== "active") throw new ConnectError(ACCOUNT_DISABLED, Code.PermissionDenied);
-    if (input.tokenCost !== input.consumable.tokenCost) throw httpError(PRICE_CHANGED, Code.Aborted, 409);
+    if (input.tokenCost !== consumable.tokenCost) throw httpError(PRICE_CHANGED, Code.Aborted, 409);
     if (
       (input.balanceUnmodifiedSince && account.updated_at.getTime() > input.balanceUnmodifiedSince.getTime()) ||
       (input.lastTokenBalance !== undefined && input.lastTokenBalance !== account.balance)
     ) {
       throw httpError(BALANCE_CHANGED, Code.Aborted, 409);
     }
-    const cost = input.consumable.tokenCost;
+    const cost = consumable.tokenCost;
     if (account.balance < cost) throw httpError(NOT_ENOUGH_TOKENS, Code.Aborted, 409);
     const holdId = randomUUID();
     const purchaseId = randomUUID();
-    const reason = `consumable ${input.consumable.id}`;
+    const reason = `consumable ${consumable.id}`;
     const done = await apply(tem, account, [
       { id: holdId, type: "hold", amount: -cost, hold_id: holdId, reason, reference: `purchase:${purchaseId}` },
       { id: randomUUID(), type: "commit", amount: 0, hold_id: holdId, reason, reference: `settle:${holdId}` },
@@ -456,7 +526,7 @@ async function purchaseLocked(em: EntityManager, input: PurchaseInput): Promise<
       id: purchaseId,
       account_id: account.id,
       user_uuid: input.userUuid,
-      consumable_id: input.consumable.id,
+      consumable_id: consumable.id,
       token_cost: cost,
       room_uuid: input.roomUuid || null,
       idempotency_key: input.idempotencyKey,
@@ -489,10 +559,10 @@ async function purchaseLocked(em: EntityManager, input: PurchaseInput): Promise<
         purchaseId,
         roomUuid: row.room_uuid,
         userUuid: input.userUuid,
-        consumableId: input.consumable.id,
-        consumableName: input.consumable.name,
+        consumableId: consumable.id,
+        consumableName: consumable.name,
         tokenCost: cost,
-        fileUrl: input.consumable.fileUrl,
+        fileUrl: consumable.fileUrl,
       });
     }
     return { purchase: row, account: done.account, created: true };
