@@ -102,6 +102,44 @@ describe("avatars", () => {
     expect((await t.getSelfTokenAccount({})).account!.balance).toBe(10);
   });
 
+  // Regression: a retried avatar purchase (the same Idempotency-Key and body) answered 409 "avatar already
+  // assigned" instead of the first answer.
+  it("a retried avatar purchase with the same Idempotency-Key answers the first answer and debits once", async () => {
+    const u = await h.user();
+    const t = h.client(TokenService, { token: u.token });
+    const { account } = await t.createTokenAccount({});
+    await h.client(TokenService, { token: admin }).grantTokens({ accountId: account!.id, tokens: 100, reason: "x" });
+    const buy = (key: string, slug = "gold-owl") =>
+      avatars(u.token).createAvatarAssignment({ slug }, { headers: { "idempotency-key": key } });
+    const first = await buy("owl-1");
+    expect(first.account!.balance).toBe(60);
+    const again = await buy("owl-1");
+    expect(again).toEqual(first);
+    // Retries arriving together answer the same too.
+    const together = await Promise.all([buy("owl-1"), buy("owl-1"), buy("owl-1")]);
+    for (const answer of together) expect(answer).toEqual(first);
+    expect((await t.getSelfTokenAccount({})).account!.balance).toBe(60);
+    // Another key for an avatar already owned is still 409; the key with another body is 422.
+    expect((await refusal(buy("owl-2"))).code).toBe(Code.AlreadyExists);
+    expect(await refusal(buy("owl-1", "free-cat"))).toMatchObject({ code: Code.InvalidArgument, status: "422" });
+    expect((await t.getSelfTokenAccount({})).account!.balance).toBe(60);
+  });
+
+  it("concurrent first purchases of one avatar with the same key debit once and answer alike", async () => {
+    const u = await h.user();
+    const t = h.client(TokenService, { token: u.token });
+    const { account } = await t.createTokenAccount({});
+    await h.client(TokenService, { token: admin }).grantTokens({ accountId: account!.id, tokens: 100, reason: "x" });
+    const answers = await Promise.all(
+      Array.from({ length: 4 }, () =>
+        avatars(u.token).createAvatarAssignment({ slug: "gold-owl" }, { headers: { "idempotency-key": "k" } }),
+      ),
+    );
+    for (const answer of answers) expect(answer).toEqual(answers[0]);
+    expect(answers[0]!.account!.balance).toBe(60);
+    expect((await t.getSelfTokenAccount({})).account!.balance).toBe(60);
+  });
+
   it("service lookup by slug, admin list with the query language, update and delete", async () => {
     const svc = await h.tokens.service("user");
     expect((await avatars(svc).getServiceAvatar({ avatarSlug: "secret-dog" })).avatar!.status).toBe("PRIVATE");

@@ -4,12 +4,23 @@ import { createHash } from "node:crypto";
 import { Code, ConnectError, type HandlerContext, type ServiceImpl } from "@connectrpc/connect";
 import type { EntityManager } from "@mikro-orm/postgresql";
 import { adminList, callEm, callIdentity, type AdminListSpec } from "@tt/kit";
-import type { AvatarService } from "@tt/proto/tt/merch/v1/avatar_service_pb";
+import type { MessageInitShape } from "@bufbuild/protobuf";
+import type { AvatarService, CreateAvatarAssignmentResponseSchema } from "@tt/proto/tt/merch/v1/avatar_service_pb";
 import type { MerchContext } from "../context.ts";
 import { AvatarAssignment } from "../modules/avatars/avatar-assignment.entity.ts";
 import { Avatar } from "../modules/avatars/avatar.entity.ts";
 import { isDiscordLinked, isSubscriber, mayUse } from "../modules/avatars/eligibility.ts";
-import { debitInTransaction, inTransaction } from "../modules/ledger/ledger.ts";
+import {
+  debitInTransaction,
+  entryByReference,
+  findAccountOfUser,
+  httpError,
+  inTransaction,
+  KEY_REUSED,
+  lockAccountOfUser,
+  requestHash,
+  type AccountRow,
+} from "../modules/ledger/ledger.ts";
 import { Season } from "../modules/points/season.entity.ts";
 import { accountMessage, assignmentMessage, avatarMessage, isAdmin } from "./messages.ts";
 import { idempotencyKeyOf } from "./headers.ts";
@@ -246,41 +257,60 @@ export function avatarRoutes(svc: MerchContext): ServiceImpl<typeof AvatarServic
       if (target !== identity.subject) {
         throw new ConnectError("you may only assign avatars to yourself", Code.PermissionDenied);
       }
-      // A user buys an avatar on sale for themselves.
+      // A user buys an avatar on sale for themselves. The same Idempotency-Key and body answer the first
+      // answer (and debit once), before anything else is asked: a retry must not meet a refusal the first call
+      // did not.
+      const key = idempotencyKeyOf(ctx);
+      const hash = requestHash([avatar.id, target, req.type]);
+      const reference = `avatar:${avatar.id}:${createHash("sha256").update(target).digest("hex").slice(0, 16)}`;
+      type Answer = MessageInitShape<typeof CreateAvatarAssignmentResponseSchema>;
+      const replay = async (tem: EntityManager, account: AccountRow | undefined): Promise<Answer | undefined> => {
+        const prior = key ? await tem.findOne(AvatarAssignment, { userUuid: target, idempotencyKey: key }) : null;
+        if (!prior) return undefined;
+        if (prior.requestHash !== hash) throw httpError(KEY_REUSED, Code.InvalidArgument, 422);
+        // The account as the first answer gave it: the debit's entry holds its balance and time.
+        const debit = account ? await entryByReference(tem, account.id, reference) : undefined;
+        return {
+          assignment: assignmentMessage(prior, avatar.slug),
+          account:
+            account && debit
+              ? accountMessage({ ...account, balance: debit.balance_after, updated_at: new Date(debit.created_at) })
+              : undefined,
+        };
+      };
+      if (key) {
+        const answered = await replay(em, await findAccountOfUser(em, target));
+        if (answered) return answered;
+      }
       if (avatar.status !== "PUBLIC" || avatar.tokenCost <= 0) {
         throw new ConnectError("avatar is not for sale", Code.PermissionDenied);
       }
       if (avatar.discordOnly && !(await isDiscordLinked(svc.profiles, target, svc.logger, ctx.signal))) {
         throw new ConnectError("this avatar is only for users linked to Discord", Code.PermissionDenied);
       }
-      const key = idempotencyKeyOf(ctx);
-      const reference = `avatar:${avatar.id}`;
-      const result = await inTransaction(em, async (tem) => {
-        const existing = await tem.findOne(AvatarAssignment, { avatar: avatar.id, userUuid: target });
-        if (existing) return { existing };
-        const debit = await debitInTransaction(
-          tem,
-          target,
-          avatar.tokenCost,
-          `${reference}:${createHash("sha256").update(target).digest("hex").slice(0, 16)}`,
-          `avatar ${avatar.slug}`,
-        );
-        const assignment = tem.create(AvatarAssignment, {
-          avatar: avatar.id,
-          userUuid: target,
-          type: "PURCHASED",
-          createdAt: new Date(),
-        });
-        return { assignment, account: debit.account };
-      });
-      if ("existing" in result && result.existing) {
-        if (key) return { assignment: assignmentMessage(result.existing, avatar.slug) };
-        throw new ConnectError("avatar already assigned", Code.AlreadyExists);
-      }
-      return {
-        assignment: assignmentMessage(result.assignment!, avatar.slug),
-        account: result.account ? accountMessage(result.account) : undefined,
-      };
+      const bought = await inTransaction<{ answered: Answer } | { assignment: AvatarAssignment; account: AccountRow }>(
+        em,
+        async (tem) => {
+          // The buyer's row lock serialises their purchases: a twin retry waits here, then finds the first one.
+          const answered = await replay(tem, await lockAccountOfUser(tem, target));
+          if (answered) return { answered };
+          if (await tem.findOne(AvatarAssignment, { avatar: avatar.id, userUuid: target })) {
+            throw new ConnectError("avatar already assigned", Code.AlreadyExists);
+          }
+          const debit = await debitInTransaction(tem, target, avatar.tokenCost, reference, `avatar ${avatar.slug}`);
+          const assignment = tem.create(AvatarAssignment, {
+            avatar: avatar.id,
+            userUuid: target,
+            type: "PURCHASED",
+            createdAt: new Date(),
+            idempotencyKey: key,
+            requestHash: key ? hash : null,
+          });
+          return { assignment, account: debit.account };
+        },
+      );
+      if ("answered" in bought) return bought.answered;
+      return { assignment: assignmentMessage(bought.assignment, avatar.slug), account: accountMessage(bought.account) };
     },
 
     async deleteAvatarAssignment(req, ctx) {
