@@ -2,7 +2,7 @@
 // run's NATS): join streams get the state then patches that rebuild the stage, two DJs rotate on their queues,
 // votes star the song, a DJ skips, guests cannot act, a kicked listener's stream gets `kicked` and ends.
 import { randomUUID } from "node:crypto";
-import { create, fromJson, toJson, type JsonValue } from "@bufbuild/protobuf";
+import { create, fromJson, toBinary, toJson, type JsonValue } from "@bufbuild/protobuf";
 import { timestampFromDate } from "@bufbuild/protobuf/wkt";
 import { Code, ConnectError } from "@connectrpc/connect";
 import { createServiceHarness, type ServiceHarness } from "@tt/kit/testing";
@@ -10,6 +10,7 @@ import { playlistServiceDefinition } from "@tt/playlist-service";
 import { CrateService } from "@tt/proto/tt/playlist/v1/crate_service_pb";
 import { RoomService } from "@tt/proto/tt/room/v1/room_service_pb";
 import { RoomUserRoleService } from "@tt/proto/tt/room/v1/room_user_role_service_pb";
+import { ChatEventSchema } from "@tt/proto/tt/social/v1/chat_pb";
 import { StageSchema, type Stage } from "@tt/proto/tt/social/v1/stage_pb";
 import { StageService, type JoinResponse } from "@tt/proto/tt/social/v1/stage_service_pb";
 import { AuthService } from "@tt/proto/tt/user/v1/auth_service_pb";
@@ -18,6 +19,7 @@ import { userServiceDefinition } from "@tt/user-service";
 import { applyPatch } from "rfc6902";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { socialServiceDefinition } from "../../index.ts";
+import { chatRoomSubject, chatUserSubject } from "../../subjects.ts";
 
 let h: ServiceHarness;
 
@@ -221,6 +223,37 @@ describe("the live stage", () => {
     await otherStream.done;
     expect(otherStream.messages.at(-1)?.kind).toMatchObject({ case: "reset", value: { room: room.uuid } });
   }, 120_000);
+
+  it("forwards the room's chat and the caller's own chat events on the join stream", async () => {
+    const owner = await account();
+    const room = (await h.client(RoomService, { token: owner.token }).createRoom({ name: `Chat ${randomUUID()}` }))
+      .room!;
+    const stream = watch(owner.token, room.uuid);
+    const guestStream = watch(await h.tokens.guest(), room.uuid);
+    await stream.until((s) => (s.listeners?.users ?? 0) === 1 && (s.listeners?.guests ?? 0) === 1);
+    const event = (message: string) =>
+      toBinary(
+        ChatEventSchema,
+        create(ChatEventSchema, { kind: { case: "created", value: { message, roomUuid: room.uuid } } }),
+      );
+    await h.bus.publish(chatRoomSubject(room.uuid), event("to the room"));
+    await h.bus.publish(chatUserSubject(owner.uuid), event("to the owner"));
+    const chats = async (w: ReturnType<typeof watch>, n: number) => {
+      const deadline = Date.now() + 15_000;
+      for (;;) {
+        const seen = w.messages.flatMap((m) =>
+          m.kind.case === "chat" && m.kind.value.kind.case === "created" ? [m.kind.value.kind.value.message] : [],
+        );
+        if (seen.length >= n || Date.now() > deadline) return seen;
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+    };
+    expect((await chats(stream, 2)).sort()).toEqual(["to the owner", "to the room"]);
+    expect(await chats(guestStream, 1)).toEqual(["to the room"]);
+    stream.close();
+    guestStream.close();
+    await Promise.all([stream.done, guestStream.done]);
+  });
 
   it("answers the clock and refuses unknown rooms", async () => {
     const res = await h.client(StageService).getClock({ clientTime: timestampFromDate(new Date()) });
