@@ -27,7 +27,8 @@ export default defineConfig({
           env: { TT_E2E_MODE: "distributed" },
           globalSetup: ["tests/setup/global-setup.ts"],
           testTimeout: 30_000,
-          hookTimeout: 60_000,
+          // The first suite's beforeAll waits for the run's shared distributed platform (ten processes in turn).
+          hookTimeout: 180_000,
         },
       },
       {

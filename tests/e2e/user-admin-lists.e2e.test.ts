@@ -1,19 +1,15 @@
 // The admin lists over REST through the gateway: their query is one shared message (tt.common.v1.AdminListQuery,
 // flattened into the query string), yet the documented names stay top-level (spec 000 §7), on the wire and in
 // /openapi.json; Connect callers set the nested message.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ADMIN, startTestPlatform, u, type TestPlatform } from "./support/platform.ts";
+import { beforeAll, describe, expect, it } from "vitest";
+import { ADMIN, sharedPlatform, u, type TestPlatform } from "./support/platform.ts";
 
 let platform: TestPlatform;
 let admin: string;
 
 beforeAll(async () => {
-  platform = await startTestPlatform();
+  platform = await sharedPlatform();
   admin = await platform.adminToken();
-});
-
-afterAll(async () => {
-  await platform?.close();
 });
 
 const LISTS = [

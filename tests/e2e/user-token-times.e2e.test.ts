@@ -1,19 +1,15 @@
 // Token times through REST: a token signed with the platform's own key is still refused when it claims to be
 // issued in the future or to live longer than ACCESS_TOKEN_MAX_TTL_SECONDS (issue 9 defect 11). Runs in both
 // modes (the e2e-distributed project), so the services' own verifiers are held to it, not only all-in-one.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startTestPlatform, u, type TestPlatform } from "./support/platform.ts";
+import { beforeAll, describe, expect, it } from "vitest";
+import { sharedPlatform, u, type TestPlatform } from "./support/platform.ts";
 
 let platform: TestPlatform;
 let uuid: string;
 
 beforeAll(async () => {
-  platform = await startTestPlatform();
+  platform = await sharedPlatform();
   uuid = (await platform.signUp()).user.uuid;
-});
-
-afterAll(async () => {
-  await platform?.close();
 });
 
 const now = () => Math.floor(Date.now() / 1000);

@@ -1,16 +1,11 @@
 // Browser journey through the crates app (issue 13): sign in, create a crate, search, add two songs, reorder
 // them, copy the crate into the queue. The platform in one process with the frontends mounted in the gateway,
 // driven by headless Chromium, as tests/e2e/web.e2e.test.ts does. Screenshots go to test-artifacts/web/.
-import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import path from "node:path";
-import { chromium, type BrowserContext, type Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { startAllInOne, type AllInOne } from "@tt/platform";
-import { createTestDatabase } from "@tt/kit/testing";
-import { buildFrontendsIfStale, chromiumLaunchOptions, createFrontendHandler } from "@tt/web-server";
+import type { BrowserContext, Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { screenshots, webSetup, type WebSetup } from "./support/web.ts";
 
-const ARTIFACTS = path.resolve(import.meta.dirname, "../../test-artifacts/web");
+const shot = screenshots("web");
 const JOURNEY_TIMEOUT = 90_000;
 // Two songs put in the catalogue by the playlist service's own calls before the journey, found by this term.
 const TERM = `Journey${Date.now().toString(36)}`;
@@ -19,29 +14,11 @@ const SONGS = [
   { trackName: `${TERM} Beta`, artistName: "The Testers", duration: 3_725, isrc: "QZTST2600002" },
 ];
 
-let platform: AllInOne;
-let dropDatabase: () => Promise<void>;
+let web: WebSetup;
+let platform: { url: string };
+let api: WebSetup["api"];
 let context: BrowserContext;
-let profileDir: string;
 const account = { email: `crates-${Date.now()}@example.test`, password: "correct-horse-1" };
-
-async function shot(page: Page, name: string): Promise<void> {
-  await page.screenshot({ path: path.join(ARTIFACTS, `${name}.png`), fullPage: true });
-}
-
-async function api(method: string, route: string, body?: unknown, token?: string) {
-  const res = await fetch(`${platform.url}${route}`, {
-    method,
-    headers: {
-      ...(body === undefined ? {} : { "content-type": "application/json" }),
-      ...(token ? { authorization: `Bearer ${token}` } : {}),
-    },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-  });
-  const text = await res.text();
-  if (!res.ok) throw new Error(`${method} ${route} answered ${res.status}: ${text}`);
-  return text ? (JSON.parse(text) as Record<string, unknown>) : {};
-}
 
 /** The song titles of the list on screen, in order. */
 async function titles(page: Page, listName: RegExp): Promise<string[]> {
@@ -49,37 +26,20 @@ async function titles(page: Page, listName: RegExp): Promise<string[]> {
 }
 
 beforeAll(async () => {
-  mkdirSync(ARTIFACTS, { recursive: true });
-  await buildFrontendsIfStale();
-  const db = await createTestDatabase(inject("databaseUrl"));
-  dropDatabase = db.drop;
-  const frontends = createFrontendHandler();
-  platform = await startAllInOne({
-    port: 0,
-    host: "127.0.0.1",
-    databaseUrl: db.url,
-    natsUrl: inject("natsUrl"),
-    env: { LOG_LEVEL: "warn" },
-    staticHandler: (req, res) => frontends(req, res),
-  });
+  web = await webSetup();
+  ({ platform, api } = web);
   // The account, and the two songs in the catalogue: a song added to a crate by its data becomes a catalogue
   // song (the playlist service owns the catalogue), which search then finds.
   await api("POST", "/api/user-service/users/sign-up", account);
   const login = await api("POST", "/api/user-service/auth/login", account);
   const token = (login.accessToken as { token: string }).token;
   await api("POST", "/api/playlist-service/crate/special/likes/songs", { songs: SONGS }, token);
-  profileDir = mkdtempSync(path.join(tmpdir(), "tt-e2e-crates-chromium-"));
-  context = await chromium.launchPersistentContext(profileDir, {
-    ...chromiumLaunchOptions,
-    viewport: { width: 1280, height: 900 },
-  });
+  context = await web.browser.newContext({ viewport: { width: 1280, height: 900 } });
 }, 300_000);
 
 afterAll(async () => {
   await context?.close();
-  if (profileDir) rmSync(profileDir, { recursive: true, force: true });
-  await platform?.close();
-  await dropDatabase?.();
+  await web?.close();
 });
 
 describe("crates app journey", () => {

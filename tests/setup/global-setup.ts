@@ -1,6 +1,9 @@
 // Finds the PostgreSQL and NATS the backend suites run against, or starts real ones:
 // TEST_DATABASE_URL / NATS_URL when set; else the servers on their standard local ports when they answer;
 // else an embedded PostgreSQL and a `nats-server` from the PATH, stopped again after the run.
+// Also serves what the e2e files share (shared-platforms.ts): its URL is provided as `sharedBroker`.
+// Every project names this file; all of it is made once per run (the first project's setup) and ended by the
+// last project's teardown, so the projects share one PostgreSQL, one NATS and one set of shared platforms.
 import { spawn, type ChildProcess } from "node:child_process";
 import { mkdtemp, rm } from "node:fs/promises";
 import net from "node:net";
@@ -8,11 +11,14 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import type { TestProject } from "vitest/node";
 import { freePort } from "@tt/kit";
+import { startBroker } from "./shared-platforms.ts";
 
 declare module "vitest" {
   export interface ProvidedContext {
     databaseUrl: string;
     natsUrl: string;
+    /** The loopback URL of the run's shared platforms, web build and browser (tests/e2e/support). */
+    sharedBroker: string;
   }
 }
 
@@ -38,7 +44,34 @@ async function waitFor(check: () => Promise<boolean>, what: string, timeoutMs = 
   throw new Error(`${what} did not become ready within ${timeoutMs} ms`);
 }
 
+interface RunResources {
+  databaseUrl: string;
+  natsUrl: string;
+  sharedBroker: string;
+  close(): Promise<void>;
+}
+
+// The projects' setup modules are evaluated apart, in one process: the run's resources live on globalThis.
+const RUN = Symbol.for("turntable.test-run");
+type RunState = { users: number; resources: Promise<RunResources> };
+const runState = globalThis as { [RUN]?: RunState };
+
 export default async function setup(project: TestProject) {
+  const state = (runState[RUN] ??= { users: 0, resources: startRunResources() });
+  state.users += 1;
+  const resources = await state.resources;
+  project.provide("databaseUrl", resources.databaseUrl);
+  project.provide("natsUrl", resources.natsUrl);
+  project.provide("sharedBroker", resources.sharedBroker);
+  return async () => {
+    state.users -= 1;
+    if (state.users > 0) return;
+    delete runState[RUN];
+    await resources.close();
+  };
+}
+
+async function startRunResources(): Promise<RunResources> {
   const cleanups: Array<() => Promise<void>> = [];
 
   let databaseUrl = process.env.TEST_DATABASE_URL;
@@ -90,10 +123,15 @@ export default async function setup(project: TestProject) {
     });
   }
 
-  project.provide("databaseUrl", databaseUrl);
-  project.provide("natsUrl", natsUrl);
+  const broker = await startBroker({ databaseUrl, natsUrl });
+  cleanups.push(broker.close);
 
-  return async () => {
-    for (const cleanup of cleanups.reverse()) await cleanup();
+  return {
+    databaseUrl,
+    natsUrl,
+    sharedBroker: broker.url,
+    async close() {
+      for (const cleanup of cleanups.reverse()) await cleanup();
+    },
   };
 }

@@ -1,11 +1,24 @@
-// The platform under end-to-end test: started in either way to run it on a fresh database and the real NATS,
-// with a REST client and a token factory, so every e2e suite drives it exactly as an outside client would.
+// The platform under end-to-end test, with a REST client and a token factory, so every e2e suite drives it
+// exactly as an outside client would. Two ways to get one:
+//
+//   platform = await sharedPlatform();        // in beforeAll; no close: the run's platform of this mode
+//   platform = await startTestPlatform({ env }); afterAll(() => platform.close()); // a platform of the file's own
+//
+// sharedPlatform() is the default: one platform per mode per test run (tests/setup/shared-platforms.ts starts it
+// on first need, on a fresh database and the real NATS, and stops it after the run), so a file costs its tests
+// only. A file on it isolates itself by what it makes: its own users (signUp), rooms, names (add a random part to
+// names and slugs that must be unique), and asserts nothing about rows it did not make (counts filtered to its
+// own data, or at least-N). It must not change what other files rely on: the bootstrap admin's account and
+// platform-wide settings. Start a platform of your own (startTestPlatform) only when the file needs other
+// settings (env: fake providers, a throttle under test, a webhook secret) or restarts or breaks the platform.
 import { generateKeyPairSync, randomUUID } from "node:crypto";
 import { SignJWT, importPKCS8 } from "jose";
+import { request } from "node:http";
 import { inject } from "vitest";
 import { createTestDatabase } from "@tt/kit/testing";
 import { startAllInOne } from "@tt/platform";
 import { startDistributed } from "../../../services/platform/src/distributed.ts";
+import { SHARED_ADMIN, type SharedPlatformInfo, type SharedPlatformKind } from "../../setup/shared-platforms.ts";
 
 export type Mode = "all-in-one" | "distributed";
 export const MODES: Mode[] = ["all-in-one", "distributed"];
@@ -20,8 +33,8 @@ export function defaultMode(): Mode {
   return mode as Mode;
 }
 
-/** The first admin every test platform is started with. */
-export const ADMIN = { email: "admin@example.test", password: "admin-password-1" };
+/** The first admin every test platform is started with, the shared ones included. */
+export const ADMIN = SHARED_ADMIN;
 
 export interface Answer {
   status: number;
@@ -89,6 +102,56 @@ export async function startTestPlatform(
     throw err;
   }
 
+  return clientOf(running, privatePem, async () => {
+    await running.close();
+    await db.drop();
+  });
+}
+
+/**
+ * The test run's platform of `mode` (default: the project's, see defaultMode), started on first need and shared
+ * by every file of the run that asks for it; its `close()` does nothing (the run stops it). See the top of
+ * this file for what a file on it must keep to.
+ */
+export function sharedPlatform(mode: Mode = defaultMode()): Promise<TestPlatform> {
+  return sharedPlatformOf(mode);
+}
+
+/** A shared platform of the run: a mode's, or `web`, the browser journeys' (see support/web.ts). */
+export async function sharedPlatformOf(kind: SharedPlatformKind): Promise<TestPlatform> {
+  const { url, privatePem } = await askShared<SharedPlatformInfo>(`/platform/${kind}`);
+  return clientOf({ url }, privatePem, async () => undefined);
+}
+
+/**
+ * Asks the test run's broker (tests/setup/shared-platforms.ts) for a shared resource: `/platform/<mode>`,
+ * `/frontends` (the web apps, built once), `/chromium` (the shared browser's endpoint). Without a time limit of
+ * its own (the first caller waits for the start); the hook's timeout bounds it.
+ */
+export function askShared<T>(what: string): Promise<T> {
+  return new Promise((resolve, reject) => {
+    const req = request(`${inject("sharedBroker")}${what}`, { method: "POST" }, (res) => {
+      let text = "";
+      res.setEncoding("utf8");
+      res.on("data", (chunk: string) => (text += chunk));
+      res.on("end", () => {
+        const body = JSON.parse(text) as T & { error?: string };
+        if (res.statusCode === 200) resolve(body);
+        else reject(new Error(`the shared ${what} could not be started: ${body.error ?? text}`));
+      });
+      res.on("error", reject);
+    });
+    req.on("error", reject);
+    req.end();
+  });
+}
+
+/** The REST client and token factory of the platform at `running.url`. */
+async function clientOf(
+  running: { url: string },
+  privatePem: string,
+  close: () => Promise<void>,
+): Promise<TestPlatform> {
   const call = async (method: string, path: string, o: CallOptions = {}): Promise<Answer> => {
     const headers: Record<string, string> = { ...o.headers };
     if (o.token) headers.authorization = `Bearer ${o.token}`;
@@ -146,9 +209,6 @@ export async function startTestPlatform(
     adminToken: () => login(ADMIN.email, ADMIN.password),
     craft,
     serviceToken: (name = "test-service") => craft({ typ: "service", role: "service", sub: name }),
-    async close() {
-      await running.close();
-      await db.drop();
-    },
+    close,
   };
 }

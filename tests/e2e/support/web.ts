@@ -1,0 +1,79 @@
+// What every browser journey (tests/e2e/web-*.e2e.test.ts) needs, shared by the test run:
+//
+//   let web: WebSetup;
+//   beforeAll(async () => { web = await webSetup(); /* the file's own accounts, rooms… over web.api */ }, 300_000);
+//   afterAll(() => web?.close());
+//   … const context = await web.browser.newContext({ viewport }); const page = await context.newPage(); …
+//
+// webSetup() builds the web apps once per run (when their sources changed), gives the run's all-in-one platform
+// that serves them (`web.platform`, a TestPlatform: signUp, adminToken, call…) and a connection to the run's
+// one headless Chromium: each file opens its own browser contexts (fresh storage, like a fresh profile), and
+// close() closes them. The platform is shared by the browser journeys only (not by the REST suites): the same
+// rules hold as for sharedPlatform (support/platform.ts): a file isolates itself by unique names and its own
+// accounts, and asserts nothing about rows it did not make. A journey that needs other settings or a whole
+// table to itself starts its own platform (startAllInOne) and still uses builtWebApps() and sharedBrowser().
+import { mkdirSync } from "node:fs";
+import path from "node:path";
+import { chromium, type Browser, type Page } from "playwright-core";
+import { askShared, sharedPlatformOf, type TestPlatform } from "./platform.ts";
+
+/** Where the journeys' screenshots go: test-artifacts/<dir>/ at the repository's root. */
+export function screenshots(dir: string): (page: Page, name: string) => Promise<void> {
+  const folder = path.resolve(import.meta.dirname, "../../../test-artifacts", dir);
+  mkdirSync(folder, { recursive: true });
+  return async (page, name) => {
+    await page.screenshot({ path: path.join(folder, `${name}.png`), fullPage: true });
+  };
+}
+
+/** Builds the web apps once per test run, when their sources are newer than their last build. */
+export async function builtWebApps(): Promise<void> {
+  await askShared("/frontends");
+}
+
+/** A connection to the test run's one Chromium; close() ends the connection and its contexts, not the browser. */
+export async function sharedBrowser(): Promise<Browser> {
+  const { wsEndpoint } = await askShared<{ wsEndpoint: string }>("/chromium");
+  return chromium.connect(wsEndpoint);
+}
+
+/** A REST call to the platform at `url` that fails the test unless it answers 2xx; the parsed JSON body. */
+export function restApi(url: string) {
+  return async (method: string, route: string, body?: unknown, token?: string): Promise<Record<string, unknown>> => {
+    const res = await fetch(`${url}${route}`, {
+      method,
+      headers: {
+        ...(body === undefined ? {} : { "content-type": "application/json" }),
+        ...(token ? { authorization: `Bearer ${token}` } : {}),
+      },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    });
+    const text = await res.text();
+    if (!res.ok) throw new Error(`${method} ${route} answered ${res.status}: ${text}`);
+    return text ? (JSON.parse(text) as Record<string, unknown>) : {};
+  };
+}
+
+export interface WebSetup {
+  /** The shared web platform (all-in-one, serving the built apps at its url). */
+  platform: TestPlatform;
+  url: string;
+  /** This file's connection to the shared Chromium. */
+  browser: Browser;
+  /** restApi(url). */
+  api: ReturnType<typeof restApi>;
+  close(): Promise<void>;
+}
+
+export async function webSetup(): Promise<WebSetup> {
+  await builtWebApps();
+  const platform = await sharedPlatformOf("web");
+  const browser = await sharedBrowser();
+  return {
+    platform,
+    url: platform.url,
+    browser,
+    api: restApi(platform.url),
+    close: () => browser.close(),
+  };
+}

@@ -1,0 +1,172 @@
+// What the test run shares between its e2e files, owned by the Vitest main process (global-setup.ts starts this
+// once per project) and started on first need only, so a run of unit suites alone starts none of it:
+//   - one platform per mode (all-in-one, in this process; distributed, one process per chart Deployment) for the
+//     REST suites, and one all-in-one that also serves the web apps for the browser journeys (`web`), each on its
+//     own fresh database and the run's NATS, stopped when the run ends;
+//   - the web apps, built once (buildFrontendsIfStale) by the first browser suite that asks;
+//   - one headless Chromium (a Playwright browser server) that browser suites connect to.
+// Test files reach it through a loopback HTTP endpoint whose URL is provided as `sharedBroker`; they use the
+// client side in tests/e2e/support/ (sharedPlatform, webSetup), never this module directly.
+import { generateKeyPairSync } from "node:crypto";
+import { mkdtemp, rm } from "node:fs/promises";
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { createTestDatabase } from "@tt/kit/testing";
+
+export type SharedPlatformKind = "all-in-one" | "distributed" | "web";
+
+/** The first admin of every shared platform (tests/e2e/support/platform.ts ADMIN). */
+export const SHARED_ADMIN = { email: "admin@example.test", password: "admin-password-1" };
+
+/**
+ * Settings of the shared platforms beyond the defaults. Every file of the run signs in from 127.0.0.1 (the admin
+ * alone once per file or more), so the per-address sign-in and code throttles are raised; a suite that tests a
+ * throttle starts a platform of its own with the limit it needs.
+ */
+export const SHARED_ENV: Record<string, string> = {
+  LOG_LEVEL: "warn",
+  ADMIN_EMAIL: SHARED_ADMIN.email,
+  ADMIN_PASSWORD: SHARED_ADMIN.password,
+  LOGIN_ATTEMPTS_PER_ACCOUNT_AND_IP: "100000",
+  LOGIN_ATTEMPTS_PER_IP: "100000",
+  MOBILE_CODES_PER_IP_PER_HOUR: "100000",
+  PASSWORD_RESETS_PER_CLIENT_PER_HOUR: "100000",
+  PASSWORD_RESET_ATTEMPTS_PER_CLIENT_PER_HOUR: "100000",
+};
+
+/** What a test file gets of a shared platform. */
+export interface SharedPlatformInfo {
+  url: string;
+  /** The platform's JWT_PRIVATE_KEY, to craft tokens. */
+  privatePem: string;
+}
+
+interface Running extends SharedPlatformInfo {
+  close(): Promise<void>;
+}
+
+export interface Broker {
+  url: string;
+  close(): Promise<void>;
+}
+
+/** Runs `start` once; every caller gets its result (or its failure: a broken start is not retried per file). */
+function once<T>(start: () => Promise<T>): () => Promise<T> {
+  let started: Promise<T> | undefined;
+  return () => (started ??= start());
+}
+
+export async function startBroker(opts: { databaseUrl: string; natsUrl: string }): Promise<Broker> {
+  const closers: Array<() => Promise<void>> = [];
+
+  const startPlatform = async (kind: SharedPlatformKind): Promise<Running> => {
+    const privatePem = generateKeyPairSync("ed25519").privateKey.export({ type: "pkcs8", format: "pem" }).toString();
+    const db = await createTestDatabase(opts.databaseUrl);
+    const mediaDir = await mkdtemp(path.join(tmpdir(), `tt-shared-${kind}-media-`));
+    const env = { ...SHARED_ENV, JWT_PRIVATE_KEY: privatePem, MEDIA_DIR: mediaDir };
+    let running: { url: string; close(): Promise<void> };
+    try {
+      if (kind === "distributed") {
+        const { startDistributed } = await import("../../services/platform/src/distributed.ts");
+        // The children's output would interleave with the reporter's; their failures surface through startDistributed.
+        running = await startDistributed({
+          databaseUrl: db.url,
+          natsUrl: opts.natsUrl,
+          env,
+          port: 0,
+          forwardOutput: false,
+          // Ten processes one after the other on a loaded two-core machine.
+          readyTimeoutMs: 180_000,
+        });
+      } else {
+        const { startAllInOne } = await import("@tt/platform");
+        const { createFrontendHandler } = await import("@tt/web-server");
+        // Serves whatever the web apps' dist folders hold when asked: browser suites build them first (/frontends).
+        const frontends = kind === "web" ? createFrontendHandler() : undefined;
+        running = await startAllInOne({
+          databaseUrl: db.url,
+          natsUrl: opts.natsUrl,
+          env,
+          port: 0,
+          host: "127.0.0.1",
+          staticHandler: frontends && ((req, res) => frontends(req, res)),
+        });
+      }
+    } catch (err) {
+      await db.drop();
+      await rm(mediaDir, { recursive: true, force: true });
+      throw err;
+    }
+    const close = async () => {
+      await running.close();
+      await db.drop();
+      await rm(mediaDir, { recursive: true, force: true });
+    };
+    closers.push(close);
+    return { url: running.url, privatePem, close };
+  };
+
+  const platforms: Record<SharedPlatformKind, () => Promise<Running>> = {
+    "all-in-one": once(() => startPlatform("all-in-one")),
+    distributed: once(() => startPlatform("distributed")),
+    web: once(() => startPlatform("web")),
+  };
+
+  const frontends = once(async () => {
+    const { buildFrontendsIfStale } = await import("@tt/web-server");
+    return buildFrontendsIfStale();
+  });
+
+  const chromium = once(async () => {
+    const { chromium: browserType } = await import("playwright-core");
+    const { chromiumLaunchOptions } = await import("@tt/web-server");
+    const server = await browserType.launchServer(chromiumLaunchOptions);
+    closers.push(() => server.close());
+    return { wsEndpoint: server.wsEndpoint() };
+  });
+
+  const info = (kind: SharedPlatformKind) => async (): Promise<SharedPlatformInfo> => {
+    const { url, privatePem } = await platforms[kind]();
+    return { url, privatePem };
+  };
+  const routes: Record<string, () => Promise<unknown>> = {
+    "/platform/all-in-one": info("all-in-one"),
+    "/platform/distributed": info("distributed"),
+    "/platform/web": info("web"),
+    "/frontends": frontends,
+    "/chromium": chromium,
+  };
+
+  const server = createServer((req: IncomingMessage, res: ServerResponse) => {
+    const route = routes[req.url ?? ""];
+    const answer = (status: number, body: unknown) => {
+      res.writeHead(status, { "content-type": "application/json" });
+      res.end(JSON.stringify(body));
+    };
+    if (req.method !== "POST" || !route) return answer(404, { error: `no shared ${req.method} ${req.url}` });
+    route().then(
+      (body) => answer(200, body),
+      (err: unknown) => answer(500, { error: err instanceof Error ? (err.stack ?? err.message) : String(err) }),
+    );
+  });
+  // A start may take minutes (a first web build, ten processes on a loaded machine): no server-side time limit.
+  server.requestTimeout = 0;
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    async close() {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      for (const close of closers.reverse()) {
+        try {
+          await close();
+        } catch (err) {
+          process.stderr.write(`closing a shared test resource failed: ${String((err as Error)?.stack ?? err)}\n`);
+        }
+      }
+    },
+  };
+}
