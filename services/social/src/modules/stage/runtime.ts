@@ -53,6 +53,8 @@ const ROOM_CACHE_MS = 10_000;
 const LEASE_BUCKET = "social-lease";
 /** A non-holder ends a play this long after its end when the holder has not (it died and its lease has not expired). */
 const BACKUP_END_MS = 1_500;
+/** The shortest time between two presence reconciliations of a room (joins in between are counted together). */
+const PRESENCE_MIN_GAP_MS = 250;
 
 const END_REASONS: Record<EndReason, string> = {
   ended: "ended",
@@ -511,7 +513,9 @@ export class RoomDriver {
     let stage = current.stage;
     if (this.holder) {
       const interval = deps.config.SOCIAL_PRESENCE_INTERVAL_MS;
-      if (this.presenceDirty || now - this.lastPresence >= interval) {
+      // A burst of joins is reconciled at most every PRESENCE_MIN_GAP_MS (one patch for many joins).
+      const since = now - this.lastPresence;
+      if ((this.presenceDirty && since >= Math.min(PRESENCE_MIN_GAP_MS, interval)) || since >= interval) {
         this.presenceDirty = false;
         this.lastPresence = now;
         stage = await this.reconcilePresence();
