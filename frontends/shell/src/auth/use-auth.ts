@@ -1,7 +1,7 @@
 // Loaded with the pages that need it (log in, sign up), never on the first paint.
 import { useMutation } from "@tanstack/react-query";
 import { AuthService, type LoginResponse, type SignUpResponse } from "@tt/proto/tt/user/v1/auth_service_pb";
-import { useKit } from "@tt/web-kit";
+import { useAnalytics, useKit } from "@tt/web-kit";
 import { toSessionUser, toStoredToken, useClient } from "@tt/web-kit/connect";
 
 export interface Credentials {
@@ -23,17 +23,31 @@ function useSignedInSession() {
   };
 }
 
+// login-action (spec 002 §7): what was tried and how it ended; a guest may send it, so a refusal is counted too.
 export function useLogin() {
   const users = useClient(AuthService);
   const signIn = useSignedInSession();
-  return useMutation({ mutationFn: (input: Credentials) => users.login(input), onSuccess: (res) => signIn(res) });
+  const analytics = useAnalytics();
+  return useMutation({
+    mutationFn: (input: Credentials) => users.login(input),
+    onSuccess: (res) => {
+      signIn(res);
+      analytics.track("login-action", { action: "login", method: "password", outcome: "signed-in" });
+    },
+    onError: () => void analytics.track("login-action", { action: "login", method: "password", outcome: "refused" }),
+  });
 }
 
 export function useSignUp() {
   const users = useClient(AuthService);
   const signIn = useSignedInSession();
+  const analytics = useAnalytics();
   return useMutation({
     mutationFn: (input: SignUpInput) => users.signUp(input),
-    onSuccess: (res, input) => signIn(res, input.nickname || undefined),
+    onSuccess: (res, input) => {
+      signIn(res, input.nickname || undefined);
+      analytics.track("login-action", { action: "sign-up", method: "password", outcome: "signed-in" });
+    },
+    onError: () => void analytics.track("login-action", { action: "sign-up", method: "password", outcome: "refused" }),
   });
 }
