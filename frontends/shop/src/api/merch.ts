@@ -192,12 +192,18 @@ export function useBuyAvatar() {
   });
 }
 
+/**
+ * The own profile's key: under the profile family (cached like it, invalidated with it), but not the family's
+ * own key, where the shell keeps the nickname it shows (another shape, in the query client the page shares).
+ */
+export const ownProfileKey = (uuid: string) => [...queryKeys.profile(uuid), "own"] as const;
+
 /** The current avatar is the profile's avatarId in the user service (one source of truth). */
 export function useOwnProfile() {
   const client = useClient(ProfileService);
   const uuid = useUserUuid();
   return useQuery({
-    queryKey: queryKeys.profile(uuid),
+    queryKey: ownProfileKey(uuid),
     queryFn: async () => (await client.getOwnProfile({})).profile ?? null,
   });
 }
@@ -211,6 +217,7 @@ export function useChooseAvatar() {
     mutationFn: (slug: string) => client.updateProfile({ avatarId: slug }),
     onSuccess: (_res, slug) => {
       analytics.track("shop-action", { action: "choose-avatar", slug });
+      // The whole profile family: the shop's own profile and what the shell shows (its current avatar).
       return queryClient.invalidateQueries({ queryKey: queryKeys.profile(uuid) });
     },
   });

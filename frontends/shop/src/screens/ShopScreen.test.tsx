@@ -67,6 +67,19 @@ describe("ShopScreen", () => {
     ]);
   });
 
+  it("lists 32 token bundles a page and fetches the next on demand", async () => {
+    const service = setup({ bundles: 33 });
+    const list = await screen.findByRole("list", { name: "Token bundles" });
+    await waitFor(() => expect(list.querySelectorAll("li")).toHaveLength(32));
+    const more = screen.getAllByRole("button", { name: "Show more" });
+    fireEvent.click(more[more.length - 1]!);
+    expect(await screen.findByText("Bundle 33")).toBeTruthy();
+    expect(service.calls.filter((c) => c.startsWith("ListTokenBundles"))).toEqual([
+      "ListTokenBundles:0:32",
+      "ListTokenBundles:32:32",
+    ]);
+  });
+
   it("offers to open a token account when there is none, and refetches the balance on window focus", async () => {
     const service = setup({ balance: null });
     fireEvent.click(await screen.findByRole("button", { name: "Open a token account" }));

@@ -6,6 +6,7 @@ import { Code, ConnectError, type ConnectRouter } from "@connectrpc/connect";
 import { AvatarService } from "@tt/proto/tt/merch/v1/avatar_service_pb";
 import { ConsumableService } from "@tt/proto/tt/merch/v1/consumable_service_pb";
 import {
+  AvatarAssignmentSchema,
   AvatarSchema,
   ConsumableSchema,
   RankingStatusSchema,
@@ -30,11 +31,15 @@ export interface TestMerchService {
   /** Idempotency keys the purchases carried. */
   keys: string[];
   avatarId: string;
+  /** Slugs of the avatars the user owns beyond the free ones. */
+  owned: string[];
   /** The next purchase waits until this promise resolves. */
   holdPurchase?: Promise<void>;
 }
 
-export function createTestMerchService(opts: { balance?: number | null; consumables?: number } = {}): TestMerchService {
+export function createTestMerchService(
+  opts: { balance?: number | null; consumables?: number; bundles?: number } = {},
+): TestMerchService {
   const state: TestMerchService = {
     routes: () => undefined,
     calls: [],
@@ -57,7 +62,10 @@ export function createTestMerchService(opts: { balance?: number | null; consumab
     ),
     keys: [],
     avatarId: "",
+    owned: [],
   };
+  const catAvatar = create(AvatarSchema, { slug: "cat", name: "Cat", status: "PUBLIC" });
+  const owlAvatar = create(AvatarSchema, { slug: "owl", name: "Gold owl", status: "PUBLIC", tokenCost: 40 });
   const rankings = Array.from({ length: 25 }, (_, i) =>
     create(RankingStatusSchema, {
       id: `r${i}`,
@@ -88,10 +96,15 @@ export function createTestMerchService(opts: { balance?: number | null; consumab
         return { account: state.account };
       },
       listTokenBundles(req) {
-        state.calls.push("ListTokenBundles");
-        const bundles = [
-          create(TokenBundleSchema, { id: "b1", productId: "p100", name: "Pile of tokens", tokens: 100 }),
-        ];
+        state.calls.push(`ListTokenBundles:${req.offset}:${req.limit}`);
+        const bundles = Array.from({ length: opts.bundles ?? 1 }, (_, i) =>
+          create(TokenBundleSchema, {
+            id: `b${i + 1}`,
+            productId: `p${i + 1}`,
+            name: i === 0 ? "Pile of tokens" : `Bundle ${i + 1}`,
+            tokens: 100 * (i + 1),
+          }),
+        );
         return { bundles: bundles.slice(req.offset, req.offset + (req.limit || 32)), total: bundles.length };
       },
     });
@@ -125,18 +138,30 @@ export function createTestMerchService(opts: { balance?: number | null; consumab
     });
     router.service(AvatarService, {
       listAvatars() {
+        const owned = state.owned.includes("owl");
         return {
-          avatars: [create(AvatarSchema, { slug: "cat", name: "Cat", status: "PUBLIC" })],
-          assignments: [],
+          avatars: owned ? [catAvatar, owlAvatar] : [catAvatar],
+          assignments: owned
+            ? [create(AvatarAssignmentSchema, { id: "a1", avatarSlug: "owl", type: "PURCHASED" })]
+            : [],
         };
       },
       listAllAvatars() {
+        return { avatars: [catAvatar, owlAvatar], total: 2 };
+      },
+      createAvatarAssignment(req, ctx) {
+        state.calls.push(`CreateAvatarAssignment:${req.slug}`);
+        state.keys.push(ctx.requestHeader.get("idempotency-key") ?? "");
+        const account = state.account;
+        if (!account)
+          throw new ConnectError("We were unable to find your token account. Please try again.", Code.NotFound);
+        if (state.owned.includes(req.slug)) throw new ConnectError("avatar already assigned", Code.AlreadyExists);
+        if (account.balance < owlAvatar.tokenCost) throw new ConnectError("not enough tokens", Code.Aborted);
+        state.owned.push(req.slug);
+        state.account = create(TokenAccountSchema, { ...account, balance: account.balance - owlAvatar.tokenCost });
         return {
-          avatars: [
-            create(AvatarSchema, { slug: "cat", name: "Cat", status: "PUBLIC" }),
-            create(AvatarSchema, { slug: "owl", name: "Gold owl", status: "PUBLIC", tokenCost: 40 }),
-          ],
-          total: 2,
+          assignment: create(AvatarAssignmentSchema, { id: "a1", avatarSlug: req.slug, type: "PURCHASED" }),
+          account: state.account,
         };
       },
     });
