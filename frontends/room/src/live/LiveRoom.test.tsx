@@ -22,7 +22,7 @@ function recordingUrlHandler() {
   return { handler, plays };
 }
 
-function render(social: FakeSocial, user?: string, permissions = LISTENER, search = "") {
+function render(social: FakeSocial, user?: string, permissions = LISTENER, search = "", fromConfig = false) {
   const kit = createTestKit({ routes: social.routes, search });
   if (user) {
     kit.session.signIn(
@@ -32,7 +32,13 @@ function render(social: FakeSocial, user?: string, permissions = LISTENER, searc
   }
   const url = recordingUrlHandler();
   renderWithKit(
-    <LiveRoom room={ROOM_UUID} permissions={permissions} players={[]} urlHandler={url.handler} previewLimit={1} />,
+    <LiveRoom
+      room={ROOM_UUID}
+      permissions={permissions}
+      {...(fromConfig ? {} : { players: [] })}
+      urlHandler={url.handler}
+      previewLimit={1}
+    />,
     kit,
   );
   return { kit, plays: url.plays };
@@ -72,6 +78,13 @@ describe("the live room (issue 14)", () => {
     expect(plays[0]!.startAt).toBeGreaterThanOrEqual(29);
     expect(plays[0]!.startAt).toBeLessThan(40);
     expect(localStorage.getItem(CURRENT_DANCEFLOOR_KEY)).toBe("lounge");
+  });
+
+  it("plays with the runtime configuration's players, none when /remotes.json names none", async () => {
+    const social = createFakeSocial();
+    playing(social);
+    const { plays } = render(social, LISTENER_UUID, LISTENER, "", true);
+    await waitFor(() => expect(plays).toHaveLength(1));
   });
 
   it("applies the patches that follow: a like from someone else shows, and the booth goes silent", async () => {

@@ -15,7 +15,7 @@ import {
   type PlayerController,
   type PlayHandler,
 } from "@tt/web-kit";
-import { useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from "react";
+import { useCallback, useEffect, useMemo, useRef, useState, useSyncExternalStore, type ReactNode } from "react";
 import { ErrorMessage } from "../lib/ui.tsx";
 import { liveKeys, useCrateClient, useProviderTokenClient, useStageClient } from "./api.ts";
 import { Booth } from "./Booth.tsx";
@@ -166,7 +166,8 @@ export function LiveRoom({
     enabled: players === undefined,
     staleTime: Infinity,
   });
-  const configuredPlayers = players ?? config.data?.players;
+  // A configuration without players (the array form of /remotes.json, or none) configures none.
+  const configuredPlayers = players ?? (config.data ? (config.data.players ?? []) : undefined);
   const configuredBrand = brand ?? config.data?.brand;
   const [handlers, setHandlers] = useState<PlayHandler[] | null>(null);
   useEffect(() => {
@@ -233,6 +234,23 @@ export function LiveRoom({
     });
   }, [controller, clock, startedAtMs, playerModule]);
 
+  const mediaBox = useRef<HTMLDivElement>(null);
+  // A browser that refused to start the audio by itself (no interaction with the page yet) leaves the player
+  // ready but paused: the listener starts it, at the room's position.
+  const playerStatus = useSyncExternalStore(
+    (listener) => controller?.subscribe(listener) ?? (() => undefined),
+    () => controller?.getState().status ?? "idle",
+    () => "idle",
+  );
+  const listen = () => {
+    const media = mediaBox.current?.querySelector("audio");
+    if (!media || !clock || startedAtMs === undefined) return;
+    void media.play().then(
+      () => controller?.seekTo((clock.serverNow() - startedAtMs) / 1000),
+      () => undefined,
+    );
+  };
+
   // Play tracking (spec 002 §4): start when this listener's player plays a new play, continue every second, end.
   const analytics = useMemo(() => createKitAnalytics(kit), [kit]);
   useEffect(() => () => analytics.close(), [analytics]);
@@ -247,7 +265,6 @@ export function LiveRoom({
       }),
     [playerModule, analytics, kit],
   );
-  const mediaBox = useRef<HTMLDivElement>(null);
   const volume = () => mediaBox.current?.querySelector("audio")?.volume ?? 1;
   const roomSlug = stage?.room?.slug ?? room;
   const trackedPlay = useRef<{ roomSlug: string; playId: string } | null>(null);
@@ -366,16 +383,23 @@ export function LiveRoom({
                   </a>
                 </p>
               ) : handlers && priority ? (
-                <Player
-                  song={song}
-                  startAt={startAt}
-                  endsAt={endsAt}
-                  label={t("nowPlaying")}
-                  handlers={handlers}
-                  priority={priority}
-                  onController={setController}
-                  {...(urlHandler ? { urlHandler } : {})}
-                />
+                <>
+                  {playerStatus === "ready" && song && (
+                    <button type="button" className="tt-button" onClick={listen}>
+                      {t("listen")}
+                    </button>
+                  )}
+                  <Player
+                    song={song}
+                    startAt={startAt}
+                    endsAt={endsAt}
+                    label={t("nowPlaying")}
+                    handlers={handlers}
+                    priority={priority}
+                    onController={setController}
+                    {...(urlHandler ? { urlHandler } : {})}
+                  />
+                </>
               ) : null}
             </div>
             <section className="tt-live-listeners" aria-labelledby="live-listeners">
