@@ -118,6 +118,8 @@ export class StageRuntime {
       await deps.bus.kv(LEASE_BUCKET, { ttlMs: deps.config.SOCIAL_LEASE_TTL_MS }),
     );
     await runtime.consumeRoomEvents();
+    // A deleted room is forgotten by every instance at once (its stage must not be made again from a cached room).
+    runtime.subscriptions.push(await deps.bus.subscribe(resetSubject("*"), () => runtime.roomCache.clear()));
     runtime.heartbeat = setInterval(() => {
       for (const room of runtime.hubs.keys()) runtime.presenceChanged(room);
     }, PRESENCE_HEARTBEAT_MS);
