@@ -167,7 +167,10 @@ export function LiveRoom({
     staleTime: Infinity,
   });
   // A configuration without players (the array form of /remotes.json, or none) configures none.
-  const configuredPlayers = players ?? (config.data ? (config.data.players ?? []) : undefined);
+  const configuredPlayers = useMemo(
+    () => players ?? (config.data ? (config.data.players ?? []) : undefined),
+    [players, config.data],
+  );
   const configuredBrand = brand ?? config.data?.brand;
   const [handlers, setHandlers] = useState<PlayHandler[] | null>(null);
   useEffect(() => {
