@@ -142,7 +142,7 @@ export function createTestMerchService(
         return {
           avatars: owned ? [catAvatar, owlAvatar] : [catAvatar],
           assignments: owned
-            ? [create(AvatarAssignmentSchema, { id: "a1", avatarSlug: "owl", type: "PURCHASED" })]
+            ? [create(AvatarAssignmentSchema, { avatarAssignmentId: "a1", avatarSlug: "owl", type: "PURCHASED" })]
             : [],
         };
       },
@@ -160,7 +160,11 @@ export function createTestMerchService(
         state.owned.push(req.slug);
         state.account = create(TokenAccountSchema, { ...account, balance: account.balance - owlAvatar.tokenCost });
         return {
-          assignment: create(AvatarAssignmentSchema, { id: "a1", avatarSlug: req.slug, type: "PURCHASED" }),
+          assignment: create(AvatarAssignmentSchema, {
+            avatarAssignmentId: "a1",
+            avatarSlug: req.slug,
+            type: "PURCHASED",
+          }),
           account: state.account,
         };
       },
