@@ -56,7 +56,9 @@ describe("distributed mode", () => {
       forwardOutput: false,
       env: { LOG_LEVEL: "warn" },
     });
-  });
+    // Two of every process, started one after the other (each service migrates before the next), on a loaded
+    // machine: far beyond the default hook timeout.
+  }, 300_000);
 
   afterAll(async () => {
     await platform?.close();
