@@ -22,7 +22,14 @@ function recordingUrlHandler() {
   return { handler, plays };
 }
 
-function render(social: FakeSocial, user?: string, permissions = LISTENER, search = "", fromConfig = false) {
+function render(
+  social: FakeSocial,
+  user?: string,
+  permissions = LISTENER,
+  search = "",
+  fromConfig = false,
+  activity = false,
+) {
   const kit = createTestKit({ routes: social.routes, search });
   if (user) {
     kit.session.signIn(
@@ -38,6 +45,7 @@ function render(social: FakeSocial, user?: string, permissions = LISTENER, searc
       {...(fromConfig ? {} : { players: [] })}
       urlHandler={url.handler}
       previewLimit={1}
+      activity={activity}
     />,
     kit,
   );
@@ -45,14 +53,14 @@ function render(social: FakeSocial, user?: string, permissions = LISTENER, searc
 }
 
 /** A stage where the DJ plays the demo song, started 30 s ago by the server's clock. */
-function playing(social: FakeSocial, startedAgoMs = 30_000) {
+function playing(social: FakeSocial, startedAgoMs = 30_000, explicit = false) {
   social.change((stage) => {
     stage.seats = [{ $typeName: "tt.social.v1.StageSeat", userUuid: DJ_UUID }];
     stage.play = {
       $typeName: "tt.social.v1.StagePlay",
       playId: "play-1",
       djUuid: DJ_UUID,
-      song: demoSong(),
+      song: demoSong({ explicit }),
       duration: 120,
       startedAt: timestampFromMs(Date.now() - startedAgoMs),
     };
@@ -85,6 +93,20 @@ describe("the live room (issue 14)", () => {
     playing(social);
     const { plays } = render(social, LISTENER_UUID, LISTENER, "", true);
     await waitFor(() => expect(plays).toHaveLength(1));
+  });
+
+  it("skips an explicit song for a listener in the chat platform's activity whose explicit audio is off", async () => {
+    const social = createFakeSocial();
+    playing(social, 30_000, true);
+    const { plays } = render(social, LISTENER_UUID, LISTENER, "", false, true);
+    expect((await screen.findByTestId("live-explicit")).textContent).toContain("explicit audio is off");
+    expect(social.calls.some((call) => call.method === "GetUserData")).toBe(true);
+    expect(plays).toHaveLength(0);
+    // Outside the activity the same song plays.
+    const elsewhere = createFakeSocial();
+    playing(elsewhere, 30_000, true);
+    const other = render(elsewhere, LISTENER_UUID);
+    await waitFor(() => expect(other.plays).toHaveLength(1));
   });
 
   it("applies the patches that follow: a like from someone else shows, and the booth goes silent", async () => {

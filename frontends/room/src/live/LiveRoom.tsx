@@ -4,6 +4,7 @@ import type { CrateSong } from "@tt/proto/tt/playlist/v1/crate_pb";
 import type { Stage } from "@tt/proto/tt/social/v1/stage_pb";
 import {
   createKitAnalytics,
+  isDiscordHost,
   loadPlayer,
   loadRuntimeConfig,
   Player,
@@ -17,7 +18,7 @@ import {
 } from "@tt/web-kit";
 import { useCallback, useEffect, useMemo, useRef, useState, useSyncExternalStore, type ReactNode } from "react";
 import { ErrorMessage } from "../lib/ui.tsx";
-import { liveKeys, useCrateClient, useProviderTokenClient, useStageClient } from "./api.ts";
+import { liveKeys, useCrateClient, useProfileClient, useProviderTokenClient, useStageClient } from "./api.ts";
 import { Booth } from "./Booth.tsx";
 import { formatSeconds, initialsOf } from "./format.ts";
 import { LIVE_NAMESPACE, liveTranslations } from "./locales.ts";
@@ -48,6 +49,8 @@ export interface LiveRoomProps {
   brand?: string;
   /** Tests: the handler of the URL providers. */
   urlHandler?: PlayHandler;
+  /** Inside the chat platform's activity (Discord); by default from the page's host. */
+  activity?: boolean;
   /** The chat panel (CHAT's, live/chat), given the join stream's chat events. */
   renderChat?: (props: ChatSlotProps) => ReactNode;
 }
@@ -113,6 +116,7 @@ export function LiveRoom({
   brand,
   urlHandler,
   renderChat,
+  activity = typeof window !== "undefined" && isDiscordHost(window.location.hostname),
 }: LiveRoomProps) {
   const { t } = useAppTranslation(LIVE_NAMESPACE, liveTranslations);
   const kit = useKit();
@@ -211,8 +215,22 @@ export function LiveRoom({
   }, [me, playId]);
   const previewOver = !me && previewCount > previewLimit;
 
+  // Listeners in the chat platform's activity whose explicit audio is disallowed skip explicit songs (issue 14,
+  // spec 002 §6); until their preference is known (and for guests there) explicit songs are not played.
+  const profiles = useProfileClient();
+  const userData = useQuery({
+    queryKey: liveKeys.userData,
+    queryFn: () => profiles.getUserData({}),
+    enabled: activity && me !== undefined,
+  });
+  const explicitSkipped =
+    activity && (play?.song?.explicit ?? false) && userData.data?.userData?.allowExplicitAudio !== true;
+
   // The song for the player: the same object for one play, so nothing restarts on a re-render.
-  const song = useMemo(() => (play?.song ? playableOf(play.song) : null), [playId]); // eslint-disable-line react-hooks/exhaustive-deps
+  const song = useMemo(
+    () => (play?.song && !explicitSkipped ? playableOf(play.song) : null),
+    [playId, explicitSkipped], // eslint-disable-line react-hooks/exhaustive-deps
+  );
   const startAt = useMemo(() => Math.max(0, position), [playId, clock]); // eslint-disable-line react-hooks/exhaustive-deps
 
   // The recent-songs cache: a finished play's song joins it (spec 002 §4).
@@ -378,6 +396,11 @@ export function LiveRoom({
               onVoteSkip={(enabled) => act(() => stageClient.setVoteSkip({ room: roomId, enabled }))}
             />
             <div ref={mediaBox} className="tt-live-player" data-play={playId ?? ""} data-ends-at={endsAt ?? ""}>
+              {explicitSkipped && (
+                <p className="tt-muted" data-testid="live-explicit">
+                  {t("explicitSkipped")}
+                </p>
+              )}
               {previewOver ? (
                 <p role="alert" className="tt-live-preview">
                   {t("previewOver")}{" "}

@@ -1,18 +1,21 @@
 import { CrateService } from "@tt/proto/tt/playlist/v1/crate_service_pb";
 import { StageService } from "@tt/proto/tt/social/v1/stage_service_pb";
+import { ProfileService } from "@tt/proto/tt/user/v1/profile_service_pb";
 import { ProviderTokenService } from "@tt/proto/tt/user/v1/provider_token_service_pb";
 import { useClient } from "@tt/web-kit/connect";
 
-export { CrateService, ProviderTokenService, StageService };
+export { CrateService, ProfileService, ProviderTokenService, StageService };
 
 export const useStageClient = () => useClient(StageService);
 export const useCrateClient = () => useClient(CrateService);
 export const useProviderTokenClient = () => useClient(ProviderTokenService);
+export const useProfileClient = () => useClient(ProfileService);
 
 /** Query keys of the live room. */
 export const liveKeys = {
   queue: ["rooms", "live", "queue"] as const,
   crates: ["rooms", "live", "crates"] as const,
+  userData: ["rooms", "live", "userData"] as const,
   /** §4: "a played-song message adds the finished song to the recent-songs cache". */
   recentSongs: (room: string) => ["rooms", "live", "recentSongs", room] as const,
 };

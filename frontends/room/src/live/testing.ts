@@ -7,7 +7,7 @@ import { CrateSongSchema, type CrateSong } from "@tt/proto/tt/playlist/v1/crate_
 import { StageSchema, type Stage } from "@tt/proto/tt/social/v1/stage_pb";
 import { JoinResponseSchema, type JoinResponse } from "@tt/proto/tt/social/v1/stage_service_pb";
 import { createPatch } from "rfc6902";
-import { CrateService, StageService } from "./api.ts";
+import { CrateService, ProfileService, StageService } from "./api.ts";
 
 export const ROOM_UUID = "00000000-0000-4000-8000-000000000001";
 export const DJ_UUID = "00000000-0000-4000-8000-0000000000d1";
@@ -21,6 +21,8 @@ export interface FakeSocial {
   stage: Stage;
   calls: { method: string; caller: string | undefined; input: unknown }[];
   queue: CrateSong[];
+  /** What GetUserData answers (the listener's explicit-audio preference). */
+  allowExplicitAudio: boolean;
   /** Changes the stage and sends the patch to every open stream. */
   change(mutate: (stage: Stage) => void): void;
   /** Sends any message (kicked, reset, chat) to every open stream. */
@@ -58,6 +60,7 @@ export function createFakeSocial(): FakeSocial {
     stage,
     calls,
     queue,
+    allowExplicitAudio: false,
     joins: () => opened,
     change(mutate) {
       const before = toJson(StageSchema, fake.stage);
@@ -146,6 +149,12 @@ export function createFakeSocial(): FakeSocial {
         grab(request, context) {
           record("Grab", context, request);
           return done();
+        },
+      });
+      router.service(ProfileService, {
+        getUserData(request, context) {
+          record("GetUserData", context, request);
+          return { userData: { allowExplicitAudio: fake.allowExplicitAudio } };
         },
       });
       router.service(CrateService, {
