@@ -1,0 +1,119 @@
+// The chat's event consumers (each once per event, docs/new-service.md §10):
+// - merch's ConsumablePurchased with a room uuid: the room's chat shows the consumable (a "room" message);
+// - the room service's RoomConversationCleared (DELETE /rooms/conversation/{id}): the room's messages up to then go;
+// - the room service's UserBlocked / UserUnblocked: who blocked whom, for direct messages and room history.
+// A handler's chat write commits in its own statement before the event is announced; it is idempotent (the
+// consumable's message uuid is derived from the purchase id), so a redelivery changes nothing.
+import { createHash } from "node:crypto";
+import { timestampDate, timestampFromDate } from "@bufbuild/protobuf/wkt";
+import type { MikroORM } from "@mikro-orm/postgresql";
+import { type Bus, consumeEvents, type Subscription } from "@tt/kit";
+import { ConsumablePurchasedSchema } from "@tt/proto/tt/merch/v1/events_pb";
+import { RoomConversationClearedSchema, UserBlockedSchema, UserUnblockedSchema } from "@tt/proto/tt/room/v1/events_pb";
+import type { Logger } from "pino";
+import { clearRoom, insertMessage, setBlocked, toChatMessage } from "./chat-store.ts";
+import type { ChatContent } from "./entities.ts";
+import type { ChatPublisher } from "./publish.ts";
+import type { ChatRelations } from "./relations.ts";
+
+export interface ChatConsumerContext {
+  bus: Bus;
+  orm: MikroORM;
+  logger: Logger;
+  relations: ChatRelations;
+  publisher: ChatPublisher;
+  /** Prefix of the durable consumers' names (one deployment's replicas share them). */
+  durable: string;
+}
+
+/** A stable uuid (version 5 layout) for a name: the same purchase always makes the same message. */
+export function nameUuid(name: string): string {
+  const h = createHash("sha1").update(`tt.social.chat:${name}`).digest();
+  h[6] = (h[6]! & 0x0f) | 0x50;
+  h[8] = (h[8]! & 0x3f) | 0x80;
+  const x = h.subarray(0, 16).toString("hex");
+  return `${x.slice(0, 8)}-${x.slice(8, 12)}-${x.slice(12, 16)}-${x.slice(16, 20)}-${x.slice(20, 32)}`;
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+export async function startChatConsumers(c: ChatConsumerContext): Promise<{ unsubscribe(): Promise<void> }> {
+  const opts = (name: string) => ({ durable: `${c.durable}-${name}`, orm: c.orm, logger: c.logger });
+  const subs: Subscription[] = [
+    await consumeEvents(
+      c.bus,
+      ConsumablePurchasedSchema,
+      async (event) => {
+        if (!UUID.test(event.roomUuid) || !UUID.test(event.userUuid)) return;
+        const roomUuid = event.roomUuid.toLowerCase();
+        const buyer = event.userUuid.toLowerCase();
+        const profile = await c.relations.profile(buyer).catch(() => undefined);
+        const content: ChatContent = {
+          consumable: {
+            id: event.consumableId,
+            name: event.consumableName,
+            tokenCost: event.tokenCost,
+            fileUrl: event.fileUrl,
+            purchaseId: event.purchaseId,
+          },
+        };
+        if (profile) {
+          content.userName = profile.nickname;
+          content.avatarId = profile.avatarId;
+          content.color = profile.color;
+        }
+        const { row, created } = await insertMessage(c.orm.em.fork(), {
+          uuid: nameUuid(`consumable:${event.purchaseId}`),
+          roomUuid,
+          senderUuid: buyer,
+          type: "room",
+          text: "",
+          plain: false,
+          content,
+        });
+        if (created) await c.publisher.toRoom(roomUuid, { kind: { case: "created", value: toChatMessage(row) } });
+      },
+      opts("consumables"),
+    ),
+    await consumeEvents(
+      c.bus,
+      RoomConversationClearedSchema,
+      async (event) => {
+        if (!UUID.test(event.roomUuid)) return;
+        const roomUuid = event.roomUuid.toLowerCase();
+        const at = event.clearedAt ? timestampDate(event.clearedAt) : new Date();
+        await clearRoom(c.orm.em.fork(), roomUuid, at);
+        await c.publisher.toRoom(roomUuid, {
+          kind: {
+            case: "cleared",
+            value: { roomUuid, clearedBy: event.clearedBy, clearedAt: timestampFromDate(at) },
+          },
+        });
+      },
+      opts("cleared"),
+    ),
+    await consumeEvents(
+      c.bus,
+      UserBlockedSchema,
+      async (event, ctx) => {
+        if (!UUID.test(event.userUuid) || !UUID.test(event.blockedUserUuid)) return;
+        await setBlocked(ctx.em, event.userUuid.toLowerCase(), event.blockedUserUuid.toLowerCase(), true);
+      },
+      opts("blocked"),
+    ),
+    await consumeEvents(
+      c.bus,
+      UserUnblockedSchema,
+      async (event, ctx) => {
+        if (!UUID.test(event.userUuid) || !UUID.test(event.blockedUserUuid)) return;
+        await setBlocked(ctx.em, event.userUuid.toLowerCase(), event.blockedUserUuid.toLowerCase(), false);
+      },
+      opts("unblocked"),
+    ),
+  ];
+  return {
+    async unsubscribe() {
+      await Promise.all(subs.map((s) => s.unsubscribe()));
+    },
+  };
+}

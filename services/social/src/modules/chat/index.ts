@@ -1,0 +1,36 @@
+// The chat area of the social service (issue 14): ChatService routes, its consumers, its tables.
+import { createHash } from "node:crypto";
+import type { ServiceDeps } from "@tt/kit";
+import { startChatConsumers } from "./consumers.ts";
+import { createChatPublisher } from "./publish.ts";
+import { createChatRelations } from "./relations.ts";
+import { chatRoutes } from "./routes.ts";
+
+export { chatEntities } from "./entities.ts";
+export { chatMigrations } from "./migrations.ts";
+export { chatRoutes } from "./routes.ts";
+
+export interface ChatOptions {
+  /** Durable consumer prefix; default one per deployment (a hash of the database name). */
+  durable?: string;
+  /** The edit window, 002 §9's 20 s unless a test shortens it. */
+  editWindowMs?: number;
+}
+
+/** Starts the chat: its clients of the room, user and playlist services, its consumers; `close` stops them. */
+export async function startChat(deps: Pick<ServiceDeps, "orm" | "bus" | "logger" | "clients">, opts: ChatOptions = {}) {
+  const logger = deps.logger.child({ area: "chat" });
+  const relations = createChatRelations(deps.clients);
+  const publisher = createChatPublisher(deps.bus, logger);
+  const durable =
+    opts.durable ??
+    `social-chat-${createHash("sha256")
+      .update(String(deps.orm.config.get("dbName")))
+      .digest("hex")
+      .slice(0, 12)}`;
+  const consumers = await startChatConsumers({ bus: deps.bus, orm: deps.orm, logger, relations, publisher, durable });
+  return {
+    routes: chatRoutes({ relations, publisher, logger, editWindowMs: opts.editWindowMs }),
+    close: () => consumers.unsubscribe(),
+  };
+}

@@ -1,0 +1,393 @@
+// ChatService against real PostgreSQL and NATS, with the user, room and playlist services in the same host (the
+// chat asks them who people are, their roles, friends and follows). ChatEvents are read from the bus's subjects.
+import { randomUUID } from "node:crypto";
+import { create, fromBinary, toBinary } from "@bufbuild/protobuf";
+import { timestampFromDate } from "@bufbuild/protobuf/wkt";
+import { Code, ConnectError } from "@connectrpc/connect";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import {
+  AGGREGATE_ID_HEADER,
+  EVENT_ID_HEADER,
+  ProcessedEventSchema,
+  processedEventsMigration,
+  type ServiceDefinition,
+  type Subscription,
+} from "@tt/kit";
+import { createServiceHarness, type ServiceHarness } from "@tt/kit/testing";
+import { ConsumablePurchasedSchema } from "@tt/proto/tt/merch/v1/events_pb";
+import { BlockedUserService } from "@tt/proto/tt/room/v1/blocked_user_service_pb";
+import { DjFanService } from "@tt/proto/tt/room/v1/dj_fan_service_pb";
+import { RoomService } from "@tt/proto/tt/room/v1/room_service_pb";
+import { RoomUserRoleService } from "@tt/proto/tt/room/v1/room_user_role_service_pb";
+import { type ChatEvent, ChatEventSchema } from "@tt/proto/tt/social/v1/chat_pb";
+import { ChatService } from "@tt/proto/tt/social/v1/chat_service_pb";
+import { AuthService } from "@tt/proto/tt/user/v1/auth_service_pb";
+import { playlistServiceDefinition } from "@tt/playlist-service";
+import { roomServiceDefinition } from "@tt/room-service";
+import { userServiceDefinition } from "@tt/user-service";
+import { chatRoomSubject, chatUserSubject } from "../../subjects.ts";
+import { chatEntities, chatMigrations, startChat } from "./index.ts";
+
+/** The chat alone as a service (the social service's other areas are not needed here). */
+const chatDefinition: ServiceDefinition = {
+  name: "social",
+  services: [ChatService],
+  entities: [...chatEntities, ProcessedEventSchema],
+  migrations: [...chatMigrations, processedEventsMigration("social")],
+  async create(deps) {
+    const chat = await startChat(deps);
+    return { routes: (router) => router.service(ChatService, chat.routes), close: chat.close };
+  },
+};
+
+let h: ServiceHarness;
+const subs: Subscription[] = [];
+
+interface Account {
+  uuid: string;
+  token: string;
+}
+
+async function account(role: "user" | "bot" = "user"): Promise<Account> {
+  const res = await h
+    .client(AuthService)
+    .signUp({ email: `${randomUUID()}@example.test`, password: "a-long-password-1" });
+  const uuid = res.user!.uuid;
+  return { uuid, token: await h.tokens.user(role, uuid) };
+}
+
+async function until<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 20_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const got = await probe();
+    if (got !== undefined) return got;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+/** Collects the ChatEvents of a subject. */
+async function listen(subject: string): Promise<ChatEvent[]> {
+  const seen: ChatEvent[] = [];
+  subs.push(await h.bus.subscribe(subject, (m) => void seen.push(fromBinary(ChatEventSchema, m.data))));
+  return seen;
+}
+
+async function refusal(p: Promise<unknown>): Promise<ConnectError> {
+  try {
+    await p;
+  } catch (err) {
+    return ConnectError.from(err);
+  }
+  throw new Error("expected a refusal");
+}
+
+const chat = (a: Account) => h.client(ChatService, { token: a.token });
+const text = (message: string, extra: Record<string, unknown> = {}) => ({ uuid: randomUUID(), message, ...extra });
+
+let owner: Account;
+let alice: Account;
+let bob: Account;
+let roomUuid: string;
+let roomSlug: string;
+
+beforeAll(async () => {
+  h = await createServiceHarness(chatDefinition, {
+    alongside: [userServiceDefinition, roomServiceDefinition, playlistServiceDefinition],
+    network: false,
+  });
+  [owner, alice, bob] = await Promise.all([account(), account(), account()]);
+  const res = await h.client(RoomService, { token: owner.token }).createRoom({ name: `Chat ${randomUUID()}` });
+  roomUuid = res.room!.uuid;
+  roomSlug = res.room!.slug;
+}, 120_000);
+
+afterAll(async () => {
+  await Promise.all(subs.map((s) => s.unsubscribe()));
+  await h?.close();
+});
+
+describe("room messages", () => {
+  it("are stored, answered with the sender's profile, listed oldest first and announced on the room's subject", async () => {
+    const events = await listen(chatRoomSubject(roomUuid));
+    const first = await chat(alice).sendRoomMessage({ room: roomSlug, message: text("hello room") });
+    expect(first.message).toMatchObject({ message: "hello room", userUuid: alice.uuid, type: "user", roomUuid });
+    expect(first.message!.userName).not.toBe("");
+    expect(first.message!.avatarId).not.toBe("");
+    const second = await chat(bob).sendRoomMessage({ room: roomUuid, message: text("hi alice") });
+    expect(second.message!.id).toBeGreaterThan(first.message!.id);
+
+    const guest = h.client(ChatService, { token: await h.tokens.guest() });
+    const history = await guest.listRoomMessages({ room: roomSlug });
+    const uuids = history.messages.map((m) => m.uuid);
+    expect(uuids.indexOf(first.message!.uuid)).toBeLessThan(uuids.indexOf(second.message!.uuid));
+    expect(history.roomUuid).toBe(roomUuid);
+
+    const created = await until("the created events", async () =>
+      events.filter((e) => e.kind.case === "created").length >= 2 ? events : undefined,
+    );
+    expect(created.map((e) => (e.kind.case === "created" ? e.kind.value.uuid : ""))).toEqual(
+      expect.arrayContaining([first.message!.uuid, second.message!.uuid]),
+    );
+  });
+
+  it("a retried send with the same uuid is stored once; another sender's uuid clash is a 409", async () => {
+    const message = text("only once");
+    const a = await chat(alice).sendRoomMessage({ room: roomUuid, message });
+    const b = await chat(alice).sendRoomMessage({ room: roomUuid, message });
+    expect(b.message!.id).toBe(a.message!.id);
+    const history = await chat(alice).listRoomMessages({ room: roomUuid });
+    expect(history.messages.filter((m) => m.uuid === message.uuid)).toHaveLength(1);
+    expect((await refusal(chat(bob).sendRoomMessage({ room: roomUuid, message }))).code).toBe(Code.AlreadyExists);
+  });
+
+  it("refuses invalid messages with a 400 and guests' sends", async () => {
+    const empty = await refusal(chat(alice).sendRoomMessage({ room: roomUuid, message: text("  ") }));
+    expect(empty.code).toBe(Code.InvalidArgument);
+    expect(empty.rawMessage).toBe("a message needs text, or an image and its media type");
+    const noMedia = await refusal(
+      chat(alice).sendRoomMessage({
+        room: roomUuid,
+        message: { uuid: randomUUID(), imageUrls: ["https://img.example/a.png"] },
+      }),
+    );
+    expect(noMedia.code).toBe(Code.InvalidArgument);
+    const notPng = await refusal(
+      chat(alice).sendRoomMessage({
+        room: roomUuid,
+        message: {
+          uuid: randomUUID(),
+          imageBase64: Buffer.from("not an image").toString("base64"),
+          media: "image/png",
+        },
+      }),
+    );
+    expect(notPng.rawMessage).toBe("imageBase64 is not an image of the given media type");
+    const guest = h.client(ChatService, { token: await h.tokens.guest() });
+    // The access option names no guest token: the kit's access interceptor refuses it before the handler.
+    expect((await refusal(guest.sendRoomMessage({ room: roomUuid, message: text("hi") }))).code).toBe(
+      Code.Unauthenticated,
+    );
+    expect((await refusal(chat(alice).sendRoomMessage({ room: "no-such-room-x", message: text("hi") }))).code).toBe(
+      Code.NotFound,
+    );
+  });
+
+  it("an image with its media type is a valid message without text", async () => {
+    const png = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 0]).toString("base64");
+    const res = await chat(alice).sendRoomMessage({
+      room: roomUuid,
+      message: { uuid: randomUUID(), imageBase64: png, media: "image/png" },
+    });
+    expect(res.message).toMatchObject({ imageBase64: png, media: "image/png", message: "" });
+  });
+
+  it("edits only the sender's latest plain-text message within 20 seconds", async () => {
+    const events = await listen(chatRoomSubject(roomUuid));
+    const sent = await chat(alice).sendRoomMessage({ room: roomUuid, message: text("typo") });
+    const edited = await chat(alice).editMessage({ uuid: sent.message!.uuid, message: "fixed" });
+    expect(edited.message).toMatchObject({ message: "fixed", uuid: sent.message!.uuid });
+    expect(edited.message!.editedAt).toBeDefined();
+    await until("the edited event", async () => events.find((e) => e.kind.case === "edited"));
+
+    expect((await refusal(chat(bob).editMessage({ uuid: sent.message!.uuid, message: "mine" }))).code).toBe(
+      Code.PermissionDenied,
+    );
+    await chat(alice).sendRoomMessage({ room: roomUuid, message: text("newer") });
+    const notLatest = await refusal(chat(alice).editMessage({ uuid: sent.message!.uuid, message: "again" }));
+    expect(notLatest.rawMessage).toBe("only your latest plain-text message can be edited within 20 seconds");
+
+    const old = await chat(alice).sendRoomMessage({ room: roomUuid, message: text("old") });
+    await h.orm.em
+      .fork()
+      .execute(`update "social"."chat_message" set "created_at" = now() - interval '21 seconds' where "uuid" = ?`, [
+        old.message!.uuid,
+      ]);
+    expect((await refusal(chat(alice).editMessage({ uuid: old.message!.uuid, message: "late" }))).code).toBe(
+      Code.PermissionDenied,
+    );
+  });
+
+  it("toggles reactions and replies with a snapshot of the message answered", async () => {
+    const sent = await chat(alice).sendRoomMessage({ room: roomUuid, message: text("react to me") });
+    const uuid = sent.message!.uuid;
+    const on = await chat(bob).toggleReaction({ uuid, emoji: "🔥" });
+    expect(on.added).toBe(true);
+    expect(on.message!.reactions["🔥"]!.users.map((u) => u.userUuid)).toEqual([bob.uuid]);
+    await chat(alice).toggleReaction({ uuid, emoji: "🔥" });
+    const off = await chat(bob).toggleReaction({ uuid, emoji: "🔥" });
+    expect(off.added).toBe(false);
+    expect(off.message!.reactions["🔥"]!.users.map((u) => u.userUuid)).toEqual([alice.uuid]);
+
+    const reply = await chat(bob).sendRoomMessage({ room: roomUuid, message: text("a reply", { replyTo: uuid }) });
+    expect(reply.message!.replies).toEqual([
+      expect.objectContaining({ uuid, userUuid: alice.uuid, message: "react to me" }),
+    ]);
+  });
+
+  it("a reported message is hidden from its reporter only; moderators see the reports", async () => {
+    const hidden = await listen(chatUserSubject(bob.uuid));
+    const sent = await chat(alice).sendRoomMessage({ room: roomUuid, message: text("rude") });
+    const uuid = sent.message!.uuid;
+    expect((await chat(bob).reportMessage({ uuid, reason: "rude" })).reportIdentifier).toBe(uuid);
+    await chat(bob).reportMessage({ uuid, reason: "twice" });
+    expect((await chat(bob).listRoomMessages({ room: roomUuid })).messages.map((m) => m.uuid)).not.toContain(uuid);
+    const forOthers = (await chat(alice).listRoomMessages({ room: roomUuid })).messages.find((m) => m.uuid === uuid);
+    expect(forOthers?.reportCount).toBe(0);
+    const forOwner = (await chat(owner).listRoomMessages({ room: roomUuid })).messages.find((m) => m.uuid === uuid);
+    expect(forOwner?.reportCount).toBe(1);
+    const reports = await chat(owner).listRoomReports({ room: roomUuid });
+    expect(reports.messages.find((r) => r.message!.uuid === uuid)?.reports.map((r) => r.reporterUuid)).toEqual([
+      bob.uuid,
+    ]);
+    expect((await refusal(chat(alice).listRoomReports({ room: roomUuid }))).code).toBe(Code.PermissionDenied);
+    expect((await refusal(chat(alice).reportMessage({ uuid }))).rawMessage).toBe("you cannot report your own message");
+    await until("the hidden event", async () => hidden.find((e) => e.kind.case === "reportedHidden"));
+  });
+
+  it("moderators delete any message of the room, others only their own", async () => {
+    const sent = await chat(alice).sendRoomMessage({ room: roomUuid, message: text("delete me") });
+    const uuid = sent.message!.uuid;
+    expect((await refusal(chat(bob).deleteMessage({ uuid }))).rawMessage).toBe("only moderators can delete messages");
+    await chat(owner).deleteMessage({ uuid });
+    expect((await chat(alice).listRoomMessages({ room: roomUuid })).messages.map((m) => m.uuid)).not.toContain(uuid);
+    expect((await refusal(chat(owner).deleteMessage({ uuid }))).code).toBe(Code.NotFound);
+  });
+
+  it("chatDisabled stops a user's messages while it is in effect; banned users cannot write", async () => {
+    const carol = await account();
+    const roles = h.client(RoomUserRoleService, { token: owner.token });
+    await roles.grantRoomRole({ roomId: roomUuid, userId: carol.uuid, role: "chatDisabled" });
+    const off = await refusal(chat(carol).sendRoomMessage({ room: roomUuid, message: text("hi") }));
+    expect(off.code).toBe(Code.PermissionDenied);
+    expect(off.rawMessage).toBe("chat is disabled for you in this room");
+    await roles.removeRoomRole({ roomId: roomUuid, userId: carol.uuid, role: "chatDisabled" });
+    await chat(carol).sendRoomMessage({ room: roomUuid, message: text("back") });
+
+    // An expiry: the role stops at its end without anyone removing it (002 §4).
+    const end = new Date(Date.now() + 1500);
+    await roles.grantRoomRole({
+      roomId: roomUuid,
+      userId: carol.uuid,
+      role: "chatDisabled",
+      expiresAt: timestampFromDate(end),
+    });
+    await refusal(chat(carol).sendRoomMessage({ room: roomUuid, message: text("too early") }));
+    await until("the chatDisabled role to expire", () =>
+      chat(carol)
+        .sendRoomMessage({ room: roomUuid, message: text("after the expiry") })
+        .then(
+          (r) => r,
+          () => undefined,
+        ),
+    );
+    expect(Date.now()).toBeGreaterThanOrEqual(end.getTime());
+
+    await roles.grantRoomRole({ roomId: roomUuid, userId: carol.uuid, role: "banned" });
+    expect((await refusal(chat(carol).sendRoomMessage({ room: roomUuid, message: text("x") }))).rawMessage).toBe(
+      "you are banned from this room",
+    );
+  });
+});
+
+describe("direct messages", () => {
+  it("are delivered to both people, grouped, counted unread until read", async () => {
+    const dave = await account();
+    const erin = await account();
+    const daveEvents = await listen(chatUserSubject(dave.uuid));
+    const erinEvents = await listen(chatUserSubject(erin.uuid));
+    const sent = await chat(dave).sendDirectMessage({ user: erin.uuid, message: text("psst") });
+    expect(sent.message).toMatchObject({ userUuid: dave.uuid, receiverUuid: erin.uuid, roomUuid: "" });
+    await chat(dave).sendDirectMessage({ user: erin.uuid, message: text("again") });
+    await until("both people's events", async () =>
+      daveEvents.length >= 2 && erinEvents.length >= 2 ? true : undefined,
+    );
+
+    let list = await chat(erin).listConversations({});
+    expect(list.conversations).toHaveLength(1);
+    expect(list.conversations[0]).toMatchObject({ peerUuid: dave.uuid, group: "OTHERS", unreadCount: 2 });
+    expect(list.conversations[0]!.lastMessage!.message).toBe("again");
+    expect(list.unread).toEqual({ FRIENDS: 0, OTHERS: 2, UNSET: 0 });
+
+    // Followed DJs count as friends (002 §6).
+    await h.client(DjFanService, { token: erin.token }).followDj({ djId: dave.uuid });
+    list = await chat(erin).listConversations({ group: "FRIENDS" });
+    expect(list.conversations.map((c) => c.peerUuid)).toEqual([dave.uuid]);
+    expect(list.unread.FRIENDS).toBe(2);
+
+    await chat(erin).markConversationRead({ user: dave.uuid });
+    list = await chat(erin).listConversations({});
+    expect(list.conversations[0]!.unreadCount).toBe(0);
+    expect((await chat(dave).listConversations({})).conversations[0]!.unreadCount).toBe(0);
+
+    const history = await chat(erin).listDirectMessages({ user: dave.uuid });
+    expect(history.messages.map((m) => m.message)).toEqual(["psst", "again"]);
+    // A third person sees nothing of it.
+    expect((await chat(alice).listDirectMessages({ user: dave.uuid })).messages).toEqual([]);
+    expect((await refusal(chat(alice).toggleReaction({ uuid: sent.message!.uuid, emoji: "👍" }))).code).toBe(
+      Code.NotFound,
+    );
+  });
+
+  it("are refused between people when one blocked the other, and to oneself", async () => {
+    const frank = await account();
+    const gina = await account();
+    await chat(frank).sendDirectMessage({ user: gina.uuid, message: text("before") });
+    await h.client(BlockedUserService, { token: gina.token }).blockUser({ blockedUserId: frank.uuid });
+    const err = await until("the block to reach the chat", () =>
+      chat(frank)
+        .sendDirectMessage({ user: gina.uuid, message: text("after") })
+        .then(
+          () => undefined,
+          (e: unknown) => ConnectError.from(e),
+        ),
+    );
+    expect(err.rawMessage).toBe("you cannot message this user");
+    expect((await refusal(chat(frank).sendDirectMessage({ user: frank.uuid, message: text("me") }))).code).toBe(
+      Code.InvalidArgument,
+    );
+    expect(
+      (await refusal(chat(frank).sendDirectMessage({ user: randomUUID(), message: text("nobody") }))).rawMessage,
+    ).toBe("user not found");
+  });
+});
+
+describe("events from other services", () => {
+  it("a consumable bought in a room appears in its chat once, however often the event comes", async () => {
+    const purchaseId = randomUUID();
+    const event = create(ConsumablePurchasedSchema, {
+      purchaseId,
+      roomUuid,
+      userUuid: alice.uuid,
+      consumableId: "confetti",
+      consumableName: "Confetti",
+      tokenCost: 5,
+      fileUrl: "https://cdn.example/confetti.json",
+    });
+    for (let i = 0; i < 2; i++) {
+      await h.bus.publishDurable("tt.merch.purchase.created", toBinary(ConsumablePurchasedSchema, event), {
+        headers: { [EVENT_ID_HEADER]: randomUUID(), [AGGREGATE_ID_HEADER]: purchaseId },
+      });
+    }
+    const found = await until("the consumable message", async () => {
+      const list = await chat(bob).listRoomMessages({ room: roomUuid });
+      const hits = list.messages.filter((m) => m.consumable?.purchaseId === purchaseId);
+      return hits.length > 0 ? hits : undefined;
+    });
+    expect(found).toHaveLength(1);
+    expect(found[0]).toMatchObject({ type: "room", userUuid: alice.uuid });
+    expect(found[0]!.consumable).toMatchObject({ name: "Confetti", tokenCost: 5 });
+  });
+
+  it("DELETE /rooms/conversation/{id} clears the room's chat and announces it", async () => {
+    const events = await listen(chatRoomSubject(roomUuid));
+    await chat(alice).sendRoomMessage({ room: roomUuid, message: text("soon gone") });
+    await h.client(RoomService, { token: owner.token }).clearConversation({ id: roomUuid });
+    await until("the cleared event", async () => events.find((e) => e.kind.case === "cleared"));
+    expect((await chat(alice).listRoomMessages({ room: roomUuid })).messages).toEqual([]);
+    const after = await chat(alice).sendRoomMessage({ room: roomUuid, message: text("fresh start") });
+    expect((await chat(alice).listRoomMessages({ room: roomUuid })).messages.map((m) => m.uuid)).toEqual([
+      after.message!.uuid,
+    ]);
+  });
+});
