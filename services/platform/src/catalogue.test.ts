@@ -46,6 +46,8 @@ describe("the service catalogue", () => {
       "account",
       "client-disconnects",
       "distributed",
+      // issue 12: kills the upload worker process, which only distributed mode has.
+      "distributed-upload-worker",
       "first-start",
       "gateway-process",
       "malformed-connect",
