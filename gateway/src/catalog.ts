@@ -47,6 +47,7 @@ import { NotificationService as RoomNotificationService } from "@tt/proto/tt/roo
 import { MediaService as UploadMediaService } from "@tt/proto/tt/upload/v1/media_service_pb";
 import { SongService as UploadSongService } from "@tt/proto/tt/upload/v1/song_service_pb";
 import { StageService as SocialStageService } from "@tt/proto/tt/social/v1/stage_service_pb";
+import { PresenceService as SocialPresenceService } from "@tt/proto/tt/social/v1/presence_service_pb";
 
 export const serviceCatalog = {
   user: [
@@ -89,7 +90,7 @@ export const serviceCatalog = {
   ],
   audit: [AuditService, AuditModerationService, AuditAnalyticsService, AuditGeolocationService],
   // The social service's proto services (the stage, chat and presence parts add theirs).
-  social: [SocialStageService],
+  social: [SocialStageService, SocialPresenceService],
 } as const satisfies Record<string, readonly DescService[]>;
 
 export type CatalogName = keyof typeof serviceCatalog;

@@ -5,6 +5,7 @@ import type { Bus } from "@tt/kit";
 import type { ProfileService } from "@tt/proto/tt/user/v1/profile_service_pb";
 import type { ObjectStore } from "@tt/kit";
 import type { RoomAreaConfigs } from "./config.ts";
+import type { LivePresence } from "./modules/rooms/live-presence.ts";
 import type { RoomChat } from "./providers/room-chat.ts";
 import type { SocialServices } from "./social-context.ts";
 
@@ -35,4 +36,6 @@ export interface RoomServiceContext {
   startedAt: Date;
   /** The social part: push providers, secrets, the user service's contact matching (social-context.ts). */
   social: SocialServices;
+  /** The live stage's answers (listeners, counts, played time); undefined answers fall back to our data. */
+  presence: LivePresence;
 }

@@ -8,6 +8,7 @@ import { entities } from "./entities.ts";
 import { migrationsList } from "./migrations/index.ts";
 import { Deliverer } from "./modules/notifications/deliver.ts";
 import { consumeSongStarted } from "./modules/notifications/dj-fans.ts";
+import { createLivePresence } from "./modules/rooms/live-presence.ts";
 import { registerRoomRoutes, ROOM_SERVICES } from "./routes/index.ts";
 import { createSocialServices } from "./social-context.ts";
 
@@ -50,6 +51,7 @@ export const roomServiceDefinition: ServiceDefinition = {
       chat: chat.chat,
       startedAt: new Date(),
       social: await createSocialServices(deps, areas.social),
+      presence: createLivePresence(deps.clients, deps.logger),
     };
     // The live stage's SongStarted: the DJ's fans are notified (issue 14).
     const songStarted = await consumeSongStarted(svc, new Deliverer(svc.social, deps.logger));

@@ -1,4 +1,5 @@
 import { OutboxMessageSchema, ProcessedEventSchema } from "@tt/kit";
+import { RoomPlayedTimeSchema } from "./modules/presence/played-time.entity.ts";
 
 /** Every entity of the social service, listed explicitly (each area adds its own). */
 export const entities = [
@@ -6,4 +7,6 @@ export const entities = [
   OutboxMessageSchema,
   // The room service's events (settings, kicks, bans, deletions) are consumed once per event id.
   ProcessedEventSchema,
+  // Presence: the seconds of songs played per room (from SongPlayed).
+  RoomPlayedTimeSchema,
 ];

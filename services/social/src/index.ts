@@ -6,6 +6,7 @@ import { loadSocialServiceConfig } from "./config.ts";
 import type { SocialContext } from "./context.ts";
 import { entities } from "./entities.ts";
 import { migrationsList } from "./migrations/index.ts";
+import { consumePlayedSongs } from "./modules/presence/played-time.ts";
 import { StageRuntime } from "./modules/stage/runtime.ts";
 import { registerSocialRoutes, SOCIAL_SERVICES } from "./routes/index.ts";
 
@@ -28,7 +29,15 @@ export const socialServiceDefinition: ServiceDefinition = {
       crates,
     });
     const svc: SocialContext = { stageConfig, stage, crates, logger: deps.logger, orm: deps.orm, bus: deps.bus };
-    return { routes: (router) => registerSocialRoutes(router, svc), close: () => stage.close() };
+    // Presence: each ended play adds its seconds to the room's played time (issue 14).
+    const played = await consumePlayedSongs(deps);
+    return {
+      routes: (router) => registerSocialRoutes(router, svc),
+      close: async () => {
+        await played.unsubscribe();
+        await stage.close();
+      },
+    };
   },
 };
 

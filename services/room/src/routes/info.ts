@@ -1,6 +1,7 @@
-// The hello check, the info-admin figures and the room-state calls. The room-state ones answer from what the room
-// service knows (its settings, who joined in the last hour, live time from the live state) until the live stage
-// exists; `source` says so.
+// The hello check, the info-admin figures and the room-state calls. The room-state ones answer from the live stage
+// (the social service's PresenceService: who listens now, seconds of songs played) and fall back to what the room
+// service knows (who joined in the last hour, live time from the live state) when the social service cannot be
+// reached; `source` says which answered.
 import type { ServiceImpl } from "@connectrpc/connect";
 import { callEm } from "@tt/kit";
 import type { InfoService } from "@tt/proto/tt/room/v1/info_service_pb";
@@ -19,6 +20,8 @@ export function infoRoutes(svc: RoomServiceContext): ServiceImpl<typeof InfoServ
     hello: () => ({ service: "room-service", version: ROOM_SERVICE_VERSION }),
 
     async getPlayedSeconds(_req, ctx) {
+      const live = await svc.presence.playedSeconds(ctx.signal);
+      if (live !== undefined) return { playedSeconds: live };
       const em = callEm(ctx);
       const rows = (await em.getConnection().execute(
         `select coalesce(sum(played_seconds), 0)::bigint as done,
@@ -60,6 +63,16 @@ export function infoRoutes(svc: RoomServiceContext): ServiceImpl<typeof InfoServ
     async getRoomState(req, ctx) {
       const em = callEm(ctx);
       const room = await requireRoom(em, req.id);
+      const live = await svc.presence.room(room.id, ctx.signal);
+      const settings = {
+        roomUuid: room.id,
+        slug: room.slug,
+        isLive: room.isLive ?? false,
+        liveAudio: room.liveAudio ?? false,
+        numberOfDjs: room.numberOfDjs,
+        djType: room.djType,
+      };
+      if (live) return { ...settings, usersCount: live.users + live.guests, source: "social-service" };
       const usersCount = await em.count(RoomVisit, {
         roomId: room.id,
         visitedAt: { $gte: new Date(Date.now() - PRESENCE_WINDOW_MS) },
@@ -78,6 +91,8 @@ export function infoRoutes(svc: RoomServiceContext): ServiceImpl<typeof InfoServ
 
     async getRoomPlayedTime(req, ctx) {
       const room = await requireRoom(callEm(ctx), req.id);
+      const live = await svc.presence.room(room.id, ctx.signal);
+      if (live) return { roomUuid: room.id, playedSeconds: live.playedSeconds };
       return { roomUuid: room.id, playedSeconds: BigInt(playedSecondsOf(room)) };
     },
   };

@@ -1,7 +1,7 @@
 // The rooms area (specification 001 §7 "Rooms"): create, join, read and list, each setting through its own call,
 // delete. Ownership and rank are checked next to the data (room-access.ts); every list is paged.
 import { randomUUID } from "node:crypto";
-import { timestampFromDate } from "@bufbuild/protobuf/wkt";
+import { timestampDate, timestampFromDate } from "@bufbuild/protobuf/wkt";
 import { Code, ConnectError, type HandlerContext, type ServiceImpl } from "@connectrpc/connect";
 import { UniqueConstraintViolationException } from "@mikro-orm/core";
 import type { EntityManager } from "@mikro-orm/postgresql";
@@ -156,12 +156,24 @@ export function roomRoutes(svc: RoomServiceContext): ServiceImpl<typeof RoomServ
     const em = callEm(ctx);
     const room = await requireRoom(em, id);
     const page = paging(svc, limit, offset);
-    const since = new Date(Date.now() - PRESENCE_WINDOW_MS);
-    const [visits, total] = await em.findAndCount(
-      RoomVisit,
-      { roomId: room.id, visitedAt: { $gte: since } },
-      { orderBy: { visitedAt: "DESC", id: "DESC" }, ...page },
-    );
+    // Who listens now, from the live stage; the room service's joins of the last hour when it cannot answer.
+    const live = await svc.presence.listeners(room.id, Math.min(page.limit, 500), page.offset, ctx.signal);
+    let visits: { userId: string; visitedAt: Date }[];
+    let total: number;
+    if (live) {
+      visits = live.listeners.map((l) => ({
+        userId: l.userUuid,
+        visitedAt: l.joinedAt ? timestampDate(l.joinedAt) : new Date(),
+      }));
+      total = live.total;
+    } else {
+      const since = new Date(Date.now() - PRESENCE_WINDOW_MS);
+      [visits, total] = await em.findAndCount(
+        RoomVisit,
+        { roomId: room.id, visitedAt: { $gte: since } },
+        { orderBy: { visitedAt: "DESC", id: "DESC" }, ...page },
+      );
+    }
     const now = new Date();
     const grants = (
       await em.find(RoomUserRole, { roomId: room.id, userId: { $in: visits.map((v) => v.userId) } })
@@ -175,7 +187,7 @@ export function roomRoutes(svc: RoomServiceContext): ServiceImpl<typeof RoomServ
       };
       return { userUuid: v.userId, roles: effectiveRoles(member), joinedAt: timestampFromDate(v.visitedAt) };
     });
-    return { users, total, source: "room-service" };
+    return { users, total, source: live ? "social-service" : "room-service" };
   }
 
   async function deleteRoomIn(em: EntityManager, room: Room): Promise<void> {

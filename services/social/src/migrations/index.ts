@@ -1,5 +1,10 @@
 import type { MigrationObject } from "@mikro-orm/core";
 import { outboxMigration, processedEventsMigration } from "@tt/kit";
+import { presenceMigrations } from "../modules/presence/migrations.ts";
 
 /** Every migration of the social service; the kit applies them by the timestamp their names start with. */
-export const migrationsList: MigrationObject[] = [outboxMigration("social"), processedEventsMigration("social")];
+export const migrationsList: MigrationObject[] = [
+  outboxMigration("social"),
+  processedEventsMigration("social"),
+  ...presenceMigrations,
+];

@@ -1,11 +1,14 @@
 import type { ConnectRouter } from "@connectrpc/connect";
+import { PresenceService } from "@tt/proto/tt/social/v1/presence_service_pb";
 import { StageService } from "@tt/proto/tt/social/v1/stage_service_pb";
 import type { SocialContext } from "../context.ts";
+import { presenceRoutes } from "../modules/presence/routes.ts";
 import { stageRoutes } from "./stage.ts";
 
 /** The services of package tt.social.v1, one per area. */
-export const SOCIAL_SERVICES = [StageService] as const;
+export const SOCIAL_SERVICES = [StageService, PresenceService] as const;
 
 export function registerSocialRoutes(router: ConnectRouter, svc: SocialContext): void {
   router.service(StageService, stageRoutes(svc));
+  router.service(PresenceService, presenceRoutes(svc));
 }
