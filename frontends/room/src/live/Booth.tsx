@@ -12,10 +12,12 @@ export interface BoothProps {
   onTake(): void;
   onLeave(): void;
   onRemove(user: string): void;
+  /** A user's name (their nickname, "You", or the uuid). */
+  nameOf(uuid: string): string;
 }
 
 /** The DJ seats in order (the first plays), take a seat / leave the seat, a moderator's remove. */
-export function Booth({ stage, me, canDj, isModerator, busy, onTake, onLeave, onRemove }: BoothProps) {
+export function Booth({ stage, me, canDj, isModerator, busy, onTake, onLeave, onRemove, nameOf }: BoothProps) {
   const { t } = useAppTranslation(LIVE_NAMESPACE, liveTranslations);
   const seats = stage.seats;
   const total = Math.max(stage.room?.numberOfDjs ?? seats.length, seats.length);
@@ -35,7 +37,7 @@ export function Booth({ stage, me, canDj, isModerator, busy, onTake, onLeave, on
               </li>
             );
           }
-          const name = seat.userUuid === me ? t("you") : seat.userUuid;
+          const name = nameOf(seat.userUuid);
           return (
             <li
               key={seat.userUuid}

@@ -80,6 +80,9 @@ describe("the live room (issue 14)", () => {
     const seats = screen.getByRole("list", { name: "DJ booth" });
     expect(within(seats).getAllByRole("listitem")).toHaveLength(2);
     expect(within(seats).getByText("Free seat")).toBeTruthy();
+    // The DJ by their nickname (profiles in a batch).
+    expect(await within(seats).findByText("DJ Nightjar")).toBeTruthy();
+    expect(screen.getByText("DJ DJ Nightjar")).toBeTruthy();
     await waitFor(() => expect(plays).toHaveLength(1));
     expect(plays[0]!.provider).toBe("uploadService");
     // Started 30 s ago: the player starts there (within the test's own running time).

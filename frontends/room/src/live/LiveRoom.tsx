@@ -18,7 +18,15 @@ import {
 } from "@tt/web-kit";
 import { useCallback, useEffect, useMemo, useRef, useState, useSyncExternalStore, type ReactNode } from "react";
 import { ErrorMessage } from "../lib/ui.tsx";
-import { liveKeys, useCrateClient, useProfileClient, useProviderTokenClient, useStageClient } from "./api.ts";
+import {
+  liveKeys,
+  PROFILE_BATCH,
+  PROFILE_STALE_MS,
+  useCrateClient,
+  useProfileClient,
+  useProviderTokenClient,
+  useStageClient,
+} from "./api.ts";
 import { Booth } from "./Booth.tsx";
 import { formatSeconds, initialsOf } from "./format.ts";
 import { LIVE_NAMESPACE, liveTranslations } from "./locales.ts";
@@ -217,10 +225,10 @@ export function LiveRoom({
 
   // Listeners in the chat platform's activity whose explicit audio is disallowed skip explicit songs (issue 14,
   // spec 002 §6); until their preference is known (and for guests there) explicit songs are not played.
-  const profiles = useProfileClient();
+  const profileClient = useProfileClient();
   const userData = useQuery({
     queryKey: liveKeys.userData,
-    queryFn: () => profiles.getUserData({}),
+    queryFn: () => profileClient.getUserData({}),
     enabled: activity && me !== undefined,
   });
   const explicitSkipped =
@@ -328,6 +336,21 @@ export function LiveRoom({
     };
   }, [controller, tracker, playId, roomSlug]); // eslint-disable-line react-hooks/exhaustive-deps
 
+  // The names of the DJs and of the dancefloor (profiles in one batch, §9), the uuid until known.
+  // (The query key is compared by value: a new array of the same people fetches nothing.)
+  const people = [...new Set([...(stage?.seats ?? []).map((seat) => seat.userUuid), ...(stage?.dancefloor ?? [])])]
+    .sort()
+    .slice(0, PROFILE_BATCH);
+  const profiles = useQuery({
+    queryKey: liveKeys.profiles(people),
+    queryFn: () => profileClient.getProfiles({ users: people }),
+    enabled: people.length > 0,
+    staleTime: PROFILE_STALE_MS,
+    placeholderData: (previousData) => previousData,
+  });
+  const nameOf = (uuid: string) =>
+    uuid === me ? t("you") : profiles.data?.profiles.find((p) => p.uuid === uuid)?.nickname || uuid;
+
   // The listener's crates, for grabbing into one.
   const crates = useQuery({
     queryKey: liveKeys.crates,
@@ -375,6 +398,7 @@ export function LiveRoom({
               onTake={() => act(() => stageClient.takeSeat({ room: roomId }))}
               onLeave={() => act(() => stageClient.leaveSeat({ room: roomId }))}
               onRemove={(user) => act(() => stageClient.removeFromSeat({ room: roomId, user }))}
+              nameOf={nameOf}
             />
             <NowPlaying
               stage={stage}
@@ -394,6 +418,7 @@ export function LiveRoom({
               onSkip={() => act(() => stageClient.skipSong({ room: roomId, playId: playId ?? "" }))}
               onModeratorSkip={() => act(() => stageClient.moderatorSkip({ room: roomId, playId: playId ?? "" }))}
               onVoteSkip={(enabled) => act(() => stageClient.setVoteSkip({ room: roomId, enabled }))}
+              nameOf={nameOf}
             />
             <div ref={mediaBox} className="tt-live-player" data-play={playId ?? ""} data-ends-at={endsAt ?? ""}>
               {explicitSkipped && (
@@ -435,7 +460,7 @@ export function LiveRoom({
               </p>
               <ul className="tt-live-dancefloor" aria-label={t("dancefloor")}>
                 {stage.dancefloor.map((user) => (
-                  <li key={user} className="tt-live-avatar" title={user === me ? t("you") : user}>
+                  <li key={user} className="tt-live-avatar" title={nameOf(user)}>
                     {initialsOf(user)}
                   </li>
                 ))}

@@ -18,6 +18,7 @@ export interface NowPlayingProps {
   onSkip(): void;
   onModeratorSkip(): void;
   onVoteSkip(enabled: boolean): void;
+  nameOf(uuid: string): string;
 }
 
 /** Title, artist, artwork and progress of the current song, the votes and the vote-skip meter. */
@@ -33,6 +34,7 @@ export function NowPlaying({
   onSkip,
   onModeratorSkip,
   onVoteSkip,
+  nameOf,
 }: NowPlayingProps) {
   const { t } = useAppTranslation(LIVE_NAMESPACE, liveTranslations);
   const [crate, setCrate] = useState("");
@@ -67,7 +69,7 @@ export function NowPlaying({
             {song.trackName}
           </p>
           <p className="tt-live-artist">{t("by", { artist: song.artistName })}</p>
-          <p className="tt-muted">{t("djBy", { name: play.djUuid === me ? t("you") : play.djUuid })}</p>
+          <p className="tt-muted">{t("djBy", { name: nameOf(play.djUuid) })}</p>
         </div>
       </div>
       <progress className="tt-live-progress" aria-label={t("progress")} max={duration || 1} value={at} />

@@ -16,9 +16,14 @@ export const liveKeys = {
   queue: ["rooms", "live", "queue"] as const,
   crates: ["rooms", "live", "crates"] as const,
   userData: ["rooms", "live", "userData"] as const,
+  profiles: (uuids: readonly string[]) => ["rooms", "live", "profiles", ...uuids] as const,
   /** §4: "a played-song message adds the finished song to the recent-songs cache". */
   recentSongs: (room: string) => ["rooms", "live", "recentSongs", room] as const,
 };
+
+/** Spec 002 §9: profiles are fresh for 5 minutes and fetched in batches of at most 150. */
+export const PROFILE_STALE_MS = 5 * 60 * 1000;
+export const PROFILE_BATCH = 150;
 
 /** The queue shown beside the booth (the playlist service's page size for crate songs, §9). */
 export const QUEUE_PAGE_SIZE = 300;

@@ -152,6 +152,14 @@ export function createFakeSocial(): FakeSocial {
         },
       });
       router.service(ProfileService, {
+        getProfiles(request, context) {
+          record("GetProfiles", context, request);
+          return {
+            profiles: request.users
+              .filter((user) => user === DJ_UUID)
+              .map((uuid) => ({ uuid, nickname: "DJ Nightjar" })),
+          };
+        },
         getUserData(request, context) {
           record("GetUserData", context, request);
           return { userData: { allowExplicitAudio: fake.allowExplicitAudio } };
