@@ -112,6 +112,21 @@ describe("the live room (issue 14)", () => {
     await waitFor(() => expect(other.plays).toHaveLength(1));
   });
 
+  it("follows a new slug of the room: the stored room and the cached join answer", async () => {
+    const social = createFakeSocial();
+    const { kit } = render(social, LISTENER_UUID);
+    kit.queryClient.setQueryData(["rooms", "join", "lounge", ""], { room: { uuid: ROOM_UUID, slug: "lounge" } });
+    await screen.findByRole("list", { name: "DJ booth" });
+    expect(localStorage.getItem(CURRENT_DANCEFLOOR_KEY)).toBe("lounge");
+    social.change((stage) => {
+      stage.room!.slug = "lounge-2";
+    });
+    await waitFor(() => expect(localStorage.getItem(CURRENT_DANCEFLOOR_KEY)).toBe("lounge-2"));
+    expect(kit.queryClient.getQueryData(["rooms", "join", "lounge", ""])).toEqual({
+      room: { uuid: ROOM_UUID, slug: "lounge-2" },
+    });
+  });
+
   it("applies the patches that follow: a like from someone else shows, and the booth goes silent", async () => {
     const social = createFakeSocial();
     playing(social);

@@ -351,6 +351,17 @@ export function LiveRoom({
   const nameOf = (uuid: string) =>
     uuid === me ? t("you") : profiles.data?.profiles.find((p) => p.uuid === uuid)?.nickname || uuid;
 
+  // Spec 002 §4: when the room's settings change its slug, the cached room follows (currentDancefloor too, in
+  // useStage), so links and a reload use the new one.
+  const slug = stage?.room?.slug;
+  const uuid = stage?.room?.uuid;
+  useEffect(() => {
+    if (!slug || !uuid) return;
+    queryClient.setQueriesData<{ room?: { uuid: string; slug: string } }>({ queryKey: ["rooms", "join"] }, (data) =>
+      data?.room?.uuid === uuid && data.room.slug !== slug ? { ...data, room: { ...data.room, slug } } : data,
+    );
+  }, [queryClient, slug, uuid]);
+
   // The listener's crates, for grabbing into one.
   const crates = useQuery({
     queryKey: liveKeys.crates,
