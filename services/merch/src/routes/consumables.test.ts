@@ -173,6 +173,71 @@ describe("consumable purchases", () => {
   });
 });
 
+describe("purchases that share a statement", () => {
+  // Purchases arriving together leave in batches (one statement for many users): each must come out as it
+  // would alone, whatever its neighbours do.
+  it("each purchase of a concurrent crowd is answered as it would be alone", { timeout: 60_000 }, async () => {
+    const c = (await shop(adminToken).createConsumable({ name: "crowd", tokenCost: 5 })).consumable!;
+    const users = await Promise.all(Array.from({ length: 12 }, (_, i) => funded(i % 3 === 0 ? 7 : 50)));
+    // Per user: six purchases, two of them retries of one key, one claiming a stale balance.
+    const calls = users.flatMap((u, n) =>
+      Array.from({ length: 6 }, (_, i) =>
+        shop(u.token)
+          .createConsumablePurchase(
+            {
+              consumableId: c.id,
+              tokenCost: 5,
+              ...(i === 5 ? { lastTokenBalance: 1 } : {}),
+              // Some in a room: their events go into the outbox in the same statement.
+              ...(i === 2 ? { roomUuid: "0f8fad5b-d9cb-469f-a165-70867728950f" } : {}),
+            },
+            { headers: { "idempotency-key": `crowd-${n}-${i === 1 ? 0 : i}` } },
+          )
+          .then((r) => ({ user: n, id: r.purchase!.id, balance: r.account!.balance }))
+          .catch((err: unknown) => ({ user: n, error: String(err) })),
+      ),
+    );
+    const announced = async () =>
+      Number(
+        (
+          await h.orm.em
+            .fork()
+            .execute<Array<{ n: string }>>(
+              `select count(*) as n from merch.consumable_purchase where room_uuid = '0f8fad5b-d9cb-469f-a165-70867728950f'`,
+            )
+        )[0]!.n,
+      );
+    const events = async () =>
+      Number(
+        (
+          await h.orm.em
+            .fork()
+            .execute<Array<{ n: string }>>(
+              `select count(*) as n from merch.outbox_message where payload::text like '%' || encode(convert_to('0f8fad5b-d9cb-469f-a165-70867728950f', 'UTF8'), 'hex') || '%'`,
+            )
+        )[0]!.n,
+      );
+    const results = await Promise.all(calls);
+    for (const [n, u] of users.entries()) {
+      const mine = results.filter((r) => r.user === n);
+      const ids = new Set(mine.flatMap((r) => ("id" in r ? [r.id] : [])));
+      // 7 tokens buy one; 50 buy the five distinct keys (one retried, answered with the same purchase).
+      const expected = n % 3 === 0 ? 1 : 4;
+      expect(ids.size).toBe(expected);
+      expect((await tokens(u.token).getSelfTokenAccount({})).account!.balance).toBe(
+        (n % 3 === 0 ? 7 : 50) - 5 * expected,
+      );
+      expect(
+        mine.filter((r) => "error" in r).every((r) => "error" in r && /409|422|tokens|balance/i.test(r.error)),
+      ).toBe(true);
+    }
+    expect(await checkLedger(h.orm.em.fork())).toMatchObject({ ok: true, negativeBalances: 0, mismatches: [] });
+    // One event per purchase made in the room, none for a refused one.
+    expect(await announced()).toBeGreaterThan(0);
+    expect(await events()).toBe(await announced());
+  });
+});
+
 describe("a purchase in a room", () => {
   it("is announced through the outbox for the room's chat", { timeout: 15_000 }, async () => {
     const u = await funded(10);

@@ -376,7 +376,7 @@ function nativePool(em: EntityManager): Promise<NativePool> {
  * $12 commit entry id, $13 room, $14 request hash; room variant: $15 event id, $16 subject, $17 payload,
  * $18 headers.
  */
-export function purchaseStatement(withEvent: boolean): string {
+function purchaseStatement(withEvent: boolean): string {
   return `with c as (
     select "id", "token_cost" from ${S}."consumable" where "id" = $1::uuid and "token_cost" = $2::int),
   upd as (
@@ -414,35 +414,227 @@ export function purchaseStatement(withEvent: boolean): string {
 const PURCHASE = { name: "merch-purchase", text: purchaseStatement(false) };
 const PURCHASE_IN_ROOM = { name: "merch-purchase-room", text: purchaseStatement(true) };
 
+/** One purchase's values in the batch statement (the columns of its `unnest`). */
+interface BatchItem {
+  userUuid: string;
+  consumableId: string;
+  cost: number;
+  accountId: string | null;
+  lastBalance: number | null;
+  since: Date | null;
+  key: string | null;
+  holdId: string;
+  reason: string;
+  purchaseId: string;
+  commitId: string;
+  roomUuid: string | null;
+  requestHash: string;
+  eventId: string | null;
+  subject: string | null;
+  payload: Buffer | null;
+  headers: string | null;
+}
+const COLUMNS: Array<[keyof BatchItem, string]> = [
+  ["userUuid", "uuid"],
+  ["consumableId", "uuid"],
+  ["cost", "int"],
+  ["accountId", "uuid"],
+  ["lastBalance", "int"],
+  ["since", "timestamptz"],
+  ["key", "varchar"],
+  ["holdId", "uuid"],
+  ["reason", "varchar"],
+  ["purchaseId", "uuid"],
+  ["commitId", "uuid"],
+  ["roomUuid", "uuid"],
+  ["requestHash", "varchar"],
+  ["eventId", "uuid"],
+  ["subject", "varchar"],
+  ["payload", "bytea"],
+  ["headers", "jsonb"],
+];
+
+/**
+ * Purchases in one statement, prepared once per connection: any number of them (one per user), each given as a
+ * row of arrays ($1…$17, see COLUMNS; $18 is now). Their accounts are locked one by one in the order of their
+ * users' uuids, through the user index (two batches never wait on each other in a cycle); for each purchase the consumable must exist with the claimed tokenCost, and the
+ * conditional UPDATE debits only an active account with enough tokens whose view is not stale and that has no
+ * purchase with this key yet; the same statement appends the hold and commit entries, the purchase row and, for
+ * a room, the event's outbox row. It answers the purchases it debited; the others debited nothing.
+ */
+export const PURCHASE_BATCH = {
+  name: "merch-purchase-batch",
+  text: `with v as (
+    select * from unnest(${COLUMNS.map(([, type], i) => `$${i + 1}::${type}[]`).join(", ")})
+      as v(${COLUMNS.map(([name]) => `"${name}"`).join(", ")})),
+  locked as (
+    select a."id", v.* from (select * from v order by "userUuid") v
+    cross join lateral (select t."id" from ${S}."token_account" t where t."user_uuid" = v."userUuid" for update) a),
+  upd as (
+    update ${S}."token_account" a set "balance" = a."balance" - l."cost", "updated_at" = $18::timestamptz
+    from locked l join ${S}."consumable" c on c."id" = l."consumableId" and c."token_cost" = l."cost"
+    where a."id" = l."id" and a."status" = 'active' and a."balance" >= l."cost"
+      and (l."accountId" is null or a."id" = l."accountId")
+      and (l."lastBalance" is null or a."balance" = l."lastBalance")
+      and (l."since" is null or a."updated_at" <= l."since")
+      and (l."key" is null or not exists (select 1 from ${S}."consumable_purchase" p
+           where p."user_uuid" = l."userUuid" and p."idempotency_key" = l."key"))
+    returning a."id", a."user_uuid", a."balance", a."status", a."updated_at", a."created_at", l."consumableId",
+      l."cost", l."key", l."holdId", l."reason", l."purchaseId", l."commitId", l."roomUuid", l."requestHash",
+      l."eventId", l."subject", l."payload", l."headers"),
+  entries as (
+    insert into ${S}."token_transaction"
+      ("id", "account_id", "type", "amount", "balance_after", "hold_id", "reason", "reference", "created_at")
+    select upd."holdId", upd."id", 'hold', -upd."cost", upd."balance", upd."holdId", upd."reason",
+      'purchase:' || upd."purchaseId"::text, $18::timestamptz from upd
+    union all
+    select upd."commitId", upd."id", 'commit', 0, upd."balance", upd."holdId", upd."reason",
+      'settle:' || upd."holdId"::text, $18::timestamptz from upd),
+  bought as (
+    insert into ${S}."consumable_purchase" ("id", "account_id", "user_uuid", "consumable_id", "token_cost",
+      "room_uuid", "idempotency_key", "request_hash", "balance_after", "account_updated_at", "created_at")
+    select upd."purchaseId", upd."id", upd."user_uuid", upd."consumableId", upd."cost", upd."roomUuid", upd."key",
+      upd."requestHash", upd."balance", upd."updated_at", $18::timestamptz from upd),
+  announced as (
+    insert into ${S}."outbox_message" ("id", "subject", "payload", "headers", "created_at")
+    select upd."eventId", upd."subject", upd."payload", upd."headers", $18::timestamptz from upd
+    where upd."eventId" is not null)
+  select upd."id", upd."user_uuid", upd."balance", upd."status", upd."updated_at", upd."created_at",
+    upd."purchaseId" from upd`,
+};
+
+/** Batches in flight at once per pool (each holds one connection for one statement), and purchases per batch. */
+const BATCHES_IN_FLIGHT = 2;
+const BATCH_SIZE = 64;
+/** The batch failed as a whole (and changed nothing): the purchase is tried again alone. */
+const ALONE = Symbol("alone");
+
+type Debited = { account: AccountRow; at: Date } | undefined;
+
+/**
+ * Purchases arriving while earlier ones are in the database wait and leave together, one statement for the lot:
+ * a round trip and a commit shared by many. No timer: a purchase leaves at once while fewer than
+ * BATCHES_IN_FLIGHT statements run, so a quiet service answers as fast as before. One purchase per user per
+ * batch (a second one waits for the next), so a purchase never competes with a sibling for its account or key.
+ */
+class PurchaseBatcher {
+  private queue: Array<{
+    item: BatchItem;
+    done: (result: Debited | typeof ALONE) => void;
+    fail: (err: unknown) => void;
+  }> = [];
+  private inFlight = 0;
+
+  constructor(private readonly pool: NativePool) {}
+
+  debit(item: BatchItem): Promise<Debited | typeof ALONE> {
+    return new Promise((done, fail) => {
+      this.queue.push({ item, done, fail });
+      this.pump();
+    });
+  }
+
+  /** One purchase alone: a twin with the same key won the race (unique violation) when undefined comes back. */
+  async alone(item: BatchItem): Promise<Debited> {
+    try {
+      return (await this.run([item]))[0];
+    } catch (err) {
+      if ((err as { code?: string }).code === "23505") return undefined;
+      throw err;
+    }
+  }
+
+  private pump() {
+    while (this.inFlight < BATCHES_IN_FLIGHT && this.queue.length > 0) {
+      const users = new Set<string>();
+      const batch: typeof this.queue = [];
+      const rest: typeof this.queue = [];
+      for (const entry of this.queue) {
+        if (batch.length < BATCH_SIZE && !users.has(entry.item.userUuid)) {
+          users.add(entry.item.userUuid);
+          batch.push(entry);
+        } else rest.push(entry);
+      }
+      this.queue = rest;
+      this.inFlight++;
+      void this.send(batch).finally(() => {
+        this.inFlight--;
+        this.pump();
+      });
+    }
+  }
+
+  private async send(batch: typeof this.queue) {
+    try {
+      const results = await this.run(batch.map((entry) => entry.item));
+      batch.forEach((entry, i) => entry.done(results[i]));
+    } catch (err) {
+      const failedInDatabase = typeof (err as { code?: unknown }).code === "string";
+      for (const entry of batch) {
+        // A statement the database refused changed nothing: each purchase is tried again alone (one of them may
+        // have been refused for its own reason, a key's twin committed by another batch). Anything else (the
+        // connection lost) is the purchase's error, as it would be alone.
+        if (failedInDatabase && batch.length > 1) entry.done(ALONE);
+        else if (failedInDatabase && (err as { code: string }).code === "23505") entry.done(undefined);
+        else entry.fail(err);
+      }
+    }
+  }
+
+  /** A purchase alone takes the single statement: planned once, cheaper than a batch of one. */
+  private async runOne(item: BatchItem, at: Date): Promise<Debited> {
+    const values: unknown[] = [
+      item.consumableId,
+      item.cost,
+      at,
+      item.userUuid,
+      item.accountId,
+      item.lastBalance,
+      item.since,
+      item.key,
+      item.holdId,
+      item.reason,
+      item.purchaseId,
+      item.commitId,
+      item.roomUuid,
+      item.requestHash,
+    ];
+    if (item.eventId) values.push(item.eventId, item.subject, item.payload, item.headers);
+    const { rows } = await this.pool.query<AccountRow>({ ...(item.eventId ? PURCHASE_IN_ROOM : PURCHASE), values });
+    return rows[0] ? { account: acc(rows[0])!, at } : undefined;
+  }
+
+  private async run(items: BatchItem[]): Promise<Debited[]> {
+    const at = new Date();
+    if (items.length === 1) return [await this.runOne(items[0]!, at)];
+    // The statement locks in this order too; sorted here as well, so the scan it locks along follows it. The
+    // answers below follow `items`, whatever this order.
+    const sorted = [...items].sort((a, b) => (a.userUuid < b.userUuid ? -1 : a.userUuid > b.userUuid ? 1 : 0));
+    const values: unknown[] = COLUMNS.map(([name]) => sorted.map((item) => item[name]));
+    values.push(at);
+    const { rows } = await this.pool.query<AccountRow & { purchaseId: string }>({ ...PURCHASE_BATCH, values });
+    const byPurchase = new Map(rows.map((row) => [row.purchaseId, row]));
+    return items.map((item) => {
+      const row = byPurchase.get(item.purchaseId);
+      if (!row) return undefined;
+      const { purchaseId: _, ...account } = row;
+      return { account: acc(account)!, at };
+    });
+  }
+}
+
+const batchers = new WeakMap<NativePool, PurchaseBatcher>();
+
 async function purchaseFast(
   em: EntityManager,
   input: PurchaseInput,
   consumable: ConsumableInfo | undefined,
 ): Promise<PurchaseResult | undefined> {
-  const now = new Date();
   const purchaseId = randomUUID();
   const holdId = randomUUID();
   const cost = input.tokenCost;
-  const values: unknown[] = [
-    input.consumableId,
-    cost,
-    now,
-    input.userUuid,
-    input.accountId || null,
-    input.lastTokenBalance ?? null,
-    input.balanceUnmodifiedSince ?? null,
-    input.idempotencyKey,
-    holdId,
-    `consumable ${input.consumableId}`,
-    purchaseId,
-    randomUUID(),
-    input.roomUuid || null,
-    input.requestHash,
-  ];
-  if (input.roomUuid) {
-    const event = eventRecord(
-      ConsumablePurchasedSchema,
-      {
+  const event = input.roomUuid
+    ? eventRecord(ConsumablePurchasedSchema, {
         purchaseId,
         roomUuid: input.roomUuid,
         userUuid: input.userUuid,
@@ -450,38 +642,51 @@ async function purchaseFast(
         consumableName: consumable?.name ?? "",
         tokenCost: cost,
         fileUrl: consumable?.fileUrl ?? "",
-      },
-      { occurredAt: now },
-    );
-    values.push(event.id, event.subject, Buffer.from(event.payload), JSON.stringify(event.headers));
-  }
-  try {
-    const pool = await nativePool(em);
-    const { rows } = await pool.query<AccountRow>({ ...(input.roomUuid ? PURCHASE_IN_ROOM : PURCHASE), values });
-    const account = acc(rows[0]);
-    if (!account) return undefined;
-    return {
-      created: true,
-      account,
-      purchase: {
-        id: purchaseId,
-        account_id: account.id,
-        user_uuid: input.userUuid,
-        consumable_id: input.consumableId,
-        token_cost: cost,
-        room_uuid: input.roomUuid || null,
-        idempotency_key: input.idempotencyKey,
-        request_hash: input.requestHash,
-        balance_after: account.balance,
-        account_updated_at: account.updated_at,
-        created_at: now,
-      },
-    };
-  } catch (err) {
-    // The key's twin won the race: the locked path answers its first answer.
-    if ((err as { code?: string }).code === "23505") return undefined;
-    throw err;
-  }
+      })
+    : undefined;
+  const item: BatchItem = {
+    userUuid: input.userUuid,
+    consumableId: input.consumableId,
+    cost,
+    accountId: input.accountId || null,
+    lastBalance: input.lastTokenBalance ?? null,
+    since: input.balanceUnmodifiedSince ?? null,
+    key: input.idempotencyKey,
+    holdId,
+    reason: `consumable ${input.consumableId}`,
+    purchaseId,
+    commitId: randomUUID(),
+    roomUuid: input.roomUuid || null,
+    requestHash: input.requestHash,
+    eventId: event?.id ?? null,
+    subject: event?.subject ?? null,
+    payload: event ? Buffer.from(event.payload) : null,
+    headers: event ? JSON.stringify(event.headers) : null,
+  };
+  const pool = await nativePool(em);
+  let batcher = batchers.get(pool);
+  if (!batcher) batchers.set(pool, (batcher = new PurchaseBatcher(pool)));
+  const batched = await batcher.debit(item);
+  const debited = batched === ALONE ? await batcher.alone(item) : batched;
+  if (!debited) return undefined;
+  const { account, at } = debited;
+  return {
+    created: true,
+    account,
+    purchase: {
+      id: purchaseId,
+      account_id: account.id,
+      user_uuid: input.userUuid,
+      consumable_id: input.consumableId,
+      token_cost: cost,
+      room_uuid: input.roomUuid || null,
+      idempotency_key: input.idempotencyKey,
+      request_hash: input.requestHash,
+      balance_after: account.balance,
+      account_updated_at: account.updated_at,
+      created_at: at,
+    },
+  };
 }
 
 async function purchaseLocked(
