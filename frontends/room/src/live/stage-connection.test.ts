@@ -101,6 +101,17 @@ describe("the join stream on the client (spec 002 §4, §8, §9)", () => {
     expect(connection.json()).toEqual(toJson(StageSchema, v3));
   });
 
+  it("takes a full state that comes again on the same stream as the new base for the patches", async () => {
+    const { connection, streams, stages, rejoins, settle } = setup();
+    connection.start();
+    streams[0]!.push(full(v1));
+    streams[0]!.push(full(v2));
+    streams[0]!.push(patch(v2, v3));
+    await settle();
+    expect(stages.map((s) => s.version)).toEqual([1n, 2n, 3n]);
+    expect(rejoins).toEqual([]);
+  });
+
   it("ignores a repeated patch and rejoins on a version gap", async () => {
     const { connection, streams, stages, rejoins, settle, fireTimers } = setup();
     connection.start();
