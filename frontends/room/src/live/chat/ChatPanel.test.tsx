@@ -1,0 +1,254 @@
+import { create, type MessageInitShape } from "@bufbuild/protobuf";
+import { timestampFromMs } from "@bufbuild/protobuf/wkt";
+import { Code, ConnectError, type ConnectRouter } from "@connectrpc/connect";
+import { fireEvent, screen, waitFor, within } from "@testing-library/react";
+import { type ChatMessage, ChatEventSchema, ChatMessageSchema } from "@tt/proto/tt/social/v1/chat_pb";
+import { ChatService } from "@tt/proto/tt/social/v1/chat_service_pb";
+import { createTestKit, renderWithKit } from "@tt/web-kit/testing";
+import { describe, expect, it } from "vitest";
+import { createChatFeed, type ChatFeed } from "../chat-feed.ts";
+import { ChatPanel } from "./ChatPanel.tsx";
+import { isEditable, mergeHistory, visibleItems, type ChatItem } from "./chat-state.ts";
+
+const ROOM = "11111111-1111-4111-8111-111111111111";
+const ME = "22222222-2222-4222-8222-222222222222";
+const ANA = "33333333-3333-4333-8333-333333333333";
+const BEN = "44444444-4444-4444-8444-444444444444";
+
+let nextId = 1n;
+function msg(init: MessageInitShape<typeof ChatMessageSchema> & { uuid: string }): ChatMessage {
+  return create(ChatMessageSchema, {
+    id: nextId++,
+    type: "user",
+    roomUuid: ROOM,
+    userUuid: ANA,
+    userName: "Ana",
+    avatarId: "a1",
+    reportIdentifier: init.uuid,
+    date: timestampFromMs(Date.now()),
+    ...init,
+  });
+}
+
+interface FakeChat {
+  routes(router: ConnectRouter): void;
+  history: ChatMessage[];
+  sends: string[];
+  failNextSends: number;
+  reactions: string[];
+}
+
+function fakeChat(): FakeChat {
+  const fake: FakeChat = {
+    history: [],
+    sends: [],
+    failNextSends: 0,
+    reactions: [],
+    routes: (router) =>
+      router.service(ChatService, {
+        listRoomMessages: () => ({ messages: fake.history, roomUuid: ROOM }),
+        sendRoomMessage: (req) => {
+          fake.sends.push(req.message!.uuid);
+          if (fake.failNextSends > 0) {
+            fake.failNextSends--;
+            throw new ConnectError("the chat is away", Code.Unavailable);
+          }
+          return {
+            message: msg({ uuid: req.message!.uuid, message: req.message!.message, userUuid: ME, userName: "Me" }),
+          };
+        },
+        toggleReaction: (req) => {
+          fake.reactions.push(`${req.uuid}:${req.emoji}`);
+          const base = fake.history.find((m) => m.uuid === req.uuid)!;
+          return {
+            added: true,
+            message: {
+              ...base,
+              reactions: {
+                [req.emoji]: {
+                  $typeName: "tt.social.v1.ChatReactionList",
+                  users: [{ $typeName: "tt.social.v1.ChatReaction", userUuid: ME, messageId: base.id, name: "Me" }],
+                },
+              },
+            },
+          };
+        },
+        listConversations: () => ({
+          conversations: [
+            { peerUuid: ANA, peerName: "Ana", group: "FRIENDS", unreadCount: 2 },
+            { peerUuid: BEN, peerName: "Ben", group: "OTHERS", unreadCount: 1 },
+          ],
+          unread: { FRIENDS: 2, OTHERS: 1, UNSET: 0 },
+        }),
+        listDirectMessages: (req) => ({
+          messages: [
+            msg({ uuid: crypto.randomUUID(), roomUuid: "", receiverUuid: ME, userUuid: req.user, message: "hey you" }),
+          ],
+        }),
+        markConversationRead: () => ({ lastReadId: 1n }),
+      }),
+  };
+  return fake;
+}
+
+function render(fake: FakeChat, opts: { user?: string; feed?: ChatFeed; search?: string; moderator?: boolean } = {}) {
+  const kit = createTestKit({ routes: fake.routes, search: opts.search ?? "" });
+  if (opts.user) {
+    kit.session.signIn(
+      { token: `t:${opts.user}`, tokenType: "user" },
+      { uuid: opts.user, email: "me@x.test", role: "user" },
+    );
+  }
+  const feed = opts.feed ?? createChatFeed();
+  renderWithKit(
+    <ChatPanel
+      room={ROOM}
+      feed={feed}
+      canSend={opts.user !== undefined}
+      userUuid={opts.user}
+      isModerator={opts.moderator ?? false}
+    />,
+    kit,
+  );
+  return { feed };
+}
+
+const messages = () => screen.findAllByTestId("chat-message");
+
+describe("the chat panel (issue 14)", () => {
+  it("shows the history, then live events, without duplicates by uuid", async () => {
+    const fake = fakeChat();
+    const first = msg({ uuid: crypto.randomUUID(), message: "hello" });
+    fake.history = [first];
+    const { feed } = render(fake, { user: ME });
+    expect((await messages()).map((m) => m.textContent)).toEqual([expect.stringContaining("hello")]);
+
+    const live = msg({ uuid: crypto.randomUUID(), message: "live one", userName: "Ben", userUuid: BEN });
+    feed.publish(create(ChatEventSchema, { kind: { case: "created", value: live } }));
+    feed.publish(create(ChatEventSchema, { kind: { case: "created", value: live } }));
+    await waitFor(async () => expect(await messages()).toHaveLength(2));
+
+    feed.publish(create(ChatEventSchema, { kind: { case: "deleted", value: { uuid: first.uuid, roomUuid: ROOM } } }));
+    await waitFor(async () => expect((await messages()).map((m) => m.dataset.uuid)).toEqual([live.uuid]));
+  });
+
+  it("keeps a failed send with a retry button; the retry sends the same uuid", async () => {
+    const fake = fakeChat();
+    fake.failNextSends = 1;
+    render(fake, { user: ME });
+    fireEvent.change(await screen.findByRole("textbox", { name: "Say something…" }), { target: { value: "hi all" } });
+    fireEvent.click(screen.getByRole("button", { name: "Send" }));
+    const alert = await screen.findByRole("alert");
+    expect(alert.textContent).toContain("Not sent");
+    expect((await messages())[0]!.textContent).toContain("hi all");
+    fireEvent.click(within(alert).getByRole("button", { name: "Retry" }));
+    await waitFor(() => expect(screen.queryByRole("alert")).toBeNull());
+    expect(fake.sends).toHaveLength(2);
+    expect(fake.sends[1]).toBe(fake.sends[0]);
+    expect(await messages()).toHaveLength(1);
+  });
+
+  it("toggles a reaction through the server and shows its count", async () => {
+    const fake = fakeChat();
+    const m = msg({ uuid: crypto.randomUUID(), message: "react" });
+    fake.history = [m];
+    render(fake, { user: ME });
+    fireEvent.click(await screen.findByRole("button", { name: "React with 🔥" }));
+    await waitFor(() => expect(screen.getByRole("button", { name: "React with 🔥" }).textContent).toBe("🔥 1"));
+    expect(screen.getByRole("button", { name: "React with 🔥" }).getAttribute("aria-pressed")).toBe("true");
+    expect(fake.reactions).toEqual([`${m.uuid}:🔥`]);
+  });
+
+  it("lets guests read the room chat without a composer or tabs", async () => {
+    const fake = fakeChat();
+    fake.history = [msg({ uuid: crypto.randomUUID(), message: "for everyone" })];
+    render(fake);
+    expect((await messages())[0]!.textContent).toContain("for everyone");
+    expect(screen.queryByRole("textbox")).toBeNull();
+    expect(screen.queryByRole("tablist")).toBeNull();
+    expect(screen.getByText("Sign in to chat. You can read the room's chat as a guest.")).toBeTruthy();
+  });
+
+  it("hides a message its reader reported (the hidden event on their subject)", async () => {
+    const fake = fakeChat();
+    const m = msg({ uuid: crypto.randomUUID(), message: "rude" });
+    fake.history = [m];
+    const { feed } = render(fake, { user: ME });
+    await messages();
+    feed.publish(
+      create(ChatEventSchema, { kind: { case: "reportedHidden", value: { uuid: m.uuid, reportIdentifier: m.uuid } } }),
+    );
+    feed.publish(
+      create(ChatEventSchema, { kind: { case: "created", value: msg({ uuid: crypto.randomUUID(), message: "ok" }) } }),
+    );
+    await waitFor(async () =>
+      expect((await messages()).map((x) => x.textContent)).toEqual([expect.stringContaining("ok")]),
+    );
+  });
+
+  it("shows direct-message tabs with unread counters and opens a conversation (Spanish)", async () => {
+    const fake = fakeChat();
+    render(fake, { user: ME, search: "?lang=es" });
+    const tabs = await screen.findByRole("tablist", { name: "Conversaciones" });
+    await waitFor(() => expect(within(tabs).getByRole("tab", { name: /Amigos/ }).textContent).toContain("2"));
+    expect(within(tabs).getByRole("tab", { name: /Otros/ }).textContent).toContain("1");
+    fireEvent.click(within(tabs).getByRole("tab", { name: /Amigos/ }));
+    fireEvent.click(await screen.findByRole("button", { name: /Ana/ }));
+    expect(await screen.findByRole("list", { name: "Conversación con Ana" })).toBeTruthy();
+    expect((await messages())[0]!.textContent).toContain("hey you");
+  });
+});
+
+describe("chat state (002 §4, §5)", () => {
+  const item = (m: ChatMessage): ChatItem => ({ message: m, status: "sent" });
+
+  it("merges history by uuid, merging reactions", () => {
+    const uuid = crypto.randomUUID();
+    const reaction = (user: string) => ({
+      $typeName: "tt.social.v1.ChatReactionList" as const,
+      users: [{ $typeName: "tt.social.v1.ChatReaction" as const, userUuid: user, messageId: 1n, name: "" }],
+    });
+    const mine = [item(msg({ uuid, message: "x", reactions: { "👍": reaction(ANA) } }))];
+    const merged = mergeHistory(mine, [msg({ uuid, message: "x", reactions: { "👍": reaction(BEN) } })]);
+    expect(merged).toHaveLength(1);
+    expect(merged[0]!.message.reactions["👍"]!.users.map((u) => u.userUuid)).toEqual([ANA, BEN]);
+  });
+
+  it("of consecutive non-consumable room messages shows only the last; consumables all show", () => {
+    const notice = (text: string) => item(msg({ uuid: crypto.randomUUID(), type: "room", message: text }));
+    const consumable = item(
+      msg({
+        uuid: crypto.randomUUID(),
+        type: "room",
+        consumable: {
+          $typeName: "tt.social.v1.ChatConsumable",
+          id: "c",
+          name: "Confetti",
+          tokenCost: 1,
+          fileUrl: "",
+          purchaseId: "p",
+        },
+      }),
+    );
+    const user = item(msg({ uuid: crypto.randomUUID(), message: "hi" }));
+    const list = [notice("a"), notice("b"), user, notice("c"), consumable, consumable];
+    expect(visibleItems(list, new Set()).map((i) => i.message.message || i.message.consumable?.name)).toEqual([
+      "b",
+      "hi",
+      "c",
+      "Confetti",
+      "Confetti",
+    ]);
+  });
+
+  it("only the reader's latest plain-text message under 20 seconds old is editable", () => {
+    const now = Date.now();
+    const a = item(msg({ uuid: crypto.randomUUID(), userUuid: ME, message: "one", date: timestampFromMs(now - 1000) }));
+    const b = item(msg({ uuid: crypto.randomUUID(), userUuid: ME, message: "two", date: timestampFromMs(now - 1000) }));
+    const list = [a, b];
+    expect(isEditable(list, a, ME, now)).toBe(false);
+    expect(isEditable(list, b, ME, now)).toBe(true);
+    expect(isEditable(list, b, ME, now + 20_000)).toBe(false);
+    expect(isEditable(list, b, ANA, now)).toBe(false);
+  });
+});

@@ -1,0 +1,130 @@
+// The chat panel's state, without React: merging history and live events (spec 002 §4 "Chat history merges
+// without duplicates by uuid, merging reactions"), what is shown (§5: reported messages hidden, of consecutive
+// non-consumable room messages only one, the latest), what may be edited (§5), and sends that failed (kept with a
+// retry button).
+import type { ChatEvent, ChatMessage, ChatReactionList } from "@tt/proto/tt/social/v1/chat_pb";
+
+/** 002 §9. */
+export const HISTORY_CAP = 300;
+export const EDIT_WINDOW_MS = 20_000;
+
+/** A message as the panel holds it: a stored one, or one of ours still sending or failed. */
+export interface ChatItem {
+  message: ChatMessage;
+  /** "sending" until the server answered, "failed" when it refused or could not be reached (retry button). */
+  status: "sent" | "sending" | "failed";
+  /** The server's refusal, for a failed send. */
+  error?: string;
+}
+
+/** Reactions of two versions of a message, merged: per emoji, everyone in either, once (by userUUID). */
+export function mergeReactions(
+  a: Record<string, ChatReactionList>,
+  b: Record<string, ChatReactionList>,
+): Record<string, ChatReactionList> {
+  const out: Record<string, ChatReactionList> = {};
+  for (const emoji of new Set([...Object.keys(a), ...Object.keys(b)])) {
+    const users = [...(a[emoji]?.users ?? []), ...(b[emoji]?.users ?? [])];
+    const seen = new Set<string>();
+    const merged = users.filter((u) => (seen.has(u.userUuid) ? false : (seen.add(u.userUuid), true)));
+    if (merged.length > 0) out[emoji] = { $typeName: "tt.social.v1.ChatReactionList", users: merged };
+  }
+  return out;
+}
+
+function order(items: ChatItem[]): ChatItem[] {
+  // Stored messages by the server's id; ours still unsent (id 0) stay at the end in the order they were written.
+  const stored = items.filter((i) => i.message.id > 0n).sort((x, y) => (x.message.id < y.message.id ? -1 : 1));
+  const pending = items.filter((i) => i.message.id === 0n);
+  return [...stored, ...pending].slice(-HISTORY_CAP - pending.length);
+}
+
+/** History (or any batch of stored messages) merged into the list: no duplicate uuid, reactions merged. */
+export function mergeHistory(items: ChatItem[], history: ChatMessage[]): ChatItem[] {
+  const byUuid = new Map(items.map((i) => [i.message.uuid, i]));
+  for (const message of history) {
+    const have = byUuid.get(message.uuid);
+    byUuid.set(message.uuid, {
+      message: have ? { ...message, reactions: mergeReactions(have.message.reactions, message.reactions) } : message,
+      status: "sent",
+    });
+  }
+  return order([...byUuid.values()]);
+}
+
+/** A message the server stored or changed (live event or an answer) replaces ours of the same uuid. */
+export function upsert(items: ChatItem[], message: ChatMessage): ChatItem[] {
+  const rest = items.filter((i) => i.message.uuid !== message.uuid);
+  return order([...rest, { message, status: "sent" }]);
+}
+
+export function remove(items: ChatItem[], uuid: string): ChatItem[] {
+  return items.filter((i) => i.message.uuid !== uuid);
+}
+
+export function setStatus(items: ChatItem[], uuid: string, status: ChatItem["status"], error?: string): ChatItem[] {
+  return items.map((i) => (i.message.uuid === uuid ? { ...i, status, error } : i));
+}
+
+/** Which conversation an event is about: a room's, or a direct one (the other person, seen from `me`). */
+export function conversationOf(message: ChatMessage, me: string | undefined): { room?: string; peer?: string } {
+  if (message.roomUuid) return { room: message.roomUuid };
+  return { peer: message.userUuid === me ? message.receiverUuid : message.userUuid };
+}
+
+/** The room chat's list after one live event of that room (reportedHidden is the reader's, handled apart). */
+export function applyRoomEvent(items: ChatItem[], event: ChatEvent): ChatItem[] {
+  switch (event.kind.case) {
+    case "created":
+    case "edited":
+    case "reactionsChanged":
+      return upsert(items, event.kind.value);
+    case "deleted":
+      return remove(items, event.kind.value.uuid);
+    case "cleared": {
+      const until = event.kind.value.clearedAt;
+      if (!until) return [];
+      const ms = Number(until.seconds) * 1000 + Math.floor(until.nanos / 1e6);
+      return items.filter((i) => i.status !== "sent" || dateMs(i.message) > ms);
+    }
+    default:
+      return items;
+  }
+}
+
+export function dateMs(message: ChatMessage): number {
+  return message.date ? Number(message.date.seconds) * 1000 + Math.floor(message.date.nanos / 1e6) : Date.now();
+}
+
+/**
+ * What is shown (002 §5): messages whose report identifier the reader reported are hidden, messages of blocked
+ * people too, and of consecutive room messages that are not consumables only the last one shows (a run of
+ * notices reads as the latest; consumables are purchases and each one shows).
+ */
+export function visibleItems(
+  items: ChatItem[],
+  reported: ReadonlySet<string>,
+  blocked: ReadonlySet<string> = new Set(),
+): ChatItem[] {
+  const shown = items.filter(
+    (i) => !reported.has(i.message.reportIdentifier) && !(i.message.userUuid && blocked.has(i.message.userUuid)),
+  );
+  const isNotice = (i: ChatItem | undefined) => i !== undefined && i.message.type === "room" && !i.message.consumable;
+  return shown.filter((item, index) => !(isNotice(item) && isNotice(shown[index + 1])));
+}
+
+/** 002 §5: the reader's own latest message, under 20 seconds old, plain text. */
+export function isEditable(items: ChatItem[], item: ChatItem, me: string | undefined, now = Date.now()): boolean {
+  const m = item.message;
+  if (!me || m.userUuid !== me || item.status !== "sent") return false;
+  const plain =
+    m.structured.case === undefined &&
+    m.imageBase64 === "" &&
+    m.imageUrls.length === 0 &&
+    m.songs.length === 0 &&
+    !m.playlist &&
+    !m.consumable;
+  if (!plain || now - dateMs(m) >= EDIT_WINDOW_MS) return false;
+  const mine = items.filter((i) => i.message.userUuid === me && i.status === "sent");
+  return mine[mine.length - 1]?.message.uuid === m.uuid;
+}
