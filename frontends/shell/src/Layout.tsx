@@ -1,6 +1,6 @@
 import { LANGUAGE_NAMES, SUPPORTED_LANGUAGES, toLanguage, useAppTranslation, useSession } from "@tt/web-kit";
 import { Link, NavLink, Outlet, useNavigate } from "react-router";
-import { useDisplayName, useLogout } from "./auth/use-account.ts";
+import { useCurrentAvatar, useDisplayName, useLogout } from "./auth/use-account.ts";
 import { SHELL_NAMESPACE, shellTranslations } from "./locales.ts";
 import { useRemotes } from "./remotes/RemotesProvider.tsx";
 
@@ -28,6 +28,7 @@ function Account() {
   const { t } = useAppTranslation(SHELL_NAMESPACE, shellTranslations);
   const { signedIn } = useSession();
   const name = useDisplayName();
+  const avatar = useCurrentAvatar().data;
   const logout = useLogout();
   const navigate = useNavigate();
   if (!signedIn) {
@@ -45,6 +46,20 @@ function Account() {
   }
   return (
     <div className="tt-account">
+      {avatar &&
+        (avatar.imageUrl ? (
+          <img
+            className="tt-header-avatar"
+            src={avatar.imageUrl}
+            alt={t("header.avatar", { name: avatar.name })}
+            width={28}
+            height={28}
+          />
+        ) : (
+          <span className="tt-header-avatar" data-testid="current-avatar">
+            {t("header.avatar", { name: avatar.name })}
+          </span>
+        ))}
       <span data-testid="signed-in-user">{t("header.signedInAs", { name })}</span>
       <Link className="tt-button tt-button--quiet" to="/people">
         {t("header.people")}

@@ -20,6 +20,7 @@ const en = {
     loggingOut: "Logging out…",
     language: "Language",
     people: "Friends and fans",
+    avatar: "Avatar: {{name}}",
   },
   home: {
     title: "Listen together",
@@ -100,6 +101,7 @@ const es: typeof en = {
     loggingOut: "Cerrando sesión…",
     language: "Idioma",
     people: "Amigos y fans",
+    avatar: "Avatar: {{name}}",
   },
   home: {
     title: "Escuchad juntos",

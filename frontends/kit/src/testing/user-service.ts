@@ -21,6 +21,8 @@ export interface TestUserService {
   tokens: Map<string, { type: "user" | "guest"; uuid?: string }>;
   /** Every call, in order: "Login", "AdminListUsers"… */
   calls: string[];
+  /** Profiles' avatarId (the current avatar) by user uuid. */
+  avatars: Map<string, string>;
 }
 
 /**
@@ -36,6 +38,7 @@ export function createTestUserService({ phoneCode }: TestUserServiceOptions = {}
   const accounts = new Map<string, Account>();
   const tokens = new Map<string, { type: "user" | "guest"; uuid?: string }>();
   const calls: string[] = [];
+  const avatars = new Map<string, string>();
   let counter = 0;
 
   const issue = (type: "user" | "guest", uuid?: string) => {
@@ -133,7 +136,7 @@ export function createTestUserService({ phoneCode }: TestUserServiceOptions = {}
           caller(ctx);
           const account = [...accounts.values()].find((candidate) => candidate.user.uuid === id);
           if (!account) throw new ConnectError("user profile not found", Code.NotFound);
-          return { profile: { uuid: id, nickname: account.nickname } };
+          return { profile: { uuid: id, nickname: account.nickname, avatarId: avatars.get(id) ?? "" } };
         },
       })
       .service(AdminService, {
@@ -158,5 +161,5 @@ export function createTestUserService({ phoneCode }: TestUserServiceOptions = {}
         },
       });
 
-  return { routes, addAccount, tokens, calls };
+  return { routes, addAccount, tokens, calls, avatars };
 }

@@ -1,5 +1,6 @@
 // The header's account actions, loaded on first use so that Connect stays off the first paint.
-import { createClient } from "@connectrpc/connect";
+import { Code, ConnectError, createClient } from "@connectrpc/connect";
+import { AvatarService } from "@tt/proto/tt/merch/v1/avatar_service_pb";
 import { AuthService } from "@tt/proto/tt/user/v1/auth_service_pb";
 import { ProfileService } from "@tt/proto/tt/user/v1/profile_service_pb";
 import type { Kit } from "@tt/web-kit";
@@ -18,4 +19,28 @@ export async function logout({ transport, session, queryClient, ensureToken }: K
 export async function fetchNickname({ transport }: Kit, uuid: string): Promise<string> {
   const { profile } = await createClient(ProfileService, transport).getProfile({ id: uuid });
   return profile?.nickname ?? "";
+}
+
+export interface CurrentAvatar {
+  slug: string;
+  name: string;
+  imageUrl: string;
+}
+
+/**
+ * The user's current avatar: the profile's avatarId (the user service keeps it; the shop sets it) and that
+ * avatar's name and image from the merch service; null for the default avatar. An avatar the merch service no
+ * longer knows is shown by its slug.
+ */
+export async function fetchCurrentAvatar({ transport }: Kit, uuid: string): Promise<CurrentAvatar | null> {
+  const { profile } = await createClient(ProfileService, transport).getProfile({ id: uuid });
+  const slug = profile?.avatarId ?? "";
+  if (!slug) return null;
+  try {
+    const { avatar } = await createClient(AvatarService, transport).getAvatar({ slug });
+    return { slug, name: avatar?.name || slug, imageUrl: avatar?.imageUrl ?? "" };
+  } catch (err) {
+    if (err instanceof ConnectError && err.code === Code.NotFound) return { slug, name: slug, imageUrl: "" };
+    throw err;
+  }
 }

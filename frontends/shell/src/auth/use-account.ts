@@ -20,6 +20,21 @@ export function useDisplayName(): string | undefined {
   return nickname || user.nickname || user.email;
 }
 
+/**
+ * The signed-in user's current avatar (the shop sets it), under the profile family so that choosing one there
+ * (which invalidates the family) shows here at once.
+ */
+export function useCurrentAvatar() {
+  const kit = useKit();
+  const { user, signedIn } = useSession();
+  const uuid = user?.uuid ?? "";
+  return useQuery({
+    queryKey: [...queryKeys.profile(uuid), "avatar"],
+    queryFn: async () => (await import("./session-actions.ts")).fetchCurrentAvatar(kit, uuid),
+    enabled: signedIn && Boolean(uuid),
+  });
+}
+
 export function useLogout() {
   const kit = useKit();
   return useMutation({ mutationFn: async () => (await import("./session-actions.ts")).logout(kit) });

@@ -1,0 +1,63 @@
+import { create } from "@bufbuild/protobuf";
+import { act, screen, waitFor } from "@testing-library/react";
+import { userEvent } from "@testing-library/user-event";
+import { AvatarService } from "@tt/proto/tt/merch/v1/avatar_service_pb";
+import { AvatarSchema } from "@tt/proto/tt/merch/v1/merch_pb";
+import { queryKeys } from "@tt/web-kit";
+import { createTestKit, createTestUserService, MemoryStorage } from "@tt/web-kit/testing";
+import { describe, expect, it } from "vitest";
+import { renderShell } from "./testing/render-shell.tsx";
+
+// The current avatar is the profile's avatarId (the shop sets it); the header shows it beside the user's name.
+describe("the shell's current avatar", () => {
+  it("shows the signed-in user's avatar, and the new one once the shop changes the profile", async () => {
+    const user = userEvent.setup();
+    const service = createTestUserService();
+    const kit = createTestKit({
+      storage: new MemoryStorage(),
+      routes: (router) => {
+        service.routes(router);
+        router.service(AvatarService, {
+          getAvatar: ({ slug }) => ({
+            avatar: create(AvatarSchema, {
+              slug,
+              name: slug === "owl" ? "Gold owl" : "Cat",
+              imageUrl: `/media/${slug}.png`,
+            }),
+          }),
+        });
+      },
+    });
+    const ada = service.addAccount("ada@example.com", "correct-horse-1");
+    service.avatars.set(ada.uuid, "owl");
+    renderShell({ path: "/login", kit });
+    await user.type(await screen.findByLabelText("E-mail"), "ada@example.com");
+    await user.type(screen.getByLabelText("Password"), "correct-horse-1");
+    await user.click(screen.getByRole("button", { name: "Log in" }));
+    const img = await screen.findByRole("img", { name: "Avatar: Gold owl" });
+    expect(img.getAttribute("src")).toBe("/media/owl.png");
+
+    // The shop sets another avatar and invalidates the profile family.
+    service.avatars.set(ada.uuid, "cat");
+    await act(() => kit.queryClient.invalidateQueries({ queryKey: queryKeys.profile(ada.uuid) }));
+    expect(await screen.findByRole("img", { name: "Avatar: Cat" })).toBeTruthy();
+    expect((await screen.findByTestId("signed-in-user")).textContent).toBe("Signed in as ada");
+  });
+
+  it("shows nothing for the default avatar", async () => {
+    const user = userEvent.setup();
+    const service = createTestUserService();
+    const kit = createTestKit({ storage: new MemoryStorage(), routes: service.routes });
+    const bo = service.addAccount("bo@example.com", "correct-horse-1");
+    renderShell({ path: "/login", kit });
+    await user.type(await screen.findByLabelText("E-mail"), "bo@example.com");
+    await user.type(screen.getByLabelText("Password"), "correct-horse-1");
+    await user.click(screen.getByRole("button", { name: "Log in" }));
+    expect((await screen.findByTestId("signed-in-user")).textContent).toBe("Signed in as bo");
+    await waitFor(() =>
+      expect(kit.queryClient.getQueryState([...queryKeys.profile(bo.uuid), "avatar"])?.status).toBe("success"),
+    );
+    expect(screen.queryByRole("img", { name: /^Avatar:/ })).toBeNull();
+    expect(screen.queryByTestId("current-avatar")).toBeNull();
+  });
+});
