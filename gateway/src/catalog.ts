@@ -48,6 +48,7 @@ import { MediaService as UploadMediaService } from "@tt/proto/tt/upload/v1/media
 import { SongService as UploadSongService } from "@tt/proto/tt/upload/v1/song_service_pb";
 import { StageService as SocialStageService } from "@tt/proto/tt/social/v1/stage_service_pb";
 import { PresenceService as SocialPresenceService } from "@tt/proto/tt/social/v1/presence_service_pb";
+import { ChatService as SocialChatService } from "@tt/proto/tt/social/v1/chat_service_pb";
 
 export const serviceCatalog = {
   user: [
@@ -90,7 +91,7 @@ export const serviceCatalog = {
   ],
   audit: [AuditService, AuditModerationService, AuditAnalyticsService, AuditGeolocationService],
   // The social service's proto services (the stage, chat and presence parts add theirs).
-  social: [SocialStageService, SocialPresenceService],
+  social: [SocialStageService, SocialPresenceService, SocialChatService],
 } as const satisfies Record<string, readonly DescService[]>;
 
 export type CatalogName = keyof typeof serviceCatalog;

@@ -1,4 +1,5 @@
 import { OutboxMessageSchema, ProcessedEventSchema } from "@tt/kit";
+import { chatEntities } from "./modules/chat/entities.ts";
 import { RoomPlayedTimeSchema } from "./modules/presence/played-time.entity.ts";
 
 /** Every entity of the social service, listed explicitly (each area adds its own). */
@@ -9,4 +10,6 @@ export const entities = [
   ProcessedEventSchema,
   // Presence: the seconds of songs played per room (from SongPlayed).
   RoomPlayedTimeSchema,
+  // Chat: messages, reactions, reports, read marks, blocks.
+  ...chatEntities,
 ];

@@ -6,7 +6,9 @@ import { loadSocialServiceConfig } from "./config.ts";
 import type { SocialContext } from "./context.ts";
 import { entities } from "./entities.ts";
 import { migrationsList } from "./migrations/index.ts";
+import { startChat } from "./modules/chat/index.ts";
 import { consumePlayedSongs } from "./modules/presence/played-time.ts";
+import { ChatService } from "@tt/proto/tt/social/v1/chat_service_pb";
 import { StageRuntime } from "./modules/stage/runtime.ts";
 import { registerSocialRoutes, SOCIAL_SERVICES } from "./routes/index.ts";
 
@@ -31,9 +33,15 @@ export const socialServiceDefinition: ServiceDefinition = {
     const svc: SocialContext = { stageConfig, stage, crates, logger: deps.logger, orm: deps.orm, bus: deps.bus };
     // Presence: each ended play adds its seconds to the room's played time (issue 14).
     const played = await consumePlayedSongs(deps);
+    // Chat: ChatService and its consumers (merch consumables, conversation clears, blocks).
+    const chat = await startChat(deps);
     return {
-      routes: (router) => registerSocialRoutes(router, svc),
+      routes: (router) => {
+        registerSocialRoutes(router, svc);
+        router.service(ChatService, chat.routes);
+      },
       close: async () => {
+        await chat.close();
         await played.unsubscribe();
         await stage.close();
       },

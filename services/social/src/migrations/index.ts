@@ -1,5 +1,6 @@
 import type { MigrationObject } from "@mikro-orm/core";
 import { outboxMigration, processedEventsMigration } from "@tt/kit";
+import { chatMigrations } from "../modules/chat/migrations.ts";
 import { presenceMigrations } from "../modules/presence/migrations.ts";
 
 /** Every migration of the social service; the kit applies them by the timestamp their names start with. */
@@ -7,4 +8,5 @@ export const migrationsList: MigrationObject[] = [
   outboxMigration("social"),
   processedEventsMigration("social"),
   ...presenceMigrations,
+  ...chatMigrations,
 ];
