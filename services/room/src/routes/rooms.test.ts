@@ -294,6 +294,63 @@ describe("joining", () => {
     });
   });
 
+  it("admits to the live stage by JoinRoom's rules (AdmitToStage, service tokens only)", async () => {
+    const service = rooms(await h.tokens.service("social"));
+    const pub = await roomOf(h, owner);
+    const priv = await roomOf(h, owner, { type: "PRIVATE" });
+    const banned = await account(h);
+    const kicked = await account(h);
+    const dj = await account(h);
+    const roles = h.client(RoomUserRoleService, { token: owner.token });
+    await roles.grantRoomRole({ roomId: pub.uuid, userId: banned.uuid, role: "banned" });
+    await roles.kickUserFromRoom({ roomId: pub.uuid, userId: kicked.uuid });
+    await roles.grantRoomRole({ roomId: priv.uuid, userId: dj.uuid, role: "dj" });
+
+    const ok = await service.admitToStage({ room: pub.slug, userUuid: other.uuid });
+    expect(ok.room!.uuid).toBe(pub.uuid);
+    expect(ok.roles).toEqual(expect.arrayContaining(["user"]));
+    expect((await service.admitToStage({ room: pub.uuid })).roles).toEqual(["guest"]);
+    expect(await refusal(service.admitToStage({ room: pub.uuid, userUuid: banned.uuid }))).toEqual({
+      code: Code.PermissionDenied,
+      message: "You are banned from this room",
+    });
+    expect((await refusal(service.admitToStage({ room: pub.uuid, userUuid: kicked.uuid }))).message).toMatch(
+      /^You are kicked from this room until \d{4}-/,
+    );
+    expect(await refusal(service.admitToStage({ room: priv.uuid, userUuid: other.uuid }))).toEqual({
+      code: Code.PermissionDenied,
+      message: "This room is private",
+    });
+    expect(await refusal(service.admitToStage({ room: priv.uuid }))).toEqual({
+      code: Code.PermissionDenied,
+      message: "This room is private",
+    });
+    expect((await service.admitToStage({ room: priv.uuid, userUuid: dj.uuid })).roles).toContain("dj");
+    expect((await service.admitToStage({ room: priv.uuid, userUuid: owner.uuid })).roles).toContain("owner");
+    const password = `pw-${randomUUID()}`;
+    await h.client(AdminService, { token: (await account(h, "admin")).token }).setGuestPassword({
+      roomId: priv.uuid,
+      password,
+    });
+    expect(await refusal(service.admitToStage({ room: priv.uuid, guestPassword: "wrong-one" }))).toEqual({
+      code: Code.PermissionDenied,
+      message: "Wrong guest password",
+    });
+    await expect(service.admitToStage({ room: priv.uuid, guestPassword: password })).resolves.toMatchObject({
+      roles: ["guest"],
+    });
+    expect(await refusal(service.admitToStage({ room: randomUUID(), userUuid: other.uuid }))).toMatchObject({
+      code: Code.NotFound,
+    });
+    expect(await refusal(service.admitToStage({ room: pub.uuid, userUuid: "not-a-uuid" }))).toMatchObject({
+      code: Code.InvalidArgument,
+    });
+    // Only services ask.
+    expect((await refusal(rooms(other.token).admitToStage({ room: pub.uuid, userUuid: other.uuid }))).code).toBe(
+      Code.Unauthenticated,
+    );
+  });
+
   it("keeps only the latest visits (ROOM_RECENT_VISITS_KEPT)", async () => {
     const visitor = await account(h);
     for (let i = 0; i < 5; i++) {

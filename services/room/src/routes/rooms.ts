@@ -9,6 +9,7 @@ import { callEm, callIdentity, callProvider, checkUuid, detectImageType, publish
 import { RoomConversationClearedSchema, RoomCreatedSchema, RoomDeletedSchema } from "@tt/proto/tt/room/v1/events_pb";
 import type { RoomService } from "@tt/proto/tt/room/v1/room_service_pb";
 import type { RoomServiceContext } from "../context.ts";
+import { admit } from "../modules/rooms/admission.ts";
 import { guestPasswordLookup, verifyGuestPassword } from "../modules/rooms/guest-password.ts";
 import { encodePoster, posterKey } from "../modules/rooms/poster.ts";
 import {
@@ -18,14 +19,19 @@ import {
   DEFAULT_DJ_TYPE,
   DEFAULT_TYPE,
   effectiveRoles,
-  isGlobal,
   MAX_MUSIC_PROVIDERS,
   MAX_PINNED_MESSAGES,
   type Member,
   permissionsOf,
-  rankOf,
 } from "../modules/rooms/room-rules.ts";
-import { publishSettingsChanged, renameRoom, requireRoom, setLive, uniqueSlug } from "../modules/rooms/room-store.ts";
+import {
+  memberOf,
+  publishSettingsChanged,
+  renameRoom,
+  requireRoom,
+  setLive,
+  uniqueSlug,
+} from "../modules/rooms/room-store.ts";
 import { Room, RoomSlug } from "../modules/rooms/room.entity.ts";
 import { isGrantActive, RoomUserRole } from "../modules/rooms/room-user-role.entity.ts";
 import { RoomVisit } from "../modules/rooms/room-visit.entity.ts";
@@ -110,11 +116,6 @@ function userOf(ctx: HandlerContext): string {
     throw new ConnectError("Unauthorized", Code.Unauthenticated);
   }
   return identity.subject;
-}
-
-/** Who may enter a private room without its password: a role in it (dj and up) or a global role. */
-function isRoomMember(member: Member): boolean {
-  return rankOf(member) >= 1 || member.grants.has("dj");
 }
 
 export function roomRoutes(svc: RoomServiceContext): ServiceImpl<typeof RoomService> {
@@ -245,28 +246,7 @@ export function roomRoutes(svc: RoomServiceContext): ServiceImpl<typeof RoomServ
 
     async joinRoom(req, ctx) {
       const { em, room, member } = await roomAndCaller(ctx, req.id);
-      if (!isGlobal(member)) {
-        if (member.grants.has("banned")) {
-          throw new ConnectError("You are banned from this room", Code.PermissionDenied);
-        }
-        if (member.grants.has("kicked")) {
-          const kick = (await em.find(RoomUserRole, { roomId: room.id, userId: member.userId, role: "kicked" }))[0];
-          const until = kick?.expiresAt ? `until ${kick.expiresAt.toISOString()}` : "until further notice";
-          throw new ConnectError(`You are kicked from this room ${until}`, Code.PermissionDenied);
-        }
-      }
-      if (room.type === "PRIVATE" && !isRoomMember(member)) {
-        const ok =
-          req.guestPassword !== "" &&
-          !!room.guestPasswordHash &&
-          (await verifyGuestPassword(room.guestPasswordHash, req.guestPassword));
-        if (!ok) {
-          throw new ConnectError(
-            req.guestPassword === "" ? "This room is private" : "Wrong guest password",
-            Code.PermissionDenied,
-          );
-        }
-      }
+      await admit(em, room, member, req.guestPassword);
       if (member.userId !== "") {
         await recordVisit(em, member.userId, room.id, kept);
       }
@@ -278,6 +258,16 @@ export function roomRoutes(svc: RoomServiceContext): ServiceImpl<typeof RoomServ
         djType: room.djType,
         liveStage: { url: "", status: "pending" },
       };
+    },
+
+    async admitToStage(req, ctx) {
+      const em = callEm(ctx);
+      const room = await requireRoom(em, req.room);
+      const userId = req.userUuid === "" ? "" : checkUuid(req.userUuid.toLowerCase(), "userUuid");
+      const accountRole = userId === "" ? "guest" : await svc.accountRoleOf(userId, ctx.signal);
+      const member = await memberOf(em, room, userId, accountRole);
+      await admit(em, room, member, req.guestPassword);
+      return { room: view(room), roles: effectiveRoles(member) };
     },
 
     async serviceListRooms(req, ctx) {
