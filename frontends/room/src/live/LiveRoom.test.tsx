@@ -3,9 +3,21 @@ import { fireEvent, screen, waitFor, within } from "@testing-library/react";
 import type { PlayHandler, PlayRequest } from "@tt/web-kit";
 import { createTestKit, renderWithKit } from "@tt/web-kit/testing";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { LiveRoom, type LivePermissions } from "./LiveRoom.tsx";
+import { useEffect, useState } from "react";
+import { LiveRoom, type ChatSlotProps, type LivePermissions } from "./LiveRoom.tsx";
 import { CURRENT_DANCEFLOOR_KEY, KICK_DETAILS_KEY, PREVIEW_SONGS_PLAYED_KEY } from "./storage.ts";
 import { createFakeSocial, demoSong, DJ_UUID, LISTENER_UUID, ROOM_UUID, type FakeSocial } from "./testing.ts";
+
+/** Stands in for the chat panel (tested on its own): shows what the page hands it. */
+function ChatProbe({ feed, canSend, userUuid }: ChatSlotProps) {
+  const [events, setEvents] = useState<string[]>([]);
+  useEffect(() => feed.subscribe((event) => setEvents((list) => [...list, event.kind.case ?? ""])), [feed]);
+  return (
+    <p data-testid="chat-probe">
+      {canSend ? "may send" : "reads only"} as {userUuid ?? "guest"}: {events.join(",")}
+    </p>
+  );
+}
 
 const LISTENER: LivePermissions = { canDj: true, canChat: true, isModerator: false };
 
@@ -46,6 +58,7 @@ function render(
       urlHandler={url.handler}
       previewLimit={1}
       activity={activity}
+      renderChat={(props) => <ChatProbe {...props} />}
     />,
     kit,
   );
@@ -125,6 +138,19 @@ describe("the live room (issue 14)", () => {
     expect(kit.queryClient.getQueryData(["rooms", "join", "lounge", ""])).toEqual({
       room: { uuid: ROOM_UUID, slug: "lounge-2" },
     });
+  });
+
+  it("hands the chat panel the stream's chat events; guests read only", async () => {
+    const social = createFakeSocial();
+    render(social, LISTENER_UUID);
+    await screen.findByRole("list", { name: "DJ booth" });
+    social.send({ kind: { case: "chat", value: { kind: { case: "cleared", value: {} } } } });
+    await waitFor(() =>
+      expect(screen.getByTestId("chat-probe").textContent).toBe(`may send as ${LISTENER_UUID}: cleared`),
+    );
+    const guestSocial = createFakeSocial();
+    render(guestSocial);
+    await waitFor(() => expect(screen.getAllByTestId("chat-probe")[1]!.textContent).toBe("reads only as guest: "));
   });
 
   it("applies the patches that follow: a like from someone else shows, and the booth goes silent", async () => {

@@ -4,6 +4,7 @@ import type { CrateSong } from "@tt/proto/tt/playlist/v1/crate_pb";
 import type { Stage } from "@tt/proto/tt/social/v1/stage_pb";
 import {
   createKitAnalytics,
+  DRIFT_TOLERANCE_S,
   isDiscordHost,
   loadPlayer,
   loadRuntimeConfig,
@@ -16,7 +17,16 @@ import {
   type PlayerController,
   type PlayHandler,
 } from "@tt/web-kit";
-import { useCallback, useEffect, useMemo, useRef, useState, useSyncExternalStore, type ReactNode } from "react";
+import {
+  Suspense,
+  useCallback,
+  useEffect,
+  useMemo,
+  useRef,
+  useState,
+  useSyncExternalStore,
+  type ReactNode,
+} from "react";
 import { ErrorMessage } from "../lib/ui.tsx";
 import {
   liveKeys,
@@ -59,7 +69,7 @@ export interface LiveRoomProps {
   urlHandler?: PlayHandler;
   /** Inside the chat platform's activity (Discord); by default from the page's host. */
   activity?: boolean;
-  /** The chat panel (CHAT's, live/chat), given the join stream's chat events. */
+  /** The chat panel, given the join stream's chat events; by default the room's (live/chat). */
   renderChat?: (props: ChatSlotProps) => ReactNode;
 }
 
@@ -71,6 +81,12 @@ export interface ChatSlotProps {
   userUuid: string | undefined;
   isModerator: boolean;
 }
+
+/** Jumps to the room's position per play (start, stalls), each aiming ahead by what the last one lost. */
+const ALIGN_ATTEMPTS = 4;
+const ALIGN_MAX_LEAD_S = 2;
+/** Beyond this drift (seconds) a running player jumps rather than nudges, while it has jumps left. */
+const ALIGN_NUDGE_LIMIT_S = 0.5;
 
 /** How many finished songs the page keeps in its recent-songs cache. */
 const RECENT_SONGS = 10;
@@ -253,17 +269,53 @@ export function LiveRoom({
   }, [playId]); // eslint-disable-line react-hooks/exhaustive-deps
   const recent = useQuery({ queryKey: recentKey, queryFn: () => [] as CrateSong[], staleTime: Infinity });
 
-  // Drift correction: every second the player is brought to the room's position.
+  // Drift correction: every second the player is brought to the room's position. When the audio starts, or
+  // resumes after a stall, a pause or a refused autoplay, it first jumps to the room's position: the rate nudge is
+  // for the small drift of a running player, far too slow for the seconds a start can lose. A jump itself costs the
+  // time to buffer there, so each further jump of the same play aims that much ahead (at most ALIGN_ATTEMPTS).
   const [controller, setController] = useState<PlayerController | null>(null);
+  const mediaBox = useRef<HTMLDivElement>(null);
   useEffect(() => {
     if (!controller || !clock || startedAtMs === undefined || !playerModule) return;
-    return playerModule.startDriftCorrection({
-      seekTo: (at) => controller.getState().status === "playing" && controller.seekTo(at),
-      position: () => (clock.serverNow() - startedAtMs) / 1000,
+    const position = () => (clock.serverNow() - startedAtMs) / 1000;
+    const media = mediaBox.current?.querySelector("audio");
+    let lead = 0;
+    let attempts = 0;
+    let lastAim: number | undefined;
+    const align = () => {
+      if (controller.getState().status !== "playing" || attempts >= ALIGN_ATTEMPTS) return;
+      const at = position();
+      if (!media?.currentSrc) {
+        // An SDK's own player: its controller seeks beyond the seek threshold.
+        controller.seekTo(at);
+        return;
+      }
+      const drift = at - media.currentTime;
+      if (Math.abs(drift) <= DRIFT_TOLERANCE_S) return;
+      if (lastAim !== undefined) lead = Math.min(ALIGN_MAX_LEAD_S, Math.max(0, lead + drift));
+      attempts += 1;
+      lastAim = at + lead;
+      media.currentTime = lastAim;
+    };
+    media?.addEventListener("playing", align);
+    align();
+    const unsubscribe = controller.subscribe(align);
+    const stop = playerModule.startDriftCorrection({
+      seekTo: (at) => {
+        if (controller.getState().status !== "playing") return;
+        const drift = media?.currentSrc ? at - media.currentTime : 0;
+        // A large drift (a stall) is jumped over while jumps are left; a small one is nudged.
+        if (Math.abs(drift) > ALIGN_NUDGE_LIMIT_S && attempts < ALIGN_ATTEMPTS) align();
+        else controller.seekTo(at);
+      },
+      position,
     });
+    return () => {
+      media?.removeEventListener("playing", align);
+      unsubscribe();
+      stop();
+    };
   }, [controller, clock, startedAtMs, playerModule]);
-
-  const mediaBox = useRef<HTMLDivElement>(null);
   // A browser that refused to start the audio by itself (no interaction with the page yet) leaves the player
   // ready but paused: the listener starts it, at the room's position.
   const playerStatus = useSyncExternalStore(
@@ -271,14 +323,12 @@ export function LiveRoom({
     () => controller?.getState().status ?? "idle",
     () => "idle",
   );
-  const listen = () => {
-    const media = mediaBox.current?.querySelector("audio");
-    if (!media || !clock || startedAtMs === undefined) return;
-    void media.play().then(
-      () => controller?.seekTo((clock.serverNow() - startedAtMs) / 1000),
-      () => undefined,
-    );
-  };
+  // (Once it plays, the jump above puts it at the room's position.)
+  const listen = () =>
+    void mediaBox.current
+      ?.querySelector("audio")
+      ?.play()
+      .catch(() => undefined);
 
   // Play tracking (spec 002 §4): start when this listener's player plays a new play, continue every second, end.
   const analytics = useMemo(() => createKitAnalytics(kit), [kit]);
@@ -494,17 +544,15 @@ export function LiveRoom({
             {me !== undefined && <QueuePanel refreshKey={playId ?? ""} />}
             <section className="tt-live-chat" aria-labelledby="live-chat">
               <h2 id="live-chat">{t("chat")}</h2>
-              {renderChat ? (
-                renderChat({
+              <Suspense fallback={<p className="tt-muted">{t("chatUnavailable")}</p>}>
+                {(renderChat ?? (() => <p className="tt-muted">{t("chatUnavailable")}</p>))({
                   room: roomId,
                   feed: live.chat,
                   canSend: me !== undefined && permissions.canChat,
                   userUuid: me,
                   isModerator: permissions.isModerator,
-                })
-              ) : (
-                <p className="tt-muted">{t("chatUnavailable")}</p>
-              )}
+                })}
+              </Suspense>
             </section>
           </aside>
         </div>
