@@ -13,7 +13,7 @@ import {
   type ServiceDefinition,
   type Subscription,
 } from "@tt/kit";
-import { createServiceHarness, type ServiceHarness } from "@tt/kit/testing";
+import { createServiceHarness, startFakeServer, type FakeServer, type ServiceHarness } from "@tt/kit/testing";
 import { ConsumablePurchasedSchema } from "@tt/proto/tt/merch/v1/events_pb";
 import { BlockedUserService } from "@tt/proto/tt/room/v1/blocked_user_service_pb";
 import { DjFanService } from "@tt/proto/tt/room/v1/dj_fan_service_pb";
@@ -41,6 +41,8 @@ const chatDefinition: ServiceDefinition = {
 };
 
 let h: ServiceHarness;
+/** Spotify as the playlist service sees it: a track with an isrc, or without one ("noisrc…"). */
+let spotify: FakeServer;
 const subs: Subscription[] = [];
 
 interface Account {
@@ -92,9 +94,35 @@ let roomUuid: string;
 let roomSlug: string;
 
 beforeAll(async () => {
+  spotify = await startFakeServer((req) => {
+    if (req.path === "/api/token") return { status: 200, json: { access_token: "app", expires_in: 3600 } };
+    if (req.path.startsWith("/v1/tracks/")) {
+      const id = req.path.slice("/v1/tracks/".length);
+      return {
+        status: 200,
+        json: {
+          id,
+          name: `Song ${id}`,
+          duration_ms: 200_000,
+          explicit: false,
+          artists: [{ id: "artist-1", name: "The Artist" }],
+          album: { name: "The Album", release_date: "2020-01-01", images: [{ url: "https://img.test/a.jpg" }] },
+          external_ids: id.startsWith("noisrc") ? {} : { isrc: "GBABC2000001" },
+          external_urls: { spotify: `https://open.spotify.com/track/${id}` },
+        },
+      };
+    }
+    return { status: 404, json: {} };
+  });
   h = await createServiceHarness(chatDefinition, {
     alongside: [userServiceDefinition, roomServiceDefinition, playlistServiceDefinition],
     network: false,
+    env: {
+      SPOTIFY_CLIENT_ID: "cid",
+      SPOTIFY_CLIENT_SECRET: "secret",
+      SPOTIFY_ACCOUNTS_BASE_URL: spotify.url,
+      SPOTIFY_API_BASE_URL: spotify.url,
+    },
   });
   [owner, alice, bob] = await Promise.all([account(), account(), account()]);
   const res = await h.client(RoomService, { token: owner.token }).createRoom({ name: `Chat ${randomUUID()}` });
@@ -105,6 +133,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await Promise.all(subs.map((s) => s.unsubscribe()));
   await h?.close();
+  await spotify?.close();
 });
 
 describe("room messages", () => {
@@ -170,6 +199,26 @@ describe("room messages", () => {
     );
     expect((await refusal(chat(alice).sendRoomMessage({ room: "no-such-room-x", message: text("hi") }))).code).toBe(
       Code.NotFound,
+    );
+  });
+
+  it("music links that resolve to a song with an isrc become song cards (002 §5); others stay text", async () => {
+    const res = await chat(alice).sendRoomMessage({
+      room: roomUuid,
+      message: text(
+        "listen https://open.spotify.com/track/card1 and https://open.spotify.com/track/noisrc1 and https://example.com/x",
+      ),
+    });
+    expect(res.message!.songs).toHaveLength(1);
+    expect(res.message!.songs[0]!.trackInfo).toMatchObject({
+      title: "Song card1",
+      isrc: "GBABC2000001",
+      user: expect.objectContaining({ name: "The Artist" }),
+    });
+    expect(res.message!.songs[0]!.type).toBe("ChatMusicInfo");
+    // A message with a song card is not plain text: not editable.
+    expect((await refusal(chat(alice).editMessage({ uuid: res.message!.uuid, message: "x" }))).code).toBe(
+      Code.PermissionDenied,
     );
   });
 
