@@ -75,6 +75,28 @@ export function requestFaultGate(context: HandlerContext): void {
   };
 }
 
+/** The longest delay a Node timer holds (config.ts MAX_TIMER_MS); Connect's handlers get it as maxTimeoutMs. */
+const MAX_DEADLINE_MS = 2 ** 31 - 1;
+const GRPC_TIMEOUT_UNIT_MS: Record<string, number> = { H: 3_600_000, M: 60_000, S: 1000, m: 1, u: 1e-3, n: 1e-6 };
+
+/**
+ * A deadline longer than a Node timer holds is refused by Connect (maxTimeoutMs: invalid_argument, 400 on the
+ * Connect protocol), but Connect arms the call's timer with it first: Node warns (TimeoutOverflowWarning, e.g.
+ * "359999996400000 does not fit", from `grpc-timeout: 99999999H`) and cuts it to 1 ms. Such a header is replaced by
+ * one Connect's parser refuses outright, naming the limit, so the same refusal comes without any timer.
+ */
+export function markOverlongDeadline(headers: Record<string, string | string[] | undefined>): void {
+  const grpc = headers["grpc-timeout"];
+  const grpcMatch = typeof grpc === "string" ? /^(\d{1,8})([HMSmun])$/.exec(grpc) : null;
+  if (grpcMatch && Number(grpcMatch[1]) * GRPC_TIMEOUT_UNIT_MS[grpcMatch[2]!]! > MAX_DEADLINE_MS) {
+    headers["grpc-timeout"] = `${grpc as string} is longer than ${MAX_DEADLINE_MS} ms`;
+  }
+  const connect = headers["connect-timeout-ms"];
+  if (typeof connect === "string" && /^\d{1,10}$/.test(connect) && Number(connect) > MAX_DEADLINE_MS) {
+    headers["connect-timeout-ms"] = `${connect} is longer than ${MAX_DEADLINE_MS} ms`;
+  }
+}
+
 type NodeHandler = (req: IncomingMessage | Http2ServerRequest, res: ServerResponse | Http2ServerResponse) => void;
 
 /**
@@ -84,6 +106,7 @@ type NodeHandler = (req: IncomingMessage | Http2ServerRequest, res: ServerRespon
  */
 export function refuseUndecodableGetMessages(handler: NodeHandler): NodeHandler {
   return (req, res) => {
+    markOverlongDeadline(req.headers);
     if (req.method === "GET" && req.url?.includes("base64=1")) {
       const query = new URLSearchParams(req.url.slice(req.url.indexOf("?") + 1));
       if (query.get("base64") === "1") {
