@@ -1,5 +1,7 @@
 // StageService: the join stream and the stage's actions (issue 14). Guests listen and read; every action needs a
-// signed-in user or a bot. Roles (canDj, moderation, kicked/banned) come from the room service.
+// signed-in user or a bot. Admission (banned, kicked, private rooms and their guest password) and roles come from the
+// room service (RoomService.AdmitToStage, the rules of JoinRoom): a join asks afresh; actions, and reads of a
+// private room, reuse a recent answer or the caller's open join stream (runtime.admit).
 import { timestampFromDate } from "@bufbuild/protobuf/wkt";
 import { Code, ConnectError, type HandlerContext, type ServiceImpl } from "@connectrpc/connect";
 import { callIdentity, checkLimit } from "@tt/kit";
@@ -30,29 +32,44 @@ export function stageRoutes(svc: SocialContext): ServiceImpl<typeof StageService
     }
   };
 
+  /** The caller as the admission knows it: a signed-in user (users, bots) or a guest (their token subject). */
+  const caller = (ctx: HandlerContext) => {
+    const identity = callIdentity(ctx);
+    return identity.tokenType === "guest" ? { guest: identity.subject } : { user: identity.subject.toLowerCase() };
+  };
+
+  /** The room, once the acting user is admitted to its stage (403 with the room service's reason otherwise). */
+  const admitted = async (ref: string, user: string, ctx: HandlerContext) => {
+    const r = await room(ref, ctx);
+    return { r, roles: await runtime.admit(r, { user }, { signal: ctx.signal }) };
+  };
+
+  /** The room, for a read: a private room's stage only to those admitted to it. */
+  const readable = async (ref: string, ctx: HandlerContext) => {
+    const r = await room(ref, ctx);
+    if (r.settings.type === "PRIVATE") await runtime.admit(r, caller(ctx), { signal: ctx.signal });
+    return r;
+  };
+
   return {
     async *join(req, ctx) {
-      const identity = callIdentity(ctx);
       const r = await room(req.room, ctx);
-      const guest = identity.tokenType === "guest";
-      const user = guest ? undefined : identity.subject.toLowerCase();
-      if (user) {
-        const roles = await runtime.rolesOf(r.uuid, user, ctx.signal);
-        if (roles.includes("banned") || roles.includes("kicked")) {
-          throw new ConnectError("You are not allowed in this room", Code.PermissionDenied);
-        }
-      }
-      yield* runtime.join(r, { user, guest: guest ? identity.subject : undefined }, ctx.signal);
+      const who = caller(ctx);
+      // Refusals (403 with the reason, 503 for a private room the room service cannot vouch for) come before any
+      // message of the stream.
+      await runtime.admit(r, who, { guestPassword: req.guestPassword, fresh: true, signal: ctx.signal });
+      yield* runtime.join(r, who, ctx.signal);
     },
 
     async getStage(req, ctx) {
-      return { stage: await runtime.stageOf(await room(req.room, ctx)) };
+      return { stage: await runtime.stageOf(await readable(req.room, ctx)) };
     },
 
     async takeSeat(req, ctx) {
       const user = actor(ctx);
-      const r = await room(req.room, ctx);
-      const roles = await runtime.rolesOf(r.uuid, user, ctx.signal);
+      const { r, roles } = await admitted(req.room, user, ctx);
+      // Roles unknown (the room service could not be reached for this public room): no seat without them.
+      if (!roles) throw new ConnectError("The room service cannot be reached, try again shortly", Code.Unavailable);
       const stage = await runtime.act(r, (s) => ({
         kind: "takeSeat",
         user,
@@ -75,7 +92,7 @@ export function stageRoutes(svc: SocialContext): ServiceImpl<typeof StageService
 
     async skipSong(req, ctx) {
       const user = actor(ctx);
-      const r = await room(req.room, ctx);
+      const { r } = await admitted(req.room, user, ctx);
       return { stage: await runtime.act(r, { kind: "skip", user, playId: req.playId || undefined }) };
     },
 
@@ -88,7 +105,7 @@ export function stageRoutes(svc: SocialContext): ServiceImpl<typeof StageService
 
     async like(req, ctx) {
       const user = actor(ctx);
-      const r = await room(req.room, ctx);
+      const { r } = await admitted(req.room, user, ctx);
       const stage = await runtime.act(r, { kind: "vote", user, vote: "like", playId: req.playId || undefined });
       // A like also stars the song in the liker's likes crate (tt-stars).
       const songId = stage.play?.song?.songId;
@@ -102,13 +119,13 @@ export function stageRoutes(svc: SocialContext): ServiceImpl<typeof StageService
 
     async dislike(req, ctx) {
       const user = actor(ctx);
-      const r = await room(req.room, ctx);
+      const { r } = await admitted(req.room, user, ctx);
       return { stage: await runtime.act(r, { kind: "vote", user, vote: "dislike", playId: req.playId || undefined }) };
     },
 
     async grab(req, ctx) {
       const user = actor(ctx);
-      const r = await room(req.room, ctx);
+      const { r } = await admitted(req.room, user, ctx);
       const play = (await runtime.stageOf(r)).play;
       if (!play) throw new ConnectError("Nothing is playing", Code.Aborted);
       if (req.playId && req.playId !== play.playId) throw new ConnectError("This play has ended", Code.Aborted);
@@ -132,7 +149,7 @@ export function stageRoutes(svc: SocialContext): ServiceImpl<typeof StageService
 
     async listListeners(req, ctx) {
       const limit = checkLimit(req.limit, LISTENERS_PAGE, LISTENERS_MAX);
-      const r = await room(req.room, ctx);
+      const r = await readable(req.room, ctx);
       const presence = await runtime.listeners(r.uuid);
       const page = presence.users.slice(req.offset, req.offset + limit);
       return {

@@ -50,6 +50,15 @@ export interface ResolvedRoom {
 }
 
 const ROOM_CACHE_MS = 10_000;
+/** The longest delay a Node timer holds (about 24.8 days). */
+const MAX_TIMER_MS = 2 ** 31 - 1;
+/**
+ * How long an admission (RoomService.AdmitToStage) is reused for a caller's stage actions and reads. A join always
+ * asks afresh; a kick or ban of the user in the room forgets it at once on every instance.
+ */
+export const ADMISSION_CACHE_MS = 30_000;
+/** The user of a `live.social.chat.user.<user>` subject. */
+const USER_SUBJECT_PREFIX = chatUserSubject("");
 const LEASE_BUCKET = "social-lease";
 /** A non-holder ends a play this long after its end when the holder has not (it died and its lease has not expired). */
 const BACKUP_END_MS = 1_500;
@@ -93,6 +102,10 @@ export class StageRuntime {
   private readonly hubs = new Map<string, { hub: RoomHub; refs: number }>();
   private readonly drivers = new Map<string, RoomDriver>();
   private readonly roomCache = new Map<string, { room: ResolvedRoom; at: number }>();
+  /** Admissions by `<roomUuid> <user or g:guest>`: the caller's roles in the room (null: not known, see admit). */
+  private readonly admissions = new Map<string, { roles: string[] | null; at: number }>();
+  /** This instance's join streams of signed-in users, by user (one wildcard subscription feeds their DMs). */
+  private readonly userListeners = new Map<string, Set<Listener>>();
   private readonly presenceTimers = new Map<string, NodeJS.Timeout>();
   private readonly subscriptions: Subscription[] = [];
   private heartbeat: NodeJS.Timeout | null = null;
@@ -119,7 +132,16 @@ export class StageRuntime {
     );
     await runtime.consumeRoomEvents();
     // A deleted room is forgotten by every instance at once (its stage must not be made again from a cached room).
-    runtime.subscriptions.push(await deps.bus.subscribe(resetSubject("*"), () => runtime.roomCache.clear()));
+    runtime.subscriptions.push(
+      await deps.bus.subscribe(resetSubject("*"), () => {
+        runtime.roomCache.clear();
+        runtime.admissions.clear();
+      }),
+      // A kicked or banned user's admissions are forgotten everywhere (their next action asks the room service).
+      await deps.bus.subscribe(kickSubject("*"), (msg) => runtime.forgetAdmission(msg.subject, msg.data)),
+      // One subscription for every signed-in listener's direct messages, routed here by user (not one per stream).
+      await deps.bus.subscribe(chatUserSubject("*"), (msg) => runtime.onUserChat(msg.subject, msg.data)),
+    );
     runtime.heartbeat = setInterval(() => {
       for (const room of runtime.hubs.keys()) runtime.presenceChanged(room);
     }, PRESENCE_HEARTBEAT_MS);
@@ -145,6 +167,82 @@ export class StageRuntime {
     this.roomCache.set(key, { room: resolved, at });
     this.roomCache.set(room.uuid, { room: resolved, at });
     return resolved;
+  }
+
+  /**
+   * Whether the caller may enter the room's stage (the room service decides: RoomService.AdmitToStage, as JoinRoom):
+   * the refusal (403 with its reason, 404) is thrown as the room service gave it. Answers the caller's roles (null
+   * when the room service could not be reached for a public room, which is then entered as a guest would). A private
+   * room fails closed: 503 when the room service cannot answer. `fresh` asks even when a recent answer is kept
+   * (joins); otherwise an open join stream of the caller on this instance, or an answer of the last
+   * ADMISSION_CACHE_MS, admits.
+   */
+  async admit(
+    room: ResolvedRoom,
+    caller: { user?: string; guest?: string },
+    opts: { guestPassword?: string; fresh?: boolean; signal?: AbortSignal } = {},
+  ): Promise<string[] | null> {
+    const key = `${room.uuid} ${caller.user ?? `g:${caller.guest ?? ""}`}`;
+    if (!opts.fresh) {
+      const kept = this.admissions.get(key);
+      if (kept && Date.now() - kept.at < ADMISSION_CACHE_MS) return kept.roles;
+      if (!caller.user && this.joinedHere(room.uuid, caller)) return ["guest"];
+    }
+    let roles: string[] | null;
+    try {
+      ({ roles } = await this.deps.rooms.admitToStage(
+        { room: room.uuid, userUuid: caller.user ?? "", guestPassword: opts.guestPassword ?? "" },
+        { signal: opts.signal },
+      ));
+    } catch (err) {
+      const e = ConnectError.from(err);
+      if (e.code === Code.PermissionDenied || e.code === Code.NotFound || e.code === Code.InvalidArgument) {
+        this.admissions.delete(key);
+        throw new ConnectError(e.rawMessage, e.code);
+      }
+      if (opts.signal?.aborted) throw e;
+      if (room.settings.type === "PRIVATE") {
+        this.logger.warn({ err, room: room.uuid }, "room service unreachable: a private room's stage is refused");
+        throw new ConnectError(
+          "The room service cannot be reached to admit you to this private room, try again shortly",
+          Code.Unavailable,
+        );
+      }
+      this.logger.warn(
+        { err, room: room.uuid },
+        "room service unreachable: a public room's stage is entered unchecked",
+      );
+      return null;
+    }
+    if (this.admissions.size > 100_000) this.admissions.clear();
+    this.admissions.set(key, { roles, at: Date.now() });
+    return roles;
+  }
+
+  /** Whether the caller has an open join stream of the room on this instance (kicks end those). */
+  private joinedHere(roomUuid: string, caller: { user?: string; guest?: string }): boolean {
+    for (const l of this.hubs.get(roomUuid)?.hub.listeners ?? []) {
+      if (!l.ended && (caller.user ? l.user === caller.user : l.guest === caller.guest)) return true;
+    }
+    return false;
+  }
+
+  private forgetAdmission(subject: string, data: Uint8Array): void {
+    try {
+      const room = subject.slice(kickSubject("").length);
+      const { user } = JSON.parse(new TextDecoder().decode(data)) as { user: string };
+      this.admissions.delete(`${room} ${user}`);
+    } catch {
+      this.admissions.clear();
+    }
+  }
+
+  /** A direct-message event of a user: to their join streams on this instance, if any. */
+  private onUserChat(subject: string, data: Uint8Array): void {
+    const listeners = this.userListeners.get(subject.slice(USER_SUBJECT_PREFIX.length));
+    if (!listeners) return;
+    const chat = fromBinary(ChatEventSchema, data);
+    for (const l of listeners) l.send({ case: "chat", value: chat });
   }
 
   /** The room's stage (created from its settings on first use). */
@@ -235,19 +333,22 @@ export class StageRuntime {
     await this.stageOf(room);
     const hub = await this.acquireHub(room.uuid);
     const listener = new Listener(this.nextListenerId++, caller.user, caller.guest, Date.now());
-    let userSub: Subscription | undefined;
     try {
       if (caller.user) {
-        userSub = await this.deps.bus.subscribe(chatUserSubject(caller.user), (msg) => {
-          listener.send({ case: "chat", value: fromBinary(ChatEventSchema, msg.data) });
-        });
+        let mine = this.userListeners.get(caller.user);
+        if (!mine) this.userListeners.set(caller.user, (mine = new Set()));
+        mine.add(listener);
       }
       hub.add(listener);
       this.presenceChanged(room.uuid);
       yield* listener.messages(signal);
     } finally {
       hub.remove(listener);
-      await userSub?.unsubscribe().catch(() => undefined);
+      if (caller.user) {
+        const mine = this.userListeners.get(caller.user);
+        mine?.delete(listener);
+        if (mine?.size === 0) this.userListeners.delete(caller.user);
+      }
       this.presenceChanged(room.uuid);
       await this.releaseHub(room.uuid);
     }
@@ -578,8 +679,11 @@ export class RoomDriver {
     if (this.endTimer) clearTimeout(this.endTimer);
     this.endTimer = null;
     if (!play) return;
-    const delay = Math.max(0, playEnd(play) - Date.now());
-    this.endTimer = setTimeout(() => this.poke(), delay + 5);
+    // A song's duration is whatever its DJ's crate says (seconds, unbounded): a timer longer than Node can hold
+    // would fire at once (TimeoutOverflowWarning, then 1 ms, then again: a busy loop). It fires at the longest
+    // possible delay instead and is armed again.
+    const delay = Math.min(Math.max(0, playEnd(play) - Date.now()) + 5, MAX_TIMER_MS);
+    this.endTimer = setTimeout(() => this.poke(), delay);
   }
 
   /** Takes, renews or loses the room's lease. */

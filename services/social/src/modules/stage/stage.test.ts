@@ -9,6 +9,7 @@ import { createServiceHarness, type ServiceHarness } from "@tt/kit/testing";
 import { playlistServiceDefinition } from "@tt/playlist-service";
 import { CrateService } from "@tt/proto/tt/playlist/v1/crate_service_pb";
 import { RoomService } from "@tt/proto/tt/room/v1/room_service_pb";
+import { AdminService } from "@tt/proto/tt/room/v1/admin_service_pb";
 import { RoomUserRoleService } from "@tt/proto/tt/room/v1/room_user_role_service_pb";
 import { ChatEventSchema } from "@tt/proto/tt/social/v1/chat_pb";
 import { StageSchema, type Stage } from "@tt/proto/tt/social/v1/stage_pb";
@@ -179,10 +180,13 @@ describe("the live stage", () => {
     const last = listenerStream.messages.at(-1)!;
     expect(last.kind.case).toBe("kicked");
     expect(last.kind.value).toMatchObject({ room: room.uuid, by: owner.uuid, reason: "kicked" });
-    expect(await codeOf(stage(listener.token).join({ room: room.uuid })[Symbol.asyncIterator]().next())).toEqual([
-      Code.PermissionDenied,
-      "You are not allowed in this room",
-    ]);
+    const rejoin = await codeOf(stage(listener.token).join({ room: room.uuid })[Symbol.asyncIterator]().next());
+    expect(rejoin[0]).toBe(Code.PermissionDenied);
+    expect(rejoin[1]).toMatch(/^You are kicked from this room until \d{4}-/);
+    // The kick forgot the listener's admission: their votes are refused at once.
+    expect((await codeOf(stage(listener.token).like({ room: room.uuid })))[1]).toMatch(
+      /^You are kicked from this room/,
+    );
 
     // Leaving the seat while playing ends the play; the next DJ (dj2) plays.
     await stage(owner.token).leaveSeat({ room: room.uuid });
@@ -219,6 +223,20 @@ describe("the live stage", () => {
     await h.client(RoomService, { token: owner.token }).setDjSeats({ id: room.uuid, numberOfDjs: 7 });
     await otherStream.until((s) => s.room?.numberOfDjs === 7);
 
+    // The live switch is the room's "on air" label (docs/decisions.md): a new room is not live and its booth plays
+    // all the same; switching it on or off only shows in the stage's room, the booth and the play are untouched.
+    expect(room.isLive).toBe(false);
+    await queueSongs(other.token, [60]);
+    await h.client(StageService, { token: other.token }).takeSeat({ room: room.uuid });
+    const playing = await otherStream.until((s) => s.play?.djUuid === other.uuid && s.room?.isLive === false);
+    await h.client(RoomService, { token: owner.token }).setLiveState({ id: room.uuid, isLive: true });
+    const onAir = await otherStream.until((s) => s.room?.isLive === true);
+    expect(onAir.play?.playId).toBe(playing.play!.playId);
+    await h.client(RoomService, { token: owner.token }).setLiveState({ id: room.uuid, isLive: false });
+    const offAir = await otherStream.until((s) => s.room?.isLive === false);
+    expect(offAir.play?.playId).toBe(playing.play!.playId);
+    expect(offAir.seats.map((s) => s.userUuid)).toEqual([other.uuid]);
+
     await h.client(RoomService, { token: owner.token }).deleteRoom({ id: room.uuid });
     await otherStream.done;
     expect(otherStream.messages.at(-1)?.kind).toMatchObject({ case: "reset", value: { room: room.uuid } });
@@ -254,6 +272,136 @@ describe("the live stage", () => {
     guestStream.close();
     await Promise.all([stream.done, guestStream.done]);
   });
+
+  it("admits to a private room's stage only members and the guest password; actions need the admission", async () => {
+    const owner = await account();
+    const dj = await account();
+    const stranger = await account();
+    const room = (
+      await h
+        .client(RoomService, { token: owner.token })
+        .createRoom({ name: `Private ${randomUUID()}`, type: "PRIVATE" })
+    ).room!;
+    await h
+      .client(RoomUserRoleService, { token: owner.token })
+      .grantRoomRole({ roomId: room.uuid, userId: dj.uuid, role: "dj" });
+    const stage = (token: string) => h.client(StageService, { token });
+    const firstMessage = (token: string, guestPassword = "") =>
+      stage(token).join({ room: room.uuid, guestPassword })[Symbol.asyncIterator]().next();
+
+    // Refused before any message, with the room service's reason.
+    expect(await codeOf(firstMessage(stranger.token))).toEqual([Code.PermissionDenied, "This room is private"]);
+    const guest = await h.tokens.guest();
+    expect(await codeOf(firstMessage(guest))).toEqual([Code.PermissionDenied, "This room is private"]);
+    expect(await codeOf(firstMessage(guest, "not-the-password"))).toEqual([
+      Code.PermissionDenied,
+      "Wrong guest password",
+    ]);
+    // Reads and actions of a stranger are refused too.
+    expect(await codeOf(stage(stranger.token).getStage({ room: room.uuid }))).toEqual([
+      Code.PermissionDenied,
+      "This room is private",
+    ]);
+    expect(await codeOf(stage(stranger.token).listListeners({ room: room.uuid }))).toEqual([
+      Code.PermissionDenied,
+      "This room is private",
+    ]);
+    expect(await codeOf(stage(stranger.token).takeSeat({ room: room.uuid }))).toEqual([
+      Code.PermissionDenied,
+      "This room is private",
+    ]);
+    expect(await codeOf(stage(stranger.token).like({ room: room.uuid }))).toEqual([
+      Code.PermissionDenied,
+      "This room is private",
+    ]);
+
+    // Members enter and act.
+    const djStream = watch(dj.token, room.uuid);
+    await djStream.until((s) => (s.listeners?.users ?? 0) === 1);
+    await queueSongs(dj.token, [60]);
+    await stage(dj.token).takeSeat({ room: room.uuid });
+    await djStream.until((s) => s.play?.djUuid === dj.uuid);
+    expect((await stage(owner.token).getStage({ room: room.slug })).stage!.play?.djUuid).toBe(dj.uuid);
+
+    // A guest with the password enters, reads while the stream is open, and still may not act.
+    const password = `pw-${randomUUID()}`;
+    const admin = await h.tokens.user("admin");
+    await h.client(AdminService, { token: admin }).setGuestPassword({ roomId: room.uuid, password });
+    const abort = new AbortController();
+    const guestStream = stage(guest).join({ room: room.uuid, guestPassword: password }, { signal: abort.signal });
+    const it = guestStream[Symbol.asyncIterator]();
+    expect((await it.next()).value?.kind.case).toBe("state");
+    expect((await stage(guest).getStage({ room: room.uuid })).stage!.play?.djUuid).toBe(dj.uuid);
+    expect((await codeOf(stage(guest).like({ room: room.uuid })))[0]).toBe(Code.Unauthenticated);
+    abort.abort();
+    await it.return?.(undefined).catch(() => undefined);
+    djStream.close();
+    await djStream.done;
+  }, 120_000);
+
+  it("routes direct-message events to every open stream of their user only (one subscription per instance)", async () => {
+    const owner = await account();
+    const friend = await account();
+    const room = (await h.client(RoomService, { token: owner.token }).createRoom({ name: `DM ${randomUUID()}` })).room!;
+    const a = watch(owner.token, room.uuid);
+    const b = watch(owner.token, room.uuid);
+    const c = watch(friend.token, room.uuid);
+    await c.until((s) => (s.listeners?.users ?? 0) === 2);
+    await h.bus.publish(
+      chatUserSubject(owner.uuid),
+      toBinary(
+        ChatEventSchema,
+        create(ChatEventSchema, { kind: { case: "created", value: { message: "just for the owner" } } }),
+      ),
+    );
+    await h.bus.publish(
+      chatUserSubject(friend.uuid),
+      toBinary(
+        ChatEventSchema,
+        create(ChatEventSchema, { kind: { case: "created", value: { message: "for friend" } } }),
+      ),
+    );
+    const chats = (w: ReturnType<typeof watch>) =>
+      w.messages.flatMap((m) =>
+        m.kind.case === "chat" && m.kind.value.kind.case === "created" ? [m.kind.value.kind.value.message] : [],
+      );
+    const deadline = Date.now() + 15_000;
+    while ((chats(a).length < 1 || chats(b).length < 1 || chats(c).length < 1) && Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    expect(chats(a)).toEqual(["just for the owner"]);
+    expect(chats(b)).toEqual(["just for the owner"]);
+    expect(chats(c)).toEqual(["for friend"]);
+    for (const w of [a, b, c]) w.close();
+    await Promise.all([a.done, b.done, c.done]);
+  });
+
+  it("plays a song longer than a Node timer can hold without an overflowing timer", async () => {
+    const warnings: string[] = [];
+    const onWarning = (w: Error) => warnings.push(`${w.name}: ${w.message}`);
+    process.on("warning", onWarning);
+    try {
+      const owner = await account();
+      const room = (await h.client(RoomService, { token: owner.token }).createRoom({ name: `Long ${randomUUID()}` }))
+        .room!;
+      // About 11,400 years: 3.6e14 ms, the figure the fuzz run's warning named.
+      await queueSongs(owner.token, [3.6e11]);
+      const stream = watch(owner.token, room.uuid);
+      await stream.until((s) => (s.listeners?.users ?? 0) === 1);
+      await h.client(StageService, { token: owner.token }).takeSeat({ room: room.uuid });
+      await stream.until((s) => s.play?.djUuid === owner.uuid);
+      // Another listener: the driver evaluates the room again (presence) after it armed the song's timer.
+      const second = watch(await h.tokens.guest(), room.uuid);
+      await stream.until((s) => (s.listeners?.guests ?? 0) === 1);
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(warnings.filter((w) => w.startsWith("TimeoutOverflowWarning"))).toEqual([]);
+      expect(stream.stage().play?.djUuid).toBe(owner.uuid);
+      for (const w of [stream, second]) w.close();
+      await Promise.all([stream.done, second.done]);
+    } finally {
+      process.off("warning", onWarning);
+    }
+  }, 120_000);
 
   it("answers the clock and refuses unknown rooms", async () => {
     const res = await h.client(StageService).getClock({ clientTime: timestampFromDate(new Date()) });
