@@ -172,8 +172,19 @@ describe("the live room in the browser", () => {
       const listenerPage = await page("listener", listener);
       const guestPage = await page("guest");
       for (const opened of [djPage, listenerPage, guestPage]) await opened.goto(roomUrl);
-      for (const opened of [djPage, listenerPage, guestPage]) {
-        await opened.getByRole("list", { name: "DJ booth" }).waitFor();
+      for (const [name, opened] of [
+        ["dj", djPage],
+        ["listener", listenerPage],
+        ["guest", guestPage],
+      ] as const) {
+        await opened
+          .getByRole("list", { name: "DJ booth" })
+          .waitFor()
+          .catch(async (error: unknown) => {
+            await shot(opened, `failed-join-${name}`);
+            const text = (await opened.locator("main").textContent())?.slice(0, 400);
+            throw new Error(`the ${name}'s page shows no booth: ${text}; ${problems.join("; ")}`, { cause: error });
+          });
         await opened.getByText("Live", { exact: true }).waitFor();
       }
 
