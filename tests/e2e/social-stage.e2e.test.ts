@@ -197,5 +197,28 @@ describe("the live stage through the gateway", () => {
     const clock = await platform.call("GET", s("/clock"));
     expect(clock.status).toBe(200);
     expect(typeof clock.body.receiveTime).toBe("string");
+
+    // A private room: the room service decides admission (AdmitToStage, across processes in distributed mode).
+    const owner = await platform.signUp();
+    const created = await platform.call("POST", "/api/room-service/rooms/infrastructure", {
+      token: owner.token,
+      body: { name: `Private ${randomUUID()}`, type: "PRIVATE" },
+    });
+    expect(created.status).toBe(200);
+    const room = (created.body.room as { uuid: string }).uuid;
+    const stream = stageClient(token, "2").join({ room });
+    const refusal = await stream[Symbol.asyncIterator]()
+      .next()
+      .then(
+        () => null,
+        (err: unknown) => err as { code: number; rawMessage: string },
+      );
+    expect([refusal?.code, refusal?.rawMessage]).toEqual([7, "This room is private"]);
+    const read = await platform.call("GET", s(`/rooms/${room}/stage`), { token });
+    expect([read.status, read.body.message]).toEqual([403, "This room is private"]);
+    const vote = await platform.call("POST", s(`/rooms/${room}/votes/like`), { token, body: {} });
+    expect([vote.status, vote.body.message]).toEqual([403, "This room is private"]);
+    const mine = await platform.call("GET", s(`/rooms/${room}/stage`), { token: owner.token });
+    expect(mine.status).toBe(200);
   });
 });
