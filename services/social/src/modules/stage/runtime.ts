@@ -450,9 +450,14 @@ export class StageRuntime {
     return driver;
   }
 
-  /** Whether this instance has listeners of the room. */
+  /**
+   * Whether this instance has listeners of the room, joining ones included: a join takes the hub (which starts the
+   * room's driver) before it adds its listener, and a driver that looked in between stopped for good, so a
+   * survivor never took a dead holder's song timer over (issue 14, tests/e2e/social-instances.e2e.test.ts).
+   */
   hasListeners(roomUuid: string): boolean {
-    return (this.hubs.get(roomUuid)?.hub.listeners.size ?? 0) > 0;
+    const held = this.hubs.get(roomUuid);
+    return held !== undefined && (held.refs > 0 || held.hub.listeners.size > 0);
   }
 
   dropDriver(roomUuid: string, driver: RoomDriver): void {
