@@ -60,6 +60,8 @@ export interface LiveRoomProps {
   /** The room's uuid or slug. */
   room: string;
   permissions: LivePermissions;
+  /** The guest password of a private room, as the room's join was given it. */
+  guestPassword?: string;
   /** Songs a guest hears before being asked to sign up (spec 002 §4's preview threshold). */
   previewLimit?: number;
   /** The deployment's outside players and brand; by default from the runtime configuration (/remotes.json). */
@@ -135,6 +137,7 @@ function KickedNotice({ details }: { details: KickDetails }) {
 export function LiveRoom({
   room,
   permissions,
+  guestPassword = "",
   previewLimit = PREVIEW_SONG_LIMIT,
   players,
   brand,
@@ -177,7 +180,10 @@ export function LiveRoom({
     return () => clock?.stop();
   }, [clock]);
 
-  const join = useCallback<JoinStream>((id, signal) => stageClient.join({ room: id }, { signal }), [stageClient]);
+  const join = useCallback<JoinStream>(
+    (id, signal) => stageClient.join({ room: id, guestPassword }, { signal }),
+    [stageClient, guestPassword],
+  );
   const live = useStage(room, join, (t0, serverMs, t1) => clock?.addSample(t0, serverMs, t1));
   const stage = live.stage;
   const now = useTick(500);
@@ -441,7 +447,7 @@ export function LiveRoom({
         </button>
       </header>
       {!session.signedIn && <p className="tt-muted">{t("guestNotice")}</p>}
-      <ErrorMessage error={action.error} />
+      <ErrorMessage error={action.error ?? live.refused} />
       {stage?.room?.liveAudio && (
         <p className="tt-muted" data-testid="live-audio">
           {t("liveAudio")}: {t("liveAudioUnavailable")}

@@ -4,6 +4,7 @@ import { ChatEventSchema } from "@tt/proto/tt/social/v1/chat_pb";
 import { KickedSchema, StageSchema, type Stage } from "@tt/proto/tt/social/v1/stage_pb";
 import { JoinResponseSchema, type JoinResponse } from "@tt/proto/tt/social/v1/stage_service_pb";
 import { createPatch } from "rfc6902";
+import { Code, ConnectError } from "@connectrpc/connect";
 import { describe, expect, it, vi } from "vitest";
 import { createStageConnection, RESET_REJOIN_MAX_DELAY_MS, type StageConnectionOptions } from "./stage-connection.ts";
 
@@ -167,6 +168,18 @@ describe("the join stream on the client (spec 002 §4, §8, §9)", () => {
     await settle();
     expect(rejoins).toEqual(["reconnect", "reconnect"]);
     expect(timers.map((timer) => timer.ms)).toEqual([500]);
+  });
+
+  it("stops and hands over the error when the join is refused for good (not admitted)", async () => {
+    const onRefused = vi.fn();
+    const { connection, streams, rejoins, timers, settle } = setup({ onRefused });
+    connection.start();
+    const refusal = new ConnectError("Wrong guest password", Code.PermissionDenied);
+    streams[0]!.push(refusal);
+    await settle();
+    expect(onRefused).toHaveBeenCalledWith(refusal);
+    expect(rejoins).toEqual([]);
+    expect(timers).toEqual([]);
   });
 
   it("leaves for good on a kick and hands over its details", async () => {

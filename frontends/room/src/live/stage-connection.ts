@@ -8,6 +8,7 @@ import { timestampMs } from "@bufbuild/protobuf/wkt";
 import type { ChatEvent } from "@tt/proto/tt/social/v1/chat_pb";
 import { StageSchema, type Kicked, type Stage } from "@tt/proto/tt/social/v1/stage_pb";
 import type { JoinResponse } from "@tt/proto/tt/social/v1/stage_service_pb";
+import { Code, ConnectError } from "@connectrpc/connect";
 import { applyPatch, type Operation } from "rfc6902";
 
 /** Spec 002 §9: a room reset is followed by a rejoin after a random delay of up to this. */
@@ -17,7 +18,10 @@ export const RECONNECT_MAX_DELAY_MS = 5000;
 /** Spec 002 §8: the log line of a patch that does not apply. */
 export const FAILED_PATCH_LOG = "Failed to apply the room state patch";
 
-export type ConnectionStatus = "connecting" | "live" | "reconnecting" | "kicked" | "closed";
+export type ConnectionStatus = "connecting" | "live" | "reconnecting" | "kicked" | "refused" | "closed";
+
+/** Answers that another try would only repeat (not admitted, no such room): the client stops and shows them. */
+const FINAL_CODES = new Set([Code.PermissionDenied, Code.NotFound, Code.InvalidArgument]);
 
 /** Opens the join stream (StageService.Join); the signal ends it. */
 export type JoinStream = (room: string, signal: AbortSignal) => AsyncIterable<JoinResponse>;
@@ -28,6 +32,8 @@ export interface StageConnectionOptions {
   onStage(stage: Stage): void;
   onChat?(event: ChatEvent): void;
   onKicked?(kicked: Kicked): void;
+  /** The join was refused for good (403 not admitted, 404 no such room): the error, with the server's message. */
+  onRefused?(error: ConnectError): void;
   onStatus?(status: ConnectionStatus): void;
   /** A clock sample: the join was sent at t0, its first message (stamped serverMs) arrived at t1. */
   onClockSample?(t0: number, serverMs: number, t1: number): void;
@@ -156,6 +162,13 @@ export function createStageConnection(options: StageConnectionOptions): StageCon
       if (mine === generation) rejoin("reconnect", reconnectDelay());
     } catch (error) {
       if (mine !== generation || controller.signal.aborted) return;
+      if (error instanceof ConnectError && FINAL_CODES.has(error.code)) {
+        stopped = true;
+        stopStream();
+        status("refused");
+        options.onRefused?.(error);
+        return;
+      }
       log("The room's join stream broke; rejoining", error);
       rejoin("reconnect", reconnectDelay());
     }

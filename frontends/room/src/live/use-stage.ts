@@ -13,6 +13,8 @@ export interface LiveStage {
   stage: Stage | null;
   status: ConnectionStatus;
   kicked: KickDetails | null;
+  /** Why the join was refused for good (not admitted, no such room). */
+  refused: Error | null;
   chat: ChatFeed;
   resync(): void;
 }
@@ -29,6 +31,7 @@ export function useStage(
   const [stage, setStage] = useState<Stage | null>(null);
   const [status, setStatus] = useState<ConnectionStatus>("connecting");
   const [kicked, setKicked] = useState<KickDetails | null>(null);
+  const [refused, setRefused] = useState<Error | null>(null);
   const chat = useMemo(() => createChatFeed(), []);
   const connection = useRef<StageConnection | null>(null);
   // The latest callbacks, without reconnecting when they change.
@@ -51,6 +54,7 @@ export function useStage(
         setStage(null);
         setKicked(stored);
       },
+      onRefused: setRefused,
       onClockSample: (t0, serverMs, t1) => sample.current?.(t0, serverMs, t1),
     });
     connection.current = created;
@@ -66,5 +70,5 @@ export function useStage(
     if (slug) storeCurrentDancefloor(slug);
   }, [slug]);
 
-  return { stage, status, kicked, chat, resync: () => connection.current?.resync() };
+  return { stage, status, kicked, refused, chat, resync: () => connection.current?.resync() };
 }

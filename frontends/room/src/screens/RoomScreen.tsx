@@ -109,6 +109,7 @@ export function RoomScreen({ id }: { id: string }) {
       <Suspense fallback={<p className="tt-loading">{t("loading")}</p>}>
         <LiveRoom
           room={room.uuid}
+          guestPassword={tried}
           permissions={{
             canDj: permissions?.canDj ?? false,
             canChat: permissions?.canChat ?? false,
