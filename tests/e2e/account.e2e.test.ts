@@ -1,11 +1,11 @@
 // The account slice end to end, driven over REST exactly as a client of the specification would, against
 // both ways to run the platform: all-in-one (one process, in-process transport) and distributed (one process
-// per chart Deployment, HTTP/2 between gateway and services). Each mode gets its own fresh database and the
-// real NATS.
+// per chart Deployment, HTTP/2 between gateway and services): the test run's shared platform of each mode, on
+// a fresh database and the real NATS.
 import { createPublicKey, generateKeyPairSync, randomUUID } from "node:crypto";
 import { exportJWK } from "jose";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ADMIN, MODES, startTestPlatform, u, type CallOptions, type TestPlatform } from "./support/platform.ts";
+import { beforeAll, describe, expect, it } from "vitest";
+import { ADMIN, MODES, sharedPlatform, u, type CallOptions, type TestPlatform } from "./support/platform.ts";
 
 describe.each(MODES)("account slice (%s)", (mode) => {
   let platform: TestPlatform;
@@ -19,12 +19,9 @@ describe.each(MODES)("account slice (%s)", (mode) => {
   }
 
   beforeAll(async () => {
-    platform = await startTestPlatform({ mode });
-  });
-
-  afterAll(async () => {
-    await platform?.close();
-  });
+    platform = await sharedPlatform(mode);
+    // The first suite to ask for the distributed platform waits for its start.
+  }, 180_000);
 
   describe("hello and keys", () => {
     it("answers the hello check with the API version, with or without the trailing slash", async () => {

@@ -1,7 +1,7 @@
 // Analytics intake over REST through the gateway: POST /kinesis is accepted into the stream, and the event is
 // visible to the admin lists once the batch writer has stored it (polled, no sleeps); refusals.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startTestPlatform, type CallOptions, type TestPlatform } from "./support/platform.ts";
+import { beforeAll, describe, expect, it } from "vitest";
+import { sharedPlatform, type CallOptions, type TestPlatform } from "./support/platform.ts";
 
 const a = (path: string) => `/api/audit-service${path}`;
 
@@ -11,12 +11,8 @@ const call = (method: string, path: string, opts?: CallOptions) => platform.call
 const device = { platform: "web", isDiscord: false, isLoggedIn: false };
 
 beforeAll(async () => {
-  platform = await startTestPlatform();
+  platform = await sharedPlatform();
   admin = await platform.adminToken();
-});
-
-afterAll(async () => {
-  await platform?.close();
 });
 
 async function until<T>(check: () => Promise<T | undefined>, what: string, timeoutMs = 15_000): Promise<T> {

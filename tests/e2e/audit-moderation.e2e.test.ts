@@ -4,7 +4,7 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { createNatsBus, AGGREGATE_ID_HEADER, type Bus, type DurableMessage } from "@tt/kit";
-import { startTestPlatform, u, type CallOptions, type TestPlatform } from "./support/platform.ts";
+import { sharedPlatform, u, type CallOptions, type TestPlatform } from "./support/platform.ts";
 
 const a = (path: string) => `/api/audit-service${path}`;
 
@@ -14,14 +14,13 @@ let bus: Bus;
 const call = (method: string, path: string, opts?: CallOptions) => platform.call(method, path, opts);
 
 beforeAll(async () => {
-  platform = await startTestPlatform();
+  platform = await sharedPlatform();
   admin = await platform.adminToken();
   bus = await createNatsBus({ url: inject("natsUrl"), name: "audit-e2e" });
 });
 
 afterAll(async () => {
   await bus?.close();
-  await platform?.close();
 });
 
 /** Polls `check` until it returns a value, or fails after the deadline (no fixed sleeps). */

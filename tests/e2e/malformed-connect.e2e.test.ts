@@ -3,8 +3,8 @@
 // service's handler in process; distributed, it proxies it over HTTP/2 to the service's own process and must
 // pass the 400 (or the grpc-status 3 trailer) through unchanged.
 import { gzipSync } from "node:zlib";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { MODES, startTestPlatform, type TestPlatform } from "./support/platform.ts";
+import { beforeAll, describe, expect, it } from "vitest";
+import { MODES, sharedPlatform, type TestPlatform } from "./support/platform.ts";
 
 const LOGIN = "/tt.user.v1.AuthService/Login";
 
@@ -18,11 +18,9 @@ describe.each(MODES)("malformed Connect bodies through the gateway (%s)", (mode)
   let platform: TestPlatform;
 
   beforeAll(async () => {
-    platform = await startTestPlatform({ mode });
-  });
-  afterAll(async () => {
-    await platform?.close();
-  });
+    platform = await sharedPlatform(mode);
+    // The first suite to ask for the distributed platform waits for its start.
+  }, 180_000);
 
   async function post(path: string, headers: Record<string, string>, body: Uint8Array) {
     const res = await fetch(platform.url + path, { method: "POST", headers, body: Uint8Array.from(body) });

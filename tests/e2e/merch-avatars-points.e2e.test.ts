@@ -2,8 +2,8 @@
 // paths: admin paths refuse users and anonymous callers with 401, service paths refuse users, the documented
 // literal segments win over their {slug} / {accountId} siblings.
 import { randomUUID } from "node:crypto";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startTestPlatform, type TestPlatform } from "./support/platform.ts";
+import { beforeAll, describe, expect, it } from "vitest";
+import { sharedPlatform, type TestPlatform } from "./support/platform.ts";
 
 const m = (path: string) => `/api/merch-service${path}`;
 
@@ -12,12 +12,11 @@ let admin: string;
 let user: { token: string; uuid: string };
 
 beforeAll(async () => {
-  platform = await startTestPlatform();
+  platform = await sharedPlatform();
   admin = await platform.adminToken();
   const signed = await platform.signUp();
   user = { token: signed.token, uuid: signed.user.uuid };
 });
-afterAll(() => platform?.close());
 
 describe("authorization matrix", () => {
   const ADMIN_ONLY: Array<[string, string, unknown?]> = [

@@ -2,8 +2,8 @@
 // (the header crosses the gateway; a reused key with another body is 422), the §8 message, stale views (409),
 // holds and commits, and the ledger check.
 import { randomUUID } from "node:crypto";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startTestPlatform, type TestPlatform } from "./support/platform.ts";
+import { beforeAll, describe, expect, it } from "vitest";
+import { sharedPlatform, type TestPlatform } from "./support/platform.ts";
 
 const m = (path: string) => `/api/merch-service${path}`;
 
@@ -11,10 +11,9 @@ let platform: TestPlatform;
 let admin: string;
 
 beforeAll(async () => {
-  platform = await startTestPlatform();
+  platform = await sharedPlatform();
   admin = await platform.adminToken();
 });
-afterAll(() => platform?.close());
 
 async function fundedUser(tokens: number) {
   const { token } = await platform.signUp();

@@ -1,17 +1,16 @@
 // Subscriptions through the gateway (issue 16): a plan checked out on the development pay page becomes the
 // caller's plan; the user service keeps its level on the user (SubscriptionChanged); the access matrix.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startTestPlatform, type TestPlatform } from "./support/platform.ts";
+import { beforeAll, describe, expect, it } from "vitest";
+import { sharedPlatform, type TestPlatform } from "./support/platform.ts";
 
 const p = (path: string) => `/api/payment-service${path}`;
 
 let platform: TestPlatform;
 let admin: string;
 beforeAll(async () => {
-  platform = await startTestPlatform();
+  platform = await sharedPlatform();
   admin = await platform.adminToken();
 });
-afterAll(() => platform?.close());
 
 async function eventually<T>(read: () => Promise<T>, ok: (v: T) => boolean, ms = 15_000): Promise<T> {
   const deadline = Date.now() + ms;

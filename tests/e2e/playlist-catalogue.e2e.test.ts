@@ -7,7 +7,7 @@ import { create, toBinary } from "@bufbuild/protobuf";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { AGGREGATE_ID_HEADER, createNatsBus, EVENT_ID_HEADER, type Bus } from "@tt/kit";
 import { UploadedSongPublishedSchema, UploadedSongRemovedSchema } from "@tt/proto/tt/upload/v1/events_pb";
-import { startTestPlatform, type Answer, type TestPlatform } from "./support/platform.ts";
+import { sharedPlatform, type Answer, type TestPlatform } from "./support/platform.ts";
 
 let platform: TestPlatform;
 let bus: Bus;
@@ -42,12 +42,7 @@ async function until<T>(what: string, probe: () => Promise<T | undefined>, ms = 
 }
 
 beforeAll(async () => {
-  platform = await startTestPlatform({
-    env: {
-      CATALOGUE_UPLOAD_DURABLE: `e2e-catalogue-${run}`,
-      RECENT_SONGS_ROOM_DURABLE: `e2e-catalogue-${run}-rooms`,
-    },
-  });
+  platform = await sharedPlatform();
   bus = await createNatsBus({ url: inject("natsUrl"), name: `playlist-catalogue-e2e-${run}` });
   const a = await platform.signUp();
   user = a.token;
@@ -57,7 +52,6 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await bus?.close();
-  await platform?.close();
 });
 
 describe("the catalogue through the gateway", () => {

@@ -3,8 +3,8 @@
 // row of operations.tsv, with its refusals (another user's crate is never changeable; guests and anonymous
 // callers get 401; bad input a 400 naming the field).
 import { randomUUID } from "node:crypto";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startTestPlatform, type Answer, type TestPlatform } from "./support/platform.ts";
+import { beforeAll, describe, expect, it } from "vitest";
+import { sharedPlatform, type Answer, type TestPlatform } from "./support/platform.ts";
 
 let platform: TestPlatform;
 let alice: string;
@@ -34,19 +34,13 @@ const song = (n: number) => ({
 });
 
 beforeAll(async () => {
-  platform = await startTestPlatform({
-    env: {
-      CATALOGUE_UPLOAD_DURABLE: `e2e-crates-${randomUUID().slice(0, 8)}`,
-      RECENT_SONGS_ROOM_DURABLE: `e2e-crates-${randomUUID().slice(0, 8)}-rooms`,
-    },
-  });
+  platform = await sharedPlatform();
   const a = await platform.signUp();
   const b = await platform.signUp();
   alice = a.token;
   aliceUuid = a.user.uuid;
   bob = b.token;
 });
-afterAll(() => platform?.close());
 
 describe("crates through the gateway", () => {
   it("create (New Playlist #), get, patch, list (limit/offset), delete", async () => {

@@ -3,8 +3,8 @@
 // development default: no provider credentials, so search and song data work on the platform's own catalogue
 // alone (one laptop, no internet). Every path of these rows with its refusals.
 import { randomUUID } from "node:crypto";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startTestPlatform, type Answer, type TestPlatform } from "./support/platform.ts";
+import { beforeAll, describe, expect, it } from "vitest";
+import { sharedPlatform, type Answer, type TestPlatform } from "./support/platform.ts";
 
 let platform: TestPlatform;
 let alice: string;
@@ -27,12 +27,7 @@ function refused(res: Answer, status: number, message?: string | RegExp) {
 }
 
 beforeAll(async () => {
-  platform = await startTestPlatform({
-    env: {
-      CATALOGUE_UPLOAD_DURABLE: `e2e-search-${randomUUID().slice(0, 8)}`,
-      IMPORT_DURABLE: `e2e-search-imports-${randomUUID().slice(0, 8)}`,
-    },
-  });
+  platform = await sharedPlatform();
   alice = (await platform.signUp()).token;
   bob = (await platform.signUp()).token;
   // Catalogue songs, put in by adding them to a crate (as a client adding a provider's song would).
@@ -51,7 +46,6 @@ beforeAll(async () => {
   );
   added.push(...answer.songs);
 });
-afterAll(() => platform?.close());
 
 describe("GET /search and /search/v2", () => {
   it("finds the catalogue's songs without any provider configured, paged, for anyone", async () => {

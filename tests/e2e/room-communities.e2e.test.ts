@@ -1,8 +1,8 @@
 // Communities and events of the room service over REST through the gateway: every path with its success and its
 // refusals (another user's community rights, rooms and events are never changeable by someone else).
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { expectStatus, r, room, user, type E2eUser } from "./support/room-social.ts";
-import { startTestPlatform, type TestPlatform } from "./support/platform.ts";
+import { sharedPlatform, type TestPlatform } from "./support/platform.ts";
 
 let platform: TestPlatform;
 let admin: string;
@@ -10,11 +10,8 @@ const call = (method: string, path: string, token?: string, body?: unknown) =>
   platform.call(method, path, { token, body });
 
 beforeAll(async () => {
-  platform = await startTestPlatform();
+  platform = await sharedPlatform();
   admin = await platform.adminToken();
-});
-afterAll(async () => {
-  await platform?.close();
 });
 
 describe("admin communities", () => {

@@ -2,9 +2,9 @@
 // default (the development push provider): every path with its success and its refusals (another user's device
 // or contact book is never readable or changeable; sending mobile notifications is for admins and services).
 import { createECDH, randomBytes } from "node:crypto";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { expectStatus, r, room, user } from "./support/room-social.ts";
-import { startTestPlatform, type TestPlatform } from "./support/platform.ts";
+import { sharedPlatform, type TestPlatform } from "./support/platform.ts";
 
 let platform: TestPlatform;
 let admin: string;
@@ -13,12 +13,9 @@ const call = (method: string, path: string, token?: string, body?: unknown) =>
   platform.call(method, path, { token, body });
 
 beforeAll(async () => {
-  platform = await startTestPlatform();
+  platform = await sharedPlatform();
   admin = await platform.adminToken();
   service = await platform.serviceToken("social");
-});
-afterAll(async () => {
-  await platform?.close();
 });
 
 describe("devices", () => {

@@ -2,8 +2,8 @@
 // rule, list, a user's roles, kick, change owner, the no-dancefloor list and the chat sync; each path's success and
 // refusals.
 import { randomUUID } from "node:crypto";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startTestPlatform, type TestPlatform } from "./support/platform.ts";
+import { beforeAll, describe, expect, it } from "vitest";
+import { sharedPlatform, type TestPlatform } from "./support/platform.ts";
 
 const r = (path: string) => `/api/room-service${path}`;
 
@@ -19,7 +19,7 @@ async function signUp() {
 }
 
 beforeAll(async () => {
-  platform = await startTestPlatform();
+  platform = await sharedPlatform();
   [owner, moderator, user] = [await signUp(), await signUp(), await signUp()];
   const room = await platform.call("POST", r("/rooms/infrastructure"), {
     token: owner.token,
@@ -31,10 +31,6 @@ beforeAll(async () => {
     body: { userId: moderator.uuid, role: "moderator" },
   });
   expect(granted.status).toBe(200);
-});
-
-afterAll(async () => {
-  await platform?.close();
 });
 
 describe("granting and removing", () => {

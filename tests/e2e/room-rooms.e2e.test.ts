@@ -3,8 +3,8 @@
 // for a room role too low, 404 for an unknown room).
 import { randomUUID } from "node:crypto";
 import sharp from "sharp";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startTestPlatform, type TestPlatform } from "./support/platform.ts";
+import { beforeAll, describe, expect, it } from "vitest";
+import { sharedPlatform, type TestPlatform } from "./support/platform.ts";
 
 const r = (path: string) => `/api/room-service${path}`;
 
@@ -35,14 +35,10 @@ async function createRoom(token: string, body: Record<string, unknown> = {}): Pr
 }
 
 beforeAll(async () => {
-  platform = await startTestPlatform();
+  platform = await sharedPlatform();
   admin = await platform.adminToken();
   owner = await signUp();
   other = await signUp();
-});
-
-afterAll(async () => {
-  await platform?.close();
 });
 
 describe("hello and info", () => {

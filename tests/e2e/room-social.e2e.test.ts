@@ -1,8 +1,8 @@
 // The room service's social graph over REST through the gateway: friend invitations and friends, DJ fans, blocked
 // users; every path with its success and its refusals (another user's invitation is never readable or changeable).
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { expectStatus, r, user } from "./support/room-social.ts";
-import { startTestPlatform, type TestPlatform } from "./support/platform.ts";
+import { sharedPlatform, type TestPlatform } from "./support/platform.ts";
 
 let platform: TestPlatform;
 let admin: string;
@@ -10,11 +10,8 @@ const call = (method: string, path: string, token?: string, body?: unknown) =>
   platform.call(method, path, { token, body });
 
 beforeAll(async () => {
-  platform = await startTestPlatform();
+  platform = await sharedPlatform();
   admin = await platform.adminToken();
-});
-afterAll(async () => {
-  await platform?.close();
 });
 
 describe("friend invitations and friends", () => {

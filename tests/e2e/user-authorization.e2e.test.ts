@@ -6,8 +6,8 @@
 import { getOption } from "@bufbuild/protobuf";
 import { access, TokenType, type Access } from "@tt/proto/tt/options/v1/access_pb";
 import { serviceCatalog } from "../../gateway/src/catalog.ts";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startTestPlatform, type TestPlatform } from "./support/platform.ts";
+import { beforeAll, describe, expect, it } from "vitest";
+import { sharedPlatform, type TestPlatform } from "./support/platform.ts";
 
 /** Every RPC of every tt.user.v1 service. */
 const USER_METHODS = serviceCatalog.user.flatMap((service) => service.methods);
@@ -64,7 +64,7 @@ function allows(rule: Access, caller: Caller): boolean {
 let platform: TestPlatform;
 
 beforeAll(async () => {
-  platform = await startTestPlatform();
+  platform = await sharedPlatform();
   for (const caller of CALLERS) {
     if (caller.typ === "user" || caller.typ === "bot") {
       // A real account per caller, so handlers that look the caller up find it, and one caller's side
@@ -84,10 +84,6 @@ function tokenOf(caller: Caller): Promise<string> | undefined {
     ...(caller.sub === undefined ? {} : { sub: caller.sub }),
   });
 }
-
-afterAll(async () => {
-  await platform?.close();
-});
 
 describe("user service authorization matrix", () => {
   it("every method declares an access option", () => {

@@ -2,21 +2,17 @@
 // any request field is a 400 naming the field, over REST and over Connect on the gateway port, never the
 // 500 PostgreSQL's refusal used to become. Runs in both modes (the e2e-distributed project), so the rule
 // holds where the service is its own process too.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startTestPlatform, u, type TestPlatform } from "./support/platform.ts";
+import { beforeAll, describe, expect, it } from "vitest";
+import { sharedPlatform, u, type TestPlatform } from "./support/platform.ts";
 
 let platform: TestPlatform;
 let admin: string;
 let user: string;
 
 beforeAll(async () => {
-  platform = await startTestPlatform();
+  platform = await sharedPlatform();
   admin = await platform.adminToken();
   user = (await platform.signUp()).token;
-});
-
-afterAll(async () => {
-  await platform?.close();
 });
 
 const NUL = "\u0000";

@@ -2,8 +2,8 @@
 // documented error, with moderators made the way staff make them (an admin gives the role, the user signs in
 // again and the new token carries it).
 import { randomUUID } from "node:crypto";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startTestPlatform, u, type CallOptions, type TestPlatform } from "./support/platform.ts";
+import { beforeAll, describe, expect, it } from "vitest";
+import { sharedPlatform, u, type CallOptions, type TestPlatform } from "./support/platform.ts";
 
 const PASSWORD = "correct-horse-1";
 
@@ -30,12 +30,8 @@ async function member(role?: string): Promise<Member> {
 const login = (email: string) => call("POST", u("/auth/login"), { body: { email, password: PASSWORD } });
 
 beforeAll(async () => {
-  platform = await startTestPlatform();
+  platform = await sharedPlatform();
   admin = await platform.adminToken();
-});
-
-afterAll(async () => {
-  await platform?.close();
 });
 
 describe("moderation over REST", () => {

@@ -1,29 +1,24 @@
 // Browser journeys of the admin console (issue 16): the platform in one process with the frontends mounted in
 // the gateway, driven by headless Chromium (setup as in web.e2e.test.ts). Screenshots go to test-artifacts/web-admin/.
-import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import path from "node:path";
-import { chromium, type BrowserContext, type Page } from "playwright-core";
+import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { startAllInOne, type AllInOne } from "@tt/platform";
 import { createTestDatabase } from "@tt/kit/testing";
-import { buildFrontendsIfStale, chromiumLaunchOptions, createFrontendHandler } from "@tt/web-server";
+import { createFrontendHandler } from "@tt/web-server";
+import { builtWebApps, screenshots, sharedBrowser } from "./support/web.ts";
 
 const ADMIN = { email: "admin@example.test", password: "admin-password-1" };
-const ARTIFACTS = path.resolve(import.meta.dirname, "../../test-artifacts/web-admin");
+// A platform of its own, not the journeys' shared one: the rooms list is asserted whole ("2 Rooms").
+const shot = screenshots("web-admin");
 const JOURNEY_TIMEOUT = 90_000;
 const stamp = Date.now();
 const listener = { email: `troublemaker-${stamp}@example.test`, password: "correct-horse-1" };
 
 let platform: AllInOne;
 let dropDatabase: () => Promise<void>;
+let browser: Browser;
 let context: BrowserContext;
-let profileDir: string;
 let listenerUuid: string;
-
-async function shot(page: Page, name: string): Promise<void> {
-  await page.screenshot({ path: path.join(ARTIFACTS, `${name}.png`), fullPage: true });
-}
 
 async function api(method: string, route: string, body?: unknown, token?: string) {
   const res = await fetch(`${platform.url}${route}`, {
@@ -61,8 +56,7 @@ async function adminPage(section: string): Promise<Page> {
 }
 
 beforeAll(async () => {
-  mkdirSync(ARTIFACTS, { recursive: true });
-  await buildFrontendsIfStale();
+  await builtWebApps();
   const db = await createTestDatabase(inject("databaseUrl"));
   dropDatabase = db.drop;
   const frontends = createFrontendHandler();
@@ -81,16 +75,13 @@ beforeAll(async () => {
   listenerUuid = (login.user as { uuid: string }).uuid;
   await api("POST", "/api/room-service/rooms/infrastructure", { name: `Jazz Cellar ${stamp}` }, token);
   await api("POST", "/api/room-service/rooms/infrastructure", { name: `Techno Bunker ${stamp}` }, token);
-  profileDir = mkdtempSync(path.join(tmpdir(), "tt-e2e-admin-chromium-"));
-  context = await chromium.launchPersistentContext(profileDir, {
-    ...chromiumLaunchOptions,
-    viewport: { width: 1400, height: 900 },
-  });
+  browser = await sharedBrowser();
+  context = await browser.newContext({ viewport: { width: 1400, height: 900 } });
 }, 300_000);
 
 afterAll(async () => {
   await context?.close();
-  if (profileDir) rmSync(profileDir, { recursive: true, force: true });
+  await browser?.close();
   await platform?.close();
   await dropDatabase?.();
 });

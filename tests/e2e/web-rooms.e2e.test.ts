@@ -2,15 +2,11 @@
 // directory; the owner makes the second user a moderator; a banned user is refused at the door with the
 // server's message. The platform in one process with the frontends mounted in the gateway, driven by headless
 // Chromium (three separate browser contexts, one per user), as tests/e2e/web.e2e.test.ts does.
-import { mkdirSync } from "node:fs";
-import path from "node:path";
-import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { startAllInOne, type AllInOne } from "@tt/platform";
-import { createTestDatabase } from "@tt/kit/testing";
-import { buildFrontendsIfStale, chromiumLaunchOptions, createFrontendHandler } from "@tt/web-server";
+import type { Browser, BrowserContext, Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { screenshots, webSetup, type WebSetup } from "./support/web.ts";
 
-const ARTIFACTS = path.resolve(import.meta.dirname, "../../test-artifacts/web");
+const shot = screenshots("web");
 const JOURNEY_TIMEOUT = 120_000;
 const STAMP = Date.now().toString(36);
 const ROOM_NAME = `Night Owls ${STAMP}`;
@@ -21,8 +17,9 @@ interface Account {
   uuid: string;
 }
 
-let platform: AllInOne;
-let dropDatabase: () => Promise<void>;
+let web: WebSetup;
+let platform: { url: string };
+let api: WebSetup["api"];
 let browser: Browser;
 const contexts: BrowserContext[] = [];
 const accounts: Record<"owner" | "listener" | "troublemaker", Account> = {
@@ -30,21 +27,6 @@ const accounts: Record<"owner" | "listener" | "troublemaker", Account> = {
   listener: { email: `listener-${STAMP}@example.test`, uuid: "" },
   troublemaker: { email: `banned-${STAMP}@example.test`, uuid: "" },
 };
-
-async function shot(page: Page, name: string): Promise<void> {
-  await page.screenshot({ path: path.join(ARTIFACTS, `${name}.png`), fullPage: true });
-}
-
-async function api(method: string, route: string, body?: unknown) {
-  const res = await fetch(`${platform.url}${route}`, {
-    method,
-    headers: body === undefined ? {} : { "content-type": "application/json" },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-  });
-  const text = await res.text();
-  if (!res.ok) throw new Error(`${method} ${route} answered ${res.status}: ${text}`);
-  return text ? (JSON.parse(text) as Record<string, unknown>) : {};
-}
 
 /** A fresh browser (its own context: no shared storage) signed in as the account. */
 async function signedInPage(account: Account): Promise<Page> {
@@ -60,32 +42,18 @@ async function signedInPage(account: Account): Promise<Page> {
 }
 
 beforeAll(async () => {
-  mkdirSync(ARTIFACTS, { recursive: true });
-  await buildFrontendsIfStale();
-  const db = await createTestDatabase(inject("databaseUrl"));
-  dropDatabase = db.drop;
-  const frontends = createFrontendHandler();
-  platform = await startAllInOne({
-    port: 0,
-    host: "127.0.0.1",
-    databaseUrl: db.url,
-    natsUrl: inject("natsUrl"),
-    env: { LOG_LEVEL: "warn" },
-    staticHandler: (req, res) => frontends(req, res),
-  });
+  web = await webSetup();
+  ({ platform, api, browser } = web);
   for (const account of Object.values(accounts)) {
     await api("POST", "/api/user-service/users/sign-up", { email: account.email, password: PASSWORD });
     const login = await api("POST", "/api/user-service/auth/login", { email: account.email, password: PASSWORD });
     account.uuid = (login.user as { uuid: string }).uuid;
   }
-  browser = await chromium.launch(chromiumLaunchOptions);
 }, 300_000);
 
 afterAll(async () => {
   for (const context of contexts) await context.close();
-  await browser?.close();
-  await platform?.close();
-  await dropDatabase?.();
+  await web?.close();
 });
 
 describe("room app journeys", () => {

@@ -4,18 +4,16 @@
 // token). The platform runs in one process (startAllInOne) with the frontends mounted in the gateway; headless
 // Chromium (Debian's) drives it. Screenshots go to test-artifacts/web-upload/.
 import { execFileSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { chromium, type Browser, type Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { startAllInOne, type AllInOne } from "@tt/platform";
-import { createTestDatabase } from "@tt/kit/testing";
-import { buildFrontendsIfStale, chromiumLaunchOptions, createFrontendHandler } from "@tt/web-server";
+import type { Browser, Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ADMIN } from "./support/platform.ts";
+import { screenshots, webSetup, type WebSetup } from "./support/web.ts";
 
-const ADMIN = { email: "admin@example.test", password: "admin-password-1" };
-const ARTIFACTS = path.resolve(import.meta.dirname, "../../test-artifacts/web-upload");
+const shot = screenshots("web-upload");
 // The FFmpeg binary the @ffmpeg-installer/linux-x64 package ships (no system FFmpeg needed).
 const FFMPEG = path.join(
   path.dirname(createRequire(import.meta.url).resolve("@ffmpeg-installer/linux-x64/package.json")),
@@ -24,8 +22,8 @@ const FFMPEG = path.join(
 // FFmpeg packages three qualities of a 5-second file on a shared 2-core machine: seconds, with room to spare.
 const VERIFIED_TIMEOUT = 120_000;
 
-let platform: AllInOne;
-let dropDatabase: () => Promise<void>;
+let web: WebSetup;
+let platform: { url: string };
 let browser: Browser;
 let workDir: string;
 let tonePath: string;
@@ -44,7 +42,6 @@ async function api(method: string, url: string, body?: unknown, token?: string) 
 }
 
 beforeAll(async () => {
-  mkdirSync(ARTIFACTS, { recursive: true });
   workDir = mkdtempSync(path.join(tmpdir(), "tt-web-upload-"));
   // A 5-second 440 Hz tone as MP3 with no tags at all: the song will miss its title and artist.
   tonePath = path.join(workDir, "tone.mp3");
@@ -53,31 +50,13 @@ beforeAll(async () => {
     ...["-map_metadata", "-1", "-c:a", "libmp3lame", "-b:a", "128k", "-y", tonePath],
   ]);
   expect(readFileSync(tonePath).length).toBeGreaterThan(10_000);
-  await buildFrontendsIfStale();
-  const db = await createTestDatabase(inject("databaseUrl"));
-  dropDatabase = db.drop;
-  const frontends = createFrontendHandler();
-  platform = await startAllInOne({
-    port: 0,
-    host: "127.0.0.1",
-    databaseUrl: db.url,
-    natsUrl: inject("natsUrl"),
-    env: {
-      LOG_LEVEL: "warn",
-      ADMIN_EMAIL: ADMIN.email,
-      ADMIN_PASSWORD: ADMIN.password,
-      MEDIA_DIR: path.join(workDir, "media"),
-      FFMPEG_PATH: FFMPEG,
-    },
-    staticHandler: (req, res) => frontends(req, res),
-  });
-  browser = await chromium.launch(chromiumLaunchOptions);
+  // The shared web platform packages with this same bundled FFmpeg (the upload service's default).
+  web = await webSetup();
+  ({ platform, browser } = web);
 }, 300_000);
 
 afterAll(async () => {
-  await browser?.close();
-  await platform?.close();
-  await dropDatabase?.();
+  await web?.close();
   if (workDir) rmSync(workDir, { recursive: true, force: true });
 });
 
@@ -127,7 +106,7 @@ describe("web upload journey", () => {
         const status = page.getByTestId("upload-status");
         await status.filter({ hasText: "Needs its title, artist or duration" }).waitFor({ timeout: 30_000 });
         expect(await page.getByRole("progressbar", { name: "Upload progress" }).getAttribute("value")).toBe("100");
-        await page.screenshot({ path: path.join(ARTIFACTS, "01-missing-metadata.png"), fullPage: true });
+        await shot(page, "01-missing-metadata");
         await page.getByLabel("Title").fill("Journey tone");
         await page.getByLabel("Artist").fill("The Oscillators");
         await page.getByRole("button", { name: "Save details" }).click();
@@ -137,7 +116,7 @@ describe("web upload journey", () => {
           .poll(() => status.getAttribute("data-status"), { timeout: VERIFIED_TIMEOUT, interval: 500 })
           .toBe("VERIFIED");
         expect(await status.textContent()).toBe("Ready to play");
-        await page.screenshot({ path: path.join(ARTIFACTS, "02-verified.png"), fullPage: true });
+        await shot(page, "02-verified");
 
         // "Your uploads" lists it; its preview plays through the kit's player.
         const list = page.getByRole("list", { name: "Your uploaded songs" });
@@ -154,7 +133,7 @@ describe("web upload journey", () => {
         );
         const position = await media.evaluate((element) => (element as HTMLMediaElement).currentTime);
         expect(position).toBeGreaterThan(1);
-        await page.screenshot({ path: path.join(ARTIFACTS, "03-preview.png"), fullPage: true });
+        await shot(page, "03-preview");
         expect(await page.getByRole("alert").count()).toBe(0);
         // hls.js fetched the master and a quality's playlist and the key with the listener's token (200, not 401),
         // and decrypted segments: the element's clock only runs on decoded audio.
@@ -165,7 +144,7 @@ describe("web upload journey", () => {
         expect(mediaRequests.filter((line) => !line.startsWith("200 "))).toEqual([]);
         expect(problems).toEqual([]);
       } catch (error) {
-        await page.screenshot({ path: path.join(ARTIFACTS, "99-failure.png"), fullPage: true });
+        await shot(page, "99-failure");
         throw error;
       } finally {
         await page.close();

@@ -1,31 +1,23 @@
 // Browser journeys through the whole product: the platform in one process (startAllInOne) with the
 // frontend handler mounted in the gateway, driven by headless Chromium (Debian's, through playwright-core).
 // Screenshots of the main states go to test-artifacts/web/.
-import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { tmpdir } from "node:os";
-import path from "node:path";
-import { chromium, type BrowserContext, type Page } from "playwright-core";
+import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { startAllInOne, type AllInOne } from "@tt/platform";
 import { createTestDatabase } from "@tt/kit/testing";
-import {
-  buildFrontendsIfStale,
-  chromiumLaunchOptions,
-  createFrontendHandler,
-  type FrontendHandler,
-} from "@tt/web-server";
+import { createFrontendHandler, type FrontendHandler } from "@tt/web-server";
+import { builtWebApps, screenshots, sharedBrowser } from "./support/web.ts";
 
 const ADMIN = { email: "admin@example.test", password: "admin-password-1" };
-const ARTIFACTS = path.resolve(import.meta.dirname, "../../test-artifacts/web");
 const REMOTES = ["room", "crates", "shop", "admin"];
 const JOURNEY_TIMEOUT = 60_000;
 
 let platform: AllInOne;
 let dropDatabase: () => Promise<void>;
 let context: BrowserContext;
-let profileDir: string;
+let browser: Browser;
 let deadRemote: Server;
 let deadRemoteUrl: string;
 // The gateway's static handler delegates to this, so one journey can swap in a remotes.json with a dead remote.
@@ -36,9 +28,8 @@ let otherSite: Server;
 let otherSiteUrl: string;
 let otherSiteFrontends: FrontendHandler = createFrontendHandler();
 
-async function shot(page: Page, name: string): Promise<void> {
-  await page.screenshot({ path: path.join(ARTIFACTS, `${name}.png`), fullPage: true });
-}
+// A platform of its own, not the journeys' shared one: CORS for a second site and a swappable frontend handler.
+const shot = screenshots("web");
 
 /** A new tab in English: the journeys share one browser profile, and the language choice is remembered. */
 async function newPage(url: string): Promise<Page> {
@@ -54,9 +45,8 @@ async function text(page: Page, selector: Parameters<Page["getByRole"]>[0], name
 }
 
 beforeAll(async () => {
-  mkdirSync(ARTIFACTS, { recursive: true });
   // Fresh builds when the sources changed; a no-op otherwise.
-  await buildFrontendsIfStale();
+  await builtWebApps();
   const db = await createTestDatabase(inject("databaseUrl"));
   dropDatabase = db.drop;
   otherSite = createServer((req, res) => {
@@ -80,16 +70,13 @@ beforeAll(async () => {
   });
   await new Promise<void>((resolve) => deadRemote.listen(0, "127.0.0.1", resolve));
   deadRemoteUrl = `http://127.0.0.1:${(deadRemote.address() as AddressInfo).port}`;
-  profileDir = mkdtempSync(path.join(tmpdir(), "tt-e2e-chromium-"));
-  context = await chromium.launchPersistentContext(profileDir, {
-    ...chromiumLaunchOptions,
-    viewport: { width: 1280, height: 800 },
-  });
+  browser = await sharedBrowser();
+  context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
 }, 300_000);
 
 afterAll(async () => {
   await context?.close();
-  if (profileDir) rmSync(profileDir, { recursive: true, force: true });
+  await browser?.close();
   await new Promise((resolve) => (deadRemote ? deadRemote.close(resolve) : resolve(undefined)));
   await new Promise((resolve) => (otherSite ? otherSite.close(resolve) : resolve(undefined)));
   await platform?.close();

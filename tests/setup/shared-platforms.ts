@@ -52,10 +52,17 @@ export interface Broker {
   close(): Promise<void>;
 }
 
-/** Runs `start` once; every caller gets its result (or its failure: a broken start is not retried per file). */
+/**
+ * Runs `start` once; every caller gets its result. A failed start is forgotten once its callers have it, so the
+ * next file tries again (a transient refusal, such as PostgreSQL's "too many clients", must not fail the run).
+ */
 function once<T>(start: () => Promise<T>): () => Promise<T> {
   let started: Promise<T> | undefined;
-  return () => (started ??= start());
+  return () =>
+    (started ??= start().catch((err: unknown) => {
+      started = undefined;
+      throw err;
+    }));
 }
 
 export async function startBroker(opts: { databaseUrl: string; natsUrl: string }): Promise<Broker> {
