@@ -220,5 +220,15 @@ describe("the live stage through the gateway", () => {
     expect([vote.status, vote.body.message]).toEqual([403, "This room is private"]);
     const mine = await platform.call("GET", s(`/rooms/${room}/stage`), { token: owner.token });
     expect(mine.status).toBe(200);
+    // Its chat too: a stranger neither reads nor writes it; its owner does.
+    const message = { message: { uuid: randomUUID(), message: "members only" } };
+    const strangerSend = await platform.call("POST", s(`/rooms/${room}/messages`), { token, body: message });
+    expect([strangerSend.status, strangerSend.body.message]).toEqual([403, "This room is private"]);
+    const strangerRead = await platform.call("GET", s(`/rooms/${room}/messages`), { token });
+    expect([strangerRead.status, strangerRead.body.message]).toEqual([403, "This room is private"]);
+    const ownerSend = await platform.call("POST", s(`/rooms/${room}/messages`), { token: owner.token, body: message });
+    expect(ownerSend.status).toBe(200);
+    const ownerRead = await platform.call("GET", s(`/rooms/${room}/messages`), { token: owner.token });
+    expect((ownerRead.body.messages as { message: string }[]).map((m) => m.message)).toEqual(["members only"]);
   });
 });

@@ -34,7 +34,13 @@ export const socialServiceDefinition: ServiceDefinition = {
     // Presence: each ended play adds its seconds to the room's played time (issue 14).
     const played = await consumePlayedSongs(deps);
     // Chat: ChatService and its consumers (merch consumables, conversation clears, blocks).
-    const chat = await startChat(deps);
+    // A private room's chat is read and written only by those admitted to its stage; banned and kicked users never.
+    const chat = await startChat(deps, {
+      admit: async (roomUuid, caller, signal) => {
+        const room = await stage.resolveRoom(roomUuid, signal);
+        if (room.settings.type === "PRIVATE" || caller.user) await stage.admit(room, caller, { signal });
+      },
+    });
     return {
       routes: (router) => {
         registerSocialRoutes(router, svc);

@@ -4,7 +4,7 @@ import type { ServiceDeps } from "@tt/kit";
 import { startChatConsumers } from "./consumers.ts";
 import { createChatPublisher } from "./publish.ts";
 import { createChatRelations } from "./relations.ts";
-import { chatRoutes } from "./routes.ts";
+import { chatRoutes, type RoomAdmission } from "./routes.ts";
 
 export { chatEntities } from "./entities.ts";
 export { chatMigrations } from "./migrations.ts";
@@ -15,6 +15,8 @@ export interface ChatOptions {
   durable?: string;
   /** The edit window, 002 §9's 20 s unless a test shortens it. */
   editWindowMs?: number;
+  /** Who may enter a room's chat (the stage's admission); see ChatRouteContext.admit. */
+  admit?: RoomAdmission;
 }
 
 /** Starts the chat: its clients of the room, user and playlist services, its consumers; `close` stops them. */
@@ -30,7 +32,7 @@ export async function startChat(deps: Pick<ServiceDeps, "orm" | "bus" | "logger"
       .slice(0, 12)}`;
   const consumers = await startChatConsumers({ bus: deps.bus, orm: deps.orm, logger, relations, publisher, durable });
   return {
-    routes: chatRoutes({ relations, publisher, logger, editWindowMs: opts.editWindowMs }),
+    routes: chatRoutes({ relations, publisher, logger, editWindowMs: opts.editWindowMs, admit: opts.admit }),
     close: () => consumers.unsubscribe(),
   };
 }

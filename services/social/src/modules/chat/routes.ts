@@ -42,7 +42,19 @@ export interface ChatRouteContext {
   logger: Logger;
   /** The edit window (002 §9: 20 s); tests shorten it. */
   editWindowMs?: number;
+  /**
+   * Refuses a caller who may not enter the room (the stage's admission: a private room's chat only to those admitted to
+   * its stage, banned and kicked users never); absent, every room is open (route tests without a stage).
+   */
+  admit?: RoomAdmission;
 }
+
+/** Throws the admission's refusal (403 with the room service's reason, 503 for a private room it cannot vouch for). */
+export type RoomAdmission = (
+  roomUuid: string,
+  caller: { user?: string; guest?: string },
+  signal: AbortSignal,
+) => Promise<void>;
 
 const PLATFORM_MODERATORS = new Set(["globalModerator", "staff", "superUser", "admin"]);
 
@@ -120,6 +132,7 @@ export function chatRoutes(svc: ChatRouteContext): ServiceImpl<typeof ChatServic
 
   /** The caller's standing in a room, refusing those who may not write. */
   async function writer(ctx: HandlerContext, roomUuid: string, who: { id: string; identity: Identity }) {
+    await svc.admit?.(roomUuid, { user: who.id }, ctx.signal);
     const standing = await relations.standing(roomUuid, who.id, who.identity.role, ctx.signal);
     if (standing.refusal) throw forbidden(standing.refusal);
     return standing;
@@ -205,6 +218,7 @@ export function chatRoutes(svc: ChatRouteContext): ServiceImpl<typeof ChatServic
     const row = await findByUuid(callEm(ctx), uuid.toLowerCase());
     if (!row) throw notFound();
     if (!row.room_uuid && row.sender_uuid !== caller && row.receiver_uuid !== caller) throw notFound();
+    if (row.room_uuid) await svc.admit?.(row.room_uuid, { user: caller }, ctx.signal);
     return row;
   }
 
@@ -271,6 +285,7 @@ export function chatRoutes(svc: ChatRouteContext): ServiceImpl<typeof ChatServic
       const limit = checkLimit(req.limit, HISTORY_CAP, HISTORY_CAP);
       const room = await relations.room(req.room, ctx.signal);
       const viewer = viewerOf(ctx);
+      await svc.admit?.(room.uuid, viewer ? { user: viewer } : { guest: callIdentity(ctx).subject }, ctx.signal);
       const moderator = await moderatorOf(ctx, room.uuid, viewer, callIdentity(ctx).role).catch(() => false);
       const rows = await roomHistory(callEm(ctx), room.uuid, viewer, limit, req.beforeId);
       return { messages: rows.map((r) => toChatMessage(r, { moderator, viewer })), roomUuid: room.uuid };
