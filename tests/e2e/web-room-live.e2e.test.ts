@@ -2,7 +2,8 @@
 // uploaded song (packaged by FFmpeg, played over HLS); a signed-in listener hears it with the player's position
 // within the drift target of the DJ's and of the server's clock; a guest sees it without seats or votes; a like
 // crosses from the listener to the DJ; the listener takes the second seat and their song starts when the first
-// ends; the owner kicks the listener, whose page shows them out with the details. No console errors throughout.
+// ends; a chat message crosses to the DJ and the guest; the owner kicks the listener, whose page shows them out with
+// the details. No console errors throughout.
 import { randomUUID } from "node:crypto";
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -108,7 +109,7 @@ afterAll(async () => {
 
 describe("the live room in the browser", () => {
   it(
-    "a DJ plays, a listener hears it in sync, a guest sees it, a like crosses, the next DJ follows, a kick shows out",
+    "a DJ plays, a listener hears it in sync, a guest sees it, a like and chat cross, the next DJ follows, a kick shows out",
     async () => {
       const started = Date.now();
       const admin = await web.platform.adminToken();
@@ -227,6 +228,14 @@ describe("the live room in the browser", () => {
       // A like crosses from the listener to the DJ.
       await listenerPage.getByRole("button", { name: /^Like/ }).click();
       await djPage.getByRole("button", { name: "Like · 1 like" }).waitFor();
+
+      // A chat message crosses from the listener to the DJ and the guest (who may read, not send).
+      const line = `Nice tune ${STAMP}`;
+      await listenerPage.getByLabel("Say something…").fill(line);
+      await listenerPage.getByRole("button", { name: "Send" }).click();
+      await djPage.getByTestId("chat-message").filter({ hasText: line }).waitFor();
+      await guestPage.getByTestId("chat-message").filter({ hasText: line }).waitFor();
+      expect(await guestPage.getByLabel("Say something…").count()).toBe(0);
 
       // The listener takes the second seat; when the DJ's song ends, theirs starts.
       await listenerPage.getByRole("button", { name: "Take a seat" }).click();

@@ -18,6 +18,7 @@ import {
   type PlayHandler,
 } from "@tt/web-kit";
 import {
+  lazy,
   Suspense,
   useCallback,
   useEffect,
@@ -49,6 +50,9 @@ import type { ChatFeed } from "./chat-feed.ts";
 import "./live.css";
 
 type PlayerModule = Awaited<ReturnType<typeof loadPlayer>>;
+
+// CHAT's panel (live/chat), its own chunk.
+const ChatPanel = lazy(() => import("./chat/index.ts").then((m) => ({ default: m.ChatPanel })));
 
 export interface LivePermissions {
   canDj: boolean;
@@ -551,7 +555,7 @@ export function LiveRoom({
             <section className="tt-live-chat" aria-labelledby="live-chat">
               <h2 id="live-chat">{t("chat")}</h2>
               <Suspense fallback={<p className="tt-muted">{t("chatUnavailable")}</p>}>
-                {(renderChat ?? (() => <p className="tt-muted">{t("chatUnavailable")}</p>))({
+                {(renderChat ?? ((props: ChatSlotProps) => <ChatPanel {...props} />))({
                   room: roomId,
                   feed: live.chat,
                   canSend: me !== undefined && permissions.canChat,
