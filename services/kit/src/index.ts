@@ -46,6 +46,7 @@ export {
   type MediaStoreConfig,
 } from "./media/store-config.ts";
 export { detectImageType, type ImageType } from "./media/image-type.ts";
+export { isMusicLinkHost, MUSIC_LINK_HOSTS } from "./music/link-hosts.ts";
 export { runServiceMain } from "./main.ts";
 export { callProvider, ProviderError, toConnectProviderError } from "./provider-errors.ts";
 export {

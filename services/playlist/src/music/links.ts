@@ -1,20 +1,7 @@
 // Spec 002 §5: a link is recognised only when its host contains one of these names; it must then resolve
-// to a song with an isrc. A playlist link is resolved only when it matches a crate (playlist) pattern.
-export const RECOGNISED_HOSTS = [
-  "apple",
-  "audius",
-  "napster",
-  "soundcloud",
-  "spotify",
-  "youtube",
-  "youtu.be",
-  "pandora",
-  "deezer",
-  "tidal",
-  "amazon",
-  "yandex",
-  "spinrilla",
-] as const;
+// to a song with an isrc (the names: the kit's MUSIC_LINK_HOSTS). A playlist link is resolved only when it matches a
+// crate (playlist) pattern.
+import { isMusicLinkHost } from "@tt/kit";
 
 export interface ParsedLink {
   /** The provider's wire name (tt.common.v1.MusicProvider). */
@@ -38,8 +25,7 @@ export function isRecognisedLink(link: string): boolean {
   if (/^spotify:(track|playlist):[A-Za-z0-9]+$/.test(link.trim())) return true;
   const url = urlOf(link);
   if (url === undefined || !/^https?:$/.test(url.protocol)) return false;
-  const host = url.hostname.toLowerCase();
-  return RECOGNISED_HOSTS.some((name) => host.includes(name));
+  return isMusicLinkHost(url.hostname);
 }
 
 /** A song link → provider and id, for the providers this service can read; undefined otherwise. */

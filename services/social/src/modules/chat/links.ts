@@ -1,22 +1,7 @@
 // Links in chat (specification 002 §5): a link is a music link only when its host contains one of the provider
-// names below; it becomes a song card when the playlist service resolves it to a song with an isrc.
-
-/** 002 §5's host list, in its order. */
-export const MUSIC_LINK_HOSTS = [
-  "apple",
-  "audius",
-  "napster",
-  "soundcloud",
-  "spotify",
-  "youtube",
-  "youtu.be",
-  "pandora",
-  "deezer",
-  "tidal",
-  "amazon",
-  "yandex",
-  "spinrilla",
-] as const;
+// names (the kit's MUSIC_LINK_HOSTS); it becomes a song card when the playlist service resolves it to a song with an
+// isrc.
+import { isMusicLinkHost } from "@tt/kit";
 
 /** At most this many links of one message are resolved (each is a call to the playlist service). */
 export const MAX_RESOLVED_LINKS = 3;
@@ -44,8 +29,7 @@ export function linksIn(text: string): URL[] {
 
 /** Whether a link's host names a music provider (002 §5). */
 export function isMusicLink(url: URL): boolean {
-  const host = url.hostname.toLowerCase();
-  return MUSIC_LINK_HOSTS.some((name) => host.includes(name));
+  return isMusicLinkHost(url.hostname);
 }
 
 /** The music links of a text that are worth resolving, at most MAX_RESOLVED_LINKS. */
