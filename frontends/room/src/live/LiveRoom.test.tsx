@@ -1,7 +1,7 @@
 import { timestampFromMs } from "@bufbuild/protobuf/wkt";
 import { fireEvent, screen, waitFor, within } from "@testing-library/react";
 import type { PlayHandler, PlayRequest } from "@tt/web-kit";
-import { createTestKit, renderWithKit } from "@tt/web-kit/testing";
+import { createTestKit, recordAnalytics, renderWithKit } from "@tt/web-kit/testing";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { useEffect, useState } from "react";
 import { LiveRoom, type ChatSlotProps, type LivePermissions } from "./LiveRoom.tsx";
@@ -50,6 +50,7 @@ function render(
     );
   }
   const url = recordingUrlHandler();
+  const sink = recordAnalytics(kit);
   renderWithKit(
     <LiveRoom
       room={ROOM_UUID}
@@ -62,7 +63,7 @@ function render(
     />,
     kit,
   );
-  return { kit, plays: url.plays };
+  return { kit, plays: url.plays, sink };
 }
 
 /** A stage where the DJ plays the demo song, started 30 s ago by the server's clock. */
@@ -180,25 +181,29 @@ describe("the live room (issue 14)", () => {
   it("likes the current play and shows the server's refusal of a dislike", async () => {
     const social = createFakeSocial();
     playing(social);
-    render(social, LISTENER_UUID);
+    const { sink } = render(social, LISTENER_UUID);
     fireEvent.click(await screen.findByRole("button", { name: /^Like/ }));
     await waitFor(() =>
       expect(screen.getByRole("button", { name: "Like · 1 like" }).getAttribute("aria-pressed")).toBe("true"),
     );
+    // Done by the server, so tracked as a feedback action (spec 002 §7); the refused dislike below is not.
+    expect(sink.of("feedback-action")).toEqual([{ action: "like", roomUuid: ROOM_UUID, playId: "play-1" }]);
     expect(social.calls.find((call) => call.method === "Like")).toMatchObject({
       caller: LISTENER_UUID,
       input: { room: ROOM_UUID, playId: "play-1" },
     });
     fireEvent.click(screen.getByRole("button", { name: /^Dislike/ }));
     expect((await screen.findByRole("alert")).textContent).toBe("You cannot vote on your own song");
+    expect(sink.of("feedback-action")).toHaveLength(1);
   });
 
   it("takes a seat and leaves it; shows the listener's queue", async () => {
     const social = createFakeSocial();
-    render(social, LISTENER_UUID);
+    const { sink } = render(social, LISTENER_UUID);
     fireEvent.click(await screen.findByRole("button", { name: "Take a seat" }));
     fireEvent.click(await screen.findByRole("button", { name: "Leave the seat" }));
     await screen.findByRole("button", { name: "Take a seat" });
+    await waitFor(() => expect(sink.of("room-action").map((r) => r.action)).toEqual(["take-seat", "leave-seat"]));
     expect(social.calls.map((call) => call.method).filter((m) => m.endsWith("Seat"))).toEqual([
       "TakeSeat",
       "LeaveSeat",

@@ -3,12 +3,12 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import type { CrateSong } from "@tt/proto/tt/playlist/v1/crate_pb";
 import type { Stage } from "@tt/proto/tt/social/v1/stage_pb";
 import {
-  createKitAnalytics,
   DRIFT_TOLERANCE_S,
   isDiscordHost,
   loadPlayer,
   loadRuntimeConfig,
   Player,
+  useAnalytics,
   useAppTranslation,
   useKit,
   useSession,
@@ -50,6 +50,13 @@ import type { ChatFeed } from "./chat-feed.ts";
 import "./live.css";
 
 type PlayerModule = Awaited<ReturnType<typeof loadPlayer>>;
+
+/** A stage action the page sends, and how it is tracked once done (spec 002 §7). */
+interface LiveAction {
+  topic: "room-action" | "feedback-action";
+  action: string;
+  run: () => Promise<{ stage?: Stage }>;
+}
 
 // CHAT's panel (live/chat), its own chunk.
 const ChatPanel = lazy(() => import("./chat/index.ts").then((m) => ({ default: m.ChatPanel })));
@@ -341,8 +348,8 @@ export function LiveRoom({
       .catch(() => undefined);
 
   // Play tracking (spec 002 §4): start when this listener's player plays a new play, continue every second, end.
-  const analytics = useMemo(() => createKitAnalytics(kit), [kit]);
-  useEffect(() => () => analytics.close(), [analytics]);
+  // Through the page's analytics client (batched with the page's other events).
+  const analytics = useAnalytics();
   const tracker = useMemo(
     () =>
       playerModule?.createPlayTracker({
@@ -429,12 +436,16 @@ export function LiveRoom({
     enabled: me !== undefined,
   });
 
-  // One action at a time; its failure is shown with the server's message (spec 002 §8).
+  // One action at a time; its failure is shown with the server's message (spec 002 §8). Once the server has done it,
+  // it is tracked (spec 002 §7): votes and grabs as feedback actions, seats and skips as room actions.
   const action = useMutation({
-    mutationFn: async (run: () => Promise<{ stage?: Stage }>) => run(),
+    mutationFn: async ({ run }: LiveAction) => run(),
+    onSuccess: (_answer, { topic, action: name }) =>
+      analytics.track(topic, { action: name, roomUuid: roomId, playId: playId ?? null }),
   });
-  const act = (run: () => Promise<{ stage?: Stage }>) => action.mutate(run);
   const roomId = stage?.room?.uuid ?? room;
+  const act = (topic: LiveAction["topic"], name: string, run: LiveAction["run"]) =>
+    action.mutate({ topic, action: name, run });
 
   if (live.kicked) return <KickedNotice details={live.kicked} />;
 
@@ -466,9 +477,11 @@ export function LiveRoom({
               canDj={permissions.canDj}
               isModerator={permissions.isModerator}
               busy={action.isPending}
-              onTake={() => act(() => stageClient.takeSeat({ room: roomId }))}
-              onLeave={() => act(() => stageClient.leaveSeat({ room: roomId }))}
-              onRemove={(user) => act(() => stageClient.removeFromSeat({ room: roomId, user }))}
+              onTake={() => act("room-action", "take-seat", () => stageClient.takeSeat({ room: roomId }))}
+              onLeave={() => act("room-action", "leave-seat", () => stageClient.leaveSeat({ room: roomId }))}
+              onRemove={(user) =>
+                act("room-action", "remove-from-seat", () => stageClient.removeFromSeat({ room: roomId, user }))
+              }
               nameOf={nameOf}
             />
             <NowPlaying
@@ -479,16 +492,30 @@ export function LiveRoom({
               crates={crates.data?.crates ?? []}
               busy={action.isPending}
               onVote={(kind) =>
-                act(() =>
+                act("feedback-action", kind, () =>
                   kind === "like"
                     ? stageClient.like({ room: roomId, playId: playId ?? "" })
                     : stageClient.dislike({ room: roomId, playId: playId ?? "" }),
                 )
               }
-              onGrab={(crateUuid) => act(() => stageClient.grab({ room: roomId, crateUuid, playId: playId ?? "" }))}
-              onSkip={() => act(() => stageClient.skipSong({ room: roomId, playId: playId ?? "" }))}
-              onModeratorSkip={() => act(() => stageClient.moderatorSkip({ room: roomId, playId: playId ?? "" }))}
-              onVoteSkip={(enabled) => act(() => stageClient.setVoteSkip({ room: roomId, enabled }))}
+              onGrab={(crateUuid) =>
+                act("feedback-action", "grab", () =>
+                  stageClient.grab({ room: roomId, crateUuid, playId: playId ?? "" }),
+                )
+              }
+              onSkip={() =>
+                act("room-action", "skip-song", () => stageClient.skipSong({ room: roomId, playId: playId ?? "" }))
+              }
+              onModeratorSkip={() =>
+                act("room-action", "moderator-skip", () =>
+                  stageClient.moderatorSkip({ room: roomId, playId: playId ?? "" }),
+                )
+              }
+              onVoteSkip={(enabled) =>
+                act("room-action", enabled ? "vote-skip-on" : "vote-skip-off", () =>
+                  stageClient.setVoteSkip({ room: roomId, enabled }),
+                )
+              }
               nameOf={nameOf}
             />
             <div ref={mediaBox} className="tt-live-player" data-play={playId ?? ""} data-ends-at={endsAt ?? ""}>
