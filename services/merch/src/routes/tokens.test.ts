@@ -70,6 +70,23 @@ describe("token accounts", () => {
     expect(list.transactions[0]!.reason).toContain("welcome");
   });
 
+  it("admins find a user's account by the user (Issue 16): 404 without one, 400 for a bad uuid", async () => {
+    const u = await funded(7);
+    const byUser = await tokens(adminToken).getUserTokenAccount({ userUuid: u.uuid.toUpperCase() });
+    expect(byUser.account).toMatchObject({ id: u.accountId, userUuid: u.uuid, balance: 7 });
+    expect(await refusal(tokens(u.token).getUserTokenAccount({ userUuid: u.uuid }))).toMatchObject({
+      code: Code.Unauthenticated,
+    });
+    const without = await h.user();
+    expect(await refusal(tokens(adminToken).getUserTokenAccount({ userUuid: without.uuid }))).toMatchObject({
+      code: Code.NotFound,
+      message: "this user has no token account",
+    });
+    expect((await refusal(tokens(adminToken).getUserTokenAccount({ userUuid: "not-a-uuid" }))).code).toBe(
+      Code.InvalidArgument,
+    );
+  });
+
   it("a payment credit applies once per reasonId and creates the account when missing", async () => {
     const u = await h.user();
     const em = h.orm.em.fork();

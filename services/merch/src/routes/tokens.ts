@@ -25,6 +25,7 @@ import { SHOP_PAGE_SIZE } from "./consumables.ts";
 
 const BUNDLE_NOT_FOUND = "token bundle not found";
 const PRODUCT_TAKEN = "a token bundle with this productId already exists";
+const USER_HAS_NO_ACCOUNT = "this user has no token account";
 
 export function tokenRoutes(svc: MerchContext): ServiceImpl<typeof TokenService> {
   const { media } = svc;
@@ -60,6 +61,13 @@ export function tokenRoutes(svc: MerchContext): ServiceImpl<typeof TokenService>
         account &&
         (identity.tokenType === "service" || isAdmin(identity.role) || account.user_uuid === identity.subject);
       if (!visible) throw new ConnectError(ACCOUNT_NOT_FOUND, Code.NotFound);
+      return { account: accountMessage(account) };
+    },
+
+    // Admins only (the access option): a user's account, for a grant started from the user (Issue 16).
+    async getUserTokenAccount(req, ctx) {
+      const account = await findAccountOfUser(callEm(ctx), req.userUuid.toLowerCase());
+      if (!account) throw new ConnectError(USER_HAS_NO_ACCOUNT, Code.NotFound);
       return { account: accountMessage(account) };
     },
 
