@@ -147,6 +147,8 @@ export const en = {
   field_note: "Note",
   field_names: "Names, one per line",
   confirm_ban: "Ban {{name}} with no end? Every session is revoked.",
+  confirm_grantUser:
+    "Grant tokens to {{name}}? Their token account is looked up by the user; the grant is recorded with its reason.",
   confirm_temporaryBan: "Ban {{name}} until the given time?",
   confirm_unban: "Lift the ban of {{name}}?",
   confirm_deactivate: "Deactivate the account of {{name}}?",
@@ -344,6 +346,8 @@ export const es: typeof en = {
   field_note: "Nota",
   field_names: "Nombres, uno por línea",
   confirm_ban: "¿Expulsar a {{name}} sin fecha de fin? Se cierran todas sus sesiones.",
+  confirm_grantUser:
+    "¿Conceder fichas a {{name}}? Su cuenta de fichas se busca por el usuario; la concesión queda registrada con su motivo.",
   confirm_temporaryBan: "¿Expulsar a {{name}} hasta la fecha indicada?",
   confirm_unban: "¿Levantar la expulsión de {{name}}?",
   confirm_deactivate: "¿Desactivar la cuenta de {{name}}?",

@@ -2,6 +2,8 @@ import { create } from "@bufbuild/protobuf";
 import { Code, ConnectError, createClient, type ConnectRouter } from "@connectrpc/connect";
 import { screen, within } from "@testing-library/react";
 import { userEvent } from "@testing-library/user-event";
+import { TokenAccountSchema } from "@tt/proto/tt/merch/v1/merch_pb";
+import { TokenService } from "@tt/proto/tt/merch/v1/token_service_pb";
 import { AuthService } from "@tt/proto/tt/user/v1/auth_service_pb";
 import { ModerationService } from "@tt/proto/tt/user/v1/moderation_service_pb";
 import { UserSchema } from "@tt/proto/tt/user/v1/user_pb";
@@ -10,12 +12,17 @@ import { createTestKit, createTestUserService, renderWithKit } from "@tt/web-kit
 import { describe, expect, it } from "vitest";
 import UsersScreen from "./UsersScreen.tsx";
 
-/** The test user service plus a moderation service that bans known users and refuses the rest as the spec says. */
+/**
+ * The test user service plus a moderation service that bans known users and refuses the rest as the spec says,
+ * and a token service where only the target has a token account (the others get merch's 404).
+ */
 async function setUp() {
   const service = createTestUserService();
   service.addAccount("root@example.com", "pw", "admin");
   const target = service.addAccount("spammer@example.com", "pw");
   const bans: { uuid: string; reason: string }[] = [];
+  const grants: { accountId: string; tokens: number; reason: string }[] = [];
+  const targetAccount = "0b6f7c1e-8a52-4e0f-9d3a-2f1c5b7e9a10";
   const routes = (router: ConnectRouter) => {
     service.routes(router);
     router.service(ModerationService, {
@@ -26,12 +33,22 @@ async function setUp() {
         return { user: create(UserSchema, { uuid: req.uuid }) };
       },
     });
+    router.service(TokenService, {
+      getUserTokenAccount: (req) => {
+        if (req.userUuid !== target.uuid) throw new ConnectError("this user has no token account", Code.NotFound);
+        return { account: create(TokenAccountSchema, { id: targetAccount, userUuid: target.uuid }) };
+      },
+      grantTokens: (req) => {
+        grants.push({ accountId: req.accountId, tokens: req.tokens, reason: req.reason });
+        return { account: create(TokenAccountSchema, { id: req.accountId, balance: req.tokens }) };
+      },
+    });
   };
   const kit = createTestKit({ routes });
   const answer = await createClient(AuthService, kit.transport).login({ email: "root@example.com", password: "pw" });
   if (!answer.accessToken || !answer.user) throw new Error("login failed in the test service");
   kit.session.signIn(toStoredToken(answer.accessToken), toSessionUser(answer.user));
-  return { kit, target, bans };
+  return { kit, target, bans, grants, targetAccount };
 }
 
 describe("users screen", () => {
@@ -55,5 +72,30 @@ describe("users screen", () => {
     await user.click(within(dialog).getByRole("button", { name: "Confirm" }));
     expect((await within(dialog).findByRole("alert")).textContent).toBe("User profile not found");
     expect(bans).toHaveLength(1);
+  });
+
+  it("grants tokens to a user's account found by the user, and says so when the user has none", async () => {
+    const user = userEvent.setup();
+    const { kit, grants, targetAccount } = await setUp();
+    renderWithKit(<UsersScreen />, kit);
+    await screen.findByRole("table", { name: "2 Users" });
+
+    await user.click(screen.getByRole("button", { name: "Grant tokens", description: "spammer@example.com" }));
+    let dialog = screen.getByRole("dialog");
+    expect(within(dialog).getByText(/^Grant tokens to spammer@example.com\?/)).toBeTruthy();
+    await user.type(within(dialog).getByLabelText("Tokens"), "25");
+    await user.type(within(dialog).getByLabelText("Reason"), "goodwill");
+    await user.click(within(dialog).getByRole("button", { name: "Confirm" }));
+    expect((await within(dialog).findByRole("status")).textContent).toBe("Done: Grant tokens.");
+    expect(grants).toEqual([{ accountId: targetAccount, tokens: 25, reason: "goodwill" }]);
+    await user.click(within(dialog).getByRole("button", { name: "Dismiss" }));
+
+    await user.click(screen.getByRole("button", { name: "Grant tokens", description: "root@example.com" }));
+    dialog = screen.getByRole("dialog");
+    await user.type(within(dialog).getByLabelText("Tokens"), "5");
+    await user.type(within(dialog).getByLabelText("Reason"), "none");
+    await user.click(within(dialog).getByRole("button", { name: "Confirm" }));
+    expect((await within(dialog).findByRole("alert")).textContent).toBe("This user has no token account");
+    expect(grants).toHaveLength(1);
   });
 });

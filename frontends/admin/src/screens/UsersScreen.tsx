@@ -1,4 +1,5 @@
 import { timestampFromDate } from "@bufbuild/protobuf/wkt";
+import { TokenService } from "@tt/proto/tt/merch/v1/token_service_pb";
 import { RoomService } from "@tt/proto/tt/room/v1/room_service_pb";
 import { AdminService } from "@tt/proto/tt/user/v1/admin_service_pb";
 import { ModerationService } from "@tt/proto/tt/user/v1/moderation_service_pb";
@@ -8,7 +9,7 @@ import { useClient } from "@tt/web-kit/connect";
 import { useMemo, useState } from "react";
 import { UserDetail } from "./UserDetail.tsx";
 import { ResourceList, type ResourceDescription } from "../list/ResourceList.tsx";
-import { adminPage, useFormat } from "./format.ts";
+import { adminPage, intOfInput, useFormat } from "./format.ts";
 
 /** The roles an admin can give (000 §6; AddRole's list). */
 const ROLES = ["user", "promoter", "staff", "moderator", "globalModerator", "admin"] as const;
@@ -19,6 +20,7 @@ export default function UsersScreen() {
   const moderation = useClient(ModerationService);
   const profiles = useClient(ProfileService);
   const rooms = useClient(RoomService);
+  const tokens = useClient(TokenService);
   const { t, date } = useFormat();
   const [selected, setSelected] = useState<string | undefined>();
   const description = useMemo<ResourceDescription<User>>(
@@ -166,6 +168,24 @@ export default function UsersScreen() {
           run: (u) => moderation.reactivateUser({ id: u.uuid }),
         },
         {
+          id: "grantTokens",
+          label: t("action_grant"),
+          question: (u) => t("confirm_grantUser", { name: u.email || u.uuid }),
+          fields: [
+            { name: "tokens", label: t("field_tokens"), type: "number", required: true },
+            { name: "reason", label: t("field_reason"), required: true },
+          ],
+          // The account by the user first (Issue 16): a user without one gets the server's 404 message.
+          run: async (u, v) => {
+            const { account } = await tokens.getUserTokenAccount({ userUuid: u.uuid });
+            return tokens.grantTokens({
+              accountId: account?.id ?? "",
+              tokens: intOfInput(v.tokens) ?? 0,
+              reason: v.reason ?? "",
+            });
+          },
+        },
+        {
           id: "updateUserRooms",
           label: t("action_updateUserRooms"),
           question: (u) => t("confirm_updateUserRooms", { name: u.email }),
@@ -190,7 +210,7 @@ export default function UsersScreen() {
       ],
       list: async (query) => adminPage(await users.adminListUsers({ query })),
     }),
-    [t, date, users, moderation, profiles, rooms],
+    [t, date, users, moderation, profiles, rooms, tokens],
   );
   return (
     <>
