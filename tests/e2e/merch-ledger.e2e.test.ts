@@ -1,6 +1,6 @@
-// The token ledger through the gateway (issue 15): accounts, the admin grant, purchases with Idempotency-Key
-// (the header crosses the gateway; a reused key with another body is 422), the §8 message, stale views (409),
-// holds and commits, and the ledger check.
+// The token ledger through the gateway (issue 15): accounts, the admin grant, an account found by its user (issue
+// 16), purchases with Idempotency-Key (the header crosses the gateway; a reused key with another body is 422), the
+// §8 message, stale views (409), holds and commits, and the ledger check.
 import { randomUUID } from "node:crypto";
 import { beforeAll, describe, expect, it } from "vitest";
 import { sharedPlatform, type TestPlatform } from "./support/platform.ts";
@@ -16,7 +16,7 @@ beforeAll(async () => {
 });
 
 async function fundedUser(tokens: number) {
-  const { token } = await platform.signUp();
+  const { token, user } = await platform.signUp();
   const created = await platform.call("POST", m("/api/v1/token-accounts"), { token, body: {} });
   expect(created.status).toBe(200);
   const account = created.body as { id: string; balance: number; updatedAt: string };
@@ -27,7 +27,7 @@ async function fundedUser(tokens: number) {
     });
     expect(grant.status).toBe(200);
   }
-  return { token, accountId: account.id };
+  return { token, accountId: account.id, uuid: user.uuid };
 }
 
 async function consumable(tokenCost: number) {
@@ -114,6 +114,22 @@ describe("merch token ledger through the gateway", () => {
       body: { consumableId: "x".repeat(40), tokenCost: 10 },
     });
     expect(bad.status).toBe(400);
+  });
+
+  it("admins find a user's account by the user (issue 16): 404 without one, 400 for a bad uuid", async () => {
+    const u = await fundedUser(3);
+    const path = (uuid: string) => m(`/api/v1/token-accounts/user/${uuid}`);
+    expect(await platform.call("GET", path(u.uuid), { token: admin })).toMatchObject({
+      status: 200,
+      body: { id: u.accountId, balance: 3 },
+    });
+    expect((await platform.call("GET", path(u.uuid), { token: u.token })).status).toBe(401);
+    const { user } = await platform.signUp();
+    expect(await platform.call("GET", path(user.uuid), { token: admin })).toMatchObject({
+      status: 404,
+      body: { message: "this user has no token account" },
+    });
+    expect((await platform.call("GET", path("not-a-uuid"), { token: admin })).status).toBe(400);
   });
 
   it("holds are committed through POST /api/v1/token-transactions/commit; the ledger check holds", async () => {
