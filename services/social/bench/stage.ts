@@ -1,0 +1,552 @@
+// Live stage benchmark (issue 14): how fast one stage change reaches every listener of a room, and what a listener
+// costs the process that serves it.
+//
+// 1. fan-out: one room, N listeners (default 2,000) on Connect server streams (StageService.Join) through the
+//    gateway; a stage change (a seat taken by one more user) → the time until each listener has the patch: p50/p99
+//    over all listeners and changes. Baseline, same run, same payload (the patch's JoinResponse in binary), same number
+//    of clients: a bare WebSocket broadcast (`ws`) from the same server process. Targets: p99 ≤ 100 ms and
+//    ≤ 1.5× the bare broadcast's p99.
+// 2. scale: one room with 10,000 listeners on the one instance: p99 of a patch and memory per listener (RSS and
+//    heap delta of the server process, after a GC, divided by the listeners). Targets: ≤ 500 ms, ≤ 30 KB.
+//
+// The server is the all-in-one platform (gateway, social and every other service in one process, on a fresh
+// PostgreSQL database and the real NATS), run as a child process so its memory is its own; the listeners are in
+// this process, on HTTP/2 sessions shared by many streams (Connect node transports, one session each), so the load
+// generator is not what is measured. Each listener is a guest (its own token, signed with the platform's key).
+//
+//   npm run bench:stage [-- --listeners 2000 --scale-listeners 10000 --changes 4 --streams-per-session 250]
+//   (BENCH_DATABASE_URL, BENCH_NATS_URL to change where the server keeps its data)
+import { fork, type ChildProcess } from "node:child_process";
+import { generateKeyPairSync, randomUUID } from "node:crypto";
+import os from "node:os";
+import { fileURLToPath } from "node:url";
+import { parseArgs } from "node:util";
+import { toBinary, toJson, type JsonValue } from "@bufbuild/protobuf";
+import { createClient, type Client } from "@connectrpc/connect";
+import { createConnectTransport } from "@connectrpc/connect-node";
+import { StageSchema } from "@tt/proto/tt/social/v1/stage_pb";
+import { JoinResponseSchema, StageService } from "@tt/proto/tt/social/v1/stage_service_pb";
+import { SignJWT, importPKCS8 } from "jose";
+import { applyPatch } from "rfc6902";
+import WebSocket, { WebSocketServer } from "ws";
+
+const DATABASE_URL = process.env.BENCH_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
+const NATS_URL = process.env.BENCH_NATS_URL ?? "nats://127.0.0.1:4222";
+const ADMIN = { email: "bench-admin@bench.test", password: "bench-admin-password-1" };
+
+type ToServer = { id: number; op: "mem" } | { id: number; op: "ws-start" } | { id: number; op: "ws-send"; b64: string };
+type FromServer = { ready: { url: string } } | { id: number; result: unknown } | { failed: string };
+
+// ---------------------------------------------------------------- the server process (the platform + a ws server)
+
+async function serve(): Promise<void> {
+  const { createTestDatabase } = await import("@tt/kit/testing");
+  const { startAllInOne } = await import("@tt/platform");
+  const db = await createTestDatabase(DATABASE_URL);
+  const platform = await startAllInOne({
+    databaseUrl: db.url,
+    natsUrl: NATS_URL,
+    port: 0,
+    host: "127.0.0.1",
+    env: {
+      LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? "error",
+      ADMIN_EMAIL: ADMIN.email,
+      ADMIN_PASSWORD: ADMIN.password,
+      JWT_PRIVATE_KEY: process.env.BENCH_JWT_PRIVATE_KEY!,
+      // The DJ holds no join stream of their own here; keep the seat for the whole run.
+      SOCIAL_DJ_GRACE_MS: String(3_600_000),
+    },
+  });
+  let wss: WebSocketServer | null = null;
+  const send = (m: FromServer) => process.send!(m);
+  process.on("message", (m: ToServer) => {
+    void (async () => {
+      if (m.op === "mem") {
+        for (let i = 0; i < 3; i++) globalThis.gc?.();
+        const u = process.memoryUsage();
+        send({ id: m.id, result: { rss: u.rss, heap: u.heapUsed, external: u.external } });
+      } else if (m.op === "ws-start") {
+        wss ??= new WebSocketServer({ host: "127.0.0.1", port: 0 });
+        await new Promise<void>((resolve) => (wss!.address() ? resolve() : wss!.once("listening", resolve)));
+        send({ id: m.id, result: (wss.address() as { port: number }).port });
+      } else if (m.op === "ws-send") {
+        const payload = Buffer.from(m.b64, "base64");
+        for (const client of wss!.clients) client.send(payload, { binary: true });
+        send({ id: m.id, result: wss!.clients.size });
+      }
+    })();
+  });
+  process.on("disconnect", () => {
+    wss?.close();
+    void platform
+      .close()
+      .then(() => db.drop())
+      .finally(() => process.exit(0));
+  });
+  send({ ready: { url: platform.url } });
+}
+
+// ---------------------------------------------------------------- the load generator (this process)
+
+interface Server {
+  url: string;
+  child: ChildProcess;
+  ask<T>(op: ToServer["op"], extra?: Record<string, unknown>): Promise<T>;
+}
+
+async function startServer(privatePem: string): Promise<Server> {
+  const child = fork(fileURLToPath(import.meta.url), ["--serve"], {
+    execArgv: [...process.execArgv, "--expose-gc"],
+    env: { ...process.env, BENCH_JWT_PRIVATE_KEY: privatePem },
+    stdio: ["inherit", "inherit", "inherit", "ipc"],
+  });
+  const pending = new Map<number, (v: unknown) => void>();
+  let nextId = 1;
+  const url = await new Promise<string>((resolve, reject) => {
+    child.on("message", (m: FromServer) => {
+      if ("ready" in m) resolve(m.ready.url);
+      else if ("failed" in m) reject(new Error(m.failed));
+      else pending.get(m.id)?.(m.result);
+    });
+    child.once("exit", (code) => reject(new Error(`the server process exited (${code})`)));
+  });
+  return {
+    url,
+    child,
+    ask: <T>(op: ToServer["op"], extra: Record<string, unknown> = {}) =>
+      new Promise<T>((resolve) => {
+        const id = nextId++;
+        pending.set(id, (v) => {
+          pending.delete(id);
+          resolve(v as T);
+        });
+        child.send({ id, op, ...extra });
+      }),
+  };
+}
+
+type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+
+async function call(server: Server, method: string, path: string, token?: string, body?: unknown): Promise<Json> {
+  const res = await fetch(`${server.url}${path}`, {
+    method,
+    headers: {
+      ...(token ? { authorization: `Bearer ${token}` } : {}),
+      ...(body !== undefined ? { "content-type": "application/json" } : {}),
+    },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const json = (await res.json()) as Json;
+  if (res.status !== 200) throw new Error(`${method} ${path} answered ${res.status}: ${JSON.stringify(json)}`);
+  return json;
+}
+
+const pct = (xs: ArrayLike<number>, q: number) => {
+  const s = Float64Array.from(xs).sort();
+  return s[Math.min(s.length - 1, Math.floor(q * s.length))] ?? NaN;
+};
+
+const load = () =>
+  os
+    .loadavg()
+    .map((x) => x.toFixed(2))
+    .join(" ");
+
+/** N listeners of one room on `sessions` HTTP/2 sessions; arrival times of every patch version per listener. */
+class Audience {
+  readonly abort = new AbortController();
+  readonly arrivals = new Map<bigint, Float64Array>();
+  readonly counts = new Map<bigint, number>();
+  readonly firstMessage = new Map<bigint, Uint8Array>();
+  private readonly waiters = new Map<bigint, () => void>();
+  stage: JsonValue = null;
+  version = -1n;
+  joined = 0;
+  failures: unknown[] = [];
+  private onJoin: (() => void) | null = null;
+  private onStage: (() => void) | null = null;
+  readonly clients: Client<typeof StageService>[];
+
+  constructor(
+    url: string,
+    readonly n: number,
+    readonly sessions: number,
+  ) {
+    this.clients = Array.from({ length: sessions }, () =>
+      createClient(StageService, createConnectTransport({ baseUrl: url, httpVersion: "2" })),
+    );
+  }
+
+  /** Opens the streams, at most `parallel` joins in flight, until each has its first message (the state). */
+  async join(room: string, tokens: string[], parallel = 100): Promise<number> {
+    const t0 = performance.now();
+    let next = 0;
+    const starters = Array.from({ length: parallel }, async () => {
+      while (next < this.n) {
+        const i = next++;
+        const joined = new Promise<void>((resolve) => (this.onJoinOf[i] = resolve));
+        void this.listen(i, room, tokens[i]!);
+        await joined;
+      }
+    });
+    const progress = setInterval(
+      () => console.log(`  … ${this.joined} of ${this.n} joined, ${this.failures.length} failed`),
+      10_000,
+    );
+    await Promise.all(starters).finally(() => clearInterval(progress));
+    return performance.now() - t0;
+  }
+
+  private readonly onJoinOf: (() => void)[] = [];
+
+  private async listen(i: number, room: string, token: string): Promise<void> {
+    try {
+      const stream = this.clients[i % this.sessions]!.join(
+        { room },
+        { headers: { authorization: `Bearer ${token}` }, signal: this.abort.signal, timeoutMs: 0 },
+      );
+      for await (const m of stream) {
+        const now = performance.now();
+        if (m.kind.case === "state") {
+          this.joined++;
+          this.onJoinOf[i]?.();
+          if (i === 0) {
+            this.stage = toJson(StageSchema, m.kind.value);
+            this.version = m.kind.value.version;
+            this.onStage?.();
+          }
+        } else if (m.kind.case === "patch") {
+          const v = m.kind.value.version;
+          let a = this.arrivals.get(v);
+          if (!a) {
+            this.arrivals.set(v, (a = new Float64Array(this.n)));
+            this.firstMessage.set(v, toBinary(JoinResponseSchema, m));
+          }
+          if (a[i] === 0) {
+            a[i] = now;
+            const c = (this.counts.get(v) ?? 0) + 1;
+            this.counts.set(v, c);
+            if (c === this.n) this.waiters.get(v)?.();
+          }
+          if (i === 0 && v === this.version + 1n) {
+            applyPatch(this.stage, JSON.parse(m.kind.value.operations));
+            this.version = v;
+            this.onStage?.();
+          }
+        }
+      }
+    } catch (err) {
+      if (!this.abort.signal.aborted) this.failures.push(err);
+    } finally {
+      this.onJoinOf[i]?.();
+    }
+  }
+
+  /** Waits until listener 0's stage passes `test` (it is rebuilt from the state and the patches). */
+  until(test: (st: Json) => boolean, what: string, timeoutMs = 120_000): Promise<void> {
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(
+        () => reject(new Error(`timed out waiting for ${what}: ${JSON.stringify(this.stage)}`)),
+        timeoutMs,
+      );
+      const check = () => {
+        if (this.stage && test(this.stage as Json)) {
+          clearTimeout(timer);
+          this.onStage = null;
+          resolve();
+        }
+      };
+      this.onStage = check;
+      check();
+    });
+  }
+
+  /** Resolves once every listener has version `v` (or after `timeoutMs`, with whoever has it). */
+  all(v: bigint, timeoutMs = 60_000): Promise<void> {
+    if ((this.counts.get(v) ?? 0) >= this.n) return Promise.resolve();
+    return new Promise((resolve) => {
+      const timer = setTimeout(resolve, timeoutMs);
+      this.waiters.set(v, () => {
+        clearTimeout(timer);
+        resolve();
+      });
+    });
+  }
+
+  close(): void {
+    this.abort.abort();
+  }
+}
+
+interface Room {
+  uuid: string;
+  owner: string;
+  djs: string[];
+}
+
+async function signUp(server: Server): Promise<string> {
+  const res = await call(server, "POST", "/api/user-service/users/sign-up", undefined, {
+    email: `${randomUUID()}@bench.test`,
+    password: "bench-password-1",
+  });
+  return res.accessToken.token as string;
+}
+
+/** A room with `djs` seats and as many users with a long song queued each (the stage changes are their seat takes). */
+async function makeRoom(server: Server, djs: number): Promise<Room> {
+  const owner = await signUp(server);
+  const created = await call(server, "POST", "/api/room-service/rooms/infrastructure", owner, {
+    name: `Bench stage ${randomUUID().slice(0, 8)}`,
+    numberOfDjs: djs,
+  });
+  const tokens: string[] = [];
+  for (let i = 0; i < djs; i++) {
+    const token = await signUp(server);
+    await call(server, "POST", "/api/playlist-service/crate/special/queue/songs", token, {
+      songs: [
+        {
+          trackName: `Bench ${randomUUID().slice(0, 6)}`,
+          artistName: "Bench",
+          duration: 3600,
+          musicProviders: { spotify: `sp-${randomUUID()}` },
+        },
+      ],
+    });
+    tokens.push(token);
+  }
+  return { uuid: created.room.uuid as string, owner, djs: tokens };
+}
+
+/**
+ * Joins, then `changes` + 1 seat takes (one per user, the first a warm-up): each listener's time to the take's patch
+ * (ms). A seat take is a change the request's instance makes itself; a like needs a play, which the room's lease
+ * holder starts (its driver), so the measure would depend on it.
+ */
+async function fanOut(
+  server: Server,
+  guests: (n: number) => Promise<string[]>,
+  n: number,
+  changes: number,
+  perSession: number,
+  memory: boolean,
+) {
+  const room = await makeRoom(server, changes + 1);
+  const sessions = Math.max(1, Math.ceil(n / perSession));
+  const audience = new Audience(server.url, n, sessions);
+  const tokens = await guests(n);
+  const before = memory ? await server.ask<{ rss: number; heap: number }>("mem") : null;
+  const joinMs = await audience.join(room.uuid, tokens);
+  if (audience.joined < n) throw new Error(`${n - audience.joined} of ${n} joins failed: ${audience.failures[0]}`);
+  const after = memory ? await server.ask<{ rss: number; heap: number }>("mem") : null;
+  // The stage's listener count (the lease holder's presence reconciliation): waited for, reported when it lags.
+  const counted = await audience
+    .until((st) => (st.listeners?.guests ?? 0) >= n, `${n} guests on the stage`, 30_000)
+    .then(
+      () => "",
+      () =>
+        `the stage counted ${String((audience.stage as Json)?.listeners?.guests ?? 0)} of ${n} guests 30 s after the joins`,
+    );
+
+  const samples: number[] = [];
+  const actions: number[] = [];
+  const spread: number[] = [];
+  let missing = 0;
+  let payload: Uint8Array | null = null;
+  for (const dj of room.djs) {
+    const t0 = performance.now();
+    const stage = await call(server, "POST", `/api/social-service/rooms/${room.uuid}/seats`, dj, {});
+    const answered = performance.now() - t0;
+    const v = BigInt(stage.version as string);
+    await audience.all(v);
+    const a = audience.arrivals.get(v)!;
+    payload = audience.firstMessage.get(v)!;
+    // The first seat take warms the path up (JIT); the others are measured.
+    if (dj === room.djs[0]) continue;
+    actions.push(answered);
+    const first = Math.min(...a.filter((t) => t > 0));
+    for (const t of a) {
+      if (t === 0) missing++;
+      else {
+        samples.push(t - t0);
+        spread.push(t - first);
+      }
+    }
+  }
+  // Whether the room's driver (lease holder) started the first DJ's song meanwhile (reported, not measured).
+  const played = await audience
+    .until((st) => Boolean(st.play), "a play", 10_000)
+    .then(
+      () => "",
+      () => "no play started 10 s after the first seat take (the room's driver did not advance)",
+    );
+  audience.close();
+  return {
+    played,
+    sessions,
+    joinMs,
+    samples,
+    actions,
+    spread,
+    missing,
+    payload: payload!,
+    counted,
+    perListener: before && after ? { rss: (after.rss - before.rss) / n, heap: (after.heap - before.heap) / n } : null,
+  };
+}
+
+/** The bare WebSocket broadcast of `payload` from the server process to n clients: each client's time (ms). */
+async function bareBroadcast(
+  server: Server,
+  n: number,
+  payload: Uint8Array,
+  rounds: number,
+): Promise<{ samples: number[]; spread: number[] }> {
+  const port = await server.ask<number>("ws-start");
+  const sockets: WebSocket[] = [];
+  const arrivals: number[] = new Array<number>(n).fill(0);
+  let got = 0;
+  let done: (() => void) | null = null;
+  for (let start = 0; start < n; start += 200) {
+    await Promise.all(
+      Array.from({ length: Math.min(200, n - start) }, (_, k) => {
+        const i = start + k;
+        const ws = new WebSocket(`ws://127.0.0.1:${port}`);
+        sockets.push(ws);
+        ws.on("message", () => {
+          if (arrivals[i] === 0) {
+            arrivals[i] = performance.now();
+            if (++got === n) done?.();
+          }
+        });
+        return new Promise<void>((resolve, reject) => {
+          ws.once("open", () => resolve());
+          ws.once("error", reject);
+        });
+      }),
+    );
+  }
+  const samples: number[] = [];
+  const spread: number[] = [];
+  const b64 = Buffer.from(payload).toString("base64");
+  for (let r = 0; r <= rounds; r++) {
+    arrivals.fill(0);
+    got = 0;
+    const all = new Promise<void>((resolve) => (done = resolve));
+    const t0 = performance.now();
+    await server.ask("ws-send", { b64 });
+    await all;
+    const first = Math.min(...arrivals);
+    if (r === 0) continue; // warm-up
+    for (const t of arrivals) {
+      samples.push(t - t0);
+      spread.push(t - first);
+    }
+  }
+  for (const ws of sockets) ws.terminate();
+  return { samples, spread };
+}
+
+async function main(): Promise<void> {
+  const { values } = parseArgs({
+    options: {
+      listeners: { type: "string", default: "2000" },
+      "scale-listeners": { type: "string", default: "10000" },
+      changes: { type: "string", default: "4" },
+      "streams-per-session": { type: "string", default: "250" },
+      serve: { type: "boolean", default: false },
+    },
+  });
+  const listeners = Number(values.listeners);
+  const scaleListeners = Number(values["scale-listeners"]);
+  const changes = Number(values.changes);
+  const perSession = Number(values["streams-per-session"]);
+
+  const privatePem = generateKeyPairSync("ed25519").privateKey.export({ type: "pkcs8", format: "pem" }).toString();
+  const key = await importPKCS8(privatePem, "EdDSA");
+  console.log(`load average at start: ${load()} (${os.cpus().length} cores)`);
+  const server = await startServer(privatePem);
+  try {
+    const kid = (await call(server, "GET", "/api/user-service/auth/pub-key")).kid as string;
+    const guests = async (n: number) => {
+      const now = Math.floor(Date.now() / 1000);
+      return Promise.all(
+        Array.from({ length: n }, () =>
+          new SignJWT({ typ: "guest", role: "guest", sid: randomUUID() })
+            .setProtectedHeader({ alg: "EdDSA", kid, typ: "JWT" })
+            .setIssuer("turntable")
+            .setAudience("turntable")
+            .setSubject(randomUUID())
+            .setIssuedAt(now)
+            .setExpirationTime(now + 3600)
+            .sign(key),
+        ),
+      );
+    };
+
+    console.log(
+      `server: the all-in-one platform (gateway + social + every service, one process, pid ${server.child.pid}) ` +
+        `on a fresh database and NATS ${NATS_URL}; clients: this process, Connect node transports over HTTP/2, ` +
+        `${perSession} join streams per session, each listener a guest with its own token`,
+    );
+
+    // 1. fan-out
+    const f = await fanOut(server, guests, listeners, changes, perSession, false);
+    const ws = await bareBroadcast(server, listeners, f.payload, changes);
+    const p50 = pct(f.samples, 0.5);
+    const p99 = pct(f.samples, 0.99);
+    const wsP50 = pct(ws.samples, 0.5);
+    const wsP99 = pct(ws.samples, 0.99);
+    console.log(
+      `\n1. fan-out: ${listeners} listeners on ${f.sessions} HTTP/2 sessions (joined in ${Math.round(f.joinMs)} ms), ` +
+        `${changes} seat takes measured (${f.payload.length} B patch message), load ${load()}`,
+    );
+    for (const note of [f.counted, f.played]) if (note) console.log(`NOTE: ${note}`);
+    console.log(`${"".padEnd(52)} ${"p50 ms".padStart(8)} ${"p99 ms".padStart(8)} ${"max ms".padStart(8)}`);
+    const row = (name: string, xs: number[]) =>
+      console.log(
+        `${name.padEnd(52)} ${pct(xs, 0.5).toFixed(1).padStart(8)} ${pct(xs, 0.99).toFixed(1).padStart(8)} ${pct(xs, 1).toFixed(1).padStart(8)}`,
+      );
+    row("seat take → patch at each listener (Connect, gateway)", f.samples);
+    row(`bare WebSocket broadcast (ws, ${listeners} sockets)`, ws.samples);
+    row("the seat take's REST call until its answer (for scale)", f.actions);
+    row("spread: first listener's patch → each one's", f.spread);
+    row("spread: bare broadcast, first socket → each one", ws.spread);
+    console.log(
+      `ratio p50 ${(p50 / wsP50).toFixed(2)}×, p99 ${(p99 / wsP99).toFixed(2)}× ` +
+        `(fan-out spread alone: p99 ${(pct(f.spread, 0.99) / pct(ws.spread, 0.99)).toFixed(2)}×); missing patches: ${f.missing}; ` +
+        `targets p99 ≤ 100 ms: ${p99 <= 100 ? "met" : "NOT met"}, ≤ 1.5× the bare broadcast: ${p99 <= 1.5 * wsP99 ? "met" : "NOT met"}`,
+    );
+
+    // 2. scale
+    const s = await fanOut(server, guests, scaleListeners, changes, perSession, true);
+    const sP99 = pct(s.samples, 0.99);
+    const kb = (b: number) => (b / 1024).toFixed(1);
+    console.log(
+      `\n2. scale: ${scaleListeners} listeners of one room on one instance, ${s.sessions} HTTP/2 sessions ` +
+        `(joined in ${Math.round(s.joinMs)} ms), load ${load()}`,
+    );
+    for (const note of [s.counted, s.played]) if (note) console.log(`NOTE: ${note}`);
+    row("seat take → patch at each listener (Connect, gateway)", s.samples);
+    row("the seat take's REST call until its answer (for scale)", s.actions);
+    row("spread: first listener's patch → each one's", s.spread);
+    console.log(
+      `memory per listener (server process, after GC): RSS ${kb(s.perListener!.rss)} KB, heap ${kb(s.perListener!.heap)} KB; ` +
+        `missing patches: ${s.missing}; targets p99 ≤ 500 ms: ${sP99 <= 500 ? "met" : "NOT met"}, ` +
+        `≤ 30 KB: ${Math.max(s.perListener!.rss, s.perListener!.heap) <= 30 * 1024 ? "met" : "NOT met"}`,
+    );
+    console.log(`\nload average at the end: ${load()}`);
+  } finally {
+    server.child.disconnect();
+    await new Promise((resolve) => server.child.once("exit", resolve));
+  }
+}
+
+if (process.argv.includes("--serve")) {
+  serve().catch((err: unknown) => {
+    process.send?.({ failed: String((err as Error)?.stack ?? err) });
+    process.exit(1);
+  });
+} else {
+  await main();
+  process.exit(0);
+}
