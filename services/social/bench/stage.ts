@@ -377,7 +377,7 @@ async function fanOut(
     .until((st) => Boolean(st.play), "a play", 10_000)
     .then(
       () => "",
-      () => "no play started 10 s after the first seat take (the room's driver did not advance)",
+      () => `no play started 10 s after the first seat take (the room's driver did not advance; room ${room.uuid})`,
     );
   audience.close();
   return {
