@@ -539,6 +539,7 @@ export class StageRuntime {
     await Promise.all([...this.drivers.values()].map((d) => d.stop(true)));
     await Promise.all([...this.hubs.values()].map((h) => h.hub.close()));
     for (const room of this.hubs.keys()) await this.presence.write(room, new Map(), 0).catch(() => undefined);
+    await this.presence.close();
     this.hubs.clear();
     await Promise.all(this.subscriptions.map((s) => s.unsubscribe()));
   }
