@@ -99,21 +99,27 @@ export function createAnalyticsIngest(
         `select x.id, x.topic, x.record, x.platform, x.is_discord, x.is_logged_in, x.user_uuid, x.created_at ` +
         `from jsonb_to_recordset(?::jsonb) as x(id uuid, topic varchar(40), record jsonb, platform varchar(10), ` +
         `is_discord boolean, is_logged_in boolean, user_uuid uuid, created_at timestamptz) on conflict ("id") do nothing`;
-      return bus.consume(stream, durable, async (m) => {
-        let rows: unknown;
-        try {
-          rows = JSON.parse(decoder.decode(m.data));
-        } catch (err) {
-          logger.error({ err, seq: m.seq }, "undecodable analytics batch dropped");
-          return;
-        }
-        if (!Array.isArray(rows) || rows.length === 0) return;
-        // One statement per batch; a redelivered batch inserts nothing twice (the ids are the keys).
-        await orm.em
-          .fork()
-          .getConnection()
-          .execute(sql, [JSON.stringify(rows)], "run");
-      });
+      return bus.consume(
+        stream,
+        durable,
+        async (m) => {
+          let rows: unknown;
+          try {
+            rows = JSON.parse(decoder.decode(m.data));
+          } catch (err) {
+            logger.error({ err, seq: m.seq }, "undecodable analytics batch dropped");
+            return;
+          }
+          if (!Array.isArray(rows) || rows.length === 0) return;
+          // One statement per batch; a redelivered batch inserts nothing twice (the ids are the keys).
+          await orm.em
+            .fork()
+            .getConnection()
+            .execute(sql, [JSON.stringify(rows)], "run");
+        },
+        // Only this deployment's events: deployments (and test databases) that share one NATS share the stream.
+        { filterSubject: subject },
+      );
     },
     async close() {
       while (flushing) await flushing;
