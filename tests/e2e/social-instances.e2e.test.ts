@@ -319,7 +319,7 @@ describe.skipIf(distributed)("NATS restarted mid-room", () => {
     while (!rejoined && Date.now() - back < 30_000) {
       after?.close();
       after = watch(social.url, dj.token, room.uuid);
-      rejoined = await after.until(() => true, 1_000).catch(() => undefined);
+      rejoined = await after.until(() => true, 500).catch(() => undefined);
     }
     const rejoinMs = Date.now() - back;
     expect(rejoined?.play?.playId).toBe(playing.play!.playId);
