@@ -54,6 +54,19 @@ describe("runtime configuration (/remotes.json)", () => {
     expect(() => parseRuntimeConfig({ brand: "<script>" })).toThrow("remotes.json brand must be a lower-case name");
   });
 
+  it("issue 14: carries the Agora app id of a deployment with Agora, and refuses a malformed one", () => {
+    const appId = "0123456789abcdef0123456789ABCDEF";
+    expect(parseRuntimeConfig({ remotes: [], agoraAppId: appId })).toEqual({
+      remotes: [],
+      services: {},
+      agoraAppId: appId,
+    });
+    expect(parseRuntimeConfig({ remotes: [] })).not.toHaveProperty("agoraAppId");
+    for (const bad of ["", "abc", `${appId}0`, 42, "0123456789abcdef0123456789abcdeg"]) {
+      expect(() => parseRuntimeConfig({ agoraAppId: bad }), String(bad)).toThrow("remotes.json agoraAppId");
+    }
+  });
+
   it("names a service by its proto package tt.<name>.v<n>", () => {
     expect(serviceNameOf("tt.user.v1.AuthService")).toBe("user");
     expect(serviceNameOf("tt.user.v1.AccountsService")).toBe("user");

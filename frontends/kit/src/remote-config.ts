@@ -24,12 +24,19 @@ export interface RuntimeConfig {
   players?: string[];
   /** The deployment's brand ("hangout" plays by its own provider priority, spec 002 §9); absent: the default. */
   brand?: string;
+  /**
+   * The Agora app id when the deployment configures Agora (AGORA_APP_ID, as the user service signs its tokens
+   * with): rooms with live audio then join their voice channel; absent: live audio is unavailable.
+   */
+  agoraAppId?: string;
 }
 
 export const REMOTES_CONFIG_PATH = "/remotes.json";
 
 /** http(s)://host[:port][/path] or a site path (/dev/user); never //host, which would leave the site. */
 const BASE_URL = /^(?:https?:\/\/[a-z0-9-]+(?:\.[a-z0-9-]+)*(?::\d{1,5})?|(?=\/[\w\-.~%]))(?:\/[\w\-.~%]+)*\/?$/i;
+/** An Agora app id, as the Agora console shows it (the user service checks AGORA_APP_ID the same way). */
+export const AGORA_APP_ID = /^[0-9a-fA-F]{32}$/;
 const SERVICE_KEY = /^(?:[a-z][a-z0-9_]*|[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+)$/;
 
 /** Validates /remotes.json, so that a broken configuration fails with a message, not deep in the runtime. */
@@ -52,7 +59,7 @@ export function parseRuntimeConfig(value: unknown): RuntimeConfig {
   if (typeof value !== "object" || value === null) {
     throw new Error('remotes.json must be a JSON array or an object { "remotes": [], "services": {} }');
   }
-  const { remotes = [], services = {}, players, brand } = value as Record<string, unknown>;
+  const { remotes = [], services = {}, players, brand, agoraAppId } = value as Record<string, unknown>;
   if (
     players !== undefined &&
     (!Array.isArray(players) || !players.every((name) => typeof name === "string" && /^[a-z][a-z0-9]*$/.test(name)))
@@ -61,6 +68,9 @@ export function parseRuntimeConfig(value: unknown): RuntimeConfig {
   }
   if (brand !== undefined && (typeof brand !== "string" || !/^[a-z][a-z0-9-]*$/.test(brand))) {
     throw new Error("remotes.json brand must be a lower-case name");
+  }
+  if (agoraAppId !== undefined && (typeof agoraAppId !== "string" || !AGORA_APP_ID.test(agoraAppId))) {
+    throw new Error("remotes.json agoraAppId must be the 32 hexadecimal characters of an Agora app id");
   }
   if (typeof services !== "object" || services === null || Array.isArray(services)) {
     throw new Error("remotes.json services must be an object of service name to base URL");
@@ -78,6 +88,7 @@ export function parseRuntimeConfig(value: unknown): RuntimeConfig {
     services: urls,
     ...(players ? { players: players as string[] } : {}),
     ...(brand ? { brand: brand as string } : {}),
+    ...(agoraAppId ? { agoraAppId: agoraAppId as string } : {}),
   };
 }
 

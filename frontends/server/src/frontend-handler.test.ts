@@ -150,6 +150,18 @@ describe("createFrontendHandler", () => {
     }
   });
 
+  it("issue 14: carries the Agora app id in remotes.json when Agora is configured, for the rooms' live audio", async () => {
+    const agoraAppId = "0123456789abcdef0123456789abcdef";
+    const custom = await serve({ distRoot: root, contentSecurity: { agoraAppId } });
+    try {
+      const res = await fetch(`${custom.url}/remotes.json`);
+      expect(await res.json()).toMatchObject({ services: {}, agoraAppId });
+      expect((await fetch(`${custom.url}/`)).headers.get("content-security-policy")).toContain("wss://*.agora.io");
+    } finally {
+      await new Promise((resolve) => custom.server.close(resolve));
+    }
+  });
+
   it("serves the remotes.json it was given", async () => {
     const remotes = [{ name: "room", entry: "http://127.0.0.1:9/remoteEntry.js" }];
     const custom = await serve({ distRoot: root, remotes });

@@ -244,9 +244,15 @@ export function createFrontendHandler(options: FrontendHandlerOptions = {}): Fro
   const shellDist = path.join(root, "shell", "dist");
   const remotes = options.remotes ?? defaultRemotes();
   const services = options.services ?? options.contentSecurity?.services ?? {};
-  // The players the pages may load (the live room loads only these play handlers) and the brand.
+  // The players the pages may load (the live room loads only these play handlers), the brand, and the Agora app
+  // id when Agora is configured (rooms' live audio).
   const players = options.contentSecurity?.players ?? [];
-  const extras = { ...(players.length > 0 ? { players } : {}), ...(options.brand ? { brand: options.brand } : {}) };
+  const agoraAppId = options.contentSecurity?.agoraAppId;
+  const extras = {
+    ...(players.length > 0 ? { players } : {}),
+    ...(options.brand ? { brand: options.brand } : {}),
+    ...(agoraAppId ? { agoraAppId } : {}),
+  };
   // The array form while no service is redirected and nothing else is set: the same answer as before.
   const runtimeConfig =
     Object.keys(services).length > 0 || Object.keys(extras).length > 0 ? { remotes, services, ...extras } : remotes;

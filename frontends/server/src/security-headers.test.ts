@@ -127,6 +127,33 @@ describe("issue 10: services on another origin (spec 002 §1)", () => {
   });
 });
 
+describe("issue 14: a room's live audio over Agora", () => {
+  const appId = "0123456789abcdef0123456789abcdef";
+
+  it("reads AGORA_APP_ID (the user service's) and lets the pages connect to Agora's servers only with it", () => {
+    expect(loadContentSecurityOptions({}).agoraAppId).toBeUndefined();
+    expect(loadContentSecurityOptions({ AGORA_APP_ID: "" }).agoraAppId).toBeUndefined();
+    const options = loadContentSecurityOptions({ AGORA_APP_ID: ` ${appId} ` });
+    expect(options.agoraAppId).toBe(appId);
+    const csp = parse(contentSecurityPolicy(options));
+    expect(csp["connect-src"]).toEqual([
+      "'self'",
+      "https://*.agora.io",
+      "wss://*.agora.io",
+      "https://*.sd-rtn.com",
+      "wss://*.sd-rtn.com",
+    ]);
+    expect(csp["script-src"]).toEqual(["'self'"]);
+    expect(parse(contentSecurityPolicy({}))["connect-src"]).toEqual(["'self'"]);
+  });
+
+  it("refuses a malformed AGORA_APP_ID at start, naming the variable", () => {
+    for (const bad of ["abc", `${appId}0`, "0123456789abcdef0123456789abcdeg"]) {
+      expect(() => loadContentSecurityOptions({ AGORA_APP_ID: bad }), bad).toThrow("AGORA_APP_ID: must be the 32");
+    }
+  });
+});
+
 describe("issue 9 defect 9: the policy's configuration from the environment", () => {
   it("derives the players from the configured providers unless WEB_PLAYERS names them", () => {
     expect(loadContentSecurityOptions({}).players).toEqual([]);

@@ -16,7 +16,7 @@
 //   frames, images and API origins (PLAYER_SOURCES), plus free extra sources per directive for anything else.
 import type { IncomingHttpHeaders } from "node:http";
 // The kit's runtime-config module alone: its main entry would load React into the server.
-import { parseRuntimeConfig, type RemoteEntry, type ServiceUrls } from "@tt/web-kit/runtime-config";
+import { AGORA_APP_ID, parseRuntimeConfig, type RemoteEntry, type ServiceUrls } from "@tt/web-kit/runtime-config";
 
 /** One year; subdomains are the operator's business, so they are not included. */
 export const HSTS_VALUE = "max-age=31536000";
@@ -60,6 +60,14 @@ const PLAYER_PROVIDER_VARIABLES: Record<PlayerName, string> = {
   youtube: "GOOGLE_CLIENT_ID",
   soundcloud: "SOUNDCLOUD_CLIENT_ID",
   spotify: "SPOTIFY_CLIENT_ID",
+/**
+ * What the Agora Web SDK (a room's live audio) connects to when the deployment configures Agora: its gateway and
+ * edge servers and statistics over HTTPS and WebSocket (the audio itself is WebRTC, which CSP does not govern).
+ */
+export const AGORA_SOURCES = {
+  connect: ["https://*.agora.io", "wss://*.agora.io", "https://*.sd-rtn.com", "wss://*.sd-rtn.com"],
+} as const satisfies Partial<Record<ExtraDirective, readonly string[]>>;
+
 };
 
 export interface ContentSecurityOptions {
@@ -83,6 +91,11 @@ function originOf(url: string): string | undefined {
   if (url.startsWith("//")) {
     // Protocol-relative: a host source without a scheme takes the page's.
     const host = /^\/\/([^/?#]+)/.exec(url)?.[1];
+  /**
+   * The Agora app id (AGORA_APP_ID, the user service's): the pages' rooms may join their live audio, so
+   * /remotes.json carries it and Agora's servers join connect-src.
+   */
+  agoraAppId?: string;
     return host && SOURCE.test(`https://${host}`) ? host.toLowerCase() : undefined;
   }
   if (!/^[a-z][a-z0-9+.-]*:/i.test(url)) return undefined;
@@ -118,6 +131,9 @@ export function contentSecurityPolicy(options: ContentSecurityOptions = {}): str
     ["media-src", ["'self'", "blob:", mediaOrigin, ...sources("media")]],
     ["font-src", ["'self'", ...remoteOrigins, ...sources("font")]],
     ["connect-src", ["'self'", ...remoteOrigins, ...serviceOrigins, mediaOrigin, ...sources("connect")]],
+    ...(options.agoraAppId
+      ? ((AGORA_SOURCES as Partial<Record<ExtraDirective, readonly string[]>>)[directive] ?? [])
+      : []),
     ["worker-src", ["'self'", "blob:"]],
     ["frame-src", ["'self'", ...sources("frame")]],
     ["manifest-src", ["'self'"]],
@@ -209,6 +225,8 @@ export function loadContentSecurityOptions(
       ? PLAYER_NAMES.filter((player) => (env[PLAYER_PROVIDER_VARIABLES[player]] ?? "") !== "")
       : listOf(requested).map((name) => {
           if (!(PLAYER_NAMES as string[]).includes(name)) {
+ * - AGORA_APP_ID: the user service's Agora app id; set, /remotes.json carries it (rooms' live audio) and Agora's
+ *   servers join connect-src.
             throw new Error(`WEB_PLAYERS: unknown player "${name}"; known: ${PLAYER_NAMES.join(", ")}`);
           }
           return name as PlayerName;
@@ -236,3 +254,8 @@ export function loadContentSecurityOptions(
     extra,
   };
 }
+  const agoraAppId = env["AGORA_APP_ID"]?.trim() || undefined;
+  if (agoraAppId !== undefined && !AGORA_APP_ID.test(agoraAppId)) {
+    throw new Error("AGORA_APP_ID: must be the 32 hexadecimal characters from the Agora console");
+  }
+    ...(agoraAppId ? { agoraAppId } : {}),
