@@ -371,6 +371,7 @@ describe.each(scenarios)("chart with $name", ({ args }) => {
         BODY_TIMEOUT_MS: "30000",
         IDLE_TIMEOUT_MS: "65000",
         MAX_CONNECTIONS: "10000",
+        DATABASE_POOL_MAX: "10",
       });
     }
     expect(resolveEnv(docs, `${release}-turntable-user`).env.MAX_CONNECTIONS_PER_ADDRESS).toBe("256");
@@ -496,6 +497,8 @@ describe("chart values", () => {
       "--set",
       "config.maxConnectionsPerAddress=64",
       "--set",
+      "config.databasePoolMax=4",
+      "--set",
       "gateway.maxConnectionsPerAddress=null",
       "--set",
       "networkPolicy.metricsFrom[0].namespaceSelector.matchLabels.name=monitoring",
@@ -505,6 +508,7 @@ describe("chart values", () => {
       METRICS_PORT: "9100",
       HEADERS_TIMEOUT_MS: "5000",
       MAX_CONNECTIONS_PER_ADDRESS: "64",
+      DATABASE_POOL_MAX: "4",
     });
     // null: the gateway keeps the shared value.
     expect(resolveEnv(docs, `${release}-turntable-gateway`).env.MAX_CONNECTIONS_PER_ADDRESS).toBe("64");
@@ -524,6 +528,8 @@ describe("chart values", () => {
     expect(same.stderr).toContain("metricsPort must differ from port");
     const negative = helm(["template", release, chart, "--set", "config.maxConnections=-1"]);
     expect(negative.status).not.toBe(0);
+    const noPool = helm(["template", release, chart, "--set", "config.databasePoolMax=0"]);
+    expect(noPool.status).not.toBe(0);
   });
 
   it("issue 12: sizes a worker on its own, and without it the service packages in every replica again", () => {

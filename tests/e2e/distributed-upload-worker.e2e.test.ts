@@ -9,7 +9,7 @@ import { jetstreamManager } from "@nats-io/jetstream";
 import { connect } from "@nats-io/transport-node";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { createTestDatabase } from "@tt/kit/testing";
+import { createTestDatabase, TEST_DATABASE_POOL_MAX } from "@tt/kit/testing";
 import { startDistributed, type Distributed } from "../../services/platform/src/distributed.ts";
 import { alive } from "../../services/platform/src/orphans.ts";
 import { jobDurable } from "../../services/upload/src/packaging/jobs.ts";
@@ -59,7 +59,12 @@ beforeAll(async () => {
     natsUrl: inject("natsUrl"),
     port: 0,
     forwardOutput: false,
-    env: { LOG_LEVEL: "warn", ADMIN_EMAIL: ADMIN.email, ADMIN_PASSWORD: ADMIN.password },
+    env: {
+      LOG_LEVEL: "warn",
+      DATABASE_POOL_MAX: TEST_DATABASE_POOL_MAX,
+      ADMIN_EMAIL: ADMIN.email,
+      ADMIN_PASSWORD: ADMIN.password,
+    },
   });
 }, 240_000);
 

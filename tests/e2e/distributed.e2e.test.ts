@@ -12,7 +12,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { createInterface } from "node:readline";
 import { afterAll, beforeAll, describe, expect, inject, it, onTestFinished } from "vitest";
-import { createTestDatabase } from "@tt/kit/testing";
+import { createTestDatabase, TEST_DATABASE_POOL_MAX } from "@tt/kit/testing";
 import { localiseEnv, localiseEnvs, renderWorkloads } from "../../deploy/scripts/render-env.ts";
 import { serviceNames, serviceWorkers } from "../../services/platform/src/catalogue.ts";
 import { startDistributed } from "../../services/platform/src/distributed.ts";
@@ -54,7 +54,7 @@ describe("distributed mode", () => {
       port: 0,
       replicas: 2,
       forwardOutput: false,
-      env: { LOG_LEVEL: "warn" },
+      env: { LOG_LEVEL: "warn", DATABASE_POOL_MAX: TEST_DATABASE_POOL_MAX },
     });
     // Two of every process, started one after the other (each service migrates before the next), on a loaded
     // machine: far beyond the default hook timeout.
@@ -243,7 +243,14 @@ describe("distributed mode supervisor", () => {
     try {
       const supervisor = spawn(process.execPath, ["--import", "tsx", "services/platform/src/distributed.ts"], {
         cwd: root,
-        env: { ...process.env, DATABASE_URL: db.url, NATS_URL: inject("natsUrl"), PORT: "0", LOG_LEVEL: "warn" },
+        env: {
+          ...process.env,
+          DATABASE_URL: db.url,
+          DATABASE_POOL_MAX: TEST_DATABASE_POOL_MAX,
+          NATS_URL: inject("natsUrl"),
+          PORT: "0",
+          LOG_LEVEL: "warn",
+        },
         stdio: ["ignore", "pipe", "inherit"],
       });
       const exited = once(supervisor, "exit");

@@ -6,7 +6,7 @@ import type { AddressInfo } from "node:net";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { startAllInOne, type AllInOne } from "@tt/platform";
-import { createTestDatabase } from "@tt/kit/testing";
+import { createTestDatabase, TEST_DATABASE_POOL_MAX } from "@tt/kit/testing";
 import { createFrontendHandler, type FrontendHandler } from "@tt/web-server";
 import { builtWebApps, screenshots, sharedBrowser } from "./support/web.ts";
 
@@ -59,7 +59,13 @@ beforeAll(async () => {
     host: "127.0.0.1",
     databaseUrl: db.url,
     natsUrl: inject("natsUrl"),
-    env: { LOG_LEVEL: "warn", ADMIN_EMAIL: ADMIN.email, ADMIN_PASSWORD: ADMIN.password, CORS_ORIGINS: otherSiteUrl },
+    env: {
+      LOG_LEVEL: "warn",
+      DATABASE_POOL_MAX: TEST_DATABASE_POOL_MAX,
+      ADMIN_EMAIL: ADMIN.email,
+      ADMIN_PASSWORD: ADMIN.password,
+      CORS_ORIGINS: otherSiteUrl,
+    },
     staticHandler: (req, res) => frontends(req, res),
   });
   // A remote whose server is up but failing: every request answers 503.

@@ -13,7 +13,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from "node:ht
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { createTestDatabase } from "@tt/kit/testing";
+import { createTestDatabase, TEST_DATABASE_POOL_MAX } from "@tt/kit/testing";
 
 export type SharedPlatformKind = "all-in-one" | "distributed" | "web";
 
@@ -27,6 +27,8 @@ export const SHARED_ADMIN = { email: "admin@example.test", password: "admin-pass
  */
 export const SHARED_ENV: Record<string, string> = {
   LOG_LEVEL: "warn",
+  // Each service's connection pool: several platforms share the run's PostgreSQL (TEST_DATABASE_POOL_MAX).
+  DATABASE_POOL_MAX: TEST_DATABASE_POOL_MAX,
   ADMIN_EMAIL: SHARED_ADMIN.email,
   ADMIN_PASSWORD: SHARED_ADMIN.password,
   LOGIN_ATTEMPTS_PER_ACCOUNT_AND_IP: "100000",

@@ -10,6 +10,7 @@ describe("loadKitConfig", () => {
       PORT: 8080,
       HOST: "0.0.0.0",
       DATABASE_URL: "postgres://postgres@127.0.0.1:5432/tt",
+      DATABASE_POOL_MAX: 10,
       NATS_URL: undefined,
       LOG_LEVEL: "info",
       JWT_ISSUER: "turntable",
@@ -26,6 +27,21 @@ describe("loadKitConfig", () => {
       MAX_CONNECTIONS_PER_ADDRESS: 256,
     });
     expect(serverLimits(config)).toEqual(DEFAULT_SERVER_LIMITS);
+  });
+
+  it("reads DATABASE_POOL_MAX, a positive whole number of connections per service", () => {
+    const base = { DATABASE_URL: "postgres://h/db" };
+    expect(loadKitConfig({ ...base, DATABASE_POOL_MAX: "3" }).DATABASE_POOL_MAX).toBe(3);
+    for (const bad of ["0", "-2", "2.5", "many"]) {
+      let error: unknown;
+      try {
+        loadKitConfig({ ...base, DATABASE_POOL_MAX: bad });
+      } catch (err) {
+        error = err;
+      }
+      expect(error, bad).toBeInstanceOf(ConfigError);
+      expect((error as ConfigError).issues.map((i) => i.variable), bad).toEqual(["DATABASE_POOL_MAX"]);
+    }
   });
 
   it("issue 9 defect 8: reads the server's timeouts and connection caps", () => {

@@ -53,6 +53,8 @@ export function parseEnvParts<P extends Record<string, (env: Record<string, stri
 // Empty strings come from templated manifests (`FOO: ""`); treat them as unset.
 const unsetIfEmpty = (v: unknown) => (v === "" ? undefined : v);
 const DEFAULT_METRICS_PORT = 9464;
+/** DATABASE_POOL_MAX when unset: `pg`'s own default. */
+export const DEFAULT_DATABASE_POOL_MAX = 10;
 const anyPort = z.coerce.number().int().min(0).max(65535);
 const port = (fallback: number) => anyPort.default(fallback);
 const positiveInt = (fallback: number) => z.coerce.number().int().positive().default(fallback);
@@ -66,6 +68,10 @@ export const kitConfigSchema = z.object({
   PORT: port(8080),
   HOST: z.string().min(1).default("0.0.0.0"),
   DATABASE_URL: z.url({ protocol: /^postgres(ql)?$/, error: "must be a postgres:// URL" }),
+  // Most PostgreSQL connections each service's ORM pool holds. An all-in-one process holds one pool per service
+  // (eight of them), and a distributed deployment one per service process and replica: keep the sum of them under
+  // the server's max_connections (PostgreSQL's default is 100).
+  DATABASE_POOL_MAX: positiveInt(DEFAULT_DATABASE_POOL_MAX),
   NATS_URL: optionalUrl,
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   JWT_ISSUER: z.string().min(1).default(DEFAULT_TOKEN_ISSUER),

@@ -307,4 +307,29 @@ describe("startServiceHost", () => {
   it("reports ready while database and bus answer", async () => {
     expect(await host.ready()).toBe(true);
   });
+
+  it("bounds each service's connection pool by DATABASE_POOL_MAX, by default pg's 10", async () => {
+    const poolMax = async (env: Record<string, string>) => {
+      const other = await startServiceHost({
+        definitions: [echoDefinition()],
+        databaseUrl: db.url,
+        bus,
+        logger,
+        env,
+        keys: async () => issuer.jwks,
+        allowMissingAccess: true,
+      });
+      try {
+        const orm = other.deps.get("echo")!.orm;
+        // The pg Pool the ORM's queries run on.
+        const pool = (await orm.em.getConnection().getNativeClient()) as { options: { max?: number } };
+        return pool.options.max;
+      } finally {
+        await other.close();
+      }
+    };
+    expect(await poolMax({ DATABASE_POOL_MAX: "2" })).toBe(2);
+    expect(await poolMax({})).toBe(10);
+    await expect(poolMax({ DATABASE_POOL_MAX: "0" })).rejects.toThrow(/DATABASE_POOL_MAX/);
+  });
 });

@@ -38,7 +38,10 @@ export interface ServiceHostOptions {
   databaseUrl: string;
   bus: Bus;
   logger: Logger;
-  /** The process environment; the host reads JWT_ISSUER, JWT_AUDIENCE, USER_SERVICE_URL, ACCESS_TOKEN_MAX_TTL_SECONDS. */
+  /**
+   * The process environment; the host reads JWT_ISSUER, JWT_AUDIENCE, USER_SERVICE_URL, ACCESS_TOKEN_MAX_TTL_SECONDS
+   * and DATABASE_POOL_MAX (the bound of each service's connection pool).
+   */
   env: Record<string, string | undefined>;
   /** Token verification keys. Default: the user service's when it runs here, else USER_SERVICE_URL. */
   keys?: KeySource;
@@ -81,6 +84,7 @@ const hostEnvSchema = kitConfigSchema
     USER_SERVICE_URL: true,
     ACCESS_TOKEN_MAX_TTL_SECONDS: true,
     IDLE_TIMEOUT_MS: true,
+    DATABASE_POOL_MAX: true,
   })
   .extend(serviceClientsEnvSchema.shape);
 
@@ -175,7 +179,7 @@ export async function startServiceHost(opts: ServiceHostOptions): Promise<Servic
   try {
     await revocations.start();
     for (const definition of opts.definitions) {
-      const orm = await initServiceOrm(opts.databaseUrl, definition);
+      const orm = await initServiceOrm(opts.databaseUrl, definition, { poolMax: env.DATABASE_POOL_MAX });
       const entry: Started = { definition, orm };
       started.push(entry);
       const applied = await migrateUp(orm);

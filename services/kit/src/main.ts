@@ -44,10 +44,10 @@ function signalFromProcess(): { signal: AbortSignal; dispose(): void } {
  * release only start once the schema is current.
  */
 async function migrateOnly(definitions: ServiceDefinition[], env: Record<string, string | undefined>) {
-  const config = parseEnv(kitConfigSchema.pick({ DATABASE_URL: true, LOG_LEVEL: true }), env);
+  const config = parseEnv(kitConfigSchema.pick({ DATABASE_URL: true, DATABASE_POOL_MAX: true, LOG_LEVEL: true }), env);
   const logger = createLogger({ service: definitions.map((d) => d.name).join("+"), level: config.LOG_LEVEL });
   for (const definition of definitions) {
-    const orm = await initServiceOrm(config.DATABASE_URL, definition);
+    const orm = await initServiceOrm(config.DATABASE_URL, definition, { poolMax: config.DATABASE_POOL_MAX });
     try {
       const applied = await migrateUp(orm);
       logger.info({ schema: definition.name, migrations: applied }, "migrations applied");

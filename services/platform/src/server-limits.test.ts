@@ -1,7 +1,7 @@
 // The all-in-one process serves /metrics on its own loopback port, never on the public one, and reads the
 // server's limits against slow clients from its environment (issue 9 defects 8 and 10). The kit's server
 // tests cover each limit; here the configuration reaches the platform's server.
-import { createTestDatabase, rawConnection, type TestDatabase } from "@tt/kit/testing";
+import { createTestDatabase, rawConnection, TEST_DATABASE_POOL_MAX, type TestDatabase } from "@tt/kit/testing";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { startAllInOne, type AllInOne } from "./all-in-one.ts";
 
@@ -16,7 +16,12 @@ beforeAll(async () => {
     host: "0.0.0.0",
     databaseUrl: db.url,
     natsUrl: inject("natsUrl"),
-    env: { LOG_LEVEL: "silent", HEADERS_TIMEOUT_MS: "300", MAX_CONNECTIONS_PER_ADDRESS: "4" },
+    env: {
+      LOG_LEVEL: "silent",
+      DATABASE_POOL_MAX: TEST_DATABASE_POOL_MAX,
+      HEADERS_TIMEOUT_MS: "300",
+      MAX_CONNECTIONS_PER_ADDRESS: "4",
+    },
   });
 });
 

@@ -15,7 +15,7 @@ import { generateKeyPairSync, randomUUID } from "node:crypto";
 import { SignJWT, importPKCS8 } from "jose";
 import { request } from "node:http";
 import { inject } from "vitest";
-import { createTestDatabase } from "@tt/kit/testing";
+import { createTestDatabase, TEST_DATABASE_POOL_MAX } from "@tt/kit/testing";
 import { startAllInOne } from "@tt/platform";
 import { startDistributed } from "../../../services/platform/src/distributed.ts";
 import { SHARED_ADMIN, type SharedPlatformInfo, type SharedPlatformKind } from "../../setup/shared-platforms.ts";
@@ -84,6 +84,7 @@ export async function startTestPlatform(
     natsUrl: inject("natsUrl"),
     env: {
       LOG_LEVEL: "warn",
+      DATABASE_POOL_MAX: TEST_DATABASE_POOL_MAX,
       ADMIN_EMAIL: ADMIN.email,
       ADMIN_PASSWORD: ADMIN.password,
       JWT_PRIVATE_KEY: privatePem,

@@ -94,6 +94,7 @@ the migration Jobs (which run before the ConfigMap exists). */}}
 {{- $ctx := . -}}
 LOG_LEVEL: {{ .Values.config.logLevel | quote }}
 SHUTDOWN_TIMEOUT_MS: {{ .Values.config.shutdownTimeoutMs | int64 | toString | quote }}
+DATABASE_POOL_MAX: {{ .Values.config.databasePoolMax | int64 | toString | quote }}
 PORT: {{ .Values.port | int64 | toString | quote }}
 {{- if eq (int64 .Values.port) (int64 .Values.metricsPort) }}
 {{- fail "metricsPort must differ from port: /metrics is never served on the public port" }}

@@ -53,12 +53,22 @@ export async function initOrm(opts: InitOrmOptions): Promise<MikroORM> {
   });
 }
 
-/** The ORM of one service definition: the schema named after it, its entities and its checked-in migrations. */
+/**
+ * The ORM of one service definition: the schema named after it, its entities and its checked-in migrations.
+ * `poolMax` bounds its connection pool (DATABASE_POOL_MAX; default `pg`'s, 10).
+ */
 export function initServiceOrm(
   url: string,
   definition: Pick<ServiceDefinition, "name" | "entities" | "migrations">,
+  opts: { poolMax?: number } = {},
 ): Promise<MikroORM> {
-  return initOrm({ url, schema: definition.name, entities: definition.entities, migrations: definition.migrations });
+  return initOrm({
+    url,
+    schema: definition.name,
+    entities: definition.entities,
+    migrations: definition.migrations,
+    ...(opts.poolMax === undefined ? {} : { pool: { max: opts.poolMax } }),
+  });
 }
 
 /**

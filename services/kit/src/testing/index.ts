@@ -2,7 +2,7 @@ export { decodeBasicAuth, startFakeServer } from "./fake-http-server.ts";
 export { rawConnection } from "./raw-connection.ts";
 export { schemaSnapshot } from "./schema-snapshot.ts";
 export { createServiceHarness } from "./service-harness.ts";
-export { createTestDatabase } from "./test-database.ts";
+export { createTestDatabase, TEST_DATABASE_POOL_MAX } from "./test-database.ts";
 export { createTestTokenIssuer } from "./test-tokens.ts";
 
 export type {

@@ -41,11 +41,14 @@ import { createLogger } from "../logger.ts";
 import { methodKey } from "../route-capture.ts";
 import { createServer, type RunningServer } from "../server.ts";
 import type { ServiceDefinition, ServiceInstance } from "../service.ts";
-import { createTestDatabase } from "./test-database.ts";
+import { createTestDatabase, TEST_DATABASE_POOL_MAX } from "./test-database.ts";
 import { createTestTokenIssuer, type TestTokenClaims } from "./test-tokens.ts";
 
 export interface ServiceHarnessOptions {
-  /** The service's environment (its own variables and the host's). Default: empty. */
+  /**
+   * The service's environment (its own variables and the host's). Default: empty but for DATABASE_POOL_MAX,
+   * TEST_DATABASE_POOL_MAX unless given.
+   */
   env?: Record<string, string | undefined>;
   /** PostgreSQL server on which a fresh database is made. Default: the test run's (`inject("databaseUrl")`). */
   databaseUrl?: string;
@@ -166,7 +169,7 @@ export async function createServiceHarness(
   definition: ServiceDefinition,
   opts: ServiceHarnessOptions = {},
 ): Promise<ServiceHarness> {
-  const env = opts.env ?? {};
+  const env = { DATABASE_POOL_MAX: TEST_DATABASE_POOL_MAX, ...opts.env };
   const logger = opts.logger ?? createLogger({ service: `${definition.name}-harness`, level: "silent" });
   const cleanups: Array<() => Promise<void>> = [];
   const close = async () => {

@@ -3,6 +3,13 @@
 import { randomBytes } from "node:crypto";
 import { MikroORM } from "@mikro-orm/postgresql";
 
+/**
+ * DATABASE_POOL_MAX of every platform and service host a test starts (the harness, the shared and own e2e
+ * platforms): eight services in one all-in-one at `pg`'s default of 10 each could hold 80 connections, and a test
+ * run has several platforms on one PostgreSQL (100 connections by default, shared with whatever else runs).
+ */
+export const TEST_DATABASE_POOL_MAX = "2";
+
 export interface TestDatabase {
   /** Connection URL of the new database. */
   url: string;
