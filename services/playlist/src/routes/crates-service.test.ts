@@ -1,5 +1,6 @@
 // The live stage's service-only crate calls (issue 14): the DJ's next song rotates to the back of their queue; a like
-// stars a song in the likes crate, a grab copies it to a crate; both refuse what is not the user's.
+// stars a song in the likes crate, a grab copies it to a crate; both refuse what is not the user's. The chat's crate
+// preview: an ordinary crate's name, owner, count and first songs; never a special crate; services only.
 import { Code, ConnectError } from "@connectrpc/connect";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createServiceHarness, type ServiceHarness } from "@tt/kit/testing";
@@ -84,5 +85,58 @@ describe("service crate calls (the live stage)", () => {
     const me = h.client(CrateService, { token });
     const userUuid = (await h.identityOf(token)).subject;
     expect((await codeOf(me.serviceTakeQueueSong({ userUuid })))[0]).toBe(Code.Unauthenticated);
+  });
+});
+
+describe("crate preview (the live room's chat)", () => {
+  it("answers an ordinary crate's name, owner, count, thumbnails and first songs, for anyone's crate", async () => {
+    const token = await h.tokens.user();
+    const owner = h.client(CrateService, { token });
+    const userUuid = (await h.identityOf(token)).subject;
+    const service = h.client(CrateService, { token: await h.tokens.service("social") });
+    const crate = (await owner.createCrate({ crateName: "Road trip" })).crate!;
+    await owner.addCrateSongs({
+      crateUuid: crate.crateUuid,
+      songs: [1, 2, 3, 4].map((n) => ({ ...song(20 + n), thumbnails: { spotify: `https://img.test/${n}.jpg` } })),
+    });
+
+    const { preview } = await service.serviceGetCratePreview({ crateUuid: crate.crateUuid.toUpperCase() });
+    expect(preview).toMatchObject({
+      crateUuid: crate.crateUuid,
+      crateName: "Road trip",
+      userUuid,
+      totalSongs: 4,
+      provider: "",
+    });
+    expect(preview!.thumbnails).toContain("https://img.test/1.jpg");
+    expect(preview!.songs.map((s) => [s.trackName, s.artistName, s.artwork])).toEqual([
+      ["Stage Track 21", "Stage Artist", "https://img.test/1.jpg"],
+      ["Stage Track 22", "Stage Artist", "https://img.test/2.jpg"],
+      ["Stage Track 23", "Stage Artist", "https://img.test/3.jpg"],
+    ]);
+    const one = await service.serviceGetCratePreview({ crateUuid: crate.crateUuid, songs: 1 });
+    expect(one.preview!.songs.map((s) => s.trackName)).toEqual(["Stage Track 21"]);
+
+    const empty = (await owner.createCrate({ crateName: "Empty" })).crate!;
+    const none = await service.serviceGetCratePreview({ crateUuid: empty.crateUuid });
+    expect([none.preview!.totalSongs, none.preview!.songs, none.preview!.thumbnails]).toEqual([0, [], []]);
+  });
+
+  it("refuses special crates and unknown crates (404), bad ids (400), user and bot tokens", async () => {
+    const token = await h.tokens.user();
+    const owner = h.client(CrateService, { token });
+    const service = h.client(CrateService, { token: await h.tokens.service("social") });
+    const queue = (await owner.getQueue({})).crate!;
+    const likes = (await owner.getLikes({})).crate!;
+    for (const crateUuid of [queue.crateUuid, likes.crateUuid, crypto.randomUUID()]) {
+      expect(await codeOf(service.serviceGetCratePreview({ crateUuid }))).toEqual([Code.NotFound, "crate not found"]);
+    }
+    expect((await codeOf(service.serviceGetCratePreview({ crateUuid: "not-a-uuid" })))[0]).toBe(Code.InvalidArgument);
+    expect((await codeOf(service.serviceGetCratePreview({ crateUuid: "" })))[0]).toBe(Code.InvalidArgument);
+
+    const crate = (await owner.createCrate({ crateName: "mine" })).crate!;
+    expect((await codeOf(owner.serviceGetCratePreview({ crateUuid: crate.crateUuid })))[0]).toBe(Code.Unauthenticated);
+    const bot = h.client(CrateService, { token: await h.tokens.bot() });
+    expect((await codeOf(bot.serviceGetCratePreview({ crateUuid: crate.crateUuid })))[0]).toBe(Code.Unauthenticated);
   });
 });

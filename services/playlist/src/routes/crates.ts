@@ -34,11 +34,14 @@ import {
   type SpecialKind,
   updateCrate,
 } from "../modules/crates/crate-store.ts";
-import type { Crate } from "../modules/crates/crate.entity.ts";
+import { Crate } from "../modules/crates/crate.entity.ts";
+import { ImportJob } from "../modules/imports/import-job.entity.ts";
 import { createImportedCrate } from "../modules/imports/imports.ts";
 
 /** Songs one add may carry (a page). */
 export const MAX_ADD = 300;
+/** The first songs a crate preview lists when the caller does not say. */
+export const PREVIEW_SONGS = 3;
 
 type Impl = ServiceImpl<typeof CrateService>;
 
@@ -339,6 +342,33 @@ export function crateRoutes(svc: PlaylistServiceContext): Impl {
           crateUuid: crate.id,
         };
       });
+    },
+
+    // Service-only (the live room's chat): a crate link sent in chat becomes a playlist preview.
+    async serviceGetCratePreview(req, ctx) {
+      const em = callEm(ctx);
+      const crate = await em.findOne(Crate, { id: req.crateUuid.toLowerCase() });
+      // The special crates are their owner's alone; a chat message is read by others.
+      if (!crate || crate.special !== null) throw new ConnectError("crate not found", Code.NotFound);
+      const [songs, job] = await Promise.all([
+        songPage(em, crate.id, req.songs || PREVIEW_SONGS, 0),
+        em.findOne(ImportJob, { crateId: crate.id }),
+      ]);
+      return {
+        preview: {
+          crateUuid: crate.id,
+          crateName: crate.name,
+          userUuid: crate.userUuid,
+          totalSongs: crate.songsCount,
+          thumbnails: crate.thumbnails,
+          provider: job?.provider ?? "",
+          songs: songs.map((s) => ({
+            trackName: s.trackName,
+            artistName: s.artistName,
+            artwork: Object.values(s.thumbnails)[0] ?? "",
+          })),
+        },
+      };
     },
   };
 }
