@@ -27,7 +27,42 @@ export function loadStageConfig(env: Record<string, string | undefined>): StageC
   return parseEnv(stageSchema, env);
 }
 
+const chatSchema = z.object({
+  /**
+   * The web app's origins (comma-separated URLs, e.g. "https://tt.example"): a link to `<origin>/crates/<crateUuid>` in
+   * a chat message becomes its playlist preview. Unset: a crate path on any origin counts (development, tests).
+   */
+  SOCIAL_WEB_ORIGINS: z
+    .string()
+    .default("")
+    .transform((s, ctx) => {
+      const origins: string[] = [];
+      for (const part of s.split(",").map((o) => o.trim())) {
+        if (part === "") continue;
+        let url: URL;
+        try {
+          url = new URL(part);
+        } catch {
+          ctx.addIssue({ code: "custom", message: `"${part}" is not a URL` });
+          return z.NEVER;
+        }
+        if (url.protocol !== "https:" && url.protocol !== "http:") {
+          ctx.addIssue({ code: "custom", message: `"${part}" is not an http(s) URL` });
+          return z.NEVER;
+        }
+        origins.push(url.origin);
+      }
+      return origins;
+    }),
+});
+
+export type ChatConfig = z.output<typeof chatSchema>;
+
+export function loadChatConfig(env: Record<string, string | undefined>): ChatConfig {
+  return parseEnv(chatSchema, env);
+}
+
 /** Every variable of every area at once: a bad deployment fails at start naming each bad variable. */
 export function loadSocialServiceConfig(env: Record<string, string | undefined>) {
-  return parseEnvParts({ stage: loadStageConfig }, env);
+  return parseEnvParts({ stage: loadStageConfig, chat: loadChatConfig }, env);
 }

@@ -1,6 +1,7 @@
 // The chat area of the social service (issue 14): ChatService routes, its consumers, its tables.
 import { createHash } from "node:crypto";
 import type { ServiceDeps } from "@tt/kit";
+import { loadChatConfig } from "../../config.ts";
 import { startChatConsumers } from "./consumers.ts";
 import { createChatPublisher } from "./publish.ts";
 import { createChatRelations } from "./relations.ts";
@@ -19,8 +20,15 @@ export interface ChatOptions {
   admit?: RoomAdmission;
 }
 
-/** Starts the chat: its clients of the room, user and playlist services, its consumers; `close` stops them. */
-export async function startChat(deps: Pick<ServiceDeps, "orm" | "bus" | "logger" | "clients">, opts: ChatOptions = {}) {
+/**
+ * Starts the chat: its clients of the room, user and playlist services, its consumers; `close` stops them. Reads
+ * SOCIAL_WEB_ORIGINS (config.ts) from `deps.env`.
+ */
+export async function startChat(
+  deps: Pick<ServiceDeps, "orm" | "bus" | "logger" | "clients" | "env">,
+  opts: ChatOptions = {},
+) {
+  const { SOCIAL_WEB_ORIGINS: webOrigins } = loadChatConfig(deps.env);
   const logger = deps.logger.child({ area: "chat" });
   const relations = createChatRelations(deps.clients);
   const publisher = createChatPublisher(deps.bus, logger);
@@ -32,7 +40,14 @@ export async function startChat(deps: Pick<ServiceDeps, "orm" | "bus" | "logger"
       .slice(0, 12)}`;
   const consumers = await startChatConsumers({ bus: deps.bus, orm: deps.orm, logger, relations, publisher, durable });
   return {
-    routes: chatRoutes({ relations, publisher, logger, editWindowMs: opts.editWindowMs, admit: opts.admit }),
+    routes: chatRoutes({
+      relations,
+      publisher,
+      logger,
+      editWindowMs: opts.editWindowMs,
+      admit: opts.admit,
+      webOrigins,
+    }),
     close: () => consumers.unsubscribe(),
   };
 }

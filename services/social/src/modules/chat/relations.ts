@@ -11,6 +11,7 @@ import { RoomService } from "@tt/proto/tt/room/v1/room_service_pb";
 import { RoomUserRoleService } from "@tt/proto/tt/room/v1/room_user_role_service_pb";
 import { ProfileService } from "@tt/proto/tt/user/v1/profile_service_pb";
 import type { Profile } from "@tt/proto/tt/user/v1/user_pb";
+import { CrateService, type CratePreview } from "@tt/proto/tt/playlist/v1/crate_service_pb";
 import { SongDataService } from "@tt/proto/tt/playlist/v1/song_data_service_pb";
 import type { Song } from "@tt/proto/tt/playlist/v1/song_pb";
 
@@ -41,6 +42,8 @@ export interface ChatRelations {
   /** Friends plus followed DJs (002 §6), or undefined when the room service could not say. */
   friends(userUuid: string, signal?: AbortSignal): Promise<Set<string> | undefined>;
   songByLink(link: string, signal?: AbortSignal): Promise<Song | undefined>;
+  /** An ordinary crate's preview (playlist service), or undefined when there is none to show. */
+  cratePreview(crateUuid: string, signal?: AbortSignal): Promise<CratePreview | undefined>;
 }
 
 const ROOM_TTL_MS = 10_000;
@@ -76,6 +79,7 @@ export function createChatRelations(clients: ServiceDeps["clients"]): ChatRelati
   const fans: Client<typeof DjFanService> = clients.get(DjFanService);
   const profilesClient: Client<typeof ProfileService> = clients.get(ProfileService);
   const songData: Client<typeof SongDataService> = clients.get(SongDataService);
+  const crates: Client<typeof CrateService> = clients.get(CrateService);
   const roomCache = new TtlCache<ChatRoom>(ROOM_TTL_MS);
   const profileCache = new TtlCache<Profile>(PROFILE_TTL_MS);
 
@@ -170,6 +174,15 @@ export function createChatRelations(clients: ServiceDeps["clients"]): ChatRelati
         return song && song.isrc !== "" ? song : undefined;
       } catch {
         // A link that does not resolve stays text (002 §5: only links to a song with an isrc become cards).
+        return undefined;
+      }
+    },
+
+    async cratePreview(crateUuid, signal) {
+      try {
+        return (await crates.serviceGetCratePreview({ crateUuid }, { signal })).preview;
+      } catch {
+        // An unknown or special crate, or the playlist service away: the link stays text, the message is sent.
         return undefined;
       }
     },

@@ -15,6 +15,7 @@ import {
 } from "@tt/kit";
 import { createServiceHarness, startFakeServer, type FakeServer, type ServiceHarness } from "@tt/kit/testing";
 import { ConsumablePurchasedSchema } from "@tt/proto/tt/merch/v1/events_pb";
+import { CrateService } from "@tt/proto/tt/playlist/v1/crate_service_pb";
 import { BlockedUserService } from "@tt/proto/tt/room/v1/blocked_user_service_pb";
 import { DjFanService } from "@tt/proto/tt/room/v1/dj_fan_service_pb";
 import { RoomService } from "@tt/proto/tt/room/v1/room_service_pb";
@@ -41,6 +42,8 @@ const chatDefinition: ServiceDefinition = {
 };
 
 let h: ServiceHarness;
+/** Our web app's origin as the chat is configured with it: crate links there become playlist previews. */
+const WEB_ORIGIN = "https://tt.example";
 /** Spotify as the playlist service sees it: a track with an isrc, or without one ("noisrc…"). */
 let spotify: FakeServer;
 const subs: Subscription[] = [];
@@ -122,6 +125,7 @@ beforeAll(async () => {
       SPOTIFY_CLIENT_SECRET: "secret",
       SPOTIFY_ACCOUNTS_BASE_URL: spotify.url,
       SPOTIFY_API_BASE_URL: spotify.url,
+      SOCIAL_WEB_ORIGINS: WEB_ORIGIN,
     },
   });
   [owner, alice, bob] = await Promise.all([account(), account(), account()]);
@@ -220,6 +224,75 @@ describe("room messages", () => {
     expect((await refusal(chat(alice).editMessage({ uuid: res.message!.uuid, message: "x" }))).code).toBe(
       Code.PermissionDenied,
     );
+  });
+
+  it("a crate link of our web origin becomes a playlist preview, in the answer, the history and the live event", async () => {
+    const crates = h.client(CrateService, { token: alice.token });
+    const crate = (await crates.createCrate({ crateName: "Friday mix" })).crate!;
+    await crates.addCrateSongs({
+      crateUuid: crate.crateUuid,
+      songs: [1, 2, 3, 4].map((n) => ({
+        trackName: `Mix Track ${n}`,
+        artistName: "Mix Artist",
+        duration: 180,
+        musicProviders: { spotify: `mix-${n}-${randomUUID()}` },
+        thumbnails: { spotify: `https://img.test/mix-${n}.jpg` },
+      })),
+    });
+    const events = await listen(chatRoomSubject(roomUuid));
+    const sent = await chat(alice).sendRoomMessage({
+      room: roomUuid,
+      message: text(`my crate: ${WEB_ORIGIN}/crates/${crate.crateUuid}.`),
+    });
+    const aliceName = sent.message!.userName;
+    expect(sent.message!.playlist).toMatchObject({
+      crateUuid: crate.crateUuid,
+      crateName: "Friday mix",
+      userUuid: alice.uuid,
+      userName: aliceName,
+      totalSongs: 4,
+      provider: "",
+      isCurrentUserPlaylist: true,
+    });
+    expect(sent.message!.playlist!.thumbnails).toContain("https://img.test/mix-1.jpg");
+    expect(sent.message!.playlist!.songs.map((s) => [s.title, s.artist, s.artwork])).toEqual([
+      ["Mix Track 1", "Mix Artist", "https://img.test/mix-1.jpg"],
+      ["Mix Track 2", "Mix Artist", "https://img.test/mix-2.jpg"],
+      ["Mix Track 3", "Mix Artist", "https://img.test/mix-3.jpg"],
+    ]);
+    // Bob reads it from the history: not his playlist.
+    const seen = (await chat(bob).listRoomMessages({ room: roomUuid })).messages.find(
+      (m) => m.uuid === sent.message!.uuid,
+    );
+    expect(seen!.playlist).toMatchObject({
+      crateName: "Friday mix",
+      userName: aliceName,
+      isCurrentUserPlaylist: false,
+    });
+    const live = await until("the created event", async () =>
+      events.find((e) => e.kind.case === "created" && e.kind.value.uuid === sent.message!.uuid),
+    );
+    expect(live.kind.case === "created" && live.kind.value.playlist).toMatchObject({
+      crateUuid: crate.crateUuid,
+      totalSongs: 4,
+      isCurrentUserPlaylist: false,
+    });
+    // A message with a playlist preview is not plain text: not editable.
+    expect((await refusal(chat(alice).editMessage({ uuid: sent.message!.uuid, message: "x" }))).code).toBe(
+      Code.PermissionDenied,
+    );
+
+    // Another origin, a special crate (private to its owner), an unknown crate: the link stays text, the message is sent.
+    const queue = (await crates.getQueue({})).crate!;
+    for (const link of [
+      `https://elsewhere.example/crates/${crate.crateUuid}`,
+      `${WEB_ORIGIN}/crates/${queue.crateUuid}`,
+      `${WEB_ORIGIN}/crates/${randomUUID()}`,
+    ]) {
+      const plain = await chat(bob).sendRoomMessage({ room: roomUuid, message: text(`look ${link}`) });
+      expect(plain.message!.playlist).toBeUndefined();
+      expect(plain.message!.message).toBe(`look ${link}`);
+    }
   });
 
   it("an image with its media type is a valid message without text", async () => {
@@ -376,6 +449,26 @@ describe("direct messages", () => {
     expect((await refusal(chat(alice).toggleReaction({ uuid: sent.message!.uuid, emoji: "👍" }))).code).toBe(
       Code.NotFound,
     );
+  });
+
+  it("a crate link becomes a playlist preview there too; a retried send answers the same message", async () => {
+    const hana = await account();
+    const ivan = await account();
+    const crate = (await h.client(CrateService, { token: ivan.token }).createCrate({ crateName: "Ivan's" })).crate!;
+    const message = text(`${WEB_ORIGIN}/crates/${crate.crateUuid}`);
+    const sent = await chat(hana).sendDirectMessage({ user: ivan.uuid, message });
+    expect(sent.message!.playlist).toMatchObject({
+      crateName: "Ivan's",
+      userUuid: ivan.uuid,
+      totalSongs: 0,
+      isCurrentUserPlaylist: false,
+    });
+    const again = await chat(hana).sendDirectMessage({ user: ivan.uuid, message });
+    expect(again.message!.id).toBe(sent.message!.id);
+    const read = await chat(ivan).listDirectMessages({ user: hana.uuid });
+    expect(read.messages.map((m) => [m.playlist?.crateName, m.playlist?.isCurrentUserPlaylist])).toEqual([
+      ["Ivan's", true],
+    ]);
   });
 
   it("are refused between people when one blocked the other, and to oneself", async () => {

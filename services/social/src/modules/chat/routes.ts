@@ -3,7 +3,13 @@
 import { Code, ConnectError, type HandlerContext, type ServiceImpl } from "@connectrpc/connect";
 import { toJson } from "@bufbuild/protobuf";
 import { callEm, callIdentity, checkLimit, detectImageType, isUuid, type Identity } from "@tt/kit";
-import { type ChatMessage, ChatMusicInfoSchema, ChatGifSchema, ChatReplySchema } from "@tt/proto/tt/social/v1/chat_pb";
+import {
+  type ChatMessage,
+  ChatMusicInfoSchema,
+  ChatGifSchema,
+  ChatPlaylistPreviewSchema,
+  ChatReplySchema,
+} from "@tt/proto/tt/social/v1/chat_pb";
 import type { ChatMessageInput, ChatService } from "@tt/proto/tt/social/v1/chat_service_pb";
 import type { Logger } from "pino";
 import {
@@ -25,7 +31,7 @@ import {
   updateText,
 } from "./chat-store.ts";
 import type { ChatContent } from "./entities.ts";
-import { musicLinksIn } from "./links.ts";
+import { crateLinkIn, musicLinksIn } from "./links.ts";
 import type { ChatPublisher } from "./publish.ts";
 import type { ChatRelations, RoomStanding } from "./relations.ts";
 
@@ -47,6 +53,11 @@ export interface ChatRouteContext {
    * its stage, banned and kicked users never); absent, every room is open (route tests without a stage).
    */
   admit?: RoomAdmission;
+  /**
+   * Our web app's origins (SOCIAL_WEB_ORIGINS, as URL.origin spells them): a link to `<origin>/crates/<uuid>` becomes
+   * the message's playlist preview. Empty or absent: a crate path on any origin counts.
+   */
+  webOrigins?: readonly string[];
 }
 
 /** Throws the admission's refusal (403 with the room service's reason, 503 for a private room it cannot vouch for). */
@@ -172,6 +183,33 @@ export function chatRoutes(svc: ChatRouteContext): ServiceImpl<typeof ChatServic
     return cards;
   }
 
+  /** The playlist preview of the first crate link of a text (002 §3, §5), with its owner's name; or undefined. */
+  async function playlistPreview(text: string, signal: AbortSignal): Promise<unknown> {
+    const crateUuid = crateLinkIn(text, svc.webOrigins ?? []);
+    if (!crateUuid) return undefined;
+    const preview = await relations.cratePreview(crateUuid, signal);
+    if (!preview) return undefined;
+    const owner = await relations.profile(preview.userUuid, signal).catch(() => undefined);
+    return toJson(ChatPlaylistPreviewSchema, {
+      $typeName: "tt.social.v1.ChatPlaylistPreview",
+      crateName: preview.crateName,
+      crateUuid: preview.crateUuid,
+      provider: preview.provider,
+      thumbnails: preview.thumbnails,
+      // Per reader: set when the message is answered (toChatMessage), never stored.
+      isCurrentUserPlaylist: false,
+      userUuid: preview.userUuid,
+      totalSongs: preview.totalSongs,
+      userName: owner?.nickname ?? "",
+      songs: preview.songs.map((song) => ({
+        $typeName: "tt.social.v1.ChatPlaylistSong" as const,
+        title: song.trackName,
+        artist: song.artistName,
+        artwork: song.artwork,
+      })),
+    });
+  }
+
   /** The snapshot of the message a reply answers; it must be of the same conversation. */
   async function replyTo(
     ctx: HandlerContext,
@@ -246,38 +284,59 @@ export function chatRoutes(svc: ChatRouteContext): ServiceImpl<typeof ChatServic
     if (!same) throw new ConnectError("message uuid already used", Code.AlreadyExists);
   }
 
+  /**
+   * A user's message, room or direct, as both sends build it. A uuid already stored answers that message (a retried
+   * send; another sender's or conversation's is a 409). Otherwise `admitNew` runs (the direct message's checks), then
+   * the content is built — the author's name, avatar, colour and badges, the message it replies to, song cards and the
+   * playlist preview of its links — stored and announced. Answers the stored row.
+   */
+  async function composeMessage(
+    ctx: HandlerContext,
+    who: { id: string },
+    input: ReturnType<typeof checkInput>,
+    message: ChatMessageInput,
+    conversation: { roomUuid: string; badges: string[] } | { receiver: string },
+    admitNew?: () => Promise<void>,
+  ): Promise<MessageRow> {
+    const room = "roomUuid" in conversation ? conversation : undefined;
+    const receiver = "receiver" in conversation ? conversation.receiver : undefined;
+    const existing = await findByUuid(callEm(ctx), message.uuid.toLowerCase());
+    if (existing) {
+      sameSend(existing, who.id, room ? { roomUuid: room.roomUuid } : { receiver });
+      return existing;
+    }
+    await admitNew?.();
+    const [authorContent, replies, songs, playlist] = await Promise.all([
+      author(ctx, who.id, room?.badges ?? []),
+      replyTo(ctx, message.replyTo, room ? { roomUuid: room.roomUuid } : { pair: [who.id, receiver!] }),
+      songCards(input.text, ctx.signal),
+      playlistPreview(input.text, ctx.signal),
+    ]);
+    const content: ChatContent = { ...authorContent, ...input.content };
+    if (replies.length > 0) content.replies = replies;
+    if (songs.length > 0) content.songs = songs;
+    if (playlist !== undefined) content.playlist = playlist;
+    const { row, created } = await insertMessage(callEm(ctx), {
+      uuid: message.uuid.toLowerCase(),
+      ...(room ? { roomUuid: room.roomUuid } : { receiverUuid: receiver }),
+      senderUuid: who.id,
+      type: "user",
+      text: input.text,
+      plain: input.plain && songs.length === 0 && playlist === undefined,
+      content,
+    });
+    if (!created) sameSend(row, who.id, room ? { roomUuid: room.roomUuid } : { receiver });
+    await announce(row, "created");
+    return row;
+  }
+
   return {
     async sendRoomMessage(req, ctx) {
       const who = me(ctx);
       const input = checkInput(req.message);
       const room = await relations.room(req.room, ctx.signal);
       const standing: RoomStanding = await writer(ctx, room.uuid, who);
-      const uuid = req.message!.uuid.toLowerCase();
-      const em = callEm(ctx);
-      const existing = await findByUuid(em, uuid);
-      if (existing) {
-        sameSend(existing, who.id, { roomUuid: room.uuid });
-        return { message: toChatMessage(existing, { moderator: standing.moderator, viewer: who.id }) };
-      }
-      const [authorContent, replies, songs] = await Promise.all([
-        author(ctx, who.id, standing.badges),
-        replyTo(ctx, req.message!.replyTo, { roomUuid: room.uuid }),
-        songCards(input.text, ctx.signal),
-      ]);
-      const content: ChatContent = { ...authorContent, ...input.content };
-      if (replies.length > 0) content.replies = replies;
-      if (songs.length > 0) content.songs = songs;
-      const { row, created } = await insertMessage(em, {
-        uuid,
-        roomUuid: room.uuid,
-        senderUuid: who.id,
-        type: "user",
-        text: input.text,
-        plain: input.plain && songs.length === 0,
-        content,
-      });
-      if (!created) sameSend(row, who.id, { roomUuid: room.uuid });
-      await announce(row, "created");
+      const row = await composeMessage(ctx, who, input, req.message!, { roomUuid: room.uuid, badges: standing.badges });
       return { message: toChatMessage(row, { moderator: standing.moderator, viewer: who.id }) };
     },
 
@@ -392,34 +451,10 @@ export function chatRoutes(svc: ChatRouteContext): ServiceImpl<typeof ChatServic
       const peer = req.user.toLowerCase();
       if (peer === who.id) throw bad("you cannot message yourself");
       const input = checkInput(req.message);
-      const em = callEm(ctx);
-      const uuid = req.message!.uuid.toLowerCase();
-      const existing = await findByUuid(em, uuid);
-      if (existing) {
-        sameSend(existing, who.id, { receiver: peer });
-        return { message: toChatMessage(existing, { viewer: who.id }) };
-      }
-      if (!(await relations.profile(peer, ctx.signal))) throw notFound("user not found");
-      if (await blockedEitherWay(em, who.id, peer)) throw forbidden("you cannot message this user");
-      const [authorContent, replies, songs] = await Promise.all([
-        author(ctx, who.id, []),
-        replyTo(ctx, req.message!.replyTo, { pair: [who.id, peer] }),
-        songCards(input.text, ctx.signal),
-      ]);
-      const content: ChatContent = { ...authorContent, ...input.content };
-      if (replies.length > 0) content.replies = replies;
-      if (songs.length > 0) content.songs = songs;
-      const { row, created } = await insertMessage(em, {
-        uuid,
-        senderUuid: who.id,
-        receiverUuid: peer,
-        type: "user",
-        text: input.text,
-        plain: input.plain && songs.length === 0,
-        content,
+      const row = await composeMessage(ctx, who, input, req.message!, { receiver: peer }, async () => {
+        if (!(await relations.profile(peer, ctx.signal))) throw notFound("user not found");
+        if (await blockedEitherWay(callEm(ctx), who.id, peer)) throw forbidden("you cannot message this user");
       });
-      if (!created) sameSend(row, who.id, { receiver: peer });
-      await announce(row, "created");
       return { message: toChatMessage(row, { viewer: who.id }) };
     },
 
