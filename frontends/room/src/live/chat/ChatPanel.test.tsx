@@ -2,12 +2,17 @@ import { create, type MessageInitShape } from "@bufbuild/protobuf";
 import { timestampFromMs } from "@bufbuild/protobuf/wkt";
 import { Code, ConnectError, type ConnectRouter } from "@connectrpc/connect";
 import { fireEvent, screen, waitFor, within } from "@testing-library/react";
-import { type ChatMessage, ChatEventSchema, ChatMessageSchema } from "@tt/proto/tt/social/v1/chat_pb";
+import {
+  type ChatMessage,
+  type ChatPlaylistPreview,
+  ChatEventSchema,
+  ChatMessageSchema,
+} from "@tt/proto/tt/social/v1/chat_pb";
 import { ChatService } from "@tt/proto/tt/social/v1/chat_service_pb";
 import { createTestKit, renderWithKit } from "@tt/web-kit/testing";
 import { describe, expect, it } from "vitest";
 import { createChatFeed, type ChatFeed } from "../chat-feed.ts";
-import { ChatPanel } from "./ChatPanel.tsx";
+import { ChatPanel, crateHref } from "./ChatPanel.tsx";
 import { isEditable, mergeHistory, visibleItems, type ChatItem } from "./chat-state.ts";
 
 const ROOM = "11111111-1111-4111-8111-111111111111";
@@ -184,6 +189,74 @@ describe("the chat panel (issue 14)", () => {
     await waitFor(async () =>
       expect((await messages()).map((x) => x.textContent)).toEqual([expect.stringContaining("ok")]),
     );
+  });
+
+  it("shows a playlist preview as a card that opens the crate in the crates app", async () => {
+    const fake = fakeChat();
+    const crateUuid = "55555555-5555-4555-8555-555555555555";
+    const preview = (init: Partial<ChatPlaylistPreview>) => ({
+      $typeName: "tt.social.v1.ChatPlaylistPreview" as const,
+      crateName: "Friday mix",
+      crateUuid,
+      provider: "",
+      thumbnails: ["https://img.test/mix-1.jpg"],
+      isCurrentUserPlaylist: false,
+      userUuid: ANA,
+      totalSongs: 12,
+      userName: "Ana",
+      songs: [
+        { $typeName: "tt.social.v1.ChatPlaylistSong" as const, title: "One", artist: "The Band", artwork: "" },
+        { $typeName: "tt.social.v1.ChatPlaylistSong" as const, title: "Two", artist: "The Band", artwork: "" },
+      ],
+      ...init,
+    });
+    fake.history = [
+      msg({ uuid: crypto.randomUUID(), message: `https://tt.example/crates/${crateUuid}`, playlist: preview({}) }),
+    ];
+    const { feed } = render(fake, { user: ME });
+    const card = await screen.findByRole("link", { name: "Open the playlist Friday mix" });
+    expect(card.getAttribute("href")).toBe(`/crates/${crateUuid}`);
+    expect(card.getAttribute("target")).toBe("_blank");
+    expect(card.textContent).toContain("Friday mix");
+    expect(card.textContent).toContain("by Ana · 12 songs");
+    expect(
+      within(card)
+        .getAllByRole("listitem")
+        .map((li) => li.textContent),
+    ).toEqual(["One — The Band", "Two — The Band"]);
+    expect(card.querySelector("img")?.getAttribute("src")).toBe("https://img.test/mix-1.jpg");
+
+    // A live event does not know its reader: my own crate is "mine" by its owner's uuid.
+    const mine = preview({ crateName: "Mine", userUuid: ME, userName: "Me", totalSongs: 1, thumbnails: [], songs: [] });
+    feed.publish(
+      create(ChatEventSchema, {
+        kind: { case: "created", value: msg({ uuid: crypto.randomUUID(), userUuid: ME, playlist: mine }) },
+      }),
+    );
+    const own = await screen.findByRole("link", { name: "Open the playlist Mine" });
+    expect(own.textContent).toContain("your playlist · 1 song");
+    expect(own.querySelector("img")).toBeNull();
+    expect(crateHref("a b")).toBe("/crates/a%20b");
+  });
+
+  it("shows the playlist card in Spanish", async () => {
+    const fake = fakeChat();
+    fake.history = [
+      msg({
+        uuid: crypto.randomUUID(),
+        message: "mira",
+        playlist: {
+          crateName: "Viernes",
+          crateUuid: "66666666-6666-4666-8666-666666666666",
+          userUuid: ANA,
+          userName: "Ana",
+          totalSongs: 3,
+        },
+      }),
+    ];
+    render(fake, { user: ME, search: "?lang=es" });
+    const card = await screen.findByRole("link", { name: "Abrir la lista Viernes" });
+    expect(card.textContent).toContain("de Ana · 3 canciones");
   });
 
   it("shows direct-message tabs with unread counters and opens a conversation (Spanish)", async () => {

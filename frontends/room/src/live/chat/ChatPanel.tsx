@@ -3,7 +3,7 @@
 // with a retry button when a send fails, reactions, replies, editing, reports and moderator deletes; direct
 // messages in tabs FRIENDS and OTHERS with unread counters. Guests read the room chat only.
 import { useQuery, useQueryClient } from "@tanstack/react-query";
-import type { ChatEvent, ChatMessage } from "@tt/proto/tt/social/v1/chat_pb";
+import type { ChatEvent, ChatMessage, ChatPlaylistPreview } from "@tt/proto/tt/social/v1/chat_pb";
 import { ChatService, type ChatMessageInput, type Conversation } from "@tt/proto/tt/social/v1/chat_service_pb";
 import { useAppTranslation, useErrorText } from "@tt/web-kit";
 import { useClient } from "@tt/web-kit/connect";
@@ -72,6 +72,46 @@ function draft(input: ChatMessageInput & { uuid: string }, me: string, extra: Pa
     reportCount: 0,
     ...extra,
   };
+}
+
+/** Where the crates app shows a crate (the shell mounts it at /crates). */
+export const crateHref = (crateUuid: string) => `/crates/${encodeURIComponent(crateUuid)}`;
+
+/**
+ * A playlist preview (002 §3): a crate link the server resolved. Its name, owner and song count, its first songs; it
+ * opens the crate in the crates app in a new tab, so the room keeps playing. A live event does not know its reader, so
+ * "yours" is also decided here from the owner's uuid.
+ */
+function PlaylistCard({ playlist, me }: { playlist: ChatPlaylistPreview; me: string | undefined }) {
+  const { t } = useAppTranslation(CHAT_NAMESPACE, chatTranslations);
+  const yours = playlist.isCurrentUserPlaylist || (me !== undefined && playlist.userUuid === me);
+  const owner = yours ? t("playlistYours") : t("playlistBy", { name: playlist.userName || t("someone") });
+  const thumbnail = playlist.thumbnails[0];
+  return (
+    <a
+      className="tt-chat-playlist"
+      data-testid="chat-playlist"
+      href={crateHref(playlist.crateUuid)}
+      target="_blank"
+      rel="noopener"
+      aria-label={t("playlistOpen", { name: playlist.crateName })}
+    >
+      {thumbnail ? <img className="tt-chat-playlist-art" src={thumbnail} alt="" /> : null}
+      <span className="tt-chat-playlist-body">
+        <strong>{playlist.crateName}</strong>
+        <small className="tt-muted">
+          {owner} · {t("playlistSongs", { count: playlist.totalSongs })}
+        </small>
+        {playlist.songs.length > 0 ? (
+          <ol className="tt-chat-playlist-songs">
+            {playlist.songs.map((song, i) => (
+              <li key={i}>{t("song", { title: song.title, artist: song.artist })}</li>
+            ))}
+          </ol>
+        ) : null}
+      </span>
+    </a>
+  );
 }
 
 /** A list of messages with the composer: the room's, or one direct conversation. */
@@ -160,11 +200,7 @@ function MessageList({
                       {t("song", { title: s.trackInfo?.title ?? "", artist: s.trackInfo?.user?.name ?? "" })}
                     </p>
                   ))}
-                  {m.playlist ? (
-                    <p className="tt-chat-playlist">
-                      {t("playlist", { name: m.playlist.crateName, count: m.playlist.totalSongs })}
-                    </p>
-                  ) : null}
+                  {m.playlist ? <PlaylistCard playlist={m.playlist} me={me} /> : null}
                   {m.imageBase64 ? <img src={`data:${m.media};base64,${m.imageBase64}`} alt={t("image")} /> : null}
                   {m.imageUrls.map((u) => (
                     <img key={u} src={u} alt={t("image")} />

@@ -35,7 +35,11 @@ const en = {
   image: "Image",
   gif: "GIF",
   song: "{{title}} — {{artist}}",
-  playlist: "Playlist {{name}} ({{count}} songs)",
+  playlistOpen: "Open the playlist {{name}}",
+  playlistBy: "by {{name}}",
+  playlistYours: "your playlist",
+  playlistSongs_one: "{{count}} song",
+  playlistSongs_other: "{{count}} songs",
   reports: "Reported {{count}} times",
 };
 
@@ -71,7 +75,11 @@ const es: typeof en = {
   image: "Imagen",
   gif: "GIF",
   song: "{{title}} — {{artist}}",
-  playlist: "Lista {{name}} ({{count}} canciones)",
+  playlistOpen: "Abrir la lista {{name}}",
+  playlistBy: "de {{name}}",
+  playlistYours: "tu lista",
+  playlistSongs_one: "{{count}} canción",
+  playlistSongs_other: "{{count}} canciones",
   reports: "Denunciado {{count}} veces",
 };
 
