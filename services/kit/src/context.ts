@@ -1,6 +1,13 @@
 // Request-scoped values every handler can read from `HandlerContext.values`.
 import type { DescMethod } from "@bufbuild/protobuf";
-import { createContextKey, createContextValues, createHandlerContext, type HandlerContext } from "@connectrpc/connect";
+import {
+  createContextKey,
+  createContextValues,
+  createHandlerContext,
+  type ContextKey,
+  type ContextValues,
+  type HandlerContext,
+} from "@connectrpc/connect";
 import type { EntityManager } from "@mikro-orm/postgresql";
 import type { Logger } from "pino";
 
@@ -32,6 +39,23 @@ export const kRequestId = createContextKey<string>("", { description: "request i
 
 /** A logger bound to this call (service, method, request id). */
 export const kLogger = createContextKey<Logger | undefined>(undefined, { description: "call logger" });
+
+/**
+ * Sets `key` to the value `make` answers, made on the first `get` (never, when no one asks): a call that does
+ * not use its EntityManager fork or its call logger does not pay for them. A later `set` replaces it as usual.
+ * Connect's context values are a plain object keyed by the key's symbol, so a getter there is what `get` reads.
+ */
+export function setLazy<T>(values: ContextValues, key: ContextKey<T>, make: () => T): void {
+  let made: { value: T } | undefined;
+  Object.defineProperty(values, key.id, {
+    configurable: true,
+    enumerable: true,
+    get: () => (made ??= { value: make() }).value,
+    set: (value: T) => {
+      made = { value };
+    },
+  });
+}
 
 export interface CallContextOptions {
   /** The caller as the access interceptor would have verified it; undefined: anonymous. */

@@ -13,6 +13,7 @@ import { EchoService } from "@tt/proto/tt/testing/v1/echo_service_pb";
 import { pino } from "pino";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { kLogger } from "./context.ts";
+import { CALL_OVER } from "./errors.ts";
 import { createInProcessTransport } from "./in-process-transport.ts";
 import { methodKey } from "./route-capture.ts";
 
@@ -107,5 +108,19 @@ describe("in-process transport: abandoned calls", () => {
       throw new ConnectError("bad", Code.InvalidArgument);
     });
     expect(await outcome(throwing.echo({}))).toBe("InvalidArgument");
+  });
+});
+
+describe("in-process transport: the end of a call", () => {
+  it("aborts the call's signal with the shared CALL_OVER once answered (no DOMException per call)", async () => {
+    let signal: AbortSignal | undefined;
+    const client = transportWith(((req: { text: string }, ctx: { signal: AbortSignal }) => {
+      signal = ctx.signal;
+      return { text: req.text };
+    }) as never);
+    expect((await client.echo({ text: "hi" })).text).toBe("hi");
+    expect(signal?.aborted).toBe(true);
+    expect(signal?.reason).toBe(CALL_OVER);
+    expect(ConnectError.from(signal?.reason).code).toBe(Code.Canceled);
   });
 });

@@ -19,6 +19,7 @@ import {
   type UnaryResponse,
 } from "@connectrpc/connect";
 import { kLogger } from "./context.ts";
+import { CALL_OVER } from "./errors.ts";
 import { methodKey } from "./route-capture.ts";
 
 export interface InProcessTransportOptions {
@@ -31,6 +32,7 @@ export interface InProcessTransportOptions {
 }
 
 export const IN_PROCESS_PROTOCOL = "in-process";
+
 const BASE_URL = "http://in-process";
 
 type AnyFn = (req: UnaryRequest | StreamRequest) => Promise<UnaryResponse | StreamResponse>;
@@ -138,7 +140,7 @@ export function createInProcessTransport(opts: InProcessTransportOptions): Trans
       } catch (err) {
         throw ConnectError.from(err);
       } finally {
-        context.abort();
+        context.abort(CALL_OVER);
       }
     },
 
@@ -195,7 +197,7 @@ export function createInProcessTransport(opts: InProcessTransportOptions): Trans
           } catch (err) {
             throw ConnectError.from(err);
           } finally {
-            context.abort();
+            context.abort(CALL_OVER);
           }
         })(),
       } as unknown as StreamResponse<never, never>;

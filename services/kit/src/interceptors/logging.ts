@@ -14,15 +14,18 @@ export interface LoggingInterceptorOptions {
 
 export function createLoggingInterceptor(opts: LoggingInterceptorOptions): Interceptor {
   return (next) => async (req) => {
-    const logger = req.contextValues.get(kLogger) ?? opts.logger;
+    // Asked for only when a line is written: the call logger is made on first use (request-id.ts), and a
+    // successful call writes a debug line, which the usual levels drop.
+    const logger = () => req.contextValues.get(kLogger) ?? opts.logger;
     const started = performance.now();
-    const convert = (err: unknown) => toLoggedConnectError(err, logger);
+    const convert = (err: unknown) => toLoggedConnectError(err, logger());
     const done = (error: ConnectError | undefined) => {
       const durationMs = Math.round((performance.now() - started) * 1000) / 1000;
-      if (error === undefined) logger.debug({ durationMs }, "rpc ok");
-      else if (isServerFault(error))
-        logger.error({ code: error.code, durationMs, message: error.rawMessage }, "rpc failed");
-      else logger.warn({ code: error.code, durationMs, message: error.rawMessage }, "rpc failed");
+      if (error === undefined) {
+        if (opts.logger.isLevelEnabled("debug")) logger().debug({ durationMs }, "rpc ok");
+      } else if (isServerFault(error))
+        logger().error({ code: error.code, durationMs, message: error.rawMessage }, "rpc failed");
+      else logger().warn({ code: error.code, durationMs, message: error.rawMessage }, "rpc failed");
     };
     let res;
     try {

@@ -14,6 +14,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Http2ServerRequest, Http2ServerResponse } from "node:http2";
 import { base64Decode } from "@bufbuild/protobuf/wire";
 import { Code, ConnectError, createContextKey, type HandlerContext, type Interceptor } from "@connectrpc/connect";
+import { CALL_OVER } from "../errors.ts";
 
 /** Set once the interceptor chain runs: from then on, an Internal error is the server's own. */
 const kChainStarted = createContextKey(false, { description: "interceptor chain started" });
@@ -71,7 +72,9 @@ export function requestFaultGate(context: HandlerContext): void {
       const recoded = new ConnectError(reason.rawMessage, Code.InvalidArgument);
       Object.assign(reason, { code: recoded.code, message: recoded.message });
     }
-    abort(reason);
+    // Connect calls abort() without a reason once a unary call is answered: the shared reason spares the
+    // DOMException Node would make (see CALL_OVER).
+    abort(reason ?? CALL_OVER);
   };
 }
 
