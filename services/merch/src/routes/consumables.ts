@@ -51,7 +51,9 @@ export function consumableRoutes(svc: MerchContext): ServiceImpl<typeof Consumab
 
   return {
     async createConsumablePurchase(req, ctx) {
-      const em = callEm(ctx);
+      // The call's fork only when the consumable must be read: the purchase's statement runs on the ORM's pool
+      // (the root EntityManager's connection), so the common case never makes a fork.
+      const em = () => callEm(ctx);
       const identity = callIdentity(ctx);
       const consumableId = req.consumableId.toLowerCase();
       const key = idempotencyKeyOf(ctx);
@@ -60,16 +62,18 @@ export function consumableRoutes(svc: MerchContext): ServiceImpl<typeof Consumab
         : undefined;
       // The consumable is read only when the purchase's one statement cannot answer alone (it checks the
       // consumable and its price itself).
-      const result = await purchase(em, {
+      const result = await purchase(svc.orm.em, {
         userUuid: identity.subject,
         consumableId,
         loadConsumable: async () => {
-          const consumable = await findConsumable(em, consumableId);
+          const consumable = await findConsumable(em(), consumableId);
           return {
             id: consumable.id,
             name: consumable.name,
             tokenCost: consumable.tokenCost,
-            fileUrl: consumable.fileId ? ((await fileUrls(em, [consumable.fileId])).get(consumable.fileId) ?? "") : "",
+            fileUrl: consumable.fileId
+              ? ((await fileUrls(em(), [consumable.fileId])).get(consumable.fileId) ?? "")
+              : "",
           };
         },
         tokenCost: req.tokenCost,

@@ -3,7 +3,7 @@
 // sum of its entries; the table's check constraint (balance >= 0) is the last guard against going negative.
 // Idempotency: an entry's `reference` is unique per account (a payment's reasonId, a grant's key, a hold's
 // settlement) and a purchase's idempotency key is unique per user, so a retry finds the first answer.
-import { createHash, randomUUID } from "node:crypto";
+import { hash, randomUUID } from "node:crypto";
 import { Code, ConnectError } from "@connectrpc/connect";
 import type { EntityManager } from "@mikro-orm/postgresql";
 import { eventRecord, publishEvent } from "@tt/kit";
@@ -321,8 +321,9 @@ export interface PurchaseResult {
   created: boolean;
 }
 
+/** The sha256 (hex) of the value's JSON; the one-shot `hash` costs a fraction of a `createHash` object. */
 export function requestHash(value: unknown): string {
-  return createHash("sha256").update(JSON.stringify(value)).digest("hex");
+  return hash("sha256", JSON.stringify(value));
 }
 
 async function priorPurchase(tem: EntityManager, userUuid: string, key: string) {
