@@ -78,6 +78,13 @@ describe("room remote", () => {
     expect(screen.getByTestId("my-roles").textContent).toContain("owner");
     expect(screen.getByText("You moderate this room")).toBeTruthy();
     expect(screen.getByRole("link", { name: "Settings" })).toBeTruthy();
+    // Issue 14: the live stage comes first; the room's details and the caller's roles are folded below it.
+    const details = screen.getByTestId("room-details");
+    expect(details.hasAttribute("open")).toBe(false);
+    expect(within(details).getByText("Room settings")).toBeTruthy();
+    expect(within(details).getByTestId("my-roles")).toBeTruthy();
+    const stage = await screen.findByRole("region", { name: "Live stage" });
+    expect(stage.compareDocumentPosition(details) & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy();
   });
 
   it("shows the server's text when the name is taken", async () => {

@@ -45,6 +45,7 @@ export const en = {
   room: {
     enter: "Enter",
     settings: "Settings",
+    details: "Room settings",
     owner: "Owner",
     type: "Type",
     design: "Design",
@@ -192,6 +193,7 @@ export const es: typeof en = {
   room: {
     enter: "Entrar",
     settings: "Ajustes",
+    details: "Ajustes de la sala",
     owner: "Propietario",
     type: "Tipo",
     design: "Diseño",

@@ -1,6 +1,6 @@
 import type { Stage } from "@tt/proto/tt/social/v1/stage_pb";
 import { useAppTranslation } from "@tt/web-kit";
-import { initialsOf } from "./format.ts";
+import { Avatar } from "./Avatar.tsx";
 import { LIVE_NAMESPACE, liveTranslations } from "./locales.ts";
 
 export interface BoothProps {
@@ -14,10 +14,23 @@ export interface BoothProps {
   onRemove(user: string): void;
   /** A user's name (their nickname, "You", or the uuid). */
   nameOf(uuid: string): string;
+  /** A user's avatar image, undefined for their initials. */
+  avatarOf?(uuid: string): string | undefined;
 }
 
 /** The DJ seats in order (the first plays), take a seat / leave the seat, a moderator's remove. */
-export function Booth({ stage, me, canDj, isModerator, busy, onTake, onLeave, onRemove, nameOf }: BoothProps) {
+export function Booth({
+  stage,
+  me,
+  canDj,
+  isModerator,
+  busy,
+  onTake,
+  onLeave,
+  onRemove,
+  nameOf,
+  avatarOf = () => undefined,
+}: BoothProps) {
   const { t } = useAppTranslation(LIVE_NAMESPACE, liveTranslations);
   const seats = stage.seats;
   const total = Math.max(stage.room?.numberOfDjs ?? seats.length, seats.length);
@@ -45,9 +58,7 @@ export function Booth({ stage, me, canDj, isModerator, busy, onTake, onLeave, on
               data-user={seat.userUuid}
               aria-current={playing === seat.userUuid ? "true" : undefined}
             >
-              <span className="tt-live-avatar" aria-hidden="true">
-                {initialsOf(seat.userUuid)}
-              </span>
+              <Avatar uuid={seat.userUuid} imageUrl={avatarOf(seat.userUuid)} />
               <span className="tt-live-seat-name">{name}</span>
               {playing === seat.userUuid && <span className="tt-live-badge">{t("playing")}</span>}
               {seat.awaySince && <span className="tt-live-badge tt-muted">{t("away")}</span>}

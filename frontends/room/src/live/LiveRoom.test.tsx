@@ -4,9 +4,19 @@ import type { PlayHandler, PlayRequest } from "@tt/web-kit";
 import { createTestKit, recordAnalytics, renderWithKit } from "@tt/web-kit/testing";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { useEffect, useState } from "react";
-import { LiveRoom, type ChatSlotProps, type LivePermissions } from "./LiveRoom.tsx";
+import type { LiveAudioEngine, LiveAudioJoin } from "./live-audio.ts";
+import { LiveRoom, type ChatSlotProps, type LivePermissions, type LiveRoomProps } from "./LiveRoom.tsx";
 import { CURRENT_DANCEFLOOR_KEY, KICK_DETAILS_KEY, PREVIEW_SONGS_PLAYED_KEY } from "./storage.ts";
-import { createFakeSocial, demoSong, DJ_UUID, LISTENER_UUID, ROOM_UUID, type FakeSocial } from "./testing.ts";
+import {
+  createFakeSocial,
+  demoSong,
+  DJ_AVATAR,
+  DJ_AVATAR_IMAGE,
+  DJ_UUID,
+  LISTENER_UUID,
+  ROOM_UUID,
+  type FakeSocial,
+} from "./testing.ts";
 
 /** Stands in for the chat panel (tested on its own): shows what the page hands it. */
 function ChatProbe({ feed, canSend, userUuid }: ChatSlotProps) {
@@ -41,6 +51,7 @@ function render(
   search = "",
   fromConfig = false,
   activity = false,
+  props: Partial<LiveRoomProps> = {},
 ) {
   const kit = createTestKit({ routes: social.routes, search });
   if (user) {
@@ -60,6 +71,7 @@ function render(
       previewLimit={1}
       activity={activity}
       renderChat={(props) => <ChatProbe {...props} />}
+      {...props}
     />,
     kit,
   );
@@ -259,6 +271,65 @@ describe("the live room (issue 14)", () => {
     expect((await screen.findByTestId("live-audio")).textContent).toContain("Agora is not configured");
     fireEvent.click(screen.getByRole("button", { name: "Resync" }));
     await waitFor(() => expect(social.joins()).toBe(2));
+  });
+
+  it("shows the DJs' and the dancefloor's avatars (one profile batch, one lookup per avatar), initials otherwise", async () => {
+    const social = createFakeSocial();
+    const other = "00000000-0000-4000-8000-0000000000e2";
+    const third = "00000000-0000-4000-8000-0000000000e3";
+    social.avatarIds.set(other, "retired-avatar");
+    social.avatarIds.set(third, DJ_AVATAR);
+    playing(social);
+    social.change((stage) => (stage.dancefloor = [DJ_UUID, LISTENER_UUID, other, third]));
+    render(social, LISTENER_UUID);
+    const seats = await screen.findByRole("list", { name: "DJ booth" });
+    const image = await within(seats).findByTestId("live-avatar-image");
+    expect(image.getAttribute("src")).toBe(DJ_AVATAR_IMAGE);
+    const dancefloor = screen.getByRole("list", { name: "Dancefloor" });
+    await waitFor(() =>
+      expect(
+        within(dancefloor)
+          .getAllByTestId("live-avatar-image")
+          .map((img) => img.getAttribute("alt")),
+      ).toEqual(["Avatar: DJ Nightjar", `Avatar: ${third}`]),
+    );
+    // No avatar (the listener) and an avatar the merch service no longer knows: initials.
+    expect(within(dancefloor).getByRole("img", { name: "Avatar: You" }).textContent).toBe("00");
+    expect(within(dancefloor).getByRole("img", { name: `Avatar: ${other}` }).textContent).toBe("00");
+    const profileCalls = social.calls.filter((call) => call.method === "GetProfiles");
+    expect(profileCalls.at(-1)!.input).toMatchObject({ users: [DJ_UUID, LISTENER_UUID, other, third].sort() });
+    const slugs = social.calls
+      .filter((call) => call.method === "GetAvatar")
+      .map((call) => (call.input as { slug: string }).slug);
+    expect(slugs.sort()).toEqual([DJ_AVATAR, "retired-avatar"]);
+    // An image that fails to load falls back to the initials.
+    fireEvent.error(image);
+    expect(within(seats).queryByTestId("live-avatar-image")).toBeNull();
+    expect(within(within(seats).getAllByRole("listitem")[0]!).getByText("00")).toBeTruthy();
+  });
+
+  it("with Agora, the owner of a room whose live audio is on publishes into its channel, until it goes off", async () => {
+    const social = createFakeSocial();
+    social.stage.room!.liveAudio = true;
+    const joins: LiveAudioJoin[] = [];
+    const left: LiveAudioJoin[] = [];
+    const engine: LiveAudioEngine = {
+      async join(request) {
+        joins.push(request);
+        return { leave: async () => void left.push(request) };
+      },
+    };
+    const appId = "0123456789abcdef0123456789abcdef";
+    render(social, DJ_UUID, LISTENER, "", false, false, { agoraAppId: appId, loadLiveAudio: async () => engine });
+    expect((await screen.findByTestId("live-audio")).textContent).toContain("You are on air");
+    expect(joins).toEqual([{ appId, channel: ROOM_UUID, token: "agora-PUBLISHER", uid: DJ_UUID, role: "PUBLISHER" }]);
+    expect(social.calls.find((call) => call.method === "CreateAgoraToken")).toMatchObject({
+      caller: DJ_UUID,
+      input: { channel: ROOM_UUID, role: "PUBLISHER" },
+    });
+    social.change((stage) => (stage.room!.liveAudio = false));
+    await waitFor(() => expect(left).toHaveLength(1));
+    expect(screen.queryByTestId("live-audio")).toBeNull();
   });
 
   it("speaks Spanish", async () => {

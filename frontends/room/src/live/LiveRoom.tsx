@@ -38,8 +38,11 @@ import {
   useProviderTokenClient,
   useStageClient,
 } from "./api.ts";
+import { Avatar, useAvatarImages } from "./Avatar.tsx";
 import { Booth } from "./Booth.tsx";
-import { formatSeconds, initialsOf } from "./format.ts";
+import { formatSeconds } from "./format.ts";
+import { LiveAudio } from "./LiveAudio.tsx";
+import type { LiveAudioEngine } from "./live-audio.ts";
 import { LIVE_NAMESPACE, liveTranslations } from "./locales.ts";
 import { NowPlaying } from "./NowPlaying.tsx";
 import { QueuePanel } from "./QueuePanel.tsx";
@@ -78,6 +81,10 @@ export interface LiveRoomProps {
   /** The deployment's outside players and brand; by default from the runtime configuration (/remotes.json). */
   players?: readonly string[];
   brand?: string;
+  /** The deployment's Agora app id (live audio); by default from the runtime configuration, null: none. */
+  agoraAppId?: string | null;
+  /** Tests: the live-audio engine (Agora's by default, loaded only when a room's live audio is joined). */
+  loadLiveAudio?: () => Promise<LiveAudioEngine>;
   /** Tests: the handler of the URL providers. */
   urlHandler?: PlayHandler;
   /** Inside the chat platform's activity (Discord); by default from the page's host. */
@@ -152,6 +159,8 @@ export function LiveRoom({
   previewLimit = PREVIEW_SONG_LIMIT,
   players,
   brand,
+  agoraAppId,
+  loadLiveAudio,
   urlHandler,
   renderChat,
   activity = typeof window !== "undefined" && isDiscordHost(window.location.hostname),
@@ -200,17 +209,20 @@ export function LiveRoom({
   const now = useTick(500);
   const serverNow = clock ? clock.serverNow() : now;
 
-  // The outside players the deployment configured, and its brand's provider priority (spec 002 §9).
+  // The outside players the deployment configured, and its brand's provider priority (spec 002 §9); its Agora
+  // app id when it has Agora (live audio).
+  type LiveConfig = { players?: string[]; brand?: string; agoraAppId?: string };
   const config = useQuery({
     queryKey: ["rooms", "live", "runtimeConfig"],
     queryFn: () =>
       loadRuntimeConfig().then(
-        (value) => value as { players?: string[]; brand?: string },
-        () => ({}) as { players?: string[]; brand?: string },
+        (value) => value as LiveConfig,
+        () => ({}) as LiveConfig,
       ),
-    enabled: players === undefined,
+    enabled: players === undefined || agoraAppId === undefined,
     staleTime: Infinity,
   });
+  const configuredAgora = agoraAppId === undefined ? config.data?.agoraAppId : (agoraAppId ?? undefined);
   // A configuration without players (the array form of /remotes.json, or none) configures none.
   const configuredPlayers = useMemo(
     () => players ?? (config.data ? (config.data.players ?? []) : undefined),
@@ -417,6 +429,9 @@ export function LiveRoom({
   });
   const nameOf = (uuid: string) =>
     uuid === me ? t("you") : profiles.data?.profiles.find((p) => p.uuid === uuid)?.nickname || uuid;
+  // Their avatars' images (merch avatars by slug); initials stand in for the rest.
+  const avatars = useAvatarImages(profiles.data?.profiles);
+  const avatarOf = (uuid: string) => avatars.get(uuid);
 
   // Spec 002 §4: when the room's settings change its slug, the cached room follows (currentDancefloor too, in
   // useStage), so links and a reload use the new one.
@@ -464,9 +479,13 @@ export function LiveRoom({
       {!session.signedIn && <p className="tt-muted">{t("guestNotice")}</p>}
       <ErrorMessage error={action.error ?? live.refused} />
       {stage?.room?.liveAudio && (
-        <p className="tt-muted" data-testid="live-audio">
-          {t("liveAudio")}: {t("liveAudioUnavailable")}
-        </p>
+        <LiveAudio
+          room={stage.room.uuid}
+          me={me}
+          isOwner={me !== undefined && me === stage.room.ownerUuid}
+          appId={configuredAgora}
+          {...(loadLiveAudio ? { loadEngine: loadLiveAudio } : {})}
+        />
       )}
       {stage && (
         <div className="tt-live-grid">
@@ -483,6 +502,7 @@ export function LiveRoom({
                 act("room-action", "remove-from-seat", () => stageClient.removeFromSeat({ room: roomId, user }))
               }
               nameOf={nameOf}
+              avatarOf={avatarOf}
             />
             <NowPlaying
               stage={stage}
@@ -551,34 +571,9 @@ export function LiveRoom({
                 </>
               ) : null}
             </div>
-            <section className="tt-live-listeners" aria-labelledby="live-listeners">
-              <h2 id="live-listeners">{t("listeners")}</h2>
-              <p data-testid="live-listeners">
-                {t("listenerCount", { users: stage.listeners?.users ?? 0, guests: stage.listeners?.guests ?? 0 })}
-              </p>
-              <ul className="tt-live-dancefloor" aria-label={t("dancefloor")}>
-                {stage.dancefloor.map((user) => (
-                  <li key={user} className="tt-live-avatar" title={nameOf(user)}>
-                    {initialsOf(user)}
-                  </li>
-                ))}
-              </ul>
-            </section>
-            {(recent.data?.length ?? 0) > 0 && (
-              <section aria-labelledby="live-recent">
-                <h2 id="live-recent">{t("recent")}</h2>
-                <ul data-testid="live-recent">
-                  {recent.data!.map((item, index) => (
-                    <li key={`${item.crateSongUuid}-${index}`}>
-                      {item.trackName} – {item.artistName} ({formatSeconds(item.duration)})
-                    </li>
-                  ))}
-                </ul>
-              </section>
-            )}
           </div>
+          {/* Beside the stage on a wide screen, below it on a narrow one (live.css). */}
           <aside className="tt-live-side">
-            {me !== undefined && <QueuePanel refreshKey={playId ?? ""} />}
             <section className="tt-live-chat" aria-labelledby="live-chat">
               <h2 id="live-chat">{t("chat")}</h2>
               <Suspense fallback={<p className="tt-muted">{t("chatUnavailable")}</p>}>
@@ -592,6 +587,36 @@ export function LiveRoom({
               </Suspense>
             </section>
           </aside>
+        </div>
+      )}
+      {stage && (
+        <div className="tt-live-more">
+          {me !== undefined && <QueuePanel refreshKey={playId ?? ""} />}
+          <section className="tt-live-listeners" aria-labelledby="live-listeners">
+            <h2 id="live-listeners">{t("listeners")}</h2>
+            <p data-testid="live-listeners">
+              {t("listenerCount", { users: stage.listeners?.users ?? 0, guests: stage.listeners?.guests ?? 0 })}
+            </p>
+            <ul className="tt-live-dancefloor" aria-label={t("dancefloor")}>
+              {stage.dancefloor.map((user) => (
+                <li key={user} title={nameOf(user)}>
+                  <Avatar uuid={user} imageUrl={avatarOf(user)} label={t("avatarOf", { name: nameOf(user) })} />
+                </li>
+              ))}
+            </ul>
+          </section>
+          {(recent.data?.length ?? 0) > 0 && (
+            <section aria-labelledby="live-recent">
+              <h2 id="live-recent">{t("recent")}</h2>
+              <ul data-testid="live-recent">
+                {recent.data!.map((item, index) => (
+                  <li key={`${item.crateSongUuid}-${index}`}>
+                    {item.trackName} – {item.artistName} ({formatSeconds(item.duration)})
+                  </li>
+                ))}
+              </ul>
+            </section>
+          )}
         </div>
       )}
     </section>

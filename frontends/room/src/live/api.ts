@@ -1,15 +1,17 @@
+import { AvatarService } from "@tt/proto/tt/merch/v1/avatar_service_pb";
 import { CrateService } from "@tt/proto/tt/playlist/v1/crate_service_pb";
 import { StageService } from "@tt/proto/tt/social/v1/stage_service_pb";
 import { ProfileService } from "@tt/proto/tt/user/v1/profile_service_pb";
 import { ProviderTokenService } from "@tt/proto/tt/user/v1/provider_token_service_pb";
 import { useClient } from "@tt/web-kit/connect";
 
-export { CrateService, ProfileService, ProviderTokenService, StageService };
+export { AvatarService, CrateService, ProfileService, ProviderTokenService, StageService };
 
 export const useStageClient = () => useClient(StageService);
 export const useCrateClient = () => useClient(CrateService);
 export const useProviderTokenClient = () => useClient(ProviderTokenService);
 export const useProfileClient = () => useClient(ProfileService);
+export const useAvatarClient = () => useClient(AvatarService);
 
 /** Query keys of the live room. */
 export const liveKeys = {
@@ -17,6 +19,8 @@ export const liveKeys = {
   crates: ["rooms", "live", "crates"] as const,
   userData: ["rooms", "live", "userData"] as const,
   profiles: (uuids: readonly string[]) => ["rooms", "live", "profiles", ...uuids] as const,
+  /** A merch avatar by slug (its name and image), shared by everyone wearing it. */
+  avatar: (slug: string) => ["rooms", "live", "avatar", slug] as const,
   /** §4: "a played-song message adds the finished song to the recent-songs cache". */
   recentSongs: (room: string) => ["rooms", "live", "recentSongs", room] as const,
 };
@@ -24,6 +28,8 @@ export const liveKeys = {
 /** Spec 002 §9: profiles are fresh for 5 minutes and fetched in batches of at most 150. */
 export const PROFILE_STALE_MS = 5 * 60 * 1000;
 export const PROFILE_BATCH = 150;
+/** Avatars (the merch catalogue) change rarely: an image is kept for an hour. */
+export const AVATAR_STALE_MS = 60 * 60 * 1000;
 
 /** The queue shown beside the booth (the playlist service's page size for crate songs, §9). */
 export const QUEUE_PAGE_SIZE = 300;

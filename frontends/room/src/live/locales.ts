@@ -68,6 +68,13 @@ const en = {
   chatUnavailable: "Chat is loading…",
   liveAudio: "Live audio",
   liveAudioUnavailable: "Live audio is on in this room, but it is unavailable here: Agora is not configured.",
+  liveAudioConnecting: "Joining the room's live audio…",
+  liveAudioOnAir: "You are on air: the room hears your microphone.",
+  liveAudioListening: "You hear the room's live audio.",
+  liveAudioSignIn: "Sign in to hear the room's live audio.",
+  liveAudioFailed: "Live audio could not start: {{reason}}",
+  liveAudioRetry: "Try live audio again",
+  avatarOf: "Avatar: {{name}}",
   recent: "Recently played",
   kicked: {
     title: "You were removed from this room",
@@ -145,6 +152,13 @@ const es: typeof en = {
   liveAudio: "Audio en vivo",
   liveAudioUnavailable:
     "El audio en vivo está activado en esta sala, pero no está disponible aquí: Agora no está configurado.",
+  liveAudioConnecting: "Entrando en el audio en vivo de la sala…",
+  liveAudioOnAir: "Estás en el aire: la sala oye tu micrófono.",
+  liveAudioListening: "Oyes el audio en vivo de la sala.",
+  liveAudioSignIn: "Inicia sesión para oír el audio en vivo de la sala.",
+  liveAudioFailed: "El audio en vivo no pudo empezar: {{reason}}",
+  liveAudioRetry: "Reintentar el audio en vivo",
+  avatarOf: "Avatar de {{name}}",
   recent: "Sonaron hace poco",
   kicked: {
     title: "Te sacaron de esta sala",

@@ -7,11 +7,14 @@ import { CrateSongSchema, type CrateSong } from "@tt/proto/tt/playlist/v1/crate_
 import { StageSchema, type Stage } from "@tt/proto/tt/social/v1/stage_pb";
 import { JoinResponseSchema, type JoinResponse } from "@tt/proto/tt/social/v1/stage_service_pb";
 import { createPatch } from "rfc6902";
-import { CrateService, ProfileService, StageService } from "./api.ts";
+import { AvatarService, CrateService, ProfileService, ProviderTokenService, StageService } from "./api.ts";
 
 export const ROOM_UUID = "00000000-0000-4000-8000-000000000001";
 export const DJ_UUID = "00000000-0000-4000-8000-0000000000d1";
 export const LISTENER_UUID = "00000000-0000-4000-8000-0000000000e1";
+/** The DJ's avatar (a merch avatar slug) and its image. */
+export const DJ_AVATAR = "neon-cat";
+export const DJ_AVATAR_IMAGE = "/media/avatars/neon-cat.png";
 
 const callerOf = (context: HandlerContext) =>
   /^Bearer t:(.+)$/.exec(context.requestHeader.get("Authorization") ?? "")?.[1];
@@ -21,6 +24,9 @@ export interface FakeSocial {
   stage: Stage;
   calls: { method: string; caller: string | undefined; input: unknown }[];
   queue: CrateSong[];
+  /** Profiles' avatar slugs by user (the DJ wears DJ_AVATAR), and the merch avatars' images by slug. */
+  avatarIds: Map<string, string>;
+  avatarImages: Map<string, string>;
   /** What GetUserData answers (the listener's explicit-audio preference). */
   allowExplicitAudio: boolean;
   /** Changes the stage and sends the patch to every open stream. */
@@ -61,6 +67,8 @@ export function createFakeSocial(): FakeSocial {
     calls,
     queue,
     allowExplicitAudio: false,
+    avatarIds: new Map([[DJ_UUID, DJ_AVATAR]]),
+    avatarImages: new Map([[DJ_AVATAR, DJ_AVATAR_IMAGE]]),
     joins: () => opened,
     change(mutate) {
       const before = toJson(StageSchema, fake.stage);
@@ -156,13 +164,33 @@ export function createFakeSocial(): FakeSocial {
           record("GetProfiles", context, request);
           return {
             profiles: request.users
-              .filter((user) => user === DJ_UUID)
-              .map((uuid) => ({ uuid, nickname: "DJ Nightjar" })),
+              .filter((user) => user === DJ_UUID || fake.avatarIds.has(user))
+              .map((uuid) => ({
+                uuid,
+                nickname: uuid === DJ_UUID ? "DJ Nightjar" : "",
+                avatarId: fake.avatarIds.get(uuid) ?? "",
+              })),
           };
         },
         getUserData(request, context) {
           record("GetUserData", context, request);
           return { userData: { allowExplicitAudio: fake.allowExplicitAudio } };
+        },
+      });
+      router.service(AvatarService, {
+        getAvatar(request, context) {
+          record("GetAvatar", context, request);
+          const imageUrl = fake.avatarImages.get(request.slug);
+          if (imageUrl === undefined) throw new ConnectError("avatar not found", Code.NotFound);
+          return { avatar: { slug: request.slug, name: request.slug, imageUrl } };
+        },
+      });
+      router.service(ProviderTokenService, {
+        createAgoraToken(request, context) {
+          record("CreateAgoraToken", context, request);
+          const caller = callerOf(context);
+          if (!caller) throw new ConnectError("guests cannot join live audio", Code.PermissionDenied);
+          return { token: `agora-${request.role}`, appId: "", uid: caller, channel: request.channel };
         },
       });
       router.service(CrateService, {

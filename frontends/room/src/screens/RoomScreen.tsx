@@ -61,51 +61,6 @@ export function RoomScreen({ id }: { id: string }) {
           </Link>
         )}
       </header>
-      {room.posterUrl && <img className="tt-room-poster" src={room.posterUrl} alt="" />}
-      {room.description && <p>{room.description}</p>}
-      <dl className="tt-room-facts">
-        <dt>{t("room.type")}</dt>
-        <dd>{t(`enum.${room.type}`, { defaultValue: room.type })}</dd>
-        <dt>{t("room.design")}</dt>
-        <dd>{room.design}</dd>
-        <dt>{t("room.djType")}</dt>
-        <dd>{t(`enum.${join.data.djType}`, { defaultValue: join.data.djType })}</dd>
-        <dt>{t("room.seats")}</dt>
-        <dd>{join.data.numberOfDjs}</dd>
-        {room.externalUrl && (
-          <>
-            <dt>{t("room.external")}</dt>
-            <dd>
-              <a href={room.externalUrl} rel="noopener noreferrer nofollow" target="_blank">
-                {room.externalUrl}
-              </a>
-            </dd>
-          </>
-        )}
-      </dl>
-      <section aria-labelledby="room-you" className="tt-card">
-        <h2 id="room-you">{t("room.yourRoles")}</h2>
-        <ul className="tt-room-roles" data-testid="my-roles">
-          {roles.map((role) => (
-            <li key={role}>{t(`role.${role}`, { defaultValue: role })}</li>
-          ))}
-        </ul>
-        <ul data-testid="permissions">
-          <li>{permissions?.canChat ? t("room.mayChat") : t("room.mayNotChat")}</li>
-          <li>{permissions?.canDj ? t("room.mayDj") : t("room.mayNotDj")}</li>
-          {permissions?.isModerator && <li>{t("room.isModerator")}</li>}
-        </ul>
-      </section>
-      {room.pinnedMessages.length > 0 && (
-        <section aria-labelledby="room-pinned">
-          <h2 id="room-pinned">{t("room.pinned")}</h2>
-          <ul>
-            {room.pinnedMessages.map((message, index) => (
-              <li key={index}>{message}</li>
-            ))}
-          </ul>
-        </section>
-      )}
       <Suspense fallback={<p className="tt-loading">{t("loading")}</p>}>
         <LiveRoom
           room={room.uuid}
@@ -117,6 +72,55 @@ export function RoomScreen({ id }: { id: string }) {
           }}
         />
       </Suspense>
+      {room.pinnedMessages.length > 0 && (
+        <section aria-labelledby="room-pinned">
+          <h2 id="room-pinned">{t("room.pinned")}</h2>
+          <ul>
+            {room.pinnedMessages.map((message, index) => (
+              <li key={index}>{message}</li>
+            ))}
+          </ul>
+        </section>
+      )}
+      {/* The room's details and the caller's roles, below the stage and folded: a listener comes for the stage. */}
+      <details className="tt-card tt-room-details" data-testid="room-details">
+        <summary>{t("room.details")}</summary>
+        {room.posterUrl && <img className="tt-room-poster" src={room.posterUrl} alt="" />}
+        {room.description && <p>{room.description}</p>}
+        <dl className="tt-room-facts">
+          <dt>{t("room.type")}</dt>
+          <dd>{t(`enum.${room.type}`, { defaultValue: room.type })}</dd>
+          <dt>{t("room.design")}</dt>
+          <dd>{room.design}</dd>
+          <dt>{t("room.djType")}</dt>
+          <dd>{t(`enum.${join.data.djType}`, { defaultValue: join.data.djType })}</dd>
+          <dt>{t("room.seats")}</dt>
+          <dd>{join.data.numberOfDjs}</dd>
+          {room.externalUrl && (
+            <>
+              <dt>{t("room.external")}</dt>
+              <dd>
+                <a href={room.externalUrl} rel="noopener noreferrer nofollow" target="_blank">
+                  {room.externalUrl}
+                </a>
+              </dd>
+            </>
+          )}
+        </dl>
+        <section aria-labelledby="room-you">
+          <h2 id="room-you">{t("room.yourRoles")}</h2>
+          <ul className="tt-room-roles" data-testid="my-roles">
+            {roles.map((role) => (
+              <li key={role}>{t(`role.${role}`, { defaultValue: role })}</li>
+            ))}
+          </ul>
+          <ul data-testid="permissions">
+            <li>{permissions?.canChat ? t("room.mayChat") : t("room.mayNotChat")}</li>
+            <li>{permissions?.canDj ? t("room.mayDj") : t("room.mayNotDj")}</li>
+            {permissions?.isModerator && <li>{t("room.isModerator")}</li>}
+          </ul>
+        </section>
+      </details>
     </article>
   );
 }
