@@ -52,14 +52,6 @@ export const PLAYER_SOURCES = {
   },
 } as const satisfies Record<string, Partial<Record<ExtraDirective, readonly string[]>>>;
 
-export type PlayerName = keyof typeof PLAYER_SOURCES;
-export const PLAYER_NAMES = Object.keys(PLAYER_SOURCES) as PlayerName[];
-
-/** The provider variables whose presence turns a player on when WEB_PLAYERS is not set. */
-const PLAYER_PROVIDER_VARIABLES: Record<PlayerName, string> = {
-  youtube: "GOOGLE_CLIENT_ID",
-  soundcloud: "SOUNDCLOUD_CLIENT_ID",
-  spotify: "SPOTIFY_CLIENT_ID",
 /**
  * What the Agora Web SDK (a room's live audio) connects to when the deployment configures Agora: its gateway and
  * edge servers and statistics over HTTPS and WebSocket (the audio itself is WebRTC, which CSP does not govern).
@@ -68,6 +60,14 @@ export const AGORA_SOURCES = {
   connect: ["https://*.agora.io", "wss://*.agora.io", "https://*.sd-rtn.com", "wss://*.sd-rtn.com"],
 } as const satisfies Partial<Record<ExtraDirective, readonly string[]>>;
 
+export type PlayerName = keyof typeof PLAYER_SOURCES;
+export const PLAYER_NAMES = Object.keys(PLAYER_SOURCES) as PlayerName[];
+
+/** The provider variables whose presence turns a player on when WEB_PLAYERS is not set. */
+const PLAYER_PROVIDER_VARIABLES: Record<PlayerName, string> = {
+  youtube: "GOOGLE_CLIENT_ID",
+  soundcloud: "SOUNDCLOUD_CLIENT_ID",
+  spotify: "SPOTIFY_CLIENT_ID",
 };
 
 export interface ContentSecurityOptions {
@@ -81,6 +81,11 @@ export interface ContentSecurityOptions {
   players?: readonly PlayerName[];
   /** More sources per directive (an API on another origin goes in connect). */
   extra?: Partial<Record<ExtraDirective, readonly string[]>>;
+  /**
+   * The Agora app id (AGORA_APP_ID, the user service's): the pages' rooms may join their live audio, so
+   * /remotes.json carries it and Agora's servers join connect-src.
+   */
+  agoraAppId?: string;
 }
 
 /** A source the configuration may add: scheme://host[:port][/path], the host may start with "*.". */
@@ -91,11 +96,6 @@ function originOf(url: string): string | undefined {
   if (url.startsWith("//")) {
     // Protocol-relative: a host source without a scheme takes the page's.
     const host = /^\/\/([^/?#]+)/.exec(url)?.[1];
-  /**
-   * The Agora app id (AGORA_APP_ID, the user service's): the pages' rooms may join their live audio, so
-   * /remotes.json carries it and Agora's servers join connect-src.
-   */
-  agoraAppId?: string;
     return host && SOURCE.test(`https://${host}`) ? host.toLowerCase() : undefined;
   }
   if (!/^[a-z][a-z0-9+.-]*:/i.test(url)) return undefined;
@@ -121,6 +121,9 @@ export function contentSecurityPolicy(options: ContentSecurityOptions = {}): str
       const preset: Partial<Record<ExtraDirective, readonly string[]>> = PLAYER_SOURCES[player];
       return preset[directive] ?? [];
     }),
+    ...(options.agoraAppId
+      ? ((AGORA_SOURCES as Partial<Record<ExtraDirective, readonly string[]>>)[directive] ?? [])
+      : []),
     ...(options.extra?.[directive] ?? []),
   ];
   const directives: [string, (string | undefined)[]][] = [
@@ -131,9 +134,6 @@ export function contentSecurityPolicy(options: ContentSecurityOptions = {}): str
     ["media-src", ["'self'", "blob:", mediaOrigin, ...sources("media")]],
     ["font-src", ["'self'", ...remoteOrigins, ...sources("font")]],
     ["connect-src", ["'self'", ...remoteOrigins, ...serviceOrigins, mediaOrigin, ...sources("connect")]],
-    ...(options.agoraAppId
-      ? ((AGORA_SOURCES as Partial<Record<ExtraDirective, readonly string[]>>)[directive] ?? [])
-      : []),
     ["worker-src", ["'self'", "blob:"]],
     ["frame-src", ["'self'", ...sources("frame")]],
     ["manifest-src", ["'self'"]],
@@ -214,6 +214,8 @@ function parseServiceUrls(value: string | undefined): ServiceUrls | undefined {
  * - MEDIA_BASE_URL: the media's public base URL (its origin when it is a full URL).
  * - WEB_SERVICE_URLS: services whose API is not on the site's origin, name=base URL, comma-separated
  *   (user=http://localhost:8081): served in /remotes.json for the web kit, and their origins join connect-src.
+ * - AGORA_APP_ID: the user service's Agora app id; set, /remotes.json carries it (rooms' live audio) and Agora's
+ *   servers join connect-src.
  */
 export function loadContentSecurityOptions(
   env: Record<string, string | undefined>,
@@ -225,8 +227,6 @@ export function loadContentSecurityOptions(
       ? PLAYER_NAMES.filter((player) => (env[PLAYER_PROVIDER_VARIABLES[player]] ?? "") !== "")
       : listOf(requested).map((name) => {
           if (!(PLAYER_NAMES as string[]).includes(name)) {
- * - AGORA_APP_ID: the user service's Agora app id; set, /remotes.json carries it (rooms' live audio) and Agora's
- *   servers join connect-src.
             throw new Error(`WEB_PLAYERS: unknown player "${name}"; known: ${PLAYER_NAMES.join(", ")}`);
           }
           return name as PlayerName;
@@ -246,16 +246,16 @@ export function loadContentSecurityOptions(
   }
   const mediaBaseUrl = env["MEDIA_BASE_URL"];
   const services = parseServiceUrls(env["WEB_SERVICE_URLS"]);
+  const agoraAppId = env["AGORA_APP_ID"]?.trim() || undefined;
+  if (agoraAppId !== undefined && !AGORA_APP_ID.test(agoraAppId)) {
+    throw new Error("AGORA_APP_ID: must be the 32 hexadecimal characters from the Agora console");
+  }
   return {
     ...(remotes ? { remotes } : {}),
     ...(services ? { services } : {}),
     ...(mediaBaseUrl ? { mediaBaseUrl } : {}),
     players,
     extra,
+    ...(agoraAppId ? { agoraAppId } : {}),
   };
 }
-  const agoraAppId = env["AGORA_APP_ID"]?.trim() || undefined;
-  if (agoraAppId !== undefined && !AGORA_APP_ID.test(agoraAppId)) {
-    throw new Error("AGORA_APP_ID: must be the 32 hexadecimal characters from the Agora console");
-  }
-    ...(agoraAppId ? { agoraAppId } : {}),
