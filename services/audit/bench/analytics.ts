@@ -32,7 +32,13 @@ const gateway = createGateway({
   backends: [{ services: host.services, transport: host.transport, connect: { handler: host.handler } }],
   logger,
 });
-const server = await createServer({ handler: gateway.handler, port: 0, host: "127.0.0.1", logger });
+const server = await createServer({
+  handler: gateway.handler,
+  port: 0,
+  host: "127.0.0.1",
+  ready: host.ready,
+  logger,
+});
 
 const body = JSON.stringify({
   topic: "page-view",

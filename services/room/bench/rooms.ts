@@ -34,7 +34,13 @@ const gateway = createGateway({
   backends: [{ services: host.services, transport: host.transport, connect: { handler: host.handler } }],
   logger,
 });
-const server = await createServer({ handler: gateway.handler, port: 0, host: "127.0.0.1", logger });
+const server = await createServer({
+  handler: gateway.handler,
+  port: 0,
+  host: "127.0.0.1",
+  ready: host.ready,
+  logger,
+});
 const orm = await initServiceOrm(db.url, roomServiceDefinition);
 
 type Json = Record<string, unknown> & { [k: string]: any }; // eslint-disable-line @typescript-eslint/no-explicit-any

@@ -107,7 +107,8 @@ try {
     await api("PUT", `/api/user-service/users/${user.user.uuid}/capabilities/uploadMusic`, login.accessToken.token, {});
     const token = user.accessToken.token;
     const form = new FormData();
-    form.append("file", new Blob([await makeAudio({ seconds: 30, title: "Serve", artist: "Bench" })]), "s.mp3");
+    const audio = await makeAudio({ seconds: 30, title: "Serve", artist: "Bench" });
+    form.append("file", new Blob([audio as Uint8Array<ArrayBuffer>]), "s.mp3");
     const song = (await (await api("POST", "/api/room-service/upload/song", token, form)).json()) as { songId: string };
     for (let status = ""; status !== "VERIFIED";) {
       await new Promise((resolve) => setTimeout(resolve, 200));
