@@ -40,7 +40,10 @@ describe("loadKitConfig", () => {
         error = err;
       }
       expect(error, bad).toBeInstanceOf(ConfigError);
-      expect((error as ConfigError).issues.map((i) => i.variable), bad).toEqual(["DATABASE_POOL_MAX"]);
+      expect(
+        (error as ConfigError).issues.map((i) => i.variable),
+        bad,
+      ).toEqual(["DATABASE_POOL_MAX"]);
     }
   });
 

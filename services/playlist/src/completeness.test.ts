@@ -2,10 +2,8 @@
 // every documented /api/playlist-service operation (specification operations.tsv, the rows copied below) is
 // routed by the gateway's own route table to an RPC of the service, with literal segments winning over
 // variables as the gateway matches them (GET /crate/special/queue is GetQueue, not GetCrate).
-import { existsSync, readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { methodKey } from "@tt/kit";
-import { createServiceHarness } from "@tt/kit/testing";
+import { expectEveryOperationRouted, expectEveryRpcImplemented, expectSpecificationRows } from "@tt/kit/testing";
 import { buildRouteTable } from "../../../gateway/src/routes.ts";
 import { PLAYLIST_SERVICES, playlistServiceDefinition } from "./index.ts";
 
@@ -75,8 +73,6 @@ export const PLAYLIST_OPERATIONS = [
  */
 const NOT_YET_SERVED: string[] = [];
 
-const SPEC = "/work/shared/spec/operations.tsv";
-
 /** A concrete path for a template: each {variable} becomes a sample value its field rules accept. */
 function concrete(path: string): string {
   return path.replace(/\{([^}]+)\}/g, (_m, name: string) =>
@@ -88,44 +84,17 @@ function concrete(path: string): string {
 
 describe("tt.playlist.v1 completeness", () => {
   it("implements every RPC of the protos (the host starts it)", async () => {
-    const h = await createServiceHarness(playlistServiceDefinition, { bus: "memory", network: false });
-    try {
-      const missing = PLAYLIST_SERVICES.flatMap((s) => s.methods)
-        .filter((m) => !h.host.methods.has(methodKey(m)))
-        .map((m) => m.name);
-      expect(missing).toEqual([]);
-    } finally {
-      await h.close();
-    }
+    await expectEveryRpcImplemented(playlistServiceDefinition, { services: PLAYLIST_SERVICES, bus: "memory" });
   });
 
   it("the copied rows are the specification's (when the specification is at hand)", () => {
-    if (!existsSync(SPEC)) return;
-    const rows = readFileSync(SPEC, "utf8")
-      .split("\n")
-      .map((line) => line.split("\t"))
-      .filter((cols) => cols[1]?.startsWith("/api/playlist-service"))
-      .map((cols) => `${cols[0]} ${cols[1]}`);
-    expect(rows).toEqual(PLAYLIST_OPERATIONS);
+    expectSpecificationRows("/api/playlist-service", PLAYLIST_OPERATIONS);
   });
 
   it("routes every documented operation through the gateway's route table", () => {
     const table = buildRouteTable([{ services: [...PLAYLIST_SERVICES] }]);
-    const missing: string[] = [];
-    const wrongPlace: string[] = [];
-    for (const op of PLAYLIST_OPERATIONS) {
-      const [verb, path] = op.split(" ") as [string, string];
-      try {
-        const match = table.match(verb, concrete(path));
-        // Variables stay where the specification has them (renamed to snake_case at most).
-        const specVars = [...path.matchAll(/\{([^}]+)\}/g)].length;
-        if (match.variables.length !== specVars) wrongPlace.push(`${op} → ${match.value.pattern}`);
-      } catch {
-        missing.push(op);
-      }
-    }
-    expect(wrongPlace).toEqual([]);
-    expect(missing).toEqual(NOT_YET_SERVED);
+    // Variables stay where the specification has them (renamed to snake_case at most).
+    expectEveryOperationRouted(table, PLAYLIST_OPERATIONS, { concrete, notYetServed: NOT_YET_SERVED });
   });
 
   it("sends the special crates' literal paths to their own RPCs", () => {

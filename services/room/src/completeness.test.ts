@@ -4,8 +4,7 @@
 import { readFileSync } from "node:fs";
 import { getOption } from "@bufbuild/protobuf";
 import { describe, expect, it } from "vitest";
-import { methodKey } from "@tt/kit";
-import { createServiceHarness } from "@tt/kit/testing";
+import { expectEveryRpcImplemented } from "@tt/kit/testing";
 import { http } from "@tt/proto/google/api/annotations_pb";
 import { userServiceDefinition } from "@tt/user-service";
 import { ROOM_SERVICES, roomServiceDefinition } from "./index.ts";
@@ -72,18 +71,10 @@ describe("tt.room.v1 services", () => {
   });
 
   it("implements every RPC of the proto (the host starts it)", async () => {
-    const h = await createServiceHarness(roomServiceDefinition, {
+    await expectEveryRpcImplemented(roomServiceDefinition, {
+      services: ROOM_SERVICES,
       bus: "memory",
-      network: false,
       alongside: [userServiceDefinition],
     });
-    try {
-      const missing = ROOM_SERVICES.flatMap((s) => s.methods)
-        .filter((m) => !h.host.methods.has(methodKey(m)))
-        .map((m) => m.name);
-      expect(missing).toEqual([]);
-    } finally {
-      await h.close();
-    }
   });
 });

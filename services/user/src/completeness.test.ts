@@ -1,21 +1,12 @@
 // Every RPC of the tt.user.v1 services has an implementation: the kit's host refuses to start a service
 // that leaves one out (it would answer Unimplemented, a broken path for the specification's clients), so
 // starting the real service the way production does is the whole check.
-import { describe, expect, it } from "vitest";
-import { methodKey } from "@tt/kit";
-import { createServiceHarness } from "@tt/kit/testing";
+import { describe, it } from "vitest";
+import { expectEveryRpcImplemented } from "@tt/kit/testing";
 import { userServiceDefinition, USER_SERVICES } from "./index.ts";
 
 describe("tt.user.v1 services", () => {
   it("implements every RPC of the proto (the host starts it)", async () => {
-    const h = await createServiceHarness(userServiceDefinition, { bus: "memory", network: false });
-    try {
-      const missing = USER_SERVICES.flatMap((s) => s.methods)
-        .filter((m) => !h.host.methods.has(methodKey(m)))
-        .map((m) => m.name);
-      expect(missing).toEqual([]);
-    } finally {
-      await h.close();
-    }
+    await expectEveryRpcImplemented(userServiceDefinition, { services: USER_SERVICES, bus: "memory" });
   });
 });

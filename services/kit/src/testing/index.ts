@@ -1,3 +1,10 @@
+export {
+  expectEveryOperationRouted,
+  expectEveryRpcImplemented,
+  expectSpecificationRows,
+  SAMPLE_UUID,
+  SPEC_OPERATIONS_TSV,
+} from "./completeness.ts";
 export { decodeBasicAuth, startFakeServer } from "./fake-http-server.ts";
 export { rawConnection } from "./raw-connection.ts";
 export { schemaSnapshot } from "./schema-snapshot.ts";
@@ -13,6 +20,7 @@ export type {
   ServiceHarness,
   ServiceHarnessOptions,
 } from "./service-harness.ts";
+export type { OperationMatcher } from "./completeness.ts";
 export type { FakeAnswer, FakeHandler, FakeServer, RecordedRequest } from "./fake-http-server.ts";
 export type { RawConnection } from "./raw-connection.ts";
 export type { SchemaSnapshot } from "./schema-snapshot.ts";
