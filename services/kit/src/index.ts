@@ -47,6 +47,17 @@ export {
 } from "./media/store-config.ts";
 export { detectImageType, type ImageType } from "./media/image-type.ts";
 export { isMusicLinkHost, MUSIC_LINK_HOSTS } from "./music/link-hosts.ts";
+export {
+  APPLE_MUSIC_DEFAULT_TTL_SECONDS,
+  APPLE_MUSIC_MAX_TTL_SECONDS,
+  createAppleMusicTokenIssuer,
+  loadAppleMusicTokenConfig,
+  readAppleMusicKey,
+  type AppleMusicDeveloperToken,
+  type AppleMusicTokenConfig,
+  type AppleMusicTokenIssuer,
+  type AppleMusicTokenIssuerOptions,
+} from "./music/apple-music-token.ts";
 export { runServiceMain } from "./main.ts";
 export { callProvider, ProviderError, toConnectProviderError } from "./provider-errors.ts";
 export {
