@@ -1,38 +1,22 @@
 // Browser journeys of the admin console (issue 16): the platform in one process with the frontends mounted in
 // the gateway, driven by headless Chromium (setup as in web.e2e.test.ts). Screenshots go to test-artifacts/web-admin/.
-import type { Browser, BrowserContext, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { startAllInOne, type AllInOne } from "@tt/platform";
-import { createTestDatabase } from "@tt/kit/testing";
-import { createFrontendHandler } from "@tt/web-server";
-import { builtWebApps, screenshots, sharedBrowser } from "./support/web.ts";
+import type { BrowserContext, Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ADMIN, type TestPlatform } from "./support/platform.ts";
+import { screenshots, webSetup, type WebSetup } from "./support/web.ts";
 
-const ADMIN = { email: "admin@example.test", password: "admin-password-1" };
 // A platform of its own, not the journeys' shared one: the rooms list is asserted whole ("2 Rooms").
 const shot = screenshots("web-admin");
 const JOURNEY_TIMEOUT = 90_000;
 const stamp = Date.now();
 const listener = { email: `troublemaker-${stamp}@example.test`, password: "correct-horse-1" };
 
-let platform: AllInOne;
-let dropDatabase: () => Promise<void>;
-let browser: Browser;
+let web: WebSetup;
+let platform: TestPlatform;
 let context: BrowserContext;
 let listenerUuid: string;
 
-async function api(method: string, route: string, body?: unknown, token?: string) {
-  const res = await fetch(`${platform.url}${route}`, {
-    method,
-    headers: {
-      ...(body === undefined ? {} : { "content-type": "application/json" }),
-      ...(token ? { authorization: `Bearer ${token}` } : {}),
-    },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-  });
-  const text = await res.text();
-  if (!res.ok) throw new Error(`${method} ${route} answered ${res.status}: ${text}`);
-  return text ? (JSON.parse(text) as Record<string, unknown>) : {};
-}
+const api: WebSetup["api"] = (...args) => web.api(...args);
 
 /** The filter form of the list on screen. */
 function filters(page: Page) {
@@ -56,18 +40,8 @@ async function adminPage(section: string): Promise<Page> {
 }
 
 beforeAll(async () => {
-  await builtWebApps();
-  const db = await createTestDatabase(inject("databaseUrl"));
-  dropDatabase = db.drop;
-  const frontends = createFrontendHandler();
-  platform = await startAllInOne({
-    port: 0,
-    host: "127.0.0.1",
-    databaseUrl: db.url,
-    natsUrl: inject("natsUrl"),
-    env: { LOG_LEVEL: "warn", ADMIN_EMAIL: ADMIN.email, ADMIN_PASSWORD: ADMIN.password },
-    staticHandler: (req, res) => frontends(req, res),
-  });
+  web = await webSetup({ own: true });
+  platform = web.platform;
   // The listener the admin bans, who owns two rooms the admin then finds by a filter.
   await api("POST", "/api/user-service/users/sign-up", listener);
   const login = await api("POST", "/api/user-service/auth/login", listener);
@@ -75,15 +49,12 @@ beforeAll(async () => {
   listenerUuid = (login.user as { uuid: string }).uuid;
   await api("POST", "/api/room-service/rooms/infrastructure", { name: `Jazz Cellar ${stamp}` }, token);
   await api("POST", "/api/room-service/rooms/infrastructure", { name: `Techno Bunker ${stamp}` }, token);
-  browser = await sharedBrowser();
-  context = await browser.newContext({ viewport: { width: 1400, height: 900 } });
+  context = await web.browser.newContext({ viewport: { width: 1400, height: 900 } });
 }, 300_000);
 
 afterAll(async () => {
   await context?.close();
-  await browser?.close();
-  await platform?.close();
-  await dropDatabase?.();
+  await web?.close();
 });
 
 describe("admin console journeys", () => {

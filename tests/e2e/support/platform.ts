@@ -16,7 +16,7 @@ import { SignJWT, importPKCS8 } from "jose";
 import { request } from "node:http";
 import { inject } from "vitest";
 import { createTestDatabase, TEST_DATABASE_POOL_MAX } from "@tt/kit/testing";
-import { startAllInOne } from "@tt/platform";
+import { startAllInOne, type AllInOneOptions } from "@tt/platform";
 import { startDistributed } from "../../../services/platform/src/distributed.ts";
 import { SHARED_ADMIN, type SharedPlatformInfo, type SharedPlatformKind } from "../../setup/shared-platforms.ts";
 
@@ -75,7 +75,12 @@ export interface TestPlatform {
 export const u = (path: string) => `/api/user-service${path}`;
 
 export async function startTestPlatform(
-  opts: { mode?: Mode; env?: Record<string, string> } = {},
+  opts: {
+    mode?: Mode;
+    env?: Record<string, string>;
+    /** All-in-one only: what the gateway serves besides the API (the built web apps, see support/web.ts). */
+    staticHandler?: AllInOneOptions["staticHandler"];
+  } = {},
 ): Promise<TestPlatform> {
   const privatePem = generateKeyPairSync("ed25519").privateKey.export({ type: "pkcs8", format: "pem" }).toString();
   const db = await createTestDatabase(inject("databaseUrl"));
@@ -97,7 +102,7 @@ export async function startTestPlatform(
       (opts.mode ?? defaultMode()) === "distributed"
         ? // The children's output would interleave with the reporter's; their failures surface through startDistributed.
           await startDistributed({ ...startOpts, port: 0, forwardOutput: false })
-        : await startAllInOne({ ...startOpts, port: 0, host: "127.0.0.1" });
+        : await startAllInOne({ ...startOpts, port: 0, host: "127.0.0.1", staticHandler: opts.staticHandler });
   } catch (err) {
     await db.drop();
     throw err;

@@ -11,11 +11,13 @@
 // close() closes them. The platform is shared by the browser journeys only (not by the REST suites): the same
 // rules hold as for sharedPlatform (support/platform.ts): a file isolates itself by unique names and its own
 // accounts, and asserts nothing about rows it did not make. A journey that needs other settings or a whole
-// table to itself starts its own platform (startAllInOne) and still uses builtWebApps() and sharedBrowser().
+// table to itself asks for a platform of its own, serving the same apps: webSetup({ own: true }) (or
+// `{ own: { env } }`); its close() stops that platform and drops its database too.
 import { mkdirSync } from "node:fs";
 import path from "node:path";
 import { chromium, type Browser, type Page } from "playwright-core";
-import { askShared, sharedPlatformOf, type TestPlatform } from "./platform.ts";
+import { createFrontendHandler } from "@tt/web-server";
+import { askShared, sharedPlatformOf, startTestPlatform, type TestPlatform } from "./platform.ts";
 
 /** Where the journeys' screenshots go: test-artifacts/<dir>/ at the repository's root. */
 export function screenshots(dir: string): (page: Page, name: string) => Promise<void> {
@@ -55,7 +57,7 @@ export function restApi(url: string) {
 }
 
 export interface WebSetup {
-  /** The shared web platform (all-in-one, serving the built apps at its url). */
+  /** The shared web platform, or the file's own (`own`): all-in-one, serving the built apps at its url. */
   platform: TestPlatform;
   url: string;
   /** This file's connection to the shared Chromium. */
@@ -65,15 +67,43 @@ export interface WebSetup {
   close(): Promise<void>;
 }
 
-export async function webSetup(): Promise<WebSetup> {
+/**
+ * `own`: a platform of the file's own (all-in-one on a fresh database, with `env` over the test platforms' settings)
+ * instead of the shared one, for a file that needs other settings or asserts a whole table.
+ */
+export async function webSetup(opts: { own?: boolean | { env?: Record<string, string> } } = {}): Promise<WebSetup> {
   await builtWebApps();
-  const platform = await sharedPlatformOf("web");
-  const browser = await sharedBrowser();
+  let platform: TestPlatform;
+  if (opts.own) {
+    // Serves whatever the web apps' dist folders hold (built above), as the shared web platform does.
+    const frontends = createFrontendHandler();
+    platform = await startTestPlatform({
+      mode: "all-in-one",
+      env: opts.own === true ? {} : (opts.own.env ?? {}),
+      staticHandler: (req, res) => frontends(req, res),
+    });
+  } else {
+    platform = await sharedPlatformOf("web");
+  }
+  let browser: Browser;
+  try {
+    browser = await sharedBrowser();
+  } catch (err) {
+    await platform.close();
+    throw err;
+  }
   return {
     platform,
     url: platform.url,
     browser,
     api: restApi(platform.url),
-    close: () => browser.close(),
+    close: async () => {
+      try {
+        await browser.close();
+      } finally {
+        // The shared platform's close() does nothing; the file's own stops here.
+        await platform.close();
+      }
+    },
   };
 }
