@@ -38,6 +38,36 @@ export const gatewayConfigSchema = kitConfigSchema
     ),
     // Path of the shell's remotes manifest (mounted from the chart's remotes ConfigMap), served at /remotes.json.
     REMOTES_CONFIG: z.preprocess(unsetIfEmpty, z.string().min(1).optional()),
+    // What /remotes.json adds for the pages (issue 14), as the all-in-one's frontend server does: the deployment's
+    // brand ("hangout" plays by its own provider priority, spec 002 §9), the outside players the live room may load
+    // (comma-separated; the chart passes frontends.contentSecurityPolicy.players; unset: apple when the Apple Music
+    // key is configured, else none), and the site's public origin, the `origin` claim of the Apple Music developer
+    // token (APPLE_MUSIC_TEAM_ID, _KEY_ID, _PRIVATE_KEY, _TOKEN_TTL_SECONDS: the kit's loadAppleMusicTokenConfig).
+    WEB_BRAND: z.preprocess(
+      unsetIfEmpty,
+      z
+        .string()
+        .regex(/^[a-z][a-z0-9-]*$/, "must be a lower-case name (hangout)")
+        .optional(),
+    ),
+    WEB_PLAYERS: z
+      .string()
+      .optional()
+      .transform((s) =>
+        s === undefined
+          ? undefined
+          : s
+              .split(/[\s,]+/)
+              .map((p) => p.trim())
+              .filter(Boolean),
+      )
+      .refine((list) => list === undefined || list.every((p) => /^[a-z][a-z0-9]*$/.test(p)), {
+        message: "must be comma-separated player names (youtube,spotify,apple)",
+      }),
+    WEB_PUBLIC_URL: z.preprocess(
+      unsetIfEmpty,
+      z.url({ protocol: /^https?$/, error: "must be the site's http(s) URL" }).optional(),
+    ),
     // How REST calls reach the services, over one HTTP/2 session per service: the Connect protocol with binary
     // messages (default; about twice the throughput of gRPC in gateway/bench/distributed.ts) or gRPC.
     BACKEND_PROTOCOL: z.enum(["connect", "grpc"]).default("connect"),

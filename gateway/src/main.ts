@@ -3,15 +3,15 @@
 // unchanged. Also serves the shell's remotes manifest and, given MEDIA_DIR, stored profile images. Ready while
 // every backend is; drains on SIGTERM/SIGINT.
 import { once } from "node:events";
-import { readFile } from "node:fs/promises";
 import type { IncomingMessage, ServerResponse } from "node:http";
-import type { Http2ServerRequest, Http2ServerResponse } from "node:http2";
 import {
   clientIdleTimeoutMs,
+  createAppleMusicTokenIssuer,
   createLogger,
   createMediaHandler,
   createServer,
   installProcessGuards,
+  loadAppleMusicTokenConfig,
   metricsListen,
   serverLimits,
 } from "@tt/kit";
@@ -20,9 +20,7 @@ import { backendSession, createBackendTransport } from "./backend-transport.ts";
 import { serviceCatalog } from "./catalog.ts";
 import { backendUrls, loadGatewayConfig } from "./gateway-config.ts";
 import { createGateway, type GatewayBackend } from "./index.ts";
-
-type Request = IncomingMessage | Http2ServerRequest;
-type Response = ServerResponse | Http2ServerResponse;
+import { createRemotesHandler } from "./remotes-config.ts";
 
 /** Ready when every backend's /readyz answers 200; one probe round at a time, its answer reused for `ttlMs`. */
 function backendReadiness(baseUrls: string[], ttlMs: number, logger: Logger): () => Promise<boolean> {
@@ -52,27 +50,6 @@ function backendReadiness(baseUrls: string[], ttlMs: number, logger: Logger): ()
   };
 }
 
-/** Serves the shell's remotes manifest; read once at start so a broken mount fails the start, not the page. */
-async function remotesHandler(file: string | undefined) {
-  if (!file) return undefined;
-  const text = await readFile(file, "utf8");
-  JSON.parse(text); // only to refuse a malformed file now; the shell validates the entries
-  const body = Buffer.from(text);
-  return (req: Request, res: Response): boolean => {
-    const path = (req.url ?? "/").split("?")[0];
-    if (path !== "/remotes.json" || (req.method !== "GET" && req.method !== "HEAD")) return false;
-    (res as ServerResponse).writeHead(200, {
-      "content-type": "application/json; charset=utf-8",
-      "content-length": String(body.length),
-      // A new release changes the list; the shell must not keep a stale one.
-      "cache-control": "no-cache",
-    });
-    if (req.method === "HEAD") res.end();
-    else res.end(body);
-    return true;
-  };
-}
-
 const config = loadGatewayConfig(process.env);
 const logger = createLogger({ service: "gateway", level: config.LOG_LEVEL });
 // An unhandled rejection is logged and counted, never the end of the gateway (issue 9 defect 1).
@@ -94,7 +71,20 @@ const backends: GatewayBackend[] = Object.entries(serviceCatalog).map(([name, se
   connect: { baseUrl: urls[name]! },
 }));
 
-const remotes = await remotesHandler(config.REMOTES_CONFIG);
+// The web player's Apple Music developer token (the user service's APPLE_MUSIC_* variables; a partial or bad
+// setting stops the start naming the variable), bound to the site's origin when WEB_PUBLIC_URL names it.
+const appleMusic = loadAppleMusicTokenConfig(process.env);
+const appleMusicTokens = appleMusic
+  ? createAppleMusicTokenIssuer({ ...appleMusic, ...(config.WEB_PUBLIC_URL ? { origin: config.WEB_PUBLIC_URL } : {}) })
+  : undefined;
+const remotes = config.REMOTES_CONFIG
+  ? await createRemotesHandler({
+      file: config.REMOTES_CONFIG,
+      ...(config.WEB_BRAND ? { brand: config.WEB_BRAND } : {}),
+      players: config.WEB_PLAYERS ?? (appleMusicTokens ? ["apple"] : []),
+      ...(appleMusicTokens ? { appleMusicToken: () => appleMusicTokens.developerToken() } : {}),
+    })
+  : undefined;
 // A full MEDIA_BASE_URL (a CDN whose origin is this gateway) keeps its path.
 const media = config.MEDIA_DIR
   ? createMediaHandler({ root: config.MEDIA_DIR, basePath: new URL(config.MEDIA_BASE_URL, "http://-").pathname })

@@ -67,6 +67,27 @@ describe("runtime configuration (/remotes.json)", () => {
     }
   });
 
+  it("issue 14: carries the Apple Music developer token, and refuses one that is not a JWT", () => {
+    const appleMusic = {
+      developerToken: "eyJhbGciOiJFUzI1NiJ9.eyJpc3MiOiJUIn0.c2ln",
+      expiresAt: "2026-01-01T12:00:00.000Z",
+    };
+    expect(parseRuntimeConfig({ remotes: [], players: ["apple"], appleMusic })).toEqual({
+      remotes: [],
+      services: {},
+      players: ["apple"],
+      appleMusic,
+    });
+    for (const bad of [
+      {},
+      { developerToken: "not a jwt" },
+      { developerToken: appleMusic.developerToken, expiresAt: "soon" },
+      "x",
+    ]) {
+      expect(() => parseRuntimeConfig({ appleMusic: bad }), JSON.stringify(bad)).toThrow("remotes.json appleMusic");
+    }
+  });
+
   it("names a service by its proto package tt.<name>.v<n>", () => {
     expect(serviceNameOf("tt.user.v1.AuthService")).toBe("user");
     expect(serviceNameOf("tt.user.v1.AccountsService")).toBe("user");
@@ -115,5 +136,11 @@ describe("loadRuntimeConfig", () => {
     expect(first.services).toEqual({ user: "http://localhost:8081" });
     expect(await loadRuntimeConfig()).toBe(first);
     expect(seen).toEqual(["/remotes.json", "/remotes.json"]);
+    // issue 14: asked for fresh (a token in it is about to expire), it is fetched again for everyone.
+    answers.push(Response.json({ remotes: [ROOM], services: {}, brand: "hangout" }));
+    const fresh = await loadRuntimeConfig("/remotes.json", true);
+    expect(fresh.brand).toBe("hangout");
+    expect(await loadRuntimeConfig()).toBe(fresh);
+    expect(seen).toHaveLength(3);
   });
 });

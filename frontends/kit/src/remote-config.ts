@@ -29,6 +29,11 @@ export interface RuntimeConfig {
    * with): rooms with live audio then join their voice channel; absent: live audio is unavailable.
    */
   agoraAppId?: string;
+  /**
+   * The Apple Music developer token MusicKit JS is configured with, while the deployment plays Apple Music (issue
+   * 14: signed by the server that answers /remotes.json, which re-mints it before `expiresAt`).
+   */
+  appleMusic?: { developerToken: string; expiresAt?: string };
 }
 
 export const REMOTES_CONFIG_PATH = "/remotes.json";
@@ -59,7 +64,7 @@ export function parseRuntimeConfig(value: unknown): RuntimeConfig {
   if (typeof value !== "object" || value === null) {
     throw new Error('remotes.json must be a JSON array or an object { "remotes": [], "services": {} }');
   }
-  const { remotes = [], services = {}, players, brand, agoraAppId } = value as Record<string, unknown>;
+  const { remotes = [], services = {}, players, brand, agoraAppId, appleMusic } = value as Record<string, unknown>;
   if (
     players !== undefined &&
     (!Array.isArray(players) || !players.every((name) => typeof name === "string" && /^[a-z][a-z0-9]*$/.test(name)))
@@ -71,6 +76,18 @@ export function parseRuntimeConfig(value: unknown): RuntimeConfig {
   }
   if (agoraAppId !== undefined && (typeof agoraAppId !== "string" || !AGORA_APP_ID.test(agoraAppId))) {
     throw new Error("remotes.json agoraAppId must be the 32 hexadecimal characters of an Agora app id");
+  }
+  const apple = (appleMusic ?? {}) as { developerToken?: unknown; expiresAt?: unknown };
+  if (
+    appleMusic !== undefined &&
+    (typeof appleMusic !== "object" ||
+      appleMusic === null ||
+      typeof apple.developerToken !== "string" ||
+      !/^[\w-]+\.[\w-]+\.[\w-]+$/.test(apple.developerToken) ||
+      (apple.expiresAt !== undefined &&
+        (typeof apple.expiresAt !== "string" || Number.isNaN(Date.parse(apple.expiresAt)))))
+  ) {
+    throw new Error("remotes.json appleMusic must be { developerToken: a JWT, expiresAt?: a date }");
   }
   if (typeof services !== "object" || services === null || Array.isArray(services)) {
     throw new Error("remotes.json services must be an object of service name to base URL");
@@ -89,6 +106,14 @@ export function parseRuntimeConfig(value: unknown): RuntimeConfig {
     ...(players ? { players: players as string[] } : {}),
     ...(brand ? { brand: brand as string } : {}),
     ...(agoraAppId ? { agoraAppId: agoraAppId as string } : {}),
+    ...(appleMusic
+      ? {
+          appleMusic: {
+            developerToken: apple.developerToken as string,
+            ...(apple.expiresAt ? { expiresAt: apple.expiresAt as string } : {}),
+          },
+        }
+      : {}),
   };
 }
 
@@ -112,9 +137,12 @@ export function serviceRestUrl(service: string, path: string, services: ServiceU
 
 let loading: Promise<RuntimeConfig> | undefined;
 
-/** /remotes.json, fetched once per page (the shell and the kit share it); a failure is fetched again next time. */
-export function loadRuntimeConfig(url: string = REMOTES_CONFIG_PATH): Promise<RuntimeConfig> {
-  if (!loading) {
+/**
+ * /remotes.json, fetched once per page (the shell and the kit share it); a failure is fetched again next time, and
+ * `fresh` fetches it again for everyone (a token in it is about to expire).
+ */
+export function loadRuntimeConfig(url: string = REMOTES_CONFIG_PATH, fresh = false): Promise<RuntimeConfig> {
+  if (!loading || fresh) {
     loading = (async () => {
       const response = await fetch(url, { headers: { Accept: "application/json" } });
       if (!response.ok) throw new Error(`${url} answered ${response.status}`);

@@ -150,6 +150,46 @@ describe("createFrontendHandler", () => {
     }
   });
 
+  it("issue 14: carries the Apple Music developer token in remotes.json only while the apple player is configured", async () => {
+    let minted = 0;
+    const appleMusicToken = async () => {
+      minted++;
+      return { token: "header.payload.signature", expiresAt: new Date(Date.UTC(2026, 0, 1, 12)) };
+    };
+    const apple = await serve({ distRoot: root, contentSecurity: { players: ["apple"] }, appleMusicToken });
+    const without = await serve({ distRoot: root, contentSecurity: { players: ["youtube"] }, appleMusicToken });
+    try {
+      for (let i = 0; i < 2; i++) {
+        const res = await fetch(`${apple.url}/remotes.json`);
+        expect(res.headers.get("cache-control")).toBe("no-cache");
+        expect(await res.json()).toMatchObject({
+          players: ["apple"],
+          appleMusic: { developerToken: "header.payload.signature", expiresAt: "2026-01-01T12:00:00.000Z" },
+        });
+      }
+      // The token source is asked each time (the issuer caches and re-mints; see the kit's apple-music-token).
+      expect(minted).toBe(2);
+      const config = (await (await fetch(`${without.url}/remotes.json`)).json()) as Record<string, unknown>;
+      expect(config.appleMusic).toBeUndefined();
+      expect(minted).toBe(2);
+      const failing = await serve({
+        distRoot: root,
+        contentSecurity: { players: ["apple"] },
+        appleMusicToken: () => Promise.reject(new Error("no key")),
+      });
+      try {
+        const res = await fetch(`${failing.url}/remotes.json`);
+        expect(res.status).toBe(200);
+        expect(await res.json()).not.toHaveProperty("appleMusic");
+      } finally {
+        await new Promise((resolve) => failing.server.close(resolve));
+      }
+    } finally {
+      await new Promise((resolve) => apple.server.close(resolve));
+      await new Promise((resolve) => without.server.close(resolve));
+    }
+  });
+
   it("issue 14: carries the Agora app id in remotes.json when Agora is configured, for the rooms' live audio", async () => {
     const agoraAppId = "0123456789abcdef0123456789abcdef";
     const custom = await serve({ distRoot: root, contentSecurity: { agoraAppId } });

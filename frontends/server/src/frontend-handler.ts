@@ -35,6 +35,12 @@ export interface FrontendHandlerOptions {
   contentSecurity?: ContentSecurityOptions;
   /** The deployment's brand (WEB_BRAND; "hangout" plays by its own provider priority, spec 002 §9). */
   brand?: string;
+  /**
+   * The Apple Music developer token MusicKit JS is configured with (the kit's createAppleMusicTokenIssuer, from the
+   * APPLE_MUSIC_* variables): while "apple" is among the players, /remotes.json carries the current one as
+   * { appleMusic: { developerToken, expiresAt } }. The issuer keeps one token and re-mints it before it expires.
+   */
+  appleMusicToken?: () => Promise<{ token: string; expiresAt: Date }>;
   /** A build running in the background: while it runs, pages answer "being built" and files 503. */
   build?: Pick<WebBuild, "building">;
 }
@@ -235,6 +241,22 @@ function cacheControlFor(file: string): string {
 }
 
 /**
+ * The runtime configuration with the current Apple Music developer token. A token that cannot be signed leaves it
+ * out: the page then reports the missing token (spec 002 §8, "key:appleDeveloperToken") and everything else works.
+ */
+export async function withAppleMusicToken(
+  config: object,
+  token: () => Promise<{ token: string; expiresAt: Date }>,
+): Promise<object> {
+  try {
+    const current = await token();
+    return { ...config, appleMusic: { developerToken: current.token, expiresAt: current.expiresAt.toISOString() } };
+  } catch {
+    return config;
+  }
+}
+
+/**
  * Serves the shell at / (with the single-page fallback for its client routes), every remote's build under
  * /remotes/<name>/ with CORS, and /remotes.json. Anything else — the API, Connect, unknown files — is left
  * to the caller (false).
@@ -262,6 +284,8 @@ export function createFrontendHandler(options: FrontendHandlerOptions = {}): Fro
     services,
   });
   const pageHeaders = pageSecurityHeaders(policy);
+  // Only a deployment whose pages may load MusicKit hands its developer token out.
+  const appleMusicToken = players.includes("apple") ? options.appleMusicToken : undefined;
   const building = () => options.build?.building() ?? false;
   // Every answer gets nosniff and the referrer policy, HTML pages the whole set (CSP, no framing), and HSTS
   // when the request came over TLS.
@@ -286,7 +310,9 @@ export function createFrontendHandler(options: FrontendHandlerOptions = {}): Fro
     if (pathname === "/remotes.json") {
       if (method === "OPTIONS") return false;
       secure(req, res, pathname);
-      sendJson(req, res, runtimeConfig);
+      if (appleMusicToken) {
+        withAppleMusicToken(runtimeConfig, appleMusicToken).then((config) => sendJson(req, res, config));
+      } else sendJson(req, res, runtimeConfig);
       return true;
     }
 

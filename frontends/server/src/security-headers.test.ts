@@ -167,6 +167,16 @@ describe("issue 9 defect 9: the policy's configuration from the environment", ()
     expect(loadContentSecurityOptions({ SPOTIFY_CLIENT_ID: "id", WEB_PLAYERS: "" }).players).toEqual([]);
   });
 
+  it("issue 14: turns the Apple Music player on with its MusicKit key, and lets MusicKit JS load and play", () => {
+    const options = loadContentSecurityOptions({ APPLE_MUSIC_KEY_ID: "KEY1234567" });
+    expect(options.players).toEqual(["apple"]);
+    expect(loadContentSecurityOptions({ WEB_PLAYERS: "apple,youtube" }).players).toEqual(["apple", "youtube"]);
+    const policy = parse(contentSecurityPolicy(options));
+    expect(policy["script-src"]).toContain("https://js-cdn.music.apple.com");
+    expect(policy["connect-src"]).toContain("https://api.music.apple.com");
+    expect(policy["media-src"]).toContain("https://*.itunes.apple.com");
+  });
+
   it("reads the extra sources per directive and MEDIA_BASE_URL", () => {
     const options = loadContentSecurityOptions({
       CSP_CONNECT_SRC: "https://api.example.org, wss://live.example.org",

@@ -12,8 +12,9 @@
 //   props go through the CSSOM, which CSP does not govern, so no 'unsafe-inline';
 // - images from the site, data: and blob: URLs and the media origin (MEDIA_BASE_URL may be an S3 bucket or a
 //   CDN); media and workers from blob: too (hls.js builds a MediaSource and may run a worker);
-// - the players of the outside providers (YouTube, SoundCloud, Spotify) when configured: their scripts,
-//   frames, images and API origins (PLAYER_SOURCES), plus free extra sources per directive for anything else.
+// - the players of the outside providers (YouTube, SoundCloud, Spotify, Apple Music) when configured: their
+//   scripts, frames, images, media and API origins (PLAYER_SOURCES), plus free extra sources per directive for
+//   anything else.
 import type { IncomingHttpHeaders } from "node:http";
 // The kit's runtime-config module alone: its main entry would load React into the server.
 import { AGORA_APP_ID, parseRuntimeConfig, type RemoteEntry, type ServiceUrls } from "@tt/web-kit/runtime-config";
@@ -50,6 +51,13 @@ export const PLAYER_SOURCES = {
     img: ["https://i.scdn.co"],
     connect: ["https://api.spotify.com"],
   },
+  // MusicKit JS: its script, the Apple Music API and the playback and licence hosts, artwork, and the audio.
+  apple: {
+    script: ["https://js-cdn.music.apple.com"],
+    img: ["https://*.mzstatic.com"],
+    media: ["https://*.itunes.apple.com"],
+    connect: ["https://api.music.apple.com", "https://*.itunes.apple.com", "https://*.music.apple.com"],
+  },
 } as const satisfies Record<string, Partial<Record<ExtraDirective, readonly string[]>>>;
 
 /**
@@ -68,6 +76,8 @@ const PLAYER_PROVIDER_VARIABLES: Record<PlayerName, string> = {
   youtube: "GOOGLE_CLIENT_ID",
   soundcloud: "SOUNDCLOUD_CLIENT_ID",
   spotify: "SPOTIFY_CLIENT_ID",
+  // The MusicKit key the developer token is signed with (apple-music-token in the kit).
+  apple: "APPLE_MUSIC_KEY_ID",
 };
 
 export interface ContentSecurityOptions {
@@ -207,8 +217,9 @@ function parseServiceUrls(value: string | undefined): ServiceUrls | undefined {
 
 /**
  * The policy's configuration from the environment; throws at start on a malformed value, naming the variable.
- * - WEB_PLAYERS: comma-separated players (youtube, soundcloud, spotify) the pages may embed; unset: each player
- *   whose provider is configured (GOOGLE_CLIENT_ID, SOUNDCLOUD_CLIENT_ID, SPOTIFY_CLIENT_ID); empty: none.
+ * - WEB_PLAYERS: comma-separated players (youtube, soundcloud, spotify, apple) the pages may embed; unset: each
+ *   player whose provider is configured (GOOGLE_CLIENT_ID, SOUNDCLOUD_CLIENT_ID, SPOTIFY_CLIENT_ID,
+ *   APPLE_MUSIC_KEY_ID); empty: none.
  * - CSP_SCRIPT_SRC, CSP_STYLE_SRC, CSP_IMG_SRC, CSP_MEDIA_SRC, CSP_CONNECT_SRC, CSP_FRAME_SRC, CSP_FONT_SRC:
  *   extra sources (scheme://host[:port][/path], space- or comma-separated).
  * - MEDIA_BASE_URL: the media's public base URL (its origin when it is a full URL).

@@ -1,6 +1,6 @@
 // `npm start`: the whole platform in one process on embedded defaults, at http://localhost:8080.
 import { createFrontendHandler, loadContentSecurityOptions, startWebBuild } from "@tt/web-server";
-import { createLogger, installProcessGuards } from "@tt/kit";
+import { createAppleMusicTokenIssuer, createLogger, installProcessGuards, loadAppleMusicTokenConfig } from "@tt/kit";
 import { startAllInOne } from "./all-in-one.ts";
 import { loadAllInOneConfig } from "./config.ts";
 
@@ -14,6 +14,15 @@ installProcessGuards({ logger });
 // Where the web apps' sources and builds (<app>/dist) are: the repository's frontends folder by default.
 const distRoot = process.env.WEB_DIST_ROOT || undefined;
 const contentSecurity = loadContentSecurityOptions(process.env);
+// The web player's Apple Music developer token, from the user service's variables (APPLE_MUSIC_TEAM_ID, _KEY_ID,
+// _PRIVATE_KEY, _TOKEN_TTL_SECONDS), bound to the site's origin when WEB_PUBLIC_URL names it.
+const appleMusic = loadAppleMusicTokenConfig(process.env);
+const appleMusicTokens = appleMusic
+  ? createAppleMusicTokenIssuer({
+      ...appleMusic,
+      ...(process.env.WEB_PUBLIC_URL ? { origin: process.env.WEB_PUBLIC_URL } : {}),
+    })
+  : undefined;
 
 // The web apps build while the API starts. The URL is announced, and /readyz says ready, only once every page
 // works: nobody gets a shell whose remotes are still being written (issue 9 defect 13).
@@ -31,6 +40,7 @@ const platform = await startAllInOne({
     build: web,
     contentSecurity,
     ...(process.env.WEB_BRAND ? { brand: process.env.WEB_BRAND } : {}),
+    ...(appleMusicTokens ? { appleMusicToken: () => appleMusicTokens.developerToken() } : {}),
   }),
   ...(web ? { ready: () => web.ready() } : {}),
 });

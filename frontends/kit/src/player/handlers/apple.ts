@@ -2,6 +2,7 @@
 // (a missing one is the configuration error "key:appleDeveloperToken", spec 002 §8) and, for full songs, the
 // listener's Music User Token (without it MusicKit plays the 30-second preview).
 import { PlaybackError } from "../errors.ts";
+import { loadRuntimeConfig, REMOTES_CONFIG_PATH, type RuntimeConfig } from "../../remote-config.ts";
 import type { ActivePlayback, PlayHandler } from "../types.ts";
 import { documentScriptHost, loadScript, type ScriptHost } from "./script.ts";
 
@@ -28,10 +29,29 @@ declare global {
 }
 
 export interface AppleHandlerOptions {
-  getDeveloperToken(): Promise<string | undefined>;
+  /** The deployment's developer token; by default the runtime configuration's (runtimeDeveloperToken). */
+  getDeveloperToken?(): Promise<string | undefined>;
   /** The listener's Music User Token, when they connected Apple Music. */
   getUserToken?(): Promise<string | undefined>;
   scripts?: ScriptHost;
+}
+
+/** A token that expires sooner than this is fetched again (the server re-mints an hour, or half its life, ahead). */
+const TOKEN_REFRESH_MARGIN_MS = 10 * 60_000;
+
+/**
+ * The deployment's developer token from the runtime configuration (/remotes.json "appleMusic", issue 14), fetched
+ * again when the one the page has expires within ten minutes; undefined when the deployment configured none.
+ */
+export async function runtimeDeveloperToken(
+  load: (url: string, fresh: boolean) => Promise<RuntimeConfig> = loadRuntimeConfig,
+  now: () => number = Date.now,
+): Promise<string | undefined> {
+  let config = await load(REMOTES_CONFIG_PATH, false);
+  const expiresAt = config.appleMusic?.expiresAt ? Date.parse(config.appleMusic.expiresAt) : undefined;
+  if (expiresAt !== undefined && expiresAt - now() < TOKEN_REFRESH_MARGIN_MS)
+    config = await load(REMOTES_CONFIG_PATH, true);
+  return config.appleMusic?.developerToken;
 }
 
 function loadMusicKit(scripts: ScriptHost): Promise<MusicKitApi> {
@@ -49,13 +69,22 @@ function loadMusicKit(scripts: ScriptHost): Promise<MusicKitApi> {
 export function createApplePlayHandler(options: AppleHandlerOptions): PlayHandler {
   const scripts = options.scripts ?? documentScriptHost;
   let instance: Promise<MusicKitInstance> | undefined;
+  let configuredWith: string | undefined;
   const configure = async () => {
-    const developerToken = await options.getDeveloperToken();
+    const developerToken = await (options.getDeveloperToken ? options.getDeveloperToken() : runtimeDeveloperToken());
     if (!developerToken) throw new PlaybackError("missingConfig", "appleDeveloperToken");
-    instance ??= loadMusicKit(scripts).then((MusicKit) =>
-      MusicKit.configure({ developerToken, app: { name: "Turntable", build: "1" } }),
-    );
-    instance.catch(() => (instance = undefined));
+    // The server re-mints the token before it expires: MusicKit is configured again with the new one.
+    if (developerToken !== configuredWith) instance = undefined;
+    if (!instance) {
+      configuredWith = developerToken;
+      const configuring = loadMusicKit(scripts).then((MusicKit) =>
+        MusicKit.configure({ developerToken, app: { name: "Turntable", build: "1" } }),
+      );
+      instance = configuring;
+      configuring.catch(() => {
+        if (instance === configuring) instance = configuredWith = undefined;
+      });
+    }
     return instance;
   };
 

@@ -6,7 +6,7 @@ import { createPlayerController } from "../controller.ts";
 import { FakeMedia } from "../fake-media.ts";
 import { createQualityStore } from "../quality.ts";
 import type { PlayHandler, PlayRequest } from "../types.ts";
-import { createApplePlayHandler, MUSICKIT_JS, type MusicKitInstance } from "./apple.ts";
+import { createApplePlayHandler, MUSICKIT_JS, runtimeDeveloperToken, type MusicKitInstance } from "./apple.ts";
 import { loadPlayHandlers, priorityForBrand } from "./index.ts";
 import { resetScripts, type ScriptHost } from "./script.ts";
 import { createSpotifyPlayHandler, SPOTIFY_SDK } from "./spotify.ts";
@@ -232,6 +232,61 @@ describe("Apple Music (MusicKit JS)", () => {
     expect(playback.position?.()).toBe(30);
     playback.stop();
     expect(music.stopped).toBe(1);
+  });
+});
+
+describe("issue 14: the Apple Music developer token of the runtime configuration", () => {
+  const config = (developerToken: string, expiresAt: string) => ({
+    remotes: [],
+    services: {},
+    players: ["apple"],
+    appleMusic: { developerToken, expiresAt },
+  });
+
+  it("is read from /remotes.json, and fetched again when it expires within ten minutes", async () => {
+    const now = Date.UTC(2026, 0, 1, 12);
+    const loads: boolean[] = [];
+    const answers = [
+      config("a.b.c", new Date(now + 60 * 60_000).toISOString()),
+      config("a.b.c", new Date(now + 5 * 60_000).toISOString()),
+      config("d.e.f", new Date(now + 6 * 60 * 60_000).toISOString()),
+    ];
+    const load = async (_url: string, fresh: boolean) => {
+      loads.push(fresh);
+      return answers.shift()!;
+    };
+    expect(await runtimeDeveloperToken(load, () => now)).toBe("a.b.c");
+    expect(await runtimeDeveloperToken(load, () => now)).toBe("d.e.f");
+    expect(loads).toEqual([false, false, true]);
+    expect(await runtimeDeveloperToken(async () => ({ remotes: [], services: {} }))).toBeUndefined();
+  });
+
+  it("configures MusicKit again when the token changed", async () => {
+    const music: MusicKitInstance = {
+      currentPlaybackTime: 0,
+      async setQueue() {},
+      async seekToTime() {},
+      async play() {},
+      stop() {},
+    };
+    const configure = vi.fn(async (_options: { developerToken: string }) => music);
+    const { host } = fakeScripts({
+      [MUSICKIT_JS]: () => {
+        window.MusicKit = { configure };
+        document.dispatchEvent(new Event("musickitloaded"));
+      },
+    });
+    let token = "first.token.x";
+    const handler = createApplePlayHandler({ getDeveloperToken: async () => token, scripts: host });
+    await handler.play(request({ musicProviders: { apple: "1" } }, "apple"));
+    await handler.play(request({ musicProviders: { apple: "2" } }, "apple"));
+    expect(configure).toHaveBeenCalledTimes(1);
+    token = "second.token.y";
+    await handler.play(request({ musicProviders: { apple: "3" } }, "apple"));
+    expect(configure.mock.calls.map(([options]) => options.developerToken)).toEqual([
+      "first.token.x",
+      "second.token.y",
+    ]);
   });
 });
 

@@ -18,7 +18,10 @@ export interface PlayHandlerConfig {
   youtube?: YouTubeHandlerOptions;
   /** Required for Spotify to play (its token); without it a Spotify song fails with "No Spotify token". */
   spotify?: SpotifyHandlerOptions;
-  /** Without it an Apple song fails with "key:appleDeveloperToken". */
+  /**
+   * By default the developer token comes from the runtime configuration (/remotes.json "appleMusic"); without
+   * one an Apple song fails with "key:appleDeveloperToken".
+   */
   apple?: AppleHandlerOptions;
 }
 
@@ -35,9 +38,7 @@ export async function loadPlayHandlers(config: PlayHandlerConfig): Promise<PlayH
     loads.push(import("./spotify.ts").then((m) => m.createSpotifyPlayHandler(config.spotify ?? { getToken: noToken })));
   }
   if (wanted.has("apple")) {
-    loads.push(
-      import("./apple.ts").then((m) => m.createApplePlayHandler(config.apple ?? { getDeveloperToken: noToken })),
-    );
+    loads.push(import("./apple.ts").then((m) => m.createApplePlayHandler(config.apple ?? {})));
   }
   return Promise.all(loads);
 }
