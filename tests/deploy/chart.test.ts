@@ -969,3 +969,85 @@ describe("issue 9 defect 9: the web apps' security headers in the chart and the 
     expect(conf).toContain('"~*^https\\s*(,|$)" "max-age=31536000";');
   });
 });
+
+describe("issue 14: the brand, the players and the Apple Music developer token reach the gateway's /remotes.json", () => {
+  const appleArgs = [
+    "--set",
+    "frontends.brand=hangout",
+    "--set",
+    "frontends.contentSecurityPolicy.players={apple,youtube}",
+    "--set",
+    "frontends.appleMusic.teamId=TEAM123456",
+    "--set",
+    "frontends.appleMusic.keyId=KEY1234567",
+    "--set",
+    "frontends.appleMusic.existingSecret=apple-musickit",
+    "--set",
+    "frontends.appleMusic.tokenTtlSeconds=21600",
+    "--set",
+    "publicUrl=https://music.example.org/",
+  ];
+
+  it("gives the gateway WEB_BRAND, WEB_PLAYERS, the site's origin and the MusicKit key from the named Secret", () => {
+    const docs = render(appleArgs);
+    const { env, missing } = resolveEnv(docs, `${release}-turntable-gateway`);
+    expect(env).toMatchObject({
+      WEB_BRAND: "hangout",
+      WEB_PLAYERS: "apple,youtube",
+      WEB_PUBLIC_URL: "https://music.example.org",
+      APPLE_MUSIC_TEAM_ID: "TEAM123456",
+      APPLE_MUSIC_KEY_ID: "KEY1234567",
+      APPLE_MUSIC_TOKEN_TTL_SECONDS: "21600",
+    });
+    // The key is a reference to the operator's Secret, never in a ConfigMap or a Secret the chart renders.
+    expect(missing).toContain("apple-musickit/APPLE_MUSIC_PRIVATE_KEY");
+    for (const service of servicePackagesOf(docs)) {
+      expect(resolveEnv(docs, service).env.APPLE_MUSIC_TEAM_ID, service).toBeUndefined();
+    }
+    // The pages may load MusicKit JS: the shell's policy is the all-in-one's for the same players.
+    const conf = configData(docs, `${release}-turntable-web-shell`)["default.conf"] ?? "";
+    const remotes = JSON.parse(configData(docs, `${release}-turntable-remotes`)["remotes.json"] ?? "[]");
+    expect(conf).toContain(contentSecurityPolicy({ players: ["apple", "youtube"], remotes }));
+    expect(conf).toContain("https://js-cdn.music.apple.com");
+  });
+
+  it("by default: no brand, no players, no Apple Music settings", () => {
+    const { env } = resolveEnv(render(), `${release}-turntable-gateway`);
+    expect(env.WEB_PLAYERS).toBe("");
+    expect(env.WEB_BRAND).toBeUndefined();
+    expect(env.APPLE_MUSIC_TEAM_ID).toBeUndefined();
+    expect(env.APPLE_MUSIC_PRIVATE_KEY).toBeUndefined();
+  });
+
+  it("refuses incomplete Apple Music settings and a malformed brand, naming the value", () => {
+    const fails = (args: string[], message: RegExp) => {
+      const { status, stderr } = helm(["template", release, chart, ...args]);
+      expect(status, args.join(" ")).not.toBe(0);
+      expect(stderr).toMatch(message);
+    };
+    fails(["--set", "frontends.appleMusic.teamId=T"], /existingSecret .* is required/);
+    fails(
+      ["--set", "frontends.appleMusic.existingSecret=s", "--set", "frontends.contentSecurityPolicy.players={apple}"],
+      /teamId and keyId are required/,
+    );
+    fails(
+      [
+        "--set",
+        "frontends.appleMusic.existingSecret=s",
+        "--set",
+        "frontends.appleMusic.teamId=T",
+        "--set",
+        "frontends.appleMusic.keyId=K",
+      ],
+      /add apple to frontends.contentSecurityPolicy.players/,
+    );
+    fails(["--set", "frontends.brand=Hang Out"], /brand/);
+  });
+});
+
+/** The Deployments of the backend services (not the gateway, not the web apps). */
+function servicePackagesOf(docs: K8sObject[]): string[] {
+  return docs
+    .filter((d) => d.kind === "Deployment" && d.metadata.labels?.["turntable.fm/tier"] === "service")
+    .map((d) => d.metadata.name);
+}

@@ -23,6 +23,11 @@ spotify:
   frame: [https://open.spotify.com, https://sdk.scdn.co]
   img: [https://i.scdn.co]
   connect: [https://api.spotify.com]
+apple:
+  script: [https://js-cdn.music.apple.com]
+  img: ["https://*.mzstatic.com"]
+  media: ["https://*.itunes.apple.com"]
+  connect: [https://api.music.apple.com, "https://*.itunes.apple.com", "https://*.music.apple.com"]
 {{- end -}}
 
 {{/* The origin serving a URL as a CSP source (scheme://host[:port], or host[:port] for //host/…); empty for a
