@@ -13,7 +13,18 @@ export const MEDIA_CACHE_TTL_MS = 60 * 60 * 1000;
 // Drift correction (seekTo(serverPosition)): how far the local position may be from the room's before anything
 // is done, how hard the playback rate is nudged to close a small gap without an audible jump, and beyond which
 // gap a seek is cheaper than catching up (at a 5 % nudge a 2-second gap takes 40 seconds to close).
-/** Below this (seconds) the player is in sync: the rate goes back to 1. */
+/** Below this (seconds) the player is in sync: the rate goes back to 1 (what is left is the noise of reading it). */
+export const DRIFT_IN_SYNC_S = 0.01;
+/**
+ * The nudge closes a gap over this long (seconds): the rate is 1 ± drift / DRIFT_CATCH_UP_S, at most
+ * DRIFT_RATE_NUDGE. The correction runs every second, so a small gap is closed by the next one without
+ * overshooting it (a fixed 5 % would move 50 ms a second, past a 10 ms gap and back).
+ */
+export const DRIFT_CATCH_UP_S = 1;
+/**
+ * Within this (seconds) a starting or stalled player is close enough not to jump (the live room's alignment: a
+ * jump costs the time to buffer there); the rate nudge closes the rest. Not the sync target: the room's is 25 ms.
+ */
 export const DRIFT_TOLERANCE_S = 0.25;
 /** At or above this (seconds) the player seeks to the server's position. */
 export const DRIFT_SEEK_THRESHOLD_S = 2;

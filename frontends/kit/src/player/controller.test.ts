@@ -3,9 +3,10 @@ import { createSessionStore } from "../session-store.ts";
 import { MemoryStorage } from "../testing/memory-storage.ts";
 import {
   AUDIO_QUALITY_STORAGE_KEY,
+  DRIFT_CATCH_UP_S,
+  DRIFT_IN_SYNC_S,
   DRIFT_RATE_NUDGE,
   DRIFT_SEEK_THRESHOLD_S,
-  DRIFT_TOLERANCE_S,
   MEDIA_CACHE_TTL_MS,
 } from "./constants.ts";
 import { chooseProvider, createPlayerController } from "./controller.ts";
@@ -51,8 +52,18 @@ const uploaded = (id: number, hls = `/api/upload-service/media/${id}/master.m3u8
 
 describe("drift correction", () => {
   it("does nothing within the tolerance and puts the rate back to 1", () => {
-    expect(decideDrift(10, 10 + DRIFT_TOLERANCE_S / 2)).toMatchObject({ action: "none", playbackRate: 1 });
-    expect(decideDrift(10, 10 - DRIFT_TOLERANCE_S / 2)).toMatchObject({ action: "none", playbackRate: 1 });
+    expect(decideDrift(10, 10 + DRIFT_IN_SYNC_S / 2)).toMatchObject({ action: "none", playbackRate: 1 });
+    expect(decideDrift(10, 10 - DRIFT_IN_SYNC_S / 2)).toMatchObject({ action: "none", playbackRate: 1 });
+  });
+
+  it("nudges in proportion to a small drift, to close it over DRIFT_CATCH_UP_S without overshooting", () => {
+    // 40 ms behind: 4 % faster closes it in one second; 20 ms ahead: 2 % slower.
+    const behind = decideDrift(10, 10.04);
+    expect(behind.action).toBe("nudge");
+    expect(behind.playbackRate).toBeCloseTo(1 + 0.04 / DRIFT_CATCH_UP_S, 9);
+    expect(decideDrift(10.02, 10).playbackRate).toBeCloseTo(1 - 0.02 / DRIFT_CATCH_UP_S, 9);
+    // Never more than the largest nudge.
+    expect(decideDrift(10, 10.5).playbackRate).toBe(1 + DRIFT_RATE_NUDGE);
   });
 
   it("speeds up slightly when behind the room and slows down when ahead, for a small drift", () => {
@@ -82,7 +93,7 @@ describe("drift correction", () => {
     player.seekTo(31);
     expect(media.playbackRate).toBe(1 + DRIFT_RATE_NUDGE);
     expect(media.currentTime).toBe(30);
-    player.seekTo(30.1);
+    player.seekTo(30 + DRIFT_IN_SYNC_S / 2);
     expect(media.playbackRate).toBe(1);
     player.seekTo(60);
     expect(media.currentTime).toBe(60);

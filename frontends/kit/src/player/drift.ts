@@ -1,4 +1,4 @@
-import { DRIFT_RATE_NUDGE, DRIFT_SEEK_THRESHOLD_S, DRIFT_TOLERANCE_S } from "./constants.ts";
+import { DRIFT_CATCH_UP_S, DRIFT_IN_SYNC_S, DRIFT_RATE_NUDGE, DRIFT_SEEK_THRESHOLD_S } from "./constants.ts";
 
 /** What drift correction does for one server position. */
 export type DriftDecision =
@@ -7,20 +7,26 @@ export type DriftDecision =
   | { action: "seek"; drift: number; position: number; playbackRate: 1 };
 
 export interface DriftThresholds {
+  /** Below this drift (s): nothing, rate 1. */
   tolerance: number;
   seekThreshold: number;
+  /** The largest rate change (a fraction of 1). */
   rateNudge: number;
+  /** A nudge closes the drift over this long (s): rate 1 ± drift / catchUp, at most rateNudge. */
+  catchUp: number;
 }
 
 export const DEFAULT_DRIFT_THRESHOLDS: DriftThresholds = {
-  tolerance: DRIFT_TOLERANCE_S,
+  tolerance: DRIFT_IN_SYNC_S,
   seekThreshold: DRIFT_SEEK_THRESHOLD_S,
   rateNudge: DRIFT_RATE_NUDGE,
+  catchUp: DRIFT_CATCH_UP_S,
 };
 
 /**
  * How to bring the local position (seconds) to the server's: nothing within the tolerance, a slightly faster
- * (behind) or slower (ahead) playback rate for a small drift, a seek at or beyond the threshold.
+ * (behind) or slower (ahead) playback rate for a small drift — in proportion to it, so that it is closed over
+ * `catchUp` seconds, at most ± rateNudge — and a seek at or beyond the threshold.
  * `drift` is server − local: positive when the listener is behind the room.
  */
 export function decideDrift(
@@ -37,7 +43,8 @@ export function decideDrift(
     return { action: "seek", drift, position: Math.max(0, serverPosition), playbackRate: 1 };
   }
   if (size < thresholds.tolerance) return { action: "none", drift, playbackRate: 1 };
-  return { action: "nudge", drift, playbackRate: drift > 0 ? 1 + thresholds.rateNudge : 1 - thresholds.rateNudge };
+  const nudge = Math.min(thresholds.rateNudge, size / thresholds.catchUp);
+  return { action: "nudge", drift, playbackRate: drift > 0 ? 1 + nudge : 1 - nudge };
 }
 
 /**
