@@ -3,8 +3,14 @@
 // a worker killed outright (SIGKILL of its whole process group, as a node losing the pod would) halfway through
 // a packaging leaves the song unpublished, and its replacement takes the job up and makes the song VERIFIED
 // exactly once: one publication in the outbox, and no job left pending on the work queue.
+//
+// FFmpeg reads the song at its own pace here (support/paced-ffmpeg.sh): a short song is still being packaged
+// when the worker is killed, on any machine, and packaging it twice costs little CPU (the 150 s song this used
+// made its packagings take minutes on a loaded two-core machine). A dead worker's job waits
+// UPLOAD_JOB_ACK_WAIT_MS (5 s here instead of 30 s) before the replacement takes it.
 import { createHash } from "node:crypto";
 import { readdirSync, readFileSync } from "node:fs";
+import path from "node:path";
 import { jetstreamManager } from "@nats-io/jetstream";
 import { connect } from "@nats-io/transport-node";
 import pg from "pg";
@@ -12,11 +18,14 @@ import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { createTestDatabase, TEST_DATABASE_POOL_MAX } from "@tt/kit/testing";
 import { startDistributed, type Distributed } from "../../services/platform/src/distributed.ts";
 import { alive } from "../../services/platform/src/orphans.ts";
+import { defaultFfmpegPath } from "../../services/upload/src/packaging/ffmpeg.ts";
 import { jobDurable } from "../../services/upload/src/packaging/jobs.ts";
 import { makeAudio, waitFor } from "../../services/upload/src/testing/fixtures.ts";
 
 const ADMIN = { email: "admin@example.test", password: "admin-password-1" };
 const SHARDS = 4; // UPLOAD_PACKAGING_SHARDS' default, which the chart keeps
+/** Packaging takes about this long (paced FFmpeg): the kill comes after the first 5 %, far from the end. */
+const SONG_SECONDS = 10;
 
 let platform: Distributed;
 let db: { url: string; drop(): Promise<void> };
@@ -64,6 +73,9 @@ beforeAll(async () => {
       DATABASE_POOL_MAX: TEST_DATABASE_POOL_MAX,
       ADMIN_EMAIL: ADMIN.email,
       ADMIN_PASSWORD: ADMIN.password,
+      FFMPEG_PATH: path.resolve(import.meta.dirname, "support/paced-ffmpeg.sh"),
+      PACED_FFMPEG: defaultFfmpegPath(),
+      UPLOAD_JOB_ACK_WAIT_MS: "5000",
     },
   });
 }, 240_000);
@@ -90,8 +102,7 @@ describe("issue 12: the upload worker process", () => {
     const grant = await call("PUT", `/api/user-service/users/${owner.user.uuid}/capabilities/uploadMusic`, admin, {});
     expect(grant.status).toBe(200);
 
-    // Long enough that packaging is still running when the worker is killed, even on a fast machine.
-    const audio = await makeAudio({ seconds: 150, title: "Killed Halfway", artist: "Worker" });
+    const audio = await makeAudio({ seconds: SONG_SECONDS, title: "Killed Halfway", artist: "Worker" });
     const form = new FormData();
     form.append("file", new Blob([audio as Uint8Array<ArrayBuffer>], { type: "audio/mpeg" }), "long.mp3");
     const uploaded = await call("POST", "/api/room-service/upload/song", owner.accessToken.token, form);

@@ -18,6 +18,9 @@ export const uploadConfigSchema = z
     UPLOAD_PACKAGING_SHARDS: z.preprocess(unset, z.coerce.number().int().min(1).max(64).default(4)),
     // Packagings one process runs at once (FFmpeg is CPU bound: about one per core).
     UPLOAD_WORKER_CONCURRENCY: z.preprocess(unset, z.coerce.number().int().min(1).max(64).default(1)),
+    // How long the job of a worker that died (killed, its node lost) waits before another worker takes it; a running
+    // packaging tells the bus it is alive every third of this. NATS keeps what a shard's consumer was created with.
+    UPLOAD_JOB_ACK_WAIT_MS: z.preprocess(unset, z.coerce.number().int().min(1000).max(3_600_000).default(30_000)),
     // Longest FFmpeg run for one song before it counts as failed.
     UPLOAD_PACKAGING_TIMEOUT_MS: z.preprocess(
       unset,

@@ -58,6 +58,7 @@ export const uploadServiceDefinition: ServiceDefinition = {
         shards: config.UPLOAD_PACKAGING_SHARDS,
         concurrency: config.UPLOAD_WORKER_CONCURRENCY,
         timeoutMs: config.UPLOAD_PACKAGING_TIMEOUT_MS,
+        jobAckWaitMs: config.UPLOAD_JOB_ACK_WAIT_MS,
       });
     }
     // Seeding runs beside the start (synthesising takes a few seconds) and stops with the instance.

@@ -70,6 +70,12 @@ export interface ConsumeOptions {
    * 30 s (or at this value when larger). Default 1000.
    */
   redeliveryDelayMs?: number;
+  /**
+   * How long a delivered message stays with a subscriber that shows no sign of progress (one that died) before it
+   * goes to another; a running handler signals progress every third of it. Default 30 000. NATS keeps the value a
+   * durable consumer was created with; the in-process bus has no use for it (its subscribers die with it).
+   */
+  ackWaitMs?: number;
 }
 
 /** One stored value of a key-value bucket. */

@@ -77,7 +77,7 @@ function duplicateWindowWithin(maxAge: number): { duplicate_window?: number } {
 }
 
 // Long handlers keep their message: the server redelivers only after ackWait without a sign of progress.
-const ackWaitMs = 30_000;
+const DEFAULT_ACK_WAIT_MS = 30_000;
 
 export async function createNatsBus(opts: NatsBusOptions): Promise<Bus> {
   const logger = opts.logger ?? defaultBusLogger();
@@ -297,7 +297,7 @@ async function ensureConsumer(jsm: JetStreamManager, stream: string, durable: st
       ...(o.filterSubject ? { filter_subject: o.filterSubject } : {}),
       // One unacknowledged message at a time: the only way a redelivery cannot overtake later messages.
       max_ack_pending: 1,
-      ack_wait: nanos(ackWaitMs),
+      ack_wait: nanos(o.ackWaitMs ?? DEFAULT_ACK_WAIT_MS),
     });
   }
 }
@@ -308,7 +308,7 @@ async function handleDurable(
   o: ConsumeOptions,
   logger: BusLogger,
 ): Promise<void> {
-  const progress = setInterval(() => m.working(), ackWaitMs / 3);
+  const progress = setInterval(() => m.working(), (o.ackWaitMs ?? DEFAULT_ACK_WAIT_MS) / 3);
   try {
     await handler({
       subject: m.subject,

@@ -19,6 +19,8 @@ export interface WorkerOptions {
   shards: number;
   concurrency: number;
   timeoutMs: number;
+  /** How long a dead worker's job waits before another worker takes it (the bus's ack wait); default the bus's. */
+  jobAckWaitMs?: number;
   /** Told after each job (tests, the benchmark). */
   onOutcome?: (uuid: string, outcome: PackagingOutcome) => void;
 }
@@ -79,7 +81,12 @@ export async function startPackagingWorker(o: WorkerOptions): Promise<PackagingW
           }
         },
         // New consumers start at the next job; the sweep below queues again whatever waits from before.
-        { filterSubject: `${JOB_SUBJECT_PREFIX}.${shard}`, redeliveryDelayMs: 1000, deliver: "new" },
+        {
+          filterSubject: `${JOB_SUBJECT_PREFIX}.${shard}`,
+          redeliveryDelayMs: 1000,
+          deliver: "new",
+          ...(o.jobAckWaitMs === undefined ? {} : { ackWaitMs: o.jobAckWaitMs }),
+        },
       ),
     );
   }
