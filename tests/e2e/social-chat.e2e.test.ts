@@ -166,6 +166,52 @@ describe("social chat through the gateway", () => {
     await stream.close();
   });
 
+  it("a crate link becomes a playlist preview, over REST and the join stream; the preview RPC is for services only", async () => {
+    const owner = await platform.signUp();
+    const alice = await platform.signUp();
+    const bob = await platform.signUp();
+    const created = await platform.call("POST", "/api/room-service/rooms/infrastructure", {
+      token: owner.token,
+      body: { name: `Crate E2E ${randomUUID().slice(0, 8)}` },
+    });
+    const room = created.body.room as { uuid: string; slug: string };
+    const crate = await platform.call("POST", "/api/playlist-service/crate", {
+      token: alice.token,
+      body: { crateName: "E2E mix" },
+    });
+    expect(crate.status).toBe(200);
+    const crateUuid = (crate.body as { crateUuid: string }).crateUuid;
+    const stream = joinChat(bob.token, room.uuid);
+    await until("bob's join", () => (stream.joined() ? true : undefined));
+
+    // The platform sets no SOCIAL_WEB_ORIGINS: a crate path on any origin counts.
+    const sent = await platform.call("POST", s(`/rooms/${room.uuid}/messages`), {
+      token: alice.token,
+      body: { message: { uuid: randomUUID(), message: `try https://tt.example/crates/${crateUuid}` } },
+    });
+    expect(sent.status).toBe(200);
+    const message = sent.body.message as Message & { playlist?: Record<string, unknown> };
+    expect(message.playlist).toMatchObject({
+      crateUuid,
+      crateName: "E2E mix",
+      userUuid: alice.user.uuid,
+      isCurrentUserPlaylist: true,
+    });
+    const forwarded = await until("the message on bob's join stream", () =>
+      stream.events.find((e) => e.kind.case === "created" && e.kind.value.uuid === message.uuid),
+    );
+    expect(forwarded.kind.case === "created" && forwarded.kind.value.playlist).toMatchObject({
+      crateUuid,
+      crateName: "E2E mix",
+      isCurrentUserPlaylist: false,
+    });
+    await stream.close();
+
+    const preview = `/api/playlist-service/crate/service/${crateUuid}/preview`;
+    expect((await platform.call("GET", preview, { token: alice.token })).status).toBe(401);
+    expect((await platform.call("GET", preview)).status).toBe(401);
+  });
+
   it("direct messages with unread counts per group", async () => {
     const ann = await platform.signUp();
     const ben = await platform.signUp();
