@@ -988,6 +988,15 @@ describe("issue 14: the brand, the players and the Apple Music developer token r
     "publicUrl=https://music.example.org/",
   ];
 
+  it("gives the social service the site's origin for the chat's crate links, unless its env names them", () => {
+    expect(resolveEnv(render(appleArgs), `${release}-turntable-social`).env.SOCIAL_WEB_ORIGINS).toBe(
+      "https://music.example.org",
+    );
+    const own = render([...appleArgs, "--set", "services.social.env.SOCIAL_WEB_ORIGINS=https://a.example"]);
+    expect(resolveEnv(own, `${release}-turntable-social`).env.SOCIAL_WEB_ORIGINS).toBe("https://a.example");
+    expect(resolveEnv(render(), `${release}-turntable-social`).env.SOCIAL_WEB_ORIGINS).toBeUndefined();
+  });
+
   it("gives the gateway WEB_BRAND, WEB_PLAYERS, the site's origin and the MusicKit key from the named Secret", () => {
     const docs = render(appleArgs);
     const { env, missing } = resolveEnv(docs, `${release}-turntable-gateway`);

@@ -30,7 +30,8 @@ export function loadStageConfig(env: Record<string, string | undefined>): StageC
 const chatSchema = z.object({
   /**
    * The web app's origins (comma-separated URLs, e.g. "https://tt.example"): a link to `<origin>/crates/<crateUuid>` in
-   * a chat message becomes its playlist preview. Unset: a crate path on any origin counts (development, tests).
+   * a chat message becomes its playlist preview. Unset: WEB_PUBLIC_URL's origin; neither set, a crate path on any
+   * origin counts (development, tests).
    */
   SOCIAL_WEB_ORIGINS: z
     .string()
@@ -58,8 +59,10 @@ const chatSchema = z.object({
 
 export type ChatConfig = z.output<typeof chatSchema>;
 
+/** SOCIAL_WEB_ORIGINS, else the site's WEB_PUBLIC_URL (the all-in-one's, which the gateway also reads). */
 export function loadChatConfig(env: Record<string, string | undefined>): ChatConfig {
-  return parseEnv(chatSchema, env);
+  const origins = env.SOCIAL_WEB_ORIGINS?.trim() ? env.SOCIAL_WEB_ORIGINS : env.WEB_PUBLIC_URL;
+  return parseEnv(chatSchema, { SOCIAL_WEB_ORIGINS: origins });
 }
 
 /** Every variable of every area at once: a bad deployment fails at start naming each bad variable. */
