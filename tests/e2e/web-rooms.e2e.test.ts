@@ -77,6 +77,9 @@ describe("room app journeys", () => {
       await owner.getByRole("button", { name: "Create the room" }).click();
       await owner.getByRole("heading", { level: 1, name: ROOM_NAME }).waitFor();
       expect(await owner.getByTestId("my-roles").textContent()).toContain("owner");
+      // The stage comes first; the room's details and the caller's roles are folded in "Room settings" (issue 14).
+      await owner.getByRole("region", { name: "Live stage" }).waitFor();
+      await owner.getByText("Room settings", { exact: true }).click();
       await owner.getByText("You moderate this room").waitFor();
       roomPath = new URL(owner.url()).pathname;
       expect(roomPath).toMatch(/^\/room\/r\//);
@@ -90,6 +93,7 @@ describe("room app journeys", () => {
       await shot(listener, "rooms-03-directory");
       await found.click();
       await listener.getByRole("heading", { level: 1, name: ROOM_NAME }).waitFor();
+      await listener.getByText("Room settings", { exact: true }).click();
       await listener.getByText("You may chat").waitFor();
       expect(await listener.getByRole("link", { name: "Settings" }).count()).toBe(0);
       expect(problems).toEqual([]);
@@ -114,6 +118,7 @@ describe("room app journeys", () => {
 
       await listener.reload();
       await listener.getByRole("heading", { level: 1, name: ROOM_NAME }).waitFor();
+      await listener.getByText("Room settings", { exact: true }).click();
       await listener.getByText("You moderate this room").waitFor();
       expect(await listener.getByTestId("my-roles").textContent()).toContain("moderator");
       await listener.getByRole("link", { name: "Settings" }).waitFor();
