@@ -1,9 +1,10 @@
 // What only distributed mode can show: a session revoked through the gateway is refused by every user
 // service process (the revocation crosses processes over NATS), the gateway serves the chart's remotes
 // manifest and follows its backends' readiness, and no child process outlives its supervisor, even one that
-// is killed outright. Every child binds port 0 and reports where it listens; the supervisor hands the gateway
-// the ports the services reported.
+// is killed outright. Every service's first replica serves on a port reserved before any process started (so
+// each process has every service's URL); the other processes bind port 0 and report where they listen.
 import { spawn } from "node:child_process";
+import { generateKeyPairSync } from "node:crypto";
 import { once } from "node:events";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import http from "node:http";
@@ -11,6 +12,7 @@ import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { createInterface } from "node:readline";
+import { decodeProtectedHeader, jwtVerify } from "jose";
 import { afterAll, beforeAll, describe, expect, inject, it, onTestFinished } from "vitest";
 import { createTestDatabase, TEST_DATABASE_POOL_MAX } from "@tt/kit/testing";
 import { localiseEnv, localiseEnvs, renderWorkloads } from "../../deploy/scripts/render-env.ts";
@@ -42,6 +44,7 @@ async function connectCall(baseUrl: string, method: string, token?: string) {
 
 describe("distributed mode", () => {
   let platform: Distributed;
+  const appleKey = generateKeyPairSync("ec", { namedCurve: "prime256v1" });
   let dropDatabase: () => Promise<void>;
 
   beforeAll(async () => {
@@ -54,7 +57,15 @@ describe("distributed mode", () => {
       port: 0,
       replicas: 2,
       forwardOutput: false,
-      env: { LOG_LEVEL: "warn", DATABASE_POOL_MAX: TEST_DATABASE_POOL_MAX },
+      env: {
+        LOG_LEVEL: "warn",
+        DATABASE_POOL_MAX: TEST_DATABASE_POOL_MAX,
+        // Issue 14: the brand and the Apple Music key reach the gateway's /remotes.json through the chart.
+        WEB_BRAND: "hangout",
+        APPLE_MUSIC_TEAM_ID: "TEAM123456",
+        APPLE_MUSIC_KEY_ID: "KEY1234567",
+        APPLE_MUSIC_PRIVATE_KEY: appleKey.privateKey.export({ format: "pem", type: "pkcs8" }).toString(),
+      },
     });
     // Two of every process, started one after the other (each service migrates before the next), on a loaded
     // machine: far beyond the default hook timeout.
@@ -85,17 +96,25 @@ describe("distributed mode", () => {
     expect(new URL(platform.url).port).toBe(new URL(platform.processes.at(-1)!.url).port);
   });
 
-  it("issue 10: starts every child on port 0 and gives the gateway the ports its services reported", () => {
+  it("issue 14: reserves every service's port before starting any, so every process has every service's URL", () => {
     const gateway = platform.processes.find((p) => p.name === "gateway")!;
+    const first = new Map(platform.processes.filter((p) => p.replica === 0).map((p) => [p.name, p]));
     for (const p of platform.processes) {
       const env = environOf(p.pid);
       expect(env.METRICS_PORT, p.name).toBe("0");
-      // The gateway was asked for port 0 too (port: 0 above).
-      expect(env.PORT, p.name).toBe("0");
+      // Each service's first replica serves on its reserved port; extra replicas, workers and the gateway (asked
+      // for port 0 above) bind port 0 and report what they got.
+      const reservedPort = p.replica === 0 && serviceNames.includes(p.name);
+      expect(env.PORT, p.name).toBe(reservedPort ? new URL(p.url).port : "0");
+      // Every service's URL but its own: the room service, started before the social service, has the social
+      // service's (its live answers come from the stage, as in a cluster).
+      for (const name of serviceNames) {
+        const variable = `${name.toUpperCase()}_SERVICE_URL`;
+        if (name === p.name) expect(env[variable], `${p.name} ${variable}`).toBeUndefined();
+        else expect(env[variable], `${p.name} ${variable}`).toBe(first.get(name)!.url);
+      }
     }
-    // Services hold no URL of their own (they host themselves); the gateway reaches the first user replica
-    // where that replica said it listens.
-    expect(environOf(users()[0]!.pid).USER_SERVICE_URL).toBeUndefined();
+    expect(environOf(first.get("room")!.pid).SOCIAL_SERVICE_URL).toBe(first.get("social")!.url);
     expect(environOf(gateway.pid).USER_SERVICE_URL).toBe(users()[0]!.url);
   });
 
@@ -146,12 +165,23 @@ describe("distributed mode", () => {
     }
   });
 
-  it("serves the shell's remotes manifest rendered by the chart at /remotes.json", async () => {
+  it("serves the shell's remotes manifest rendered by the chart at /remotes.json, with the brand, the players and the Apple Music developer token", async () => {
     const res = await fetch(`${platform.url}/remotes.json`);
     expect(res.status).toBe(200);
     expect(res.headers.get("content-type")).toMatch(/^application\/json/);
-    const remotes = (await res.json()) as { name: string; entry: string }[];
-    expect(remotes).toContainEqual({ name: "room", entry: "/remotes/room/mf-manifest.json" });
+    const config = (await res.json()) as {
+      remotes: { name: string; entry: string }[];
+      brand: string;
+      players: string[];
+      appleMusic: { developerToken: string };
+    };
+    expect(config.remotes).toContainEqual({ name: "room", entry: "/remotes/room/mf-manifest.json" });
+    // The key configured the apple player (as npm start derives it), and the gateway signed the token with it.
+    expect(config).toMatchObject({ brand: "hangout", players: ["apple"] });
+    const token = config.appleMusic.developerToken;
+    expect(decodeProtectedHeader(token)).toEqual({ alg: "ES256", kid: "KEY1234567" });
+    const { payload } = await jwtVerify(token, appleKey.publicKey, { issuer: "TEAM123456", algorithms: ["ES256"] });
+    expect(payload.exp! - payload.iat!).toBe(12 * 3600);
   });
 
   it("passes Connect calls through to the user service and lists its routes in /openapi.json", async () => {

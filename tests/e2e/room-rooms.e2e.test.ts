@@ -4,13 +4,11 @@
 import { randomUUID } from "node:crypto";
 import sharp from "sharp";
 import { beforeAll, describe, expect, it } from "vitest";
-import { defaultMode, sharedPlatform, type TestPlatform } from "./support/platform.ts";
+import { sharedPlatform, type TestPlatform } from "./support/platform.ts";
 
-// Where the room service's live answers come from: the live stage (the social service) all-in-one; the local
-// distributed runner starts the room service before the social service and gives it no SOCIAL_SERVICE_URL (ports are
-// not picked in advance), so there it answers from its own data (its documented fallback). The chart gives every
-// service every URL.
-const LIVE_SOURCE = defaultMode() === "distributed" ? "room-service" : "social-service";
+// The room service's live answers come from the live stage (the social service) in both modes: the local
+// distributed runner, like the chart, gives every service every other's URL.
+const LIVE_SOURCE = "social-service";
 
 const r = (path: string) => `/api/room-service${path}`;
 

@@ -1,10 +1,10 @@
 // Loaded with --import into every child of distributed mode, which the supervisor starts with an IPC channel.
 // - When the channel drops (the supervisor exited or was killed, e.g. a crashed test worker), the child stops
 //   through its normal SIGTERM drain instead of living on as an orphan.
-// - The child reports the port its server bound, or why it could not: the supervisor starts it with PORT=0 and
-//   METRICS_PORT=0 and learns where it serves from these reports only (no port is picked in advance, so none can
-//   be taken by another process meanwhile). Every listen is reported, in order: the kit's server reports its
-//   public port first, then its metrics port.
+// - The child reports the port its server bound, or why it could not: the supervisor starts it with METRICS_PORT=0
+//   and PORT=0 (or a port it reserved for a service's first replica, local-ports.ts) and learns where it serves
+//   from these reports. Every listen is reported, in order: the kit's server reports its public port first, then
+//   its metrics port.
 import { subscribe } from "node:diagnostics_channel";
 import type { AddressInfo, Server } from "node:net";
 

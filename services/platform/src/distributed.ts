@@ -2,20 +2,24 @@
 // of the Helm chart becomes a separate `node --import tsx <entry>` process with the environment the chart
 // gives it (deploy/scripts/render-env.ts), on loopback ports; the gateway reaches the services over HTTP/2
 // and every event goes through a real NATS. The end-to-end suite runs against this as well as all-in-one.
-// Every child binds PORT=0 and METRICS_PORT=0 and reports the ports it got (distributed-watchdog.ts): the
-// services start one after the other in the catalogue's order, each given the URLs of those before it, and the
-// gateway last, given every service's reported URL. No port is picked in advance, so none can be taken meanwhile.
+// Every service's port is reserved before any process starts (local-ports.ts: a free loopback port outside the
+// system's ephemeral range, held by this process until its service is spawned), so every service is given every
+// other's URL, as the chart gives them; the services then start one after the other in the catalogue's order and
+// the gateway last. Extra replicas, workers and metrics servers bind port 0 and report what they got
+// (distributed-watchdog.ts): nobody calls them by a URL given in advance.
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { createLogger, installProcessGuards } from "@tt/kit";
+import { loadContentSecurityOptions } from "@tt/web-server";
 import type { Logger } from "pino";
 import { localiseEnv, renderWorkloads, repoRoot, type ProcessEnv } from "../../../deploy/scripts/render-env.ts";
 import { serviceNames, serviceWorkers } from "./catalogue.ts";
 import { loadAllInOneConfig } from "./config.ts";
 import { openDatabase } from "./embedded-postgres.ts";
 import { spawnNodeProcess, startNatsServer, waitUntilReady, type ChildHandle } from "./distributed-process.ts";
+import { reserveLocalPorts, type ReservedPort } from "./local-ports.ts";
 
 export interface DistributedOptions {
   /**
@@ -137,8 +141,8 @@ export async function startDistributed(opts: DistributedOptions = {}): Promise<D
 
   /**
    * The services in the catalogue's order, one process at a time (the first process of a service applies its
-   * migrations before the next one starts), each given the reported URLs of the services before it, and each
-   * service's workers after it; then the gateway, given every service's.
+   * migrations before the next one starts), each service's workers after it; then the gateway. Every service's
+   * first replica gets a port reserved before anything starts, so each process is given every service's URL.
    */
   const startProcesses = async (workloads: ProcessEnv[], gatewayPort: number) => {
     const byName = new Map(workloads.map((w) => [w.name, w]));
@@ -154,13 +158,48 @@ export async function startDistributed(opts: DistributedOptions = {}): Promise<D
     }
     const gateway = byName.get("gateway");
     if (!gateway) throw new Error("the chart rendered no gateway Deployment");
-    const ports: Record<string, number> = {};
-    for (const name of serviceNames) {
-      for (let replica = 0; replica < replicas; replica++) {
-        const ready = await startProcess(byName.get(name)!, replica, 0, ports);
-        // The gateway and later services talk to the first replica.
-        if (replica === 0) ports[name] = ready.port;
+    const reserved = new Map<string, ReservedPort>();
+    const reservations = await reserveLocalPorts(serviceNames.length);
+    serviceNames.forEach((name, i) => reserved.set(name, reservations[i]!));
+    closers.push(async () => {
+      for (const port of reserved.values()) await port.release();
+    });
+    // The gateway and the services talk to each service's first replica.
+    const ports: Record<string, number> = Object.fromEntries([...reserved].map(([name, port]) => [name, port.port]));
+    /**
+     * A service's first replica on its reserved port. Should another program bind that port between its release
+     * and the child's listen (only a program binding that very port can: none is handed out by the system), the
+     * service gets another port and the processes already given the old URL are started again with the new one.
+     */
+    const startFirstReplica = async (name: string) => {
+      for (let attempt = 1; ; attempt++) {
+        await reserved.get(name)!.release();
+        try {
+          await startProcess(byName.get(name)!, 0, ports[name]!, ports);
+          return;
+        } catch (err) {
+          if (attempt >= 3 || !/could not listen: EADDRINUSE/.test(String(err))) throw err;
+          logger.warn({ name, port: ports[name] }, "distributed mode: a reserved port was taken; trying another");
+          const oldUrl = `http://127.0.0.1:${ports[name]}`;
+          const [next] = await reserveLocalPorts(1);
+          reserved.set(name, next!);
+          ports[name] = next!.port;
+          for (const [key, before] of started) {
+            if (!Object.values(before.env).includes(oldUrl)) continue;
+            const [other = "", replica = "0"] = key.split("#");
+            const workload = byName.get(other);
+            if (!workload) continue;
+            await before.handle.stop(graceMs);
+            running.delete(before.handle);
+            const port = Number(before.env.PORT);
+            await startProcess(workload, Number(replica), port, ports);
+          }
+        }
       }
+    };
+    for (const name of serviceNames) {
+      await startFirstReplica(name);
+      for (let replica = 1; replica < replicas; replica++) await startProcess(byName.get(name)!, replica, 0, ports);
       for (const worker of serviceWorkers.filter((w) => w.service === name)) {
         for (let replica = 0; replica < replicas; replica++)
           await startProcess(byName.get(worker.name)!, replica, 0, ports);
@@ -199,14 +238,24 @@ export async function startDistributed(opts: DistributedOptions = {}): Promise<D
     const workDir = await mkdtemp(path.join(tmpdir(), "tt-distributed-"));
     closers.push(() => rm(workDir, { recursive: true, force: true }));
 
-    // The chart names the workloads; each binds a loopback port of its own choosing (the gateway the one asked
-    // for, when not 0). No Ingress stands in front of the gateway here: callers reach it directly, so their x-forwarded-for is
+    // The chart names the workloads; each serves on loopback (a service's first replica on its reserved port, the
+    // gateway on the one asked for when not 0, every other process on a free one of its choosing). No Ingress stands in front of the gateway here: callers reach it directly, so their x-forwarded-for is
     // not trusted (TRUST_PROXY decides, as for the all-in-one).
+    // The pages' settings reach the gateway's /remotes.json through the chart's values, as in a cluster (issue
+    // 14): the players the all-in-one would allow from this environment (WEB_PLAYERS, or the configured
+    // providers) and WEB_BRAND. The APPLE_MUSIC_* variables reach every process as the caller's environment.
+    const web = loadContentSecurityOptions(env);
     const workloads = renderWorkloads({
       databaseUrl,
       natsUrl,
       dir: workDir,
-      helmArgs: ["--set", `gateway.trustProxy=${config.TRUST_PROXY}`],
+      helmArgs: [
+        "--set",
+        `gateway.trustProxy=${config.TRUST_PROXY}`,
+        "--set-json",
+        `frontends.contentSecurityPolicy.players=${JSON.stringify(web.players ?? [])}`,
+        ...(env.WEB_BRAND ? ["--set-string", `frontends.brand=${env.WEB_BRAND}`] : []),
+      ],
     });
     await startProcesses(workloads, opts.port ?? config.PORT);
 
