@@ -36,6 +36,14 @@ describe("gateway configuration", () => {
     expect(() => loadGatewayConfig({ ...base, BACKEND_PROTOCOL: "rest" })).toThrow(/BACKEND_PROTOCOL/);
   });
 
+  it("issue 14: reads the Agora app id for /remotes.json, and refuses a malformed one naming the variable", () => {
+    expect(loadGatewayConfig(base).AGORA_APP_ID).toBeUndefined();
+    expect(loadGatewayConfig({ ...base, AGORA_APP_ID: "" }).AGORA_APP_ID).toBeUndefined();
+    const appId = "0123456789abcdef0123456789ABCDEF";
+    expect(loadGatewayConfig({ ...base, AGORA_APP_ID: appId }).AGORA_APP_ID).toBe(appId);
+    expect(() => loadGatewayConfig({ ...base, AGORA_APP_ID: "not-an-app-id" })).toThrow(/AGORA_APP_ID/);
+  });
+
   it("trusts a proxy's x-forwarded-for only when TRUST_PROXY is true", () => {
     expect(loadGatewayConfig(base).TRUST_PROXY).toBe(false);
     expect(loadGatewayConfig({ ...base, TRUST_PROXY: "" }).TRUST_PROXY).toBe(false);

@@ -81,6 +81,7 @@ const remotes = config.REMOTES_CONFIG
   ? await createRemotesHandler({
       file: config.REMOTES_CONFIG,
       ...(config.WEB_BRAND ? { brand: config.WEB_BRAND } : {}),
+      ...(config.AGORA_APP_ID ? { agoraAppId: config.AGORA_APP_ID } : {}),
       players: config.WEB_PLAYERS ?? (appleMusicTokens ? ["apple"] : []),
       ...(appleMusicTokens ? { appleMusicToken: () => appleMusicTokens.developerToken() } : {}),
     })

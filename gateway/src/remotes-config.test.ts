@@ -71,6 +71,11 @@ describe("the gateway's /remotes.json (issue 14)", () => {
     expect(await get()).toEqual({ remotes: REMOTES, services: {}, players: ["youtube"], brand: "hangout" });
   });
 
+  it("adds the Agora app id when Agora is configured (rooms' live audio)", async () => {
+    const get = await serve({ agoraAppId: "0123456789abcdef0123456789abcdef" });
+    expect(await get()).toEqual({ remotes: REMOTES, services: {}, agoraAppId: "0123456789abcdef0123456789abcdef" });
+  });
+
   it("carries a developer token signed with the MusicKit key only while apple is a player", async () => {
     const { privateKey, publicKey } = generateKeyPairSync("ec", { namedCurve: "prime256v1" });
     const issuer = createAppleMusicTokenIssuer({

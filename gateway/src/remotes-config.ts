@@ -15,6 +15,8 @@ export interface RemotesConfigOptions {
   file: string;
   brand?: string;
   players?: readonly string[];
+  /** The Agora app id (AGORA_APP_ID, the user service's): rooms with live audio join their voice channel. */
+  agoraAppId?: string;
   appleMusicToken?: () => Promise<{ token: string; expiresAt: Date }>;
 }
 
@@ -28,6 +30,7 @@ export async function createRemotesHandler(
   const extras = {
     ...(players.length > 0 ? { players } : {}),
     ...(options.brand ? { brand: options.brand } : {}),
+    ...(options.agoraAppId ? { agoraAppId: options.agoraAppId } : {}),
   };
   const base: unknown =
     Object.keys(extras).length === 0
