@@ -8,7 +8,7 @@ import http2 from "node:http2";
 import net from "node:net";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { MODES, startTestPlatform, u, type TestPlatform } from "./support/platform.ts";
+import { MODES, sharedPlatform, startTestPlatform, u, type TestPlatform } from "./support/platform.ts";
 
 interface Target {
   name: string;
@@ -113,11 +113,16 @@ describe.each(MODES)("client disconnects (%s)", (mode) => {
 
   beforeAll(async () => {
     process.on("unhandledRejection", onRejection);
-    platform = await startTestPlatform({ mode });
+    // All-in-one: a platform of this file's own, in this process, so an unhandled rejection of the platform reaches
+    // the listener above. Distributed: the services run in child processes either way (what this file sees of
+    // them is that they keep answering), so the run's shared distributed platform does, and a run starts one
+    // distributed platform fewer.
+    platform = mode === "distributed" ? await sharedPlatform("distributed") : await startTestPlatform({ mode });
     const guest = await platform.call("GET", u("/auth/guest"));
     tokens.guest = (guest.body.accessToken as { token: string }).token;
     tokens.user = (await platform.signUp()).token;
-  });
+    // The first file that asks for the shared distributed platform waits for its start (ten processes).
+  }, 240_000);
 
   afterAll(async () => {
     await platform?.close();

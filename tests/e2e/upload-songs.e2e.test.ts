@@ -2,15 +2,20 @@
 // song and upload path and every /api/upload-service path, with their refusals; an upload packaged for real
 // (FFmpeg) and played as a player would: master → variant → key (with the listener's token) → a segment.
 import { createDecipheriv, randomUUID } from "node:crypto";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { makeAudio, waitFor } from "../../services/upload/src/testing/fixtures.ts";
-import { startTestPlatform, u, type TestPlatform } from "./support/platform.ts";
+import { sharedPlatform, u, type TestPlatform } from "./support/platform.ts";
 
 let platform: TestPlatform;
 let owner: { uuid: string; token: string };
 let other: { uuid: string; token: string };
 let admin: string;
 let songId: string;
+
+// The run's shared platform: the song's title and artist carry this file's own tag, so searches find only it.
+const TAG = randomUUID().slice(0, 8);
+const TITLE = `E2E Tune ${TAG}`;
+const ARTIST = `Gateway ${TAG}`;
 
 const r = (path: string) => `/api/room-service${path}`;
 const up = (path: string) => `/api/upload-service${path}`;
@@ -30,16 +35,12 @@ async function songForm(bytes: Uint8Array, fields: Record<string, string> = {}):
 }
 
 beforeAll(async () => {
-  platform = await startTestPlatform();
+  platform = await sharedPlatform();
   admin = await platform.adminToken();
   const a = await platform.signUp();
   owner = { uuid: a.user.uuid, token: a.token };
   const b = await platform.signUp();
   other = { uuid: b.user.uuid, token: b.token };
-});
-
-afterAll(async () => {
-  await platform?.close();
 });
 
 describe("uploading", () => {
@@ -66,7 +67,7 @@ describe("uploading", () => {
   });
 
   it("a tagged upload is packaged until VERIFIED, its progress visible on GET /songs/{id}", async () => {
-    const audio = await makeAudio({ seconds: 5, title: "E2E Tune", artist: "Gateway" });
+    const audio = await makeAudio({ seconds: 5, title: TITLE, artist: ARTIST });
     const res = await call("POST", r("/upload/song"), {
       token: owner.token,
       form: await songForm(audio, { public: "true" }),
@@ -74,8 +75,8 @@ describe("uploading", () => {
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({
       status: "UNVERIFIED",
-      trackName: "E2E Tune",
-      artistName: "Gateway",
+      trackName: TITLE,
+      artistName: ARTIST,
       public: true,
     });
     songId = res.body.songId as string;
@@ -191,9 +192,10 @@ describe("songs", () => {
         expect.objectContaining({ songId, musicProviders: { uploadService: songId }, status: "VERIFIED" }),
       ]),
     );
-    const pub = await call("GET", r("/songs/public?limit=5"), { token: other.token });
+    // Newest first; other files of the run may have published songs since.
+    const pub = await call("GET", r("/songs/public?limit=50"), { token: other.token });
     expect((pub.body.songs as Array<{ songId: string }>).some((s) => s.songId === songId)).toBe(true);
-    const found = await call("GET", r("/search?term=e2e%20tune"), { token: other.token });
+    const found = await call("GET", r(`/search?term=${encodeURIComponent(`e2e tune ${TAG}`)}`), { token: other.token });
     expect(found.body).toMatchObject({ total: 1 });
     expect((await call("GET", r("/search"), { token: other.token })).status).toBe(400);
     expect((await call("GET", r("/songs?limit=1000"), { token: owner.token })).status).toBe(400);
@@ -202,13 +204,13 @@ describe("songs", () => {
 
   it("/api/upload-service: song by id, hlsPlaylistUrl, search, a user's songs", async () => {
     const byId = await call("GET", up(`/songs/${songId}`), { token: other.token });
-    expect(byId.body).toMatchObject({ songId, trackName: "E2E Tune" });
+    expect(byId.body).toMatchObject({ songId, trackName: TITLE });
     const url = await call("GET", up(`/songs/${songId}/hls-playlist-url`), { token: other.token });
     expect(url.body).toEqual({
       hlsPlaylistUrl: `/api/room-service/songs/${songId}/hls-playlist`,
       nativePlaylistUrl: expect.stringMatching(new RegExp(`^/api/room-service/songs/${songId}/hls-playlist\\?ticket=`)),
     });
-    const found = await call("GET", up("/search?term=gateway"), { token: other.token });
+    const found = await call("GET", up(`/search?term=${encodeURIComponent(`gateway ${TAG}`)}`), { token: other.token });
     expect(found.body).toMatchObject({ total: 1 });
     const theirs = await call("GET", up(`/users/${owner.uuid}/songs`), { token: other.token });
     expect((theirs.body.songs as Array<{ status: string }>).every((s) => s.status === "VERIFIED")).toBe(true);
