@@ -16,6 +16,7 @@ import { clientIdleTimeoutMs } from "./clients/http2-transport.ts";
 import { createServiceClientPool, serviceClientsEnvSchema } from "./clients/service-clients.ts";
 import { kitConfigSchema, MAX_TIMER_MS, parseEnv } from "./config.ts";
 import { initServiceOrm, migrateUp } from "./db/orm.ts";
+import { directStreams } from "./direct-stream.ts";
 import { assertOutboxDeclared, startServiceOutbox, type ServiceOutbox } from "./host-outbox.ts";
 import { createInProcessTransport } from "./in-process-transport.ts";
 import { assertAccessOptions, createAccessInterceptor } from "./interceptors/access.ts";
@@ -243,19 +244,25 @@ export async function startServiceHost(opts: ServiceHostOptions): Promise<Servic
     createEntityManagerInterceptor({ ormFor: (service) => ormByService.get(service.typeName) }),
   ];
 
-  const handler = refuseUndecodableGetMessages(
-    connectNodeAdapter({
-      routes: (router) => {
-        for (const s of started) s.routes?.replay(router);
-      },
-      interceptors,
-      // A unary body that does not parse is invalid_argument, not internal (issue 9 defect 2).
-      requestGate: requestFaultGate,
-      // A longer deadline than a Node timer can hold (24.8 days) would fire at once (TimeoutOverflowWarning, then
-      // 1 ms): such a grpc-timeout or connect-timeout-ms is refused as invalid_argument instead (issue 9 fuzz).
-      maxTimeoutMs: MAX_TIMER_MS,
-      shutdownSignal: shutdown.signal,
-    }),
+  // Each call knows its Node response, so a stream that sends one message to many callers can write it directly
+  // (direct-stream.ts).
+  const direct = directStreams();
+  const handler = direct.wrap(
+    refuseUndecodableGetMessages(
+      connectNodeAdapter({
+        contextValues: direct.values,
+        routes: (router) => {
+          for (const s of started) s.routes?.replay(router);
+        },
+        interceptors,
+        // A unary body that does not parse is invalid_argument, not internal (issue 9 defect 2).
+        requestGate: requestFaultGate,
+        // A longer deadline than a Node timer can hold (24.8 days) would fire at once (TimeoutOverflowWarning, then
+        // 1 ms): such a grpc-timeout or connect-timeout-ms is refused as invalid_argument instead (issue 9 fuzz).
+        maxTimeoutMs: MAX_TIMER_MS,
+        shutdownSignal: shutdown.signal,
+      }),
+    ),
   );
   const transport = createInProcessTransport({ methods, interceptors, shutdownSignal: shutdown.signal });
   inProcess.transport = transport;
