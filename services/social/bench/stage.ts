@@ -11,21 +11,23 @@
 //
 // The server is the all-in-one platform (gateway, social and every other service in one process, on a fresh
 // PostgreSQL database and the real NATS), run as a child process so its memory is its own; the listeners are in
-// this process, on HTTP/2 sessions shared by many streams (Connect node transports, one session each), so the load
+// this process, on HTTP/2 sessions shared by many streams, each read as a thin Connect client does (the enveloped
+// binary messages decoded with protobuf-es; the bare broadcast's clients decode theirs the same way), so the load
 // generator is not what is measured. Each listener is a guest (its own token, signed with the platform's key).
 //
 //   npm run bench:stage [-- --listeners 2000 --scale-listeners 10000 --changes 4 --streams-per-session 250]
-//   (BENCH_DATABASE_URL, BENCH_NATS_URL to change where the server keeps its data)
+//   (BENCH_DATABASE_URL, BENCH_NATS_URL to change where the server keeps its data; BENCH_HEAP_SNAPSHOT=<dir> writes
+//   the server's heap before and after the joins of each part, to see what a listener holds)
 import { fork, type ChildProcess } from "node:child_process";
 import { generateKeyPairSync, randomUUID } from "node:crypto";
 import os from "node:os";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
-import { toBinary, toJson, type JsonValue } from "@bufbuild/protobuf";
-import { createClient, type Client } from "@connectrpc/connect";
-import { createConnectTransport } from "@connectrpc/connect-node";
+import { writeHeapSnapshot } from "node:v8";
+import http2 from "node:http2";
+import { create, fromBinary, toBinary, toJson, type JsonValue } from "@bufbuild/protobuf";
 import { StageSchema } from "@tt/proto/tt/social/v1/stage_pb";
-import { JoinResponseSchema, StageService } from "@tt/proto/tt/social/v1/stage_service_pb";
+import { JoinRequestSchema, JoinResponseSchema, type JoinResponse } from "@tt/proto/tt/social/v1/stage_service_pb";
 import { SignJWT, importPKCS8 } from "jose";
 import { applyPatch } from "rfc6902";
 import WebSocket, { WebSocketServer } from "ws";
@@ -64,6 +66,9 @@ async function serve(): Promise<void> {
       if (m.op === "mem") {
         for (let i = 0; i < 3; i++) globalThis.gc?.();
         const u = process.memoryUsage();
+        // BENCH_HEAP_SNAPSHOT=<dir>: a heap snapshot at each measure, to see what a listener holds.
+        if (process.env.BENCH_HEAP_SNAPSHOT)
+          writeHeapSnapshot(`${process.env.BENCH_HEAP_SNAPSHOT}/stage-${m.id}.heapsnapshot`);
         send({ id: m.id, result: { rss: u.rss, heap: u.heapUsed, external: u.external } });
       } else if (m.op === "ws-start") {
         wss ??= new WebSocketServer({ host: "127.0.0.1", port: 0 });
@@ -152,6 +157,62 @@ const load = () =>
     .map((x) => x.toFixed(2))
     .join(" ");
 
+/**
+ * A listener's Join stream read as a thin Connect client does (HTTP/2, binary Connect protocol): the request
+ * message enveloped, then each enveloped response decoded with protobuf-es, the same work the bare broadcast's
+ * clients do with their messages. Connect's generic client pipeline would cost the load generator (this process, one
+ * core) tens of microseconds per message and listener, and the bench would measure its own client.
+ */
+function joinStream(
+  session: http2.ClientHttp2Session,
+  room: string,
+  token: string,
+  signal: AbortSignal,
+  onMessage: (m: JoinResponse) => void,
+): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
+    const body = toBinary(JoinRequestSchema, create(JoinRequestSchema, { room }));
+    const frame = Buffer.alloc(5 + body.length);
+    frame.writeUInt32BE(body.length, 1);
+    frame.set(body, 5);
+    const stream = session.request({
+      ":method": "POST",
+      ":path": "/tt.social.v1.StageService/Join",
+      "content-type": "application/connect+proto",
+      "connect-protocol-version": "1",
+      authorization: `Bearer ${token}`,
+    });
+    const abort = () => stream.close(http2.constants.NGHTTP2_CANCEL);
+    signal.addEventListener("abort", abort, { once: true });
+    stream.end(frame);
+    stream.on("response", (h) => {
+      if (h[":status"] !== 200) reject(new Error(`join answered ${h[":status"]}`));
+    });
+    let buf = Buffer.alloc(0);
+    stream.on("data", (chunk: Buffer) => {
+      buf = buf.length === 0 ? chunk : Buffer.concat([buf, chunk]);
+      while (buf.length >= 5) {
+        const len = buf.readUInt32BE(1);
+        if (buf.length < 5 + len) break;
+        const flags = buf[0]!;
+        const payload = buf.subarray(5, 5 + len);
+        buf = buf.subarray(5 + len);
+        if (flags & 0b10) {
+          const end = JSON.parse(payload.toString()) as { error?: { message?: string } };
+          if (end.error) reject(new Error(`join ended: ${end.error.message}`));
+        } else {
+          onMessage(fromBinary(JoinResponseSchema, payload));
+        }
+      }
+    });
+    stream.on("close", () => {
+      signal.removeEventListener("abort", abort);
+      resolve();
+    });
+    stream.on("error", reject);
+  });
+}
+
 /** N listeners of one room on `sessions` HTTP/2 sessions; arrival times of every patch version per listener. */
 class Audience {
   readonly abort = new AbortController();
@@ -163,18 +224,15 @@ class Audience {
   version = -1n;
   joined = 0;
   failures: unknown[] = [];
-  private onJoin: (() => void) | null = null;
   private onStage: (() => void) | null = null;
-  readonly clients: Client<typeof StageService>[];
+  readonly sessions: http2.ClientHttp2Session[];
 
   constructor(
     url: string,
     readonly n: number,
-    readonly sessions: number,
+    sessions: number,
   ) {
-    this.clients = Array.from({ length: sessions }, () =>
-      createClient(StageService, createConnectTransport({ baseUrl: url, httpVersion: "2" })),
-    );
+    this.sessions = Array.from({ length: sessions }, () => http2.connect(url));
   }
 
   /** Opens the streams, at most `parallel` joins in flight, until each has its first message (the state). */
@@ -201,11 +259,7 @@ class Audience {
 
   private async listen(i: number, room: string, token: string): Promise<void> {
     try {
-      const stream = this.clients[i % this.sessions]!.join(
-        { room },
-        { headers: { authorization: `Bearer ${token}` }, signal: this.abort.signal, timeoutMs: 0 },
-      );
-      for await (const m of stream) {
+      await joinStream(this.sessions[i % this.sessions.length]!, room, token, this.abort.signal, (m) => {
         const now = performance.now();
         if (m.kind.case === "state") {
           this.joined++;
@@ -234,7 +288,7 @@ class Audience {
             this.onStage?.();
           }
         }
-      }
+      });
     } catch (err) {
       if (!this.abort.signal.aborted) this.failures.push(err);
     } finally {
@@ -275,6 +329,7 @@ class Audience {
 
   close(): void {
     this.abort.abort();
+    for (const s of this.sessions) s.close();
   }
 }
 
@@ -412,7 +467,9 @@ async function bareBroadcast(
         const i = start + k;
         const ws = new WebSocket(`ws://127.0.0.1:${port}`);
         sockets.push(ws);
-        ws.on("message", () => {
+        ws.on("message", (data: Buffer) => {
+          // Decoded as the join streams' messages are (the same work per message on the client side).
+          fromBinary(JoinResponseSchema, data);
           if (arrivals[i] === 0) {
             arrivals[i] = performance.now();
             if (++got === n) done?.();
@@ -485,7 +542,7 @@ async function main(): Promise<void> {
 
     console.log(
       `server: the all-in-one platform (gateway + social + every service, one process, pid ${server.child.pid}) ` +
-        `on a fresh database and NATS ${NATS_URL}; clients: this process, Connect node transports over HTTP/2, ` +
+        `on a fresh database and NATS ${NATS_URL}; clients: this process, Connect protocol over HTTP/2 (thin reader), ` +
         `${perSession} join streams per session, each listener a guest with its own token`,
     );
 

@@ -4,7 +4,7 @@
 // private room, reuse a recent answer or the caller's open join stream (runtime.admit).
 import { timestampFromDate } from "@bufbuild/protobuf/wkt";
 import { Code, ConnectError, type HandlerContext, type ServiceImpl } from "@connectrpc/connect";
-import { callIdentity, checkLimit } from "@tt/kit";
+import { callIdentity, checkLimit, directStream } from "@tt/kit";
 import type { StageService } from "@tt/proto/tt/social/v1/stage_service_pb";
 import type { SocialContext } from "../context.ts";
 import { canDj, canModerate } from "../modules/stage/domain.ts";
@@ -58,7 +58,7 @@ export function stageRoutes(svc: SocialContext): ServiceImpl<typeof StageService
       // Refusals (403 with the reason, 503 for a private room the room service cannot vouch for) come before any
       // message of the stream.
       await runtime.admit(r, who, { guestPassword: req.guestPassword, fresh: true, signal: ctx.signal });
-      yield* runtime.join(r, who, ctx.signal);
+      yield* runtime.join(r, who, ctx.signal, directStream(ctx));
     },
 
     async getStage(req, ctx) {

@@ -2,27 +2,48 @@
 // streams, and the subscriptions that feed them (patches, room chat, kicks, resets). Patches can arrive out of order
 // from different instances: a patch is forwarded only as the next version; a later one waits in a buffer, and when
 // the gap does not close soon the hub re-reads the stage and sends every listener the full state again.
-import { fromBinary, fromJson, type JsonObject, type JsonValue } from "@bufbuild/protobuf";
+import {
+  create,
+  fromBinary,
+  fromJson,
+  type JsonObject,
+  type JsonValue,
+  type MessageInitShape,
+} from "@bufbuild/protobuf";
 import { timestampFromDate } from "@bufbuild/protobuf/wkt";
-import type { Bus, Subscription } from "@tt/kit";
+import { SharedMessage, type Bus, type DirectStream, type Subscription } from "@tt/kit";
 import { ChatEventSchema } from "@tt/proto/tt/social/v1/chat_pb";
-import type { MessageInitShape } from "@bufbuild/protobuf";
 import { StagePatchSchema, StageSchema, type KickedSchema, type Stage } from "@tt/proto/tt/social/v1/stage_pb";
-import type { JoinResponseSchema } from "@tt/proto/tt/social/v1/stage_service_pb";
+import { JoinResponseSchema, type JoinResponse } from "@tt/proto/tt/social/v1/stage_service_pb";
 import { applyPatch, type Operation } from "rfc6902";
 import { chatRoomSubject, stagePatchSubject } from "../../subjects.ts";
 import { stageJson } from "./domain.ts";
 
 type Kind = MessageInitShape<typeof JoinResponseSchema>["kind"];
 
+/** A message for join streams: the JoinResponse stamped with the server's time now, encoded once for every stream. */
+export type Outgoing = SharedMessage<typeof JoinResponseSchema>;
+
+export function outgoing(kind: Kind): Outgoing {
+  return new SharedMessage(
+    JoinResponseSchema,
+    create(JoinResponseSchema, { serverTime: timestampFromDate(new Date()), kind }),
+  );
+}
+
 /** The most messages a join stream may have waiting; a client that falls further behind is dropped (it rejoins). */
 export const LISTENER_QUEUE_CAP = 2_000;
 /** How long a gap in the patch versions may last before the hub re-reads the stage. */
 const GAP_WAIT_MS = 300;
 
-/** One open join stream. */
+/**
+ * One open join stream. Its first message (the state) goes through Connect; when the call came through the host's
+ * Node handler every later one is written directly to the caller's response, encoded once for the whole room (the
+ * kit's DirectStream), otherwise it waits in a queue that the stream's generator yields from.
+ */
 export class Listener {
-  private readonly queue: (MessageInitShape<typeof JoinResponseSchema> | null)[] = [];
+  private readonly queue: (Outgoing | null)[] = [];
+  private direct: DirectStream | undefined;
   private wake: (() => void) | null = null;
   ended = false;
 
@@ -35,13 +56,18 @@ export class Listener {
     readonly joinedAt: number,
   ) {}
 
-  send(kind: Kind): void {
+  send(message: Outgoing): void {
     if (this.ended) return;
+    if (this.direct) {
+      // A caller too far behind (or gone) is dropped; it rejoins.
+      if (!this.direct.write(message.frame(this.direct.format))) this.end();
+      return;
+    }
     if (this.queue.length >= LISTENER_QUEUE_CAP) {
       this.end();
       return;
     }
-    this.queue.push({ serverTime: timestampFromDate(new Date()), kind });
+    this.queue.push(message);
     this.wake?.();
   }
 
@@ -53,8 +79,11 @@ export class Listener {
     this.wake?.();
   }
 
-  /** The messages, until the stream ends or the signal aborts. */
-  async *messages(signal: AbortSignal): AsyncGenerator<MessageInitShape<typeof JoinResponseSchema>> {
+  /**
+   * The messages Connect sends, until the stream ends or the signal aborts. With a direct stream only the first:
+   * once Connect asks for the next one the first is written, and every later message goes directly.
+   */
+  async *messages(signal: AbortSignal, direct?: DirectStream): AsyncGenerator<JoinResponse> {
     const onAbort = () => this.wake?.();
     signal.addEventListener("abort", onAbort);
     try {
@@ -62,9 +91,12 @@ export class Listener {
         while (this.queue.length > 0) {
           const next = this.queue.shift()!;
           if (next === null) return;
-          // Stamp the time when it leaves, not when it was queued.
-          next.serverTime = timestampFromDate(new Date());
-          yield next;
+          if (this.direct) {
+            if (!this.direct.write(next.frame(this.direct.format))) return;
+            continue;
+          }
+          yield next.message;
+          this.direct = direct;
         }
         if (signal.aborted) return;
         await new Promise<void>((resolve) => (this.wake = resolve));
@@ -107,8 +139,8 @@ export class RoomHub {
         this.onPatch(patch.version, JSON.parse(patch.operations) as Operation[]);
       }),
       await this.bus.subscribe(chatRoomSubject(this.roomUuid), (msg) => {
-        const chat = fromBinary(ChatEventSchema, msg.data);
-        for (const l of this.listeners) l.send({ case: "chat", value: chat });
+        const chat = outgoing({ case: "chat", value: fromBinary(ChatEventSchema, msg.data) });
+        for (const l of this.listeners) l.send(chat);
       }),
       ...(await Promise.all(
         this.extra.map(([subject, handler]) => this.bus.subscribe(subject, (msg) => handler(msg.data))),
@@ -125,7 +157,7 @@ export class RoomHub {
 
   add(listener: Listener): void {
     this.listeners.add(listener);
-    listener.send({ case: "state", value: this.stage() });
+    listener.send(outgoing({ case: "state", value: this.stage() }));
   }
 
   remove(listener: Listener): void {
@@ -134,9 +166,10 @@ export class RoomHub {
 
   /** Sends the kick to the user's streams, which then end. */
   kick(user: string, kicked: MessageInitShape<typeof KickedSchema>): void {
+    const message = outgoing({ case: "kicked", value: kicked });
     for (const l of this.listeners) {
       if (l.user === user) {
-        l.send({ case: "kicked", value: kicked });
+        l.send(message);
         l.end();
       }
     }
@@ -144,8 +177,9 @@ export class RoomHub {
 
   /** Sends a reset to every stream, which then end (the clients rejoin after a random delay). */
   reset(reason: string): void {
+    const message = outgoing({ case: "reset", value: { room: this.roomUuid, reason } });
     for (const l of this.listeners) {
-      l.send({ case: "reset", value: { room: this.roomUuid, reason } });
+      l.send(message);
       l.end();
     }
   }
@@ -156,7 +190,10 @@ export class RoomHub {
     this.version = stage.version;
     this.stageCache = stage;
     for (const v of [...this.buffered.keys()]) if (v <= this.version) this.buffered.delete(v);
-    if (announce) for (const l of this.listeners) l.send({ case: "state", value: stage });
+    if (announce) {
+      const message = outgoing({ case: "state", value: stage });
+      for (const l of this.listeners) l.send(message);
+    }
     this.drain();
   }
 
@@ -181,8 +218,8 @@ export class RoomHub {
       }
       this.version += 1n;
       this.stageCache = null;
-      const text = JSON.stringify(next);
-      for (const l of this.listeners) l.send({ case: "patch", value: { version: this.version, operations: text } });
+      const message = outgoing({ case: "patch", value: { version: this.version, operations: JSON.stringify(next) } });
+      for (const l of this.listeners) l.send(message);
     }
     if (this.buffered.size > 0 && !this.gapTimer) {
       this.gapTimer = setTimeout(() => {

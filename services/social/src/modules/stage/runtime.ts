@@ -9,7 +9,15 @@ import { create, fromBinary, type MessageInitShape } from "@bufbuild/protobuf";
 import { timestampDate, timestampFromDate, type Timestamp } from "@bufbuild/protobuf/wkt";
 import { Code, ConnectError, type Client } from "@connectrpc/connect";
 import type { MikroORM } from "@mikro-orm/postgresql";
-import { consumeEvents, KvConflictError, publishEvent, type Bus, type KvBucket, type Subscription } from "@tt/kit";
+import {
+  consumeEvents,
+  KvConflictError,
+  publishEvent,
+  type Bus,
+  type DirectStream,
+  type KvBucket,
+  type Subscription,
+} from "@tt/kit";
 import type { CrateSong } from "@tt/proto/tt/playlist/v1/crate_pb";
 import type { CrateService } from "@tt/proto/tt/playlist/v1/crate_service_pb";
 import {
@@ -24,12 +32,12 @@ import type { RoomUserRoleService } from "@tt/proto/tt/room/v1/room_user_role_se
 import { ChatEventSchema } from "@tt/proto/tt/social/v1/chat_pb";
 import { PlayedSongSchema, SongPlayedSchema, SongStartedSchema } from "@tt/proto/tt/social/v1/events_pb";
 import type { KickedSchema, Stage, StagePlay } from "@tt/proto/tt/social/v1/stage_pb";
-import type { JoinResponseSchema } from "@tt/proto/tt/social/v1/stage_service_pb";
+import type { JoinResponse } from "@tt/proto/tt/social/v1/stage_service_pb";
 import type { Logger } from "pino";
 import type { StageConfig } from "../../config.ts";
 import { chatUserSubject, kickSubject, presenceSubject, resetSubject, stagePatchSubject } from "../../subjects.ts";
 import { DANCEFLOOR_CAP, type EndReason, type RoomSettings, type StageAction, type StageEffect } from "./domain.ts";
-import { Listener, RoomHub } from "./hub.ts";
+import { Listener, outgoing, RoomHub } from "./hub.ts";
 import { PRESENCE_HEARTBEAT_MS, PresenceStore, type RoomPresence } from "./presence.ts";
 import { StageStore } from "./store.ts";
 
@@ -241,8 +249,8 @@ export class StageRuntime {
   private onUserChat(subject: string, data: Uint8Array): void {
     const listeners = this.userListeners.get(subject.slice(USER_SUBJECT_PREFIX.length));
     if (!listeners) return;
-    const chat = fromBinary(ChatEventSchema, data);
-    for (const l of listeners) l.send({ case: "chat", value: chat });
+    const chat = outgoing({ case: "chat", value: fromBinary(ChatEventSchema, data) });
+    for (const l of listeners) l.send(chat);
   }
 
   /** The room's stage (created from its settings on first use). */
@@ -324,12 +332,16 @@ export class StageRuntime {
 
   // ---- listeners ----
 
-  /** Opens a join stream: the full stage, then patches, chat, kicks and resets, until the caller leaves. */
+  /**
+   * Opens a join stream: the full stage, then patches, chat, kicks and resets, until the caller leaves. With the
+   * call's direct stream, everything after the state is written to it directly (hub.ts).
+   */
   async *join(
     room: ResolvedRoom,
     caller: { user?: string; guest?: string },
     signal: AbortSignal,
-  ): AsyncGenerator<MessageInitShape<typeof JoinResponseSchema>> {
+    direct?: DirectStream,
+  ): AsyncGenerator<JoinResponse> {
     await this.stageOf(room);
     const hub = await this.acquireHub(room.uuid);
     const listener = new Listener(this.nextListenerId++, caller.user, caller.guest, Date.now());
@@ -341,7 +353,7 @@ export class StageRuntime {
       }
       hub.add(listener);
       this.presenceChanged(room.uuid);
-      yield* listener.messages(signal);
+      yield* listener.messages(signal, direct);
     } finally {
       hub.remove(listener);
       if (caller.user) {
