@@ -528,7 +528,7 @@ describe("chart values", () => {
     expect(same.stderr).toContain("metricsPort must differ from port");
     const negative = helm(["template", release, chart, "--set", "config.maxConnections=-1"]);
     expect(negative.status).not.toBe(0);
-    const noPool = helm(["template", release, chart, "--set", "config.databasePoolMax=0"]);
+    const noPool = helm(["template", release, chart, "--set", "config.databasePoolMax=2"]);
     expect(noPool.status).not.toBe(0);
   });
 
