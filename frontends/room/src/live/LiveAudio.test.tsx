@@ -11,6 +11,7 @@ import { ProviderTokenService } from "./api.ts";
 import {
   createAgoraEngine,
   type AgoraClient,
+  type AgoraMicrophoneTrack,
   type AgoraRemoteUser,
   type AgoraSdk,
   type LiveAudioEngine,
@@ -178,7 +179,7 @@ describe("a room's live audio (issue 14)", () => {
 function recordingSdk() {
   const log: string[] = [];
   const listeners = new Map<string, (user: AgoraRemoteUser, mediaType: "audio" | "video" | "datachannel") => void>();
-  const client: AgoraClient = {
+  const client: AgoraClient<AgoraMicrophoneTrack, AgoraRemoteUser> = {
     setClientRole: async (role) => void log.push(`role ${role}`),
     join: async (appId, channel, token, uid) => {
       log.push(`join ${appId} ${channel} ${token} ${String(uid)}`);

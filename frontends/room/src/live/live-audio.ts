@@ -28,43 +28,46 @@ export interface LiveAudioEngine {
   join(request: LiveAudioJoin): Promise<LiveAudioSession>;
 }
 
-/** The part of the Agora Web SDK (agora-rtc-sdk-ng, 4.x) the engine uses; agora-sdk.ts checks the SDK against it. */
+/**
+ * The part of the Agora Web SDK (agora-rtc-sdk-ng, 4.x) the engine uses; agora-sdk.ts checks the SDK against it.
+ * Tracks and remote users stay the SDK's own types (Track, User): the engine only hands them back.
+ */
 export interface AgoraRemoteUser {
   readonly uid: string | number;
   readonly audioTrack?: { play(): void; stop(): void } | undefined;
 }
-export interface AgoraClient {
-  setClientRole(role: "host" | "audience"): Promise<void>;
-  join(appid: string, channel: string, token: string | null, uid?: string | number | null): Promise<string | number>;
-  publish(tracks: AgoraMicrophoneTrack[]): Promise<void>;
-  subscribe(user: AgoraRemoteUser, mediaType: "audio"): Promise<unknown>;
-  leave(): Promise<void>;
-  on(
-    event: "user-published",
-    listener: (user: AgoraRemoteUser, mediaType: "audio" | "video" | "datachannel") => void,
-  ): void;
-  on(
-    event: "user-unpublished",
-    listener: (user: AgoraRemoteUser, mediaType: "audio" | "video" | "datachannel") => void,
-  ): void;
-  removeAllListeners(): void;
-}
 export interface AgoraMicrophoneTrack {
   close(): void;
 }
-export interface AgoraSdk {
-  createClient(config: { mode: "live"; codec: "vp8" }): AgoraClient;
-  createMicrophoneAudioTrack(): Promise<AgoraMicrophoneTrack>;
+type MediaType = "audio" | "video" | "datachannel";
+export interface AgoraClient<Track, User extends AgoraRemoteUser> {
+  setClientRole(role: "host" | "audience"): Promise<void>;
+  join(appid: string, channel: string, token: string | null, uid?: string | number | null): Promise<string | number>;
+  publish(tracks: Track[]): Promise<void>;
+  subscribe(user: User, mediaType: "audio"): Promise<unknown>;
+  leave(): Promise<void>;
+  on(event: "user-published", listener: (user: User, mediaType: MediaType) => void): void;
+  on(event: "user-unpublished", listener: (user: User, mediaType: MediaType) => void): void;
+  removeAllListeners(): void;
+}
+export interface AgoraSdk<
+  Track extends AgoraMicrophoneTrack = AgoraMicrophoneTrack,
+  User extends AgoraRemoteUser = AgoraRemoteUser,
+> {
+  createClient(config: { mode: "live"; codec: "vp8" }): AgoraClient<Track, User>;
+  createMicrophoneAudioTrack(): Promise<Track>;
 }
 
 /** The Agora Web SDK behind the interface; the SDK itself is given (the page loads it lazily, see loadAgoraEngine). */
-export function createAgoraEngine(sdk: AgoraSdk): LiveAudioEngine {
+export function createAgoraEngine<Track extends AgoraMicrophoneTrack, User extends AgoraRemoteUser>(
+  sdk: AgoraSdk<Track, User>,
+): LiveAudioEngine {
   return {
     async join({ appId, channel, token, uid, role }) {
       // "live" mode: hosts publish, the audience only receives.
       const client = sdk.createClient({ mode: "live", codec: "vp8" });
       await client.setClientRole(role === "PUBLISHER" ? "host" : "audience");
-      const playing = new Set<AgoraRemoteUser>();
+      const playing = new Set<User>();
       client.on("user-published", (user, mediaType) => {
         if (mediaType !== "audio") return;
         void client
@@ -79,7 +82,7 @@ export function createAgoraEngine(sdk: AgoraSdk): LiveAudioEngine {
         user.audioTrack?.stop();
         playing.delete(user);
       });
-      let microphone: AgoraMicrophoneTrack | undefined;
+      let microphone: Track | undefined;
       try {
         await client.join(appId, channel, token, uid);
         if (role === "PUBLISHER") {
