@@ -166,6 +166,56 @@ describe("social chat through the gateway", () => {
     await stream.close();
   });
 
+  it("a room message from someone a listener blocked is left out of that listener's join stream", async () => {
+    const owner = await platform.signUp();
+    const alice = await platform.signUp();
+    const bob = await platform.signUp();
+    const carol = await platform.signUp();
+    const created = await platform.call("POST", "/api/room-service/rooms/infrastructure", {
+      token: owner.token,
+      body: { name: `Chat blocks ${randomUUID().slice(0, 8)}` },
+    });
+    const room = created.body.room as { uuid: string };
+    const aliceStream = joinChat(alice.token, room.uuid);
+    const carolStream = joinChat(carol.token, room.uuid);
+    await until("both joins", () => (aliceStream.joined() && carolStream.joined() ? true : undefined));
+    const say = async (who: { token: string }, text: string) => {
+      const sent = await platform.call("POST", s(`/rooms/${room.uuid}/messages`), {
+        token: who.token,
+        body: { message: { uuid: randomUUID(), message: text } },
+      });
+      expect(sent.status).toBe(200);
+      return (sent.body.message as Message).uuid;
+    };
+    const before = await say(bob, "before the block");
+    await until("bob's message before the block at alice", () =>
+      aliceStream.events.find((e) => e.kind.case === "created" && e.kind.value.uuid === before),
+    );
+
+    // Alice blocks Bob (room service); once the chat has the block her history leaves Bob out.
+    const blocked = await platform.call("POST", "/api/room-service/blocked-users", {
+      token: alice.token,
+      body: { blockedUserId: bob.user.uuid },
+    });
+    expect(blocked.status).toBe(200);
+    await until("the block in alice's history", async () => {
+      const h = await platform.call("GET", s(`/rooms/${room.uuid}/messages`), { token: alice.token });
+      return (h.body.messages as Message[] | undefined)?.some((m) => m.uuid === before) ? undefined : true;
+    });
+
+    // Bob, then Carol: Carol's stream gets both; Alice's gets Carol's and never Bob's, which came first.
+    const fromBob = await say(bob, "after the block");
+    const fromCarol = await say(carol, "hi all");
+    const uuids = (events: ChatEvent[]) =>
+      events.flatMap((e) => (e.kind.case === "created" ? [e.kind.value.uuid] : []));
+    await until("both at carol", () =>
+      uuids(carolStream.events).includes(fromCarol) && uuids(carolStream.events).includes(fromBob) ? true : undefined,
+    );
+    await until("carol's message at alice", () => (uuids(aliceStream.events).includes(fromCarol) ? true : undefined));
+    expect(uuids(aliceStream.events)).not.toContain(fromBob);
+    await Promise.all([aliceStream.close(), carolStream.close()]);
+  });
+
   it("a crate link becomes a playlist preview, over REST and the join stream; the preview RPC is for services only", async () => {
     const owner = await platform.signUp();
     const alice = await platform.signUp();

@@ -17,6 +17,11 @@ export function chatUserSubject(userUuid: string): string {
   return `live.social.chat.user.${userUuid}`;
 }
 
+/** A user blocked someone or ended a block (JSON {blocked, on}): their join streams leave that sender's chat out. */
+export function blocksSubject(userUuid: string): string {
+  return `live.social.blocks.${userUuid}`;
+}
+
 /** A kick or ban of one user from a room (JSON {user, until?, by, reason}): their join streams get `kicked` and end. */
 export function kickSubject(roomUuid: string): string {
   return `live.social.kick.${roomUuid}`;

@@ -308,6 +308,15 @@ export async function blockedEitherWay(em: EntityManager, a: string, b: string):
   return rows[0]!.n > 0;
 }
 
+/** The users a user blocked (their room messages are left out of what the user reads, live and in the history). */
+export async function blockedBy(em: EntityManager, user: string): Promise<Set<string>> {
+  const rows = await em.execute<{ blocked_uuid: string }[]>(
+    `select "blocked_uuid" from ${T.block} where "user_uuid" = ?`,
+    [user],
+  );
+  return new Set(rows.map((r) => r.blocked_uuid));
+}
+
 export async function setBlocked(em: EntityManager, user: string, blocked: string, on: boolean): Promise<void> {
   if (on) {
     await em.execute(`insert into ${T.block} ("user_uuid", "blocked_uuid") values (?, ?) on conflict do nothing`, [

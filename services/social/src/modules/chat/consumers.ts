@@ -2,15 +2,19 @@
 // - merch's ConsumablePurchased with a room uuid: the room's chat shows the consumable (a "room" message);
 // - the room service's RoomConversationCleared (DELETE /rooms/conversation/{id}): the room's messages up to then go;
 // - the room service's UserBlocked / UserUnblocked: who blocked whom, for direct messages and room history.
-// A handler's chat write commits in its own statement before the event is announced; it is idempotent (the
-// consumable's message uuid is derived from the purchase id), so a redelivery changes nothing.
+// A handler writes in the event's own transaction (ctx.em, beside the processed-event mark): a write on a second
+// connection while the mark's transaction holds the first could wait for good on a small pool once several consumers
+// replay at once. The announcement goes out before that commit; should the commit fail, the redelivery writes and
+// announces the same message again (the consumable's message uuid is derived from the purchase id, and clients merge
+// messages by uuid).
 import { createHash } from "node:crypto";
 import { timestampDate, timestampFromDate } from "@bufbuild/protobuf/wkt";
 import type { MikroORM } from "@mikro-orm/postgresql";
-import { type Bus, consumeEvents, type Subscription } from "@tt/kit";
+import { type Bus, consumeEvents, type EventContext, type Subscription } from "@tt/kit";
 import { ConsumablePurchasedSchema } from "@tt/proto/tt/merch/v1/events_pb";
 import { RoomConversationClearedSchema, UserBlockedSchema, UserUnblockedSchema } from "@tt/proto/tt/room/v1/events_pb";
 import type { Logger } from "pino";
+import { blocksSubject } from "../../subjects.ts";
 import { clearRoom, insertMessage, setBlocked, toChatMessage } from "./chat-store.ts";
 import type { ChatContent } from "./entities.ts";
 import type { ChatPublisher } from "./publish.ts";
@@ -39,11 +43,16 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export async function startChatConsumers(c: ChatConsumerContext): Promise<{ unsubscribe(): Promise<void> }> {
   const opts = (name: string) => ({ durable: `${c.durable}-${name}`, orm: c.orm, logger: c.logger });
+  /** Stores a block (or its end) and tells the user's join streams on every instance, which keep their own set. */
+  const block = async (em: EventContext["em"], user: string, blocked: string, on: boolean) => {
+    await setBlocked(em, user, blocked, on);
+    await c.bus.publish(blocksSubject(user), new TextEncoder().encode(JSON.stringify({ blocked, on })));
+  };
   const subs: Subscription[] = [
     await consumeEvents(
       c.bus,
       ConsumablePurchasedSchema,
-      async (event) => {
+      async (event, ctx) => {
         if (!UUID.test(event.roomUuid) || !UUID.test(event.userUuid)) return;
         const roomUuid = event.roomUuid.toLowerCase();
         const buyer = event.userUuid.toLowerCase();
@@ -62,7 +71,7 @@ export async function startChatConsumers(c: ChatConsumerContext): Promise<{ unsu
           content.avatarId = profile.avatarId;
           content.color = profile.color;
         }
-        const { row, created } = await insertMessage(c.orm.em.fork(), {
+        const { row, created } = await insertMessage(ctx.em, {
           uuid: nameUuid(`consumable:${event.purchaseId}`),
           roomUuid,
           senderUuid: buyer,
@@ -78,11 +87,11 @@ export async function startChatConsumers(c: ChatConsumerContext): Promise<{ unsu
     await consumeEvents(
       c.bus,
       RoomConversationClearedSchema,
-      async (event) => {
+      async (event, ctx) => {
         if (!UUID.test(event.roomUuid)) return;
         const roomUuid = event.roomUuid.toLowerCase();
         const at = event.clearedAt ? timestampDate(event.clearedAt) : new Date();
-        await clearRoom(c.orm.em.fork(), roomUuid, at);
+        await clearRoom(ctx.em, roomUuid, at);
         await c.publisher.toRoom(roomUuid, {
           kind: {
             case: "cleared",
@@ -97,7 +106,7 @@ export async function startChatConsumers(c: ChatConsumerContext): Promise<{ unsu
       UserBlockedSchema,
       async (event, ctx) => {
         if (!UUID.test(event.userUuid) || !UUID.test(event.blockedUserUuid)) return;
-        await setBlocked(ctx.em, event.userUuid.toLowerCase(), event.blockedUserUuid.toLowerCase(), true);
+        await block(ctx.em, event.userUuid.toLowerCase(), event.blockedUserUuid.toLowerCase(), true);
       },
       opts("blocked"),
     ),
@@ -106,7 +115,7 @@ export async function startChatConsumers(c: ChatConsumerContext): Promise<{ unsu
       UserUnblockedSchema,
       async (event, ctx) => {
         if (!UUID.test(event.userUuid) || !UUID.test(event.blockedUserUuid)) return;
-        await setBlocked(ctx.em, event.userUuid.toLowerCase(), event.blockedUserUuid.toLowerCase(), false);
+        await block(ctx.em, event.userUuid.toLowerCase(), event.blockedUserUuid.toLowerCase(), false);
       },
       opts("unblocked"),
     ),

@@ -12,7 +12,7 @@ import {
 } from "@bufbuild/protobuf";
 import { timestampFromDate } from "@bufbuild/protobuf/wkt";
 import { SharedMessage, type Bus, type DirectStream, type Subscription } from "@tt/kit";
-import { ChatEventSchema } from "@tt/proto/tt/social/v1/chat_pb";
+import { ChatEventSchema, type ChatEvent } from "@tt/proto/tt/social/v1/chat_pb";
 import { StagePatchSchema, StageSchema, type KickedSchema, type Stage } from "@tt/proto/tt/social/v1/stage_pb";
 import { JoinResponseSchema, type JoinResponse } from "@tt/proto/tt/social/v1/stage_service_pb";
 import { applyPatch, type Operation } from "rfc6902";
@@ -33,6 +33,14 @@ export function outgoing(kind: Kind): Outgoing {
 
 /** The most messages a join stream may have waiting; a client that falls further behind is dropped (it rejoins). */
 export const LISTENER_QUEUE_CAP = 2_000;
+const NO_ONE: ReadonlySet<string> = new Set();
+
+/** The sender of a chat event that carries a message, or "" (deletes, clears, reads). */
+function chatSender(event: ChatEvent): string {
+  const k = event.kind;
+  return k.case === "created" || k.case === "edited" || k.case === "reactionsChanged" ? k.value.userUuid : "";
+}
+
 /** How long a gap in the patch versions may last before the hub re-reads the stage. */
 const GAP_WAIT_MS = 300;
 
@@ -46,6 +54,8 @@ export class Listener {
   private direct: DirectStream | undefined;
   private wake: (() => void) | null = null;
   ended = false;
+  /** The users this listener blocked: their room chat is not forwarded to it (as the history leaves it out). */
+  blocked: ReadonlySet<string> = NO_ONE;
 
   constructor(
     readonly id: number,
@@ -139,8 +149,10 @@ export class RoomHub {
         this.onPatch(patch.version, JSON.parse(patch.operations) as Operation[]);
       }),
       await this.bus.subscribe(chatRoomSubject(this.roomUuid), (msg) => {
-        const chat = outgoing({ case: "chat", value: fromBinary(ChatEventSchema, msg.data) });
-        for (const l of this.listeners) l.send(chat);
+        const event = fromBinary(ChatEventSchema, msg.data);
+        const sender = chatSender(event);
+        const chat = outgoing({ case: "chat", value: event });
+        for (const l of this.listeners) if (!sender || !l.blocked.has(sender)) l.send(chat);
       }),
       ...(await Promise.all(
         this.extra.map(([subject, handler]) => this.bus.subscribe(subject, (msg) => handler(msg.data))),

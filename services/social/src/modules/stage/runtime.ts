@@ -35,8 +35,16 @@ import type { KickedSchema, Stage, StagePlay } from "@tt/proto/tt/social/v1/stag
 import type { JoinResponse } from "@tt/proto/tt/social/v1/stage_service_pb";
 import type { Logger } from "pino";
 import type { StageConfig } from "../../config.ts";
-import { chatUserSubject, kickSubject, presenceSubject, resetSubject, stagePatchSubject } from "../../subjects.ts";
+import {
+  blocksSubject,
+  chatUserSubject,
+  kickSubject,
+  presenceSubject,
+  resetSubject,
+  stagePatchSubject,
+} from "../../subjects.ts";
 import { DANCEFLOOR_CAP, type EndReason, type RoomSettings, type StageAction, type StageEffect } from "./domain.ts";
+import { blockedBy } from "../chat/chat-store.ts";
 import { Listener, outgoing, RoomHub } from "./hub.ts";
 import { PRESENCE_HEARTBEAT_MS, PresenceStore, type RoomPresence } from "./presence.ts";
 import { StageStore } from "./store.ts";
@@ -149,6 +157,8 @@ export class StageRuntime {
       await deps.bus.subscribe(kickSubject("*"), (msg) => runtime.forgetAdmission(msg.subject, msg.data)),
       // One subscription for every signed-in listener's direct messages, routed here by user (not one per stream).
       await deps.bus.subscribe(chatUserSubject("*"), (msg) => runtime.onUserChat(msg.subject, msg.data)),
+      // A user blocked someone or ended a block: their streams here follow.
+      await deps.bus.subscribe(blocksSubject("*"), (msg) => runtime.onBlock(msg.subject, msg.data)),
     );
     runtime.heartbeat = setInterval(() => {
       for (const room of runtime.hubs.keys()) runtime.presenceChanged(room);
@@ -350,6 +360,7 @@ export class StageRuntime {
         let mine = this.userListeners.get(caller.user);
         if (!mine) this.userListeners.set(caller.user, (mine = new Set()));
         mine.add(listener);
+        await this.loadBlocks(listener);
       }
       hub.add(listener);
       this.presenceChanged(room.uuid);
@@ -363,6 +374,30 @@ export class StageRuntime {
       }
       this.presenceChanged(room.uuid);
       await this.releaseHub(room.uuid);
+    }
+  }
+
+  private onBlock(subject: string, data: Uint8Array): void {
+    try {
+      const { blocked, on } = JSON.parse(new TextDecoder().decode(data)) as { blocked: string; on: boolean };
+      for (const l of this.userListeners.get(subject.slice(blocksSubject("").length)) ?? []) {
+        const next = new Set(l.blocked);
+        if (on) next.add(blocked);
+        else next.delete(blocked);
+        l.blocked = next;
+      }
+    } catch (err) {
+      this.logger.warn({ err, subject }, "undecodable block change ignored");
+    }
+  }
+
+  /** Whom the listener's user blocked (their room chat is left out of the stream). */
+  private async loadBlocks(listener: Listener): Promise<void> {
+    if (!listener.user) return;
+    try {
+      listener.blocked = await blockedBy(this.deps.orm.em.fork(), listener.user);
+    } catch (err) {
+      this.logger.warn({ err, user: listener.user }, "could not read the listener's blocks");
     }
   }
 
