@@ -23,7 +23,7 @@ import { Service } from "kubernetes-models/v1/Service";
 import { resolveEnv, type K8sObject } from "../../deploy/scripts/render-env.ts";
 import { serviceCatalog } from "../../gateway/src/catalog.ts";
 import { serviceNames, serviceWorkers } from "@tt/platform";
-import { contentSecurityPolicy, type PlayerName } from "@tt/web-server";
+import { AGORA_SOURCES, contentSecurityPolicy, type PlayerName } from "@tt/web-server";
 
 const root = path.resolve(import.meta.dirname, "../..");
 const helmBin = path.join(root, ".tools/bin/helm");
@@ -1051,6 +1051,103 @@ describe("issue 14: the brand, the players and the Apple Music developer token r
       /add apple to frontends.contentSecurityPolicy.players/,
     );
     fails(["--set", "frontends.brand=Hang Out"], /brand/);
+  });
+});
+
+describe("issue 14: Agora in the chart (the rooms' live audio)", () => {
+  const appId = "0123456789abcdef0123456789ABCDEF";
+  const agoraArgs = ["--set-string", `agora.appId=${appId}`, "--set", "agora.existingSecret=agora-credentials"];
+
+  it("gives the user service the app id and the certificate from the named Secret, and the gateway the app id only", () => {
+    const docs = render(agoraArgs);
+    const user = resolveEnv(docs, `${release}-turntable-user`);
+    expect(user.env.AGORA_APP_ID).toBe(appId);
+    // The certificate is a reference to the operator's Secret, never in a ConfigMap or a Secret the chart renders.
+    expect(user.missing).toContain("agora-credentials/AGORA_APP_CERTIFICATE");
+    const gateway = resolveEnv(docs, `${release}-turntable-gateway`);
+    expect(gateway.env.AGORA_APP_ID).toBe(appId);
+    expect(gateway.missing.filter((ref) => ref.startsWith("agora-credentials/"))).toEqual([]);
+    for (const service of servicePackagesOf(docs).filter((name) => name !== `${release}-turntable-user`)) {
+      const { env, missing } = resolveEnv(docs, service);
+      expect(env.AGORA_APP_ID, service).toBeUndefined();
+      expect(
+        missing.filter((ref) => ref.startsWith("agora-credentials/")),
+        service,
+      ).toEqual([]);
+    }
+    // The migration Jobs issue no tokens.
+    const jobs = ofKind<Job>(docs, "Job");
+    expect(jobs.length).toBeGreaterThan(0);
+    expect(JSON.stringify(jobs)).not.toContain("AGORA");
+    // A changed app id or Secret rolls the pods that read them.
+    const checksum = (d: K8sObject[], name: string) =>
+      (named(d, "Deployment", name) as unknown as Deployment).spec!.template.metadata!.annotations!["checksum/config"];
+    const plain = render();
+    expect(checksum(docs, `${release}-turntable-user`)).not.toBe(checksum(plain, `${release}-turntable-user`));
+    expect(checksum(docs, `${release}-turntable-gateway`)).not.toBe(checksum(plain, `${release}-turntable-gateway`));
+  });
+
+  it("takes the certificate from another key of the Secret when existingSecretKey says so", () => {
+    const docs = render([...agoraArgs, "--set", "agora.existingSecretKey=certificate"]);
+    expect(resolveEnv(docs, `${release}-turntable-user`).missing).toContain("agora-credentials/certificate");
+  });
+
+  it("opens the pages' connect-src to Agora's servers: the all-in-one server's policy, from the same AGORA_SOURCES", () => {
+    for (const base of [[], ["-f", productionValues]]) {
+      const docs = render([...base, ...agoraArgs]);
+      const conf = configData(docs, `${release}-turntable-web-shell`)["default.conf"] ?? "";
+      const remotes = JSON.parse(configData(docs, `${release}-turntable-remotes`)["remotes.json"] ?? "[]");
+      const mediaBaseUrl = configData(docs, `${release}-turntable-user`)["MEDIA_BASE_URL"];
+      const policy = /add_header Content-Security-Policy "([^"]*)" always;/.exec(conf)?.[1];
+      expect(policy).toBe(
+        contentSecurityPolicy({ agoraAppId: appId, remotes, ...(mediaBaseUrl ? { mediaBaseUrl } : {}) }),
+      );
+      // The chart's table is AGORA_SOURCES, directive by directive (only connect-src today).
+      const without = /add_header Content-Security-Policy "([^"]*)" always;/.exec(
+        configData(render(base), `${release}-turntable-web-shell`)["default.conf"] ?? "",
+      )?.[1];
+      const directives = (csp: string | undefined) =>
+        new Map((csp ?? "").split("; ").map((d) => [d.split(" ")[0]!, d.split(" ").slice(1)] as const));
+      const [on, off] = [directives(policy), directives(without)];
+      const added = Object.fromEntries(
+        [...on].flatMap(([name, sources]) => {
+          const extra = sources.filter((source) => !off.get(name)?.includes(source));
+          return extra.length ? [[name.replace(/-src$/, ""), extra]] : [];
+        }),
+      );
+      expect(added).toEqual(AGORA_SOURCES);
+    }
+    // Without an app id nothing of Agora's is allowed.
+    expect(configData(render(), `${release}-turntable-web-shell`)["default.conf"]).not.toContain("agora.io");
+  });
+
+  it("by default: no Agora variables anywhere", () => {
+    const docs = render();
+    expect(resolveEnv(docs, `${release}-turntable-user`).env.AGORA_APP_ID).toBeUndefined();
+    expect(resolveEnv(docs, `${release}-turntable-gateway`).env.AGORA_APP_ID).toBeUndefined();
+    expect(docs.map((doc) => JSON.stringify(doc)).join("\n")).not.toContain("AGORA_APP_CERTIFICATE");
+  });
+
+  it("refuses half-filled or conflicting Agora settings, naming the value", () => {
+    const fails = (args: string[], message: RegExp) => {
+      const { status, stderr } = helm(["template", release, chart, ...args]);
+      expect(status, args.join(" ")).not.toBe(0);
+      expect(stderr, args.join(" ")).toMatch(message);
+    };
+    fails(["--set-string", `agora.appId=${appId}`], /agora: existingSecret .* is required with appId/);
+    fails(["--set", "agora.existingSecret=agora-credentials"], /agora: appId .* is required with existingSecret/);
+    fails(["--set", "agora.appId=not-an-app-id", "--set", "agora.existingSecret=s"], /agora\/appId/);
+    fails([...agoraArgs, "--set", "agora.existingSecretKey="], /agora\/existingSecretKey/);
+    fails([...agoraArgs, "--set", "services.user.enabled=false"], /agora: the user service issues the Agora tokens/);
+    // Hand-wired variables would bypass the pages' policy: they are refused with or without agora.*.
+    fails(
+      ["--set-string", `gateway.env.AGORA_APP_ID=${appId}`],
+      /gateway: AGORA_APP_ID is set by the chart from agora/,
+    );
+    fails(
+      [...agoraArgs, "--set", "services.user.secretEnv.AGORA_APP_CERTIFICATE=x"],
+      /services.user: AGORA_APP_CERTIFICATE is set by the chart from agora/,
+    );
   });
 });
 

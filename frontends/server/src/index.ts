@@ -5,6 +5,7 @@ export { buildFrontendsIfStale, startWebBuild } from "./build-if-stale.ts";
 export { chromiumLaunchOptions } from "./chromium.ts";
 export type { BuildOptions, BuildResult, WebBuild } from "./build-if-stale.ts";
 export {
+  AGORA_SOURCES,
   contentSecurityPolicy,
   loadContentSecurityOptions,
   pageSecurityHeaders,

@@ -3,8 +3,8 @@ Security headers of the web apps (issue 9 defect 9), sent by each frontend's ngi
 all-in-one server (frontends/server/src/security-headers.ts; tests/deploy/chart.test.ts renders the chart
 and compares). The Content-Security-Policy allows the site itself, the origins of the remotes in the shell's
 remote configuration, the origins of the services in webServiceUrls (connect-src only), the media origin
-(media.baseUrl when it is a full URL), the players in
-frontends.contentSecurityPolicy.players and the extra sources in frontends.contentSecurityPolicy.extraSources.
+(media.baseUrl when it is a full URL), the players in frontends.contentSecurityPolicy.players, Agora's servers
+when agora.appId is set (connect-src) and the extra sources in frontends.contentSecurityPolicy.extraSources.
 HSTS is sent when the request came over TLS (X-Forwarded-Proto: https from the Ingress).
 */ -}}
 
@@ -28,6 +28,12 @@ apple:
   img: ["https://*.mzstatic.com"]
   media: ["https://*.itunes.apple.com"]
   connect: [https://api.music.apple.com, "https://*.itunes.apple.com", "https://*.music.apple.com"]
+{{- end -}}
+
+{{/* What the Agora Web SDK (the rooms' live audio) reaches when agora.appId is set; the same table as
+AGORA_SOURCES in security-headers.ts (tests/deploy/chart.test.ts compares them). */}}
+{{- define "tt.agoraSources" -}}
+connect: ["https://*.agora.io", "wss://*.agora.io", "https://*.sd-rtn.com", "wss://*.sd-rtn.com"]
 {{- end -}}
 
 {{/* The origin serving a URL as a CSP source (scheme://host[:port], or host[:port] for //host/…); empty for a
@@ -65,12 +71,14 @@ site-relative URL or anything else. */}}
 {{- $media = list . -}}
 {{- end -}}
 {{- $players := fromYaml (include "tt.playerSources" .) -}}
+{{- $agora := ternary (fromYaml (include "tt.agoraSources" .)) (dict) (ne .Values.agora.appId "") -}}
 {{- $src := dict -}}
 {{- range $directive := list "script" "style" "img" "media" "connect" "frame" "font" -}}
 {{- $sources := list -}}
 {{- range $player := $csp.players -}}
 {{- $sources = concat $sources (get (get $players $player) $directive | default list) -}}
 {{- end -}}
+{{- $sources = concat $sources (get $agora $directive | default list) -}}
 {{- $sources = concat $sources (get $csp.extraSources $directive | default list) -}}
 {{- $_ := set $src $directive $sources -}}
 {{- end -}}
