@@ -148,29 +148,6 @@ async function serverClock(url: string, n = 30, keep = 5): Promise<{ offsetMs: n
   return { offsetMs: pct(best.map((s) => s.offsetMs), 0.5), rttMs: best[0]!.rttMs };
 }
 
-/**
- * Diagnosis, run in each page before its scripts: records the page's GetClock calls as its fetch sees them (local
- * times around the call, the server's receive and send times) in window.__ttClockCalls, to tell the page's
- * clock-sync error from its player's drift. (A string: a function here would carry the bundler's helpers.)
- */
-const RECORD_CLOCK_CALLS = `(() => {
-  const calls = [];
-  window.__ttClockCalls = calls;
-  const original = window.fetch.bind(window);
-  window.fetch = async (input, init) => {
-    const target = typeof input === "string" ? input : input instanceof Request ? input.url : String(input);
-    if (!target.includes("GetClock")) return original(input, init);
-    const t0 = Date.now();
-    const res = await original(input, init);
-    const t1 = Date.now();
-    res.clone().json().then(
-      (body) => calls.push({ t0, t1, receive: body.receiveTime, send: body.sendTime }),
-      () => undefined,
-    );
-    return res;
-  };
-})();`;
-
 /** The page's player: position (s), paused, rate, and the page's Date.now() at the read. */
 function readPlayer(page: Page) {
   return page.evaluate(() => {
@@ -309,7 +286,6 @@ export async function measureSync(opts: SyncOptions = {}): Promise<SyncResult> {
       // receive and send times), to tell its clock sync's error from its player's drift.
       // A loaded machine (other work, ten pages decoding audio) takes its time to load a page.
       context.setDefaultTimeout(120_000);
-      await context.addInitScript({ content: RECORD_CLOCK_CALLS });
       const page = await context.newPage();
       page.on("pageerror", (error) => problems.push(`page ${i}: ${error.message}`));
       await page.goto(`${url}/login?lang=en`);
@@ -380,7 +356,12 @@ export async function measureSync(opts: SyncOptions = {}): Promise<SyncResult> {
         | { playId: string; startedAt: string }
         | undefined;
     const playing = await current();
-    if (playing?.playId !== play.playId) throw new Error("the song ended before the pages played: a longer song");
+    if (playing?.playId !== play.playId)
+      throw new Error(
+        `the play changed before the rounds (${play.playId} since ${play.startedAt} → ` +
+          `${playing ? `${playing.playId} since ${playing.startedAt}` : "none"}, now ${new Date().toISOString()}): ` +
+          `the pages took longer than the song, or the room's driver ended it early`,
+      );
     startedAt = Date.parse(playing.startedAt);
     const before = await serverClock(url);
     const drifts: number[][] = Array.from({ length: pages }, () => []);
@@ -401,35 +382,7 @@ export async function measureSync(opts: SyncOptions = {}): Promise<SyncResult> {
       });
     }
     const after = await serverClock(url);
-    if ((await current())?.playId !== play.playId) throw new Error("the song ended during the rounds: a longer song");
-    // Each page's clock sync as the kit computes it (the median offset of the 3 lowest-round-trip samples of its
-    // last round of 5) from its GetClock calls before the rounds: the machine has one clock, so the true offset is
-    // ~0 and the estimate is the page's clock-sync error (a page that believes the server is ahead by e ms plays
-    // e ms ahead: drift ≈ −offset).
-    const clockOf = await Promise.all(
-      opened.map((page) =>
-        page.evaluate(
-          () => (window as unknown as { __ttClockCalls: { t0: number; t1: number; receive: string; send: string }[] })
-            .__ttClockCalls ?? [],
-        ),
-      ),
-    );
-    const pageClocks = clockOf.map((calls) => {
-      const samples = calls
-        .filter((c) => c.t1 < roundsStarted)
-        .slice(-5)
-        .map((c) => {
-          const receive = Date.parse(c.receive);
-          const send = Date.parse(c.send);
-          return { offsetMs: (c.t0 - receive + (c.t1 - send)) / 2, rttMs: c.t1 - c.t0 - Math.max(0, send - receive) };
-        });
-      const best = [...samples].sort((a, b) => a.rttMs - b.rttMs).slice(0, 3);
-      return {
-        offsetMs: pct(best.map((b) => b.offsetMs), 0.5),
-        rttMs: best[0]?.rttMs ?? Number.NaN,
-        worstRttMs: pct(samples.map((b) => b.rttMs), 1),
-      };
-    });
+    if ((await current())?.playId !== play.playId) throw new Error("the play changed during the rounds");
     const abs = drifts.flat().map(Math.abs);
     const perPage = drifts.map((d) => pct(d, 0.5));
     const rates = firstLast.map(([a, b]) => (b!.position - a!.position) / ((b!.now - a!.now) / 1000));
@@ -454,13 +407,6 @@ export async function measureSync(opts: SyncOptions = {}): Promise<SyncResult> {
         `${pct(rates, 0).toFixed(3)}–${pct(rates, 1).toFixed(3)}`,
     );
     log(`  per-page median drift (ms, + ahead): ${perPage.map((x) => x.toFixed(0)).join(" ")}`);
-    if (clockOf.some((calls) => calls.length > 0))
-      log(
-        `  per-page clock-sync offset (ms, ~0 is right; the kit's estimate from the page's last GetClock round): ` +
-          `${pageClocks.map((c) => c.offsetMs.toFixed(0)).join(" ")}; their best/worst round trips (ms): ` +
-          `${pageClocks.map((c) => `${c.rttMs}/${c.worstRttMs}`).join(" ")}`,
-      );
-    else log("  (the pages' GetClock calls were not seen by the fetch recorder: no clock-sync diagnosis)");
     log(
       `  |drift| from the server's position: p50 ${result.p50.toFixed(1)} ms, p95 ${result.p95.toFixed(1)} ms, ` +
         `max ${result.max.toFixed(1)} ms; load ${result.load}; target p95 ≤ ${TARGET_P95_MS} ms: ` +
