@@ -61,12 +61,20 @@ describe("admin remote: users", () => {
     expect(within(screen.getByRole("table")).getAllByRole("row")).toHaveLength(5 + 1);
   });
 
-  it("tells a signed-in non-admin that the area is for admins only", async () => {
+  it("tells a signed-in member that the area is for admins only, without asking (a refusal is a 401)", async () => {
     const { kit, service } = await signedInAs("ada@example.com", "user");
     renderWithKit(<App />, kit);
     expect((await screen.findByRole("alert")).textContent).toContain("Admins only");
-    expect(service.calls).toContain("AdminListUsers");
+    expect(service.calls).not.toContain("AdminListUsers");
     expect(screen.queryByRole("table")).toBeNull();
+  });
+
+  it("tells a staff member whom the server refuses that the area is for admins only, and keeps them signed in", async () => {
+    const { kit, service } = await signedInAs("sam@example.com", "globalModerator");
+    renderWithKit(<App />, kit);
+    expect((await screen.findByRole("alert")).textContent).toContain("Admins only");
+    expect(service.calls).toContain("AdminListUsers");
+    expect(kit.session.getSnapshot().user?.email).toBe("sam@example.com");
   });
 
   it("does not ask the server for a guest", async () => {

@@ -74,7 +74,9 @@ function AdminsOnly() {
 export function ResourceList<Row>({ description }: { description: ResourceDescription<Row> }) {
   const { t } = useAdminText();
   const toText = useErrorText();
-  const { signedIn } = useSession();
+  const { signedIn, user } = useSession();
+  // Guests and members cannot use the console; the server is asked only for a staff role (it decides the rest).
+  const mayAsk = signedIn && user?.role !== undefined && user.role !== "user";
   const queryClient = useQueryClient();
   const filters = description.filters ?? [];
   const pageSize = description.pageSize ?? DEFAULT_PAGE_SIZE;
@@ -86,13 +88,12 @@ export function ResourceList<Row>({ description }: { description: ResourceDescri
   const list = useQuery({
     queryKey: ["adminList", description.key, query],
     queryFn: () => description.list(query),
-    // Guests cannot be admins; the server is asked only when there is a user to ask for.
-    enabled: signedIn,
+    enabled: mayAsk,
     placeholderData: keepPreviousData,
   });
 
   const code = errorCode(list.error);
-  if (!signedIn || code === Code.PermissionDenied || code === Code.Unauthenticated) return <AdminsOnly />;
+  if (!mayAsk || code === Code.PermissionDenied || code === Code.Unauthenticated) return <AdminsOnly />;
 
   const refresh = () => void queryClient.invalidateQueries({ queryKey: ["adminList", description.key] });
   const applyFilters = (event: FormEvent) => {

@@ -1,4 +1,4 @@
-import { Code, ConnectError, createClient, createRouterTransport } from "@connectrpc/connect";
+import { Code, ConnectError, createClient, createRouterTransport, type Interceptor } from "@connectrpc/connect";
 import { AuthService } from "@tt/proto/tt/user/v1/auth_service_pb";
 import { describe, expect, it } from "vitest";
 import { createSessionStore, isSignedIn } from "../session-store.ts";
@@ -35,6 +35,28 @@ describe("gateway transport", () => {
     const answer = await users.getSession({});
     expect(answer.tokenType).toBe("guest");
     expect(isSignedIn(session.getSnapshot())).toBe(false);
+  });
+
+  it("keeps the session when a call is refused with 401 for the role alone (the token still works)", async () => {
+    const service = createTestUserService();
+    const session = createSessionStore(new MemoryStorage());
+    // The server refuses Hello with 401 whoever calls (as an admin-only call answers a member), and takes the token
+    // elsewhere.
+    const roleOnly: Interceptor = (next) => (req) =>
+      req.method.name === "Hello" ? Promise.reject(new ConnectError("Unauthorized", Code.Unauthenticated)) : next(req);
+    const pair = createTransportPair(createRouterTransport(service.routes), session, (interceptors) =>
+      createRouterTransport(service.routes, { router: { interceptors: [roleOnly] }, transport: { interceptors } }),
+    );
+    const users = createClient(AuthService, pair.transport);
+    const user = service.addAccount("ada@example.com", "pw");
+    const login = await users.login({ email: "ada@example.com", password: "pw" });
+    session.signIn({ token: login.accessToken?.token ?? "", tokenType: "user" }, toSessionUser(user));
+
+    const failure = await users.hello({}).catch((error: unknown) => error);
+    expect((failure as ConnectError).code).toBe(Code.Unauthenticated);
+    expect(isSignedIn(session.getSnapshot())).toBe(true);
+    expect(session.getSnapshot().accessToken?.token).toBe(login.accessToken?.token);
+    expect(service.calls.filter((call) => call === "GetGuestToken")).toHaveLength(0);
   });
 
   it("passes a wrong-password 401 through without touching the session", async () => {

@@ -39,12 +39,29 @@ export function createGuestTokenSource(bare: Transport, session: SessionStore): 
 }
 
 /**
- * Sends the session's token as a bearer token. On a 401 for a call that carried a token (spec 002 §8: the
- * token is refreshed and the request retried once): a user token that is refused means the session was
- * revoked or expired, so the user is signed out; either way a fresh guest token is fetched and the call is
- * retried once with it.
+ * Whether the server still takes a token: a 401 also answers a call the caller's role may not make (spec: 401
+ * "Unauthorized", e.g. a member opening the admin console), which must not end their session.
  */
-export function createBearerInterceptor(session: SessionStore, refreshGuest: () => Promise<void>): Interceptor {
+export function createTokenCheck(bare: Transport): (token: string) => Promise<boolean> {
+  const auth = createClient(AuthService, bare);
+  return (token) =>
+    auth.getSession({}, { headers: { Authorization: `Bearer ${token}` } }).then(
+      () => true,
+      (error: unknown) => !(error instanceof ConnectError && error.code === Code.Unauthenticated),
+    );
+}
+
+/**
+ * Sends the session's token as a bearer token. On a 401 for a call that carried a token (spec 002 §8: the
+ * token is refreshed and the request retried once): a user token that the server no longer takes means the
+ * session was revoked or expired, so the user is signed out, a fresh guest token is fetched and the call is retried
+ * once with it; a user token it still takes was refused for this call alone (the role), and the 401 stands.
+ */
+export function createBearerInterceptor(
+  session: SessionStore,
+  refreshGuest: () => Promise<void>,
+  tokenTaken: (token: string) => Promise<boolean> = async () => false,
+): Interceptor {
   return (next) => async (req) => {
     const sent = session.getSnapshot().accessToken;
     if (sent) req.header.set("Authorization", `Bearer ${sent.token}`);
@@ -54,8 +71,12 @@ export function createBearerInterceptor(session: SessionStore, refreshGuest: () 
       const refused = error instanceof ConnectError && error.code === Code.Unauthenticated;
       if (!refused || !sent || req.stream || PASSWORD_METHODS.has(req.method.name)) throw error;
       if (session.getSnapshot().accessToken?.token === sent.token) {
-        session.clear();
-        await refreshGuest();
+        if (sent.tokenType === "user" && (await tokenTaken(sent.token))) throw error;
+        // Another call may have ended the session while the token was checked.
+        if (session.getSnapshot().accessToken?.token === sent.token) {
+          session.clear();
+          await refreshGuest();
+        }
       }
       const fresh = session.getSnapshot().accessToken;
       if (!isTokenLive(fresh)) throw error;
@@ -112,7 +133,7 @@ export function createTransportPair(
   withInterceptors: (interceptors: Interceptor[]) => Transport,
 ): GatewayTransport {
   const refreshGuest = createGuestTokenSource(bare, session);
-  const transport = withInterceptors([createBearerInterceptor(session, refreshGuest)]);
+  const transport = withInterceptors([createBearerInterceptor(session, refreshGuest, createTokenCheck(bare))]);
   return {
     transport,
     // Browsing needs some token (spec 002 §6: all calls carry a bearer token): keep a live one around.
