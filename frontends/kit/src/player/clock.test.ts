@@ -74,6 +74,7 @@ describe("clock sync (NTP-style offset)", () => {
       now: () => 0,
       samples: 2,
       refreshMs: 10_000,
+      warmupMs: [],
       serverTime: async () => (calls++, 0),
     });
     const heard = vi.fn();
@@ -87,6 +88,35 @@ describe("clock sync (NTP-style offset)", () => {
     clock.stop();
     await vi.advanceTimersByTimeAsync(30_000);
     expect(calls).toBe(4);
+  });
+
+  it("re-syncs soon after start (the first round ran on a loading page), then every refreshMs", async () => {
+    vi.useFakeTimers();
+    let calls = 0;
+    // The first round's answers are late on the way back (a busy page): the offset is 40 ms off; later ones are true.
+    const clock = createClockSync({
+      now: () => Date.now(),
+      samples: 1,
+      refreshMs: 60_000,
+      serverTime: async () => {
+        calls++;
+        return Date.now() - (calls === 1 ? 80 : 0);
+      },
+    });
+    clock.start();
+    await vi.advanceTimersByTimeAsync(0);
+    expect(calls).toBe(1);
+    expect(clock.offset()).toBe(80);
+    await vi.advanceTimersByTimeAsync(2_000);
+    expect(calls).toBe(2);
+    expect(clock.offset()).toBe(0);
+    await vi.advanceTimersByTimeAsync(8_000);
+    expect(calls).toBe(3);
+    await vi.advanceTimersByTimeAsync(59_000);
+    expect(calls).toBe(3);
+    await vi.advanceTimersByTimeAsync(1_000);
+    expect(calls).toBe(4);
+    clock.stop();
   });
 
   it("gives elapsedPosition the listener's offset: the room's position whatever the local clock says", () => {

@@ -24,6 +24,12 @@ export interface ClockSyncOptions {
   keep?: number;
   /** Re-sync this often (ms) once started. Default 60 s. */
   refreshMs?: number;
+  /**
+   * The waits before the second, third, … rounds after start(), before refreshMs takes over. The first round runs
+   * while the page loads, when a busy main thread lengthens round trips unevenly and the offset can be tens of
+   * milliseconds off; rounds a few seconds later, on a settled page, correct it. Default [2 s, 8 s].
+   */
+  warmupMs?: readonly number[];
 }
 
 export interface ClockSync {
@@ -72,6 +78,7 @@ export function createClockSync(options: ClockSyncOptions): ClockSync {
   const rounds = options.samples ?? 5;
   const keep = options.keep ?? 3;
   const refreshMs = options.refreshMs ?? 60_000;
+  const warmupMs = options.warmupMs ?? [2_000, 8_000];
   // The samples of the last round plus any added from streams; only the last 2 × rounds are kept.
   let samples: ClockSample[] = [];
   let offset = 0;
@@ -107,10 +114,10 @@ export function createClockSync(options: ClockSyncOptions): ClockSync {
     return offset;
   };
 
-  const loop = () => {
+  const loop = (round: number) => {
     if (!running) return;
     void sync().finally(() => {
-      if (running) timer = setTimeout(loop, refreshMs);
+      if (running) timer = setTimeout(() => loop(round + 1), warmupMs[round] ?? refreshMs);
     });
   };
 
@@ -123,7 +130,7 @@ export function createClockSync(options: ClockSyncOptions): ClockSync {
     start() {
       if (running) return;
       running = true;
-      loop();
+      loop(0);
     },
     stop() {
       running = false;
