@@ -15,7 +15,11 @@
 // binary messages decoded with protobuf-es; the bare broadcast's clients decode theirs the same way), so the load
 // generator is not what is measured. Each listener is a guest (its own token, signed with the platform's key).
 //
-//   npm run bench:stage [-- --listeners 2000 --scale-listeners 10000 --changes 4 --streams-per-session 250]
+// 3. sync: ten headless Chromium pages in one room, each player's drift from the server's position of the play
+//    (sync.ts, which says how both are read). Target: p95 ≤ 25 ms.
+//
+//   npm run bench:stage [-- --listeners 2000 --scale-listeners 10000 --changes 4 --streams-per-session 250
+//                          --sync-pages 10 (0: no sync part)]
 //   (BENCH_DATABASE_URL, BENCH_NATS_URL to change where the server keeps its data; BENCH_HEAP_SNAPSHOT=<dir> writes
 //   the server's heap before and after the joins of each part, to see what a listener holds)
 import { fork, type ChildProcess } from "node:child_process";
@@ -31,6 +35,7 @@ import { JoinRequestSchema, JoinResponseSchema, type JoinResponse } from "@tt/pr
 import { SignJWT, importPKCS8 } from "jose";
 import { applyPatch } from "rfc6902";
 import WebSocket, { WebSocketServer } from "ws";
+import { measureSync } from "./sync.ts";
 
 const DATABASE_URL = process.env.BENCH_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
 const NATS_URL = process.env.BENCH_NATS_URL ?? "nats://127.0.0.1:4222";
@@ -188,7 +193,7 @@ function joinStream(
     stream.on("response", (h) => {
       if (h[":status"] !== 200) reject(new Error(`join answered ${h[":status"]}`));
     });
-    let buf = Buffer.alloc(0);
+    let buf: Buffer = Buffer.alloc(0);
     stream.on("data", (chunk: Buffer) => {
       buf = buf.length === 0 ? chunk : Buffer.concat([buf, chunk]);
       while (buf.length >= 5) {
@@ -510,6 +515,7 @@ async function main(): Promise<void> {
       "scale-listeners": { type: "string", default: "10000" },
       changes: { type: "string", default: "4" },
       "streams-per-session": { type: "string", default: "250" },
+      "sync-pages": { type: "string", default: "10" },
       serve: { type: "boolean", default: false },
     },
   });
@@ -517,6 +523,7 @@ async function main(): Promise<void> {
   const scaleListeners = Number(values["scale-listeners"]);
   const changes = Number(values.changes);
   const perSession = Number(values["streams-per-session"]);
+  const syncPages = Number(values["sync-pages"]);
 
   const privatePem = generateKeyPairSync("ed25519").privateKey.export({ type: "pkcs8", format: "pem" }).toString();
   const key = await importPKCS8(privatePem, "EdDSA");
@@ -591,11 +598,17 @@ async function main(): Promise<void> {
         `missing patches: ${s.missing}; targets p99 ≤ 500 ms: ${sP99 <= 500 ? "met" : "NOT met"}, ` +
         `≤ 30 KB: ${Math.max(s.perListener!.rss, s.perListener!.heap) <= 30 * 1024 ? "met" : "NOT met"}`,
     );
-    console.log(`\nload average at the end: ${load()}`);
   } finally {
     server.child.disconnect();
     await new Promise((resolve) => server.child.once("exit", resolve));
   }
+
+  // 3. sync: its own platform (with the web apps) once the first one has stopped, and Chromium.
+  if (syncPages > 0) {
+    console.log(`\n3. sync: ${syncPages} headless Chromium pages in one room`);
+    await measureSync({ pages: syncPages, log: (line) => console.log(line) });
+  }
+  console.log(`\nload average at the end: ${load()}`);
 }
 
 if (process.argv.includes("--serve")) {
