@@ -15,7 +15,7 @@ const PASSWORD = "correct-horse-1";
 const STAMP = randomUUID().slice(0, 8);
 /** Long enough to measure sync, short enough for the next DJ to start soon after. */
 const SONG_SECONDS = 14;
-/** The player's own tolerance (DRIFT_TOLERANCE_S, 0.25 s) plus what a loaded machine's sampling adds. */
+/** The live room's no-jump margin (DRIFT_TOLERANCE_S, 0.25 s; the rate nudge closes the rest) plus what a loaded machine's sampling adds. */
 const DRIFT_TARGET_S = 0.35;
 
 let web: WebSetup;

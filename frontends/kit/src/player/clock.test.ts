@@ -93,30 +93,53 @@ describe("clock sync (NTP-style offset)", () => {
   it("re-syncs soon after start (the first round ran on a loading page), then every refreshMs", async () => {
     vi.useFakeTimers();
     let calls = 0;
-    // The first round's answers are late on the way back (a busy page): the offset is 40 ms off; later ones are true.
+    let local = 0;
+    // The first round's answers come back 160 ms late (a busy page): alone they put the offset 80 ms off. The later,
+    // fast rounds outweigh them in the pool.
     const clock = createClockSync({
-      now: () => Date.now(),
-      samples: 1,
+      now: () => local,
+      samples: 2,
       refreshMs: 60_000,
       serverTime: async () => {
         calls++;
-        return Date.now() - (calls === 1 ? 80 : 0);
+        const stamp = local;
+        if (calls <= 2) local += 160;
+        return stamp;
       },
     });
     clock.start();
     await vi.advanceTimersByTimeAsync(0);
-    expect(calls).toBe(1);
+    expect(calls).toBe(2);
     expect(clock.offset()).toBe(80);
     await vi.advanceTimersByTimeAsync(2_000);
-    expect(calls).toBe(2);
+    expect(calls).toBe(4);
     expect(clock.offset()).toBe(0);
     await vi.advanceTimersByTimeAsync(8_000);
-    expect(calls).toBe(3);
+    expect(calls).toBe(6);
     await vi.advanceTimersByTimeAsync(59_000);
-    expect(calls).toBe(3);
+    expect(calls).toBe(6);
     await vi.advanceTimersByTimeAsync(1_000);
-    expect(calls).toBe(4);
+    expect(calls).toBe(8);
     clock.stop();
+  });
+
+  it("drops samples older than maxSampleAgeMs (the clock may have moved since)", async () => {
+    let local = 0;
+    let serverAhead = 0;
+    const clock = createClockSync({
+      now: () => local,
+      samples: 1,
+      keep: 3,
+      maxSampleAgeMs: 1_000,
+      serverTime: async () => local + serverAhead,
+    });
+    await clock.sync();
+    expect(clock.offset()).toBe(0);
+    // The local clock steps back 5 s (or the laptop slept): the old sample ages out, the new offset alone counts.
+    local += 2_000;
+    serverAhead = 5_000;
+    await clock.sync();
+    expect(clock.offset()).toBe(-5_000);
   });
 
   it("gives elapsedPosition the listener's offset: the room's position whatever the local clock says", () => {

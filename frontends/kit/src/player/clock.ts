@@ -1,8 +1,10 @@
 // Clock sync with the server (NTP-style): each sample notes the local time before (t0) and after (t1) a call that
 // answers the server's time (ts); assuming the answer was stamped half-way, the local clock is ahead by
 // offset = (t0 + t1) / 2 − ts, known to ± rtt / 2. Of several samples the ones with the lowest round trips are
-// the truest (a slow answer spent its time somewhere unknown); their median offset is kept and refreshed
-// periodically, so a listener's position is the room's within a few milliseconds of network jitter.
+// the truest (a slow answer spent its time somewhere unknown, often unevenly between the two ways); their median
+// offset is kept and refreshed periodically, so a listener's position is the room's within a few milliseconds of
+// network jitter. The samples of recent rounds are pooled (a round taken while the page was busy has no fast
+// answer of its own); older ones are dropped, so a clock that moved (a sleeping laptop, an NTP step) is followed.
 
 export interface ClockSample {
   /** Local minus server, ms. */
@@ -30,6 +32,8 @@ export interface ClockSyncOptions {
    * milliseconds off; rounds a few seconds later, on a settled page, correct it. Default [2 s, 8 s].
    */
   warmupMs?: readonly number[];
+  /** Samples older than this (ms) are dropped from the pool. Default 2 × refreshMs. */
+  maxSampleAgeMs?: number;
 }
 
 export interface ClockSync {
@@ -79,15 +83,20 @@ export function createClockSync(options: ClockSyncOptions): ClockSync {
   const keep = options.keep ?? 3;
   const refreshMs = options.refreshMs ?? 60_000;
   const warmupMs = options.warmupMs ?? [2_000, 8_000];
-  // The samples of the last round plus any added from streams; only the last 2 × rounds are kept.
-  let samples: ClockSample[] = [];
+  const maxAgeMs = options.maxSampleAgeMs ?? 2 * refreshMs;
+  // The recent rounds' samples and any added from streams, each with the local time it was taken.
+  let samples: (ClockSample & { at: number })[] = [];
   let offset = 0;
   let timer: ReturnType<typeof setTimeout> | undefined;
   let running = false;
   const listeners = new Set<() => void>();
 
-  const remember = (sample: ClockSample) => {
-    samples = [...samples, sample].slice(-2 * rounds);
+  const pool = (added: ClockSample[]) => {
+    const at = now();
+    samples = [
+      ...samples.filter((s) => s.at <= at && at - s.at <= maxAgeMs),
+      ...added.map((s) => ({ ...s, at })),
+    ].slice(-4 * rounds);
     offset = bestOffset(samples, keep);
     for (const listener of listeners) listener();
   };
@@ -105,12 +114,7 @@ export function createClockSync(options: ClockSyncOptions): ClockSync {
       const t1 = now();
       if (finite(serverTime)) round.push(clockSample(t0, serverTime, t1));
     }
-    if (round.length > 0) {
-      // A new round replaces the old one: the clocks may have moved (a sleeping laptop, an NTP step).
-      samples = round;
-      offset = bestOffset(samples, keep);
-      for (const listener of listeners) listener();
-    }
+    if (round.length > 0) pool(round);
     return offset;
   };
 
@@ -126,7 +130,7 @@ export function createClockSync(options: ClockSyncOptions): ClockSync {
     serverNow: () => now() - offset,
     bestRttMs: () => (samples.length === 0 ? Number.NaN : Math.min(...samples.map((s) => s.rttMs))),
     sync,
-    addSample: (t0, serverTime, t1) => remember(clockSample(t0, serverTime, t1)),
+    addSample: (t0, serverTime, t1) => pool([clockSample(t0, serverTime, t1)]),
     start() {
       if (running) return;
       running = true;
