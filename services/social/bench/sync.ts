@@ -145,7 +145,13 @@ async function serverClock(url: string, n = 30, keep = 5): Promise<{ offsetMs: n
     samples.push({ offsetMs: (t0 - receive + (t1 - send)) / 2, rttMs: t1 - t0 - Math.max(0, send - receive) });
   }
   const best = samples.sort((a, b) => a.rttMs - b.rttMs).slice(0, keep);
-  return { offsetMs: pct(best.map((s) => s.offsetMs), 0.5), rttMs: best[0]!.rttMs };
+  return {
+    offsetMs: pct(
+      best.map((s) => s.offsetMs),
+      0.5,
+    ),
+    rttMs: best[0]!.rttMs,
+  };
 }
 
 /** The page's player: position (s), paused, rate, and the page's Date.now() at the read. */
@@ -199,9 +205,7 @@ export async function measureSync(opts: SyncOptions = {}): Promise<SyncResult> {
         LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? "error",
         ADMIN_EMAIL: ADMIN.email,
         ADMIN_PASSWORD: ADMIN.password,
-        JWT_PRIVATE_KEY: generateKeyPairSync("ed25519")
-          .privateKey.export({ type: "pkcs8", format: "pem" })
-          .toString(),
+        JWT_PRIVATE_KEY: generateKeyPairSync("ed25519").privateKey.export({ type: "pkcs8", format: "pem" }).toString(),
         MEDIA_DIR: mediaDir,
         // The DJ holds no join stream of their own here; keep the seat for the whole run.
         SOCIAL_DJ_GRACE_MS: String(3_600_000),
@@ -256,8 +260,9 @@ export async function measureSync(opts: SyncOptions = {}): Promise<SyncResult> {
       const queue = await api("GET", "/api/playlist-service/crate/special/queue/songs?limit=5", undefined, dj.token);
       return (queue.songs as Json[] | undefined)?.[0]?.streamUrls?.uploadService?.hls as string | undefined;
     });
-    const room = (await api("POST", "/api/room-service/rooms/infrastructure", { name: title, numberOfDjs: 1 }, dj.token))
-      .room as { uuid: string; slug: string };
+    const room = (
+      await api("POST", "/api/room-service/rooms/infrastructure", { name: title, numberOfDjs: 1 }, dj.token)
+    ).room as { uuid: string; slug: string };
     await api("POST", `/api/social-service/rooms/${room.uuid}/seats`, {}, dj.token);
     const play = await until("the room's driver to start the play", async () => {
       const stage = await api("GET", `/api/social-service/rooms/${room.uuid}/stage`, undefined, dj.token);
@@ -353,8 +358,7 @@ export async function measureSync(opts: SyncOptions = {}): Promise<SyncResult> {
     // has now (the same as at the start unless the pages took longer than the song, which is an error).
     const current = async () =>
       (await api("GET", `/api/social-service/rooms/${room.uuid}/stage`, undefined, dj.token)).play as
-        | { playId: string; startedAt: string }
-        | undefined;
+        { playId: string; startedAt: string } | undefined;
     const playing = await current();
     if (playing?.playId !== play.playId)
       throw new Error(
