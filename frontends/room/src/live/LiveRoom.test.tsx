@@ -268,7 +268,7 @@ describe("the live room (issue 14)", () => {
     const social = createFakeSocial();
     social.stage.room!.liveAudio = true;
     render(social, LISTENER_UUID);
-    expect((await screen.findByTestId("live-audio")).textContent).toContain("Agora is not configured");
+    await waitFor(() => expect(screen.getByTestId("live-audio").textContent).toContain("Agora is not configured"));
     fireEvent.click(screen.getByRole("button", { name: "Resync" }));
     await waitFor(() => expect(social.joins()).toBe(2));
   });
@@ -321,7 +321,8 @@ describe("the live room (issue 14)", () => {
     };
     const appId = "0123456789abcdef0123456789abcdef";
     render(social, DJ_UUID, LISTENER, "", false, false, { agoraAppId: appId, loadLiveAudio: async () => engine });
-    expect((await screen.findByTestId("live-audio")).textContent).toContain("You are on air");
+    // It says "Joining…" first; on air once the engine has joined.
+    await waitFor(() => expect(screen.getByTestId("live-audio").textContent).toContain("You are on air"));
     expect(joins).toEqual([{ appId, channel: ROOM_UUID, token: "agora-PUBLISHER", uid: DJ_UUID, role: "PUBLISHER" }]);
     expect(social.calls.find((call) => call.method === "CreateAgoraToken")).toMatchObject({
       caller: DJ_UUID,
