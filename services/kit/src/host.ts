@@ -30,6 +30,7 @@ import {
   requestFaultGate,
 } from "./interceptors/request-faults.ts";
 import { createRequestIdInterceptor } from "./interceptors/request-id.ts";
+import { serveServerStreams } from "./server-streams.ts";
 import { captureRoutes, methodKey, type CapturedRoutes } from "./route-capture.ts";
 import type { NodeRequestHandler } from "./server.ts";
 import type { ServiceDefinition, ServiceDeps, ServiceInstance } from "./service.ts";
@@ -245,23 +246,34 @@ export async function startServiceHost(opts: ServiceHostOptions): Promise<Servic
   ];
 
   // Each call knows its Node response, so a stream that sends one message to many callers can write it directly
-  // (direct-stream.ts).
+  // (direct-stream.ts); server streams are served by the kit's own wire handler (server-streams.ts), the rest by
+  // Connect's.
   const direct = directStreams();
   const handler = direct.wrap(
     refuseUndecodableGetMessages(
-      connectNodeAdapter({
-        contextValues: direct.values,
-        routes: (router) => {
-          for (const s of started) s.routes?.replay(router);
+      serveServerStreams(
+        {
+          methods,
+          interceptors,
+          contextValues: direct.values,
+          shutdownSignal: shutdown.signal,
+          maxTimeoutMs: MAX_TIMER_MS,
+          logger: opts.logger,
         },
-        interceptors,
-        // A unary body that does not parse is invalid_argument, not internal (issue 9 defect 2).
-        requestGate: requestFaultGate,
-        // A longer deadline than a Node timer can hold (24.8 days) would fire at once (TimeoutOverflowWarning, then
-        // 1 ms): such a grpc-timeout or connect-timeout-ms is refused as invalid_argument instead (issue 9 fuzz).
-        maxTimeoutMs: MAX_TIMER_MS,
-        shutdownSignal: shutdown.signal,
-      }),
+        connectNodeAdapter({
+          contextValues: direct.values,
+          routes: (router) => {
+            for (const s of started) s.routes?.replay(router);
+          },
+          interceptors,
+          // A unary body that does not parse is invalid_argument, not internal (issue 9 defect 2).
+          requestGate: requestFaultGate,
+          // A longer deadline than a Node timer can hold (24.8 days) would fire at once (TimeoutOverflowWarning, then
+          // 1 ms): such a grpc-timeout or connect-timeout-ms is refused as invalid_argument instead (issue 9 fuzz).
+          maxTimeoutMs: MAX_TIMER_MS,
+          shutdownSignal: shutdown.signal,
+        }),
+      ),
     ),
   );
   const transport = createInProcessTransport({ methods, interceptors, shutdownSignal: shutdown.signal });

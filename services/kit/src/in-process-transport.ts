@@ -37,8 +37,8 @@ const BASE_URL = "http://in-process";
 
 type AnyFn = (req: UnaryRequest | StreamRequest) => Promise<UnaryResponse | StreamResponse>;
 
-function chain(fn: AnyFn, interceptors: Interceptor[]): AnyFn {
-  // The first interceptor is the outermost, as in Connect's own applyInterceptors.
+/** The interceptors around `fn`, the first outermost (as Connect's own applyInterceptors). */
+export function chain(fn: AnyFn, interceptors: readonly Interceptor[]): AnyFn {
   return interceptors.reduceRight<AnyFn>((next, interceptor) => interceptor(next), fn);
 }
 
@@ -46,7 +46,8 @@ function toMessage<D extends DescMessage>(desc: D, value: unknown): MessageShape
   return isMessage(value, desc) ? value : create(desc, value as never);
 }
 
-async function single<T>(messages: AsyncIterable<T>): Promise<T> {
+/** The one message of a stream that must hold exactly one. */
+export async function single<T>(messages: AsyncIterable<T>): Promise<T> {
   let first: { value: T } | undefined;
   for await (const value of messages) {
     if (first) throw new ConnectError("protocol error: received extra input message", Code.InvalidArgument);
@@ -61,7 +62,7 @@ async function* mapIterable<T, U>(source: AsyncIterable<T>, fn: (value: T) => U)
 }
 
 /** What the implementation sees as its context: the call's, with what interceptors changed applied. */
-function implContext(context: HandlerContext, req: UnaryRequest | StreamRequest): HandlerContext {
+export function implContext(context: HandlerContext, req: UnaryRequest | StreamRequest): HandlerContext {
   return { ...context, service: req.service, requestHeader: req.header, signal: req.signal, values: req.contextValues };
 }
 

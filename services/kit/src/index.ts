@@ -34,7 +34,7 @@ export { createInProcessTransport, IN_PROCESS_PROTOCOL } from "./in-process-tran
 export { startServiceHost } from "./host.ts";
 export { createServer, DEFAULT_SERVER_LIMITS } from "./server.ts";
 export { DIRECT_STREAM_MAX_BUFFERED, directStream, envelope, SharedMessage } from "./direct-stream.ts";
-export type { DirectStream, WireFormat } from "./direct-stream.ts";
+export type { DirectStream, HeldCall, WireFormat } from "./direct-stream.ts";
 export { freePort } from "./net.ts";
 export { assertValidMediaKey, MediaKeyError, mediaContentType, mediaFilePath } from "./media/files.ts";
 export { createMediaHandler } from "./media/handler.ts";

@@ -39,6 +39,9 @@ export function createLoggingInterceptor(opts: LoggingInterceptorOptions): Inter
       done(undefined);
       return res;
     }
-    return { ...res, message: onStreamEnd(res.message, (e) => done(e as ConnectError | undefined), convert) };
+    return {
+      ...res,
+      message: onStreamEnd(req.contextValues, res.message, (e) => done(e as ConnectError | undefined), convert),
+    };
   };
 }

@@ -62,6 +62,6 @@ export function createMetricsInterceptor(opts: MetricsInterceptorOptions = {}): 
       done(undefined);
       return res;
     }
-    return { ...res, message: onStreamEnd(res.message, done) };
+    return { ...res, message: onStreamEnd(req.contextValues, res.message, done) };
   };
 }

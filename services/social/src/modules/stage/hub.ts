@@ -11,7 +11,7 @@ import {
   type MessageInitShape,
 } from "@bufbuild/protobuf";
 import { timestampFromDate } from "@bufbuild/protobuf/wkt";
-import { SharedMessage, type Bus, type DirectStream, type Subscription } from "@tt/kit";
+import { SharedMessage, type Bus, type DirectStream, type HeldCall, type Subscription } from "@tt/kit";
 import { ChatEventSchema, type ChatEvent } from "@tt/proto/tt/social/v1/chat_pb";
 import { StagePatchSchema, StageSchema, type KickedSchema, type Stage } from "@tt/proto/tt/social/v1/stage_pb";
 import { JoinResponseSchema, type JoinResponse } from "@tt/proto/tt/social/v1/stage_service_pb";
@@ -45,13 +45,16 @@ function chatSender(event: ChatEvent): string {
 const GAP_WAIT_MS = 300;
 
 /**
- * One open join stream. Its first message (the state) goes through Connect; when the call came through the host's
- * Node handler every later one is written directly to the caller's response, encoded once for the whole room (the
- * kit's DirectStream), otherwise it waits in a queue that the stream's generator yields from.
+ * One open join stream. Its first message (the state) is yielded; when the call came through the host's Node handler
+ * every later one is written directly to the caller's response, encoded once for the whole room (the kit's
+ * DirectStream), and when the kit's own handler serves the call the stream is handed over to it after the first
+ * message (DirectStream.hold): nothing of the join waits for the stream's end. Otherwise later messages wait in a
+ * queue that the stream's generator yields from.
  */
 export class Listener {
   private readonly queue: (Outgoing | null)[] = [];
   private direct: DirectStream | undefined;
+  private held: HeldCall | undefined;
   private wake: (() => void) | null = null;
   ended = false;
   /** The users this listener blocked: their room chat is not forwarded to it (as the history leaves it out). */
@@ -85,15 +88,20 @@ export class Listener {
   end(): void {
     if (this.ended) return;
     this.ended = true;
+    if (this.held) {
+      this.held.end();
+      return;
+    }
     this.queue.push(null);
     this.wake?.();
   }
 
   /**
-   * The messages Connect sends, until the stream ends or the signal aborts. With a direct stream only the first:
-   * once Connect asks for the next one the first is written, and every later message goes directly.
+   * The messages to yield, until the stream ends or the signal aborts. With a direct stream only the first: once it is
+   * out every later message goes directly, and a call that can be held is handed over (`onHandOver` then runs
+   * when the call is over, and the generator returns at once; see `handedOver`).
    */
-  async *messages(signal: AbortSignal, direct?: DirectStream): AsyncGenerator<JoinResponse> {
+  async *messages(signal: AbortSignal, direct?: DirectStream, onHandOver?: () => void): AsyncGenerator<JoinResponse> {
     const onAbort = () => this.wake?.();
     signal.addEventListener("abort", onAbort);
     try {
@@ -107,6 +115,17 @@ export class Listener {
           }
           yield next.message;
           this.direct = direct;
+          if (direct?.hold && onHandOver && !signal.aborted) {
+            // What arrived meanwhile goes out first; then the kit holds the call open.
+            for (let m = this.queue.shift(); m !== undefined; m = this.queue.shift()) {
+              if (m === null || !direct.write(m.frame(direct.format))) return;
+            }
+            this.held = direct.hold(() => {
+              this.ended = true;
+              onHandOver();
+            });
+            return;
+          }
         }
         if (signal.aborted) return;
         await new Promise<void>((resolve) => (this.wake = resolve));
@@ -114,8 +133,13 @@ export class Listener {
       }
     } finally {
       signal.removeEventListener("abort", onAbort);
-      this.ended = true;
+      if (!this.held) this.ended = true;
     }
+  }
+
+  /** Whether the kit holds this listener's call (its end runs the hand-over's callback, not the generator's). */
+  get handedOver(): boolean {
+    return this.held !== undefined;
   }
 }
 

@@ -355,6 +355,16 @@ export class StageRuntime {
     await this.stageOf(room);
     const hub = await this.acquireHub(room.uuid);
     const listener = new Listener(this.nextListenerId++, caller.user, caller.guest, Date.now());
+    const leave = async () => {
+      hub.remove(listener);
+      if (caller.user) {
+        const mine = this.userListeners.get(caller.user);
+        mine?.delete(listener);
+        if (mine?.size === 0) this.userListeners.delete(caller.user);
+      }
+      this.presenceChanged(room.uuid);
+      await this.releaseHub(room.uuid);
+    };
     try {
       if (caller.user) {
         let mine = this.userListeners.get(caller.user);
@@ -364,16 +374,13 @@ export class StageRuntime {
       }
       hub.add(listener);
       this.presenceChanged(room.uuid);
-      yield* listener.messages(signal, direct);
+      // Handed over to the kit after the first message when it can hold the call: the listener leaves when the call
+      // is over.
+      yield* listener.messages(signal, direct, () => {
+        leave().catch((err: unknown) => this.logger.error({ err, room: room.uuid }, "a listener's leave failed"));
+      });
     } finally {
-      hub.remove(listener);
-      if (caller.user) {
-        const mine = this.userListeners.get(caller.user);
-        mine?.delete(listener);
-        if (mine?.size === 0) this.userListeners.delete(caller.user);
-      }
-      this.presenceChanged(room.uuid);
-      await this.releaseHub(room.uuid);
+      if (!listener.handedOver) await leave();
     }
   }
 

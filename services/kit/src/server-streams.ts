@@ -1,0 +1,359 @@
+// The kit serves server-streaming calls (a live room's join stream: thousands open at once, for hours) with a wire
+// handler of its own, and leaves everything else to Connect's Node adapter. Connect's handler holds about 32 KB of
+// heap per open stream, most of it the transpiled async generators of its per-call pipeline (body reader,
+// envelope split, parse, invoke, serialize, join, write), and pays tens of microseconds per message and caller to go
+// through them (bench:stage). Here an open stream holds the call's context, the interceptors' wrappers and the
+// implementation's own generator, and a message is serialized, enveloped and written in one step.
+//
+// What is the same as Connect's, because it is Connect's: content types, deadlines (`connect-timeout-ms`,
+// `grpc-timeout`, bounded by maxTimeoutMs), serialization and its errors, the Connect end-stream message, gRPC
+// trailers and the gRPC-Web trailer frame (the protocol packages' own functions), and the interceptor chain, run as
+// the in-process transport runs it. A request this handler does not take is passed on to Connect unread, which answers
+// it as before: another method or HTTP method, a content type it does not know (gRPC-Web text), or a compressed
+// request (`connect-content-encoding`, `grpc-encoding`). Responses are not compressed.
+import type { IncomingHttpHeaders, IncomingMessage, OutgoingHttpHeaders, ServerResponse } from "node:http";
+import type { Http2ServerRequest, Http2ServerResponse } from "node:http2";
+import { create, isMessage, type DescMessage, type DescMethodServerStreaming } from "@bufbuild/protobuf";
+import {
+  Code,
+  ConnectError,
+  createContextValues,
+  createHandlerContext,
+  type ContextValues,
+  type HandlerContext,
+  type Interceptor,
+  type MethodImplSpec,
+  type StreamResponse,
+} from "@connectrpc/connect";
+import { createMethodSerializationLookup, type MethodSerializationLookup } from "@connectrpc/connect/protocol";
+import * as connect from "@connectrpc/connect/protocol-connect";
+import * as grpc from "@connectrpc/connect/protocol-grpc";
+import * as grpcWeb from "@connectrpc/connect/protocol-grpc-web";
+import { kHoldCall, responseGone } from "./direct-stream.ts";
+import { CALL_OVER } from "./errors.ts";
+import { chain, implContext, single } from "./in-process-transport.ts";
+import { kStreamEndObservers, type StreamEndObserver } from "./interceptors/stream-end.ts";
+import type { NodeRequestHandler } from "./server.ts";
+import type { Logger } from "pino";
+
+type NodeRequest = IncomingMessage | Http2ServerRequest;
+type NodeResponse = ServerResponse | Http2ServerResponse;
+type Protocol = "connect" | "grpc" | "grpc-web";
+
+/** Why a call ends whose caller went away (its connection or stream closed). */
+const CALLER_GONE = new ConnectError("the caller went away", Code.Canceled);
+
+/** A server stream's request is one message; a larger body is refused before it is read whole. */
+export const SERVER_STREAM_REQUEST_MAX_BYTES = 1 << 20;
+
+export interface ServerStreamsOptions {
+  /** The implementations, by `methodKey`; the server-streaming ones are served here. */
+  methods: ReadonlyMap<string, MethodImplSpec>;
+  /** Server interceptors, outermost first (as given to Connect's adapter). */
+  interceptors: readonly Interceptor[];
+  /** Context values of a call (the host's direct streams); called with the Node request. */
+  contextValues?: (req: NodeRequest) => ContextValues;
+  shutdownSignal?: AbortSignal;
+  /** The longest deadline a caller may ask for (Connect's maxTimeoutMs). */
+  maxTimeoutMs: number;
+  /** Where a failure of the handler itself goes (its response is then cut). */
+  logger: Pick<Logger, "error">;
+}
+
+interface Served {
+  spec: MethodImplSpec & { kind: "server_streaming" };
+  method: DescMethodServerStreaming;
+  serialization: MethodSerializationLookup<DescMessage, DescMessage>;
+}
+
+/** The protocol and codec a request asks for by its content type, when this handler takes it. */
+function protocolOf(req: NodeRequest): { protocol: Protocol; binary: boolean } | undefined {
+  const type = req.headers["content-type"];
+  if (typeof type !== "string") return undefined;
+  if (type.startsWith("application/connect+")) {
+    const parsed = connect.parseContentType(type);
+    if (!parsed?.stream || req.headers["connect-content-encoding"] !== undefined) return undefined;
+    return { protocol: "connect", binary: parsed.binary };
+  }
+  const encoding = req.headers["grpc-encoding"];
+  if (encoding !== undefined && encoding !== "identity") return undefined;
+  if (type.startsWith("application/grpc-web")) {
+    const parsed = grpcWeb.parseContentType(type);
+    return parsed && !parsed.text ? { protocol: "grpc-web", binary: parsed.binary } : undefined;
+  }
+  if (type.startsWith("application/grpc")) {
+    const parsed = grpc.parseContentType(type);
+    return parsed ? { protocol: "grpc", binary: parsed.binary } : undefined;
+  }
+  return undefined;
+}
+
+/** The request's headers as pairs (the call's context makes its Headers of them), without HTTP/2 pseudo-headers. */
+function headerPairs(node: IncomingHttpHeaders): [string, string][] {
+  const pairs: [string, string][] = [];
+  for (const key in node) {
+    const value = node[key];
+    if (key.startsWith(":") || value === undefined) continue;
+    if (Array.isArray(value)) for (const v of value) pairs.push([key, v]);
+    else pairs.push([key, value]);
+  }
+  return pairs;
+}
+
+function nodeHeaders(header: Headers): OutgoingHttpHeaders {
+  const out: OutgoingHttpHeaders = {};
+  header.forEach((value, key) => {
+    out[key] = value;
+  });
+  return out;
+}
+
+/** The request body, whole, up to `max` bytes; undefined (and the request left unread) when it is longer. */
+async function readBody(req: NodeRequest, max: number): Promise<Uint8Array | undefined> {
+  const chunks: Buffer[] = [];
+  let length = 0;
+  for await (const chunk of req as AsyncIterable<Buffer>) {
+    length += chunk.length;
+    if (length > max) return undefined;
+    chunks.push(chunk);
+  }
+  return chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, length);
+}
+
+/** The request's one message: the body must be exactly one uncompressed envelope. */
+function parseRequest(body: Uint8Array, protocol: Protocol, binary: boolean, served: Served): unknown {
+  if (body.length === 0) {
+    throw new ConnectError("protocol error: missing input message for server-streaming method", Code.Unimplemented);
+  }
+  if (body.length < 5) throw new ConnectError("protocol error: incomplete envelope", Code.InvalidArgument);
+  const flags = body[0]!;
+  const length = new DataView(body.buffer, body.byteOffset, 5).getUint32(1);
+  if (body.length < 5 + length) {
+    throw new ConnectError(
+      `protocol error: promised ${length} bytes, received ${body.length - 5}`,
+      Code.InvalidArgument,
+    );
+  }
+  if (body.length > 5 + length) {
+    throw new ConnectError(
+      "protocol error: received extra input message for server-streaming method",
+      Code.Unimplemented,
+    );
+  }
+  const endFlag = protocol === "connect" ? connect.endStreamFlag : protocol === "grpc-web" ? grpcWeb.trailerFlag : 0;
+  if (endFlag !== 0 && (flags & endFlag) === endFlag)
+    throw new ConnectError("unexpected end flag", Code.InvalidArgument);
+  if ((flags & 0b1) === 0b1) {
+    throw new ConnectError("received compressed envelope, but do not know how to decompress", Code.InvalidArgument);
+  }
+  try {
+    return served.serialization.getI(binary).parse(body.subarray(5, 5 + length));
+  } catch (err) {
+    // Connect calls a body that does not parse Internal; it is the caller's fault (request-faults.ts).
+    const e = ConnectError.from(err);
+    throw e.code === Code.Internal ? new ConnectError(e.rawMessage, Code.InvalidArgument) : e;
+  }
+}
+
+function envelope(flags: number, payload: Uint8Array): Uint8Array {
+  const frame = new Uint8Array(5 + payload.length);
+  frame[0] = flags;
+  new DataView(frame.buffer).setUint32(1, payload.length);
+  frame.set(payload, 5);
+  return frame;
+}
+
+/** Resolves when the response can take more, or is gone. */
+function drained(res: NodeResponse): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      res.off("drain", done);
+      res.off("close", done);
+      resolve();
+    };
+    res.once("drain", done);
+    res.once("close", done);
+  });
+}
+
+/**
+ * Wraps a host's Node handler: server-streaming calls of `methods` that arrive in a form this handler takes are
+ * served here, every other request goes to `next`.
+ */
+export function serveServerStreams(opts: ServerStreamsOptions, next: NodeRequestHandler): NodeRequestHandler {
+  const served = new Map<string, Served>();
+  for (const spec of opts.methods.values()) {
+    if (spec.kind !== "server_streaming") continue;
+    const method = spec.method as DescMethodServerStreaming;
+    served.set(`/${method.parent.typeName}/${method.name}`, {
+      spec: spec as Served["spec"],
+      method,
+      serialization: createMethodSerializationLookup(method, undefined, undefined, {
+        readMaxBytes: SERVER_STREAM_REQUEST_MAX_BYTES,
+        writeMaxBytes: 0xffffffff,
+      }),
+    });
+  }
+  const endStream = connect.createEndStreamSerialization(undefined);
+  const trailers = grpcWeb.createTrailerSerialization();
+
+  return (req, res) => {
+    const target = req.method === "POST" && served.size > 0 ? served.get(req.url ?? "") : undefined;
+    const wire = target && protocolOf(req);
+    if (!target || !wire) {
+      next(req, res);
+      return;
+    }
+    serve(req, res, target, wire.protocol, wire.binary).catch((err: unknown) => {
+      opts.logger.error({ err, path: req.url }, "server stream handler failed");
+      res.destroy();
+    });
+  };
+
+  async function serve(req: NodeRequest, res: NodeResponse, served: Served, protocol: Protocol, binary: boolean) {
+    const method = served.method;
+    const timeout =
+      protocol === "connect"
+        ? connect.parseTimeout((req.headers["connect-timeout-ms"] as string | undefined) ?? null, opts.maxTimeoutMs)
+        : grpc.parseTimeout((req.headers["grpc-timeout"] as string | undefined) ?? null, opts.maxTimeoutMs);
+    const contentType =
+      protocol === "connect"
+        ? binary
+          ? connect.contentTypeStreamProto
+          : connect.contentTypeStreamJson
+        : protocol === "grpc"
+          ? binary
+            ? grpc.contentTypeProto
+            : grpc.contentTypeJson
+          : binary
+            ? grpcWeb.contentTypeProto
+            : grpcWeb.contentTypeJson;
+    const authority = "authority" in req ? req.authority : req.headers.host;
+    const context = createHandlerContext({
+      service: method.parent,
+      method,
+      protocolName: protocol,
+      requestMethod: "POST",
+      url: `http://${authority ?? "localhost"}${req.url ?? ""}`,
+      timeoutMs: timeout.timeoutMs,
+      shutdownSignal: opts.shutdownSignal,
+      requestHeader: headerPairs(req.headers),
+      responseHeader: { "content-type": contentType },
+      responseTrailer: protocol === "connect" ? undefined : { [grpc.headerGrpcStatus]: grpc.grpcStatusOk },
+      contextValues: opts.contextValues?.(req) ?? createContextValues(),
+    }) as HandlerContext & { abort(reason?: unknown): void };
+    // A caller that goes away ends the call (its signal), as Connect's adapter does.
+    const onClose = () => {
+      if (!res.writableEnded) context.abort(CALLER_GONE);
+    };
+    res.once("close", onClose);
+    // What the call's context offers the interceptors (stream-end observers) and the implementation (holding the
+    // call open after it returns: direct-stream.ts).
+    let observers: StreamEndObserver[] | undefined;
+    let held: { onEnd: () => void; ended: boolean; release?: () => void } | undefined;
+    context.values.set(kStreamEndObservers, (observer) => (observers ??= []).push(observer));
+    context.values.set(kHoldCall, (onEnd) => {
+      const hold: NonNullable<typeof held> = { onEnd, ended: false };
+      held = hold;
+      return {
+        end() {
+          hold.ended = true;
+          hold.release?.();
+        },
+      };
+    });
+
+    let iterator: AsyncIterator<unknown> | undefined;
+    let raised: { error: unknown } | undefined;
+    try {
+      if (timeout.error) throw timeout.error;
+      const body = await readBody(req, SERVER_STREAM_REQUEST_MAX_BYTES);
+      if (body === undefined) {
+        throw new ConnectError(
+          `message size is larger than configured readMaxBytes ${SERVER_STREAM_REQUEST_MAX_BYTES}`,
+          Code.ResourceExhausted,
+        );
+      }
+      const input = parseRequest(body, protocol, binary, served);
+      const invoke = chain(async (call) => {
+        if (!call.stream) throw new ConnectError("protocol error: expected a streaming request", Code.Internal);
+        return {
+          stream: true,
+          service: method.parent,
+          method,
+          header: context.responseHeader,
+          trailer: context.responseTrailer,
+          message: served.spec.impl(await single(call.message), implContext(context, call)),
+        } as StreamResponse;
+      }, opts.interceptors);
+      const response = await invoke({
+        stream: true,
+        service: method.parent,
+        method,
+        requestMethod: "POST",
+        url: context.url,
+        signal: context.signal,
+        header: context.requestHeader,
+        contextValues: context.values,
+        message: (async function* () {
+          yield input as never;
+        })(),
+      });
+      if (!response.stream) throw new ConnectError("protocol error: expected a stream response", Code.Internal);
+      const serializer = served.serialization.getO(binary);
+      // The call's end (the caller went away, its deadline, shutdown) ends the stream even when the implementation
+      // waits for something else.
+      const aborted = new Promise<never>((_, reject) => {
+        const onAbort = () => reject(context.signal.reason);
+        if (context.signal.aborted) onAbort();
+        else context.signal.addEventListener("abort", onAbort, { once: true });
+      });
+      aborted.catch(() => undefined);
+      iterator = response.message[Symbol.asyncIterator]();
+      for (;;) {
+        const step = await Promise.race([iterator.next(), aborted]);
+        if (step.done) break;
+        const message = isMessage(step.value, method.output) ? step.value : create(method.output, step.value as never);
+        if (!res.headersSent) (res as ServerResponse).writeHead(200, nodeHeaders(context.responseHeader));
+        if (responseGone(res)) throw CALLER_GONE;
+        if (!(res as ServerResponse).write(envelope(0, serializer.serialize(message)))) await drained(res);
+      }
+      // Held: the implementation returned and keeps writing directly until it ends the call or the call ends.
+      const hold = held;
+      if (hold && !hold.ended) await Promise.race([new Promise<void>((resolve) => (hold.release = resolve)), aborted]);
+    } catch (err) {
+      raised = { error: err };
+    } finally {
+      context.abort(CALL_OVER);
+      res.off("close", onClose);
+      void iterator?.return?.().catch(() => undefined);
+    }
+    // A stream whose caller went away ended as with Connect's handler: its implementation saw its signal and
+    // stopped, nobody gets an error.
+    let error = raised?.error === CALLER_GONE ? undefined : raised?.error;
+    for (const observer of observers ?? []) {
+      if (error !== undefined) error = observer.mapError(error);
+      observer.end(error);
+    }
+    held?.onEnd();
+    const failure =
+      error === undefined || error instanceof ConnectError
+        ? error
+        : new ConnectError("internal error", Code.Internal, undefined, undefined, error);
+    if (responseGone(res)) return;
+    if (!res.headersSent) (res as ServerResponse).writeHead(200, nodeHeaders(context.responseHeader));
+    if (protocol === "connect") {
+      res.end(
+        envelope(connect.endStreamFlag, endStream.serialize({ metadata: context.responseTrailer, error: failure })),
+      );
+      return;
+    }
+    if (failure) grpc.setTrailerStatus(context.responseTrailer, failure);
+    if (protocol === "grpc-web") {
+      res.end(envelope(grpcWeb.trailerFlag, trailers.serialize(context.responseTrailer)));
+      return;
+    }
+    res.addTrailers(nodeHeaders(context.responseTrailer));
+    res.end();
+  }
+}
