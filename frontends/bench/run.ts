@@ -8,6 +8,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { performance } from "node:perf_hooks";
 import { gzipSync } from "node:zlib";
+import { percentile } from "@tt/kit/bench";
 import { chromium } from "playwright-core";
 import { buildFrontendsIfStale, chromiumLaunchOptions, createFrontendHandler } from "@tt/web-server";
 
@@ -19,10 +20,7 @@ const TARGET_LCP_MS = 1000;
 
 const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} KB`;
 const gzipSize = (file: string) => gzipSync(readFileSync(file), { level: 9 }).length;
-const median = (values: number[]) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)] ?? NaN;
-};
+const median = (values: number[]) => percentile(values, 0.5);
 
 /** The file a URL path of the local server stands for. */
 function fileFor(pathname: string): string {

@@ -1,5 +1,6 @@
 // The load generator both gateway benchmarks use: `concurrency` requests in flight over keep-alive HTTP/1.1
 // connections (undici) for a fixed time, each answer checked, latencies kept for percentiles.
+import { percentiles } from "@tt/kit/bench";
 import { Pool } from "undici";
 
 export interface Case {
@@ -40,13 +41,6 @@ export async function load(c: Case, durationMs: number, concurrency: number): Pr
   await Promise.all(Array.from({ length: concurrency }, worker));
   const elapsed = performance.now() - started;
   await pool.close();
-  latencies.sort((a, b) => a - b);
-  const at = (q: number) => latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))] ?? NaN;
-  return {
-    name: c.name,
-    requests: latencies.length,
-    rps: (latencies.length / elapsed) * 1000,
-    p50: at(0.5),
-    p99: at(0.99),
-  };
+  const [p50, p99] = percentiles(latencies, 0.5, 0.99) as [number, number];
+  return { name: c.name, requests: latencies.length, rps: (latencies.length / elapsed) * 1000, p50, p99 };
 }

@@ -8,6 +8,7 @@
 import { randomUUID } from "node:crypto";
 import { createGateway } from "@tt/gateway";
 import { createLogger, createNatsBus, createServer, startServiceHost } from "@tt/kit";
+import { closedLoop } from "@tt/kit/bench";
 import { createTestDatabase } from "@tt/kit/testing";
 import { userServiceDefinition } from "@tt/user-service";
 import { auditServiceDefinition } from "../src/index.ts";
@@ -56,28 +57,9 @@ async function accept(): Promise<void> {
   await res.arrayBuffer();
 }
 
-const pct = (xs: number[], q: number) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.min(s.length - 1, Math.floor(q * s.length))] ?? NaN;
-};
-
-/** REQUESTS calls of `one` by CONCURRENCY callers at once: calls/s and p99 latency (ms). */
-async function load(one: () => Promise<unknown>): Promise<{ rps: number; p99: number }> {
-  for (let i = 0; i < 200; i++) await one(); // warm up
-  const samples: number[] = [];
-  let next = 0;
-  const started = performance.now();
-  await Promise.all(
-    Array.from({ length: CONCURRENCY }, async () => {
-      while (next++ < REQUESTS) {
-        const t0 = performance.now();
-        await one();
-        samples.push(performance.now() - t0);
-      }
-    }),
-  );
-  return { rps: REQUESTS / ((performance.now() - started) / 1000), p99: pct(samples, 0.99) };
-}
+/** REQUESTS calls of `one` by CONCURRENCY callers at once, after 200 to warm up: calls/s and p99 latency (ms). */
+const load = (one: () => Promise<unknown>) =>
+  closedLoop({ requests: REQUESTS, concurrency: CONCURRENCY, warmup: 200 }, () => one());
 
 // The service's own ORM (its schema and connection pool) for the baseline and the row count.
 const deps = host.deps.get("audit");

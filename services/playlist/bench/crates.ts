@@ -7,6 +7,7 @@
 import { randomUUID } from "node:crypto";
 import { createGateway } from "@tt/gateway";
 import { createLogger, createMemoryBus, createServer, startServiceHost } from "@tt/kit";
+import { percentile as pct, restCall } from "@tt/kit/bench";
 import { createTestDatabase } from "@tt/kit/testing";
 import { userServiceDefinition } from "@tt/user-service";
 import { playlistServiceDefinition } from "../src/index.ts";
@@ -39,22 +40,10 @@ const server = await createServer({
   logger,
 });
 
-type Json = Record<string, unknown> & { [k: string]: any }; // eslint-disable-line @typescript-eslint/no-explicit-any
 let token = "";
-
-async function call(method: string, path: string, body?: unknown): Promise<Json> {
-  const res = await fetch(`${server.url}/api${path}`, {
-    method,
-    headers: {
-      ...(token ? { authorization: `Bearer ${token}` } : {}),
-      ...(body ? { "content-type": "application/json" } : {}),
-    },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const json = (await res.json()) as Json;
-  if (res.status !== 200) throw new Error(`${method} ${path} answered ${res.status}: ${JSON.stringify(json)}`);
-  return json;
-}
+const rest = restCall(`${server.url}/api`);
+/** A REST call as the signed-up user (once `token` is set). */
+const call = (method: string, path: string, body?: unknown) => rest(method, path, token || undefined, body);
 
 async function timed<T>(samples: number[], f: () => Promise<T>): Promise<T> {
   const t0 = performance.now();
@@ -63,10 +52,6 @@ async function timed<T>(samples: number[], f: () => Promise<T>): Promise<T> {
   return out;
 }
 
-const pct = (xs: number[], q: number) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.min(s.length - 1, Math.floor(q * s.length))] ?? NaN;
-};
 const rows: [string, number[]][] = [];
 
 const songsOf = (n: number, start: number) =>

@@ -10,6 +10,7 @@
 import { randomUUID } from "node:crypto";
 import { createGateway } from "@tt/gateway";
 import { createLogger, createMemoryBus, createServer, initServiceOrm, startServiceHost } from "@tt/kit";
+import { closedLoop, restCall } from "@tt/kit/bench";
 import { createTestDatabase } from "@tt/kit/testing";
 import { userServiceDefinition } from "@tt/user-service";
 import { roomServiceDefinition } from "../src/index.ts";
@@ -43,45 +44,11 @@ const server = await createServer({
 });
 const orm = await initServiceOrm(db.url, roomServiceDefinition);
 
-type Json = Record<string, unknown> & { [k: string]: any }; // eslint-disable-line @typescript-eslint/no-explicit-any
+const call = restCall(`${server.url}/api`);
 
-async function call(method: string, path: string, token?: string, body?: unknown): Promise<Json> {
-  const res = await fetch(`${server.url}/api${path}`, {
-    method,
-    headers: {
-      ...(token ? { authorization: `Bearer ${token}` } : {}),
-      ...(body !== undefined ? { "content-type": "application/json" } : {}),
-    },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const json = (await res.json()) as Json;
-  if (res.status !== 200) throw new Error(`${method} ${path} answered ${res.status}: ${JSON.stringify(json)}`);
-  return json;
-}
-
-const pct = (xs: number[], q: number) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.min(s.length - 1, Math.floor(q * s.length))] ?? NaN;
-};
-
-/** REQUESTS calls of `one` by CONCURRENCY callers at once: requests/s and p99 latency (ms). */
-async function load(one: (caller: number, i: number) => Promise<unknown>): Promise<{ rps: number; p99: number }> {
-  for (let i = 0; i < 100; i++) await one(i % CONCURRENCY, i); // warm up
-  const samples: number[] = [];
-  let next = 0;
-  const started = performance.now();
-  await Promise.all(
-    Array.from({ length: CONCURRENCY }, async (_, caller) => {
-      while (next < REQUESTS) {
-        const i = next++;
-        const t0 = performance.now();
-        await one(caller, i);
-        samples.push(performance.now() - t0);
-      }
-    }),
-  );
-  return { rps: REQUESTS / ((performance.now() - started) / 1000), p99: pct(samples, 0.99) };
-}
+/** REQUESTS calls of `one` by CONCURRENCY callers at once, after 100 to warm up: requests/s and p99 latency (ms). */
+const load = (one: (caller: number, i: number) => Promise<unknown>) =>
+  closedLoop({ requests: REQUESTS, concurrency: CONCURRENCY, warmup: 100 }, one);
 
 const rand = (n: number) => Math.floor(Math.random() * n);
 

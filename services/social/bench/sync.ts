@@ -46,6 +46,7 @@ import { timestampMs, timestampNow } from "@bufbuild/protobuf/wkt";
 import { createClient } from "@connectrpc/connect";
 import { createConnectTransport } from "@connectrpc/connect-node";
 import { StageService } from "@tt/proto/tt/social/v1/stage_service_pb";
+import { loadAverage as load, percentile as pct, restCall, type Json } from "@tt/kit/bench";
 import { chromium, type Browser, type Page } from "playwright-core";
 import { makeAudio } from "../../upload/src/testing/fixtures.ts";
 
@@ -87,35 +88,6 @@ export interface SyncResult {
   clock: { offsetMs: number; rttMs: number }[];
   load: string;
   met: boolean;
-}
-
-const load = () =>
-  os
-    .loadavg()
-    .map((x) => x.toFixed(2))
-    .join(" ");
-
-const pct = (xs: readonly number[], q: number) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.min(s.length - 1, Math.floor(q * s.length))] ?? Number.NaN;
-};
-
-type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
-
-function restApi(url: string) {
-  return async (method: string, route: string, body?: unknown, token?: string): Promise<Json> => {
-    const res = await fetch(`${url}${route}`, {
-      method,
-      headers: {
-        ...(body === undefined ? {} : { "content-type": "application/json" }),
-        ...(token ? { authorization: `Bearer ${token}` } : {}),
-      },
-      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-    });
-    const text = await res.text();
-    if (!res.ok) throw new Error(`${method} ${route} answered ${res.status}: ${text}`);
-    return text ? (JSON.parse(text) as Json) : {};
-  };
 }
 
 /** Polls `check` every 100 ms until it answers something truthy (a readiness poll, not a synchronisation sleep). */
@@ -216,17 +188,17 @@ export async function measureSync(opts: SyncOptions = {}): Promise<SyncResult> {
     });
     closers.push(() => platform.close());
     const url = platform.url;
-    const api = restApi(url);
+    const api = restCall(url);
 
     // The DJ: an uploaded song, packaged into HLS, queued; a room; listeners' accounts.
     const signUp = async () => {
       const email = `sync-${randomUUID()}@bench.test`;
-      const body = await api("POST", "/api/user-service/users/sign-up", { email, password: PASSWORD });
+      const body = await api("POST", "/api/user-service/users/sign-up", undefined, { email, password: PASSWORD });
       return { uuid: body.user.uuid as string, email, token: body.accessToken.token as string };
     };
-    const admin = (await api("POST", "/api/user-service/auth/login", ADMIN)).accessToken.token as string;
+    const admin = (await api("POST", "/api/user-service/auth/login", undefined, ADMIN)).accessToken.token as string;
     const dj = await signUp();
-    await api("PUT", `/api/user-service/users/${dj.uuid}/capabilities/uploadMusic`, {}, admin);
+    await api("PUT", `/api/user-service/users/${dj.uuid}/capabilities/uploadMusic`, admin, {});
     const title = `Sync ${randomUUID().slice(0, 8)}`;
     const form = new FormData();
     form.append("public", "true");
@@ -241,31 +213,26 @@ export async function measureSync(opts: SyncOptions = {}): Promise<SyncResult> {
     const songId = String(((await upload.json()) as { songId: string }).songId);
     await until(
       "the song packaged",
-      async () => (await api("GET", `/api/room-service/songs/${songId}`, undefined, dj.token)).status === "VERIFIED",
+      async () => (await api("GET", `/api/room-service/songs/${songId}`, dj.token)).status === "VERIFIED",
       // FFmpeg packages three renditions of a few minutes of audio: long on a loaded machine.
       600_000,
     );
     log(`  the ${songSeconds} s song uploaded and packaged; load ${load()}`);
-    await api(
-      "POST",
-      "/api/playlist-service/crate/special/queue/songs",
-      {
-        songs: [
-          { trackName: title, artistName: "Bench", duration: songSeconds, musicProviders: { uploadService: songId } },
-        ],
-      },
-      dj.token,
-    );
+    await api("POST", "/api/playlist-service/crate/special/queue/songs", dj.token, {
+      songs: [
+        { trackName: title, artistName: "Bench", duration: songSeconds, musicProviders: { uploadService: songId } },
+      ],
+    });
     await until("the queued song's stream", async () => {
-      const queue = await api("GET", "/api/playlist-service/crate/special/queue/songs?limit=5", undefined, dj.token);
+      const queue = await api("GET", "/api/playlist-service/crate/special/queue/songs?limit=5", dj.token);
       return (queue.songs as Json[] | undefined)?.[0]?.streamUrls?.uploadService?.hls as string | undefined;
     });
     const room = (
-      await api("POST", "/api/room-service/rooms/infrastructure", { name: title, numberOfDjs: 1 }, dj.token)
+      await api("POST", "/api/room-service/rooms/infrastructure", dj.token, { name: title, numberOfDjs: 1 })
     ).room as { uuid: string; slug: string };
-    await api("POST", `/api/social-service/rooms/${room.uuid}/seats`, {}, dj.token);
+    await api("POST", `/api/social-service/rooms/${room.uuid}/seats`, dj.token, {});
     const play = await until("the room's driver to start the play", async () => {
-      const stage = await api("GET", `/api/social-service/rooms/${room.uuid}/stage`, undefined, dj.token);
+      const stage = await api("GET", `/api/social-service/rooms/${room.uuid}/stage`, dj.token);
       return stage.play?.startedAt ? (stage.play as { playId: string; startedAt: string }) : undefined;
     });
     let startedAt = Date.parse(play.startedAt);
@@ -357,7 +324,7 @@ export async function measureSync(opts: SyncOptions = {}): Promise<SyncResult> {
     // The rounds: every page read at once, against the server's clock measured from here, for the play the stage
     // has now (the same as at the start unless the pages took longer than the song, which is an error).
     const current = async () =>
-      (await api("GET", `/api/social-service/rooms/${room.uuid}/stage`, undefined, dj.token)).play as
+      (await api("GET", `/api/social-service/rooms/${room.uuid}/stage`, dj.token)).play as
         { playId: string; startedAt: string } | undefined;
     const playing = await current();
     if (playing?.playId !== play.playId)
