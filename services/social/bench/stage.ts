@@ -32,6 +32,7 @@ import http2 from "node:http2";
 import { create, fromBinary, toBinary, toJson, type JsonValue } from "@bufbuild/protobuf";
 import { StageSchema } from "@tt/proto/tt/social/v1/stage_pb";
 import { JoinRequestSchema, JoinResponseSchema, type JoinResponse } from "@tt/proto/tt/social/v1/stage_service_pb";
+import { loadAverage as load, percentile as pct, restCall, type Json, type RestCall } from "@tt/kit/bench";
 import { SignJWT, importPKCS8 } from "jose";
 import { applyPatch } from "rfc6902";
 import WebSocket, { WebSocketServer } from "ws";
@@ -101,6 +102,8 @@ async function serve(): Promise<void> {
 interface Server {
   url: string;
   child: ChildProcess;
+  /** REST calls to the server (the gateway). */
+  call: RestCall;
   ask<T>(op: ToServer["op"], extra?: Record<string, unknown>): Promise<T>;
 }
 
@@ -123,6 +126,7 @@ async function startServer(privatePem: string): Promise<Server> {
   return {
     url,
     child,
+    call: restCall(url),
     ask: <T>(op: ToServer["op"], extra: Record<string, unknown> = {}) =>
       new Promise<T>((resolve) => {
         const id = nextId++;
@@ -134,33 +138,6 @@ async function startServer(privatePem: string): Promise<Server> {
       }),
   };
 }
-
-type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
-
-async function call(server: Server, method: string, path: string, token?: string, body?: unknown): Promise<Json> {
-  const res = await fetch(`${server.url}${path}`, {
-    method,
-    headers: {
-      ...(token ? { authorization: `Bearer ${token}` } : {}),
-      ...(body !== undefined ? { "content-type": "application/json" } : {}),
-    },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const json = (await res.json()) as Json;
-  if (res.status !== 200) throw new Error(`${method} ${path} answered ${res.status}: ${JSON.stringify(json)}`);
-  return json;
-}
-
-const pct = (xs: ArrayLike<number>, q: number) => {
-  const s = Float64Array.from(xs).sort();
-  return s[Math.min(s.length - 1, Math.floor(q * s.length))] ?? NaN;
-};
-
-const load = () =>
-  os
-    .loadavg()
-    .map((x) => x.toFixed(2))
-    .join(" ");
 
 /**
  * A listener's Join stream read as a thin Connect client does (HTTP/2, binary Connect protocol): the request
@@ -345,7 +322,7 @@ interface Room {
 }
 
 async function signUp(server: Server): Promise<string> {
-  const res = await call(server, "POST", "/api/user-service/users/sign-up", undefined, {
+  const res = await server.call("POST", "/api/user-service/users/sign-up", undefined, {
     email: `${randomUUID()}@bench.test`,
     password: "bench-password-1",
   });
@@ -355,14 +332,14 @@ async function signUp(server: Server): Promise<string> {
 /** A room with `djs` seats and as many users with a long song queued each (the stage changes are their seat takes). */
 async function makeRoom(server: Server, djs: number): Promise<Room> {
   const owner = await signUp(server);
-  const created = await call(server, "POST", "/api/room-service/rooms/infrastructure", owner, {
+  const created = await server.call("POST", "/api/room-service/rooms/infrastructure", owner, {
     name: `Bench stage ${randomUUID().slice(0, 8)}`,
     numberOfDjs: djs,
   });
   const tokens: string[] = [];
   for (let i = 0; i < djs; i++) {
     const token = await signUp(server);
-    await call(server, "POST", "/api/playlist-service/crate/special/queue/songs", token, {
+    await server.call("POST", "/api/playlist-service/crate/special/queue/songs", token, {
       songs: [
         {
           trackName: `Bench ${randomUUID().slice(0, 6)}`,
@@ -414,7 +391,7 @@ async function fanOut(
   let payload: Uint8Array | null = null;
   for (const dj of room.djs) {
     const t0 = performance.now();
-    const stage = await call(server, "POST", `/api/social-service/rooms/${room.uuid}/seats`, dj, {});
+    const stage = await server.call("POST", `/api/social-service/rooms/${room.uuid}/seats`, dj, {});
     const answered = performance.now() - t0;
     const v = BigInt(stage.version as string);
     await audience.all(v);
@@ -530,7 +507,7 @@ async function main(): Promise<void> {
   console.log(`load average at start: ${load()} (${os.cpus().length} cores)`);
   const server = await startServer(privatePem);
   try {
-    const kid = (await call(server, "GET", "/api/user-service/auth/pub-key")).kid as string;
+    const kid = (await server.call("GET", "/api/user-service/auth/pub-key")).kid as string;
     const guests = async (n: number) => {
       const now = Math.floor(Date.now() / 1000);
       return Promise.all(
