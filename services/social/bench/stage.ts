@@ -2,8 +2,8 @@
 // costs the process that serves it.
 //
 // 1. fan-out: one room, N listeners (default 2,000) on Connect server streams (StageService.Join) through the
-//    gateway; a stage change (a seat taken by one more user) → the time until each listener has the patch: p50/p99
-//    over all listeners and changes. Baseline, same run, same payload (the patch's JoinResponse in binary), same number
+//    gateway; a stage change (a DJ taking the room's second seat, or leaving it: the two in turn, --changes of them
+//    after a warm-up) → the time until each listener has the patch: p50/p99 over all listeners and changes. Baseline, same run, same payload (the patch's JoinResponse in binary), same number
 //    of clients: a bare WebSocket broadcast (`ws`) from the same server process. Targets: p99 ≤ 100 ms and
 //    ≤ 1.5× the bare broadcast's p99.
 // 2. scale: one room with 10,000 listeners on the one instance: p99 of a patch and memory per listener (RSS and
@@ -18,8 +18,8 @@
 // 3. sync: ten headless Chromium pages in one room, each player's drift from the server's position of the play
 //    (sync.ts, which says how both are read). Target: p95 ≤ 25 ms.
 //
-//   npm run bench:stage [-- --listeners 2000 --scale-listeners 10000 --changes 4 --streams-per-session 250
-//                          --sync-pages 10 (0: no sync part)]
+//   npm run bench:stage [-- --listeners 2000 --scale-listeners 10000 (0: no scale part) --changes 20
+//                          --streams-per-session 250 --sync-pages 10 (0: no sync part)]
 //   (BENCH_DATABASE_URL, BENCH_NATS_URL to change where the server keeps its data; BENCH_HEAP_SNAPSHOT=<dir> writes
 //   the server's heap before and after the joins of each part, to see what a listener holds)
 import { fork, type ChildProcess } from "node:child_process";
@@ -329,7 +329,7 @@ async function signUp(server: Server): Promise<string> {
   return res.accessToken.token as string;
 }
 
-/** A room with `djs` seats and as many users with a long song queued each (the stage changes are their seat takes). */
+/** A room with `djs` seats and as many users with a long song queued each (the stage changes are their seat changes). */
 async function makeRoom(server: Server, djs: number): Promise<Room> {
   const owner = await signUp(server);
   const created = await server.call("POST", "/api/room-service/rooms/infrastructure", owner, {
@@ -355,8 +355,11 @@ async function makeRoom(server: Server, djs: number): Promise<Room> {
 }
 
 /**
- * Joins, then `changes` + 1 seat takes (one per user, the first a warm-up): each listener's time to the take's patch
- * (ms). A seat take is a change the request's instance makes itself; a like needs a play, which the room's lease
+ * Joins, then `changes` + 1 stage changes, the first a warm-up: one DJ takes the first seat (and keeps it: their song
+ * plays), then a second DJ takes the second seat and leaves it in turn, `changes` times (a take and a leave are each
+ * a stage change every listener gets a patch for; a room has at most 10 seats, so takes alone by as many users
+ * would cap the sample at 9 changes). Each listener's time to each measured change's patch (ms), takes and leaves
+ * pooled. A seat change is one the request's instance makes itself; a like needs a play, which the room's lease
  * holder starts (its driver), so the measure would depend on it.
  */
 async function fanOut(
@@ -367,7 +370,8 @@ async function fanOut(
   perSession: number,
   memory: boolean,
 ) {
-  const room = await makeRoom(server, changes + 1);
+  const room = await makeRoom(server, 2);
+  const [player, cycler] = room.djs as [string, string];
   const sessions = Math.max(1, Math.ceil(n / perSession));
   const audience = new Audience(server.url, n, sessions);
   const tokens = await guests(n);
@@ -388,17 +392,25 @@ async function fanOut(
   const actions: number[] = [];
   const spread: number[] = [];
   let missing = 0;
+  // The patch message of the last seat take (the bare broadcast sends it) and of the last leave (its size reported).
   let payload: Uint8Array | null = null;
-  for (const dj of room.djs) {
+  let leavePayload: Uint8Array | null = null;
+  const seats = `/api/social-service/rooms/${room.uuid}/seats`;
+  for (let change = 0; change <= changes; change++) {
+    // 0: the first DJ's take (the warm-up); then the second DJ's take (odd) and leave (even) in turn.
+    const take = change % 2 === 1 || change === 0;
     const t0 = performance.now();
-    const stage = await server.call("POST", `/api/social-service/rooms/${room.uuid}/seats`, dj, {});
+    const stage = take
+      ? await server.call("POST", seats, change === 0 ? player : cycler, {})
+      : await server.call("DELETE", seats, cycler);
     const answered = performance.now() - t0;
     const v = BigInt(stage.version as string);
     await audience.all(v);
     const a = audience.arrivals.get(v)!;
-    payload = audience.firstMessage.get(v)!;
+    if (take) payload = audience.firstMessage.get(v)!;
+    else leavePayload = audience.firstMessage.get(v)!;
     // The first seat take warms the path up (JIT); the others are measured.
-    if (dj === room.djs[0]) continue;
+    if (change === 0) continue;
     actions.push(answered);
     const first = Math.min(...a.filter((t) => t > 0));
     for (const t of a) {
@@ -426,6 +438,7 @@ async function fanOut(
     spread,
     missing,
     payload: payload!,
+    leavePayload,
     counted,
     perListener: before && after ? { rss: (after.rss - before.rss) / n, heap: (after.heap - before.heap) / n } : null,
   };
@@ -490,7 +503,7 @@ async function main(): Promise<void> {
     options: {
       listeners: { type: "string", default: "2000" },
       "scale-listeners": { type: "string", default: "10000" },
-      changes: { type: "string", default: "4" },
+      changes: { type: "string", default: "20" },
       "streams-per-session": { type: "string", default: "250" },
       "sync-pages": { type: "string", default: "10" },
       serve: { type: "boolean", default: false },
@@ -501,6 +514,7 @@ async function main(): Promise<void> {
   const changes = Number(values.changes);
   const perSession = Number(values["streams-per-session"]);
   const syncPages = Number(values["sync-pages"]);
+  if (!(changes >= 1)) throw new Error(`--changes must be 1 or more (got ${values.changes})`);
 
   const privatePem = generateKeyPairSync("ed25519").privateKey.export({ type: "pkcs8", format: "pem" }).toString();
   const key = await importPKCS8(privatePem, "EdDSA");
@@ -539,17 +553,18 @@ async function main(): Promise<void> {
     const wsP99 = pct(ws.samples, 0.99);
     console.log(
       `\n1. fan-out: ${listeners} listeners on ${f.sessions} HTTP/2 sessions (joined in ${Math.round(f.joinMs)} ms), ` +
-        `${changes} seat takes measured (${f.payload.length} B patch message), load ${load()}`,
+        `${changes} seat changes measured (takes and leaves in turn; patch message ${f.payload.length} B for a take, ` +
+        `${f.leavePayload?.length ?? 0} B for a leave), load ${load()}`,
     );
     for (const note of [f.counted, f.played]) if (note) console.log(`NOTE: ${note}`);
-    console.log(`${"".padEnd(52)} ${"p50 ms".padStart(8)} ${"p99 ms".padStart(8)} ${"max ms".padStart(8)}`);
+    console.log(`${"".padEnd(56)} ${"p50 ms".padStart(8)} ${"p99 ms".padStart(8)} ${"max ms".padStart(8)}`);
     const row = (name: string, xs: number[]) =>
       console.log(
-        `${name.padEnd(52)} ${pct(xs, 0.5).toFixed(1).padStart(8)} ${pct(xs, 0.99).toFixed(1).padStart(8)} ${pct(xs, 1).toFixed(1).padStart(8)}`,
+        `${name.padEnd(56)} ${pct(xs, 0.5).toFixed(1).padStart(8)} ${pct(xs, 0.99).toFixed(1).padStart(8)} ${pct(xs, 1).toFixed(1).padStart(8)}`,
       );
-    row("seat take → patch at each listener (Connect, gateway)", f.samples);
+    row("seat change → patch at each listener (Connect, gateway)", f.samples);
     row(`bare WebSocket broadcast (ws, ${listeners} sockets)`, ws.samples);
-    row("the seat take's REST call until its answer (for scale)", f.actions);
+    row("the seat change's REST call until its answer (for scale)", f.actions);
     row("spread: first listener's patch → each one's", f.spread);
     row("spread: bare broadcast, first socket → each one", ws.spread);
     console.log(
@@ -558,23 +573,25 @@ async function main(): Promise<void> {
         `targets p99 ≤ 100 ms: ${p99 <= 100 ? "met" : "NOT met"}, ≤ 1.5× the bare broadcast: ${p99 <= 1.5 * wsP99 ? "met" : "NOT met"}`,
     );
 
-    // 2. scale
-    const s = await fanOut(server, guests, scaleListeners, changes, perSession, true);
-    const sP99 = pct(s.samples, 0.99);
-    const kb = (b: number) => (b / 1024).toFixed(1);
-    console.log(
-      `\n2. scale: ${scaleListeners} listeners of one room on one instance, ${s.sessions} HTTP/2 sessions ` +
-        `(joined in ${Math.round(s.joinMs)} ms), load ${load()}`,
-    );
-    for (const note of [s.counted, s.played]) if (note) console.log(`NOTE: ${note}`);
-    row("seat take → patch at each listener (Connect, gateway)", s.samples);
-    row("the seat take's REST call until its answer (for scale)", s.actions);
-    row("spread: first listener's patch → each one's", s.spread);
-    console.log(
-      `memory per listener (server process, after GC): RSS ${kb(s.perListener!.rss)} KB, heap ${kb(s.perListener!.heap)} KB; ` +
-        `missing patches: ${s.missing}; targets p99 ≤ 500 ms: ${sP99 <= 500 ? "met" : "NOT met"}, ` +
-        `≤ 30 KB: ${Math.max(s.perListener!.rss, s.perListener!.heap) <= 30 * 1024 ? "met" : "NOT met"}`,
-    );
+    // 2. scale (--scale-listeners 0 leaves it out)
+    if (scaleListeners > 0) {
+      const s = await fanOut(server, guests, scaleListeners, changes, perSession, true);
+      const sP99 = pct(s.samples, 0.99);
+      const kb = (b: number) => (b / 1024).toFixed(1);
+      console.log(
+        `\n2. scale: ${scaleListeners} listeners of one room on one instance, ${s.sessions} HTTP/2 sessions ` +
+          `(joined in ${Math.round(s.joinMs)} ms), ${changes} seat changes measured, load ${load()}`,
+      );
+      for (const note of [s.counted, s.played]) if (note) console.log(`NOTE: ${note}`);
+      row("seat change → patch at each listener (Connect, gateway)", s.samples);
+      row("the seat change's REST call until its answer (for scale)", s.actions);
+      row("spread: first listener's patch → each one's", s.spread);
+      console.log(
+        `memory per listener (server process, after GC): RSS ${kb(s.perListener!.rss)} KB, heap ${kb(s.perListener!.heap)} KB; ` +
+          `missing patches: ${s.missing}; targets p99 ≤ 500 ms: ${sP99 <= 500 ? "met" : "NOT met"}, ` +
+          `≤ 30 KB: ${Math.max(s.perListener!.rss, s.perListener!.heap) <= 30 * 1024 ? "met" : "NOT met"}`,
+      );
+    }
   } finally {
     server.child.disconnect();
     await new Promise((resolve) => server.child.once("exit", resolve));
