@@ -15,6 +15,7 @@ import { cpus, loadavg } from "node:os";
 import { parseArgs } from "node:util";
 import { createClient } from "@connectrpc/connect";
 import { backendSession, createBackendTransport } from "@tt/kit";
+import { loadAverage, percentiles } from "@tt/kit/bench";
 import { ConsumableService } from "@tt/proto/tt/merch/v1/consumable_service_pb";
 import pg from "pg";
 import { startAllInOneProcess } from "./all-in-one-process.ts";
@@ -112,9 +113,8 @@ async function measure(name: string, probe: CpuProbe, one: (i: number) => Promis
   );
   const seconds = (performance.now() - started) / 1000;
   const perPurchase = await cpu();
-  latencies.sort((a, b) => a - b);
-  const q = (p: number) => latencies[Math.min(latencies.length - 1, Math.floor(p * latencies.length))]!;
-  const phase = { name, perSecond: N / seconds, p50: q(0.5), p99: q(0.99), failures };
+  const [p50, p99] = percentiles(latencies, 0.5, 0.99) as [number, number];
+  const phase = { name, perSecond: N / seconds, p50, p99, failures };
   say(
     `${name.padEnd(44)} ${phase.perSecond.toFixed(0).padStart(6)} /s   p50 ${phase.p50.toFixed(1)} ms   p99 ${phase.p99.toFixed(1)} ms   failures ${failures}   (load ${load.toFixed(1)} → ${loadavg()[0]!.toFixed(1)})`,
   );
@@ -238,11 +238,7 @@ async function ledgerHolds(db: pg.Pool, label: string): Promise<boolean> {
 
 say(`ledger benchmark: ${N} purchases per phase, ${ACCOUNTS} accounts, ${INFLIGHT} in flight`);
 // The figures mean little on a machine others are loading: say how loaded it was.
-say(
-  `machine: ${cpus().length} cores, load average ${loadavg()
-    .map((l) => l.toFixed(1))
-    .join(" ")} at the start`,
-);
+say(`machine: ${cpus().length} cores, load average ${loadAverage(1)} at the start`);
 const results: Record<string, Phase> = {};
 let ok = true;
 
@@ -328,9 +324,5 @@ for (const [key, label] of [
 if (results.distributed && results.direct) {
   say(`distributed gateway / direct: ${(results.distributed.perSecond / results.direct.perSecond).toFixed(3)}`);
 }
-say(
-  `load average at the end: ${loadavg()
-    .map((l) => l.toFixed(1))
-    .join(" ")}`,
-);
+say(`load average at the end: ${loadAverage(1)}`);
 if (!ok || Object.values(results).some((p) => p.failures > 0)) process.exitCode = 1;
