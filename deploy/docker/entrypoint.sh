@@ -1,7 +1,7 @@
 #!/bin/sh
 # Starts one backend process of the platform image: SERVICE=<name> runs services/<name>, SERVICE=gateway the gateway.
-# node --import tsx (not the tsx CLI) keeps Node itself as PID 1's child-free process, so SIGTERM reaches the
-# service's graceful shutdown directly.
+# Node runs the TypeScript itself (services/kit/src/node-flags.ts has the flags and why), as PID 1 with no child, so
+# SIGTERM reaches the service's graceful shutdown directly.
 set -eu
 
 case "${SERVICE:-}" in
@@ -16,4 +16,4 @@ if [ ! -f "$entry" ]; then
   exit 64
 fi
 
-exec node --import tsx "$entry" "$@"
+exec node --experimental-transform-types --disable-warning=ExperimentalWarning "$entry" "$@"

@@ -21,6 +21,7 @@ import { startDistributed } from "../../services/platform/src/distributed.ts";
 import { spawnNodeProcess, waitUntilReady } from "../../services/platform/src/distributed-process.ts";
 import { alive } from "../../services/platform/src/orphans.ts";
 import type { Distributed } from "../../services/platform/src/distributed.ts";
+import { NODE_TYPESCRIPT_FLAGS } from "@tt/kit";
 
 const root = path.resolve(import.meta.dirname, "../..");
 
@@ -271,7 +272,7 @@ describe("distributed mode supervisor", () => {
   it("leaves no orphan when it is killed outright (SIGKILL)", async () => {
     const db = await createTestDatabase(inject("databaseUrl"));
     try {
-      const supervisor = spawn(process.execPath, ["--import", "tsx", "services/platform/src/distributed.ts"], {
+      const supervisor = spawn(process.execPath, [...NODE_TYPESCRIPT_FLAGS, "services/platform/src/distributed.ts"], {
         cwd: root,
         env: {
           ...process.env,

@@ -9,7 +9,7 @@ import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { freePort } from "@tt/kit";
+import { freePort, NODE_TYPESCRIPT_FLAGS } from "@tt/kit";
 import { createTestDatabase } from "@tt/kit/testing";
 
 const root = path.resolve(import.meta.dirname, "../..");
@@ -68,7 +68,7 @@ describe("issue 9 defect 13: the first start", () => {
     expect(APPS.some((app) => existsSync(path.join(webRoot, app, "dist")))).toBe(false);
     const port = await freePort();
     const url = `http://127.0.0.1:${port}`;
-    const child = spawn(process.execPath, ["--import", "tsx", "services/platform/src/main.ts"], {
+    const child = spawn(process.execPath, [...NODE_TYPESCRIPT_FLAGS, "services/platform/src/main.ts"], {
       cwd: root,
       env: {
         PATH: process.env.PATH ?? "",

@@ -14,7 +14,7 @@ import { serviceCatalog } from "../../gateway/src/catalog.ts";
 function serviceUrls(url: string): Record<string, string> {
   return Object.fromEntries(Object.keys(serviceCatalog).map((name) => [`${name.toUpperCase()}_SERVICE_URL`, url]));
 }
-import { freePort } from "@tt/kit";
+import { freePort, NODE_TYPESCRIPT_FLAGS } from "@tt/kit";
 
 const root = path.resolve(import.meta.dirname, "../..");
 
@@ -28,7 +28,7 @@ interface Gateway {
 /** Starts the gateway with only `env` (plus PATH): nothing inherited can satisfy its configuration by accident. */
 async function spawnGateway(env: Record<string, string>): Promise<Gateway> {
   const port = await freePort();
-  const child = spawn(process.execPath, ["--import", "tsx", "gateway/src/main.ts"], {
+  const child = spawn(process.execPath, [...NODE_TYPESCRIPT_FLAGS, "gateway/src/main.ts"], {
     cwd: root,
     env: { PATH: process.env.PATH ?? "", LOG_LEVEL: "warn", HOST: "127.0.0.1", PORT: String(port), ...env },
     stdio: ["ignore", "ignore", "pipe"],

@@ -194,3 +194,4 @@ export type {
   EventContext,
   EventDeclaration,
 } from "./bus/index.ts";
+export { NODE_TYPESCRIPT_FLAGS } from "./node-flags.ts";

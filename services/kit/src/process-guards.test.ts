@@ -13,6 +13,7 @@ import { createRequestIdInterceptor } from "./interceptors/request-id.ts";
 import { createLogger } from "./logger.ts";
 import { currentRequestId, installProcessGuards, UNHANDLED_REJECTIONS_METRIC } from "./process-guards.ts";
 import { methodKey } from "./route-capture.ts";
+import { NODE_TYPESCRIPT_FLAGS } from "./node-flags.ts";
 
 const FIXTURE = path.join(import.meta.dirname, "test-support/guarded-process.ts");
 
@@ -36,7 +37,7 @@ describe("process guards in a process with a deliberate unhandled rejection", ()
   }
 
   beforeAll(async () => {
-    child = spawn(process.execPath, ["--import", "tsx", FIXTURE], { stdio: ["ignore", "pipe", "inherit"] });
+    child = spawn(process.execPath, [...NODE_TYPESCRIPT_FLAGS, FIXTURE], { stdio: ["ignore", "pipe", "inherit"] });
     const exited = once(child, "exit");
     createInterface({ input: child.stdout! }).on("line", (text) => {
       try {

@@ -1,4 +1,4 @@
-// Child processes of the runners: one backend process (`node --import tsx <entry>`) or a nats-server, each
+// Child processes of the runners: one backend process (`node <entry>`, NODE_TYPESCRIPT_FLAGS) or a nats-server, each
 // binding a port of the system's choosing (port 0) and reporting it; a readiness wait that learns the child's
 // ports from its reports and fails fast when the child dies; a stop that drains before it kills.
 import { spawn, type ChildProcess } from "node:child_process";
@@ -8,6 +8,7 @@ import { pathToFileURL } from "node:url";
 import type { Logger } from "pino";
 import type { ListenReport } from "./distributed-watchdog.ts";
 import { stopOrphan } from "./orphans.ts";
+import { NODE_TYPESCRIPT_FLAGS } from "@tt/kit";
 
 const WATCHDOG = pathToFileURL(path.join(import.meta.dirname, "distributed-watchdog.ts")).href;
 const TAIL_BYTES = 8 * 1024;
@@ -94,7 +95,7 @@ function supervise(name: string, child: ChildProcess, forward: boolean): ChildHa
   };
 }
 
-/** Starts `node --import tsx <entry>` with exactly `env`, in its own process group (signals come from us). */
+/** Starts `node <entry>` (its TypeScript run by Node, NODE_TYPESCRIPT_FLAGS) with exactly `env`, in its own process group (signals come from us). */
 export function spawnNodeProcess(opts: {
   name: string;
   entry: string;
@@ -102,7 +103,7 @@ export function spawnNodeProcess(opts: {
   cwd: string;
   forwardOutput: boolean;
 }): ChildHandle {
-  const child = spawn(process.execPath, ["--import", "tsx", "--import", WATCHDOG, opts.entry], {
+  const child = spawn(process.execPath, [...NODE_TYPESCRIPT_FLAGS, "--import", WATCHDOG, opts.entry], {
     cwd: opts.cwd,
     env: opts.env,
     // A terminal's Ctrl-C goes to the whole foreground group; the supervisor decides the stop order instead.

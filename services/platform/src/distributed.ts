@@ -1,5 +1,5 @@
 // `npm run start:distributed`: the platform as a cluster runs it, on one machine. Each backend Deployment
-// of the Helm chart becomes a separate `node --import tsx <entry>` process with the environment the chart
+// of the Helm chart becomes a separate `node <entry>` process with the environment the chart
 // gives it (deploy/scripts/render-env.ts), on loopback ports; the gateway reaches the services over HTTP/2
 // and every event goes through a real NATS. The end-to-end suite runs against this as well as all-in-one.
 // Every service's port is reserved before any process starts (local-ports.ts: a free loopback port outside the
@@ -37,7 +37,7 @@ export interface DistributedOptions {
   replicas?: number;
   /** Where the embedded PostgreSQL, nats-server and media files (`media/`) are kept. Default <repo>/.data */
   dataDir?: string;
-  /** Longest wait for one process's /readyz. Default 60 s (tsx compiles on first start). */
+  /** Longest wait for one process's /readyz. Default 60 s (a cold start loads every module). */
   readyTimeoutMs?: number;
   /** Copy the children's stdout and stderr to this process's. Default true. */
   forwardOutput?: boolean;

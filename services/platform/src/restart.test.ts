@@ -5,7 +5,7 @@ import { once } from "node:events";
 import { chmod, mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { freePort } from "@tt/kit";
+import { freePort, NODE_TYPESCRIPT_FLAGS } from "@tt/kit";
 import { afterAll, describe, expect, it } from "vitest";
 import { alive } from "./orphans.ts";
 
@@ -14,7 +14,7 @@ const children: ChildProcess[] = [];
 
 /** Starts the all-in-one entry; resolves with its URL once it prints that it listens. */
 async function start(env: Record<string, string>): Promise<{ child: ChildProcess; url: string }> {
-  const child = spawn(process.execPath, ["--import", "tsx", "services/platform/src/main.ts"], {
+  const child = spawn(process.execPath, [...NODE_TYPESCRIPT_FLAGS, "services/platform/src/main.ts"], {
     cwd: repoRoot,
     env: { PATH: process.env.PATH, HOME: process.env.HOME, ...env },
     stdio: ["ignore", "pipe", "pipe"],
