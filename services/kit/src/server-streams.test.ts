@@ -12,7 +12,7 @@ import {
   EchoStreamRequestSchema,
   EchoStreamResponseSchema,
 } from "@tt/proto/tt/testing/v1/echo_service_pb";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from "vitest";
 import { directStream, directStreams, SharedMessage, type DirectStream, type HeldCall } from "./direct-stream.ts";
 import { onStreamEnd } from "./interceptors/stream-end.ts";
 import { captureRoutes } from "./route-capture.ts";
@@ -252,6 +252,57 @@ describe("a call held open after its implementation returned", () => {
     expect(got).toEqual([0]);
     expect(err?.code).toBe(Code.DeadlineExceeded);
     await expect.poll(() => holding.get("held, deadline")?.ended).toBe(true);
+  });
+});
+
+describe("shutdown", () => {
+  it("ends every open call, held or not, with unavailable", async () => {
+    const shutdown = new AbortController();
+    const server = http2.createServer(
+      direct.wrap(
+        serveServerStreams(
+          {
+            methods: routes.methods,
+            interceptors: [],
+            contextValues: direct.values,
+            shutdownSignal: shutdown.signal,
+            maxTimeoutMs: 60_000,
+            logger: { error: (obj: unknown) => handlerFailures.push(obj) },
+          },
+          (_req, res) => (res as unknown as http.ServerResponse).writeHead(404).end(),
+        ),
+      ),
+    );
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    onTestFinished(() => new Promise<void>((resolve) => server.close(() => resolve())));
+    const client = createClient(
+      EchoService,
+      createConnectTransport({
+        baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+        httpVersion: "2",
+      }),
+    );
+    const results = ["held at shutdown", "open at shutdown"].map(async (text) => {
+      const got: number[] = [];
+      try {
+        for await (const m of client.echoStream({ text, count: 2, intervalMs: 60_000 })) {
+          got.push(m.index);
+          if (got.length === 1) opened.push(text);
+        }
+      } catch (err) {
+        return { got, error: ConnectError.from(err) };
+      }
+      return { got, error: undefined };
+    });
+    const opened: string[] = [];
+    await expect.poll(() => opened.length).toBe(2);
+    shutdown.abort(new Error("host closing"));
+    for (const r of await Promise.all(results)) {
+      expect(r.got).toEqual([0]);
+      expect(r.error).toMatchObject({ code: Code.Unavailable, rawMessage: "the server is shutting down" });
+    }
+    expect(holding.get("held at shutdown")?.ended).toBe(true);
+    expect(ConnectError.from(ended.get("open at shutdown")).code).toBe(Code.Unavailable);
   });
 });
 

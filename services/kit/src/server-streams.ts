@@ -13,12 +13,17 @@
 // request (`connect-content-encoding`, `grpc-encoding`). Responses are not compressed.
 import type { IncomingHttpHeaders, IncomingMessage, OutgoingHttpHeaders, ServerResponse } from "node:http";
 import type { Http2ServerRequest, Http2ServerResponse } from "node:http2";
-import { create, isMessage, type DescMessage, type DescMethodServerStreaming } from "@bufbuild/protobuf";
+import {
+  create,
+  isMessage,
+  type DescMessage,
+  type DescMethodServerStreaming,
+  type DescService,
+} from "@bufbuild/protobuf";
 import {
   Code,
   ConnectError,
   createContextValues,
-  createHandlerContext,
   type ContextValues,
   type HandlerContext,
   type Interceptor,
@@ -42,6 +47,9 @@ type Protocol = "connect" | "grpc" | "grpc-web";
 
 /** Why a call ends whose caller went away (its connection or stream closed). */
 const CALLER_GONE = new ConnectError("the caller went away", Code.Canceled);
+
+/** Why the calls still open end when the host shuts down: the caller should go to another instance. */
+const SHUTTING_DOWN = new ConnectError("the server is shutting down", Code.Unavailable);
 
 /** A server stream's request is one message; a larger body is refused before it is read whole. */
 export const SERVER_STREAM_REQUEST_MAX_BYTES = 1 << 20;
@@ -177,6 +185,113 @@ function drained(res: NodeResponse): Promise<void> {
 }
 
 /**
+ * A call's context, as Connect's createHandlerContext makes one, for calls that stay open for hours by the thousand:
+ * one AbortController, a timer only for a deadline, and no listener of its own on the host's shutdown signal (the
+ * handler aborts its open calls when the host shuts down).
+ */
+class StreamCall implements HandlerContext {
+  readonly service: DescService;
+  readonly requestMethod = "POST";
+  readonly signal: AbortSignal;
+  /** When the deadline is, as Date.now() counts (undefined: none). */
+  private readonly deadline: number | undefined;
+  private readonly controller = new AbortController();
+  private timer: NodeJS.Timeout | undefined;
+
+  constructor(
+    readonly method: DescMethodServerStreaming,
+    readonly protocolName: string,
+    readonly url: string,
+    timeoutMs: number | undefined,
+    readonly requestHeader: Headers,
+    readonly responseHeader: Headers,
+    readonly responseTrailer: Headers,
+    readonly values: ContextValues,
+  ) {
+    this.service = method.parent;
+    this.signal = this.controller.signal;
+    if (timeoutMs === undefined) return;
+    this.deadline = Date.now() + timeoutMs;
+    const expire = () => this.abort(new ConnectError("the operation timed out", Code.DeadlineExceeded));
+    if (timeoutMs <= 0) expire();
+    else this.timer = setTimeout(expire, timeoutMs);
+  }
+
+  // An own property, as the interface has it: implementations get a copy of the context (implContext).
+  readonly timeoutMs = (): number | undefined => (this.deadline === undefined ? undefined : this.deadline - Date.now());
+
+  abort(reason: unknown): void {
+    clearTimeout(this.timer);
+    if (!this.signal.aborted) this.controller.abort(reason);
+  }
+}
+
+/** Reads and parses the request and runs the interceptors and the implementation: the stream's messages. */
+async function start(
+  req: NodeRequest,
+  served: Served,
+  protocol: Protocol,
+  binary: boolean,
+  context: HandlerContext,
+  interceptors: readonly Interceptor[],
+): Promise<AsyncIterator<unknown>> {
+  const body = await readBody(req, SERVER_STREAM_REQUEST_MAX_BYTES);
+  if (body === undefined) {
+    throw new ConnectError(
+      `message size is larger than configured readMaxBytes ${SERVER_STREAM_REQUEST_MAX_BYTES}`,
+      Code.ResourceExhausted,
+    );
+  }
+  const input = parseRequest(body, protocol, binary, served);
+  const method = served.method;
+  const invoke = chain(async (call) => {
+    if (!call.stream) throw new ConnectError("protocol error: expected a streaming request", Code.Internal);
+    return {
+      stream: true,
+      service: method.parent,
+      method,
+      header: context.responseHeader,
+      trailer: context.responseTrailer,
+      message: served.spec.impl(await single(call.message), implContext(context, call)),
+    } as StreamResponse;
+  }, interceptors);
+  const response = await invoke({
+    stream: true,
+    service: method.parent,
+    method,
+    requestMethod: "POST",
+    url: context.url,
+    signal: context.signal,
+    header: context.requestHeader,
+    contextValues: context.values,
+    message: (async function* () {
+      yield input as never;
+    })(),
+  });
+  if (!response.stream) throw new ConnectError("protocol error: expected a stream response", Code.Internal);
+  return response.message[Symbol.asyncIterator]();
+}
+
+/** Writes each message the implementation yields, the headers before the first, until it returns. */
+async function pump(
+  messages: AsyncIterator<unknown>,
+  res: NodeResponse,
+  serializer: { serialize(message: never): Uint8Array },
+  method: DescMethodServerStreaming,
+  context: HandlerContext,
+  aborted: Promise<never>,
+): Promise<void> {
+  for (;;) {
+    const step = await Promise.race([messages.next(), aborted]);
+    if (step.done) return;
+    const message = isMessage(step.value, method.output) ? step.value : create(method.output, step.value as never);
+    if (!res.headersSent) (res as ServerResponse).writeHead(200, nodeHeaders(context.responseHeader));
+    if (responseGone(res)) throw CALLER_GONE;
+    if (!(res as ServerResponse).write(envelope(0, serializer.serialize(message as never)))) await drained(res);
+  }
+}
+
+/**
  * Wraps a host's Node handler: server-streaming calls of `methods` that arrive in a form this handler takes are
  * served here, every other request goes to `next`.
  */
@@ -194,6 +309,15 @@ export function serveServerStreams(opts: ServerStreamsOptions, next: NodeRequest
       }),
     });
   }
+  // The open calls, aborted together when the host shuts down (one listener for all of them).
+  const open = new Set<StreamCall>();
+  opts.shutdownSignal?.addEventListener(
+    "abort",
+    () => {
+      for (const call of open) call.abort(SHUTTING_DOWN);
+    },
+    { once: true },
+  );
   const endStream = connect.createEndStreamSerialization(undefined);
   const trailers = grpcWeb.createTrailerSerialization();
 
@@ -229,19 +353,17 @@ export function serveServerStreams(opts: ServerStreamsOptions, next: NodeRequest
             ? grpcWeb.contentTypeProto
             : grpcWeb.contentTypeJson;
     const authority = "authority" in req ? req.authority : req.headers.host;
-    const context = createHandlerContext({
-      service: method.parent,
+    const context = new StreamCall(
       method,
-      protocolName: protocol,
-      requestMethod: "POST",
-      url: `http://${authority ?? "localhost"}${req.url ?? ""}`,
-      timeoutMs: timeout.timeoutMs,
-      shutdownSignal: opts.shutdownSignal,
-      requestHeader: headerPairs(req.headers),
-      responseHeader: { "content-type": contentType },
-      responseTrailer: protocol === "connect" ? undefined : { [grpc.headerGrpcStatus]: grpc.grpcStatusOk },
-      contextValues: opts.contextValues?.(req) ?? createContextValues(),
-    }) as HandlerContext & { abort(reason?: unknown): void };
+      protocol,
+      `http://${authority ?? "localhost"}${req.url ?? ""}`,
+      timeout.timeoutMs,
+      new Headers(headerPairs(req.headers)),
+      new Headers({ "content-type": contentType }),
+      new Headers(protocol === "connect" ? undefined : { [grpc.headerGrpcStatus]: grpc.grpcStatusOk }),
+      opts.contextValues?.(req) ?? createContextValues(),
+    );
+    open.add(context);
     // A caller that goes away ends the call (its signal), as Connect's adapter does.
     const onClose = () => {
       if (!res.writableEnded) context.abort(CALLER_GONE);
@@ -267,40 +389,6 @@ export function serveServerStreams(opts: ServerStreamsOptions, next: NodeRequest
     let raised: { error: unknown } | undefined;
     try {
       if (timeout.error) throw timeout.error;
-      const body = await readBody(req, SERVER_STREAM_REQUEST_MAX_BYTES);
-      if (body === undefined) {
-        throw new ConnectError(
-          `message size is larger than configured readMaxBytes ${SERVER_STREAM_REQUEST_MAX_BYTES}`,
-          Code.ResourceExhausted,
-        );
-      }
-      const input = parseRequest(body, protocol, binary, served);
-      const invoke = chain(async (call) => {
-        if (!call.stream) throw new ConnectError("protocol error: expected a streaming request", Code.Internal);
-        return {
-          stream: true,
-          service: method.parent,
-          method,
-          header: context.responseHeader,
-          trailer: context.responseTrailer,
-          message: served.spec.impl(await single(call.message), implContext(context, call)),
-        } as StreamResponse;
-      }, opts.interceptors);
-      const response = await invoke({
-        stream: true,
-        service: method.parent,
-        method,
-        requestMethod: "POST",
-        url: context.url,
-        signal: context.signal,
-        header: context.requestHeader,
-        contextValues: context.values,
-        message: (async function* () {
-          yield input as never;
-        })(),
-      });
-      if (!response.stream) throw new ConnectError("protocol error: expected a stream response", Code.Internal);
-      const serializer = served.serialization.getO(binary);
       // The call's end (the caller went away, its deadline, shutdown) ends the stream even when the implementation
       // waits for something else.
       const aborted = new Promise<never>((_, reject) => {
@@ -309,15 +397,11 @@ export function serveServerStreams(opts: ServerStreamsOptions, next: NodeRequest
         else context.signal.addEventListener("abort", onAbort, { once: true });
       });
       aborted.catch(() => undefined);
-      iterator = response.message[Symbol.asyncIterator]();
-      for (;;) {
-        const step = await Promise.race([iterator.next(), aborted]);
-        if (step.done) break;
-        const message = isMessage(step.value, method.output) ? step.value : create(method.output, step.value as never);
-        if (!res.headersSent) (res as ServerResponse).writeHead(200, nodeHeaders(context.responseHeader));
-        if (responseGone(res)) throw CALLER_GONE;
-        if (!(res as ServerResponse).write(envelope(0, serializer.serialize(message)))) await drained(res);
-      }
+      // Started in a function of its own: what only the start needs (the body, the request, the interceptor chain)
+      // is not kept for as long as the stream lasts.
+      iterator = await start(req, served, protocol, binary, context, opts.interceptors);
+      await pump(iterator, res, served.serialization.getO(binary), method, context, aborted);
+      iterator = undefined;
       // Held: the implementation returned and keeps writing directly until it ends the call or the call ends.
       const hold = held;
       if (hold && !hold.ended) await Promise.race([new Promise<void>((resolve) => (hold.release = resolve)), aborted]);
@@ -325,6 +409,7 @@ export function serveServerStreams(opts: ServerStreamsOptions, next: NodeRequest
       raised = { error: err };
     } finally {
       context.abort(CALL_OVER);
+      open.delete(context);
       res.off("close", onClose);
       void iterator?.return?.().catch(() => undefined);
     }
