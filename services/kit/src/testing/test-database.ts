@@ -6,8 +6,8 @@ import { MikroORM } from "@mikro-orm/postgresql";
 /**
  * DATABASE_POOL_MAX of every platform and service host a test starts (the harness, the shared and own e2e
  * platforms): eight services in one all-in-one at `pg`'s default of 10 each could hold 80 connections, and a test
- * run has several platforms on one PostgreSQL (100 connections by default, shared with whatever else runs). Not 2:
- * the social service's start (with the services it calls in process) waited for good on pools of 2.
+ * run has several platforms on one PostgreSQL (100 connections by default, shared with whatever else runs). 3, not 2,
+ * as headroom: a call, an event consumer and the outbox relay of one service may each hold a connection at once.
  */
 export const TEST_DATABASE_POOL_MAX = "3";
 
