@@ -1020,6 +1020,16 @@ describe("issue 14: the brand, the players and the Apple Music developer token r
     expect(conf).toContain("https://js-cdn.music.apple.com");
   });
 
+  it("restarts the gateway, and only the gateway, when these settings change", () => {
+    const checksum = (docs: K8sObject[], name: string) =>
+      (named(docs, "Deployment", `${release}-turntable-${name}`) as unknown as Deployment).spec!.template.metadata!
+        .annotations!["checksum/config"];
+    const before = render();
+    const after = render(["--set", "frontends.brand=hangout", "--set", "frontends.appleMusic.tokenTtlSeconds=600"]);
+    expect(checksum(after, "gateway")).not.toBe(checksum(before, "gateway"));
+    for (const name of ["user", "social", "room"]) expect(checksum(after, name), name).toBe(checksum(before, name));
+  });
+
   it("by default: no brand, no players, no Apple Music settings", () => {
     const { env } = resolveEnv(render(), `${release}-turntable-gateway`);
     expect(env.WEB_PLAYERS).toBe("");
