@@ -6,8 +6,8 @@
 // Needs PostgreSQL and NATS: DATABASE_URL (a fresh database is created in it and dropped) and NATS_URL,
 // defaulting to the local servers on their standard ports.
 //
-//   npx tsx gateway/bench/distributed.ts
-//   BENCH_MEASURE_MS=2000 BENCH_PROTOCOLS=connect npx tsx gateway/bench/distributed.ts
+//   node --experimental-transform-types gateway/bench/distributed.ts
+//   BENCH_MEASURE_MS=2000 BENCH_PROTOCOLS=connect node --experimental-transform-types gateway/bench/distributed.ts
 import { availableParallelism, loadavg } from "node:os";
 import { DEFAULT_SERVER_LIMITS } from "@tt/kit";
 import { createTestDatabase } from "@tt/kit/testing";

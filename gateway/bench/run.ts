@@ -3,8 +3,8 @@
 // hello; and for comparison (d) the gateway over Connect's router transport. The servers run in a child process; this process only generates load: CONCURRENCY requests in
 // flight over keep-alive connections (undici), WARMUP_MS then MEASURE_MS per case.
 //
-//   npx tsx gateway/bench/run.ts            (or: npm run bench:gateway)
-//   BENCH_MEASURE_MS=2000 npx tsx gateway/bench/run.ts
+//   node --experimental-transform-types gateway/bench/run.ts            (or: npm run bench:gateway)
+//   BENCH_MEASURE_MS=2000 node --experimental-transform-types gateway/bench/run.ts
 import { spawn } from "node:child_process";
 import { once } from "node:events";
 import { createInterface } from "node:readline";

@@ -1,4 +1,4 @@
-// The long form of the fuzz campaign (`npm run fuzz`): ≥ 100,000 requests, bounded in time, as a plain tsx
+// The long form of the fuzz campaign (`npm run fuzz`): ≥ 100,000 requests, bounded in time, as a plain
 // script. It finds or starts PostgreSQL and NATS exactly as the test suites do (their global setup), then
 // runs the campaign shared with the short form and prints its figures. Exit code 1 on any finding.
 //

@@ -33,7 +33,7 @@
 // it measures the steady state of a room, not how fast a page gets there (that is printed separately: the time
 // from "open the room" to playing within the player's tolerance).
 //
-//   tsx services/social/bench/sync.ts [--pages 10 --samples 30 --interval-ms 500 --settle-ms 8000 --no-build]
+//   node --experimental-transform-types services/social/bench/sync.ts [--pages 10 --samples 30 --interval-ms 500 --settle-ms 8000 --no-build]
 //   (BENCH_DATABASE_URL, BENCH_NATS_URL to change where the platform keeps its data; CHROMIUM_PATH; BENCH_WEB_ROOT
 //   to build and serve the web apps of another checkout's frontends/, e.g. a clean one while this tree's do not build)
 import { randomUUID } from "node:crypto";

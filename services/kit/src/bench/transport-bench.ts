@@ -1,6 +1,6 @@
 // Measures what the in-process transport buys the gateway in all-in-one mode: the same echo call with a
 // verified token, through the in-process transport, Connect's router transport, and over the network.
-// Run: DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres tsx services/kit/src/bench/transport-bench.ts
+// Run: DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres node --experimental-transform-types services/kit/src/bench/transport-bench.ts
 import { createClient, createRouterTransport, type Transport } from "@connectrpc/connect";
 import { createConnectTransport, createGrpcTransport } from "@connectrpc/connect-node";
 import { EchoService } from "@tt/proto/tt/testing/v1/echo_service_pb";
