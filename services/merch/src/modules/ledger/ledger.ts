@@ -462,6 +462,13 @@ const COLUMNS: Array<[keyof BatchItem, string]> = [
  * conditional UPDATE debits only an active account with enough tokens whose view is not stale and that has no
  * purchase with this key yet; the same statement appends the hold and commit entries, the purchase row and, for
  * a room, the event's outbox row. It answers the purchases it debited; the others debited nothing.
+ *
+ * The key's earlier purchase is looked up by a lateral probe of the (user, key) index, one per purchase, not by
+ * `not exists` in the UPDATE's condition: under `or` that stays a subplan, and PostgreSQL may plan it "hashed"
+ * (read the whole purchase table into a hash once per execution). A generic plan made while the table was small
+ * (a new connection on a new database) kept that choice for the connection's life, so each batch read every
+ * purchase ever made: at 30,000 purchases 12.5 ms a batch of 8 instead of 1.5. A lateral subquery with `limit`
+ * is never flattened, so it can only be the index probe. A key that is null finds nothing, as before.
  */
 export const PURCHASE_BATCH = {
   name: "merch-purchase-batch",
@@ -469,8 +476,10 @@ export const PURCHASE_BATCH = {
     select * from unnest(${COLUMNS.map(([, type], i) => `$${i + 1}::${type}[]`).join(", ")})
       as v(${COLUMNS.map(([name]) => `"${name}"`).join(", ")})),
   locked as (
-    select a."id", v.* from (select * from v order by "userUuid") v
-    cross join lateral (select t."id" from ${S}."token_account" t where t."user_uuid" = v."userUuid" for update) a),
+    select a."id", k."taken", v.* from (select * from v order by "userUuid") v
+    cross join lateral (select t."id" from ${S}."token_account" t where t."user_uuid" = v."userUuid" for update) a
+    left join lateral (select true as "taken" from ${S}."consumable_purchase" p
+      where p."user_uuid" = v."userUuid" and p."idempotency_key" = v."key" limit 1) k on true),
   upd as (
     update ${S}."token_account" a set "balance" = a."balance" - l."cost", "updated_at" = $18::timestamptz
     from locked l join ${S}."consumable" c on c."id" = l."consumableId" and c."token_cost" = l."cost"
@@ -478,8 +487,7 @@ export const PURCHASE_BATCH = {
       and (l."accountId" is null or a."id" = l."accountId")
       and (l."lastBalance" is null or a."balance" = l."lastBalance")
       and (l."since" is null or a."updated_at" <= l."since")
-      and (l."key" is null or not exists (select 1 from ${S}."consumable_purchase" p
-           where p."user_uuid" = l."userUuid" and p."idempotency_key" = l."key"))
+      and l."taken" is null
     returning a."id", a."user_uuid", a."balance", a."status", a."updated_at", a."created_at", l."consumableId",
       l."cost", l."key", l."holdId", l."reason", l."purchaseId", l."commitId", l."roomUuid", l."requestHash",
       l."eventId", l."subject", l."payload", l."headers"),
