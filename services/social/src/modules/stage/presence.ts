@@ -1,7 +1,9 @@
-// Who listens, across instances: each instance writes one entry per room it has listeners of into the key-value
-// bucket `social-presence` (key `<roomUuid>.<instanceId>`: its signed-in listeners with their join times and its
-// guest count), on every change and as a heartbeat; entries expire with the bucket's TTL, so a dead instance's
-// listeners disappear by themselves. The union of a room's entries gives the listener counts, the dancefloor and
+// Who listens, across instances: each instance writes its listeners of each room into the key-value bucket
+// `social-presence` (key `<roomUuid>.<instanceId>`: its signed-in listeners with their join times and its guest
+// count), on every change and as a heartbeat; entries expire with the bucket's TTL, so a dead instance's listeners
+// disappear by themselves. Many signed-in listeners are split into pages (`<roomUuid>.<instanceId>.<page>`, a user's
+// page by a hash of their uuid), so an entry stays far below a NATS message's limit (1 MB by default) and a join
+// rewrites one page, not the whole room. The union of a room's entries gives the listener counts, the dancefloor and
 // who has an open stream (DJs without one step down after the grace period).
 import type { Bus, KvBucket, KvEntry, Subscription } from "@tt/kit";
 
@@ -10,6 +12,15 @@ export const PRESENCE_BUCKET = "social-presence";
 export const PRESENCE_TTL_MS = 15_000;
 /** How often an instance rewrites its entries. */
 export const PRESENCE_HEARTBEAT_MS = 5_000;
+/** Signed-in listeners per page of an instance's entry of a room (2,000 users are about 110 KB of JSON). */
+export const PRESENCE_PAGE_USERS = 2_000;
+
+/** The page of a user among `pages`: a hash of the uuid, so a user stays on their page while the count holds. */
+function pageOf(user: string, pages: number): number {
+  let h = 0;
+  for (let i = 0; i < user.length; i++) h = (Math.imul(h, 31) + user.charCodeAt(i)) | 0;
+  return (h >>> 0) % pages;
+}
 
 interface Entry {
   /** [user uuid, joined at ms], one per user (the earliest of their streams on this instance). */
@@ -35,29 +46,56 @@ export class PresenceStore {
   private readonly rooms = new Map<string, Map<string, Entry>>();
   private watch: Subscription | undefined;
 
+  /** What this instance last put under each of its keys (the users and guests, without `at`), and when. */
+  private readonly written = new Map<string, { body: string; at: number }>();
+  /** How many pages this instance last wrote for each room. */
+  private readonly pagesOf = new Map<string, number>();
+
   private constructor(
     private readonly kv: KvBucket,
     readonly instanceId: string,
+    private readonly pageUsers: number,
   ) {}
 
-  static async open(bus: Bus, instanceId: string): Promise<PresenceStore> {
-    const store = new PresenceStore(await bus.kv(PRESENCE_BUCKET, { ttlMs: PRESENCE_TTL_MS }), instanceId);
+  static async open(bus: Bus, instanceId: string, pageUsers = PRESENCE_PAGE_USERS): Promise<PresenceStore> {
+    const kv = await bus.kv(PRESENCE_BUCKET, { ttlMs: PRESENCE_TTL_MS });
+    const store = new PresenceStore(kv, instanceId, pageUsers);
     store.watch = await store.kv.watch((e) => store.take(e), { key: ">", includeCurrent: true });
     return store;
   }
 
-  /** Writes this instance's listeners of a room (none: the entry is removed). */
+  /**
+   * Writes this instance's listeners of a room (none: its entries are removed). A page is put when it changed or
+   * when its last put is a heartbeat old (the bucket's TTL would drop it otherwise).
+   */
   async write(roomUuid: string, users: Map<string, number>, guests: number): Promise<void> {
-    const key = `${roomUuid}.${this.instanceId}`;
-    if (users.size === 0 && guests === 0) {
-      this.set(roomUuid, this.instanceId, undefined);
-      await this.kv.delete(key);
-      return;
+    const pages = users.size === 0 && guests === 0 ? 0 : Math.max(1, Math.ceil(users.size / this.pageUsers));
+    const split = Array.from({ length: pages }, () => [] as [string, number][]);
+    for (const entry of users) split[pageOf(entry[0], pages)]!.push(entry);
+    const now = Date.now();
+    const puts: Promise<unknown>[] = [];
+    for (let page = 0; page < pages; page++) {
+      const writer = page === 0 ? this.instanceId : `${this.instanceId}.${page}`;
+      const key = `${roomUuid}.${writer}`;
+      const entry: Entry = { users: split[page]!, guests: page === 0 ? guests : 0 };
+      const body = JSON.stringify(entry);
+      const last = this.written.get(key);
+      if (last?.body === body && now - last.at < PRESENCE_HEARTBEAT_MS) continue;
+      this.written.set(key, { body, at: now });
+      entry.at = now;
+      // Our own write counts at once; the watch brings the other instances'.
+      this.set(roomUuid, writer, entry);
+      puts.push(this.kv.put(key, new TextEncoder().encode(JSON.stringify(entry))));
     }
-    const entry: Entry = { users: [...users.entries()], guests, at: Date.now() };
-    // Our own write counts at once; the watch brings the other instances'.
-    this.set(roomUuid, this.instanceId, entry);
-    await this.kv.put(key, new TextEncoder().encode(JSON.stringify(entry)));
+    for (let page = pages; page < (this.pagesOf.get(roomUuid) ?? 0); page++) {
+      const writer = page === 0 ? this.instanceId : `${this.instanceId}.${page}`;
+      this.written.delete(`${roomUuid}.${writer}`);
+      this.set(roomUuid, writer, undefined);
+      puts.push(this.kv.delete(`${roomUuid}.${writer}`));
+    }
+    if (pages === 0) this.pagesOf.delete(roomUuid);
+    else this.pagesOf.set(roomUuid, pages);
+    await Promise.all(puts);
   }
 
   /** The union of every live instance's entry of the room. */
