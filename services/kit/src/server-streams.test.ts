@@ -1,12 +1,12 @@
 // Server streams served by the kit's own wire handler (server-streams.ts) read, for every protocol and codec a client
 // may pick, as Connect's own handler would answer them; what the handler does not take reaches the next handler.
 // The next handler here only answers 404, so every stream that works was served by the kit's handler.
-import http from "node:http";
+import type http from "node:http";
 import http2 from "node:http2";
 import type { AddressInfo } from "node:net";
 import { create, toBinary } from "@bufbuild/protobuf";
 import { Code, ConnectError, createClient, type Interceptor, type Transport } from "@connectrpc/connect";
-import { createConnectTransport, createGrpcTransport, createGrpcWebTransport } from "@connectrpc/connect-node";
+import { createConnectTransport } from "@connectrpc/connect-node";
 import {
   EchoService,
   EchoStreamRequestSchema,
@@ -17,6 +17,7 @@ import { directStream, directStreams, SharedMessage, type DirectStream, type Hel
 import { onStreamEnd } from "./interceptors/stream-end.ts";
 import { captureRoutes } from "./route-capture.ts";
 import { SERVER_STREAM_REQUEST_MAX_BYTES, serveServerStreams } from "./server-streams.ts";
+import { serveBothHttp, TRANSPORTS, type BothHttp } from "./test-support/both-http.ts";
 import { echoImplementation } from "./test-support/echo-service.ts";
 
 const PATH = "/tt.testing.v1.EchoService/EchoStream";
@@ -91,40 +92,16 @@ const handler = direct.wrap(
     },
   ),
 );
-let h1: http.Server;
-let h2: http2.Http2Server;
-let url1 = "";
-let url2 = "";
+let servers: BothHttp;
 
 beforeAll(async () => {
-  h1 = http.createServer(handler);
-  h2 = http2.createServer(handler);
-  await Promise.all([
-    new Promise<void>((resolve) => h1.listen(0, "127.0.0.1", resolve)),
-    new Promise<void>((resolve) => h2.listen(0, "127.0.0.1", resolve)),
-  ]);
-  url1 = `http://127.0.0.1:${(h1.address() as AddressInfo).port}`;
-  url2 = `http://127.0.0.1:${(h2.address() as AddressInfo).port}`;
+  servers = await serveBothHttp(handler);
 });
 
 afterAll(async () => {
   expect(handlerFailures).toEqual([]);
-  h1.closeAllConnections();
-  await Promise.all([new Promise((resolve) => h1.close(resolve)), new Promise((resolve) => h2.close(resolve))]);
+  await servers.close();
 });
-
-const transports: [string, () => Transport][] = [
-  ["Connect binary, HTTP/1.1", () => createConnectTransport({ baseUrl: url1, httpVersion: "1.1" })],
-  [
-    "Connect JSON, HTTP/1.1",
-    () => createConnectTransport({ baseUrl: url1, httpVersion: "1.1", useBinaryFormat: false }),
-  ],
-  ["Connect binary, HTTP/2", () => createConnectTransport({ baseUrl: url2, httpVersion: "2" })],
-  ["Connect JSON, HTTP/2", () => createConnectTransport({ baseUrl: url2, httpVersion: "2", useBinaryFormat: false })],
-  ["gRPC", () => createGrpcTransport({ baseUrl: url2 })],
-  ["gRPC-Web binary, HTTP/1.1", () => createGrpcWebTransport({ baseUrl: url1, httpVersion: "1.1" })],
-  ["gRPC-Web JSON, HTTP/2", () => createGrpcWebTransport({ baseUrl: url2, httpVersion: "2", useBinaryFormat: false })],
-];
 
 async function collect(transport: Transport, req: { text: string; count: number; intervalMs?: number }, opts = {}) {
   const got: number[] = [];
@@ -140,31 +117,35 @@ async function collect(transport: Transport, req: { text: string; count: number;
 }
 
 describe("server streams on the kit's handler", () => {
-  it.each(transports)("%s: every message in order, the interceptors' headers, a clean end", async (_, transport) => {
+  it.each(TRANSPORTS)("%s: every message in order, the interceptors' headers, a clean end", async (name) => {
     const before = passedOn;
-    const { got, error, header } = await collect(transport(), { text: "hi", count: 4 });
+    const { got, error, header } = await collect(servers.transport(name), { text: "hi", count: 4 });
     expect(error).toBeUndefined();
     expect(got).toEqual([0, 1, 2, 3]);
     expect(header?.get("x-seen")).toBe("yes");
     expect(passedOn).toBe(before);
   });
 
-  it.each(transports)("%s: an error after a message ends the stream with its code", async (_, transport) => {
-    const { got, error } = await collect(transport(), { text: "boom", count: 3 });
+  it.each(TRANSPORTS)("%s: an error after a message ends the stream with its code", async (name) => {
+    const { got, error } = await collect(servers.transport(name), { text: "boom", count: 3 });
     expect(got).toEqual([0]);
     expect(error).toMatchObject({ code: Code.Aborted, rawMessage: "stream broke" });
   });
 
-  it.each(transports)("%s: an interceptor's refusal comes before any message", async (_, transport) => {
-    const { got, error } = await collect(transport(), { text: "hi", count: 3 }, { headers: { "x-refuse": "1" } });
+  it.each(TRANSPORTS)("%s: an interceptor's refusal comes before any message", async (name) => {
+    const { got, error } = await collect(
+      servers.transport(name),
+      { text: "hi", count: 3 },
+      { headers: { "x-refuse": "1" } },
+    );
     expect(got).toEqual([]);
     expect(error).toMatchObject({ code: Code.Unauthenticated, rawMessage: "refused here" });
   });
 
-  it.each(transports)("%s: direct writes follow the first message", async (_, transport) => {
+  it.each(TRANSPORTS)("%s: direct writes follow the first message", async (name) => {
     const abort = new AbortController();
     const got: number[] = [];
-    const client = createClient(EchoService, transport());
+    const client = createClient(EchoService, servers.transport(name));
     await expect(
       (async () => {
         for await (const m of client.echoStream({ text: "direct", count: 3 }, { signal: abort.signal })) {
@@ -178,7 +159,7 @@ describe("server streams on the kit's handler", () => {
 
   it("a caller that goes away ends the implementation's call", async () => {
     const abort = new AbortController();
-    const client = createClient(EchoService, createGrpcTransport({ baseUrl: url2 }));
+    const client = createClient(EchoService, servers.transport("gRPC"));
     await expect(
       (async () => {
         for await (const m of client.echoStream(
@@ -199,9 +180,9 @@ describe("a call held open after its implementation returned", () => {
   const frame = (index: number, out: DirectStream) =>
     new SharedMessage(EchoStreamResponseSchema, create(EchoStreamResponseSchema, { index })).frame(out.format);
 
-  it.each(transports)("%s: direct writes, then end(): a clean end the observers see then", async (_, transport) => {
-    const text = `held ${_}`;
-    const client = createClient(EchoService, transport());
+  it.each(TRANSPORTS)("%s: direct writes, then end(): a clean end the observers see then", async (name) => {
+    const text = `held ${name}`;
+    const client = createClient(EchoService, servers.transport(name));
     const got: number[] = [];
     const stream = client.echoStream({ text, count: 1 }, { headers: { "x-text": text } });
     for await (const m of stream) {
@@ -222,7 +203,7 @@ describe("a call held open after its implementation returned", () => {
 
   it("a held call whose caller goes away ends: onEnd runs, the observers see a stream that ended", async () => {
     const abort = new AbortController();
-    const client = createClient(EchoService, createConnectTransport({ baseUrl: url2, httpVersion: "2" }));
+    const client = createClient(EchoService, servers.transport("Connect binary, HTTP/2"));
     await expect(
       (async () => {
         for await (const _ of client.echoStream(
@@ -238,7 +219,7 @@ describe("a call held open after its implementation returned", () => {
   });
 
   it("a held call ends at its deadline, with deadline_exceeded", async () => {
-    const client = createClient(EchoService, createGrpcTransport({ baseUrl: url2 }));
+    const client = createClient(EchoService, servers.transport("gRPC"));
     const got: number[] = [];
     // The server's deadline is the caller's: the client's own timer may fire first, so the status is the server's
     // or the client's, and both say deadline_exceeded.
@@ -308,7 +289,7 @@ describe("shutdown", () => {
 
 /** One raw HTTP/2 request; the answer's status, headers, body and trailers. */
 async function raw(headers: Record<string, string>, body: Uint8Array) {
-  const session = http2.connect(url2);
+  const session = http2.connect(servers.url2);
   try {
     const stream = session.request({ ":method": "POST", ":path": PATH, ...headers });
     stream.end(body);
