@@ -136,6 +136,9 @@ export async function createServer(opts: ServerOptions): Promise<RunningServer> 
           if (req.complete) stream.setTimeout(0);
           else stream.close(http2.constants.NGHTTP2_CANCEL);
         });
+        // Once the body has been read the stream has no time limit: a server stream open for hours keeps no timer,
+        // and its writes do not restart one.
+        req.once("end", () => stream.setTimeout(0));
       }
     }
     res.once("close", () => {
