@@ -97,9 +97,10 @@ export function directStream(ctx: HandlerContext): DirectStream | undefined {
   };
 }
 
-/** A message as an uncompressed envelope (flags 0, big-endian length, payload): Connect, gRPC and gRPC-Web alike. */
-export function envelope(payload: Uint8Array): Uint8Array {
+/** A message as an envelope (flags, big-endian length, payload): Connect, gRPC and gRPC-Web alike; flags 0 for a message. */
+export function envelope(payload: Uint8Array, flags = 0): Uint8Array {
   const frame = new Uint8Array(5 + payload.length);
+  frame[0] = flags;
   new DataView(frame.buffer).setUint32(1, payload.length);
   frame.set(payload, 5);
   return frame;

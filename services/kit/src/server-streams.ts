@@ -2,8 +2,9 @@
 // handler of its own, and leaves everything else to Connect's Node adapter. Connect's handler holds about 32 KB of
 // heap per open stream, most of it the transpiled async generators of its per-call pipeline (body reader,
 // envelope split, parse, invoke, serialize, join, write), and pays tens of microseconds per message and caller to go
-// through them (bench:stage). Here an open stream holds the call's context, the interceptors' wrappers and the
-// implementation's own generator, and a message is serialized, enveloped and written in one step.
+// through them (bench:stage). Here an open stream holds its context and what its interceptors and implementation keep
+// (little once the implementation has handed the stream over: DirectStream.hold), and a message is serialized,
+// enveloped and written in one step.
 //
 // What is the same as Connect's, because it is Connect's: content types, deadlines (`connect-timeout-ms`,
 // `grpc-timeout`, bounded by maxTimeoutMs), serialization and its errors, the Connect end-stream message, gRPC
@@ -34,12 +35,12 @@ import { createMethodSerializationLookup, type MethodSerializationLookup } from 
 import * as connect from "@connectrpc/connect/protocol-connect";
 import * as grpc from "@connectrpc/connect/protocol-grpc";
 import * as grpcWeb from "@connectrpc/connect/protocol-grpc-web";
-import { kHoldCall, responseGone } from "./direct-stream.ts";
+import type { Logger } from "pino";
+import { envelope, kHoldCall, responseGone } from "./direct-stream.ts";
 import { CALL_OVER } from "./errors.ts";
 import { chain, implContext, single } from "./in-process-transport.ts";
 import { kStreamEndObservers, type StreamEndObserver } from "./interceptors/stream-end.ts";
 import type { NodeRequestHandler } from "./server.ts";
-import type { Logger } from "pino";
 
 type NodeRequest = IncomingMessage | Http2ServerRequest;
 type NodeResponse = ServerResponse | Http2ServerResponse;
@@ -49,7 +50,7 @@ type Protocol = "connect" | "grpc" | "grpc-web";
 const CALLER_GONE = new ConnectError("the caller went away", Code.Canceled);
 
 /** Why the calls still open end when the host shuts down: the caller should go to another instance. */
-const SHUTTING_DOWN = new ConnectError("the server is shutting down", Code.Unavailable);
+const shuttingDown = () => new ConnectError("the server is shutting down", Code.Unavailable);
 
 /** A server stream's request is one message; a larger body is refused before it is read whole. */
 export const SERVER_STREAM_REQUEST_MAX_BYTES = 1 << 20;
@@ -161,14 +162,6 @@ function parseRequest(body: Uint8Array, protocol: Protocol, binary: boolean, ser
     const e = ConnectError.from(err);
     throw e.code === Code.Internal ? new ConnectError(e.rawMessage, Code.InvalidArgument) : e;
   }
-}
-
-function envelope(flags: number, payload: Uint8Array): Uint8Array {
-  const frame = new Uint8Array(5 + payload.length);
-  frame[0] = flags;
-  new DataView(frame.buffer).setUint32(1, payload.length);
-  frame.set(payload, 5);
-  return frame;
 }
 
 /** Resolves when the response can take more, or is gone. */
@@ -287,7 +280,7 @@ async function pump(
     const message = isMessage(step.value, method.output) ? step.value : create(method.output, step.value as never);
     if (!res.headersSent) (res as ServerResponse).writeHead(200, nodeHeaders(context.responseHeader));
     if (responseGone(res)) throw CALLER_GONE;
-    if (!(res as ServerResponse).write(envelope(0, serializer.serialize(message as never)))) await drained(res);
+    if (!(res as ServerResponse).write(envelope(serializer.serialize(message as never)))) await drained(res);
   }
 }
 
@@ -314,7 +307,7 @@ export function serveServerStreams(opts: ServerStreamsOptions, next: NodeRequest
   opts.shutdownSignal?.addEventListener(
     "abort",
     () => {
-      for (const call of open) call.abort(SHUTTING_DOWN);
+      for (const call of open) call.abort(shuttingDown());
     },
     { once: true },
   );
@@ -429,13 +422,13 @@ export function serveServerStreams(opts: ServerStreamsOptions, next: NodeRequest
     if (!res.headersSent) (res as ServerResponse).writeHead(200, nodeHeaders(context.responseHeader));
     if (protocol === "connect") {
       res.end(
-        envelope(connect.endStreamFlag, endStream.serialize({ metadata: context.responseTrailer, error: failure })),
+        envelope(endStream.serialize({ metadata: context.responseTrailer, error: failure }), connect.endStreamFlag),
       );
       return;
     }
     if (failure) grpc.setTrailerStatus(context.responseTrailer, failure);
     if (protocol === "grpc-web") {
-      res.end(envelope(grpcWeb.trailerFlag, trailers.serialize(context.responseTrailer)));
+      res.end(envelope(trailers.serialize(context.responseTrailer), grpcWeb.trailerFlag));
       return;
     }
     res.addTrailers(nodeHeaders(context.responseTrailer));
