@@ -1,6 +1,6 @@
 // What the benches (npm run bench:*) share: a REST call through the gateway, percentiles of their samples, a
-// closed loop of calls (throughput and p99) and the machine's load average line. Each bench keeps its own method and output; these are the small parts they all
-// wrote again.
+// closed loop of calls (throughput and p99) and the machine's load average line. Each bench keeps its own method and
+// output; these are the small parts they all wrote again.
 import { loadavg } from "node:os";
 
 /** A parsed JSON answer, read loosely (a bench reads the fields it asked for). */
