@@ -99,6 +99,8 @@ describe("the packaging worker", () => {
         120_000,
       );
       expect(done.progress).toBe(100);
+      // The worker reports its outcome after the song's commit: wait for the report too, not the row alone.
+      await waitFor("the second worker's outcome", async () => second.some(([id]) => id === uuid), 30_000);
       expect(second.filter(([id, outcome]) => id === uuid && outcome === "verified")).toHaveLength(1);
       const events = (await h.orm.em.fork().find(OutboxMessage, { subject: "tt.upload.song.published" }))
         .map((m) => fromBinary(UploadedSongPublishedSchema, m.payload as Uint8Array))
