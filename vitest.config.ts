@@ -1,3 +1,4 @@
+import { availableParallelism } from "node:os";
 import { defineConfig } from "vitest/config";
 import { serviceNames } from "./services/platform/src/catalogue.ts";
 
@@ -5,6 +6,10 @@ import { serviceNames } from "./services/platform/src/catalogue.ts";
 // frontend component suites run in jsdom.
 export default defineConfig({
   test: {
+    // Vitest's default is one worker fewer than the cores: one on a two-core machine (CI), which left a core idle
+    // while that worker imported a file or waited on what runs outside it (the shared platforms in the main
+    // process, the distributed children, PostgreSQL, Chromium). At least two, and the default on more cores.
+    maxWorkers: Math.max(2, availableParallelism() - 1),
     projects: [
       {
         test: {
