@@ -37,8 +37,8 @@ const BASE_URL = "http://in-process";
 
 type AnyFn = (req: UnaryRequest | StreamRequest) => Promise<UnaryResponse | StreamResponse>;
 
-/** The interceptors around `fn`, the first outermost (as Connect's own applyInterceptors). */
-export function chain(fn: AnyFn, interceptors: readonly Interceptor[]): AnyFn {
+function chain(fn: AnyFn, interceptors: readonly Interceptor[]): AnyFn {
+  // The first interceptor is the outermost, as in Connect's own applyInterceptors.
   return interceptors.reduceRight<AnyFn>((next, interceptor) => interceptor(next), fn);
 }
 
@@ -46,8 +46,7 @@ function toMessage<D extends DescMessage>(desc: D, value: unknown): MessageShape
   return isMessage(value, desc) ? value : create(desc, value as never);
 }
 
-/** The one message of a stream that must hold exactly one. */
-export async function single<T>(messages: AsyncIterable<T>): Promise<T> {
+async function single<T>(messages: AsyncIterable<T>): Promise<T> {
   let first: { value: T } | undefined;
   for await (const value of messages) {
     if (first) throw new ConnectError("protocol error: received extra input message", Code.InvalidArgument);
@@ -62,8 +61,59 @@ async function* mapIterable<T, U>(source: AsyncIterable<T>, fn: (value: T) => U)
 }
 
 /** What the implementation sees as its context: the call's, with what interceptors changed applied. */
-export function implContext(context: HandlerContext, req: UnaryRequest | StreamRequest): HandlerContext {
+function implContext(context: HandlerContext, req: UnaryRequest | StreamRequest): HandlerContext {
   return { ...context, service: req.service, requestHeader: req.header, signal: req.signal, values: req.contextValues };
+}
+
+/** The request interceptors get for a call with this context. */
+function requestOf(context: HandlerContext) {
+  return {
+    service: context.service,
+    requestMethod: context.requestMethod,
+    url: context.url,
+    signal: context.signal,
+    header: context.requestHeader,
+    contextValues: context.values,
+  };
+}
+
+/**
+ * Runs a streaming implementation through the interceptors, with the call's context and its input messages: the
+ * response, whose messages are the implementation's as messages of the method's output. The in-process transport and
+ * the kit's server-stream handler (server-streams.ts) both call it.
+ */
+export async function invokeStream(
+  spec: MethodImplSpec,
+  context: HandlerContext,
+  interceptors: readonly Interceptor[],
+  input: AsyncIterable<unknown>,
+): Promise<StreamResponse> {
+  const method = spec.method;
+  const respond = (message: AsyncIterable<unknown>): StreamResponse => ({
+    stream: true,
+    service: method.parent,
+    method: method as never,
+    header: context.responseHeader,
+    trailer: context.responseTrailer,
+    message: mapIterable(message, (m) => toMessage(method.output, m)),
+  });
+  const next = chain(async (req) => {
+    if (!req.stream) throw new ConnectError("protocol error: expected a streaming request", Code.Internal);
+    const ctx = implContext(context, req);
+    switch (spec.kind) {
+      case "server_streaming":
+        return respond(spec.impl(await single(req.message), ctx));
+      case "client_streaming":
+        return respond([await spec.impl(req.message, ctx)].values() as never);
+      case "bidi_streaming":
+        return respond(spec.impl(req.message, ctx));
+      default:
+        throw new ConnectError(`${methodKey(method)} is not streaming`, Code.Unimplemented);
+    }
+  }, interceptors);
+  const res = await next({ ...requestOf(context), stream: true, method: method as never, message: input as never });
+  if (!res.stream) throw new ConnectError("protocol error: expected a stream response", Code.Internal);
+  return res;
 }
 
 export function createInProcessTransport(opts: InProcessTransportOptions): Transport {
@@ -92,15 +142,6 @@ export function createInProcessTransport(opts: InProcessTransportOptions): Trans
       requestHeader: header,
       contextValues: contextValues ?? createContextValues(),
     });
-
-  const requestOf = (context: HandlerContext) => ({
-    service: context.service,
-    requestMethod: context.requestMethod,
-    url: context.url,
-    signal: context.signal,
-    header: context.requestHeader,
-    contextValues: context.values,
-  });
 
   return {
     async unary(method, signal, timeoutMs, header, input, contextValues) {
@@ -148,43 +189,17 @@ export function createInProcessTransport(opts: InProcessTransportOptions): Trans
     async stream(method, signal, timeoutMs, header, input, contextValues) {
       const spec = lookup(method);
       const context = startCall(method, signal, timeoutMs, header, contextValues);
-      const respond = (message: AsyncIterable<unknown>): StreamResponse => ({
-        stream: true,
-        service: method.parent,
-        method: spec.method as never,
-        header: context.responseHeader,
-        trailer: context.responseTrailer,
-        message: mapIterable(message, (m) => toMessage(method.output, m)),
-      });
-      const next = chain(async (req) => {
-        if (!req.stream) throw new ConnectError("protocol error: expected a streaming request", Code.Internal);
-        const ctx = implContext(context, req);
-        switch (spec.kind) {
-          case "server_streaming":
-            return respond(spec.impl(await single(req.message), ctx));
-          case "client_streaming":
-            return respond([await spec.impl(req.message, ctx)].values() as never);
-          case "bidi_streaming":
-            return respond(spec.impl(req.message, ctx));
-          default:
-            throw new ConnectError(`${methodKey(method)} is not streaming`, Code.Unimplemented);
-        }
-      }, opts.interceptors);
       let res;
       try {
-        res = await next({
-          ...requestOf(context),
-          stream: true,
-          method: spec.method as never,
-          message: mapIterable(input, (m) => toMessage(method.input, m)),
-        });
+        res = await invokeStream(
+          spec,
+          context,
+          opts.interceptors,
+          mapIterable(input, (m) => toMessage(method.input, m)),
+        );
       } catch (err) {
         context.abort();
         throw ConnectError.from(err);
-      }
-      if (!res.stream) {
-        context.abort();
-        throw new ConnectError("protocol error: expected a stream response", Code.Internal);
       }
       const messages = res.message;
       return {

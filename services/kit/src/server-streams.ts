@@ -14,13 +14,7 @@
 // request (`connect-content-encoding`, `grpc-encoding`). Responses are not compressed.
 import type { IncomingHttpHeaders, IncomingMessage, OutgoingHttpHeaders, ServerResponse } from "node:http";
 import type { Http2ServerRequest, Http2ServerResponse } from "node:http2";
-import {
-  create,
-  isMessage,
-  type DescMessage,
-  type DescMethodServerStreaming,
-  type DescService,
-} from "@bufbuild/protobuf";
+import type { DescMessage, DescMethodServerStreaming, DescService } from "@bufbuild/protobuf";
 import {
   Code,
   ConnectError,
@@ -29,7 +23,6 @@ import {
   type HandlerContext,
   type Interceptor,
   type MethodImplSpec,
-  type StreamResponse,
 } from "@connectrpc/connect";
 import { createMethodSerializationLookup, type MethodSerializationLookup } from "@connectrpc/connect/protocol";
 import * as connect from "@connectrpc/connect/protocol-connect";
@@ -38,7 +31,7 @@ import * as grpcWeb from "@connectrpc/connect/protocol-grpc-web";
 import type { Logger } from "pino";
 import { envelope, kHoldCall, responseGone } from "./direct-stream.ts";
 import { CALL_OVER } from "./errors.ts";
-import { chain, implContext, single } from "./in-process-transport.ts";
+import { invokeStream } from "./in-process-transport.ts";
 import { kStreamEndObservers, type StreamEndObserver } from "./interceptors/stream-end.ts";
 import type { NodeRequestHandler } from "./server.ts";
 
@@ -236,32 +229,14 @@ async function start(
     );
   }
   const input = parseRequest(body, protocol, binary, served);
-  const method = served.method;
-  const invoke = chain(async (call) => {
-    if (!call.stream) throw new ConnectError("protocol error: expected a streaming request", Code.Internal);
-    return {
-      stream: true,
-      service: method.parent,
-      method,
-      header: context.responseHeader,
-      trailer: context.responseTrailer,
-      message: served.spec.impl(await single(call.message), implContext(context, call)),
-    } as StreamResponse;
-  }, interceptors);
-  const response = await invoke({
-    stream: true,
-    service: method.parent,
-    method,
-    requestMethod: "POST",
-    url: context.url,
-    signal: context.signal,
-    header: context.requestHeader,
-    contextValues: context.values,
-    message: (async function* () {
-      yield input as never;
+  const response = await invokeStream(
+    served.spec,
+    context,
+    interceptors,
+    (async function* () {
+      yield input;
     })(),
-  });
-  if (!response.stream) throw new ConnectError("protocol error: expected a stream response", Code.Internal);
+  );
   return response.message[Symbol.asyncIterator]();
 }
 
@@ -270,17 +245,15 @@ async function pump(
   messages: AsyncIterator<unknown>,
   res: NodeResponse,
   serializer: { serialize(message: never): Uint8Array },
-  method: DescMethodServerStreaming,
   context: HandlerContext,
   aborted: Promise<never>,
 ): Promise<void> {
   for (;;) {
     const step = await Promise.race([messages.next(), aborted]);
     if (step.done) return;
-    const message = isMessage(step.value, method.output) ? step.value : create(method.output, step.value as never);
     if (!res.headersSent) (res as ServerResponse).writeHead(200, nodeHeaders(context.responseHeader));
     if (responseGone(res)) throw CALLER_GONE;
-    if (!(res as ServerResponse).write(envelope(serializer.serialize(message as never)))) await drained(res);
+    if (!(res as ServerResponse).write(envelope(serializer.serialize(step.value as never)))) await drained(res);
   }
 }
 
@@ -315,7 +288,7 @@ export function serveServerStreams(opts: ServerStreamsOptions, next: NodeRequest
   const trailers = grpcWeb.createTrailerSerialization();
 
   return (req, res) => {
-    const target = req.method === "POST" && served.size > 0 ? served.get(req.url ?? "") : undefined;
+    const target = req.method === "POST" ? served.get(req.url ?? "") : undefined;
     const wire = target && protocolOf(req);
     if (!target || !wire) {
       next(req, res);
@@ -393,7 +366,7 @@ export function serveServerStreams(opts: ServerStreamsOptions, next: NodeRequest
       // Started in a function of its own: what only the start needs (the body, the request, the interceptor chain)
       // is not kept for as long as the stream lasts.
       iterator = await start(req, served, protocol, binary, context, opts.interceptors);
-      await pump(iterator, res, served.serialization.getO(binary), method, context, aborted);
+      await pump(iterator, res, served.serialization.getO(binary), context, aborted);
       iterator = undefined;
       // Held: the implementation returned and keeps writing directly until it ends the call or the call ends.
       const hold = held;
