@@ -115,19 +115,16 @@ export class Listener {
           }
           yield next.message;
           this.direct = direct;
-          if (direct?.hold && onHandOver && !signal.aborted) {
-            // What arrived meanwhile goes out first; then the kit holds the call open.
-            for (let m = this.queue.shift(); m !== undefined; m = this.queue.shift()) {
-              if (m === null || !direct.write(m.frame(direct.format))) return;
-            }
-            this.held = direct.hold(() => {
-              this.ended = true;
-              onHandOver();
-            });
-            return;
-          }
         }
         if (signal.aborted) return;
+        // The first message is out and what arrived meanwhile was written: the kit holds the call open from here.
+        if (this.direct?.hold && onHandOver) {
+          this.held = this.direct.hold(() => {
+            this.ended = true;
+            onHandOver();
+          });
+          return;
+        }
         await new Promise<void>((resolve) => (this.wake = resolve));
         this.wake = null;
       }
