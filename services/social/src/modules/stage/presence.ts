@@ -75,7 +75,7 @@ export class PresenceStore {
     const now = Date.now();
     const puts: Promise<unknown>[] = [];
     for (let page = 0; page < pages; page++) {
-      const writer = page === 0 ? this.instanceId : `${this.instanceId}.${page}`;
+      const writer = this.writerOf(page);
       const key = `${roomUuid}.${writer}`;
       const entry: Entry = { users: split[page]!, guests: page === 0 ? guests : 0 };
       const body = JSON.stringify(entry);
@@ -85,10 +85,11 @@ export class PresenceStore {
       entry.at = now;
       // Our own write counts at once; the watch brings the other instances'.
       this.set(roomUuid, writer, entry);
-      puts.push(this.kv.put(key, new TextEncoder().encode(JSON.stringify(entry))));
+      // The entry as JSON is the body with `at` added last (the body is an object: it ends with "}").
+      puts.push(this.kv.put(key, new TextEncoder().encode(`${body.slice(0, -1)},"at":${now}}`)));
     }
     for (let page = pages; page < (this.pagesOf.get(roomUuid) ?? 0); page++) {
-      const writer = page === 0 ? this.instanceId : `${this.instanceId}.${page}`;
+      const writer = this.writerOf(page);
       this.written.delete(`${roomUuid}.${writer}`);
       this.set(roomUuid, writer, undefined);
       puts.push(this.kv.delete(`${roomUuid}.${writer}`));
@@ -96,6 +97,11 @@ export class PresenceStore {
     if (pages === 0) this.pagesOf.delete(roomUuid);
     else this.pagesOf.set(roomUuid, pages);
     await Promise.all(puts);
+  }
+
+  /** Who writes a page of this instance's entry of a room: the instance for the first, `<instance>.<page>` after. */
+  private writerOf(page: number): string {
+    return page === 0 ? this.instanceId : `${this.instanceId}.${page}`;
   }
 
   /** The union of every live instance's entry of the room. */
