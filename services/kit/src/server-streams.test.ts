@@ -103,6 +103,24 @@ afterAll(async () => {
   await servers.close();
 });
 
+/** Reads a stream and goes away after the message with index `last`: the indexes read (the read ends Canceled). */
+async function readThenGoAway(
+  open: (signal: AbortSignal) => AsyncIterable<{ index: number }>,
+  last: number,
+): Promise<number[]> {
+  const abort = new AbortController();
+  const got: number[] = [];
+  await expect(
+    (async () => {
+      for await (const m of open(abort.signal)) {
+        got.push(m.index);
+        if (m.index === last) abort.abort();
+      }
+    })(),
+  ).rejects.toMatchObject({ code: Code.Canceled });
+  return got;
+}
+
 async function collect(transport: Transport, req: { text: string; count: number; intervalMs?: number }, opts = {}) {
   const got: number[] = [];
   let error: ConnectError | undefined;
@@ -143,34 +161,18 @@ describe("server streams on the kit's handler", () => {
   });
 
   it.each(TRANSPORTS)("%s: direct writes follow the first message", async (name) => {
-    const abort = new AbortController();
-    const got: number[] = [];
     const client = createClient(EchoService, servers.transport(name));
-    await expect(
-      (async () => {
-        for await (const m of client.echoStream({ text: "direct", count: 3 }, { signal: abort.signal })) {
-          got.push(m.index);
-          if (m.index === 2) abort.abort();
-        }
-      })(),
-    ).rejects.toMatchObject({ code: Code.Canceled });
+    const got = await readThenGoAway((signal) => client.echoStream({ text: "direct", count: 3 }, { signal }), 2);
     expect(got).toEqual([0, 1, 2]);
   });
 
   it("a caller that goes away ends the implementation's call", async () => {
-    const abort = new AbortController();
     const client = createClient(EchoService, servers.transport("gRPC"));
-    await expect(
-      (async () => {
-        for await (const m of client.echoStream(
-          { text: "goes away", count: 3, intervalMs: 60_000 },
-          { signal: abort.signal },
-        )) {
-          expect(m.index).toBe(0);
-          abort.abort();
-        }
-      })(),
-    ).rejects.toMatchObject({ code: Code.Canceled });
+    const got = await readThenGoAway(
+      (signal) => client.echoStream({ text: "goes away", count: 3, intervalMs: 60_000 }, { signal }),
+      0,
+    );
+    expect(got).toEqual([0]);
     await expect.poll(() => ended.has("goes away")).toBe(true);
     expect(ConnectError.from(ended.get("goes away")).code).toBe(Code.Canceled);
   });
@@ -202,17 +204,13 @@ describe("a call held open after its implementation returned", () => {
   });
 
   it("a held call whose caller goes away ends: onEnd runs, the observers see a stream that ended", async () => {
-    const abort = new AbortController();
     const client = createClient(EchoService, servers.transport("Connect binary, HTTP/2"));
-    await expect(
-      (async () => {
-        for await (const _ of client.echoStream(
-          { text: "held, then gone", count: 1 },
-          { signal: abort.signal, headers: { "x-text": "held, then gone" } },
-        ))
-          abort.abort();
-      })(),
-    ).rejects.toMatchObject({ code: Code.Canceled });
+    const text = "held, then gone";
+    const got = await readThenGoAway(
+      (signal) => client.echoStream({ text, count: 1 }, { signal, headers: { "x-text": text } }),
+      0,
+    );
+    expect(got).toEqual([0]);
     await expect.poll(() => holding.get("held, then gone")?.ended).toBe(true);
     expect(streamEnds.get("held, then gone")).toEqual({ error: undefined });
     expect(holding.get("held, then gone")!.out.write(new Uint8Array(5))).toBe(false);
