@@ -16,7 +16,7 @@ const call = (method: string, path: string, opts?: CallOptions) => platform.call
 beforeAll(async () => {
   platform = await sharedPlatform();
   admin = await platform.adminToken();
-  bus = await createNatsBus({ url: inject("natsUrl"), name: "audit-e2e" });
+  bus = await createNatsBus({ url: inject("natsUrl"), name: "audit-e2e", deployment: platform.deploymentName });
 });
 
 afterAll(async () => {

@@ -14,7 +14,12 @@ import path from "node:path";
 import { createInterface } from "node:readline";
 import { decodeProtectedHeader, jwtVerify } from "jose";
 import { afterAll, beforeAll, describe, expect, inject, it, onTestFinished } from "vitest";
-import { createTestDatabase, TEST_DATABASE_POOL_MAX } from "@tt/kit/testing";
+import {
+  createTestDatabase,
+  removeDeploymentFromNats,
+  TEST_DATABASE_POOL_MAX,
+  uniqueDeploymentName,
+} from "@tt/kit/testing";
 import { localiseEnv, localiseEnvs, renderWorkloads } from "../../deploy/scripts/render-env.ts";
 import { serviceNames, serviceWorkers } from "../../services/platform/src/catalogue.ts";
 import { startDistributed } from "../../services/platform/src/distributed.ts";
@@ -47,10 +52,12 @@ describe("distributed mode", () => {
   let platform: Distributed;
   const appleKey = generateKeyPairSync("ec", { namedCurve: "prime256v1" });
   let dropDatabase: () => Promise<void>;
+  let deployment: string | undefined;
 
   beforeAll(async () => {
     const db = await createTestDatabase(inject("databaseUrl"));
     dropDatabase = db.drop;
+    deployment = uniqueDeploymentName("distributed");
     // Two processes of each service, as the chart's default replicaCount runs them.
     platform = await startDistributed({
       databaseUrl: db.url,
@@ -61,6 +68,7 @@ describe("distributed mode", () => {
       env: {
         LOG_LEVEL: "warn",
         DATABASE_POOL_MAX: TEST_DATABASE_POOL_MAX,
+        DEPLOYMENT_NAME: deployment,
         // Issue 14: the brand and the Apple Music key reach the gateway's /remotes.json through the chart.
         WEB_BRAND: "hangout",
         APPLE_MUSIC_TEAM_ID: "TEAM123456",
@@ -75,6 +83,7 @@ describe("distributed mode", () => {
   afterAll(async () => {
     await platform?.close();
     await dropDatabase?.();
+    if (deployment) await removeDeploymentFromNats(inject("natsUrl"), deployment);
   });
 
   const users = () => platform.processes.filter((p) => p.name === "user");
@@ -271,6 +280,7 @@ describe("distributed mode supervisor", () => {
 
   it("leaves no orphan when it is killed outright (SIGKILL)", async () => {
     const db = await createTestDatabase(inject("databaseUrl"));
+    const deployment = uniqueDeploymentName("orphans");
     try {
       const supervisor = spawn(process.execPath, [...NODE_TYPESCRIPT_FLAGS, "services/platform/src/distributed.ts"], {
         cwd: root,
@@ -279,6 +289,7 @@ describe("distributed mode supervisor", () => {
           DATABASE_URL: db.url,
           DATABASE_POOL_MAX: TEST_DATABASE_POOL_MAX,
           NATS_URL: inject("natsUrl"),
+          DEPLOYMENT_NAME: deployment,
           PORT: "0",
           LOG_LEVEL: "warn",
         },
@@ -304,6 +315,7 @@ describe("distributed mode supervisor", () => {
       await expect.poll(() => pids.filter(alive), { timeout: 15_000, interval: 50 }).toEqual([]);
     } finally {
       await db.drop();
+      await removeDeploymentFromNats(inject("natsUrl"), deployment);
     }
   }, 90_000);
 });

@@ -10,7 +10,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { freePort, NODE_TYPESCRIPT_FLAGS } from "@tt/kit";
-import { createTestDatabase } from "@tt/kit/testing";
+import { createTestDatabase, removeDeploymentFromNats, uniqueDeploymentName } from "@tt/kit/testing";
 
 const root = path.resolve(import.meta.dirname, "../..");
 const APPS = ["shell", "room", "crates", "shop", "admin"];
@@ -49,6 +49,7 @@ const built = (dir: string) =>
 let webRoot: string;
 let dropDatabase: () => Promise<void>;
 let databaseUrl: string;
+const deployment = uniqueDeploymentName("first-start");
 
 beforeAll(async () => {
   webRoot = mkdtempSync(path.join(tmpdir(), "tt-first-start-"));
@@ -61,6 +62,7 @@ beforeAll(async () => {
 afterAll(async () => {
   rmSync(webRoot, { recursive: true, force: true });
   await dropDatabase?.();
+  await removeDeploymentFromNats(inject("natsUrl"), deployment);
 });
 
 describe("issue 9 defect 13: the first start", () => {
@@ -77,6 +79,7 @@ describe("issue 9 defect 13: the first start", () => {
         LOG_LEVEL: "info",
         DATABASE_URL: databaseUrl,
         NATS_URL: inject("natsUrl"),
+        DEPLOYMENT_NAME: deployment,
         WEB_DIST_ROOT: webRoot,
       },
       stdio: ["ignore", "pipe", "pipe"],

@@ -43,7 +43,11 @@ async function until<T>(what: string, probe: () => Promise<T | undefined>, ms = 
 
 beforeAll(async () => {
   platform = await sharedPlatform();
-  bus = await createNatsBus({ url: inject("natsUrl"), name: `playlist-catalogue-e2e-${run}` });
+  bus = await createNatsBus({
+    url: inject("natsUrl"),
+    name: `playlist-catalogue-e2e-${run}`,
+    deployment: platform.deploymentName,
+  });
   const a = await platform.signUp();
   user = a.token;
   userUuid = a.user.uuid;

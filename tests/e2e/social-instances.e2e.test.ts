@@ -86,6 +86,8 @@ async function startSocial(): Promise<{ handle: ChildHandle; url: string }> {
       HOME: process.env.HOME ?? "",
       DATABASE_URL: db.url,
       NATS_URL: `nats://127.0.0.1:${natsPort}`,
+      // The harness's deployment: the social processes share its streams and buckets (issue 23).
+      DEPLOYMENT_NAME: h.deploymentName,
       HOST: "127.0.0.1",
       PORT: "0",
       METRICS_PORT: "0",

@@ -21,7 +21,14 @@ import {
   type RunningServer,
   type Subscription,
 } from "@tt/kit";
-import { createServiceHarness, createTestDatabase, type ServiceHarness, type TestDatabase } from "@tt/kit/testing";
+import {
+  createServiceHarness,
+  createTestDatabase,
+  removeDeploymentFromNats,
+  uniqueDeploymentName,
+  type ServiceHarness,
+  type TestDatabase,
+} from "@tt/kit/testing";
 import { NoteAddedSchema } from "@tt/proto/tt/example/v1/events_pb";
 import { ExampleService } from "@tt/proto/tt/example/v1/example_service_pb";
 import { AuthService } from "@tt/proto/tt/user/v1/auth_service_pb";
@@ -255,6 +262,7 @@ describe("the example service calling the user service in its own process", () =
   let child: ChildHandle | undefined;
   let userUrl: string;
   const closers: (() => Promise<void>)[] = [];
+  const deployment = uniqueDeploymentName("user-process");
 
   beforeAll(async () => {
     key = pem();
@@ -270,6 +278,7 @@ describe("the example service calling the user service in its own process", () =
         HOME: process.env.HOME ?? "",
         DATABASE_URL: db.url,
         NATS_URL: inject("natsUrl"),
+        DEPLOYMENT_NAME: deployment,
         HOST: "127.0.0.1",
         PORT: "0",
         METRICS_PORT: "0",
@@ -286,6 +295,7 @@ describe("the example service calling the user service in its own process", () =
     for (const close of closers.reverse()) await close();
     await child?.stop(5_000);
     await db?.drop();
+    await removeDeploymentFromNats(inject("natsUrl"), deployment);
   });
 
   it("issue 10: reaches the user service's process at USER_SERVICE_URL, as a service, with the deployment's key", async () => {

@@ -13,7 +13,12 @@ import { createServer, type IncomingMessage, type ServerResponse } from "node:ht
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { createTestDatabase, TEST_DATABASE_POOL_MAX } from "@tt/kit/testing";
+import {
+  createTestDatabase,
+  removeDeploymentFromNats,
+  TEST_DATABASE_POOL_MAX,
+  uniqueDeploymentName,
+} from "@tt/kit/testing";
 
 export type SharedPlatformKind = "all-in-one" | "distributed" | "web";
 
@@ -43,6 +48,8 @@ export interface SharedPlatformInfo {
   url: string;
   /** The platform's JWT_PRIVATE_KEY, to craft tokens. */
   privatePem: string;
+  /** The platform's DEPLOYMENT_NAME on the run's NATS (its own, issue 23). */
+  deploymentName: string;
 }
 
 interface Running extends SharedPlatformInfo {
@@ -74,7 +81,8 @@ export async function startBroker(opts: { databaseUrl: string; natsUrl: string }
     const privatePem = generateKeyPairSync("ed25519").privateKey.export({ type: "pkcs8", format: "pem" }).toString();
     const db = await createTestDatabase(opts.databaseUrl);
     const mediaDir = await mkdtemp(path.join(tmpdir(), `tt-shared-${kind}-media-`));
-    const env = { ...SHARED_ENV, JWT_PRIVATE_KEY: privatePem, MEDIA_DIR: mediaDir };
+    const deploymentName = uniqueDeploymentName(`shared-${kind}`);
+    const env = { ...SHARED_ENV, JWT_PRIVATE_KEY: privatePem, MEDIA_DIR: mediaDir, DEPLOYMENT_NAME: deploymentName };
     let running: { url: string; close(): Promise<void> };
     try {
       if (kind === "distributed") {
@@ -106,15 +114,17 @@ export async function startBroker(opts: { databaseUrl: string; natsUrl: string }
     } catch (err) {
       await db.drop();
       await rm(mediaDir, { recursive: true, force: true });
+      await removeDeploymentFromNats(opts.natsUrl, deploymentName);
       throw err;
     }
     const close = async () => {
       await running.close();
       await db.drop();
       await rm(mediaDir, { recursive: true, force: true });
+      await removeDeploymentFromNats(opts.natsUrl, deploymentName);
     };
     closers.push(close);
-    return { url: running.url, privatePem, close };
+    return { url: running.url, privatePem, deploymentName, close };
   };
 
   const platforms: Record<SharedPlatformKind, () => Promise<Running>> = {
@@ -137,8 +147,8 @@ export async function startBroker(opts: { databaseUrl: string; natsUrl: string }
   });
 
   const info = (kind: SharedPlatformKind) => async (): Promise<SharedPlatformInfo> => {
-    const { url, privatePem } = await platforms[kind]();
-    return { url, privatePem };
+    const { url, privatePem, deploymentName } = await platforms[kind]();
+    return { url, privatePem, deploymentName };
   };
   const routes: Record<string, () => Promise<unknown>> = {
     "/platform/all-in-one": info("all-in-one"),

@@ -20,7 +20,7 @@ const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 32);
 
 const logger = createLogger({ service: "bench", level: "warn" });
 const db = await createTestDatabase(DATABASE_URL);
-const bus = await createNatsBus({ url: NATS_URL, name: "bench-audit", logger });
+const bus = await createNatsBus({ url: NATS_URL, name: "bench-audit", logger, deployment: "bench" });
 const host = await startServiceHost({
   definitions: [userServiceDefinition, auditServiceDefinition], // the user service holds the token keys
   databaseUrl: db.url,

@@ -12,6 +12,7 @@ describe("loadKitConfig", () => {
       DATABASE_URL: "postgres://postgres@127.0.0.1:5432/tt",
       DATABASE_POOL_MAX: 10,
       NATS_URL: undefined,
+      DEPLOYMENT_NAME: "turntable",
       LOG_LEVEL: "info",
       JWT_ISSUER: "turntable",
       JWT_AUDIENCE: "turntable",
@@ -44,6 +45,22 @@ describe("loadKitConfig", () => {
         (error as ConfigError).issues.map((i) => i.variable),
         bad,
       ).toEqual(["DATABASE_POOL_MAX"]);
+    }
+  });
+
+  it("issue 23: reads DEPLOYMENT_NAME, a DNS label, and stops the start naming it otherwise", () => {
+    const base = { DATABASE_URL: "postgres://h/db" };
+    expect(loadKitConfig({ ...base, DEPLOYMENT_NAME: "staging-2" }).DEPLOYMENT_NAME).toBe("staging-2");
+    expect(loadKitConfig({ ...base, DEPLOYMENT_NAME: "" }).DEPLOYMENT_NAME).toBe("turntable");
+    for (const bad of ["Prod", "prod_eu", "prod.eu", "-prod", "prod-", "p*", "x".repeat(64)]) {
+      let error: unknown;
+      try {
+        loadKitConfig({ ...base, DEPLOYMENT_NAME: bad });
+      } catch (err) {
+        error = err;
+      }
+      expect(error, bad).toBeInstanceOf(ConfigError);
+      expect((error as ConfigError).message, bad).toContain("DEPLOYMENT_NAME");
     }
   });
 

@@ -3,6 +3,7 @@
 import { z } from "zod";
 import { DEFAULT_TOKEN_AUDIENCE, DEFAULT_TOKEN_ISSUER } from "./auth/claims.ts";
 import { DEFAULT_SERVER_LIMITS, type ServerLimits } from "./server.ts";
+import { DEFAULT_DEPLOYMENT_NAME, DEPLOYMENT_NAME_PATTERN } from "./bus/deployment.ts";
 
 /** Raised when environment variables are missing or invalid; the message lists each one with its reason. */
 export class ConfigError extends Error {
@@ -73,6 +74,15 @@ export const kitConfigSchema = z.object({
   // the server's max_connections (PostgreSQL's default is 100).
   DATABASE_POOL_MAX: positiveInt(DEFAULT_DATABASE_POOL_MAX),
   NATS_URL: optionalUrl,
+  // This deployment's name on NATS: every subject, stream, consumer and bucket carries it (bus/deployment.ts), so
+  // deployments sharing a NATS stay apart. The chart sets the release name; a DNS label.
+  DEPLOYMENT_NAME: z.preprocess(
+    unsetIfEmpty,
+    z
+      .string()
+      .regex(DEPLOYMENT_NAME_PATTERN, "must be 1 to 63 lower-case letters, digits and '-' (a DNS label)")
+      .default(DEFAULT_DEPLOYMENT_NAME),
+  ),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   JWT_ISSUER: z.string().min(1).default(DEFAULT_TOKEN_ISSUER),
   JWT_AUDIENCE: z.string().min(1).default(DEFAULT_TOKEN_AUDIENCE),

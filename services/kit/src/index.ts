@@ -105,11 +105,14 @@ export {
   consumeEvents,
   createMemoryBus,
   createNatsBus,
+  DEFAULT_DEPLOYMENT_NAME,
+  deploymentNames,
   enqueue,
   EVENT_ID_HEADER,
   eventDeclaration,
   eventRecord,
   eventStreamOf,
+  InvalidDeploymentNameError,
   InvalidSubjectError,
   KvConflictError,
   OCCURRED_AT_HEADER,
@@ -129,6 +132,7 @@ export {
   subject,
   subjectMatches,
   subjectsOverlap,
+  validateDeploymentName,
   validateSubject,
 } from "./bus/index.ts";
 
@@ -170,6 +174,7 @@ export type { ServiceDefinition, ServiceDeps, ServiceInstance } from "./service.
 export type {
   Bus,
   BusMessage,
+  DeploymentNames,
   ConsumeOptions,
   DurableMessage,
   DurablePublishOptions,

@@ -53,6 +53,7 @@ describe("runServiceMain", () => {
       env: {
         DATABASE_URL: db.url,
         NATS_URL: inject("natsUrl"),
+        DEPLOYMENT_NAME: "kit-main-test",
         PORT: "0",
         HOST: "127.0.0.1",
         LOG_LEVEL: "silent",

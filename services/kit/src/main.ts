@@ -16,13 +16,14 @@ export interface RunServiceMainOptions {
   env?: Record<string, string | undefined>;
   /** Stops the service when aborted; default SIGTERM or SIGINT. */
   signal?: AbortSignal;
-  /** Connects the bus; default the NATS adapter at NATS_URL. */
-  connectBus?: (natsUrl: string, name: string) => Promise<Bus>;
+  /** Connects the bus; default the NATS adapter at NATS_URL, within DEPLOYMENT_NAME. */
+  connectBus?: (natsUrl: string, name: string, deployment: string) => Promise<Bus>;
   /** Called once the server listens (tests, supervisors), with where its metrics are served. */
   onListening?: (url: string, metricsUrl?: string) => void;
 }
 
-const connectNatsBus = (url: string, name: string): Promise<Bus> => createNatsBus({ url, name });
+const connectNatsBus = (url: string, name: string, deployment: string): Promise<Bus> =>
+  createNatsBus({ url, name, deployment });
 
 function signalFromProcess(): { signal: AbortSignal; dispose(): void } {
   const controller = new AbortController();
@@ -72,7 +73,7 @@ export async function runServiceMain(
   // An unhandled rejection is logged and counted, never the end of the service (issue 9 defect 1).
   installProcessGuards({ logger });
   const stopOn = opts.signal ? { signal: opts.signal, dispose() {} } : signalFromProcess();
-  const bus = await (opts.connectBus ?? connectNatsBus)(config.NATS_URL, name);
+  const bus = await (opts.connectBus ?? connectNatsBus)(config.NATS_URL, name, config.DEPLOYMENT_NAME);
   try {
     const host = await startServiceHost({ definitions, databaseUrl: config.DATABASE_URL, bus, logger, env });
     try {

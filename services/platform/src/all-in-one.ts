@@ -69,6 +69,7 @@ export async function startAllInOne(opts: AllInOneOptions = {}): Promise<AllInOn
       natsUrl: opts.natsUrl ?? config.NATS_URL,
       storeDir: path.join(dataDir, "nats"),
       logger,
+      deployment: config.DEPLOYMENT_NAME,
     });
     closers.push(busHandle.close);
 

@@ -12,15 +12,21 @@ export interface BusHandle {
   close(): Promise<void>;
 }
 
-export async function openBus(opts: { natsUrl?: string; storeDir: string; logger: Logger }): Promise<BusHandle> {
-  const { natsUrl, storeDir, logger } = opts;
+export async function openBus(opts: {
+  natsUrl?: string;
+  storeDir: string;
+  logger: Logger;
+  /** DEPLOYMENT_NAME: the names this deployment's services have on NATS (and the in-process bus). */
+  deployment: string;
+}): Promise<BusHandle> {
+  const { natsUrl, storeDir, logger, deployment } = opts;
   if (natsUrl) {
-    const bus = await createNatsBus({ url: natsUrl, name: "all-in-one", logger });
+    const bus = await createNatsBus({ url: natsUrl, name: "all-in-one", logger, deployment });
     return { bus, description: natsUrl, close: () => bus.close() };
   }
   const server = await startNatsServer(storeDir, logger);
   if (server) {
-    const bus = await createNatsBus({ url: server.url, name: "all-in-one", logger });
+    const bus = await createNatsBus({ url: server.url, name: "all-in-one", logger, deployment });
     return {
       bus,
       description: `${server.url} (nats-server started by this process)`,
@@ -31,6 +37,6 @@ export async function openBus(opts: { natsUrl?: string; storeDir: string; logger
     };
   }
   logger.warn("no NATS_URL and no nats-server on the PATH: using the in-process bus (this process only)");
-  const bus = createMemoryBus();
+  const bus = createMemoryBus({ deployment });
   return { bus, description: "in-process", close: () => bus.close() };
 }

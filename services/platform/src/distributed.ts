@@ -78,6 +78,9 @@ process.on("exit", () => {
 export async function startDistributed(opts: DistributedOptions = {}): Promise<Distributed> {
   const env = { ...(opts.env ?? process.env) };
   const config = loadAllInOneConfig(env);
+  // Every process runs under the one deployment name (the all-in-one's default when unset), over the chart's
+  // release name (issue 23).
+  env.DEPLOYMENT_NAME = config.DEPLOYMENT_NAME;
   const logger = opts.logger ?? createLogger({ service: "distributed", level: config.LOG_LEVEL });
   const dataDir = opts.dataDir ?? path.join(repoRoot, ".data");
   const readyTimeoutMs = opts.readyTimeoutMs ?? 60_000;

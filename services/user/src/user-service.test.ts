@@ -140,7 +140,11 @@ suite("tier 2: in-process transport", async () => {
 });
 
 suite("tier 3: HTTP server on port 0 with NATS", async () => {
-  const bus = await createNatsBus({ url: inject("natsUrl"), name: "user-service-test" });
+  const bus = await createNatsBus({
+    url: inject("natsUrl"),
+    name: "user-service-test",
+    deployment: "user-service-test",
+  });
   closers.push(() => bus.close());
   const host = await startHost(bus);
   const server = await createServer({ handler: host.handler, port: 0, host: "127.0.0.1", ready: host.ready, logger });

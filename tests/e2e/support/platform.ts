@@ -15,7 +15,12 @@ import { generateKeyPairSync, randomUUID } from "node:crypto";
 import { SignJWT, importPKCS8 } from "jose";
 import { request } from "node:http";
 import { inject } from "vitest";
-import { createTestDatabase, TEST_DATABASE_POOL_MAX } from "@tt/kit/testing";
+import {
+  createTestDatabase,
+  removeDeploymentFromNats,
+  TEST_DATABASE_POOL_MAX,
+  uniqueDeploymentName,
+} from "@tt/kit/testing";
 import { startAllInOne, type AllInOneOptions } from "@tt/platform";
 import { startDistributed } from "../../../services/platform/src/distributed.ts";
 import { SHARED_ADMIN, type SharedPlatformInfo, type SharedPlatformKind } from "../../setup/shared-platforms.ts";
@@ -56,6 +61,11 @@ export interface CallOptions {
 
 export interface TestPlatform {
   url: string;
+  /**
+   * Its DEPLOYMENT_NAME: its subjects, streams and buckets on the run's NATS carry it (issue 23), so a test that
+   * reaches into NATS opens a bus with it (`createNatsBus({ deployment })`) and uses the services' own names.
+   */
+  deploymentName: string;
   /** The platform's own signing key (given to it as JWT_PRIVATE_KEY), to craft tokens. */
   privatePem: string;
   call(method: string, path: string, opts?: CallOptions): Promise<Answer>;
@@ -84,9 +94,12 @@ export async function startTestPlatform(
 ): Promise<TestPlatform> {
   const privatePem = generateKeyPairSync("ed25519").privateKey.export({ type: "pkcs8", format: "pem" }).toString();
   const db = await createTestDatabase(inject("databaseUrl"));
+  const natsUrl = inject("natsUrl");
+  // Its own name on the run's NATS, never another platform's (issue 23).
+  const deploymentName = opts.env?.DEPLOYMENT_NAME ?? uniqueDeploymentName("e2e");
   const startOpts = {
     databaseUrl: db.url,
-    natsUrl: inject("natsUrl"),
+    natsUrl,
     env: {
       LOG_LEVEL: "warn",
       DATABASE_POOL_MAX: TEST_DATABASE_POOL_MAX,
@@ -94,6 +107,7 @@ export async function startTestPlatform(
       ADMIN_PASSWORD: ADMIN.password,
       JWT_PRIVATE_KEY: privatePem,
       ...opts.env,
+      DEPLOYMENT_NAME: deploymentName,
     },
   };
   let running: { url: string; close(): Promise<void> };
@@ -105,12 +119,14 @@ export async function startTestPlatform(
         : await startAllInOne({ ...startOpts, port: 0, host: "127.0.0.1", staticHandler: opts.staticHandler });
   } catch (err) {
     await db.drop();
+    await removeDeploymentFromNats(natsUrl, deploymentName);
     throw err;
   }
 
-  return clientOf(running, privatePem, async () => {
+  return clientOf({ ...running, deploymentName }, privatePem, async () => {
     await running.close();
     await db.drop();
+    await removeDeploymentFromNats(natsUrl, deploymentName);
   });
 }
 
@@ -125,8 +141,8 @@ export function sharedPlatform(mode: Mode = defaultMode()): Promise<TestPlatform
 
 /** A shared platform of the run: a mode's, or `web`, the browser journeys' (see support/web.ts). */
 export async function sharedPlatformOf(kind: SharedPlatformKind): Promise<TestPlatform> {
-  const { url, privatePem } = await askShared<SharedPlatformInfo>(`/platform/${kind}`);
-  return clientOf({ url }, privatePem, async () => undefined);
+  const { url, privatePem, deploymentName } = await askShared<SharedPlatformInfo>(`/platform/${kind}`);
+  return clientOf({ url, deploymentName }, privatePem, async () => undefined);
 }
 
 /**
@@ -154,7 +170,7 @@ export function askShared<T>(what: string): Promise<T> {
 
 /** The REST client and token factory of the platform at `running.url`. */
 async function clientOf(
-  running: { url: string },
+  running: { url: string; deploymentName: string },
   privatePem: string,
   close: () => Promise<void>,
 ): Promise<TestPlatform> {
@@ -202,6 +218,7 @@ async function clientOf(
 
   return {
     url: running.url,
+    deploymentName: running.deploymentName,
     privatePem,
     call,
     async signUp(email = `${randomUUID()}@example.test`, password = "correct-horse-1") {

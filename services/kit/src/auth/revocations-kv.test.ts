@@ -17,7 +17,12 @@ function updated(sessionId: string) {
 // `peer` is how another process reaches the same bucket: the same in-process bus, or a second NATS connection.
 describe.each([
   ["in-process bus", async () => createMemoryBus(), "same"],
-  ["NATS", async () => createNatsBus({ url: inject("natsUrl"), name: "kit-revocations-test" }), "new connection"],
+  [
+    "NATS",
+    async () =>
+      createNatsBus({ url: inject("natsUrl"), name: "kit-revocations-test", deployment: "kit-revocations-test" }),
+    "new connection",
+  ],
 ] as const)("createSessionRevocations over %s", (_name, connect, peerKind) => {
   const cleanups: Array<() => Promise<void>> = [];
   afterEach(async () => {

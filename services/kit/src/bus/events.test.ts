@@ -118,7 +118,7 @@ describe.each([
     // A private server: the user service's stream here holds this file's events only.
     if (kind === "nats") {
       nats = await startTestNatsServer();
-      bus = await createNatsBus({ url: nats.url, logger });
+      bus = await createNatsBus({ url: nats.url, logger, deployment: "test" });
     } else {
       bus = createMemoryBus({ logger });
     }
@@ -234,7 +234,9 @@ describe.each([
   it("consumes a service's events before that service has created its stream", async () => {
     // A server or in-process bus where nobody has created TT_USER yet: the consumer starts first.
     const server = kind === "nats" ? await startTestNatsServer() : undefined;
-    const fresh = server ? await createNatsBus({ url: server.url, logger }) : createMemoryBus({ logger });
+    const fresh = server
+      ? await createNatsBus({ url: server.url, logger, deployment: "test" })
+      : createMemoryBus({ logger });
     try {
       let got!: (nickname: string) => void;
       const arrived = new Promise<string>((resolve) => (got = resolve));

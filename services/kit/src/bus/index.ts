@@ -16,6 +16,14 @@ export type {
   Subscription,
 } from "./bus.ts";
 export type { BusLogger } from "./bus-logger.ts";
+export {
+  DEFAULT_DEPLOYMENT_NAME,
+  deploymentNames,
+  InvalidDeploymentNameError,
+  namespacedBus,
+  validateDeploymentName,
+} from "./deployment.ts";
+export type { DeploymentNames } from "./deployment.ts";
 export { createMemoryBus } from "./memory.ts";
 export type { MemoryBusOptions } from "./memory.ts";
 export { createNatsBus } from "./nats.ts";

@@ -4,6 +4,10 @@ import { runBusContract } from "./bus.contract.ts";
 import { createMemoryBus } from "./memory.ts";
 
 runBusContract("memory", async () => createMemoryBus({ logger: pino({ level: "silent" }) }));
+// The same namespacing as the NATS adapter's (issue 23), so the contract holds for it in both.
+runBusContract("memory, with a deployment name", async () =>
+  createMemoryBus({ logger: pino({ level: "silent" }), deployment: "bus-contract" }),
+);
 
 describe("memory bus", () => {
   it("never runs a handler inside publish", async () => {

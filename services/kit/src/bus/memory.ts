@@ -16,6 +16,7 @@ import type {
   Subscription,
 } from "./bus.ts";
 import { defaultBusLogger, type BusLogger } from "./bus-logger.ts";
+import { namespacedBus } from "./deployment.ts";
 import { MemoryKv } from "./memory-kv.ts";
 import { MemoryStreams } from "./memory-streams.ts";
 import { RequestError, errorCodeHeader, errorHeader } from "./request-error.ts";
@@ -24,6 +25,11 @@ import { subjectMatches, validateSubject } from "./subject.ts";
 
 export interface MemoryBusOptions {
   logger?: BusLogger;
+  /**
+   * The deployment's name, as the NATS adapter takes it (deployment.ts): names are namespaced the same way, so the
+   * contract suite checks one behaviour for both. Nothing else shares this bus; default: names as given.
+   */
+  deployment?: string;
   /** Default 120000, JetStream's default duplicate window. */
   duplicateWindowMs?: number;
   /** Default 100000; the oldest messages of a stream are discarded beyond it. */
@@ -236,7 +242,7 @@ export function createMemoryBus(opts: MemoryBusOptions = {}): Bus {
       await kv.close();
     },
   };
-  return bus;
+  return opts.deployment === undefined ? bus : namespacedBus(bus, opts.deployment);
 }
 
 function copy(msg: CoreMessage): CoreMessage {

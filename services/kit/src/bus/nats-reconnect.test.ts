@@ -9,7 +9,12 @@ let bus: Bus;
 
 beforeAll(async () => {
   server = await startTestNatsServer();
-  bus = await createNatsBus({ url: server.url, reconnectWaitMs: 100, logger: pino({ level: "silent" }) });
+  bus = await createNatsBus({
+    url: server.url,
+    reconnectWaitMs: 100,
+    deployment: "test",
+    logger: pino({ level: "silent" }),
+  });
 });
 
 afterAll(async () => {

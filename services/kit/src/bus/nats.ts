@@ -36,6 +36,7 @@ import type {
   Subscription,
 } from "./bus.ts";
 import { defaultBusLogger, type BusLogger } from "./bus-logger.ts";
+import { namespacedBus, validateDeploymentName } from "./deployment.ts";
 import { redeliveryDelay } from "./redelivery.ts";
 import { RequestError, errorCodeHeader, errorHeader } from "./request-error.ts";
 import { validateSubject } from "./subject.ts";
@@ -43,6 +44,11 @@ import { validateSubject } from "./subject.ts";
 export interface NatsBusOptions {
   /** One server or a comma-separated list (`nats://a:4222,nats://b:4222`). */
   url: string;
+  /**
+   * The deployment's name (DEPLOYMENT_NAME): every subject, stream, consumer and key-value bucket the services name
+   * is handed to NATS within it (deployment.ts), so deployments sharing a NATS never see each other's. A DNS label.
+   */
+  deployment: string;
   /** Connection name shown by the server's monitoring (use the service name). */
   name?: string;
   logger?: BusLogger;
@@ -80,6 +86,8 @@ function duplicateWindowWithin(maxAge: number): { duplicate_window?: number } {
 const DEFAULT_ACK_WAIT_MS = 30_000;
 
 export async function createNatsBus(opts: NatsBusOptions): Promise<Bus> {
+  // Refused before connecting: a bad name fails the start with a clear message.
+  validateDeploymentName(opts.deployment);
   const logger = opts.logger ?? defaultBusLogger();
   const nc = await connect({
     servers: opts.url.split(",").map((s) => s.trim()),
@@ -281,7 +289,7 @@ export async function createNatsBus(opts: NatsBusOptions): Promise<Bus> {
       await nc.closed();
     },
   };
-  return bus;
+  return namespacedBus(bus, opts.deployment);
 }
 
 async function ensureConsumer(jsm: JetStreamManager, stream: string, durable: string, o: ConsumeOptions) {

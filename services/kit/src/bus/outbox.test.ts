@@ -86,7 +86,7 @@ describe("transactional outbox", () => {
     await orm.schema.create();
     // A private server: one test takes it away, which the shared one must never be.
     nats = await startTestNatsServer();
-    bus = await createNatsBus({ url: nats.url, reconnectWaitMs: 100, logger });
+    bus = await createNatsBus({ url: nats.url, reconnectWaitMs: 100, logger, deployment: "test" });
   });
 
   afterAll(async () => {
@@ -190,7 +190,7 @@ describe("transactional outbox", () => {
     const url = new URL(inject("databaseUrl"));
     url.pathname = `/${dbName}`;
     const orm2 = await MikroORM.init({ clientUrl: url.toString(), entities: [OutboxMessageSchema, NoteSchema] });
-    const bus2 = await createNatsBus({ url: nats.url, logger });
+    const bus2 = await createNatsBus({ url: nats.url, logger, deployment: "test" });
     const stop = new AbortController();
     // Small batches and short pauses make the two relays contend as often as possible.
     const relays = [

@@ -6,6 +6,7 @@ export {
   SPEC_OPERATIONS_TSV,
 } from "./completeness.ts";
 export { decodeBasicAuth, startFakeServer } from "./fake-http-server.ts";
+export { removeDeploymentFromNats, uniqueDeploymentName } from "./nats-deployment.ts";
 export { rawConnection } from "./raw-connection.ts";
 export { schemaSnapshot } from "./schema-snapshot.ts";
 export { createServiceHarness } from "./service-harness.ts";

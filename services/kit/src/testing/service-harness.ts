@@ -35,6 +35,7 @@ import type { ManagedSessionRevocations } from "../auth/revocations-kv.ts";
 import type { Bus } from "../bus/bus.ts";
 import { createMemoryBus } from "../bus/memory.ts";
 import { createNatsBus } from "../bus/nats.ts";
+import { removeDeploymentFromNats, uniqueDeploymentName } from "./nats-deployment.ts";
 import { createCallContext, type Identity } from "../context.ts";
 import { startServiceHost, type ServiceHost } from "../host.ts";
 import { createLogger } from "../logger.ts";
@@ -59,6 +60,11 @@ export interface ServiceHarnessOptions {
    */
   bus?: "nats" | "memory" | Bus;
   natsUrl?: string;
+  /**
+   * The deployment name of the harness's own bus (issue 23: its subjects, streams and buckets on NATS); default a
+   * unique one, removed from NATS when the harness closes. A bus given in `bus` keeps its own: name it here too.
+   */
+  deployment?: string;
   /** Other definitions started in the same host (services the one under test calls in-process). */
   alongside?: ServiceDefinition[];
   /** Serve the network client on port 0. Default true. */
@@ -107,6 +113,8 @@ export interface ServiceHarness {
   orm: MikroORM;
   instance: ServiceInstance;
   bus: Bus;
+  /** The deployment name the bus runs under (a process started beside the harness takes it as DEPLOYMENT_NAME). */
+  deploymentName: string;
   revocations: ManagedSessionRevocations;
   /** Base URL of the network server (http://127.0.0.1:port); empty when `network` is false. */
   url: string;
@@ -155,14 +163,28 @@ function bearer(token: string | undefined): Interceptor[] {
   ];
 }
 
-async function openBus(opts: ServiceHarnessOptions, logger: Logger): Promise<{ bus: Bus; owned: boolean }> {
+async function openBus(
+  opts: ServiceHarnessOptions,
+  deployment: string,
+  logger: Logger,
+): Promise<{ bus: Bus; close?: () => Promise<void> }> {
   const choice = opts.bus ?? "nats";
-  if (choice === "memory") return { bus: createMemoryBus(), owned: true };
+  if (choice === "memory") {
+    const bus = createMemoryBus({ deployment });
+    return { bus, close: () => bus.close() };
+  }
   if (choice === "nats") {
     const url = opts.natsUrl ?? inject("natsUrl");
-    return { bus: await createNatsBus({ url, name: "service-harness", logger }), owned: true };
+    const bus = await createNatsBus({ url, name: "service-harness", logger, deployment });
+    return {
+      bus,
+      async close() {
+        await bus.close();
+        if (opts.deployment === undefined) await removeDeploymentFromNats(url, deployment);
+      },
+    };
   }
-  return { bus: choice, owned: false };
+  return { bus: choice };
 }
 
 export async function createServiceHarness(
@@ -187,8 +209,9 @@ export async function createServiceHarness(
   try {
     const db = await createTestDatabase(opts.databaseUrl ?? inject("databaseUrl"));
     cleanups.push(() => db.drop());
-    const { bus, owned } = await openBus(opts, logger);
-    if (owned) cleanups.push(() => bus.close());
+    const deploymentName = opts.deployment ?? uniqueDeploymentName("harness");
+    const { bus, close: closeBus } = await openBus(opts, deploymentName, logger);
+    if (closeBus) cleanups.push(closeBus);
     const issuer = await createTestTokenIssuer();
 
     // The host trusts the test key and, when a service here signs tokens (the user service), its keys too,
@@ -271,6 +294,7 @@ export async function createServiceHarness(
       orm,
       instance,
       bus,
+      deploymentName,
       revocations: running.revocations,
       url: server?.url ?? "",
       tokens,

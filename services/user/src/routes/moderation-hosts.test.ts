@@ -19,7 +19,7 @@ let a: UserClient;
 let b: UserClient;
 
 async function startHost(name: string): Promise<ServiceHost> {
-  const bus = await createNatsBus({ url: inject("natsUrl"), name });
+  const bus = await createNatsBus({ url: inject("natsUrl"), name, deployment: "user-moderation-hosts-test" });
   closers.push(() => bus.close());
   const host = await startServiceHost({
     definitions: [userServiceDefinition],

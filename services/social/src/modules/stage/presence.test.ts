@@ -12,7 +12,11 @@ let writer: PresenceStore;
 let reader: PresenceStore;
 
 beforeAll(async () => {
-  bus = await createNatsBus({ url: inject("natsUrl"), logger: pino({ level: "silent" }) });
+  bus = await createNatsBus({
+    url: inject("natsUrl"),
+    deployment: "social-presence-test",
+    logger: pino({ level: "silent" }),
+  });
   writer = await PresenceStore.open(bus, `writer-${randomUUID()}`);
   reader = await PresenceStore.open(bus, `reader-${randomUUID()}`);
 });
