@@ -8,14 +8,19 @@
 // when the worker is killed, on any machine, and packaging it twice costs little CPU (the 150 s song this used
 // made its packagings take minutes on a loaded two-core machine). A dead worker's job waits
 // UPLOAD_JOB_ACK_WAIT_MS (5 s here instead of 30 s) before the replacement takes it.
-import { createHash } from "node:crypto";
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { jetstreamManager } from "@nats-io/jetstream";
 import { connect } from "@nats-io/transport-node";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { createTestDatabase, TEST_DATABASE_POOL_MAX } from "@tt/kit/testing";
+import {
+  createTestDatabase,
+  removeDeploymentFromNats,
+  TEST_DATABASE_POOL_MAX,
+  uniqueDeploymentName,
+} from "@tt/kit/testing";
+import { deploymentNames } from "@tt/kit";
 import { startDistributed, type Distributed } from "../../services/platform/src/distributed.ts";
 import { alive } from "../../services/platform/src/orphans.ts";
 import { defaultFfmpegPath } from "../../services/upload/src/packaging/ffmpeg.ts";
@@ -61,6 +66,9 @@ async function call(method: string, path: string, token?: string, body?: unknown
   return { status: res.status, body: (await res.json()) as Record<string, unknown> };
 }
 
+/** This file's platform's name on the run's NATS (issue 23). */
+const deployment = deploymentNames(uniqueDeploymentName("upload-worker"));
+
 beforeAll(async () => {
   db = await createTestDatabase(inject("databaseUrl"));
   platform = await startDistributed({
@@ -76,6 +84,7 @@ beforeAll(async () => {
       FFMPEG_PATH: path.resolve(import.meta.dirname, "support/paced-ffmpeg.sh"),
       PACED_FFMPEG: defaultFfmpegPath(),
       UPLOAD_JOB_ACK_WAIT_MS: "5000",
+      DEPLOYMENT_NAME: deployment.deployment,
     },
   });
 }, 240_000);
@@ -83,6 +92,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await platform?.close();
   await db?.drop();
+  await removeDeploymentFromNats(inject("natsUrl"), deployment.deployment);
 });
 
 describe("issue 12: the upload worker process", () => {
@@ -150,12 +160,14 @@ describe("issue 12: the upload worker process", () => {
     const nats = await connect({ servers: inject("natsUrl") });
     try {
       const jsm = await jetstreamManager(nats);
-      const scope = createHash("sha256").update(new URL(db.url).pathname.slice(1)).digest("hex").slice(0, 10);
       await waitFor(
         "every packaging job acknowledged",
         async () => {
           for (let shard = 0; shard < SHARDS; shard++) {
-            const info = await jsm.consumers.info("TT_UPLOAD", jobDurable(scope, shard));
+            const info = await jsm.consumers.info(
+              deployment.stream("TT_UPLOAD"),
+              deployment.consumer(jobDurable(shard)),
+            );
             if (info.num_pending > 0 || info.num_ack_pending > 0) return false;
           }
           return true;

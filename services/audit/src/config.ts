@@ -13,7 +13,7 @@ const optionalName = z.preprocess(
 );
 
 const analyticsSchema = z.object({
-  /** This deployment's subject token in the analytics stream (and its writer's name); default from the database name. */
+  /** The subject token in the analytics stream (and its writer's name); default `audit-analytics`. */
   AUDIT_ANALYTICS_SUBJECT: optionalName,
   /** The most events one stream message (and so one INSERT) carries. */
   AUDIT_ANALYTICS_BATCH_SIZE: z.coerce.number().int().min(1).max(1000).default(250),
@@ -32,7 +32,7 @@ const analyticsSchema = z.object({
 });
 
 const moderationSchema = z.object({
-  /** Prefix of the durable consumers of the moderation events; default derived from the database name. */
+  /** Prefix of the durable consumers of the moderation events; default `audit-moderation`. */
   AUDIT_MODERATION_DURABLE: optionalName,
 });
 

@@ -1,7 +1,6 @@
 import type { ServiceDefinition } from "@tt/kit";
 import { loadAuditServiceConfig } from "./config.ts";
 import type { AuditContext } from "./context.ts";
-import { deploymentName } from "./deployment.ts";
 import { entities } from "./entities.ts";
 import { migrationsList } from "./migrations/index.ts";
 import { createAnalyticsIngest } from "./modules/analytics/ingest.ts";
@@ -15,7 +14,8 @@ export const auditServiceDefinition: ServiceDefinition = {
   migrations: migrationsList,
   async create(deps) {
     const { analytics, moderation } = loadAuditServiceConfig(deps.env);
-    const analyticsName = deploymentName(deps.orm, "audit-analytics", analytics.AUDIT_ANALYTICS_SUBJECT);
+    // Fixed names: the bus keeps another deployment's stream and consumers apart (issue 23).
+    const analyticsName = analytics.AUDIT_ANALYTICS_SUBJECT ?? "audit-analytics";
     const ingest = createAnalyticsIngest(deps.bus, analyticsName, analytics.AUDIT_ANALYTICS_BATCH_SIZE, deps.logger, {
       maxAgeMs: analytics.AUDIT_ANALYTICS_STREAM_MAX_AGE_HOURS * 3_600_000,
       maxBytes: analytics.AUDIT_ANALYTICS_STREAM_MAX_BYTES,
@@ -24,7 +24,7 @@ export const auditServiceDefinition: ServiceDefinition = {
     const recorders = await startModerationRecorders(
       deps.bus,
       deps.orm,
-      deploymentName(deps.orm, "audit-moderation", moderation.AUDIT_MODERATION_DURABLE),
+      moderation.AUDIT_MODERATION_DURABLE ?? "audit-moderation",
       deps.logger,
     );
     const svc: AuditContext = {

@@ -8,7 +8,7 @@ import type { EntityManager } from "@mikro-orm/postgresql";
 import { enqueue } from "@tt/kit";
 
 export const JOB_SUBJECT_PREFIX = "tt.upload.job.package";
-export const jobDurable = (scope: string, shard: number) => `upload-packager-${scope}-${shard}`;
+export const jobDurable = (shard: number) => `upload-packager-${shard}`;
 
 export function shardOf(uuid: string, shards: number): number {
   return createHash("sha256").update(uuid).digest().readUInt32BE(0) % shards;

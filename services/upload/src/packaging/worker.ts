@@ -1,7 +1,6 @@
 // The packaging worker: subscribes to every shard's durable consumer and packages one song per job, at most
 // `concurrency` at once in this process. Stopping it (close) kills the FFmpeg runs in flight; their jobs are
 // handed back and redelivered (to this or another worker), and the song is packaged from the start again.
-import { createHash } from "node:crypto";
 import type { Bus, ObjectStore, Subscription } from "@tt/kit";
 import { eventStreamOf } from "@tt/kit";
 import type { MikroORM } from "@mikro-orm/postgresql";
@@ -49,17 +48,12 @@ export async function startPackagingWorker(o: WorkerOptions): Promise<PackagingW
     waiting.shift()?.();
   };
   const subs: Subscription[] = [];
-  // The durable consumers belong to this deployment's database: every replica of one deployment shares them,
-  // two deployments on one NATS (test runs) never take each other's jobs.
-  const scope = createHash("sha256")
-    .update(String(o.orm.config.get("dbName")))
-    .digest("hex")
-    .slice(0, 10);
+  // Every replica of one deployment shares the durable consumers; the bus keeps another deployment's apart (issue 23).
   for (let shard = 0; shard < o.shards; shard++) {
     subs.push(
       await o.bus.consume(
         stream.name,
-        jobDurable(scope, shard),
+        jobDurable(shard),
         async (msg) => {
           const job = decodeJob(msg.data);
           if (!job) return; // not ours to retry: acknowledged

@@ -49,8 +49,7 @@ export function createAnalyticsIngest(
   /** The stream's retention (docs/decisions.md "Issue 16: analytics stream retention"). */
   limits: StreamOptions = {},
 ): AnalyticsIngest {
-  // One stream for every deployment on a NATS (tests share one): each deployment publishes on its own subject
-  // and its writer reads that subject only.
+  // The deployment's own stream (the bus namespaces it, issue 23); the writer reads this subject only.
   const stream = ANALYTICS_STREAM;
   const subject = `${ANALYTICS_SUBJECT_PREFIX}.${name}`;
   let ready: Promise<void> | undefined;

@@ -4,7 +4,7 @@
 // the song timer, the rotation (the first DJ's queue top from the playlist service) and the presence reconciliation;
 // when the holder dies its lease expires and another instance with the room takes over. Every change is a
 // compare-and-set, so two instances never both advance the same song.
-import { createHash, randomUUID } from "node:crypto";
+import { randomUUID } from "node:crypto";
 import { create, fromBinary, type MessageInitShape } from "@bufbuild/protobuf";
 import { timestampDate, timestampFromDate, type Timestamp } from "@bufbuild/protobuf/wkt";
 import { Code, ConnectError, type Client } from "@connectrpc/connect";
@@ -103,15 +103,6 @@ export function roomSettings(room: Room): RoomSettings {
     isLive: room.isLive,
     liveAudio: room.liveAudio,
   };
-}
-
-/** A name for this deployment's durable consumers: a hash of its database, so test databases sharing a NATS never share one. */
-function deploymentName(orm: MikroORM, prefix: string): string {
-  const hash = createHash("sha256")
-    .update(String(orm.config.get("dbName")))
-    .digest("hex")
-    .slice(0, 12);
-  return `${prefix}-${hash}`;
 }
 
 export class StageRuntime {
@@ -526,8 +517,8 @@ export class StageRuntime {
 
   private async consumeRoomEvents(): Promise<void> {
     const { bus, orm, logger } = this.deps;
-    const prefix = deploymentName(orm, "social-stage");
-    const opts = (name: string) => ({ durable: `${prefix}-${name}`, orm, logger, deliver: "new" as const });
+    // The bus keeps another deployment's consumers apart (issue 23): the names are the service's own.
+    const opts = (name: string) => ({ durable: `social-stage-${name}`, orm, logger, deliver: "new" as const });
     this.subscriptions.push(
       await consumeEvents(
         bus,
