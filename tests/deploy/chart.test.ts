@@ -457,6 +457,29 @@ describe("chart values", () => {
     expect(template).toMatch(/lookup "v1" "Secret" \.Release\.Namespace \$name/);
   });
 
+  it("issue 23: runs every backend Deployment (workers too), never the gateway, under the release name on NATS", () => {
+    const nameOf = (docs: K8sObject[]) =>
+      new Map(
+        ofKind<Deployment>(docs, "Deployment")
+          .filter((d) => resolveEnv(docs, d.metadata!.name!).env.NATS_URL !== undefined)
+          .map((d) => [d.metadata!.name!, resolveEnv(docs, d.metadata!.name!).env.DEPLOYMENT_NAME]),
+      );
+    const names = nameOf(render());
+    const backends = [...servicePackages, ...serviceWorkers.map((w) => w.name)].map((n) => `${release}-turntable-${n}`);
+    expect([...names.keys()].sort()).toEqual(backends.sort());
+    for (const [deployment, name] of names) expect(name, deployment).toBe(release);
+    expect(resolveEnv(render(), `${release}-turntable-gateway`).env.DEPLOYMENT_NAME).toBeUndefined();
+    // nats.deploymentName overrides it (a release renamed, or two releases' names kept apart on purpose).
+    for (const name of nameOf(render(["--set", "nats.deploymentName=staging-2"])).values())
+      expect(name).toBe("staging-2");
+    // A name NATS cannot carry in every name (or that could run into another's) fails the render.
+    const bad = helm(["template", "Tt_1", chart]);
+    expect(bad.status).not.toBe(0);
+    const badValue = helm(["template", release, chart, "--set", "nats.deploymentName=prod_eu"]);
+    expect(badValue.status).not.toBe(0);
+    expect(badValue.stderr).toContain("deploymentName");
+  });
+
   it("issue 10: reads the service identity key from serviceIdentity.existingSecret instead of rendering one", () => {
     const docs = render([
       "--set",

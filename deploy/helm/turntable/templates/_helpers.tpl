@@ -174,6 +174,15 @@ values, and gets no Service, no Ingress route and no migration Job. */}}
       key: {{ ternary $v.nats.existingSecretKey "NATS_URL" (ne $v.nats.existingSecret "") }}
 {{- end -}}
 
+{{/* The deployment's name on NATS: nats.deploymentName, else the release name; a DNS label, as the services require. */}}
+{{- define "tt.deploymentName" -}}
+{{- $name := default .Release.Name .Values.nats.deploymentName -}}
+{{- if not (regexMatch "^[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?$" $name) -}}
+{{- fail (printf "nats.deploymentName (or the release name) %q must be 1 to 63 lower-case letters, digits and '-'" $name) -}}
+{{- end -}}
+{{- $name -}}
+{{- end -}}
+
 {{/* Connection URLs given in values (not via existingSecret), as Secret stringData. */}}
 {{- define "tt.connectionSecretData" -}}
 {{- if not .Values.database.existingSecret }}
