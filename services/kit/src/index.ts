@@ -29,6 +29,7 @@ export { allowedStringsOf, enumOfWire, inEnumOf, wireName, wireNamesOf } from ".
 export { createMetricsInterceptor, rpcMetrics } from "./interceptors/metrics.ts";
 export { createLoggingInterceptor } from "./interceptors/logging.ts";
 export { initOrm, initServiceOrm, migrateUp } from "./db/orm.ts";
+export { findOrInsert, insertIfMissing } from "./db/insert-if-missing.ts";
 export { captureRoutes, methodKey } from "./route-capture.ts";
 export { createInProcessTransport, IN_PROCESS_PROTOCOL } from "./in-process-transport.ts";
 export { startServiceHost } from "./host.ts";
