@@ -12,7 +12,13 @@ export {
   serverLimits,
 } from "./config.ts";
 export { createCallLogger, createLogger } from "./logger.ts";
-export { INTERNAL_ERROR_MESSAGE, isServerFault, toConnectError, toLoggedConnectError } from "./errors.ts";
+export {
+  ALREADY_EXISTS_MESSAGE,
+  INTERNAL_ERROR_MESSAGE,
+  isServerFault,
+  toConnectError,
+  toLoggedConnectError,
+} from "./errors.ts";
 export { remoteKeySource } from "./auth/key-source.ts";
 export { createTokenVerifier } from "./auth/verifier.ts";
 export { createSessionRevocations, REVOCATIONS_BUCKET } from "./auth/revocations-kv.ts";
