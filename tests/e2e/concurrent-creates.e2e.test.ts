@@ -62,3 +62,17 @@ describe("concurrent first calls of a new user (issue 23)", () => {
     expect(statuses(answers), JSON.stringify(answers.find((a) => a.status !== 200)?.body)).toEqual([200]);
   });
 });
+
+describe("concurrent identical creates elsewhere (issue 23)", () => {
+  it("20 concurrent identical POST /user-book-contact uploads all answer 200 and leave one book", async () => {
+    const { token } = await platform.signUp();
+    const { user: friend } = await platform.signUp();
+    const book = { contacts: [{ name: "Friend", emails: [friend.email], phoneNumbers: ["+1 212 555 0100"] }] };
+    const answers = await atOnce(20, () =>
+      platform.call("POST", "/api/room-service/user-book-contact", { token, body: book }),
+    );
+    expect(statuses(answers), JSON.stringify(answers.find((a) => a.status !== 200)?.body)).toEqual([200]);
+    const stored = await platform.call("GET", "/api/room-service/user-book-contact", { token });
+    expect(stored.body).toMatchObject({ total: 2 });
+  });
+});
