@@ -480,6 +480,15 @@ export async function runCampaign(opts: CampaignOptions): Promise<CampaignReport
       const deadline = opts.deadlineMs * Math.max(1, opts.callers / 5);
       const outcomes = await Promise.all(Array.from({ length: opts.callers }, () => send(req, withTokens, deadline)));
       for (const o of outcomes) tally(req, o);
+      // An operation of the pass may end the admin's or the service's session (a logout, a ban): a new one for
+      // the next request, as the random requests do.
+      if (
+        req.auth !== "user" &&
+        REAL_TOKENS.has(req.auth) &&
+        outcomes.some((o) => o.status === 401 && /revoked|expired|banned|deactivat|not found/i.test(o.snippet))
+      ) {
+        tokens = withPair({ ...tokens, ...(await mintTokens(platform, new Set([req.auth]))) });
+      }
       return outcomes;
     };
     /** What went wrong when `callers` callers sent `req` at once, if anything. */
