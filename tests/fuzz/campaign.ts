@@ -10,6 +10,7 @@
 import { generateKeyPairSync, randomUUID } from "node:crypto";
 import type { DescService } from "@bufbuild/protobuf";
 import fc from "fast-check";
+import { ALREADY_EXISTS_MESSAGE } from "@tt/kit";
 import { loadServiceDefinitions } from "@tt/platform";
 import { startTestPlatform, u, type TestPlatform } from "../e2e/support/platform.ts";
 import { H2Pool, sendH1, sendH2, type Outcome, type WireRequest } from "./client.ts";
@@ -28,6 +29,17 @@ export interface CampaignOptions {
   concurrency: number;
   /** An answer slower than this is a hang. */
   deadlineMs: number;
+  /** Callers that send the same request at once: a finding's concurrency replay and the concurrency pass. */
+  callers: number;
+  /**
+   * Seconds kept (out of `seconds`) for the concurrency pass: every operation that creates something (REST POST
+   * and PUT) sent by `callers` callers at once; 0 skips it.
+   */
+  passSeconds: number;
+  /** Requests of each creating operation the concurrency pass sends (each by `callers` callers at once). */
+  passSamples: number;
+  /** With `path`: every request of the replayed batch is sent by `callers` callers at once (a concurrency finding). */
+  concurrent?: boolean;
   /** Only the operations whose id matches (e.g. `^rpc ` or `sign-up`); all when unset. */
   only?: RegExp;
   /** Ends the campaign early (Ctrl-C in the long form); the report covers what ran. */
@@ -64,6 +76,8 @@ export interface CampaignReport {
   /** /healthz answers other than 200 (periodic and final checks). */
   healthFailures: string[];
   findings: Finding[];
+  /** Creating operations the concurrency pass knew, and how many it sent in the time it had. */
+  concurrencyPass: { operations: number; covered: number };
   seconds: number;
 }
 
@@ -82,6 +96,10 @@ export function campaignOptions(form: "short" | "long", env = process.env): Camp
     seed: num("FUZZ_SEED", (Date.now() ^ (process.pid << 8)) | 0),
     path: env.FUZZ_PATH || undefined,
     concurrency: num("FUZZ_CONCURRENCY", 12),
+    callers: num("FUZZ_CALLERS", 20),
+    passSeconds: num("FUZZ_PASS_SECONDS", form === "short" ? 10 : 300),
+    passSamples: num("FUZZ_PASS_SAMPLES", form === "short" ? 1 : 3),
+    concurrent: env.FUZZ_CONCURRENT === "1",
     deadlineMs: num("FUZZ_DEADLINE_MS", 5_000),
     only: env.FUZZ_OPS ? new RegExp(env.FUZZ_OPS) : undefined,
   };
@@ -213,6 +231,17 @@ function wire(req: FuzzRequest, tokens: Record<AuthKind, string | undefined>): W
   };
 }
 
+const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+
+/** A 32-bit FNV-1a hash: each operation's own seed in the concurrency pass. */
+function hashOf(s: string): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < s.length; i++) h = Math.imul(h ^ s.charCodeAt(i), 0x01000193);
+  return h | 0;
+}
+
+const PASS_CALLERS: AuthKind[] = ["user", "admin", "service"];
+
 const clip = (s: string, n = 400) => (s.length > n ? `${s.slice(0, n)}… (${s.length} chars)` : s);
 
 /** A request as a reader reproduces it: method, target, headers, body bytes, framing and ending. */
@@ -295,6 +324,7 @@ export async function runCampaign(opts: CampaignOptions): Promise<CampaignReport
   let sent = 0;
   let hangs = 0;
   let operations: number;
+  let passFigures = { operations: 0, covered: 0 };
   const refusals = new Map<string, number>();
   const allowed: Record<string, number> = {};
 
@@ -343,7 +373,10 @@ export async function runCampaign(opts: CampaignOptions): Promise<CampaignReport
     };
 
     const known = new Set<string>();
-    const exhausted = () => sent >= opts.requests || elapsed() >= opts.seconds || opts.signal?.aborted === true;
+    // The concurrency pass runs after the random requests, in the seconds kept for it.
+    const passSeconds = opts.path === undefined ? Math.min(opts.passSeconds, opts.seconds) : 0;
+    const randomSeconds = opts.seconds - passSeconds;
+    const exhausted = () => sent >= opts.requests || elapsed() >= randomSeconds || opts.signal?.aborted === true;
     let lastProgress = 0;
 
     // Shrinking a failure that does not come back (a crash from a race) would replay candidates for ever:
@@ -353,32 +386,31 @@ export async function runCampaign(opts: CampaignOptions): Promise<CampaignReport
     const property = fc.asyncProperty(batchArbitrary(ops, opts.concurrency), async (batch) => {
       if ((failedThisRound && ++shrinkCandidates > SHRINK_BUDGET) || opts.signal?.aborted) return;
       try {
-        await runBatch(batch);
+        await (opts.concurrent ? runTogether(batch) : runBatch(batch));
       } catch (err) {
         failedThisRound = true;
         throw err;
       }
     });
     let previousBatch: FuzzRequest[] = [];
+    /** Counts an answer in the report's figures. */
+    const tally = (req: FuzzRequest, o: Outcome) => {
+      sent++;
+      if (o.status === 0) byClass["no answer"]++;
+      else byClass[`${Math.floor(o.status / 100)}xx` as keyof typeof byClass]++;
+      if (o.status > 0 && req.ending.kind === "complete") latencies.push(o.ms);
+      if (o.hung) hangs++;
+      const allowedWhy = allowance(req, o);
+      if (allowedWhy) allowed[allowedWhy] = (allowed[allowedWhy] ?? 0) + 1;
+      if (o.status >= 400 && o.status < 500) {
+        const key = `${o.status} ${normalize(answerMessage(o)).slice(0, 80)}`;
+        refusals.set(key, (refusals.get(key) ?? 0) + 1);
+      }
+      return o;
+    };
     const runBatch = async (batch: FuzzRequest[]) => {
       const crashesBefore = crashes.length;
-      const outcomes = await Promise.all(
-        batch.map(async (req) => {
-          const o = await send(req);
-          sent++;
-          if (o.status === 0) byClass["no answer"]++;
-          else byClass[`${Math.floor(o.status / 100)}xx` as keyof typeof byClass]++;
-          if (o.status > 0 && req.ending.kind === "complete") latencies.push(o.ms);
-          if (o.hung) hangs++;
-          const allowedWhy = allowance(req, o);
-          if (allowedWhy) allowed[allowedWhy] = (allowed[allowedWhy] ?? 0) + 1;
-          if (o.status >= 400 && o.status < 500) {
-            const key = `${o.status} ${normalize(answerMessage(o)).slice(0, 80)}`;
-            refusals.set(key, (refusals.get(key) ?? 0) + 1);
-          }
-          return o;
-        }),
-      );
+      const outcomes = await Promise.all(batch.map(async (req) => tally(req, await send(req))));
       // A rejection that surfaced while this batch ran (or at once after it) belongs to it.
       await new Promise((r) => setImmediate(r));
       if (elapsed() - lastHealth > 2) await health(`after ${sent} requests`);
@@ -431,26 +463,94 @@ export async function runCampaign(opts: CampaignOptions): Promise<CampaignReport
       }
     };
 
-    const send = (req: FuzzRequest) => {
-      const w = wire(req, tokens);
-      return w.transport === "h2" ? sendH2(h2, w, opts.deadlineMs) : sendH1(url, w, opts.deadlineMs);
+    const send = (req: FuzzRequest, withTokens = tokens, deadlineMs = opts.deadlineMs) => {
+      const w = wire(req, withTokens);
+      return w.transport === "h2" ? sendH2(h2, w, deadlineMs) : sendH1(url, w, deadlineMs);
+    };
+
+    // The same request from `callers` callers at once, all sent before any answer is read. A user's request goes
+    // out with a new account's token: what a call makes on first use is where concurrent callers collide (issue 23:
+    // a new user's first profile changes at once answered 500 on the key); an admin's with the admin's token.
+    const together = `${opts.callers} callers at once`;
+    const sendTogether = async (req: FuzzRequest) => {
+      const withTokens =
+        req.auth === "user" ? { ...tokens, user: `Bearer ${(await platform.signUp()).token}` } : tokens;
+      // Work that is slow by design (a password hash: sign-up, login) queues behind itself when many callers ask
+      // at once: the last answer comes about `callers` times later than one alone, which is no hang.
+      const deadline = opts.deadlineMs * Math.max(1, opts.callers / 5);
+      const outcomes = await Promise.all(Array.from({ length: opts.callers }, () => send(req, withTokens, deadline)));
+      for (const o of outcomes) tally(req, o);
+      // An operation of the pass may end the admin's or the service's session (a logout, a ban): a new one for
+      // the next request, as the random requests do.
+      if (
+        req.auth !== "user" &&
+        REAL_TOKENS.has(req.auth) &&
+        outcomes.some((o) => o.status === 401 && /revoked|expired|banned|deactivat|not found/i.test(o.snippet))
+      ) {
+        tokens = withPair({ ...tokens, ...(await mintTokens(platform, new Set([req.auth]))) });
+      }
+      return outcomes;
+    };
+    /** What went wrong when `callers` callers sent `req` at once, if anything. */
+    const concurrencyFailure = (req: FuzzRequest, outcomes: Outcome[]) => {
+      const bad = outcomes.flatMap((o) => {
+        // The kit's answer to a unique violation no handler anticipated: not a 500, still a race to fix there.
+        const why =
+          verdict(req, o) ?? (answerMessage(o) === ALREADY_EXISTS_MESSAGE ? `unanticipated ${o.status}` : undefined);
+        return why ? [{ why, o }] : [];
+      });
+      if (bad.length === 0) return undefined;
+      const { why, o } = bad[0]!;
+      const statuses = outcomes.map((x) => x.status).join(" ");
+      return {
+        signature: `concurrency ${signatureOf(why, req, o)}`,
+        message: `${bad.length} of ${outcomes.length} callers at once: ${why} after ${Math.round(o.ms)} ms: ${clip(answerMessage(o), 300)}`,
+        line: `sent by ${together}${req.auth === "user" ? " (a new user's token)" : ""}: ${bad.length} failed (statuses ${statuses})`,
+      };
+    };
+    const concurrentReplay = (seed: number, path: string) =>
+      `${opts.only ? `FUZZ_OPS='${opts.only.source}' ` : ""}FUZZ_CONCURRENT=1 FUZZ_CALLERS=${opts.callers} FUZZ_SEED=${seed} FUZZ_PATH=${path} npm run fuzz`;
+
+    // A replay with FUZZ_CONCURRENT=1: every request of the batch by `callers` callers at once.
+    const runTogether = async (batch: FuzzRequest[]) => {
+      for (const req of batch) {
+        const failure = concurrencyFailure(req, await sendTogether(req));
+        if (failure) throw new FindingError(failure.signature, failure.message, req);
+      }
     };
 
     const record = async (result: fc.RunDetails<[FuzzRequest[]]>, seed: number) => {
       if (!result.failed || result.counterexample === null) return false;
       const err = result.errorInstance;
-      const signature = err instanceof FindingError ? err.signature : `error ${(err as Error)?.message ?? String(err)}`;
+      let signature = err instanceof FindingError ? err.signature : `error ${(err as Error)?.message ?? String(err)}`;
+      let message = (err as Error)?.message ?? String(err);
       known.add(signature);
       const path = result.counterexamplePath ?? "";
+      // The operations list is part of what a path replays: a FUZZ_OPS filter goes with it.
+      let replay = opts.concurrent
+        ? concurrentReplay(seed, path)
+        : `${opts.only ? `FUZZ_OPS='${opts.only.source}' ` : ""}FUZZ_SEED=${seed} FUZZ_PATH=${path} npm run fuzz`;
       let requests = result.counterexample[0].map(describeRequest);
       if (err instanceof FindingError && err.request) {
         // The shrunk batch may still carry bystanders: name the request that failed, and whether it fails alone.
-        const alone = await send(err.request);
-        sent++;
+        const alone = tally(err.request, await send(err.request));
         const again = verdict(err.request, alone);
-        requests = [
-          `${describeRequest(err.request)}\n  sent alone once more: ${again ?? `no longer fails (${alone.status})`}`,
+        const lines = [
+          describeRequest(err.request),
+          `  sent alone once more: ${again ?? `no longer fails (${alone.status})`}`,
         ];
+        // A failure that does not come back alone may be a race: the same request from many callers at once.
+        if (!again && !opts.concurrent) {
+          const failure = concurrencyFailure(err.request, await sendTogether(err.request));
+          if (failure) {
+            signature = failure.signature;
+            message = `${message}\n${failure.message}`;
+            replay = concurrentReplay(seed, path);
+            known.add(signature);
+          }
+          lines.push(`  ${failure?.line ?? `sent by ${together}: no failure either`}`);
+        }
+        requests = [lines.join("\n")];
       } else if (err instanceof FindingError && err.suspects.length > 0) {
         // Send the suspects one by one to find the one that brings the crash back; a /healthz round trip
         // after each lets the server finish with it first.
@@ -469,17 +569,48 @@ export async function runCampaign(opts: CampaignOptions): Promise<CampaignReport
           }
         }
       }
-      findings.push({
-        signature,
-        message: (err as Error)?.message ?? String(err),
-        seed,
-        path,
-        requests,
-        // The operations list is part of what a path replays: a FUZZ_OPS filter goes with it.
-        replay: `${opts.only ? `FUZZ_OPS='${opts.only.source}' ` : ""}FUZZ_SEED=${seed} FUZZ_PATH=${path} npm run fuzz`,
-      });
+      findings.push({ signature, message, seed, path, requests, replay });
       log(`fuzz: finding ${signature} (seed ${seed}, path ${path}, ${result.numShrinks} shrinks)`);
       return true;
+    };
+
+    // The concurrency pass: every operation that creates something — a REST POST or PUT, the methods the gateway
+    // maps creating and changing calls to (an RPC is the same handler once more) — as a well-behaved client would
+    // send it, by `callers` callers at once, in an order the seed decides. Each request is the seed's and the
+    // operation's own, so `FUZZ_OPS='^<operation>$' FUZZ_SEED=<seed> FUZZ_REQUESTS=0` sends it again.
+    const concurrencyPass = async () => {
+      const creating = ops.filter((o) => o.plain && /^(POST|PUT) /.test(o.id));
+      const order = fc.sample(fc.shuffledSubarray(creating, { minLength: creating.length }), {
+        seed: opts.seed,
+        numRuns: 1,
+      })[0]!;
+      let covered = 0;
+      // Its own seconds from when it starts (the random requests may have ended early on FUZZ_REQUESTS).
+      const end = Math.min(opts.seconds, elapsed() + passSeconds);
+      for (const op of order) {
+        if (elapsed() >= end || opts.signal?.aborted) break;
+        for (let k = 0; k < opts.passSamples; k++) {
+          const [drawn] = fc.sample(op.plain!, { seed: (opts.seed ^ hashOf(`${op.id}#${k}`)) | 0, numRuns: 1 });
+          // Sample k is sent as a new user, an admin, a service, in turn: most operations take only one of them.
+          const req = { ...drawn!, auth: PASS_CALLERS[k % PASS_CALLERS.length]! };
+          const failure = concurrencyFailure(req, await sendTogether(req));
+          if (!failure || known.has(failure.signature)) continue;
+          known.add(failure.signature);
+          findings.push({
+            signature: failure.signature,
+            message: failure.message,
+            seed: opts.seed,
+            path: "",
+            requests: [`${describeRequest(req)}\n  ${failure.line}`],
+            replay: `FUZZ_OPS='^${escapeRegExp(op.id)}$' FUZZ_PASS_SAMPLES=${k + 1} FUZZ_CALLERS=${opts.callers} FUZZ_SEED=${opts.seed} FUZZ_REQUESTS=0 npm run fuzz`,
+          });
+          log(`fuzz: finding ${failure.signature} (concurrency pass, ${op.id})`);
+        }
+        covered++;
+      }
+      passFigures = { operations: creating.length, covered };
+      log(`fuzz: concurrency pass: ${covered} of ${creating.length} creating operations by ${together}`);
+      await health("after the concurrency pass");
     };
 
     if (opts.path !== undefined) {
@@ -495,10 +626,11 @@ export async function runCampaign(opts: CampaignOptions): Promise<CampaignReport
         const result = await fc.check(property, {
           seed,
           numRuns,
-          plugins: [fc.interruptAfterTimeLimit(Math.max(1, (opts.seconds - elapsed()) * 1000))],
+          plugins: [fc.interruptAfterTimeLimit(Math.max(1, (randomSeconds - elapsed()) * 1000))],
         });
         await record(result as fc.RunDetails<[FuzzRequest[]]>, seed);
       }
+      if (passSeconds > 0) await concurrencyPass();
     }
     await health("at the end");
   } finally {
@@ -523,6 +655,7 @@ export async function runCampaign(opts: CampaignOptions): Promise<CampaignReport
     hangs,
     healthFailures,
     findings,
+    concurrencyPass: passFigures,
     seconds: elapsed(),
   };
 }
@@ -541,6 +674,7 @@ export function formatReport(r: CampaignReport): string {
         .join(", ") || "none"
     }`,
     `latency: p50 ${r.p50.toFixed(1)} ms, p99 ${r.p99.toFixed(1)} ms`,
+    `concurrency pass: ${r.concurrencyPass.covered} of ${r.concurrencyPass.operations} creating operations sent by many callers at once`,
     `crashes: ${r.crashes.length}, hangs: ${r.hangs}, /healthz failures: ${r.healthFailures.length}, findings: ${r.findings.length}`,
   ];
   lines.push(`most frequent refusals: ${r.topRefusals.map(([m, n]) => `\n  ${n} × ${m}`).join("")}`);

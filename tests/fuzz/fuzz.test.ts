@@ -1,5 +1,6 @@
 // The short form of the fuzz campaign (see campaign.ts): a few thousand generated requests against every
-// service the platform registers, in CI with the rest of the backend suites. FUZZ_SEED (and FUZZ_PATH)
+// service the platform registers, then the concurrency pass (creating operations by FUZZ_CALLERS callers at
+// once) in the last FUZZ_PASS_SECONDS, in CI with the rest of the backend suites. FUZZ_SEED (and FUZZ_PATH)
 // replay a failure; FUZZ_REQUESTS / FUZZ_SECONDS change the bounds.
 import { describe, expect, it } from "vitest";
 import { campaignOptions, formatReport, runCampaign } from "./campaign.ts";
@@ -18,6 +19,7 @@ describe("fuzz campaign (short form)", () => {
       expect(report.sent).toBeGreaterThan(Math.min(options.requests, 1_000));
       expect(report.byClass["2xx"]).toBeGreaterThan(0);
       expect(report.byClass["4xx"]).toBeGreaterThan(0);
+      expect(report.concurrencyPass.covered).toBeGreaterThan(0);
       expect(
         {
           crashes: report.crashes.length,

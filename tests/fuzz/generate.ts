@@ -45,6 +45,11 @@ export interface FuzzRequest {
 export interface Operation {
   id: string;
   arbitrary: fc.Arbitrary<FuzzRequest>;
+  /**
+   * REST only: the request a well-behaved client sends (declared method, sane path values, a JSON body of the
+   * schema's shape, a user's or an admin's token, complete and plainly framed), for the concurrency pass.
+   */
+  plain?: fc.Arbitrary<FuzzRequest>;
 }
 
 type Schema = Record<string, unknown>;
@@ -310,6 +315,46 @@ function validish(doc: OpenApiDoc, raw: Schema, name: string, depth: number): fc
   }
 }
 
+/**
+ * A value a well-behaved client sends: every property of an object, of its schema's type, with no hostile
+ * mutation (the concurrency pass wants requests that get as far as the handler's writes).
+ */
+function plainValue(doc: OpenApiDoc, raw: Schema, name: string, depth: number): fc.Arbitrary<J> {
+  const schema = resolve(doc, raw);
+  if (Array.isArray(schema.enum)) return fc.constantFrom(...(schema.enum as string[])).map(v);
+  const type = Array.isArray(schema.type) ? (schema.type as string[])[0] : (schema.type as string | undefined);
+  switch (type) {
+    case "string":
+      return (/Id$|^id$|uuid/i.test(name) ? sometimes(fc.uuid(), doc.known?.ids) : stringFor(schema, name, doc.known))
+        .filter((x) => x.trim() !== "")
+        .map(v);
+    case "integer":
+      return fc.integer({ min: 1, max: 100 }).map(v);
+    case "number":
+      return fc.double({ min: 0, max: 100, noNaN: true }).map(v);
+    case "boolean":
+      return fc.boolean().map(v);
+    case "array":
+      if (depth > 3) return fc.constant(v([]));
+      return fc
+        .array(plainValue(doc, (schema.items as Schema) ?? {}, name, depth + 1), { minLength: 1, maxLength: 2 })
+        .map((items) => ({ k: "arr", v: items }) as J);
+    case "object": {
+      if (depth > 3) return fc.constant(v({}));
+      const props = Object.entries((schema.properties as Record<string, Schema> | undefined) ?? {});
+      // Every property, or some: a change call's optional fields (a picture id) are as often left out.
+      return fc
+        .oneof(fc.constant(props), fc.subarray(props))
+        .chain((chosen) =>
+          fc.tuple(...chosen.map(([k, sch]) => plainValue(doc, sch, k, depth + 1).map((x) => [k, x] as [string, J]))),
+        )
+        .map((entries) => ({ k: "obj", v: entries }) as J);
+    }
+    default:
+      return fc.constant(v({}));
+  }
+}
+
 // ---------------------------------------------------------------------------------------------------------
 // Shared request parts.
 
@@ -375,19 +420,20 @@ const extraHeaders: fc.Arbitrary<Array<[string, string]>> = fc.oneof(
 // ---------------------------------------------------------------------------------------------------------
 // REST operations from /openapi.json.
 
+/** A path segment a client would send: an id, a number or a short word, percent-encoded. */
+const saneSegment = (known?: Known): fc.Arbitrary<string> =>
+  fc
+    .oneof(
+      sometimes(fc.uuid(), known?.ids),
+      fc.integer({ min: 0, max: 99999 }).map(String),
+      fc.string({ minLength: 1, maxLength: 12 }),
+    )
+    .map(pct);
+
 /** One path segment, already as it goes on the wire: sane values percent-encoded, hostile ones raw. */
 const pathSegment = (schema: Schema, known?: Known): fc.Arbitrary<string> =>
   fc.oneof(
-    {
-      weight: 10,
-      arbitrary: fc
-        .oneof(
-          sometimes(fc.uuid(), known?.ids),
-          fc.integer({ min: 0, max: 99999 }).map(String),
-          fc.string({ minLength: 1, maxLength: 12 }),
-        )
-        .map(pct),
-    },
+    { weight: 10, arbitrary: saneSegment(known) },
     {
       weight: 1,
       arbitrary: (schema.enum ? fc.constantFrom(...(schema.enum as string[])) : fc.constant("x")).map(pct),
@@ -755,7 +801,33 @@ function restOperations(doc: OpenApiDoc): Operation[] {
           framing: r.framing,
           ending: r.ending,
         }));
-      ops.push({ id, arbitrary });
+      const plainPath = pieces.map((piece) =>
+        piece.startsWith("{")
+          ? saneSegment(doc.known)
+          : fc
+              .tuple(...piece.split("/").map((p) => (p === "*" || p === "**" ? saneSegment() : fc.constant(p))))
+              .map((a) => a.join("/")),
+      );
+      const plain = fc
+        .record({
+          path: fc.tuple(...plainPath).map((a) => a.join("")),
+          // The pass chooses the caller (a new user, an admin, a service).
+          auth: fc.constant<AuthKind>("user"),
+          body: op.requestBody ? plainValue(doc, bodySchema ?? {}, "", 0).map(serialize) : fc.constant(""),
+        })
+        .map<FuzzRequest>((r) => ({
+          op: id,
+          transport: "h1",
+          method: upper,
+          target: r.path,
+          auth: r.auth,
+          headers: r.body === "" ? [] : [["content-type", "application/json"]],
+          body: r.body,
+          binary: false,
+          framing: "length",
+          ending: { kind: "complete" },
+        }));
+      ops.push({ id, arbitrary, plain });
     }
   }
   return ops;

@@ -4,6 +4,8 @@
 //
 //   npm run fuzz                                    # FUZZ_REQUESTS=100000 FUZZ_SECONDS=1200 by default
 //   FUZZ_SEED=123 FUZZ_PATH=4:0:1 npm run fuzz      # replays one shrunk failure
+//   FUZZ_CONCURRENT=1 FUZZ_SEED=… FUZZ_PATH=… npm run fuzz   # … with each request from FUZZ_CALLERS callers at once
+//   FUZZ_OPS='^POST /api/…$' FUZZ_SEED=… FUZZ_REQUESTS=0 npm run fuzz   # the concurrency pass on one operation
 import setup from "../setup/global-setup.ts";
 
 const provided: Record<string, string> = {};

@@ -2,6 +2,7 @@
 // code did not anticipate become Internal with a generic message; the original stays in `cause` and in
 // the log, never in the answer.
 import { Code, ConnectError } from "@connectrpc/connect";
+import { DriverException } from "@mikro-orm/core";
 import type { Logger } from "pino";
 
 /** The message callers see for an error nobody anticipated. */
@@ -13,13 +14,40 @@ export const INTERNAL_ERROR_MESSAGE = "internal error";
  */
 export const CALL_OVER = new ConnectError("the call is over", Code.Canceled);
 
+/** What a unique violation no handler anticipated answers (409): the row was there, most likely made at once by another call. */
+export const ALREADY_EXISTS_MESSAGE = "it already exists (made at the same time by another call?)";
+
+/**
+ * The SQLSTATE of a PostgreSQL error: MikroORM's DriverException keeps the driver's `code`, and pg's own
+ * DatabaseError (a handler's SQL on a pool) carries it with a `severity`.
+ */
+function sqlState(reason: unknown): string | undefined {
+  if (!(reason instanceof Error)) return undefined;
+  const { code, severity } = reason as { code?: unknown; severity?: unknown };
+  if (typeof code !== "string" || !/^[0-9A-Z]{5}$/.test(code)) return undefined;
+  return reason instanceof DriverException || typeof severity === "string" ? code : undefined;
+}
+
 /**
  * Returns a ConnectError for any thrown value. ConnectErrors pass through unchanged (their message was
  * written for the caller); anything else becomes Internal with the original in `cause`. An abort of the
- * call keeps its Canceled / DeadlineExceeded code, as `ConnectError.from` decides.
+ * call keeps its Canceled / DeadlineExceeded code, as `ConnectError.from` decides. A unique violation
+ * (SQLSTATE 23505) that escapes a handler is a conflict with another call, not a server fault: AlreadyExists;
+ * a deadlock or serialization failure (40P01, 40001) is one the caller may retry: Aborted.
  */
 export function toConnectError(reason: unknown): ConnectError {
   if (reason instanceof ConnectError) return reason;
+  const state = sqlState(reason);
+  if (state === "23505")
+    return new ConnectError(ALREADY_EXISTS_MESSAGE, Code.AlreadyExists, undefined, undefined, reason);
+  if (state === "40P01" || state === "40001")
+    return new ConnectError(
+      "another call changed the same data at once, try again",
+      Code.Aborted,
+      undefined,
+      undefined,
+      reason,
+    );
   const converted = ConnectError.from(reason);
   if (converted.code === Code.Canceled || converted.code === Code.DeadlineExceeded) return converted;
   return new ConnectError(INTERNAL_ERROR_MESSAGE, Code.Internal, undefined, undefined, reason);
@@ -29,6 +57,8 @@ export function toConnectError(reason: unknown): ConnectError {
 export function toLoggedConnectError(reason: unknown, logger: Logger | undefined): ConnectError {
   const error = toConnectError(reason);
   if (error !== reason && error.code === Code.Internal) logger?.error({ err: reason }, "unexpected error");
+  // A conflict the handler did not anticipate is a race to fix there: worth a line, not an alarm.
+  else if (error !== reason && error.cause === reason) logger?.warn({ err: reason }, "unanticipated database conflict");
   return error;
 }
 

@@ -12,7 +12,13 @@ export {
   serverLimits,
 } from "./config.ts";
 export { createCallLogger, createLogger } from "./logger.ts";
-export { INTERNAL_ERROR_MESSAGE, isServerFault, toConnectError, toLoggedConnectError } from "./errors.ts";
+export {
+  ALREADY_EXISTS_MESSAGE,
+  INTERNAL_ERROR_MESSAGE,
+  isServerFault,
+  toConnectError,
+  toLoggedConnectError,
+} from "./errors.ts";
 export { remoteKeySource } from "./auth/key-source.ts";
 export { createTokenVerifier } from "./auth/verifier.ts";
 export { createSessionRevocations, REVOCATIONS_BUCKET } from "./auth/revocations-kv.ts";
@@ -29,6 +35,7 @@ export { allowedStringsOf, enumOfWire, inEnumOf, wireName, wireNamesOf } from ".
 export { createMetricsInterceptor, rpcMetrics } from "./interceptors/metrics.ts";
 export { createLoggingInterceptor } from "./interceptors/logging.ts";
 export { initOrm, initServiceOrm, migrateUp } from "./db/orm.ts";
+export { findOrInsert, insertIfMissing } from "./db/insert-if-missing.ts";
 export { captureRoutes, methodKey } from "./route-capture.ts";
 export { createInProcessTransport, IN_PROCESS_PROTOCOL } from "./in-process-transport.ts";
 export { startServiceHost } from "./host.ts";

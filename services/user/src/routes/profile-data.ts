@@ -4,7 +4,7 @@ import { OptimisticLockError } from "@mikro-orm/core";
 import type { EntityManager } from "@mikro-orm/postgresql";
 import { UserDataSchema as UserDataMessageSchema, type Profile as ProfileMessage } from "@tt/proto/tt/user/v1/user_pb";
 import type { ProfileService } from "@tt/proto/tt/user/v1/profile_service_pb";
-import { createObjectStore, type Identity } from "@tt/kit";
+import { createObjectStore, findOrInsert, type Identity } from "@tt/kit";
 import { toAccountMessage } from "../modules/accounts/account-message.ts";
 import { enqueueProfileUpdated, enqueueUserUpdated } from "../modules/profile-data/profile-events.ts";
 import {
@@ -251,9 +251,8 @@ export function profileDataRoutes(svc: UserServiceContext): Partial<ServiceImpl<
       const checked = checkUserData(req.userData ?? create(UserDataMessageSchema));
       const user = await em.findOne(User, { id: userId });
       if (!user) throw notFound();
-      const data = (await em.findOne(UserData, { user: userId })) ?? em.create(UserData, { user, ...checked });
-      em.assign(data, checked);
-      await em.flush();
+      // The whole settings row, in one statement: concurrent first saves all answer (issue 23).
+      await em.upsert(UserData, { user: userId, ...checked });
       return { userData: create(UserDataMessageSchema, checked) };
     },
 
@@ -293,7 +292,7 @@ export function profileDataRoutes(svc: UserServiceContext): Partial<ServiceImpl<
       }
       const parts = (await loadProfileParts(em, [userId])).get(userId);
       if (!parts) throw notFound();
-      const socials = parts.socials ?? em.create(UserSocials, { user: parts.user });
+      const socials = parts.socials ?? (await findOrInsert(em, UserSocials, { user: userId }, { user: userId }));
       em.assign(socials, changes);
       const details = parts.details ?? (await detailsFor(em, parts.user));
       details.updatedAt = new Date();

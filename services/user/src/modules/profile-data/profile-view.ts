@@ -2,6 +2,7 @@
 import { create } from "@bufbuild/protobuf";
 import { timestampFromDate } from "@bufbuild/protobuf/wkt";
 import type { EntityManager } from "@mikro-orm/postgresql";
+import { findOrInsert } from "@tt/kit";
 import {
   ImageVariantSchema,
   ProfileSchema as ProfileMessageSchema,
@@ -125,14 +126,16 @@ export function toFullUserMessage(parts: ProfileParts, baseUrl: string, withPriv
   return message;
 }
 
-/** The details row of a user, created (unsaved) when the profile has none yet. */
+/**
+ * The details row of a user, made when the profile has none yet. Made at once and race-free (insert … on conflict
+ * do nothing, then read): concurrent first changes of a profile all change the one row (issue 23).
+ */
 export async function detailsFor(em: EntityManager, user: User): Promise<ProfileDetails> {
-  const existing = await em.findOne(
+  return findOrInsert(
+    em,
     ProfileDetails,
     { user: user.id },
+    { user: user.id, profilePicture: null, coverPicture: null, updatedAt: new Date() },
     { populate: ["profilePicture", "coverPicture"] },
-  );
-  return (
-    existing ?? em.create(ProfileDetails, { user, profilePicture: null, coverPicture: null, updatedAt: new Date() })
   );
 }
