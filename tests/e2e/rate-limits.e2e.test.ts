@@ -4,6 +4,9 @@
 // retry-after. The platform is this file's own, with small limits, so each test counts requests up to a limit
 // instead of waiting for a window: nothing here sleeps.
 import { randomUUID } from "node:crypto";
+import { Code, ConnectError, createClient } from "@connectrpc/connect";
+import { createConnectTransport } from "@connectrpc/connect-node";
+import { StageService } from "@tt/proto/tt/social/v1/stage_service_pb";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestPlatform, type Answer, type TestPlatform } from "./support/platform.ts";
 
@@ -16,7 +19,7 @@ const LIMITS = {
   ROOM_PASSWORD_GUESSES_PER_ROOM: "4",
   ROOM_PASSWORD_GUESSES_PER_CALLER: "3",
   // Every caller here comes from the same address (the gateway's peer), so its budget is the sum of the tests'.
-  ROOM_PASSWORD_GUESSES_PER_ADDRESS: "12",
+  ROOM_PASSWORD_GUESSES_PER_ADDRESS: "20",
   ROOM_PASSWORD_GUESS_WINDOW_SECONDS: HOUR,
   ROOM_FRIEND_INVITATIONS_PER_WINDOW: "3",
   ROOM_FRIEND_INVITATIONS_WINDOW_SECONDS: HOUR,
@@ -110,6 +113,48 @@ describe("guest passwords", () => {
     expect((await join(room.owner.token, room.uuid, "")).status).toBe(200);
   });
 
+  it("guesses through the live stage's join stream count against the room as well", async () => {
+    const password = `right-${randomUUID()}`;
+    const room = await privateRoom(password);
+    const guesser = await signUp();
+    const transport = createConnectTransport({
+      baseUrl: platform.url,
+      httpVersion: "1.1",
+      interceptors: [
+        (next) => (req) => {
+          req.header.set("authorization", `Bearer ${guesser.token}`);
+          return next(req);
+        },
+      ],
+    });
+    /** The join stream's first answer: its refusal's code, or "joined". */
+    const joinStage = async (guestPassword: string) => {
+      const abort = new AbortController();
+      try {
+        for await (const m of createClient(StageService, transport).join(
+          { room: room.uuid, guestPassword },
+          { signal: abort.signal },
+        )) {
+          if (m.kind.case === "state") return "joined";
+        }
+        return "ended";
+      } catch (err) {
+        return ConnectError.from(err);
+      } finally {
+        abort.abort();
+      }
+    };
+    for (let i = 0; i < 3; i++) {
+      expect(await joinStage(`wrong-${i}`)).toMatchObject({ code: Code.PermissionDenied });
+    }
+    // The caller's limit (3), even with the right password.
+    const refused = await joinStage(password);
+    expect(refused).toMatchObject({ code: Code.ResourceExhausted });
+    expect(Number((refused as ConnectError).metadata.get("retry-after"))).toBeGreaterThan(0);
+    // The room's limit (4) is spent for everyone's joins by REST too.
+    expectTooMany(await join((await signUp()).token, room.uuid, password));
+  });
+
   it("POST /rooms/list answers the one room of a password, and none when several rooms share it", async () => {
     const shared = `shared-${randomUUID()}`;
     await privateRoom(shared);
@@ -126,10 +171,10 @@ describe("guest passwords", () => {
   });
 
   it("one address is limited over all its callers", async () => {
-    // The earlier tests spent 5 + 5 + 2 of the address's 12 guesses (refused ones count too): fresh callers, each
-    // within its own limit, are refused now (whichever test ran alone, the loop reaches the limit).
+    // The earlier tests spent 13 of the address's 20 guesses (refused ones count too; the stage's are counted by
+    // room and user only): fresh callers, each within its own limits, reach the address's limit (run alone too).
     let status = 0;
-    for (let i = 0; i < 12 && status !== 429; i++) {
+    for (let i = 0; i < 20 && status !== 429; i++) {
       const caller = await signUp();
       status = (await listByPassword(caller.token, `spray-${randomUUID()}`)).status;
     }

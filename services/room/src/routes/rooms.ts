@@ -19,7 +19,12 @@ import type { RoomService } from "@tt/proto/tt/room/v1/room_service_pb";
 import type { RoomServiceContext } from "../context.ts";
 import { admit } from "../modules/rooms/admission.ts";
 import { guestPasswordLookup, verifyGuestPassword } from "../modules/rooms/guest-password.ts";
-import { checksGuestPassword, passwordGuessChecks, TOO_MANY_GUESSES } from "../modules/rooms/password-throttle.ts";
+import {
+  checksGuestPassword,
+  passwordGuessChecks,
+  stagePasswordGuessChecks,
+  TOO_MANY_GUESSES,
+} from "../modules/rooms/password-throttle.ts";
 import { encodePoster, posterKey } from "../modules/rooms/poster.ts";
 import {
   checkExternalUrl,
@@ -278,6 +283,10 @@ export function roomRoutes(svc: RoomServiceContext): ServiceImpl<typeof RoomServ
       const userId = req.userUuid === "" ? "" : checkUuid(req.userUuid.toLowerCase(), "userUuid");
       const accountRole = userId === "" ? "guest" : await svc.accountRoleOf(userId, ctx.signal);
       const member = await memberOf(em, room, userId, accountRole);
+      if (checksGuestPassword(room, member, req.guestPassword)) {
+        // The stage's join stream is another way to guess: counted by room and user as JoinRoom counts them.
+        await enforceThrottles(em, stagePasswordGuessChecks(svc.areas.limits, room.id, userId), TOO_MANY_GUESSES);
+      }
       await admit(em, room, member, req.guestPassword);
       return { room: view(room), roles: effectiveRoles(member) };
     },

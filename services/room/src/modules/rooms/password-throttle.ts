@@ -17,23 +17,34 @@ export function checksGuestPassword(room: Room, member: Member, guestPassword: s
   return room.type === "PRIVATE" && guestPassword !== "" && !isRoomMember(member);
 }
 
+function rule(limits: LimitsConfig, scope: "caller" | "address" | "room"): ThrottleRule {
+  const limit = {
+    caller: limits.ROOM_PASSWORD_GUESSES_PER_CALLER,
+    address: limits.ROOM_PASSWORD_GUESSES_PER_ADDRESS,
+    room: limits.ROOM_PASSWORD_GUESSES_PER_ROOM,
+  }[scope];
+  return { action: `room-password-${scope}`, limit, windowSeconds: limits.ROOM_PASSWORD_GUESS_WINDOW_SECONDS };
+}
+
 /** The checks of one password guess by the caller, at `roomId` when the guess names a room. */
 export function passwordGuessChecks(ctx: HandlerContext, limits: LimitsConfig, roomId?: string): ThrottleCheck[] {
-  const windowSeconds = limits.ROOM_PASSWORD_GUESS_WINDOW_SECONDS;
-  const rule = (scope: string, limit: number): ThrottleRule => ({
-    action: `room-password-${scope}`,
-    limit,
-    windowSeconds,
-  });
   const identity = callIdentity(ctx);
   const checks = subjectAndAddress(
     ctx,
     `${identity.tokenType}:${identity.subject}`,
-    rule("caller", limits.ROOM_PASSWORD_GUESSES_PER_CALLER),
-    rule("address", limits.ROOM_PASSWORD_GUESSES_PER_ADDRESS),
+    rule(limits, "caller"),
+    rule(limits, "address"),
   );
-  if (roomId !== undefined) {
-    checks.push({ rule: rule("room", limits.ROOM_PASSWORD_GUESSES_PER_ROOM), subject: `room:${roomId}` });
-  }
+  if (roomId !== undefined) checks.push({ rule: rule(limits, "room"), subject: `room:${roomId}` });
+  return checks;
+}
+
+/**
+ * The checks of a guess the social service passes on (AdmitToStage, from a join stream): the caller is a service,
+ * so the room and the user it names (same keys as JoinRoom's), not the address; a guest only by the room.
+ */
+export function stagePasswordGuessChecks(limits: LimitsConfig, roomId: string, userId: string): ThrottleCheck[] {
+  const checks: ThrottleCheck[] = [{ rule: rule(limits, "room"), subject: `room:${roomId}` }];
+  if (userId !== "") checks.push({ rule: rule(limits, "caller"), subject: `user:${userId}` });
   return checks;
 }
