@@ -207,3 +207,21 @@ export type {
   EventDeclaration,
 } from "./bus/index.ts";
 export { NODE_TYPESCRIPT_FLAGS } from "./node-flags.ts";
+export {
+  accountAndAddress,
+  clientAddress,
+  enforceThrottles,
+  hit,
+  maybePrune,
+  REMEMBERED_ACTION_SUFFIX,
+  subjectAndAddress,
+  THROTTLE_MIGRATION_NAME,
+  throttleKey,
+  throttleMigration,
+  throttleTable,
+  ThrottleWindow,
+  ThrottleWindowSchema,
+  TOO_MANY_REQUESTS,
+  tooMany,
+} from "./throttle/index.ts";
+export type { ThrottleCheck, ThrottleRule } from "./throttle/index.ts";

@@ -3,6 +3,7 @@
 // bad variable of every area. Areas added later (the social part) add one line to AREA_LOADERS.
 import { z } from "zod";
 import { parseEnv, parseEnvParts } from "@tt/kit";
+import { loadLimitsConfig } from "./limits-config.ts";
 import { loadPosterConfig } from "./modules/rooms/poster.ts";
 import { loadRoomChatConfig } from "./providers/room-chat.ts";
 import { loadSocialConfig } from "./social-config.ts";
@@ -37,6 +38,7 @@ const AREA_LOADERS = {
   poster: loadPosterConfig,
   chat: loadRoomChatConfig,
   social: loadSocialConfig,
+  limits: loadLimitsConfig,
 };
 
 export type RoomAreaConfigs = { [K in keyof typeof AREA_LOADERS]: ReturnType<(typeof AREA_LOADERS)[K]> };

@@ -1,4 +1,4 @@
-import { OutboxMessageSchema, ProcessedEventSchema } from "@tt/kit";
+import { OutboxMessageSchema, ProcessedEventSchema, ThrottleWindowSchema } from "@tt/kit";
 import { roomEntities } from "./modules/rooms/entities.ts";
 import { socialEntities } from "./modules/social/entities.ts";
 
@@ -8,6 +8,8 @@ export const entities = [
   OutboxMessageSchema,
   // Events this service consumes are marked processed in the same transaction as their effect (kit).
   ProcessedEventSchema,
+  // Guest password guesses and friend invitations are counted per room, caller and address (kit throttle).
+  ThrottleWindowSchema,
   ...roomEntities,
   ...socialEntities,
 ];

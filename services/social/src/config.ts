@@ -65,7 +65,37 @@ export function loadChatConfig(env: Record<string, string | undefined>): ChatCon
   return parseEnv(chatSchema, { SOCIAL_WEB_ORIGINS: origins });
 }
 
+const count = (fallback: number) => z.coerce.number().int().positive().default(fallback);
+
+/**
+ * Per-user limits of the chat (issue 23), each a number of calls in a fixed window, counted in the service's
+ * throttle table (shared by replicas); over it a call is refused with 429 and retry-after. The defaults leave a
+ * lively room alone (a message every half second for ten seconds) and stop floods.
+ */
+const chatLimitsSchema = z.object({
+  SOCIAL_ROOM_MESSAGES_PER_WINDOW: count(20),
+  SOCIAL_ROOM_MESSAGES_WINDOW_SECONDS: count(10),
+  /** Direct messages to anyone. */
+  SOCIAL_DIRECT_MESSAGES_PER_WINDOW: count(20),
+  SOCIAL_DIRECT_MESSAGES_WINDOW_SECONDS: count(10),
+  /** Direct messages to strangers (users who are not the sender's friends), counted as well as the above. */
+  SOCIAL_STRANGER_MESSAGES_PER_WINDOW: count(30),
+  SOCIAL_STRANGER_MESSAGES_WINDOW_SECONDS: count(10 * 60),
+  /** Reactions added or removed. */
+  SOCIAL_REACTIONS_PER_WINDOW: count(30),
+  SOCIAL_REACTIONS_WINDOW_SECONDS: count(10),
+  /** Reported messages. */
+  SOCIAL_REPORTS_PER_WINDOW: count(10),
+  SOCIAL_REPORTS_WINDOW_SECONDS: count(10 * 60),
+});
+
+export type ChatLimits = z.output<typeof chatLimitsSchema>;
+
+export function loadChatLimits(env: Record<string, string | undefined>): ChatLimits {
+  return parseEnv(chatLimitsSchema, env);
+}
+
 /** Every variable of every area at once: a bad deployment fails at start naming each bad variable. */
 export function loadSocialServiceConfig(env: Record<string, string | undefined>) {
-  return parseEnvParts({ stage: loadStageConfig, chat: loadChatConfig }, env);
+  return parseEnvParts({ stage: loadStageConfig, chat: loadChatConfig, chatLimits: loadChatLimits }, env);
 }

@@ -1,4 +1,4 @@
-import { OutboxMessageSchema, ProcessedEventSchema } from "@tt/kit";
+import { OutboxMessageSchema, ProcessedEventSchema, ThrottleWindowSchema } from "@tt/kit";
 import { chatEntities } from "./modules/chat/entities.ts";
 import { RoomPlayedTimeSchema } from "./modules/presence/played-time.entity.ts";
 
@@ -8,6 +8,8 @@ export const entities = [
   OutboxMessageSchema,
   // The room service's events (settings, kicks, bans, deletions) are consumed once per event id.
   ProcessedEventSchema,
+  // Messages, reactions and reports are counted per user (kit throttle).
+  ThrottleWindowSchema,
   // Presence: the seconds of songs played per room (from SongPlayed).
   RoomPlayedTimeSchema,
   // Chat: messages, reactions, reports, read marks, blocks.

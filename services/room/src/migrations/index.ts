@@ -1,5 +1,5 @@
 import type { MigrationObject } from "@mikro-orm/core";
-import { outboxMigration, processedEventsMigration } from "@tt/kit";
+import { outboxMigration, processedEventsMigration, throttleMigration } from "@tt/kit";
 import { roomMigrations } from "./rooms.ts";
 import { socialMigrations } from "./social.ts";
 
@@ -12,6 +12,7 @@ import { socialMigrations } from "./social.ts";
 export const migrationsList: MigrationObject[] = [
   outboxMigration("room"),
   processedEventsMigration("room"),
+  throttleMigration("room"),
   ...roomMigrations,
   ...socialMigrations,
 ];

@@ -3,7 +3,7 @@
 // seen only by its two users; only the inviter withdraws it and only the invitee decides it.
 import type { ServiceImpl } from "@connectrpc/connect";
 import type { EntityManager } from "@mikro-orm/postgresql";
-import { callEm, enumOfWire, publishEvent, wireName } from "@tt/kit";
+import { callEm, enforceThrottles, enumOfWire, publishEvent, wireName } from "@tt/kit";
 import { FriendshipCreatedSchema, FriendshipRemovedSchema } from "@tt/proto/tt/room/v1/events_pb";
 import { InvitationStatus, InvitationStatusSchema, type FriendService } from "@tt/proto/tt/room/v1/friend_service_pb";
 import type { RoomServiceContext } from "../context.ts";
@@ -71,6 +71,18 @@ export function friendRoutes(svc: RoomServiceContext): ServiceImpl<typeof Friend
   return {
     async sendFriendInvitation(req, ctx) {
       const from = callerId(ctx);
+      // Every attempt counts, refused ones too (issue 23: invitations are a way to reach strangers).
+      const limits = svc.areas.limits;
+      await enforceThrottles(callEm(ctx), [
+        {
+          rule: {
+            action: "friend-invitation",
+            limit: limits.ROOM_FRIEND_INVITATIONS_PER_WINDOW,
+            windowSeconds: limits.ROOM_FRIEND_INVITATIONS_WINDOW_SECONDS,
+          },
+          subject: `user:${from}`,
+        },
+      ]);
       const to = req.userId.toLowerCase();
       if (to !== from) await requireAccount(svc, to, ctx.signal);
       const made = await callEm(ctx).transactional(async (em) => {

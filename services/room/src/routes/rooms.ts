@@ -5,12 +5,26 @@ import { timestampDate, timestampFromDate } from "@bufbuild/protobuf/wkt";
 import { Code, ConnectError, type HandlerContext, type ServiceImpl } from "@connectrpc/connect";
 import { UniqueConstraintViolationException } from "@mikro-orm/core";
 import type { EntityManager } from "@mikro-orm/postgresql";
-import { callEm, callIdentity, callProvider, checkUuid, detectImageType, publishEvent } from "@tt/kit";
+import {
+  callEm,
+  callIdentity,
+  callProvider,
+  checkUuid,
+  detectImageType,
+  enforceThrottles,
+  publishEvent,
+} from "@tt/kit";
 import { RoomConversationClearedSchema, RoomCreatedSchema, RoomDeletedSchema } from "@tt/proto/tt/room/v1/events_pb";
 import type { RoomService } from "@tt/proto/tt/room/v1/room_service_pb";
 import type { RoomServiceContext } from "../context.ts";
 import { admit } from "../modules/rooms/admission.ts";
 import { guestPasswordLookup, verifyGuestPassword } from "../modules/rooms/guest-password.ts";
+import {
+  checksGuestPassword,
+  passwordGuessChecks,
+  stagePasswordGuessChecks,
+  TOO_MANY_GUESSES,
+} from "../modules/rooms/password-throttle.ts";
 import { encodePoster, posterKey } from "../modules/rooms/poster.ts";
 import {
   checkExternalUrl,
@@ -246,6 +260,9 @@ export function roomRoutes(svc: RoomServiceContext): ServiceImpl<typeof RoomServ
 
     async joinRoom(req, ctx) {
       const { em, room, member } = await roomAndCaller(ctx, req.id);
+      if (checksGuestPassword(room, member, req.guestPassword)) {
+        await enforceThrottles(em, passwordGuessChecks(ctx, svc.areas.limits, room.id), TOO_MANY_GUESSES);
+      }
       await admit(em, room, member, req.guestPassword);
       if (member.userId !== "") {
         await recordVisit(em, member.userId, room.id, kept);
@@ -266,6 +283,10 @@ export function roomRoutes(svc: RoomServiceContext): ServiceImpl<typeof RoomServ
       const userId = req.userUuid === "" ? "" : checkUuid(req.userUuid.toLowerCase(), "userUuid");
       const accountRole = userId === "" ? "guest" : await svc.accountRoleOf(userId, ctx.signal);
       const member = await memberOf(em, room, userId, accountRole);
+      if (checksGuestPassword(room, member, req.guestPassword)) {
+        // The stage's join stream is another way to guess: counted by room and user as JoinRoom counts them.
+        await enforceThrottles(em, stagePasswordGuessChecks(svc.areas.limits, room.id, userId), TOO_MANY_GUESSES);
+      }
       await admit(em, room, member, req.guestPassword);
       return { room: view(room), roles: effectiveRoles(member) };
     },
@@ -364,15 +385,20 @@ export function roomRoutes(svc: RoomServiceContext): ServiceImpl<typeof RoomServ
     },
 
     async listRoomsByPassword(req, ctx) {
+      const em = callEm(ctx);
+      await enforceThrottles(em, passwordGuessChecks(ctx, svc.areas.limits), TOO_MANY_GUESSES);
       const lookup = guestPasswordLookup(svc.areas.rooms.ROOM_GUEST_PASSWORD_PEPPER, req.password);
-      const candidates = await callEm(ctx).find(Room, { guestPasswordLookup: lookup }, { limit: 20 });
+      // Two rooms are enough to know the password is not one room's.
+      const candidates = await em.find(Room, { guestPasswordLookup: lookup }, { limit: 2 });
       const matching: Room[] = [];
       for (const room of candidates) {
         if (room.guestPasswordHash && (await verifyGuestPassword(room.guestPasswordHash, req.password))) {
           matching.push(room);
         }
       }
-      return { rooms: matching.map(view) };
+      // A password finds one room (issue 23): one guess must not try every private room at once and say which of
+      // them matched. A password several rooms share finds none; their guests join by the room's link with it.
+      return { rooms: matching.length === 1 ? matching.map(view) : [] };
     },
 
     async listOwnedRooms(req, ctx) {

@@ -1,5 +1,5 @@
 import type { MigrationObject } from "@mikro-orm/core";
-import { outboxMigration, processedEventsMigration } from "@tt/kit";
+import { outboxMigration, processedEventsMigration, throttleMigration } from "@tt/kit";
 import { chatMigrations } from "../modules/chat/migrations.ts";
 import { presenceMigrations } from "../modules/presence/migrations.ts";
 
@@ -7,6 +7,7 @@ import { presenceMigrations } from "../modules/presence/migrations.ts";
 export const migrationsList: MigrationObject[] = [
   outboxMigration("social"),
   processedEventsMigration("social"),
+  throttleMigration("social"),
   ...presenceMigrations,
   ...chatMigrations,
 ];

@@ -6,7 +6,7 @@ import type { AccountConfig } from "../modules/accounts/account-config.ts";
 import type { AccountView } from "../modules/accounts/account-message.ts";
 import { hasPassword } from "../modules/accounts/no-password.ts";
 import { isEmailVerified } from "../modules/contact/emails.ts";
-import { accountAndAddress, clientAddress, enforceThrottles, type ThrottleCheck } from "../modules/contact/throttle.ts";
+import { accountAndAddress, clientAddress, enforceThrottles, type ThrottleCheck } from "@tt/kit";
 import { AccountToken } from "../modules/accounts/account-token.entity.ts";
 import { createAccountToken, hashSecret, newSecret, spendAccountToken } from "../modules/accounts/one-time-token.ts";
 import { Session } from "../modules/sessions/session.entity.ts";

@@ -7,10 +7,9 @@ import { codeMatches, hashCode, newCode } from "../modules/contact/codes.ts";
 import type { ContactConfig } from "../modules/contact/contact-config.ts";
 import { Email } from "../modules/contact/email.entity.ts";
 import { ensurePrimaryEmail, EmailStatus, toEmailMessage, USER_EMAIL_TYPES } from "../modules/contact/emails.ts";
-import { accountAndAddress, enforceThrottles, type ThrottleRule } from "../modules/contact/throttle.ts";
+import { accountAndAddress, enforceThrottles, isUuid, type ThrottleRule } from "@tt/kit";
 import { User } from "../modules/users/user.entity.ts";
 import type { UserServiceContext } from "../user-context.ts";
-import { isUuid } from "@tt/kit";
 import { callEm, callerAccount, callIdentity } from "./call.ts";
 import {
   CODE_NOT_SENT,

@@ -14,7 +14,7 @@ import { MobileCode } from "../modules/contact/mobile-code.entity.ts";
 import { PhoneNumber } from "../modules/contact/phone-number.entity.ts";
 import { PhoneValidation } from "../modules/contact/phone-validation.entity.ts";
 import { phoneNumberRecord, validateThroughCache } from "../modules/contact/phone-numbers.ts";
-import { clientAddress, enforceThrottles, tooMany, type ThrottleCheck } from "../modules/contact/throttle.ts";
+import { clientAddress, enforceThrottles, tooMany, type ThrottleCheck } from "@tt/kit";
 import { startSession, toAccessTokenMessage } from "../modules/sessions/start-session.ts";
 import { createAccount } from "../modules/users/create-account.ts";
 import { User } from "../modules/users/user.entity.ts";

@@ -4,8 +4,7 @@
 import { ConnectError } from "@connectrpc/connect";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { TOO_MANY_LOGINS } from "../modules/contact/login-throttle.ts";
-import { throttleKey } from "../modules/contact/throttle.ts";
-import { ThrottleWindow } from "../modules/contact/throttle-window.entity.ts";
+import { throttleKey, ThrottleWindow } from "@tt/kit";
 import { Code } from "../testing/expect-connect-error.ts";
 import { createUserHarness, type UserHarness } from "../testing/user-harness.ts";
 import { INCORRECT_CREDENTIALS } from "./auth.ts";

@@ -1,7 +1,7 @@
 // The chat area of the social service (issue 14): ChatService routes, its consumers, its tables.
 import { createHash } from "node:crypto";
 import type { ServiceDeps } from "@tt/kit";
-import { loadChatConfig } from "../../config.ts";
+import { loadChatConfig, loadChatLimits } from "../../config.ts";
 import { startChatConsumers } from "./consumers.ts";
 import { createChatPublisher } from "./publish.ts";
 import { createChatRelations } from "./relations.ts";
@@ -22,7 +22,7 @@ export interface ChatOptions {
 
 /**
  * Starts the chat: its clients of the room, user and playlist services, its consumers; `close` stops them. Reads
- * SOCIAL_WEB_ORIGINS (config.ts) from `deps.env`.
+ * SOCIAL_WEB_ORIGINS and the chat limits (config.ts) from `deps.env`.
  */
 export async function startChat(
   deps: Pick<ServiceDeps, "orm" | "bus" | "logger" | "clients" | "env">,
@@ -47,6 +47,7 @@ export async function startChat(
       editWindowMs: opts.editWindowMs,
       admit: opts.admit,
       webOrigins,
+      limits: loadChatLimits(deps.env),
     }),
     close: () => consumers.unsubscribe(),
   };

@@ -41,6 +41,8 @@ export interface ChatRelations {
   profiles(userUuids: string[], signal?: AbortSignal): Promise<Map<string, Profile>>;
   /** Friends plus followed DJs (002 §6), or undefined when the room service could not say. */
   friends(userUuid: string, signal?: AbortSignal): Promise<Set<string> | undefined>;
+  /** Mutual friends only (no followed DJs), or undefined when the room service could not say. */
+  mutualFriends(userUuid: string, signal?: AbortSignal): Promise<Set<string> | undefined>;
   songByLink(link: string, signal?: AbortSignal): Promise<Song | undefined>;
   /** An ordinary crate's preview (playlist service), or undefined when there is none to show. */
   cratePreview(crateUuid: string, signal?: AbortSignal): Promise<CratePreview | undefined>;
@@ -82,6 +84,16 @@ export function createChatRelations(clients: ServiceDeps["clients"]): ChatRelati
   const crates: Client<typeof CrateService> = clients.get(CrateService);
   const roomCache = new TtlCache<ChatRoom>(ROOM_TTL_MS);
   const profileCache = new TtlCache<Profile>(PROFILE_TTL_MS);
+
+  async function mutualFriendsOf(userUuid: string, signal?: AbortSignal): Promise<Set<string>> {
+    const set = new Set<string>();
+    for (let offset = 0; offset < 1000; offset += 100) {
+      const page = await friendsClient.listFriends({ id: userUuid, limit: 100, offset }, { signal });
+      for (const f of page.friends) set.add(f.friendId.toLowerCase());
+      if (page.friends.length < 100) break;
+    }
+    return set;
+  }
 
   return {
     async room(idOrSlug, signal) {
@@ -147,16 +159,19 @@ export function createChatRelations(clients: ServiceDeps["clients"]): ChatRelati
       return out;
     },
 
+    async mutualFriends(userUuid, signal) {
+      try {
+        return await mutualFriendsOf(userUuid, signal);
+      } catch {
+        return undefined;
+      }
+    },
+
     async friends(userUuid, signal) {
       try {
-        const set = new Set<string>();
         // At most 1,000 friends and 1,500 followed DJs are considered: a conversation with anyone beyond
         // falls in OTHERS.
-        for (let offset = 0; offset < 1000; offset += 100) {
-          const page = await friendsClient.listFriends({ id: userUuid, limit: 100, offset }, { signal });
-          for (const f of page.friends) set.add(f.friendId.toLowerCase());
-          if (page.friends.length < 100) break;
-        }
+        const set = await mutualFriendsOf(userUuid, signal);
         for (let skip = 0; skip < 1500; skip += 150) {
           const page = await fans.listDjsFollowed({ id: userUuid, take: 150, skip }, { signal });
           for (const f of page.djFans) set.add(f.djId.toLowerCase());

@@ -10,6 +10,8 @@ import {
   EVENT_ID_HEADER,
   ProcessedEventSchema,
   processedEventsMigration,
+  throttleMigration,
+  ThrottleWindowSchema,
   type ServiceDefinition,
   type Subscription,
 } from "@tt/kit";
@@ -33,8 +35,9 @@ import { chatEntities, chatMigrations, startChat } from "./index.ts";
 const chatDefinition: ServiceDefinition = {
   name: "social",
   services: [ChatService],
-  entities: [...chatEntities, ProcessedEventSchema],
-  migrations: [...chatMigrations, processedEventsMigration("social")],
+  // The chat's limits count in the service's throttle table (kit).
+  entities: [...chatEntities, ProcessedEventSchema, ThrottleWindowSchema],
+  migrations: [...chatMigrations, processedEventsMigration("social"), throttleMigration("social")],
   async create(deps) {
     const chat = await startChat(deps);
     return { routes: (router) => router.service(ChatService, chat.routes), close: chat.close };

@@ -2,7 +2,17 @@
 // announced (publish.ts) and answered, so an acknowledged message is never lost.
 import { Code, ConnectError, type HandlerContext, type ServiceImpl } from "@connectrpc/connect";
 import { toJson } from "@bufbuild/protobuf";
-import { callEm, callIdentity, checkLimit, detectImageType, isUuid, type Identity } from "@tt/kit";
+import {
+  callEm,
+  callIdentity,
+  checkLimit,
+  detectImageType,
+  enforceThrottles,
+  isUuid,
+  type Identity,
+  type ThrottleCheck,
+} from "@tt/kit";
+import { loadChatLimits, type ChatLimits } from "../../config.ts";
 import {
   type ChatMessage,
   ChatMusicInfoSchema,
@@ -58,6 +68,8 @@ export interface ChatRouteContext {
    * the message's playlist preview. Empty or absent: a crate path on any origin counts.
    */
   webOrigins?: readonly string[];
+  /** Per-user limits (issue 23); absent, the defaults of SOCIAL_*_PER_WINDOW (config.ts). */
+  limits?: ChatLimits;
 }
 
 /** Throws the admission's refusal (403 with the room service's reason, 503 for a private room it cannot vouch for). */
@@ -80,6 +92,8 @@ function notFound(message = "message not found"): ConnectError {
 }
 
 /** The caller's account uuid (user and bot tokens; the access option lets nobody else write). */
+const TOO_MANY_MESSAGES = "too many messages, try again later";
+
 function me(ctx: HandlerContext): { id: string; identity: Identity } {
   const identity = callIdentity(ctx);
   if (!isUuid(identity.subject)) throw new ConnectError("Unauthorized", Code.Unauthenticated);
@@ -140,6 +154,25 @@ function checkInput(input: ChatMessageInput | undefined): {
 export function chatRoutes(svc: ChatRouteContext): ServiceImpl<typeof ChatService> {
   const editWindowMs = svc.editWindowMs ?? EDIT_WINDOW_MS;
   const { relations, publisher } = svc;
+  const limits = svc.limits ?? loadChatLimits({});
+
+  /** Counts one call of the user against each rule named (config.ts); 429 with retry-after over any of them. */
+  async function throttle(
+    ctx: HandlerContext,
+    userId: string,
+    kinds: readonly ("ROOM_MESSAGES" | "DIRECT_MESSAGES" | "STRANGER_MESSAGES" | "REACTIONS" | "REPORTS")[],
+    message: string,
+  ): Promise<void> {
+    const checks: ThrottleCheck[] = kinds.map((kind) => ({
+      rule: {
+        action: `chat-${kind.toLowerCase().replace("_", "-")}`,
+        limit: limits[`SOCIAL_${kind}_PER_WINDOW`],
+        windowSeconds: limits[`SOCIAL_${kind}_WINDOW_SECONDS`],
+      },
+      subject: `user:${userId}`,
+    }));
+    await enforceThrottles(callEm(ctx), checks, message);
+  }
 
   /** The caller's standing in a room, refusing those who may not write. */
   async function writer(ctx: HandlerContext, roomUuid: string, who: { id: string; identity: Identity }) {
@@ -334,6 +367,7 @@ export function chatRoutes(svc: ChatRouteContext): ServiceImpl<typeof ChatServic
     async sendRoomMessage(req, ctx) {
       const who = me(ctx);
       const input = checkInput(req.message);
+      await throttle(ctx, who.id, ["ROOM_MESSAGES"], TOO_MANY_MESSAGES);
       const room = await relations.room(req.room, ctx.signal);
       const standing: RoomStanding = await writer(ctx, room.uuid, who);
       const row = await composeMessage(ctx, who, input, req.message!, { roomUuid: room.uuid, badges: standing.badges });
@@ -392,6 +426,7 @@ export function chatRoutes(svc: ChatRouteContext): ServiceImpl<typeof ChatServic
     async toggleReaction(req, ctx) {
       const who = me(ctx);
       const em = callEm(ctx);
+      await throttle(ctx, who.id, ["REACTIONS"], "too many reactions, try again later");
       const row = await visible(ctx, req.uuid, who.id);
       if (row.room_uuid) await writer(ctx, row.room_uuid, who);
       const profile = await relations.profile(who.id, ctx.signal);
@@ -403,6 +438,7 @@ export function chatRoutes(svc: ChatRouteContext): ServiceImpl<typeof ChatServic
 
     async reportMessage(req, ctx) {
       const who = me(ctx);
+      await throttle(ctx, who.id, ["REPORTS"], "too many reports, try again later");
       const row = await visible(ctx, req.uuid, who.id);
       if (row.sender_uuid === who.id) throw bad("you cannot report your own message");
       await addReport(callEm(ctx), row.id, who.id, req.reason);
@@ -451,6 +487,16 @@ export function chatRoutes(svc: ChatRouteContext): ServiceImpl<typeof ChatServic
       const peer = req.user.toLowerCase();
       if (peer === who.id) throw bad("you cannot message yourself");
       const input = checkInput(req.message);
+      // Stricter to strangers (issue 23): a flood of unread messages lands on someone who never agreed to it. When
+      // the room service cannot say who the friends are, the peer counts as a stranger.
+      const friends = await relations.mutualFriends(who.id, ctx.signal);
+      const stranger = !friends?.has(peer);
+      await throttle(
+        ctx,
+        who.id,
+        stranger ? ["DIRECT_MESSAGES", "STRANGER_MESSAGES"] : ["DIRECT_MESSAGES"],
+        TOO_MANY_MESSAGES,
+      );
       const row = await composeMessage(ctx, who, input, req.message!, { receiver: peer }, async () => {
         if (!(await relations.profile(peer, ctx.signal))) throw notFound("user not found");
         if (await blockedEitherWay(callEm(ctx), who.id, peer)) throw forbidden("you cannot message this user");

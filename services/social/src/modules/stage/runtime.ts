@@ -209,6 +209,12 @@ export class StageRuntime {
         this.admissions.delete(key);
         throw new ConnectError(e.rawMessage, e.code);
       }
+      // Too many password guesses (issue 23): the caller waits as the room service says, with its retry-after.
+      if (e.code === Code.ResourceExhausted) {
+        this.admissions.delete(key);
+        const retryAfter = e.metadata.get("retry-after");
+        throw new ConnectError(e.rawMessage, e.code, retryAfter ? { "retry-after": retryAfter } : undefined);
+      }
       if (opts.signal?.aborted) throw e;
       if (room.settings.type === "PRIVATE") {
         this.logger.warn({ err, room: room.uuid }, "room service unreachable: a private room's stage is refused");

@@ -19,11 +19,15 @@ import type { ContactConfig } from "./contact-config.ts";
 import {
   clientAddress,
   enforceThrottles,
-  KNOWN_ADDRESS_ACTION,
+  REMEMBERED_ACTION_SUFFIX,
   throttleKey,
+  throttleTable,
   tooMany,
   type ThrottleCheck,
-} from "./throttle.ts";
+} from "@tt/kit";
+
+/** Rows of this action remember where an account signed in; the kit keeps them up to 90 days (its name's suffix). */
+export const KNOWN_ADDRESS_ACTION = `login${REMEMBERED_ACTION_SUFFIX}`;
 
 export const TOO_MANY_LOGINS = "too many login attempts, try again later";
 
@@ -92,7 +96,7 @@ async function isKnown(em: EntityManager, key: string, config: ContactConfig): P
   const rows = await em
     .getConnection()
     .execute<{ known: number }[]>(
-      `select 1 as "known" from "user"."throttle_window" where "key" = ? and "window_start" > now() - make_interval(days => ?)`,
+      `select 1 as "known" from ${throttleTable(em)} where "key" = ? and "window_start" > now() - make_interval(days => ?)`,
       [key, config.LOGIN_KNOWN_ADDRESS_DAYS],
     );
   return rows.length > 0;
@@ -100,7 +104,7 @@ async function isKnown(em: EntityManager, key: string, config: ContactConfig): P
 
 async function rememberAddress(em: EntityManager, key: string): Promise<void> {
   await em.getConnection().execute(
-    `insert into "user"."throttle_window" as t ("key", "window_start", "hits") values (?, now(), 1)
+    `insert into ${throttleTable(em)} as t ("key", "window_start", "hits") values (?, now(), 1)
      on conflict ("key") do update set "window_start" = now(), "hits" = t."hits" + 1`,
     [key],
     "run",
@@ -129,7 +133,7 @@ async function claimBackoffSlot(em: EntityManager, key: string, config: ContactC
     if (!row || delay === 0) return 0;
     if (row.start_ms > row.now_ms) return Math.ceil((row.start_ms - row.now_ms) / 1000);
     await tem.execute(
-      `update "user"."throttle_window" set "window_start" = now() + make_interval(secs => ?) where "key" = ?`,
+      `update ${throttleTable(tem)} set "window_start" = now() + make_interval(secs => ?) where "key" = ?`,
       [delay, key],
       "run",
     );
@@ -141,7 +145,7 @@ async function readBackoff(em: EntityManager, key: string, lock: "" | "for updat
   const rows = await em.execute<BackoffRow[]>(
     `select "hits", (extract(epoch from "window_start") * 1000)::float8 as "start_ms",
             (extract(epoch from now()) * 1000)::float8 as "now_ms"
-     from "user"."throttle_window" where "key" = ? ${lock}`,
+     from ${throttleTable(em)} where "key" = ? ${lock}`,
     [key],
   );
   return rows[0];
@@ -160,7 +164,7 @@ async function recordFailure(em: EntityManager, key: string, config: ContactConf
   const delay = `(case when ${failures} < ${free} then 0
     else least(${config.LOGIN_BACKOFF_MAX_SECONDS}, power(2, least(${failures} - ${free}, ${MAX_DOUBLINGS}))) end)`;
   await em.getConnection().execute(
-    `insert into "user"."throttle_window" as t ("key", "window_start", "hits")
+    `insert into ${throttleTable(em)} as t ("key", "window_start", "hits")
      values (?, now() + make_interval(secs => ?), 1)
      on conflict ("key") do update set
        "hits" = ${failures},

@@ -1,11 +1,14 @@
-// Fixed-window throttles shared by every replica: one PostgreSQL row per key, changed by a single atomic
-// upsert, so two replicas counting the same key at once both see the other's hit (no read-then-write race).
-// PostgreSQL rather than the bus key-value: the service already depends on it for every call, the upsert
-// needs no compare-and-set retry loop, and a throttled call must still count when NATS is away. Hits are
-// written outside the call's business writes (auto-commit), so a failed login counts although the call fails.
+// Fixed-window throttles shared by every replica: one PostgreSQL row per key in the service's own
+// `throttle_window` table (throttleMigration), changed by a single atomic upsert, so two replicas counting the
+// same key at once both see the other's hit (no read-then-write race). PostgreSQL rather than the bus key-value:
+// every throttling service already depends on it for every call, the upsert needs no compare-and-set retry loop,
+// and a throttled call must still count when NATS is away. Hits are written outside the call's business writes
+// (auto-commit), so a refused or failing call counts too. First written for the user service's logins and codes;
+// moved here when room passwords and chat needed the same rule (issue 23).
 import { createHash } from "node:crypto";
 import { Code, ConnectError, type HandlerContext } from "@connectrpc/connect";
 import type { EntityManager } from "@mikro-orm/postgresql";
+import { checkSchemaName } from "../db/schema-name.ts";
 
 export interface ThrottleRule {
   /** Names the counted action in the key, e.g. "login". */
@@ -16,11 +19,17 @@ export interface ThrottleRule {
 
 export interface ThrottleCheck {
   rule: ThrottleRule;
-  /** What is counted: "account:ann@example.org", "ip:203.0.113.5", "number:+14155550123". */
+  /** What is counted: "account:ann@example.org", "ip:203.0.113.5", "user:<uuid>", "room:<uuid>". */
   subject: string;
 }
 
 export const TOO_MANY_REQUESTS = "too many requests, try again later";
+
+/**
+ * Actions whose name ends so are memories (e.g. the user service's "login-known": where an account signed in),
+ * kept up to 90 days; every other row is a window of at most a day.
+ */
+export const REMEMBERED_ACTION_SUFFIX = "-known";
 
 interface HitRow {
   hits: number;
@@ -29,6 +38,13 @@ interface HitRow {
 
 // throttle_window.key is varchar(400); subjects come from callers (a login address of any length).
 const MAX_PLAIN_KEY = 300;
+
+/** The quoted throttle table of the service whose EntityManager this is (its configured schema). */
+export function throttleTable(em: EntityManager): string {
+  const schema = String(em.config.get("schema") ?? "public");
+  checkSchemaName(schema);
+  return `"${schema}"."throttle_window"`;
+}
 
 /** The row key of a throttled action and subject; a long subject is replaced by its SHA-256 so it always fits. */
 export function throttleKey(action: string, subject: string): string {
@@ -45,7 +61,7 @@ export async function hit(
 ): Promise<{ allowed: boolean; retryAfterSeconds: number }> {
   // The database clock, so replicas with skewed clocks agree on the window.
   const rows = await em.getConnection().execute<HitRow[]>(
-    `insert into "user"."throttle_window" as t ("key", "window_start", "hits") values (?, now(), 1)
+    `insert into ${throttleTable(em)} as t ("key", "window_start", "hits") values (?, now(), 1)
      on conflict ("key") do update set
        "window_start" = case when t."window_start" <= now() - make_interval(secs => ?) then now() else t."window_start" end,
        "hits" = case when t."window_start" <= now() - make_interval(secs => ?) then 1 else t."hits" + 1 end
@@ -62,7 +78,7 @@ export async function hit(
  */
 export async function enforceThrottles(
   em: EntityManager,
-  checks: ThrottleCheck[],
+  checks: readonly ThrottleCheck[],
   message = TOO_MANY_REQUESTS,
 ): Promise<void> {
   let retryAfter = 0;
@@ -84,20 +100,19 @@ export function tooMany(message: string, retryAfterSeconds: number): ConnectErro
   return new ConnectError(message, Code.ResourceExhausted, { "retry-after": value });
 }
 
-/** Rows of this action remember where an account signed in (login-throttle.ts); they live up to 90 days. */
-export const KNOWN_ADDRESS_ACTION = "login-known";
-
-// Old windows are dead weight; removing them now and then keeps the table to the active keys. Windows (and
-// the login backoff's memory) are at most a day long, so a day-old row can never count again; the
-// known-address rows are kept for their longest allowed lifetime.
-let hitsSincePrune = 0;
+// Old windows are dead weight; removing them now and then keeps each table to the active keys. Windows are at
+// most a day long, so a day-old row can never count again; remembered actions are kept for their longest
+// allowed lifetime. Counted per table: in the all-in-one several services share this module.
+const hitsSincePrune = new Map<string, number>();
 export async function maybePrune(em: EntityManager): Promise<void> {
-  if (++hitsSincePrune < 500) return;
-  hitsSincePrune = 0;
+  const table = throttleTable(em);
+  const hits = (hitsSincePrune.get(table) ?? 0) + 1;
+  hitsSincePrune.set(table, hits < 500 ? hits : 0);
+  if (hits < 500) return;
   await em.getConnection().execute(
-    `delete from "user"."throttle_window"
+    `delete from ${table}
      where "window_start" < now() - (case when "key" like ? then interval '90 days' else interval '1 day' end)`,
-    [`${KNOWN_ADDRESS_ACTION}:%`],
+    [`%${REMEMBERED_ACTION_SUFFIX}:%`],
     "run",
   );
 }
@@ -125,7 +140,17 @@ export function accountAndAddress(
   perAccount: ThrottleRule,
   perAddress: ThrottleRule,
 ): ThrottleCheck[] {
-  const checks: ThrottleCheck[] = [{ rule: perAccount, subject: `account:${account}` }];
+  return subjectAndAddress(ctx, `account:${account}`, perAccount, perAddress);
+}
+
+/** The check of `subject` (e.g. "user:<uuid>") plus, when the caller's address is known, the per-address one. */
+export function subjectAndAddress(
+  ctx: HandlerContext,
+  subject: string,
+  perSubject: ThrottleRule,
+  perAddress: ThrottleRule,
+): ThrottleCheck[] {
+  const checks: ThrottleCheck[] = [{ rule: perSubject, subject }];
   const address = clientAddress(ctx);
   if (address !== undefined) checks.push({ rule: perAddress, subject: `ip:${address}` });
   return checks;

@@ -1,0 +1,16 @@
+export {
+  accountAndAddress,
+  clientAddress,
+  enforceThrottles,
+  hit,
+  maybePrune,
+  REMEMBERED_ACTION_SUFFIX,
+  subjectAndAddress,
+  throttleKey,
+  throttleTable,
+  TOO_MANY_REQUESTS,
+  tooMany,
+} from "./throttle.ts";
+export type { ThrottleCheck, ThrottleRule } from "./throttle.ts";
+export { THROTTLE_MIGRATION_NAME, throttleMigration } from "./migration.ts";
+export { ThrottleWindow, ThrottleWindowSchema } from "./throttle-window.entity.ts";
