@@ -94,7 +94,7 @@ beforeAll(async () => {
     body: { guestPassword: password },
   });
   expect(join.status).toBe(200);
-}, 60_000);
+});
 
 describe("a private room", () => {
   it("refuses a caller without a token on every path (401)", async () => {
