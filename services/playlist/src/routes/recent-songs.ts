@@ -27,15 +27,16 @@ const playMessage = (play: SongPlay) => ({
 
 /**
  * The uuid of the room a slug names, once the room service lets the caller see it (for a private room, 401 without a
- * token and 403 for a stranger; a public room to anyone): null when it knows no such room, undefined for a
- * service caller (services read every room's history, by the slugs the room events mapped). A room service that
- * cannot answer refuses the read (503): a private room's history is never given unchecked.
+ * token and 403 for a stranger; a public room to anyone). Undefined for a service caller (services read every
+ * room's history) and for a slug the room service does not know (a room it never had or deleted, whose history the
+ * stage posted): those are found by the slugs the room events mapped, as before. A room service that cannot answer
+ * refuses the read (503): a private room's history is never given unchecked.
  */
 async function admittedRoom(
   svc: PlaylistServiceContext,
   slug: string,
   ctx: HandlerContext,
-): Promise<string | null | undefined> {
+): Promise<string | undefined> {
   const identity = ctx.values.get(kIdentity);
   if (identity?.tokenType === "service") return undefined;
   const user = identity && identity.tokenType !== "guest" ? identity.subject : "";
@@ -44,10 +45,10 @@ async function admittedRoom(
     const { room } = await svc
       .rooms()
       .admitViewer({ room: slug, userUuid: user, guestSubject: guest }, { signal: ctx.signal });
-    return room?.uuid ?? null;
+    return room?.uuid;
   } catch (err) {
     const e = ConnectError.from(err);
-    if (e.code === Code.NotFound) return null;
+    if (e.code === Code.NotFound) return undefined;
     // A private room refuses a caller without a token: sign in first (401, as every other read of the room).
     if (!identity && e.code === Code.PermissionDenied) throw new ConnectError("Unauthorized", Code.Unauthenticated);
     if (e.code === Code.Unauthenticated || e.code === Code.PermissionDenied || e.code === Code.InvalidArgument) {
@@ -97,8 +98,7 @@ export function recentSongRoutes(svc: PlaylistServiceContext): ServiceImpl<typeo
       const admitted = await admittedRoom(svc, req.slug, ctx);
       const limit = checkLimit(req.limit, RECENT_DEFAULT_PAGE, RECENT_MAX_PAGE);
       const em = callEm(ctx);
-      const roomUuid =
-        admitted === undefined ? (await em.findOne(RoomSlug, { slug: req.slug }))?.roomUuid : (admitted ?? undefined);
+      const roomUuid = admitted ?? (await em.findOne(RoomSlug, { slug: req.slug }))?.roomUuid;
       if (!roomUuid) return { songPlays: [], total: 0, limit, offset: req.offset };
       const [plays, total] = await em.findAndCount(
         SongPlay,
