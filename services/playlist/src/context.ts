@@ -1,4 +1,6 @@
+import type { Client } from "@connectrpc/connect";
 import type { MikroORM } from "@mikro-orm/postgresql";
+import type { RoomService } from "@tt/proto/tt/room/v1/room_service_pb";
 import type { Logger } from "pino";
 import type { Bus } from "@tt/kit";
 import type { PlaylistAreaConfigs } from "./config.ts";
@@ -19,4 +21,9 @@ export interface PlaylistServiceContext {
   signal: AbortSignal;
   /** The outside music providers and the user's provider tokens (search, song data, imports, exports). */
   music: MusicServices;
+  /**
+   * The room service (who may see a room: RoomService.AdmitViewer), made on first use so a host without it starts;
+   * throws a ConfigError when it is neither served here nor configured (ROOM_SERVICE_URL).
+   */
+  rooms: () => Client<typeof RoomService>;
 }

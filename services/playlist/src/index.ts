@@ -1,5 +1,7 @@
 import { createHash } from "node:crypto";
+import type { Client } from "@connectrpc/connect";
 import type { ServiceDefinition } from "@tt/kit";
+import { RoomService } from "@tt/proto/tt/room/v1/room_service_pb";
 import { loadPlaylistConfig } from "./config.ts";
 import type { PlaylistServiceContext } from "./context.ts";
 import { entities } from "./entities.ts";
@@ -21,6 +23,7 @@ export const playlistServiceDefinition: ServiceDefinition = {
     // Every area's variables are read here, once: a bad deployment fails at start naming each bad variable.
     const config = loadPlaylistConfig(deps.env);
     const lifetime = new AbortController();
+    let roomClient: Client<typeof RoomService> | undefined;
     deps.signal.addEventListener("abort", () => lifetime.abort(), { once: true });
     const svc: PlaylistServiceContext = {
       logger: deps.logger,
@@ -29,6 +32,7 @@ export const playlistServiceDefinition: ServiceDefinition = {
       orm: deps.orm,
       signal: lifetime.signal,
       music: createMusicServices(createMusicProviders(config.providers), deps.clients, deps.logger),
+      rooms: () => (roomClient ??= deps.clients.get(RoomService)),
     };
     deps.logger.info({ providers: svc.music.providers.summary }, "music providers");
     // The upload service's songs enter the catalogue through its events (exactly once per event).

@@ -1,5 +1,6 @@
 // RecentSongsService through the host: the live stage posts plays by room uuid and slug; the GET pages them
-// newest first, and a renamed room (new slug) keeps its history.
+// newest first, and a renamed room (new slug) keeps its history. These read as a service (by the slugs the room
+// events mapped); who else may read a room's songs is the room service's rule (tests/e2e/room-private-admission).
 import { randomUUID } from "node:crypto";
 import { Code, ConnectError } from "@connectrpc/connect";
 import { timestampFromDate } from "@bufbuild/protobuf/wkt";
@@ -44,7 +45,7 @@ describe("recent songs", () => {
         playedAt: timestampFromDate(new Date(t0 + i * 1000)),
       });
     }
-    const anyone = h.client(RecentSongsService);
+    const anyone = h.client(RecentSongsService, { token: await h.tokens.service("social") });
     const all = await anyone.listRecentSongs({ slug });
     expect(all.total).toBe(3);
     expect(all.songPlays.map((p) => p.song!.trackName)).toEqual(["Played 2", "Played 1", "Played 0"]);
@@ -75,7 +76,7 @@ describe("recent songs", () => {
       "tt.room.room.created",
       toBinary(RoomCreatedSchema, create(RoomCreatedSchema, { roomUuid, slug, ownerUuid: randomUUID() })),
     );
-    const anyone = h.client(RecentSongsService);
+    const anyone = h.client(RecentSongsService, { token: await h.tokens.service("social") });
     await stage.addRecentSong({ slug, roomUuid, song: { trackName: "Before rename", artistName: "Band" } });
     await publish(
       "tt.room.settings.changed",
@@ -110,8 +111,9 @@ describe("recent songs", () => {
         }),
       ),
     ).toBe(Code.InvalidArgument);
-    expect(await codeOf(h.client(RecentSongsService).listRecentSongs({ slug: "a", limit: 101 }))).toBe(
-      Code.InvalidArgument,
-    );
+    const reader = h.client(RecentSongsService, { token: await h.tokens.service("social") });
+    expect(await codeOf(reader.listRecentSongs({ slug: "a", limit: 101 }))).toBe(Code.InvalidArgument);
+    // Without the room service to ask, a caller who is not a service is refused, never answered unchecked.
+    expect(await codeOf(h.client(RecentSongsService).listRecentSongs({ slug: "a" }))).toBe(Code.Unavailable);
   });
 });

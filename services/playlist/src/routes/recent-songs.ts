@@ -1,10 +1,11 @@
 // RecentSongsService: the songs played in a room, stored by the room's uuid. The live stage posts each song
 // that finished with the room's uuid and current slug; the newest slug → uuid mapping answers the GET, so a
-// renamed room (new slug) keeps its history (docs/decisions.md).
+// renamed room (new slug) keeps its history (docs/decisions.md). A private room's songs only to those who may see it:
+// the room service decides (RoomService.AdmitViewer, issue 23).
 import { timestampDate, timestampFromDate } from "@bufbuild/protobuf/wkt";
-import type { ServiceImpl } from "@connectrpc/connect";
+import type { HandlerContext, ServiceImpl } from "@connectrpc/connect";
 import { Code, ConnectError } from "@connectrpc/connect";
-import { callEm, checkLimit } from "@tt/kit";
+import { callEm, checkLimit, kIdentity } from "@tt/kit";
 import type { RecentSongsService } from "@tt/proto/tt/playlist/v1/recent_songs_service_pb";
 import type { PlaylistServiceContext } from "../context.ts";
 import { resolveSongInput, songMessage } from "../modules/catalogue/catalogue.ts";
@@ -24,7 +25,46 @@ const playMessage = (play: SongPlay) => ({
   song: songMessage(play.song as Song),
 });
 
-export function recentSongRoutes(_svc: PlaylistServiceContext): ServiceImpl<typeof RecentSongsService> {
+/**
+ * The uuid of the room a slug names, once the room service lets the caller see it (for a private room, 401 without a
+ * token and 403 for a stranger; a public room to anyone). Undefined for a service caller (services read every
+ * room's history) and for a slug the room service does not know (a room it never had or deleted, whose history the
+ * stage posted): those are found by the slugs the room events mapped, as before. A room service that cannot answer
+ * refuses the read (503): a private room's history is never given unchecked.
+ */
+async function admittedRoom(
+  svc: PlaylistServiceContext,
+  slug: string,
+  ctx: HandlerContext,
+): Promise<string | undefined> {
+  const identity = ctx.values.get(kIdentity);
+  if (identity?.tokenType === "service") return undefined;
+  const user = identity && identity.tokenType !== "guest" ? identity.subject : "";
+  const guest = identity?.tokenType === "guest" ? identity.subject : "";
+  try {
+    const { room } = await svc
+      .rooms()
+      .admitViewer({ room: slug, userUuid: user, guestSubject: guest }, { signal: ctx.signal });
+    return room?.uuid;
+  } catch (err) {
+    const e = ConnectError.from(err);
+    if (e.code === Code.NotFound) return undefined;
+    // A private room refuses a caller without a token: sign in first (401, as every other read of the room).
+    if (!identity && e.code === Code.PermissionDenied) throw new ConnectError("Unauthorized", Code.Unauthenticated);
+    if (e.code === Code.Unauthenticated || e.code === Code.PermissionDenied || e.code === Code.InvalidArgument) {
+      throw new ConnectError(e.rawMessage, e.code);
+    }
+    throw new ConnectError(
+      "The room service cannot be reached to check this room, try again shortly",
+      Code.Unavailable,
+      undefined,
+      undefined,
+      err,
+    );
+  }
+}
+
+export function recentSongRoutes(svc: PlaylistServiceContext): ServiceImpl<typeof RecentSongsService> {
   return {
     async addRecentSong(req, ctx) {
       if (!req.song) throw new ConnectError("song missing in request", Code.InvalidArgument);
@@ -54,13 +94,15 @@ export function recentSongRoutes(_svc: PlaylistServiceContext): ServiceImpl<type
     },
 
     async listRecentSongs(req, ctx) {
+      // The access check first (issue 23), then the input's.
+      const admitted = await admittedRoom(svc, req.slug, ctx);
       const limit = checkLimit(req.limit, RECENT_DEFAULT_PAGE, RECENT_MAX_PAGE);
       const em = callEm(ctx);
-      const room = await em.findOne(RoomSlug, { slug: req.slug });
-      if (!room) return { songPlays: [], total: 0, limit, offset: req.offset };
+      const roomUuid = admitted ?? (await em.findOne(RoomSlug, { slug: req.slug }))?.roomUuid;
+      if (!roomUuid) return { songPlays: [], total: 0, limit, offset: req.offset };
       const [plays, total] = await em.findAndCount(
         SongPlay,
-        { roomUuid: room.roomUuid },
+        { roomUuid },
         {
           populate: ["song", "song.album", "song.artist"],
           orderBy: { playedAt: "desc", id: "asc" },

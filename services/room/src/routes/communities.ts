@@ -15,6 +15,8 @@ import { CommunityMember } from "../modules/communities/community-member.entity.
 import { CommunityRoom } from "../modules/communities/community-room.entity.ts";
 import { Community } from "../modules/communities/community.entity.ts";
 import { roomAccessOf } from "../modules/communities/room-access.ts";
+import { findRoom } from "../modules/rooms/room-store.ts";
+import { requireViewer } from "./room-access.ts";
 import {
   badRequest,
   callerId,
@@ -309,6 +311,9 @@ export function communityRoutes(svc: RoomServiceContext): ServiceImpl<typeof Com
 
     async listRoomCommunities(req, ctx) {
       const em = callEm(ctx);
+      // A private room's communities only to those who may see it (issue 23); an unknown room has none.
+      const room = req.roomId === "" ? null : await findRoom(em, req.roomId);
+      if (room) await requireViewer(ctx, em, room);
       const { limit, offset } = page(req);
       const [links, total] = await em.findAndCount(
         CommunityRoom,

@@ -7,9 +7,10 @@ import { callEm } from "@tt/kit";
 import type { InfoService } from "@tt/proto/tt/room/v1/info_service_pb";
 import { timestampFromDate } from "@bufbuild/protobuf/wkt";
 import type { RoomServiceContext } from "../context.ts";
-import { playedSecondsOf, requireRoom } from "../modules/rooms/room-store.ts";
+import { playedSecondsOf } from "../modules/rooms/room-store.ts";
 import { Room } from "../modules/rooms/room.entity.ts";
 import { RoomVisit } from "../modules/rooms/room-visit.entity.ts";
+import { viewRoom } from "./room-access.ts";
 import { PRESENCE_WINDOW_MS } from "./rooms.ts";
 
 /** Specification 001 §1: "The service API version is 1.2.23". */
@@ -61,8 +62,7 @@ export function infoRoutes(svc: RoomServiceContext): ServiceImpl<typeof InfoServ
     },
 
     async getRoomState(req, ctx) {
-      const em = callEm(ctx);
-      const room = await requireRoom(em, req.id);
+      const { em, room } = await viewRoom(ctx, req.id);
       const live = await svc.presence.room(room.id, ctx.signal);
       const settings = {
         roomUuid: room.id,
@@ -90,7 +90,7 @@ export function infoRoutes(svc: RoomServiceContext): ServiceImpl<typeof InfoServ
     },
 
     async getRoomPlayedTime(req, ctx) {
-      const room = await requireRoom(callEm(ctx), req.id);
+      const { room } = await viewRoom(ctx, req.id);
       const live = await svc.presence.room(room.id, ctx.signal);
       if (live) return { roomUuid: room.id, playedSeconds: live.playedSeconds };
       return { roomUuid: room.id, playedSeconds: BigInt(playedSecondsOf(room)) };

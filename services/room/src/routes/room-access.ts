@@ -5,6 +5,7 @@ import type { EntityManager } from "@mikro-orm/postgresql";
 import { callEm, callIdentity, checkLimit } from "@tt/kit";
 import type { Room as RoomMessage } from "@tt/proto/tt/room/v1/room_pb";
 import type { RoomServiceContext } from "../context.ts";
+import { admitViewer } from "../modules/rooms/admission.ts";
 import { type Member, rankOf } from "../modules/rooms/room-rules.ts";
 import { callerMember, requireRoom, toRoomMessage } from "../modules/rooms/room-store.ts";
 import type { Room } from "../modules/rooms/room.entity.ts";
@@ -29,6 +30,24 @@ export async function roomAndCaller(
   const em = callEm(ctx);
   const room = await requireRoom(em, id);
   return { em, room, member: await callerMember(em, ctx, room) };
+}
+
+/**
+ * The room of a read about one room (uuid or slug), once the caller may see it (issue 23, admission.ts admitViewer):
+ * a private room answers 401 without a token, 403 to a caller it has not admitted. Services (who ask on someone's
+ * behalf and apply the rule themselves, through AdmitViewer) pass. Runs before the call's input checks.
+ */
+export async function viewRoom(ctx: HandlerContext, id: string): Promise<{ em: EntityManager; room: Room }> {
+  const em = callEm(ctx);
+  const room = await requireRoom(em, id);
+  await requireViewer(ctx, em, room);
+  return { em, room };
+}
+
+/** 401/403 unless the caller may see the room (see viewRoom). */
+export async function requireViewer(ctx: HandlerContext, em: EntityManager, room: Room): Promise<void> {
+  if (callIdentity(ctx).tokenType === "service") return;
+  await admitViewer(em, room, await callerMember(em, ctx, room));
 }
 
 /** The caller's user uuid (user and bot tokens). */

@@ -4,7 +4,7 @@ import { timestampDate, timestampFromDate, type Timestamp } from "@bufbuild/prot
 import { create } from "@bufbuild/protobuf";
 import { Code, ConnectError, type HandlerContext, type ServiceImpl } from "@connectrpc/connect";
 import type { EntityManager } from "@mikro-orm/postgresql";
-import { callEm, callIdentity, callProvider, checkUuid, publishEvent } from "@tt/kit";
+import { callIdentity, callProvider, checkUuid, publishEvent } from "@tt/kit";
 import {
   RoomRoleGrantedSchema,
   RoomRoleRemovedSchema,
@@ -29,16 +29,19 @@ import {
   rankOf,
   RESTRICTIVE_ROLES,
 } from "../modules/rooms/room-rules.ts";
-import {
-  activeGrants,
-  memberOf,
-  publishSettingsChanged,
-  requireRoom,
-  targetMember,
-} from "../modules/rooms/room-store.ts";
+import { activeGrants, memberOf, publishSettingsChanged, targetMember } from "../modules/rooms/room-store.ts";
 import type { Room } from "../modules/rooms/room.entity.ts";
 import { isGrantActive, RoomUserRole } from "../modules/rooms/room-user-role.entity.ts";
-import { INSUFFICIENT_ROLE, MODERATOR, paging, requireRank, roomAndCaller, viewOf } from "./room-access.ts";
+import {
+  INSUFFICIENT_ROLE,
+  MODERATOR,
+  paging,
+  requireRank,
+  requireViewer,
+  roomAndCaller,
+  viewOf,
+  viewRoom,
+} from "./room-access.ts";
 
 const MAX_DANCEFLOOR_QUERY = 500;
 
@@ -153,7 +156,8 @@ export function roomUserRoleRoutes(svc: RoomServiceContext): ServiceImpl<typeof 
     },
 
     async joinChat(req, ctx) {
-      const { room, member } = await roomAndCaller(ctx, req.id);
+      const { em, room, member } = await roomAndCaller(ctx, req.id);
+      await requireViewer(ctx, em, room);
       if (!isGlobal(member) && (member.grants.has("banned") || member.grants.has("kicked"))) {
         throw new ConnectError(
           member.grants.has("banned") ? "You are banned from this room" : "You are kicked from this room",
@@ -176,8 +180,7 @@ export function roomUserRoleRoutes(svc: RoomServiceContext): ServiceImpl<typeof 
     },
 
     async listRoomRoles(req, ctx) {
-      const em = callEm(ctx);
-      const room = await requireRoom(em, req.roomId);
+      const { em, room } = await viewRoom(ctx, req.roomId);
       const page = paging(svc, req.limit, req.offset, 50);
       let seesRestrictive = isService(ctx);
       if (!seesRestrictive) {
@@ -216,8 +219,7 @@ export function roomUserRoleRoutes(svc: RoomServiceContext): ServiceImpl<typeof 
     },
 
     async getUserRoomRoles(req, ctx) {
-      const em = callEm(ctx);
-      const room = await requireRoom(em, req.roomId);
+      const { em, room } = await viewRoom(ctx, req.roomId);
       const userId = checkUuid(req.userId, "userId");
       const identity = callIdentity(ctx);
       if (identity.tokenType !== "service" && identity.subject !== userId) {
@@ -315,11 +317,10 @@ export function roomUserRoleRoutes(svc: RoomServiceContext): ServiceImpl<typeof 
     },
 
     async listNoDancefloorUsers(req, ctx) {
+      const { em, room } = await viewRoom(ctx, req.roomId);
       if (req.userIds.length > MAX_DANCEFLOOR_QUERY) {
         throw new ConnectError(`userIds must hold at most ${MAX_DANCEFLOOR_QUERY} uuids`, Code.InvalidArgument);
       }
-      const em = callEm(ctx);
-      const room = await requireRoom(em, req.roomId);
       if (req.userIds.length === 0) return { userIds: [] };
       const now = new Date();
       const rows = await em.find(RoomUserRole, {

@@ -48,8 +48,20 @@ import {
 } from "../modules/rooms/room-store.ts";
 import { Room, RoomSlug } from "../modules/rooms/room.entity.ts";
 import { isGrantActive, RoomUserRole } from "../modules/rooms/room-user-role.entity.ts";
+import { RoomAdmission } from "../modules/rooms/room-admission.entity.ts";
 import { RoomVisit } from "../modules/rooms/room-visit.entity.ts";
-import { CO_OWNER, MODERATOR, OWNER, paging, requireRank, roomAndCaller, takeSkip, viewOf } from "./room-access.ts";
+import {
+  CO_OWNER,
+  MODERATOR,
+  OWNER,
+  paging,
+  requireRank,
+  requireViewer,
+  roomAndCaller,
+  takeSkip,
+  viewOf,
+  viewRoom,
+} from "./room-access.ts";
 
 /** Who "is in" a room until the live stage answers: users who joined within this window. */
 export const PRESENCE_WINDOW_MS = 60 * 60 * 1000;
@@ -168,8 +180,7 @@ export function roomRoutes(svc: RoomServiceContext): ServiceImpl<typeof RoomServ
   }
 
   async function roomUsers(ctx: HandlerContext, id: string, limit: number, offset: number) {
-    const em = callEm(ctx);
-    const room = await requireRoom(em, id);
+    const { em, room } = await viewRoom(ctx, id);
     const page = paging(svc, limit, offset);
     // Who listens now, from the live stage; the room service's joins of the last hour when it cannot answer.
     const live = await svc.presence.listeners(room.id, Math.min(page.limit, 500), page.offset, ctx.signal);
@@ -209,6 +220,7 @@ export function roomRoutes(svc: RoomServiceContext): ServiceImpl<typeof RoomServ
     await em.transactional(async (tx) => {
       await tx.nativeDelete(RoomUserRole, { roomId: room.id });
       await tx.nativeDelete(RoomVisit, { roomId: room.id });
+      await tx.nativeDelete(RoomAdmission, { roomId: room.id });
       await tx.nativeDelete(RoomSlug, { roomId: room.id });
       await tx.nativeDelete(Room, { id: room.id });
       publishEvent(tx, RoomDeletedSchema, { roomUuid: room.id, slug: room.slug });
@@ -283,12 +295,29 @@ export function roomRoutes(svc: RoomServiceContext): ServiceImpl<typeof RoomServ
       const userId = req.userUuid === "" ? "" : checkUuid(req.userUuid.toLowerCase(), "userUuid");
       const accountRole = userId === "" ? "guest" : await svc.accountRoleOf(userId, ctx.signal);
       const member = await memberOf(em, room, userId, accountRole);
+      if (userId === "" && req.guestSubject !== "") member.guest = req.guestSubject;
       if (checksGuestPassword(room, member, req.guestPassword)) {
         // The stage's join stream is another way to guess: counted by room and user as JoinRoom counts them.
         await enforceThrottles(em, stagePasswordGuessChecks(svc.areas.limits, room.id, userId), TOO_MANY_GUESSES);
       }
       await admit(em, room, member, req.guestPassword);
       return { room: view(room), roles: effectiveRoles(member) };
+    },
+
+    async admitViewer(req, ctx) {
+      const em = callEm(ctx);
+      const room = await requireRoom(em, req.room);
+      // A public room asks nothing of the caller; a private one needs their account role (admins see every room).
+      if (room.type === "PRIVATE") {
+        const userId = req.userUuid === "" ? "" : checkUuid(req.userUuid.toLowerCase(), "userUuid");
+        const accountRole = userId === "" ? "guest" : await svc.accountRoleOf(userId, ctx.signal);
+        const member = await memberOf(em, room, userId, accountRole);
+        if (userId === "" && req.guestSubject !== "") member.guest = req.guestSubject;
+        // admitViewer's rule, but a caller who is nobody is refused with 403 too: a service client reads any 401 as a
+        // refusal of its own identity (kit service-clients), so the asking service answers its caller's 401 itself.
+        await admit(em, room, member, "");
+      }
+      return { room: view(room) };
     },
 
     async serviceListRooms(req, ctx) {
@@ -342,19 +371,31 @@ export function roomRoutes(svc: RoomServiceContext): ServiceImpl<typeof RoomServ
     },
 
     async getRoom(req, ctx) {
-      return { room: view(await requireRoom(callEm(ctx), req.id)) };
+      return { room: view((await viewRoom(ctx, req.id)).room) };
     },
 
     async getRoomByUuid(req, ctx) {
-      return { room: view(await requireRoom(callEm(ctx), req.uuid)) };
+      return { room: view((await viewRoom(ctx, req.uuid)).room) };
     },
 
     async listMultipleRooms(req, ctx) {
       if (req.room.length > 100) throw new ConnectError("room must hold at most 100 uuids", Code.InvalidArgument);
       if (req.room.length === 0) return { rooms: [] };
       const ids = req.room.map((id) => id.toLowerCase());
-      const rooms = await callEm(ctx).find(Room, { id: { $in: ids } });
-      const byId = new Map(rooms.map((r) => [r.id, r] as const));
+      const em = callEm(ctx);
+      const rooms = await em.find(Room, { id: { $in: ids } });
+      // Private rooms the caller may not see are left out, as unknown ones are (issue 23).
+      const seen: Room[] = [];
+      for (const room of rooms) {
+        try {
+          await requireViewer(ctx, em, room);
+          seen.push(room);
+        } catch (err) {
+          const code = ConnectError.from(err).code;
+          if (code !== Code.PermissionDenied && code !== Code.Unauthenticated) throw err;
+        }
+      }
+      const byId = new Map(seen.map((r) => [r.id, r] as const));
       return { rooms: [...new Set(ids)].flatMap((id) => (byId.has(id) ? [view(byId.get(id)!)] : [])) };
     },
 
@@ -428,7 +469,7 @@ export function roomRoutes(svc: RoomServiceContext): ServiceImpl<typeof RoomServ
     async recordRecentRoom(req, ctx) {
       const em = callEm(ctx);
       const userId = userOf(ctx);
-      const room = await requireRoom(em, req.roomId);
+      const { room } = await viewRoom(ctx, req.roomId);
       await recordVisit(em, userId, room.id, kept);
       const { found } = await visitedRooms(ctx, 0, 0);
       return { rooms: found.map((f) => view(f.room)) };

@@ -1,6 +1,7 @@
+import { RoomAdmissionSchema } from "./room-admission.entity.ts";
 import { RoomSchema, RoomSlugSchema } from "./room.entity.ts";
 import { RoomUserRoleSchema } from "./room-user-role.entity.ts";
 import { RoomVisitSchema } from "./room-visit.entity.ts";
 
-/** The rooms area's entities (rooms and their slugs, role grants, visits). */
-export const roomEntities = [RoomSchema, RoomSlugSchema, RoomUserRoleSchema, RoomVisitSchema];
+/** The rooms area's entities (rooms and their slugs, role grants, visits, password admissions). */
+export const roomEntities = [RoomSchema, RoomSlugSchema, RoomUserRoleSchema, RoomVisitSchema, RoomAdmissionSchema];

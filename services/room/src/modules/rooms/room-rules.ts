@@ -45,6 +45,8 @@ export function roleRank(role: string): number {
 export interface Member {
   /** The user's uuid; empty for a guest. */
   userId: string;
+  /** A guest's token subject (what admits a guest who gave the guest password); absent for users. */
+  guest?: string;
   /** The account's role (admin, globalModerator, staff, superUser, user, bot …), "guest" for a guest token. */
   accountRole: string;
   isOwner: boolean;

@@ -60,7 +60,8 @@ export async function callerMember(em: EntityManager, ctx: HandlerContext, room:
   const identity = callIdentity(ctx);
   const userId = identity.tokenType === "user" || identity.tokenType === "bot" ? identity.subject : "";
   const accountRole = identity.tokenType === "guest" ? "guest" : identity.role;
-  return memberOf(em, room, userId, accountRole);
+  const member = await memberOf(em, room, userId, accountRole);
+  return identity.tokenType === "guest" && identity.subject ? { ...member, guest: identity.subject } : member;
 }
 
 /**

@@ -200,7 +200,12 @@ export class StageRuntime {
     let roles: string[] | null;
     try {
       ({ roles } = await this.deps.rooms.admitToStage(
-        { room: room.uuid, userUuid: caller.user ?? "", guestPassword: opts.guestPassword ?? "" },
+        {
+          room: room.uuid,
+          userUuid: caller.user ?? "",
+          guestSubject: caller.user ? "" : (caller.guest ?? ""),
+          guestPassword: opts.guestPassword ?? "",
+        },
         { signal: opts.signal },
       ));
     } catch (err) {
