@@ -110,7 +110,11 @@ document.getElementById("pay").addEventListener("click", async () => {
   const res = await fetch("/api/payment-service/dev-checkout/${session}/complete", {
     method: "POST", headers, body: "{}" });
   const body = await res.json().catch(() => ({}));
-  if (!res.ok) { document.getElementById("status").textContent = body.message || "Payment failed"; return; }
+  if (!res.ok) {
+    document.getElementById("status").textContent =
+      res.status === 401 ? "Sign in as the buyer on this site, then pay again." : body.message || "Payment failed";
+    return;
+  }
   document.getElementById("status").textContent = "Paid.";
   location.assign(body.redirect || "/");
 });
