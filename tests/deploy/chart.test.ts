@@ -24,6 +24,7 @@ import { resolveEnv, type K8sObject } from "../../deploy/scripts/render-env.ts";
 import { serviceCatalog } from "../../gateway/src/catalog.ts";
 import { serviceNames, serviceWorkers } from "@tt/platform";
 import { AGORA_SOURCES, contentSecurityPolicy, type PlayerName } from "@tt/web-server";
+import { loadPaymentConfig } from "@tt/payment-service";
 
 const root = path.resolve(import.meta.dirname, "../..");
 const helmBin = path.join(root, ".tools/bin/helm");
@@ -509,6 +510,28 @@ describe("chart values", () => {
     expect(hpa).toBeDefined();
     const deployment = named(docs, "Deployment", `${release}-turntable-user`) as unknown as Deployment;
     expect(deployment.spec!.replicas).toBeUndefined();
+  });
+
+  it("issue 23 finding 1: the payment service refuses the free development checkout under the chart unless env allows it loudly", () => {
+    const payment = `${release}-turntable-payment`;
+    // Default values: production mode, no provider named, so the development default is refused at start.
+    const byDefault = resolveEnv(render(), payment).env;
+    expect(byDefault.NODE_ENV).toBe("production");
+    expect(() => loadPaymentConfig(byDefault)).toThrow(/PAYMENT_ALLOW_DEVELOPMENT_CHECKOUT_IN_PRODUCTION/);
+    const allowed = resolveEnv(
+      render(["--set-string", "services.payment.env.PAYMENT_ALLOW_DEVELOPMENT_CHECKOUT_IN_PRODUCTION=true"]),
+      payment,
+    ).env;
+    expect(loadPaymentConfig(allowed)).toMatchObject({
+      PAYMENT_PROVIDER: "development",
+      PAYMENT_ALLOW_DEVELOPMENT_CHECKOUT_IN_PRODUCTION: true,
+    });
+    // The production example names Stripe and the Secret that holds its keys.
+    const production = resolveEnv(render(["-f", productionValues]), payment);
+    expect(production.env).toMatchObject({ NODE_ENV: "production", PAYMENT_PROVIDER: "stripe" });
+    expect(production.missing).toContain("turntable-payment");
+    const secrets = { STRIPE_SECRET_KEY: "sk_live_x", STRIPE_WEBHOOK_SECRET: "whsec_x" };
+    expect(loadPaymentConfig({ ...production.env, ...secrets }).PAYMENT_PROVIDER).toBe("stripe");
   });
 
   it("issue 9 defects 8 and 10: sets the metrics port and the server's limits from values", () => {

@@ -39,7 +39,7 @@ describe("payment subscriptions through the gateway", () => {
     });
     expect(checkout.status).toBe(200);
     const { sessionId } = checkout.body as { sessionId: string };
-    const done = await platform.call("POST", p(`/dev-checkout/${sessionId}/complete`), { body: {} });
+    const done = await platform.call("POST", p(`/dev-checkout/${sessionId}/complete`), { token, body: {} });
     expect(done.status).toBe(200);
 
     const mine = await platform.call("GET", p("/subscription"), { token });

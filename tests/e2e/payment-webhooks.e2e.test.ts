@@ -95,7 +95,7 @@ describe("payment webhooks through the gateway", () => {
       ).balance ?? 0;
     expect(await eventually(balance, (b) => b === 70)).toBe(70);
     // The development page's own completion after the webhook changes nothing.
-    const again = await platform.call("POST", p(`/dev-checkout/${session.sessionId}/complete`), { body: {} });
+    const again = await platform.call("POST", p(`/dev-checkout/${session.sessionId}/complete`), { token, body: {} });
     expect(again.status).toBe(200);
     expect(await balance()).toBe(70);
   });
@@ -113,5 +113,29 @@ describe("payment webhooks through the gateway", () => {
     });
     expect((await platform.call("POST", p("/subscription/portal"), { token, body: {} })).status).toBe(404);
     expect((await platform.call("GET", p("/api/v1/products/not-a-uuid"))).status).toBe(400);
+  });
+
+  it("issue 23 finding 1: only the buyer completes a development checkout (401 without a token, 404 for another), and quantity is bounded", async () => {
+    const product = await platform.call("POST", p("/api/v1/products"), { token: admin, body: { name: "Free?" } });
+    const productId = (product.body as { id: string }).id;
+    const buyer = await platform.signUp();
+    const tooMany = await platform.call("POST", p(`/api/v1/products/${productId}/checkout`), {
+      token: buyer.token,
+      body: { quantity: 101 },
+    });
+    expect(tooMany.status).toBe(400);
+    expect(tooMany.body).toMatchObject({ message: expect.stringMatching(/quantity/) });
+    const checkout = await platform.call("POST", p(`/api/v1/products/${productId}/checkout`), {
+      token: buyer.token,
+      body: { quantity: 100 },
+    });
+    expect(checkout.status).toBe(200);
+    const complete = p(`/dev-checkout/${(checkout.body as { sessionId: string }).sessionId}/complete`);
+    expect((await platform.call("POST", complete, { body: {} })).status).toBe(401);
+    const stranger = await platform.signUp();
+    const theirs = await platform.call("POST", complete, { token: stranger.token, body: {} });
+    expect(theirs.status).toBe(404);
+    expect(theirs.body).toMatchObject({ message: "checkout session not found" });
+    expect((await platform.call("POST", complete, { token: buyer.token, body: {} })).status).toBe(200);
   });
 });

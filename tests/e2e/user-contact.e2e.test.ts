@@ -230,7 +230,10 @@ describe("phone validation", () => {
     const res = await call("GET", u(`/phone-validation/validate/${encodeURIComponent(phone)}`), { token: admin });
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ phoneNumber: phone, status: "VALID" });
-    expectError(await call("GET", u("/phone-validation/validate/abc"), { token: admin }), 400);
+    // Issue 23 finding 12: an unreadable number is the documented INVALID outcome, not a 400.
+    const unreadable = await call("GET", u("/phone-validation/validate/abc"), { token: admin });
+    expect(unreadable.status).toBe(200);
+    expect(unreadable.body).toMatchObject({ phoneNumber: "abc", status: "INVALID" });
     expectError(await call("GET", u(`/phone-validation/validate/${encodeURIComponent(phone)}`)), 401);
 
     const recents = await call("GET", u("/phone-validation/recents?limit=5"), { token: admin });

@@ -236,13 +236,54 @@ describe("issue 10: services on another origin", () => {
 describe("createFrontendHandler before the first build", () => {
   it("answers page requests with a 503 that reloads itself, and leaves the API alone", async () => {
     const root = mkdtempSync(path.join(tmpdir(), "tt-web-server-empty-"));
-    const { url, server } = await serve({ distRoot: root });
+    const { url, server } = await serve({ distRoot: root, build: { building: () => true } });
     try {
       const page = await fetch(`${url}/`, { headers: { accept: "text/html" } });
       expect(page.status).toBe(503);
       expect(page.headers.get("retry-after")).toBe("5");
       expect(await page.text()).toContain("The web app is being built");
       expect(await (await fetch(`${url}/api/user-service`)).text()).toBe("gateway");
+    } finally {
+      await new Promise((resolve) => server.close(resolve));
+      rmSync(root, { recursive: true, force: true });
+    }
+  });
+});
+
+describe("issue 23 finding 11: no build running (SKIP_WEB_BUILD=true, or a failed build)", () => {
+  it("answers a page that is not built with 404 saying so, never a 'being built' 503 for good", async () => {
+    const root = mkdtempSync(path.join(tmpdir(), "tt-web-server-empty-"));
+    const skipped = await serve({ distRoot: root });
+    const failed = await serve({ distRoot: root, build: { building: () => false } });
+    try {
+      for (const { url } of [skipped, failed]) {
+        for (const route of ["/", "/login", "/room/lobby"]) {
+          const page = await fetch(`${url}${route}`, { headers: { accept: "text/html" } });
+          expect(page.status, route).toBe(404);
+          expect(page.headers.get("retry-after"), route).toBeNull();
+          const text = await page.text();
+          expect(text, route).toContain("not built");
+          expect(text, route).not.toContain("reloads by itself");
+        }
+        const file = await fetch(`${url}/remotes/room/remoteEntry.js`);
+        expect(file.status).toBe(404);
+        await file.arrayBuffer();
+        expect(await (await fetch(`${url}/api/user-service`)).text()).toBe("gateway");
+      }
+    } finally {
+      for (const { server } of [skipped, failed]) await new Promise((resolve) => server.close(resolve));
+      rmSync(root, { recursive: true, force: true });
+    }
+  });
+
+  it("serves what is built", async () => {
+    const root = makeDist();
+    const { url, server } = await serve({ distRoot: root });
+    try {
+      const page = await fetch(`${url}/login`, { headers: { accept: "text/html" } });
+      expect(page.status).toBe(200);
+      expect(await page.text()).toContain("<title>shell</title>");
+      expect((await fetch(`${url}/remotes/room/mf-manifest.json`)).status).toBe(200);
     } finally {
       await new Promise((resolve) => server.close(resolve));
       rmSync(root, { recursive: true, force: true });
@@ -304,7 +345,7 @@ describe("issue 9 defect 9: security headers of the web apps", () => {
 
   it("sends the policy with the 'being built' page too", async () => {
     const empty = mkdtempSync(path.join(tmpdir(), "tt-web-server-empty-"));
-    const other = await serve({ distRoot: empty });
+    const other = await serve({ distRoot: empty, build: { building: () => true } });
     try {
       const page = await fetch(`${other.url}/`, { headers: { accept: "text/html" } });
       expect(page.status).toBe(503);

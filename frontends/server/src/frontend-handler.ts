@@ -41,7 +41,10 @@ export interface FrontendHandlerOptions {
    * { appleMusic: { developerToken, expiresAt } }. The issuer keeps one token and re-mints it before it expires.
    */
   appleMusicToken?: () => Promise<{ token: string; expiresAt: Date }>;
-  /** A build running in the background: while it runs, pages answer "being built" and files 503. */
+  /**
+   * A build running in the background: while it runs, pages answer "being built" and files 503. Without one (or
+   * once it has failed) a shell that is not built answers 404 saying so.
+   */
   build?: Pick<WebBuild, "building">;
 }
 
@@ -220,6 +223,19 @@ function sendNotBuilt(req: Request, res: Response): void {
   else res.end(NOT_BUILT_PAGE);
 }
 
+const MISSING_BUILD_PAGE = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Not built</title></head>
+<body><h1>The web app is not built</h1>
+<p>Build it with <code>npm run build:web</code>, or start without <code>SKIP_WEB_BUILD=true</code>. The API works.</p>
+</body></html>`;
+
+function sendMissingBuild(req: Request, res: Response): void {
+  res.statusCode = 404;
+  res.setHeader("Content-Type", "text/html; charset=utf-8");
+  res.setHeader("Cache-Control", "no-store");
+  if (req.method === "HEAD") res.end();
+  else res.end(MISSING_BUILD_PAGE);
+}
+
 /** A file asked for while the build that writes it runs: come back shortly, rather than a 404. */
 function sendBuilding(res: Response): void {
   res.statusCode = 503;
@@ -362,9 +378,10 @@ export function createFrontendHandler(options: FrontendHandlerOptions = {}): Fro
     if (isAsset || !wantsHtml(req)) return false;
     const index = fileUnder(shellDist, "/index.html");
     if (!index) {
-      // `npm start` serves the API before the first web build is done; say so instead of a bare 404.
+      // No build runs (SKIP_WEB_BUILD=true, or the build failed): nothing will appear by waiting, so no
+      // "being built" 503 that reloads itself for good (issue 23 finding 11); a 404 that says what is missing.
       secure(req, res);
-      sendNotBuilt(req, res);
+      sendMissingBuild(req, res);
       return true;
     }
     secure(req, res, index.file);

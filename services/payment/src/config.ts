@@ -5,10 +5,24 @@ import { parseEnv, parseEnvParts } from "@tt/kit";
 const unsetIfEmpty = (v: unknown) => (v === "" ? undefined : v);
 const optionalString = z.preprocess(unsetIfEmpty, z.string().optional());
 
+export const DEVELOPMENT_IN_PRODUCTION =
+  "is development (the default): its checkout gives tokens away, which NODE_ENV=production refuses; set " +
+  "PAYMENT_PROVIDER=stripe, or PAYMENT_ALLOW_DEVELOPMENT_CHECKOUT_IN_PRODUCTION=true for a deployment meant to give them away";
+
 const paymentSchema = z
   .object({
-    /** "development" (the local pay page, the embedded default) or "stripe". */
+    /**
+     * "development" (the local pay page, the embedded default: whoever is signed in pays nothing) or "stripe".
+     * Under NODE_ENV=production the development checkout is refused unless
+     * PAYMENT_ALLOW_DEVELOPMENT_CHECKOUT_IN_PRODUCTION=true (issue 23 finding 1).
+     */
     PAYMENT_PROVIDER: z.preprocess(unsetIfEmpty, z.enum(["development", "stripe"]).default("development")),
+    /** "true": run the free development checkout even under NODE_ENV=production (a demo that gives tokens away). */
+    PAYMENT_ALLOW_DEVELOPMENT_CHECKOUT_IN_PRODUCTION: z
+      .preprocess(unsetIfEmpty, z.enum(["true", "false"]).default("false"))
+      .transform((v) => v === "true"),
+    /** The process's mode; "production" in the image (Dockerfile) and the chart. */
+    NODE_ENV: optionalString,
     /** The site's public origin (https://turntable.example); empty: URLs relative to the site. */
     PAYMENT_PUBLIC_URL: z.preprocess(unsetIfEmpty, z.url().optional()),
     STRIPE_SECRET_KEY: optionalString,
@@ -24,6 +38,13 @@ const paymentSchema = z
     APPLE_BUNDLE_ID: optionalString,
   })
   .superRefine((v, ctx) => {
+    if (
+      v.PAYMENT_PROVIDER === "development" &&
+      v.NODE_ENV === "production" &&
+      !v.PAYMENT_ALLOW_DEVELOPMENT_CHECKOUT_IN_PRODUCTION
+    ) {
+      ctx.addIssue({ code: "custom", path: ["PAYMENT_PROVIDER"], message: DEVELOPMENT_IN_PRODUCTION });
+    }
     if (v.PAYMENT_PROVIDER !== "stripe") return;
     for (const key of ["STRIPE_SECRET_KEY", "STRIPE_WEBHOOK_SECRET", "PAYMENT_PUBLIC_URL"] as const) {
       if (!v[key]) ctx.addIssue({ code: "custom", path: [key], message: "required when PAYMENT_PROVIDER=stripe" });

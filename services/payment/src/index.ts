@@ -14,6 +14,14 @@ export const paymentServiceDefinition: ServiceDefinition = {
   async create(deps) {
     const { payment } = loadPaymentServiceConfig(deps.env);
     const publicUrl = payment.PAYMENT_PUBLIC_URL ?? "";
+    if (payment.PAYMENT_PROVIDER === "development") {
+      // Said at every start: this checkout credits whatever a signed-in user asks for, and no money moves.
+      deps.logger.warn(
+        payment.NODE_ENV === "production"
+          ? "payment: the development checkout is on IN PRODUCTION (PAYMENT_ALLOW_DEVELOPMENT_CHECKOUT_IN_PRODUCTION=true): every signed-in user gets tokens for free"
+          : "payment: the development checkout is on (PAYMENT_PROVIDER=development): no money moves, tokens are free; never for a real deployment",
+      );
+    }
     const svc: PaymentContext = {
       config: payment,
       logger: deps.logger,
@@ -32,4 +40,5 @@ export const paymentServiceDefinition: ServiceDefinition = {
 };
 
 export { PAYMENT_SERVICES };
+export { loadPaymentConfig } from "./config.ts";
 export { stripeSignatureHeader, verifyStripeSignature } from "./modules/stripe-signature.ts";

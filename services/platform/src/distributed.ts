@@ -293,6 +293,9 @@ function childEnvironment(
   put(process.env, false);
   put(chart, true);
   put(overrides, false);
+  // The chart says production (a cluster); on one machine this is a development run, as `npm start` is, unless
+  // the caller says otherwise: the payment service's development checkout works here and nowhere else.
+  env.NODE_ENV = overrides.NODE_ENV ?? "development";
   env.PORT = String(port);
   // The chart's one metrics port would collide between processes on one machine: each binds a free one and
   // reports it; scraping stays local.

@@ -92,6 +92,9 @@ args: ctx, image (override), defaults. */}}
 the migration Jobs (which run before the ConfigMap exists). */}}
 {{- define "tt.sharedEnv" -}}
 {{- $ctx := . -}}
+{{- /* A cluster is production whatever the image says: development conveniences (the payment service's free
+development checkout, issue 23) refuse to start unless a loud variable of their own allows them. */}}
+NODE_ENV: "production"
 LOG_LEVEL: {{ .Values.config.logLevel | quote }}
 SHUTDOWN_TIMEOUT_MS: {{ .Values.config.shutdownTimeoutMs | int64 | toString | quote }}
 DATABASE_POOL_MAX: {{ .Values.config.databasePoolMax | int64 | toString | quote }}

@@ -75,11 +75,11 @@ describe("products", () => {
     expect(page.body!.contentType).toMatch(/text\/html/);
     expect(new TextDecoder().decode(page.body!.data)).toContain("Bundle");
     const before = (await outboxSubjects()).filter((s) => s === "tt.payment.purchase.completed").length;
-    expect((await products().completeDevCheckout({ session: session!.sessionId })).redirect).toBe("/shop");
-    expect((await products().completeDevCheckout({ session: session!.sessionId })).redirect).toBe("/shop");
+    expect((await products(user).completeDevCheckout({ session: session!.sessionId })).redirect).toBe("/shop");
+    expect((await products(user).completeDevCheckout({ session: session!.sessionId })).redirect).toBe("/shop");
     const after = (await outboxSubjects()).filter((s) => s === "tt.payment.purchase.completed").length;
     expect(after - before).toBe(1);
-    expect(await refusal(products().completeDevCheckout({ session: "dev_cs_unknown" }))).toEqual({
+    expect(await refusal(products(user).completeDevCheckout({ session: "dev_cs_unknown" }))).toEqual({
       code: Code.NotFound,
       message: "checkout session not found",
     });

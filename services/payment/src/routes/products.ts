@@ -19,6 +19,11 @@ const RECURRING = wireName(PaymentTypeSchema, PaymentType.RECURRING);
 export const NOT_ONE_TIME = "product is not sold once; use /subscription/checkout/{id}";
 export const SESSION_NOT_FOUND = "checkout session not found";
 export const NOT_DEVELOPMENT = "the development checkout is off (PAYMENT_PROVIDER is not development)";
+/**
+ * The most units one checkout buys (CheckoutProductRequest.quantity's `lte`, which refuses more with 400; the App
+ * Store's quantity is held to it too): a token bundle times this is the most one payment credits.
+ */
+export const MAX_CHECKOUT_QUANTITY = 100;
 
 export async function findProduct(em: EntityManager, id: string): Promise<Product> {
   const product = await em.findOne(Product, { id: id.toLowerCase() });
@@ -97,10 +102,19 @@ function devPage(product: Product | null, checkout: Checkout): string {
 <a id="cancel" href="${escapeHtml(checkout.cancelPath)}">Cancel</a>
 <script>
 document.getElementById("pay").addEventListener("click", async () => {
+  // Only the buyer completes their checkout: send the token the web apps keep for this site (the kit's session).
+  let token = "";
+  try { token = JSON.parse(localStorage.getItem("tt-session") || "{}").accessToken.token || ""; } catch {}
+  const headers = { "content-type": "application/json" };
+  if (token) headers.authorization = \`Bearer \${token}\`;
   const res = await fetch("/api/payment-service/dev-checkout/${session}/complete", {
-    method: "POST", headers: { "content-type": "application/json" }, body: "{}" });
+    method: "POST", headers, body: "{}" });
   const body = await res.json().catch(() => ({}));
-  if (!res.ok) { document.getElementById("status").textContent = body.message || "Payment failed"; return; }
+  if (!res.ok) {
+    document.getElementById("status").textContent =
+      res.status === 401 ? "Sign in as the buyer on this site, then pay again." : body.message || "Payment failed";
+    return;
+  }
   document.getElementById("status").textContent = "Paid.";
   location.assign(body.redirect || "/");
 });
@@ -108,10 +122,13 @@ document.getElementById("pay").addEventListener("click", async () => {
 }
 
 export function productRoutes(svc: PaymentContext): ServiceImpl<typeof ProductService> {
-  const devSession = async (em: EntityManager, session: string) => {
+  /** The development session; with a buyer, only theirs (another user's answers as a missing one: 404). */
+  const devSession = async (em: EntityManager, session: string, buyer?: string) => {
     if (svc.provider.kind !== "development") throw new ConnectError(NOT_DEVELOPMENT, Code.NotFound);
     const checkout = await em.findOne(Checkout, { sessionId: session });
-    if (!checkout) throw new ConnectError(SESSION_NOT_FOUND, Code.NotFound);
+    if (!checkout || (buyer !== undefined && checkout.userUuid !== buyer)) {
+      throw new ConnectError(SESSION_NOT_FOUND, Code.NotFound);
+    }
     return checkout;
   };
 
@@ -213,7 +230,7 @@ export function productRoutes(svc: PaymentContext): ServiceImpl<typeof ProductSe
 
     async completeDevCheckout(req, ctx) {
       const em = callEm(ctx);
-      await devSession(em, req.session);
+      await devSession(em, req.session, callIdentity(ctx).subject);
       const redirect = await em.fork().transactional(async (tem) => {
         const checkout = await tem.findOneOrFail(
           Checkout,

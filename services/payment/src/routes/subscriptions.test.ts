@@ -22,7 +22,7 @@ const subs = (token?: string) => h.client(SubscriptionService, { token });
 
 async function subscribe(token: string, region = "") {
   const { session } = await subs(token).checkoutSubscription({ id: planId, region, successPath: "/shop/plans" });
-  await h.client(ProductService).completeDevCheckout({ session: session!.sessionId });
+  await h.client(ProductService, { token }).completeDevCheckout({ session: session!.sessionId });
 }
 
 describe("subscriptions", () => {

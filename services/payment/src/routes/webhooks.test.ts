@@ -184,7 +184,7 @@ describe("POST /webhook/stripe", () => {
     const second = await h.client(ProductService, { token: buyer.token }).checkoutProduct({
       id: (await h.client(ProductService).listProducts({ limit: 1 })).products[0]!.id,
     });
-    await h.client(ProductService).completeDevCheckout({ session: second.session!.sessionId });
+    await h.client(ProductService, { token: buyer.token }).completeDevCheckout({ session: second.session!.sessionId });
     await eventually(
       () => balance(buyer.token),
       (b) => b === 500,

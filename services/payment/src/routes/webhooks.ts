@@ -12,6 +12,7 @@ import { JwsRefused, verifyAppleJws } from "../modules/apple-jws.ts";
 import { Checkout, Product, Subscription } from "../modules/entities.ts";
 import { ACTIVE, announceLevel, completeCheckout, type ProviderSubscriptionInfo } from "../modules/fulfil.ts";
 import { verifyStripeSignature } from "../modules/stripe-signature.ts";
+import { MAX_CHECKOUT_QUANTITY } from "./products.ts";
 
 export const INVALID_STRIPE_SIGNATURE = "invalid Stripe signature";
 export const INVALID_STRIPE_EVENT = "invalid Stripe event";
@@ -160,7 +161,10 @@ export function webhookRoutes(svc: PaymentContext): ServiceImpl<typeof WebhookSe
             userUuid,
             productId: product.id,
             mode: "payment",
-            quantity: typeof transaction.quantity === "number" ? Math.max(1, Math.min(100, transaction.quantity)) : 1,
+            quantity:
+              typeof transaction.quantity === "number"
+                ? Math.max(1, Math.min(MAX_CHECKOUT_QUANTITY, transaction.quantity))
+                : 1,
             region: str(transaction.storefront, 50) ?? "",
             successPath: "/",
             cancelPath: "/",

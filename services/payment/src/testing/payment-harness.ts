@@ -3,7 +3,7 @@
 import { generateKeyPairSync } from "node:crypto";
 import { createServer as createNetServer } from "node:net";
 import { ConnectError, type Code } from "@connectrpc/connect";
-import type { ServiceDefinition } from "@tt/kit";
+import type { ServiceDefinition, ServiceDeps } from "@tt/kit";
 import { createServiceHarness, type ServiceHarness } from "@tt/kit/testing";
 import { paymentServiceDefinition } from "../index.ts";
 
@@ -24,6 +24,7 @@ export async function closedUrl(): Promise<string> {
 export async function createPaymentHarness(
   env: Record<string, string> = {},
   alongside: ServiceDefinition[] = [],
+  logger?: ServiceDeps["logger"],
 ): Promise<PaymentHarness> {
   const h = await createServiceHarness(paymentServiceDefinition, {
     env: {
@@ -35,6 +36,7 @@ export async function createPaymentHarness(
       ...env,
     },
     alongside,
+    ...(logger ? { logger } : {}),
   });
   return Object.assign(h, {
     async user(role = "user") {

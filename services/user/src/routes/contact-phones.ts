@@ -18,8 +18,10 @@ import {
   phoneNumberRecord,
   toPhoneNumberMessage,
   toPhoneValidationMessage,
+  unreadablePhoneValidation,
   validateThroughCache,
 } from "../modules/contact/phone-numbers.ts";
+import { normalizeE164 } from "../providers/index.ts";
 import { User } from "../modules/users/user.entity.ts";
 import type { UserServiceContext } from "../user-context.ts";
 import { callEm } from "./call.ts";
@@ -159,7 +161,12 @@ export function phoneRoutes(
     },
 
     async validatePhoneNumber(req, ctx) {
-      const e164 = readE164(req.phone);
+      const e164 = normalizeE164(req.phone);
+      // An unreadable number is an outcome (spec 000 §3/§4: INVALID), not a bad request; nothing is looked up,
+      // so nothing joins the recents, which hold E.164 numbers only.
+      if (e164 === undefined) {
+        return { validation: unreadablePhoneValidation(req.phone) };
+      }
       const row = await validateThroughCache(
         callEm(ctx),
         svc.providers.phoneValidation,

@@ -425,9 +425,19 @@ describe("Phone validation", () => {
     expect(
       (await h.rpc.listRecentPhoneValidations({}, h.ctx("listRecentPhoneValidations", admin))).validations,
     ).toEqual([]);
+  });
+
+  it("issue 23 finding 12: an unreadable number is the INVALID outcome (spec 000 §3/§4), not a 400, and no recent", async () => {
+    await h.rpc.clearRecentPhoneValidations({}, h.ctx("clearRecentPhoneValidations", admin));
+    for (const phone of ["call me", "12345", "+0123456789"]) {
+      const res = await h.rpc.validatePhoneNumber({ phone }, h.ctx("validatePhoneNumber", admin));
+      expect(res.validation, phone).toMatchObject({ phoneNumber: phone, status: "INVALID", carrierType: "" });
+      expect(res.validation!.validatedAt, phone).toBeDefined();
+    }
+    // Nothing was looked up, so there is nothing to reuse: the recents keep E.164 numbers only.
     expect(
-      (await connectErrorOf(h.rpc.validatePhoneNumber({ phone: "call me" }, h.ctx("validatePhoneNumber", admin)))).code,
-    ).toBe(Code.InvalidArgument);
+      (await h.rpc.listRecentPhoneValidations({}, h.ctx("listRecentPhoneValidations", admin))).validations,
+    ).toEqual([]);
   });
 
   it("serves the fraud constants from the configuration", async () => {

@@ -38,6 +38,15 @@ export function toPhoneValidationMessage(row: PhoneValidation): PhoneValidationM
   });
 }
 
+/** The outcome for a number that cannot be read as E.164: INVALID, as the validators say, with no lookup. */
+export function unreadablePhoneValidation(phone: string): PhoneValidationMessage {
+  return create(PhoneValidationMessageSchema, {
+    phoneNumber: phone,
+    status: "INVALID",
+    validatedAt: timestampFromDate(new Date()),
+  });
+}
+
 /**
  * The outcome for an E.164 number: a fresh cached one, else a new lookup that replaces the cache entry
  * (written at once: a paid lookup is kept even when the call then fails). A VALIDATION_ERROR is recorded for

@@ -45,7 +45,7 @@ describe("subscriptionLevel", () => {
       .client(ProductService, { token: admin })
       .createProduct({ name: "Gold", paymentType: "recurring", level: "gold" });
     const { session } = await h.client(SubscriptionService, { token }).checkoutSubscription({ id: product!.id });
-    await h.client(ProductService).completeDevCheckout({ session: session!.sessionId });
+    await h.client(ProductService, { token }).completeDevCheckout({ session: session!.sessionId });
     expect(
       await eventually(
         () => level(uuid),
