@@ -109,15 +109,29 @@ export interface AccessInterceptorOptions {
   verifier: TokenVerifier;
 }
 
+/**
+ * The access decision for one call, from its method and its request headers alone: the caller, or the
+ * Unauthenticated refusal. It needs neither the request body nor its decoded message, so the kit's request gate
+ * and the gateway make it before they read or decode a body (issue 23 findings 6 and 8), and the interceptor
+ * makes it again for every transport (the verifier remembers the token, so the second time is a map lookup).
+ */
+export async function authorizeCall(
+  method: DescMethod,
+  header: Headers,
+  verifier: TokenVerifier,
+): Promise<Identity | undefined> {
+  const rule = ruleOf(method);
+  if (rule === null) throw refuse("this method is not open to any caller");
+  const token = bearerToken(header);
+  // A token sent to an anonymous method must still be valid: a caller must never be silently downgraded.
+  const identity = token === undefined ? undefined : await verifier.verify(token);
+  authorize(rule, identity);
+  return identity;
+}
+
 export function createAccessInterceptor(opts: AccessInterceptorOptions): Interceptor {
   return (next) => async (req) => {
-    const rule = ruleOf(req.method);
-    if (rule === null) throw refuse("this method is not open to any caller");
-    const token = bearerToken(req.header);
-    // A token sent to an anonymous method must still be valid: a caller must never be silently downgraded.
-    const identity = token === undefined ? undefined : await opts.verifier.verify(token);
-    authorize(rule, identity);
-    req.contextValues.set(kIdentity, identity);
+    req.contextValues.set(kIdentity, await authorizeCall(req.method, req.header, opts.verifier));
     return next(req);
   };
 }
