@@ -3,6 +3,7 @@
 // refusal here is Unauthenticated; ownership checks (403) belong to the services, next to their data.
 import { getOption, hasOption, type DescMethod, type DescService } from "@bufbuild/protobuf";
 import { Code, ConnectError, type Interceptor } from "@connectrpc/connect";
+import { errors } from "jose";
 import { access as accessOption, TokenType, type Access } from "@tt/proto/tt/options/v1/access_pb";
 import { USER_ROLES } from "../auth/claims.ts";
 import type { TokenVerifier } from "../auth/verifier.ts";
@@ -133,5 +134,35 @@ export function createAccessInterceptor(opts: AccessInterceptorOptions): Interce
   return (next) => async (req) => {
     req.contextValues.set(kIdentity, await authorizeCall(req.method, req.header, opts.verifier));
     return next(req);
+  };
+}
+
+export interface EdgeAccessCheckOptions {
+  verifier: TokenVerifier;
+  /**
+   * The process cannot verify every token the services accept (the distributed gateway holds the user service's
+   * keys, not the services' own identity key): a token signed with a key it does not know, or one it cannot check
+   * because the keys are unavailable, is left for the service to decide instead of being refused here.
+   */
+  deferUnknownKeys?: boolean;
+}
+
+/**
+ * The access decision of a process in front of the services (the gateway), made from the method and the headers
+ * before it reads a body or decodes input (issue 23 findings 6 and 8): throws the service's own refusal.
+ */
+export function createEdgeAccessCheck(
+  opts: EdgeAccessCheckOptions,
+): (method: DescMethod, header: Headers) => Promise<void> {
+  return async (method, header) => {
+    try {
+      await authorizeCall(method, header, opts.verifier);
+    } catch (err) {
+      if (opts.deferUnknownKeys && err instanceof ConnectError) {
+        if (err.code === Code.Unavailable) return;
+        if (err.code === Code.Unauthenticated && err.cause instanceof errors.JWKSNoMatchingKey) return;
+      }
+      throw err;
+    }
   };
 }
