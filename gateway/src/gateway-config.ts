@@ -1,5 +1,6 @@
-// The environment of the gateway when it runs alone. It holds no data and verifies no tokens (each
-// service does that itself), so it needs neither PostgreSQL nor NATS: DATABASE_URL and NATS_URL are not
+// The environment of the gateway when it runs alone. It holds no data; it checks tokens only to refuse a caller
+// before reading its body (issue 23, JWT_ISSUER/JWT_AUDIENCE and the user service's keys), and each service
+// decides again itself, revocations included. So it needs neither PostgreSQL nor NATS: DATABASE_URL and NATS_URL are not
 // read even though the chart's shared Secret hands them to every backend pod. What it does need is where
 // each catalog service lives; a missing one fails the start instead of answering 503 for a whole API.
 import { kitConfigSchema, parseEnv, serviceUrlVariable } from "@tt/kit";
@@ -23,6 +24,9 @@ export const gatewayConfigSchema = kitConfigSchema
     BODY_LIMIT_BYTES: z.preprocess(unsetIfEmpty, z.coerce.number().int().positive().optional()),
     // Largest multipart/form-data body (uploads); default DEFAULT_MULTIPART_BODY_LIMIT_BYTES (32 MiB).
     MULTIPART_BODY_LIMIT_BYTES: z.preprocess(unsetIfEmpty, z.coerce.number().int().positive().optional()),
+    // Request-body bytes held at once across every call (503 + retry-after beyond); default
+    // DEFAULT_MAX_BODY_BYTES_IN_FLIGHT (256 MiB). Issue 23 finding 6.
+    MAX_BODY_BYTES_IN_FLIGHT: z.preprocess(unsetIfEmpty, z.coerce.number().int().positive().optional()),
     // Comma-separated origins allowed to call the API from a browser.
     CORS_ORIGINS: z.preprocess(
       unsetIfEmpty,

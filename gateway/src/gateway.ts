@@ -6,6 +6,7 @@ import { constants as http2Constants, type Http2ServerRequest, type Http2ServerR
 import {
   createRegistry,
   type DescFile,
+  type DescMethod,
   type DescMethodServerStreaming,
   type DescMethodUnary,
   type DescService,
@@ -16,6 +17,7 @@ import { Code, ConnectError, type Transport } from "@connectrpc/connect";
 import { runWithRequestId } from "@tt/kit";
 import type { Logger } from "pino";
 import { BindError, type Binding, type FormBody } from "./bind.ts";
+import { createBodyBudget, DEFAULT_MAX_BODY_BYTES_IN_FLIGHT, type BodyLease } from "./body-budget.ts";
 import {
   createConnectPassthrough,
   type ConnectTarget,
@@ -66,6 +68,23 @@ export interface GatewayOptions {
   staticHandler?: (req: IncomingMessage | Http2ServerRequest, res: ServerResponse | Http2ServerResponse) => boolean;
   /** Header allow-lists (defaults in headers.ts) and whether to trust the caller's x-forwarded-for. */
   headers?: { request?: readonly string[]; response?: readonly string[]; trustForwardedFor?: boolean };
+  /**
+   * The access decision of a REST call (the method's `tt.options.v1.access` against the caller's token: the kit's
+   * createEdgeAccessCheck), made from the method and the forwarded headers before the body is read or any input is
+   * decoded (issue 23 findings 6 and 8). Throws the refusal. Without it, the service alone decides, after both.
+   */
+  authorize?: (method: DescMethod, header: Headers) => Promise<void>;
+  /**
+   * Request-body bytes held at once across every REST call (MAX_BODY_BYTES_IN_FLIGHT); a body that would exceed it
+   * is refused with 503 and retry-after. Default DEFAULT_MAX_BODY_BYTES_IN_FLIGHT (256 MiB).
+   */
+  maxBodyBytesInFlight?: number;
+  /**
+   * When the gateway answers before it has read a body (a refusal, a 413), it reads and drops up to this many more
+   * bytes of it before it closes the connection, so a client that is still sending reads the answer instead of a
+   * reset (issue 23 finding 9). Default DEFAULT_REFUSED_BODY_DRAIN_BYTES (64 MiB).
+   */
+  refusedBodyDrainBytes?: number;
 }
 
 export interface Gateway {
@@ -74,10 +93,13 @@ export interface Gateway {
   openapi: object;
   /** Closes the HTTP/2 sessions of proxied Connect backends. */
   close(): void;
+  /** Request-body bytes the gateway holds right now (see maxBodyBytesInFlight). */
+  bodyBytesInFlight(): number;
 }
 
 export const DEFAULT_BODY_LIMIT_BYTES = 1024 * 1024;
 export const DEFAULT_MULTIPART_BODY_LIMIT_BYTES = 32 * 1024 * 1024;
+export const DEFAULT_REFUSED_BODY_DRAIN_BYTES = 64 * 1024 * 1024;
 export const OPENAPI_PATH = "/openapi.json";
 
 // JSON media types, plus text/plain because fetch() labels a string body that way by default. Accepting it
@@ -96,18 +118,32 @@ export function registryOf(services: DescService[]): Registry {
   return createRegistry(...seen);
 }
 
-function readBody(req: NodeRequest, limit: number): Promise<string> {
+function readBody(req: NodeRequest, limit: number, lease: BodyLease): Promise<string> {
   const declared = Number(req.headers["content-length"]);
   if (declared > limit) return Promise.reject(new BindError(`request body larger than ${limit} bytes`, 413));
+  try {
+    if (declared > 0) lease.hold(declared);
+  } catch (err) {
+    return Promise.reject(err as Error);
+  }
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
     const onData = (chunk: Buffer) => {
       size += chunk.length;
-      if (size > limit) {
+      let refusal: unknown;
+      if (size > limit) refusal = new BindError(`request body larger than ${limit} bytes`, 413);
+      else {
+        try {
+          lease.hold(size);
+        } catch (err) {
+          refusal = err;
+        }
+      }
+      if (refusal !== undefined) {
         req.off("data", onData);
-        req.resume(); // drain without keeping what is left
-        reject(new BindError(`request body larger than ${limit} bytes`, 413));
+        req.pause(); // what is left is dropped (or the connection closed) once the answer is out: see settleUnreadBody
+        reject(refusal as Error);
         return;
       }
       chunks.push(chunk);
@@ -121,36 +157,58 @@ function readBody(req: NodeRequest, limit: number): Promise<string> {
   });
 }
 
-// Once a body is left half-read, the rest of it is still on the wire: HTTP/1.1 must close the connection
-// after the answer, and HTTP/2 ends the stream with NO_ERROR once the answer is out (RFC 9113 §8.1).
-function abandonBody(req: NodeRequest, res: NodeResponse): void {
-  if (req.httpVersionMajor === 1) {
-    if (!res.headersSent) (res as ServerResponse).setHeader("connection", "close");
-    return;
-  }
-  const stream = (req as Http2ServerRequest).stream;
-  res.once("finish", () => stream.close(http2Constants.NGHTTP2_NO_ERROR));
-}
-
-async function readForm(
+/**
+ * An answer goes out while the rest of the request body is still on the wire (a refusal before the body was read,
+ * a 413 part-way). HTTP/2 ends the stream with NO_ERROR once the answer is out (RFC 9113 §8.1). HTTP/1.1 cannot
+ * close at once: a client still sending would get a reset (EPIPE) instead of the answer (issue 23 finding 9). So the
+ * rest is read and dropped, up to `drainLimit` bytes, and the connection then stays usable; a body declared longer
+ * than that is answered with `connection: close`, and one that turns out longer is cut off when it passes it.
+ */
+function settleUnreadBody(
   req: NodeRequest,
   res: NodeResponse,
+  headers: Record<string, string>,
+  drainLimit: number,
+): void {
+  if (req.complete) return;
+  if (req.httpVersionMajor !== 1) {
+    const stream = (req as Http2ServerRequest).stream;
+    res.once("finish", () => stream.close(http2Constants.NGHTTP2_NO_ERROR));
+    return;
+  }
+  const declared = Number(req.headers["content-length"]);
+  if (declared > drainLimit) {
+    headers.connection = "close";
+    return;
+  }
+  let dropped = 0;
+  req.on("data", (chunk: Buffer) => {
+    dropped += chunk.length;
+    if (dropped > drainLimit) req.socket.destroy();
+  });
+  req.resume();
+}
+
+function readForm(
+  req: NodeRequest,
   type: string,
   limit: number,
   binding: Binding,
+  lease: BodyLease,
 ): Promise<FormBody> {
-  try {
-    return await readMultipart(req, type, { limit, checkPart: (name, isFile) => binding.checkFormPart(name, isFile) });
-  } catch (err) {
-    if (!req.complete) abandonBody(req, res);
-    throw err;
-  }
+  return readMultipart(req, type, {
+    limit,
+    checkPart: (name, isFile) => binding.checkFormPart(name, isFile),
+    hold: (total) => lease.hold(total),
+  });
 }
 
 export function createGateway(opts: GatewayOptions): Gateway {
   const { backends, logger } = opts;
   const limit = opts.bodyLimitBytes ?? DEFAULT_BODY_LIMIT_BYTES;
   const formLimit = opts.multipartBodyLimitBytes ?? DEFAULT_MULTIPART_BODY_LIMIT_BYTES;
+  const budget = createBodyBudget(opts.maxBodyBytesInFlight ?? DEFAULT_MAX_BODY_BYTES_IN_FLIGHT);
+  const drainLimit = opts.refusedBodyDrainBytes ?? DEFAULT_REFUSED_BODY_DRAIN_BYTES;
   const registry = registryOf(backends.flatMap((b) => b.services));
   const routes = buildRouteTable(backends, registry);
   const openapi = buildOpenApi(routes.routes);
@@ -186,10 +244,11 @@ export function createGateway(opts: GatewayOptions): Gateway {
       "content-type": "application/json; charset=utf-8",
       "x-request-id": requestId,
     };
-    // A body we stopped reading cannot be left on a keep-alive HTTP/1.1 connection.
-    if (rest.status === 413 && req.httpVersionMajor === 1) headers.connection = "close";
+    settleUnreadBody(req, res, headers, drainLimit);
+    const body = JSON.stringify(rest.body);
+    headers["content-length"] = String(Buffer.byteLength(body));
     (res as ServerResponse).writeHead(rest.status, headers);
-    res.end(JSON.stringify(rest.body));
+    res.end(body);
   };
 
   const serveRest = async (
@@ -201,6 +260,28 @@ export function createGateway(opts: GatewayOptions): Gateway {
     extra: Record<string, string>,
   ): Promise<void> => {
     const route = match.value;
+    const header = forwardRequestHeaders(policy, req.headers, req.socket?.remoteAddress, requestId);
+    // Who may call, before a byte of the body is read or any input decoded (issue 23 findings 6 and 8).
+    if (opts.authorize) await opts.authorize(route.method, header);
+    const lease = budget.lease();
+    try {
+      await callRest(req, res, route, match, query, requestId, extra, header, lease);
+    } finally {
+      lease.release();
+    }
+  };
+
+  const callRest = async (
+    req: NodeRequest,
+    res: NodeResponse,
+    route: Route,
+    match: RouteMatch<Route>,
+    query: string,
+    requestId: string,
+    extra: Record<string, string>,
+    header: Headers,
+    lease: BodyLease,
+  ): Promise<void> => {
     const binding = route.binding;
     let input: Message;
     if (!binding.hasBody) {
@@ -208,17 +289,16 @@ export function createGateway(opts: GatewayOptions): Gateway {
     } else {
       const type = req.headers["content-type"];
       if (binding.rawBody) {
-        input = binding.bind(match.variables, query, await readBody(req, limit), type);
+        input = binding.bind(match.variables, query, await readBody(req, limit, lease), type);
       } else if (type === undefined || JSON_TYPE.test(type)) {
-        input = binding.bind(match.variables, query, await readBody(req, limit));
+        input = binding.bind(match.variables, query, await readBody(req, limit, lease));
       } else if (binding.acceptsForm && MULTIPART_TYPE.test(type)) {
-        input = binding.bindForm(match.variables, query, await readForm(req, res, type, formLimit, binding));
+        input = binding.bindForm(match.variables, query, await readForm(req, type, formLimit, binding, lease));
       } else {
         const accepted = binding.acceptsForm ? "application/json or multipart/form-data" : "application/json";
         throw new BindError(`unsupported content-type "${type}"; send ${accepted}`, 415);
       }
     }
-    const header = forwardRequestHeaders(policy, req.headers, req.socket?.remoteAddress, requestId);
     const abort = new AbortController();
     res.once("close", () => {
       if (!res.writableFinished) abort.abort();
@@ -337,5 +417,5 @@ export function createGateway(opts: GatewayOptions): Gateway {
     });
   };
 
-  return { handler, routes, openapi, close: () => passthrough.close() };
+  return { handler, routes, openapi, close: () => passthrough.close(), bodyBytesInFlight: () => budget.inFlight() };
 }

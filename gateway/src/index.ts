@@ -3,10 +3,13 @@ export {
   createGateway,
   DEFAULT_BODY_LIMIT_BYTES,
   DEFAULT_MULTIPART_BODY_LIMIT_BYTES,
+  DEFAULT_REFUSED_BODY_DRAIN_BYTES,
   OPENAPI_PATH,
   registryOf,
 } from "./gateway.ts";
 export type { Gateway, GatewayBackend, GatewayOptions } from "./gateway.ts";
+export { createBodyBudget, DEFAULT_MAX_BODY_BYTES_IN_FLIGHT } from "./body-budget.ts";
+export type { BodyBudget, BodyLease } from "./body-budget.ts";
 export { parseTemplate, formatTemplate, TemplateParseError } from "./template/parse.ts";
 export type { PathTemplate, TemplateSegment, TemplateVariable } from "./template/parse.ts";
 export { createMatcher, MatchError, RouteConflictError } from "./match.ts";

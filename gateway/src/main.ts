@@ -7,12 +7,15 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import {
   clientIdleTimeoutMs,
   createAppleMusicTokenIssuer,
+  createEdgeAccessCheck,
   createLogger,
+  createTokenVerifier,
   createMediaHandler,
   createServer,
   installProcessGuards,
   loadAppleMusicTokenConfig,
   metricsListen,
+  remoteKeySource,
   serverLimits,
 } from "@tt/kit";
 import type { Logger } from "pino";
@@ -94,6 +97,20 @@ const gateway = createGateway({
   backends,
   bodyLimitBytes: config.BODY_LIMIT_BYTES,
   multipartBodyLimitBytes: config.MULTIPART_BODY_LIMIT_BYTES,
+  maxBodyBytesInFlight: config.MAX_BODY_BYTES_IN_FLIGHT,
+  // Who may call is decided before a body is read (issue 23 findings 6 and 8) with the user service's keys. The
+  // gateway holds neither the services' identity key nor the revocations: a token signed by a key it does not know
+  // is left to the service, and a revoked session is refused by the service, after the body.
+  authorize: createEdgeAccessCheck({
+    verifier: createTokenVerifier({
+      issuer: config.JWT_ISSUER,
+      audience: config.JWT_AUDIENCE,
+      keys: remoteKeySource(urls.user!),
+      revocations: { isRevoked: () => false },
+      maxTtlSeconds: config.ACCESS_TOKEN_MAX_TTL_SECONDS,
+    }),
+    deferUnknownKeys: true,
+  }),
   cors: config.CORS_ORIGINS ? { origins: config.CORS_ORIGINS } : undefined,
   headers: { trustForwardedFor: config.TRUST_PROXY },
   idleBackendSessionMs: idleConnectionTimeoutMs,

@@ -2,6 +2,7 @@
 // count is taken on the raw bytes before they reach the parser, and once it passes the limit, or a part is
 // refused, reading stops (the request is paused, not drained). Whoever answers then closes the connection
 // or stream, since the rest of the body is still on the wire.
+import { ConnectError } from "@connectrpc/connect";
 import busboy from "busboy";
 import { BindError, type FormBody, type FormFile } from "./bind.ts";
 import type { NodeRequest } from "./connect-passthrough.ts";
@@ -13,6 +14,11 @@ export interface MultipartOptions {
   limit: number;
   /** Throws a BindError to refuse a part as soon as its headers are read. */
   checkPart?: (name: string, isFile: boolean) => void;
+  /**
+   * Told how many bytes of the body have been taken so far (the declared length first, when there is one); throws
+   * to refuse the body (the gateway's bytes-in-flight budget).
+   */
+  hold?: (total: number) => void;
 }
 
 function tooLarge(limit: number): BindError {
@@ -20,9 +26,14 @@ function tooLarge(limit: number): BindError {
 }
 
 export function readMultipart(req: NodeRequest, contentType: string, opts: MultipartOptions): Promise<FormBody> {
-  const { limit, checkPart } = opts;
+  const { limit, checkPart, hold } = opts;
   const declared = Number(req.headers["content-length"]);
   if (declared > limit) return Promise.reject(tooLarge(limit));
+  try {
+    if (declared > 0) hold?.(declared);
+  } catch (e) {
+    return Promise.reject(e as Error);
+  }
   let parser: busboy.Busboy;
   try {
     parser = busboy({
@@ -53,7 +64,9 @@ export function readMultipart(req: NodeRequest, contentType: string, opts: Multi
       parser.on("error", () => {}); // a late parser error must not become an unhandled one
       parser.destroy();
       reject(
-        err instanceof BindError ? err : new BindError(`malformed multipart/form-data: ${(err as Error).message}`),
+        err instanceof BindError || err instanceof ConnectError
+          ? err
+          : new BindError(`malformed multipart/form-data: ${(err as Error).message}`),
       );
     };
     const maybeDone = () => {
@@ -114,6 +127,11 @@ export function readMultipart(req: NodeRequest, contentType: string, opts: Multi
     const onData = (chunk: Buffer) => {
       size += chunk.length;
       if (size > limit) return stop(tooLarge(limit));
+      try {
+        hold?.(size);
+      } catch (e) {
+        return stop(e);
+      }
       // The parser hands file bytes on at once (they are collected above), so its buffer stays small;
       // still, honour its back-pressure rather than queue without bound.
       if (!parser.write(chunk)) {

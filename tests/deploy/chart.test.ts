@@ -432,9 +432,10 @@ describe("chart values", () => {
       SERVICE: "gateway",
       USER_SERVICE_URL: `http://${release}-turntable-user:8080`,
       BODY_LIMIT_BYTES: "1048576",
+      MAX_BODY_BYTES_IN_FLIGHT: "268435456",
       REMOTES_CONFIG: "/etc/turntable/remotes/remotes.json",
     });
-    // Least privilege: the gateway stores nothing and verifies no tokens.
+    // Least privilege: the gateway stores nothing; it checks tokens with the user service's public keys only.
     expect(gateway.env.DATABASE_URL).toBeUndefined();
     expect(gateway.env.NATS_URL).toBeUndefined();
     const remotes = configData(docs, `${release}-turntable-remotes`);

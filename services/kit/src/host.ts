@@ -27,7 +27,7 @@ import { createMetricsInterceptor } from "./interceptors/metrics.ts";
 import {
   createRequestFaultInterceptor,
   refuseUndecodableGetMessages,
-  requestFaultGate,
+  createRequestGate,
 } from "./interceptors/request-faults.ts";
 import { createRequestIdInterceptor } from "./interceptors/request-id.ts";
 import { serveServerStreams } from "./server-streams.ts";
@@ -248,6 +248,7 @@ export async function startServiceHost(opts: ServiceHostOptions): Promise<Servic
   // Each call knows its Node response, so a stream that sends one message to many callers can write it directly
   // (direct-stream.ts); server streams are served by the kit's own wire handler (server-streams.ts), the rest by
   // Connect's.
+  const requestGate = createRequestGate({ verifier });
   const direct = directStreams();
   const handler = direct.wrap(
     refuseUndecodableGetMessages(
@@ -259,6 +260,7 @@ export async function startServiceHost(opts: ServiceHostOptions): Promise<Servic
           shutdownSignal: shutdown.signal,
           maxTimeoutMs: MAX_TIMER_MS,
           logger: opts.logger,
+          requestGate,
         },
         connectNodeAdapter({
           contextValues: direct.values,
@@ -267,7 +269,8 @@ export async function startServiceHost(opts: ServiceHostOptions): Promise<Servic
           },
           interceptors,
           // A unary body that does not parse is invalid_argument, not internal (issue 9 defect 2).
-          requestGate: requestFaultGate,
+          // and the access decision before the body is read (issue 23 findings 6 and 8).
+          requestGate,
           // A longer deadline than a Node timer can hold (24.8 days) would fire at once (TimeoutOverflowWarning, then
           // 1 ms): such a grpc-timeout or connect-timeout-ms is refused as invalid_argument instead (issue 9 fuzz).
           maxTimeoutMs: MAX_TIMER_MS,

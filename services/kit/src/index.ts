@@ -23,7 +23,14 @@ export { remoteKeySource } from "./auth/key-source.ts";
 export { createTokenVerifier } from "./auth/verifier.ts";
 export { createSessionRevocations, REVOCATIONS_BUCKET } from "./auth/revocations-kv.ts";
 export { createRequestIdInterceptor, REQUEST_ID_HEADER, requestIdOf } from "./interceptors/request-id.ts";
-export { accessRuleOf, assertAccessOptions, bearerToken, createAccessInterceptor } from "./interceptors/access.ts";
+export {
+  accessRuleOf,
+  assertAccessOptions,
+  authorizeCall,
+  bearerToken,
+  createAccessInterceptor,
+  createEdgeAccessCheck,
+} from "./interceptors/access.ts";
 export { createEntityManagerInterceptor } from "./interceptors/entity-manager.ts";
 export {
   assertInputRules,
@@ -155,7 +162,7 @@ export type { KeySource, RemoteKeySourceOptions } from "./auth/key-source.ts";
 export type { TokenVerifier, TokenVerifierOptions } from "./auth/verifier.ts";
 export type { ManagedSessionRevocations, SessionRevocationsOptions } from "./auth/revocations-kv.ts";
 export type { RequestIdInterceptorOptions } from "./interceptors/request-id.ts";
-export type { AccessInterceptorOptions, AccessOptionsCheck } from "./interceptors/access.ts";
+export type { AccessInterceptorOptions, AccessOptionsCheck, EdgeAccessCheckOptions } from "./interceptors/access.ts";
 export type { EntityManagerInterceptorOptions } from "./interceptors/entity-manager.ts";
 export type { MetricsInterceptorOptions, RpcMetrics } from "./interceptors/metrics.ts";
 export type { LoggingInterceptorOptions } from "./interceptors/logging.ts";

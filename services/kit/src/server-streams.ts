@@ -60,6 +60,11 @@ export interface ServerStreamsOptions {
   maxTimeoutMs: number;
   /** Where a failure of the handler itself goes (its response is then cut). */
   logger: Pick<Logger, "error">;
+  /**
+   * Runs before the request body is read, as Connect's `requestGate` does for the other calls: what it throws ends
+   * the call unread (the kit's access decision, issue 23 findings 6 and 8).
+   */
+  requestGate?: (context: HandlerContext) => void | Promise<void>;
 }
 
 interface Served {
@@ -220,7 +225,9 @@ async function start(
   binary: boolean,
   context: HandlerContext,
   interceptors: readonly Interceptor[],
+  requestGate: ServerStreamsOptions["requestGate"],
 ): Promise<AsyncIterator<unknown>> {
+  await requestGate?.(context);
   const body = await readBody(req, SERVER_STREAM_REQUEST_MAX_BYTES);
   if (body === undefined) {
     throw new ConnectError(
@@ -365,7 +372,7 @@ export function serveServerStreams(opts: ServerStreamsOptions, next: NodeRequest
       aborted.catch(() => undefined);
       // Started in a function of its own: what only the start needs (the body, the request, the interceptor chain)
       // is not kept for as long as the stream lasts.
-      iterator = await start(req, served, protocol, binary, context, opts.interceptors);
+      iterator = await start(req, served, protocol, binary, context, opts.interceptors, opts.requestGate);
       await pump(iterator, res, served.serialization.getO(binary), context, aborted);
       iterator = undefined;
       // Held: the implementation returned and keeps writing directly until it ends the call or the call ends.

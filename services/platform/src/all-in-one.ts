@@ -5,7 +5,15 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import path from "node:path";
 import { createGateway } from "@tt/gateway";
 import type { GatewayOptions } from "@tt/gateway";
-import { createLogger, createMediaHandler, createServer, metricsListen, serverLimits, startServiceHost } from "@tt/kit";
+import {
+  createEdgeAccessCheck,
+  createLogger,
+  createMediaHandler,
+  createServer,
+  metricsListen,
+  serverLimits,
+  startServiceHost,
+} from "@tt/kit";
 import { loadMediaConfig } from "@tt/user-service";
 import type { Logger } from "pino";
 import { openBus } from "./bus.ts";
@@ -98,6 +106,9 @@ export async function startAllInOne(opts: AllInOneOptions = {}): Promise<AllInOn
       backends: [{ services: host.services, transport: host.transport, connect: { handler: host.handler } }],
       bodyLimitBytes: config.BODY_LIMIT_BYTES,
       multipartBodyLimitBytes: config.MULTIPART_BODY_LIMIT_BYTES,
+      maxBodyBytesInFlight: config.MAX_BODY_BYTES_IN_FLIGHT,
+      // The services' own verifier (keys, service identity, revocations): the same decision, before the body.
+      authorize: createEdgeAccessCheck({ verifier: host.verifier }),
       cors: config.CORS_ORIGINS ? { origins: config.CORS_ORIGINS } : undefined,
       headers: { trustForwardedFor: config.TRUST_PROXY },
       logger,

@@ -13,6 +13,8 @@ export const allInOneConfigSchema = kitConfigSchema.extend({
   BODY_LIMIT_BYTES: optional(z.coerce.number().int().positive()),
   // Largest multipart/form-data body (song and image uploads); the gateway's default (32 MiB) when unset.
   MULTIPART_BODY_LIMIT_BYTES: optional(z.coerce.number().int().positive()),
+  // Request-body bytes the gateway holds at once (503 + retry-after beyond); the gateway's default (256 MiB) when unset.
+  MAX_BODY_BYTES_IN_FLIGHT: optional(z.coerce.number().int().positive()),
   // As the gateway's (gateway-config.ts): "true" only when one trusted reverse proxy stands in front.
   TRUST_PROXY: z
     .preprocess((v) => (v === "" ? undefined : v), z.enum(["true", "false"]).default("false"))

@@ -3,6 +3,7 @@
 // refusal here is Unauthenticated; ownership checks (403) belong to the services, next to their data.
 import { getOption, hasOption, type DescMethod, type DescService } from "@bufbuild/protobuf";
 import { Code, ConnectError, type Interceptor } from "@connectrpc/connect";
+import { errors } from "jose";
 import { access as accessOption, TokenType, type Access } from "@tt/proto/tt/options/v1/access_pb";
 import { USER_ROLES } from "../auth/claims.ts";
 import type { TokenVerifier } from "../auth/verifier.ts";
@@ -109,15 +110,59 @@ export interface AccessInterceptorOptions {
   verifier: TokenVerifier;
 }
 
+/**
+ * The access decision for one call, from its method and its request headers alone: the caller, or the
+ * Unauthenticated refusal. It needs neither the request body nor its decoded message, so the kit's request gate
+ * and the gateway make it before they read or decode a body (issue 23 findings 6 and 8), and the interceptor
+ * makes it again for every transport (the verifier remembers the token, so the second time is a map lookup).
+ */
+export async function authorizeCall(
+  method: DescMethod,
+  header: Headers,
+  verifier: TokenVerifier,
+): Promise<Identity | undefined> {
+  const rule = ruleOf(method);
+  if (rule === null) throw refuse("this method is not open to any caller");
+  const token = bearerToken(header);
+  // A token sent to an anonymous method must still be valid: a caller must never be silently downgraded.
+  const identity = token === undefined ? undefined : await verifier.verify(token);
+  authorize(rule, identity);
+  return identity;
+}
+
 export function createAccessInterceptor(opts: AccessInterceptorOptions): Interceptor {
   return (next) => async (req) => {
-    const rule = ruleOf(req.method);
-    if (rule === null) throw refuse("this method is not open to any caller");
-    const token = bearerToken(req.header);
-    // A token sent to an anonymous method must still be valid: a caller must never be silently downgraded.
-    const identity = token === undefined ? undefined : await opts.verifier.verify(token);
-    authorize(rule, identity);
-    req.contextValues.set(kIdentity, identity);
+    req.contextValues.set(kIdentity, await authorizeCall(req.method, req.header, opts.verifier));
     return next(req);
+  };
+}
+
+export interface EdgeAccessCheckOptions {
+  verifier: TokenVerifier;
+  /**
+   * The process cannot verify every token the services accept (the distributed gateway holds the user service's
+   * keys, not the services' own identity key): a token signed with a key it does not know, or one it cannot check
+   * because the keys are unavailable, is left for the service to decide instead of being refused here.
+   */
+  deferUnknownKeys?: boolean;
+}
+
+/**
+ * The access decision of a process in front of the services (the gateway), made from the method and the headers
+ * before it reads a body or decodes input (issue 23 findings 6 and 8): throws the service's own refusal.
+ */
+export function createEdgeAccessCheck(
+  opts: EdgeAccessCheckOptions,
+): (method: DescMethod, header: Headers) => Promise<void> {
+  return async (method, header) => {
+    try {
+      await authorizeCall(method, header, opts.verifier);
+    } catch (err) {
+      if (opts.deferUnknownKeys && err instanceof ConnectError) {
+        if (err.code === Code.Unavailable) return;
+        if (err.code === Code.Unauthenticated && err.cause instanceof errors.JWKSNoMatchingKey) return;
+      }
+      throw err;
+    }
   };
 }

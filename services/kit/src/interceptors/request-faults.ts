@@ -14,7 +14,9 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Http2ServerRequest, Http2ServerResponse } from "node:http2";
 import { base64Decode } from "@bufbuild/protobuf/wire";
 import { Code, ConnectError, createContextKey, type HandlerContext, type Interceptor } from "@connectrpc/connect";
+import type { TokenVerifier } from "../auth/verifier.ts";
 import { CALL_OVER } from "../errors.ts";
+import { authorizeCall } from "./access.ts";
 
 /** Set once the interceptor chain runs: from then on, an Internal error is the server's own. */
 const kChainStarted = createContextKey(false, { description: "interceptor chain started" });
@@ -75,6 +77,19 @@ export function requestFaultGate(context: HandlerContext): void {
     // Connect calls abort() without a reason once a unary call is answered: the shared reason spares the
     // DOMException Node would make (see CALL_OVER).
     abort(reason ?? CALL_OVER);
+  };
+}
+
+/**
+ * The kit's request gate: `requestFaultGate`, then the access decision, both before Connect reads the body
+ * (issue 23 findings 6 and 8). A caller who may not call is refused without its body being read, received or
+ * decoded, so it learns nothing of the input rules and cannot make a service hold its bytes; the access
+ * interceptor still decides for the transports that have no gate (in process).
+ */
+export function createRequestGate(opts: { verifier: TokenVerifier }): (context: HandlerContext) => Promise<void> {
+  return async (context) => {
+    requestFaultGate(context);
+    await authorizeCall(context.method, context.requestHeader, opts.verifier);
   };
 }
 
