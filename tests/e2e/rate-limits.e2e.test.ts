@@ -113,6 +113,23 @@ describe("guest passwords", () => {
     expect((await join(room.owner.token, room.uuid, "")).status).toBe(200);
   });
 
+  it("the right password spends nothing: more guests than the room's limit get in, and one rejoins again and again", async () => {
+    const password = `right-${randomUUID()}`;
+    const room = await privateRoom(password);
+    for (let i = 0; i < 6; i++) {
+      const guest = await platform.craft({ typ: "guest", role: "guest", sub: randomUUID() });
+      expect((await join(guest, room.uuid, password)).status).toBe(200);
+    }
+    const regular = await signUp();
+    for (let i = 0; i < 5; i++) expect((await join(regular.token, room.uuid, password)).status).toBe(200);
+    // The wrong guesses still count from zero: the room's limit (4) is whole.
+    for (let i = 0; i < 4; i++) {
+      const guest = await platform.craft({ typ: "guest", role: "guest", sub: randomUUID() });
+      expect((await join(guest, room.uuid, `wrong-${i}`)).status).toBe(403);
+    }
+    expectTooMany(await join(regular.token, room.uuid, password));
+  });
+
   it("guesses through the live stage's join stream count against the room as well", async () => {
     const password = `right-${randomUUID()}`;
     const room = await privateRoom(password);
@@ -171,7 +188,7 @@ describe("guest passwords", () => {
   });
 
   it("one address is limited over all its callers", async () => {
-    // The earlier tests spent 13 of the address's 20 guesses (refused ones count too; the stage's are counted by
+    // The earlier tests spent most of the address's 20 guesses (wrong and refused ones count; the stage's are counted by
     // room and user only): fresh callers, each within its own limits, reach the address's limit (run alone too).
     let status = 0;
     for (let i = 0; i < 20 && status !== 429; i++) {

@@ -220,6 +220,7 @@ export {
   enforceThrottles,
   hit,
   maybePrune,
+  refundThrottles,
   REMEMBERED_ACTION_SUFFIX,
   subjectAndAddress,
   THROTTLE_MIGRATION_NAME,

@@ -4,6 +4,7 @@ export {
   enforceThrottles,
   hit,
   maybePrune,
+  refundThrottles,
   REMEMBERED_ACTION_SUFFIX,
   subjectAndAddress,
   throttleKey,

@@ -91,6 +91,22 @@ export async function enforceThrottles(
 }
 
 /**
+ * Takes back the hit each check counted in its current window: for a call whose outcome must not spend the budget
+ * (the right guest password: the rule is there to slow down guessing, not a room's guests joining, and a check
+ * counted before it was verified cannot be dodged by sending many at once).
+ */
+export async function refundThrottles(em: EntityManager, checks: readonly ThrottleCheck[]): Promise<void> {
+  for (const { rule, subject } of checks) {
+    await em.getConnection().execute(
+      `update ${throttleTable(em)} set "hits" = greatest(0, "hits" - 1)
+         where "key" = ? and "window_start" > now() - make_interval(secs => ?)`,
+      [throttleKey(rule.action, subject), rule.windowSeconds],
+      "run",
+    );
+  }
+}
+
+/**
  * ResourceExhausted with retry-after in the error's metadata: Connect's server sends error metadata as response
  * headers, and the gateway forwards it on REST errors. Setting the response header as well would send the value
  * twice ("900, 900") wherever Connect merges the two.

@@ -12,6 +12,7 @@ import {
   checkUuid,
   detectImageType,
   enforceThrottles,
+  refundThrottles,
   publishEvent,
 } from "@tt/kit";
 import { RoomConversationClearedSchema, RoomCreatedSchema, RoomDeletedSchema } from "@tt/proto/tt/room/v1/events_pb";
@@ -272,10 +273,13 @@ export function roomRoutes(svc: RoomServiceContext): ServiceImpl<typeof RoomServ
 
     async joinRoom(req, ctx) {
       const { em, room, member } = await roomAndCaller(ctx, req.id);
-      if (checksGuestPassword(room, member, req.guestPassword)) {
-        await enforceThrottles(em, passwordGuessChecks(ctx, svc.areas.limits, room.id), TOO_MANY_GUESSES);
-      }
+      const guess = checksGuestPassword(room, member, req.guestPassword)
+        ? passwordGuessChecks(ctx, svc.areas.limits, room.id)
+        : [];
+      if (guess.length > 0) await enforceThrottles(em, guess, TOO_MANY_GUESSES);
       await admit(em, room, member, req.guestPassword);
+      // Only wrong guesses spend the budget: a room's guests (and a guest who rejoins) are never held back by it.
+      await refundThrottles(em, guess);
       if (member.userId !== "") {
         await recordVisit(em, member.userId, room.id, kept);
       }
@@ -296,11 +300,13 @@ export function roomRoutes(svc: RoomServiceContext): ServiceImpl<typeof RoomServ
       const accountRole = userId === "" ? "guest" : await svc.accountRoleOf(userId, ctx.signal);
       const member = await memberOf(em, room, userId, accountRole);
       if (userId === "" && req.guestSubject !== "") member.guest = req.guestSubject;
-      if (checksGuestPassword(room, member, req.guestPassword)) {
-        // The stage's join stream is another way to guess: counted by room and user as JoinRoom counts them.
-        await enforceThrottles(em, stagePasswordGuessChecks(svc.areas.limits, room.id, userId), TOO_MANY_GUESSES);
-      }
+      // The stage's join stream is another way to guess: counted by room and user as JoinRoom counts them.
+      const guess = checksGuestPassword(room, member, req.guestPassword)
+        ? stagePasswordGuessChecks(svc.areas.limits, room.id, userId)
+        : [];
+      if (guess.length > 0) await enforceThrottles(em, guess, TOO_MANY_GUESSES);
       await admit(em, room, member, req.guestPassword);
+      await refundThrottles(em, guess);
       return { room: view(room), roles: effectiveRoles(member) };
     },
 
@@ -427,7 +433,8 @@ export function roomRoutes(svc: RoomServiceContext): ServiceImpl<typeof RoomServ
 
     async listRoomsByPassword(req, ctx) {
       const em = callEm(ctx);
-      await enforceThrottles(em, passwordGuessChecks(ctx, svc.areas.limits), TOO_MANY_GUESSES);
+      const guess = passwordGuessChecks(ctx, svc.areas.limits);
+      await enforceThrottles(em, guess, TOO_MANY_GUESSES);
       const lookup = guestPasswordLookup(svc.areas.rooms.ROOM_GUEST_PASSWORD_PEPPER, req.password);
       // Two rooms are enough to know the password is not one room's.
       const candidates = await em.find(Room, { guestPasswordLookup: lookup }, { limit: 2 });
@@ -439,7 +446,9 @@ export function roomRoutes(svc: RoomServiceContext): ServiceImpl<typeof RoomServ
       }
       // A password finds one room (issue 23): one guess must not try every private room at once and say which of
       // them matched. A password several rooms share finds none; their guests join by the room's link with it.
-      return { rooms: matching.length === 1 ? matching.map(view) : [] };
+      if (matching.length !== 1) return { rooms: [] };
+      await refundThrottles(em, guess);
+      return { rooms: matching.map(view) };
     },
 
     async listOwnedRooms(req, ctx) {

@@ -1,8 +1,9 @@
 // Guesses at private rooms' guest passwords (issue 23): every password check (JoinRoom by a caller without a
 // role in the private room, POST /rooms/list) counts against the caller and the caller's address; a join also
 // against the room, so many fresh guest tokens from many addresses still get few guesses at one room. Checks are
-// counted before the password is verified, right or wrong: a throttled caller learns nothing, and the cost of a
-// refusal is the argon2 verification it skips.
+// counted before the password is verified, so a throttled caller learns nothing and many guesses sent at once cannot
+// slip past the count (a refusal also skips the argon2 verification); a right password gives its hits back
+// (refundThrottles), so only wrong guesses spend the budget and a room's guests are never held back by it.
 import type { HandlerContext } from "@connectrpc/connect";
 import { callIdentity, subjectAndAddress, type ThrottleCheck, type ThrottleRule } from "@tt/kit";
 import type { LimitsConfig } from "../../limits-config.ts";
