@@ -2,6 +2,7 @@ import type { MikroORM } from "@mikro-orm/postgresql";
 import type { Logger } from "pino";
 import type { Bus } from "@tt/kit";
 import type { PlaylistAreaConfigs } from "./config.ts";
+import type { UploadLookup } from "./modules/catalogue/upload-lookup.ts";
 import type { MusicServices } from "./modules/song-data/music-services.ts";
 
 /**
@@ -19,4 +20,9 @@ export interface PlaylistServiceContext {
   signal: AbortSignal;
   /** The outside music providers and the user's provider tokens (search, song data, imports, exports). */
   music: MusicServices;
+  /**
+   * Asks the upload service for a VERIFIED song the catalogue has not had the event of yet (issue 23); absent
+   * where no upload service is configured (some tests).
+   */
+  uploads?: UploadLookup;
 }

@@ -7,6 +7,7 @@ import { callEm, toConnectProviderError } from "@tt/kit";
 import type { SongDataService } from "@tt/proto/tt/playlist/v1/song_data_service_pb";
 import type { PlaylistServiceContext } from "../context.ts";
 import { songMessage } from "../modules/catalogue/catalogue.ts";
+import { applyUploadedSongPublished } from "../modules/catalogue/upload-events.ts";
 import type { Song } from "../modules/catalogue/song.entity.ts";
 import {
   catalogueSongOf,
@@ -90,8 +91,18 @@ function streamOf(providers: MusicProviders, song: Song, country: string, qualit
 export function songDataRoutes(svc: PlaylistServiceContext): Impl {
   const providers = svc.music.providers;
 
-  const byProvider = (ctx: HandlerContext, providerSongId: string, musicProvider: string) =>
-    callEm(ctx).transactional((em) => resolveProviderSong(em, providers, musicProvider, providerSongId.trim(), "us"));
+  const byProvider = async (ctx: HandlerContext, providerSongId: string, musicProvider: string) => {
+    const id = providerSongId.trim();
+    if (musicProvider === "uploadService") await takeInUpload(ctx, id);
+    return callEm(ctx).transactional((em) => resolveProviderSong(em, providers, musicProvider, id, "us"));
+  };
+
+  // Issue 23: an upload reported VERIFIED is a song at once, even before its event reached the catalogue.
+  const takeInUpload = async (ctx: HandlerContext, id: string) => {
+    if (!svc.uploads || (await catalogueSongOf(callEm(ctx), "uploadService", id))) return;
+    const published = await svc.uploads(id, ctx.signal);
+    if (published) await callEm(ctx).transactional((em) => applyUploadedSongPublished(em, published));
+  };
 
   return {
     async getSongDataByLink(req, ctx) {
