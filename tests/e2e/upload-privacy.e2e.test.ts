@@ -147,6 +147,13 @@ describe("issue 23, finding 2: an upload that is not public plays for its owner,
       const res = await call("GET", path);
       expect([path, res.status, res.body.message]).toEqual([path, 404, "Media not found"]);
     }
+    // Nor the catalogue's copy (song-data answers anonymous callers too).
+    const data = `/api/playlist-service/song-data/${id}/uploadService`;
+    expect((await call("GET", data, { token: owner.token })).status).toBe(200);
+    for (const token of [stranger.token, guest, undefined]) {
+      const res = await call("GET", data, token ? { token } : {});
+      expect([res.status, res.body.message]).toEqual([404, "song not found"]);
+    }
     // Not in the stranger's search or their view of the owner's songs either.
     const listed = await call("GET", `/api/upload-service/users/${owner.uuid}/songs`, { token: stranger.token });
     expect((listed.body.songs as { songId: string }[] | undefined)?.some((x) => x.songId === id) ?? false).toBe(false);
