@@ -4,6 +4,7 @@ import type { RoomService } from "@tt/proto/tt/room/v1/room_service_pb";
 import type { Logger } from "pino";
 import type { Bus } from "@tt/kit";
 import type { PlaylistAreaConfigs } from "./config.ts";
+import type { UploadLookup } from "./modules/catalogue/upload-lookup.ts";
 import type { MusicServices } from "./modules/song-data/music-services.ts";
 
 /**
@@ -26,4 +27,9 @@ export interface PlaylistServiceContext {
    * throws a ConfigError when it is neither served here nor configured (ROOM_SERVICE_URL).
    */
   rooms: () => Client<typeof RoomService>;
+  /**
+   * Asks the upload service for a VERIFIED song the catalogue has not had the event of yet (issue 23); absent
+   * where no upload service is configured (some tests).
+   */
+  uploads?: UploadLookup;
 }

@@ -7,6 +7,7 @@ import type { PlaylistServiceContext } from "./context.ts";
 import { entities } from "./entities.ts";
 import { migrationsList } from "./migrations/index.ts";
 import { startUploadConsumer } from "./modules/catalogue/upload-events.ts";
+import { createUploadLookup } from "./modules/catalogue/upload-lookup.ts";
 import { startRoomConsumer } from "./modules/recent-songs/room-events.ts";
 import { startStageConsumer } from "./modules/recent-songs/stage-events.ts";
 import { startImportWorker } from "./modules/imports/imports.ts";
@@ -33,6 +34,7 @@ export const playlistServiceDefinition: ServiceDefinition = {
       signal: lifetime.signal,
       music: createMusicServices(createMusicProviders(config.providers), deps.clients, deps.logger),
       rooms: () => (roomClient ??= deps.clients.get(RoomService)),
+      uploads: createUploadLookup(deps.clients, deps.logger),
     };
     deps.logger.info({ providers: svc.music.providers.summary }, "music providers");
     // The upload service's songs enter the catalogue through its events (exactly once per event).

@@ -4,7 +4,8 @@ import { createObjectStore, type ServiceDefinition } from "@tt/kit";
 import { MediaService } from "@tt/proto/tt/upload/v1/media_service_pb";
 import { SongService } from "@tt/proto/tt/upload/v1/song_service_pb";
 import { ProfileService } from "@tt/proto/tt/user/v1/profile_service_pb";
-import { Code, ConnectError } from "@connectrpc/connect";
+import { PresenceService } from "@tt/proto/tt/social/v1/presence_service_pb";
+import { Code, ConnectError, type Client } from "@connectrpc/connect";
 import { loadUploadConfig } from "./config.ts";
 import { entities } from "./entities.ts";
 import { migrationsList } from "./migrations/index.ts";
@@ -19,6 +20,9 @@ import { songRoutes } from "./routes/songs.ts";
 export { loadUploadConfig } from "./config.ts";
 export type { UploadConfig } from "./config.ts";
 
+/** The stage's listener pages asked for at once (its most). */
+const LISTENERS_PAGE = 500;
+
 export const uploadServiceDefinition: ServiceDefinition = {
   name: "upload",
   services: [SongService, MediaService],
@@ -30,6 +34,8 @@ export const uploadServiceDefinition: ServiceDefinition = {
     const ffmpeg = config.FFMPEG_PATH ?? defaultFfmpegPath();
     const secrets = await loadSecrets(deps.orm, config);
     const profiles = deps.clients.get(ProfileService);
+    // Made on first use: the upload service starts (and serves owners and public songs) without the social one.
+    let presence: Client<typeof PresenceService> | undefined;
     const svc: UploadContext = {
       config,
       orm: deps.orm,
@@ -44,6 +50,24 @@ export const uploadServiceDefinition: ServiceDefinition = {
         } catch (err) {
           if (ConnectError.from(err).code === Code.NotFound) return false;
           throw err;
+        }
+      },
+      async isRoomListener(room, listener, song, signal) {
+        try {
+          presence ??= deps.clients.get(PresenceService);
+          const play = (await presence.getRoomPresence({ roomUuid: room }, { signal })).presence?.play;
+          if (!play || play.uploadSongId !== String(song.id) || play.djUuid !== song.owner) return false;
+          for (let offset = 0; ; offset += LISTENERS_PAGE) {
+            const page = await presence.listRoomListeners(
+              { roomUuid: room, limit: LISTENERS_PAGE, offset },
+              { signal },
+            );
+            if (page.listeners.some((l) => l.userUuid === listener)) return true;
+            if (page.listeners.length < LISTENERS_PAGE) return false;
+          }
+        } catch (err) {
+          deps.logger.warn({ err, room, song: song.uuid }, "the stage could not say who listens in the room");
+          return false;
         }
       },
     };

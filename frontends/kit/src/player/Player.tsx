@@ -46,6 +46,19 @@ export function needsListenerCredentials(url: string): boolean {
   return /\/songs\/(hls\/key|[0-9]+\/hls-playlist|[0-9]+\/hls\/[a-z]+)$/.test(path);
 }
 
+const UPLOAD_MASTER = /^\/api\/room-service\/songs\/[0-9]+\/hls-playlist$/;
+
+/**
+ * An upload's master playlist path with the room the listener is in (issue 23: a song that is not public plays for
+ * the room's listeners while its owner plays it there, and the upload service asks the stage about that room);
+ * any other URL, or no room, as it is.
+ */
+export function withRoom(url: string, provider: string, room: string | undefined): string {
+  return provider === "uploadService" && room && UPLOAD_MASTER.test(url)
+    ? `${url}?room=${encodeURIComponent(room)}`
+    : url;
+}
+
 /**
  * The upload service's stream paths are under its base URL (the runtime configuration's "upload" entry, the page's
  * origin by default); absolute URLs and other providers' URLs are left as they are.
@@ -78,6 +91,8 @@ export interface PlayerProps {
   urlHandler?: PlayHandler;
   /** Spec 002 §9's provider priority (the hangout brand's own list), read when the player mounts. */
   priority?: readonly string[];
+  /** The live room's uuid: an upload that is not public plays for its listeners (issue 23). */
+  room?: string;
 }
 
 /** The text of a playback error in the listener's language. */
@@ -98,6 +113,7 @@ export function Player({
   onController,
   urlHandler,
   priority,
+  room,
 }: PlayerProps) {
   const { session } = useKit();
   const { t } = useAppTranslation(PLAYER_NAMESPACE, playerTranslations);
@@ -105,6 +121,12 @@ export function Player({
   const [quality, setQuality] = useAudioQuality();
   const mediaRef = useRef<HTMLAudioElement>(null);
   const [controller, setController] = useState<PlayerController | null>(null);
+  // Read when a song starts (not during render): the handlers are made once, the room may come later.
+  const [currentRoom] = useState(() => {
+    let value = room;
+    return { get: () => value, set: (next: string | undefined) => void (value = next) };
+  });
+  useEffect(() => currentRoom.set(room), [currentRoom, room]);
 
   // The handlers are read when the player mounts (a new array on every render of the room must not restart it).
   const allHandlers = useMemo(
@@ -116,9 +138,10 @@ export function Player({
             const token = session.getSnapshot().accessToken;
             return token && needsListenerCredentials(url) ? { Authorization: `Bearer ${token.token}` } : undefined;
           },
-          resolveUrl: resolveUploadUrl,
+          resolveUrl: (url, provider) => resolveUploadUrl(withRoom(url, provider, currentRoom.get()), provider),
           nativeHlsUrl: createNativeHlsUrl({
             token: () => session.getSnapshot().accessToken?.token,
+            room: currentRoom.get,
             resolve: (path) => resolveUploadUrl(path, "uploadService"),
           }),
         }),

@@ -10,6 +10,8 @@ export interface NativeHlsOptions {
   token: () => string | undefined;
   /** Puts an upload-service path under the service's base URL (resolveUploadUrl). */
   resolve: (path: string) => Promise<string>;
+  /** The live room the listener is in, if any (issue 23: asked with, so a room's listener gets a ticket). */
+  room?: () => string | undefined;
   fetch?: typeof fetch;
 }
 
@@ -31,7 +33,9 @@ export function createNativeHlsUrl(options: NativeHlsOptions): (url: string, pro
     const token = options.token();
     if (provider !== "uploadService" || !id || !token) return url;
     try {
-      const res = await fetchImpl(await options.resolve(`/api/upload-service/songs/${id}/hls-playlist-url`), {
+      const room = options.room?.();
+      const query = room ? `?room=${encodeURIComponent(room)}` : "";
+      const res = await fetchImpl(await options.resolve(`/api/upload-service/songs/${id}/hls-playlist-url${query}`), {
         headers: { Authorization: `Bearer ${token}` },
       });
       if (!res.ok) return url;

@@ -566,6 +566,7 @@ export function LiveRoom({
                     handlers={handlers}
                     priority={priority}
                     onController={setController}
+                    {...(stage.room ? { room: stage.room.uuid } : {})}
                     {...(urlHandler ? { urlHandler } : {})}
                   />
                 </>

@@ -3,10 +3,11 @@
 import type { HandlerContext, ServiceImpl } from "@connectrpc/connect";
 import { Code, ConnectError } from "@connectrpc/connect";
 import type { EntityManager } from "@mikro-orm/postgresql";
-import { callEm, toConnectProviderError } from "@tt/kit";
+import { callEm, kIdentity, toConnectProviderError } from "@tt/kit";
 import type { SongDataService } from "@tt/proto/tt/playlist/v1/song_data_service_pb";
 import type { PlaylistServiceContext } from "../context.ts";
 import { songMessage } from "../modules/catalogue/catalogue.ts";
+import { applyUploadedSongPublished } from "../modules/catalogue/upload-events.ts";
 import type { Song } from "../modules/catalogue/song.entity.ts";
 import {
   catalogueSongOf,
@@ -87,11 +88,36 @@ function streamOf(providers: MusicProviders, song: Song, country: string, qualit
   return undefined;
 }
 
+/** The roles that may see (and remove) any upload, as the upload service's STAFF_ROLES. */
+const STAFF_ROLES = new Set(["admin", "globalModerator", "staff", "superUser"]);
+
+function mayReadPrivateUpload(ctx: HandlerContext, owner: string | null | undefined): boolean {
+  const who = ctx.values.get(kIdentity);
+  if (!who) return false;
+  return who.tokenType === "service" || STAFF_ROLES.has(who.role) || (!!owner && who.subject === owner);
+}
+
 export function songDataRoutes(svc: PlaylistServiceContext): Impl {
   const providers = svc.music.providers;
 
-  const byProvider = (ctx: HandlerContext, providerSongId: string, musicProvider: string) =>
-    callEm(ctx).transactional((em) => resolveProviderSong(em, providers, musicProvider, providerSongId.trim(), "us"));
+  const byProvider = async (ctx: HandlerContext, providerSongId: string, musicProvider: string) => {
+    const id = providerSongId.trim();
+    if (musicProvider === "uploadService") await takeInUpload(ctx, id);
+    const song = await callEm(ctx).transactional((em) => resolveProviderSong(em, providers, musicProvider, id, "us"));
+    // Issue 23: an upload that is not public is its owner's (and admins', services') to see, as at the upload
+    // service: the same 404 as for no song, so a counted id tells a stranger nothing.
+    if (!song.public && song.uploadSongUuid && !mayReadPrivateUpload(ctx, song.ownerUuid)) {
+      throw new ConnectError("song not found", Code.NotFound);
+    }
+    return song;
+  };
+
+  // Issue 23: an upload reported VERIFIED is a song at once, even before its event reached the catalogue.
+  const takeInUpload = async (ctx: HandlerContext, id: string) => {
+    if (!svc.uploads || (await catalogueSongOf(callEm(ctx), "uploadService", id))) return;
+    const published = await svc.uploads(id, ctx.signal);
+    if (published) await callEm(ctx).transactional((em) => applyUploadedSongPublished(em, published));
+  };
 
   return {
     async getSongDataByLink(req, ctx) {

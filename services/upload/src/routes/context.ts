@@ -20,6 +20,11 @@ export interface UploadContext {
   logger: Logger;
   /** Whether the user holds the uploadMusic capability (asks the user service). */
   canUpload(userId: string, signal: AbortSignal): Promise<boolean>;
+  /**
+   * Whether `listener` is a signed-in listener of `room` while the song's owner plays the song there (asks the
+   * social service's stage; false when it cannot be asked).
+   */
+  isRoomListener(room: string, listener: string, song: Song, signal: AbortSignal): Promise<boolean>;
 }
 
 export const SONG_NOT_FOUND = "Song not found";
@@ -46,15 +51,59 @@ export async function songById(em: EntityManager, id: bigint): Promise<Song> {
 export const isOwner = (song: Song, who: Identity) =>
   (who.tokenType === "user" || who.tokenType === "bot") && song.owner === who.subject;
 
-/** VERIFIED songs are playable by every caller; the others are their owner's (and services') only. */
+/** Its owner, services and admins (STAFF_ROLES) may read and play any song (docs/decisions.md, issue 23). */
+export const isPrivileged = (song: Song, who: Identity) =>
+  isOwner(song, who) || who.tokenType === "service" || STAFF_ROLES.has(who.role);
+
+/**
+ * Public VERIFIED songs are readable by every caller; a song not yet verified, or not public, only by its owner,
+ * services and admins (issue 23: the counting numeric id must not show a stranger an unpublished upload).
+ */
 export function canRead(song: Song, who: Identity): boolean {
-  return song.status === "VERIFIED" || isOwner(song, who) || who.tokenType === "service";
+  return (song.status === "VERIFIED" && song.public) || isPrivileged(song, who);
 }
 
-/** The song if the caller may see it, else 404 (a song not yet verified is not shown to others). */
+/** The song if the caller may see it, else 404 (a song not yet verified or not public is not shown to others). */
 export async function readableSong(em: EntityManager, id: bigint, who: Identity): Promise<Song> {
   const song = await songById(em, id);
   if (!canRead(song, who)) throw notFound();
+  return song;
+}
+
+/**
+ * Who may play a song (issue 23, docs/decisions.md): everyone a public one; one that is not public its owner,
+ * services, admins, and the signed-in listeners of `room` while its owner plays it there. A caller without a
+ * token (`who` undefined) plays public songs only.
+ */
+export async function mayPlay(
+  svc: UploadContext,
+  song: Song,
+  who: Identity | undefined,
+  room: string,
+  signal: AbortSignal,
+): Promise<boolean> {
+  if (song.public) return true;
+  if (!who) return false;
+  if (isPrivileged(song, who)) return true;
+  if (!room || (who.tokenType !== "user" && who.tokenType !== "bot")) return false;
+  return svc.isRoomListener(room.toLowerCase(), who.subject, song, signal);
+}
+
+/**
+ * The VERIFIED song the caller may play: 404 when there is none or the caller may not play it (a song that is
+ * not public is not shown to others), then 403 "Song is not verified" before it is VERIFIED.
+ */
+export async function playableSong(
+  svc: UploadContext,
+  em: EntityManager,
+  id: bigint,
+  who: Identity | undefined,
+  room: string,
+  signal: AbortSignal,
+): Promise<Song> {
+  const song = await songById(em, id);
+  if (!(await mayPlay(svc, song, who, room, signal))) throw notFound();
+  if (song.status !== "VERIFIED") throw new ConnectError(NOT_VERIFIED, Code.PermissionDenied);
   return song;
 }
 

@@ -6,9 +6,9 @@ import { KEY_URI_PLACEHOLDER } from "../packaging/ffmpeg.ts";
 import { KEY_URL_PATH, masterPlaylistUrl, renditionPrefix, segmentUrl } from "../modules/songs/song-keys.ts";
 import { songView } from "../modules/songs/song-view.ts";
 import { Song } from "../modules/songs/song.entity.ts";
-import { keyToken } from "../modules/songs/signatures.ts";
+import { checkSegmentToken, keyToken, segmentToken } from "../modules/songs/signatures.ts";
 import { nativePlaylistUrl, playbackCaller } from "./playback.ts";
-import { readableSong, searchFilter, songPage, verifiedSong, type UploadContext } from "./context.ts";
+import { playableSong, readableSong, searchFilter, songPage, verifiedSong, type UploadContext } from "./context.ts";
 
 const M3U8 = "application/vnd.apple.mpegurl";
 const mediaNotFound = () => new ConnectError("Media not found", Code.NotFound);
@@ -22,11 +22,14 @@ export function listenerPlaylist(
   song: { id: number; uuid: string; mediaVersion: string },
   quality: string,
   keyUrl: string,
+  segmentQuery = "",
 ): string {
   return stored
     .split("\n")
     .map((line) => {
-      if (/^seg_\d{5}\.ts$/.test(line.trim())) return segmentUrl(song.uuid, song.mediaVersion, quality, line.trim());
+      if (/^seg_\d{5}\.ts$/.test(line.trim())) {
+        return segmentUrl(song.uuid, song.mediaVersion, quality, line.trim()) + segmentQuery;
+      }
       if (line.startsWith("#EXT-X-KEY:")) return line.replace(`URI="${KEY_URI_PLACEHOLDER}"`, `URI="${keyUrl}"`);
       return line;
     })
@@ -40,8 +43,12 @@ export function mediaRoutes(svc: UploadContext): ServiceImpl<typeof MediaService
     },
 
     async getHlsPlaylistUrl(req, ctx) {
-      const song = await verifiedSong(callEm(ctx), req.id);
-      return { hlsPlaylistUrl: masterPlaylistUrl(song.id), nativePlaylistUrl: nativePlaylistUrl(svc, ctx, song) };
+      const room = req.room.toLowerCase();
+      const song = await playableSong(svc, callEm(ctx), req.id, callIdentity(ctx), room, ctx.signal);
+      return {
+        hlsPlaylistUrl: masterPlaylistUrl(song.id) + (room ? `?room=${room}` : ""),
+        nativePlaylistUrl: nativePlaylistUrl(svc, ctx, song),
+      };
     },
 
     async searchUploadedSongs(req, ctx) {
@@ -58,7 +65,11 @@ export function mediaRoutes(svc: UploadContext): ServiceImpl<typeof MediaService
 
     async getVariantPlaylist(req, ctx) {
       const caller = playbackCaller(svc, ctx, req.id, req.ticket);
-      const song = await verifiedSong(callEm(ctx), req.id);
+      const em = callEm(ctx);
+      // A ticket was issued only to a caller allowed to play the song (issue 23); a token's caller is asked now.
+      const song = caller.ticket
+        ? await verifiedSong(em, req.id)
+        : await playableSong(svc, em, req.id, callIdentity(ctx), "", ctx.signal);
       const stored = await svc.store.get(`${renditionPrefix(song.uuid, song.mediaVersion, req.quality)}/index.m3u8`);
       if (!stored) throw mediaNotFound();
       let keyUrl: string;
@@ -70,7 +81,14 @@ export function mediaRoutes(svc: UploadContext): ServiceImpl<typeof MediaService
         const token = keyToken(svc.secrets.keyUrl, song.id, caller.listener, expires);
         keyUrl = `${KEY_URL_PATH}?songId=${song.id}&expires=${expires}&token=${token}`;
       }
-      const text = listenerPlaylist(new TextDecoder().decode(stored.body), song, req.quality, keyUrl);
+      let segmentQuery = "";
+      if (!song.public) {
+        // Issue 23: a song that is not public has no segment URL that works without this playlist's signature.
+        const expires = Math.floor(Date.now() / 1000) + svc.config.HLS_KEY_URL_TTL_SECONDS;
+        const sig = segmentToken(svc.secrets.keyUrl, song.uuid, song.mediaVersion, req.quality, expires);
+        segmentQuery = `?expires=${expires}&sig=${sig}`;
+      }
+      const text = listenerPlaylist(new TextDecoder().decode(stored.body), song, req.quality, keyUrl, segmentQuery);
       ctx.responseHeader.set("cache-control", "private, no-store");
       return { body: { contentType: M3U8, data: new TextEncoder().encode(text) } };
     },
@@ -82,10 +100,23 @@ export function mediaRoutes(svc: UploadContext): ServiceImpl<typeof MediaService
         mediaVersion: req.version,
       });
       if (!song) throw mediaNotFound();
+      const signed =
+        song.public ||
+        checkSegmentToken(svc.secrets.keyUrl, {
+          uuid: song.uuid,
+          version: song.mediaVersion,
+          quality: req.quality,
+          expires: Number(req.expires),
+          sig: req.sig,
+        });
+      if (!signed) throw mediaNotFound();
       const stored = await svc.store.get(`${renditionPrefix(song.uuid, song.mediaVersion, req.quality)}/${req.name}`);
       if (!stored) throw mediaNotFound();
-      // The URL names the media version: its bytes never change.
-      ctx.responseHeader.set("cache-control", "public, max-age=31536000, immutable");
+      // The URL names the media version: its bytes never change; a song that is not public's are no cache's.
+      ctx.responseHeader.set(
+        "cache-control",
+        song.public ? "public, max-age=31536000, immutable" : "private, no-store",
+      );
       return { body: { contentType: "video/mp2t", data: stored.body } };
     },
   };

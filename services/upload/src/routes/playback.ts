@@ -43,6 +43,16 @@ export function playbackCaller(
  * (at most HLS_KEY_URL_TTL_SECONDS); "" for a caller that is no listener (a service) or whose ids are not URL-safe.
  */
 export function nativePlaylistUrl(svc: UploadContext, ctx: HandlerContext, song: Song): string {
+  const ticket = playbackTicket(svc, ctx, song);
+  return ticket ? `${masterPlaylistUrl(song.id)}?ticket=${ticket}` : "";
+}
+
+/**
+ * A playback ticket of the caller's session for the song (its length plus the grace, at most
+ * HLS_KEY_URL_TTL_SECONDS); "" for a service caller or ids that are not URL-safe. Issue it only to a caller
+ * allowed to play the song: the ticket's holder is not asked again.
+ */
+export function playbackTicket(svc: UploadContext, ctx: HandlerContext, song: Song): string {
   const who = callIdentity(ctx);
   if (who.tokenType === "service") return "";
   const ttl = Math.min(
@@ -55,7 +65,7 @@ export function nativePlaylistUrl(svc: UploadContext, ctx: HandlerContext, song:
       sessionId: who.sessionId,
       expires: Math.floor(Date.now() / 1000) + ttl,
     });
-    return `${masterPlaylistUrl(song.id)}?ticket=${ticket}`;
+    return ticket;
   } catch {
     return "";
   }

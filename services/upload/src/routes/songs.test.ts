@@ -245,10 +245,12 @@ describe("reading, lists and search", () => {
     await verified(privateVerified);
   }, 60_000);
 
-  it("GET /songs/{id}: the owner sees every state; others see VERIFIED songs only (404 otherwise)", async () => {
+  it("GET /songs/{id}: the owner sees every state; others see public VERIFIED songs only (404 otherwise)", async () => {
     expect((await songs(owner).getSong({ id: pending })).song!.status).toBe("MISSING_METADATA");
     expect(await refusal(songs(other).getSong({ id: pending }))).toBe("NotFound: Song not found");
-    expect((await songs(other).getSong({ id: privateVerified })).song!.trackName).toBe("Zebra Private");
+    // Issue 23: a VERIFIED song that is not public is not a stranger's to read.
+    expect((await songs(owner).getSong({ id: privateVerified })).song!.trackName).toBe("Zebra Private");
+    expect(await refusal(songs(other).getSong({ id: privateVerified }))).toBe("NotFound: Song not found");
     expect(await refusal(songs(owner).getSong({ id: 2_147_483_648n }))).toBe("NotFound: Song not found");
     expect(await refusal(songs(owner).getSong({ id: 999_999n }))).toBe("NotFound: Song not found");
   });

@@ -17,6 +17,7 @@ import { callbackSignature, checkKeyToken, sameHex } from "../modules/songs/sign
 import {
   DELETE_REFUSED,
   isOwner,
+  playableSong,
   PUBLIC_SONGS,
   readableSong,
   searchFilter,
@@ -27,7 +28,7 @@ import {
   verifiedSong,
   type UploadContext,
 } from "./context.ts";
-import { playbackCaller } from "./playback.ts";
+import { playbackCaller, playbackTicket } from "./playback.ts";
 import { editSong } from "./song-edits.ts";
 
 const M3U8 = "application/vnd.apple.mpegurl";
@@ -103,9 +104,15 @@ export function songRoutes(svc: UploadContext): ServiceImpl<typeof SongService> 
     },
 
     async getHlsPlaylist(req, ctx) {
-      const { ticket } = playbackCaller(svc, ctx, req.id, req.ticket);
-      const song = await verifiedSong(callEm(ctx), req.id);
-      ctx.responseHeader.set("cache-control", ticket ? "private, no-store" : "private, max-age=60");
+      const caller = playbackCaller(svc, ctx, req.id, req.ticket);
+      const em = callEm(ctx);
+      // A ticket was issued only to a caller allowed to play the song (issue 23); a token's caller is asked now.
+      const song = caller.ticket
+        ? await verifiedSong(em, req.id)
+        : await playableSong(svc, em, req.id, callIdentity(ctx), req.room, ctx.signal);
+      // The variants of a song that is not public are not asked about the room again: they get the caller's ticket.
+      const ticket = caller.ticket ?? (song.public ? undefined : playbackTicket(svc, ctx, song) || undefined);
+      ctx.responseHeader.set("cache-control", ticket || !song.public ? "private, no-store" : "private, max-age=60");
       return { body: { contentType: M3U8, data: new TextEncoder().encode(masterPlaylist(song.id, ticket)) } };
     },
 

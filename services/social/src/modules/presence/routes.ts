@@ -47,6 +47,7 @@ export function presenceRoutes(svc: SocialContext): ServiceImpl<typeof PresenceS
                   artist: play.song?.artistName ?? "",
                   startedAt: play.startedAt,
                   duration: play.duration,
+                  uploadSongId: play.song?.musicProviders["uploadService"] ?? "",
                 },
               }
             : {}),

@@ -5,6 +5,26 @@ export function keyToken(secret: Buffer, songId: number, listener: string, expir
   return createHmac("sha256", secret).update(`hls-key:${songId}:${listener}:${expires}`).digest("base64url");
 }
 
+/**
+ * The signature of a non-public song's segment URLs (issue 23): one rendition of one packaging until `expires`
+ * (unix seconds), given only in a variant playlist served to a caller allowed to play the song.
+ */
+export function segmentToken(secret: Buffer, uuid: string, version: string, quality: string, expires: number): string {
+  return createHmac("sha256", secret)
+    .update(`hls-segment:${uuid}:${version}:${quality}:${expires}`)
+    .digest("base64url");
+}
+
+export function checkSegmentToken(
+  secret: Buffer,
+  r: { uuid: string; version: string; quality: string; expires: number; sig: string },
+  nowSeconds = Math.floor(Date.now() / 1000),
+): boolean {
+  const expected = Buffer.from(segmentToken(secret, r.uuid, r.version, r.quality, r.expires));
+  const given = Buffer.from(r.sig);
+  return given.length === expected.length && timingSafeEqual(given, expected) && r.expires >= nowSeconds;
+}
+
 export type KeyTokenCheck = "ok" | "expired" | "mismatch";
 
 export function checkKeyToken(
