@@ -61,6 +61,14 @@ describe("creating and reading rooms", () => {
     expect(b.slug).toBe(`${a.slug}-2`);
   });
 
+  it("creates twenty rooms of one name at once, each with a slug of its own (issue 23: the fifth lost race was a 409)", async () => {
+    const name = `Crowd ${randomUUID().slice(0, 8)}`;
+    const made = await Promise.all(Array.from({ length: 20 }, () => rooms(owner.token).createRoom({ name })));
+    const slugs = made.map((r) => r.room!.slug);
+    expect(new Set(slugs).size).toBe(20);
+    expect(slugs).toContain(name.toLowerCase().replace(/ /g, "-"));
+  });
+
   it("refuses bad settings with a 400 naming the field", async () => {
     expect(await refusal(rooms(owner.token).createRoom({ name: "x", design: "DISCO" }))).toMatchObject({
       code: Code.InvalidArgument,

@@ -238,7 +238,7 @@ export function roomRoutes(svc: RoomServiceContext): ServiceImpl<typeof RoomServ
       // Two rooms created with one name at once: the loser of the slug's unique index tries the next slug.
       for (let attempt = 0; ; attempt++) {
         const em = callEm(ctx).fork();
-        const slug = await uniqueSlug(em, name);
+        const slug = await uniqueSlug(em, name, undefined, attempt > 0);
         const room = em.create(Room, {
           id: randomUUID(),
           slug,
