@@ -116,6 +116,9 @@ export function contactRoutes(svc: RoomServiceContext): ServiceImpl<typeof Conta
       const { entries, skipped } = await entriesOf(ctx, req.contacts);
       const userId = callerId(ctx);
       const stored = await callEm(ctx).transactional(async (em) => {
+        // One change of a user's book at a time, as addContact: two replacements at once both deleted, then both
+        // inserted the same entries and the second answered 409 (issue 23).
+        await em.execute("select pg_advisory_xact_lock(hashtext(?))", [`tt.room.contact-book:${userId}`]);
         await em.nativeDelete(ContactBookEntry, { userId });
         await store(em, userId, entries);
         await em.flush();

@@ -1,6 +1,6 @@
 import { create } from "@bufbuild/protobuf";
 import { Code, ConnectError, type HandlerContext, type ServiceImpl } from "@connectrpc/connect";
-import { OptimisticLockError } from "@mikro-orm/core";
+import { LockMode, OptimisticLockError } from "@mikro-orm/core";
 import type { EntityManager } from "@mikro-orm/postgresql";
 import { UserDataSchema as UserDataMessageSchema, type Profile as ProfileMessage } from "@tt/proto/tt/user/v1/user_pb";
 import type { ProfileService } from "@tt/proto/tt/user/v1/profile_service_pb";
@@ -67,7 +67,19 @@ async function pictureOf(
   return image;
 }
 
-async function changeProfile(em: EntityManager, userId: string, change: ProfileChange, baseUrl: string) {
+/**
+ * Changes of one profile run one at a time: the profile row is locked first. Without it two changes at once took the
+ * profile's and its details' rows in either order (the order the parallel reads came back in) and deadlocked, so
+ * concurrent first changes of a new user answered 409 "try again" (issue 23).
+ */
+function changeProfile(em: EntityManager, userId: string, change: ProfileChange, baseUrl: string) {
+  return em.transactional(async (tx) => {
+    await tx.findOne(Profile, { user: userId }, { lockMode: LockMode.PESSIMISTIC_WRITE });
+    return changeLockedProfile(tx, userId, change, baseUrl);
+  });
+}
+
+async function changeLockedProfile(em: EntityManager, userId: string, change: ProfileChange, baseUrl: string) {
   const parts = (await loadProfileParts(em, [userId])).get(userId);
   if (!parts) throw notFound();
   // Every value is checked before anything changes, so a refused call leaves the profile as it was.
