@@ -43,14 +43,20 @@ describe("the service catalogue", () => {
     // Suites of the platform as a whole, each choosing its modes itself; every other suite belongs to a
     // service, is named tests/e2e/<service>-*.e2e.test.ts and runs in both modes (vitest.config.ts).
     const platformSuites = [
+      // issue 23: sweeps every guarded operation in both modes itself.
+      "access-first",
       "account",
       "client-disconnects",
       "distributed",
       // issue 12: kills the upload worker process, which only distributed mode has.
       "distributed-upload-worker",
+      // issue 23: two all-in-one platforms of its own on one NATS.
+      "deployments-one-nats",
       "first-start",
       "gateway-process",
       "malformed-connect",
+      // issue 23: a platform of its own with small limits, over the room and social services.
+      "rate-limits",
       "web",
     ];
     const suites = readdirSync(path.join(root, "tests/e2e"))

@@ -63,9 +63,10 @@ describe("SongPlayed consumer", () => {
       song: { title: "Second", artist: "Stage Band", duration: 100, musicProviders: { unknownProvider: "x" } },
       startedAt: timestampFromDate(new Date(startedAt.getTime() + 180_000)),
     });
-    const anyone = h.client(RecentSongsService);
+    // Read as a service: anyone else is admitted by the room service (issue 23), which this harness does not run.
+    const reader = h.client(RecentSongsService, { token: await h.tokens.service("social") });
     const list = await until(
-      () => anyone.listRecentSongs({ slug }),
+      () => reader.listRecentSongs({ slug }),
       (r) => r.total >= 2,
     );
     expect(list.songPlays.map((p) => p.song!.trackName)).toEqual(["Second", "Stage Song"]);
@@ -87,7 +88,7 @@ describe("SongPlayed consumer", () => {
     const songId = posted.songPlay!.song!.songId;
     await played({ roomUuid, roomSlug: slug, playId: randomUUID(), song: { songId, title: "ignored", artist: "x" } });
     const list = await until(
-      () => h.client(RecentSongsService).listRecentSongs({ slug }),
+      () => stage.listRecentSongs({ slug }),
       (r) => r.total >= 1,
     );
     expect(list.songPlays.map((p) => [p.song!.songId, p.song!.trackName])).toEqual([[songId, "Catalogued"]]);

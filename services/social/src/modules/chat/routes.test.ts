@@ -129,6 +129,8 @@ beforeAll(async () => {
       SPOTIFY_ACCOUNTS_BASE_URL: spotify.url,
       SPOTIFY_API_BASE_URL: spotify.url,
       SOCIAL_WEB_ORIGINS: WEB_ORIGIN,
+      // This suite polls by sending (a role's expiry); the limits themselves are tests/e2e/rate-limits.e2e.test.ts's.
+      SOCIAL_ROOM_MESSAGES_PER_WINDOW: "10000",
     },
   });
   [owner, alice, bob] = await Promise.all([account(), account(), account()]);
