@@ -4,6 +4,7 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { constants as http2Constants, type Http2ServerRequest, type Http2ServerResponse } from "node:http2";
 import {
+  create,
   createRegistry,
   type DescFile,
   type DescMethod,
@@ -263,6 +264,11 @@ export function createGateway(opts: GatewayOptions): Gateway {
     const header = forwardRequestHeaders(policy, req.headers, req.socket?.remoteAddress, requestId);
     // Who may call, before a byte of the body is read or any input decoded (issue 23 findings 6 and 8).
     if (opts.authorize) await opts.authorize(route.method, header);
+    // A right the token does not carry (a capability) is asked of the service itself, still before the body.
+    if (route.precheck) {
+      const check = route.precheck;
+      await invokeUnary(backends[route.backend]!.transport, check, create(check.input), header, undefined);
+    }
     const lease = budget.lease();
     try {
       await callRest(req, res, route, match, query, requestId, extra, header, lease);

@@ -1,7 +1,15 @@
 // The routing table: every `google.api.http` rule (and its additional bindings) of every registered
 // service, compiled once at start — template parsed, fields resolved, renderer built — so a request does
 // no reflection set-up.
-import { getOption, type DescMethod, type DescService, type Registry } from "@bufbuild/protobuf";
+import {
+  getOption,
+  hasOption,
+  type DescMethod,
+  type DescMethodUnary,
+  type DescService,
+  type Registry,
+} from "@bufbuild/protobuf";
+import { access } from "@tt/proto/tt/options/v1/access_pb";
 import { http } from "@tt/proto/google/api/annotations_pb";
 import type { HttpRule } from "@tt/proto/google/api/http_pb";
 import { compileBinding, BindingDefinitionError, type Binding } from "./bind.ts";
@@ -26,6 +34,8 @@ export interface Route {
   raw?: RawRenderer;
   /** Index of the backend in the gateway's options. */
   backend: number;
+  /** The method's access precheck (tt.options.v1.access `precheck`), asked before the body is read. */
+  precheck?: DescMethodUnary;
 }
 
 export interface RouteTable {
@@ -51,6 +61,15 @@ function verbAndPath(rule: HttpRule, name: string): [string, string] {
   }
 }
 
+/** The unary method of the same service that the method's access option names as its precheck, if any. */
+function precheckOf(method: DescMethod, name: string): DescMethodUnary | undefined {
+  const named = hasOption(method, access) ? getOption(method, access).precheck : "";
+  if (named === "") return undefined;
+  const check = method.parent.methods.find((m): m is DescMethodUnary => m.name === named && m.methodKind === "unary");
+  if (!check) throw new BindingDefinitionError(`${name}: precheck ${named} is not a unary method of its service`);
+  return check;
+}
+
 export function buildRouteTable(backends: ReadonlyArray<{ services: DescService[] }>, registry?: Registry): RouteTable {
   const routes: Route[] = [];
   backends.forEach((backend, index) => {
@@ -62,6 +81,7 @@ export function buildRouteTable(backends: ReadonlyArray<{ services: DescService[
         if (method.methodKind === "client_streaming" || method.methodKind === "bidi_streaming") {
           throw new BindingDefinitionError(`${name}: ${method.methodKind} methods cannot have http rules`);
         }
+        const precheck = precheckOf(method, name);
         for (const rule of [top, ...top.additionalBindings]) {
           if (rule !== top && rule.additionalBindings.length > 0) {
             throw new BindingDefinitionError(`${name}: additional bindings cannot nest`);
@@ -80,6 +100,7 @@ export function buildRouteTable(backends: ReadonlyArray<{ services: DescService[
             render: compileRenderer(name, method.output, rule.responseBody, registry),
             raw: compileRawRenderer(method.output, rule.responseBody),
             backend: index,
+            ...(precheck ? { precheck } : {}),
           });
         }
       }

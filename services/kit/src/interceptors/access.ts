@@ -39,6 +39,12 @@ function problemsOf(method: DescMethod, requireOption: boolean): string[] {
   for (const role of access.roles) {
     if (!knownRoles.has(role)) problems.push(`${name} names unknown role "${role}" (known: ${USER_ROLES.join(", ")})`);
   }
+  if (access.precheck !== "") {
+    const check = method.parent.methods.find((m) => m.name === access.precheck);
+    if (!check || check.methodKind !== "unary") {
+      problems.push(`${name} names precheck "${access.precheck}", which is not a unary method of its service`);
+    }
+  }
   for (const type of access.tokenTypes) {
     if (tokenTypeNames[type] === undefined)
       problems.push(`${name} lists token type ${type}, which is not a token type`);

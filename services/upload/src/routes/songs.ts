@@ -138,6 +138,13 @@ export function songRoutes(svc: UploadContext): ServiceImpl<typeof SongService> 
       return { body: { contentType: "application/octet-stream", data: new Uint8Array(song.hlsKey) } };
     },
 
+    async checkUpload(_req, ctx) {
+      if (!(await svc.canUpload(callIdentity(ctx).subject, ctx.signal))) {
+        throw new ConnectError(UPLOAD_REFUSED, Code.PermissionDenied);
+      }
+      return {};
+    },
+
     async uploadSong(req, ctx) {
       const who = callIdentity(ctx);
       const file = req.file;
