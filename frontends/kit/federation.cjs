@@ -19,6 +19,9 @@ const SINGLETONS = [
   "@bufbuild/protobuf",
   "@tt/web-kit",
   "@tt/web-kit/connect",
+  "@tt/web-kit/ui",
+  "@tt/web-kit/form",
+  "@tt/web-kit/virtual",
 ];
 
 function createSharedConfig() {

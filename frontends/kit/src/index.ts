@@ -57,3 +57,8 @@ export type { SessionSnapshot, SessionStore, SessionUser, StoredToken, TokenType
 export * from "./player/public.ts";
 // Analytics events to the audit service (spec 002 §7): queued, sent in batches, never blocking the page.
 export * from "./analytics/index.ts";
+// The colour theme (dark, light or the system's) and the toast queue: light, so the shell's first page has them.
+export { applyTheme, getThemeChoice, resolvedTheme, setThemeChoice, THEME_STORAGE_KEY, useTheme } from "./theme.ts";
+export type { ThemeChoice } from "./theme.ts";
+export { currentToasts, dismissToast, subscribeToasts, toast } from "./toast.ts";
+export type { ToastMessage, ToastTone } from "./toast.ts";

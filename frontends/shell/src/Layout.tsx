@@ -1,8 +1,23 @@
-import { LANGUAGE_NAMES, SUPPORTED_LANGUAGES, toLanguage, useAppTranslation, useSession } from "@tt/web-kit";
-import { Link, NavLink, Outlet, useNavigate } from "react-router";
-import { useCurrentAvatar, useDisplayName, useLogout } from "./auth/use-account.ts";
+import {
+  LANGUAGE_NAMES,
+  subscribeToasts,
+  SUPPORTED_LANGUAGES,
+  toLanguage,
+  useAppTranslation,
+  useSession,
+  useTheme,
+} from "@tt/web-kit";
+import { Disc3, Moon, Sun } from "lucide-react";
+import { lazy, Suspense, useEffect, useState } from "react";
+import { Link, NavLink, Outlet } from "react-router";
+import { useDisplayName } from "./auth/use-account.ts";
 import { SHELL_NAMESPACE, shellTranslations } from "./locales.ts";
 import { useRemotes } from "./remotes/RemotesProvider.tsx";
+
+// What only a signed-in visitor or an action needs comes with the design system's components, in chunks of their
+// own: a first visit's page carries neither.
+const AccountMenu = lazy(() => import("./AccountMenu.tsx").then((m) => ({ default: m.AccountMenu })));
+const Toaster = lazy(() => import("@tt/web-kit/ui").then((m) => ({ default: m.Toaster })));
 
 function LanguageSwitch() {
   const { t, i18n } = useAppTranslation(SHELL_NAMESPACE, shellTranslations);
@@ -24,18 +39,33 @@ function LanguageSwitch() {
   );
 }
 
+/** Dark or light, remembered; until the listener chooses, the system's preference. */
+function ThemeSwitch() {
+  const { t } = useAppTranslation("common");
+  const { theme, setChoice } = useTheme();
+  const next = theme === "dark" ? "light" : "dark";
+  const label = t(next === "dark" ? "ui.theme.toDark" : "ui.theme.toLight");
+  return (
+    <button
+      type="button"
+      className="tt-button tt-button--ghost tt-button--icon"
+      aria-label={label}
+      title={label}
+      onClick={() => setChoice(next)}
+    >
+      {theme === "dark" ? <Sun aria-hidden="true" /> : <Moon aria-hidden="true" />}
+    </button>
+  );
+}
+
 function Account() {
   const { t } = useAppTranslation(SHELL_NAMESPACE, shellTranslations);
-  const { signedIn } = useSession();
+  const { signedIn, user } = useSession();
   const name = useDisplayName();
-  const avatar = useCurrentAvatar().data;
-  const logout = useLogout();
-  const navigate = useNavigate();
-  if (!signedIn) {
+  if (!signedIn || !user) {
     return (
       <div className="tt-account">
-        <span className="tt-muted">{t("header.guest")}</span>
-        <Link className="tt-button tt-button--quiet" to="/login">
+        <Link className="tt-button tt-button--ghost" to="/login">
           {t("header.login")}
         </Link>
         <Link className="tt-button" to="/signup">
@@ -44,35 +74,29 @@ function Account() {
       </div>
     );
   }
+  const fallback = (
+    <span className="tt-account-chip" data-testid="signed-in-user">
+      {name}
+    </span>
+  );
   return (
     <div className="tt-account">
-      {avatar &&
-        (avatar.imageUrl ? (
-          <img
-            className="tt-header-avatar"
-            src={avatar.imageUrl}
-            alt={t("header.avatar", { name: avatar.name })}
-            width={28}
-            height={28}
-          />
-        ) : (
-          <span className="tt-header-avatar" data-testid="current-avatar">
-            {t("header.avatar", { name: avatar.name })}
-          </span>
-        ))}
-      <span data-testid="signed-in-user">{t("header.signedInAs", { name })}</span>
-      <Link className="tt-button tt-button--quiet" to="/people">
-        {t("header.people")}
-      </Link>
-      <button
-        type="button"
-        className="tt-button tt-button--quiet"
-        disabled={logout.isPending}
-        onClick={() => logout.mutate(undefined, { onSettled: () => void navigate("/") })}
-      >
-        {logout.isPending ? t("header.loggingOut") : t("header.logout")}
-      </button>
+      <Suspense fallback={fallback}>
+        <AccountMenu uuid={user.uuid} name={name ?? ""} />
+      </Suspense>
     </div>
+  );
+}
+
+/** The toaster joins the page with the first toast, so the first visit does not load it. */
+function LazyToaster() {
+  const [needed, setNeeded] = useState(false);
+  useEffect(() => subscribeToasts((toasts) => toasts.length > 0 && setNeeded(true)), []);
+  if (!needed) return null;
+  return (
+    <Suspense fallback={null}>
+      <Toaster />
+    </Suspense>
   );
 }
 
@@ -89,6 +113,7 @@ export function Layout() {
       </a>
       <header className="tt-header">
         <Link to="/" className="tt-brand">
+          <Disc3 aria-hidden="true" className="tt-brand__mark" />
           {t("brand")}
         </Link>
         <nav aria-label={t("nav.label")} className="tt-nav">
@@ -107,12 +132,14 @@ export function Layout() {
         </nav>
         <div className="tt-header-end">
           <LanguageSwitch />
+          <ThemeSwitch />
           <Account />
         </div>
       </header>
       <main id="main" className="tt-main" tabIndex={-1}>
         <Outlet />
       </main>
+      <LazyToaster />
     </div>
   );
 }

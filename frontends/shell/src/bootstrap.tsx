@@ -1,4 +1,4 @@
-import { getPageKit, KitProvider } from "@tt/web-kit";
+import { applyTheme, getPageKit, KitProvider } from "@tt/web-kit";
 import "@tt/web-kit/tokens.css";
 import { StrictMode } from "react";
 import { createRoot } from "react-dom/client";
@@ -9,6 +9,7 @@ import { createFederationRuntime } from "./remotes/federation-runtime.ts";
 import { RemotesProvider } from "./remotes/RemotesProvider.tsx";
 import "./shell.css";
 
+applyTheme();
 const kit = getPageKit();
 
 // Browsing needs a token (spec 002 §6): a guest one is fetched when there is none — after the first

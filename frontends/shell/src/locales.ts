@@ -21,6 +21,10 @@ const en = {
     language: "Language",
     people: "Friends and fans",
     avatar: "Avatar: {{name}}",
+    accountMenu: "Your account",
+    accountMenuFor: "Account menu for {{name}}",
+    profile: "Your profile",
+    loggedOut: "You are logged out. See you on the floor!",
   },
   home: {
     title: "Listen together",
@@ -102,6 +106,10 @@ const es: typeof en = {
     language: "Idioma",
     people: "Amigos y fans",
     avatar: "Avatar: {{name}}",
+    accountMenu: "Tu cuenta",
+    accountMenuFor: "Menú de la cuenta de {{name}}",
+    profile: "Tu perfil",
+    loggedOut: "Has cerrado la sesión. ¡Nos vemos en la pista!",
   },
   home: {
     title: "Escuchad juntos",

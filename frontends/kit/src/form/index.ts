@@ -1,0 +1,5 @@
+// @tt/web-kit/form — forms with schema validation (react-hook-form + zod): each field's own message beside it,
+// and a server's refusal shown on the field it names (the services name the field first: "nickname must …").
+export { FormError, SelectField, serverFieldOf, TextField, useServerErrors, useZodForm } from "./form.tsx";
+export type { ZodFormOptions } from "./form.tsx";
+export { z } from "zod";

@@ -1,0 +1,86 @@
+import { useEffect, useState } from "react";
+
+export type AvatarSize = "xs" | "sm" | "md" | "lg" | "xl";
+
+type ArtModule = typeof import("./avatar-art.ts");
+let art: ArtModule | undefined;
+let artLoading: Promise<ArtModule> | undefined;
+
+function loadArt(): Promise<ArtModule> {
+  artLoading ??= import("./avatar-art.ts").then((module) => (art = module));
+  return artLoading;
+}
+
+/** The generated avatar of `seed`, once its chunk is here (at once on later renders). */
+function useGenerated(seed: string): string | undefined {
+  const [uri, setUri] = useState(() => art?.avatarDataUri(seed));
+  useEffect(() => {
+    if (art) {
+      setUri(art.avatarDataUri(seed));
+      return;
+    }
+    let live = true;
+    void loadArt().then((module) => live && setUri(module.avatarDataUri(seed)));
+    return () => {
+      live = false;
+    };
+  }, [seed]);
+  return uri;
+}
+
+/** A stable hue for the placeholder while the generated avatar loads. */
+function hueOf(seed: string): number {
+  let hash = 0;
+  for (const char of seed) hash = (hash * 31 + char.charCodeAt(0)) >>> 0;
+  return hash % 360;
+}
+
+export interface AvatarProps {
+  /** The user's id: the generated default is drawn from it. */
+  id: string;
+  /** The user's display name: the image's text alternative. */
+  name: string;
+  /** The avatar the user wears (a shop avatar's image), when they wear one. */
+  src?: string | undefined;
+  size?: AvatarSize;
+  /** Beside the user's name, the avatar is decoration and hidden from screen readers. */
+  decorative?: boolean;
+  className?: string;
+}
+
+/**
+ * A person's avatar: the image they wear, else a default generated from their id (the same in the booth, the
+ * crowd, chat, profile cards and the header). An image that fails falls back to the generated one.
+ */
+export function Avatar({ id, name, src, size = "md", decorative = false, className }: AvatarProps) {
+  const [failed, setFailed] = useState<string | undefined>(undefined);
+  const generated = useGenerated(id);
+  const image = src && failed !== src ? src : generated;
+  const classes = `tt-avatar tt-avatar--${size} ${className ?? ""}`.trim();
+  const alt = decorative ? "" : name;
+  if (!image) {
+    return (
+      <span
+        className={classes}
+        style={{ ["--tt-avatar-bg" as string]: `hsl(${hueOf(id)} 45% 35%)` }}
+        role={decorative ? undefined : "img"}
+        aria-label={decorative ? undefined : name}
+        aria-hidden={decorative || undefined}
+      >
+        {name.trim().charAt(0).toUpperCase()}
+      </span>
+    );
+  }
+  return (
+    <span className={classes} aria-hidden={decorative || undefined}>
+      <img
+        src={image}
+        alt={alt}
+        loading="lazy"
+        decoding="async"
+        draggable={false}
+        onError={image === src ? () => setFailed(src) : undefined}
+      />
+    </span>
+  );
+}

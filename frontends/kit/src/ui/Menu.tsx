@@ -1,0 +1,112 @@
+import { DropdownMenu, Popover as RadixPopover, Tooltip as RadixTooltip } from "radix-ui";
+import type { ReactElement, ReactNode } from "react";
+
+/** A menu of actions (Radix DropdownMenu): arrow keys move, Enter chooses, Escape closes, typing jumps. */
+export function Menu({
+  trigger,
+  children,
+  align = "end",
+  label,
+}: {
+  /** The button that opens the menu (a Button or an IconButton). */
+  trigger: ReactElement;
+  children: ReactNode;
+  align?: "start" | "center" | "end";
+  /** The menu's accessible name, when its trigger's is not enough. */
+  label?: string;
+}) {
+  return (
+    <DropdownMenu.Root>
+      <DropdownMenu.Trigger asChild>{trigger}</DropdownMenu.Trigger>
+      <DropdownMenu.Portal>
+        <DropdownMenu.Content className="tt-menu" align={align} sideOffset={6} collisionPadding={8} aria-label={label}>
+          {children}
+        </DropdownMenu.Content>
+      </DropdownMenu.Portal>
+    </DropdownMenu.Root>
+  );
+}
+
+export function MenuItem({
+  icon,
+  children,
+  onSelect,
+  disabled,
+  danger,
+}: {
+  icon?: ReactNode;
+  children: ReactNode;
+  onSelect?: () => void;
+  disabled?: boolean;
+  danger?: boolean;
+}) {
+  return (
+    <DropdownMenu.Item
+      className={`tt-menu__item ${danger ? "tt-menu__item--danger" : ""}`.trim()}
+      disabled={disabled}
+      onSelect={onSelect}
+    >
+      {icon}
+      {children}
+    </DropdownMenu.Item>
+  );
+}
+
+/** A menu entry that is a link (router links work through asChild). */
+export function MenuLinkItem({ children }: { children: ReactElement }) {
+  return (
+    <DropdownMenu.Item className="tt-menu__item" asChild>
+      {children}
+    </DropdownMenu.Item>
+  );
+}
+
+export function MenuLabel({ children }: { children: ReactNode }) {
+  return <DropdownMenu.Label className="tt-menu__label">{children}</DropdownMenu.Label>;
+}
+
+export function MenuSeparator() {
+  return <DropdownMenu.Separator className="tt-menu__separator" />;
+}
+
+/** Content beside a trigger that stays open until dismissed (Radix Popover). */
+export function Popover({
+  trigger,
+  children,
+  label,
+  open,
+  onOpenChange,
+}: {
+  trigger: ReactElement;
+  children: ReactNode;
+  label?: string;
+  open?: boolean;
+  onOpenChange?: (open: boolean) => void;
+}) {
+  return (
+    <RadixPopover.Root open={open} onOpenChange={onOpenChange}>
+      <RadixPopover.Trigger asChild>{trigger}</RadixPopover.Trigger>
+      <RadixPopover.Portal>
+        <RadixPopover.Content className="tt-popover" sideOffset={6} collisionPadding={8} aria-label={label}>
+          {children}
+        </RadixPopover.Content>
+      </RadixPopover.Portal>
+    </RadixPopover.Root>
+  );
+}
+
+/** A short label shown on hover and focus (Radix Tooltip); the trigger must already have an accessible name. */
+export function Tooltip({ content, children }: { content: ReactNode; children: ReactElement }) {
+  return (
+    <RadixTooltip.Provider delayDuration={400}>
+      <RadixTooltip.Root>
+        <RadixTooltip.Trigger asChild>{children}</RadixTooltip.Trigger>
+        <RadixTooltip.Portal>
+          <RadixTooltip.Content className="tt-tooltip" sideOffset={6}>
+            {content}
+          </RadixTooltip.Content>
+        </RadixTooltip.Portal>
+      </RadixTooltip.Root>
+    </RadixTooltip.Provider>
+  );
+}

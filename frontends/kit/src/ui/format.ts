@@ -1,0 +1,94 @@
+// Dates, times and numbers in the reader's language and time zone: "2 December, 01:30", never an ISO string.
+import { useMemo } from "react";
+import { useAppTranslation } from "@tt/web-kit";
+
+type DateInput = Date | string | number | bigint | { toDate(): Date } | undefined | null;
+
+function toDate(value: DateInput): Date | undefined {
+  if (value === undefined || value === null || value === "") return undefined;
+  if (value instanceof Date) return Number.isNaN(value.getTime()) ? undefined : value;
+  if (typeof value === "object" && "toDate" in value) return value.toDate();
+  const date = new Date(typeof value === "bigint" ? Number(value) : value);
+  return Number.isNaN(date.getTime()) ? undefined : date;
+}
+
+export interface Formatters {
+  /** "2 December 2026" */
+  date(value: DateInput): string;
+  /** "2 December, 01:30" (the year when it is not this one) */
+  dateTime(value: DateInput): string;
+  /** "01:30" */
+  time(value: DateInput): string;
+  /** "3 minutes ago", "in 2 days" */
+  relative(value: DateInput, now?: Date): string;
+  /** "12,345" */
+  number(value: number | bigint): string;
+  /** "3:07" from seconds */
+  duration(seconds: number): string;
+}
+
+export function createFormatters(locale: string): Formatters {
+  const dateFormat = new Intl.DateTimeFormat(locale, { day: "numeric", month: "long", year: "numeric" });
+  const dateTimeFormat = new Intl.DateTimeFormat(locale, {
+    day: "numeric",
+    month: "long",
+    hour: "2-digit",
+    minute: "2-digit",
+  });
+  const dateTimeYearFormat = new Intl.DateTimeFormat(locale, {
+    day: "numeric",
+    month: "long",
+    year: "numeric",
+    hour: "2-digit",
+    minute: "2-digit",
+  });
+  const timeFormat = new Intl.DateTimeFormat(locale, { hour: "2-digit", minute: "2-digit" });
+  const relativeFormat = new Intl.RelativeTimeFormat(locale, { numeric: "auto" });
+  const numberFormat = new Intl.NumberFormat(locale);
+  const units: [Intl.RelativeTimeFormatUnit, number][] = [
+    ["year", 365 * 24 * 3600],
+    ["month", 30 * 24 * 3600],
+    ["week", 7 * 24 * 3600],
+    ["day", 24 * 3600],
+    ["hour", 3600],
+    ["minute", 60],
+  ];
+  return {
+    date: (value) => {
+      const date = toDate(value);
+      return date ? dateFormat.format(date) : "";
+    },
+    dateTime: (value) => {
+      const date = toDate(value);
+      if (!date) return "";
+      return (date.getFullYear() === new Date().getFullYear() ? dateTimeFormat : dateTimeYearFormat).format(date);
+    },
+    time: (value) => {
+      const date = toDate(value);
+      return date ? timeFormat.format(date) : "";
+    },
+    relative: (value, now = new Date()) => {
+      const date = toDate(value);
+      if (!date) return "";
+      const seconds = (date.getTime() - now.getTime()) / 1000;
+      for (const [unit, size] of units) {
+        if (Math.abs(seconds) >= size) return relativeFormat.format(Math.round(seconds / size), unit);
+      }
+      return relativeFormat.format(0, "minute");
+    },
+    number: (value) => numberFormat.format(value),
+    duration: (seconds) => {
+      const whole = Math.max(0, Math.round(seconds));
+      const hours = Math.floor(whole / 3600);
+      const minutes = Math.floor((whole % 3600) / 60);
+      const rest = String(whole % 60).padStart(2, "0");
+      return hours > 0 ? `${hours}:${String(minutes).padStart(2, "0")}:${rest}` : `${minutes}:${rest}`;
+    },
+  };
+}
+
+/** Formatters for the page's current language (the reader's time zone is the browser's). */
+export function useFormat(): Formatters {
+  const { language } = useAppTranslation("common");
+  return useMemo(() => createFormatters(language), [language]);
+}

@@ -1,0 +1,22 @@
+// @tt/web-kit/ui — the design system's components, styled once in tokens.css, used by every app. A federation
+// singleton of its own, so the shell's first page (which needs none of it) does not carry Radix.
+export { Button, buttonClass, IconButton } from "./Button.tsx";
+export type { ButtonProps, ButtonSize, ButtonVariant, IconButtonProps } from "./Button.tsx";
+export { Badge, Card, EmptyState, ErrorMessage, Loading, Skeleton, Spinner } from "./Feedback.tsx";
+export type { BadgeTone } from "./Feedback.tsx";
+export { Checkbox, Field, Input, TextArea } from "./Field.tsx";
+export { Avatar } from "./Avatar.tsx";
+export type { AvatarProps, AvatarSize } from "./Avatar.tsx";
+export { ConfirmDialog, Dialog, DialogClose } from "./Dialog.tsx";
+export type { ConfirmDialogProps, DialogProps } from "./Dialog.tsx";
+export { Menu, MenuItem, MenuLabel, MenuLinkItem, MenuSeparator, Popover, Tooltip } from "./Menu.tsx";
+export { Select } from "./Select.tsx";
+export type { SelectOption, SelectProps } from "./Select.tsx";
+export { Slider, Switch, Tab, TabList, TabPanel, Tabs } from "./Controls.tsx";
+export { Toaster } from "./Toaster.tsx";
+export { createFormatters, useFormat } from "./format.ts";
+export type { Formatters } from "./format.ts";
+export { humanise, NAMES_NAMESPACE, namesTranslations, useNameOptions, useNames } from "./names.ts";
+export type { NameKind } from "./names.ts";
+export { dismissToast, toast } from "@tt/web-kit";
+export type { ToastMessage, ToastTone } from "@tt/web-kit";

@@ -1,0 +1,99 @@
+import { useVirtualizer } from "@tanstack/react-virtual";
+import { useEffect, useRef, type ReactNode } from "react";
+
+export interface VirtualListProps<T> {
+  items: readonly T[];
+  /** A row's height in pixels (an estimate when rows differ: each row is measured once drawn). */
+  rowHeight: number;
+  /** The list's visible height in pixels at most. */
+  height: number;
+  /** Rows rendered beyond the visible ones. */
+  overscan?: number;
+  /** The total when more exist than are loaded (aria-setsize). */
+  total?: number;
+  /** The list's accessible name. */
+  label: string;
+  getKey: (item: T, index: number) => string;
+  renderRow: (item: T, index: number) => ReactNode;
+  /** Called when the drawn rows reach the end of the loaded items (load the next page). */
+  onEndReached?: () => void;
+  /** Rows differ in height (chat messages): measure each one drawn. */
+  measureRows?: boolean;
+  /** Scroll so that this row is in view (a row just moved with the keyboard, the newest message). */
+  keepInView?: number | undefined;
+  className?: string;
+}
+
+/**
+ * A list that draws only the rows in view (TanStack Virtual): a scroll box, a list as tall as every row, and the
+ * drawn rows placed by index; each row says its position in the whole (aria-posinset / aria-setsize).
+ */
+export function VirtualList<T>({
+  items,
+  rowHeight,
+  height,
+  overscan = 8,
+  total,
+  label,
+  getKey,
+  renderRow,
+  onEndReached,
+  measureRows = false,
+  keepInView,
+  className,
+}: VirtualListProps<T>) {
+  const box = useRef<HTMLDivElement>(null);
+  const virtualizer = useVirtualizer({
+    count: items.length,
+    getScrollElement: () => box.current,
+    estimateSize: () => rowHeight,
+    overscan,
+    getItemKey: (index) => getKey(items[index] as T, index),
+    // Before the box is measured (and where nothing is, as in jsdom) it is taken to be `height` tall.
+    initialRect: { width: 0, height },
+  });
+  const rows = virtualizer.getVirtualItems();
+  const last = rows.at(-1)?.index ?? -1;
+  const reachedEnd = items.length > 0 && last >= items.length - 1;
+  useEffect(() => {
+    if (reachedEnd) onEndReached?.();
+  }, [reachedEnd, items.length, onEndReached]);
+  useEffect(() => {
+    if (keepInView !== undefined && keepInView >= 0 && keepInView < items.length) {
+      virtualizer.scrollToIndex(keepInView, { align: "auto" });
+    }
+  }, [keepInView, items.length, virtualizer]);
+  return (
+    <div
+      ref={box}
+      className={`tt-vlist${className ? ` ${className}` : ""}`}
+      style={{ maxHeight: height, overflowY: "auto" }}
+    >
+      <ul
+        aria-label={label}
+        style={{ position: "relative", height: virtualizer.getTotalSize(), margin: 0, padding: 0, listStyle: "none" }}
+      >
+        {rows.map((row) => (
+          <li
+            key={row.key}
+            data-index={row.index}
+            ref={measureRows ? virtualizer.measureElement : undefined}
+            className="tt-vlist-row"
+            aria-posinset={row.index + 1}
+            aria-setsize={total ?? items.length}
+            style={{
+              position: "absolute",
+              top: 0,
+              left: 0,
+              right: 0,
+              transform: `translateY(${row.start}px)`,
+              ...(measureRows ? {} : { height: row.size }),
+            }}
+          >
+            {renderRow(items[row.index] as T, row.index)}
+          </li>
+        ))}
+      </ul>
+    </div>
+  );
+}

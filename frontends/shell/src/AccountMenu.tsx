@@ -1,0 +1,53 @@
+import { useAppTranslation } from "@tt/web-kit";
+import { Avatar, Menu, MenuItem, MenuLabel, MenuLinkItem, MenuSeparator, toast } from "@tt/web-kit/ui";
+import { ChevronDown, LogOut, User, Users } from "lucide-react";
+import { Link, useNavigate } from "react-router";
+import { useCurrentAvatar, useLogout } from "./auth/use-account.ts";
+import { SHELL_NAMESPACE, shellTranslations } from "./locales.ts";
+
+/** The signed-in visitor's avatar and name, opening their menu: profile, friends and fans, log out. */
+export function AccountMenu({ uuid, name }: { uuid: string; name: string }) {
+  const { t } = useAppTranslation(SHELL_NAMESPACE, shellTranslations);
+  const avatar = useCurrentAvatar().data;
+  const logout = useLogout();
+  const navigate = useNavigate();
+  return (
+    <Menu
+      label={t("header.accountMenu")}
+      trigger={
+        <button type="button" className="tt-account-chip" aria-label={t("header.accountMenuFor", { name })}>
+          <Avatar id={uuid} name={name} src={avatar?.imageUrl || undefined} size="sm" decorative />
+          <span data-testid="signed-in-user">{name}</span>
+          <ChevronDown aria-hidden="true" className="tt-account-chip__chevron" />
+        </button>
+      }
+    >
+      <MenuLabel>{t("header.signedInAs", { name })}</MenuLabel>
+      <MenuLinkItem>
+        <Link to={`/users/${uuid}`}>
+          <User aria-hidden="true" />
+          {t("header.profile")}
+        </Link>
+      </MenuLinkItem>
+      <MenuLinkItem>
+        <Link to="/people">
+          <Users aria-hidden="true" />
+          {t("header.people")}
+        </Link>
+      </MenuLinkItem>
+      <MenuSeparator />
+      <MenuItem
+        icon={<LogOut aria-hidden="true" />}
+        disabled={logout.isPending}
+        onSelect={() =>
+          logout.mutate(undefined, {
+            onSuccess: () => toast({ title: t("header.loggedOut"), tone: "success" }),
+            onSettled: () => void navigate("/"),
+          })
+        }
+      >
+        {t("header.logout")}
+      </MenuItem>
+    </Menu>
+  );
+}
