@@ -1,5 +1,6 @@
+import type { ReactNode } from "react";
 import { LANGUAGE_NAMES, SUPPORTED_LANGUAGES, toLanguage, useAppTranslation, useSession } from "@tt/web-kit";
-import { Link, NavLink, Outlet, useNavigate } from "react-router";
+import { Link, NavLink, useNavigate } from "./router.tsx";
 import { useCurrentAvatar, useDisplayName, useLogout } from "./auth/use-account.ts";
 import { SHELL_NAMESPACE, shellTranslations } from "./locales.ts";
 import { useRemotes } from "./remotes/RemotesProvider.tsx";
@@ -76,7 +77,7 @@ function Account() {
   );
 }
 
-export function Layout() {
+export function Layout({ children }: { children: ReactNode }) {
   const { t } = useAppTranslation(SHELL_NAMESPACE, shellTranslations);
   const { remotes } = useRemotes();
   const { user } = useSession();
@@ -111,7 +112,7 @@ export function Layout() {
         </div>
       </header>
       <main id="main" className="tt-main" tabIndex={-1}>
-        <Outlet />
+        {children}
       </main>
     </div>
   );

@@ -2,7 +2,6 @@ import { getPageKit, KitProvider } from "@tt/web-kit";
 import "@tt/web-kit/tokens.css";
 import { StrictMode } from "react";
 import { createRoot } from "react-dom/client";
-import { BrowserRouter } from "react-router";
 import { PageViews } from "./analytics/PageViews.tsx";
 import { App } from "./App.tsx";
 import { createFederationRuntime } from "./remotes/federation-runtime.ts";
@@ -24,10 +23,9 @@ createRoot(root).render(
   <StrictMode>
     <KitProvider kit={kit}>
       <RemotesProvider runtime={createFederationRuntime()}>
-        <BrowserRouter>
-          <App />
-          <PageViews />
-        </BrowserRouter>
+        {/* No router provider: the routes read the browser's location (wouter's default). */}
+        <App />
+        <PageViews />
       </RemotesProvider>
     </KitProvider>
   </StrictMode>,

@@ -3,7 +3,7 @@
 // plan} opens that plan's checkout (the payment service; the plan is a product id or its level). Its own lazy
 // chunk: nothing here is on the shell's first paint.
 import { useEffect, useRef, useState } from "react";
-import { useNavigate, useParams } from "react-router";
+import { useNavigate, useParams } from "../router.tsx";
 import { AccountService } from "@tt/proto/tt/user/v1/account_service_pb";
 import { SubscriptionService } from "@tt/proto/tt/payment/v1/subscription_service_pb";
 import { useAppTranslation, useErrorText, useKit } from "@tt/web-kit";
@@ -62,7 +62,7 @@ export function MagicLinkPage() {
         queryClient.clear();
         session.signIn(toStoredToken(res.accessToken), toSessionUser(res.user));
         if ("path" in target) {
-          await navigate(target.path, { replace: true });
+          navigate(target.path, { replace: true });
           return;
         }
         setOpening(true);

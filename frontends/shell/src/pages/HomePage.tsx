@@ -1,5 +1,5 @@
 import { useAppTranslation, useSession } from "@tt/web-kit";
-import { Link } from "react-router";
+import { Link } from "../router.tsx";
 import { useDisplayName } from "../auth/use-account.ts";
 import { SHELL_NAMESPACE, shellTranslations } from "../locales.ts";
 

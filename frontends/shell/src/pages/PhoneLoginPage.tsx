@@ -10,7 +10,7 @@ import {
 } from "@tt/web-kit";
 import { sendPhoneCode, toSessionUser, toStoredToken, verifyPhoneCode } from "@tt/web-kit/connect";
 import { useState, type FormEvent } from "react";
-import { Link, useNavigate } from "react-router";
+import { Link, useNavigate } from "../router.tsx";
 import { SHELL_NAMESPACE, shellTranslations } from "../locales.ts";
 import { FormError } from "./FormError.tsx";
 import { TextField } from "./TextField.tsx";

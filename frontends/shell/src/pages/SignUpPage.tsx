@@ -1,6 +1,6 @@
 import { useAppTranslation, useErrorText } from "@tt/web-kit";
 import { useState, type FormEvent } from "react";
-import { Link, useNavigate } from "react-router";
+import { Link, useNavigate } from "../router.tsx";
 import { useSignUp } from "../auth/use-auth.ts";
 import { SHELL_NAMESPACE, shellTranslations } from "../locales.ts";
 import { FormError } from "./FormError.tsx";
