@@ -1,5 +1,14 @@
-import { QueryClientProvider } from "@tanstack/react-query";
-import { createContext, useCallback, useContext, useMemo, useSyncExternalStore, type ReactNode } from "react";
+import {
+  createContext,
+  lazy,
+  useCallback,
+  useContext,
+  useMemo,
+  useSyncExternalStore,
+  type ComponentType,
+  type LazyExoticComponent,
+  type ReactNode,
+} from "react";
 import { errorText } from "./error-text.ts";
 import { addTranslations, type Translations } from "./i18n.ts";
 import type { Kit } from "./kit.ts";
@@ -8,17 +17,33 @@ import { isSignedIn, useSessionSnapshot, type SessionSnapshot } from "./session-
 const KitContext = createContext<Kit | null>(null);
 
 export function KitProvider({ kit, children }: { kit: Kit; children: ReactNode }) {
-  return (
-    <KitContext value={kit}>
-      <QueryClientProvider client={kit.queryClient}>{children}</QueryClientProvider>
-    </KitContext>
-  );
+  return <KitContext value={kit}>{children}</KitContext>;
 }
 
 export function useKit(): Kit {
   const kit = useContext(KitContext);
   if (!kit) throw new Error("useKit must be used inside <KitProvider>");
   return kit;
+}
+
+// TanStack Query's provider, from its own chunk. A failed load (network blip) makes a new lazy component, so that an
+// error boundary's retry loads it again (React.lazy keeps a rejection for good).
+const lazyQueryProvider = (): LazyExoticComponent<ComponentType<{ children: ReactNode }>> =>
+  lazy(() =>
+    import("./query-provider.tsx").catch((error: unknown) => {
+      QueryProvider = lazyQueryProvider();
+      throw error;
+    }),
+  );
+let QueryProvider = lazyQueryProvider();
+
+/**
+ * Gives what it wraps the kit's query client (TanStack Query's context), loading TanStack Query first: it suspends
+ * until then, like a lazy screen, so it goes around the screens that query (the shell's lazy pages, the remotes),
+ * never around the first screen.
+ */
+export function QueryBoundary({ children }: { children: ReactNode }) {
+  return <QueryProvider>{children}</QueryProvider>;
 }
 
 export interface SessionState extends SessionSnapshot {

@@ -1,4 +1,4 @@
-import { useAppTranslation } from "@tt/web-kit";
+import { QueryBoundary, useAppTranslation } from "@tt/web-kit";
 import { lazy, Suspense } from "react";
 import { Layout } from "./Layout.tsx";
 import { SHELL_NAMESPACE, shellTranslations } from "./locales.ts";
@@ -23,7 +23,12 @@ export const KNOWN_REMOTES = ["room", "crates", "shop", "admin"] as const;
 
 function Page({ children }: { children: React.ReactNode }) {
   const { t } = useAppTranslation(SHELL_NAMESPACE, shellTranslations);
-  return <Suspense fallback={<p className="tt-loading">{t("common:loading")}</p>}>{children}</Suspense>;
+  // Every screen but the home page may query: TanStack Query comes with it, not with the first screen.
+  return (
+    <Suspense fallback={<p className="tt-loading">{t("common:loading")}</p>}>
+      <QueryBoundary>{children}</QueryBoundary>
+    </Suspense>
+  );
 }
 
 /** A remote that remotes.json lists but the shell has no route for still gets a page at /<name>. */

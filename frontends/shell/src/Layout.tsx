@@ -1,7 +1,13 @@
-import type { ReactNode } from "react";
-import { LANGUAGE_NAMES, SUPPORTED_LANGUAGES, toLanguage, useAppTranslation, useSession } from "@tt/web-kit";
-import { Link, NavLink, useNavigate } from "./router.tsx";
-import { useCurrentAvatar, useDisplayName, useLogout } from "./auth/use-account.ts";
+import { lazy, Suspense, type ReactNode } from "react";
+import {
+  LANGUAGE_NAMES,
+  QueryBoundary,
+  SUPPORTED_LANGUAGES,
+  toLanguage,
+  useAppTranslation,
+  useSession,
+} from "@tt/web-kit";
+import { Link, NavLink } from "./router.tsx";
 import { SHELL_NAMESPACE, shellTranslations } from "./locales.ts";
 import { useRemotes } from "./remotes/RemotesProvider.tsx";
 
@@ -25,13 +31,12 @@ function LanguageSwitch() {
   );
 }
 
+// A signed-in user's part of the header comes with TanStack Query, after the first screen (issue 24).
+const AccountMenu = lazy(() => import("./auth/AccountMenu.tsx").then((m) => ({ default: m.AccountMenu })));
+
 function Account() {
   const { t } = useAppTranslation(SHELL_NAMESPACE, shellTranslations);
   const { signedIn } = useSession();
-  const name = useDisplayName();
-  const avatar = useCurrentAvatar().data;
-  const logout = useLogout();
-  const navigate = useNavigate();
   if (!signedIn) {
     return (
       <div className="tt-account">
@@ -46,34 +51,11 @@ function Account() {
     );
   }
   return (
-    <div className="tt-account">
-      {avatar &&
-        (avatar.imageUrl ? (
-          <img
-            className="tt-header-avatar"
-            src={avatar.imageUrl}
-            alt={t("header.avatar", { name: avatar.name })}
-            width={28}
-            height={28}
-          />
-        ) : (
-          <span className="tt-header-avatar" data-testid="current-avatar">
-            {t("header.avatar", { name: avatar.name })}
-          </span>
-        ))}
-      <span data-testid="signed-in-user">{t("header.signedInAs", { name })}</span>
-      <Link className="tt-button tt-button--quiet" to="/people">
-        {t("header.people")}
-      </Link>
-      <button
-        type="button"
-        className="tt-button tt-button--quiet"
-        disabled={logout.isPending}
-        onClick={() => logout.mutate(undefined, { onSettled: () => void navigate("/") })}
-      >
-        {logout.isPending ? t("header.loggingOut") : t("header.logout")}
-      </button>
-    </div>
+    <Suspense fallback={<div className="tt-account" />}>
+      <QueryBoundary>
+        <AccountMenu />
+      </QueryBoundary>
+    </Suspense>
   );
 }
 

@@ -1,5 +1,5 @@
 import { Code } from "@connectrpc/connect";
-import { useMutation } from "@tanstack/react-query";
+import { useMutation, useQueryClient } from "@tanstack/react-query";
 import {
   errorCode,
   isFeatureUnavailable,
@@ -25,6 +25,7 @@ export function PhoneLoginPage() {
   const { t } = useAppTranslation(SHELL_NAMESPACE, shellTranslations);
   const toText = useErrorText();
   const kit = useKit();
+  const queryClient = useQueryClient();
   const navigate = useNavigate();
   const [phone, setPhone] = useState("");
   const [code, setCode] = useState("");
@@ -34,7 +35,7 @@ export function PhoneLoginPage() {
     mutationFn: (input: { phone: string; code: string }) => verifyPhoneCode(kit.transport, input.phone, input.code),
     onSuccess: (res) => {
       if (!res.accessToken || !res.user) return;
-      kit.queryClient.clear();
+      queryClient.clear();
       kit.session.signIn(toStoredToken(res.accessToken), toSessionUser(res.user));
       void navigate("/");
     },
