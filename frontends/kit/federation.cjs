@@ -13,7 +13,6 @@ const SINGLETONS = [
   "react-dom",
   "react-dom/client",
   "@tanstack/react-query",
-  "i18next",
   "@connectrpc/connect",
   "@connectrpc/connect-web",
   "@bufbuild/protobuf",

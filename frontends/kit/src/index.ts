@@ -11,7 +11,7 @@ export {
   SUPPORTED_LANGUAGES,
   toLanguage,
 } from "./i18n.ts";
-export type { Language, Translations, I18nOptions } from "./i18n.ts";
+export type { I18n, I18nOptions, Language, TFunction, TranslateOptions, Translations } from "./i18n.ts";
 export { createKit, getPageKit } from "./kit.ts";
 export type { Kit, KitOptions } from "./kit.ts";
 export { KitProvider, QueryBoundary, useAppTranslation, useErrorText, useKit, useSession } from "./KitProvider.tsx";

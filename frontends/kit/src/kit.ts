@@ -1,8 +1,7 @@
 import type { Transport } from "@connectrpc/connect";
 import type { QueryClient } from "@tanstack/react-query";
-import type { i18n as I18n } from "i18next";
 import type { GatewayTransport } from "./connect/transport.ts";
-import { createI18n } from "./i18n.ts";
+import { createI18n, type I18n } from "./i18n.ts";
 import { createLazyTransport } from "./lazy-transport.ts";
 import { loadRuntimeConfig, serviceRestUrl, type ServiceUrls } from "./remote-config.ts";
 import { createSessionStore, type SessionStore } from "./session-store.ts";
