@@ -11,7 +11,7 @@ import {
 import { sendPhoneCode, toSessionUser, toStoredToken, verifyPhoneCode } from "@tt/web-kit/connect";
 import { useState, type FormEvent } from "react";
 import { Link, useNavigate } from "../router.tsx";
-import { SHELL_NAMESPACE, shellTranslations } from "../locales.ts";
+import { ACCOUNT_NAMESPACE, accountTranslations } from "./locales.ts";
 import { FormError } from "./FormError.tsx";
 import { TextField } from "./TextField.tsx";
 
@@ -22,7 +22,7 @@ import { TextField } from "./TextField.tsx";
  * "code sent".
  */
 export function PhoneLoginPage() {
-  const { t } = useAppTranslation(SHELL_NAMESPACE, shellTranslations);
+  const { t } = useAppTranslation(ACCOUNT_NAMESPACE, accountTranslations);
   const toText = useErrorText();
   const kit = useKit();
   const queryClient = useQueryClient();

@@ -4,6 +4,9 @@ import type { Kit } from "@tt/web-kit";
 import type { ComponentType } from "react";
 import { memoryLocation } from "wouter/memory-location";
 import { App } from "../App.tsx";
+// The signed-in header is a lazy chunk on the page; loaded here with the helper, so a test's first render of it does
+// not wait for its first transform (which, on a busy machine, can take longer than Testing Library's one second).
+import "../auth/AccountMenu.tsx";
 import type { FederationRuntime } from "../remotes/remote-loader.ts";
 import { RemotesProvider } from "../remotes/RemotesProvider.tsx";
 import { Router } from "../router.tsx";
