@@ -1,5 +1,14 @@
-import { QueryClientProvider } from "@tanstack/react-query";
-import { createContext, useCallback, useContext, useMemo, useSyncExternalStore, type ReactNode } from "react";
+import {
+  createContext,
+  lazy,
+  useCallback,
+  useContext,
+  useMemo,
+  useSyncExternalStore,
+  type ComponentType,
+  type LazyExoticComponent,
+  type ReactNode,
+} from "react";
 import { errorText } from "./error-text.ts";
 import { addTranslations, type Translations } from "./i18n.ts";
 import type { Kit } from "./kit.ts";
@@ -8,17 +17,33 @@ import { isSignedIn, useSessionSnapshot, type SessionSnapshot } from "./session-
 const KitContext = createContext<Kit | null>(null);
 
 export function KitProvider({ kit, children }: { kit: Kit; children: ReactNode }) {
-  return (
-    <KitContext value={kit}>
-      <QueryClientProvider client={kit.queryClient}>{children}</QueryClientProvider>
-    </KitContext>
-  );
+  return <KitContext value={kit}>{children}</KitContext>;
 }
 
 export function useKit(): Kit {
   const kit = useContext(KitContext);
   if (!kit) throw new Error("useKit must be used inside <KitProvider>");
   return kit;
+}
+
+// TanStack Query's provider, from its own chunk. A failed load (network blip) makes a new lazy component, so that an
+// error boundary's retry loads it again (React.lazy keeps a rejection for good).
+const lazyQueryProvider = (): LazyExoticComponent<ComponentType<{ children: ReactNode }>> =>
+  lazy(() =>
+    import("./query-provider.tsx").catch((error: unknown) => {
+      QueryProvider = lazyQueryProvider();
+      throw error;
+    }),
+  );
+let QueryProvider = lazyQueryProvider();
+
+/**
+ * Gives what it wraps the kit's query client (TanStack Query's context), loading TanStack Query first: it suspends
+ * until then, like a lazy screen, so it goes around the screens that query (the shell's lazy pages, the remotes),
+ * never around the first screen.
+ */
+export function QueryBoundary({ children }: { children: ReactNode }) {
+  return <QueryProvider>{children}</QueryProvider>;
 }
 
 export interface SessionState extends SessionSnapshot {
@@ -33,8 +58,8 @@ export function useSession(): SessionState {
 
 /**
  * Translations for one namespace, re-rendering on a language change; an app's strings join the page's
- * i18n on first use (a remote has no start-up code of its own inside the shell). A few lines over
- * i18next instead of react-i18next, which would add 10 KB gzip to the first page load for the same thing.
+ * i18n on first use (a remote has no start-up code of its own inside the shell). A few lines over the kit's
+ * own translator instead of react-i18next over i18next, which would add 25 KB gzip to the first page load.
  */
 export function useAppTranslation(namespace: string, translations?: Translations) {
   const { i18n } = useKit();

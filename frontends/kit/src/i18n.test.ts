@@ -43,4 +43,40 @@ describe("language (spec 002 §2, §9)", () => {
     expect(i18n.t("room:title")).toBe("Rooms");
     expect(i18n.t("room:title", { lng: "es" })).toBe("Salas");
   });
+
+  it("translates by i18next's rules: placeholders, plural forms, defaults, the English fallback", () => {
+    const i18n = createI18n({ storage: new MemoryStorage() });
+    addTranslations(i18n, "demo", {
+      en: {
+        songs_one: "{{count}} song",
+        songs_other: "{{count}} songs",
+        nested: { greeting: "Hi {{user.name}}, {{missing}}" },
+        "dotted.key": "flat",
+        onlyEnglish: "English only",
+      },
+      es: { songs_one: "{{count}} canción", songs_other: "{{count}} canciones", nested: { greeting: "Hola" } },
+    });
+    const t = i18n.getFixedT("en", "demo");
+    expect(t("songs", { count: 1 })).toBe("1 song");
+    expect(t("songs", { count: 0 })).toBe("0 songs");
+    expect(t("nested.greeting", { user: { name: "Ada" } })).toBe("Hi Ada, {{missing}}");
+    expect(t("dotted.key")).toBe("flat");
+    expect(t("absent.key")).toBe("absent.key");
+    expect(t("absent", { defaultValue: "room {{n}}", n: 2 })).toBe("room 2");
+    expect(t("common:errors.generic")).toBe("Something went wrong, please try again.");
+    const es = i18n.getFixedT("es", "demo");
+    expect(es("songs", { count: 3 })).toBe("3 canciones");
+    expect(es("onlyEnglish")).toBe("English only");
+    expect(t("songs", { count: 1, lng: "es" })).toBe("1 canción");
+  });
+
+  it("takes a regional tag as its language and anything unsupported as English, telling listeners", async () => {
+    const i18n = createI18n({ storage: new MemoryStorage() });
+    const heard: string[] = [];
+    i18n.on("languageChanged", (language) => heard.push(language));
+    await i18n.changeLanguage("es-MX");
+    await i18n.changeLanguage("fr");
+    expect(heard).toEqual(["es", "en"]);
+    expect(i18n.language).toBe("en");
+  });
 });

@@ -11,10 +11,10 @@ export {
   SUPPORTED_LANGUAGES,
   toLanguage,
 } from "./i18n.ts";
-export type { Language, Translations, I18nOptions } from "./i18n.ts";
+export type { I18n, I18nOptions, Language, TFunction, TranslateOptions, Translations } from "./i18n.ts";
 export { createKit, getPageKit } from "./kit.ts";
 export type { Kit, KitOptions } from "./kit.ts";
-export { KitProvider, useAppTranslation, useErrorText, useKit, useSession } from "./KitProvider.tsx";
+export { KitProvider, QueryBoundary, useAppTranslation, useErrorText, useKit, useSession } from "./KitProvider.tsx";
 export type { SessionState } from "./KitProvider.tsx";
 export { createLazyTransport } from "./lazy-transport.ts";
 export {
@@ -23,14 +23,7 @@ export {
   isPlausiblePhoneNumber,
   normalisePhoneNumber,
 } from "./phone-number.ts";
-export {
-  createAppQueryClient,
-  CRATE_IMPORT_REFETCH_INTERVAL,
-  PAGE_SIZE,
-  queryKeys,
-  shouldRetry,
-  STALE_TIME,
-} from "./query-client.ts";
+export { CRATE_IMPORT_REFETCH_INTERVAL, PAGE_SIZE, queryKeys, shouldRetry, STALE_TIME } from "./query-client.ts";
 export {
   loadRuntimeConfig,
   parseRemoteConfig,

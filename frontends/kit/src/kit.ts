@@ -1,10 +1,8 @@
 import type { Transport } from "@connectrpc/connect";
 import type { QueryClient } from "@tanstack/react-query";
-import type { i18n as I18n } from "i18next";
 import type { GatewayTransport } from "./connect/transport.ts";
-import { createI18n } from "./i18n.ts";
+import { createI18n, type I18n } from "./i18n.ts";
 import { createLazyTransport } from "./lazy-transport.ts";
-import { createAppQueryClient } from "./query-client.ts";
 import { loadRuntimeConfig, serviceRestUrl, type ServiceUrls } from "./remote-config.ts";
 import { createSessionStore, type SessionStore } from "./session-store.ts";
 
@@ -20,7 +18,11 @@ export interface Kit {
    * for what Connect does not carry (file uploads, downloads).
    */
   rest: (service: string, path: string, init?: RequestInit) => Promise<Response>;
-  queryClient: QueryClient;
+  /**
+   * The page's query client (spec 002 §9 staleness by family), made on the first call. TanStack Query is not part
+   * of the first screen: screens that query sit inside <QueryBoundary>, which waits for this.
+   */
+  loadQueryClient: () => Promise<QueryClient>;
   i18n: I18n;
 }
 
@@ -52,7 +54,7 @@ export function createKit({ baseUrl, services = {}, storage, search, fetch }: Ki
     gateway.catch(() => (gateway = undefined));
     return gateway;
   };
-  return {
+  const kit: Kit = {
     session,
     transport: createLazyTransport(async () => (await loadGateway()).transport),
     ensureToken: async () => (await loadGateway()).ensureToken(),
@@ -65,9 +67,11 @@ export function createKit({ baseUrl, services = {}, storage, search, fetch }: Ki
         headers,
       });
     },
-    queryClient: createAppQueryClient(),
+    // A failed chunk load is tried again on the next call (webpack forgets a chunk that failed).
+    loadQueryClient: async () => (await import("./query-provider.tsx")).queryClientOf(kit),
     i18n: createI18n({ search: search ?? "", storage }),
   };
+  return kit;
 }
 
 let pageKit: Kit | undefined;

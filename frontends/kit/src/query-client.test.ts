@@ -1,6 +1,7 @@
 import { Code, ConnectError } from "@connectrpc/connect";
 import { describe, expect, it } from "vitest";
-import { createAppQueryClient, queryKeys, shouldRetry } from "./query-client.ts";
+import { queryKeys, shouldRetry } from "./query-client.ts";
+import { createAppQueryClient } from "./query-provider.tsx";
 
 describe("query defaults (spec 002 §9 staleness)", () => {
   const client = createAppQueryClient();

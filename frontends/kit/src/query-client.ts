@@ -1,4 +1,3 @@
-import { QueryClient } from "@tanstack/react-query";
 import { errorCode } from "./error-text.ts";
 
 const SECOND = 1_000;
@@ -53,24 +52,4 @@ export function shouldRetry(failureCount: number, error: unknown): boolean {
   const code = errorCode(error);
   // Code.Unavailable (14) and Code.Aborted (10), by number: see error-text.ts.
   return code === 14 || code === 10;
-}
-
-export function createAppQueryClient(): QueryClient {
-  const client = new QueryClient({
-    defaultOptions: {
-      queries: { retry: shouldRetry, refetchOnWindowFocus: false },
-      mutations: { retry: false },
-    },
-  });
-  client.setQueryDefaults(["session"], { staleTime: STALE_TIME.session });
-  client.setQueryDefaults(["profile"], { staleTime: STALE_TIME.profile });
-  client.setQueryDefaults(["crates"], { staleTime: STALE_TIME.crates });
-  client.setQueryDefaults(["recentSongs"], { staleTime: STALE_TIME.recentSongs });
-  client.setQueryDefaults(["chatToken"], { staleTime: STALE_TIME.chatToken, gcTime: STALE_TIME.chatToken });
-  client.setQueryDefaults(["avatars"], { staleTime: STALE_TIME.avatars, gcTime: STALE_TIME.avatars });
-  client.setQueryDefaults(["media"], { staleTime: STALE_TIME.media, gcTime: STALE_TIME.media });
-  // Spec 002 §9: the token balance refetches on window focus.
-  client.setQueryDefaults(["tokenBalance"], { refetchOnWindowFocus: "always" });
-  client.setQueryDefaults(["adminList"], { staleTime: STALE_TIME.adminList });
-  return client;
 }

@@ -1,7 +1,7 @@
-import { StrictMode, type ComponentType } from "react";
+import { StrictMode, Suspense, type ComponentType } from "react";
 import { createRoot } from "react-dom/client";
 import { getPageKit } from "./kit.ts";
-import { KitProvider } from "./KitProvider.tsx";
+import { KitProvider, QueryBoundary } from "./KitProvider.tsx";
 
 /**
  * Renders a remote on its own page, without the shell (development, or checking one deployment alone);
@@ -16,7 +16,11 @@ export function renderStandalone(App: ComponentType): void {
     <StrictMode>
       <KitProvider kit={kit}>
         <main className="tt-main">
-          <App />
+          <Suspense fallback={null}>
+            <QueryBoundary>
+              <App />
+            </QueryBoundary>
+          </Suspense>
         </main>
       </KitProvider>
     </StrictMode>,

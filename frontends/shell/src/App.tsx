@@ -1,12 +1,12 @@
-import { useAppTranslation } from "@tt/web-kit";
+import { QueryBoundary, useAppTranslation } from "@tt/web-kit";
 import { lazy, Suspense } from "react";
-import { Route, Routes, useParams } from "react-router";
 import { Layout } from "./Layout.tsx";
 import { SHELL_NAMESPACE, shellTranslations } from "./locales.ts";
 import { HomePage } from "./pages/HomePage.tsx";
 import { NotFoundPage } from "./pages/NotFoundPage.tsx";
 import { RemoteOutlet } from "./remotes/RemoteOutlet.tsx";
 import { useRemotes } from "./remotes/RemotesProvider.tsx";
+import { Route, Switch, useParams } from "./router.tsx";
 
 // Only the home page is in the first chunk; every other screen is fetched when visited.
 const LoginPage = lazy(() => import("./pages/LoginPage.tsx").then((m) => ({ default: m.LoginPage })));
@@ -23,7 +23,12 @@ export const KNOWN_REMOTES = ["room", "crates", "shop", "admin"] as const;
 
 function Page({ children }: { children: React.ReactNode }) {
   const { t } = useAppTranslation(SHELL_NAMESPACE, shellTranslations);
-  return <Suspense fallback={<p className="tt-loading">{t("common:loading")}</p>}>{children}</Suspense>;
+  // Every screen but the home page may query: TanStack Query comes with it, not with the first screen.
+  return (
+    <Suspense fallback={<p className="tt-loading">{t("common:loading")}</p>}>
+      <QueryBoundary>{children}</QueryBoundary>
+    </Suspense>
+  );
 }
 
 /** A remote that remotes.json lists but the shell has no route for still gets a page at /<name>. */
@@ -37,67 +42,53 @@ function ConfiguredRemote() {
 export function App() {
   const { t } = useAppTranslation(SHELL_NAMESPACE, shellTranslations);
   return (
-    <Routes>
-      <Route element={<Layout />}>
-        <Route index element={<HomePage />} />
-        <Route
-          path="login"
-          element={
-            <Page>
-              <LoginPage />
-            </Page>
-          }
-        />
-        <Route
-          path="login/phone"
-          element={
-            <Page>
-              <PhoneLoginPage />
-            </Page>
-          }
-        />
-        <Route
-          path="signup"
-          element={
-            <Page>
-              <SignUpPage />
-            </Page>
-          }
-        />
-        <Route
-          path="magic-link/:token/*"
-          element={
-            <Page>
-              <MagicLinkPage />
-            </Page>
-          }
-        />
-        <Route
-          path="people"
-          element={
-            <Page>
-              <PeoplePage />
-            </Page>
-          }
-        />
-        <Route
-          path="users/:user"
-          element={
-            <Page>
-              <ProfilePage />
-            </Page>
-          }
-        />
+    <Layout>
+      <Switch>
+        <Route path="/">
+          <HomePage />
+        </Route>
+        <Route path="/login">
+          <Page>
+            <LoginPage />
+          </Page>
+        </Route>
+        <Route path="/login/phone">
+          <Page>
+            <PhoneLoginPage />
+          </Page>
+        </Route>
+        <Route path="/signup">
+          <Page>
+            <SignUpPage />
+          </Page>
+        </Route>
+        <Route path="/magic-link/:token/*?">
+          <Page>
+            <MagicLinkPage />
+          </Page>
+        </Route>
+        <Route path="/people">
+          <Page>
+            <PeoplePage />
+          </Page>
+        </Route>
+        <Route path="/users/:user">
+          <Page>
+            <ProfilePage />
+          </Page>
+        </Route>
         {KNOWN_REMOTES.map((name) => (
-          <Route
-            key={name}
-            path={`${name}/*`}
-            element={<RemoteOutlet key={name} name={name} title={t(`nav.${name}`)} />}
-          />
+          <Route key={name} path={`/${name}/*?`}>
+            <RemoteOutlet key={name} name={name} title={t(`nav.${name}`)} />
+          </Route>
         ))}
-        <Route path=":remote/*" element={<ConfiguredRemote />} />
-        <Route path="*" element={<NotFoundPage />} />
-      </Route>
-    </Routes>
+        <Route path="/:remote/*?">
+          <ConfiguredRemote />
+        </Route>
+        <Route>
+          <NotFoundPage />
+        </Route>
+      </Switch>
+    </Layout>
   );
 }

@@ -1,5 +1,6 @@
 import {
   LANGUAGE_NAMES,
+  QueryBoundary,
   subscribeToasts,
   SUPPORTED_LANGUAGES,
   toLanguage,
@@ -8,15 +9,14 @@ import {
   useTheme,
 } from "@tt/web-kit";
 import { Disc3, Moon, Sun } from "lucide-react";
-import { lazy, Suspense, useEffect, useState } from "react";
-import { Link, NavLink, Outlet } from "react-router";
-import { useDisplayName } from "./auth/use-account.ts";
+import { lazy, Suspense, useEffect, useState, type ReactNode } from "react";
 import { SHELL_NAMESPACE, shellTranslations } from "./locales.ts";
+import { Link, NavLink } from "./router.tsx";
 import { useRemotes } from "./remotes/RemotesProvider.tsx";
 
 // What only a signed-in visitor or an action needs comes with the design system's components, in chunks of their
 // own: a first visit's page carries neither.
-const AccountMenu = lazy(() => import("./AccountMenu.tsx").then((m) => ({ default: m.AccountMenu })));
+const AccountMenu = lazy(() => import("./auth/AccountMenu.tsx").then((m) => ({ default: m.AccountMenu })));
 const Toaster = lazy(() => import("@tt/web-kit/ui").then((m) => ({ default: m.Toaster })));
 
 function LanguageSwitch() {
@@ -61,7 +61,6 @@ function ThemeSwitch() {
 function Account() {
   const { t } = useAppTranslation(SHELL_NAMESPACE, shellTranslations);
   const { signedIn, user } = useSession();
-  const name = useDisplayName();
   if (!signedIn || !user) {
     return (
       <div className="tt-account">
@@ -74,15 +73,13 @@ function Account() {
       </div>
     );
   }
-  const fallback = (
-    <span className="tt-account-chip" data-testid="signed-in-user">
-      {name}
-    </span>
-  );
+  // The signed-in part comes with TanStack Query and the kit's components, after the first screen.
   return (
     <div className="tt-account">
-      <Suspense fallback={fallback}>
-        <AccountMenu uuid={user.uuid} name={name ?? ""} />
+      <Suspense fallback={<span className="tt-account-chip">{user.nickname || user.email}</span>}>
+        <QueryBoundary>
+          <AccountMenu uuid={user.uuid} />
+        </QueryBoundary>
       </Suspense>
     </div>
   );
@@ -100,7 +97,7 @@ function LazyToaster() {
   );
 }
 
-export function Layout() {
+export function Layout({ children }: { children: ReactNode }) {
   const { t } = useAppTranslation(SHELL_NAMESPACE, shellTranslations);
   const { remotes } = useRemotes();
   const { user } = useSession();
@@ -137,7 +134,7 @@ export function Layout() {
         </div>
       </header>
       <main id="main" className="tt-main" tabIndex={-1}>
-        <Outlet />
+        {children}
       </main>
       <LazyToaster />
     </div>

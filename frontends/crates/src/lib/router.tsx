@@ -1,8 +1,8 @@
 import { useCallback, useSyncExternalStore, type AnchorHTMLAttributes, type MouseEvent } from "react";
 
-// The crates remote's own small router. The shell's react-router is not a federation singleton, so the remote
+// The crates remote's own small router. The shell's router (wouter) is not a federation singleton, so the remote
 // cannot use its context; both read the same window.history instead. A navigation here pushes an entry the way
-// react-router does (with an idx) and fires popstate, so the shell's router follows it. A navigation by the shell
+// react-router did (with an idx) and fires popstate, so the shell's router follows it. A navigation by the shell
 // (history.pushState, which fires no event) is heard through the Navigation API's currententrychange where the
 // browser has it, and otherwise on the next render (useSyncExternalStore compares snapshots on every render).
 

@@ -3,6 +3,6 @@ export { recordAnalytics } from "./analytics-sink.ts";
 export type { AnalyticsSink } from "./analytics-sink.ts";
 export { MemoryStorage } from "./memory-storage.ts";
 export { createTestKit, renderWithKit } from "./test-kit.tsx";
-export type { TestKitOptions } from "./test-kit.tsx";
+export type { TestKit, TestKitOptions } from "./test-kit.tsx";
 export { createTestUserService } from "./user-service.ts";
 export type { TestUserService, TestUserServiceOptions } from "./user-service.ts";

@@ -158,8 +158,7 @@ export type NameKind = keyof typeof en;
 export function useNames(): (kind: NameKind, value: string) => string {
   const { t } = useAppTranslation(NAMES_NAMESPACE, namesTranslations);
   return useMemo(
-    () => (kind: NameKind, value: string) =>
-      t(`${kind}.${value}`, { defaultValue: humanise(value), keySeparator: ".", nsSeparator: false }),
+    () => (kind: NameKind, value: string) => t(`${kind}.${value}`, { defaultValue: humanise(value) }),
     [t],
   );
 }

@@ -1,7 +1,8 @@
 import { getPageAnalytics } from "@tt/web-kit";
 import { act, render, waitFor } from "@testing-library/react";
-import { createMemoryRouter, RouterProvider } from "react-router";
+import { memoryLocation } from "wouter/memory-location";
 import { afterAll, describe, expect, it } from "vitest";
+import { Router } from "../router.tsx";
 import { PageViews } from "./PageViews.tsx";
 
 afterAll(() => getPageAnalytics().close());
@@ -9,10 +10,14 @@ afterAll(() => getPageAnalytics().close());
 describe("PageViews", () => {
   it("queues one page view per route, after the render", async () => {
     const analytics = getPageAnalytics();
-    const router = createMemoryRouter([{ path: "*", element: <PageViews /> }], { initialEntries: ["/rooms"] });
-    render(<RouterProvider router={router} />);
+    const location = memoryLocation({ path: "/rooms" });
+    render(
+      <Router hook={location.hook}>
+        <PageViews />
+      </Router>,
+    );
     await waitFor(() => expect(analytics.pending()).toBe(1));
-    await act(() => router.navigate("/magic-link/secret-token/x"));
+    act(() => location.navigate("/magic-link/secret-token/x"));
     await waitFor(() => expect(analytics.pending()).toBe(2));
   });
 });

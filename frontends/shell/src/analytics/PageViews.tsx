@@ -1,5 +1,5 @@
 import { useEffect } from "react";
-import { useLocation } from "react-router";
+import { usePathname } from "../router.tsx";
 
 /**
  * Sends a page-view analytics event for each route the shell shows (path only: no query string, which may carry
@@ -7,7 +7,7 @@ import { useLocation } from "react-router";
  * shell's initial JavaScript does not grow.
  */
 export function PageViews() {
-  const { pathname } = useLocation();
+  const pathname = usePathname();
   useEffect(() => {
     const path = pathname;
     const t = setTimeout(() => {

@@ -3,9 +3,10 @@ import { Code, ConnectError, createClient } from "@connectrpc/connect";
 import { AvatarService } from "@tt/proto/tt/merch/v1/avatar_service_pb";
 import { AuthService } from "@tt/proto/tt/user/v1/auth_service_pb";
 import { ProfileService } from "@tt/proto/tt/user/v1/profile_service_pb";
+import type { QueryClient } from "@tanstack/react-query";
 import type { Kit } from "@tt/web-kit";
 
-export async function logout({ transport, session, queryClient, ensureToken }: Kit): Promise<void> {
+export async function logout({ transport, session, ensureToken }: Kit, queryClient: QueryClient): Promise<void> {
   try {
     await createClient(AuthService, transport).logout({});
   } finally {

@@ -1,4 +1,4 @@
-import { useMutation, useQuery } from "@tanstack/react-query";
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { queryKeys, useKit, useSession } from "@tt/web-kit";
 import { useEffect } from "react";
 
@@ -37,5 +37,6 @@ export function useCurrentAvatar() {
 
 export function useLogout() {
   const kit = useKit();
-  return useMutation({ mutationFn: async () => (await import("./session-actions.ts")).logout(kit) });
+  const queryClient = useQueryClient();
+  return useMutation({ mutationFn: async () => (await import("./session-actions.ts")).logout(kit, queryClient) });
 }

@@ -1,5 +1,5 @@
 // Loaded with the pages that need it (log in, sign up), never on the first paint.
-import { useMutation } from "@tanstack/react-query";
+import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { AuthService, type LoginResponse, type SignUpResponse } from "@tt/proto/tt/user/v1/auth_service_pb";
 import { useAnalytics, useKit } from "@tt/web-kit";
 import { toSessionUser, toStoredToken, useClient } from "@tt/web-kit/connect";
@@ -14,7 +14,8 @@ export interface SignUpInput extends Credentials {
 }
 
 function useSignedInSession() {
-  const { session, queryClient } = useKit();
+  const { session } = useKit();
+  const queryClient = useQueryClient();
   return (response: LoginResponse | SignUpResponse, nickname?: string) => {
     if (!response.accessToken || !response.user) throw new Error("The server answered without a session");
     // Whatever was cached belonged to the previous (guest) identity.

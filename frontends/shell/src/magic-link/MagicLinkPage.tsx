@@ -2,8 +2,9 @@
 // token (the user service's validate-magic-link) and opens the path; /magic-link/{token}/subscribe-plan/{encoded
 // plan} opens that plan's checkout (the payment service; the plan is a product id or its level). Its own lazy
 // chunk: nothing here is on the shell's first paint.
+import { useQueryClient } from "@tanstack/react-query";
 import { useEffect, useRef, useState } from "react";
-import { useNavigate, useParams } from "react-router";
+import { useNavigate, useParams } from "../router.tsx";
 import { AccountService } from "@tt/proto/tt/user/v1/account_service_pb";
 import { SubscriptionService } from "@tt/proto/tt/payment/v1/subscription_service_pb";
 import { useAppTranslation, useErrorText, useKit } from "@tt/web-kit";
@@ -43,7 +44,8 @@ export function MagicLinkPage() {
   const { t } = useAppTranslation(MAGIC_LINK_NAMESPACE, { en, es });
   const errorText = useErrorText();
   const { token = "", "*": rest = "" } = useParams();
-  const { session, queryClient } = useKit();
+  const { session } = useKit();
+  const queryClient = useQueryClient();
   const accounts = useClient(AccountService);
   const subscriptions = useClient(SubscriptionService);
   const navigate = useNavigate();
@@ -62,7 +64,7 @@ export function MagicLinkPage() {
         queryClient.clear();
         session.signIn(toStoredToken(res.accessToken), toSessionUser(res.user));
         if ("path" in target) {
-          await navigate(target.path, { replace: true });
+          navigate(target.path, { replace: true });
           return;
         }
         setOpening(true);

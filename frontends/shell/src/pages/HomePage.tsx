@@ -1,12 +1,12 @@
 import { useAppTranslation, useSession } from "@tt/web-kit";
-import { Link } from "react-router";
-import { useDisplayName } from "../auth/use-account.ts";
+import { Link } from "../router.tsx";
 import { SHELL_NAMESPACE, shellTranslations } from "../locales.ts";
 
 export function HomePage() {
   const { t } = useAppTranslation(SHELL_NAMESPACE, shellTranslations);
-  const { signedIn } = useSession();
-  const name = useDisplayName();
+  const { signedIn, user } = useSession();
+  // The session's nickname, which the header keeps up to date from the profile (auth/use-account.ts).
+  const name = user?.nickname || user?.email;
   return (
     <section className="tt-hero" aria-labelledby="home-title">
       <h1 id="home-title" className="tt-hero-title">

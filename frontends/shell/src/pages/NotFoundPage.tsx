@@ -1,5 +1,5 @@
 import { useAppTranslation } from "@tt/web-kit";
-import { Link } from "react-router";
+import { Link } from "../router.tsx";
 import { SHELL_NAMESPACE, shellTranslations } from "../locales.ts";
 
 export function NotFoundPage() {

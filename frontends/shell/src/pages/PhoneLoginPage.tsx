@@ -1,5 +1,5 @@
 import { Code } from "@connectrpc/connect";
-import { useMutation } from "@tanstack/react-query";
+import { useMutation, useQueryClient } from "@tanstack/react-query";
 import {
   errorCode,
   isFeatureUnavailable,
@@ -10,8 +10,8 @@ import {
 } from "@tt/web-kit";
 import { sendPhoneCode, toSessionUser, toStoredToken, verifyPhoneCode } from "@tt/web-kit/connect";
 import { useState, type FormEvent } from "react";
-import { Link, useNavigate } from "react-router";
-import { SHELL_NAMESPACE, shellTranslations } from "../locales.ts";
+import { Link, useNavigate } from "../router.tsx";
+import { ACCOUNT_NAMESPACE, accountTranslations } from "./locales.ts";
 import { FormError } from "./FormError.tsx";
 import { TextField } from "./TextField.tsx";
 
@@ -22,9 +22,10 @@ import { TextField } from "./TextField.tsx";
  * "code sent".
  */
 export function PhoneLoginPage() {
-  const { t } = useAppTranslation(SHELL_NAMESPACE, shellTranslations);
+  const { t } = useAppTranslation(ACCOUNT_NAMESPACE, accountTranslations);
   const toText = useErrorText();
   const kit = useKit();
+  const queryClient = useQueryClient();
   const navigate = useNavigate();
   const [phone, setPhone] = useState("");
   const [code, setCode] = useState("");
@@ -34,7 +35,7 @@ export function PhoneLoginPage() {
     mutationFn: (input: { phone: string; code: string }) => verifyPhoneCode(kit.transport, input.phone, input.code),
     onSuccess: (res) => {
       if (!res.accessToken || !res.user) return;
-      kit.queryClient.clear();
+      queryClient.clear();
       kit.session.signIn(toStoredToken(res.accessToken), toSessionUser(res.user));
       void navigate("/");
     },

@@ -1,13 +1,13 @@
 import { useAppTranslation, useErrorText } from "@tt/web-kit";
 import { useState, type FormEvent } from "react";
-import { Link, useNavigate } from "react-router";
+import { Link, useNavigate } from "../router.tsx";
 import { useSignUp } from "../auth/use-auth.ts";
-import { SHELL_NAMESPACE, shellTranslations } from "../locales.ts";
+import { ACCOUNT_NAMESPACE, accountTranslations } from "./locales.ts";
 import { FormError } from "./FormError.tsx";
 import { TextField } from "./TextField.tsx";
 
 export function SignUpPage() {
-  const { t } = useAppTranslation(SHELL_NAMESPACE, shellTranslations);
+  const { t } = useAppTranslation(ACCOUNT_NAMESPACE, accountTranslations);
   const toText = useErrorText();
   const signUp = useSignUp();
   const navigate = useNavigate();

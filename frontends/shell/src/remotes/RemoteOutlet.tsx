@@ -1,4 +1,4 @@
-import { RemoteErrorBoundary, RemoteFallback, useAppTranslation, type RemoteEntry } from "@tt/web-kit";
+import { QueryBoundary, RemoteErrorBoundary, RemoteFallback, useAppTranslation, type RemoteEntry } from "@tt/web-kit";
 import { lazy, Suspense, useState, type ComponentType, type LazyExoticComponent } from "react";
 import { SHELL_NAMESPACE, shellTranslations } from "../locales.ts";
 import { loadRemoteApp, type FederationRuntime, type LoadOptions } from "./remote-loader.ts";
@@ -48,11 +48,13 @@ export function RemoteOutlet({ name, title, loadOptions }: RemoteOutletProps) {
   return (
     <RemoteErrorBoundary title={title} onRetry={() => setAttempt((n) => n + 1)}>
       <Suspense fallback={<p className="tt-loading">{t("common:remote.loading", { name: title })}</p>}>
-        {/* A federated remote is a component known only at run time. It is made once per load attempt
-            (lazyRemote keeps it outside render), so its state survives re-renders, which is what the
-            static-components rule protects. */}
-        {/* eslint-disable-next-line react-hooks/static-components */}
-        <RemoteApp />
+        <QueryBoundary>
+          {/* A federated remote is a component known only at run time. It is made once per load attempt
+              (lazyRemote keeps it outside render), so its state survives re-renders, which is what the
+              static-components rule protects. */}
+          {/* eslint-disable-next-line react-hooks/static-components */}
+          <RemoteApp />
+        </QueryBoundary>
       </Suspense>
     </RemoteErrorBoundary>
   );

@@ -1,6 +1,5 @@
-import { useQuery } from "@tanstack/react-query";
 import { loadRuntimeConfig, type RemoteEntry } from "@tt/web-kit";
-import { createContext, useContext, useMemo, type ReactNode } from "react";
+import { createContext, useCallback, useContext, useEffect, useMemo, useState, type ReactNode } from "react";
 import type { FederationRuntime, LoadOptions } from "./remote-loader.ts";
 
 export interface RemotesState {
@@ -27,27 +26,61 @@ export interface RemotesProviderProps {
   loadOptions?: LoadOptions;
 }
 
-/** Fetches /remotes.json and registers its remotes, so that which remotes exist is decided at run time. */
+/** Tries of /remotes.json after the first before the outlets show their fallback, and the wait before each. */
+const CONFIG_RETRIES = 2;
+const retryDelay = (failures: number) => Math.min(1000 * 2 ** failures, 30_000);
+const wait = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+interface ConfigState {
+  status: RemotesState["status"];
+  remotes: RemoteEntry[];
+}
+
+/**
+ * Fetches /remotes.json and registers its remotes, so that which remotes exist is decided at run time. Once per page
+ * (the kit caches the answer), retried twice after 1 and 2 s, then again on `retry()`. A plain effect rather than a
+ * query: this is on the first screen, and TanStack Query is not (issue 24).
+ */
 export function RemotesProvider({
   runtime,
   children,
   loadConfig = fetchRemoteConfig,
   loadOptions,
 }: RemotesProviderProps) {
-  const query = useQuery({
-    queryKey: ["remotesConfig"],
-    queryFn: async () => {
-      const remotes = await loadConfig();
-      runtime.register(remotes, false);
-      return remotes;
-    },
-    staleTime: Infinity,
-    retry: 2,
-  });
-  const { data, status, refetch } = query;
+  const [{ status, remotes }, setState] = useState<ConfigState>({ status: "pending", remotes: [] });
+  const [round, setRound] = useState(0);
+  useEffect(() => {
+    let cancelled = false;
+    void (async () => {
+      for (let failures = 0; ; failures++) {
+        try {
+          const loaded = await loadConfig();
+          if (cancelled) return;
+          runtime.register(loaded, false);
+          setState({ status: "success", remotes: loaded });
+          return;
+        } catch {
+          if (cancelled) return;
+          if (failures >= CONFIG_RETRIES) {
+            setState((state) => ({ ...state, status: "error" }));
+            return;
+          }
+          await wait(retryDelay(failures));
+          if (cancelled) return;
+        }
+      }
+    })();
+    return () => {
+      cancelled = true;
+    };
+  }, [runtime, loadConfig, round]);
+  const retry = useCallback(() => {
+    setState((state) => ({ ...state, status: "pending" }));
+    setRound((n) => n + 1);
+  }, []);
   const value = useMemo<RemotesState>(
-    () => ({ runtime, remotes: data ?? [], status, retry: () => void refetch(), loadOptions }),
-    [runtime, data, status, refetch, loadOptions],
+    () => ({ runtime, remotes, status, retry, loadOptions }),
+    [runtime, remotes, status, retry, loadOptions],
   );
   return <RemotesContext value={value}>{children}</RemotesContext>;
 }

@@ -1,6 +1,6 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useSession } from "@tt/web-kit";
-import { useParams } from "react-router";
+import { useParams } from "../router.tsx";
 import { socialKeys, useBlockClient, useDjFanClient, useFriendClient, useSocialT } from "./api.ts";
 import { ErrorMessage } from "./ErrorMessage.tsx";
 

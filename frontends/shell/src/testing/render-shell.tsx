@@ -2,10 +2,14 @@ import type { RemoteEntry } from "@tt/web-kit";
 import { createTestKit, renderWithKit } from "@tt/web-kit/testing";
 import type { Kit } from "@tt/web-kit";
 import type { ComponentType } from "react";
-import { MemoryRouter } from "react-router";
+import { memoryLocation } from "wouter/memory-location";
 import { App } from "../App.tsx";
+// The signed-in header is a lazy chunk on the page; loaded here with the helper, so a test's first render of it does
+// not wait for its first transform (which, on a busy machine, can take longer than Testing Library's one second).
+import "../auth/AccountMenu.tsx";
 import type { FederationRuntime } from "../remotes/remote-loader.ts";
 import { RemotesProvider } from "../remotes/RemotesProvider.tsx";
+import { Router } from "../router.tsx";
 
 /**
  * An in-memory federation runtime: remotes listed in `apps` load, the rest fail the way an unreachable
@@ -45,9 +49,9 @@ export function renderShell({
 }: RenderShellOptions = {}) {
   return renderWithKit(
     <RemotesProvider runtime={runtime} loadConfig={async () => remotes} loadOptions={{ attempts: 2, backoff: () => 0 }}>
-      <MemoryRouter initialEntries={[path]}>
+      <Router hook={memoryLocation({ path }).hook}>
         <App />
-      </MemoryRouter>
+      </Router>
     </RemotesProvider>,
     kit,
   );

@@ -1,13 +1,17 @@
 import { useAppTranslation } from "@tt/web-kit";
 import { Avatar, Menu, MenuItem, MenuLabel, MenuLinkItem, MenuSeparator, toast } from "@tt/web-kit/ui";
 import { ChevronDown, LogOut, User, Users } from "lucide-react";
-import { Link, useNavigate } from "react-router";
-import { useCurrentAvatar, useLogout } from "./auth/use-account.ts";
-import { SHELL_NAMESPACE, shellTranslations } from "./locales.ts";
+import { SHELL_NAMESPACE, shellTranslations } from "../locales.ts";
+import { Link, useNavigate } from "../router.tsx";
+import { useCurrentAvatar, useDisplayName, useLogout } from "./use-account.ts";
+
+// The header's account part for a signed-in user. Its own chunk with TanStack Query (the profile's nickname and
+// avatar, the log-out mutation) and the kit's components, so a guest's first screen carries none of them.
 
 /** The signed-in visitor's avatar and name, opening their menu: profile, friends and fans, log out. */
-export function AccountMenu({ uuid, name }: { uuid: string; name: string }) {
+export function AccountMenu({ uuid }: { uuid: string }) {
   const { t } = useAppTranslation(SHELL_NAMESPACE, shellTranslations);
+  const name = useDisplayName() ?? "";
   const avatar = useCurrentAvatar().data;
   const logout = useLogout();
   const navigate = useNavigate();
