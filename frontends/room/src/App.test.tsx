@@ -69,7 +69,9 @@ describe("room remote", () => {
   it("creates a room with its settings and opens its page with the join answer", async () => {
     go("/create");
     renderWithKit(<App />, kitFor(service, OWNER_UUID));
-    fireEvent.change(await screen.findByRole("textbox", { name: "Name" }), { target: { value: "Night Owls" } });
+    fireEvent.change(await screen.findByRole("textbox", { name: "Name" }, { timeout: 5000 }), {
+      target: { value: "Night Owls" },
+    });
     // The pickers show words, never the internal values.
     const design = screen.getByRole("combobox", { name: "Design" });
     expect(design.textContent).toBe("Club");
@@ -98,14 +100,16 @@ describe("room remote", () => {
     expect(details.hasAttribute("open")).toBe(false);
     expect(within(details).getByText("Room settings")).toBeTruthy();
     expect(within(details).getByTestId("my-roles")).toBeTruthy();
-    const stage = await screen.findByRole("region", { name: "Live stage" });
+    const stage = await screen.findByRole("region", { name: "Live stage" }, { timeout: 5000 });
     expect(stage.compareDocumentPosition(details) & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy();
   });
 
   it("checks the fields before sending: a name is needed, seats are 1–10", async () => {
     go("/create");
     renderWithKit(<App />, kitFor(service, OWNER_UUID));
-    fireEvent.change(await screen.findByRole("spinbutton", { name: /DJ seats/ }), { target: { value: "40" } });
+    fireEvent.change(await screen.findByRole("spinbutton", { name: /DJ seats/ }, { timeout: 5000 }), {
+      target: { value: "40" },
+    });
     fireEvent.click(screen.getByRole("button", { name: "Create the room" }));
     await waitFor(() =>
       expect(screen.getByRole("textbox", { name: "Name" }).getAttribute("aria-invalid")).toBe("true"),
@@ -119,7 +123,9 @@ describe("room remote", () => {
     service.addRoom("Night Owls");
     go("/create");
     renderWithKit(<App />, kitFor(service, OWNER_UUID));
-    fireEvent.change(await screen.findByRole("textbox", { name: "Name" }), { target: { value: "Night Owls" } });
+    fireEvent.change(await screen.findByRole("textbox", { name: "Name" }, { timeout: 5000 }), {
+      target: { value: "Night Owls" },
+    });
     fireEvent.click(screen.getByRole("button", { name: "Create the room" }));
     expect((await screen.findByRole("alert")).textContent).toBe("A room with this name already exists");
   });

@@ -72,7 +72,9 @@ describe("room remote analytics", () => {
     go("/create");
     const { kit, sink } = kitFor(service, OTHER_UUID);
     renderWithKit(<App />, kit);
-    fireEvent.change(await screen.findByRole("textbox", { name: "Name" }), { target: { value: "Night Owls" } });
+    fireEvent.change(await screen.findByRole("textbox", { name: "Name" }, { timeout: 5000 }), {
+      target: { value: "Night Owls" },
+    });
     fireEvent.click(screen.getByRole("button", { name: "Create the room" }));
     await waitFor(() => expect(sink.of("room-action")).toHaveLength(1));
     expect(sink.of("room-action")[0]).toMatchObject({

@@ -1,6 +1,7 @@
 // Helpers for the room app's component tests over the kit's Radix components in jsdom.
 import { fireEvent, screen, within } from "@testing-library/react";
 import { currentToasts, dismissToast } from "@tt/web-kit";
+import "./jsdom.ts";
 
 /** Chooses a tab (Radix activates a tab on mouse down, as a pointer does). */
 export function chooseTab(tab: HTMLElement): void {
