@@ -69,7 +69,7 @@ describe("room remote", () => {
   it("creates a room with its settings and opens its page with the join answer", async () => {
     go("/create");
     renderWithKit(<App />, kitFor(service, OWNER_UUID));
-    fireEvent.change(await screen.findByRole("textbox", { name: "Name" }, { timeout: 5000 }), {
+    fireEvent.change(await screen.findByRole("textbox", { name: "Name" }), {
       target: { value: "Night Owls" },
     });
     // The pickers show words, never the internal values.
@@ -100,14 +100,14 @@ describe("room remote", () => {
     expect(details.hasAttribute("open")).toBe(false);
     expect(within(details).getByText("Room settings")).toBeTruthy();
     expect(within(details).getByTestId("my-roles")).toBeTruthy();
-    const stage = await screen.findByRole("region", { name: "Live stage" }, { timeout: 5000 });
+    const stage = await screen.findByRole("region", { name: "Live stage" });
     expect(stage.compareDocumentPosition(details) & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy();
   });
 
   it("checks the fields before sending: a name is needed, seats are 1–10", async () => {
     go("/create");
     renderWithKit(<App />, kitFor(service, OWNER_UUID));
-    fireEvent.change(await screen.findByRole("spinbutton", { name: /DJ seats/ }, { timeout: 5000 }), {
+    fireEvent.change(await screen.findByRole("spinbutton", { name: /DJ seats/ }), {
       target: { value: "40" },
     });
     fireEvent.click(screen.getByRole("button", { name: "Create the room" }));
@@ -123,7 +123,7 @@ describe("room remote", () => {
     service.addRoom("Night Owls");
     go("/create");
     renderWithKit(<App />, kitFor(service, OWNER_UUID));
-    fireEvent.change(await screen.findByRole("textbox", { name: "Name" }, { timeout: 5000 }), {
+    fireEvent.change(await screen.findByRole("textbox", { name: "Name" }), {
       target: { value: "Night Owls" },
     });
     fireEvent.click(screen.getByRole("button", { name: "Create the room" }));

@@ -72,7 +72,7 @@ describe("room remote analytics", () => {
     go("/create");
     const { kit, sink } = kitFor(service, OTHER_UUID);
     renderWithKit(<App />, kit);
-    fireEvent.change(await screen.findByRole("textbox", { name: "Name" }, { timeout: 5000 }), {
+    fireEvent.change(await screen.findByRole("textbox", { name: "Name" }), {
       target: { value: "Night Owls" },
     });
     fireEvent.click(screen.getByRole("button", { name: "Create the room" }));

@@ -78,6 +78,14 @@ export function ProvidersField<T extends FieldValues>({
   const chosen = (form.watch(name) ?? []) as string[];
   const set = (next: string[]) =>
     form.setValue(name, next as PathValue<T, FieldPath<T>>, { shouldDirty: true, shouldValidate: true });
+  // One checkbox per provider as a person knows it: values with the same word (SoundCloud's public and signed-in
+  // access) are chosen together; in alphabetical order.
+  const byLabel = new Map<string, string[]>();
+  for (const provider of MUSIC_PROVIDERS) {
+    const label = names("provider", provider);
+    byLabel.set(label, [...(byLabel.get(label) ?? []), provider]);
+  }
+  const groups = [...byLabel].sort(([a], [b]) => a.localeCompare(b));
   return (
     <fieldset className="tt-room-fieldset" aria-describedby={hintId}>
       <legend className="tt-field__label">{legend}</legend>
@@ -85,13 +93,17 @@ export function ProvidersField<T extends FieldValues>({
         {hint}
       </p>
       <div className="tt-room-checks">
-        {MUSIC_PROVIDERS.map((provider) => (
+        {groups.map(([label, values]) => (
           <Checkbox
-            key={provider}
-            label={names("provider", provider)}
-            checked={chosen.includes(provider)}
+            key={label}
+            label={label}
+            checked={values.some((value) => chosen.includes(value))}
             onChange={(event) =>
-              set(event.target.checked ? [...chosen, provider] : chosen.filter((item) => item !== provider))
+              set(
+                event.target.checked
+                  ? [...chosen, ...values.filter((value) => !chosen.includes(value))]
+                  : chosen.filter((item) => !values.includes(item)),
+              )
             }
           />
         ))}

@@ -111,7 +111,7 @@ describe("the live room (issue 14)", () => {
     // The DJ by their nickname (profiles in a batch).
     expect(await within(seats).findByText("DJ Nightjar")).toBeTruthy();
     expect(screen.getByText("DJ DJ Nightjar")).toBeTruthy();
-    await waitFor(() => expect(plays).toHaveLength(1), { timeout: 5000 });
+    await waitFor(() => expect(plays).toHaveLength(1));
     expect(plays[0]!.provider).toBe("uploadService");
     // Started 30 s ago: the player starts there (within the test's own running time).
     expect(plays[0]!.startAt).toBeGreaterThanOrEqual(29);
@@ -123,7 +123,7 @@ describe("the live room (issue 14)", () => {
     const social = createFakeSocial();
     playing(social);
     const { plays } = render(social, LISTENER_UUID, LISTENER, "", true);
-    await waitFor(() => expect(plays).toHaveLength(1), { timeout: 5000 });
+    await waitFor(() => expect(plays).toHaveLength(1));
   });
 
   it("skips an explicit song for a listener in the chat platform's activity whose explicit audio is off", async () => {
@@ -239,7 +239,7 @@ describe("the live room (issue 14)", () => {
     expect(screen.getByText("Sign in to take a DJ seat.")).toBeTruthy();
     expect(screen.queryByRole("button", { name: "Take a seat" })).toBeNull();
     expect(screen.getByRole("button", { name: /^Like/ })).toHaveProperty("disabled", true);
-    await waitFor(() => expect(plays).toHaveLength(1), { timeout: 5000 });
+    await waitFor(() => expect(plays).toHaveLength(1));
     // The next song is the second this guest hears: past the threshold of 1.
     social.change((stage) => {
       stage.play!.playId = "play-2";

@@ -593,47 +593,43 @@ export function LiveRoom({
               nameOf={nameOf}
               avatarOf={avatarOf}
             >
-              {!previewOver && handlers && priority && (
-                <div className="tt-live-controls">
-                  {playerStatus === "ready" && song && (
-                    <Button size="sm" icon={<Play aria-hidden="true" />} onClick={listen}>
-                      {t("listen")}
-                    </Button>
+              <div className="tt-live-controls">
+                {!previewOver && handlers && priority && playerStatus === "ready" && song && (
+                  <Button size="sm" icon={<Play aria-hidden="true" />} onClick={listen}>
+                    {t("listen")}
+                  </Button>
+                )}
+                {!previewOver && handlers && priority && <Volume media={media} playKey={playId ?? ""} />}
+                <div ref={mediaBox} className="tt-live-player" data-play={playId ?? ""} data-ends-at={endsAt ?? ""}>
+                  {explicitSkipped && (
+                    <p className="tt-live-notice" data-testid="live-explicit">
+                      <Info aria-hidden="true" />
+                      {t("explicitSkipped")}
+                    </p>
                   )}
-                  <Volume media={media} playKey={playId ?? ""} />
+                  {previewOver ? (
+                    <p role="alert" className="tt-live-preview">
+                      {t("previewOver")}{" "}
+                      <a className="tt-button" href="/signup">
+                        {t("signUp")}
+                      </a>
+                    </p>
+                  ) : handlers && priority ? (
+                    <Player
+                      song={song}
+                      startAt={startAt}
+                      endsAt={endsAt}
+                      label={t("nowPlaying")}
+                      handlers={handlers}
+                      priority={priority}
+                      onController={setController}
+                      {...(stage.room ? { room: stage.room.uuid } : {})}
+                      {...(urlHandler ? { urlHandler } : {})}
+                    />
+                  ) : null}
                 </div>
-              )}
+              </div>
             </NowPlaying>
-            <div ref={mediaBox} className="tt-live-player" data-play={playId ?? ""} data-ends-at={endsAt ?? ""}>
-              {explicitSkipped && (
-                <p className="tt-live-notice" data-testid="live-explicit">
-                  <Info aria-hidden="true" />
-                  {t("explicitSkipped")}
-                </p>
-              )}
-              {previewOver ? (
-                <p role="alert" className="tt-live-preview">
-                  {t("previewOver")}{" "}
-                  <a className="tt-button" href="/signup">
-                    {t("signUp")}
-                  </a>
-                </p>
-              ) : handlers && priority ? (
-                <>
-                  <Player
-                    song={song}
-                    startAt={startAt}
-                    endsAt={endsAt}
-                    label={t("nowPlaying")}
-                    handlers={handlers}
-                    priority={priority}
-                    onController={setController}
-                    {...(stage.room ? { room: stage.room.uuid } : {})}
-                    {...(urlHandler ? { urlHandler } : {})}
-                  />
-                </>
-              ) : null}
-            </div>
           </div>
           {/* Beside the stage on a wide screen, below it on a narrow one (live.css). */}
           <aside className="tt-live-side">

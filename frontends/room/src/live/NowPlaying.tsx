@@ -58,12 +58,31 @@ export function NowPlaying({
   const voteSkipSwitch = isModerator && (
     <Switch label={t("voteSkipSwitch")} checked={skip?.enabled ?? false} disabled={busy} onCheckedChange={onVoteSkip} />
   );
-  if (!play?.song) {
-    return (
-      <section className="tt-live-now tt-live-now--silent" aria-labelledby="live-now">
-        <h2 id="live-now" className="tt-live-eyebrow">
-          {t("nowPlaying")}
-        </h2>
+  const song = play?.song;
+  const votes = stage.votes;
+  const mine = me ? votes?.byUser[me] : undefined;
+  const grabbed = me ? (votes?.grabbedBy[me] ?? false) : false;
+  const ownPlay = me !== undefined && play?.djUuid === me;
+  const canVote = me !== undefined && !ownPlay;
+  const duration = play?.duration || song?.duration || 0;
+  const at = Math.min(Math.max(position, 0), duration || 0);
+  const artwork = artworkOf(song?.thumbnails);
+  const likes = votes?.likes ?? 0;
+  const dislikes = votes?.dislikes ?? 0;
+  const dj = play ? nameOf(play.djUuid) : "";
+  const threshold = Math.max(1, skip?.threshold ?? 1);
+  // One section whether a song plays or not, the listener's controls (and the player in them) always in the same
+  // place: the player is never remounted between songs.
+  return (
+    <section
+      className={`tt-live-now${song ? "" : " tt-live-now--silent"}`}
+      aria-labelledby="live-now"
+      data-play={song ? play?.playId : undefined}
+    >
+      <h2 id="live-now" className="tt-live-eyebrow">
+        {t("nowPlaying")}
+      </h2>
+      {!song || !play ? (
         <div className="tt-live-song">
           <span className="tt-live-artwork tt-live-artwork--empty" aria-hidden="true">
             <Music />
@@ -72,165 +91,147 @@ export function NowPlaying({
             {t("silent")}
           </p>
         </div>
-        {children}
-        {voteSkipSwitch}
-      </section>
-    );
-  }
-  const song = play.song;
-  const votes = stage.votes;
-  const mine = me ? votes?.byUser[me] : undefined;
-  const grabbed = me ? (votes?.grabbedBy[me] ?? false) : false;
-  const ownPlay = me !== undefined && play.djUuid === me;
-  const canVote = me !== undefined && !ownPlay;
-  const duration = play.duration || song.duration;
-  const at = Math.min(Math.max(position, 0), duration || 0);
-  const artwork = artworkOf(song.thumbnails);
-  const likes = votes?.likes ?? 0;
-  const dislikes = votes?.dislikes ?? 0;
-  const dj = nameOf(play.djUuid);
-  const threshold = Math.max(1, skip?.threshold ?? 1);
-  return (
-    <section className="tt-live-now" aria-labelledby="live-now" data-play={play.playId}>
-      <h2 id="live-now" className="tt-live-eyebrow">
-        {t("nowPlaying")}
-      </h2>
-      <div className="tt-live-song">
-        {artwork ? (
-          <img className="tt-live-artwork" src={artwork} alt="" width={96} height={96} />
-        ) : (
-          <span className="tt-live-artwork tt-live-artwork--empty" aria-hidden="true">
-            <Music />
-          </span>
-        )}
-        <div className="tt-live-song__text">
-          <p className="tt-live-title" data-testid="live-title">
-            {song.trackName}
-          </p>
-          <p className="tt-live-artist">{t("by", { artist: song.artistName })}</p>
-          <p className="tt-live-dj">
-            <Avatar uuid={play.djUuid} name={dj} imageUrl={avatarOf(play.djUuid)} size="xs" decorative />
-            {t("djBy", { name: dj })}
-          </p>
-        </div>
-      </div>
-      <div className="tt-live-progress">
-        <div
-          className="tt-live-progress__track"
-          role="progressbar"
-          aria-label={t("progress")}
-          aria-valuemin={0}
-          aria-valuemax={Math.round(duration || 1)}
-          aria-valuenow={Math.round(at)}
-          aria-valuetext={t("elapsedOf", { elapsed: format.duration(at), duration: format.duration(duration) })}
-        >
-          <span className="tt-live-progress__fill" style={{ width: `${duration ? (at / duration) * 100 : 0}%` }} />
-        </div>
-        <p className="tt-live-progress__times" data-testid="live-elapsed">
-          <span>{format.duration(at)}</span>
-          <span>{format.duration(duration)}</span>
-        </p>
-      </div>
-      <div className="tt-live-votes" role="group" aria-label={t("votes")}>
-        <Button
-          variant="secondary"
-          className="tt-live-vote tt-live-vote--like"
-          icon={<ThumbsUp aria-hidden="true" />}
-          aria-pressed={mine === "like"}
-          aria-label={`${t("like")} · ${t("likes", { count: likes })}`}
-          disabled={!canVote || busy}
-          onClick={() => onVote("like")}
-        >
-          {t("like")}
-          <span className="tt-live-vote__count">{format.number(likes)}</span>
-        </Button>
-        <Button
-          variant="secondary"
-          className="tt-live-vote tt-live-vote--dislike"
-          icon={<ThumbsDown aria-hidden="true" />}
-          aria-pressed={mine === "dislike"}
-          aria-label={`${t("dislike")} · ${t("dislikes", { count: dislikes })}`}
-          disabled={!canVote || busy}
-          onClick={() => onVote("dislike")}
-        >
-          {t("dislike")}
-          <span className="tt-live-vote__count">{format.number(dislikes)}</span>
-        </Button>
-        {me !== undefined &&
-          (grabbed ? (
+      ) : (
+        <div className="tt-live-now__playing">
+          <div className="tt-live-song">
+            {artwork ? (
+              <img className="tt-live-artwork" src={artwork} alt="" width={96} height={96} />
+            ) : (
+              <span className="tt-live-artwork tt-live-artwork--empty" aria-hidden="true">
+                <Music />
+              </span>
+            )}
+            <div className="tt-live-song__text">
+              <p className="tt-live-title" data-testid="live-title">
+                {song.trackName}
+              </p>
+              <p className="tt-live-artist">{t("by", { artist: song.artistName })}</p>
+              <p className="tt-live-dj">
+                <Avatar uuid={play.djUuid} name={dj} imageUrl={avatarOf(play.djUuid)} size="xs" decorative />
+                {t("djBy", { name: dj })}
+              </p>
+            </div>
+          </div>
+          <div className="tt-live-progress">
+            <div
+              className="tt-live-progress__track"
+              role="progressbar"
+              aria-label={t("progress")}
+              aria-valuemin={0}
+              aria-valuemax={Math.round(duration || 1)}
+              aria-valuenow={Math.round(at)}
+              aria-valuetext={t("elapsedOf", { elapsed: format.duration(at), duration: format.duration(duration) })}
+            >
+              <span className="tt-live-progress__fill" style={{ width: `${duration ? (at / duration) * 100 : 0}%` }} />
+            </div>
+            <p className="tt-live-progress__times" data-testid="live-elapsed">
+              <span>{format.duration(at)}</span>
+              <span>{format.duration(duration)}</span>
+            </p>
+          </div>
+          <div className="tt-live-votes" role="group" aria-label={t("votes")}>
             <Button
               variant="secondary"
-              className="tt-live-vote"
-              icon={<Check aria-hidden="true" />}
-              aria-pressed
-              disabled
+              className="tt-live-vote tt-live-vote--like"
+              icon={<ThumbsUp aria-hidden="true" />}
+              aria-pressed={mine === "like"}
+              aria-label={`${t("like")} · ${t("likes", { count: likes })}`}
+              disabled={!canVote || busy}
+              onClick={() => onVote("like")}
             >
-              {t("grabbed")}
+              {t("like")}
+              <span className="tt-live-vote__count">{format.number(likes)}</span>
             </Button>
-          ) : (
-            <Menu
-              label={t("grabInto")}
-              align="start"
-              trigger={
+            <Button
+              variant="secondary"
+              className="tt-live-vote tt-live-vote--dislike"
+              icon={<ThumbsDown aria-hidden="true" />}
+              aria-pressed={mine === "dislike"}
+              aria-label={`${t("dislike")} · ${t("dislikes", { count: dislikes })}`}
+              disabled={!canVote || busy}
+              onClick={() => onVote("dislike")}
+            >
+              {t("dislike")}
+              <span className="tt-live-vote__count">{format.number(dislikes)}</span>
+            </Button>
+            {me !== undefined &&
+              (grabbed ? (
                 <Button
                   variant="secondary"
                   className="tt-live-vote"
-                  icon={<FolderPlus aria-hidden="true" />}
-                  aria-pressed={false}
-                  disabled={busy}
+                  icon={<Check aria-hidden="true" />}
+                  aria-pressed
+                  disabled
                 >
-                  {t("grab")}
-                  <ChevronDown aria-hidden="true" className="tt-live-vote__chevron" />
+                  {t("grabbed")}
                 </Button>
-              }
-            >
-              <MenuLabel>{t("grabInto")}</MenuLabel>
-              <MenuItem icon={<ListMusic aria-hidden="true" />} onSelect={() => onGrab("")}>
-                {t("queueCrate")}
-              </MenuItem>
-              {crates.map((item) => (
-                <MenuItem
-                  key={item.crateUuid}
-                  icon={<FolderPlus aria-hidden="true" />}
-                  onSelect={() => onGrab(item.crateUuid)}
+              ) : (
+                <Menu
+                  label={t("grabInto")}
+                  align="start"
+                  trigger={
+                    <Button
+                      variant="secondary"
+                      className="tt-live-vote"
+                      icon={<FolderPlus aria-hidden="true" />}
+                      aria-pressed={false}
+                      disabled={busy}
+                    >
+                      {t("grab")}
+                      <ChevronDown aria-hidden="true" className="tt-live-vote__chevron" />
+                    </Button>
+                  }
                 >
-                  {crateName(item.crateName)}
-                </MenuItem>
+                  <MenuLabel>{t("grabInto")}</MenuLabel>
+                  <MenuItem icon={<ListMusic aria-hidden="true" />} onSelect={() => onGrab("")}>
+                    {t("queueCrate")}
+                  </MenuItem>
+                  {crates.map((item) => (
+                    <MenuItem
+                      key={item.crateUuid}
+                      icon={<FolderPlus aria-hidden="true" />}
+                      onSelect={() => onGrab(item.crateUuid)}
+                    >
+                      {crateName(item.crateName)}
+                    </MenuItem>
+                  ))}
+                </Menu>
               ))}
-            </Menu>
-          ))}
-        <span className="tt-muted tt-live-grabs">{t("grabs", { count: votes?.grabs ?? 0 })}</span>
-      </div>
+            <span className="tt-muted tt-live-grabs">{t("grabs", { count: votes?.grabs ?? 0 })}</span>
+          </div>
+        </div>
+      )}
       {children}
-      <div className="tt-live-voteskip">
-        {skip?.enabled ? (
-          <>
-            <div className="tt-live-voteskip__head">
-              <h3 className="tt-live-voteskip__title">{t("voteSkip")}</h3>
-              <span className="tt-muted">
-                {t("voteSkipMeter", { dislikes: skip.dislikes, threshold: skip.threshold })}
-              </span>
-            </div>
-            <div
-              className="tt-live-meter"
-              role="meter"
-              aria-label={t("voteSkip")}
-              aria-valuemin={0}
-              aria-valuemax={threshold}
-              aria-valuenow={Math.min(skip.dislikes, threshold)}
-              aria-valuetext={t("voteSkipMeter", { dislikes: skip.dislikes, threshold: skip.threshold })}
-              data-testid="live-voteskip"
-            >
-              <span style={{ width: `${Math.min(1, skip.dislikes / threshold) * 100}%` }} />
-            </div>
-            <p className="tt-muted tt-live-hint">{t("voteSkipRule")}</p>
-          </>
-        ) : (
-          <p className="tt-muted tt-live-hint">{t("voteSkipOff")}</p>
-        )}
-        {voteSkipSwitch}
-      </div>
-      {(ownPlay || isModerator) && (
+      {song && skip?.enabled ? (
+        <div className="tt-live-voteskip">
+          <div className="tt-live-voteskip__head">
+            <h3 className="tt-live-voteskip__title">{t("voteSkip")}</h3>
+            <span className="tt-muted">
+              {t("voteSkipMeter", { dislikes: skip.dislikes, threshold: skip.threshold })}
+            </span>
+          </div>
+          <div
+            className="tt-live-meter"
+            role="meter"
+            aria-label={t("voteSkip")}
+            aria-valuemin={0}
+            aria-valuemax={threshold}
+            aria-valuenow={Math.min(skip.dislikes, threshold)}
+            aria-valuetext={t("voteSkipMeter", { dislikes: skip.dislikes, threshold: skip.threshold })}
+            data-testid="live-voteskip"
+          >
+            <span style={{ width: `${Math.min(1, skip.dislikes / threshold) * 100}%` }} />
+          </div>
+          <p className="tt-muted tt-live-hint">{t("voteSkipRule")}</p>
+          {voteSkipSwitch}
+        </div>
+      ) : (
+        <div className="tt-live-voteskip">
+          {song ? <p className="tt-muted tt-live-hint">{t("voteSkipOff")}</p> : null}
+          {voteSkipSwitch}
+        </div>
+      )}
+      {song && (ownPlay || isModerator) && (
         <div className="tt-live-skips">
           {ownPlay && (
             <Button

@@ -7,7 +7,7 @@ const en = {
   stage: "Live stage",
   status: {
     connecting: "Joining the room…",
-    live: "Live",
+    live: "Connected",
     reconnecting: "Connection lost, rejoining…",
     kicked: "You are out of this room",
     refused: "You cannot join this room's stage",
@@ -125,7 +125,7 @@ const es: typeof en = {
   stage: "Escenario en vivo",
   status: {
     connecting: "Entrando en la sala…",
-    live: "En vivo",
+    live: "Conectado",
     reconnecting: "Se perdió la conexión, volviendo a entrar…",
     kicked: "Estás fuera de esta sala",
     refused: "No puedes entrar en el escenario de esta sala",

@@ -35,12 +35,24 @@ const DESIGN_ICONS: Record<string, LucideIcon> = {
   YACHT: Ship,
 };
 
-/** A stable turn of the cover's colours per design, so each kind of venue reads apart at a glance. */
-function hueOf(design: string): number {
-  let hash = 0;
-  for (const char of design) hash = (hash * 31 + char.charCodeAt(0)) >>> 0;
-  return hash % 360;
-}
+/**
+ * How far each design turns the cover's colours from the accent's violet (a hue rotation): a curated palette, so
+ * each kind of venue reads apart at a glance and none lands on a muddy colour.
+ */
+const DESIGN_TURNS: Record<string, number> = {
+  BARN: 105,
+  BARN_UA: -95,
+  CHAT_ONLY: -25,
+  CLUB: 0,
+  CLUB_UA: -110,
+  FERRY_BUILDING: -75,
+  FESTIVAL: 85,
+  STADIUM: -140,
+  THEATER: 45,
+  TOMORROWLAND: 25,
+  UNDERGROUND: -120,
+  YACHT: -60,
+};
 
 /** The cover of a room: its poster, else its design's mark on a gradient. */
 export function RoomCover({ room }: { room: Pick<Room, "design" | "posterUrl"> }) {
@@ -49,7 +61,7 @@ export function RoomCover({ room }: { room: Pick<Room, "design" | "posterUrl"> }
     <div
       className="tt-room-cover"
       data-design={room.design}
-      style={{ ["--tt-cover-turn" as string]: `${hueOf(room.design)}deg` }}
+      style={{ ["--tt-cover-turn" as string]: `${DESIGN_TURNS[room.design] ?? 0}deg` }}
       aria-hidden="true"
     >
       {room.posterUrl ? <img src={room.posterUrl} alt="" loading="lazy" /> : <Icon />}

@@ -1,7 +1,11 @@
 // Helpers for the room app's component tests over the kit's Radix components in jsdom.
-import { fireEvent, screen, within } from "@testing-library/react";
+import { configure, fireEvent, screen, within } from "@testing-library/react";
 import { currentToasts, dismissToast } from "@tt/web-kit";
 import "./jsdom.ts";
+
+// A screen's first visit imports its lazy chunk (and the kit's components): on a loaded machine that takes more than
+// the default second.
+configure({ asyncUtilTimeout: 10_000 });
 
 /** Chooses a tab (Radix activates a tab on mouse down, as a pointer does). */
 export function chooseTab(tab: HTMLElement): void {
