@@ -186,7 +186,7 @@ describe("the live room in the browser", () => {
             const text = (await opened.locator("main").textContent())?.slice(0, 400);
             throw new Error(`the ${name}'s page shows no booth: ${text}; ${problems.join("; ")}`, { cause: error });
           });
-        await opened.getByText("Live", { exact: true }).waitFor();
+        await opened.getByRole("region", { name: "Live stage" }).getByText("Connected", { exact: true }).waitFor();
       }
 
       // The DJ takes a seat: their queue's top song plays, for everyone.
@@ -257,7 +257,9 @@ describe("the live room in the browser", () => {
       );
       const notice = listenerPage.getByRole("alert").filter({ hasText: "You were removed from this room" });
       await notice.waitFor();
-      expect(await notice.textContent()).toContain(`By ${dj.uuid}`);
+      // Who kicked them, by nickname (the address before the @ when none was given), never by id.
+      await notice.getByText(`By ${dj.email.split("@")[0]}`).waitFor();
+      expect(await notice.textContent()).not.toContain(dj.uuid);
       expect(await listenerPage.getByRole("list", { name: "DJ booth" }).count()).toBe(0);
       await shot(listenerPage, "03-kicked");
 

@@ -28,6 +28,9 @@ const accounts: Record<"owner" | "listener" | "troublemaker", Account> = {
   troublemaker: { email: `banned-${STAMP}@example.test`, uuid: "" },
 };
 
+/** The nickname the user service gives an account signed up without one: its address before the @. */
+const nicknameOf = (account: Account) => account.email.split("@")[0]!;
+
 /** A fresh browser (its own context: no shared storage) signed in as the account. */
 async function signedInPage(account: Account): Promise<Page> {
   const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
@@ -71,12 +74,14 @@ describe("room app journeys", () => {
       await owner.getByRole("link", { name: "Create a room" }).click();
       await owner.getByLabel("Name").fill(ROOM_NAME);
       await owner.getByLabel("Description").fill("Late sets for night owls");
-      await owner.getByLabel("Design").selectOption("YACHT");
+      // The design is a picker of words (the kit's Select), not the internal value.
+      await owner.getByRole("combobox", { name: "Design" }).click();
+      await owner.getByRole("option", { name: "Yacht" }).click();
       await owner.getByLabel(/DJ seats/).fill("3");
       await shot(owner, "rooms-01-create");
       await owner.getByRole("button", { name: "Create the room" }).click();
       await owner.getByRole("heading", { level: 1, name: ROOM_NAME }).waitFor();
-      expect(await owner.getByTestId("my-roles").textContent()).toContain("owner");
+      expect(await owner.getByTestId("my-roles").textContent()).toContain("Owner");
       // The stage comes first; the room's details and the caller's roles are folded in "Room settings" (issue 14).
       await owner.getByRole("region", { name: "Live stage" }).waitFor();
       await owner.getByText("Room settings", { exact: true }).click();
@@ -106,21 +111,27 @@ describe("room app journeys", () => {
     async () => {
       await owner.getByRole("link", { name: "Settings" }).click();
       await owner.getByRole("heading", { level: 1, name: `Settings of ${ROOM_NAME}` }).waitFor();
-      const grant = owner.getByRole("form", { name: "Grant" });
+      const grant = owner.getByRole("form", { name: "Give a role" });
       await grant.getByLabel("User id").fill(accounts.listener.uuid);
-      await grant.getByLabel("Role").selectOption("moderator");
-      await grant.getByRole("button", { name: "Grant" }).click();
-      await owner
+      await grant.getByRole("combobox", { name: "Role" }).click();
+      await owner.getByRole("option", { name: "Moderator" }).click();
+      await grant.getByRole("button", { name: "Give the role" }).click();
+      // The role list names the person by nickname and the role by its word, never by id.
+      const row = owner
         .getByRole("list", { name: "Roles" })
-        .getByText(`${accounts.listener.uuid} — moderator (no expiry)`)
-        .waitFor();
+        .getByRole("listitem")
+        .filter({ hasText: nicknameOf(accounts.listener) });
+      await row.waitFor();
+      expect(await row.textContent()).toContain("Moderator");
+      expect(await row.textContent()).toContain("No end date");
+      expect(await owner.getByRole("list", { name: "Roles" }).textContent()).not.toContain(accounts.listener.uuid);
       await shot(owner, "rooms-04-settings-moderator");
 
       await listener.reload();
       await listener.getByRole("heading", { level: 1, name: ROOM_NAME }).waitFor();
       await listener.getByText("Room settings", { exact: true }).click();
       await listener.getByText("You moderate this room").waitFor();
-      expect(await listener.getByTestId("my-roles").textContent()).toContain("moderator");
+      expect(await listener.getByTestId("my-roles").textContent()).toContain("Moderator");
       await listener.getByRole("link", { name: "Settings" }).waitFor();
     },
     JOURNEY_TIMEOUT,
@@ -129,13 +140,21 @@ describe("room app journeys", () => {
   it(
     "a banned user is refused at the door with the message",
     async () => {
-      const grant = owner.getByRole("form", { name: "Grant" });
-      await grant.getByLabel("User id").fill(accounts.troublemaker.uuid);
-      await grant.getByRole("button", { name: "Ban" }).click();
-      await owner
+      const kickOrBan = owner.getByRole("form", { name: "Kick or ban" });
+      await kickOrBan.getByLabel("User id").fill(accounts.troublemaker.uuid);
+      await kickOrBan.getByRole("button", { name: "Ban" }).click();
+      // Asked first, by the person's nickname.
+      const confirm = owner.getByRole("alertdialog");
+      await confirm.getByRole("heading", { name: `Ban ${nicknameOf(accounts.troublemaker)} from the room?` }).waitFor();
+      await confirm.getByRole("button", { name: "Ban" }).click();
+      const row = owner
         .getByRole("list", { name: "Roles" })
-        .getByText(`${accounts.troublemaker.uuid} — banned (no expiry)`)
-        .waitFor();
+        .getByRole("listitem")
+        .filter({ hasText: nicknameOf(accounts.troublemaker) });
+      await row.waitFor();
+      expect(await row.textContent()).toContain("Banned");
+      // The outcome is told as a toast.
+      await owner.getByText(`${nicknameOf(accounts.troublemaker)} was banned`).waitFor();
 
       const banned = await signedInPage(accounts.troublemaker);
       await banned.goto(`${platform.url}${roomPath}?lang=en`);

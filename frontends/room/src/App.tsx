@@ -1,3 +1,5 @@
+import { Skeleton } from "@tt/web-kit/ui";
+import { CalendarDays, Compass, Plus, Users } from "lucide-react";
 import { lazy, Suspense, type ComponentType, type LazyExoticComponent } from "react";
 import { Link, useAppLocation } from "./lib/router.tsx";
 import { useRoomT } from "./lib/ui.tsx";
@@ -25,10 +27,10 @@ const SCREENS: Record<string, LazyExoticComponent<ComponentType>> = {
 };
 
 const TABS = [
-  { to: "/", key: "directory" },
-  { to: "/create", key: "create" },
-  { to: "/communities", key: "communities" },
-  { to: "/events", key: "events" },
+  { to: "/", key: "directory", icon: Compass },
+  { to: "/create", key: "create", icon: Plus },
+  { to: "/communities", key: "communities", icon: Users },
+  { to: "/events", key: "events", icon: CalendarDays },
 ] as const;
 
 /** Routes: /, /create, /communities[/<id>], /events, /r/<slug or uuid>, /r/<slug or uuid>/settings. */
@@ -43,6 +45,17 @@ function Screen({ path }: { path: string }) {
   return Registered ? <Registered /> : <DirectoryScreen />;
 }
 
+/** While a screen's chunk loads: a title and a block, the shape every screen starts with. */
+function ScreenSkeleton() {
+  const { t } = useRoomT();
+  return (
+    <div className="tt-room-screen-skeleton" role="status" aria-label={t("loading")}>
+      <Skeleton width="14rem" height="2rem" />
+      <Skeleton height="12rem" radius="var(--tt-radius-lg)" />
+    </div>
+  );
+}
+
 /** The room remote: the directory, creating a room, a room's page and settings, communities and events. */
 export function App() {
   const { t } = useRoomT();
@@ -51,19 +64,15 @@ export function App() {
   const current = TABS.some((tab) => tab.to === first) ? first : undefined;
   return (
     <section className="tt-room">
-      <nav className="tt-room-tabs" aria-label={t("nav.label")}>
-        {TABS.map((tab) => (
-          <Link
-            key={tab.key}
-            to={tab.to}
-            className="tt-room-tab"
-            aria-current={current === tab.to ? "page" : undefined}
-          >
-            {t(`nav.${tab.key}`)}
+      <nav className="tt-room-nav" aria-label={t("nav.label")}>
+        {TABS.map(({ to, key, icon: Icon }) => (
+          <Link key={key} to={to} className="tt-room-nav__link" aria-current={current === to ? "page" : undefined}>
+            <Icon aria-hidden="true" />
+            {t(`nav.${key}`)}
           </Link>
         ))}
       </nav>
-      <Suspense fallback={<p className="tt-loading">{t("loading")}</p>}>
+      <Suspense fallback={<ScreenSkeleton />}>
         <Screen path={path} />
       </Suspense>
     </section>

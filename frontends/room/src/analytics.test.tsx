@@ -1,11 +1,12 @@
 // The room remote's analytics (spec 002 §7): what the directory, room creation and communities send, through the
 // kit's analytics client pointed at a recording sink.
-import { fireEvent, screen, waitFor } from "@testing-library/react";
+import { fireEvent, screen, waitFor, within } from "@testing-library/react";
 import { createTestKit, recordAnalytics, renderWithKit } from "@tt/web-kit/testing";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { App } from "./App.tsx";
 import { utmSourceOf } from "./screens/DirectoryScreen.tsx";
 import { createTestRoomService, OTHER_UUID, tokenOf, type TestRoomService } from "./testing/room-service.ts";
+import { chooseTab, confirm, confirmation } from "./testing/ui.ts";
 
 function kitFor(service: TestRoomService, userUuid?: string) {
   const kit = createTestKit({ routes: service.routes });
@@ -43,8 +44,8 @@ describe("room remote analytics", () => {
     });
     expect(sink.events[0]?.deviceData).toEqual({ platform: "web", isDiscord: false, isLoggedIn: false });
     // Another list of the same visit is not a second home load.
-    fireEvent.click(screen.getByRole("tab", { name: "Promoted" }));
-    await screen.findByRole("status");
+    chooseTab(screen.getByRole("tab", { name: "Promoted" }));
+    await screen.findByRole("heading", { name: "No promoted rooms right now" });
     expect(sink.of("home-rooms-loaded")).toHaveLength(1);
   });
 
@@ -71,7 +72,9 @@ describe("room remote analytics", () => {
     go("/create");
     const { kit, sink } = kitFor(service, OTHER_UUID);
     renderWithKit(<App />, kit);
-    fireEvent.change(await screen.findByRole("textbox", { name: "Name" }), { target: { value: "Night Owls" } });
+    fireEvent.change(await screen.findByRole("textbox", { name: "Name" }), {
+      target: { value: "Night Owls" },
+    });
     fireEvent.click(screen.getByRole("button", { name: "Create the room" }));
     await waitFor(() => expect(sink.of("room-action")).toHaveLength(1));
     expect(sink.of("room-action")[0]).toMatchObject({
@@ -87,11 +90,13 @@ describe("room remote analytics", () => {
     const { kit, sink } = kitFor(service, OTHER_UUID);
     renderWithKit(<App />, kit);
     fireEvent.click(await screen.findByRole("button", { name: "Join" }));
-    await screen.findByText("1 members");
+    await screen.findByText("1 member");
     expect(sink.of("room-action")).toEqual([{ action: "join-community", communityId: community.id }]);
-    // A refused join (already a member) is not an action taken.
-    fireEvent.click(screen.getByRole("button", { name: "Join" }));
-    await screen.findByRole("alert");
+    // A refused leave (no longer a member, left in another tab) is not an action taken; the dialog says why.
+    service.membersOf(community.id).length = 0;
+    fireEvent.click(await screen.findByRole("button", { name: "Leave" }));
+    await confirm("Leave");
+    expect((await within(await confirmation()).findByRole("alert")).textContent).toBe("Not a member");
     expect(sink.of("room-action")).toHaveLength(1);
   });
 

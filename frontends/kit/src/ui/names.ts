@@ -17,6 +17,13 @@ const en = {
     sevenDigital: "7digital",
     uploadService: "Your uploads",
     catalogue: "Catalogue",
+    napster: "Napster",
+    pandora: "Pandora",
+    deezer: "Deezer",
+    tidal: "TIDAL",
+    amazonMusic: "Amazon Music",
+    yandex: "Yandex Music",
+    spinrilla: "Spinrilla",
   },
   design: {
     BARN: "Barn",
@@ -43,6 +50,11 @@ const en = {
     kicked: "Kicked",
     chatDisabled: "Chat muted",
     djDisabled: "DJ seat blocked",
+    globalModerator: "Global moderator",
+    staff: "Staff",
+    superUser: "Super user",
+    user: "Listener",
+    guest: "Guest",
   },
   userRole: {
     globalModerator: "Global moderator",
@@ -84,7 +96,7 @@ const en = {
 };
 
 const es: typeof en = {
-  provider: { ...en.provider, uploadService: "Tus subidas", catalogue: "Catálogo" },
+  provider: { ...en.provider, uploadService: "Tus subidas", catalogue: "Catálogo", yandex: "Yandex Música" },
   design: {
     BARN: "Granero",
     BARN_UA: "Granero (Ucrania)",
@@ -110,6 +122,11 @@ const es: typeof en = {
     kicked: "Echado",
     chatDisabled: "Chat silenciado",
     djDisabled: "Cabina bloqueada",
+    globalModerator: "Moderador global",
+    staff: "Equipo",
+    superUser: "Superusuario",
+    user: "Oyente",
+    guest: "Invitado",
   },
   userRole: {
     globalModerator: "Moderador global",

@@ -1,9 +1,36 @@
 import { Code, ConnectError } from "@connectrpc/connect";
-import { useQueries } from "@tanstack/react-query";
+import { useQueries, useQuery } from "@tanstack/react-query";
 import type { Profile } from "@tt/proto/tt/user/v1/user_pb";
-import { useState } from "react";
+import { Avatar as KitAvatar, type AvatarSize } from "@tt/web-kit/ui";
 import { AVATAR_STALE_MS, liveKeys, useAvatarClient } from "./api.ts";
-import { initialsOf } from "./format.ts";
+
+type AvatarClient = ReturnType<typeof useAvatarClient>;
+
+/** A merch avatar's image URL by slug; "" for one that is gone or private to its wearer. */
+async function avatarImageOf(client: AvatarClient, slug: string): Promise<string> {
+  try {
+    return (await client.getAvatar({ slug })).avatar?.imageUrl ?? "";
+  } catch (error) {
+    // An avatar that is gone or private to its wearer: the generated one stands in, for an hour too.
+    if (error instanceof ConnectError && (error.code === Code.NotFound || error.code === Code.PermissionDenied)) {
+      return "";
+    }
+    throw error;
+  }
+}
+
+/** The image of one avatar slug (a chat message's sender), shared with the lookups above. */
+export function useAvatarImage(slug: string): string | undefined {
+  const client = useAvatarClient();
+  const answer = useQuery({
+    queryKey: liveKeys.avatar(slug),
+    queryFn: () => avatarImageOf(client, slug),
+    enabled: slug !== "",
+    staleTime: AVATAR_STALE_MS,
+    retry: false,
+  });
+  return answer.data || undefined;
+}
 
 /**
  * The image of each avatar the given profiles wear (avatar slug → image URL), one merch lookup per distinct slug,
@@ -15,17 +42,7 @@ export function useAvatarImages(profiles: readonly Profile[] | undefined): Reado
   const answers = useQueries({
     queries: slugs.map((slug) => ({
       queryKey: liveKeys.avatar(slug),
-      queryFn: async () => {
-        try {
-          return (await client.getAvatar({ slug })).avatar?.imageUrl ?? "";
-        } catch (error) {
-          // An avatar that is gone or private to its wearer: the initials stand in, for an hour too.
-          if (error instanceof ConnectError && (error.code === Code.NotFound || error.code === Code.PermissionDenied)) {
-            return "";
-          }
-          throw error;
-        }
-      },
+      queryFn: () => avatarImageOf(client, slug),
       staleTime: AVATAR_STALE_MS,
       retry: false,
     })),
@@ -39,29 +56,22 @@ export function useAvatarImages(profiles: readonly Profile[] | undefined): Reado
 }
 
 /**
- * A user's avatar image, or their initials when they have none or it fails to load. With a label it names the
- * user (the dancefloor); without one it is decoration beside their name (the booth).
+ * A user's avatar (the kit's): the merch image they wear, else the default generated from their id (also when the
+ * image fails to load). Named by the user's name where it stands alone (the dancefloor); decoration beside their
+ * written name (the booth, chat).
  */
-export function Avatar({ uuid, imageUrl, label }: { uuid: string; imageUrl: string | undefined; label?: string }) {
-  const [failed, setFailed] = useState<string | undefined>(undefined);
-  const named = label === undefined ? { "aria-hidden": true } : { role: "img", "aria-label": label };
-  if (imageUrl && failed !== imageUrl) {
-    return (
-      <img
-        className="tt-live-avatar tt-live-avatar--image"
-        src={imageUrl}
-        alt={label ?? ""}
-        width={32}
-        height={32}
-        loading="lazy"
-        data-testid="live-avatar-image"
-        onError={() => setFailed(imageUrl)}
-      />
-    );
-  }
-  return (
-    <span className="tt-live-avatar" {...named}>
-      {initialsOf(uuid)}
-    </span>
-  );
+export function Avatar({
+  uuid,
+  name,
+  imageUrl,
+  size = "sm",
+  decorative = false,
+}: {
+  uuid: string;
+  name: string;
+  imageUrl: string | undefined;
+  size?: AvatarSize;
+  decorative?: boolean;
+}) {
+  return <KitAvatar id={uuid} name={name} src={imageUrl} size={size} decorative={decorative} />;
 }

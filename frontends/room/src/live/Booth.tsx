@@ -1,7 +1,10 @@
 import type { Stage } from "@tt/proto/tt/social/v1/stage_pb";
 import { useAppTranslation } from "@tt/web-kit";
+import { Badge, Button } from "@tt/web-kit/ui";
+import { AudioLines, Headphones, LogOut, Moon, Plus } from "lucide-react";
 import { Avatar } from "./Avatar.tsx";
 import { LIVE_NAMESPACE, liveTranslations } from "./locales.ts";
+import { ModerationMenu } from "./ModerationMenu.tsx";
 
 export interface BoothProps {
   stage: Stage;
@@ -12,13 +15,13 @@ export interface BoothProps {
   onTake(): void;
   onLeave(): void;
   onRemove(user: string): void;
-  /** A user's name (their nickname, "You", or the uuid). */
+  /** A user's name (their nickname, "You", or a stand-in while unknown). */
   nameOf(uuid: string): string;
-  /** A user's avatar image, undefined for their initials. */
+  /** A user's avatar image, undefined for their generated one. */
   avatarOf?(uuid: string): string | undefined;
 }
 
-/** The DJ seats in order (the first plays), take a seat / leave the seat, a moderator's remove. */
+/** The DJ seats in order (the first plays), take a seat / leave the seat, a moderator's menu on each DJ. */
 export function Booth({
   stage,
   me,
@@ -37,58 +40,83 @@ export function Booth({
   const seated = me !== undefined && seats.some((seat) => seat.userUuid === me);
   const free = seats.length < total;
   const playing = stage.play?.djUuid;
+  const room = stage.room?.uuid ?? "";
   return (
     <section className="tt-live-booth" aria-labelledby="live-booth">
-      <h2 id="live-booth">{t("booth")}</h2>
+      <div className="tt-live-section-head">
+        <h2 id="live-booth" className="tt-live-eyebrow">
+          {t("booth")}
+        </h2>
+        {me === undefined ? (
+          <p className="tt-muted tt-live-hint">{t("signInToDj")}</p>
+        ) : seated ? (
+          <Button variant="secondary" size="sm" icon={<LogOut aria-hidden="true" />} disabled={busy} onClick={onLeave}>
+            {t("leaveSeat")}
+          </Button>
+        ) : canDj ? (
+          <Button size="sm" icon={<Headphones aria-hidden="true" />} disabled={busy || !free} onClick={onTake}>
+            {t("takeSeat")}
+          </Button>
+        ) : (
+          <p className="tt-muted tt-live-hint">{t("cannotDj")}</p>
+        )}
+      </div>
       <ol className="tt-live-seats" aria-label={t("booth")}>
         {Array.from({ length: total }, (_, index) => {
           const seat = seats[index];
           if (!seat) {
             return (
               <li key={`free-${index}`} className="tt-live-seat tt-live-seat--free">
-                {t("emptySeat")}
+                <span className="tt-live-seat__empty" aria-hidden="true">
+                  <Plus />
+                </span>
+                <span className="tt-live-seat__name">{t("emptySeat")}</span>
               </li>
             );
           }
           const name = nameOf(seat.userUuid);
+          const isPlaying = playing === seat.userUuid;
           return (
             <li
               key={seat.userUuid}
               className="tt-live-seat"
               data-user={seat.userUuid}
-              aria-current={playing === seat.userUuid ? "true" : undefined}
+              aria-current={isPlaying ? "true" : undefined}
             >
-              <Avatar uuid={seat.userUuid} imageUrl={avatarOf(seat.userUuid)} />
-              <span className="tt-live-seat-name">{name}</span>
-              {playing === seat.userUuid && <span className="tt-live-badge">{t("playing")}</span>}
-              {seat.awaySince && <span className="tt-live-badge tt-muted">{t("away")}</span>}
+              <span className="tt-live-seat__avatar">
+                <Avatar uuid={seat.userUuid} name={name} imageUrl={avatarOf(seat.userUuid)} size="lg" decorative />
+                {isPlaying && (
+                  <span className="tt-live-seat__playing" aria-hidden="true">
+                    <AudioLines />
+                  </span>
+                )}
+              </span>
+              <span className="tt-live-seat__name">{name}</span>
+              {isPlaying && (
+                <Badge tone="accent" className="tt-live-badge">
+                  {t("playing")}
+                </Badge>
+              )}
+              {seat.awaySince && (
+                <Badge className="tt-live-badge" icon={<Moon aria-hidden="true" />}>
+                  {t("away")}
+                </Badge>
+              )}
               {isModerator && seat.userUuid !== me && (
-                <button
-                  type="button"
-                  className="tt-button tt-button--quiet"
-                  disabled={busy}
-                  onClick={() => onRemove(seat.userUuid)}
-                >
-                  {t("removeFromSeat", { name })}
-                </button>
+                <span className="tt-live-seat__menu">
+                  <ModerationMenu
+                    room={room}
+                    user={seat.userUuid}
+                    name={name}
+                    busy={busy}
+                    onRemoveFromSeat={() => onRemove(seat.userUuid)}
+                  />
+                </span>
               )}
             </li>
           );
         })}
       </ol>
-      {me === undefined ? (
-        <p className="tt-muted">{t("signInToDj")}</p>
-      ) : seated ? (
-        <button type="button" className="tt-button" disabled={busy} onClick={onLeave}>
-          {t("leaveSeat")}
-        </button>
-      ) : canDj ? (
-        <button type="button" className="tt-button" disabled={busy || !free} onClick={onTake}>
-          {t("takeSeat")}
-        </button>
-      ) : (
-        <p className="tt-muted">{t("cannotDj")}</p>
-      )}
     </section>
   );
 }

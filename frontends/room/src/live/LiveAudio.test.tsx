@@ -7,6 +7,7 @@ import { MemoryStorage, renderWithKit } from "@tt/web-kit/testing";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import "../testing/ui.ts";
 import { ProviderTokenService } from "./api.ts";
 import {
   createAgoraEngine,

@@ -1,5 +1,7 @@
 import { ConnectError } from "@connectrpc/connect";
 import { useAppTranslation, useErrorText } from "@tt/web-kit";
+import { Button } from "@tt/web-kit/ui";
+import { Radio, RotateCcw } from "lucide-react";
 import { useEffect, useState } from "react";
 import { useProviderTokenClient } from "./api.ts";
 import { loadAgoraEngine, type LiveAudioEngine, type LiveAudioRole } from "./live-audio.ts";
@@ -83,15 +85,20 @@ export function LiveAudio({ room, me, isOwner, appId, loadEngine = loadAgoraEngi
     text = t("liveAudioFailed", { reason });
   }
   return (
-    <p className="tt-muted tt-live-audio" data-testid="live-audio" data-status={enabled ? state.status : "off"}>
-      {t("liveAudio")}: {text}
+    <p className="tt-live-notice tt-live-audio" data-testid="live-audio" data-status={enabled ? state.status : "off"}>
+      <Radio aria-hidden="true" />
+      <span>
+        {t("liveAudio")}: {text}
+      </span>
       {enabled && state.status === "failed" && (
-        <>
-          {" "}
-          <button type="button" className="tt-button tt-button--quiet" onClick={() => setAttempt((n) => n + 1)}>
-            {t("liveAudioRetry")}
-          </button>
-        </>
+        <Button
+          variant="ghost"
+          size="sm"
+          icon={<RotateCcw aria-hidden="true" />}
+          onClick={() => setAttempt((n) => n + 1)}
+        >
+          {t("liveAudioRetry")}
+        </Button>
       )}
     </p>
   );

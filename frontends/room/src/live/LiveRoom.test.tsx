@@ -7,6 +7,8 @@ import { useEffect, useState } from "react";
 import type { LiveAudioEngine, LiveAudioJoin } from "./live-audio.ts";
 import { LiveRoom, type ChatSlotProps, type LivePermissions, type LiveRoomProps } from "./LiveRoom.tsx";
 import { CURRENT_DANCEFLOOR_KEY, KICK_DETAILS_KEY, PREVIEW_SONGS_PLAYED_KEY } from "./storage.ts";
+import { clearToasts, toastTitles } from "../testing/ui.ts";
+import { VOLUME_KEY } from "./Volume.tsx";
 import {
   createFakeSocial,
   demoSong,
@@ -258,7 +260,10 @@ describe("the live room (issue 14)", () => {
     });
     const notice = await screen.findByRole("alert");
     expect(notice.textContent).toContain("You were removed from this room");
-    expect(notice.textContent).toContain(`By ${DJ_UUID}`);
+    // Until when in the reader's words, and who by their nickname, never an id.
+    await waitFor(() => expect(notice.textContent).toContain("By DJ Nightjar"));
+    expect(notice.textContent).toMatch(/(1 January|January 1), 2030|1 January 2030/);
+    expect(notice.textContent).not.toContain(DJ_UUID);
     expect(screen.queryByRole("list", { name: "DJ booth" })).toBeNull();
     expect(JSON.parse(localStorage.getItem(KICK_DETAILS_KEY)!)).toMatchObject({ room: ROOM_UUID, by: DJ_UUID });
     expect(localStorage.getItem(CURRENT_DANCEFLOOR_KEY)).toBeNull();
@@ -273,7 +278,7 @@ describe("the live room (issue 14)", () => {
     await waitFor(() => expect(social.joins()).toBe(2));
   });
 
-  it("shows the DJs' and the dancefloor's avatars (one profile batch, one lookup per avatar), initials otherwise", async () => {
+  it("shows the DJs' and the dancefloor's avatars (one profile batch, one lookup per avatar), generated ones otherwise", async () => {
     const social = createFakeSocial();
     const other = "00000000-0000-4000-8000-0000000000e2";
     const third = "00000000-0000-4000-8000-0000000000e3";
@@ -283,29 +288,91 @@ describe("the live room (issue 14)", () => {
     social.change((stage) => (stage.dancefloor = [DJ_UUID, LISTENER_UUID, other, third]));
     render(social, LISTENER_UUID);
     const seats = await screen.findByRole("list", { name: "DJ booth" });
-    const image = await within(seats).findByTestId("live-avatar-image");
-    expect(image.getAttribute("src")).toBe(DJ_AVATAR_IMAGE);
+    // In the booth the avatar is decoration beside the DJ's name: the merch image they wear.
+    await waitFor(() => expect(seats.querySelector("img")?.getAttribute("src")).toBe(DJ_AVATAR_IMAGE));
     const dancefloor = screen.getByRole("list", { name: "Dancefloor" });
+    // On the dancefloor each avatar is named by the person's nickname: the merch image, else the default generated
+    // from their id (an SVG drawn in the page), also for an avatar the merch service no longer knows.
     await waitFor(() =>
       expect(
         within(dancefloor)
-          .getAllByTestId("live-avatar-image")
-          .map((img) => img.getAttribute("alt")),
-      ).toEqual(["Avatar: DJ Nightjar", `Avatar: ${third}`]),
+          .getAllByRole("img")
+          .map((img) => [
+            img.getAttribute("alt"),
+            img.getAttribute("src")?.startsWith("data:image/svg+xml") ? "generated" : img.getAttribute("src"),
+          ]),
+      ).toEqual([
+        ["DJ Nightjar", DJ_AVATAR_IMAGE],
+        ["You", "generated"],
+        ["Someone", "generated"],
+        ["Someone", DJ_AVATAR_IMAGE],
+      ]),
     );
-    // No avatar (the listener) and an avatar the merch service no longer knows: initials.
-    expect(within(dancefloor).getByRole("img", { name: "Avatar: You" }).textContent).toBe("00");
-    expect(within(dancefloor).getByRole("img", { name: `Avatar: ${other}` }).textContent).toBe("00");
+    expect(dancefloor.textContent).not.toContain(other);
     const profileCalls = social.calls.filter((call) => call.method === "GetProfiles");
     expect(profileCalls.at(-1)!.input).toMatchObject({ users: [DJ_UUID, LISTENER_UUID, other, third].sort() });
     const slugs = social.calls
       .filter((call) => call.method === "GetAvatar")
       .map((call) => (call.input as { slug: string }).slug);
     expect(slugs.sort()).toEqual([DJ_AVATAR, "retired-avatar"]);
-    // An image that fails to load falls back to the initials.
-    fireEvent.error(image);
-    expect(within(seats).queryByTestId("live-avatar-image")).toBeNull();
-    expect(within(within(seats).getAllByRole("listitem")[0]!).getByText("00")).toBeTruthy();
+    // An image that fails to load falls back to the generated one.
+    fireEvent.error(seats.querySelector("img")!);
+    await waitFor(() => expect(seats.querySelector("img")?.getAttribute("src")).toMatch(/^data:image\/svg\+xml/));
+  });
+
+  it("gives a moderator a menu on each DJ and listener: kick and ban are confirmed first", async () => {
+    const social = createFakeSocial();
+    playing(social);
+    social.change((stage) => (stage.dancefloor = [DJ_UUID, LISTENER_UUID]));
+    clearToasts();
+    render(social, LISTENER_UUID, { canDj: true, canChat: true, isModerator: true });
+    const seats = await screen.findByRole("list", { name: "DJ booth" });
+    const menu = await within(seats).findByRole("button", { name: "Actions for DJ Nightjar" });
+    fireEvent.keyDown(menu, { key: "Enter" });
+    const items = await screen.findByRole("menu");
+    expect(
+      within(items)
+        .getAllByRole("menuitem")
+        .map((item) => item.textContent),
+    ).toEqual(["Remove from the seat", "Kick from the room…", "Ban from the room…"]);
+    fireEvent.click(within(items).getByRole("menuitem", { name: "Kick from the room…" }));
+    const dialog = await screen.findByRole("alertdialog");
+    expect(within(dialog).getByRole("heading").textContent).toBe("Kick DJ Nightjar from the room?");
+    expect(social.calls.some((call) => call.method === "KickUserFromRoom")).toBe(false);
+    fireEvent.click(within(dialog).getByRole("button", { name: "Kick" }));
+    await waitFor(() =>
+      expect(social.calls.find((call) => call.method === "KickUserFromRoom")).toMatchObject({
+        caller: LISTENER_UUID,
+        input: { roomId: ROOM_UUID, userId: DJ_UUID },
+      }),
+    );
+    await waitFor(() => expect(toastTitles()).toContain("DJ Nightjar was kicked"));
+    // The listener's own avatar has no menu; the moderator's menu on a listener offers kick and ban.
+    const dancefloor = screen.getByRole("list", { name: "Dancefloor" });
+    expect(
+      within(dancefloor)
+        .getAllByRole("button")
+        .map((button) => button.getAttribute("aria-label")),
+    ).toEqual(["Actions for DJ Nightjar"]);
+  });
+
+  it("sets the room's volume with the slider and mutes with a pressed button", async () => {
+    localStorage.setItem(VOLUME_KEY, "30");
+    const social = createFakeSocial();
+    playing(social);
+    render(social, LISTENER_UUID);
+    const slider = await screen.findByRole("slider", { name: "Volume" });
+    expect(slider.getAttribute("aria-valuenow")).toBe("30");
+    const media = screen.getByTestId("tt-player-media") as HTMLAudioElement;
+    await waitFor(() => expect(media.volume).toBeCloseTo(0.3));
+    const mute = screen.getByRole("button", { name: "Mute" });
+    expect(mute.getAttribute("aria-pressed")).toBe("false");
+    fireEvent.click(mute);
+    expect(mute.getAttribute("aria-pressed")).toBe("true");
+    expect(media.muted).toBe(true);
+    fireEvent.keyDown(slider, { key: "ArrowRight" });
+    await waitFor(() => expect(media.muted).toBe(false));
+    expect(localStorage.getItem(VOLUME_KEY)).toBe("1");
   });
 
   it("with Agora, the owner of a room whose live audio is on publishes into its channel, until it goes off", async () => {

@@ -28,7 +28,10 @@ import {
   useSyncExternalStore,
   type ReactNode,
 } from "react";
-import { ErrorMessage } from "../lib/ui.tsx";
+import { Badge, Button, Card, toast, useFormat } from "@tt/web-kit/ui";
+import { Info, Play, RefreshCw, ShieldX, Users } from "lucide-react";
+import { useProfiles } from "../lib/people.ts";
+import { ErrorText } from "../lib/ui.tsx";
 import {
   liveKeys,
   PROFILE_BATCH,
@@ -40,16 +43,17 @@ import {
 } from "./api.ts";
 import { Avatar, useAvatarImages } from "./Avatar.tsx";
 import { Booth } from "./Booth.tsx";
-import { formatSeconds } from "./format.ts";
 import { LiveAudio } from "./LiveAudio.tsx";
 import type { LiveAudioEngine } from "./live-audio.ts";
 import { LIVE_NAMESPACE, liveTranslations } from "./locales.ts";
+import { ModerationMenu } from "./ModerationMenu.tsx";
 import { NowPlaying } from "./NowPlaying.tsx";
 import { QueuePanel } from "./QueuePanel.tsx";
 import type { JoinStream } from "./stage-connection.ts";
 import { countPreviewSong, PREVIEW_SONG_LIMIT, previewSongsPlayed, type KickDetails } from "./storage.ts";
 import { useStage } from "./use-stage.ts";
 import type { ChatFeed } from "./chat-feed.ts";
+import { Volume } from "./Volume.tsx";
 import "./live.css";
 
 type PlayerModule = Awaited<ReturnType<typeof loadPlayer>>;
@@ -59,6 +63,8 @@ interface LiveAction {
   topic: "room-action" | "feedback-action";
   action: string;
   run: () => Promise<{ stage?: Stage }>;
+  /** Told as a toast once done (moderation, skips and grabs; votes and seats show on the stage itself). */
+  done?: string;
 }
 
 // CHAT's panel (live/chat), its own chunk.
@@ -134,17 +140,28 @@ function useTick(ms: number): number {
 
 function KickedNotice({ details }: { details: KickDetails }) {
   const { t } = useAppTranslation(LIVE_NAMESPACE, liveTranslations);
+  const format = useFormat();
+  const people = useProfiles(details.by ? [details.by] : []);
+  const by = details.by ? people.profileOf(details.by)?.nickname || t("kicked.byModerator") : undefined;
   return (
-    <section className="tt-card tt-live-kicked" role="alert" aria-labelledby="live-kicked">
+    <Card className="tt-live-kicked" role="alert" aria-labelledby="live-kicked">
+      <span className="tt-live-kicked__icon" aria-hidden="true">
+        <ShieldX />
+      </span>
       <h2 id="live-kicked">{t("kicked.title")}</h2>
-      <p>{details.reason === "banned" ? t("kicked.banned") : t("kicked.kicked")}</p>
+      <p>
+        <Badge tone="danger">{details.reason === "banned" ? t("kicked.banned") : t("kicked.kicked")}</Badge>
+      </p>
       <p>
         {details.until !== undefined
-          ? t("kicked.until", { until: new Date(details.until).toLocaleString() })
+          ? t("kicked.until", { until: format.dateTime(details.until) })
           : t("kicked.forever")}
       </p>
-      {details.by && <p>{t("kicked.by", { by: details.by })}</p>}
-    </section>
+      {by && !people.isPending && <p className="tt-muted">{t("kicked.by", { by })}</p>}
+      <a className="tt-button tt-button--secondary" href="/room">
+        {t("kicked.back")}
+      </a>
+    </Card>
   );
 }
 
@@ -166,6 +183,7 @@ export function LiveRoom({
   activity = typeof window !== "undefined" && isDiscordHost(window.location.hostname),
 }: LiveRoomProps) {
   const { t } = useAppTranslation(LIVE_NAMESPACE, liveTranslations);
+  const format = useFormat();
   const kit = useKit();
   const session = useSession();
   const me = session.signedIn ? session.user?.uuid : undefined;
@@ -427,9 +445,12 @@ export function LiveRoom({
     staleTime: PROFILE_STALE_MS,
     placeholderData: (previousData) => previousData,
   });
+  // Never an id on screen: "…" while the batch loads, "Someone" for a user the user service does not know.
   const nameOf = (uuid: string) =>
-    uuid === me ? t("you") : profiles.data?.profiles.find((p) => p.uuid === uuid)?.nickname || uuid;
-  // Their avatars' images (merch avatars by slug); initials stand in for the rest.
+    uuid === me
+      ? t("you")
+      : profiles.data?.profiles.find((p) => p.uuid === uuid)?.nickname || (profiles.isPending ? "…" : t("someone"));
+  // Their avatars' images (merch avatars by slug); the generated default stands in for the rest.
   const avatars = useAvatarImages(profiles.data?.profiles);
   const avatarOf = (uuid: string) => avatars.get(uuid);
 
@@ -455,12 +476,15 @@ export function LiveRoom({
   // it is tracked (spec 002 §7): votes and grabs as feedback actions, seats and skips as room actions.
   const action = useMutation({
     mutationFn: async ({ run }: LiveAction) => run(),
-    onSuccess: (_answer, { topic, action: name }) =>
-      analytics.track(topic, { action: name, roomUuid: roomId, playId: playId ?? null }),
+    onSuccess: (_answer, { topic, action: name, done }) => {
+      analytics.track(topic, { action: name, roomUuid: roomId, playId: playId ?? null });
+      if (done) toast({ title: done, tone: "success" });
+    },
   });
   const roomId = stage?.room?.uuid ?? room;
-  const act = (topic: LiveAction["topic"], name: string, run: LiveAction["run"]) =>
-    action.mutate({ topic, action: name, run });
+  const act = (topic: LiveAction["topic"], name: string, run: LiveAction["run"], done?: string) =>
+    action.mutate({ topic, action: name, run, ...(done ? { done } : {}) });
+  const media = useCallback(() => mediaBox.current?.querySelector("audio"), []);
 
   if (live.kicked) return <KickedNotice details={live.kicked} />;
 
@@ -468,16 +492,24 @@ export function LiveRoom({
   return (
     <section className="tt-live" aria-labelledby="live-stage" data-status={live.status}>
       <header className="tt-live-header">
-        <h2 id="live-stage">{t("stage")}</h2>
-        <span role="status" className="tt-live-status">
-          {statusText}
-        </span>
-        <button type="button" className="tt-button tt-button--quiet" onClick={live.resync}>
+        <h2 id="live-stage" className="tt-visually-hidden">
+          {t("stage")}
+        </h2>
+        <Badge tone={live.status === "live" ? "success" : "neutral"} className="tt-live-status">
+          <span className="tt-live-status__dot" aria-hidden="true" />
+          <span role="status">{statusText}</span>
+        </Badge>
+        <Button variant="ghost" size="sm" icon={<RefreshCw aria-hidden="true" />} onClick={live.resync}>
           {t("resync")}
-        </button>
+        </Button>
       </header>
-      {!session.signedIn && <p className="tt-muted">{t("guestNotice")}</p>}
-      <ErrorMessage error={action.error ?? live.refused} />
+      {!session.signedIn && (
+        <p className="tt-live-notice">
+          <Info aria-hidden="true" />
+          {t("guestNotice")}
+        </p>
+      )}
+      <ErrorText error={action.error ?? live.refused} />
       {stage?.room?.liveAudio && (
         <LiveAudio
           room={stage.room.uuid}
@@ -499,7 +531,12 @@ export function LiveRoom({
               onTake={() => act("room-action", "take-seat", () => stageClient.takeSeat({ room: roomId }))}
               onLeave={() => act("room-action", "leave-seat", () => stageClient.leaveSeat({ room: roomId }))}
               onRemove={(user) =>
-                act("room-action", "remove-from-seat", () => stageClient.removeFromSeat({ room: roomId, user }))
+                act(
+                  "room-action",
+                  "remove-from-seat",
+                  () => stageClient.removeFromSeat({ room: roomId, user }),
+                  t("removedFromSeat", { name: nameOf(user) }),
+                )
               }
               nameOf={nameOf}
               avatarOf={avatarOf}
@@ -519,64 +556,87 @@ export function LiveRoom({
                 )
               }
               onGrab={(crateUuid) =>
-                act("feedback-action", "grab", () =>
-                  stageClient.grab({ room: roomId, crateUuid, playId: playId ?? "" }),
+                act(
+                  "feedback-action",
+                  "grab",
+                  () => stageClient.grab({ room: roomId, crateUuid, playId: playId ?? "" }),
+                  t("grabDone", {
+                    crate:
+                      crates.data?.crates.find((crate) => crate.crateUuid === crateUuid)?.crateName ?? t("queueCrate"),
+                  }),
                 )
               }
               onSkip={() =>
-                act("room-action", "skip-song", () => stageClient.skipSong({ room: roomId, playId: playId ?? "" }))
+                act(
+                  "room-action",
+                  "skip-song",
+                  () => stageClient.skipSong({ room: roomId, playId: playId ?? "" }),
+                  t("skipped"),
+                )
               }
               onModeratorSkip={() =>
-                act("room-action", "moderator-skip", () =>
-                  stageClient.moderatorSkip({ room: roomId, playId: playId ?? "" }),
+                act(
+                  "room-action",
+                  "moderator-skip",
+                  () => stageClient.moderatorSkip({ room: roomId, playId: playId ?? "" }),
+                  t("skipped"),
                 )
               }
               onVoteSkip={(enabled) =>
-                act("room-action", enabled ? "vote-skip-on" : "vote-skip-off", () =>
-                  stageClient.setVoteSkip({ room: roomId, enabled }),
+                act(
+                  "room-action",
+                  enabled ? "vote-skip-on" : "vote-skip-off",
+                  () => stageClient.setVoteSkip({ room: roomId, enabled }),
+                  enabled ? t("voteSkipOn") : t("voteSkipNowOff"),
                 )
               }
               nameOf={nameOf}
-            />
-            <div ref={mediaBox} className="tt-live-player" data-play={playId ?? ""} data-ends-at={endsAt ?? ""}>
-              {explicitSkipped && (
-                <p className="tt-muted" data-testid="live-explicit">
-                  {t("explicitSkipped")}
-                </p>
-              )}
-              {previewOver ? (
-                <p role="alert" className="tt-live-preview">
-                  {t("previewOver")}{" "}
-                  <a className="tt-button" href="/signup">
-                    {t("signUp")}
-                  </a>
-                </p>
-              ) : handlers && priority ? (
-                <>
-                  {playerStatus === "ready" && song && (
-                    <button type="button" className="tt-button" onClick={listen}>
-                      {t("listen")}
-                    </button>
+              avatarOf={avatarOf}
+            >
+              <div className="tt-live-controls">
+                {!previewOver && handlers && priority && playerStatus === "ready" && song && (
+                  <Button size="sm" icon={<Play aria-hidden="true" />} onClick={listen}>
+                    {t("listen")}
+                  </Button>
+                )}
+                {!previewOver && handlers && priority && <Volume media={media} playKey={playId ?? ""} />}
+                <div ref={mediaBox} className="tt-live-player" data-play={playId ?? ""} data-ends-at={endsAt ?? ""}>
+                  {explicitSkipped && (
+                    <p className="tt-live-notice" data-testid="live-explicit">
+                      <Info aria-hidden="true" />
+                      {t("explicitSkipped")}
+                    </p>
                   )}
-                  <Player
-                    song={song}
-                    startAt={startAt}
-                    endsAt={endsAt}
-                    label={t("nowPlaying")}
-                    handlers={handlers}
-                    priority={priority}
-                    onController={setController}
-                    {...(stage.room ? { room: stage.room.uuid } : {})}
-                    {...(urlHandler ? { urlHandler } : {})}
-                  />
-                </>
-              ) : null}
-            </div>
+                  {previewOver ? (
+                    <p role="alert" className="tt-live-preview">
+                      {t("previewOver")}{" "}
+                      <a className="tt-button" href="/signup">
+                        {t("signUp")}
+                      </a>
+                    </p>
+                  ) : handlers && priority ? (
+                    <Player
+                      song={song}
+                      startAt={startAt}
+                      endsAt={endsAt}
+                      label={t("nowPlaying")}
+                      handlers={handlers}
+                      priority={priority}
+                      onController={setController}
+                      {...(stage.room ? { room: stage.room.uuid } : {})}
+                      {...(urlHandler ? { urlHandler } : {})}
+                    />
+                  ) : null}
+                </div>
+              </div>
+            </NowPlaying>
           </div>
           {/* Beside the stage on a wide screen, below it on a narrow one (live.css). */}
           <aside className="tt-live-side">
             <section className="tt-live-chat" aria-labelledby="live-chat">
-              <h2 id="live-chat">{t("chat")}</h2>
+              <h2 id="live-chat" className="tt-live-eyebrow">
+                {t("chat")}
+              </h2>
               <Suspense fallback={<p className="tt-muted">{t("chatUnavailable")}</p>}>
                 {(renderChat ?? ((props: ChatSlotProps) => <ChatPanel {...props} />))({
                   room: roomId,
@@ -593,29 +653,62 @@ export function LiveRoom({
       {stage && (
         <div className="tt-live-more">
           {me !== undefined && <QueuePanel refreshKey={playId ?? ""} />}
-          <section className="tt-live-listeners" aria-labelledby="live-listeners">
-            <h2 id="live-listeners">{t("listeners")}</h2>
-            <p data-testid="live-listeners">
-              {t("listenerCount", { users: stage.listeners?.users ?? 0, guests: stage.listeners?.guests ?? 0 })}
-            </p>
-            <ul className="tt-live-dancefloor" aria-label={t("dancefloor")}>
-              {stage.dancefloor.map((user) => (
-                <li key={user} title={nameOf(user)}>
-                  <Avatar uuid={user} imageUrl={avatarOf(user)} label={t("avatarOf", { name: nameOf(user) })} />
-                </li>
-              ))}
-            </ul>
+          <section className="tt-card tt-live-listeners" aria-labelledby="live-listeners">
+            <div className="tt-live-section-head">
+              <h2 id="live-listeners" className="tt-live-eyebrow">
+                {t("listeners")}
+              </h2>
+              <span className="tt-muted tt-live-hint" data-testid="live-listeners">
+                <Users aria-hidden="true" className="tt-live-inline-icon" />
+                {t("listenerCount", { users: stage.listeners?.users ?? 0, guests: stage.listeners?.guests ?? 0 })}
+              </span>
+            </div>
+            {stage.dancefloor.length === 0 ? (
+              <p className="tt-muted tt-live-hint">{t("nobody")}</p>
+            ) : (
+              <ul className="tt-live-dancefloor" aria-label={t("dancefloor")}>
+                {stage.dancefloor.map((user) => {
+                  const name = nameOf(user);
+                  return (
+                    <li key={user} title={name}>
+                      {permissions.isModerator && user !== me ? (
+                        <ModerationMenu
+                          room={roomId}
+                          user={user}
+                          name={name}
+                          trigger={
+                            <button
+                              type="button"
+                              className="tt-live-person"
+                              aria-label={t("moderation.actionsFor", { name })}
+                            >
+                              <Avatar uuid={user} name={name} imageUrl={avatarOf(user)} size="md" decorative />
+                            </button>
+                          }
+                        />
+                      ) : (
+                        <Avatar uuid={user} name={name} imageUrl={avatarOf(user)} size="md" />
+                      )}
+                    </li>
+                  );
+                })}
+              </ul>
+            )}
           </section>
           {(recent.data?.length ?? 0) > 0 && (
-            <section aria-labelledby="live-recent">
-              <h2 id="live-recent">{t("recent")}</h2>
-              <ul data-testid="live-recent">
+            <section className="tt-card tt-live-recent" aria-labelledby="live-recent">
+              <h2 id="live-recent" className="tt-live-eyebrow">
+                {t("recent")}
+              </h2>
+              <ol data-testid="live-recent">
                 {recent.data!.map((item, index) => (
                   <li key={`${item.crateSongUuid}-${index}`}>
-                    {item.trackName} – {item.artistName} ({formatSeconds(item.duration)})
+                    <span className="tt-live-recent__title">{item.trackName}</span>
+                    <span className="tt-muted">{item.artistName}</span>
+                    <span className="tt-muted tt-live-recent__time">{format.duration(item.duration)}</span>
                   </li>
                 ))}
-              </ul>
+              </ol>
             </section>
           )}
         </div>

@@ -1,8 +1,11 @@
 import type { Crate } from "@tt/proto/tt/playlist/v1/crate_pb";
 import type { Stage } from "@tt/proto/tt/social/v1/stage_pb";
 import { useAppTranslation } from "@tt/web-kit";
-import { useState } from "react";
-import { artworkOf, formatSeconds } from "./format.ts";
+import { Button, Menu, MenuItem, MenuLabel, Switch, useFormat, useNames } from "@tt/web-kit/ui";
+import { Check, ChevronDown, FolderPlus, ListMusic, Music, SkipForward, ThumbsDown, ThumbsUp } from "lucide-react";
+import type { ReactNode } from "react";
+import { Avatar } from "./Avatar.tsx";
+import { artworkOf } from "./format.ts";
 import { LIVE_NAMESPACE, liveTranslations } from "./locales.ts";
 
 export interface NowPlayingProps {
@@ -19,6 +22,15 @@ export interface NowPlayingProps {
   onModeratorSkip(): void;
   onVoteSkip(enabled: boolean): void;
   nameOf(uuid: string): string;
+  avatarOf?(uuid: string): string | undefined;
+  /** The listener's own controls beside the votes (listen in sync, volume). */
+  children?: ReactNode;
+}
+
+/** A crate's name as a person reads it: the built-in crates by their word ("Queue", "Likes"), others as named. */
+function useCrateName() {
+  const names = useNames();
+  return (crate: string) => (crate === "default" || crate === "tt-stars" ? names("crate", crate) : crate);
 }
 
 /** Title, artist, artwork and progress of the current song, the votes and the vote-skip meter. */
@@ -35,123 +47,215 @@ export function NowPlaying({
   onModeratorSkip,
   onVoteSkip,
   nameOf,
+  avatarOf = () => undefined,
+  children,
 }: NowPlayingProps) {
   const { t } = useAppTranslation(LIVE_NAMESPACE, liveTranslations);
-  const [crate, setCrate] = useState("");
+  const format = useFormat();
+  const crateName = useCrateName();
   const play = stage.play;
-  if (!play?.song) {
-    return (
-      <section className="tt-live-now" aria-labelledby="live-now">
-        <h2 id="live-now">{t("nowPlaying")}</h2>
-        <p className="tt-muted" data-testid="live-silent">
-          {t("silent")}
-        </p>
-      </section>
-    );
-  }
-  const song = play.song;
+  const skip = stage.voteSkip;
+  const voteSkipSwitch = isModerator && (
+    <Switch label={t("voteSkipSwitch")} checked={skip?.enabled ?? false} disabled={busy} onCheckedChange={onVoteSkip} />
+  );
+  const song = play?.song;
   const votes = stage.votes;
   const mine = me ? votes?.byUser[me] : undefined;
   const grabbed = me ? (votes?.grabbedBy[me] ?? false) : false;
-  const ownPlay = me !== undefined && play.djUuid === me;
+  const ownPlay = me !== undefined && play?.djUuid === me;
   const canVote = me !== undefined && !ownPlay;
-  const duration = play.duration || song.duration;
+  const duration = play?.duration || song?.duration || 0;
   const at = Math.min(Math.max(position, 0), duration || 0);
-  const artwork = artworkOf(song.thumbnails);
-  const skip = stage.voteSkip;
+  const artwork = artworkOf(song?.thumbnails);
+  const likes = votes?.likes ?? 0;
+  const dislikes = votes?.dislikes ?? 0;
+  const dj = play ? nameOf(play.djUuid) : "";
+  const threshold = Math.max(1, skip?.threshold ?? 1);
+  // One section whether a song plays or not, the listener's controls (and the player in them) always in the same
+  // place: the player is never remounted between songs.
   return (
-    <section className="tt-live-now" aria-labelledby="live-now" data-play={play.playId}>
-      <h2 id="live-now">{t("nowPlaying")}</h2>
-      <div className="tt-live-song">
-        {artwork && <img className="tt-live-artwork" src={artwork} alt="" width={96} height={96} />}
-        <div>
-          <p className="tt-live-title" data-testid="live-title">
-            {song.trackName}
-          </p>
-          <p className="tt-live-artist">{t("by", { artist: song.artistName })}</p>
-          <p className="tt-muted">{t("djBy", { name: nameOf(play.djUuid) })}</p>
-        </div>
-      </div>
-      <progress className="tt-live-progress" aria-label={t("progress")} max={duration || 1} value={at} />
-      <p className="tt-muted" data-testid="live-elapsed">
-        {t("elapsed", { elapsed: formatSeconds(at), duration: formatSeconds(duration) })}
-      </p>
-      <div className="tt-live-votes" role="group" aria-label={t("votes")}>
-        <button
-          type="button"
-          className="tt-button"
-          aria-pressed={mine === "like"}
-          disabled={!canVote || busy}
-          onClick={() => onVote("like")}
-        >
-          {t("like")} · {t("likes", { count: votes?.likes ?? 0 })}
-        </button>
-        <button
-          type="button"
-          className="tt-button"
-          aria-pressed={mine === "dislike"}
-          disabled={!canVote || busy}
-          onClick={() => onVote("dislike")}
-        >
-          {t("dislike")} · {t("dislikes", { count: votes?.dislikes ?? 0 })}
-        </button>
-        {me !== undefined && (
-          <span className="tt-live-grab">
-            <label>
-              {t("grabTo")}{" "}
-              <select value={crate} onChange={(event) => setCrate(event.target.value)}>
-                <option value="">{t("queueCrate")}</option>
-                {crates.map((item) => (
-                  <option key={item.crateUuid} value={item.crateUuid}>
-                    {item.crateName}
-                  </option>
-                ))}
-              </select>
-            </label>
-            <button type="button" className="tt-button" disabled={busy || grabbed} onClick={() => onGrab(crate)}>
-              {grabbed ? t("grabbed") : t("grab")}
-            </button>
+    <section
+      className={`tt-live-now${song ? "" : " tt-live-now--silent"}`}
+      aria-labelledby="live-now"
+      data-play={song ? play?.playId : undefined}
+    >
+      <h2 id="live-now" className="tt-live-eyebrow">
+        {t("nowPlaying")}
+      </h2>
+      {!song || !play ? (
+        <div className="tt-live-song">
+          <span className="tt-live-artwork tt-live-artwork--empty" aria-hidden="true">
+            <Music />
           </span>
-        )}
-        <span className="tt-muted">{t("grabs", { count: votes?.grabs ?? 0 })}</span>
-      </div>
-      <div className="tt-live-voteskip">
-        <h3>{t("voteSkip")}</h3>
-        {skip?.enabled ? (
-          <>
-            <meter
-              aria-label={t("voteSkip")}
-              min={0}
-              max={Math.max(1, skip.threshold)}
-              value={skip.dislikes}
-              data-testid="live-voteskip"
-            />
-            <p>{t("voteSkipMeter", { dislikes: skip.dislikes, threshold: skip.threshold })}</p>
-            <p className="tt-muted">{t("voteSkipRule")}</p>
-          </>
-        ) : (
-          <p className="tt-muted">{t("voteSkipOff")}</p>
-        )}
-        {isModerator && (
-          <button
-            type="button"
-            className="tt-button tt-button--quiet"
-            disabled={busy}
-            onClick={() => onVoteSkip(!skip?.enabled)}
-          >
-            {skip?.enabled ? t("voteSkipDisable") : t("voteSkipEnable")}
-          </button>
-        )}
-      </div>
-      {ownPlay && (
-        <button type="button" className="tt-button" disabled={busy} onClick={onSkip}>
-          {t("skip")}
-        </button>
+          <p className="tt-muted" data-testid="live-silent">
+            {t("silent")}
+          </p>
+        </div>
+      ) : (
+        <div className="tt-live-now__playing">
+          <div className="tt-live-song">
+            {artwork ? (
+              <img className="tt-live-artwork" src={artwork} alt="" width={96} height={96} />
+            ) : (
+              <span className="tt-live-artwork tt-live-artwork--empty" aria-hidden="true">
+                <Music />
+              </span>
+            )}
+            <div className="tt-live-song__text">
+              <p className="tt-live-title" data-testid="live-title">
+                {song.trackName}
+              </p>
+              <p className="tt-live-artist">{t("by", { artist: song.artistName })}</p>
+              <p className="tt-live-dj">
+                <Avatar uuid={play.djUuid} name={dj} imageUrl={avatarOf(play.djUuid)} size="xs" decorative />
+                {t("djBy", { name: dj })}
+              </p>
+            </div>
+          </div>
+          <div className="tt-live-progress">
+            <div
+              className="tt-live-progress__track"
+              role="progressbar"
+              aria-label={t("progress")}
+              aria-valuemin={0}
+              aria-valuemax={Math.round(duration || 1)}
+              aria-valuenow={Math.round(at)}
+              aria-valuetext={t("elapsedOf", { elapsed: format.duration(at), duration: format.duration(duration) })}
+            >
+              <span className="tt-live-progress__fill" style={{ width: `${duration ? (at / duration) * 100 : 0}%` }} />
+            </div>
+            <p className="tt-live-progress__times" data-testid="live-elapsed">
+              <span>{format.duration(at)}</span>
+              <span>{format.duration(duration)}</span>
+            </p>
+          </div>
+          <div className="tt-live-votes" role="group" aria-label={t("votes")}>
+            <Button
+              variant="secondary"
+              className="tt-live-vote tt-live-vote--like"
+              icon={<ThumbsUp aria-hidden="true" />}
+              aria-pressed={mine === "like"}
+              aria-label={`${t("like")} · ${t("likes", { count: likes })}`}
+              disabled={!canVote || busy}
+              onClick={() => onVote("like")}
+            >
+              {t("like")}
+              <span className="tt-live-vote__count">{format.number(likes)}</span>
+            </Button>
+            <Button
+              variant="secondary"
+              className="tt-live-vote tt-live-vote--dislike"
+              icon={<ThumbsDown aria-hidden="true" />}
+              aria-pressed={mine === "dislike"}
+              aria-label={`${t("dislike")} · ${t("dislikes", { count: dislikes })}`}
+              disabled={!canVote || busy}
+              onClick={() => onVote("dislike")}
+            >
+              {t("dislike")}
+              <span className="tt-live-vote__count">{format.number(dislikes)}</span>
+            </Button>
+            {me !== undefined &&
+              (grabbed ? (
+                <Button
+                  variant="secondary"
+                  className="tt-live-vote"
+                  icon={<Check aria-hidden="true" />}
+                  aria-pressed
+                  disabled
+                >
+                  {t("grabbed")}
+                </Button>
+              ) : (
+                <Menu
+                  label={t("grabInto")}
+                  align="start"
+                  trigger={
+                    <Button
+                      variant="secondary"
+                      className="tt-live-vote"
+                      icon={<FolderPlus aria-hidden="true" />}
+                      aria-pressed={false}
+                      disabled={busy}
+                    >
+                      {t("grab")}
+                      <ChevronDown aria-hidden="true" className="tt-live-vote__chevron" />
+                    </Button>
+                  }
+                >
+                  <MenuLabel>{t("grabInto")}</MenuLabel>
+                  <MenuItem icon={<ListMusic aria-hidden="true" />} onSelect={() => onGrab("")}>
+                    {t("queueCrate")}
+                  </MenuItem>
+                  {crates.map((item) => (
+                    <MenuItem
+                      key={item.crateUuid}
+                      icon={<FolderPlus aria-hidden="true" />}
+                      onSelect={() => onGrab(item.crateUuid)}
+                    >
+                      {crateName(item.crateName)}
+                    </MenuItem>
+                  ))}
+                </Menu>
+              ))}
+            <span className="tt-muted tt-live-grabs">{t("grabs", { count: votes?.grabs ?? 0 })}</span>
+          </div>
+        </div>
       )}
-      {isModerator && !ownPlay && (
-        <button type="button" className="tt-button tt-button--quiet" disabled={busy} onClick={onModeratorSkip}>
-          {t("moderatorSkip")}
-        </button>
+      {children}
+      {song && skip?.enabled ? (
+        <div className="tt-live-voteskip">
+          <div className="tt-live-voteskip__head">
+            <h3 className="tt-live-voteskip__title">{t("voteSkip")}</h3>
+            <span className="tt-muted">
+              {t("voteSkipMeter", { dislikes: skip.dislikes, threshold: skip.threshold })}
+            </span>
+          </div>
+          <div
+            className="tt-live-meter"
+            role="meter"
+            aria-label={t("voteSkip")}
+            aria-valuemin={0}
+            aria-valuemax={threshold}
+            aria-valuenow={Math.min(skip.dislikes, threshold)}
+            aria-valuetext={t("voteSkipMeter", { dislikes: skip.dislikes, threshold: skip.threshold })}
+            data-testid="live-voteskip"
+          >
+            <span style={{ width: `${Math.min(1, skip.dislikes / threshold) * 100}%` }} />
+          </div>
+          <p className="tt-muted tt-live-hint">{t("voteSkipRule")}</p>
+          {voteSkipSwitch}
+        </div>
+      ) : (
+        <div className="tt-live-voteskip">
+          {song ? <p className="tt-muted tt-live-hint">{t("voteSkipOff")}</p> : null}
+          {voteSkipSwitch}
+        </div>
+      )}
+      {song && (ownPlay || isModerator) && (
+        <div className="tt-live-skips">
+          {ownPlay && (
+            <Button
+              variant="secondary"
+              size="sm"
+              icon={<SkipForward aria-hidden="true" />}
+              disabled={busy}
+              onClick={onSkip}
+            >
+              {t("skip")}
+            </Button>
+          )}
+          {isModerator && !ownPlay && (
+            <Button
+              variant="ghost"
+              size="sm"
+              icon={<SkipForward aria-hidden="true" />}
+              disabled={busy}
+              onClick={onModeratorSkip}
+            >
+              {t("moderatorSkip")}
+            </Button>
+          )}
+        </div>
       )}
     </section>
   );

@@ -7,16 +7,6 @@ export function formatSeconds(seconds: number): string {
   return h > 0 ? `${h}:${String(m).padStart(2, "0")}:${s}` : `${m}:${s}`;
 }
 
-/** A short stand-in for a user's avatar: two characters of their uuid (profiles are not part of the stage). */
-export function initialsOf(uuid: string): string {
-  return (
-    uuid
-      .replace(/[^a-z0-9]/gi, "")
-      .slice(0, 2)
-      .toUpperCase() || "?"
-  );
-}
-
 /** The first artwork URL of a crate song's thumbnails (provider → URL). */
 export function artworkOf(thumbnails: Readonly<Record<string, string>> | undefined): string | undefined {
   return Object.values(thumbnails ?? {}).find((url) => /^(https?:)?\/\//.test(url) || url.startsWith("/"));

@@ -7,6 +7,7 @@ import { CrateSongSchema, type CrateSong } from "@tt/proto/tt/playlist/v1/crate_
 import { StageSchema, type Stage } from "@tt/proto/tt/social/v1/stage_pb";
 import { JoinResponseSchema, type JoinResponse } from "@tt/proto/tt/social/v1/stage_service_pb";
 import { createPatch } from "rfc6902";
+import { RoomUserRoleService } from "../api.ts";
 import { AvatarService, CrateService, ProfileService, ProviderTokenService, StageService } from "./api.ts";
 
 export const ROOM_UUID = "00000000-0000-4000-8000-000000000001";
@@ -157,6 +158,16 @@ export function createFakeSocial(): FakeSocial {
         grab(request, context) {
           record("Grab", context, request);
           return done();
+        },
+      });
+      router.service(RoomUserRoleService, {
+        kickUserFromRoom(request, context) {
+          record("KickUserFromRoom", context, request);
+          return {};
+        },
+        grantRoomRole(request, context) {
+          record("GrantRoomRole", context, request);
+          return {};
         },
       });
       router.service(ProfileService, {

@@ -1,136 +1,180 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useAnalytics, useSession } from "@tt/web-kit";
-import { useState, type FormEvent } from "react";
+import { FormError, SelectField, TextField, useZodForm, z } from "@tt/web-kit/form";
+import { Button, buttonClass, Card, EmptyState, toast, useNameOptions } from "@tt/web-kit/ui";
+import { LogIn, Plus } from "lucide-react";
+import { useMemo } from "react";
 import {
   DEFAULT_DJ_SEATS,
   DJ_TYPES,
   MAX_DJ_SEATS,
   MIN_DJ_SEATS,
-  MUSIC_PROVIDERS,
   ROOM_DESIGNS,
   ROOM_TYPES,
   roomKeys,
   useRoomClient,
 } from "../api.ts";
+import { NumberField, ProvidersField, TextAreaField, useServerFieldErrors } from "../lib/forms.tsx";
 import { navigate } from "../lib/router.tsx";
-import { ErrorMessage, Field, useRoomT } from "../lib/ui.tsx";
+import { useRoomT } from "../lib/ui.tsx";
+
+type T = ReturnType<typeof useRoomT>["t"];
+
+/** The rules of a room's fields, with their messages in the page's language (the server checks them again). */
+export function roomFieldRules(t: T) {
+  return {
+    name: z
+      .string()
+      .trim()
+      .min(1, t("form.nameRequired"))
+      .max(80, t("form.tooLong", { max: 80 })),
+    description: z.string().max(2000, t("form.tooLong", { max: 2000 })),
+    numberOfDjs: z
+      .number({ error: t("form.seatsRange", { min: MIN_DJ_SEATS, max: MAX_DJ_SEATS }) })
+      .int(t("form.seatsRange", { min: MIN_DJ_SEATS, max: MAX_DJ_SEATS }))
+      .min(MIN_DJ_SEATS, t("form.seatsRange", { min: MIN_DJ_SEATS, max: MAX_DJ_SEATS }))
+      .max(MAX_DJ_SEATS, t("form.seatsRange", { min: MIN_DJ_SEATS, max: MAX_DJ_SEATS })),
+    externalUrl: z
+      .string()
+      .trim()
+      .max(2048, t("form.tooLong", { max: 2048 }))
+      .refine((value) => value === "" || /^https?:\/\/[^\s]+$/i.test(value), t("form.url")),
+  };
+}
 
 /** "Create a room" with every documented setting of POST /rooms/infrastructure. */
 export function CreateRoomScreen() {
   const { t } = useRoomT();
   const { signedIn } = useSession();
+  if (!signedIn) {
+    return (
+      <div className="tt-room-narrow">
+        <h1 className="tt-page-title">{t("create.title")}</h1>
+        <EmptyState
+          icon={<LogIn />}
+          title={t("create.signIn")}
+          action={
+            <a className={buttonClass("primary")} href="/login">
+              {t("directory.signIn")}
+            </a>
+          }
+        >
+          {t("create.signInHint")}
+        </EmptyState>
+      </div>
+    );
+  }
+  return <CreateRoomForm />;
+}
+
+function CreateRoomForm() {
+  const { t } = useRoomT();
   const client = useRoomClient();
   const queryClient = useQueryClient();
-  const [name, setName] = useState("");
-  const [description, setDescription] = useState("");
-  const [type, setType] = useState("PUBLIC");
-  const [design, setDesign] = useState("CLUB");
-  const [djType, setDjType] = useState("EVERYONE");
-  const [numberOfDjs, setNumberOfDjs] = useState(DEFAULT_DJ_SEATS);
-  const [providers, setProviders] = useState<string[]>([]);
-  const [externalUrl, setExternalUrl] = useState("");
   const analytics = useAnalytics();
+  const schema = useMemo(() => {
+    const rules = roomFieldRules(t);
+    return z.object({
+      name: rules.name,
+      description: rules.description,
+      type: z.string(),
+      design: z.string(),
+      djType: z.string(),
+      numberOfDjs: rules.numberOfDjs,
+      musicProviders: z.array(z.string()),
+      externalUrl: rules.externalUrl,
+    });
+  }, [t]);
+  const form = useZodForm(schema, {
+    defaultValues: {
+      name: "",
+      description: "",
+      type: "PUBLIC",
+      design: "CLUB",
+      djType: "EVERYONE",
+      numberOfDjs: DEFAULT_DJ_SEATS,
+      musicProviders: [],
+      externalUrl: "",
+    },
+  });
+  const { formError, fail, clear } = useServerFieldErrors(form);
+  const types = useNameOptions("roomType", ROOM_TYPES);
+  const designs = useNameOptions("design", ROOM_DESIGNS);
+  const djTypes = useNameOptions("djType", DJ_TYPES);
   const create = useMutation({
-    mutationFn: () =>
-      client.createRoom({
-        name: name.trim(),
-        description,
-        type,
-        design,
-        djType,
-        numberOfDjs,
-        musicProviders: providers,
-        externalUrl: externalUrl.trim(),
-      }),
-    onSuccess: async ({ room }) => {
-      analytics.track("room-action", { action: "create", roomUuid: room?.uuid ?? "", type, design, djType });
+    mutationFn: (values: z.output<typeof schema>) => client.createRoom(values),
+    onMutate: clear,
+    onError: fail,
+    onSuccess: async ({ room }, values) => {
+      analytics.track("room-action", {
+        action: "create",
+        roomUuid: room?.uuid ?? "",
+        type: values.type,
+        design: values.design,
+        djType: values.djType,
+      });
+      toast({ title: t("create.created", { name: room?.name ?? values.name }), tone: "success" });
       await queryClient.invalidateQueries({ queryKey: roomKeys.all });
       if (room) navigate(`/r/${encodeURIComponent(room.slug || room.uuid)}`);
     },
   });
-  if (!signedIn) {
-    return (
-      <div className="tt-card tt-empty" role="status">
-        <p>{t("create.signIn")}</p>
-        <a className="tt-button" href="/login">
-          {t("create.signIn")}
-        </a>
-      </div>
-    );
-  }
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    create.mutate();
-  };
-  const toggle = (provider: string, on: boolean) =>
-    setProviders((list) => (on ? [...list, provider] : list.filter((p) => p !== provider)));
   return (
-    <form className="tt-room-form tt-card" onSubmit={submit} aria-labelledby="create-room-title">
+    <div className="tt-room-narrow">
       <h1 id="create-room-title" className="tt-page-title">
         {t("create.title")}
       </h1>
-      <Field label={t("create.name")}>
-        <input required maxLength={80} value={name} onChange={(e) => setName(e.target.value)} />
-      </Field>
-      <Field label={t("create.description")}>
-        <textarea maxLength={2000} value={description} onChange={(e) => setDescription(e.target.value)} />
-      </Field>
-      <Field label={t("create.type")}>
-        <select value={type} onChange={(e) => setType(e.target.value)}>
-          {ROOM_TYPES.map((value) => (
-            <option key={value} value={value}>
-              {t(`enum.${value}`, { defaultValue: value })}
-            </option>
-          ))}
-        </select>
-      </Field>
-      <Field label={t("create.design")}>
-        <select value={design} onChange={(e) => setDesign(e.target.value)}>
-          {ROOM_DESIGNS.map((value) => (
-            <option key={value} value={value}>
-              {value}
-            </option>
-          ))}
-        </select>
-      </Field>
-      <Field label={t("create.djType")}>
-        <select value={djType} onChange={(e) => setDjType(e.target.value)}>
-          {DJ_TYPES.map((value) => (
-            <option key={value} value={value}>
-              {t(`enum.${value}`, { defaultValue: value })}
-            </option>
-          ))}
-        </select>
-      </Field>
-      <Field label={t("create.numberOfDjs", { min: MIN_DJ_SEATS, max: MAX_DJ_SEATS })}>
-        <input
-          type="number"
-          min={MIN_DJ_SEATS}
-          max={MAX_DJ_SEATS}
-          value={numberOfDjs}
-          onChange={(e) => setNumberOfDjs(Number(e.target.value))}
-        />
-      </Field>
-      <fieldset>
-        <legend>{t("create.musicProviders")}</legend>
-        {MUSIC_PROVIDERS.map((provider) => (
-          <label key={provider} className="tt-room-check">
-            <input
-              type="checkbox"
-              checked={providers.includes(provider)}
-              onChange={(e) => toggle(provider, e.target.checked)}
+      <p className="tt-muted tt-room-head__lead">{t("create.lead")}</p>
+      <Card>
+        <form
+          className="tt-room-form"
+          aria-labelledby="create-room-title"
+          noValidate
+          onSubmit={form.handleSubmit((values) => create.mutate(values))}
+        >
+          <TextField form={form} name="name" label={t("create.name")} maxLength={80} autoComplete="off" />
+          <TextAreaField
+            form={form}
+            name="description"
+            label={t("create.description")}
+            hint={t("create.descriptionHint")}
+            rows={3}
+            maxLength={2000}
+          />
+          <div className="tt-room-form__grid">
+            <SelectField form={form} name="type" label={t("create.type")} options={types} />
+            <SelectField form={form} name="djType" label={t("create.djType")} options={djTypes} />
+            <SelectField form={form} name="design" label={t("create.design")} options={designs} />
+            <NumberField
+              form={form}
+              name="numberOfDjs"
+              label={t("create.numberOfDjs", { min: MIN_DJ_SEATS, max: MAX_DJ_SEATS })}
+              min={MIN_DJ_SEATS}
+              max={MAX_DJ_SEATS}
             />
-            {provider}
-          </label>
-        ))}
-      </fieldset>
-      <Field label={t("create.externalUrl")}>
-        <input type="url" maxLength={2048} value={externalUrl} onChange={(e) => setExternalUrl(e.target.value)} />
-      </Field>
-      <ErrorMessage error={create.error} />
-      <button type="submit" className="tt-button" disabled={create.isPending}>
-        {create.isPending ? t("create.creating") : t("create.submit")}
-      </button>
-    </form>
+          </div>
+          <ProvidersField
+            form={form}
+            name="musicProviders"
+            legend={t("create.musicProviders")}
+            hint={t("create.musicProvidersHint")}
+          />
+          <TextField
+            form={form}
+            name="externalUrl"
+            type="url"
+            label={t("create.externalUrl")}
+            hint={t("create.externalUrlHint")}
+            maxLength={2048}
+            placeholder="https://"
+          />
+          <FormError message={formError} />
+          <div className="tt-room-form__actions">
+            <Button type="submit" icon={<Plus aria-hidden="true" />} busy={create.isPending}>
+              {t("create.submit")}
+            </Button>
+          </div>
+        </form>
+      </Card>
+    </div>
   );
 }

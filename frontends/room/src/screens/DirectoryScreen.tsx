@@ -1,8 +1,11 @@
-import { keepPreviousData, useQuery } from "@tanstack/react-query";
+import { useQuery } from "@tanstack/react-query";
 import { useAnalytics, useSession } from "@tt/web-kit";
-import { useEffect, useRef, useState } from "react";
+import { Button, buttonClass, EmptyState, Input, Tab, TabList, TabPanel, Tabs } from "@tt/web-kit/ui";
+import { History, LogIn, Plus, Radio, Search, SearchX, Sparkles } from "lucide-react";
+import { useEffect, useRef, useState, type ReactNode } from "react";
 import { ROOM_PAGE_SIZE, roomKeys, useRoomClient, type Room } from "../api.ts";
-import { ErrorMessage, Pager, useRoomT } from "../lib/ui.tsx";
+import { Link } from "../lib/router.tsx";
+import { CardGridSkeleton, ErrorText, Pager, useRoomT } from "../lib/ui.tsx";
 import { RoomCard } from "./RoomCard.tsx";
 
 type Kind = "public" | "promoted" | "mine" | "recent";
@@ -17,15 +20,17 @@ export function DirectoryScreen() {
   const [search, setSearch] = useState("");
   const [offset, setOffset] = useState(0);
   const needsAccount = (kind === "mine" || kind === "recent") && !signedIn;
+  const term = kind === "public" ? search.trim() : "";
   const query = useQuery({
-    queryKey: roomKeys.list(kind, kind === "public" ? search.trim() : "", offset),
+    queryKey: roomKeys.list(kind, term, offset),
     enabled: !needsAccount,
-    placeholderData: keepPreviousData,
+    // The page before stays while the next page or search loads; another list starts from its skeleton.
+    placeholderData: (previous, previousQuery) => (previousQuery?.queryKey[2] === kind ? previous : undefined),
     queryFn: async (): Promise<{ rooms: Room[]; total: number }> => {
       const page = { limit: ROOM_PAGE_SIZE, offset };
       switch (kind) {
         case "public":
-          return client.listPublicRooms({ ...page, search: search.trim() });
+          return client.listPublicRooms({ ...page, search: term });
         case "promoted":
           return client.listPromotedRooms(page);
         case "mine":
@@ -36,65 +41,153 @@ export function DirectoryScreen() {
     },
   });
   useHomeRoomsLoaded(kind, query.isSuccess ? query.data : undefined);
-  const choose = (next: Kind) => {
-    setKind(next);
+  const choose = (next: string) => {
+    setKind(next as Kind);
     setOffset(0);
   };
+  const data = query.data;
+
+  let content: ReactNode;
+  if (needsAccount) {
+    content = (
+      <EmptyState
+        icon={<LogIn />}
+        title={t("directory.signInTitle")}
+        action={
+          <a className={buttonClass("primary")} href="/login">
+            {t("directory.signIn")}
+          </a>
+        }
+      >
+        {t("directory.signInFor")}
+      </EmptyState>
+    );
+  } else if (query.isError) {
+    content = <ErrorText error={query.error} />;
+  } else if (!data) {
+    content = <CardGridSkeleton label={t("loading")} />;
+  } else if (data.rooms.length === 0) {
+    content = <EmptyList kind={kind} search={term} onClear={() => setSearch("")} onBrowse={() => choose("public")} />;
+  } else {
+    content = (
+      <>
+        <ul className="tt-room-grid" aria-label={t(`directory.${kind}`)} aria-busy={query.isFetching || undefined}>
+          {data.rooms.map((room) => (
+            <RoomCard key={room.uuid} room={room} from={kind} />
+          ))}
+        </ul>
+        <Pager offset={offset} limit={ROOM_PAGE_SIZE} total={data.total} onOffset={setOffset} />
+      </>
+    );
+  }
+
   return (
     <div className="tt-room-directory">
-      <h1 className="tt-page-title">{t("title")}</h1>
-      <div role="tablist" className="tt-room-kinds">
+      <header className="tt-room-head">
+        <div>
+          <h1 className="tt-page-title">{t("title")}</h1>
+          <p className="tt-muted tt-room-head__lead">{t("directory.lead")}</p>
+        </div>
+      </header>
+      <Tabs value={kind} onValueChange={choose}>
+        <TabList label={t("directory.lists")}>
+          {KINDS.map((name) => (
+            <Tab key={name} value={name}>
+              {t(`directory.${name}`)}
+            </Tab>
+          ))}
+        </TabList>
         {KINDS.map((name) => (
-          <button
-            key={name}
-            type="button"
-            role="tab"
-            aria-selected={kind === name}
-            className="tt-button tt-button--quiet"
-            onClick={() => choose(name)}
-          >
-            {t(`directory.${name}`)}
-          </button>
+          <TabPanel key={name} value={name}>
+            {name === "public" && (
+              <div className="tt-room-search">
+                <Search aria-hidden="true" className="tt-room-search__icon" />
+                <Input
+                  type="search"
+                  aria-label={t("directory.search")}
+                  placeholder={t("directory.search")}
+                  maxLength={80}
+                  value={search}
+                  onChange={(event) => {
+                    setSearch(event.target.value);
+                    setOffset(0);
+                  }}
+                />
+              </div>
+            )}
+            {name === kind && content}
+          </TabPanel>
         ))}
-      </div>
-      {kind === "public" && (
-        <input
-          type="search"
-          className="tt-room-search"
-          aria-label={t("directory.search")}
-          placeholder={t("directory.search")}
-          maxLength={80}
-          value={search}
-          onChange={(event) => {
-            setSearch(event.target.value);
-            setOffset(0);
-          }}
-        />
-      )}
-      {needsAccount ? (
-        <p className="tt-muted" role="status">
-          {t("directory.signInFor")}
-        </p>
-      ) : query.isPending ? (
-        <p className="tt-loading">{t("loading")}</p>
-      ) : query.isError ? (
-        <ErrorMessage error={query.error} />
-      ) : query.data.rooms.length === 0 ? (
-        <p className="tt-muted" role="status">
-          {t("directory.empty")}
-        </p>
-      ) : (
-        <>
-          <ul className="tt-room-list" aria-label={t(`directory.${kind}`)}>
-            {query.data.rooms.map((room) => (
-              <RoomCard key={room.uuid} room={room} from={kind} />
-            ))}
-          </ul>
-          <Pager offset={offset} limit={ROOM_PAGE_SIZE} total={query.data.total} onOffset={setOffset} />
-        </>
-      )}
+      </Tabs>
     </div>
   );
+}
+
+/** Each list's empty state, with the next step: start a room, clear the search, or browse the public rooms. */
+function EmptyList({
+  kind,
+  search,
+  onClear,
+  onBrowse,
+}: {
+  kind: Kind;
+  search: string;
+  onClear: () => void;
+  onBrowse: () => void;
+}) {
+  const { t } = useRoomT();
+  const start = (
+    <Link className={buttonClass("primary")} to="/create">
+      <Plus aria-hidden="true" />
+      {t("directory.startOne")}
+    </Link>
+  );
+  const browse = (
+    <Button variant="secondary" onClick={onBrowse}>
+      {t("directory.browsePublic")}
+    </Button>
+  );
+  if (kind === "public" && search) {
+    return (
+      <EmptyState
+        icon={<SearchX />}
+        title={t("directory.noMatch", { search })}
+        action={
+          <Button variant="secondary" onClick={onClear}>
+            {t("directory.clearSearch")}
+          </Button>
+        }
+      >
+        {t("directory.noMatchHint")}
+      </EmptyState>
+    );
+  }
+  switch (kind) {
+    case "public":
+      return (
+        <EmptyState icon={<Radio />} title={t("directory.emptyPublic")} action={start}>
+          {t("directory.emptyPublicHint")}
+        </EmptyState>
+      );
+    case "promoted":
+      return (
+        <EmptyState icon={<Sparkles />} title={t("directory.emptyPromoted")} action={browse}>
+          {t("directory.emptyPromotedHint")}
+        </EmptyState>
+      );
+    case "mine":
+      return (
+        <EmptyState icon={<Radio />} title={t("directory.emptyMine")} action={start}>
+          {t("directory.emptyMineHint")}
+        </EmptyState>
+      );
+    case "recent":
+      return (
+        <EmptyState icon={<History />} title={t("directory.emptyRecent")} action={browse}>
+          {t("directory.emptyRecentHint")}
+        </EmptyState>
+      );
+  }
 }
 
 /** Where the visitor came from (the page's `utm_source`), as the home-rooms-loaded record carries it. */

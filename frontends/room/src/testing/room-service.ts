@@ -5,10 +5,13 @@ import { CommunitySchema, type Community } from "@tt/proto/tt/room/v1/community_
 import { EventSchema } from "@tt/proto/tt/room/v1/event_service_pb";
 import { RoomSchema, RoomUserRoleSchema, type Room, type RoomUserRole } from "@tt/proto/tt/room/v1/room_pb";
 import type { MessageInitShape } from "@bufbuild/protobuf";
+import { ProfileService } from "@tt/proto/tt/user/v1/profile_service_pb";
 import { AdminService, CommunityService, EventService, RoomService, RoomUserRoleService } from "../api.ts";
 
 export const OWNER_UUID = "00000000-0000-4000-8000-00000000000a";
 export const OTHER_UUID = "00000000-0000-4000-8000-00000000000b";
+/** The users' nicknames, as the user service's profiles have them. */
+export const NICKNAMES: Record<string, string> = { [OWNER_UUID]: "Olivia", [OTHER_UUID]: "Oscar" };
 
 /** A kit's session token for a user of this fake: the fake reads the caller from it. */
 export const tokenOf = (userUuid: string) => `t:${userUuid}`;
@@ -21,6 +24,8 @@ export interface TestRoomService {
   calls: string[];
   addRoom(name: string, owner?: string, init?: MessageInitShape<typeof RoomSchema>): Room;
   addCommunity(name: string, roomIds: string[], members?: string[]): Community;
+  /** A community's members, as the service holds them (a test may change them behind the page's back). */
+  membersOf(id: string): string[];
 }
 
 let counter = 0;
@@ -279,14 +284,37 @@ export function createTestRoomService(): TestRoomService {
         found.community.memberCount = found.members.length;
         return { member: { userId: me } };
       },
+      leaveCommunity: ({ id }, context) => {
+        const me = callerOf(context);
+        const found = communities.find((c) => c.community.id === id);
+        if (!me || !found) throw new ConnectError("Community not found", Code.NotFound);
+        if (!found.members.includes(me)) throw new ConnectError("Not a member", Code.NotFound);
+        found.members.splice(found.members.indexOf(me), 1);
+        found.community.memberCount = found.members.length;
+        return {};
+      },
+    });
+    router.service(ProfileService, {
+      getProfiles: ({ users }) => ({
+        profiles: users.filter((uuid) => NICKNAMES[uuid]).map((uuid) => ({ uuid, nickname: NICKNAMES[uuid] })),
+      }),
     });
     router.service(EventService, {
       listUpcomingEvents: () => ({
-        events: [create(EventSchema, { id: uuid(), name: "Friday set", slug: "friday-set" })],
+        events: [
+          create(EventSchema, {
+            id: uuid(),
+            name: "Friday set",
+            slug: "friday-set",
+            startsAt: timestampFromDate(new Date(Date.UTC(2030, 5, 14, 12))),
+            endsAt: timestampFromDate(new Date(Date.UTC(2030, 5, 14, 14))),
+          }),
+        ],
         total: 1,
       }),
     });
     router.service(AdminService, {});
   };
-  return { routes, rooms, grants, calls, addRoom, addCommunity };
+  const membersOf = (id: string) => communities.find((c) => c.community.id === id)?.members ?? [];
+  return { routes, rooms, grants, calls, addRoom, addCommunity, membersOf };
 }

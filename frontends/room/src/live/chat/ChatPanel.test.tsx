@@ -14,6 +14,7 @@ import { describe, expect, it } from "vitest";
 import { createChatFeed, type ChatFeed } from "../chat-feed.ts";
 import { ChatPanel, crateHref } from "./ChatPanel.tsx";
 import { isEditable, mergeHistory, visibleItems, type ChatItem } from "./chat-state.ts";
+import { chooseTab, clearToasts, toastTitles } from "../../testing/ui.ts";
 
 const ROOM = "11111111-1111-4111-8111-111111111111";
 const ME = "22222222-2222-4222-8222-222222222222";
@@ -265,10 +266,64 @@ describe("the chat panel (issue 14)", () => {
     const tabs = await screen.findByRole("tablist", { name: "Conversaciones" });
     await waitFor(() => expect(within(tabs).getByRole("tab", { name: /Amigos/ }).textContent).toContain("2"));
     expect(within(tabs).getByRole("tab", { name: /Otros/ }).textContent).toContain("1");
-    fireEvent.click(within(tabs).getByRole("tab", { name: /Amigos/ }));
+    chooseTab(within(tabs).getByRole("tab", { name: /Amigos/ }));
     fireEvent.click(await screen.findByRole("button", { name: /Ana/ }));
     expect(await screen.findByRole("list", { name: "Conversación con Ana" })).toBeTruthy();
     expect((await messages())[0]!.textContent).toContain("hey you");
+  });
+});
+
+describe("the chat panel on the kit (issue 24)", () => {
+  it("keeps more than a screenful in a virtual list, drawing only the rows in view, the newest in view", async () => {
+    const fake = fakeChat();
+    fake.history = Array.from({ length: 200 }, (_, i) => msg({ uuid: crypto.randomUUID(), message: `line ${i}` }));
+    render(fake, { user: ME });
+    const list = await screen.findByRole("list", { name: "Messages" });
+    await waitFor(() => expect(within(list).getAllByTestId("chat-message").length).toBeGreaterThan(0));
+    const rows = within(list).getAllByRole("listitem");
+    expect(rows.length).toBeLessThan(200);
+    expect(rows[0]!.getAttribute("aria-setsize")).toBe("200");
+    // The newest message is drawn: the list follows the end.
+    await waitFor(() => expect(list.querySelector('[aria-posinset="200"]')?.textContent).toContain("line 199"));
+  });
+
+  it("offers a message's other actions in a menu, and tells the outcome of a report", async () => {
+    const fake = fakeChat();
+    const reported: string[] = [];
+    const m = msg({ uuid: crypto.randomUUID(), message: "rude" });
+    fake.history = [m];
+    const routes = fake.routes;
+    fake.routes = (router) => {
+      routes(router);
+      router.service(ChatService, {
+        listRoomMessages: () => ({ messages: fake.history, roomUuid: ROOM }),
+        listConversations: () => ({ conversations: [], unread: {} }),
+        reportMessage: (req) => {
+          reported.push(req.uuid);
+          return { reportIdentifier: req.uuid };
+        },
+      });
+    };
+    clearToasts();
+    render(fake, { user: ME });
+    const more = await screen.findByRole("button", { name: "More actions on Ana's message" });
+    fireEvent.keyDown(more, { key: "Enter" });
+    const menu = await screen.findByRole("menu");
+    expect(
+      within(menu)
+        .getAllByRole("menuitem")
+        .map((item) => item.textContent),
+    ).toEqual(["Reply", "Report"]);
+    fireEvent.click(within(menu).getByRole("menuitem", { name: "Report" }));
+    await waitFor(() => expect(reported).toEqual([m.uuid]));
+    await waitFor(() => expect(toastTitles()).toContain("Reported. The message is hidden for you."));
+    await waitFor(() => expect(screen.queryAllByTestId("chat-message")).toHaveLength(0));
+  });
+
+  it("says there are no messages yet, and what a guest can do", async () => {
+    render(fakeChat());
+    expect(await screen.findByRole("heading", { name: "No messages yet." })).toBeTruthy();
+    expect(screen.getByText("Sign in to chat. You can read the room's chat as a guest.")).toBeTruthy();
   });
 });
 

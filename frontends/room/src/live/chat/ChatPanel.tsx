@@ -7,11 +7,51 @@ import type { ChatEvent, ChatMessage, ChatPlaylistPreview } from "@tt/proto/tt/s
 import { ChatService, type ChatMessageInput, type Conversation } from "@tt/proto/tt/social/v1/chat_service_pb";
 import { useAppTranslation, useErrorText } from "@tt/web-kit";
 import { useClient } from "@tt/web-kit/connect";
+import {
+  Badge,
+  Button,
+  EmptyState,
+  IconButton,
+  Input,
+  Menu,
+  MenuItem,
+  Skeleton,
+  Tab,
+  TabList,
+  TabPanel,
+  Tabs,
+  toast,
+  useFormat,
+} from "@tt/web-kit/ui";
+import { VirtualList } from "@tt/web-kit/virtual";
+import {
+  ArrowDown,
+  ArrowLeft,
+  Check,
+  CircleAlert,
+  CornerUpLeft,
+  Flag,
+  Gift,
+  Inbox,
+  LogIn,
+  Megaphone,
+  MessagesSquare,
+  MoreHorizontal,
+  Music,
+  Pencil,
+  Reply,
+  RotateCcw,
+  SendHorizontal,
+  Trash2,
+  X,
+} from "lucide-react";
 import { useCallback, useEffect, useMemo, useRef, useState, type FormEvent } from "react";
+import { Avatar, useAvatarImage } from "../Avatar.tsx";
 import type { ChatFeed } from "../chat-feed.ts";
 import {
   applyRoomEvent,
   conversationOf,
+  dateMs,
   isEditable,
   mergeHistory,
   remove,
@@ -21,6 +61,7 @@ import {
   type ChatItem,
 } from "./chat-state.ts";
 import { CHAT_NAMESPACE, chatTranslations } from "./locales.ts";
+import "./chat.css";
 
 export interface ChatPanelProps {
   /** The room's uuid or slug. */
@@ -36,7 +77,7 @@ export interface ChatPanelProps {
 /** The quick reactions offered on every message. */
 export const QUICK_REACTIONS = ["👍", "🔥", "❤️", "😂"] as const;
 
-type Tab = "room" | "FRIENDS" | "OTHERS";
+type ChatTab = "room" | "FRIENDS" | "OTHERS";
 
 export const chatKeys = {
   room: (room: string) => ["rooms", "live", "chat", "room", room] as const,
@@ -114,6 +155,198 @@ function PlaylistCard({ playlist, me }: { playlist: ChatPlaylistPreview; me: str
   );
 }
 
+/** The chat column's height: a screenful of messages, the rest scrolls (virtualised past that). */
+export const CHAT_HEIGHT = 440;
+/** A one-line message's height, before its row is measured. */
+const ROW_ESTIMATE = 64;
+/** Within this many pixels of the end the list follows new messages. */
+const FOLLOW_MARGIN = 48;
+
+/** One message: the sender's avatar and name, when, the text and what it carries, reactions and actions. */
+function MessageRow({
+  item,
+  items,
+  me,
+  canSend,
+  isModerator,
+  now,
+  onRetry,
+  onReact,
+  onReply,
+  onStartEdit,
+  onReport,
+  onDelete,
+}: {
+  item: ChatItem;
+  items: ChatItem[];
+  me: string | undefined;
+  canSend: boolean;
+  isModerator: boolean;
+  now: number;
+  onRetry(item: ChatItem): void;
+  onReact(item: ChatItem, emoji: string): void;
+  onReply(message: ChatMessage): void;
+  onStartEdit(item: ChatItem): void;
+  onReport(item: ChatItem): void;
+  onDelete(item: ChatItem): void;
+}) {
+  const { t } = useAppTranslation(CHAT_NAMESPACE, chatTranslations);
+  const format = useFormat();
+  const m = item.message;
+  const own = me !== undefined && m.userUuid === me;
+  const name = m.userName || t("someone");
+  const image = useAvatarImage(m.avatarId);
+  const editable = isEditable(items, item, me, now);
+  const canReport = !own && m.type === "user";
+  const canDelete = own || (isModerator && Boolean(m.roomUuid));
+  if (m.type === "room" && !m.consumable) {
+    return (
+      <div className="tt-chat-notice" data-testid="chat-message" data-uuid={m.uuid}>
+        <Megaphone aria-hidden="true" />
+        <span>{m.message}</span>
+      </div>
+    );
+  }
+  return (
+    <div
+      className={`tt-chat-message${own ? " tt-chat-message--own" : ""}`}
+      data-testid="chat-message"
+      data-uuid={m.uuid}
+      data-status={item.status}
+    >
+      <Avatar uuid={m.userUuid || m.uuid} name={name} imageUrl={image} size="sm" decorative />
+      <div className="tt-chat-message__body">
+        {m.consumable ? (
+          <p className="tt-chat-consumable">
+            <Gift aria-hidden="true" />
+            {t("bought", { name, item: m.consumable.name })}
+          </p>
+        ) : (
+          <>
+            <p className="tt-chat-message__head">
+              <strong className="tt-chat-message__name">{name}</strong>
+              <time className="tt-chat-message__time" dateTime={new Date(dateMs(m)).toISOString()}>
+                {format.time(dateMs(m))}
+              </time>
+              {m.editedAt ? <span className="tt-chat-message__edited">({t("edited")})</span> : null}
+            </p>
+            {m.replies[0] ? (
+              <blockquote className="tt-chat-reply">
+                <CornerUpLeft aria-hidden="true" />
+                <span>
+                  <strong>{m.replies[0].userName || t("someone")}</strong> {m.replies[0].message}
+                </span>
+              </blockquote>
+            ) : null}
+            {m.message ? <p className="tt-chat-text">{m.message}</p> : null}
+            {m.structured.case === "musicInfo" && m.structured.value.trackInfo ? (
+              <p className="tt-chat-song">
+                <Music aria-hidden="true" />
+                {t("song", {
+                  title: m.structured.value.trackInfo.title,
+                  artist: m.structured.value.trackInfo.user?.name ?? "",
+                })}
+              </p>
+            ) : null}
+            {m.structured.case === "gif" ? (
+              <img className="tt-chat-image" src={m.structured.value.url} alt={t("gif")} />
+            ) : null}
+            {m.songs.map((s, i) => (
+              <p key={i} className="tt-chat-song">
+                <Music aria-hidden="true" />
+                {t("song", { title: s.trackInfo?.title ?? "", artist: s.trackInfo?.user?.name ?? "" })}
+              </p>
+            ))}
+            {m.playlist ? <PlaylistCard playlist={m.playlist} me={me} /> : null}
+            {m.imageBase64 ? (
+              <img className="tt-chat-image" src={`data:${m.media};base64,${m.imageBase64}`} alt={t("image")} />
+            ) : null}
+            {m.imageUrls.map((u) => (
+              <img key={u} className="tt-chat-image" src={u} alt={t("image")} />
+            ))}
+          </>
+        )}
+        {isModerator && m.reportCount > 0 ? (
+          <Badge tone="warning" className="tt-chat-reports">
+            {t("reports", { count: m.reportCount })}
+          </Badge>
+        ) : null}
+        {Object.keys(m.reactions).length > 0 ? (
+          <div className="tt-chat-reactions">
+            {Object.entries(m.reactions).map(([emoji, list]) => (
+              <button
+                key={emoji}
+                type="button"
+                className="tt-chat-reaction"
+                aria-pressed={list.users.some((u) => u.userUuid === me)}
+                aria-label={t("react", { emoji })}
+                disabled={!canSend || item.status !== "sent"}
+                onClick={() => onReact(item, emoji)}
+              >
+                {t("reactionCount", { emoji, count: list.users.length })}
+              </button>
+            ))}
+          </div>
+        ) : null}
+        {item.status === "sending" ? <p className="tt-chat-sending">{t("sending")}</p> : null}
+        {item.status === "failed" ? (
+          <div role="alert" className="tt-chat-failed">
+            <CircleAlert aria-hidden="true" />
+            <span>
+              {t("notSent")}
+              {item.error ? `: ${item.error}` : ""}
+            </span>
+            <Button size="sm" variant="secondary" icon={<RotateCcw aria-hidden="true" />} onClick={() => onRetry(item)}>
+              {t("retry")}
+            </Button>
+          </div>
+        ) : null}
+      </div>
+      {canSend && item.status === "sent" ? (
+        <div className="tt-chat-message__actions">
+          {QUICK_REACTIONS.filter((e) => !m.reactions[e]).map((emoji) => (
+            <button
+              key={emoji}
+              type="button"
+              className="tt-chat-quick"
+              aria-label={t("react", { emoji })}
+              title={t("react", { emoji })}
+              onClick={() => onReact(item, emoji)}
+            >
+              <span aria-hidden="true">{emoji}</span>
+            </button>
+          ))}
+          <Menu
+            label={t("moreActions", { name })}
+            trigger={
+              <IconButton size="sm" icon={<MoreHorizontal aria-hidden="true" />} label={t("moreActions", { name })} />
+            }
+          >
+            <MenuItem icon={<Reply aria-hidden="true" />} onSelect={() => onReply(m)}>
+              {t("reply")}
+            </MenuItem>
+            {editable ? (
+              <MenuItem icon={<Pencil aria-hidden="true" />} onSelect={() => onStartEdit(item)}>
+                {t("edit")}
+              </MenuItem>
+            ) : null}
+            {canReport ? (
+              <MenuItem icon={<Flag aria-hidden="true" />} onSelect={() => onReport(item)}>
+                {t("report")}
+              </MenuItem>
+            ) : null}
+            {canDelete ? (
+              <MenuItem danger icon={<Trash2 aria-hidden="true" />} onSelect={() => onDelete(item)}>
+                {t("delete")}
+              </MenuItem>
+            ) : null}
+          </Menu>
+        </div>
+      ) : null}
+    </div>
+  );
+}
+
 /** A list of messages with the composer: the room's, or one direct conversation. */
 function MessageList({
   items,
@@ -144,6 +377,13 @@ function MessageList({
   const [text, setText] = useState("");
   const [replyTo, setReplyTo] = useState<ChatMessage | undefined>();
   const [editing, setEditing] = useState<ChatItem | undefined>();
+  const input = useRef<HTMLInputElement>(null);
+  // The list follows the newest message while the reader is at its end; scrolled up, it stays where they read.
+  const [follow, setFollow] = useState(true);
+  const last = items.length - 1;
+  const [seen, setSeen] = useState(last);
+  if (follow && seen !== last) setSeen(last);
+  const unseen = follow ? 0 : Math.max(0, last - seen);
   // Editability ends 20 s after a send: re-render now and then so the button goes away.
   const [now, setNow] = useState(() => Date.now());
   useEffect(() => {
@@ -160,154 +400,115 @@ function MessageList({
     } else {
       onSend(value, replyTo);
       setReplyTo(undefined);
+      setFollow(true);
     }
+    setText("");
+  };
+  const cancelEdit = () => {
+    setEditing(undefined);
     setText("");
   };
 
   return (
     <div className="tt-chat-conversation">
-      {items.length === 0 ? <p className="tt-muted">{t("empty")}</p> : null}
-      <ol className="tt-chat-messages" aria-label={label}>
-        {items.map((item) => {
-          const m = item.message;
-          const own = me !== undefined && m.userUuid === me;
-          const name = m.userName || t("someone");
-          return (
-            <li key={m.uuid} data-testid="chat-message" data-uuid={m.uuid} aria-label={name}>
-              {m.consumable ? (
-                <p className="tt-chat-consumable">{t("bought", { name, item: m.consumable.name })}</p>
-              ) : (
-                <>
-                  <strong style={m.color ? { color: m.color } : undefined}>{name}</strong>{" "}
-                  {m.replies[0] ? (
-                    <blockquote className="tt-chat-reply">
-                      {m.replies[0].userName}: {m.replies[0].message}
-                    </blockquote>
-                  ) : null}
-                  <span className="tt-chat-text">{m.message}</span>
-                  {m.editedAt ? <small className="tt-muted"> ({t("edited")})</small> : null}
-                  {m.structured.case === "musicInfo" && m.structured.value.trackInfo ? (
-                    <p className="tt-chat-song">
-                      {t("song", {
-                        title: m.structured.value.trackInfo.title,
-                        artist: m.structured.value.trackInfo.user?.name ?? "",
-                      })}
-                    </p>
-                  ) : null}
-                  {m.structured.case === "gif" ? <img src={m.structured.value.url} alt={t("gif")} /> : null}
-                  {m.songs.map((s, i) => (
-                    <p key={i} className="tt-chat-song">
-                      {t("song", { title: s.trackInfo?.title ?? "", artist: s.trackInfo?.user?.name ?? "" })}
-                    </p>
-                  ))}
-                  {m.playlist ? <PlaylistCard playlist={m.playlist} me={me} /> : null}
-                  {m.imageBase64 ? <img src={`data:${m.media};base64,${m.imageBase64}`} alt={t("image")} /> : null}
-                  {m.imageUrls.map((u) => (
-                    <img key={u} src={u} alt={t("image")} />
-                  ))}
-                </>
-              )}
-              {isModerator && m.reportCount > 0 ? (
-                <small className="tt-chat-reports"> {t("reports", { count: m.reportCount })}</small>
-              ) : null}
-              <div className="tt-chat-reactions">
-                {Object.entries(m.reactions).map(([emoji, list]) => (
-                  <button
-                    key={emoji}
-                    type="button"
-                    aria-pressed={list.users.some((u) => u.userUuid === me)}
-                    aria-label={t("react", { emoji })}
-                    disabled={!canSend || item.status !== "sent"}
-                    onClick={() => onReact(item, emoji)}
-                  >
-                    {t("reactionCount", { emoji, count: list.users.length })}
-                  </button>
-                ))}
-              </div>
-              {item.status === "sending" ? <small className="tt-muted">{t("sending")}</small> : null}
-              {item.status === "failed" ? (
-                <span role="alert" className="tt-chat-failed">
-                  {t("notSent")}
-                  {item.error ? `: ${item.error}` : ""}{" "}
-                  <button type="button" onClick={() => onRetry(item)}>
-                    {t("retry")}
-                  </button>
-                </span>
-              ) : null}
-              {canSend && item.status === "sent" ? (
-                <div className="tt-chat-actions">
-                  {QUICK_REACTIONS.filter((e) => !m.reactions[e]).map((emoji) => (
-                    <button
-                      key={emoji}
-                      type="button"
-                      aria-label={t("react", { emoji })}
-                      onClick={() => onReact(item, emoji)}
-                    >
-                      {emoji}
-                    </button>
-                  ))}
-                  <button type="button" onClick={() => setReplyTo(m)}>
-                    {t("reply")}
-                  </button>
-                  {isEditable(items, item, me, now) ? (
-                    <button
-                      type="button"
-                      onClick={() => {
-                        setEditing(item);
-                        setText(m.message);
-                      }}
-                    >
-                      {t("edit")}
-                    </button>
-                  ) : null}
-                  {!own && m.type === "user" ? (
-                    <button type="button" onClick={() => onReport(item)}>
-                      {t("report")}
-                    </button>
-                  ) : null}
-                  {own || (isModerator && m.roomUuid) ? (
-                    <button type="button" onClick={() => onDelete(item)}>
-                      {t("delete")}
-                    </button>
-                  ) : null}
-                </div>
-              ) : null}
-            </li>
-          );
-        })}
-      </ol>
+      {items.length === 0 ? (
+        <div className="tt-chat-empty">
+          <EmptyState icon={<MessagesSquare />} title={t("empty")} headingLevel={3}>
+            {canSend ? t("emptyHint") : t("emptyGuest")}
+          </EmptyState>
+        </div>
+      ) : (
+        <div
+          className="tt-chat-scroll"
+          onScrollCapture={(event) => {
+            const box = event.target as HTMLElement;
+            if (!box.classList.contains("tt-vlist")) return;
+            setFollow(box.scrollHeight - box.scrollTop - box.clientHeight < FOLLOW_MARGIN);
+          }}
+        >
+          <VirtualList
+            items={items}
+            rowHeight={ROW_ESTIMATE}
+            height={CHAT_HEIGHT}
+            label={label}
+            className="tt-chat-messages"
+            measureRows
+            keepInView={follow ? last : undefined}
+            getKey={(item) => item.message.uuid}
+            renderRow={(item) => (
+              <MessageRow
+                item={item}
+                items={items}
+                me={me}
+                canSend={canSend}
+                isModerator={isModerator}
+                now={now}
+                onRetry={onRetry}
+                onReact={onReact}
+                onReply={(message) => {
+                  setReplyTo(message);
+                  input.current?.focus();
+                }}
+                onStartEdit={(target) => {
+                  setEditing(target);
+                  setText(target.message.message);
+                  input.current?.focus();
+                }}
+                onReport={onReport}
+                onDelete={onDelete}
+              />
+            )}
+          />
+          {unseen > 0 ? (
+            <Button
+              size="sm"
+              className="tt-chat-jump"
+              icon={<ArrowDown aria-hidden="true" />}
+              onClick={() => setFollow(true)}
+            >
+              {t("newMessages", { count: unseen })}
+            </Button>
+          ) : null}
+        </div>
+      )}
       {canSend ? (
         <form className="tt-chat-composer" onSubmit={submit}>
-          {replyTo ? (
-            <p className="tt-muted">
-              {t("replyingTo", { name: replyTo.userName || t("someone") })}{" "}
-              <button type="button" onClick={() => setReplyTo(undefined)}>
-                {t("cancel")}
-              </button>
+          {replyTo || editing ? (
+            <p className="tt-chat-composer__context">
+              {editing ? <Pencil aria-hidden="true" /> : <CornerUpLeft aria-hidden="true" />}
+              <span>{editing ? t("editing") : t("replyingTo", { name: replyTo?.userName || t("someone") })}</span>
+              <IconButton
+                size="sm"
+                icon={<X aria-hidden="true" />}
+                label={t("cancel")}
+                onClick={() => (editing ? cancelEdit() : setReplyTo(undefined))}
+              />
             </p>
           ) : null}
-          <input
-            aria-label={t("placeholder")}
-            placeholder={t("placeholder")}
-            value={text}
-            maxLength={2000}
-            onChange={(e) => setText(e.target.value)}
-          />
-          <button type="submit">{editing ? t("save") : t("send")}</button>
-          {editing ? (
-            <button
-              type="button"
-              onClick={() => {
-                setEditing(undefined);
-                setText("");
-              }}
-            >
-              {t("cancel")}
-            </button>
-          ) : null}
+          <div className="tt-chat-composer__row">
+            <Input
+              ref={input}
+              aria-label={t("placeholder")}
+              placeholder={t("placeholder")}
+              value={text}
+              maxLength={2000}
+              autoComplete="off"
+              onChange={(e) => setText(e.target.value)}
+            />
+            <IconButton
+              type="submit"
+              variant="primary"
+              icon={editing ? <Check aria-hidden="true" /> : <SendHorizontal aria-hidden="true" />}
+              label={editing ? t("save") : t("send")}
+              disabled={text.trim() === ""}
+            />
+          </div>
         </form>
       ) : (
-        <p className="tt-muted">{t("guest")}</p>
+        <p className="tt-chat-guest">
+          <LogIn aria-hidden="true" />
+          <span>{t("guest")}</span>
+        </p>
       )}
     </div>
   );
@@ -321,8 +522,10 @@ function useActions(
   makeDraft: (input: ChatMessageInput & { uuid: string }) => ChatMessage,
   me: string | undefined,
 ) {
+  const { t } = useAppTranslation(CHAT_NAMESPACE, chatTranslations);
   const client = useClient(ChatService);
   const errorText = useErrorText();
+  const failed = (error: unknown) => toast({ title: errorText(error), tone: "error" });
   const attempt = useCallback(
     (input: ChatMessageInput & { uuid: string }) => {
       setItems((items) => setStatus(items, input.uuid, "sending"));
@@ -368,26 +571,28 @@ function useActions(
       if (input) attempt(input); // the same uuid: the server stores it once however often it is retried
     },
     onReact(item: ChatItem, emoji: string) {
-      void client.toggleReaction({ uuid: item.message.uuid, emoji }).then(
-        (res) => res.message && setItems((items) => upsert(items, res.message!)),
-        () => undefined,
-      );
+      void client
+        .toggleReaction({ uuid: item.message.uuid, emoji })
+        .then((res) => res.message && setItems((items) => upsert(items, res.message!)), failed);
     },
     async onEdit(item: ChatItem, text: string) {
-      const res = await client.editMessage({ uuid: item.message.uuid, message: text }).catch(() => undefined);
+      const res = await client.editMessage({ uuid: item.message.uuid, message: text }).catch((error: unknown) => {
+        failed(error);
+        return undefined;
+      });
       if (res?.message) setItems((items) => upsert(items, res.message!));
     },
     onReport(item: ChatItem) {
-      void client.reportMessage({ uuid: item.message.uuid }).then(
-        (res) => hide(res.reportIdentifier),
-        () => undefined,
-      );
+      void client.reportMessage({ uuid: item.message.uuid }).then((res) => {
+        hide(res.reportIdentifier);
+        toast({ title: t("reported"), tone: "success" });
+      }, failed);
     },
     onDelete(item: ChatItem) {
-      void client.deleteMessage({ uuid: item.message.uuid }).then(
-        () => setItems((items) => remove(items, item.message.uuid)),
-        () => undefined,
-      );
+      void client.deleteMessage({ uuid: item.message.uuid }).then(() => {
+        setItems((items) => remove(items, item.message.uuid));
+        toast({ title: t("deleted"), tone: "success" });
+      }, failed);
     },
   };
 }
@@ -531,7 +736,7 @@ export function ChatPanel(props: ChatPanelProps) {
   const { feed, userUuid } = props;
   const client = useClient(ChatService);
   const queryClient = useQueryClient();
-  const [tab, setTab] = useState<Tab>("room");
+  const [tab, setTab] = useState<ChatTab>("room");
   const [open, setOpen] = useState<Conversation | undefined>();
   const signedIn = userUuid !== undefined;
 
@@ -567,70 +772,87 @@ export function ChatPanel(props: ChatPanelProps) {
   });
   const unread = conversations.data?.unread ?? {};
   const counts = { FRIENDS: unread.FRIENDS ?? 0, OTHERS: (unread.OTHERS ?? 0) + (unread.UNSET ?? 0) };
-  const inTab = (conversations.data?.conversations ?? []).filter((c) =>
-    tab === "FRIENDS" ? c.group === "FRIENDS" : c.group !== "FRIENDS",
-  );
+  const inTab = (group: ChatTab) =>
+    (conversations.data?.conversations ?? []).filter((c) =>
+      group === "FRIENDS" ? c.group === "FRIENDS" : c.group !== "FRIENDS",
+    );
 
-  const tabButton = (id: Tab, label: string, count?: number) => (
-    <button
-      key={id}
-      type="button"
-      role="tab"
-      aria-selected={tab === id}
-      onClick={() => {
-        setTab(id);
-        setOpen(undefined);
-      }}
-    >
-      {label}
-      {count ? (
-        <span className="tt-badge" aria-label={t("unread", { count })}>
-          {" "}
-          {count}
-        </span>
-      ) : null}
-    </button>
-  );
+  if (!signedIn) {
+    return (
+      <div className="tt-chat">
+        <RoomChat {...props} events={hub} />
+      </div>
+    );
+  }
+  const directTab = (group: ChatTab) =>
+    open ? (
+      <div className="tt-chat-direct">
+        <div className="tt-chat-direct__head">
+          <IconButton
+            size="sm"
+            icon={<ArrowLeft aria-hidden="true" />}
+            label={t("back")}
+            onClick={() => setOpen(undefined)}
+          />
+          <Avatar uuid={open.peerUuid} name={open.peerName || t("someone")} imageUrl={undefined} size="xs" decorative />
+          <strong>{open.peerName || t("someone")}</strong>
+        </div>
+        <DirectChat peer={open.peerUuid} name={open.peerName || t("someone")} me={userUuid} events={hub} />
+      </div>
+    ) : conversations.isPending ? (
+      <div className="tt-chat-conversations" aria-busy="true">
+        {[0, 1, 2].map((index) => (
+          <Skeleton key={index} height="2.75rem" radius="var(--tt-radius)" />
+        ))}
+      </div>
+    ) : inTab(group).length === 0 ? (
+      <div className="tt-chat-empty">
+        <EmptyState icon={<Inbox />} title={t("noConversations")} headingLevel={3}>
+          {group === "FRIENDS" ? t("noFriendsHint") : t("noOthersHint")}
+        </EmptyState>
+      </div>
+    ) : (
+      <ul className="tt-chat-conversations" aria-label={group === "FRIENDS" ? t("friends") : t("others")}>
+        {inTab(group).map((c) => (
+          <li key={c.peerUuid}>
+            <button type="button" className="tt-chat-peer" onClick={() => setOpen(c)}>
+              <Avatar uuid={c.peerUuid} name={c.peerName || t("someone")} imageUrl={undefined} size="sm" decorative />
+              <span className="tt-chat-peer__name">{c.peerName || t("someone")}</span>
+              {c.unreadCount > 0 ? (
+                <Badge tone="accent" aria-label={t("unread", { count: c.unreadCount })}>
+                  {c.unreadCount}
+                </Badge>
+              ) : null}
+            </button>
+          </li>
+        ))}
+      </ul>
+    );
 
   return (
     <div className="tt-chat">
-      {signedIn ? (
-        <div role="tablist" aria-label={t("tabs")}>
-          {tabButton("room", t("room"))}
-          {tabButton("FRIENDS", t("friends"), counts.FRIENDS)}
-          {tabButton("OTHERS", t("others"), counts.OTHERS)}
-        </div>
-      ) : null}
-      {tab === "room" ? <RoomChat {...props} events={hub} /> : null}
-      {tab !== "room" && signedIn && !open ? (
-        inTab.length === 0 ? (
-          <p className="tt-muted">{t("noConversations")}</p>
-        ) : (
-          <ul className="tt-chat-conversations">
-            {inTab.map((c) => (
-              <li key={c.peerUuid}>
-                <button type="button" onClick={() => setOpen(c)}>
-                  {c.peerName || t("someone")}
-                  {c.unreadCount > 0 ? (
-                    <span className="tt-badge" aria-label={t("unread", { count: c.unreadCount })}>
-                      {" "}
-                      {c.unreadCount}
-                    </span>
-                  ) : null}
-                </button>
-              </li>
-            ))}
-          </ul>
-        )
-      ) : null}
-      {tab !== "room" && signedIn && open ? (
-        <>
-          <button type="button" onClick={() => setOpen(undefined)}>
-            {t("back")}
-          </button>
-          <DirectChat peer={open.peerUuid} name={open.peerName || t("someone")} me={userUuid} events={hub} />
-        </>
-      ) : null}
+      <Tabs
+        value={tab}
+        onValueChange={(next) => {
+          setTab(next as ChatTab);
+          setOpen(undefined);
+        }}
+      >
+        <TabList label={t("tabs")}>
+          <Tab value="room">{t("room")}</Tab>
+          <Tab value="FRIENDS" count={counts.FRIENDS}>
+            {t("friends")}
+          </Tab>
+          <Tab value="OTHERS" count={counts.OTHERS}>
+            {t("others")}
+          </Tab>
+        </TabList>
+        <TabPanel value="room">
+          <RoomChat {...props} events={hub} />
+        </TabPanel>
+        <TabPanel value="FRIENDS">{tab === "FRIENDS" ? directTab("FRIENDS") : null}</TabPanel>
+        <TabPanel value="OTHERS">{tab === "OTHERS" ? directTab("OTHERS") : null}</TabPanel>
+      </Tabs>
     </div>
   );
 }

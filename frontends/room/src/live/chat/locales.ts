@@ -41,6 +41,16 @@ const en = {
   playlistSongs_one: "{{count}} song",
   playlistSongs_other: "{{count}} songs",
   reports: "Reported {{count}} times",
+  moreActions: "More actions on {{name}}'s message",
+  emptyHint: "Say hello to the room.",
+  emptyGuest: "The room's messages show here.",
+  newMessages_one: "{{count}} new message",
+  newMessages_other: "{{count}} new messages",
+  editing: "Editing your message",
+  reported: "Reported. The message is hidden for you.",
+  deleted: "Message deleted",
+  noFriendsHint: "Messages from your friends show here.",
+  noOthersHint: "Messages from other people show here.",
 };
 
 const es: typeof en = {
@@ -81,6 +91,16 @@ const es: typeof en = {
   playlistSongs_one: "{{count}} canción",
   playlistSongs_other: "{{count}} canciones",
   reports: "Denunciado {{count}} veces",
+  moreActions: "Más acciones sobre el mensaje de {{name}}",
+  emptyHint: "Saluda a la sala.",
+  emptyGuest: "Aquí se ven los mensajes de la sala.",
+  newMessages_one: "{{count}} mensaje nuevo",
+  newMessages_other: "{{count}} mensajes nuevos",
+  editing: "Editando tu mensaje",
+  reported: "Denunciado. El mensaje queda oculto para ti.",
+  deleted: "Mensaje borrado",
+  noFriendsHint: "Aquí salen los mensajes de tus amigos.",
+  noOthersHint: "Aquí salen los mensajes de otras personas.",
 };
 
 export const chatTranslations: Translations = { en, es };
