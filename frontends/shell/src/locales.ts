@@ -27,14 +27,28 @@ const en = {
     loggedOut: "You are logged out. See you on the floor!",
   },
   home: {
+    eyebrow: "Live rooms, real DJs",
     title: "Listen together",
     intro: "Join live rooms, take a DJ seat and play songs for everyone in the room.",
-    guestHint: "You are browsing as a guest. Sign up to keep crates, DJ and chat.",
+    guestHint: "Sign up to keep your crates, take the booth and chat.",
     welcome: "Welcome back, {{name}}.",
+    welcomeNew: "Welcome to Turntable, {{name}}! Pick a room and say hi.",
     browse: "Browse rooms",
+    join: "Create a free account",
+    features: {
+      title: "What you can do here",
+      booth: "Take the booth",
+      boothBody: "Grab a DJ seat and play your songs for everyone in the room, in sync.",
+      floor: "Move the floor",
+      floorBody: "Vote every song up or down, chat with the crowd and follow the DJs you like.",
+      crates: "Dig your crates",
+      cratesBody: "Keep your queue and your likes, search the catalogue and import playlists.",
+    },
   },
   login: {
     title: "Log in",
+    subtitle: "Welcome back to the floor.",
+    or: "or",
     email: "E-mail",
     password: "Password",
     submit: "Log in",
@@ -45,6 +59,7 @@ const en = {
   },
   signUp: {
     title: "Sign up",
+    subtitle: "A free account keeps your crates and lets you DJ and chat.",
     email: "E-mail",
     password: "Password",
     nickname: "Nickname",
@@ -67,12 +82,14 @@ const en = {
     emailLink: "Use your e-mail instead",
     codeSent: "We texted a code to {{phone}}.",
     codeLabel: "Code",
+    codeRequired: "Enter the code we texted you.",
     verify: "Verify",
     verifying: "Verifying…",
     changeNumber: "Use another number",
   },
   validation: {
     emailRequired: "Enter your e-mail address.",
+    emailInvalid: "Enter an e-mail address like name@example.com.",
     passwordRequired: "Enter your password.",
   },
   remotes: {
@@ -81,6 +98,7 @@ const en = {
   },
   notFound: {
     title: "Page not found",
+    body: "This record skipped: the page you asked for is not here. It may have moved, or the link is mistyped.",
     back: "Go to the home page",
   },
 };
@@ -112,14 +130,28 @@ const es: typeof en = {
     loggedOut: "Has cerrado la sesión. ¡Nos vemos en la pista!",
   },
   home: {
+    eyebrow: "Salas en directo, DJ de verdad",
     title: "Escuchad juntos",
     intro: "Únete a salas en directo, ocupa un puesto de DJ y pon canciones para toda la sala.",
-    guestHint: "Estás navegando como invitado. Regístrate para guardar cajas, pinchar y chatear.",
+    guestHint: "Regístrate para guardar tus cajas, pinchar y chatear.",
     welcome: "Hola de nuevo, {{name}}.",
+    welcomeNew: "¡Te damos la bienvenida a Turntable, {{name}}! Elige una sala y saluda.",
     browse: "Ver salas",
+    join: "Crear una cuenta gratis",
+    features: {
+      title: "Qué puedes hacer aquí",
+      booth: "Sube a la cabina",
+      boothBody: "Ocupa un puesto de DJ y pon tus canciones para toda la sala, sincronizadas.",
+      floor: "Mueve la pista",
+      floorBody: "Vota cada canción, chatea con el público y sigue a los DJ que te gustan.",
+      crates: "Ordena tus cajas",
+      cratesBody: "Guarda tu cola y tus favoritos, busca en el catálogo e importa listas.",
+    },
   },
   login: {
     title: "Iniciar sesión",
+    subtitle: "Te damos de nuevo la bienvenida a la pista.",
+    or: "o",
     email: "Correo electrónico",
     password: "Contraseña",
     submit: "Iniciar sesión",
@@ -130,6 +162,7 @@ const es: typeof en = {
   },
   signUp: {
     title: "Registrarse",
+    subtitle: "Una cuenta gratuita guarda tus cajas y te deja pinchar y chatear.",
     email: "Correo electrónico",
     password: "Contraseña",
     nickname: "Apodo",
@@ -154,12 +187,14 @@ const es: typeof en = {
     emailLink: "Usar tu correo electrónico",
     codeSent: "Te hemos enviado un código por SMS al {{phone}}.",
     codeLabel: "Código",
+    codeRequired: "Introduce el código que te enviamos.",
     verify: "Verificar",
     verifying: "Verificando…",
     changeNumber: "Usar otro número",
   },
   validation: {
     emailRequired: "Introduce tu correo electrónico.",
+    emailInvalid: "Introduce un correo como nombre@ejemplo.com.",
     passwordRequired: "Introduce tu contraseña.",
   },
   remotes: {
@@ -168,6 +203,7 @@ const es: typeof en = {
   },
   notFound: {
     title: "Página no encontrada",
+    body: "Este disco ha saltado: la página que buscas no está aquí. Puede que se haya movido o que el enlace esté mal escrito.",
     back: "Ir a la página de inicio",
   },
 };

@@ -8,17 +8,33 @@ import { AccountService } from "@tt/proto/tt/user/v1/account_service_pb";
 import { SubscriptionService } from "@tt/proto/tt/payment/v1/subscription_service_pb";
 import { useAppTranslation, useErrorText, useKit } from "@tt/web-kit";
 import { toSessionUser, toStoredToken, useClient } from "@tt/web-kit/connect";
+import { buttonClass, EmptyState, ErrorMessage, Loading } from "@tt/web-kit/ui";
+import { Link2Off } from "lucide-react";
+import { Link } from "react-router";
 
 export const MAGIC_LINK_NAMESPACE = "magicLink";
 export const en = {
   signingIn: "Signing you in…",
   opening: "Opening the checkout…",
   noPlan: "This plan is not on sale.",
+  failed: "This link did not sign you in",
+  failedBody: "Magic links work once and for a short time. Log in with your e-mail, or ask for a new link.",
+  login: "Log in",
+  checkoutFailed: "The checkout did not open",
+  checkoutBody: "You are signed in. The plans are in the shop.",
+  shop: "Open the shop",
 };
 export const es: typeof en = {
   signingIn: "Iniciando sesión…",
   opening: "Abriendo el pago…",
   noPlan: "Este plan no está a la venta.",
+  failed: "Este enlace no ha iniciado tu sesión",
+  failedBody:
+    "Los enlaces mágicos sirven una vez y durante poco tiempo. Inicia sesión con tu correo o pide un enlace nuevo.",
+  login: "Iniciar sesión",
+  checkoutFailed: "No se ha podido abrir el pago",
+  checkoutBody: "Has iniciado sesión. Los planes están en la tienda.",
+  shop: "Abrir la tienda",
 };
 
 /** Where the browser goes for a checkout; replaced in component tests. */
@@ -85,8 +101,24 @@ export function MagicLinkPage() {
   }, [accounts, errorText, navigate, queryClient, rest, session, subscriptions, t, token]);
 
   return (
-    <section className="tt-card" aria-live="polite">
-      {error ? <p role="alert">{error}</p> : <p className="tt-loading">{opening ? t("opening") : t("signingIn")}</p>}
+    <section className="tt-magic-link" aria-live="polite">
+      {error ? (
+        <EmptyState
+          headingLevel={2}
+          icon={<Link2Off />}
+          title={opening ? t("checkoutFailed") : t("failed")}
+          action={
+            <Link className={buttonClass()} to={opening ? "/shop" : "/login"}>
+              {opening ? t("shop") : t("login")}
+            </Link>
+          }
+        >
+          {opening ? t("checkoutBody") : t("failedBody")}
+        </EmptyState>
+      ) : (
+        <Loading label={opening ? t("opening") : t("signingIn")} />
+      )}
+      {error && <ErrorMessage>{error}</ErrorMessage>}
     </section>
   );
 }

@@ -2,9 +2,10 @@ import { create } from "@bufbuild/protobuf";
 import { fireEvent, screen, waitFor, within } from "@testing-library/react";
 import { DjFanSchema } from "@tt/proto/tt/room/v1/dj_fan_service_pb";
 import { FriendInvitationSchema } from "@tt/proto/tt/room/v1/friend_service_pb";
+import { userEvent } from "@testing-library/user-event";
 import { createTestKit, createTestUserService } from "@tt/web-kit/testing";
 import { describe, expect, it } from "vitest";
-import { renderShell } from "../testing/render-shell.tsx";
+import { openAccountMenu, renderShell } from "../testing/render-shell.tsx";
 import { followerTake } from "./api.ts";
 import { createTestSocialService, tokenOf } from "./test-social-service.ts";
 
@@ -46,9 +47,11 @@ describe("followerTake (002 §9)", () => {
 
 describe("shell social screens", () => {
   it("links the signed-in user's menu to their friends and fans", async () => {
+    const user = userEvent.setup();
     const { render } = setup("/");
     render();
-    fireEvent.click(await screen.findByRole("link", { name: "Friends and fans" }));
+    await openAccountMenu(user);
+    await user.click(await screen.findByRole("menuitem", { name: "Friends and fans" }));
     expect(await screen.findByRole("heading", { level: 1, name: "Friends and fans" })).toBeTruthy();
   });
 
