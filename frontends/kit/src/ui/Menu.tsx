@@ -19,7 +19,15 @@ export function Menu({
     <DropdownMenu.Root>
       <DropdownMenu.Trigger asChild>{trigger}</DropdownMenu.Trigger>
       <DropdownMenu.Portal>
-        <DropdownMenu.Content className="tt-menu" align={align} sideOffset={6} collisionPadding={8} aria-label={label}>
+        <DropdownMenu.Content
+          className="tt-menu"
+          align={align}
+          sideOffset={6}
+          collisionPadding={8}
+          aria-label={label}
+          // Radix names the menu by its trigger (aria-labelledby), which would win over the label given here.
+          {...(label ? { "aria-labelledby": undefined } : {})}
+        >
           {children}
         </DropdownMenu.Content>
       </DropdownMenu.Portal>
