@@ -5,8 +5,9 @@
 import { configure } from "@testing-library/react";
 
 // Screens come in lazy chunks (the design system's components with them) that a worker imports and transforms
-// cold the first time: on a busy machine that takes longer than Testing Library's default second.
-configure({ asyncUtilTimeout: 5_000 });
+// cold the first time: on a busy machine (two cores, several test runs and builds) that takes seconds, far
+// beyond Testing Library's default second.
+configure({ asyncUtilTimeout: 15_000 });
 
 if (typeof window !== "undefined") {
   const proto = window.Element.prototype as Element & Record<string, unknown>;

@@ -50,6 +50,9 @@ describe("useFormat", () => {
   it("takes a protobuf timestamp, a bigint of milliseconds and bad input", () => {
     const format = createFormatters("en");
     expect(format.date({ toDate: () => WHEN })).toBe(format.date(WHEN));
+    // What the services send: a google.protobuf.Timestamp message (seconds as a bigint, nanos).
+    expect(format.dateTime({ seconds: BigInt(WHEN.getTime() / 1000), nanos: 0 })).toBe(format.dateTime(WHEN));
+    expect(format.date({ seconds: BigInt(WHEN.getTime() / 1000) })).toMatch(/2026/);
     expect(format.date(BigInt(WHEN.getTime()))).toBe(format.date(WHEN));
     expect(format.date("not a date")).toBe("");
     expect(format.duration(3725)).toBe("1:02:05");

@@ -8,7 +8,7 @@ import { AccountService } from "@tt/proto/tt/user/v1/account_service_pb";
 import { SubscriptionService } from "@tt/proto/tt/payment/v1/subscription_service_pb";
 import { useAppTranslation, useErrorText, useKit } from "@tt/web-kit";
 import { toSessionUser, toStoredToken, useClient } from "@tt/web-kit/connect";
-import { buttonClass, EmptyState, ErrorMessage, Loading } from "@tt/web-kit/ui";
+import { buttonClass, EmptyState, Loading } from "@tt/web-kit/ui";
 import { Link2Off } from "lucide-react";
 import { Link } from "react-router";
 
@@ -18,7 +18,7 @@ export const en = {
   opening: "Opening the checkout…",
   noPlan: "This plan is not on sale.",
   failed: "This link did not sign you in",
-  failedBody: "Magic links work once and for a short time. Log in with your e-mail, or ask for a new link.",
+  failedBody: "Magic links work once and for a short time: log in with your e-mail, or ask for a new link.",
   login: "Log in",
   checkoutFailed: "The checkout did not open",
   checkoutBody: "You are signed in. The plans are in the shop.",
@@ -103,22 +103,24 @@ export function MagicLinkPage() {
   return (
     <section className="tt-magic-link" aria-live="polite">
       {error ? (
-        <EmptyState
-          headingLevel={2}
-          icon={<Link2Off />}
-          title={opening ? t("checkoutFailed") : t("failed")}
-          action={
-            <Link className={buttonClass()} to={opening ? "/shop" : "/login"}>
-              {opening ? t("shop") : t("login")}
-            </Link>
-          }
-        >
-          {opening ? t("checkoutBody") : t("failedBody")}
-        </EmptyState>
+        // The server's message is the body; the title and the next step say what it means for the reader.
+        <div role="alert">
+          <EmptyState
+            headingLevel={2}
+            icon={<Link2Off />}
+            title={opening ? t("checkoutFailed") : t("failed")}
+            action={
+              <Link className={buttonClass()} to={opening ? "/shop" : "/login"}>
+                {opening ? t("shop") : t("login")}
+              </Link>
+            }
+          >
+            {`${error.replace(/\.$/, "")}. ${opening ? t("checkoutBody") : t("failedBody")}`}
+          </EmptyState>
+        </div>
       ) : (
         <Loading label={opening ? t("opening") : t("signingIn")} />
       )}
-      {error && <ErrorMessage>{error}</ErrorMessage>}
     </section>
   );
 }

@@ -1,4 +1,4 @@
-import { useErrorText } from "@tt/web-kit";
+import { useErrorText, useSession } from "@tt/web-kit";
 import type { Avatar as ShopAvatar } from "@tt/proto/tt/merch/v1/merch_pb";
 import {
   Avatar,
@@ -30,6 +30,7 @@ export function AvatarsScreen() {
   const errorText = useErrorText();
   const names = useNames();
   const tokens = useTokens();
+  const me = useSession().user?.uuid ?? "";
   const avatars = useAvatars();
   const profile = useOwnProfile();
   const account = useTokenAccount();
@@ -48,7 +49,8 @@ export function AvatarsScreen() {
         {currentAvatar ? (
           <Preview avatar={currentAvatar} />
         ) : (
-          <Avatar id={current || "default"} name={currentName} size="xl" decorative />
+          // The default is drawn from the user's id: the same face as in the header and the rooms.
+          <Avatar id={me} name={currentName} size="xl" decorative />
         )}
         <div>
           <h2 className="tt-shop-current__title">{t("avatars.wearing")}</h2>
