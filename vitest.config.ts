@@ -41,6 +41,8 @@ export default defineConfig({
           name: "web",
           include: ["frontends/*/src/**/*.test.{ts,tsx}"],
           environment: "jsdom",
+          // The browser APIs Radix needs that jsdom lacks (ResizeObserver, pointer capture, scrollIntoView).
+          setupFiles: ["frontends/kit/src/testing/dom-setup.ts"],
           testTimeout: 30_000,
         },
       },

@@ -60,8 +60,10 @@ describe("payment journey", () => {
 
       await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Shop" }).click();
       await page.getByRole("heading", { level: 1, name: "Shop" }).waitFor();
-      await page.getByRole("button", { name: "Tokens and plans" }).click();
-      await page.getByRole("button", { name: "Buy Pack for 1.99 USD" }).click();
+      await page.getByRole("tab", { name: "Tokens and plans" }).click();
+      // A price in the reader's way of writing money; paying asks first and says it happens on the next page.
+      await page.getByRole("button", { name: "Buy Pack for $1.99" }).click();
+      await page.getByRole("alertdialog", { name: "Buy Pack?" }).getByRole("button", { name: "Go to payment" }).click();
       // The development pay page stands in for Stripe Checkout.
       await page.getByRole("heading", { name: "Development checkout" }).waitFor();
       await shot(page, "payment-01-checkout");

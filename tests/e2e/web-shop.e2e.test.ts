@@ -66,13 +66,32 @@ describe("shop app journey", () => {
       await balance(page, "50 tokens");
       await shot(page, "shop-01-granted");
 
+      // Buying asks first, saying what remains; the outcome is a toast.
       await page.getByRole("button", { name: "Confetti: Buy for 15" }).click();
+      const dialog = page.getByRole("alertdialog", { name: "Buy Confetti?" });
+      await dialog.getByText("It costs 15 tokens; 35 tokens remain after it.").waitFor();
+      await shot(page, "shop-02-confirm");
+      await dialog.getByRole("button", { name: "Buy for 15 tokens" }).click();
       await page.getByText("Bought Confetti.").waitFor();
       await balance(page, "35 tokens");
-      await shot(page, "shop-02-bought");
+      await shot(page, "shop-03-bought");
       // The server kept it: a reload shows the same balance.
       await page.reload();
       await balance(page, "35 tokens");
+
+      // The ranking without a season: a designed empty state, and no 404 in the console.
+      const logged: string[] = [];
+      page.on("console", (message) => {
+        if (message.type() === "error") logged.push(message.text());
+      });
+      await page.getByRole("tab", { name: "Ranking" }).click();
+      await page
+        .getByRole("heading", { name: "No season is running" })
+        .or(page.getByRole("heading", { name: /^Season / }))
+        .first()
+        .waitFor();
+      await shot(page, "shop-04-ranking");
+      expect(logged).toEqual([]);
       expect(problems).toEqual([]);
       await page.close();
     },

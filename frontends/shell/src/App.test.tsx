@@ -3,7 +3,7 @@ import { userEvent } from "@testing-library/user-event";
 import { isSignedIn, LOCALE_STORAGE_KEY } from "@tt/web-kit";
 import { createTestKit, createTestUserService, MemoryStorage } from "@tt/web-kit/testing";
 import { describe, expect, it } from "vitest";
-import { renderShell } from "./testing/render-shell.tsx";
+import { openAccountMenu, renderShell } from "./testing/render-shell.tsx";
 
 function setup(path = "/") {
   const service = createTestUserService();
@@ -33,10 +33,18 @@ describe("shell", () => {
     await user.type(screen.getByLabelText("Password"), "correct-horse-1");
     await user.type(screen.getByLabelText("Nickname"), "Ada");
     await user.click(screen.getByRole("button", { name: "Create account" }));
-    expect((await screen.findByTestId("signed-in-user")).textContent).toBe("Signed in as Ada");
+    // The signed-in name is the account chip's, which opens the account menu.
+    expect((await screen.findByTestId("signed-in-user")).textContent).toBe("Ada");
     expect(isSignedIn(kit.session.getSnapshot())).toBe(true);
+    // A brand-new account is greeted as new, never "welcome back".
+    expect((await screen.findByTestId("home-greeting")).textContent).toBe(
+      "Welcome to Turntable, Ada! Pick a room and say hi.",
+    );
 
-    await user.click(screen.getByRole("button", { name: "Log out" }));
+    await openAccountMenu(user);
+    await user.click(await screen.findByRole("menuitem", { name: "Log out" }));
+    // The outcome is told as a toast, and the home page is the guest's again.
+    expect(await screen.findByText("You are logged out. See you on the floor!", {}, { timeout: 10_000 })).toBeTruthy();
     expect(await screen.findByText("Browsing as a guest")).toBeTruthy();
     expect(isSignedIn(kit.session.getSnapshot())).toBe(false);
     expect(service.calls).toContain("Logout");
@@ -45,7 +53,9 @@ describe("shell", () => {
     await user.type(await screen.findByLabelText("E-mail"), "ada@example.com");
     await user.type(screen.getByLabelText("Password"), "correct-horse-1");
     await user.click(screen.getByRole("button", { name: "Log in" }));
-    expect((await screen.findByTestId("signed-in-user")).textContent).toBe("Signed in as Ada");
+    await waitFor(() => expect(screen.getByTestId("signed-in-user").textContent).toBe("Ada"));
+    // A returning user is welcomed back.
+    expect((await screen.findByTestId("home-greeting")).textContent).toBe("Welcome back, Ada.");
   });
 
   it("shows the server's message for a wrong password and for a taken e-mail (spec 002 §8)", async () => {
@@ -68,7 +78,14 @@ describe("shell", () => {
     const user = userEvent.setup();
     const { service } = setup("/login");
     await user.click(await screen.findByRole("button", { name: "Log in" }));
-    expect((await screen.findByRole("alert")).textContent).toBe("Enter your e-mail address.");
+    // Each field says what it needs, beside it.
+    const alerts = await screen.findAllByRole("alert");
+    expect(alerts.map((alert) => alert.textContent)).toEqual(["Enter your e-mail address.", "Enter your password."]);
+    expect(screen.getByLabelText("E-mail").getAttribute("aria-invalid")).toBe("true");
+    await user.type(screen.getByLabelText("E-mail"), "not-an-address");
+    expect((await screen.findByText("Enter an e-mail address like name@example.com.")).id).toBe(
+      screen.getByLabelText("E-mail").getAttribute("aria-describedby"),
+    );
     expect(service.calls).not.toContain("Login");
   });
 

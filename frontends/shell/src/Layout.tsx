@@ -111,7 +111,7 @@ export function Layout({ children }: { children: ReactNode }) {
       <header className="tt-header">
         <Link to="/" className="tt-brand">
           <Disc3 aria-hidden="true" className="tt-brand__mark" />
-          {t("brand")}
+          <span className="tt-brand__name">{t("brand")}</span>
         </Link>
         <nav aria-label={t("nav.label")} className="tt-nav">
           <ul>

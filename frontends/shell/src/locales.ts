@@ -27,11 +27,23 @@ const en = {
     loggedOut: "You are logged out. See you on the floor!",
   },
   home: {
+    eyebrow: "Live rooms, real DJs",
     title: "Listen together",
     intro: "Join live rooms, take a DJ seat and play songs for everyone in the room.",
-    guestHint: "You are browsing as a guest. Sign up to keep crates, DJ and chat.",
+    guestHint: "Sign up to keep your crates, take the booth and chat.",
     welcome: "Welcome back, {{name}}.",
+    welcomeNew: "Welcome to Turntable, {{name}}! Pick a room and say hi.",
     browse: "Browse rooms",
+    join: "Create a free account",
+    features: {
+      title: "What you can do here",
+      booth: "Take the booth",
+      boothBody: "Grab a DJ seat and play your songs for everyone in the room, in sync.",
+      floor: "Move the floor",
+      floorBody: "Vote every song up or down, chat with the crowd and follow the DJs you like.",
+      crates: "Dig your crates",
+      cratesBody: "Keep your queue and your likes, search the catalogue and import playlists.",
+    },
   },
   remotes: {
     configError: "The list of app sections could not be loaded.",
@@ -39,6 +51,7 @@ const en = {
   },
   notFound: {
     title: "Page not found",
+    body: "This record skipped: the page you asked for is not here. It may have moved, or the link is mistyped.",
     back: "Go to the home page",
   },
 };
@@ -70,11 +83,23 @@ const es: typeof en = {
     loggedOut: "Has cerrado la sesión. ¡Nos vemos en la pista!",
   },
   home: {
+    eyebrow: "Salas en directo, DJ de verdad",
     title: "Escuchad juntos",
     intro: "Únete a salas en directo, ocupa un puesto de DJ y pon canciones para toda la sala.",
-    guestHint: "Estás navegando como invitado. Regístrate para guardar cajas, pinchar y chatear.",
+    guestHint: "Regístrate para guardar tus cajas, pinchar y chatear.",
     welcome: "Hola de nuevo, {{name}}.",
+    welcomeNew: "¡Te damos la bienvenida a Turntable, {{name}}! Elige una sala y saluda.",
     browse: "Ver salas",
+    join: "Crear una cuenta gratis",
+    features: {
+      title: "Qué puedes hacer aquí",
+      booth: "Sube a la cabina",
+      boothBody: "Ocupa un puesto de DJ y pon tus canciones para toda la sala, sincronizadas.",
+      floor: "Mueve la pista",
+      floorBody: "Vota cada canción, chatea con el público y sigue a los DJ que te gustan.",
+      crates: "Ordena tus cajas",
+      cratesBody: "Guarda tu cola y tus favoritos, busca en el catálogo e importa listas.",
+    },
   },
   remotes: {
     configError: "No se pudo cargar la lista de secciones de la aplicación.",
@@ -82,6 +107,7 @@ const es: typeof en = {
   },
   notFound: {
     title: "Página no encontrada",
+    body: "Este disco ha saltado: la página que buscas no está aquí. Puede que se haya movido o que el enlace esté mal escrito.",
     back: "Ir a la página de inicio",
   },
 };

@@ -1,4 +1,5 @@
-import { screen, fireEvent } from "@testing-library/react";
+import { screen } from "@testing-library/react";
+import { userEvent } from "@testing-library/user-event";
 import { createTestKit, renderWithKit } from "@tt/web-kit/testing";
 import { describe, expect, it } from "vitest";
 import { App } from "./App.tsx";
@@ -19,12 +20,24 @@ describe("shop remote", () => {
   });
 
   it("shows the balance and the consumables, and loads the other screens lazily", async () => {
+    const user = userEvent.setup();
     const { kit } = signedInKit();
     renderWithKit(<App />, kit);
     expect((await screen.findByTestId("token-balance")).textContent).toBe("100 tokens");
     expect(await screen.findByRole("button", { name: "Sticker 1: Buy for 10" })).toBeTruthy();
-    fireEvent.click(screen.getByRole("button", { name: "Ranking" }));
+    await user.click(screen.getByRole("tab", { name: "Ranking" }));
     expect(await screen.findByRole("heading", { name: "Season Winter" })).toBeTruthy();
+  });
+
+  it("opens the tab a link asks for", async () => {
+    const { kit } = signedInKit();
+    window.history.replaceState(null, "", "/shop?tab=plans");
+    try {
+      renderWithKit(<App />, kit);
+      expect((await screen.findByRole("tab", { name: "Tokens and plans" })).getAttribute("aria-selected")).toBe("true");
+    } finally {
+      window.history.replaceState(null, "", "/");
+    }
   });
 
   it("speaks Spanish with ?lang=es", async () => {
@@ -32,6 +45,6 @@ describe("shop remote", () => {
     renderWithKit(<App />, kit);
     expect(await screen.findByRole("heading", { level: 1, name: "Tienda" })).toBeTruthy();
     expect((await screen.findByTestId("token-balance")).textContent).toBe("100 tokens");
-    expect(screen.getByRole("button", { name: "Clasificación" })).toBeTruthy();
+    expect(screen.getByRole("tab", { name: "Clasificación" })).toBeTruthy();
   });
 });

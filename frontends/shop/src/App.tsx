@@ -1,6 +1,9 @@
-import { useAnalytics, useAppTranslation, useSession } from "@tt/web-kit";
-import { lazy, Suspense, useState } from "react";
-import { en, es, SHOP_NAMESPACE } from "./i18n.ts";
+import { useAnalytics, useSession } from "@tt/web-kit";
+import { buttonClass, EmptyState, Loading, Tab, TabList, TabPanel, Tabs } from "@tt/web-kit/ui";
+import { LogIn, ShoppingBag } from "lucide-react";
+import { lazy, Suspense, useRef, useState, type ReactNode } from "react";
+import { Balance } from "./screens/Balance.tsx";
+import { ShellLink, useShopT } from "./screens/shared.tsx";
 import "./shop.css";
 
 // Every screen is its own chunk, fetched on first visit (the remote's entry stays small).
@@ -11,62 +14,100 @@ const RankingScreen = lazy(() => import("./screens/RankingScreen.tsx").then((m) 
 const PlansScreen = lazy(() => import("./subscriptions/PlansScreen.tsx").then((m) => ({ default: m.PlansScreen })));
 
 const TABS = ["shop", "plans", "avatars", "ranking"] as const;
-type Tab = (typeof TABS)[number];
+type ShopTab = (typeof TABS)[number];
 
-/** The shop remote: consumables and token bundles with your balance, avatars, and the season's ranking. */
+/** The tab a link asked for (`/shop?tab=plans`, as magic links and checkouts use), else the consumables. */
+function initialTab(): ShopTab {
+  const asked = new URLSearchParams(globalThis.location?.search ?? "").get("tab");
+  return TABS.find((tab) => tab === asked) ?? "shop";
+}
+
+function Header({ children }: { children?: ReactNode }) {
+  const { t } = useShopT();
+  return (
+    <header className="tt-shop-header">
+      <div>
+        <h1 id="shop-title" className="tt-page-title">
+          {t("title")}
+        </h1>
+        <p className="tt-muted">{t("intro")}</p>
+      </div>
+      {children}
+    </header>
+  );
+}
+
+/** The shop remote: consumables and token bundles with your balance, plans, avatars, and the season's ranking. */
 export function App() {
-  const { t } = useAppTranslation(SHOP_NAMESPACE, { en, es });
+  const { t } = useShopT();
   const { signedIn } = useSession();
-  const [tab, setTab] = useState<Tab>("shop");
+  const [tab, setTab] = useState<ShopTab>(initialTab);
+  // Radix reports a tab chosen by the pointer twice (press, then focus) before the page re-renders: the ref
+  // knows the tab already open, so it is sent once.
+  const shown = useRef(tab);
   const analytics = useAnalytics();
   if (!signedIn) {
     return (
       <section className="tt-shop" aria-labelledby="shop-title">
-        <h1 id="shop-title" className="tt-page-title">
-          {t("title")}
-        </h1>
-        <div className="tt-card tt-empty" role="status">
-          <h2>{t("guestTitle")}</h2>
-          <p className="tt-muted">{t("guestBody")}</p>
-          <a className="tt-button" href="/login">
-            {t("signIn")}
-          </a>
+        <Header />
+        <div role="status">
+          <EmptyState
+            icon={<ShoppingBag />}
+            title={t("guestTitle")}
+            action={
+              <ShellLink to="/login" className={buttonClass()}>
+                <LogIn aria-hidden="true" />
+                {t("signIn")}
+              </ShellLink>
+            }
+          >
+            {t("guestBody")}
+          </EmptyState>
         </div>
       </section>
     );
   }
+  const open = (key: string) => {
+    const next = TABS.find((candidate) => candidate === key) ?? "shop";
+    if (next !== shown.current) analytics.track("shop-action", { action: "open-tab", tab: next });
+    shown.current = next;
+    setTab(next);
+  };
+  const loading = <Loading label={t("loading")} />;
   return (
     <section className="tt-shop" aria-labelledby="shop-title">
-      <h1 id="shop-title" className="tt-page-title">
-        {t("title")}
-      </h1>
-      <nav className="tt-shop-tabs" aria-label={t("nav.label")}>
-        {TABS.map((key) => (
-          <button
-            key={key}
-            type="button"
-            className="tt-shop-tab"
-            aria-current={tab === key ? "page" : undefined}
-            onClick={() => {
-              if (key !== tab) analytics.track("shop-action", { action: "open-tab", tab: key });
-              setTab(key);
-            }}
-          >
-            {t(`nav.${key}`)}
-          </button>
-        ))}
-      </nav>
-      <Suspense fallback={<p className="tt-loading">{t("loading")}</p>}>
-        {tab === "shop" ? (
-          <ShopScreen />
-        ) : tab === "plans" ? (
-          <PlansScreen />
-        ) : tab === "avatars" ? (
-          <AvatarsScreen />
-        ) : (
-          <RankingScreen />
-        )}
-      </Suspense>
+      <Header>
+        <Balance />
+      </Header>
+      <Tabs value={tab} onValueChange={open}>
+        <TabList label={t("nav.label")}>
+          {TABS.map((key) => (
+            <Tab key={key} value={key}>
+              {t(`nav.${key}`)}
+            </Tab>
+          ))}
+        </TabList>
+        <TabPanel value="shop">
+          <Suspense fallback={loading}>
+            <ShopScreen onOpenTab={open} />
+          </Suspense>
+        </TabPanel>
+        <TabPanel value="plans">
+          <Suspense fallback={loading}>
+            <PlansScreen onOpenTab={open} />
+          </Suspense>
+        </TabPanel>
+        <TabPanel value="avatars">
+          <Suspense fallback={loading}>
+            <AvatarsScreen />
+          </Suspense>
+        </TabPanel>
+        <TabPanel value="ranking">
+          <Suspense fallback={loading}>
+            <RankingScreen />
+          </Suspense>
+        </TabPanel>
+      </Tabs>
     </section>
   );
 }

@@ -3,7 +3,8 @@
 // through the kit's analytics client pointed at a recording sink.
 import { create } from "@bufbuild/protobuf";
 import type { ConnectRouter } from "@connectrpc/connect";
-import { fireEvent, screen, waitFor } from "@testing-library/react";
+import { fireEvent, screen, waitFor, within } from "@testing-library/react";
+import { userEvent } from "@testing-library/user-event";
 import { TokenAccountSchema } from "@tt/proto/tt/merch/v1/merch_pb";
 import { TokenService } from "@tt/proto/tt/merch/v1/token_service_pb";
 import { ProductSchema } from "@tt/proto/tt/payment/v1/payment_pb";
@@ -13,6 +14,7 @@ import { createTestKit, recordAnalytics, renderWithKit } from "@tt/web-kit/testi
 import { afterEach, describe, expect, it } from "vitest";
 import { App } from "./App.tsx";
 import { AvatarsScreen } from "./screens/AvatarsScreen.tsx";
+import { Balance } from "./screens/Balance.tsx";
 import { ShopScreen } from "./screens/ShopScreen.tsx";
 import { navigation } from "./subscriptions/payment-api.ts";
 import { PlansScreen } from "./subscriptions/PlansScreen.tsx";
@@ -22,6 +24,13 @@ function signedIn(routes: (router: ConnectRouter) => void) {
   const kit = createTestKit({ routes });
   kit.session.signIn({ token: "t", tokenType: "user" }, { uuid: TEST_USER_UUID, email: "a@example.com", role: "user" });
   return { kit, sink: recordAnalytics(kit) };
+}
+
+/** Opens a product's confirmation dialog and confirms. */
+async function confirm(product: string, action: string) {
+  const user = userEvent.setup();
+  await user.click(await screen.findByRole("button", { name: product }));
+  await user.click(within(await screen.findByRole("alertdialog")).getByRole("button", { name: action }));
 }
 
 const go = navigation.go;
@@ -34,8 +43,9 @@ describe("shop remote analytics", () => {
     const { kit, sink } = signedIn(createTestMerchService().routes);
     renderWithKit(<App />, kit);
     await screen.findByTestId("token-balance");
-    fireEvent.click(screen.getByRole("button", { name: "Ranking" }));
-    fireEvent.click(screen.getByRole("button", { name: "Ranking" }));
+    const user = userEvent.setup();
+    await user.click(screen.getByRole("tab", { name: "Ranking" }));
+    await user.click(screen.getByRole("tab", { name: "Ranking" }));
     expect(sink.of("shop-action")).toEqual([{ action: "open-tab", tab: "ranking" }]);
   });
 
@@ -43,13 +53,13 @@ describe("shop remote analytics", () => {
     const service = createTestMerchService({ balance: 25 });
     const { kit, sink } = signedIn(service.routes);
     renderWithKit(<ShopScreen />, kit);
-    fireEvent.click(await screen.findByRole("button", { name: "Sticker 2: Buy for 20" }));
-    await screen.findByText("Bought Sticker 2.");
+    await confirm("Sticker 2: Buy for 20", "Buy for 20 tokens");
+    await waitFor(() => expect(screen.queryByRole("alertdialog")).toBeNull());
     expect(sink.of("purchase-action")).toEqual([
       { item: "consumable", consumableId: service.consumables[1]?.id, tokenCost: 20, roomUuid: "" },
     ]);
-    fireEvent.click(screen.getByRole("button", { name: "Sticker 2: Buy for 20" }));
-    await screen.findByRole("alert");
+    await confirm("Sticker 2: Buy for 20", "Buy for 20 tokens");
+    await within(screen.getByRole("alertdialog")).findByRole("alert");
     expect(sink.of("purchase-action")).toHaveLength(1);
     expect(sink.events.every((e) => e.deviceData.isLoggedIn)).toBe(true);
   });
@@ -58,13 +68,13 @@ describe("shop remote analytics", () => {
     const { kit, sink } = signedIn(createTestMerchService().routes);
     renderWithKit(<AvatarsScreen />, kit);
     fireEvent.click(await screen.findByRole("button", { name: "Cat: Use" }));
-    await screen.findByText("Current avatar: cat");
+    await screen.findByText("Current avatar: Cat");
     expect(sink.of("shop-action")).toEqual([{ action: "choose-avatar", slug: "cat" }]);
   });
 
   it("sends opening a token account as a shop action", async () => {
     const { kit, sink } = signedIn(createTestMerchService({ balance: null }).routes);
-    renderWithKit(<ShopScreen />, kit);
+    renderWithKit(<Balance />, kit);
     fireEvent.click(await screen.findByRole("button", { name: "Open a token account" }));
     await screen.findByTestId("token-balance");
     expect(sink.of("shop-action")).toEqual([{ action: "open-token-account" }]);
@@ -90,9 +100,9 @@ describe("shop remote analytics", () => {
       router.service(TokenService, { createTokenAccount: account, getSelfTokenAccount: account });
     });
     renderWithKit(<PlansScreen />, kit);
-    fireEvent.click(await screen.findByRole("button", { name: "Buy 100 tokens for 4.99 USD" }));
+    await confirm("Buy 100 tokens for $4.99", "Go to payment");
     await waitFor(() => expect(visited).toEqual(["/pay/s1"]));
-    fireEvent.click(await screen.findByRole("button", { name: "Subscribe to Gold for 9.00 USD" }));
+    await confirm("Subscribe to Gold for $9.00", "Go to payment");
     await waitFor(() => expect(visited).toEqual(["/pay/s1", "/pay/s2"]));
     expect(sink.of("purchase-action")).toEqual([
       { item: "product", productId: "p1", step: "checkout" },

@@ -11,7 +11,12 @@ import {
   type UseFormProps,
   type UseFormReturn,
 } from "react-hook-form";
-import type { z } from "zod";
+import { config, type z } from "zod";
+
+// No eval: zod compiles object schemas with `new Function` when it may, and probes whether it may by calling it;
+// the pages' Content-Security-Policy has no 'unsafe-eval', so the probe is refused and reported as a violation
+// even though zod catches it. Jitless parsing is what the page would fall back to anyway.
+config({ jitless: true });
 
 export type ZodFormOptions<T extends FieldValues, O extends FieldValues = T> = Omit<
   UseFormProps<T, unknown, O>,
@@ -39,7 +44,10 @@ export function serverFieldOf(message: string, fields: readonly string[]): strin
   const first = /^([A-Za-z_][\w.[\]"]*)\s/.exec(message)?.[1];
   if (!first) return undefined;
   const last = first.split(".").at(-1)?.replace(/\[.*$/, "");
-  return fields.find((field) => field === first || field === last);
+  // The text shown has its first letter capitalised (spec 002 §8: "Nickname must …"), so the name is compared
+  // without regard to case.
+  const same = (a: string, b: string | undefined) => b !== undefined && a.toLowerCase() === b.toLowerCase();
+  return fields.find((field) => same(field, first) || same(field, last));
 }
 
 /**

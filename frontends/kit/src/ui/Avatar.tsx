@@ -1,8 +1,9 @@
 import { useEffect, useState } from "react";
+import type * as AvatarArt from "./avatar-art.ts";
 
 export type AvatarSize = "xs" | "sm" | "md" | "lg" | "xl";
 
-type ArtModule = typeof import("./avatar-art.ts");
+type ArtModule = typeof AvatarArt;
 let art: ArtModule | undefined;
 let artLoading: Promise<ArtModule> | undefined;
 
@@ -11,21 +12,18 @@ function loadArt(): Promise<ArtModule> {
   return artLoading;
 }
 
-/** The generated avatar of `seed`, once its chunk is here (at once on later renders). */
+/** The generated avatar of `seed`, once its chunk is here (at once on later renders; the art caches each seed). */
 function useGenerated(seed: string): string | undefined {
-  const [uri, setUri] = useState(() => art?.avatarDataUri(seed));
+  const [, setLoaded] = useState(art !== undefined);
   useEffect(() => {
-    if (art) {
-      setUri(art.avatarDataUri(seed));
-      return;
-    }
+    if (art) return;
     let live = true;
-    void loadArt().then((module) => live && setUri(module.avatarDataUri(seed)));
+    void loadArt().then(() => live && setLoaded(true));
     return () => {
       live = false;
     };
-  }, [seed]);
-  return uri;
+  }, []);
+  return art?.avatarDataUri(seed);
 }
 
 /** A stable hue for the placeholder while the generated avatar loads. */

@@ -16,10 +16,21 @@ export function Menu({
   label?: string;
 }) {
   return (
-    <DropdownMenu.Root>
+    // Not modal: a modal menu locks the page's scroll with a <style> element it injects, which the pages'
+    // Content-Security-Policy (style-src 'self', no 'unsafe-inline') refuses and reports as an error. Focus,
+    // keyboard and closing on an outside click work the same.
+    <DropdownMenu.Root modal={false}>
       <DropdownMenu.Trigger asChild>{trigger}</DropdownMenu.Trigger>
       <DropdownMenu.Portal>
-        <DropdownMenu.Content className="tt-menu" align={align} sideOffset={6} collisionPadding={8} aria-label={label}>
+        <DropdownMenu.Content
+          className="tt-menu"
+          align={align}
+          sideOffset={6}
+          collisionPadding={8}
+          aria-label={label}
+          // Radix names the menu by its trigger (aria-labelledby), which would win over the label given here.
+          {...(label ? { "aria-labelledby": undefined } : {})}
+        >
           {children}
         </DropdownMenu.Content>
       </DropdownMenu.Portal>

@@ -2,12 +2,24 @@
 import { useMemo } from "react";
 import { useAppTranslation } from "@tt/web-kit";
 
-type DateInput = Date | string | number | bigint | { toDate(): Date } | undefined | null;
+type DateInput =
+  | Date
+  | string
+  | number
+  | bigint
+  | { toDate(): Date }
+  | { seconds: bigint | number; nanos?: number }
+  | undefined
+  | null;
 
 function toDate(value: DateInput): Date | undefined {
   if (value === undefined || value === null || value === "") return undefined;
   if (value instanceof Date) return Number.isNaN(value.getTime()) ? undefined : value;
   if (typeof value === "object" && "toDate" in value) return value.toDate();
+  // A google.protobuf.Timestamp as protobuf-es v2 makes it (a plain message: seconds and nanos, no methods).
+  if (typeof value === "object" && "seconds" in value) {
+    return new Date(Number(value.seconds) * 1000 + Math.floor((value.nanos ?? 0) / 1_000_000));
+  }
   const date = new Date(typeof value === "bigint" ? Number(value) : value);
   return Number.isNaN(date.getTime()) ? undefined : date;
 }

@@ -43,12 +43,16 @@ export function AccountMenu({ uuid }: { uuid: string }) {
       <MenuItem
         icon={<LogOut aria-hidden="true" />}
         disabled={logout.isPending}
-        onSelect={() =>
-          logout.mutate(undefined, {
-            onSuccess: () => toast({ title: t("header.loggedOut"), tone: "success" }),
-            onSettled: () => void navigate("/"),
-          })
-        }
+        onSelect={() => {
+          // This menu unmounts as soon as the session is cleared, before the call returns, so the outcome is
+          // told from the promise (a mutate() callback would be dropped with the component). Leaving is local:
+          // the session ends even when the server cannot be reached.
+          void navigate("/");
+          void logout
+            .mutateAsync()
+            .catch(() => undefined)
+            .then(() => toast({ title: t("header.loggedOut"), tone: "success" }));
+        }}
       >
         {t("header.logout")}
       </MenuItem>

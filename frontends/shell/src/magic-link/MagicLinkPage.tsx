@@ -9,17 +9,33 @@ import { AccountService } from "@tt/proto/tt/user/v1/account_service_pb";
 import { SubscriptionService } from "@tt/proto/tt/payment/v1/subscription_service_pb";
 import { useAppTranslation, useErrorText, useKit } from "@tt/web-kit";
 import { toSessionUser, toStoredToken, useClient } from "@tt/web-kit/connect";
+import { buttonClass, EmptyState, Loading } from "@tt/web-kit/ui";
+import { Link2Off } from "lucide-react";
+import { Link } from "../router.tsx";
 
 export const MAGIC_LINK_NAMESPACE = "magicLink";
 export const en = {
   signingIn: "Signing you in…",
   opening: "Opening the checkout…",
   noPlan: "This plan is not on sale.",
+  failed: "This link did not sign you in",
+  failedBody: "Magic links work once and for a short time: log in with your e-mail, or ask for a new link.",
+  login: "Log in",
+  checkoutFailed: "The checkout did not open",
+  checkoutBody: "You are signed in. The plans are in the shop.",
+  shop: "Open the shop",
 };
 export const es: typeof en = {
   signingIn: "Iniciando sesión…",
   opening: "Abriendo el pago…",
   noPlan: "Este plan no está a la venta.",
+  failed: "Este enlace no ha iniciado tu sesión",
+  failedBody:
+    "Los enlaces mágicos sirven una vez y durante poco tiempo. Inicia sesión con tu correo o pide un enlace nuevo.",
+  login: "Iniciar sesión",
+  checkoutFailed: "No se ha podido abrir el pago",
+  checkoutBody: "Has iniciado sesión. Los planes están en la tienda.",
+  shop: "Abrir la tienda",
 };
 
 /** Where the browser goes for a checkout; replaced in component tests. */
@@ -87,8 +103,26 @@ export function MagicLinkPage() {
   }, [accounts, errorText, navigate, queryClient, rest, session, subscriptions, t, token]);
 
   return (
-    <section className="tt-card" aria-live="polite">
-      {error ? <p role="alert">{error}</p> : <p className="tt-loading">{opening ? t("opening") : t("signingIn")}</p>}
+    <section className="tt-magic-link" aria-live="polite">
+      {error ? (
+        // The server's message is the body; the title and the next step say what it means for the reader.
+        <div role="alert">
+          <EmptyState
+            headingLevel={2}
+            icon={<Link2Off />}
+            title={opening ? t("checkoutFailed") : t("failed")}
+            action={
+              <Link className={buttonClass()} to={opening ? "/shop" : "/login"}>
+                {opening ? t("shop") : t("login")}
+              </Link>
+            }
+          >
+            {`${error.replace(/\.$/, "")}. ${opening ? t("checkoutBody") : t("failedBody")}`}
+          </EmptyState>
+        </div>
+      ) : (
+        <Loading label={opening ? t("opening") : t("signingIn")} />
+      )}
     </section>
   );
 }

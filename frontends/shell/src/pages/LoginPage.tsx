@@ -1,63 +1,78 @@
-import { useAppTranslation, useErrorText } from "@tt/web-kit";
-import { useState, type FormEvent } from "react";
+import { useAppTranslation } from "@tt/web-kit";
+import { FormError, TextField, useServerErrors, useZodForm, z } from "@tt/web-kit/form";
+import { Button, buttonClass } from "@tt/web-kit/ui";
+import { Smartphone } from "lucide-react";
+import { useMemo } from "react";
 import { Link, useNavigate } from "../router.tsx";
 import { useLogin } from "../auth/use-auth.ts";
 import { ACCOUNT_NAMESPACE, accountTranslations } from "./locales.ts";
-import { FormError } from "./FormError.tsx";
-import { TextField } from "./TextField.tsx";
+import { AuthCard } from "./AuthCard.tsx";
 
 export function LoginPage() {
   const { t } = useAppTranslation(ACCOUNT_NAMESPACE, accountTranslations);
-  const toText = useErrorText();
   const login = useLogin();
   const navigate = useNavigate();
-  const [email, setEmail] = useState("");
-  const [password, setPassword] = useState("");
-  const [invalid, setInvalid] = useState<string>();
-
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    if (!email.trim()) return setInvalid(t("validation.emailRequired"));
-    if (!password) return setInvalid(t("validation.passwordRequired"));
-    setInvalid(undefined);
-    login.mutate({ email: email.trim(), password }, { onSuccess: () => void navigate("/") });
-  };
+  const schema = useMemo(
+    () =>
+      z.object({
+        email: z
+          .string()
+          .trim()
+          .min(1, t("validation.emailRequired"))
+          .pipe(z.email(t("validation.emailInvalid"))),
+        password: z.string().min(1, t("validation.passwordRequired")),
+      }),
+    [t],
+  );
+  const form = useZodForm(schema, { defaultValues: { email: "", password: "" } });
+  const { formError, fail, clear } = useServerErrors(form);
+  const submit = form.handleSubmit((values) => {
+    clear();
+    login.mutate(values, { onSuccess: () => void navigate("/"), onError: fail });
+  });
 
   return (
-    <section className="tt-card tt-auth" aria-labelledby="login-title">
-      <h1 id="login-title" className="tt-page-title">
-        {t("login.title")}
-      </h1>
-      <form onSubmit={submit} noValidate>
+    <AuthCard
+      id="login-title"
+      title={t("login.title")}
+      subtitle={t("login.subtitle")}
+      footer={
+        <>
+          <p>
+            {t("login.noAccount")} <Link to="/signup">{t("login.signUpLink")}</Link>
+          </p>
+        </>
+      }
+    >
+      <form onSubmit={(event) => void submit(event)} noValidate className="tt-auth__form">
         <TextField
+          form={form}
+          name="email"
           id="login-email"
           label={t("login.email")}
           type="email"
           autoComplete="email"
-          required
-          value={email}
-          onChange={setEmail}
         />
         <TextField
+          form={form}
+          name="password"
           id="login-password"
           label={t("login.password")}
           type="password"
           autoComplete="current-password"
-          required
-          value={password}
-          onChange={setPassword}
         />
-        <FormError message={invalid ?? (login.isError ? toText(login.error) : undefined)} />
-        <button type="submit" className="tt-button" disabled={login.isPending}>
-          {login.isPending ? t("login.submitting") : t("login.submit")}
-        </button>
+        <FormError message={formError} />
+        <Button type="submit" busy={login.isPending} className="tt-auth__submit">
+          {t("login.submit")}
+        </Button>
       </form>
-      <p>
-        {t("login.noAccount")} <Link to="/signup">{t("login.signUpLink")}</Link>
-      </p>
-      <p>
-        <Link to="/login/phone">{t("login.phoneLink")}</Link>
-      </p>
-    </section>
+      <div className="tt-auth__or">
+        <span>{t("login.or")}</span>
+      </div>
+      <Link className={buttonClass("secondary", "md", "tt-auth__alt")} to="/login/phone">
+        <Smartphone aria-hidden="true" />
+        {t("login.phoneLink")}
+      </Link>
+    </AuthCard>
   );
 }

@@ -1,4 +1,4 @@
-import { screen } from "@testing-library/react";
+import { screen, waitFor } from "@testing-library/react";
 import { userEvent } from "@testing-library/user-event";
 import { createTestKit, createTestUserService } from "@tt/web-kit/testing";
 import { describe, expect, it } from "vitest";
@@ -79,7 +79,8 @@ describe("phone-number login once the user service implements it", () => {
     await user.clear(screen.getByLabelText("Code"));
     await user.type(screen.getByLabelText("Code"), "123456");
     await user.click(screen.getByRole("button", { name: "Verify" }));
-    expect((await screen.findByTestId("signed-in-user")).textContent).toContain("Signed in as");
+    // Signed in: the header's account chip shows the new account's name.
+    await waitFor(() => expect(screen.getByTestId("signed-in-user").textContent).toBe("34612345678"));
     expect(kit.session.getSnapshot().accessToken?.tokenType).toBe("user");
     expect(service.calls).toEqual(expect.arrayContaining(["SendMobileCode", "VerifyMobileCode"]));
   });

@@ -1,35 +1,38 @@
 import { Code } from "@connectrpc/connect";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
-import {
-  errorCode,
-  isFeatureUnavailable,
-  isPlausiblePhoneNumber,
-  useAppTranslation,
-  useErrorText,
-  useKit,
-} from "@tt/web-kit";
+import { errorCode, isFeatureUnavailable, isPlausiblePhoneNumber, useAppTranslation, useKit } from "@tt/web-kit";
 import { sendPhoneCode, toSessionUser, toStoredToken, verifyPhoneCode } from "@tt/web-kit/connect";
-import { useState, type FormEvent } from "react";
+import { FormError, TextField, useServerErrors, useZodForm, z } from "@tt/web-kit/form";
+import { Button, buttonClass } from "@tt/web-kit/ui";
+import { Mail, MessageSquareText } from "lucide-react";
+import { useMemo, useState } from "react";
 import { Link, useNavigate } from "../router.tsx";
 import { ACCOUNT_NAMESPACE, accountTranslations } from "./locales.ts";
-import { FormError } from "./FormError.tsx";
-import { TextField } from "./TextField.tsx";
+import { AuthCard } from "./AuthCard.tsx";
+import type { HomeState } from "./HomePage.tsx";
 
 /**
  * Spec 002 §2/§5: the phone-number login. A number is checked here for its shape; whether it is a real,
- * non-VoIP mobile number the server decides (400), and both cases show the spec's message. A server
+ * non-VoIP mobile number the server decides (400), and both cases show the spec's message on the field. A server
  * whose user service does not implement the calls yet gets an honest "not available" — never a pretend
  * "code sent".
  */
 export function PhoneLoginPage() {
   const { t } = useAppTranslation(ACCOUNT_NAMESPACE, accountTranslations);
-  const toText = useErrorText();
   const kit = useKit();
-  const queryClient = useQueryClient();
   const navigate = useNavigate();
-  const [phone, setPhone] = useState("");
-  const [code, setCode] = useState("");
-  const [invalid, setInvalid] = useState(false);
+  const numberSchema = useMemo(
+    () => z.object({ phone: z.string().trim().refine(isPlausiblePhoneNumber, t("phone.invalid")) }),
+    [t],
+  );
+  const codeSchema = useMemo(() => z.object({ code: z.string().trim().min(1, t("phone.codeRequired")) }), [t]);
+  const numberForm = useZodForm(numberSchema, { defaultValues: { phone: "" } });
+  const codeForm = useZodForm(codeSchema, { defaultValues: { code: "" } });
+  const numberErrors = useServerErrors(numberForm);
+  const codeErrors = useServerErrors(codeForm);
+  // "Not available on this server" is the shell's own sentence, not a server's message.
+  const [unavailable, setUnavailable] = useState(false);
+  const queryClient = useQueryClient();
   const send = useMutation({ mutationFn: (number: string) => sendPhoneCode(kit.transport, number) });
   const verify = useMutation({
     mutationFn: (input: { phone: string; code: string }) => verifyPhoneCode(kit.transport, input.phone, input.code),
@@ -37,98 +40,100 @@ export function PhoneLoginPage() {
       if (!res.accessToken || !res.user) return;
       queryClient.clear();
       kit.session.signIn(toStoredToken(res.accessToken), toSessionUser(res.user));
-      void navigate("/");
+      // A number that made a new account is greeted as new on the home page.
+      void navigate("/", res.created ? { state: { welcome: "new" } satisfies HomeState } : undefined);
     },
   });
 
-  const submitNumber = (event: FormEvent) => {
-    event.preventDefault();
-    if (!isPlausiblePhoneNumber(phone)) {
-      setInvalid(true);
-      return;
-    }
-    setInvalid(false);
-    send.mutate(phone);
-  };
+  const submitNumber = numberForm.handleSubmit(({ phone }) => {
+    numberErrors.clear();
+    setUnavailable(false);
+    send.mutate(phone, {
+      onError: (error) => {
+        // The server found the number is not a real mobile one: the spec's message, on the field.
+        if (errorCode(error) === Code.InvalidArgument) {
+          numberForm.setError("phone", { type: "server", message: t("phone.invalid") }, { shouldFocus: true });
+        } else if (isFeatureUnavailable(error)) {
+          setUnavailable(true);
+        } else {
+          numberErrors.fail(error);
+        }
+      },
+    });
+  });
 
-  const submitCode = (event: FormEvent) => {
-    event.preventDefault();
-    if (code.trim()) verify.mutate({ phone, code: code.trim() });
-  };
+  const submitCode = codeForm.handleSubmit(({ code }) => {
+    codeErrors.clear();
+    setUnavailable(false);
+    verify.mutate(
+      { phone: numberForm.getValues("phone").trim(), code },
+      { onError: (error) => (isFeatureUnavailable(error) ? setUnavailable(true) : codeErrors.fail(error)) },
+    );
+  });
+  const unavailableText = unavailable ? t("phone.unavailable") : undefined;
 
-  const sendRejectedNumber = errorCode(send.error) === Code.InvalidArgument;
-  let message: string | undefined;
-  if (invalid || sendRejectedNumber) message = t("phone.invalid");
-  else if (isFeatureUnavailable(send.error)) message = t("phone.unavailable");
-  else if (send.isError) message = toText(send.error);
+  const emailFooter = (
+    <Link className={buttonClass("ghost")} to="/login">
+      <Mail aria-hidden="true" />
+      {t("phone.emailLink")}
+    </Link>
+  );
 
   if (send.isSuccess) {
     return (
-      <section className="tt-card tt-auth" aria-labelledby="phone-title">
-        <h1 id="phone-title" className="tt-page-title">
-          {t("phone.title")}
-        </h1>
-        <p role="status">{t("phone.codeSent", { phone: send.data.phoneNumber || phone })}</p>
-        <form onSubmit={submitCode} noValidate>
+      <AuthCard id="phone-title" title={t("phone.title")} footer={emailFooter}>
+        <p className="tt-auth__notice" role="status">
+          <MessageSquareText aria-hidden="true" />
+          <span>{t("phone.codeSent", { phone: send.data.phoneNumber || numberForm.getValues("phone") })}</span>
+        </p>
+        <form onSubmit={(event) => void submitCode(event)} noValidate className="tt-auth__form">
           <TextField
+            form={codeForm}
+            name="code"
             id="phone-code"
             label={t("phone.codeLabel")}
             inputMode="numeric"
             autoComplete="one-time-code"
-            required
-            value={code}
-            onChange={setCode}
+            className="tt-auth__code"
           />
-          <FormError
-            message={
-              isFeatureUnavailable(verify.error)
-                ? t("phone.unavailable")
-                : verify.isError
-                  ? toText(verify.error)
-                  : undefined
-            }
-          />
-          <button type="submit" className="tt-button" disabled={verify.isPending}>
-            {verify.isPending ? t("phone.verifying") : t("phone.verify")}
-          </button>
+          <FormError message={unavailableText ?? codeErrors.formError} />
+          <Button type="submit" busy={verify.isPending} className="tt-auth__submit">
+            {t("phone.verify")}
+          </Button>
         </form>
-        <p>
-          <button type="button" className="tt-button tt-button--quiet" onClick={() => send.reset()}>
-            {t("phone.changeNumber")}
-          </button>
-        </p>
-      </section>
+        <Button
+          variant="ghost"
+          className="tt-auth__alt"
+          onClick={() => {
+            send.reset();
+            codeForm.reset();
+            codeErrors.clear();
+          }}
+        >
+          {t("phone.changeNumber")}
+        </Button>
+      </AuthCard>
     );
   }
 
   return (
-    <section className="tt-card tt-auth" aria-labelledby="phone-title">
-      <h1 id="phone-title" className="tt-page-title">
-        {t("phone.title")}
-      </h1>
-      <p id="phone-intro">{t("phone.intro")}</p>
-      <form onSubmit={submitNumber} noValidate>
+    <AuthCard id="phone-title" title={t("phone.title")} subtitle={t("phone.intro")} footer={emailFooter}>
+      <form onSubmit={(event) => void submitNumber(event)} noValidate className="tt-auth__form">
         <TextField
+          form={numberForm}
+          name="phone"
           id="phone-number"
           label={t("phone.label")}
+          hint={t("phone.hint")}
           type="tel"
           inputMode="tel"
           autoComplete="tel"
-          required
-          invalid={invalid || sendRejectedNumber}
-          describedBy="phone-intro"
-          hint={t("phone.hint")}
-          value={phone}
-          onChange={setPhone}
         />
-        <FormError message={message} />
-        <button type="submit" className="tt-button" disabled={send.isPending}>
-          {send.isPending ? t("phone.submitting") : t("phone.submit")}
-        </button>
+        <FormError message={unavailableText ?? numberErrors.formError} />
+        <Button type="submit" busy={send.isPending} className="tt-auth__submit">
+          {t("phone.submit")}
+        </Button>
       </form>
-      <p>
-        <Link to="/login">{t("phone.emailLink")}</Link>
-      </p>
-    </section>
+    </AuthCard>
   );
 }

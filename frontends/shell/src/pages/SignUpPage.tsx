@@ -1,76 +1,91 @@
-import { useAppTranslation, useErrorText } from "@tt/web-kit";
-import { useState, type FormEvent } from "react";
+import { useAppTranslation } from "@tt/web-kit";
+import { FormError, TextField, useServerErrors, useZodForm, z } from "@tt/web-kit/form";
+import { Button, buttonClass } from "@tt/web-kit/ui";
+import { Smartphone } from "lucide-react";
+import { useMemo } from "react";
 import { Link, useNavigate } from "../router.tsx";
 import { useSignUp } from "../auth/use-auth.ts";
 import { ACCOUNT_NAMESPACE, accountTranslations } from "./locales.ts";
-import { FormError } from "./FormError.tsx";
-import { TextField } from "./TextField.tsx";
+import { AuthCard } from "./AuthCard.tsx";
+import type { HomeState } from "./HomePage.tsx";
 
 export function SignUpPage() {
   const { t } = useAppTranslation(ACCOUNT_NAMESPACE, accountTranslations);
-  const toText = useErrorText();
   const signUp = useSignUp();
   const navigate = useNavigate();
-  const [email, setEmail] = useState("");
-  const [password, setPassword] = useState("");
-  const [nickname, setNickname] = useState("");
-  const [invalid, setInvalid] = useState<string>();
-
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    // Spec 000: sign-up needs an e-mail and a password; the server's rules decide the rest.
-    if (!email.trim()) return setInvalid(t("validation.emailRequired"));
-    if (!password) return setInvalid(t("validation.passwordRequired"));
-    setInvalid(undefined);
-    signUp.mutate(
-      { email: email.trim(), password, nickname: nickname.trim() },
-      { onSuccess: () => void navigate("/") },
-    );
-  };
+  // Spec 000: sign-up needs an e-mail and a password; the server's rules decide the rest (and say so on the field).
+  const schema = useMemo(
+    () =>
+      z.object({
+        email: z
+          .string()
+          .trim()
+          .min(1, t("validation.emailRequired"))
+          .pipe(z.email(t("validation.emailInvalid"))),
+        password: z.string().min(1, t("validation.passwordRequired")),
+        nickname: z.string().trim(),
+      }),
+    [t],
+  );
+  const form = useZodForm(schema, { defaultValues: { email: "", password: "", nickname: "" } });
+  const { formError, fail, clear } = useServerErrors(form);
+  const submit = form.handleSubmit((values) => {
+    clear();
+    signUp.mutate(values, {
+      // A new account is greeted as new on the home page, never "welcome back".
+      onSuccess: () => void navigate("/", { state: { welcome: "new" } satisfies HomeState }),
+      onError: fail,
+    });
+  });
 
   return (
-    <section className="tt-card tt-auth" aria-labelledby="signup-title">
-      <h1 id="signup-title" className="tt-page-title">
-        {t("signUp.title")}
-      </h1>
-      <form onSubmit={submit} noValidate>
+    <AuthCard
+      id="signup-title"
+      title={t("signUp.title")}
+      subtitle={t("signUp.subtitle")}
+      footer={
+        <p>
+          {t("signUp.haveAccount")} <Link to="/login">{t("signUp.loginLink")}</Link>
+        </p>
+      }
+    >
+      <form onSubmit={(event) => void submit(event)} noValidate className="tt-auth__form">
         <TextField
+          form={form}
+          name="email"
           id="signup-email"
           label={t("signUp.email")}
           type="email"
           autoComplete="email"
-          required
-          value={email}
-          onChange={setEmail}
         />
         <TextField
+          form={form}
+          name="password"
           id="signup-password"
           label={t("signUp.password")}
           type="password"
           autoComplete="new-password"
-          required
-          value={password}
-          onChange={setPassword}
         />
         <TextField
+          form={form}
+          name="nickname"
           id="signup-nickname"
           label={t("signUp.nickname")}
-          autoComplete="nickname"
           hint={t("signUp.nicknameHint")}
-          value={nickname}
-          onChange={setNickname}
+          autoComplete="nickname"
         />
-        <FormError message={invalid ?? (signUp.isError ? toText(signUp.error) : undefined)} />
-        <button type="submit" className="tt-button" disabled={signUp.isPending}>
-          {signUp.isPending ? t("signUp.submitting") : t("signUp.submit")}
-        </button>
+        <FormError message={formError} />
+        <Button type="submit" busy={signUp.isPending} className="tt-auth__submit">
+          {t("signUp.submit")}
+        </Button>
       </form>
-      <p>
-        {t("signUp.haveAccount")} <Link to="/login">{t("signUp.loginLink")}</Link>
-      </p>
-      <p>
-        <Link to="/login/phone">{t("signUp.phoneLink")}</Link>
-      </p>
-    </section>
+      <div className="tt-auth__or">
+        <span>{t("login.or")}</span>
+      </div>
+      <Link className={buttonClass("secondary", "md", "tt-auth__alt")} to="/login/phone">
+        <Smartphone aria-hidden="true" />
+        {t("signUp.phoneLink")}
+      </Link>
+    </AuthCard>
   );
 }

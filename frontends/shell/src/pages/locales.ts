@@ -5,6 +5,8 @@ import type { Translations } from "@tt/web-kit";
 const en = {
   login: {
     title: "Log in",
+    subtitle: "Welcome back to the floor.",
+    or: "or",
     email: "E-mail",
     password: "Password",
     submit: "Log in",
@@ -15,6 +17,7 @@ const en = {
   },
   signUp: {
     title: "Sign up",
+    subtitle: "A free account keeps your crates and lets you DJ and chat.",
     email: "E-mail",
     password: "Password",
     nickname: "Nickname",
@@ -37,12 +40,14 @@ const en = {
     emailLink: "Use your e-mail instead",
     codeSent: "We texted a code to {{phone}}.",
     codeLabel: "Code",
+    codeRequired: "Enter the code we texted you.",
     verify: "Verify",
     verifying: "Verifying…",
     changeNumber: "Use another number",
   },
   validation: {
     emailRequired: "Enter your e-mail address.",
+    emailInvalid: "Enter an e-mail address like name@example.com.",
     passwordRequired: "Enter your password.",
   },
 };
@@ -50,6 +55,8 @@ const en = {
 const es: typeof en = {
   login: {
     title: "Iniciar sesión",
+    subtitle: "Te damos de nuevo la bienvenida a la pista.",
+    or: "o",
     email: "Correo electrónico",
     password: "Contraseña",
     submit: "Iniciar sesión",
@@ -60,6 +67,7 @@ const es: typeof en = {
   },
   signUp: {
     title: "Registrarse",
+    subtitle: "Una cuenta gratuita guarda tus cajas y te deja pinchar y chatear.",
     email: "Correo electrónico",
     password: "Contraseña",
     nickname: "Apodo",
@@ -84,12 +92,14 @@ const es: typeof en = {
     emailLink: "Usar tu correo electrónico",
     codeSent: "Te hemos enviado un código por SMS al {{phone}}.",
     codeLabel: "Código",
+    codeRequired: "Introduce el código que te enviamos.",
     verify: "Verificar",
     verifying: "Verificando…",
     changeNumber: "Usar otro número",
   },
   validation: {
     emailRequired: "Introduce tu correo electrónico.",
+    emailInvalid: "Introduce un correo como nombre@ejemplo.com.",
     passwordRequired: "Introduce tu contraseña.",
   },
 };

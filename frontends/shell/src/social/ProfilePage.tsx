@@ -1,12 +1,61 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { useSession } from "@tt/web-kit";
-import { useParams } from "../router.tsx";
-import { socialKeys, useBlockClient, useDjFanClient, useFriendClient, useSocialT } from "./api.ts";
-import { ErrorMessage } from "./ErrorMessage.tsx";
+import { useErrorText, useSession } from "@tt/web-kit";
+import {
+  Avatar,
+  Badge,
+  Button,
+  buttonClass,
+  ConfirmDialog,
+  EmptyState,
+  ErrorMessage,
+  Skeleton,
+  toast,
+  useFormat,
+  useNames,
+} from "@tt/web-kit/ui";
+import {
+  Ban,
+  Check,
+  Clock,
+  LogIn,
+  ShoppingBag,
+  UserCheck,
+  UserMinus,
+  UserPlus,
+  UserRoundX,
+  Users,
+  X,
+} from "lucide-react";
+import { Link, useParams } from "../router.tsx";
+import {
+  socialKeys,
+  useAvatarImage,
+  useBlockClient,
+  useDjFanClient,
+  useFriendClient,
+  useProfile,
+  useSocialT,
+} from "./api.ts";
+import { useNameOf } from "./Person.tsx";
 
-/** A user's profile actions: follow the DJ, invite as a friend (or answer their invitation), block. */
+/** 404 is an answer: "not followed", "not blocked". */
+async function exists(call: () => Promise<unknown>): Promise<boolean> {
+  try {
+    await call();
+    return true;
+  } catch (error) {
+    if ((error as { code?: number }).code === 5) return false;
+    throw error;
+  }
+}
+
+/** A user's profile: who they are, their fans, and what you can do: follow the DJ, invite as a friend, block. */
 export function ProfilePage() {
   const { t } = useSocialT();
+  const errorText = useErrorText();
+  const format = useFormat();
+  const names = useNames();
+  const nameOf = useNameOf();
   const { user: target = "" } = useParams();
   const { signedIn, user } = useSession();
   const me = user?.uuid ?? "";
@@ -15,6 +64,8 @@ export function ProfilePage() {
   const blocks = useBlockClient();
   const queryClient = useQueryClient();
   const key = socialKeys.profile(target);
+  const profile = useProfile(target);
+  const image = useAvatarImage(profile.data?.avatarId || undefined);
   const counts = useQuery({ queryKey: [...key, "counts"], queryFn: () => fans.countDjFans({ id: target }) });
   const enabled = signedIn && Boolean(me) && me !== target;
   const friendship = useQuery({
@@ -25,134 +76,243 @@ export function ProfilePage() {
   const following = useQuery({
     queryKey: [...key, "following"],
     enabled,
-    // 404 "DJ not followed" is an answer: not following.
-    queryFn: async () => {
-      try {
-        await fans.getDjFan({ id: target });
-        return true;
-      } catch (error) {
-        if ((error as { code?: number }).code === 5) return false;
-        throw error;
-      }
-    },
+    queryFn: () => exists(() => fans.getDjFan({ id: target })),
   });
   const blocked = useQuery({
     queryKey: [...key, "blocked"],
     enabled,
-    queryFn: async () => {
-      try {
-        await blocks.getBlockedUser({ id: target });
-        return true;
-      } catch (error) {
-        if ((error as { code?: number }).code === 5) return false;
-        throw error;
-      }
-    },
+    queryFn: () => exists(() => blocks.getBlockedUser({ id: target })),
   });
+  const name = nameOf(profile.data ?? undefined);
   const act = useMutation({
-    mutationFn: async (action: () => Promise<unknown>) => {
+    mutationFn: async ({ action }: { action: () => Promise<unknown>; done: string }) => {
       await action();
     },
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: socialKeys.all }),
+    onSuccess: (_answer, { done }) => {
+      toast({ title: done, tone: "success" });
+      return queryClient.invalidateQueries({ queryKey: socialKeys.all });
+    },
+    onError: (error) => toast({ title: errorText(error), tone: "error" }),
   });
-  const pending = friendship.data?.pendingInvitation;
-  return (
-    <section className="tt-social tt-card" aria-labelledby="profile-title">
-      <h1 id="profile-title" className="tt-page-title">
-        {t("profile.title", { user: target })}
-      </h1>
-      {counts.data && (
-        <p className="tt-muted">{t("profile.counts", { fans: counts.data.fans, following: counts.data.following })}</p>
-      )}
-      <ErrorMessage error={counts.error ?? friendship.error ?? following.error ?? blocked.error} />
-      {me === target && <p>{t("profile.yourself")}</p>}
-      {enabled && (
-        <div className="tt-social-actions">
-          {following.data === true ? (
-            <button
-              type="button"
-              className="tt-button tt-button--quiet"
-              onClick={() => act.mutate(() => fans.unfollowDj({ id: target }))}
-            >
-              {t("profile.unfollow")}
-            </button>
-          ) : (
-            <button
-              type="button"
-              className="tt-button"
-              onClick={() => act.mutate(() => fans.followDj({ djId: target }))}
-            >
-              {t("profile.follow")}
-            </button>
-          )}
-          {friendship.data?.friends ? (
-            <>
-              <p>{t("profile.friends")}</p>
-              <button
-                type="button"
-                className="tt-button tt-button--quiet"
-                onClick={() => act.mutate(() => friends.deleteFriend({ id: target }))}
-              >
-                {t("profile.unfriend")}
-              </button>
-            </>
-          ) : pending && pending.toUserId === me ? (
-            <>
-              <p>{t("profile.pendingToMe")}</p>
-              <button
-                type="button"
-                className="tt-button"
-                onClick={() =>
-                  act.mutate(() => friends.handleFriend({ invitationId: pending.id, invitationStatus: "accepted" }))
-                }
-              >
-                {t("people.accept")}
-              </button>
-              <button
-                type="button"
-                className="tt-button tt-button--quiet"
-                onClick={() =>
-                  act.mutate(() => friends.handleFriend({ invitationId: pending.id, invitationStatus: "rejected" }))
-                }
-              >
-                {t("people.reject")}
-              </button>
-            </>
-          ) : pending ? (
-            <p>{t("profile.pendingFromMe")}</p>
-          ) : (
-            <button
-              type="button"
-              className="tt-button"
-              onClick={() => act.mutate(() => friends.sendFriendInvitation({ userId: target }))}
-            >
-              {t("profile.invite")}
-            </button>
-          )}
-          {blocked.data ? (
-            <>
-              <p>{t("profile.blocked")}</p>
-              <button
-                type="button"
-                className="tt-button tt-button--quiet"
-                onClick={() => act.mutate(() => blocks.unblockUser({ id: target }))}
-              >
-                {t("profile.unblock")}
-              </button>
-            </>
-          ) : (
-            <button
-              type="button"
-              className="tt-button tt-button--quiet"
-              onClick={() => act.mutate(() => blocks.blockUser({ blockedUserId: target }))}
-            >
-              {t("profile.block")}
-            </button>
-          )}
-          <ErrorMessage error={act.error} />
-          {act.isSuccess && <p role="status">{t("profile.done")}</p>}
+  const run = (action: () => Promise<unknown>, done: string) => act.mutate({ action, done });
+
+  if (profile.isPending) {
+    return (
+      <section className="tt-profile" aria-busy="true" aria-label={t("loading")}>
+        <div className="tt-card tt-profile__card">
+          <div className="tt-profile__cover" />
+          <div className="tt-profile__body">
+            <Skeleton width="6rem" height="6rem" radius="50%" className="tt-profile__avatar" />
+            <Skeleton width="12rem" height="1.75rem" />
+            <Skeleton width="8rem" height="1rem" />
+          </div>
         </div>
-      )}
+      </section>
+    );
+  }
+  if (profile.isError) return <ErrorMessage>{errorText(profile.error)}</ErrorMessage>;
+  if (!profile.data) {
+    return (
+      <EmptyState
+        icon={<UserRoundX />}
+        title={t("profile.missing")}
+        action={
+          <Link className={buttonClass()} to="/people">
+            {t("profile.toPeople")}
+          </Link>
+        }
+      >
+        {t("profile.missingBody")}
+      </EmptyState>
+    );
+  }
+
+  const pending = friendship.data?.pendingInvitation;
+  const badges = profile.data.badges;
+  const staff = profile.data.role && profile.data.role !== "user" ? profile.data.role : undefined;
+  return (
+    <section className="tt-profile" aria-labelledby="profile-title">
+      <div className="tt-card tt-profile__card">
+        <div className="tt-profile__cover" aria-hidden="true" />
+        <div className="tt-profile__body">
+          <Avatar id={target} name={name} src={image} size="xl" className="tt-profile__avatar" />
+          <div className="tt-profile__who">
+            <h1 id="profile-title" className="tt-profile__name">
+              {name}
+            </h1>
+            {(badges.length > 0 || staff) && (
+              <p className="tt-profile__badges">
+                {staff && <Badge tone="accent">{names("userRole", staff)}</Badge>}
+                {badges.map((badge) => (
+                  <Badge key={badge} tone={badge === "VERIFIED" ? "success" : "neutral"}>
+                    {names("badge", badge)}
+                  </Badge>
+                ))}
+              </p>
+            )}
+            {profile.data.createdAt && (
+              <p className="tt-muted tt-profile__since">
+                {t("profile.since", { date: format.date(profile.data.createdAt) })}
+              </p>
+            )}
+            {profile.data.bio && <p className="tt-profile__bio">{profile.data.bio}</p>}
+          </div>
+          <dl className="tt-profile__stats" aria-label={t("profile.stats")}>
+            <div>
+              <dt>{t("profile.fans")}</dt>
+              <dd data-testid="fan-count">{counts.data ? format.number(counts.data.fans) : "–"}</dd>
+            </div>
+            <div>
+              <dt>{t("profile.followingDjs")}</dt>
+              <dd data-testid="following-count">{counts.data ? format.number(counts.data.following) : "–"}</dd>
+            </div>
+          </dl>
+        </div>
+        {counts.isError && <ErrorMessage>{errorText(counts.error)}</ErrorMessage>}
+        {(friendship.error ?? following.error ?? blocked.error) && (
+          <ErrorMessage>{errorText(friendship.error ?? following.error ?? blocked.error)}</ErrorMessage>
+        )}
+        {me === target && (
+          <div className="tt-profile__actions">
+            <Badge tone="accent">{t("profile.yourself")}</Badge>
+            <Link className={buttonClass("secondary")} to="/shop">
+              <ShoppingBag aria-hidden="true" />
+              {t("profile.changeAvatar")}
+            </Link>
+            <Link className={buttonClass("secondary")} to="/people">
+              <Users aria-hidden="true" />
+              {t("profile.yourPeople")}
+            </Link>
+          </div>
+        )}
+        {!signedIn && (
+          <div className="tt-profile__actions">
+            <Link className={buttonClass()} to="/login">
+              <LogIn aria-hidden="true" />
+              {t("profile.logInToFollow")}
+            </Link>
+          </div>
+        )}
+        {enabled && (
+          <div className="tt-profile__actions">
+            {following.data === true ? (
+              <Button
+                variant="secondary"
+                icon={<Check aria-hidden="true" />}
+                disabled={act.isPending}
+                onClick={() => run(() => fans.unfollowDj({ id: target }), t("profile.unfollowed", { name }))}
+              >
+                {t("profile.unfollow")}
+              </Button>
+            ) : (
+              <Button
+                icon={<UserPlus aria-hidden="true" />}
+                disabled={act.isPending || following.isPending}
+                onClick={() => run(() => fans.followDj({ djId: target }), t("profile.followed", { name }))}
+              >
+                {t("profile.follow")}
+              </Button>
+            )}
+            {friendship.data?.friends ? (
+              <>
+                <Badge tone="success" icon={<UserCheck aria-hidden="true" />}>
+                  {t("profile.friends")}
+                </Badge>
+                <ConfirmDialog
+                  title={t("profile.unfriendTitle", { name })}
+                  description={t("profile.unfriendBody")}
+                  confirmLabel={t("profile.unfriend")}
+                  tone="danger"
+                  trigger={
+                    <Button variant="ghost" icon={<UserMinus aria-hidden="true" />}>
+                      {t("profile.unfriend")}
+                    </Button>
+                  }
+                  onConfirm={async () => {
+                    await friends.deleteFriend({ id: target });
+                    await queryClient.invalidateQueries({ queryKey: socialKeys.all });
+                  }}
+                  successMessage={t("profile.unfriended", { name })}
+                />
+              </>
+            ) : pending && pending.toUserId === me ? (
+              <>
+                <Badge tone="accent">{t("profile.pendingToMe")}</Badge>
+                <Button
+                  icon={<Check aria-hidden="true" />}
+                  disabled={act.isPending}
+                  onClick={() =>
+                    run(
+                      () => friends.handleFriend({ invitationId: pending.id, invitationStatus: "accepted" }),
+                      t("people.accepted", { name }),
+                    )
+                  }
+                >
+                  {t("people.accept")}
+                </Button>
+                <Button
+                  variant="secondary"
+                  icon={<X aria-hidden="true" />}
+                  disabled={act.isPending}
+                  onClick={() =>
+                    run(
+                      () => friends.handleFriend({ invitationId: pending.id, invitationStatus: "rejected" }),
+                      t("people.rejected", { name }),
+                    )
+                  }
+                >
+                  {t("people.reject")}
+                </Button>
+              </>
+            ) : pending ? (
+              <Badge icon={<Clock aria-hidden="true" />}>{t("profile.pendingFromMe")}</Badge>
+            ) : (
+              <Button
+                variant="secondary"
+                icon={<UserPlus aria-hidden="true" />}
+                disabled={act.isPending || friendship.isPending}
+                onClick={() =>
+                  run(() => friends.sendFriendInvitation({ userId: target }), t("profile.invited", { name }))
+                }
+              >
+                {t("profile.invite")}
+              </Button>
+            )}
+            <span className="tt-profile__spacer" />
+            {blocked.data ? (
+              <>
+                <Badge tone="danger" icon={<Ban aria-hidden="true" />}>
+                  {t("profile.blocked")}
+                </Badge>
+                <Button
+                  variant="ghost"
+                  disabled={act.isPending}
+                  onClick={() => run(() => blocks.unblockUser({ id: target }), t("profile.unblocked", { name }))}
+                >
+                  {t("profile.unblock")}
+                </Button>
+              </>
+            ) : (
+              <ConfirmDialog
+                title={t("profile.blockTitle", { name })}
+                description={t("profile.blockBody")}
+                confirmLabel={t("profile.blockConfirm")}
+                tone="danger"
+                trigger={
+                  <Button variant="ghost" icon={<Ban aria-hidden="true" />} disabled={blocked.isPending}>
+                    {t("profile.block")}
+                  </Button>
+                }
+                onConfirm={async () => {
+                  await blocks.blockUser({ blockedUserId: target });
+                  await queryClient.invalidateQueries({ queryKey: socialKeys.all });
+                }}
+                successMessage={t("profile.blockedToast", { name })}
+              />
+            )}
+          </div>
+        )}
+      </div>
     </section>
   );
 }

@@ -1,8 +1,13 @@
+import { Code, ConnectError } from "@connectrpc/connect";
+import { useQueries, useQuery } from "@tanstack/react-query";
 import { useAppTranslation } from "@tt/web-kit";
 import { useClient } from "@tt/web-kit/connect";
+import { AvatarService } from "@tt/proto/tt/merch/v1/avatar_service_pb";
 import { BlockedUserService } from "@tt/proto/tt/room/v1/blocked_user_service_pb";
 import { DjFanService } from "@tt/proto/tt/room/v1/dj_fan_service_pb";
 import { FriendService } from "@tt/proto/tt/room/v1/friend_service_pb";
+import { ProfileService } from "@tt/proto/tt/user/v1/profile_service_pb";
+import type { Profile } from "@tt/proto/tt/user/v1/user_pb";
 import { en, es, SOCIAL_NAMESPACE } from "./locales.ts";
 
 export { BlockedUserService, DjFanService, FriendService };
@@ -27,10 +32,67 @@ export const socialKeys = {
   profile: (user: string) => ["social", "profile", user] as const,
 };
 
+/** Spec 002 §9: one profile batch asks for at most 150 users. */
+export const PROFILE_BATCH = 150;
+const HOUR = 3_600_000;
+
 export const useFriendClient = () => useClient(FriendService);
 export const useDjFanClient = () => useClient(DjFanService);
 export const useBlockClient = () => useClient(BlockedUserService);
 
 export function useSocialT() {
   return useAppTranslation(SOCIAL_NAMESPACE, { en, es });
+}
+
+/**
+ * The profiles of `users` (names and avatars for a list), in batches of 150, cached like the profile family. A
+ * user the service does not know is missing from the map.
+ */
+export function useProfiles(users: readonly string[]): { profiles: Map<string, Profile>; pending: boolean } {
+  const client = useClient(ProfileService);
+  const unique = [...new Set(users)].sort();
+  const batches: string[][] = [];
+  for (let start = 0; start < unique.length; start += PROFILE_BATCH) {
+    batches.push(unique.slice(start, start + PROFILE_BATCH));
+  }
+  const results = useQueries({
+    queries: batches.map((batch) => ({
+      queryKey: ["profile", "batch", ...batch],
+      queryFn: async () => (await client.getProfiles({ users: batch })).profiles,
+      staleTime: 5 * 60_000,
+    })),
+  });
+  const profiles = new Map<string, Profile>();
+  for (const result of results) for (const profile of result.data ?? []) profiles.set(profile.uuid, profile);
+  return { profiles, pending: results.some((result) => result.isPending) };
+}
+
+/** One user's public profile; null when the service does not know them. */
+export function useProfile(user: string) {
+  const client = useClient(ProfileService);
+  return useQuery({
+    queryKey: ["profile", "public", user],
+    queryFn: async () => {
+      try {
+        return (await client.getProfile({ id: user })).profile ?? null;
+      } catch (error) {
+        if (error instanceof ConnectError && error.code === Code.NotFound) return null;
+        throw error;
+      }
+    },
+    enabled: Boolean(user),
+  });
+}
+
+/** The image of the shop avatar `slug` (merch service), cached an hour; undefined while unknown or for none. */
+export function useAvatarImage(slug: string | undefined): string | undefined {
+  const client = useClient(AvatarService);
+  const image = useQuery({
+    queryKey: ["merch", "avatar", slug ?? ""],
+    queryFn: async () => (await client.getAvatar({ slug: slug ?? "" })).avatar?.imageUrl ?? "",
+    enabled: Boolean(slug),
+    staleTime: HOUR,
+    retry: false,
+  });
+  return image.data || undefined;
 }

@@ -1,18 +1,19 @@
 import { create } from "@bufbuild/protobuf";
-import { fireEvent, screen, waitFor, within } from "@testing-library/react";
+import { screen, waitFor, within } from "@testing-library/react";
 import { DjFanSchema } from "@tt/proto/tt/room/v1/dj_fan_service_pb";
 import { FriendInvitationSchema } from "@tt/proto/tt/room/v1/friend_service_pb";
+import { userEvent } from "@testing-library/user-event";
 import { createTestKit, createTestUserService } from "@tt/web-kit/testing";
 import { describe, expect, it } from "vitest";
-import { renderShell } from "../testing/render-shell.tsx";
+import { openAccountMenu, renderShell } from "../testing/render-shell.tsx";
 import { followerTake } from "./api.ts";
 import { createTestSocialService, tokenOf } from "./test-social-service.ts";
 
 // The test user service numbers its accounts from 1: the first account made in each setup is this one.
 const ME = "00000000-0000-4000-8000-000000000001";
-const DJ = "00000000-0000-4000-8000-0000000000b2";
 
-function setup(path: string, signedIn = true, search = "") {
+/** `path` may name the DJ's profile: the DJ is an account of the user service (nickname "dj"). */
+function setup(path: string | ((dj: string) => string), signedIn = true, search = "") {
   const social = createTestSocialService();
   const users = createTestUserService();
   const kit = createTestKit({
@@ -29,7 +30,15 @@ function setup(path: string, signedIn = true, search = "") {
     users.tokens.set(tokenOf(ME), { type: "user", uuid: ME });
     kit.session.signIn({ token: tokenOf(ME), tokenType: "user" }, { uuid: ME, email: "me@example.com", role: "user" });
   }
-  return { social, kit, render: () => renderShell({ path, kit }) };
+  const dj = users.addAccount("dj@example.com", "correct-horse-2").uuid;
+  const user = userEvent.setup();
+  return {
+    social,
+    kit,
+    dj,
+    user,
+    render: () => renderShell({ path: typeof path === "string" ? path : path(dj), kit }),
+  };
 }
 
 const fanUuid = (n: number) => `00000000-0000-4000-8000-${String(1000 + n).padStart(12, "0")}`;
@@ -46,65 +55,100 @@ describe("followerTake (002 §9)", () => {
 
 describe("shell social screens", () => {
   it("links the signed-in user's menu to their friends and fans", async () => {
-    const { render } = setup("/");
+    const { render, user } = setup("/");
     render();
-    fireEvent.click(await screen.findByRole("link", { name: "Friends and fans" }));
+    await openAccountMenu(user);
+    await user.click(await screen.findByRole("menuitem", { name: "Friends and fans" }));
     expect(await screen.findByRole("heading", { level: 1, name: "Friends and fans" })).toBeTruthy();
   });
 
   it("shows fans in pages of 12 and fetches the next page on demand", async () => {
-    const { social, render } = setup("/people");
+    const { social, render, user } = setup("/people");
     for (let n = 0; n < 30; n++) social.fans.push(create(DjFanSchema, { id: `f${n}`, djId: ME, fanId: fanUuid(n) }));
     render();
+    // The tab shows how many fans there are before it is opened.
+    const tab = await screen.findByRole("tab", { name: /^Fans/ });
+    await waitFor(() => expect(tab.textContent).toBe("Fans30"));
+    await user.click(tab);
     const fans = await screen.findByRole("region", { name: "Your fans" });
     await waitFor(() => expect(within(fans).getAllByRole("listitem")).toHaveLength(12));
     expect(within(fans).getByText("12 of 30")).toBeTruthy();
-    fireEvent.click(within(fans).getByRole("button", { name: "Show more" }));
+    await user.click(within(fans).getByRole("button", { name: "Show more" }));
     await waitFor(() => expect(within(fans).getAllByRole("listitem")).toHaveLength(24));
     expect(social.takes.every((take) => take === 12)).toBe(true);
   });
 
-  it("accepts a friend invitation and lists the new friend", async () => {
-    const { social, render } = setup("/people");
-    social.invitations.push(
-      create(FriendInvitationSchema, { id: "inv-1", fromUserId: DJ, toUserId: ME, invitationStatus: "pending" }),
-    );
+  it("tells a user with no friends where to find some", async () => {
+    const { render } = setup("/people");
     render();
-    const invitations = await screen.findByRole("region", { name: "Invitations for you" });
-    fireEvent.click(await within(invitations).findByRole("button", { name: "Accept" }));
-    const friends = screen.getByRole("region", { name: "Your friends" });
-    expect(await within(friends).findByRole("link", { name: DJ })).toBeTruthy();
-    expect(social.friendships).toEqual([[DJ, ME]]);
+    const friends = await screen.findByRole("region", { name: "Your friends" });
+    expect(await within(friends).findByRole("heading", { name: "No friends yet" })).toBeTruthy();
+    expect(within(friends).getByRole("link", { name: "Find people in a room" }).getAttribute("href")).toBe("/room");
   });
 
-  it("follows a DJ, invites them as a friend and blocks another user from their profiles", async () => {
-    const { social, render } = setup(`/users/${DJ}`);
+  it("accepts a friend invitation and lists the new friend by name", async () => {
+    const { social, render, dj, user } = setup("/people");
+    social.invitations.push(
+      create(FriendInvitationSchema, { id: "inv-1", fromUserId: dj, toUserId: ME, invitationStatus: "pending" }),
+    );
     render();
-    fireEvent.click(await screen.findByRole("button", { name: "Follow this DJ" }));
+    await user.click(await screen.findByRole("tab", { name: /^Invitations/ }));
+    const invitations = await screen.findByRole("region", { name: "Invitations for you" });
+    expect(await within(invitations).findByRole("link", { name: "dj" })).toBeTruthy();
+    await user.click(within(invitations).getByRole("button", { name: "Accept" }));
+    expect(await screen.findByText("You and dj are friends now.")).toBeTruthy();
+    await user.click(screen.getByRole("tab", { name: /^Friends/ }));
+    const friends = await screen.findByRole("region", { name: "Your friends" });
+    expect(await within(friends).findByRole("link", { name: "dj" })).toBeTruthy();
+    expect(social.friendships).toEqual([[dj, ME]]);
+  });
+
+  it("follows a DJ, invites them as a friend and blocks them from their profile, each told by a toast", async () => {
+    const { social, render, dj, user } = setup((dj) => `/users/${dj}`);
+    render();
+    expect(await screen.findByRole("heading", { level: 1, name: "dj" })).toBeTruthy();
+    await user.click(await screen.findByRole("button", { name: "Follow this DJ" }));
     expect(await screen.findByRole("button", { name: "Unfollow" })).toBeTruthy();
-    expect(social.fans).toMatchObject([{ djId: DJ, fanId: ME }]);
-    expect(await screen.findByText("1 fans · follows 0 DJs")).toBeTruthy();
+    expect(await screen.findByText("You follow dj.")).toBeTruthy();
+    expect(social.fans).toMatchObject([{ djId: dj, fanId: ME }]);
+    await waitFor(() => expect(screen.getByTestId("fan-count").textContent).toBe("1"));
+    expect(screen.getByTestId("following-count").textContent).toBe("0");
 
-    fireEvent.click(screen.getByRole("button", { name: "Send a friend invitation" }));
+    await user.click(screen.getByRole("button", { name: "Send a friend invitation" }));
     expect(await screen.findByText("Your invitation is pending.")).toBeTruthy();
+    expect(await screen.findByText("Friend invitation sent to dj.")).toBeTruthy();
 
-    fireEvent.click(screen.getByRole("button", { name: "Block this user" }));
+    // Blocking asks first; cancelling blocks nobody.
+    await user.click(screen.getByRole("button", { name: "Block this user" }));
+    const dialog = await screen.findByRole("alertdialog", { name: "Block dj?" });
+    await user.click(within(dialog).getByRole("button", { name: "Cancel" }));
+    expect(social.blocks).toEqual([]);
+    await user.click(screen.getByRole("button", { name: "Block this user" }));
+    await user.click(within(await screen.findByRole("alertdialog")).getByRole("button", { name: "Block" }));
     expect(await screen.findByText("You blocked this user.")).toBeTruthy();
-    expect(social.blocks).toEqual([[ME, DJ]]);
+    expect(await screen.findByText("You blocked dj.")).toBeTruthy();
+    expect(social.blocks).toEqual([[ME, dj]]);
   });
 
   it("shows the server's refusal text", async () => {
-    const { social, render } = setup(`/users/${DJ}`);
-    social.blocks.push([DJ, ME]);
+    const { social, render, dj, user } = setup((dj) => `/users/${dj}`);
+    social.blocks.push([dj, ME]);
     render();
-    fireEvent.click(await screen.findByRole("button", { name: "Send a friend invitation" }));
-    expect((await screen.findByRole("alert")).textContent).toBe("Forbidden");
+    await user.click(await screen.findByRole("button", { name: "Send a friend invitation" }));
+    expect(await screen.findByText("Forbidden")).toBeTruthy();
+  });
+
+  it("says so when a profile does not exist", async () => {
+    const { render } = setup("/users/00000000-0000-4000-8000-00000000dead");
+    render();
+    expect(await screen.findByRole("heading", { name: "This profile does not exist" })).toBeTruthy();
   });
 
   it("speaks Spanish with ?lang=es", async () => {
-    const { render } = setup("/people", true, "?lang=es");
+    const { render, user } = setup("/people", true, "?lang=es");
     render();
     expect(await screen.findByRole("heading", { level: 1, name: "Amigos y fans" })).toBeTruthy();
+    await user.click(await screen.findByRole("tab", { name: /^Fans/ }));
     expect(await screen.findByRole("region", { name: "Tus fans" })).toBeTruthy();
   });
 

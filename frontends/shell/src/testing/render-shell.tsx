@@ -1,3 +1,4 @@
+import { screen } from "@testing-library/react";
 import type { RemoteEntry } from "@tt/web-kit";
 import { createTestKit, renderWithKit } from "@tt/web-kit/testing";
 import type { Kit } from "@tt/web-kit";
@@ -55,4 +56,14 @@ export function renderShell({
     </RemotesProvider>,
     kit,
   );
+}
+
+/**
+ * Opens the header's account menu. The menu comes in a lazy chunk with the design system's components, which the
+ * first test of a worker imports (and transforms) cold: it may take longer than Testing Library's default second.
+ */
+export async function openAccountMenu(user: { click(element: Element): Promise<void> }): Promise<void> {
+  const chip = await screen.findByRole("button", { name: /^Account menu for / }, { timeout: 10_000 });
+  await user.click(chip);
+  await screen.findByRole("menu");
 }

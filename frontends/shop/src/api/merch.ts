@@ -223,26 +223,28 @@ export function useChooseAvatar() {
   });
 }
 
-export function useCurrentSeason() {
-  const client = useClient(PointsService);
-  return useQuery({
-    queryKey: ["season", "current"],
-    queryFn: async () => {
-      try {
-        return (await client.getCurrentSeason({})).season ?? null;
-      } catch (err) {
-        if (err instanceof ConnectError && err.code === Code.NotFound) return null;
-        throw err;
-      }
-    },
-  });
-}
-
+/**
+ * The caller's standing in the current season, and the season itself (none while no season runs). Asked of
+ * GetCurrentRankingStatus, which answers "no season" plainly: GetCurrentSeason answers 404 then, which the browser
+ * logs as an error on a page that has nothing wrong.
+ */
 export function useMyRanking() {
   const client = useClient(PointsService);
   return useQuery({
     queryKey: ["ranking", "mine", useUserUuid()],
     queryFn: () => client.getCurrentRankingStatus({}),
+  });
+}
+
+/** The names and avatars of a page of the leaderboard (one profile batch). */
+export function useProfiles(users: readonly string[]) {
+  const client = useClient(ProfileService);
+  const sorted = [...new Set(users)].sort();
+  return useQuery({
+    queryKey: ["profile", "batch", ...sorted],
+    queryFn: async () => new Map((await client.getProfiles({ users: sorted })).profiles.map((p) => [p.uuid, p])),
+    enabled: sorted.length > 0,
+    staleTime: 5 * 60_000,
   });
 }
 

@@ -1,9 +1,26 @@
-import { screen, waitFor, fireEvent } from "@testing-library/react";
+import { screen, waitFor, fireEvent, within } from "@testing-library/react";
+import { userEvent } from "@testing-library/user-event";
 import { queryKeys } from "@tt/web-kit";
 import { createTestKit, renderWithKit } from "@tt/web-kit/testing";
 import { describe, expect, it } from "vitest";
 import { createTestMerchService, TEST_USER_UUID } from "../testing/merch-service.ts";
 import { AvatarsScreen } from "./AvatarsScreen.tsx";
+import { Balance } from "./Balance.tsx";
+
+const screenWithBalance = (
+  <>
+    <Balance />
+    <AvatarsScreen />
+  </>
+);
+
+async function buyOwl() {
+  const user = userEvent.setup();
+  await user.click(await screen.findByRole("button", { name: "Gold owl: Buy for 40" }));
+  const dialog = await screen.findByRole("alertdialog", { name: "Buy the avatar Gold owl?" });
+  await user.click(within(dialog).getByRole("button", { name: "Buy for 40 tokens" }));
+  return dialog;
+}
 
 describe("AvatarsScreen", () => {
   it("lists the avatars you can choose and those on sale; choosing one sets the profile's avatarId", async () => {
@@ -13,11 +30,11 @@ describe("AvatarsScreen", () => {
       { token: "t", tokenType: "user" },
       { uuid: TEST_USER_UUID, email: "a@example.com", role: "user" },
     );
-    renderWithKit(<AvatarsScreen />, kit);
+    renderWithKit(screenWithBalance, kit);
     expect(await screen.findByText("You use the default avatar.")).toBeTruthy();
     expect(screen.getByRole("button", { name: "Gold owl: Buy for 40" })).toBeTruthy();
     fireEvent.click(screen.getByRole("button", { name: "Cat: Use" }));
-    await waitFor(() => expect(screen.getByText("Current avatar: cat")).toBeTruthy());
+    await waitFor(() => expect(screen.getByText("Current avatar: Cat")).toBeTruthy());
     expect(service.calls).toContain("UpdateProfile:cat");
     expect(screen.getByRole("button", { name: "Cat: In use" })).toHaveProperty("disabled", true);
   });
@@ -29,9 +46,9 @@ describe("AvatarsScreen", () => {
       { token: "t", tokenType: "user" },
       { uuid: TEST_USER_UUID, email: "a@example.com", role: "user" },
     );
-    renderWithKit(<AvatarsScreen />, kit);
+    renderWithKit(screenWithBalance, kit);
     expect((await screen.findByTestId("token-balance")).textContent).toBe("100 tokens");
-    fireEvent.click(await screen.findByRole("button", { name: "Gold owl: Buy for 40" }));
+    await buyOwl();
     expect(await screen.findByRole("button", { name: "Gold owl: Use" })).toBeTruthy();
     expect(screen.getByTestId("token-balance").textContent).toBe("60 tokens");
     expect(screen.getByText("No avatars on sale.")).toBeTruthy();
@@ -46,9 +63,10 @@ describe("AvatarsScreen", () => {
       { token: "t", tokenType: "user" },
       { uuid: TEST_USER_UUID, email: "a@example.com", role: "user" },
     );
-    renderWithKit(<AvatarsScreen />, kit);
-    fireEvent.click(await screen.findByRole("button", { name: "Gold owl: Buy for 40" }));
-    expect((await screen.findByRole("alert")).textContent).toBe("Not enough tokens");
+    renderWithKit(screenWithBalance, kit);
+    await screen.findByTestId("token-balance");
+    const dialog = await buyOwl();
+    expect((await within(dialog).findByRole("alert")).textContent).toBe("Not enough tokens");
     expect(screen.getByTestId("token-balance").textContent).toBe("10 tokens");
   });
 
@@ -63,8 +81,8 @@ describe("AvatarsScreen", () => {
       { uuid: TEST_USER_UUID, email: "a@example.com", role: "user" },
     );
     kit.queryClient.setQueryData(queryKeys.profile(TEST_USER_UUID), "Ada");
-    renderWithKit(<AvatarsScreen />, kit);
-    expect(await screen.findByText("Current avatar: cat")).toBeTruthy();
+    renderWithKit(screenWithBalance, kit);
+    expect(await screen.findByText("Current avatar: Cat")).toBeTruthy();
     expect(kit.queryClient.getQueryData(queryKeys.profile(TEST_USER_UUID))).toBe("Ada");
   });
 });

@@ -1,31 +1,60 @@
-import { useAppTranslation, useErrorText } from "@tt/web-kit";
+import { useErrorText } from "@tt/web-kit";
+import { Badge, Button, Skeleton, toast } from "@tt/web-kit/ui";
+import { Coins, TriangleAlert } from "lucide-react";
 import { useCreateTokenAccount, useTokenAccount } from "../api/merch.ts";
-import { en, es, SHOP_NAMESPACE } from "../i18n.ts";
+import { useShopT, useTokens } from "./shared.tsx";
 
-/** The caller's token balance (refetched when the window regains focus), or a way to open an account. */
+/** The caller's token balance as a chip (refetched when the window regains focus), or a way to open an account. */
 export function Balance() {
-  const { t } = useAppTranslation(SHOP_NAMESPACE, { en, es });
+  const { t } = useShopT();
   const errorText = useErrorText();
+  const tokens = useTokens();
   const account = useTokenAccount();
   const create = useCreateTokenAccount();
-  if (account.isPending) return <p className="tt-loading">{t("loading")}</p>;
-  if (account.isError) return <p role="alert">{errorText(account.error)}</p>;
+  if (account.isPending) {
+    return (
+      <span className="tt-shop-balance" aria-busy="true" aria-label={t("balance.label")}>
+        <Coins aria-hidden="true" className="tt-shop-balance__coin" />
+        <Skeleton width="5rem" height="1rem" />
+      </span>
+    );
+  }
+  if (account.isError) {
+    return (
+      <Badge tone="danger" role="alert" icon={<TriangleAlert aria-hidden="true" />}>
+        {errorText(account.error)}
+      </Badge>
+    );
+  }
   if (!account.data) {
     return (
-      <div className="tt-card tt-shop-balance">
-        <p>{t("balance.none")}</p>
-        <button type="button" className="tt-button" disabled={create.isPending} onClick={() => create.mutate()}>
+      <span className="tt-shop-balance tt-shop-balance--none">
+        <span className="tt-muted">{t("balance.none")}</span>
+        <Button
+          size="sm"
+          busy={create.isPending}
+          onClick={() =>
+            create.mutate(undefined, {
+              onSuccess: () => toast({ title: t("balance.opened"), tone: "success" }),
+              onError: (error) => toast({ title: errorText(error), tone: "error" }),
+            })
+          }
+        >
           {t("balance.create")}
-        </button>
-        {create.isError && <p role="alert">{errorText(create.error)}</p>}
-      </div>
+        </Button>
+      </span>
     );
   }
   return (
-    <div className="tt-card tt-shop-balance" aria-live="polite">
-      <span className="tt-muted">{t("balance.label")}</span>{" "}
-      <strong data-testid="token-balance">{t("balance.tokens", { count: account.data.balance })}</strong>
-      {account.data.status === "disabled" && <p role="alert">{t("balance.disabled")}</p>}
-    </div>
+    <span className="tt-shop-balance" aria-live="polite">
+      <Coins aria-hidden="true" className="tt-shop-balance__coin" />
+      <span className="tt-visually-hidden">{t("balance.label")}: </span>
+      <strong data-testid="token-balance">{tokens(account.data.balance)}</strong>
+      {account.data.status === "disabled" && (
+        <Badge tone="danger" role="alert">
+          {t("balance.disabled")}
+        </Badge>
+      )}
+    </span>
   );
 }

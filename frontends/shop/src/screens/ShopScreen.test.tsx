@@ -1,15 +1,32 @@
-import { act, screen, waitFor, fireEvent } from "@testing-library/react";
+import { act, screen, waitFor, fireEvent, within } from "@testing-library/react";
+import { userEvent } from "@testing-library/user-event";
 import { createTestKit, renderWithKit } from "@tt/web-kit/testing";
 import { describe, expect, it } from "vitest";
 import { createTestMerchService, TEST_USER_UUID } from "../testing/merch-service.ts";
+import { Balance } from "./Balance.tsx";
 import { ShopScreen } from "./ShopScreen.tsx";
 
 function setup(opts: Parameters<typeof createTestMerchService>[0] = {}, search = "") {
   const service = createTestMerchService(opts);
   const kit = createTestKit({ routes: service.routes, search });
   kit.session.signIn({ token: "t", tokenType: "user" }, { uuid: TEST_USER_UUID, email: "a@example.com", role: "user" });
-  renderWithKit(<ShopScreen />, kit);
+  renderWithKit(
+    <>
+      <Balance />
+      <ShopScreen />
+    </>,
+    kit,
+  );
   return service;
+}
+
+/** Buys through the confirmation dialog: the product's button asks, the dialog's button buys. */
+async function buy(name: string, cost: string) {
+  const user = userEvent.setup();
+  await user.click(await screen.findByRole("button", { name }));
+  const dialog = await screen.findByRole("alertdialog");
+  await user.click(within(dialog).getByRole("button", { name: `Buy for ${cost}` }));
+  return dialog;
 }
 
 describe("ShopScreen", () => {
@@ -17,11 +34,15 @@ describe("ShopScreen", () => {
     const service = setup({ balance: 100 });
     let release!: () => void;
     service.holdPurchase = new Promise((r) => (release = r));
-    fireEvent.click(await screen.findByRole("button", { name: "Sticker 2: Buy for 20" }));
+    await screen.findByTestId("token-balance");
+    const dialog = await buy("Sticker 2: Buy for 20", "20 tokens");
+    // The dialog says what remains before the purchase is made.
+    expect(dialog.textContent).toContain("It costs 20 tokens; 80 tokens remain after it.");
     await waitFor(() => expect(screen.getByTestId("token-balance").textContent).toBe("80 tokens"));
     expect(service.account!.balance).toBe(100);
     await act(async () => release());
-    expect(await screen.findByRole("status")).toHaveProperty("textContent", "Bought Sticker 2.");
+    // The outcome is told as a toast, and the dialog closes.
+    await waitFor(() => expect(screen.queryByRole("alertdialog")).toBeNull());
     expect(service.account!.balance).toBe(80);
     expect(service.keys).toHaveLength(1);
     expect(service.keys[0]).toMatch(/^[0-9a-f-]{36}$/);
@@ -29,8 +50,11 @@ describe("ShopScreen", () => {
 
   it("puts the balance back and shows the server's refusal", async () => {
     const service = setup({ balance: 15 });
-    fireEvent.click(await screen.findByRole("button", { name: "Sticker 2: Buy for 20" }));
-    expect((await screen.findByRole("alert")).textContent).toBe("Not enough tokens");
+    await screen.findByTestId("token-balance");
+    const dialog = await buy("Sticker 2: Buy for 20", "20 tokens");
+    // The server's message inside the dialog, which stays open.
+    expect((await within(dialog).findByRole("alert")).textContent).toBe("Not enough tokens");
+    expect(screen.getByRole("alertdialog")).toBe(dialog);
     expect(screen.getByTestId("token-balance").textContent).toBe("15 tokens");
     expect(service.account!.balance).toBe(15);
   });
@@ -39,8 +63,8 @@ describe("ShopScreen", () => {
     const service = setup({ balance: 50 });
     await screen.findByTestId("token-balance");
     service.account = null;
-    fireEvent.click(screen.getByRole("button", { name: "Sticker 1: Buy for 10" }));
-    expect((await screen.findByRole("alert")).textContent).toBe(
+    const dialog = await buy("Sticker 1: Buy for 10", "10 tokens");
+    expect((await within(dialog).findByRole("alert")).textContent).toBe(
       "We were unable to find your token account. Please try again.",
     );
   });
@@ -49,8 +73,11 @@ describe("ShopScreen", () => {
     const service = setup({ balance: 50 }, "?lang=es");
     await screen.findByTestId("token-balance");
     service.account = null;
-    fireEvent.click(screen.getByRole("button", { name: "Sticker 1: Comprar por 10" }));
-    expect((await screen.findByRole("alert")).textContent).toBe(
+    const user = userEvent.setup();
+    await user.click(screen.getByRole("button", { name: "Sticker 1: Comprar por 10" }));
+    const dialog = await screen.findByRole("alertdialog");
+    await user.click(within(dialog).getByRole("button", { name: "Comprar por 10 tokens" }));
+    expect((await within(dialog).findByRole("alert")).textContent).toBe(
       "No hemos podido encontrar tu cuenta de tokens. Inténtalo de nuevo.",
     );
   });

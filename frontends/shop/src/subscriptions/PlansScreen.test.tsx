@@ -1,6 +1,7 @@
 import { create } from "@bufbuild/protobuf";
 import type { ConnectRouter } from "@connectrpc/connect";
-import { fireEvent, screen, waitFor } from "@testing-library/react";
+import { fireEvent, screen, waitFor, within } from "@testing-library/react";
+import { userEvent } from "@testing-library/user-event";
 import { ProductSchema } from "@tt/proto/tt/payment/v1/payment_pb";
 import { ProductService } from "@tt/proto/tt/payment/v1/product_service_pb";
 import { SubscriptionSchema } from "@tt/proto/tt/payment/v1/payment_pb";
@@ -9,6 +10,7 @@ import { TokenService } from "@tt/proto/tt/merch/v1/token_service_pb";
 import { TokenAccountSchema } from "@tt/proto/tt/merch/v1/merch_pb";
 import { createTestKit, renderWithKit } from "@tt/web-kit/testing";
 import { afterEach, describe, expect, it } from "vitest";
+import { Balance } from "../screens/Balance.tsx";
 import { navigation } from "./payment-api.ts";
 import { PlansScreen } from "./PlansScreen.tsx";
 
@@ -68,15 +70,29 @@ function setup(level = "") {
   };
   const kit = createTestKit({ routes });
   kit.session.signIn({ token: "t", tokenType: "user" }, { uuid: UUID, email: "a@example.com", role: "user" });
-  renderWithKit(<PlansScreen />, kit);
+  renderWithKit(
+    <>
+      <Balance />
+      <PlansScreen />
+    </>,
+    kit,
+  );
   return { visited, checkouts };
+}
+
+/** Buys through the confirmation dialog, which says the payment is on the next page. */
+async function checkout(name: string) {
+  const user = userEvent.setup();
+  await user.click(await screen.findByRole("button", { name }));
+  const dialog = await screen.findByRole("alertdialog");
+  await user.click(within(dialog).getByRole("button", { name: "Go to payment" }));
 }
 
 describe("PlansScreen", () => {
   it("buys a token pack: the checkout comes back to the shop and the browser goes to the pay page", async () => {
     const { visited, checkouts } = setup();
     expect((await screen.findByTestId("token-balance")).textContent).toBe("30 tokens");
-    fireEvent.click(await screen.findByRole("button", { name: "Buy 100 tokens for 4.99 USD" }));
+    await checkout("Buy 100 tokens for $4.99");
     await waitFor(() => expect(visited).toEqual(["/api/payment-service/dev-checkout/dev_cs_1"]));
     expect(checkouts).toEqual(["p1:/shop"]);
     expect(screen.queryByRole("button", { name: /Buy Gold/ })).toBeNull();
@@ -85,16 +101,16 @@ describe("PlansScreen", () => {
   it("subscribes to a plan when there is none; shows the current plan and the portal when there is", async () => {
     const first = setup();
     expect((await screen.findByTestId("current-plan")).textContent).toBe("You have no subscription.");
-    fireEvent.click(await screen.findByRole("button", { name: "Subscribe to Gold for 9.00 USD" }));
+    await checkout("Subscribe to Gold for $9.00");
     await waitFor(() => expect(first.checkouts).toEqual(["plan:p2"]));
   });
 
   it("shows the current plan and opens the portal", async () => {
     const { visited } = setup("gold");
-    expect((await screen.findByTestId("current-plan")).textContent).toBe("Your plan: gold");
-    expect(
-      (await screen.findByRole("button", { name: "Subscribe to Gold for 9.00 USD" })).hasAttribute("disabled"),
-    ).toBe(true);
+    expect((await screen.findByTestId("current-plan")).textContent).toBe("Your plan: Gold");
+    expect((await screen.findByRole("button", { name: "Subscribe to Gold for $9.00" })).hasAttribute("disabled")).toBe(
+      true,
+    );
     fireEvent.click(screen.getByRole("button", { name: "Manage subscription" }));
     await waitFor(() => expect(visited).toEqual(["/shop"]));
   });

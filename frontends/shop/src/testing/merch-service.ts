@@ -38,7 +38,7 @@ export interface TestMerchService {
 }
 
 export function createTestMerchService(
-  opts: { balance?: number | null; consumables?: number; bundles?: number } = {},
+  opts: { balance?: number | null; consumables?: number; bundles?: number; season?: boolean } = {},
 ): TestMerchService {
   const state: TestMerchService = {
     routes: () => undefined,
@@ -170,6 +170,17 @@ export function createTestMerchService(
       },
     });
     router.service(ProfileService, {
+      getProfiles(req) {
+        state.calls.push("GetProfiles");
+        // The leaderboard's people: every user but one the service no longer knows.
+        return {
+          profiles: req.users
+            .filter((uuid) => !uuid.endsWith("000000000007"))
+            .map((uuid) =>
+              create(ProfileSchema, { uuid, nickname: uuid === TEST_USER_UUID ? "Ada" : `DJ ${uuid.slice(-2)}` }),
+            ),
+        };
+      },
       getOwnProfile() {
         return { profile: create(ProfileSchema, { uuid: TEST_USER_UUID, avatarId: state.avatarId }) };
       },
@@ -179,15 +190,22 @@ export function createTestMerchService(
         return { profile: create(ProfileSchema, { uuid: TEST_USER_UUID, avatarId: state.avatarId }) };
       },
     });
+    // Without a season the service answers as the real one does: no status and no season, an empty leaderboard;
+    // only GetCurrentSeason answers 404 (which the browser would log, so the shop never asks it).
+    const running = opts.season !== false;
     router.service(PointsService, {
       getCurrentSeason() {
+        state.calls.push("GetCurrentSeason");
+        if (!running) throw new ConnectError("no current season", Code.NotFound);
         return { season };
       },
       getCurrentRankingStatus() {
+        if (!running) return { hasCurrentRankingStatus: false };
         return { hasCurrentRankingStatus: true, rankingStatus: rankings[3], season };
       },
       getSeasonRanking(req) {
         state.calls.push(`GetSeasonRanking:${req.take}:${req.skip}`);
+        if (!running) return { rankings: [], total: 0, take: req.take, skip: req.skip };
         return {
           season,
           rankings: rankings.slice(req.skip, req.skip + req.take),
