@@ -6,11 +6,9 @@ import type { ReactNode } from "react";
 import { Link, useLocation } from "wouter";
 
 export { Link, Route, Router, Switch, useParams } from "wouter";
-/** The state the page was opened with (`navigate(to, { state })`), e.g. a new account's welcome. */
-export { useHistoryState } from "wouter/use-browser-location";
 
 /** Goes to an in-app path; `replace` takes the place of the current history entry. */
-export function useNavigate(): (to: string, options?: { replace?: boolean; state?: unknown }) => void {
+export function useNavigate(): (to: string, options?: { replace?: boolean }) => void {
   return useLocation()[1];
 }
 

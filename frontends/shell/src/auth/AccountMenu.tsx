@@ -3,6 +3,7 @@ import { Avatar, Menu, MenuItem, MenuLabel, MenuLinkItem, MenuSeparator, toast }
 import { ChevronDown, LogOut, User, Users } from "lucide-react";
 import { SHELL_NAMESPACE, shellTranslations } from "../locales.ts";
 import { Link, useNavigate } from "../router.tsx";
+import { forgetNewAccounts } from "../pages/welcome.ts";
 import { useCurrentAvatar, useDisplayName, useLogout } from "./use-account.ts";
 
 // The header's account part for a signed-in user. Its own chunk with TanStack Query (the profile's nickname and
@@ -47,6 +48,7 @@ export function AccountMenu({ uuid }: { uuid: string }) {
           // This menu unmounts as soon as the session is cleared, before the call returns, so the outcome is
           // told from the promise (a mutate() callback would be dropped with the component). Leaving is local:
           // the session ends even when the server cannot be reached.
+          forgetNewAccounts();
           void navigate("/");
           void logout
             .mutateAsync()

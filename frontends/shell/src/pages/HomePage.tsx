@@ -1,13 +1,9 @@
 import { useAppTranslation, useSession } from "@tt/web-kit";
 import { Headphones, ListMusic, ThumbsUp } from "lucide-react";
-import { Link, useHistoryState } from "../router.tsx";
+import { Link } from "../router.tsx";
 import { useDisplayName } from "../auth/use-account.ts";
 import { SHELL_NAMESPACE, shellTranslations } from "../locales.ts";
-
-/** What sign-up (and a phone sign-in that made an account) tells the home page, so a new user is greeted as new. */
-export interface HomeState {
-  welcome?: "new";
-}
+import { isNewAccount } from "./welcome.ts";
 
 /**
  * A record on a deck under stage lights, drawn in SVG with the theme's colours: the first page fetches no image.
@@ -63,9 +59,9 @@ function HeroArt() {
 
 export function HomePage() {
   const { t } = useAppTranslation(SHELL_NAMESPACE, shellTranslations);
-  const { signedIn } = useSession();
+  const { signedIn, user } = useSession();
   const name = useDisplayName();
-  const isNew = useHistoryState<HomeState | null>()?.welcome === "new";
+  const isNew = isNewAccount(user?.uuid);
   const features = [
     { icon: <Headphones aria-hidden="true" />, title: t("home.features.booth"), body: t("home.features.boothBody") },
     { icon: <ThumbsUp aria-hidden="true" />, title: t("home.features.floor"), body: t("home.features.floorBody") },

@@ -8,8 +8,8 @@ import { Mail, MessageSquareText } from "lucide-react";
 import { useMemo, useState } from "react";
 import { Link, useNavigate } from "../router.tsx";
 import { ACCOUNT_NAMESPACE, accountTranslations } from "./locales.ts";
+import { greetAsNew } from "./welcome.ts";
 import { AuthCard } from "./AuthCard.tsx";
-import type { HomeState } from "./HomePage.tsx";
 
 /**
  * Spec 002 §2/§5: the phone-number login. A number is checked here for its shape; whether it is a real,
@@ -41,7 +41,8 @@ export function PhoneLoginPage() {
       queryClient.clear();
       kit.session.signIn(toStoredToken(res.accessToken), toSessionUser(res.user));
       // A number that made a new account is greeted as new on the home page.
-      void navigate("/", res.created ? { state: { welcome: "new" } satisfies HomeState } : undefined);
+      if (res.created) greetAsNew(res.user.uuid);
+      void navigate("/");
     },
   });
 

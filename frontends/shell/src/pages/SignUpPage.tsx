@@ -6,8 +6,8 @@ import { useMemo } from "react";
 import { Link, useNavigate } from "../router.tsx";
 import { useSignUp } from "../auth/use-auth.ts";
 import { ACCOUNT_NAMESPACE, accountTranslations } from "./locales.ts";
+import { greetAsNew } from "./welcome.ts";
 import { AuthCard } from "./AuthCard.tsx";
-import type { HomeState } from "./HomePage.tsx";
 
 export function SignUpPage() {
   const { t } = useAppTranslation(ACCOUNT_NAMESPACE, accountTranslations);
@@ -33,7 +33,10 @@ export function SignUpPage() {
     clear();
     signUp.mutate(values, {
       // A new account is greeted as new on the home page, never "welcome back".
-      onSuccess: () => void navigate("/", { state: { welcome: "new" } satisfies HomeState }),
+      onSuccess: (res) => {
+        greetAsNew(res.user?.uuid);
+        void navigate("/");
+      },
       onError: fail,
     });
   });
