@@ -4,6 +4,7 @@ import {
   useCallback,
   useContext,
   useMemo,
+  useState,
   useSyncExternalStore,
   type ComponentType,
   type LazyExoticComponent,
@@ -26,9 +27,11 @@ export function useKit(): Kit {
   return kit;
 }
 
+type Provider = ComponentType<{ children: ReactNode }>;
+
 // TanStack Query's provider, from its own chunk. A failed load (network blip) makes a new lazy component, so that an
 // error boundary's retry loads it again (React.lazy keeps a rejection for good).
-const lazyQueryProvider = (): LazyExoticComponent<ComponentType<{ children: ReactNode }>> =>
+const lazyQueryProvider = (): LazyExoticComponent<Provider> =>
   lazy(() =>
     import("./query-provider.tsx").catch((error: unknown) => {
       QueryProvider = lazyQueryProvider();
@@ -36,14 +39,23 @@ const lazyQueryProvider = (): LazyExoticComponent<ComponentType<{ children: Reac
     }),
   );
 let QueryProvider = lazyQueryProvider();
+// The provider itself once its chunk has run (query-provider.tsx says so): later boundaries render it at once.
+let loadedQueryProvider: Provider | undefined;
+
+/** Called by query-provider.tsx when its chunk runs (loaded by kit.loadQueryClient(), a boundary or a test kit). */
+export function setLoadedQueryProvider(provider: Provider): void {
+  loadedQueryProvider = provider;
+}
 
 /**
  * Gives what it wraps the kit's query client (TanStack Query's context), loading TanStack Query first: it suspends
  * until then, like a lazy screen, so it goes around the screens that query (the shell's lazy pages, the remotes),
- * never around the first screen.
+ * never around the first screen. Once TanStack Query is there, a new boundary does not suspend.
  */
 export function QueryBoundary({ children }: { children: ReactNode }) {
-  return <QueryProvider>{children}</QueryProvider>;
+  // Each boundary keeps the provider it started with, so what it wraps is never remounted when the chunk arrives.
+  const [Provider] = useState(() => loadedQueryProvider ?? QueryProvider);
+  return <Provider>{children}</Provider>;
 }
 
 export interface SessionState extends SessionSnapshot {

@@ -3,7 +3,7 @@
 import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
 import type { ReactNode } from "react";
 import type { Kit } from "./kit.ts";
-import { useKit } from "./KitProvider.tsx";
+import { setLoadedQueryProvider, useKit } from "./KitProvider.tsx";
 import { shouldRetry, STALE_TIME } from "./query-client.ts";
 
 export function createAppQueryClient(): QueryClient {
@@ -47,3 +47,5 @@ export function setQueryClientOf(kit: Kit, client: QueryClient): void {
 export default function QueryProvider({ children }: { children: ReactNode }) {
   return <QueryClientProvider client={queryClientOf(useKit())}>{children}</QueryClientProvider>;
 }
+
+setLoadedQueryProvider(QueryProvider);
