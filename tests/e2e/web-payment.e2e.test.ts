@@ -3,6 +3,7 @@
 // by headless Chromium, as tests/e2e/web.e2e.test.ts does. Screenshots go to test-artifacts/web/.
 import type { BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { checkAccessibility } from "./support/axe.ts";
 import { ADMIN } from "./support/platform.ts";
 import { screenshots, webSetup, type WebSetup } from "./support/web.ts";
 
@@ -67,6 +68,8 @@ describe("payment journey", () => {
       // The development pay page stands in for Stripe Checkout.
       await page.getByRole("heading", { name: "Development checkout" }).waitFor();
       await shot(page, "payment-01-checkout");
+      // Left at once by "Pay", before the automatic check would find it settled: checked here.
+      await checkAccessibility(page);
       await page.getByRole("button", { name: "Pay" }).click();
       await page.waitForURL(/\/shop$/);
       await page.getByRole("heading", { level: 1, name: "Shop" }).waitFor();

@@ -13,10 +13,15 @@
 // accounts, and asserts nothing about rows it did not make. A journey that needs other settings or a whole
 // table to itself asks for a platform of its own, serving the same apps: webSetup({ own: true }) (or
 // `{ own: { env } }`); its close() stops that platform and drops its database too.
+//
+// Every page of that browser is checked by axe-core on each route it visits, and a test fails on a serious or
+// critical WCAG 2.2 AA violation (support/axe.ts; AXE_REPORT_ONLY=1 logs them instead): importing this module
+// registers the hooks that report them.
 import { mkdirSync } from "node:fs";
 import path from "node:path";
 import { chromium, type Browser, type Page } from "playwright-core";
 import { createFrontendHandler } from "@tt/web-server";
+import { watchBrowser } from "./axe.ts";
 import { askShared, sharedPlatformOf, startTestPlatform, type TestPlatform } from "./platform.ts";
 
 /** Where the journeys' screenshots go: test-artifacts/<dir>/ at the repository's root. */
@@ -33,10 +38,13 @@ export async function builtWebApps(): Promise<void> {
   await askShared("/frontends");
 }
 
-/** A connection to the test run's one Chromium; close() ends the connection and its contexts, not the browser. */
+/**
+ * A connection to the test run's one Chromium; close() ends the connection and its contexts, not the browser.
+ * Its pages are checked by axe on every route they visit (support/axe.ts).
+ */
 export async function sharedBrowser(): Promise<Browser> {
   const { wsEndpoint } = await askShared<{ wsEndpoint: string }>("/chromium");
-  return chromium.connect(wsEndpoint);
+  return watchBrowser(await chromium.connect(wsEndpoint));
 }
 
 /** A REST call to the platform at `url` that fails the test unless it answers 2xx; the parsed JSON body. */
