@@ -147,7 +147,7 @@ describe("TimeChart", () => {
       <TimeChart label="Events per hour" times={times} series={series} timeZone="UTC" />,
       createTestKit({ search: "?lang=es" }),
     );
-    expect(charts).toHaveLength(1);
+    await waitFor(() => expect(charts).toHaveLength(1));
     const chart = charts[0]!;
     expect(chart.data).toEqual([times.map(s), [5, 0, 7], [1, 0, 2]]);
     const [, first, second] = chart.opts.series;
@@ -178,10 +178,11 @@ describe("TimeChart", () => {
     expect(chart.sizes.at(-1)).toEqual({ width: 512, height: 260 });
   });
 
-  it("marks a lone point with a dot, and shows the hovered bucket's values", () => {
+  it("marks a lone point with a dot, and shows the hovered bucket's values", async () => {
     renderWithKit(
       <TimeChart label="Events per day" times={[at(2, 0)]} series={[{ label: "Logins", values: [4] }]} step="day" />,
     );
+    await waitFor(() => expect(charts).toHaveLength(1));
     const chart = charts[0]!;
     expect(chart.opts.series[1]).toMatchObject({ points: { show: true } });
     chart.cursor.idx = 0;

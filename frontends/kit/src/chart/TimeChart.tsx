@@ -1,7 +1,7 @@
 import { useAppTranslation } from "@tt/web-kit";
 import { useFormat } from "@tt/web-kit/ui";
 import { useEffect, useId, useMemo, useRef, useState, type ReactNode } from "react";
-import uPlot from "uplot";
+import type uPlot from "uplot";
 import { bucketLabel, inferStep, timeTickLabels, type TimeStep } from "./axis.ts";
 
 export interface TimeChartSeries {
@@ -39,6 +39,19 @@ function cssVar(element: Element, name: string, fallback: string): string {
   return getComputedStyle(element).getPropertyValue(name).trim() || fallback;
 }
 
+type UPlotClass = typeof uPlot;
+let uPlotLoading: Promise<UPlotClass> | undefined;
+
+/**
+ * uPlot itself, fetched the first time a chart is drawn: it touches the window as it loads (the pixel ratio), so
+ * it is never evaluated where nothing is drawn (the component tests' DOM), and a screen shows its caption, legend
+ * and figures before the canvas code arrives.
+ */
+function loadUPlot(): Promise<UPlotClass> {
+  uPlotLoading ??= import("uplot").then((module) => module.default);
+  return uPlotLoading;
+}
+
 /** Whether this page can draw on a canvas (jsdom, the component tests' DOM, cannot). */
 function canvasAvailable(): boolean {
   return typeof HTMLCanvasElement !== "undefined" && !/jsdom/i.test(globalThis.navigator?.userAgent ?? "");
@@ -74,16 +87,10 @@ export interface ChartOptionsInput {
  * grid read from the theme's custom properties on every draw, time labels in the reader's language and zone,
  * whole-number counts from zero, no zoom by dragging, and the hovered instant reported through onCursor.
  */
-export function chartOptions({
-  width,
-  height,
-  series,
-  locale,
-  timeZone,
-  singlePoint,
-  formatNumber,
-  onCursor,
-}: ChartOptionsInput): uPlot.Options {
+export function chartOptions(
+  { width, height, series, locale, timeZone, singlePoint, formatNumber, onCursor }: ChartOptionsInput,
+  UPlot: Pick<UPlotClass, "tzDate" | "rangeNum">,
+): uPlot.Options {
   const muted = (u: uPlot) => cssVar(u.root, "--tt-color-muted", "#a8a1bb");
   const grid = (u: uPlot) => cssVar(u.root, "--tt-color-border", "#302a40");
   const font = `12px ${globalThis.document ? cssVar(document.documentElement, "--tt-font", "system-ui") : "system-ui"}`;
@@ -92,12 +99,12 @@ export function chartOptions({
     height,
     legend: { show: false },
     cursor: { drag: { x: false, y: false }, points: { size: 8 } },
-    ...(timeZone ? { tzDate: (seconds: number) => uPlot.tzDate(new Date(seconds * 1000), timeZone) } : {}),
+    ...(timeZone ? { tzDate: (seconds: number) => UPlot.tzDate(new Date(seconds * 1000), timeZone) } : {}),
     scales: {
       x: { time: true },
       y: {
         // Counts start at zero; an all-zero chart still has a visible range.
-        range: (_u, _min, max) => [0, max > 0 ? (uPlot.rangeNum(0, max, 0.1, true)[1] ?? max) : 1],
+        range: (_u, _min, max) => [0, max > 0 ? (UPlot.rangeNum(0, max, 0.1, true)[1] ?? max) : 1],
       },
     },
     axes: [
@@ -154,21 +161,30 @@ export function TimeChart({ label, times, series, step, timeZone, height = 260, 
   useEffect(() => {
     const element = box.current;
     if (!element || !canvasAvailable()) return;
-    const options = chartOptions({
-      width: element.clientWidth || 640,
-      height,
-      series,
-      locale: language,
-      timeZone,
-      singlePoint: times.length === 1,
-      formatNumber,
-      onCursor: setHover,
+    let live = true;
+    let chart: uPlot | undefined;
+    void loadUPlot().then((UPlot) => {
+      if (!live) return;
+      const options = chartOptions(
+        {
+          width: element.clientWidth || 640,
+          height,
+          series,
+          locale: language,
+          timeZone,
+          singlePoint: times.length === 1,
+          formatNumber,
+          onCursor: setHover,
+        },
+        UPlot,
+      );
+      const data: uPlot.AlignedData = [times.map((at) => at / 1000), ...series.map((entry) => [...entry.values])];
+      chart = new UPlot(options, data, element);
+      plot.current = chart;
     });
-    const data: uPlot.AlignedData = [times.map((at) => at / 1000), ...series.map((entry) => [...entry.values])];
-    const chart = new uPlot(options, data, element);
-    plot.current = chart;
     return () => {
-      chart.destroy();
+      live = false;
+      chart?.destroy();
       plot.current = null;
     };
   }, [times, series, language, timeZone, height, formatNumber]);

@@ -5,3 +5,4 @@ import "./table.css";
 
 export { DataTable } from "./DataTable.tsx";
 export type { DataTableColumn, DataTableProps, DataTableSort } from "./DataTable.tsx";
+export type { RowData } from "@tanstack/react-table";

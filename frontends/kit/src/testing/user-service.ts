@@ -138,6 +138,16 @@ export function createTestUserService({ phoneCode }: TestUserServiceOptions = {}
           if (!account) throw new ConnectError("user profile not found", Code.NotFound);
           return { profile: { uuid: id, nickname: account.nickname, avatarId: avatars.get(id) ?? "" } };
         },
+        // Unknown uuids are left out, the order of the query kept (as the service does).
+        getProfiles: ({ users }, ctx) => {
+          calls.push("GetProfiles");
+          caller(ctx);
+          const profiles = users.flatMap((id) => {
+            const account = [...accounts.values()].find((candidate) => candidate.user.uuid === id);
+            return account ? [{ uuid: id, nickname: account.nickname, avatarId: avatars.get(id) ?? "" }] : [];
+          });
+          return { profiles };
+        },
       })
       .service(AdminService, {
         adminListUsers: ({ query }, ctx) => {
