@@ -44,7 +44,8 @@ async function signedInAs(email: string, role: string, others = 0, search = "") 
   return { service, kit, roomQueries };
 }
 
-describe("admin remote: users", () => {
+// Each journey drives several dialogs; on a loaded two-core machine that takes longer than the default 30 s.
+describe("admin remote: users", { timeout: 90_000 }, () => {
   beforeEach(() => window.history.replaceState(null, "", "#users"));
 
   it("lists users a page at a time for an admin", async () => {

@@ -89,7 +89,8 @@ function thingsResource(overrides: Partial<ResourceDescription<Thing>> = {}, cou
   return { description, queries, removed, created };
 }
 
-describe("the generic admin list", () => {
+// Each journey drives several dialogs; on a loaded two-core machine that takes longer than the default 30 s.
+describe("the generic admin list", { timeout: 90_000 }, () => {
   it("pages, sorts and filters through the admin list query", async () => {
     const user = userEvent.setup();
     const { description, queries } = thingsResource();

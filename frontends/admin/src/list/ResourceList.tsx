@@ -13,7 +13,7 @@ import {
   Select,
   buttonClass,
 } from "@tt/web-kit/ui";
-import { Inbox, SearchX, ShieldLock } from "lucide-react";
+import { Inbox, ListFilter, RotateCcw, SearchX, ShieldLock } from "lucide-react";
 import { lazy, Suspense, useCallback, useId, useMemo, useState, type FormEvent, type ReactNode } from "react";
 import { useAdminText } from "../i18n.ts";
 import type { ActionField, ActionValues } from "./fields.ts";
@@ -85,6 +85,8 @@ export interface ResourceDescription<Row> {
   rowName: (row: Row) => string;
   defaultSort?: { field: string; dir: SortDir };
   pageSize?: number;
+  /** The empty state's title; "No <title> yet" by default. */
+  emptyTitle?: string;
   /** Why the list may be empty and what fills it; the first list action is offered as the next step. */
   emptyBody?: string;
   /** A next step elsewhere when the list has no action of its own (a section of the console). */
@@ -137,6 +139,8 @@ export function ResourceList<Row extends RowData>({
   const [state, setState] = useState<ListState>({ page: 1, sort: description.defaultSort, filters: {} });
   const [draft, setDraft] = useState<Record<string, string>>({});
   const [pending, setPending] = useState<Pending<Row> | undefined>();
+  // On a narrow screen the filters fold behind a button; on a wide one they are always shown.
+  const [filtersOpen, setFiltersOpen] = useState(false);
   const formId = useId();
   const query = buildQuery(state, filters, pageSize);
   const list = useQuery({
@@ -166,7 +170,8 @@ export function ResourceList<Row extends RowData>({
   if (!mayAsk || code === Code.PermissionDenied || code === Code.Unauthenticated) return <AdminsOnly />;
 
   const refresh = () => void queryClient.invalidateQueries({ queryKey: ["adminList", description.key] });
-  const filtered = Object.values(state.filters).some((value) => value.trim() !== "");
+  const activeFilters = Object.values(state.filters).filter((value) => value.trim() !== "").length;
+  const filtered = activeFilters > 0;
   const applyFilters = (event: FormEvent) => {
     event.preventDefault();
     setState((s) => ({ ...s, page: 1, filters: draft }));
@@ -202,6 +207,8 @@ export function ResourceList<Row extends RowData>({
     );
   };
 
+  // Beside the list's heading when it has one, else at the end of the toolbar above the table.
+  const actionsInHead = Boolean(heading) || list.isError;
   const listButtons = listActions.map((action, index) => (
     <Button
       key={action.id}
@@ -215,35 +222,47 @@ export function ResourceList<Row extends RowData>({
 
   const filterForm =
     filters.length > 0 ? (
-      <form className="tt-admin-filters" aria-label={t("filters")} onSubmit={applyFilters}>
-        {filters.map((filter) => (
-          <Field key={filter.id} label={filter.label} className="tt-admin-filters__field">
-            {filter.options ? (
-              <Select
-                id={`${formId}-${filter.id}`}
-                value={draft[filter.id] || ANY}
-                onValueChange={(value) => setDraft((d) => ({ ...d, [filter.id]: value === ANY ? "" : value }))}
-                options={[{ value: ANY, label: t("any") }, ...filter.options]}
-              />
-            ) : (
-              <Input
-                id={`${formId}-${filter.id}`}
-                type={filter.type === "datetime" ? "datetime-local" : "search"}
-                value={draft[filter.id] ?? ""}
-                onChange={(event) => setDraft((d) => ({ ...d, [filter.id]: event.target.value }))}
-              />
-            )}
-          </Field>
-        ))}
-        <div className="tt-admin-filters__buttons">
-          <Button type="submit" variant="secondary">
-            {t("applyFilters")}
-          </Button>
-          <Button variant="ghost" onClick={clearFilters}>
-            {t("clearFilters")}
-          </Button>
-        </div>
-      </form>
+      <div className="tt-admin-filterbar" data-open={filtersOpen}>
+        <Button
+          variant="secondary"
+          className="tt-admin-filterbar__toggle"
+          icon={<ListFilter />}
+          aria-expanded={filtersOpen}
+          aria-controls={`${formId}-filters`}
+          onClick={() => setFiltersOpen((open) => !open)}
+        >
+          {activeFilters > 0 ? t("filtersCount", { count: activeFilters }) : t("filters")}
+        </Button>
+        <form id={`${formId}-filters`} className="tt-admin-filters" aria-label={t("filters")} onSubmit={applyFilters}>
+          {filters.map((filter) => (
+            <Field key={filter.id} label={filter.label} className="tt-admin-filters__field">
+              {filter.options ? (
+                <Select
+                  id={`${formId}-${filter.id}`}
+                  value={draft[filter.id] || ANY}
+                  onValueChange={(value) => setDraft((d) => ({ ...d, [filter.id]: value === ANY ? "" : value }))}
+                  options={[{ value: ANY, label: t("any") }, ...filter.options]}
+                />
+              ) : (
+                <Input
+                  id={`${formId}-${filter.id}`}
+                  type={filter.type === "datetime" ? "datetime-local" : "search"}
+                  value={draft[filter.id] ?? ""}
+                  onChange={(event) => setDraft((d) => ({ ...d, [filter.id]: event.target.value }))}
+                />
+              )}
+            </Field>
+          ))}
+          <div className="tt-admin-filters__buttons">
+            <Button type="submit" variant="secondary">
+              {t("applyFilters")}
+            </Button>
+            <Button variant="ghost" onClick={clearFilters}>
+              {t("clearFilters")}
+            </Button>
+          </div>
+        </form>
+      </div>
     ) : undefined;
 
   const empty = filtered ? (
@@ -262,7 +281,7 @@ export function ResourceList<Row extends RowData>({
   ) : (
     <EmptyState
       icon={<Inbox />}
-      title={t("emptyTitle", { what: description.title.toLowerCase() })}
+      title={description.emptyTitle ?? t("emptyTitle", { what: description.title.toLowerCase() })}
       headingLevel={heading ? 3 : 2}
       action={
         listActions[0] ? (
@@ -273,7 +292,12 @@ export function ResourceList<Row extends RowData>({
           <a className={buttonClass("secondary")} href={description.emptyLink.href}>
             {description.emptyLink.label}
           </a>
-        ) : undefined
+        ) : (
+          // Nothing to create here: looking again is the next step.
+          <Button variant="secondary" icon={<RotateCcw />} busy={list.isFetching} onClick={() => void list.refetch()}>
+            {t("refresh")}
+          </Button>
+        )
       }
     >
       {description.emptyBody}
@@ -326,10 +350,10 @@ export function ResourceList<Row extends RowData>({
 
   return (
     <div className="tt-admin-list">
-      {(heading || listButtons.length > 0) && (
+      {(heading || (list.isError && listButtons.length > 0)) && (
         <div className="tt-admin-list__head">
           {heading ? <h2 className="tt-admin-list__title">{heading}</h2> : <span />}
-          {listButtons.length > 0 && <div className="tt-admin-list__actions">{listButtons}</div>}
+          {actionsInHead && listButtons.length > 0 && <div className="tt-admin-list__actions">{listButtons}</div>}
         </div>
       )}
       {list.isError ? (
@@ -361,6 +385,8 @@ export function ResourceList<Row extends RowData>({
           busy={list.isFetching && list.isPlaceholderData}
           empty={empty}
           toolbar={filterForm}
+          actions={!actionsInHead && listButtons.length > 0 ? listButtons : undefined}
+          columnsMenu={description.columns.length > 4}
           rowActions={rowActions.length > 0 ? actionMenu : undefined}
           storageKey={`admin:${description.key}`}
         />

@@ -46,7 +46,8 @@ describe("analytics series", () => {
   });
 });
 
-describe("analytics screen", () => {
+// Each journey drives several dialogs; on a loaded two-core machine that takes longer than the default 30 s.
+describe("analytics screen", { timeout: 90_000 }, () => {
   it("asks for the period's window and draws the counts with words, a total and a table of figures", async () => {
     const user = userEvent.setup();
     const requests: { topic: string; interval: string; from: string; to: string }[] = [];

@@ -2,7 +2,7 @@ import { AvatarService } from "@tt/proto/tt/merch/v1/avatar_service_pb";
 import { AvatarStatusSchema, type Avatar } from "@tt/proto/tt/merch/v1/merch_pb";
 import { useClient } from "@tt/web-kit/connect";
 import type { SelectOption } from "@tt/web-kit/ui";
-import { ImagePlus, Pencil, Trash } from "lucide-react";
+import { Image, ImagePlus, Pencil, Trash } from "lucide-react";
 import { useMemo } from "react";
 import type { AdminText } from "../i18n.ts";
 import type { ActionField } from "../list/fields.ts";
@@ -71,7 +71,9 @@ export default function AvatarsScreen() {
               {a.imageUrl ? (
                 <img className="tt-admin-thumb" src={a.imageUrl} alt="" loading="lazy" />
               ) : (
-                <span className="tt-admin-thumb" aria-hidden="true" />
+                <span className="tt-admin-thumb" aria-hidden="true">
+                  <Image />
+                </span>
               )}
               {a.name || <span className="tt-muted">{a.slug}</span>}
             </span>

@@ -16,6 +16,7 @@ export default function DjsScreen() {
       title: t("section_djs"),
       rowKey: (r) => r.id,
       rowName: (r) => r.userUuid,
+      emptyTitle: t("emptyTitle_djs"),
       emptyBody: t("emptyBody_djs"),
       emptyLink: { label: t("openSection", { section: t("section_rooms") }), href: "#rooms" },
       columns: [

@@ -32,6 +32,7 @@ export default function ModerationLogScreen() {
       rowKey: (a) => a.id,
       rowName: (a) => `${name("moderationAction", a.actionType)} ${a.userUuid}`,
       defaultSort: { field: "createdAt", dir: "DESC" },
+      emptyTitle: t("emptyTitle_moderation"),
       emptyBody: t("emptyBody_moderation"),
       emptyLink: { label: t("openSection", { section: t("section_users") }), href: "#users" },
       columns: [

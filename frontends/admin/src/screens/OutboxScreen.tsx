@@ -16,6 +16,7 @@ export default function OutboxScreen() {
       title: t("section_outbox"),
       rowKey: (m) => m.id,
       rowName: (m) => m.subject || m.to,
+      emptyTitle: t("emptyTitle_outbox"),
       emptyBody: t("emptyBody_outbox"),
       columns: [
         { field: "createdAt", label: t("col_at"), render: (m) => date(m.createdAt) },

@@ -18,6 +18,7 @@ export default function PhonesScreen() {
       title: t("section_phones"),
       rowKey: (p) => p.id,
       rowName: (p) => p.phoneNumber,
+      emptyTitle: t("emptyTitle_phones"),
       emptyBody: t("emptyBody_phones"),
       columns: [
         { field: "phoneNumber", label: t("col_phone"), sortable: true, fixed: true, render: (p) => p.phoneNumber },

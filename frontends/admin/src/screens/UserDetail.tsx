@@ -12,7 +12,7 @@ export function UserDetail({ row, onClose }: { row: UserRow; onClose: () => void
   const accounts = useClient(AccountService);
   const moderation = useClient(ModerationService);
   const toText = useErrorText();
-  const { t, date, text, name, names } = useAdminFormat();
+  const { t, dateTime: date, text, name, names } = useAdminFormat();
   const uuid = row.user.uuid;
   const detail = useQuery({
     queryKey: ["adminList", "users", "detail", uuid],
@@ -71,7 +71,7 @@ export function UserDetail({ row, onClose }: { row: UserRow; onClose: () => void
           <dd>{user.phoneNumbers.map((p) => p.phoneNumber).join(", ") || t("none")}</dd>
           <dt>{t("col_created")}</dt>
           <dd>{date(user.createdAt)}</dd>
-          <dt>Uuid</dt>
+          <dt>{t("col_uuid")}</dt>
           <dd className="tt-admin-mono">{user.uuid}</dd>
         </dl>
       )}

@@ -52,7 +52,8 @@ async function setUp() {
   return { kit, target, bans, grants, targetAccount };
 }
 
-describe("users screen", () => {
+// Each journey drives several dialogs; on a loaded two-core machine that takes longer than the default 30 s.
+describe("users screen", { timeout: 90_000 }, () => {
   it("bans a user after confirmation with the reason given, and shows the server's refusal of a second ban", async () => {
     const user = userEvent.setup();
     const { kit, target, bans } = await setUp();

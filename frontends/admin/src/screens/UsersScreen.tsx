@@ -134,9 +134,10 @@ export default function UsersScreen() {
           ),
         },
         { field: "status", label: t("col_status"), render: (r) => <StatusBadge user={r.user} /> },
-        { field: "badges", label: t("col_badges"), render: (r) => names("badge", r.user.badges) },
+        { field: "badges", label: t("col_badges"), hidden: true, render: (r) => names("badge", r.user.badges) },
         {
           field: "capabilities",
+          hidden: true,
           label: t("col_capabilities"),
           render: (r) => names("capability", r.user.capabilities),
         },

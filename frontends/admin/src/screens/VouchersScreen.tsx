@@ -39,7 +39,7 @@ export default function VouchersScreen() {
         },
         { field: "capabilities", label: t("col_capabilities"), render: (v) => names("capability", v.capabilities) },
         { field: "badges", label: t("col_badges"), render: (v) => names("badge", v.badges) },
-        { field: "note", label: t("col_note"), render: (v) => text(v.note) },
+        { field: "note", label: t("col_note"), hidden: true, render: (v) => text(v.note) },
         { field: "redeemedByUuid", label: t("col_redeemedBy"), render: (v) => <UserRef uuid={v.redeemedByUuid} /> },
         {
           field: "createdAt",

@@ -17,8 +17,10 @@ export function useAdminFormat() {
     () => ({
       t,
       language,
-      /** "2 December, 01:30" (with the year when it is not this one), "—" when absent. */
-      date: (at: Timestamp | undefined) => (at ? format.dateTime(timestampDate(at)) : t("none")),
+      /** "Dec 2, 01:30" (a table's cell; "Dec 2, 2025" another year), "—" when absent. */
+      date: (at: Timestamp | undefined) => (at ? format.short(timestampDate(at)) : t("none")),
+      /** "2 December, 01:30" (with the year when it is not this one), "—" when absent: where there is room. */
+      dateTime: (at: Timestamp | undefined) => (at ? format.dateTime(timestampDate(at)) : t("none")),
       number: (value: number | bigint) => format.number(value),
       yesNo: (value: boolean) => (value ? t("yes") : t("no")),
       text: (value: string | undefined) => (value ? value : t("none")),

@@ -86,7 +86,8 @@ async function closedWith(toast: string) {
   expect(lastToast()).toBe(toast);
 }
 
-describe("admin create and edit forms", () => {
+// Each journey drives several dialogs; on a loaded two-core machine that takes longer than the default 30 s.
+describe("admin create and edit forms", { timeout: 90_000 }, () => {
   it("creates an avatar, refuses a taken slug with the server's message, and edits one from its values", async () => {
     const user = userEvent.setup();
     const avatars: Avatar[] = [create(AvatarSchema, { id: uuid(), slug: "owl", name: "Owl", status: "PUBLIC" })];

@@ -214,21 +214,23 @@ export function TimeChart({ label, times, series, step, timeZone, height = 260, 
 
   return (
     <figure className="tt-chart" aria-labelledby={captionId}>
-      <figcaption id={captionId} className="tt-chart__caption">
-        {label}
-      </figcaption>
-      <div className="tt-chart__readout" aria-hidden="true">
-        {hovered !== undefined && hover !== null && (
-          <>
-            <span className="tt-chart__readout-time">{bucketLabel(hovered, bucketStep, language, timeZone)}</span>
-            {series.map((entry, index) => (
-              <span key={entry.label} className="tt-chart__readout-value">
-                <span className="tt-chart__swatch" style={{ background: `var(${seriesColourVar(index)})` }} />
-                {entry.label} <strong>{formatNumber(entry.values[hover] ?? 0)}</strong>
-              </span>
-            ))}
-          </>
-        )}
+      <div className="tt-chart__head">
+        <figcaption id={captionId} className="tt-chart__caption">
+          {label}
+        </figcaption>
+        <div className="tt-chart__readout" aria-hidden="true">
+          {hovered !== undefined && hover !== null && (
+            <>
+              <span className="tt-chart__readout-time">{bucketLabel(hovered, bucketStep, language, timeZone)}</span>
+              {series.map((entry, index) => (
+                <span key={entry.label} className="tt-chart__readout-value">
+                  <span className="tt-chart__swatch" style={{ background: `var(${seriesColourVar(index)})` }} />
+                  {entry.label} <strong>{formatNumber(entry.values[hover] ?? 0)}</strong>
+                </span>
+              ))}
+            </>
+          )}
+        </div>
       </div>
       <div ref={box} className="tt-chart__plot" style={{ minHeight: height }} aria-hidden="true" />
       <ul className="tt-chart__legend">
@@ -245,29 +247,32 @@ export function TimeChart({ label, times, series, step, timeZone, height = 260, 
         ))}
       </ul>
       {note && <p className="tt-chart__note">{note}</p>}
-      <table className="tt-visually-hidden">
-        <caption>{label}</caption>
-        <thead>
-          <tr>
-            <th scope="col">{t(bucketStep === "day" ? "ui.chart.date" : "ui.chart.time")}</th>
-            {series.map((entry) => (
-              <th key={entry.label} scope="col">
-                {entry.label}
-              </th>
-            ))}
-          </tr>
-        </thead>
-        <tbody>
-          {figures.map((row) => (
-            <tr key={row.at}>
-              <th scope="row">{bucketLabel(row.at, bucketStep, language, timeZone)}</th>
-              {row.values.map((value, index) => (
-                <td key={series[index]?.label ?? index}>{formatNumber(value)}</td>
+      {/* A table is as wide as its content whatever its own width says: hidden inside a box that is not. */}
+      <div className="tt-visually-hidden">
+        <table>
+          <caption>{label}</caption>
+          <thead>
+            <tr>
+              <th scope="col">{t(bucketStep === "day" ? "ui.chart.date" : "ui.chart.time")}</th>
+              {series.map((entry) => (
+                <th key={entry.label} scope="col">
+                  {entry.label}
+                </th>
               ))}
             </tr>
-          ))}
-        </tbody>
-      </table>
+          </thead>
+          <tbody>
+            {figures.map((row) => (
+              <tr key={row.at}>
+                <th scope="row">{bucketLabel(row.at, bucketStep, language, timeZone)}</th>
+                {row.values.map((value, index) => (
+                  <td key={series[index]?.label ?? index}>{formatNumber(value)}</td>
+                ))}
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
     </figure>
   );
 }

@@ -12,7 +12,7 @@ import {
   type Updater,
 } from "@tanstack/react-table";
 import { useAppTranslation } from "@tt/web-kit";
-import { Button, IconButton, Menu, MenuCheckboxItem, MenuLabel, Skeleton, useFormat } from "@tt/web-kit/ui";
+import { IconButton, Menu, MenuCheckboxItem, MenuLabel, Skeleton, useFormat } from "@tt/web-kit/ui";
 import { ArrowDown, ArrowUp, ChevronLeft, ChevronRight, ChevronsUpDown, Columns3, Ellipsis } from "lucide-react";
 import { useEffect, useMemo, useState, type ReactNode } from "react";
 
@@ -61,12 +61,16 @@ export interface DataTableProps<Row extends RowData> {
   busy?: boolean;
   /** Shown instead of the table when the page has no rows (an EmptyState with a next step). */
   empty?: ReactNode;
-  /** Controls beside the columns menu, above the table (filters, the list's own actions). */
+  /** Controls above the table, at its start (filters). */
   toolbar?: ReactNode;
+  /** Buttons above the table, at its end after the columns menu (the list's own actions: create…). */
+  actions?: ReactNode;
   /** The entries of a row's action menu (MenuItems); no menu when it gives nothing. */
   rowActions?: (row: Row) => ReactNode;
   /** The row's name in its action button's label ("Actions for ada@example.com"). */
   getRowName?: (row: Row) => string;
+  /** Offers the columns menu (default true; a narrow table has nothing worth hiding). */
+  columnsMenu?: boolean;
   /** Remembers the shown columns in this browser under this key. */
   storageKey?: string;
 }
@@ -109,8 +113,10 @@ export function DataTable<Row extends RowData>({
   busy = false,
   empty,
   toolbar,
+  actions: listActions,
   rowActions,
   getRowName,
+  columnsMenu: offerColumns = true,
   storageKey,
 }: DataTableProps<Row>) {
   const { t } = useAppTranslation("common");
@@ -186,14 +192,10 @@ export function DataTable<Row extends RowData>({
   const headerGroups = table.getHeaderGroups();
 
   const columnsMenu =
-    hideable.length > 0 ? (
+    offerColumns && hideable.length > 0 ? (
       <Menu
         label={t("ui.table.columns")}
-        trigger={
-          <Button variant="secondary" size="sm" icon={<Columns3 aria-hidden="true" />}>
-            {t("ui.table.columns")}
-          </Button>
-        }
+        trigger={<IconButton size="sm" icon={<Columns3 aria-hidden="true" />} label={t("ui.table.columns")} />}
       >
         <MenuLabel>{t("ui.table.showColumns")}</MenuLabel>
         {hideable.map((column) => {
@@ -213,6 +215,9 @@ export function DataTable<Row extends RowData>({
       </Menu>
     ) : null;
 
+  // The last column holds each row's menu, and in its header the columns menu.
+  const corner = withActions || Boolean(columnsMenu);
+
   const first = pageIndex * pageSize + 1;
   const last = pageIndex * pageSize + (rows?.length ?? 0);
   const pageCount = table.getPageCount();
@@ -225,10 +230,10 @@ export function DataTable<Row extends RowData>({
 
   return (
     <div className="tt-datatable">
-      {(toolbar || columnsMenu) && (
+      {(toolbar || listActions) && (
         <div className="tt-datatable__toolbar">
           <div className="tt-datatable__toolbar-main">{toolbar}</div>
-          {columnsMenu && !showEmpty && <div className="tt-datatable__tools">{columnsMenu}</div>}
+          {listActions && <div className="tt-datatable__tools">{listActions}</div>}
         </div>
       )}
       {showEmpty ? (
@@ -270,9 +275,10 @@ export function DataTable<Row extends RowData>({
                         </th>
                       );
                     })}
-                    {withActions && (
+                    {corner && (
                       <th scope="col" className="tt-datatable__actions">
-                        <span className="tt-visually-hidden">{t("ui.table.actions")}</span>
+                        {withActions && <span className="tt-visually-hidden">{t("ui.table.actions")}</span>}
+                        {columnsMenu}
                       </th>
                     )}
                   </tr>
@@ -289,7 +295,7 @@ export function DataTable<Row extends RowData>({
                             />
                           </td>
                         ))}
-                        {withActions && <td />}
+                        {corner && <td />}
                       </tr>
                     ))
                   : table.getRowModel().rows.map((row) => {
@@ -304,7 +310,7 @@ export function DataTable<Row extends RowData>({
                               </td>
                             );
                           })}
-                          {withActions && (
+                          {corner && (
                             <td className="tt-datatable__actions">
                               {actions ? (
                                 <Menu
