@@ -21,6 +21,8 @@ const SINGLETONS = [
   "@tt/web-kit/ui",
   "@tt/web-kit/form",
   "@tt/web-kit/virtual",
+  "@tt/web-kit/table",
+  "@tt/web-kit/chart",
 ];
 
 function createSharedConfig() {

@@ -9,8 +9,11 @@ import { toSessionUser, toStoredToken } from "@tt/web-kit/connect";
 import { createTestKit, createTestUserService, renderWithKit } from "@tt/web-kit/testing";
 import { beforeEach, describe, expect, it } from "vitest";
 import { App } from "./App.tsx";
+import { pick } from "./test-helpers.ts";
 
 const USERS_PAGE_SIZE = 20;
+/** A section's screen is a chunk of its own: its first import in a test run takes a while. */
+const LOADED = { timeout: 15_000 };
 
 async function signedInAs(email: string, role: string, others = 0, search = "") {
   const service = createTestUserService();
@@ -41,23 +44,29 @@ async function signedInAs(email: string, role: string, others = 0, search = "") 
   return { service, kit, roomQueries };
 }
 
-describe("admin remote: users", () => {
+// Each journey drives several dialogs; on a loaded two-core machine that takes longer than the default 30 s.
+describe("admin remote: users", { timeout: 90_000 }, () => {
   beforeEach(() => window.history.replaceState(null, "", "#users"));
 
   it("lists users a page at a time for an admin", async () => {
     const user = userEvent.setup();
     const { kit } = await signedInAs("root@example.com", "admin", 24);
     renderWithKit(<App />, kit);
-    const table = await screen.findByRole("table", { name: "25 Users" });
+    const table = await screen.findByRole("table", { name: "25 Users" }, LOADED);
     // The header row plus one row per user on the first page.
     expect(within(table).getAllByRole("row")).toHaveLength(USERS_PAGE_SIZE + 1);
     expect(within(table).getByRole("cell", { name: "root@example.com" })).toBeTruthy();
+    // Each row names its user by nickname (their profile's, asked in one batch) and has one menu of actions.
+    expect(await within(table).findByRole("button", { name: "root" })).toBeTruthy();
+    expect(within(table).getAllByRole("button", { name: /^Actions for / })).toHaveLength(USERS_PAGE_SIZE);
+    expect(screen.getByText("1–20 of 25")).toBeTruthy();
     expect(screen.getByText("Page 1 of 2")).toBeTruthy();
     expect(screen.getByRole("button", { name: "Previous page" }).hasAttribute("disabled")).toBe(true);
 
     await user.click(screen.getByRole("button", { name: "Next page" }));
     expect(await screen.findByText("Page 2 of 2")).toBeTruthy();
     expect(await screen.findByRole("cell", { name: "listener23@example.com" })).toBeTruthy();
+    expect(screen.getByText("21–25 of 25")).toBeTruthy();
     expect(within(screen.getByRole("table")).getAllByRole("row")).toHaveLength(5 + 1);
   });
 
@@ -90,12 +99,13 @@ describe("admin remote: users", () => {
     const user = userEvent.setup();
     const { kit, roomQueries } = await signedInAs("root@example.com", "admin");
     renderWithKit(<App />, kit);
-    await screen.findByRole("table", { name: "1 Users" });
+    await screen.findByRole("table", { name: "1 Users" }, LOADED);
     await user.click(screen.getByRole("link", { name: "Rooms" }));
-    expect(await screen.findByRole("cell", { name: "Jazz Cellar" })).toBeTruthy();
+    expect(await screen.findByRole("cell", { name: "Jazz Cellar" }, LOADED)).toBeTruthy();
     expect(window.location.hash).toBe("#rooms");
     expect(screen.getByRole("link", { name: "Rooms" }).getAttribute("aria-current")).toBe("page");
-    await user.selectOptions(screen.getByLabelText("Type"), "PRIVATE");
+    // Fixed values are picked by their words ("Private"), sent by their wire names.
+    await pick(user, "Type", "Private");
     await user.click(screen.getByRole("button", { name: "Apply" }));
     await waitFor(() => expect(roomQueries.at(-1)).toEqual(["type||$eq||PRIVATE"]));
   });
@@ -103,7 +113,7 @@ describe("admin remote: users", () => {
   it("speaks Spanish", async () => {
     const { kit } = await signedInAs("root@example.com", "admin", 0, "?lang=es");
     renderWithKit(<App />, kit);
-    expect(await screen.findByRole("table", { name: "1 Usuarios" })).toBeTruthy();
+    expect(await screen.findByRole("table", { name: "1 Usuarios" }, LOADED)).toBeTruthy();
     expect(screen.getByRole("navigation", { name: "Secciones de administración" })).toBeTruthy();
     expect(screen.getByRole("link", { name: "Registro de moderación" })).toBeTruthy();
   });

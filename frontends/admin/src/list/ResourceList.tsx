@@ -1,9 +1,22 @@
 import { Code } from "@connectrpc/connect";
 import { keepPreviousData, useQuery, useQueryClient } from "@tanstack/react-query";
-import { errorCode, useErrorText, useSession } from "@tt/web-kit";
-import { useId, useState, type FormEvent, type ReactNode } from "react";
+import { errorCode, toast, useErrorText, useSession } from "@tt/web-kit";
+import { DataTable, type DataTableColumn, type RowData } from "@tt/web-kit/table";
+import {
+  Button,
+  EmptyState,
+  ErrorMessage,
+  Field,
+  Input,
+  MenuItem,
+  MenuSeparator,
+  Select,
+  buttonClass,
+} from "@tt/web-kit/ui";
+import { Inbox, ListFilter, RotateCcw, SearchX, ShieldLock } from "lucide-react";
+import { lazy, Suspense, useCallback, useId, useMemo, useState, type FormEvent, type ReactNode } from "react";
 import { useAdminText } from "../i18n.ts";
-import { ConfirmAction, type ActionField, type PendingAction } from "./ConfirmAction.tsx";
+import type { ActionField, ActionValues } from "./fields.ts";
 import { buildQuery, type AdminListQueryInit, type FilterSpec, type ListState, type SortDir } from "./query.ts";
 
 export interface Column<Row> {
@@ -11,27 +24,44 @@ export interface Column<Row> {
   field: string;
   label: string;
   sortable?: boolean;
+  /** Sorted descending on the first click (dates: newest first). */
+  descFirst?: boolean;
+  /** Hidden until shown from the columns menu. */
+  hidden?: boolean;
+  /** The columns menu cannot hide it (the column that names the row). */
+  fixed?: boolean;
+  align?: "start" | "end";
   render: (row: Row) => ReactNode;
 }
 
-export interface RowAction<Row> {
+interface ActionBase {
   id: string;
   label: string;
+  icon?: ReactNode;
+  /** Red, and asked with a danger button: what cannot be undone or locks someone out. */
   destructive?: boolean;
-  question: (row: Row) => string;
+  /** The button that sends it; the action's label by default. */
+  confirmLabel?: string;
+}
+
+export interface RowAction<Row> extends ActionBase {
+  /** The dialog's title; "<label>: <row's name>" by default. */
+  title?: (row: Row) => string;
+  /** What happens, asked before anything is sent. */
+  question?: (row: Row) => string;
   /** The dialog's inputs; a function fills them from the row (an edit form). */
   fields?: readonly ActionField[] | ((row: Row) => readonly ActionField[]);
   visible?: (row: Row) => boolean;
-  run: (row: Row, values: Record<string, string>) => Promise<unknown>;
+  /** Opens something of the screen's own instead of a dialog (the user's details). */
+  open?: (row: Row) => void;
+  run?: (row: Row, values: ActionValues) => Promise<unknown>;
 }
 
 /** An action on the whole list (create, bulk create, whitelist a number). */
-export interface ListAction {
-  id: string;
-  label: string;
-  question: string;
+export interface ListAction extends ActionBase {
+  question?: string;
   fields?: readonly ActionField[];
-  run: (values: Record<string, string>) => Promise<unknown>;
+  run: (values: ActionValues) => Promise<unknown>;
 }
 
 export interface ListPage<Row> {
@@ -44,35 +74,61 @@ export interface ListPage<Row> {
 export interface ResourceDescription<Row> {
   /** Cache key part, unique per resource. */
   key: string;
-  /** The plural noun shown in the caption ("12 rooms"). */
+  /** The plural noun shown in the caption ("12 Rooms"). */
   title: string;
   columns: readonly Column<Row>[];
   filters?: readonly FilterSpec[];
   actions?: readonly RowAction<Row>[];
   listActions?: readonly ListAction[];
   rowKey: (row: Row) => string;
-  /** The row's name in confirmation questions. */
+  /** The row's name in dialogs, toasts and its action button's label. */
   rowName: (row: Row) => string;
   defaultSort?: { field: string; dir: SortDir };
   pageSize?: number;
+  /** The empty state's title; "No <title> yet" by default. */
+  emptyTitle?: string;
+  /** Why the list may be empty and what fills it; the first list action is offered as the next step. */
+  emptyBody?: string;
+  /** A next step elsewhere when the list has no action of its own (a section of the console). */
+  emptyLink?: { label: string; href: string };
   list: (query: AdminListQueryInit) => Promise<ListPage<Row>>;
 }
 
 export const DEFAULT_PAGE_SIZE = 20;
 
-function AdminsOnly() {
+// The dialogs' forms (react-hook-form and zod, through @tt/web-kit/form) load when a dialog first opens, not with
+// the list.
+const ActionDialog = lazy(() => import("./ActionDialog.tsx").then((module) => ({ default: module.ActionDialog })));
+/** Filter pickers' "no filter" choice (a picker's value cannot be empty). */
+const ANY = "__any";
+
+/** Shown instead of the console to anyone who is not staff, and when the server refuses. */
+export function AdminsOnly() {
   const { t } = useAdminText();
   return (
-    <div className="tt-card tt-empty" role="alert">
-      <h2>{t("adminsOnlyTitle")}</h2>
-      <p className="tt-muted">{t("adminsOnlyBody")}</p>
+    <div role="alert">
+      <EmptyState icon={<ShieldLock />} title={t("adminsOnlyTitle")}>
+        {t("adminsOnlyBody")}
+      </EmptyState>
     </div>
   );
 }
 
-/** The one list screen of the console: a table paged, sorted and filtered through the admin list query. */
-export function ResourceList<Row>({ description }: { description: ResourceDescription<Row> }) {
-  const { t } = useAdminText();
+type Pending<Row> = { kind: "row"; action: RowAction<Row>; row: Row } | { kind: "list"; action: ListAction };
+
+/**
+ * The one list screen of the console: filters in the admin list query language, a server-sorted and -paged kit
+ * DataTable, one action menu per row, the list's own actions above it, and every action in a kit dialog whose
+ * outcome is a toast.
+ */
+export function ResourceList<Row extends RowData>({
+  description,
+  heading,
+}: {
+  description: ResourceDescription<Row>;
+  heading?: string;
+}) {
+  const { t, language } = useAdminText();
   const toText = useErrorText();
   const { signedIn, user } = useSession();
   // Guests and members cannot use the console; the server is asked only for a staff role (it decides the rest).
@@ -82,7 +138,9 @@ export function ResourceList<Row>({ description }: { description: ResourceDescri
   const pageSize = description.pageSize ?? DEFAULT_PAGE_SIZE;
   const [state, setState] = useState<ListState>({ page: 1, sort: description.defaultSort, filters: {} });
   const [draft, setDraft] = useState<Record<string, string>>({});
-  const [pending, setPending] = useState<PendingAction | undefined>();
+  const [pending, setPending] = useState<Pending<Row> | undefined>();
+  // On a narrow screen the filters fold behind a button; on a wide one they are always shown.
+  const [filtersOpen, setFiltersOpen] = useState(false);
   const formId = useId();
   const query = buildQuery(state, filters, pageSize);
   const list = useQuery({
@@ -92,206 +150,248 @@ export function ResourceList<Row>({ description }: { description: ResourceDescri
     placeholderData: keepPreviousData,
   });
 
+  const columns = useMemo<DataTableColumn<Row>[]>(
+    () =>
+      description.columns.map((column) => ({
+        id: column.field,
+        header: column.label,
+        sortable: column.sortable,
+        firstSort: column.descFirst ? "desc" : "asc",
+        hidden: column.hidden,
+        hideable: !column.fixed,
+        align: column.align,
+        cell: (row: Row) => column.render(row),
+      })),
+    [description.columns],
+  );
+  const onPageChange = useCallback((pageIndex: number) => setState((s) => ({ ...s, page: pageIndex + 1 })), []);
+
   const code = errorCode(list.error);
   if (!mayAsk || code === Code.PermissionDenied || code === Code.Unauthenticated) return <AdminsOnly />;
 
   const refresh = () => void queryClient.invalidateQueries({ queryKey: ["adminList", description.key] });
+  const activeFilters = Object.values(state.filters).filter((value) => value.trim() !== "").length;
+  const filtered = activeFilters > 0;
   const applyFilters = (event: FormEvent) => {
     event.preventDefault();
     setState((s) => ({ ...s, page: 1, filters: draft }));
   };
-  const toggleSort = (field: string) =>
-    setState((s) => ({
-      ...s,
-      page: 1,
-      sort: { field, dir: s.sort?.field === field && s.sort.dir === "ASC" ? "DESC" : "ASC" },
-    }));
-  const actions = description.actions ?? [];
+  const clearFilters = () => {
+    setDraft({});
+    setState((s) => ({ ...s, page: 1, filters: {} }));
+  };
+  const listActions = description.listActions ?? [];
+  const rowActions = description.actions ?? [];
 
-  let table: ReactNode;
-  if (list.isError) {
-    table = (
-      <div className="tt-error" role="alert">
-        <p>{toText(list.error)}</p>
-        <button type="button" className="tt-button" onClick={() => void list.refetch()}>
-          {t("retry")}
-        </button>
-      </div>
+  const actionMenu = (row: Row) => {
+    const visible = rowActions.filter((action) => action.visible?.(row) ?? true);
+    if (visible.length === 0) return null;
+    const safe = visible.filter((action) => !action.destructive);
+    const risky = visible.filter((action) => action.destructive);
+    const item = (action: RowAction<Row>) => (
+      <MenuItem
+        key={action.id}
+        icon={action.icon}
+        danger={action.destructive}
+        onSelect={() => (action.open ? action.open(row) : setPending({ kind: "row", action, row }))}
+      >
+        {action.label}
+      </MenuItem>
     );
-  } else if (!list.data) {
-    table = <p className="tt-loading">{t("loading")}</p>;
-  } else {
-    const { rows, total, pageCount } = list.data;
-    const lastPage = Math.max(pageCount, 1);
-    const width = description.columns.length + (actions.length > 0 ? 1 : 0);
-    table = (
+    return (
       <>
-        <div className="tt-table-wrap">
-          <table className="tt-table" aria-busy={list.isFetching}>
-            <caption className="tt-admin-caption">{t("caption", { total, what: description.title })}</caption>
-            <thead>
-              <tr>
-                {description.columns.map((column) => {
-                  const sorted = state.sort?.field === column.field ? state.sort.dir : undefined;
-                  return (
-                    <th
-                      key={column.field}
-                      scope="col"
-                      aria-sort={sorted === "ASC" ? "ascending" : sorted === "DESC" ? "descending" : undefined}
-                    >
-                      {column.sortable ? (
-                        <button
-                          type="button"
-                          className="tt-admin-sort"
-                          aria-label={t("sortBy", { column: column.label })}
-                          onClick={() => toggleSort(column.field)}
-                        >
-                          {column.label}
-                          {sorted === "ASC" ? " ▲" : sorted === "DESC" ? " ▼" : ""}
-                        </button>
-                      ) : (
-                        column.label
-                      )}
-                    </th>
-                  );
-                })}
-                {actions.length > 0 && <th scope="col">{t("actions")}</th>}
-              </tr>
-            </thead>
-            <tbody>
-              {rows.length === 0 ? (
-                <tr>
-                  <td colSpan={width}>{t("empty")}</td>
-                </tr>
-              ) : (
-                rows.map((row) => (
-                  <tr key={description.rowKey(row)}>
-                    {description.columns.map((column, index) => (
-                      <td key={column.field} id={index === 0 ? `${formId}-row-${description.rowKey(row)}` : undefined}>
-                        {column.render(row)}
-                      </td>
-                    ))}
-                    {actions.length > 0 && (
-                      <td className="tt-admin-actions">
-                        {actions
-                          .filter((action) => action.visible?.(row) ?? true)
-                          .map((action) => (
-                            <button
-                              key={action.id}
-                              type="button"
-                              className={
-                                action.destructive
-                                  ? "tt-button tt-button--quiet tt-button--danger"
-                                  : "tt-button tt-button--quiet"
-                              }
-                              aria-describedby={`${formId}-row-${description.rowKey(row)}`}
-                              onClick={() =>
-                                setPending({
-                                  label: action.label,
-                                  question: action.question(row),
-                                  fields: typeof action.fields === "function" ? action.fields(row) : action.fields,
-                                  destructive: action.destructive,
-                                  run: (values) => action.run(row, values),
-                                })
-                              }
-                            >
-                              {action.label}
-                            </button>
-                          ))}
-                      </td>
-                    )}
-                  </tr>
-                ))
-              )}
-            </tbody>
-          </table>
-        </div>
-        <nav className="tt-pagination" aria-label={t("pagination")}>
-          <button
-            type="button"
-            className="tt-button tt-button--quiet"
-            disabled={state.page <= 1}
-            onClick={() => setState((s) => ({ ...s, page: Math.max(1, s.page - 1) }))}
-          >
-            {t("previous")}
-          </button>
-          <span aria-live="polite">{t("pageOf", { page: state.page, pageCount: lastPage })}</span>
-          <button
-            type="button"
-            className="tt-button tt-button--quiet"
-            disabled={state.page >= lastPage || list.isPlaceholderData}
-            onClick={() => setState((s) => ({ ...s, page: s.page + 1 }))}
-          >
-            {t("next")}
-          </button>
-        </nav>
+        {safe.map(item)}
+        {safe.length > 0 && risky.length > 0 && <MenuSeparator />}
+        {risky.map(item)}
       </>
     );
-  }
+  };
 
-  return (
-    <>
-      {(description.listActions ?? []).length > 0 && (
-        <div className="tt-admin-toolbar">
-          {(description.listActions ?? []).map((action) => (
-            <button
-              key={action.id}
-              type="button"
-              className="tt-button"
-              onClick={() =>
-                setPending({ label: action.label, question: action.question, fields: action.fields, run: action.run })
-              }
-            >
-              {action.label}
-            </button>
-          ))}
-        </div>
-      )}
-      {filters.length > 0 && (
-        <form className="tt-admin-filters" aria-label={t("filters")} onSubmit={applyFilters}>
+  // Beside the list's heading when it has one, else at the end of the toolbar above the table.
+  const actionsInHead = Boolean(heading) || list.isError;
+  const listButtons = listActions.map((action, index) => (
+    <Button
+      key={action.id}
+      variant={index === 0 ? "primary" : "secondary"}
+      icon={action.icon}
+      onClick={() => setPending({ kind: "list", action })}
+    >
+      {action.label}
+    </Button>
+  ));
+
+  const filterForm =
+    filters.length > 0 ? (
+      <div className="tt-admin-filterbar" data-open={filtersOpen}>
+        <Button
+          variant="secondary"
+          className="tt-admin-filterbar__toggle"
+          icon={<ListFilter />}
+          aria-expanded={filtersOpen}
+          aria-controls={`${formId}-filters`}
+          onClick={() => setFiltersOpen((open) => !open)}
+        >
+          {activeFilters > 0 ? t("filtersCount", { count: activeFilters }) : t("filters")}
+        </Button>
+        <form id={`${formId}-filters`} className="tt-admin-filters" aria-label={t("filters")} onSubmit={applyFilters}>
           {filters.map((filter) => (
-            <div key={filter.id} className="tt-field">
-              <label htmlFor={`${formId}-${filter.id}`}>{filter.label}</label>
+            <Field key={filter.id} label={filter.label} className="tt-admin-filters__field">
               {filter.options ? (
-                <select
+                <Select
                   id={`${formId}-${filter.id}`}
-                  value={draft[filter.id] ?? ""}
-                  onChange={(event) => setDraft((d) => ({ ...d, [filter.id]: event.target.value }))}
-                >
-                  <option value="">{t("any")}</option>
-                  {filter.options.map((option) => (
-                    <option key={option} value={option}>
-                      {option}
-                    </option>
-                  ))}
-                </select>
+                  value={draft[filter.id] || ANY}
+                  onValueChange={(value) => setDraft((d) => ({ ...d, [filter.id]: value === ANY ? "" : value }))}
+                  options={[{ value: ANY, label: t("any") }, ...filter.options]}
+                />
               ) : (
-                <input
+                <Input
                   id={`${formId}-${filter.id}`}
                   type={filter.type === "datetime" ? "datetime-local" : "search"}
                   value={draft[filter.id] ?? ""}
                   onChange={(event) => setDraft((d) => ({ ...d, [filter.id]: event.target.value }))}
                 />
               )}
-            </div>
+            </Field>
           ))}
-          <button type="submit" className="tt-button">
-            {t("applyFilters")}
-          </button>
-          <button
-            type="button"
-            className="tt-button tt-button--quiet"
-            onClick={() => {
-              setDraft({});
-              setState((s) => ({ ...s, page: 1, filters: {} }));
-            }}
-          >
-            {t("clearFilters")}
-          </button>
+          <div className="tt-admin-filters__buttons">
+            <Button type="submit" variant="secondary">
+              {t("applyFilters")}
+            </Button>
+            <Button variant="ghost" onClick={clearFilters}>
+              {t("clearFilters")}
+            </Button>
+          </div>
         </form>
+      </div>
+    ) : undefined;
+
+  const empty = filtered ? (
+    <EmptyState
+      icon={<SearchX />}
+      title={t("emptyFilteredTitle")}
+      headingLevel={heading ? 3 : 2}
+      action={
+        <Button variant="secondary" onClick={clearFilters}>
+          {t("clearAllFilters")}
+        </Button>
+      }
+    >
+      {t("emptyFilteredBody")}
+    </EmptyState>
+  ) : (
+    <EmptyState
+      icon={<Inbox />}
+      title={description.emptyTitle ?? t("emptyTitle", { what: description.title.toLowerCase() })}
+      headingLevel={heading ? 3 : 2}
+      action={
+        listActions[0] ? (
+          <Button icon={listActions[0].icon} onClick={() => setPending({ kind: "list", action: listActions[0]! })}>
+            {listActions[0].label}
+          </Button>
+        ) : description.emptyLink ? (
+          <a className={buttonClass("secondary")} href={description.emptyLink.href}>
+            {description.emptyLink.label}
+          </a>
+        ) : (
+          // Nothing to create here: looking again is the next step.
+          <Button variant="secondary" icon={<RotateCcw />} busy={list.isFetching} onClick={() => void list.refetch()}>
+            {t("refresh")}
+          </Button>
+        )
+      }
+    >
+      {description.emptyBody}
+    </EmptyState>
+  );
+
+  const total = list.data?.total;
+  const numbers = new Intl.NumberFormat(language);
+  const label =
+    total === undefined ? description.title : t("caption", { total: numbers.format(total), what: description.title });
+
+  const dialog = (() => {
+    if (!pending) return null;
+    const close = () => setPending(undefined);
+    const done = (name?: string) => {
+      toast({ title: t("done", { action: pending.action.label }), description: name, tone: "success" });
+      setPending(undefined);
+      refresh();
+    };
+    if (pending.kind === "list") {
+      const { action } = pending;
+      return (
+        <ActionDialog
+          title={action.label}
+          description={action.question}
+          fields={action.fields}
+          confirmLabel={action.confirmLabel ?? action.label}
+          destructive={action.destructive}
+          run={action.run}
+          onDone={() => done()}
+          onClose={close}
+        />
+      );
+    }
+    const { action, row } = pending;
+    const name = description.rowName(row);
+    return (
+      <ActionDialog
+        title={action.title?.(row) ?? `${action.label}: ${name}`}
+        description={action.question?.(row)}
+        fields={typeof action.fields === "function" ? action.fields(row) : action.fields}
+        confirmLabel={action.confirmLabel ?? action.label}
+        destructive={action.destructive}
+        run={(values) => action.run?.(row, values) ?? Promise.resolve()}
+        onDone={() => done(name)}
+        onClose={close}
+      />
+    );
+  })();
+
+  return (
+    <div className="tt-admin-list">
+      {(heading || (list.isError && listButtons.length > 0)) && (
+        <div className="tt-admin-list__head">
+          {heading ? <h2 className="tt-admin-list__title">{heading}</h2> : <span />}
+          {actionsInHead && listButtons.length > 0 && <div className="tt-admin-list__actions">{listButtons}</div>}
+        </div>
       )}
-      {table}
-      {pending && <ConfirmAction action={pending} onClose={() => setPending(undefined)} onDone={refresh} />}
-    </>
+      {list.isError ? (
+        <div className="tt-admin-failed">
+          <ErrorMessage>{toText(list.error)}</ErrorMessage>
+          <Button variant="secondary" onClick={() => void list.refetch()}>
+            {t("retry")}
+          </Button>
+        </div>
+      ) : (
+        <DataTable<Row>
+          label={label}
+          columns={columns}
+          rows={list.data?.rows as Row[] | undefined}
+          rowCount={total}
+          getRowId={(row) => description.rowKey(row)}
+          getRowName={(row) => description.rowName(row)}
+          sort={state.sort ? { id: state.sort.field, desc: state.sort.dir === "DESC" } : undefined}
+          onSortChange={(sort) =>
+            setState((s) => ({
+              ...s,
+              page: 1,
+              sort: sort ? { field: sort.id, dir: sort.desc ? "DESC" : "ASC" } : undefined,
+            }))
+          }
+          pageIndex={state.page - 1}
+          pageSize={pageSize}
+          onPageChange={onPageChange}
+          busy={list.isFetching && list.isPlaceholderData}
+          empty={empty}
+          toolbar={filterForm}
+          actions={!actionsInHead && listButtons.length > 0 ? listButtons : undefined}
+          columnsMenu={description.columns.length > 4}
+          rowActions={rowActions.length > 0 ? actionMenu : undefined}
+          storageKey={`admin:${description.key}`}
+        />
+      )}
+      <Suspense fallback={null}>{dialog}</Suspense>
+    </div>
   );
 }

@@ -1,5 +1,6 @@
 import type { MessageInitShape } from "@bufbuild/protobuf";
 import type { AdminListQuerySchema } from "@tt/proto/tt/common/v1/admin_list_pb";
+import type { SelectOption } from "@tt/web-kit/ui";
 
 /** The admin list query as the Connect clients take it (tt.common.v1.AdminListQuery). */
 export type AdminListQueryInit = MessageInitShape<typeof AdminListQuerySchema>;
@@ -13,8 +14,8 @@ export interface FilterSpec {
   field: string;
   op: FilterOp;
   label: string;
-  /** A fixed choice (an enumeration's wire names) instead of free text. */
-  options?: readonly string[];
+  /** A fixed choice (an enumeration's wire names, shown as words) instead of free text. */
+  options?: readonly SelectOption[];
   /** "datetime" values are local date-times sent as ISO 8601 instants. */
   type?: "text" | "datetime";
 }

@@ -1,8 +1,10 @@
 import { CommunityService, type Community } from "@tt/proto/tt/room/v1/community_service_pb";
 import { useClient } from "@tt/web-kit/connect";
+import { ListPlus, Pencil, Plus, Trash } from "lucide-react";
 import { useMemo } from "react";
 import { ResourceList, type ResourceDescription } from "../list/ResourceList.tsx";
-import { adminPage, useFormat } from "./format.ts";
+import { UserRef } from "./refs.tsx";
+import { adminPage, useAdminFormat } from "./format.ts";
 
 /** A community's slug from its name, as typed in the bulk form ("Jazz Lovers" → "jazz-lovers"). */
 export function slugOf(name: string): string {
@@ -17,19 +19,32 @@ export function slugOf(name: string): string {
 /** Communities, with bulk creation (one name per line) and deletion. */
 export default function CommunitiesScreen() {
   const communities = useClient(CommunityService);
-  const { t, date } = useFormat();
+  const { t, date, number } = useAdminFormat();
   const description = useMemo<ResourceDescription<Community>>(
     () => ({
       key: "communities",
       title: t("section_communities"),
       rowKey: (c) => c.id,
       rowName: (c) => c.name,
+      emptyBody: t("emptyBody_communities"),
       columns: [
-        { field: "name", label: t("col_name"), sortable: true, render: (c) => c.name },
-        { field: "slug", label: t("col_slug"), sortable: true, render: (c) => c.slug },
-        { field: "memberCount", label: t("col_members"), render: (c) => c.memberCount },
-        { field: "roomCount", label: t("col_rooms"), render: (c) => c.roomCount },
-        { field: "createdAt", label: t("col_created"), sortable: true, render: (c) => date(c.createdAt) },
+        { field: "name", label: t("col_name"), sortable: true, fixed: true, render: (c) => c.name },
+        {
+          field: "slug",
+          label: t("col_slug"),
+          sortable: true,
+          render: (c) => <span className="tt-muted">{c.slug}</span>,
+        },
+        { field: "ownerId", label: t("col_owner"), hidden: true, render: (c) => <UserRef uuid={c.ownerId} /> },
+        { field: "memberCount", label: t("col_members"), align: "end", render: (c) => number(c.memberCount) },
+        { field: "roomCount", label: t("col_rooms"), align: "end", render: (c) => number(c.roomCount) },
+        {
+          field: "createdAt",
+          label: t("col_created"),
+          sortable: true,
+          descFirst: true,
+          render: (c) => date(c.createdAt),
+        },
       ],
       filters: [
         { id: "name", field: "name", op: "$contL", label: t("col_name") },
@@ -39,7 +54,8 @@ export default function CommunitiesScreen() {
         {
           id: "create",
           label: t("action_createCommunity"),
-          question: t("confirm_createCommunity"),
+          icon: <Plus />,
+          confirmLabel: t("create"),
           fields: [
             { name: "name", label: t("col_name"), required: true },
             { name: "slug", label: t("field_slugFromName") },
@@ -57,6 +73,8 @@ export default function CommunitiesScreen() {
         {
           id: "bulkCreate",
           label: t("action_bulkCreate"),
+          icon: <ListPlus />,
+          confirmLabel: t("create"),
           question: t("confirm_bulkCreate"),
           fields: [{ name: "names", label: t("field_names"), type: "textarea", required: true }],
           run: (v) =>
@@ -73,7 +91,9 @@ export default function CommunitiesScreen() {
         {
           id: "edit",
           label: t("action_edit"),
-          question: (c) => t("confirm_edit", { name: c.name }),
+          icon: <Pencil />,
+          confirmLabel: t("save"),
+          title: (c) => t("title_edit", { name: c.name }),
           fields: (c) => [
             { name: "name", label: t("col_name"), required: true, initial: c.name },
             { name: "slug", label: t("col_slug"), required: true, initial: c.slug },
@@ -92,6 +112,7 @@ export default function CommunitiesScreen() {
         {
           id: "delete",
           label: t("action_delete"),
+          icon: <Trash />,
           destructive: true,
           question: (c) => t("confirm_delete", { name: c.name }),
           run: (c) => communities.adminDeleteCommunity({ id: c.id }),
@@ -99,7 +120,7 @@ export default function CommunitiesScreen() {
       ],
       list: async (query) => adminPage(await communities.adminListCommunities({ query })),
     }),
-    [t, date, communities],
+    [t, date, number, communities],
   );
   return <ResourceList description={description} />;
 }

@@ -1,13 +1,15 @@
 import { EventService, type Event } from "@tt/proto/tt/room/v1/event_service_pb";
 import { useClient } from "@tt/web-kit/connect";
+import { CalendarPlus, Pencil, Trash } from "lucide-react";
 import { useMemo } from "react";
 import { ResourceList, type ResourceDescription } from "../list/ResourceList.tsx";
-import { adminPage, localInputOf, timestampOfInput, useFormat } from "./format.ts";
+import { RoomRef } from "./refs.tsx";
+import { adminPage, localInputOf, timestampOfInput, useAdminFormat } from "./format.ts";
 
 /** Events, filtered by name, room and start. */
 export default function EventsScreen() {
   const events = useClient(EventService);
-  const { t, date } = useFormat();
+  const { t, date } = useAdminFormat();
   const description = useMemo<ResourceDescription<Event>>(
     () => ({
       key: "events",
@@ -15,12 +17,13 @@ export default function EventsScreen() {
       rowKey: (e) => e.id,
       rowName: (e) => e.name,
       defaultSort: { field: "startsAt", dir: "DESC" },
+      emptyBody: t("emptyBody_events"),
       columns: [
-        { field: "name", label: t("col_name"), sortable: true, render: (e) => e.name },
-        { field: "slug", label: t("col_slug"), sortable: true, render: (e) => e.slug },
-        { field: "roomId", label: t("col_room"), render: (e) => e.roomId },
-        { field: "startsAt", label: t("col_starts"), sortable: true, render: (e) => date(e.startsAt) },
-        { field: "endsAt", label: t("col_ends"), sortable: true, render: (e) => date(e.endsAt) },
+        { field: "name", label: t("col_name"), sortable: true, fixed: true, render: (e) => e.name },
+        { field: "slug", label: t("col_slug"), sortable: true, hidden: true, render: (e) => e.slug },
+        { field: "roomId", label: t("col_room"), render: (e) => <RoomRef uuid={e.roomId} /> },
+        { field: "startsAt", label: t("col_starts"), sortable: true, descFirst: true, render: (e) => date(e.startsAt) },
+        { field: "endsAt", label: t("col_ends"), sortable: true, descFirst: true, render: (e) => date(e.endsAt) },
       ],
       filters: [
         { id: "name", field: "name", op: "$contL", label: t("col_name") },
@@ -32,7 +35,8 @@ export default function EventsScreen() {
         {
           id: "create",
           label: t("action_createEvent"),
-          question: t("confirm_createEvent"),
+          icon: <CalendarPlus />,
+          confirmLabel: t("create"),
           fields: [
             { name: "name", label: t("col_name"), required: true },
             { name: "slug", label: t("field_slugFromName") },
@@ -59,7 +63,9 @@ export default function EventsScreen() {
         {
           id: "edit",
           label: t("action_edit"),
-          question: (e) => t("confirm_edit", { name: e.name }),
+          icon: <Pencil />,
+          confirmLabel: t("save"),
+          title: (e) => t("title_edit", { name: e.name }),
           fields: (e) => [
             { name: "name", label: t("col_name"), required: true, initial: e.name },
             { name: "slug", label: t("col_slug"), required: true, initial: e.slug },
@@ -91,6 +97,7 @@ export default function EventsScreen() {
         {
           id: "delete",
           label: t("action_delete"),
+          icon: <Trash />,
           destructive: true,
           question: (e) => t("confirm_delete", { name: e.name }),
           run: (e) => events.deleteEvent({ id: e.id }),

@@ -1,56 +1,39 @@
-import { useQuery } from "@tanstack/react-query";
+import type { DevOutboxMessage } from "@tt/proto/tt/user/v1/contact_service_pb";
 import { ContactService } from "@tt/proto/tt/user/v1/contact_service_pb";
-import { useErrorText } from "@tt/web-kit";
 import { useClient } from "@tt/web-kit/connect";
-import { useFormat } from "./format.ts";
+import { Badge } from "@tt/web-kit/ui";
+import { useMemo } from "react";
+import { ResourceList, type ResourceDescription } from "../list/ResourceList.tsx";
+import { useAdminFormat } from "./format.ts";
 
 /** The development outbox (e-mails and SMS of the embedded default), newest first. */
 export default function OutboxScreen() {
   const contacts = useClient(ContactService);
-  const toText = useErrorText();
-  const { t, date, text } = useFormat();
-  const outbox = useQuery({ queryKey: ["adminList", "outbox"], queryFn: () => contacts.listDevOutbox({}) });
-  if (outbox.isError)
-    return (
-      <p className="tt-error" role="alert">
-        {toText(outbox.error)}
-      </p>
-    );
-  if (!outbox.data) return <p className="tt-loading">{t("loading")}</p>;
-  const { messages } = outbox.data;
-  return (
-    <div className="tt-table-wrap">
-      <table className="tt-table">
-        <caption className="tt-admin-caption">
-          {t("caption", { total: messages.length, what: t("section_outbox") })}
-        </caption>
-        <thead>
-          <tr>
-            <th scope="col">{t("col_at")}</th>
-            <th scope="col">{t("col_channel")}</th>
-            <th scope="col">{t("col_to")}</th>
-            <th scope="col">{t("col_subject")}</th>
-            <th scope="col">{t("col_body")}</th>
-          </tr>
-        </thead>
-        <tbody>
-          {messages.length === 0 ? (
-            <tr>
-              <td colSpan={5}>{t("empty")}</td>
-            </tr>
-          ) : (
-            messages.map((m) => (
-              <tr key={m.id}>
-                <td>{date(m.createdAt)}</td>
-                <td>{m.channel}</td>
-                <td>{m.to}</td>
-                <td>{text(m.subject)}</td>
-                <td className="tt-admin-pre">{m.body}</td>
-              </tr>
-            ))
-          )}
-        </tbody>
-      </table>
-    </div>
+  const { t, date, text, name } = useAdminFormat();
+  const description = useMemo<ResourceDescription<DevOutboxMessage>>(
+    () => ({
+      key: "outbox",
+      title: t("section_outbox"),
+      rowKey: (m) => m.id,
+      rowName: (m) => m.subject || m.to,
+      emptyTitle: t("emptyTitle_outbox"),
+      emptyBody: t("emptyBody_outbox"),
+      columns: [
+        { field: "createdAt", label: t("col_at"), render: (m) => date(m.createdAt) },
+        { field: "channel", label: t("col_channel"), render: (m) => <Badge>{name("channel", m.channel)}</Badge> },
+        { field: "to", label: t("col_to"), fixed: true, render: (m) => m.to },
+        { field: "subject", label: t("col_subject"), render: (m) => text(m.subject) },
+        { field: "body", label: t("col_body"), render: (m) => <span className="tt-admin-pre">{m.body}</span> },
+      ],
+      // The outbox comes whole, newest first: the screen pages it.
+      list: async (query) => {
+        const all = (await contacts.listDevOutbox({})).messages;
+        const limit = query.limit ?? 20;
+        const start = ((query.page ?? 1) - 1) * limit;
+        return { rows: all.slice(start, start + limit), total: all.length, pageCount: Math.ceil(all.length / limit) };
+      },
+    }),
+    [t, date, text, name, contacts],
   );
+  return <ResourceList description={description} />;
 }

@@ -4,18 +4,40 @@ import { ProductService } from "@tt/proto/tt/payment/v1/product_service_pb";
 import { SubscriptionService } from "@tt/proto/tt/payment/v1/subscription_service_pb";
 import { useErrorText } from "@tt/web-kit";
 import { useClient } from "@tt/web-kit/connect";
-import { useMemo, useState, type FormEvent } from "react";
+import { Badge, Button, ErrorMessage, Field, Input, Spinner, type BadgeTone } from "@tt/web-kit/ui";
+import { PackagePlus, Pencil, Trash } from "lucide-react";
+import { useId, useMemo, useState, type FormEvent } from "react";
 import { ResourceList, type ResourceDescription } from "../list/ResourceList.tsx";
 import { wireNamesOf } from "../list/wire.ts";
-import { intOfInput, isoOf, offsetOf, offsetPage, useFormat } from "./format.ts";
+import { UserRef } from "./refs.tsx";
+import { intOfInput, isoOf, offsetOf, offsetPage, useAdminFormat, useOptions } from "./format.ts";
 
 const PAYMENT_TYPES = wireNamesOf(PaymentTypeSchema);
+const SUBSCRIPTION_TONE: Record<string, BadgeTone> = {
+  active: "success",
+  past_due: "warning",
+  canceled: "neutral",
+  incomplete: "warning",
+};
+
+/** A price in the reader's format ("$4.99", "4,99 €"); the bare amount and code when the currency is unknown. */
+function priceOf(product: Product, language: string): string {
+  const amount = product.price / 100;
+  try {
+    return new Intl.NumberFormat(language, { style: "currency", currency: product.currency.toUpperCase() }).format(
+      amount,
+    );
+  } catch {
+    return `${amount.toFixed(2)} ${product.currency.toUpperCase()}`;
+  }
+}
 
 /** Subscriptions counted by period, region and level (the payment service's count call). */
 function SubscriptionCount() {
   const subscriptions = useClient(SubscriptionService);
   const toText = useErrorText();
-  const { t } = useFormat();
+  const { t, number } = useAdminFormat();
+  const formId = useId();
   const [draft, setDraft] = useState({ startDate: "", endDate: "", region: "", level: "" });
   const [request, setRequest] = useState(draft);
   const count = useQuery({
@@ -28,40 +50,48 @@ function SubscriptionCount() {
       }),
   });
   const field = (name: keyof typeof draft, label: string, type = "search") => (
-    <div className="tt-field">
-      <label htmlFor={`subscription-count-${name}`}>{label}</label>
-      <input
-        id={`subscription-count-${name}`}
+    <Field label={label} className="tt-admin-filters__field">
+      <Input
+        id={`${formId}-${name}`}
         type={type}
         value={draft[name]}
         onChange={(event) => setDraft((d) => ({ ...d, [name]: event.target.value }))}
       />
-    </div>
+    </Field>
   );
   return (
-    <form
-      className="tt-admin-filters"
-      aria-label={t("section_subscriptionCount")}
-      onSubmit={(event: FormEvent) => {
-        event.preventDefault();
-        setRequest(draft);
-      }}
-    >
-      {field("startDate", t("filter_from"), "datetime-local")}
-      {field("endDate", t("filter_to"), "datetime-local")}
-      {field("region", t("col_region"))}
-      {field("level", t("col_level"))}
-      <button type="submit" className="tt-button">
-        {t("applyFilters")}
-      </button>
-      <output aria-live="polite">
-        {count.isError
-          ? toText(count.error)
-          : count.data
-            ? t("subscriptionCount", { count: count.data.count })
-            : t("loading")}
+    <section className="tt-admin-count" aria-labelledby={`${formId}-title`}>
+      <h3 id={`${formId}-title`} className="tt-admin-count__title">
+        {t("section_subscriptionCount")}
+      </h3>
+      <form
+        className="tt-admin-filters"
+        aria-label={t("section_subscriptionCount")}
+        onSubmit={(event: FormEvent) => {
+          event.preventDefault();
+          setRequest(draft);
+        }}
+      >
+        {field("startDate", t("filter_from"), "datetime-local")}
+        {field("endDate", t("filter_to"), "datetime-local")}
+        {field("region", t("col_region"))}
+        {field("level", t("col_level"))}
+        <div className="tt-admin-filters__buttons">
+          <Button type="submit" variant="secondary">
+            {t("applyFilters")}
+          </Button>
+        </div>
+      </form>
+      <output className="tt-admin-count__value" aria-live="polite">
+        {count.isError ? (
+          <ErrorMessage>{toText(count.error)}</ErrorMessage>
+        ) : count.data ? (
+          t("subscriptionCount", { count: number(count.data.count) })
+        ) : (
+          <Spinner />
+        )}
       </output>
-    </form>
+    </section>
   );
 }
 
@@ -69,29 +99,32 @@ function SubscriptionCount() {
 export default function PaymentsScreen() {
   const products = useClient(ProductService);
   const subscriptions = useClient(SubscriptionService);
-  const { t, date, text, yesNo } = useFormat();
+  const { t, date, text, name, language } = useAdminFormat();
+  const paymentTypeOptions = useOptions("paymentType", PAYMENT_TYPES);
   const productList = useMemo<ResourceDescription<Product>>(
     () => ({
       key: "products",
       title: t("section_products"),
       rowKey: (p) => p.id,
       rowName: (p) => p.name,
+      emptyBody: t("emptyBody_products"),
       columns: [
-        { field: "name", label: t("col_name"), render: (p) => p.name },
-        { field: "paymentType", label: t("col_type"), render: (p) => p.paymentType },
-        {
-          field: "price",
-          label: t("col_price"),
-          render: (p) => `${(p.price / 100).toFixed(2)} ${p.currency.toUpperCase()}`,
-        },
+        { field: "name", label: t("col_name"), fixed: true, render: (p) => p.name },
+        { field: "paymentType", label: t("col_type"), render: (p) => name("paymentType", p.paymentType) },
+        { field: "price", label: t("col_price"), align: "end", render: (p) => priceOf(p, language) },
         { field: "level", label: t("col_level"), render: (p) => text(p.level) },
-        { field: "active", label: t("col_active"), render: (p) => yesNo(p.active) },
+        {
+          field: "active",
+          label: t("col_active"),
+          render: (p) => <Badge tone={p.active ? "success" : "neutral"}>{p.active ? t("yes") : t("no")}</Badge>,
+        },
       ],
       listActions: [
         {
           id: "create",
           label: t("action_createProduct"),
-          question: t("confirm_createProduct"),
+          icon: <PackagePlus />,
+          confirmLabel: t("action_createProductConfirm"),
           fields: [
             { name: "name", label: t("col_name"), required: true },
             { name: "description", label: t("field_description"), type: "textarea" },
@@ -100,12 +133,18 @@ export default function PaymentsScreen() {
               label: t("col_type"),
               type: "select",
               required: true,
-              options: PAYMENT_TYPES,
+              options: paymentTypeOptions,
               initial: "one_time",
             },
-            { name: "price", label: t("field_priceCents"), type: "number", required: true },
-            { name: "currency", label: t("field_currency"), required: true, initial: "usd" },
-            { name: "level", label: t("col_level") },
+            { name: "price", label: t("field_price"), type: "money", required: true, hint: t("field_priceHint") },
+            {
+              name: "currency",
+              label: t("field_currency"),
+              required: true,
+              initial: "usd",
+              pattern: { test: /^[A-Za-z]{3}$/, message: t("currencyCode") },
+            },
+            { name: "level", label: t("field_level"), hint: t("field_levelHint") },
             { name: "stripePriceId", label: t("field_stripePriceId") },
           ],
           run: (v) =>
@@ -124,12 +163,21 @@ export default function PaymentsScreen() {
         {
           id: "edit",
           label: t("action_edit"),
-          question: (p) => t("confirm_edit", { name: p.name }),
+          icon: <Pencil />,
+          confirmLabel: t("save"),
+          title: (p) => t("title_edit", { name: p.name }),
           fields: (p) => [
             { name: "name", label: t("col_name"), required: true, initial: p.name },
             { name: "description", label: t("field_description"), type: "textarea", initial: p.description },
-            { name: "price", label: t("field_priceCents"), type: "number", required: true, initial: String(p.price) },
-            { name: "level", label: t("col_level"), initial: p.level },
+            {
+              name: "price",
+              label: t("field_price"),
+              type: "money",
+              required: true,
+              hint: t("field_priceHint"),
+              initial: String(p.price),
+            },
+            { name: "level", label: t("field_level"), hint: t("field_levelHint"), initial: p.level },
             { name: "stripePriceId", label: t("field_stripePriceId"), initial: p.stripePriceId },
             { name: "active", label: t("col_active"), type: "checkbox", initial: String(p.active) },
           ],
@@ -149,6 +197,7 @@ export default function PaymentsScreen() {
         {
           id: "delete",
           label: t("action_delete"),
+          icon: <Trash />,
           destructive: true,
           question: (p) => t("confirm_delete", { name: p.name }),
           run: (p) => products.deleteProduct({ id: p.id }),
@@ -160,17 +209,23 @@ export default function PaymentsScreen() {
         return offsetPage(answer.products, answer.total, limit);
       },
     }),
-    [t, text, yesNo, products],
+    [t, text, name, language, products, paymentTypeOptions],
   );
   const userSubscriptions = useMemo<ResourceDescription<Subscription>>(
     () => ({
       key: "userSubscriptions",
       title: t("section_subscriptions"),
       rowKey: (s) => s.id,
-      rowName: (s) => s.id,
+      rowName: (s) => s.level || s.id,
+      emptyBody: t("emptyBody_subscriptions"),
       columns: [
-        { field: "level", label: t("col_level"), render: (s) => s.level },
-        { field: "status", label: t("col_status"), render: (s) => s.status },
+        { field: "userUuid", label: t("col_user"), fixed: true, render: (s) => <UserRef uuid={s.userUuid} /> },
+        { field: "level", label: t("col_level"), render: (s) => text(s.level) },
+        {
+          field: "status",
+          label: t("col_status"),
+          render: (s) => <Badge tone={SUBSCRIPTION_TONE[s.status] ?? "neutral"}>{name("status", s.status)}</Badge>,
+        },
         { field: "region", label: t("col_region"), render: (s) => text(s.region) },
         { field: "currentPeriodEnd", label: t("col_ends"), render: (s) => date(s.currentPeriodEnd) },
         { field: "createdAt", label: t("col_created"), render: (s) => date(s.createdAt) },
@@ -185,14 +240,18 @@ export default function PaymentsScreen() {
         return offsetPage(answer.subscriptions, answer.total, limit);
       },
     }),
-    [t, date, text, subscriptions],
+    [t, date, text, name, subscriptions],
   );
   return (
-    <>
-      <ResourceList description={productList} />
-      <h2 className="tt-admin-subtitle">{t("section_subscriptions")}</h2>
-      <SubscriptionCount />
-      <ResourceList description={userSubscriptions} />
-    </>
+    <div className="tt-admin-sections">
+      <ResourceList description={productList} heading={t("section_products")} />
+      <div className="tt-admin-list">
+        <div className="tt-admin-list__head">
+          <h2 className="tt-admin-list__title">{t("section_subscriptions")}</h2>
+        </div>
+        <SubscriptionCount />
+        <ResourceList description={userSubscriptions} />
+      </div>
+    </div>
   );
 }

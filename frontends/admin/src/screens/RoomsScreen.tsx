@@ -2,10 +2,13 @@ import { AdminService } from "@tt/proto/tt/room/v1/admin_service_pb";
 import { DjTypeSchema, RoomDesignSchema, RoomTypeSchema, type Room } from "@tt/proto/tt/room/v1/room_pb";
 import { RoomService } from "@tt/proto/tt/room/v1/room_service_pb";
 import { useClient } from "@tt/web-kit/connect";
+import { Badge } from "@tt/web-kit/ui";
+import { Pencil, Trash } from "lucide-react";
 import { useMemo } from "react";
 import { ResourceList, type ResourceDescription } from "../list/ResourceList.tsx";
 import { wireNamesOf } from "../list/wire.ts";
-import { adminPage, intOfInput, useFormat } from "./format.ts";
+import { UserRef } from "./refs.tsx";
+import { adminPage, intOfInput, useAdminFormat, useOptions } from "./format.ts";
 
 const ROOM_TYPES = wireNamesOf(RoomTypeSchema);
 const DESIGNS = wireNamesOf(RoomDesignSchema);
@@ -15,32 +18,56 @@ const DJ_TYPES = wireNamesOf(DjTypeSchema);
 export default function RoomsScreen() {
   const admin = useClient(AdminService);
   const rooms = useClient(RoomService);
-  const { t, yesNo } = useFormat();
+  const { t, yesNo, name, number } = useAdminFormat();
+  const typeOptions = useOptions("roomType", ROOM_TYPES);
+  const designOptions = useOptions("design", DESIGNS);
+  const djTypeOptions = useOptions("djType", DJ_TYPES);
   const description = useMemo<ResourceDescription<Room>>(
     () => ({
       key: "rooms",
       title: t("section_rooms"),
       rowKey: (r) => r.uuid,
       rowName: (r) => r.name || r.slug,
+      emptyBody: t("emptyBody_rooms"),
       columns: [
-        { field: "name", label: t("col_name"), sortable: true, render: (r) => r.name },
-        { field: "slug", label: t("col_slug"), sortable: true, render: (r) => r.slug },
-        { field: "type", label: t("col_type"), sortable: true, render: (r) => r.type },
-        { field: "ownerUuid", label: t("col_owner"), render: (r) => r.ownerUuid },
-        { field: "numberOfDjs", label: t("col_djs"), sortable: true, render: (r) => r.numberOfDjs },
-        { field: "isLive", label: t("col_live"), sortable: true, render: (r) => yesNo(r.isLive) },
+        { field: "name", label: t("col_name"), sortable: true, fixed: true, render: (r) => r.name },
+        {
+          field: "slug",
+          label: t("col_slug"),
+          sortable: true,
+          render: (r) => <span className="tt-muted">{r.slug}</span>,
+        },
+        { field: "type", label: t("col_type"), sortable: true, render: (r) => name("roomType", r.type) },
+        { field: "design", label: t("field_design"), hidden: true, render: (r) => name("design", r.design) },
+        { field: "ownerUuid", label: t("col_owner"), render: (r) => <UserRef uuid={r.ownerUuid} /> },
+        {
+          field: "numberOfDjs",
+          label: t("col_djs"),
+          sortable: true,
+          align: "end",
+          render: (r) => number(r.numberOfDjs),
+        },
+        {
+          field: "isLive",
+          label: t("col_live"),
+          sortable: true,
+          render: (r) =>
+            r.isLive ? <Badge tone="live">{t("liveNow")}</Badge> : <span className="tt-muted">{yesNo(false)}</span>,
+        },
       ],
       filters: [
         { id: "name", field: "name", op: "$contL", label: t("col_name") },
         { id: "slug", field: "slug", op: "$contL", label: t("col_slug") },
-        { id: "type", field: "type", op: "$eq", label: t("col_type"), options: ROOM_TYPES },
+        { id: "type", field: "type", op: "$eq", label: t("col_type"), options: typeOptions },
         { id: "owner", field: "ownerUuid", op: "$eq", label: t("col_owner") },
       ],
       actions: [
         {
           id: "edit",
           label: t("action_edit"),
-          question: (r) => t("confirm_edit", { name: r.name || r.slug }),
+          icon: <Pencil />,
+          confirmLabel: t("save"),
+          title: (r) => t("title_edit", { name: r.name || r.slug }),
           fields: (r) => [
             { name: "name", label: t("col_name"), required: true, initial: r.name },
             { name: "description", label: t("field_description"), type: "textarea", initial: r.description },
@@ -49,7 +76,7 @@ export default function RoomsScreen() {
               label: t("col_type"),
               type: "select",
               required: true,
-              options: ROOM_TYPES,
+              options: typeOptions,
               initial: r.type,
             },
             {
@@ -57,7 +84,7 @@ export default function RoomsScreen() {
               label: t("field_design"),
               type: "select",
               required: true,
-              options: DESIGNS,
+              options: designOptions,
               initial: r.design,
             },
             {
@@ -65,7 +92,7 @@ export default function RoomsScreen() {
               label: t("field_djType"),
               type: "select",
               required: true,
-              options: DJ_TYPES,
+              options: djTypeOptions,
               initial: r.djType,
             },
             {
@@ -99,6 +126,7 @@ export default function RoomsScreen() {
         {
           id: "delete",
           label: t("action_delete"),
+          icon: <Trash />,
           destructive: true,
           question: (r) => t("confirm_delete", { name: r.name || r.slug }),
           run: (r) => rooms.deleteRoom({ id: r.uuid }),
@@ -106,7 +134,7 @@ export default function RoomsScreen() {
       ],
       list: async (query) => adminPage(await admin.adminListRooms({ query })),
     }),
-    [t, yesNo, admin, rooms],
+    [t, yesNo, name, number, admin, rooms, typeOptions, designOptions, djTypeOptions],
   );
   return <ResourceList description={description} />;
 }

@@ -1,14 +1,18 @@
 import type { RankingStatus, Season } from "@tt/proto/tt/merch/v1/merch_pb";
 import { PointsService } from "@tt/proto/tt/merch/v1/points_service_pb";
 import { useClient } from "@tt/web-kit/connect";
+import { CalendarPlus, Pencil, Trash } from "lucide-react";
 import { useMemo } from "react";
 import { ResourceList, type ResourceDescription } from "../list/ResourceList.tsx";
-import { adminPage, localInputOf, timestampOfInput, useFormat } from "./format.ts";
+import { UserRef } from "./refs.tsx";
+import { adminPage, localInputOf, timestampOfInput, useAdminFormat } from "./format.ts";
+import { useSeasons } from "./seasons.ts";
 
 /** Seasons and, below them, the rankings of every season. */
 export default function SeasonsScreen() {
   const points = useClient(PointsService);
-  const { t, date } = useFormat();
+  const { t, date, number } = useAdminFormat();
+  const choices = useSeasons();
   const seasons = useMemo<ResourceDescription<Season>>(
     () => ({
       key: "seasons",
@@ -16,15 +20,24 @@ export default function SeasonsScreen() {
       rowKey: (s) => s.id,
       rowName: (s) => s.seasonName,
       defaultSort: { field: "seasonStart", dir: "DESC" },
+      emptyBody: t("emptyBody_seasons"),
       columns: [
-        { field: "seasonName", label: t("col_name"), sortable: true, render: (s) => s.seasonName },
-        { field: "seasonStart", label: t("col_seasonStart"), sortable: true, render: (s) => date(s.seasonStart) },
+        { field: "seasonName", label: t("col_name"), sortable: true, fixed: true, render: (s) => s.seasonName },
+        {
+          field: "seasonStart",
+          label: t("col_seasonStart"),
+          sortable: true,
+          descFirst: true,
+          render: (s) => date(s.seasonStart),
+        },
       ],
       filters: [{ id: "name", field: "seasonName", op: "$contL", label: t("col_name") }],
       listActions: [
         {
           id: "create",
           label: t("action_createSeason"),
+          icon: <CalendarPlus />,
+          confirmLabel: t("create"),
           question: t("confirm_createSeason"),
           fields: [
             { name: "seasonName", label: t("col_name"), required: true },
@@ -40,7 +53,9 @@ export default function SeasonsScreen() {
         {
           id: "edit",
           label: t("action_edit"),
-          question: (s) => t("confirm_edit", { name: s.seasonName }),
+          icon: <Pencil />,
+          confirmLabel: t("save"),
+          title: (s) => t("title_edit", { name: s.seasonName }),
           fields: (s) => [
             { name: "seasonName", label: t("col_name"), required: true, initial: s.seasonName },
             {
@@ -63,6 +78,7 @@ export default function SeasonsScreen() {
         {
           id: "delete",
           label: t("action_delete"),
+          icon: <Trash />,
           destructive: true,
           question: (s) => t("confirm_delete", { name: s.seasonName }),
           run: (s) => points.adminDeleteSeason({ id: s.id }),
@@ -79,25 +95,32 @@ export default function SeasonsScreen() {
       rowKey: (r) => r.id,
       rowName: (r) => r.userUuid,
       defaultSort: { field: "balance", dir: "DESC" },
+      emptyBody: t("emptyBody_rankings"),
       columns: [
-        { field: "userUuid", label: t("col_user"), render: (r) => r.userUuid },
-        { field: "seasonId", label: t("col_season"), render: (r) => r.seasonId },
-        { field: "balance", label: t("col_balance"), sortable: true, render: (r) => r.balance },
-        { field: "rank", label: t("col_rank"), render: (r) => r.rank },
+        { field: "rank", label: t("col_rank"), align: "end", render: (r) => (r.rank ? number(r.rank) : t("none")) },
+        { field: "userUuid", label: t("col_user"), fixed: true, render: (r) => <UserRef uuid={r.userUuid} /> },
+        { field: "seasonId", label: t("col_season"), render: (r) => choices.nameOf(r.seasonId) ?? t("none") },
+        {
+          field: "balance",
+          label: t("col_balance"),
+          sortable: true,
+          descFirst: true,
+          align: "end",
+          render: (r) => number(r.balance),
+        },
       ],
       filters: [
         { id: "user", field: "userUuid", op: "$eq", label: t("col_user") },
-        { id: "season", field: "seasonId", op: "$eq", label: t("col_season") },
+        { id: "season", field: "seasonId", op: "$eq", label: t("col_season"), options: choices.options },
       ],
       list: async (query) => adminPage(await points.adminListRankingStatuses({ query })),
     }),
-    [t, points],
+    [t, number, points, choices],
   );
   return (
-    <>
+    <div className="tt-admin-sections">
       <ResourceList description={seasons} />
-      <h2 className="tt-admin-subtitle">{t("section_rankings")}</h2>
-      <ResourceList description={rankings} />
-    </>
+      <ResourceList description={rankings} heading={t("section_rankings")} />
+    </div>
   );
 }

@@ -2,9 +2,12 @@ import { ConsumableService } from "@tt/proto/tt/merch/v1/consumable_service_pb";
 import type { Consumable, TokenBundle } from "@tt/proto/tt/merch/v1/merch_pb";
 import { TokenService } from "@tt/proto/tt/merch/v1/token_service_pb";
 import { useClient } from "@tt/web-kit/connect";
+import { Coins, PackagePlus, Pencil, Plus, Trash } from "lucide-react";
 import { useMemo } from "react";
+import type { ActionField } from "../list/fields.ts";
 import { ResourceList, type ResourceDescription } from "../list/ResourceList.tsx";
-import { intOfInput, offsetOf, offsetPage, useFormat } from "./format.ts";
+import { intOfInput, offsetOf, offsetPage, useAdminFormat } from "./format.ts";
+import { useProducts } from "./products.ts";
 
 /**
  * Consumables and token bundles (their lists page by offset/limit, not the query language, so they only page),
@@ -13,23 +16,26 @@ import { intOfInput, offsetOf, offsetPage, useFormat } from "./format.ts";
 export default function ShopScreen() {
   const consumables = useClient(ConsumableService);
   const tokens = useClient(TokenService);
-  const { t, date } = useFormat();
+  const { t, date, number } = useAdminFormat();
+  const products = useProducts();
   const consumableList = useMemo<ResourceDescription<Consumable>>(
     () => ({
       key: "consumables",
       title: t("section_consumables"),
       rowKey: (c) => c.id,
       rowName: (c) => c.name,
+      emptyBody: t("emptyBody_consumables"),
       columns: [
-        { field: "name", label: t("col_name"), render: (c) => c.name },
-        { field: "tokenCost", label: t("col_tokenCost"), render: (c) => c.tokenCost },
+        { field: "name", label: t("col_name"), fixed: true, render: (c) => c.name },
+        { field: "tokenCost", label: t("col_tokenCost"), align: "end", render: (c) => number(c.tokenCost) },
         { field: "createdAt", label: t("col_created"), render: (c) => date(c.createdAt) },
       ],
       listActions: [
         {
           id: "create",
           label: t("action_createConsumable"),
-          question: t("confirm_createConsumable"),
+          icon: <Plus />,
+          confirmLabel: t("create"),
           fields: [
             { name: "name", label: t("col_name"), required: true },
             { name: "tokenCost", label: t("col_tokenCost"), type: "number", required: true, initial: "0" },
@@ -41,7 +47,9 @@ export default function ShopScreen() {
         {
           id: "edit",
           label: t("action_edit"),
-          question: (c) => t("confirm_edit", { name: c.name }),
+          icon: <Pencil />,
+          confirmLabel: t("save"),
+          title: (c) => t("title_edit", { name: c.name }),
           fields: (c) => [
             { name: "name", label: t("col_name"), required: true, initial: c.name },
             {
@@ -64,6 +72,7 @@ export default function ShopScreen() {
         {
           id: "delete",
           label: t("action_delete"),
+          icon: <Trash />,
           destructive: true,
           question: (c) => t("confirm_delete", { name: c.name }),
           run: (c) => consumables.deleteConsumable({ id: c.id }),
@@ -75,26 +84,46 @@ export default function ShopScreen() {
         return offsetPage(answer.consumables, answer.total, limit);
       },
     }),
-    [t, date, consumables],
+    [t, date, number, consumables],
   );
-  const bundleList = useMemo<ResourceDescription<TokenBundle>>(
-    () => ({
+  const bundleList = useMemo<ResourceDescription<TokenBundle>>(() => {
+    // The product by name when the payment service's list came; its id otherwise.
+    const productField = (initial?: string): ActionField =>
+      products.loaded && products.options.length > 0
+        ? {
+            name: "productId",
+            label: t("field_productId"),
+            hint: t("field_productIdHint"),
+            type: "select",
+            required: true,
+            options: products.options,
+            ...(initial ? { initial } : {}),
+          }
+        : { name: "productId", label: t("field_productId"), hint: t("field_productIdHint"), required: true, initial };
+    return {
       key: "tokenBundles",
       title: t("section_bundles"),
       rowKey: (b) => b.id,
-      rowName: (b) => b.name,
+      rowName: (b) => b.name || b.productId,
+      emptyBody: t("emptyBody_bundles"),
       columns: [
-        { field: "name", label: t("col_name"), render: (b) => b.name },
-        { field: "tokens", label: t("col_tokens"), render: (b) => b.tokens },
-        { field: "productId", label: t("col_product"), render: (b) => b.productId || t("none") },
+        { field: "name", label: t("col_name"), fixed: true, render: (b) => b.name || t("none") },
+        { field: "tokens", label: t("col_tokens"), align: "end", render: (b) => number(b.tokens) },
+        {
+          field: "productId",
+          label: t("col_product"),
+          render: (b) => products.nameOf(b.productId) ?? <span className="tt-muted">{b.productId || t("none")}</span>,
+        },
       ],
       listActions: [
         {
           id: "create",
           label: t("action_createBundle"),
+          icon: <PackagePlus />,
+          confirmLabel: t("create"),
           question: t("confirm_createBundle"),
           fields: [
-            { name: "productId", label: t("field_productId"), required: true },
+            productField(),
             { name: "name", label: t("col_name") },
             { name: "tokens", label: t("col_tokens"), type: "number", required: true },
           ],
@@ -108,16 +137,17 @@ export default function ShopScreen() {
         {
           id: "grant",
           label: t("action_grant"),
+          icon: <Coins />,
           question: t("confirm_grant"),
           fields: [
             { name: "accountId", label: t("field_accountId"), required: true },
-            { name: "tokens", label: t("field_tokens"), required: true },
+            { name: "tokens", label: t("field_tokens"), type: "number", required: true },
             { name: "reason", label: t("field_reason"), required: true },
           ],
           run: (v) =>
             tokens.grantTokens({
               accountId: v.accountId?.trim() ?? "",
-              tokens: Number.parseInt(v.tokens ?? "", 10) || 0,
+              tokens: intOfInput(v.tokens) ?? 0,
               reason: v.reason ?? "",
             }),
         },
@@ -126,9 +156,11 @@ export default function ShopScreen() {
         {
           id: "edit",
           label: t("action_edit"),
-          question: (b) => t("confirm_edit", { name: b.name }),
+          icon: <Pencil />,
+          confirmLabel: t("save"),
+          title: (b) => t("title_edit", { name: b.name || b.productId }),
           fields: (b) => [
-            { name: "productId", label: t("field_productId"), required: true, initial: b.productId },
+            productField(b.productId),
             { name: "name", label: t("col_name"), initial: b.name },
             { name: "tokens", label: t("col_tokens"), type: "number", required: true, initial: String(b.tokens) },
           ],
@@ -145,8 +177,9 @@ export default function ShopScreen() {
         {
           id: "delete",
           label: t("action_delete"),
+          icon: <Trash />,
           destructive: true,
-          question: (b) => t("confirm_delete", { name: b.name }),
+          question: (b) => t("confirm_delete", { name: b.name || b.productId }),
           run: (b) => tokens.deleteTokenBundle({ id: b.id }),
         },
       ],
@@ -155,14 +188,12 @@ export default function ShopScreen() {
         const answer = await tokens.listTokenBundles({ offset, limit });
         return offsetPage(answer.bundles, answer.total, limit);
       },
-    }),
-    [t, tokens],
-  );
+    };
+  }, [t, number, tokens, products]);
   return (
-    <>
-      <ResourceList description={consumableList} />
-      <h2 className="tt-admin-subtitle">{t("section_bundles")}</h2>
-      <ResourceList description={bundleList} />
-    </>
+    <div className="tt-admin-sections">
+      <ResourceList description={consumableList} heading={t("section_consumables")} />
+      <ResourceList description={bundleList} heading={t("section_bundles")} />
+    </div>
   );
 }

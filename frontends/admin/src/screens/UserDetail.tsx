@@ -3,14 +3,17 @@ import { AccountService } from "@tt/proto/tt/user/v1/account_service_pb";
 import { ModerationService } from "@tt/proto/tt/user/v1/moderation_service_pb";
 import { useErrorText } from "@tt/web-kit";
 import { useClient } from "@tt/web-kit/connect";
-import { useFormat } from "./format.ts";
+import { Avatar, Dialog, ErrorMessage, Skeleton } from "@tt/web-kit/ui";
+import type { UserRow } from "./UsersScreen.tsx";
+import { useAdminFormat } from "./format.ts";
 
-/** One account in full (AdminGetUser) with its moderation comments; shown under the user list. */
-export function UserDetail({ uuid, onClose }: { uuid: string; onClose: () => void }) {
+/** One account in full (AdminGetUser) with its moderation comments, in a dialog over the users table. */
+export function UserDetail({ row, onClose }: { row: UserRow; onClose: () => void }) {
   const accounts = useClient(AccountService);
   const moderation = useClient(ModerationService);
   const toText = useErrorText();
-  const { t, date, text } = useFormat();
+  const { t, dateTime: date, text, name, names } = useAdminFormat();
+  const uuid = row.user.uuid;
   const detail = useQuery({
     queryKey: ["adminList", "users", "detail", uuid],
     queryFn: () => accounts.adminGetUser({ id: uuid }),
@@ -20,67 +23,73 @@ export function UserDetail({ uuid, onClose }: { uuid: string; onClose: () => voi
     queryFn: () => moderation.listModerationComments({ id: uuid }),
   });
   const user = detail.data?.user;
+  const nickname = user?.profile?.nickname || row.profile?.nickname;
   return (
-    <section className="tt-card tt-admin-detail" aria-label={t("userDetail")}>
-      <button type="button" className="tt-button tt-button--quiet" onClick={onClose}>
-        {t("dismiss")}
-      </button>
+    <Dialog
+      open
+      onOpenChange={(open) => !open && onClose()}
+      wide
+      title={
+        <span className="tt-admin-user tt-admin-user--title">
+          <Avatar id={uuid} name={nickname || row.user.email} size="md" decorative />
+          <span>{nickname || row.user.email}</span>
+        </span>
+      }
+      description={row.user.email}
+    >
       {detail.isError ? (
-        <p className="tt-error" role="alert">
-          {toText(detail.error)}
-        </p>
+        <ErrorMessage>{toText(detail.error)}</ErrorMessage>
       ) : !user ? (
-        <p className="tt-loading">{t("loading")}</p>
+        <div className="tt-stack" aria-busy="true">
+          {Array.from({ length: 6 }, (_, index) => (
+            <Skeleton key={index} height="1.25rem" width={`${60 + ((index * 17) % 35)}%`} />
+          ))}
+        </div>
       ) : (
-        <dl>
-          <dt>{t("col_email")}</dt>
-          <dd>{user.email}</dd>
-          <dt>uuid</dt>
-          <dd>{user.uuid}</dd>
-          <dt>{t("col_name")}</dt>
+        <dl className="tt-admin-facts">
+          <dt>{t("col_nickname")}</dt>
           <dd>{text(user.profile?.nickname)}</dd>
           <dt>{t("col_role")}</dt>
-          <dd>{user.role}</dd>
+          <dd>{name("userRole", user.role)}</dd>
           <dt>{t("col_capabilities")}</dt>
-          <dd>{user.capabilities.join(", ") || t("none")}</dd>
+          <dd>{names("capability", user.capabilities)}</dd>
           <dt>{t("col_badges")}</dt>
-          <dd>{user.badges.join(", ") || t("none")}</dd>
-          <dt>{t("col_ban")}</dt>
-          <dd>
-            {!user.ban
-              ? t("none")
-              : `${user.ban.endsAt ? t("bannedUntil", { at: date(user.ban.endsAt) }) : t("bannedForever")} · ${text(user.ban.reason)}`}
-          </dd>
-          <dt>{t("col_deactivation")}</dt>
+          <dd>{names("badge", user.badges)}</dd>
+          <dt>{t("col_status")}</dt>
           <dd>
             {user.deactivatedAt
-              ? t("deactivated")
-              : user.deactivationRequestedAt
-                ? t("requestedAt", { at: date(user.deactivationRequestedAt) })
-                : t("none")}
+              ? t("status_deactivated")
+              : user.ban
+                ? `${user.ban.endsAt ? t("status_bannedUntil", { at: date(user.ban.endsAt) }) : t("status_banned")}${user.ban.reason ? ` · ${user.ban.reason}` : ""}`
+                : user.deactivationRequestedAt
+                  ? t("status_deactivationRequested", { at: date(user.deactivationRequestedAt) })
+                  : t("status_active")}
           </dd>
           <dt>{t("userEmails")}</dt>
-          <dd>{user.emails.map((e) => `${e.email} (${e.status})`).join(", ") || t("none")}</dd>
-          <dt>{t("col_phone")}</dt>
+          <dd>{user.emails.map((e) => `${e.email} (${name("emailStatus", e.status)})`).join(", ") || t("none")}</dd>
+          <dt>{t("col_phoneNumbers")}</dt>
           <dd>{user.phoneNumbers.map((p) => p.phoneNumber).join(", ") || t("none")}</dd>
           <dt>{t("col_created")}</dt>
           <dd>{date(user.createdAt)}</dd>
+          <dt>{t("col_uuid")}</dt>
+          <dd className="tt-admin-mono">{user.uuid}</dd>
         </dl>
       )}
-      <h3>{t("userComments")}</h3>
+      <h3 className="tt-admin-detail__heading">{t("userComments")}</h3>
       {comments.isError ? (
-        <p className="tt-error" role="alert">
-          {toText(comments.error)}
-        </p>
+        <ErrorMessage>{toText(comments.error)}</ErrorMessage>
+      ) : (comments.data?.comments ?? []).length === 0 ? (
+        <p className="tt-muted">{comments.data ? t("noComments") : t("loading")}</p>
       ) : (
-        <ul>
+        <ul className="tt-admin-comments">
           {(comments.data?.comments ?? []).map((c) => (
             <li key={c.id}>
-              {date(c.createdAt)} · {c.comment}
+              <span className="tt-muted">{date(c.createdAt)}</span>
+              <p>{c.comment}</p>
             </li>
           ))}
         </ul>
       )}
-    </section>
+    </Dialog>
   );
 }

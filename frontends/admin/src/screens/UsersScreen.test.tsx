@@ -1,6 +1,6 @@
 import { create } from "@bufbuild/protobuf";
 import { Code, ConnectError, createClient, type ConnectRouter } from "@connectrpc/connect";
-import { screen, within } from "@testing-library/react";
+import { screen, waitFor, within } from "@testing-library/react";
 import { userEvent } from "@testing-library/user-event";
 import { TokenAccountSchema } from "@tt/proto/tt/merch/v1/merch_pb";
 import { TokenService } from "@tt/proto/tt/merch/v1/token_service_pb";
@@ -10,6 +10,7 @@ import { UserSchema } from "@tt/proto/tt/user/v1/user_pb";
 import { toSessionUser, toStoredToken } from "@tt/web-kit/connect";
 import { createTestKit, createTestUserService, renderWithKit } from "@tt/web-kit/testing";
 import { describe, expect, it } from "vitest";
+import { lastToast, rowAction } from "../test-helpers.ts";
 import UsersScreen from "./UsersScreen.tsx";
 
 /**
@@ -51,25 +52,26 @@ async function setUp() {
   return { kit, target, bans, grants, targetAccount };
 }
 
-describe("users screen", () => {
+// Each journey drives several dialogs; on a loaded two-core machine that takes longer than the default 30 s.
+describe("users screen", { timeout: 90_000 }, () => {
   it("bans a user after confirmation with the reason given, and shows the server's refusal of a second ban", async () => {
     const user = userEvent.setup();
     const { kit, target, bans } = await setUp();
     renderWithKit(<UsersScreen />, kit);
     await screen.findByRole("table", { name: "2 Users" });
 
-    await user.click(screen.getByRole("button", { name: "Ban", description: "spammer@example.com" }));
-    let dialog = screen.getByRole("dialog");
+    await rowAction(user, "spammer@example.com", "Ban");
+    let dialog = await screen.findByRole("dialog", { name: "Ban: spammer@example.com" });
     expect(within(dialog).getByText("Ban spammer@example.com with no end? Every session is revoked.")).toBeTruthy();
     await user.type(within(dialog).getByLabelText("Reason"), "spam");
-    await user.click(within(dialog).getByRole("button", { name: "Confirm" }));
-    expect((await within(dialog).findByRole("status")).textContent).toBe("Done: Ban.");
+    await user.click(within(dialog).getByRole("button", { name: "Ban" }));
+    await waitFor(() => expect(screen.queryByRole("dialog")).toBeNull());
+    expect(lastToast()).toBe("Done: Ban · spammer@example.com");
     expect(bans).toEqual([{ uuid: target.uuid, reason: "spam" }]);
-    await user.click(within(dialog).getByRole("button", { name: "Dismiss" }));
 
-    await user.click(screen.getByRole("button", { name: "Ban", description: "spammer@example.com" }));
-    dialog = screen.getByRole("dialog");
-    await user.click(within(dialog).getByRole("button", { name: "Confirm" }));
+    await rowAction(user, "spammer@example.com", "Ban");
+    dialog = await screen.findByRole("dialog", { name: "Ban: spammer@example.com" });
+    await user.click(within(dialog).getByRole("button", { name: "Ban" }));
     expect((await within(dialog).findByRole("alert")).textContent).toBe("User profile not found");
     expect(bans).toHaveLength(1);
   });
@@ -80,22 +82,47 @@ describe("users screen", () => {
     renderWithKit(<UsersScreen />, kit);
     await screen.findByRole("table", { name: "2 Users" });
 
-    await user.click(screen.getByRole("button", { name: "Grant tokens", description: "spammer@example.com" }));
-    let dialog = screen.getByRole("dialog");
-    expect(within(dialog).getByText(/^Grant tokens to spammer@example.com\?/)).toBeTruthy();
+    await rowAction(user, "spammer@example.com", "Grant tokens");
+    let dialog = await screen.findByRole("dialog", { name: "Grant tokens: spammer@example.com" });
+    expect(within(dialog).getByText(/^Their token account is found by the user/)).toBeTruthy();
     await user.type(within(dialog).getByLabelText("Tokens"), "25");
     await user.type(within(dialog).getByLabelText("Reason"), "goodwill");
-    await user.click(within(dialog).getByRole("button", { name: "Confirm" }));
-    expect((await within(dialog).findByRole("status")).textContent).toBe("Done: Grant tokens.");
+    await user.click(within(dialog).getByRole("button", { name: "Grant tokens" }));
+    await waitFor(() => expect(screen.queryByRole("dialog")).toBeNull());
+    expect(lastToast()).toBe("Done: Grant tokens · spammer@example.com");
     expect(grants).toEqual([{ accountId: targetAccount, tokens: 25, reason: "goodwill" }]);
-    await user.click(within(dialog).getByRole("button", { name: "Dismiss" }));
 
-    await user.click(screen.getByRole("button", { name: "Grant tokens", description: "root@example.com" }));
-    dialog = screen.getByRole("dialog");
+    await rowAction(user, "root@example.com", "Grant tokens");
+    dialog = await screen.findByRole("dialog", { name: "Grant tokens: root@example.com" });
     await user.type(within(dialog).getByLabelText("Tokens"), "5");
     await user.type(within(dialog).getByLabelText("Reason"), "none");
-    await user.click(within(dialog).getByRole("button", { name: "Confirm" }));
+    await user.click(within(dialog).getByRole("button", { name: "Grant tokens" }));
     expect((await within(dialog).findByRole("alert")).textContent).toBe("This user has no token account");
     expect(grants).toHaveLength(1);
+  });
+
+  it("shows each user's nickname and avatar, their role and status in words, and their details", async () => {
+    const user = userEvent.setup();
+    const { kit } = await setUp();
+    renderWithKit(<UsersScreen />, kit);
+    const table = await screen.findByRole("table", { name: "2 Users" });
+    const row = within(table).getByRole("cell", { name: "spammer@example.com" }).closest("tr")!;
+    expect(await within(row).findByRole("button", { name: "spammer" })).toBeTruthy();
+    expect(row.querySelector(".tt-avatar")).toBeTruthy();
+    expect(within(row).getByText("Member")).toBeTruthy();
+    expect(within(row).getByText("Active")).toBeTruthy();
+    // Roles are picked from a list of words, never typed.
+    await rowAction(user, "spammer@example.com", "Set role");
+    const dialog = await screen.findByRole("dialog", { name: "Set role: spammer@example.com" });
+    expect(within(dialog).getByLabelText("Role").textContent).toBe("Member");
+    await user.click(within(dialog).getByLabelText("Role"));
+    expect((await screen.findAllByRole("option")).map((option) => option.textContent)).toEqual([
+      "Member",
+      "Promoter",
+      "Staff",
+      "Moderator",
+      "Global moderator",
+      "Admin",
+    ]);
   });
 });

@@ -1,21 +1,41 @@
 import { timestampDate, timestampFromDate, type Timestamp } from "@bufbuild/protobuf/wkt";
+import { useFormat, useNames, type NameKind } from "@tt/web-kit/ui";
 import { useMemo } from "react";
 import type { ListPage } from "../list/ResourceList.tsx";
 import type { AdminListQueryInit } from "../list/query.ts";
 import { useAdminText } from "../i18n.ts";
 
-/** Dates and booleans in the current language. */
-export function useFormat() {
+/**
+ * The console's words and formats: its texts, dates and times in the reader's language and zone (the kit's
+ * formatters, never an ISO string), numbers, yes/no, and internal values (roles, statuses…) as words.
+ */
+export function useAdminFormat() {
   const { t, language } = useAdminText();
-  return useMemo(() => {
-    const dates = new Intl.DateTimeFormat(language, { dateStyle: "medium", timeStyle: "short" });
-    return {
+  const format = useFormat();
+  const names = useNames();
+  return useMemo(
+    () => ({
       t,
-      date: (at: Timestamp | undefined) => (at ? dates.format(timestampDate(at)) : t("none")),
+      language,
+      /** "Dec 2, 01:30" (a table's cell; "Dec 2, 2025" another year), "—" when absent. */
+      date: (at: Timestamp | undefined) => (at ? format.short(timestampDate(at)) : t("none")),
+      /** "2 December, 01:30" (with the year when it is not this one), "—" when absent: where there is room. */
+      dateTime: (at: Timestamp | undefined) => (at ? format.dateTime(timestampDate(at)) : t("none")),
+      number: (value: number | bigint) => format.number(value),
       yesNo: (value: boolean) => (value ? t("yes") : t("no")),
       text: (value: string | undefined) => (value ? value : t("none")),
-    };
-  }, [t, language]);
+      name: (kind: NameKind, value: string) => (value ? names(kind, value) : t("none")),
+      names: (kind: NameKind, values: readonly string[]) =>
+        values.length ? values.map((value) => names(kind, value)).join(", ") : t("none"),
+    }),
+    [t, language, format, names],
+  );
+}
+
+/** The options of a picker over wire values, each shown as words. */
+export function useOptions(kind: NameKind, values: readonly string[]) {
+  const names = useNames();
+  return useMemo(() => values.map((value) => ({ value, label: names(kind, value) })), [names, kind, values]);
 }
 
 /** An admin list answer ({data, total, pageCount}) as the generic screen's page. */
@@ -61,4 +81,12 @@ export function intOfInput(value: string | undefined): number | undefined {
   if (value === undefined || value.trim() === "") return undefined;
   const n = Number(value);
   return Number.isFinite(n) ? Math.trunc(n) : undefined;
+}
+
+/** A comma-separated list of values (a multiple choice's answer) as an array. */
+export function listOf(value: string | undefined): string[] {
+  return (value ?? "")
+    .split(",")
+    .map((item) => item.trim())
+    .filter(Boolean);
 }

@@ -1,9 +1,10 @@
-// The console's create and edit forms: each asks for confirmation, sends what the admin typed (an edit starts from
-// the row's values), shows the server's refusal in the dialog, and refreshes the list once done.
+// The console's create and edit forms: each is a kit dialog that sends what the admin typed (an edit starts from
+// the row's values), shows the server's refusal on the field it names (or above the form), and once done closes,
+// says so in a toast and refreshes the list.
 import { create } from "@bufbuild/protobuf";
 import { timestampDate } from "@bufbuild/protobuf/wkt";
 import { Code, ConnectError, type ConnectRouter } from "@connectrpc/connect";
-import { fireEvent, screen, within } from "@testing-library/react";
+import { fireEvent, screen, waitFor, within } from "@testing-library/react";
 import { userEvent } from "@testing-library/user-event";
 import { AvatarService } from "@tt/proto/tt/merch/v1/avatar_service_pb";
 import { ConsumableService } from "@tt/proto/tt/merch/v1/consumable_service_pb";
@@ -34,6 +35,7 @@ import RoomsScreen from "./RoomsScreen.tsx";
 import PaymentsScreen from "./PaymentsScreen.tsx";
 import SeasonsScreen from "./SeasonsScreen.tsx";
 import ShopScreen from "./ShopScreen.tsx";
+import { lastToast, pick, rowAction } from "../test-helpers.ts";
 
 let ids = 0;
 const uuid = () => `00000000-0000-4000-8000-${String(++ids).padStart(12, "0")}`;
@@ -45,17 +47,13 @@ function adminKit(routes: (router: ConnectRouter) => void, search = "") {
   return kit;
 }
 
-/** Opens the dialog of a button, fills the labelled inputs and confirms; returns the dialog. */
-async function submit(
-  user: ReturnType<typeof userEvent.setup>,
-  button: HTMLElement,
-  inputs: Record<string, string> = {},
-) {
-  await user.click(button);
-  const dialog = screen.getByRole("dialog");
+type User = ReturnType<typeof userEvent.setup>;
+
+/** Fills the labelled inputs of the open dialog: text typed, pickers picked (by the words shown), boxes ticked. */
+async function fill(user: User, dialog: HTMLElement, inputs: Record<string, string>) {
   for (const [label, value] of Object.entries(inputs)) {
     const input = within(dialog).getByLabelText(label);
-    if (input instanceof HTMLSelectElement) await user.selectOptions(input, value);
+    if (input.getAttribute("role") === "combobox") await pick(user, label, value, dialog);
     else if (input instanceof HTMLInputElement && input.type === "checkbox") {
       if (input.checked !== (value === "true")) await user.click(input);
     } else if (input instanceof HTMLInputElement && input.type === "datetime-local") {
@@ -66,11 +64,30 @@ async function submit(
       if (value) await user.type(input, value);
     }
   }
-  await user.click(within(dialog).getByRole("button", { name: "Confirm" }));
+}
+
+/** Opens a dialog (a list action's button, or "row|action" from a row's menu), fills it and sends it. */
+async function submit(user: User, open: HTMLElement | string, inputs: Record<string, string>, send: string) {
+  if (typeof open === "string") {
+    const [row, action] = open.split("|") as [string, string];
+    await rowAction(user, row, action);
+  } else {
+    await user.click(open);
+  }
+  const dialog = await screen.findByRole("dialog");
+  await fill(user, dialog, inputs);
+  await user.click(within(dialog).getByRole("button", { name: send }));
   return dialog;
 }
 
-describe("admin create and edit forms", () => {
+/** The dialog closed after success, with its toast. */
+async function closedWith(toast: string) {
+  await waitFor(() => expect(screen.queryByRole("dialog")).toBeNull());
+  expect(lastToast()).toBe(toast);
+}
+
+// Each journey drives several dialogs; on a loaded two-core machine that takes longer than the default 30 s.
+describe("admin create and edit forms", { timeout: 90_000 }, () => {
   it("creates an avatar, refuses a taken slug with the server's message, and edits one from its values", async () => {
     const user = userEvent.setup();
     const avatars: Avatar[] = [create(AvatarSchema, { id: uuid(), slug: "owl", name: "Owl", status: "PUBLIC" })];
@@ -106,33 +123,28 @@ describe("admin create and edit forms", () => {
     renderWithKit(<AvatarsScreen />, kit);
     await screen.findByRole("table", { name: "1 Avatars" });
 
-    let dialog = await submit(user, screen.getByRole("button", { name: "Create an avatar" }), {
-      Slug: "owl",
-      Name: "Another owl",
-    });
+    const dialog = await submit(
+      user,
+      screen.getByRole("button", { name: "Create an avatar" }),
+      { Slug: "owl", Name: "Another owl" },
+      "Create",
+    );
+    // The server's refusal names the slug: it shows on that field, and the dialog stays open for the correction.
     expect((await within(dialog).findByRole("alert")).textContent).toBe("Slug already exists");
-    // The dialog stays open with the input: the admin corrects it.
-    await user.clear(within(dialog).getByLabelText("Slug"));
-    await user.type(within(dialog).getByLabelText("Slug"), "gold-owl");
-    await user.selectOptions(within(dialog).getByLabelText("Status"), "PUBLIC");
-    await user.clear(within(dialog).getByLabelText("Token cost"));
-    await user.type(within(dialog).getByLabelText("Token cost"), "40");
-    await user.click(within(dialog).getByRole("button", { name: "Confirm" }));
-    expect((await within(dialog).findByRole("status")).textContent).toBe("Done: Create an avatar.");
+    expect(within(dialog).getByLabelText("Slug").getAttribute("aria-invalid")).toBe("true");
+    await fill(user, dialog, { Slug: "gold-owl", Status: "Public", "Token cost": "40" });
+    await user.click(within(dialog).getByRole("button", { name: "Create" }));
+    await closedWith("Done: Create an avatar");
     expect(avatars[1]).toMatchObject({ slug: "gold-owl", name: "Another owl", status: "PUBLIC", tokenCost: 40 });
-    await user.click(within(dialog).getByRole("button", { name: "Dismiss" }));
     await screen.findByRole("table", { name: "2 Avatars" });
 
-    await user.click(screen.getByRole("button", { name: "Edit", description: "Owl" }));
-    dialog = screen.getByRole("dialog");
-    expect((within(dialog).getByLabelText("Name") as HTMLInputElement).value).toBe("Owl");
-    expect((within(dialog).getByLabelText("Status") as HTMLSelectElement).value).toBe("PUBLIC");
-    await user.click(within(dialog).getByRole("button", { name: "Cancel" }));
-    dialog = await submit(user, screen.getByRole("button", { name: "Edit", description: "Owl" }), {
-      "Token cost": "15",
-      "Discord only": "true",
-    });
-    await within(dialog).findByRole("status");
+    await rowAction(user, "Owl", "Edit");
+    const edit = await screen.findByRole("dialog", { name: "Edit Owl" });
+    expect((within(edit).getByLabelText("Name") as HTMLInputElement).value).toBe("Owl");
+    expect(within(edit).getByLabelText("Status").textContent).toBe("Public");
+    await user.click(within(edit).getByRole("button", { name: "Cancel" }));
+    await submit(user, "Owl|Edit", { "Token cost": "15", "Discord only": "true" }, "Save changes");
+    await closedWith("Done: Edit · Owl");
     expect(avatars[0]).toMatchObject({ slug: "owl", name: "Owl", tokenCost: 15, discordOnly: true });
   });
 
@@ -158,25 +170,25 @@ describe("admin create and edit forms", () => {
       }),
     );
     renderWithKit(<SeasonsScreen />, kit);
-    await screen.findByRole("table", { name: "0 Seasons" });
-    let dialog = await submit(user, screen.getByRole("button", { name: "Create a season" }), {
-      Name: "Spring",
-      "Season start": "2027-03-01T10:00",
-    });
-    await within(dialog).findByRole("status");
+    // No season yet: the empty state offers to create one.
+    await screen.findByRole("heading", { name: "No seasons yet" });
+    await submit(
+      user,
+      screen.getAllByRole("button", { name: "Create a season" })[0]!,
+      { Name: "Spring", "Season start": "2027-03-01T10:00" },
+      "Create",
+    );
+    await closedWith("Done: Create a season");
     expect(seasons[0]?.seasonName).toBe("Spring");
     expect(timestampDate(seasons[0]!.seasonStart!).getTime()).toBe(new Date("2027-03-01T10:00").getTime());
-    await user.click(within(dialog).getByRole("button", { name: "Dismiss" }));
 
-    await user.click(await screen.findByRole("button", { name: "Edit", description: "Spring" }));
-    dialog = screen.getByRole("dialog");
+    await screen.findByRole("table", { name: "1 Seasons" });
+    await rowAction(user, "Spring", "Edit");
+    const dialog = await screen.findByRole("dialog", { name: "Edit Spring" });
     expect((within(dialog).getByLabelText("Season start") as HTMLInputElement).value).toBe("2027-03-01T10:00");
     await user.click(within(dialog).getByRole("button", { name: "Cancel" }));
-    dialog = await submit(user, screen.getByRole("button", { name: "Edit", description: "Spring" }), {
-      Name: "Early spring",
-      "Season start": "2027-02-15T08:30",
-    });
-    await within(dialog).findByRole("status");
+    await submit(user, "Spring|Edit", { Name: "Early spring", "Season start": "2027-02-15T08:30" }, "Save changes");
+    await closedWith("Done: Edit · Spring");
     expect(seasons[0]?.seasonName).toBe("Early spring");
     expect(timestampDate(seasons[0]!.seasonStart!).getTime()).toBe(new Date("2027-02-15T08:30").getTime());
   });
@@ -212,22 +224,21 @@ describe("admin create and edit forms", () => {
       });
     });
     renderWithKit(<ShopScreen />, kit);
-    await screen.findByRole("table", { name: "0 consumables" });
-    let dialog = await submit(user, screen.getByRole("button", { name: "Create a consumable" }), {
-      Name: "Confetti",
-      "Token cost": "5",
-    });
-    await within(dialog).findByRole("status");
+    await screen.findByRole("heading", { name: "No consumables yet" });
+    await submit(
+      user,
+      screen.getAllByRole("button", { name: "Create a consumable" })[0]!,
+      { Name: "Confetti", "Token cost": "5" },
+      "Create",
+    );
+    await closedWith("Done: Create a consumable");
     expect(consumables[0]).toMatchObject({ name: "Confetti", tokenCost: 5 });
-    await user.click(within(dialog).getByRole("button", { name: "Dismiss" }));
-    dialog = await submit(user, await screen.findByRole("button", { name: "Edit", description: "Confetti" }), {
-      "Token cost": "7",
-    });
-    await within(dialog).findByRole("status");
+    await screen.findByRole("table", { name: "1 Consumables" });
+    await submit(user, "Confetti|Edit", { "Token cost": "7" }, "Save changes");
+    await closedWith("Done: Edit · Confetti");
     expect(consumables[0]?.tokenCost).toBe(7);
-    await user.click(within(dialog).getByRole("button", { name: "Dismiss" }));
 
-    dialog = await submit(user, screen.getByRole("button", { name: "Edit", description: "Pack" }), { Tokens: "0" });
+    const dialog = await submit(user, "Pack|Edit", { Tokens: "0" }, "Save changes");
     expect((await within(dialog).findByRole("alert")).textContent).toBe("Tokens must be at least 1");
     expect(bundles[0]?.tokens).toBe(100);
   });
@@ -262,15 +273,25 @@ describe("admin create and edit forms", () => {
     });
     renderWithKit(<PaymentsScreen />, kit);
     await screen.findByRole("table", { name: "1 Products" });
-    let dialog = await submit(user, screen.getByRole("button", { name: "Create a product" }), {
-      Name: "100 tokens",
-      "Price (in cents)": "499",
-    });
-    await within(dialog).findByRole("status");
+    // Prices are typed as amounts ("4.99") and sent in cents; the payment type is picked, "One-time" at first.
+    const dialog = await submit(
+      user,
+      screen.getByRole("button", { name: "Create a product" }),
+      { Name: "100 tokens", Price: "4.9x" },
+      "Create product",
+    );
+    expect((await within(dialog).findByRole("alert")).textContent).toBe("An amount, like 4.99");
+    expect(within(dialog).getByLabelText("Type").textContent).toBe("One-time");
+    await fill(user, dialog, { Price: "4.99" });
+    await user.click(within(dialog).getByRole("button", { name: "Create product" }));
+    await closedWith("Done: Create a product");
     expect(products[1]).toMatchObject({ name: "100 tokens", paymentType: "one_time", price: 499, currency: "usd" });
-    await user.click(within(dialog).getByRole("button", { name: "Dismiss" }));
-    dialog = await submit(user, screen.getByRole("button", { name: "Edit", description: "Gold" }), { Active: "false" });
-    await within(dialog).findByRole("status");
+    await rowAction(user, "Gold", "Edit");
+    const edit = await screen.findByRole("dialog", { name: "Edit Gold" });
+    expect((within(edit).getByLabelText("Price") as HTMLInputElement).value).toBe("9.00");
+    await fill(user, edit, { Active: "false" });
+    await user.click(within(edit).getByRole("button", { name: "Save changes" }));
+    await closedWith("Done: Edit · Gold");
     expect(products[0]?.active).toBe(false);
   });
 
@@ -306,16 +327,19 @@ describe("admin create and edit forms", () => {
     );
     renderWithKit(<RoomsScreen />, kit);
     await screen.findByRole("table", { name: "1 Rooms" });
-    const dialog = await submit(user, screen.getByRole("button", { name: "Edit", description: "Jazz" }), {
-      Type: "PRIVATE",
-      DJs: "12",
-      Promoted: "true",
-    });
+    // Type, design and who may DJ are picked by their words.
+    await rowAction(user, "Jazz", "Edit");
+    let dialog = await screen.findByRole("dialog", { name: "Edit Jazz" });
+    expect(within(dialog).getByLabelText("Design").textContent).toBe("Club");
+    expect(within(dialog).getByLabelText("Who can DJ").textContent).toBe("Everyone");
+    await user.click(within(dialog).getByRole("button", { name: "Cancel" }));
+    dialog = await submit(user, "Jazz|Edit", { Type: "Private", DJs: "12", Promoted: "true" }, "Save changes");
+    // The server names the field: its message shows on DJs.
     expect((await within(dialog).findByRole("alert")).textContent).toBe("NumberOfDjs must be at most 10");
-    await user.clear(within(dialog).getByLabelText("DJs"));
-    await user.type(within(dialog).getByLabelText("DJs"), "5");
-    await user.click(within(dialog).getByRole("button", { name: "Confirm" }));
-    await within(dialog).findByRole("status");
+    expect(within(dialog).getByLabelText("DJs").getAttribute("aria-invalid")).toBe("true");
+    await fill(user, dialog, { DJs: "5" });
+    await user.click(within(dialog).getByRole("button", { name: "Save changes" }));
+    await closedWith("Done: Edit · Jazz");
     expect(rooms[0]).toMatchObject({ type: "PRIVATE", numberOfDjs: 5, promoted: true });
     // The owner did not change, so no new owner was sent.
     expect(sent.every((req) => (req as { ownerUuid?: string }).ownerUuid === undefined)).toBe(true);
@@ -340,17 +364,18 @@ describe("admin create and edit forms", () => {
       }),
     );
     renderWithKit(<CommunitiesScreen />, kit);
-    await screen.findByRole("table", { name: "0 Communities" });
-    let dialog = await submit(user, screen.getByRole("button", { name: "Create a community" }), {
-      Name: "Jazz Lovers",
-    });
-    await within(dialog).findByRole("status");
+    await screen.findByRole("heading", { name: "No communities yet" });
+    await submit(
+      user,
+      screen.getAllByRole("button", { name: "Create a community" })[0]!,
+      { Name: "Jazz Lovers" },
+      "Create",
+    );
+    await closedWith("Done: Create a community");
     expect(communities[0]).toMatchObject({ name: "Jazz Lovers", slug: "jazz-lovers" });
-    await user.click(within(dialog).getByRole("button", { name: "Dismiss" }));
-    dialog = await submit(user, await screen.findByRole("button", { name: "Edit", description: "Jazz Lovers" }), {
-      Description: "Late sets",
-    });
-    await within(dialog).findByRole("status");
+    await screen.findByRole("table", { name: "1 Communities" });
+    await submit(user, "Jazz Lovers|Edit", { Description: "Late sets" }, "Save changes");
+    await closedWith("Done: Edit · Jazz Lovers");
     expect(communities[0]?.description).toBe("Late sets");
   });
 
@@ -380,19 +405,18 @@ describe("admin create and edit forms", () => {
       }),
     );
     renderWithKit(<EventsScreen />, kit);
-    await screen.findByRole("table", { name: "0 Events" });
-    let dialog = await submit(user, screen.getByRole("button", { name: "Create an event" }), {
-      Name: "Friday set",
-      Starts: "2027-01-08T21:00",
-      Ends: "2027-01-08T23:00",
-    });
-    await within(dialog).findByRole("status");
+    await screen.findByRole("heading", { name: "No events yet" });
+    await submit(
+      user,
+      screen.getAllByRole("button", { name: "Create an event" })[0]!,
+      { Name: "Friday set", Starts: "2027-01-08T21:00", Ends: "2027-01-08T23:00" },
+      "Create",
+    );
+    await closedWith("Done: Create an event");
     expect(timestampDate(events[0]!.endsAt!).getTime()).toBe(new Date("2027-01-08T23:00").getTime());
-    await user.click(within(dialog).getByRole("button", { name: "Dismiss" }));
-    dialog = await submit(user, await screen.findByRole("button", { name: "Edit", description: "Friday set" }), {
-      Starts: "2027-01-08T22:00",
-    });
-    await within(dialog).findByRole("status");
+    await screen.findByRole("table", { name: "1 Events" });
+    await submit(user, "Friday set|Edit", { Starts: "2027-01-08T22:00" }, "Save changes");
+    await closedWith("Done: Edit · Friday set");
     expect(timestampDate(events[0]!.startsAt!).getTime()).toBe(new Date("2027-01-08T22:00").getTime());
   });
 
@@ -400,9 +424,11 @@ describe("admin create and edit forms", () => {
     const user = userEvent.setup();
     const kit = adminKit((router) => router.service(AvatarService, { adminListAvatars: () => page([]) }), "?lang=es");
     renderWithKit(<AvatarsScreen />, kit);
-    await user.click(await screen.findByRole("button", { name: "Crear un avatar" }));
-    const dialog = screen.getByRole("dialog");
-    expect(within(dialog).getByText("¿Crear este avatar?")).toBeTruthy();
+    await screen.findByRole("heading", { name: "Aún no hay avatares" });
+    await user.click(screen.getAllByRole("button", { name: "Crear un avatar" })[0]!);
+    const dialog = await screen.findByRole("dialog", { name: "Crear un avatar" });
     expect(within(dialog).getByLabelText("Solo Discord")).toBeTruthy();
+    expect(within(dialog).getByLabelText("Estado").textContent).toBe("Pública");
+    expect(within(dialog).getByRole("button", { name: "Crear" })).toBeTruthy();
   });
 });

@@ -41,8 +41,11 @@ export function useZodForm<S extends z.ZodType<FieldValues, FieldValues>>(
  * message names none of `fields`.
  */
 export function serverFieldOf(message: string, fields: readonly string[]): string | undefined {
-  const first = /^([A-Za-z_][\w.[\]"]*)\s/.exec(message)?.[1];
-  if (!first) return undefined;
+  const named = /^([A-Za-z_][\w.[\]"]*)\s/.exec(message)?.[1];
+  if (!named) return undefined;
+  // The message reaches the form through errorText, which capitalises it ("Slug already exists"): the field's
+  // name is matched whatever the case of its first letter.
+  const first = named.charAt(0).toLowerCase() + named.slice(1);
   const last = first.split(".").at(-1)?.replace(/\[.*$/, "");
   // The text shown has its first letter capitalised (spec 002 §8: "Nickname must …"), so the name is compared
   // without regard to case.

@@ -24,6 +24,10 @@ export const en = {
       toDark: "Switch to the dark theme",
       toLight: "Switch to the light theme",
     },
+    chart: {
+      time: "Time",
+      date: "Date",
+    },
     table: {
       previous: "Previous page",
       next: "Next page",
@@ -33,6 +37,11 @@ export const en = {
       sortDescending: "Sorted descending",
       rows: "{{from}}–{{to}} of {{total}}",
       rowsOpen: "{{from}}–{{to}}",
+      pageOf: "Page {{page}} of {{pages}}",
+      pages: "Pages",
+      showColumns: "Show columns",
+      actions: "Actions",
+      rowActions: "Actions for {{name}}",
     },
   },
 };

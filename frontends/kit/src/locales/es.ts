@@ -25,6 +25,10 @@ export const es: typeof en = {
       toDark: "Cambiar al tema oscuro",
       toLight: "Cambiar al tema claro",
     },
+    chart: {
+      time: "Hora",
+      date: "Fecha",
+    },
     table: {
       previous: "Página anterior",
       next: "Página siguiente",
@@ -34,6 +38,11 @@ export const es: typeof en = {
       sortDescending: "Orden descendente",
       rows: "{{from}}–{{to}} de {{total}}",
       rowsOpen: "{{from}}–{{to}}",
+      pageOf: "Página {{page}} de {{pages}}",
+      pages: "Páginas",
+      showColumns: "Mostrar columnas",
+      actions: "Acciones",
+      rowActions: "Acciones de {{name}}",
     },
   },
 };

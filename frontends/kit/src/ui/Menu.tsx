@@ -1,3 +1,4 @@
+import { Check } from "lucide-react";
 import { DropdownMenu, Popover as RadixPopover, Tooltip as RadixTooltip } from "radix-ui";
 import type { ReactElement, ReactNode } from "react";
 
@@ -60,6 +61,40 @@ export function MenuItem({
       {icon}
       {children}
     </DropdownMenu.Item>
+  );
+}
+
+/**
+ * An on/off entry that keeps the menu open when chosen (which columns a table shows): announced as a checked
+ * menu item, a check mark when on.
+ */
+export function MenuCheckboxItem({
+  checked,
+  onCheckedChange,
+  children,
+  disabled,
+}: {
+  checked: boolean;
+  onCheckedChange: (checked: boolean) => void;
+  children: ReactNode;
+  disabled?: boolean;
+}) {
+  return (
+    <DropdownMenu.CheckboxItem
+      className="tt-menu__item tt-menu__item--check"
+      checked={checked}
+      disabled={disabled}
+      onCheckedChange={onCheckedChange}
+      // Several columns are usually toggled in a row: the menu stays open.
+      onSelect={(event) => event.preventDefault()}
+    >
+      <span className="tt-menu__check" aria-hidden="true">
+        <DropdownMenu.ItemIndicator>
+          <Check />
+        </DropdownMenu.ItemIndicator>
+      </span>
+      {children}
+    </DropdownMenu.CheckboxItem>
   );
 }
 

@@ -31,6 +31,8 @@ export interface Formatters {
   dateTime(value: DateInput): string;
   /** "01:30" */
   time(value: DateInput): string;
+  /** "Dec 2, 01:30" this year, "Dec 2, 2025" another: for tables and other tight places. */
+  short(value: DateInput): string;
   /** "3 minutes ago", "in 2 days" */
   relative(value: DateInput, now?: Date): string;
   /** "12,345" */
@@ -55,6 +57,13 @@ export function createFormatters(locale: string): Formatters {
     minute: "2-digit",
   });
   const timeFormat = new Intl.DateTimeFormat(locale, { hour: "2-digit", minute: "2-digit" });
+  const shortFormat = new Intl.DateTimeFormat(locale, {
+    month: "short",
+    day: "numeric",
+    hour: "2-digit",
+    minute: "2-digit",
+  });
+  const shortYearFormat = new Intl.DateTimeFormat(locale, { month: "short", day: "numeric", year: "numeric" });
   const relativeFormat = new Intl.RelativeTimeFormat(locale, { numeric: "auto" });
   const numberFormat = new Intl.NumberFormat(locale);
   const units: [Intl.RelativeTimeFormatUnit, number][] = [
@@ -78,6 +87,11 @@ export function createFormatters(locale: string): Formatters {
     time: (value) => {
       const date = toDate(value);
       return date ? timeFormat.format(date) : "";
+    },
+    short: (value) => {
+      const date = toDate(value);
+      if (!date) return "";
+      return (date.getFullYear() === new Date().getFullYear() ? shortFormat : shortYearFormat).format(date);
     },
     relative: (value, now = new Date()) => {
       const date = toDate(value);

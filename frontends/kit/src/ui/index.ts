@@ -9,7 +9,7 @@ export { Avatar } from "./Avatar.tsx";
 export type { AvatarProps, AvatarSize } from "./Avatar.tsx";
 export { ConfirmDialog, Dialog, DialogClose } from "./Dialog.tsx";
 export type { ConfirmDialogProps, DialogProps } from "./Dialog.tsx";
-export { Menu, MenuItem, MenuLabel, MenuLinkItem, MenuSeparator, Popover, Tooltip } from "./Menu.tsx";
+export { Menu, MenuCheckboxItem, MenuItem, MenuLabel, MenuLinkItem, MenuSeparator, Popover, Tooltip } from "./Menu.tsx";
 export { Select } from "./Select.tsx";
 export type { SelectOption, SelectProps } from "./Select.tsx";
 export { Slider, Switch, Tab, TabList, TabPanel, Tabs } from "./Controls.tsx";
