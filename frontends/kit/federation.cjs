@@ -22,6 +22,7 @@ const SINGLETONS = [
   "@tt/web-kit/ui",
   "@tt/web-kit/form",
   "@tt/web-kit/virtual",
+  "@tt/web-kit/sortable",
 ];
 
 function createSharedConfig() {

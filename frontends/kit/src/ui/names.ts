@@ -17,6 +17,13 @@ const en = {
     sevenDigital: "7digital",
     uploadService: "Your uploads",
     catalogue: "Catalogue",
+    napster: "Napster",
+    pandora: "Pandora",
+    deezer: "Deezer",
+    tidal: "TIDAL",
+    amazonMusic: "Amazon Music",
+    yandex: "Yandex Music",
+    spinrilla: "Spinrilla",
   },
   design: {
     BARN: "Barn",
@@ -77,14 +84,14 @@ const en = {
     VALID_FILE_TYPE: "File received",
     MISSING_METADATA: "Needs details",
     VERIFIED: "Ready",
-    UNVERIFIED: "Not checked",
-    VERIFICATION_ERROR: "Check failed",
-    VERIFICATION_POSTPONED: "Check postponed",
+    UNVERIFIED: "Packaging",
+    VERIFICATION_ERROR: "Packaging failed",
+    VERIFICATION_POSTPONED: "Packaging postponed",
   },
 };
 
 const es: typeof en = {
-  provider: { ...en.provider, uploadService: "Tus subidas", catalogue: "Catálogo" },
+  provider: { ...en.provider, uploadService: "Tus subidas", catalogue: "Catálogo", yandex: "Yandex Música" },
   design: {
     BARN: "Granero",
     BARN_UA: "Granero (Ucrania)",
@@ -144,9 +151,9 @@ const es: typeof en = {
     VALID_FILE_TYPE: "Archivo recibido",
     MISSING_METADATA: "Faltan datos",
     VERIFIED: "Lista",
-    UNVERIFIED: "Sin comprobar",
-    VERIFICATION_ERROR: "Falló la comprobación",
-    VERIFICATION_POSTPONED: "Comprobación aplazada",
+    UNVERIFIED: "Empaquetando",
+    VERIFICATION_ERROR: "Falló el empaquetado",
+    VERIFICATION_POSTPONED: "Empaquetado aplazado",
   },
 };
 
