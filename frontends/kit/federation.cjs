@@ -23,6 +23,7 @@ const SINGLETONS = [
   "@tt/web-kit/virtual",
   "@tt/web-kit/table",
   "@tt/web-kit/chart",
+  "@tt/web-kit/sortable",
 ];
 
 function createSharedConfig() {

@@ -1,4 +1,6 @@
 import { useAppTranslation, useSession } from "@tt/web-kit";
+import { buttonClass, EmptyState, Skeleton, useNames } from "@tt/web-kit/ui";
+import { Heart, Library, ListMusic, ListOrdered, Search, Upload, type LucideIcon } from "lucide-react";
 import { lazy, Suspense, type ComponentType, type LazyExoticComponent } from "react";
 import { CRATES_NAMESPACE, en, es } from "./i18n.ts";
 import { Link, useAppLocation } from "./lib/router.tsx";
@@ -17,13 +19,14 @@ export const SCREENS: Record<string, LazyExoticComponent<ComponentType>> = {
   uploads: UploadsScreen,
 };
 
-const TABS = [
-  { to: "/", key: "crates" },
-  { to: "/queue", key: "queue" },
-  { to: "/likes", key: "likes" },
-  { to: "/search", key: "search" },
-  { to: "/uploads", key: "uploads" },
-] as const;
+/** The app's sections; the queue and the likes are named by the kit's words for the built-in crates. */
+const TABS: readonly { to: string; icon: LucideIcon; text: { key: string } | { crate: string } }[] = [
+  { to: "/", icon: Library, text: { key: "nav.crates" } },
+  { to: "/queue", icon: ListOrdered, text: { crate: "default" } },
+  { to: "/likes", icon: Heart, text: { crate: "tt-stars" } },
+  { to: "/search", icon: Search, text: { key: "nav.search" } },
+  { to: "/uploads", icon: Upload, text: { key: "nav.uploads" } },
+];
 
 function Screen({ path }: { path: string }) {
   const segments = path.split("/").filter(Boolean);
@@ -38,9 +41,22 @@ function Screen({ path }: { path: string }) {
   return <CrateScreen key={path} crateUuid={decodeURIComponent(first)} />;
 }
 
-/** The crates remote: your crates, the queue and likes, a crate's songs, search and import. */
+/** What a screen looks like while its code arrives: a title and a few rows. */
+function ScreenSkeleton() {
+  return (
+    <div className="tt-stack" aria-hidden="true">
+      <Skeleton width="14rem" height="2.25rem" />
+      {Array.from({ length: 5 }, (_, index) => (
+        <Skeleton key={index} height="3.5rem" radius="var(--tt-radius)" />
+      ))}
+    </div>
+  );
+}
+
+/** The crates remote: your crates, the queue and likes, a crate's songs, search and import, uploads. */
 export function App() {
   const { t } = useAppTranslation(CRATES_NAMESPACE, { en, es });
+  const name = useNames();
   const { signedIn } = useSession();
   const { path } = useAppLocation();
   if (!signedIn) {
@@ -49,14 +65,18 @@ export function App() {
         <h1 id="crates-title" className="tt-page-title">
           {t("title")}
         </h1>
-        <div className="tt-card tt-empty" role="status">
-          <h2>{t("guestTitle")}</h2>
-          <p className="tt-muted">{t("guestBody")}</p>
-          {/* A plain link: the remote does not depend on the shell's router. */}
-          <a className="tt-button" href="/login">
-            {t("signIn")}
-          </a>
-        </div>
+        <EmptyState
+          icon={<ListMusic />}
+          title={t("guestTitle")}
+          action={
+            // A plain link: the remote does not depend on the shell's router.
+            <a className={buttonClass("primary")} href="/login">
+              {t("signIn")}
+            </a>
+          }
+        >
+          {t("guestBody")}
+        </EmptyState>
       </section>
     );
   }
@@ -65,19 +85,15 @@ export function App() {
   const current = TABS.some((tab) => tab.to === first) ? first : "/";
   return (
     <section className="tt-crates">
-      <nav className="tt-crates-tabs" aria-label={t("nav.label")}>
-        {TABS.map((tab) => (
-          <Link
-            key={tab.key}
-            to={tab.to}
-            className="tt-crates-tab"
-            aria-current={current === tab.to ? "page" : undefined}
-          >
-            {t(`nav.${tab.key}`)}
+      <nav className="tt-crates-nav" aria-label={t("nav.label")}>
+        {TABS.map(({ to, icon: Icon, text }) => (
+          <Link key={to} to={to} className="tt-crates-nav__link" aria-current={current === to ? "page" : undefined}>
+            <Icon aria-hidden="true" />
+            {"key" in text ? t(text.key) : name("crate", text.crate)}
           </Link>
         ))}
       </nav>
-      <Suspense fallback={<p className="tt-loading">{t("loading")}</p>}>
+      <Suspense fallback={<ScreenSkeleton />}>
         <Screen path={path} />
       </Suspense>
     </section>

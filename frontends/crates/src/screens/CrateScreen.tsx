@@ -1,8 +1,41 @@
 import { Code } from "@connectrpc/connect";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { errorCode, useAppTranslation, useErrorText, useSession } from "@tt/web-kit";
-import { lazy, Suspense, useCallback, useMemo, useState, type FormEvent } from "react";
-import { crateKeys, useCrateClient, type CrateSong, type CrateTarget } from "../api/crates.ts";
+import { FormError, TextField, useServerErrors, useZodForm, z } from "@tt/web-kit/form";
+import { SortableList } from "@tt/web-kit/sortable";
+import {
+  buttonClass,
+  Button,
+  ConfirmDialog,
+  Dialog,
+  DialogClose,
+  EmptyState,
+  ErrorMessage,
+  IconButton,
+  Menu,
+  MenuItem,
+  MenuSeparator,
+  Skeleton,
+  toast,
+  useFormat,
+} from "@tt/web-kit/ui";
+import {
+  ArrowDown,
+  ArrowDownToLine,
+  ArrowUp,
+  ArrowUpToLine,
+  Clock3,
+  Copy,
+  Ellipsis,
+  Eraser,
+  Music,
+  Pencil,
+  Search,
+  Shuffle,
+  Trash2,
+} from "lucide-react";
+import { lazy, Suspense, useCallback, useEffect, useId, useMemo, useState } from "react";
+import { crateKeys, useCrateClient, type Crate, type CrateSong, type CrateTarget } from "../api/crates.ts";
 import {
   songsOf,
   useClearQueue,
@@ -14,82 +47,130 @@ import {
 } from "../api/hooks.ts";
 import { CRATES_NAMESPACE, en, es } from "../i18n.ts";
 import { useTrackCrateAction } from "../lib/analytics.ts";
-import { navigate, Link } from "../lib/router.tsx";
-import { VirtualList } from "../lib/VirtualList.tsx";
+import { dateOf, isSpecial, useCrateName, type Special } from "../lib/names.ts";
+import { Link, navigate } from "../lib/router.tsx";
+import { artworkOf, CrateArt } from "./art.tsx";
+import { ExportMenu } from "./ExportMenu.tsx";
 import { ImportProgress } from "./ImportProgress.tsx";
 import { SONG_ROW_HEIGHT, SongRow } from "./SongRow.tsx";
 
 const SimilarSongs = lazy(() => import("./SimilarSongs.tsx").then((m) => ({ default: m.SimilarSongs })));
-const ExportButtons = lazy(() => import("./ExportButtons.tsx").then((m) => ({ default: m.ExportButtons })));
 
-const LIST_HEIGHT = 560;
+export type CrateScreenProps = { special: Special; crateUuid?: undefined } | { crateUuid: string; special?: undefined };
 
-export type CrateScreenProps =
-  { special: "queue" | "likes"; crateUuid?: undefined } | { crateUuid: string; special?: undefined };
+function useCratesText() {
+  return useAppTranslation(CRATES_NAMESPACE, { en, es });
+}
 
-function RenameForm({
-  name,
-  description,
-  onDone,
-  crateUuid,
+/** The song list's height: what the window leaves below the crate's header, within sensible bounds. */
+function useListHeight(): number {
+  const measure = () => Math.round(Math.min(900, Math.max(360, window.innerHeight - 180)));
+  const [height, setHeight] = useState(measure);
+  useEffect(() => {
+    const resize = () => setHeight(measure());
+    window.addEventListener("resize", resize);
+    return () => window.removeEventListener("resize", resize);
+  }, []);
+  return height;
+}
+
+function RenameDialog({
+  crate,
+  open,
+  onOpenChange,
 }: {
-  name: string;
-  description: string;
-  crateUuid: string;
-  onDone: () => void;
+  crate: Crate;
+  open: boolean;
+  onOpenChange: (open: boolean) => void;
 }) {
-  const { t } = useAppTranslation(CRATES_NAMESPACE, { en, es });
-  const toText = useErrorText();
+  const { t } = useCratesText();
   const client = useCrateClient();
   const queryClient = useQueryClient();
   const userUuid = useSession().user?.uuid ?? "";
-  const [value, setValue] = useState(name);
-  const [about, setAbout] = useState(description);
   const track = useTrackCrateAction();
-  const rename = useMutation({
-    mutationFn: (crateName: string) => client.updateCrate({ crateUuid, crateName, description: about.trim() }),
-    onSuccess: async () => {
-      track({ crateUuid }, "rename");
-      await queryClient.invalidateQueries({ queryKey: crateKeys.all(userUuid) });
-      onDone();
-    },
+  const formId = useId();
+  const schema = z.object({
+    crateName: z.string().trim().min(1, t("crate.nameRequired")).max(100),
+    description: z.string().trim().max(1000),
   });
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    if (value.trim()) rename.mutate(value.trim());
-  };
+  const form = useZodForm(schema, { values: { crateName: crate.crateName, description: crate.description } });
+  const { formError, fail, clear } = useServerErrors(form);
+  const rename = useMutation({
+    mutationFn: (values: { crateName: string; description: string }) =>
+      client.updateCrate({ crateUuid: crate.crateUuid, ...values }),
+    onSuccess: async () => {
+      track({ crateUuid: crate.crateUuid }, "rename");
+      await queryClient.invalidateQueries({ queryKey: crateKeys.all(userUuid) });
+      toast({ title: t("crate.saved"), tone: "success" });
+      onOpenChange(false);
+    },
+    onError: fail,
+  });
   return (
-    <form className="tt-crate-toolbar" onSubmit={submit}>
-      <label className="tt-field">
-        <span>{t("crate.renameLabel")}</span>
-        <input value={value} maxLength={100} required onChange={(event) => setValue(event.target.value)} />
-      </label>
-      <label className="tt-field">
-        <span>{t("crate.descriptionLabel")}</span>
-        <input value={about} maxLength={1000} onChange={(event) => setAbout(event.target.value)} />
-      </label>
-      <button type="submit" className="tt-button" disabled={rename.isPending}>
-        {t("crate.save")}
-      </button>
-      <button type="button" className="tt-button tt-button--quiet" onClick={onDone}>
-        {t("crate.cancel")}
-      </button>
-      {rename.isError ? (
-        <p className="tt-error" role="alert">
-          {toText(rename.error)}
-        </p>
-      ) : null}
-    </form>
+    <Dialog
+      open={open}
+      onOpenChange={(next) => {
+        if (!next) clear();
+        onOpenChange(next);
+      }}
+      title={t("crate.renameTitle")}
+      footer={
+        <>
+          <DialogClose>
+            <Button variant="secondary">{t("crate.cancel")}</Button>
+          </DialogClose>
+          <Button type="submit" form={formId} busy={rename.isPending}>
+            {t("crate.save")}
+          </Button>
+        </>
+      }
+    >
+      <form id={formId} noValidate onSubmit={form.handleSubmit((values) => rename.mutate(values))}>
+        <TextField form={form} name="crateName" label={t("crate.renameLabel")} maxLength={100} autoComplete="off" />
+        <TextField form={form} name="description" label={t("crate.descriptionLabel")} maxLength={1000} />
+        <FormError message={formError} />
+      </form>
+    </Dialog>
   );
 }
 
-/** One crate (or the queue, or the likes crate): its songs, reorder, remove, shuffle, copy, rename, delete. */
+function CrateSkeleton() {
+  return (
+    <div className="tt-crate" aria-hidden="true">
+      <div className="tt-crate-head">
+        <Skeleton width="var(--tt-art-lg)" height="var(--tt-art-lg)" radius="var(--tt-radius)" />
+        <div className="tt-crate-head__text">
+          <Skeleton width="5rem" height="0.8rem" />
+          <Skeleton width="min(22rem, 70%)" height="2.25rem" />
+          <Skeleton width="8rem" height="0.9rem" />
+        </div>
+      </div>
+      <div className="tt-song-skeletons">
+        {Array.from({ length: 8 }, (_, index) => (
+          <div key={index} className="tt-song tt-song--skeleton">
+            <Skeleton width="2.5rem" height="2.5rem" radius="4px" />
+            <span className="tt-song__text">
+              <Skeleton width={`${40 + ((index * 17) % 35)}%`} height="0.95rem" />
+              <Skeleton width={`${20 + ((index * 11) % 20)}%`} height="0.8rem" />
+            </span>
+            <Skeleton width="2.5rem" height="0.9rem" />
+          </div>
+        ))}
+      </div>
+    </div>
+  );
+}
+
+/** One crate (or the queue, or the likes crate): its songs, reorder, remove, shuffle, copy, rename, delete, export. */
 export function CrateScreen({ special, crateUuid }: CrateScreenProps) {
-  const { t } = useAppTranslation(CRATES_NAMESPACE, { en, es });
+  const { t } = useCratesText();
   const toText = useErrorText();
+  const format = useFormat();
+  const crateName = useCrateName();
   const client = useCrateClient();
   const queryClient = useQueryClient();
   const userUuid = useSession().user?.uuid ?? "";
+  const listHeight = useListHeight();
   const target = useMemo<CrateTarget>(
     () => (special ? { special } : { crateUuid: crateUuid ?? "" }),
     [special, crateUuid],
@@ -101,11 +182,7 @@ export function CrateScreen({ special, crateUuid }: CrateScreenProps) {
   const clearQueue = useClearQueue(special ?? "queue");
   const copy = useCopyIntoQueue();
   const [renaming, setRenaming] = useState(false);
-  const [confirmingDelete, setConfirmingDelete] = useState(false);
-  const [dragFrom, setDragFrom] = useState<number | null>(null);
-  const [dropAt, setDropAt] = useState<number | null>(null);
-  const [announcement, setAnnouncement] = useState("");
-  const [focusAfterMove, setFocusAfterMove] = useState<{ uuid: string; button: "up" | "down" } | null>(null);
+  const [deleting, setDeleting] = useState(false);
   const track = useTrackCrateAction();
   const deleteCrate = useMutation({
     mutationFn: (uuid: string) => client.deleteCrate({ crateUuid: uuid }),
@@ -123,212 +200,260 @@ export function CrateScreen({ special, crateUuid }: CrateScreenProps) {
   const loadMore = useCallback(() => {
     if (hasNextPage && !isFetchingNextPage) void fetchNextPage();
   }, [hasNextPage, isFetchingNextPage, fetchNextPage]);
+  const name = crateName(crate, special);
+  const failed = useCallback((error: unknown) => toast({ title: toText(error), tone: "error" }), [toText]);
 
-  const focusIndex = focusAfterMove ? songs.findIndex((song) => song.crateSongUuid === focusAfterMove.uuid) : undefined;
+  const moveSong = useCallback(
+    (from: number, to: number) => {
+      const song = songs[from];
+      if (!song) return;
+      move.mutate(
+        { song, from, to },
+        {
+          onSuccess: () =>
+            toast({ title: t("crate.moved", { name: song.trackName, position: to + 1 }), tone: "success" }),
+          onError: failed,
+        },
+      );
+    },
+    [songs, move, t, failed],
+  );
+  const getKey = useCallback((song: CrateSong, index: number) => song.crateSongUuid || `${song.songId}-${index}`, []);
+  const getLabel = useCallback((song: CrateSong) => song.trackName, []);
 
-  const moveSong = (from: number, to: number) => {
-    const song = songs[from];
-    if (!song || to < 0 || to >= songs.length || from === to) return;
-    setAnnouncement(t("crate.moved", { name: song.trackName, position: to + 1 }));
-    move.mutate({ song, from, to });
-  };
-
-  if (query.isPending) return <p className="tt-loading">{t("loading")}</p>;
+  if (query.isPending) return <CrateSkeleton />;
   if (query.isError) {
     const code = errorCode(query.error);
     return (
-      <div className="tt-error" role="alert">
-        <p>{code === Code.NotFound || code === Code.InvalidArgument ? t("crate.notFound") : toText(query.error)}</p>
-        <Link to="/" className="tt-button tt-button--quiet">
-          {t("crate.back")}
-        </Link>
-        <button type="button" className="tt-button" onClick={() => void query.refetch()}>
-          {t("retry")}
-        </button>
+      <div className="tt-stack">
+        <ErrorMessage>
+          {code === Code.NotFound || code === Code.InvalidArgument ? t("crate.notFound") : toText(query.error)}
+        </ErrorMessage>
+        <div className="tt-row">
+          <Link to="/" className={buttonClass("secondary")}>
+            {t("crate.back")}
+          </Link>
+          <Button variant="ghost" onClick={() => void query.refetch()}>
+            {t("retry")}
+          </Button>
+        </div>
       </div>
     );
   }
 
-  const isSpecial = Boolean(special || crate?.special);
-  const name = special
-    ? t(`special.${special}`)
-    : crate?.special
-      ? t(`special.${crate.special}`)
-      : (crate?.crateName ?? "");
+  const isBuiltIn = Boolean(special || crate?.special);
   const isOwner = crate?.userUuid === userUuid || Boolean(special);
-  const mutationError = [move, remove, shuffle, clearQueue, copy, deleteCrate].find((m) => m.isError)?.error;
+  const created = dateOf(crate?.createdAt);
+  const kind = special ?? (isSpecial(crate?.special) ? crate.special : undefined);
+
+  const removeSong = (song: CrateSong) =>
+    remove.mutate(song, {
+      onSuccess: () => toast({ title: t("crate.removed", { name: song.trackName, crate: name }), tone: "success" }),
+      onError: failed,
+    });
 
   return (
     <article className="tt-crate" aria-labelledby="crate-title">
-      <h1 id="crate-title" className="tt-page-title">
-        {name}
-      </h1>
-      {crate?.description ? <p className="tt-muted">{crate.description}</p> : null}
-      <p className="tt-muted" data-testid="crate-count">
-        {t("list.songs", { count: total })}
-      </p>
-      {crate?.importStatus ? <ImportProgress crate={crate} /> : null}
-
-      {renaming && crate ? (
-        <RenameForm
-          crateUuid={crate.crateUuid}
-          name={crate.crateName}
-          description={crate.description}
-          onDone={() => setRenaming(false)}
-        />
-      ) : (
-        <div className="tt-crate-toolbar" role="toolbar" aria-label={name}>
-          {isOwner ? (
-            <button
-              type="button"
-              className="tt-button"
-              disabled={shuffle.isPending || songs.length < 2}
-              onClick={() => shuffle.mutate()}
-            >
-              {t("crate.shuffle")}
-            </button>
-          ) : null}
-          {special ? (
-            <button
-              type="button"
-              className="tt-button tt-button--quiet"
-              disabled={clearQueue.isPending || songs.length === 0}
-              onClick={() => clearQueue.mutate()}
-            >
-              {t("crate.clear")}
-            </button>
-          ) : null}
-          {special !== "queue" && crate ? (
-            <button
-              type="button"
-              className="tt-button"
-              disabled={copy.isPending || songs.length === 0}
-              onClick={() => copy.mutate(crate.crateUuid, { onSuccess: () => setAnnouncement(t("crate.copied")) })}
-            >
-              {copy.isPending ? t("crate.copying") : t("crate.copyToQueue")}
-            </button>
-          ) : null}
-          {!isSpecial && isOwner && crate ? (
-            <>
-              <button type="button" className="tt-button tt-button--quiet" onClick={() => setRenaming(true)}>
-                {t("crate.rename")}
-              </button>
-              {confirmingDelete ? (
-                <span role="group" aria-label={t("crate.delete")}>
-                  <span>{t("crate.deleteConfirm", { name })} </span>
-                  <button
-                    type="button"
-                    className="tt-button"
-                    disabled={deleteCrate.isPending}
-                    onClick={() => deleteCrate.mutate(crate.crateUuid)}
-                  >
-                    {t("crate.delete")}
-                  </button>
-                  <button
-                    type="button"
-                    className="tt-button tt-button--quiet"
-                    onClick={() => setConfirmingDelete(false)}
-                  >
-                    {t("crate.cancel")}
-                  </button>
-                </span>
-              ) : (
-                <button type="button" className="tt-button tt-button--quiet" onClick={() => setConfirmingDelete(true)}>
-                  {t("crate.delete")}
-                </button>
-              )}
-            </>
-          ) : null}
-          {crate && songs.length > 0 ? (
-            <Suspense fallback={null}>
-              <ExportButtons crateUuid={crate.crateUuid} />
-            </Suspense>
-          ) : null}
+      <header className="tt-crate-head">
+        <CrateArt special={kind} thumbnails={crate?.thumbnails ?? []} size="lg" />
+        <div className="tt-crate-head__text">
+          <p className="tt-crate-head__kind">{t(kind ? `kind.${kind}` : "kind.crate")}</p>
+          <h1 id="crate-title" className="tt-crate-head__title">
+            {name}
+          </h1>
+          {crate?.description ? <p className="tt-crate-head__description">{crate.description}</p> : null}
+          <p className="tt-crate-head__meta">
+            <span data-testid="crate-count">{t("list.songs", { count: total })}</span>
+            {created && !isBuiltIn ? <span>{t("crate.created", { date: format.date(created) })}</span> : null}
+          </p>
+          {crate?.importStatus ? <ImportProgress crate={crate} /> : null}
         </div>
-      )}
+      </header>
 
-      {mutationError ? (
-        <p className="tt-error" role="alert">
-          {toText(mutationError)}
-        </p>
-      ) : null}
-      <p className="tt-visually-hidden" role="status">
-        {announcement}
-      </p>
+      <div className="tt-crate-actions">
+        {special !== "queue" && crate ? (
+          <Button
+            icon={<Copy aria-hidden="true" />}
+            busy={copy.isPending}
+            disabled={songs.length === 0}
+            onClick={() =>
+              copy.mutate(crate.crateUuid, {
+                onSuccess: () => toast({ title: t("crate.copied"), tone: "success" }),
+                onError: failed,
+              })
+            }
+          >
+            {t("crate.copyToQueue")}
+          </Button>
+        ) : null}
+        {isOwner ? (
+          <Button
+            variant="secondary"
+            icon={<Shuffle aria-hidden="true" />}
+            busy={shuffle.isPending}
+            disabled={songs.length < 2}
+            onClick={() =>
+              shuffle.mutate(undefined, {
+                onSuccess: () => toast({ title: t("crate.shuffled", { name }), tone: "success" }),
+                onError: failed,
+              })
+            }
+          >
+            {t("crate.shuffle")}
+          </Button>
+        ) : null}
+        {special ? (
+          <ConfirmDialog
+            trigger={
+              <Button variant="secondary" icon={<Eraser aria-hidden="true" />} disabled={songs.length === 0}>
+                {t("crate.clear")}
+              </Button>
+            }
+            title={t("crate.clearTitle", { name })}
+            description={t("crate.clearBody", { name, count: total })}
+            confirmLabel={t("crate.clearConfirm")}
+            tone="danger"
+            successMessage={t("crate.cleared", { name })}
+            onConfirm={() => clearQueue.mutateAsync()}
+          />
+        ) : null}
+        {crate && songs.length > 0 ? <ExportMenu crateUuid={crate.crateUuid} /> : null}
+        {!isBuiltIn && isOwner && crate ? (
+          <>
+            <Menu trigger={<IconButton label={t("crate.more", { name })} icon={<Ellipsis aria-hidden="true" />} />}>
+              <MenuItem icon={<Pencil aria-hidden="true" />} onSelect={() => setRenaming(true)}>
+                {t("crate.rename")}
+              </MenuItem>
+              <MenuSeparator />
+              <MenuItem icon={<Trash2 aria-hidden="true" />} danger onSelect={() => setDeleting(true)}>
+                {t("crate.delete")}
+              </MenuItem>
+            </Menu>
+            <RenameDialog crate={crate} open={renaming} onOpenChange={setRenaming} />
+            <ConfirmDialog
+              open={deleting}
+              onOpenChange={setDeleting}
+              title={t("crate.deleteTitle", { name })}
+              description={t("crate.deleteBody")}
+              confirmLabel={t("crate.delete")}
+              tone="danger"
+              successMessage={t("crate.deleted", { name })}
+              onConfirm={() => deleteCrate.mutateAsync(crate.crateUuid)}
+            />
+          </>
+        ) : null}
+      </div>
 
       {songs.length === 0 ? (
-        <p className="tt-card tt-empty">{t("crate.empty")}</p>
+        <EmptyState
+          icon={<Music />}
+          title={special === "queue" ? t("crate.emptyQueueTitle") : t("crate.emptyTitle")}
+          action={
+            <Link to="/search" className={buttonClass("primary")}>
+              <Search aria-hidden="true" />
+              {t("crate.searchAction")}
+            </Link>
+          }
+        >
+          {special === "queue" ? t("crate.emptyQueueBody") : t("crate.emptyBody")}
+        </EmptyState>
       ) : (
-        <>
-          {isOwner ? <p className="tt-muted">{t("crate.dragHint")}</p> : null}
-          <VirtualList
+        <div className="tt-crate-songs">
+          {isOwner ? <p className="tt-crate-songs__hint">{t("crate.dragHint")}</p> : null}
+          <div className="tt-song-head" aria-hidden="true" data-sortable={isOwner || undefined}>
+            <span className="tt-song-head__pos">#</span>
+            <span className="tt-song-head__title">{t("crate.columnTitle")}</span>
+            <Clock3 className="tt-song-head__duration" />
+          </div>
+          <SortableList
             items={songs}
             rowHeight={SONG_ROW_HEIGHT}
-            height={LIST_HEIGHT}
+            height={listHeight}
             total={total}
             label={t("crate.songsLabel", { name })}
-            getKey={(song: CrateSong, index) => song.crateSongUuid || `${song.songId}-${index}`}
+            getKey={getKey}
+            getLabel={getLabel}
             onEndReached={loadMore}
-            keepInView={focusIndex}
-            renderRow={(song, index) => (
+            disabled={!isOwner}
+            onMove={moveSong}
+            renderRow={(song, index, row) => (
               <SongRow
-                song={song}
-                index={index}
-                count={songs.length}
-                labels={{
-                  moveUp: t("crate.moveUp", { name: song.trackName }),
-                  moveDown: t("crate.moveDown", { name: song.trackName }),
-                  remove: t("crate.remove", { name: song.trackName }),
-                  dayUnit: t("dayUnit"),
-                }}
-                dragging={dragFrom === index}
-                dropTarget={dropAt === index && dragFrom !== index}
-                editable={isOwner}
-                focus={focusAfterMove?.uuid === song.crateSongUuid ? focusAfterMove.button : undefined}
-                onMove={(from, to) => {
-                  setFocusAfterMove({ uuid: song.crateSongUuid, button: to < from ? "up" : "down" });
-                  moveSong(from, to);
-                }}
-                {...(isOwner ? { onRemove: (item: CrateSong) => remove.mutate(item) } : {})}
-                onDragStart={(index) => {
-                  setFocusAfterMove(null);
-                  setDragFrom(index);
-                }}
-                onDragOver={setDropAt}
-                onDrop={(to, dragged) => {
-                  // The dragged song by the uuid the drag carries: a fast drop can arrive before the re-render
-                  // that would put dragFrom in this closure.
-                  const byUuid = dragged ? songs.findIndex((item) => item.crateSongUuid === dragged) : -1;
-                  const from = byUuid >= 0 ? byUuid : dragFrom;
-                  if (from !== null && isOwner) moveSong(from, to);
-                  setDragFrom(null);
-                  setDropAt(null);
-                }}
-                onDragEnd={() => {
-                  setDragFrom(null);
-                  setDropAt(null);
-                }}
+                testId="crate-song"
+                title={song.trackName}
+                artist={song.artistName}
+                art={artworkOf(song.thumbnails)}
+                duration={format.duration(song.duration)}
+                explicit={song.explicit}
+                explicitLabel={t("crate.explicit")}
+                unavailable={song.available ? undefined : t("crate.unavailable")}
+                leading={
+                  <span className="tt-song__lead">
+                    {row.handle}
+                    <span className="tt-song__pos">{index + 1}</span>
+                  </span>
+                }
+                actions={
+                  isOwner && song.crateSongUuid ? (
+                    <Menu
+                      trigger={
+                        <IconButton
+                          size="sm"
+                          label={t("crate.songActions", { name: song.trackName })}
+                          icon={<Ellipsis aria-hidden="true" />}
+                        />
+                      }
+                    >
+                      <MenuItem
+                        icon={<ArrowUpToLine aria-hidden="true" />}
+                        disabled={index === 0}
+                        onSelect={() => row.move(0)}
+                      >
+                        {t("crate.moveTop")}
+                      </MenuItem>
+                      <MenuItem
+                        icon={<ArrowUp aria-hidden="true" />}
+                        disabled={index === 0}
+                        onSelect={() => row.move(index - 1)}
+                      >
+                        {t("crate.moveUp")}
+                      </MenuItem>
+                      <MenuItem
+                        icon={<ArrowDown aria-hidden="true" />}
+                        disabled={index >= songs.length - 1}
+                        onSelect={() => row.move(index + 1)}
+                      >
+                        {t("crate.moveDown")}
+                      </MenuItem>
+                      <MenuItem
+                        icon={<ArrowDownToLine aria-hidden="true" />}
+                        disabled={index >= songs.length - 1}
+                        onSelect={() => row.move(songs.length - 1)}
+                      >
+                        {t("crate.moveBottom")}
+                      </MenuItem>
+                      <MenuSeparator />
+                      <MenuItem icon={<Trash2 aria-hidden="true" />} danger onSelect={() => removeSong(song)}>
+                        {t("crate.remove", { crate: name })}
+                      </MenuItem>
+                    </Menu>
+                  ) : null
+                }
               />
             )}
           />
           {hasNextPage ? (
-            <p>
-              <span className="tt-muted">{t("crate.count", { loaded: songs.length, total })} </span>
-              <button
-                type="button"
-                className="tt-button tt-button--quiet"
-                disabled={isFetchingNextPage}
-                onClick={loadMore}
-              >
+            <div className="tt-more">
+              <span className="tt-muted">{t("crate.count", { loaded: songs.length, total })}</span>
+              <Button variant="secondary" size="sm" busy={isFetchingNextPage} onClick={loadMore}>
                 {t("crate.loadMore")}
-              </button>
-            </p>
+              </Button>
+            </div>
           ) : null}
-        </>
+        </div>
       )}
       {crate && songs.length > 0 ? (
         <Suspense fallback={null}>
-          <SimilarSongs crateUuid={crate.crateUuid} target={target} />
+          <SimilarSongs crateUuid={crate.crateUuid} crateName={name} target={target} />
         </Suspense>
       ) : null}
     </article>

@@ -3,6 +3,7 @@ import { createTestKit, renderWithKit } from "@tt/web-kit/testing";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { importRefetchInterval } from "../api/hooks.ts";
 import { createTestCrateService, TEST_USER_UUID, type TestCrateService } from "../testing/crate-service.ts";
+import { clearToasts, toasts } from "../testing/ui.ts";
 import { CratesScreen } from "./CratesScreen.tsx";
 
 describe("importRefetchInterval (002 §4)", () => {
@@ -20,6 +21,7 @@ describe("CratesScreen while a playlist is imported", () => {
   let service: TestCrateService;
   beforeEach(() => {
     service = createTestCrateService();
+    clearToasts();
     window.history.replaceState(null, "", "/crates");
   });
   afterEach(() => {
@@ -53,6 +55,8 @@ describe("CratesScreen while a playlist is imported", () => {
     await act(async () => void (await vi.advanceTimersByTimeAsync(5_000)));
     await waitFor(() => expect(within(card).getByText("Imported")).toBeTruthy());
     expect(within(card).queryByRole("progressbar")).toBeNull();
+    // The end of the import is told once, as a toast.
+    expect(toasts()).toEqual(["success: “Imported mix” is imported: 3 songs."]);
     const after = lists();
     await act(async () => void (await vi.advanceTimersByTimeAsync(20_000)));
     expect(lists()).toBe(after);

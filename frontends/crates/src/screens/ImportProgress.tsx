@@ -1,4 +1,5 @@
 import { useAppTranslation } from "@tt/web-kit";
+import { Badge } from "@tt/web-kit/ui";
 import type { Crate } from "../api/crates.ts";
 import { IN_PROGRESS } from "../api/hooks.ts";
 import { CRATES_NAMESPACE, en, es } from "../i18n.ts";
@@ -10,10 +11,13 @@ export function ImportProgress({ crate }: { crate: Pick<Crate, "importStatus" | 
   if (status !== IN_PROGRESS && status !== "FAILED" && status !== "COMPLETE") return null;
   return (
     <span className="tt-import-progress" data-status={status}>
-      {status === IN_PROGRESS ? <progress aria-label={t("import.progress")} /> : null}
+      {status === IN_PROGRESS ? <progress className="tt-progress" aria-label={t("import.progress")} /> : null}
       <span role={status === "FAILED" ? "alert" : "status"}>
-        {t(`import.${status}`)}
-        {status === IN_PROGRESS ? ` ${t("list.songs", { count: crate.crateSongsNumber })}` : ""}
+        {status === IN_PROGRESS ? (
+          `${t(`import.${status}`)} ${t("list.songs", { count: crate.crateSongsNumber })}`
+        ) : (
+          <Badge tone={status === "FAILED" ? "danger" : "success"}>{t(`import.${status}`)}</Badge>
+        )}
       </span>
     </span>
   );

@@ -3,11 +3,19 @@ import type { ConnectRouter } from "@connectrpc/connect";
 import { SearchService } from "@tt/proto/tt/playlist/v1/search_service_pb";
 import { SongSchema } from "@tt/proto/tt/playlist/v1/song_pb";
 import { act, fireEvent, renderHook, screen, waitFor, within } from "@testing-library/react";
+import { userEvent } from "@testing-library/user-event";
 import { createTestKit, renderWithKit } from "@tt/web-kit/testing";
-import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { SEARCH_DEBOUNCE_MS, useDebounced } from "../lib/use-debounced.ts";
 import { createTestCrateService, TEST_USER_UUID, type TestCrateService } from "../testing/crate-service.ts";
+import { clearToasts, toasts } from "../testing/ui.ts";
 import { SearchScreen } from "./SearchScreen.tsx";
+
+// Radix Select asks the element for pointer capture and scrolls its chosen item into view; jsdom has neither.
+beforeAll(() => {
+  Element.prototype.hasPointerCapture ??= () => false;
+  Element.prototype.scrollIntoView ??= () => undefined;
+});
 
 const catalogueSong = create(SongSchema, {
   songId: "00000000-0000-4000-8000-0000000000aa",
@@ -48,6 +56,7 @@ describe("SearchScreen", () => {
   beforeEach(() => {
     crates = createTestCrateService();
     terms = [];
+    clearToasts();
     window.history.replaceState(null, "", "/crates/search");
   });
   afterEach(() => window.history.replaceState(null, "", "/"));
@@ -89,23 +98,45 @@ describe("SearchScreen", () => {
     ).toBeTruthy();
 
     // Add the catalogue song to a crate (by its id) and the Spotify one to the queue (by its data).
+    const user = userEvent.setup();
+    await user.click(within(catalogue).getByRole("button", { name: "Add Alpha Song to a crate" }));
+    const menu = await screen.findByRole("menu");
     await waitFor(() =>
       expect(
-        within(screen.getByRole("combobox", { name: "Add Alpha Song to a crate" }))
-          .getAllByRole("option")
-          .map((o) => o.textContent),
-      ).toEqual(["Road trip"]),
+        within(menu)
+          .getAllByRole("menuitem")
+          .map((item) => item.textContent),
+      ).toEqual(["Road trip", "New crate…"]),
     );
-    fireEvent.click(within(catalogue).getByRole("button", { name: "Add to crate" }));
-    await screen.findByText("Alpha Song added to Road trip.");
+    await user.click(within(menu).getByRole("menuitem", { name: "Road trip" }));
+    await waitFor(() => expect(toasts()).toContain("success: Alpha Song added to Road trip."));
     expect(trip.songs.map((song) => song.songId)).toEqual([catalogueSong.songId]);
-    fireEvent.click(screen.getByRole("button", { name: "Add Alpha Remix to the queue" }));
-    await screen.findByText("Alpha Remix added to Queue.");
+    await user.click(screen.getByRole("button", { name: "Add Alpha Remix to the queue" }));
+    await waitFor(() => expect(toasts()).toContain("success: Alpha Remix added to Queue."));
     expect(crates.queue.songs.map((song) => song.trackName)).toEqual(["Alpha Remix"]);
 
+    // One provider's results alone, chosen by its name.
+    await user.click(screen.getByRole("combobox", { name: "Show results from" }));
+    await user.click(await screen.findByRole("option", { name: "Spotify" }));
+    await waitFor(() => expect(screen.queryByRole("region", { name: "Results from Catalogue" })).toBeNull());
+    expect(screen.getByRole("region", { name: "Results from Spotify" })).toBeTruthy();
+
     fireEvent.change(box, { target: { value: "" } });
-    expect(await screen.findByText("Type to search every music provider.")).toBeTruthy();
+    expect(await screen.findByRole("heading", { name: "Search every music provider" })).toBeTruthy();
     expect(terms).toEqual(["alpha"]);
+  });
+
+  it("says when nothing matches, and offers to clear the search", async () => {
+    const user = userEvent.setup();
+    render();
+    fireEvent.change(screen.getByRole("searchbox", { name: "Search songs" }), { target: { value: "zzz" } });
+    expect(await screen.findByRole("heading", { name: "No songs found" })).toBeTruthy();
+    expect(screen.getByText("Nothing matches “zzz”. Try another spelling, or search for the artist.")).toBeTruthy();
+    // Apple Music's refusal still says why it has nothing.
+    expect(screen.queryByText("Apple Music is not available")).toBeTruthy();
+    await user.click(screen.getByRole("button", { name: "Clear the search" }));
+    expect(screen.getByRole<HTMLInputElement>("searchbox", { name: "Search songs" }).value).toBe("");
+    expect(await screen.findByRole("heading", { name: "Search every music provider" })).toBeTruthy();
   });
 });
 

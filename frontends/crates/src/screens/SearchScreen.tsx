@@ -1,18 +1,44 @@
+import type { Song } from "@tt/proto/tt/playlist/v1/song_pb";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useAppTranslation, useErrorText, useSession } from "@tt/web-kit";
-import { useState } from "react";
+import {
+  Button,
+  EmptyState,
+  ErrorMessage,
+  IconButton,
+  Input,
+  Menu,
+  MenuItem,
+  MenuLabel,
+  MenuLinkItem,
+  Select,
+  Skeleton,
+  toast,
+  useFormat,
+  useNames,
+} from "@tt/web-kit/ui";
+import { ListEnd, ListPlus, Plus, Search, SearchX } from "lucide-react";
+import { useId, useState } from "react";
 import { crateKeys, crateOps, songInputOf, useCrateClient, type CrateTarget } from "../api/crates.ts";
 import { useMyCrates } from "../api/hooks.ts";
 import { useSongSearch, type ProviderResults } from "../api/search.ts";
 import { CRATES_NAMESPACE, en, es } from "../i18n.ts";
 import { useTrackCrateAction } from "../lib/analytics.ts";
-import { formatDuration } from "../lib/format.ts";
-import { useAppLocation, useReplaceSearch } from "../lib/router.tsx";
+import { useCrateName } from "../lib/names.ts";
+import { Link, useAppLocation, useReplaceSearch } from "../lib/router.tsx";
 import { useDebounced } from "../lib/use-debounced.ts";
-import { artworkOf } from "./SongRow.tsx";
-import type { Song } from "@tt/proto/tt/playlist/v1/song_pb";
+import { artworkOf } from "./art.tsx";
+import { SongRow } from "./SongRow.tsx";
+
+const ALL = "all";
+
+function useCratesText() {
+  return useAppTranslation(CRATES_NAMESPACE, { en, es });
+}
 
 function useAddSong() {
+  const { t } = useCratesText();
+  const toText = useErrorText();
   const client = useCrateClient();
   const queryClient = useQueryClient();
   const userUuid = useSession().user?.uuid ?? "";
@@ -20,12 +46,16 @@ function useAddSong() {
   return useMutation({
     mutationFn: ({ target, song }: { target: CrateTarget; song: Song; crateName: string }) =>
       crateOps(client, target).add([songInputOf(song)]),
-    onSuccess: (_result, { target, song }) => {
+    onSuccess: (_result, { target, song, crateName }) => {
       track(target, "add", { from: "search", songId: song.songId });
+      toast({ title: t("search.added", { name: song.trackName, crate: crateName }), tone: "success" });
       void queryClient.invalidateQueries({ queryKey: crateKeys.all(userUuid) });
     },
+    onError: (error) => toast({ title: toText(error), tone: "error" }),
   });
 }
+
+type CrateChoice = { crateUuid: string; name: string };
 
 function ResultRow({
   song,
@@ -34,59 +64,57 @@ function ResultRow({
   pending,
 }: {
   song: Song;
-  crates: { crateUuid: string; name: string }[];
+  crates: CrateChoice[];
   onAdd: (target: CrateTarget, crateName: string) => void;
   pending: boolean;
 }) {
-  const { t } = useAppTranslation(CRATES_NAMESPACE, { en, es });
-  const [crateUuid, setCrateUuid] = useState("");
-  const chosen = crates.find((crate) => crate.crateUuid === crateUuid) ?? crates[0];
-  const art = artworkOf(song.thumbnails);
+  const { t } = useCratesText();
+  const format = useFormat();
+  const crateName = useCrateName();
   return (
     <li data-testid="search-result">
-      {art ? <img className="tt-song-art" src={art} alt="" loading="lazy" /> : <span className="tt-song-art" />}
-      <span className="tt-song-text">
-        <strong>
-          {song.trackName}
-          {song.explicit ? <span className="tt-explicit">{t("search.explicit")}</span> : null}
-        </strong>
-        <span className="tt-muted">{song.artistName}</span>
-      </span>
-      <span className="tt-song-duration">{formatDuration(song.duration, t("dayUnit"))}</span>
-      <span className="tt-add-to">
-        {crates.length > 0 ? (
+      <SongRow
+        title={song.trackName}
+        artist={song.artistName}
+        art={artworkOf(song.thumbnails)}
+        duration={format.duration(song.duration)}
+        explicit={song.explicit}
+        explicitLabel={t("crate.explicit")}
+        actions={
           <>
-            <select
-              aria-label={t("search.addToLabel", { name: song.trackName })}
-              value={chosen?.crateUuid ?? ""}
-              onChange={(event) => setCrateUuid(event.target.value)}
+            <IconButton
+              size="sm"
+              label={t("search.addToQueueLabel", { name: song.trackName })}
+              icon={<ListEnd aria-hidden="true" />}
+              disabled={pending}
+              onClick={() => onAdd({ special: "queue" }, crateName(undefined, "queue"))}
+            />
+            <Menu
+              trigger={
+                <IconButton
+                  size="sm"
+                  label={t("search.addToLabel", { name: song.trackName })}
+                  icon={<ListPlus aria-hidden="true" />}
+                  disabled={pending}
+                />
+              }
             >
+              <MenuLabel>{t("search.addToMenu")}</MenuLabel>
               {crates.map((crate) => (
-                <option key={crate.crateUuid} value={crate.crateUuid}>
+                <MenuItem key={crate.crateUuid} onSelect={() => onAdd({ crateUuid: crate.crateUuid }, crate.name)}>
                   {crate.name}
-                </option>
+                </MenuItem>
               ))}
-            </select>
-            <button
-              type="button"
-              className="tt-button tt-button--quiet"
-              disabled={pending || !chosen}
-              onClick={() => chosen && onAdd({ crateUuid: chosen.crateUuid }, chosen.name)}
-            >
-              {t("search.addTo")}
-            </button>
+              <MenuLinkItem>
+                <Link to="/">
+                  <Plus aria-hidden="true" />
+                  {t("search.newCrate")}
+                </Link>
+              </MenuLinkItem>
+            </Menu>
           </>
-        ) : null}
-        <button
-          type="button"
-          className="tt-button"
-          aria-label={t("search.addToQueueLabel", { name: song.trackName })}
-          disabled={pending}
-          onClick={() => onAdd({ special: "queue" }, t("special.queue"))}
-        >
-          {t("search.addToQueue")}
-        </button>
-      </span>
+        }
+      />
     </li>
   );
 }
@@ -98,22 +126,25 @@ function ProviderList({
   pending,
 }: {
   results: ProviderResults;
-  crates: { crateUuid: string; name: string }[];
+  crates: CrateChoice[];
   onAdd: (song: Song, target: CrateTarget, crateName: string) => void;
   pending: boolean;
 }) {
-  const { t } = useAppTranslation(CRATES_NAMESPACE, { en, es });
-  const providerName = t(`providers.${results.provider}`, { defaultValue: results.provider });
-  const heading = t("search.provider", { provider: providerName });
+  const { t } = useCratesText();
+  const name = useNames();
+  const providerName = name("provider", results.provider);
   return (
-    <section aria-label={heading}>
-      <h2>{providerName}</h2>
+    <section className="tt-search-provider" aria-label={t("search.provider", { provider: providerName })}>
+      <h2 className="tt-section-title">
+        {providerName}
+        {results.songs.length > 0 ? <span className="tt-section-title__count">{results.songs.length}</span> : null}
+      </h2>
       {results.error ? (
-        <p className="tt-error">{results.error}</p>
+        <ErrorMessage>{results.error}</ErrorMessage>
       ) : results.songs.length === 0 ? (
-        <p className="tt-muted">{t("search.empty")}</p>
+        <p className="tt-muted">{t("search.providerEmpty")}</p>
       ) : (
-        <ul>
+        <ul className="tt-song-list">
           {results.songs.map((song, index) => (
             <ResultRow
               key={`${song.songId}-${index}`}
@@ -129,77 +160,138 @@ function ProviderList({
   );
 }
 
+function ResultSkeletons() {
+  return (
+    <div className="tt-song-skeletons" aria-hidden="true">
+      {Array.from({ length: 6 }, (_, index) => (
+        <div key={index} className="tt-song tt-song--skeleton">
+          <Skeleton width="2.5rem" height="2.5rem" radius="4px" />
+          <span className="tt-song__text">
+            <Skeleton width={`${35 + ((index * 13) % 30)}%`} height="0.95rem" />
+            <Skeleton width="20%" height="0.8rem" />
+          </span>
+          <Skeleton width="2.5rem" height="0.9rem" />
+        </div>
+      ))}
+    </div>
+  );
+}
+
 /** Song search (002 §2): one result list per provider, 300 ms after the last keystroke; add to a crate or the queue. */
 export function SearchScreen() {
-  const { t } = useAppTranslation(CRATES_NAMESPACE, { en, es });
+  const { t } = useCratesText();
   const toText = useErrorText();
+  const name = useNames();
   const { search } = useAppLocation();
   const replaceSearch = useReplaceSearch();
   const [term, setTerm] = useState(() => search.get("q") ?? "");
+  const [provider, setProvider] = useState(ALL);
   const settled = useDebounced(term.trim());
   const results = useSongSearch(settled);
   const crateList = useMyCrates();
   const add = useAddSong();
-  const [added, setAdded] = useState("");
-  // The user's ordinary crates (the queue has its own button; starring is the room's).
+  const inputId = useId();
+  // The user's ordinary crates (the queue has its own button; liking is the room's).
   const crates = (crateList.data?.pages.flatMap((page) => page.crates) ?? [])
     .filter((crate) => !crate.special)
     .map((crate) => ({ crateUuid: crate.crateUuid, name: crate.crateName }));
 
-  const onAdd = (song: Song, target: CrateTarget, crateName: string) => {
-    setAdded("");
-    add.mutate(
-      { target, song, crateName },
-      { onSuccess: () => setAdded(t("search.added", { name: song.trackName, crate: crateName })) },
-    );
+  const change = (value: string) => {
+    setTerm(value);
+    replaceSearch(value ? { q: value } : {});
   };
+  const onAdd = (song: Song, target: CrateTarget, crateName: string) => add.mutate({ target, song, crateName });
 
-  return (
-    <div>
-      <h1 className="tt-page-title">{t("search.title")}</h1>
-      <form role="search" onSubmit={(event) => event.preventDefault()}>
-        <label className="tt-field">
-          <span>{t("search.label")}</span>
-          <input
-            type="search"
-            value={term}
-            maxLength={200}
-            placeholder={t("search.placeholder")}
-            onChange={(event) => {
-              setTerm(event.target.value);
-              replaceSearch(event.target.value ? { q: event.target.value } : {});
-            }}
-          />
-        </label>
-      </form>
-      <p className="tt-muted" role="status">
-        {added}
-      </p>
-      {add.isError ? (
-        <p className="tt-error" role="alert">
-          {toText(add.error)}
-        </p>
-      ) : null}
-      {settled === "" ? (
-        <p className="tt-muted">{t("search.hint")}</p>
-      ) : results.isPending ? (
-        <p className="tt-loading">{t("loading")}</p>
-      ) : results.isError ? (
-        <div className="tt-error" role="alert">
-          <p>{toText(results.error)}</p>
-          <button type="button" className="tt-button" onClick={() => void results.refetch()}>
+  let body;
+  if (settled === "") {
+    body = (
+      <EmptyState icon={<Search />} title={t("search.hintTitle")}>
+        {t("search.hint")}
+      </EmptyState>
+    );
+  } else if (results.isPending) {
+    body = <ResultSkeletons />;
+  } else if (results.isError) {
+    body = (
+      <div className="tt-stack">
+        <ErrorMessage>{toText(results.error)}</ErrorMessage>
+        <div>
+          <Button variant="secondary" onClick={() => void results.refetch()}>
             {t("retry")}
-          </button>
+          </Button>
         </div>
-      ) : results.data.length === 0 ? (
-        <p className="tt-muted">{t("search.empty")}</p>
-      ) : (
+      </div>
+    );
+  } else if (results.data.every((list) => list.songs.length === 0)) {
+    // Nothing anywhere: say so once, and why a provider could not answer.
+    body = (
+      <div className="tt-stack">
+        <EmptyState
+          icon={<SearchX />}
+          title={t("search.emptyTitle")}
+          action={
+            <Button variant="secondary" onClick={() => change("")}>
+              {t("search.clear")}
+            </Button>
+          }
+        >
+          {t("search.empty", { term: settled })}
+        </EmptyState>
+        {results.data
+          .filter((list) => list.error)
+          .map((list) => (
+            <ErrorMessage key={list.provider}>{list.error}</ErrorMessage>
+          ))}
+      </div>
+    );
+  } else {
+    // A provider chosen for an earlier search that this one's answer lacks shows them all again.
+    const chosen = results.data.some((list) => list.provider === provider) ? provider : ALL;
+    const shown = chosen === ALL ? results.data : results.data.filter((list) => list.provider === chosen);
+    body = (
+      <>
+        <div className="tt-search-filter">
+          <label htmlFor={`${inputId}-provider`} className="tt-search-filter__label">
+            {t("search.providerPicker")}
+          </label>
+          <Select
+            id={`${inputId}-provider`}
+            value={chosen}
+            onValueChange={setProvider}
+            options={[
+              { value: ALL, label: t("search.allProviders") },
+              ...results.data.map((list) => ({ value: list.provider, label: name("provider", list.provider) })),
+            ]}
+          />
+        </div>
         <div className="tt-search-results" aria-busy={results.isFetching}>
-          {results.data.map((list) => (
+          {shown.map((list) => (
             <ProviderList key={list.provider} results={list} crates={crates} pending={add.isPending} onAdd={onAdd} />
           ))}
         </div>
-      )}
+      </>
+    );
+  }
+
+  return (
+    <div className="tt-search-screen">
+      <h1 className="tt-page-title">{t("search.title")}</h1>
+      <form role="search" className="tt-search-box" onSubmit={(event) => event.preventDefault()}>
+        <label htmlFor={inputId} className="tt-visually-hidden">
+          {t("search.label")}
+        </label>
+        <Search className="tt-search-box__icon" aria-hidden="true" />
+        <Input
+          id={inputId}
+          type="search"
+          value={term}
+          maxLength={200}
+          placeholder={t("search.placeholder")}
+          autoComplete="off"
+          onChange={(event) => change(event.target.value)}
+        />
+      </form>
+      {body}
     </div>
   );
 }

@@ -3,8 +3,9 @@ import { AnalysisService } from "@tt/proto/tt/playlist/v1/analysis_service_pb";
 import { SongSchema } from "@tt/proto/tt/playlist/v1/song_pb";
 import { fireEvent, screen, waitFor } from "@testing-library/react";
 import { createTestKit, renderWithKit } from "@tt/web-kit/testing";
-import { describe, expect, it } from "vitest";
+import { beforeEach, describe, expect, it } from "vitest";
 import { createTestCrateService, TEST_USER_UUID } from "../testing/crate-service.ts";
+import { clearToasts, toasts } from "../testing/ui.ts";
 import { SimilarSongs, similarSuggestions } from "./SimilarSongs.tsx";
 
 const song = (trackName: string, artistName: string, duration = 200, art = true) =>
@@ -28,6 +29,8 @@ describe("similarSuggestions (002 §9)", () => {
 });
 
 describe("SimilarSongs", () => {
+  beforeEach(clearToasts);
+
   it("asks for suggestions on demand and adds one to the crate", async () => {
     const crates = createTestCrateService();
     const crate = crates.addCrate("Road trip", ["One"]);
@@ -65,7 +68,11 @@ describe("SimilarSongs", () => {
       { uuid: TEST_USER_UUID, email: "a@example.com", role: "user" },
     );
     renderWithKit(
-      <SimilarSongs crateUuid={crate.crate.crateUuid} target={{ crateUuid: crate.crate.crateUuid }} />,
+      <SimilarSongs
+        crateUuid={crate.crate.crateUuid}
+        crateName="Road trip"
+        target={{ crateUuid: crate.crate.crateUuid }}
+      />,
       kit,
     );
     expect(asked).toEqual([]);
@@ -76,5 +83,34 @@ describe("SimilarSongs", () => {
     await waitFor(() =>
       expect(crate.songs.map((song) => song.songId)).toContain("00000000-0000-4000-8000-0000000000bb"),
     );
+    await waitFor(() => expect(toasts()).toContain("success: Close Cousin added to Road trip."));
+    // Added once: its button says so and cannot add it twice.
+    expect(screen.getByRole<HTMLButtonElement>("button", { name: "Add Close Cousin" }).disabled).toBe(true);
+  });
+
+  it("says when there is nothing to suggest, with a way to look for songs", async () => {
+    const crates = createTestCrateService();
+    const crate = crates.addCrate("Road trip", ["One"]);
+    const kit = createTestKit({
+      routes: (router) => {
+        crates.routes(router);
+        router.service(AnalysisService, { getSimilarSongs: () => ({ songs: [] }), cyaniteWebhook: () => ({}) });
+      },
+    });
+    kit.session.signIn(
+      { token: "t", tokenType: "user" },
+      { uuid: TEST_USER_UUID, email: "a@example.com", role: "user" },
+    );
+    renderWithKit(
+      <SimilarSongs
+        crateUuid={crate.crate.crateUuid}
+        crateName="Road trip"
+        target={{ crateUuid: crate.crate.crateUuid }}
+      />,
+      kit,
+    );
+    fireEvent.click(screen.getByRole("button", { name: "Suggest similar songs" }));
+    expect(await screen.findByRole("heading", { name: "No suggestions yet" })).toBeTruthy();
+    expect(screen.getByRole("link", { name: "Search for songs" }).getAttribute("href")).toBe("/search");
   });
 });

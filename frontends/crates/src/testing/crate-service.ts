@@ -43,6 +43,7 @@ export function songOf(name: string, index = 0): CrateSong {
     trackName: name,
     artistName: `${name} artist`,
     duration: 180 + index,
+    available: true,
   });
 }
 
@@ -128,6 +129,7 @@ export function createTestCrateService(): TestCrateService {
         trackName: input.trackName,
         artistName: input.artistName,
         duration: input.duration,
+        available: true,
       }),
     );
     stored.songs.push(...added);

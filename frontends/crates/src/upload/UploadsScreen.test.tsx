@@ -5,9 +5,11 @@ import { UploadedSongSchema, type UploadedSong } from "@tt/proto/tt/upload/v1/so
 import { SongService } from "@tt/proto/tt/upload/v1/song_service_pb";
 import { ProfileService } from "@tt/proto/tt/user/v1/profile_service_pb";
 import { createTestKit, renderWithKit } from "@tt/web-kit/testing";
-import { describe, expect, it } from "vitest";
+import { userEvent } from "@testing-library/user-event";
+import { beforeEach, describe, expect, it } from "vitest";
+import { clearToasts, toasts } from "../testing/ui.ts";
 import { UploadError, type Uploader } from "./upload-client.ts";
-import { UploadsScreen } from "./UploadsScreen.tsx";
+import { parseDuration, UploadsScreen } from "./UploadsScreen.tsx";
 
 const OWNER = { uuid: "00000000-0000-4000-8000-000000000001", email: "dj@example.test", role: "user" };
 
@@ -15,6 +17,7 @@ const OWNER = { uuid: "00000000-0000-4000-8000-000000000001", email: "dj@example
 function uploadService(opts: { capabilities?: string[]; editRefused?: boolean } = {}) {
   const songs = new Map<bigint, UploadedSong>();
   const edits: unknown[] = [];
+  const deleted: bigint[] = [];
   const routes = (router: ConnectRouter) => {
     router.service(ProfileService, {
       getCapabilities: () => ({ capabilities: opts.capabilities ?? ["uploadMusic"], available: ["uploadMusic"] }),
@@ -49,6 +52,11 @@ function uploadService(opts: { capabilities?: string[]; editRefused?: boolean } 
         return { song };
       },
       listSongs: () => ({ songs: [...songs.values()].reverse(), total: songs.size }),
+      deleteSong(request) {
+        if (!songs.delete(request.id)) throw new ConnectError("Song not found", Code.NotFound);
+        deleted.push(request.id);
+        return {};
+      },
     });
   };
   const add = (
@@ -66,7 +74,7 @@ function uploadService(opts: { capabilities?: string[]; editRefused?: boolean } 
     );
     return songId;
   };
-  return { routes, songs, edits, add };
+  return { routes, songs, edits, deleted, add };
 }
 
 function signedIn(routes: (router: ConnectRouter) => void, search = "") {
@@ -75,12 +83,33 @@ function signedIn(routes: (router: ConnectRouter) => void, search = "") {
   return kit;
 }
 
+describe("parseDuration", () => {
+  it.each([
+    ["205", 205],
+    ["3:25", 205],
+    ["0:05", 5],
+    ["1:02:05", 3725],
+    [" 12 ", 12],
+    ["4.5", 4.5],
+    ["3:75", undefined],
+    ["1:75:00", undefined],
+    ["", undefined],
+    ["three", undefined],
+  ])("%j → %s seconds", (text, seconds) => {
+    expect(parseDuration(text)).toBe(seconds);
+  });
+});
+
 describe("upload screens", () => {
+  beforeEach(clearToasts);
+
   it("tells a user without the uploadMusic capability that they cannot upload, and shows no form", async () => {
     const service = uploadService({ capabilities: [] });
     renderWithKit(<UploadsScreen uploader={() => Promise.reject(new Error("not called"))} />, signedIn(service.routes));
     expect(await screen.findByRole("heading", { name: "You can't upload music yet" })).toBeTruthy();
     expect(screen.queryByLabelText("Audio file")).toBeNull();
+    // The next step instead: finding songs others uploaded.
+    expect(screen.getAllByRole("link", { name: "Search for songs" })[0]?.getAttribute("href")).toBe("/search");
   });
 
   it("says it in Spanish too", async () => {
@@ -117,8 +146,9 @@ describe("upload screens", () => {
     await waitFor(() => expect(bar.getAttribute("value")).toBe("50"));
     finish();
 
-    expect((await screen.findByTestId("upload-status")).textContent).toBe("Needs its title, artist or duration");
-    expect(screen.getByLabelText<HTMLInputElement>("Duration (seconds)").value).toBe("5");
+    expect((await screen.findByTestId("upload-status")).textContent).toBe("Needs details");
+    expect(toasts()).toContain("success: “tone.mp3” uploaded.");
+    expect(screen.getByLabelText<HTMLInputElement>("Duration").value).toBe("0:05");
     fireEvent.change(screen.getByLabelText("Title"), { target: { value: "Test tone" } });
     fireEvent.change(screen.getByLabelText("Artist"), { target: { value: "The Oscillators" } });
     fireEvent.click(screen.getByRole("button", { name: "Save details" }));
@@ -126,9 +156,11 @@ describe("upload screens", () => {
       expect(service.edits).toEqual([{ trackName: "Test tone", artistName: "The Oscillators", duration: 5 }]),
     );
 
-    await waitFor(() => expect(screen.getByTestId("upload-status").textContent).toBe("Ready to play"), {
+    await waitFor(() => expect(screen.getByTestId("upload-status").textContent).toBe("Ready"), {
       timeout: 5000,
     });
+    expect(toasts()).toContain("success: Details saved: packaging “Test tone”.");
+    await waitFor(() => expect(toasts()).toContain("success: “Test tone” is ready to play."));
     const list = await screen.findByRole("list", { name: "Your uploaded songs" });
     const preview = await within(list).findByRole("button", { name: "Preview Test tone" });
     fireEvent.click(preview);
@@ -142,7 +174,7 @@ describe("upload screens", () => {
     renderWithKit(<UploadsScreen />, signedIn(service.routes));
     fireEvent.click(await screen.findByRole("button", { name: "Complete details of A" }));
     fireEvent.click(await screen.findByRole("button", { name: "Save details" }));
-    expect((await screen.findByRole("alert")).textContent).toBe("Enter a duration in seconds between 1 and 10800.");
+    expect((await screen.findByRole("alert")).textContent).toBe("Enter a duration between 0:01 and 3:00:00.");
     expect(service.edits).toEqual([]);
     expect(service.songs.get(id)?.status).toBe("MISSING_METADATA");
   });
@@ -160,8 +192,33 @@ describe("upload screens", () => {
     expect((await screen.findByRole("alert")).textContent).toBe("Uploading music requires the uploadMusic capability");
 
     fireEvent.click(await screen.findByRole("button", { name: "Complete details of A" }));
-    fireEvent.change(await screen.findByLabelText("Duration (seconds)"), { target: { value: "12" } });
+    fireEvent.change(await screen.findByLabelText("Duration"), { target: { value: "12" } });
     fireEvent.click(screen.getByRole("button", { name: "Save details" }));
     await screen.findByText("Unauthorized to edit tags that not belongs to the user");
+  });
+
+  it("lists uploads with their status in words, and removes one after asking", async () => {
+    const user = userEvent.setup();
+    const service = uploadService();
+    service.add({ status: "VERIFIED", trackName: "Keeper", artistName: "Ada", duration: 200 });
+    const gone = service.add({ status: "VERIFICATION_ERROR", trackName: "Broken", artistName: "Ada", duration: 10 });
+    renderWithKit(<UploadsScreen />, signedIn(service.routes));
+    const list = await screen.findByRole("list", { name: "Your uploaded songs" });
+    expect(within(list).getByText("Ready")).toBeTruthy();
+    expect(within(list).getByText("Packaging failed")).toBeTruthy();
+    expect(within(list).getByText("3:20")).toBeTruthy();
+    await user.click(within(list).getByRole("button", { name: "Remove Broken" }));
+    const dialog = await screen.findByRole("alertdialog", { name: "Remove “Broken”?" });
+    await user.click(within(dialog).getByRole("button", { name: "Remove upload" }));
+    await waitFor(() => expect(service.deleted).toEqual([gone]));
+    await waitFor(() => expect(within(list).queryByText("Broken")).toBeNull());
+    expect(toasts()).toContain("success: “Broken” removed.");
+  });
+
+  it("says what to do when nothing is uploaded yet", async () => {
+    const service = uploadService();
+    renderWithKit(<UploadsScreen />, signedIn(service.routes));
+    expect(await screen.findByRole("heading", { name: "No uploads yet" })).toBeTruthy();
+    expect(screen.getByRole("button", { name: "Upload a song" })).toBeTruthy();
   });
 });

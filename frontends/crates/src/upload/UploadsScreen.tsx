@@ -1,6 +1,26 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { Player, useAppTranslation, useErrorText, useKit, useSession } from "@tt/web-kit";
-import { useId, useMemo, useState, type FormEvent } from "react";
+import { FormError, TextField, useServerErrors, useZodForm, z } from "@tt/web-kit/form";
+import {
+  Badge,
+  Button,
+  buttonClass,
+  Card,
+  ConfirmDialog,
+  EmptyState,
+  ErrorMessage,
+  IconButton,
+  Skeleton,
+  Switch,
+  toast,
+  useFormat,
+  useNames,
+  type BadgeTone,
+} from "@tt/web-kit/ui";
+import { FileAudio, Music, Pause, Play, Search, Trash2, Upload, UploadCloud } from "lucide-react";
+import { useEffect, useId, useMemo, useRef, useState, type DragEvent, type FormEvent, type ReactNode } from "react";
+import { dateOf } from "../lib/names.ts";
+import { Link } from "../lib/router.tsx";
 import { en, es, UPLOADS_NAMESPACE } from "./i18n.ts";
 import {
   playableOf,
@@ -17,6 +37,17 @@ import "./uploads.css";
 /** Longest duration the upload service takes (seconds): 3 hours. */
 const MAX_DURATION_S = 3 * 60 * 60;
 
+/** "3:25" → 205, "1:02:05" → 3725, "205" → 205; undefined when it is neither. */
+export function parseDuration(text: string): number | undefined {
+  const value = text.trim();
+  if (/^\d+(\.\d+)?$/.test(value)) return Number(value);
+  const clock = /^(?:(\d+):)?(\d{1,2}):(\d{2})$/.exec(value);
+  if (!clock) return undefined;
+  const [, hours = "0", minutes = "0", seconds = "0"] = clock;
+  if (Number(seconds) > 59 || (clock[1] !== undefined && Number(minutes) > 59)) return undefined;
+  return Number(hours) * 3600 + Number(minutes) * 60 + Number(seconds);
+}
+
 function useUploadsText() {
   return useAppTranslation(UPLOADS_NAMESPACE, { en, es });
 }
@@ -25,26 +56,62 @@ function percent(fraction: number): number {
   return Math.round(Math.min(Math.max(fraction, 0), 1) * 100);
 }
 
+const STATUS_TONES: Record<string, BadgeTone> = {
+  VERIFIED: "success",
+  VERIFICATION_ERROR: "danger",
+  MISSING_METADATA: "warning",
+  VERIFICATION_POSTPONED: "warning",
+};
+
+/** A song's status as a badge of the kit's words; the test id marks the current upload's. */
+function StatusBadge({ status, testId }: { status: string; testId?: string }) {
+  const name = useNames();
+  return (
+    <Badge tone={STATUS_TONES[status] ?? "accent"} data-testid={testId} data-status={status}>
+      {name("status", status)}
+    </Badge>
+  );
+}
+
 function ProgressBar({ label, value, text }: { label: string; value: number; text: string }) {
   return (
     <div className="tt-upload-progress">
-      <progress aria-label={label} max={100} value={value} aria-valuetext={text} />
-      <span className="tt-muted">{text}</span>
+      <progress className="tt-progress" aria-label={label} max={100} value={value} aria-valuetext={text} />
+      <span className="tt-upload-progress__text">{text}</span>
     </div>
   );
 }
 
-function UploadForm({ uploader, onUploaded }: { uploader: Uploader; onUploaded: (songId: string) => void }) {
+function sizeOf(bytes: number, number: (value: number) => string): string {
+  return bytes >= 1_000_000
+    ? `${number(Math.round(bytes / 100_000) / 10)} MB`
+    : `${number(Math.ceil(bytes / 1000))} KB`;
+}
+
+function UploadForm({
+  uploader,
+  onUploaded,
+  fileInputId,
+}: {
+  uploader: Uploader;
+  onUploaded: (songId: string) => void;
+  fileInputId: string;
+}) {
   const { t } = useUploadsText();
   const errorText = useErrorText();
+  const format = useFormat();
   const [file, setFile] = useState<File | null>(null);
   const [isPublic, setPublic] = useState(false);
   const [sent, setSent] = useState(0);
   const [missingFile, setMissingFile] = useState(false);
-  const fileId = useId();
+  const [over, setOver] = useState(false);
+  const hintId = useId();
   const upload = useMutation({
     mutationFn: (input: { file: File; public: boolean }) => uploader(input, setSent),
-    onSuccess: (song) => onUploaded(song.songId),
+    onSuccess: (song, input) => {
+      toast({ title: t("form.uploaded", { name: input.file.name }), tone: "success" });
+      onUploaded(song.songId);
+    },
   });
   const submit = (event: FormEvent) => {
     event.preventDefault();
@@ -56,115 +123,136 @@ function UploadForm({ uploader, onUploaded }: { uploader: Uploader; onUploaded: 
     setSent(0);
     upload.mutate({ file, public: isPublic });
   };
+  const choose = (chosen: File | null) => {
+    setFile(chosen);
+    if (chosen) setMissingFile(false);
+  };
+  const drop = (event: DragEvent<HTMLDivElement>) => {
+    event.preventDefault();
+    setOver(false);
+    const dropped = event.dataTransfer.files[0];
+    if (dropped) choose(dropped);
+  };
   return (
-    <form className="tt-card tt-upload-form" onSubmit={submit} noValidate>
-      <fieldset disabled={upload.isPending}>
-        <legend>{t("form.legend")}</legend>
-        <div className="tt-field">
-          <label htmlFor={fileId}>{t("form.file")}</label>
+    <Card className="tt-upload-form">
+      <form onSubmit={submit} noValidate aria-labelledby={`${hintId}-legend`}>
+        <h2 id={`${hintId}-legend`} className="tt-section-title">
+          {t("form.legend")}
+        </h2>
+        <div
+          className="tt-dropzone"
+          data-over={over || undefined}
+          data-chosen={file ? true : undefined}
+          onDragOver={(event) => {
+            event.preventDefault();
+            setOver(true);
+          }}
+          onDragLeave={() => setOver(false)}
+          onDrop={drop}
+        >
+          {file ? <FileAudio aria-hidden="true" /> : <UploadCloud aria-hidden="true" />}
+          <label htmlFor={fileInputId} className="tt-dropzone__label">
+            {t("form.file")}
+          </label>
+          <span className="tt-dropzone__text">
+            {file ? t("form.chosen", { name: file.name, size: sizeOf(file.size, format.number) }) : t("form.drop")}
+          </span>
           <input
-            id={fileId}
+            id={fileInputId}
+            className="tt-dropzone__input"
             type="file"
             accept="audio/*,.mp3,.flac,.ogg,.wav,.m4a,.aac"
-            onChange={(event) => setFile(event.target.files?.[0] ?? null)}
+            aria-describedby={hintId}
+            aria-invalid={missingFile || undefined}
+            disabled={upload.isPending}
+            onChange={(event) => choose(event.target.files?.[0] ?? null)}
           />
+          <span id={hintId} className="tt-field-hint">
+            {t("form.fileHint")}
+          </span>
         </div>
-        <label className="tt-upload-check">
-          <input type="checkbox" checked={isPublic} onChange={(event) => setPublic(event.target.checked)} />{" "}
-          {t("form.public")}
-        </label>
-        <button type="submit" className="tt-button">
-          {upload.isPending ? t("form.uploading") : t("form.submit")}
-        </button>
-      </fieldset>
-      {upload.isPending || (upload.isSuccess && sent > 0) ? (
-        <ProgressBar
-          label={t("progress.upload")}
-          value={percent(sent)}
-          text={t("progress.uploadValue", { percent: percent(sent) })}
-        />
-      ) : null}
-      {missingFile ? (
-        <p role="alert" className="tt-error">
-          {t("form.noFile")}
-        </p>
-      ) : null}
-      {upload.isError ? (
-        <p role="alert" className="tt-error">
-          {errorText(upload.error)}
-        </p>
-      ) : null}
-    </form>
+        {missingFile ? <ErrorMessage>{t("form.noFile")}</ErrorMessage> : null}
+        <div className="tt-upload-form__footer">
+          <Switch label={t("form.public")} checked={isPublic} onCheckedChange={setPublic} disabled={upload.isPending} />
+          <Button type="submit" icon={<Upload aria-hidden="true" />} busy={upload.isPending}>
+            {t("form.submit")}
+          </Button>
+        </div>
+        {upload.isPending || (upload.isSuccess && sent > 0) ? (
+          <ProgressBar
+            label={t("progress.upload")}
+            value={percent(sent)}
+            text={t("progress.uploadValue", { percent: percent(sent) })}
+          />
+        ) : null}
+        {upload.isError ? <ErrorMessage>{errorText(upload.error)}</ErrorMessage> : null}
+      </form>
+    </Card>
   );
-}
-
-function statusText(t: (key: string) => string, status: string): string {
-  return t(`status.${status}`) === `status.${status}` ? t("status.unknown") : t(`status.${status}`);
 }
 
 function MetadataForm({ song }: { song: UploadedSong }) {
   const { t } = useUploadsText();
-  const errorText = useErrorText();
+  const format = useFormat();
   const client = useSongClient();
   const queryClient = useQueryClient();
   const userUuid = useSession().user?.uuid ?? "";
-  const [trackName, setTrackName] = useState(song.trackName);
-  const [artistName, setArtistName] = useState(song.artistName);
-  const [duration, setDuration] = useState(song.duration > 0 ? String(Math.round(song.duration)) : "");
-  const [problem, setProblem] = useState<string | null>(null);
-  const ids = { track: useId(), artist: useId(), duration: useId(), hint: useId() };
+  const formId = useId();
+  const schema = z.object({
+    trackName: z.string().trim().min(1, t("metadata.titleRequired")).max(200),
+    artistName: z.string().trim().min(1, t("metadata.artistRequired")).max(200),
+    duration: z.string().refine((text) => {
+      const seconds = parseDuration(text);
+      return seconds !== undefined && seconds > 0 && seconds <= MAX_DURATION_S;
+    }, t("metadata.invalidDuration")),
+  });
+  const form = useZodForm(schema, {
+    defaultValues: {
+      trackName: song.trackName,
+      artistName: song.artistName,
+      duration: song.duration > 0 ? format.duration(song.duration) : "",
+    },
+  });
+  const { formError, fail } = useServerErrors(form);
   const save = useMutation({
     mutationFn: (patch: { trackName: string; artistName: string; duration: number }) =>
       client.updateMetadata({ songId: song.songId, ...patch }),
-    onSuccess: ({ song: saved }) => {
+    onSuccess: ({ song: saved }, patch) => {
       if (saved) queryClient.setQueryData(uploadKeys.song(userUuid, saved.songId.toString()), saved);
+      toast({ title: t("metadata.saved", { name: patch.trackName }), tone: "success" });
       void queryClient.invalidateQueries({ queryKey: uploadKeys.all(userUuid) });
     },
+    onError: fail,
   });
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    const seconds = Number(duration);
-    if (!trackName.trim() || !artistName.trim()) return setProblem(t("metadata.required"));
-    if (!Number.isFinite(seconds) || seconds <= 0 || seconds > MAX_DURATION_S) {
-      return setProblem(t("metadata.invalidDuration"));
-    }
-    setProblem(null);
-    save.mutate({ trackName: trackName.trim(), artistName: artistName.trim(), duration: seconds });
-  };
   return (
-    <form className="tt-upload-metadata" onSubmit={submit} noValidate>
-      <fieldset disabled={save.isPending}>
-        <legend>{t("metadata.legend")}</legend>
-        <div className="tt-field">
-          <label htmlFor={ids.track}>{t("metadata.trackName")}</label>
-          <input id={ids.track} value={trackName} maxLength={200} onChange={(e) => setTrackName(e.target.value)} />
-        </div>
-        <div className="tt-field">
-          <label htmlFor={ids.artist}>{t("metadata.artistName")}</label>
-          <input id={ids.artist} value={artistName} maxLength={200} onChange={(e) => setArtistName(e.target.value)} />
-        </div>
-        <div className="tt-field">
-          <label htmlFor={ids.duration}>{t("metadata.duration")}</label>
-          <input
-            id={ids.duration}
-            inputMode="decimal"
-            value={duration}
-            aria-describedby={ids.hint}
-            onChange={(e) => setDuration(e.target.value)}
-          />
-          <small id={ids.hint} className="tt-field-hint">
-            {t("metadata.durationHint")}
-          </small>
-        </div>
-        <button type="submit" className="tt-button">
-          {save.isPending ? t("metadata.saving") : t("metadata.submit")}
-        </button>
-      </fieldset>
-      {problem || save.isError ? (
-        <p role="alert" className="tt-error">
-          {problem ?? errorText(save.error)}
-        </p>
-      ) : null}
+    <form
+      id={formId}
+      className="tt-upload-metadata"
+      noValidate
+      aria-labelledby={`${formId}-legend`}
+      onSubmit={form.handleSubmit((values) =>
+        save.mutate({ ...values, duration: parseDuration(values.duration) ?? 0 }),
+      )}
+    >
+      <h3 id={`${formId}-legend`} className="tt-upload-metadata__title">
+        {t("metadata.legend")}
+      </h3>
+      <div className="tt-upload-metadata__fields">
+        <TextField form={form} name="trackName" label={t("metadata.trackName")} maxLength={200} />
+        <TextField form={form} name="artistName" label={t("metadata.artistName")} maxLength={200} />
+        <TextField
+          form={form}
+          name="duration"
+          label={t("metadata.duration")}
+          hint={t("metadata.durationHint")}
+          inputMode="numeric"
+          placeholder="3:25"
+        />
+      </div>
+      <FormError message={formError} />
+      <Button type="submit" busy={save.isPending}>
+        {t("metadata.submit")}
+      </Button>
     </form>
   );
 }
@@ -173,29 +261,44 @@ function nameOf(t: (key: string) => string, song: UploadedSong): string {
   return song.trackName || t("list.untitled");
 }
 
+/** The song being uploaded: its status as it is checked and packaged, its missing details, then its preview. */
 function CurrentUpload({ songId, onPreview }: { songId: string; onPreview: (song: UploadedSong) => void }) {
   const { t } = useUploadsText();
   const errorText = useErrorText();
   const { data: song, error } = useUploadedSong(songId);
-  if (error) {
+  const status = song?.status;
+  const seen = useRef(status);
+  useEffect(() => {
+    // A song that settles while watched is told as a toast: ready, or failed.
+    const before = seen.current;
+    seen.current = status;
+    if (!song || before === undefined || before === status) return;
+    if (status === "VERIFIED") toast({ title: t("current.ready", { name: nameOf(t, song) }), tone: "success" });
+    if (status === "VERIFICATION_ERROR")
+      toast({ title: t("current.failed", { name: nameOf(t, song) }), tone: "error" });
+  }, [status, song, t]);
+  if (error) return <ErrorMessage>{errorText(error)}</ErrorMessage>;
+  if (!song) {
     return (
-      <p role="alert" className="tt-error">
-        {errorText(error)}
-      </p>
+      <Card className="tt-upload-current" aria-hidden="true">
+        <Skeleton width="12rem" height="1.25rem" />
+        <Skeleton width="60%" height="1rem" />
+      </Card>
     );
   }
-  if (!song) return <p className="tt-loading">{t("loading")}</p>;
   return (
-    <section className="tt-card tt-upload-current" aria-labelledby="tt-upload-current-title">
-      <h2 id="tt-upload-current-title">{t("current.title")}</h2>
-      <p>
+    <Card className="tt-upload-current" aria-labelledby="tt-upload-current-title">
+      <div className="tt-upload-current__head">
+        <h2 id="tt-upload-current-title" className="tt-section-title">
+          {t("current.title")}
+        </h2>
+        <StatusBadge status={song.status} testId="upload-status" />
+      </div>
+      <p className="tt-upload-current__song">
         <strong>{nameOf(t, song)}</strong>
-        {song.artistName ? ` · ${song.artistName}` : ""}
+        {song.artistName ? <span className="tt-muted"> · {song.artistName}</span> : null}
       </p>
-      <p role="status" data-testid="upload-status" data-status={song.status}>
-        {statusText(t, song.status)}
-        {song.statusMessage ? ` (${song.statusMessage})` : ""}
-      </p>
+      {song.statusMessage ? <p className="tt-muted">{song.statusMessage}</p> : null}
       {song.status === "UNVERIFIED" || song.status === "VERIFICATION_POSTPONED" || song.status === "VERIFIED" ? (
         <ProgressBar
           label={t("progress.packaging")}
@@ -210,14 +313,53 @@ function CurrentUpload({ songId, onPreview }: { songId: string; onPreview: (song
         </>
       ) : null}
       {song.status === "VERIFIED" ? (
-        <p>
-          {t("current.done", { name: nameOf(t, song) })}{" "}
-          <button type="button" className="tt-button" onClick={() => onPreview(song)}>
+        <div className="tt-upload-current__done">
+          <p>{t("current.done", { name: nameOf(t, song) })}</p>
+          <Button icon={<Play aria-hidden="true" />} onClick={() => onPreview(song)}>
             {t("list.preview", { name: nameOf(t, song) })}
-          </button>
-        </p>
+          </Button>
+        </div>
       ) : null}
-    </section>
+    </Card>
+  );
+}
+
+function RemoveUpload({ song, onRemoved }: { song: UploadedSong; onRemoved: () => void }) {
+  const { t } = useUploadsText();
+  const client = useSongClient();
+  const queryClient = useQueryClient();
+  const userUuid = useSession().user?.uuid ?? "";
+  const name = nameOf(t, song);
+  return (
+    <ConfirmDialog
+      trigger={<IconButton size="sm" label={t("list.remove", { name })} icon={<Trash2 aria-hidden="true" />} />}
+      title={t("list.removeTitle", { name })}
+      description={t("list.removeBody")}
+      confirmLabel={t("list.removeConfirm")}
+      tone="danger"
+      successMessage={t("list.removed", { name })}
+      onConfirm={async () => {
+        await client.deleteSong({ id: song.songId });
+        onRemoved();
+        await queryClient.invalidateQueries({ queryKey: uploadKeys.list(userUuid) });
+      }}
+    />
+  );
+}
+
+function ListSkeleton() {
+  return (
+    <div className="tt-song-skeletons" aria-hidden="true">
+      {Array.from({ length: 3 }, (_, index) => (
+        <div key={index} className="tt-song tt-song--skeleton">
+          <Skeleton width="2.5rem" height="2.5rem" radius="4px" />
+          <span className="tt-song__text">
+            <Skeleton width="40%" height="0.95rem" />
+            <Skeleton width="25%" height="0.8rem" />
+          </span>
+        </div>
+      ))}
+    </div>
   );
 }
 
@@ -225,58 +367,94 @@ function UploadList({
   previewing,
   onPreview,
   onComplete,
+  onRemoved,
+  emptyAction,
 }: {
   previewing: string | null;
   onPreview: (song: UploadedSong | null) => void;
   onComplete: (songId: string) => void;
+  onRemoved: (songId: string) => void;
+  emptyAction: ReactNode;
 }) {
   const { t } = useUploadsText();
   const errorText = useErrorText();
+  const format = useFormat();
   const list = useUploadedSongs();
   const songs = useMemo(() => list.data?.pages.flatMap((page) => page.songs) ?? [], [list.data]);
   const total = list.data?.pages.at(-1)?.total ?? 0;
   return (
     <section className="tt-upload-list" aria-labelledby="tt-upload-list-title">
-      <h2 id="tt-upload-list-title">{t("list.title")}</h2>
-      {list.isPending ? <p className="tt-loading">{t("loading")}</p> : null}
+      <h2 id="tt-upload-list-title" className="tt-section-title">
+        {t("list.title")}
+      </h2>
+      {list.isPending ? <ListSkeleton /> : null}
       {list.isError ? (
-        <p role="alert" className="tt-error">
-          {errorText(list.error)}{" "}
-          <button type="button" className="tt-button" onClick={() => void list.refetch()}>
-            {t("retry")}
-          </button>
-        </p>
+        <div className="tt-stack">
+          <ErrorMessage>{errorText(list.error)}</ErrorMessage>
+          <div>
+            <Button variant="secondary" onClick={() => void list.refetch()}>
+              {t("retry")}
+            </Button>
+          </div>
+        </div>
       ) : null}
-      {list.isSuccess && songs.length === 0 ? <p className="tt-muted">{t("list.empty")}</p> : null}
+      {list.isSuccess && songs.length === 0 ? (
+        <EmptyState headingLevel={3} icon={<Music />} title={t("list.emptyTitle")} action={emptyAction}>
+          {t("list.emptyBody")}
+        </EmptyState>
+      ) : null}
       {songs.length > 0 ? (
-        <ul aria-label={t("list.label")} className="tt-upload-songs">
+        <ul aria-label={t("list.label")} className="tt-song-list">
           {songs.map((song) => {
             const id = song.songId.toString();
             const name = nameOf(t, song);
+            const uploaded = dateOf(song.createdAt);
             return (
-              <li key={id} className="tt-upload-song">
-                <span className="tt-upload-song-name">
-                  <strong>{name}</strong> · {song.artistName || t("list.unknownArtist")}
+              <li key={id} className="tt-song tt-upload-song">
+                <span className="tt-art tt-art--song tt-art--empty" aria-hidden="true">
+                  <Music />
                 </span>
-                <span className="tt-muted" data-status={song.status}>
-                  {statusText(t, song.status)}
+                <span className="tt-song__text">
+                  <strong className="tt-song__title">{name}</strong>
+                  <span className="tt-song__artist">
+                    {song.artistName || t("list.unknownArtist")}
+                    {uploaded ? ` · ${t("list.uploadedAt", { when: format.relative(uploaded) })}` : ""}
+                  </span>
                 </span>
-                {song.status === "VERIFIED" ? (
-                  previewing === id ? (
-                    <button type="button" className="tt-button" onClick={() => onPreview(null)}>
-                      {t("list.stopPreview")}
-                    </button>
-                  ) : (
-                    <button type="button" className="tt-button" onClick={() => onPreview(song)}>
-                      {t("list.preview", { name })}
-                    </button>
-                  )
-                ) : null}
-                {song.status === "MISSING_METADATA" ? (
-                  <button type="button" className="tt-button" onClick={() => onComplete(id)}>
-                    {t("list.complete", { name })}
-                  </button>
-                ) : null}
+                {song.public ? <Badge>{t("list.public")}</Badge> : null}
+                <StatusBadge status={song.status} />
+                <span className="tt-song__duration">{song.duration > 0 ? format.duration(song.duration) : ""}</span>
+                <span className="tt-song__actions">
+                  {song.status === "VERIFIED" ? (
+                    previewing === id ? (
+                      <IconButton
+                        size="sm"
+                        variant="secondary"
+                        label={t("list.stopPreview")}
+                        icon={<Pause aria-hidden="true" />}
+                        onClick={() => onPreview(null)}
+                      />
+                    ) : (
+                      <IconButton
+                        size="sm"
+                        label={t("list.preview", { name })}
+                        icon={<Play aria-hidden="true" />}
+                        onClick={() => onPreview(song)}
+                      />
+                    )
+                  ) : null}
+                  {song.status === "MISSING_METADATA" ? (
+                    <Button
+                      size="sm"
+                      variant="secondary"
+                      aria-label={t("list.complete", { name })}
+                      onClick={() => onComplete(id)}
+                    >
+                      {t("list.completeShort")}
+                    </Button>
+                  ) : null}
+                  <RemoveUpload song={song} onRemoved={() => onRemoved(id)} />
+                </span>
               </li>
             );
           })}
@@ -284,14 +462,9 @@ function UploadList({
       ) : null}
       {songs.length > 0 ? <p className="tt-muted">{t("list.count", { loaded: songs.length, total })}</p> : null}
       {list.hasNextPage ? (
-        <button
-          type="button"
-          className="tt-button"
-          disabled={list.isFetchingNextPage}
-          onClick={() => void list.fetchNextPage()}
-        >
+        <Button variant="secondary" busy={list.isFetchingNextPage} onClick={() => void list.fetchNextPage()}>
           {t("list.more")}
-        </button>
+        </Button>
       ) : null}
     </section>
   );
@@ -312,36 +485,61 @@ export function UploadsScreen({ uploader }: UploadsScreenProps) {
   const [current, setCurrent] = useState<string | null>(null);
   const [preview, setPreview] = useState<UploadedSong | null>(null);
   const playable = useMemo(() => (preview ? playableOf(preview) : null), [preview]);
+  const fileInputId = useId();
+  const searchLink = (
+    <Link to="/search" className={buttonClass("secondary")}>
+      <Search aria-hidden="true" />
+      {t("searchAction")}
+    </Link>
+  );
   return (
     <section className="tt-uploads" aria-labelledby="tt-uploads-title">
-      <h1 id="tt-uploads-title" className="tt-page-title">
-        {t("title")}
-      </h1>
-      {canUpload.isPending ? <p className="tt-loading">{t("loading")}</p> : null}
-      {canUpload.isError ? (
-        <p role="alert" className="tt-error">
-          {errorText(canUpload.error)}
-        </p>
+      <header>
+        <h1 id="tt-uploads-title" className="tt-page-title">
+          {t("title")}
+        </h1>
+        {canUpload.data === true ? <p className="tt-muted">{t("intro")}</p> : null}
+      </header>
+      {canUpload.isPending ? (
+        <Card aria-hidden="true">
+          <Skeleton height="8rem" radius="var(--tt-radius)" />
+        </Card>
       ) : null}
+      {canUpload.isError ? <ErrorMessage>{errorText(canUpload.error)}</ErrorMessage> : null}
       {canUpload.data === false ? (
-        <div className="tt-card tt-empty" role="status">
-          <h2>{t("noCapabilityTitle")}</h2>
-          <p className="tt-muted">{t("noCapabilityBody")}</p>
-        </div>
+        <EmptyState icon={<Upload />} title={t("noCapabilityTitle")} action={searchLink}>
+          {t("noCapabilityBody")}
+        </EmptyState>
       ) : null}
       {canUpload.data === true ? (
         <>
-          <p className="tt-muted">{t("intro")}</p>
-          <UploadForm uploader={send} onUploaded={setCurrent} />
+          <UploadForm uploader={send} onUploaded={setCurrent} fileInputId={fileInputId} />
           {current ? <CurrentUpload key={current} songId={current} onPreview={setPreview} /> : null}
         </>
       ) : null}
       {preview && playable ? (
-        <div className="tt-card tt-upload-player">
+        <Card className="tt-upload-player">
           <Player song={playable} label={t("player", { name: nameOf(t, preview) })} />
-        </div>
+        </Card>
       ) : null}
-      <UploadList previewing={preview?.songId.toString() ?? null} onPreview={setPreview} onComplete={setCurrent} />
+      <UploadList
+        previewing={preview?.songId.toString() ?? null}
+        onPreview={setPreview}
+        onComplete={setCurrent}
+        onRemoved={(id) => {
+          if (current === id) setCurrent(null);
+          if (preview?.songId.toString() === id) setPreview(null);
+        }}
+        emptyAction={
+          canUpload.data === true ? (
+            <Button icon={<Upload aria-hidden="true" />} onClick={() => document.getElementById(fileInputId)?.click()}>
+              {t("list.uploadAction")}
+            </Button>
+          ) : (
+            searchLink
+          )
+        }
+      />
     </section>
   );
 }

@@ -37,8 +37,8 @@ export interface Formatters {
   relative(value: DateInput, now?: Date): string;
   /** "12,345" */
   number(value: number | bigint): string;
-  /** "3:07" from seconds */
-  duration(seconds: number): string;
+  /** "3:07", "1:02:05", "2d 1:00:00" from seconds (spec 002 §9: days, hours, minutes and seconds) */
+  duration(seconds: number | bigint | undefined): string;
 }
 
 export function createFormatters(locale: string): Formatters {
@@ -66,6 +66,7 @@ export function createFormatters(locale: string): Formatters {
   const shortYearFormat = new Intl.DateTimeFormat(locale, { month: "short", day: "numeric", year: "numeric" });
   const relativeFormat = new Intl.RelativeTimeFormat(locale, { numeric: "auto" });
   const numberFormat = new Intl.NumberFormat(locale);
+  const dayFormat = new Intl.NumberFormat(locale, { style: "unit", unit: "day", unitDisplay: "narrow" });
   const units: [Intl.RelativeTimeFormatUnit, number][] = [
     ["year", 365 * 24 * 3600],
     ["month", 30 * 24 * 3600],
@@ -104,10 +105,14 @@ export function createFormatters(locale: string): Formatters {
     },
     number: (value) => numberFormat.format(value),
     duration: (seconds) => {
-      const whole = Math.max(0, Math.round(seconds));
-      const hours = Math.floor(whole / 3600);
+      // Fractions of a second are dropped (a song of 59.9 s is not "1:00"); missing, negative or endless is 0:00.
+      const value = typeof seconds === "bigint" ? Number(seconds) : (seconds ?? 0);
+      const whole = Number.isFinite(value) && value > 0 ? Math.floor(value) : 0;
+      const days = Math.floor(whole / 86_400);
+      const hours = Math.floor((whole % 86_400) / 3600);
       const minutes = Math.floor((whole % 3600) / 60);
       const rest = String(whole % 60).padStart(2, "0");
+      if (days > 0) return `${dayFormat.format(days)} ${hours}:${String(minutes).padStart(2, "0")}:${rest}`;
       return hours > 0 ? `${hours}:${String(minutes).padStart(2, "0")}:${rest}` : `${minutes}:${rest}`;
     },
   };

@@ -1,5 +1,5 @@
-import { useVirtualizer } from "@tanstack/react-virtual";
-import { useEffect, useRef, type ReactNode } from "react";
+import { defaultRangeExtractor, observeElementRect, useVirtualizer, type Range } from "@tanstack/react-virtual";
+import { useCallback, useEffect, useRef, type ReactNode } from "react";
 
 export interface VirtualListProps<T> {
   items: readonly T[];
@@ -21,6 +21,11 @@ export interface VirtualListProps<T> {
   measureRows?: boolean;
   /** Scroll so that this row is in view (a row just moved with the keyboard, the newest message). */
   keepInView?: number | undefined;
+  /**
+   * Rows drawn even when out of view: a row being dragged must stay in the page while the list scrolls under it
+   * (its drag would end if it were removed).
+   */
+  pinned?: readonly number[] | undefined;
   className?: string;
 }
 
@@ -40,17 +45,35 @@ export function VirtualList<T>({
   onEndReached,
   measureRows = false,
   keepInView,
+  pinned,
   className,
 }: VirtualListProps<T>) {
   const box = useRef<HTMLDivElement>(null);
+  const pinnedKey = pinned?.join(",") ?? "";
+  const rangeExtractor = useCallback(
+    (range: Range) => {
+      const drawn = defaultRangeExtractor(range);
+      const extra = pinnedKey
+        .split(",")
+        .filter(Boolean)
+        .map(Number)
+        .filter((index) => index >= 0 && index < range.count && !drawn.includes(index));
+      return extra.length === 0 ? drawn : [...drawn, ...extra].sort((a, b) => a - b);
+    },
+    [pinnedKey],
+  );
   const virtualizer = useVirtualizer({
     count: items.length,
     getScrollElement: () => box.current,
     estimateSize: () => rowHeight,
     overscan,
     getItemKey: (index) => getKey(items[index] as T, index),
-    // Before the box is measured (and where nothing is, as in jsdom) it is taken to be `height` tall.
+    rangeExtractor,
+    // Before the box is measured, and wherever it measures nothing (hidden, or jsdom, which lays nothing out), it is
+    // taken to be `height` tall.
     initialRect: { width: 0, height },
+    observeElementRect: (instance, onChange) =>
+      observeElementRect(instance, (rect) => onChange(rect.height > 0 ? rect : { width: rect.width, height })),
   });
   const rows = virtualizer.getVirtualItems();
   const last = rows.at(-1)?.index ?? -1;

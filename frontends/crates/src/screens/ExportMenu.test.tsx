@@ -1,12 +1,17 @@
 import { Code, ConnectError } from "@connectrpc/connect";
 import { ExportService } from "@tt/proto/tt/playlist/v1/export_service_pb";
-import { fireEvent, screen } from "@testing-library/react";
+import { screen, waitFor } from "@testing-library/react";
+import { userEvent } from "@testing-library/user-event";
 import { createTestKit, renderWithKit } from "@tt/web-kit/testing";
-import { describe, expect, it } from "vitest";
-import { ExportButtons } from "./ExportButtons.tsx";
+import { beforeEach, describe, expect, it } from "vitest";
+import { chooseFromMenu, clearToasts, lastToast } from "../testing/ui.ts";
+import { ExportMenu } from "./ExportMenu.tsx";
 
-describe("ExportButtons", () => {
-  it("exports to Spotify with a link to the playlist, and shows the §8 text when Apple Music is not connected", async () => {
+describe("ExportMenu", () => {
+  beforeEach(clearToasts);
+
+  it("exports to a provider chosen by name: Spotify with a link to the playlist, Apple Music's §8 text when not connected", async () => {
+    const user = userEvent.setup();
     const exported: string[] = [];
     const kit = createTestKit({
       routes: (router) =>
@@ -21,12 +26,13 @@ describe("ExportButtons", () => {
         }),
     });
     kit.session.signIn({ token: "t", tokenType: "user" }, { uuid: "u1", email: "a@example.com", role: "user" });
-    renderWithKit(<ExportButtons crateUuid="c1" />, kit);
-    fireEvent.click(screen.getByRole("button", { name: "Export to Spotify" }));
-    const done = await screen.findByRole("link", { name: "Exported to Spotify." });
+    renderWithKit(<ExportMenu crateUuid="c1" />, kit);
+    await chooseFromMenu(user, "Export", "Spotify");
+    const done = await screen.findByRole("link", { name: "Open the playlist in Spotify" });
     expect(done.getAttribute("href")).toBe("https://open.spotify.com/playlist/p1");
     expect(exported).toEqual(["spotify:c1"]);
-    fireEvent.click(screen.getByRole("button", { name: "Export to Apple Music" }));
-    expect((await screen.findByRole("alert")).textContent).toBe("Apple Music is not connected");
+    expect(lastToast()).toBe("success: Exported to Spotify.");
+    await chooseFromMenu(user, "Export", "Apple Music");
+    await waitFor(() => expect(lastToast()).toBe("error: Apple Music is not connected"));
   });
 });
