@@ -104,18 +104,19 @@ describe("web upload journey", () => {
 
         // No title or artist in the file: the song waits for them.
         const status = page.getByTestId("upload-status");
-        await status.filter({ hasText: "Needs its title, artist or duration" }).waitFor({ timeout: 30_000 });
+        // The status in words (the kit's names for the upload statuses).
+        await status.filter({ hasText: "Needs details" }).waitFor({ timeout: 30_000 });
         expect(await page.getByRole("progressbar", { name: "Upload progress" }).getAttribute("value")).toBe("100");
         await shot(page, "01-missing-metadata");
-        await page.getByLabel("Title").fill("Journey tone");
-        await page.getByLabel("Artist").fill("The Oscillators");
+        await page.getByLabel("Title", { exact: true }).fill("Journey tone");
+        await page.getByLabel("Artist", { exact: true }).fill("The Oscillators");
         await page.getByRole("button", { name: "Save details" }).click();
 
         // Polled, so that a failure names the state the song was left in.
         await expect
           .poll(() => status.getAttribute("data-status"), { timeout: VERIFIED_TIMEOUT, interval: 500 })
           .toBe("VERIFIED");
-        expect(await status.textContent()).toBe("Ready to play");
+        expect(await status.textContent()).toBe("Ready");
         await shot(page, "02-verified");
 
         // "Your uploads" lists it; its preview plays through the kit's player.

@@ -62,7 +62,8 @@ describe("crates remote", () => {
     renderWithKit(<App />, signedInKit(service));
     await user.click(await screen.findByRole("button", { name: "New crate" }));
     const dialog = await screen.findByRole("dialog", { name: "New crate" });
-    expect(within(dialog).getByText("Leave it empty for “New Playlist #…”.")).toBeTruthy();
+    // The form arrives with the dialog (its chunk is fetched on first open).
+    expect(await within(dialog).findByText("Leave it empty for “New Playlist #…”.")).toBeTruthy();
     await user.click(within(dialog).getByRole("button", { name: "Create crate" }));
     expect(await screen.findByRole("heading", { name: "New Playlist #1" }, { timeout: 10_000 })).toBeTruthy();
     expect(service.calls).toContain("CreateCrate");
@@ -74,7 +75,7 @@ describe("crates remote", () => {
     renderWithKit(<App />, signedInKit(service));
     await user.click(await screen.findByRole("button", { name: "Import a playlist" }));
     const dialog = await screen.findByRole("dialog", { name: "Import a playlist" });
-    const link = within(dialog).getByLabelText("Playlist link");
+    const link = await within(dialog).findByLabelText("Playlist link");
     await user.type(link, "https://example.com/playlist/1");
     await user.click(within(dialog).getByRole("button", { name: "Import" }));
     expect((await within(dialog).findByRole("alert")).textContent).toBe(

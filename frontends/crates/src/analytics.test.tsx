@@ -42,6 +42,7 @@ describe("crates remote analytics", () => {
     const { kit, sink } = signedIn(service);
     renderWithKit(<App />, kit);
     await user.click(await screen.findByRole("button", { name: "New crate" }));
+    await screen.findByLabelText("Name");
     await user.click(await screen.findByRole("button", { name: "Create crate" }));
     await screen.findByRole("heading", { name: "New Playlist #1" }, { timeout: 10_000 });
     const [created] = [...service.crates.values()].filter((c) => c.crate.crateName === "New Playlist #1");
@@ -69,7 +70,7 @@ describe("crates remote analytics", () => {
     await waitFor(() => expect(sink.of("playlist-action")).toHaveLength(3));
     await chooseFromMenu(user, "More actions for Road trip", "Rename or describe");
     const rename = await screen.findByRole("dialog", { name: "Rename or describe" });
-    await user.clear(within(rename).getByLabelText("Name"));
+    await user.clear(await within(rename).findByLabelText("Name"));
     await user.type(within(rename).getByLabelText("Name"), "Night drive");
     await user.click(within(rename).getByRole("button", { name: "Save" }));
     await screen.findByRole("heading", { name: "Night drive" });

@@ -1,8 +1,10 @@
 // Crates as a person names them: the built-in ones ("default", "tt-stars") by the kit's words ("Queue", "Likes"),
 // every other one by its own name.
 import { timestampDate, type Timestamp } from "@bufbuild/protobuf/wkt";
-import { useNames } from "@tt/web-kit/ui";
+import { useAppTranslation } from "@tt/web-kit";
+import { useFormat, useNames } from "@tt/web-kit/ui";
 import { useCallback } from "react";
+import { CRATES_NAMESPACE, en, es } from "../i18n.ts";
 
 export type Special = "queue" | "likes";
 
@@ -32,4 +34,11 @@ export function useCrateName(): (
 /** A protobuf timestamp as a Date, or undefined when the answer had none. */
 export function dateOf(timestamp: Timestamp | undefined): Date | undefined {
   return timestamp ? timestampDate(timestamp) : undefined;
+}
+
+/** `(count)` → "2,000 songs" in the page's language (the number grouped as the reader writes it). */
+export function useSongCount(): (count: number) => string {
+  const { t } = useAppTranslation(CRATES_NAMESPACE, { en, es });
+  const format = useFormat();
+  return useCallback((count) => t("list.songs", { count, number: format.number(count) }), [t, format]);
 }

@@ -211,7 +211,7 @@ describe("CrateScreen", () => {
 
     await chooseFromMenu(user, "More actions for Road trip", "Rename or describe");
     const rename = await screen.findByRole("dialog", { name: "Rename or describe" });
-    const nameField = within(rename).getByLabelText("Name");
+    const nameField = await within(rename).findByLabelText("Name");
     await user.clear(nameField);
     await user.click(within(rename).getByRole("button", { name: "Save" }));
     // An empty name is refused on its field, before any call.

@@ -1,14 +1,11 @@
 import { Code } from "@connectrpc/connect";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { errorCode, useAppTranslation, useErrorText, useSession } from "@tt/web-kit";
-import { FormError, TextField, useServerErrors, useZodForm, z } from "@tt/web-kit/form";
 import { SortableList } from "@tt/web-kit/sortable";
 import {
   buttonClass,
   Button,
   ConfirmDialog,
-  Dialog,
-  DialogClose,
   EmptyState,
   ErrorMessage,
   IconButton,
@@ -34,8 +31,8 @@ import {
   Shuffle,
   Trash2,
 } from "lucide-react";
-import { lazy, Suspense, useCallback, useEffect, useId, useMemo, useState } from "react";
-import { crateKeys, useCrateClient, type Crate, type CrateSong, type CrateTarget } from "../api/crates.ts";
+import { lazy, Suspense, useCallback, useEffect, useMemo, useState } from "react";
+import { crateKeys, useCrateClient, type CrateSong, type CrateTarget } from "../api/crates.ts";
 import {
   songsOf,
   useClearQueue,
@@ -47,10 +44,11 @@ import {
 } from "../api/hooks.ts";
 import { CRATES_NAMESPACE, en, es } from "../i18n.ts";
 import { useTrackCrateAction } from "../lib/analytics.ts";
-import { dateOf, isSpecial, useCrateName, type Special } from "../lib/names.ts";
+import { dateOf, isSpecial, useCrateName, useSongCount, type Special } from "../lib/names.ts";
 import { Link, navigate } from "../lib/router.tsx";
 import { artworkOf, CrateArt } from "./art.tsx";
 import { ExportMenu } from "./ExportMenu.tsx";
+import { FormDialog } from "./FormDialog.tsx";
 import { ImportProgress } from "./ImportProgress.tsx";
 import { SONG_ROW_HEIGHT, SongRow } from "./SongRow.tsx";
 
@@ -74,65 +72,7 @@ function useListHeight(): number {
   return height;
 }
 
-function RenameDialog({
-  crate,
-  open,
-  onOpenChange,
-}: {
-  crate: Crate;
-  open: boolean;
-  onOpenChange: (open: boolean) => void;
-}) {
-  const { t } = useCratesText();
-  const client = useCrateClient();
-  const queryClient = useQueryClient();
-  const userUuid = useSession().user?.uuid ?? "";
-  const track = useTrackCrateAction();
-  const formId = useId();
-  const schema = z.object({
-    crateName: z.string().trim().min(1, t("crate.nameRequired")).max(100),
-    description: z.string().trim().max(1000),
-  });
-  const form = useZodForm(schema, { values: { crateName: crate.crateName, description: crate.description } });
-  const { formError, fail, clear } = useServerErrors(form);
-  const rename = useMutation({
-    mutationFn: (values: { crateName: string; description: string }) =>
-      client.updateCrate({ crateUuid: crate.crateUuid, ...values }),
-    onSuccess: async () => {
-      track({ crateUuid: crate.crateUuid }, "rename");
-      await queryClient.invalidateQueries({ queryKey: crateKeys.all(userUuid) });
-      toast({ title: t("crate.saved"), tone: "success" });
-      onOpenChange(false);
-    },
-    onError: fail,
-  });
-  return (
-    <Dialog
-      open={open}
-      onOpenChange={(next) => {
-        if (!next) clear();
-        onOpenChange(next);
-      }}
-      title={t("crate.renameTitle")}
-      footer={
-        <>
-          <DialogClose>
-            <Button variant="secondary">{t("crate.cancel")}</Button>
-          </DialogClose>
-          <Button type="submit" form={formId} busy={rename.isPending}>
-            {t("crate.save")}
-          </Button>
-        </>
-      }
-    >
-      <form id={formId} noValidate onSubmit={form.handleSubmit((values) => rename.mutate(values))}>
-        <TextField form={form} name="crateName" label={t("crate.renameLabel")} maxLength={100} autoComplete="off" />
-        <TextField form={form} name="description" label={t("crate.descriptionLabel")} maxLength={1000} />
-        <FormError message={formError} />
-      </form>
-    </Dialog>
-  );
-}
+const RenameForm = lazy(() => import("./crate-forms.tsx").then((m) => ({ default: m.RenameForm })));
 
 function CrateSkeleton() {
   return (
@@ -167,6 +107,7 @@ export function CrateScreen({ special, crateUuid }: CrateScreenProps) {
   const toText = useErrorText();
   const format = useFormat();
   const crateName = useCrateName();
+  const songCount = useSongCount();
   const client = useCrateClient();
   const queryClient = useQueryClient();
   const userUuid = useSession().user?.uuid ?? "";
@@ -263,7 +204,7 @@ export function CrateScreen({ special, crateUuid }: CrateScreenProps) {
           </h1>
           {crate?.description ? <p className="tt-crate-head__description">{crate.description}</p> : null}
           <p className="tt-crate-head__meta">
-            <span data-testid="crate-count">{t("list.songs", { count: total })}</span>
+            <span data-testid="crate-count">{songCount(total)}</span>
             {created && !isBuiltIn ? <span>{t("crate.created", { date: format.date(created) })}</span> : null}
           </p>
           {crate?.importStatus ? <ImportProgress crate={crate} /> : null}
@@ -329,7 +270,14 @@ export function CrateScreen({ special, crateUuid }: CrateScreenProps) {
                 {t("crate.delete")}
               </MenuItem>
             </Menu>
-            <RenameDialog crate={crate} open={renaming} onOpenChange={setRenaming} />
+            <FormDialog
+              open={renaming}
+              onOpenChange={setRenaming}
+              title={t("crate.renameTitle")}
+              submitLabel={t("crate.save")}
+              cancelLabel={t("crate.cancel")}
+              render={(props) => <RenameForm crate={crate} {...props} />}
+            />
             <ConfirmDialog
               open={deleting}
               onOpenChange={setDeleting}
@@ -443,7 +391,9 @@ export function CrateScreen({ special, crateUuid }: CrateScreenProps) {
           />
           {hasNextPage ? (
             <div className="tt-more">
-              <span className="tt-muted">{t("crate.count", { loaded: songs.length, total })}</span>
+              <span className="tt-muted">
+                {t("crate.count", { loaded: format.number(songs.length), total: format.number(total) })}
+              </span>
               <Button variant="secondary" size="sm" busy={isFetchingNextPage} onClick={loadMore}>
                 {t("crate.loadMore")}
               </Button>

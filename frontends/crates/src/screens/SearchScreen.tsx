@@ -11,13 +11,14 @@ import {
   MenuItem,
   MenuLabel,
   MenuLinkItem,
+  MenuSeparator,
   Select,
   Skeleton,
   toast,
   useFormat,
   useNames,
 } from "@tt/web-kit/ui";
-import { ListEnd, ListPlus, Plus, Search, SearchX } from "lucide-react";
+import { CirclePlus, ListEnd, Plus, Search, SearchX } from "lucide-react";
 import { useId, useState } from "react";
 import { crateKeys, crateOps, songInputOf, useCrateClient, type CrateTarget } from "../api/crates.ts";
 import { useMyCrates } from "../api/hooks.ts";
@@ -94,7 +95,7 @@ function ResultRow({
                 <IconButton
                   size="sm"
                   label={t("search.addToLabel", { name: song.trackName })}
-                  icon={<ListPlus aria-hidden="true" />}
+                  icon={<CirclePlus aria-hidden="true" />}
                   disabled={pending}
                 />
               }
@@ -105,6 +106,7 @@ function ResultRow({
                   {crate.name}
                 </MenuItem>
               ))}
+              {crates.length > 0 ? <MenuSeparator /> : null}
               <MenuLinkItem>
                 <Link to="/">
                   <Plus aria-hidden="true" />

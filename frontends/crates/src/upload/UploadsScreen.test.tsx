@@ -9,7 +9,8 @@ import { userEvent } from "@testing-library/user-event";
 import { beforeEach, describe, expect, it } from "vitest";
 import { clearToasts, toasts } from "../testing/ui.ts";
 import { UploadError, type Uploader } from "./upload-client.ts";
-import { parseDuration, UploadsScreen } from "./UploadsScreen.tsx";
+import { parseDuration } from "./duration.ts";
+import { UploadsScreen } from "./UploadsScreen.tsx";
 
 const OWNER = { uuid: "00000000-0000-4000-8000-000000000001", email: "dj@example.test", role: "user" };
 
@@ -148,9 +149,9 @@ describe("upload screens", () => {
 
     expect((await screen.findByTestId("upload-status")).textContent).toBe("Needs details");
     expect(toasts()).toContain("success: “tone.mp3” uploaded.");
-    expect(screen.getByLabelText<HTMLInputElement>("Duration").value).toBe("0:05");
-    fireEvent.change(screen.getByLabelText("Title"), { target: { value: "Test tone" } });
-    fireEvent.change(screen.getByLabelText("Artist"), { target: { value: "The Oscillators" } });
+    expect((await screen.findByLabelText<HTMLInputElement>("Duration")).value).toBe("0:05");
+    fireEvent.change(screen.getByLabelText("Title", { exact: true }), { target: { value: "Test tone" } });
+    fireEvent.change(screen.getByLabelText("Artist", { exact: true }), { target: { value: "The Oscillators" } });
     fireEvent.click(screen.getByRole("button", { name: "Save details" }));
     await waitFor(() =>
       expect(service.edits).toEqual([{ trackName: "Test tone", artistName: "The Oscillators", duration: 5 }]),

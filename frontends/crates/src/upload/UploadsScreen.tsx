@@ -1,6 +1,5 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { Player, useAppTranslation, useErrorText, useKit, useSession } from "@tt/web-kit";
-import { FormError, TextField, useServerErrors, useZodForm, z } from "@tt/web-kit/form";
 import {
   Badge,
   Button,
@@ -18,7 +17,18 @@ import {
   type BadgeTone,
 } from "@tt/web-kit/ui";
 import { FileAudio, Music, Pause, Play, Search, Trash2, Upload, UploadCloud } from "lucide-react";
-import { useEffect, useId, useMemo, useRef, useState, type DragEvent, type FormEvent, type ReactNode } from "react";
+import {
+  lazy,
+  Suspense,
+  useEffect,
+  useId,
+  useMemo,
+  useRef,
+  useState,
+  type DragEvent,
+  type FormEvent,
+  type ReactNode,
+} from "react";
 import { dateOf } from "../lib/names.ts";
 import { Link } from "../lib/router.tsx";
 import { en, es, UPLOADS_NAMESPACE } from "./i18n.ts";
@@ -33,20 +43,6 @@ import {
 } from "./songs.ts";
 import { createXhrUploader, type Uploader } from "./upload-client.ts";
 import "./uploads.css";
-
-/** Longest duration the upload service takes (seconds): 3 hours. */
-const MAX_DURATION_S = 3 * 60 * 60;
-
-/** "3:25" → 205, "1:02:05" → 3725, "205" → 205; undefined when it is neither. */
-export function parseDuration(text: string): number | undefined {
-  const value = text.trim();
-  if (/^\d+(\.\d+)?$/.test(value)) return Number(value);
-  const clock = /^(?:(\d+):)?(\d{1,2}):(\d{2})$/.exec(value);
-  if (!clock) return undefined;
-  const [, hours = "0", minutes = "0", seconds = "0"] = clock;
-  if (Number(seconds) > 59 || (clock[1] !== undefined && Number(minutes) > 59)) return undefined;
-  return Number(hours) * 3600 + Number(minutes) * 60 + Number(seconds);
-}
 
 function useUploadsText() {
   return useAppTranslation(UPLOADS_NAMESPACE, { en, es });
@@ -191,71 +187,8 @@ function UploadForm({
   );
 }
 
-function MetadataForm({ song }: { song: UploadedSong }) {
-  const { t } = useUploadsText();
-  const format = useFormat();
-  const client = useSongClient();
-  const queryClient = useQueryClient();
-  const userUuid = useSession().user?.uuid ?? "";
-  const formId = useId();
-  const schema = z.object({
-    trackName: z.string().trim().min(1, t("metadata.titleRequired")).max(200),
-    artistName: z.string().trim().min(1, t("metadata.artistRequired")).max(200),
-    duration: z.string().refine((text) => {
-      const seconds = parseDuration(text);
-      return seconds !== undefined && seconds > 0 && seconds <= MAX_DURATION_S;
-    }, t("metadata.invalidDuration")),
-  });
-  const form = useZodForm(schema, {
-    defaultValues: {
-      trackName: song.trackName,
-      artistName: song.artistName,
-      duration: song.duration > 0 ? format.duration(song.duration) : "",
-    },
-  });
-  const { formError, fail } = useServerErrors(form);
-  const save = useMutation({
-    mutationFn: (patch: { trackName: string; artistName: string; duration: number }) =>
-      client.updateMetadata({ songId: song.songId, ...patch }),
-    onSuccess: ({ song: saved }, patch) => {
-      if (saved) queryClient.setQueryData(uploadKeys.song(userUuid, saved.songId.toString()), saved);
-      toast({ title: t("metadata.saved", { name: patch.trackName }), tone: "success" });
-      void queryClient.invalidateQueries({ queryKey: uploadKeys.all(userUuid) });
-    },
-    onError: fail,
-  });
-  return (
-    <form
-      id={formId}
-      className="tt-upload-metadata"
-      noValidate
-      aria-labelledby={`${formId}-legend`}
-      onSubmit={form.handleSubmit((values) =>
-        save.mutate({ ...values, duration: parseDuration(values.duration) ?? 0 }),
-      )}
-    >
-      <h3 id={`${formId}-legend`} className="tt-upload-metadata__title">
-        {t("metadata.legend")}
-      </h3>
-      <div className="tt-upload-metadata__fields">
-        <TextField form={form} name="trackName" label={t("metadata.trackName")} maxLength={200} />
-        <TextField form={form} name="artistName" label={t("metadata.artistName")} maxLength={200} />
-        <TextField
-          form={form}
-          name="duration"
-          label={t("metadata.duration")}
-          hint={t("metadata.durationHint")}
-          inputMode="numeric"
-          placeholder="3:25"
-        />
-      </div>
-      <FormError message={formError} />
-      <Button type="submit" busy={save.isPending}>
-        {t("metadata.submit")}
-      </Button>
-    </form>
-  );
-}
+// The details form comes with the kit's form entry (react-hook-form and zod), fetched when a song needs it.
+const MetadataForm = lazy(() => import("./MetadataForm.tsx").then((m) => ({ default: m.MetadataForm })));
 
 function nameOf(t: (key: string) => string, song: UploadedSong): string {
   return song.trackName || t("list.untitled");
@@ -309,7 +242,9 @@ function CurrentUpload({ songId, onPreview }: { songId: string; onPreview: (song
       {song.status === "MISSING_METADATA" ? (
         <>
           <p className="tt-muted">{t("current.missing")}</p>
-          <MetadataForm key={song.songId.toString()} song={song} />
+          <Suspense fallback={<Skeleton height="9rem" radius="var(--tt-radius)" />}>
+            <MetadataForm key={song.songId.toString()} song={song} />
+          </Suspense>
         </>
       ) : null}
       {song.status === "VERIFIED" ? (
@@ -369,12 +304,15 @@ function UploadList({
   onComplete,
   onRemoved,
   emptyAction,
+  hideWhenEmpty,
 }: {
   previewing: string | null;
   onPreview: (song: UploadedSong | null) => void;
   onComplete: (songId: string) => void;
   onRemoved: (songId: string) => void;
   emptyAction: ReactNode;
+  /** Someone who cannot upload has no use for an empty list (the screen already says what to do). */
+  hideWhenEmpty: boolean;
 }) {
   const { t } = useUploadsText();
   const errorText = useErrorText();
@@ -382,6 +320,7 @@ function UploadList({
   const list = useUploadedSongs();
   const songs = useMemo(() => list.data?.pages.flatMap((page) => page.songs) ?? [], [list.data]);
   const total = list.data?.pages.at(-1)?.total ?? 0;
+  if (hideWhenEmpty && (list.isPending || (list.isSuccess && songs.length === 0))) return null;
   return (
     <section className="tt-upload-list" aria-labelledby="tt-upload-list-title">
       <h2 id="tt-upload-list-title" className="tt-section-title">
@@ -526,6 +465,7 @@ export function UploadsScreen({ uploader }: UploadsScreenProps) {
         previewing={preview?.songId.toString() ?? null}
         onPreview={setPreview}
         onComplete={setCurrent}
+        hideWhenEmpty={canUpload.data !== true}
         onRemoved={(id) => {
           if (current === id) setCurrent(null);
           if (preview?.songId.toString() === id) setPreview(null);

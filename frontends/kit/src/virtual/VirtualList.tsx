@@ -62,6 +62,8 @@ export function VirtualList<T>({
     },
     [pinnedKey],
   );
+  // TanStack Virtual hands back functions that change with the scroll: the React Compiler leaves this component be.
+  // eslint-disable-next-line react-hooks/incompatible-library
   const virtualizer = useVirtualizer({
     count: items.length,
     getScrollElement: () => box.current,
