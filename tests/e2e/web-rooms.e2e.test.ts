@@ -154,7 +154,10 @@ describe("room app journeys", () => {
       await row.waitFor();
       expect(await row.textContent()).toContain("Banned");
       // The outcome is told as a toast.
-      await owner.getByText(`${nicknameOf(accounts.troublemaker)} was banned`).waitFor();
+      await owner
+        .getByText(`${nicknameOf(accounts.troublemaker)} was banned`)
+        .first()
+        .waitFor();
 
       const banned = await signedInPage(accounts.troublemaker);
       await banned.goto(`${platform.url}${roomPath}?lang=en`);

@@ -1,6 +1,6 @@
 import { Skeleton } from "@tt/web-kit/ui";
 import { CalendarDays, Compass, Plus, Users } from "lucide-react";
-import { lazy, Suspense, type ComponentType, type LazyExoticComponent } from "react";
+import { lazy, Suspense, useEffect, useRef, type ComponentType, type LazyExoticComponent } from "react";
 import { Link, useAppLocation } from "./lib/router.tsx";
 import { useRoomT } from "./lib/ui.tsx";
 import "./room.css";
@@ -62,9 +62,19 @@ export function App() {
   const { path } = useAppLocation();
   const first = "/" + (path.split("/")[1] ?? "");
   const current = TABS.some((tab) => tab.to === first) ? first : undefined;
+  // On a narrow screen the sections scroll sideways: the current one is brought into view (without moving the page).
+  const nav = useRef<HTMLElement>(null);
+  useEffect(() => {
+    const box = nav.current;
+    const link = box?.querySelector<HTMLElement>('[aria-current="page"]');
+    if (!box || !link) return;
+    if (link.offsetLeft + link.offsetWidth > box.scrollLeft + box.clientWidth || link.offsetLeft < box.scrollLeft) {
+      box.scrollLeft = link.offsetLeft - 16;
+    }
+  }, [current]);
   return (
     <section className="tt-room">
-      <nav className="tt-room-nav" aria-label={t("nav.label")}>
+      <nav ref={nav} className="tt-room-nav" aria-label={t("nav.label")}>
         {TABS.map(({ to, key, icon: Icon }) => (
           <Link key={key} to={to} className="tt-room-nav__link" aria-current={current === to ? "page" : undefined}>
             <Icon aria-hidden="true" />

@@ -19,13 +19,19 @@ async function avatarImageOf(client: AvatarClient, slug: string): Promise<string
   }
 }
 
-/** The image of one avatar slug (a chat message's sender), shared with the lookups above. */
+/** The slug a chat message carries for a sender who wears no avatar (the social service's stand-in). */
+const NO_AVATAR = "default";
+
+/**
+ * The image of one avatar slug (a chat message's sender), shared with the lookups above; none for a sender who
+ * wears none (the generated avatar stands in).
+ */
 export function useAvatarImage(slug: string): string | undefined {
   const client = useAvatarClient();
   const answer = useQuery({
     queryKey: liveKeys.avatar(slug),
     queryFn: () => avatarImageOf(client, slug),
-    enabled: slug !== "",
+    enabled: slug !== "" && slug !== NO_AVATAR,
     staleTime: AVATAR_STALE_MS,
     retry: false,
   });

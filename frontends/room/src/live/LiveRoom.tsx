@@ -28,7 +28,7 @@ import {
   useSyncExternalStore,
   type ReactNode,
 } from "react";
-import { Badge, Button, Card, toast, useFormat } from "@tt/web-kit/ui";
+import { Badge, Button, Card, toast, useFormat, useNames } from "@tt/web-kit/ui";
 import { Info, Play, RefreshCw, ShieldX, Users } from "lucide-react";
 import { useProfiles } from "../lib/people.ts";
 import { ErrorText } from "../lib/ui.tsx";
@@ -184,6 +184,7 @@ export function LiveRoom({
 }: LiveRoomProps) {
   const { t } = useAppTranslation(LIVE_NAMESPACE, liveTranslations);
   const format = useFormat();
+  const names = useNames();
   const kit = useKit();
   const session = useSession();
   const me = session.signedIn ? session.user?.uuid : undefined;
@@ -485,6 +486,12 @@ export function LiveRoom({
   const act = (topic: LiveAction["topic"], name: string, run: LiveAction["run"], done?: string) =>
     action.mutate({ topic, action: name, run, ...(done ? { done } : {}) });
   const media = useCallback(() => mediaBox.current?.querySelector("audio"), []);
+  // A crate as a person knows it: the queue and the built-in crates by their word, others by their name.
+  const crateNameOf = (crateUuid: string) => {
+    const name = crates.data?.crates.find((crate) => crate.crateUuid === crateUuid)?.crateName;
+    if (!name) return t("queueCrate");
+    return name === "default" || name === "tt-stars" ? names("crate", name) : name;
+  };
 
   if (live.kicked) return <KickedNotice details={live.kicked} />;
 
@@ -560,10 +567,7 @@ export function LiveRoom({
                   "feedback-action",
                   "grab",
                   () => stageClient.grab({ room: roomId, crateUuid, playId: playId ?? "" }),
-                  t("grabDone", {
-                    crate:
-                      crates.data?.crates.find((crate) => crate.crateUuid === crateUuid)?.crateName ?? t("queueCrate"),
-                  }),
+                  t("grabDone", { crate: crateNameOf(crateUuid) }),
                 )
               }
               onSkip={() =>

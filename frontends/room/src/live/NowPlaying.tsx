@@ -186,15 +186,18 @@ export function NowPlaying({
                   <MenuItem icon={<ListMusic aria-hidden="true" />} onSelect={() => onGrab("")}>
                     {t("queueCrate")}
                   </MenuItem>
-                  {crates.map((item) => (
-                    <MenuItem
-                      key={item.crateUuid}
-                      icon={<FolderPlus aria-hidden="true" />}
-                      onSelect={() => onGrab(item.crateUuid)}
-                    >
-                      {crateName(item.crateName)}
-                    </MenuItem>
-                  ))}
+                  {crates
+                    // The built-in "default" crate is the queue, offered above.
+                    .filter((item) => item.crateName !== "default")
+                    .map((item) => (
+                      <MenuItem
+                        key={item.crateUuid}
+                        icon={<FolderPlus aria-hidden="true" />}
+                        onSelect={() => onGrab(item.crateUuid)}
+                      >
+                        {crateName(item.crateName)}
+                      </MenuItem>
+                    ))}
                 </Menu>
               ))}
             <span className="tt-muted tt-live-grabs">{t("grabs", { count: votes?.grabs ?? 0 })}</span>
