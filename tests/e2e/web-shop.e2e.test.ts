@@ -72,7 +72,8 @@ describe("shop app journey", () => {
       await dialog.getByText("It costs 15 tokens; 35 tokens remain after it.").waitFor();
       await shot(page, "shop-02-confirm");
       await dialog.getByRole("button", { name: "Buy for 15 tokens" }).click();
-      await page.getByText("Bought Confetti.").waitFor();
+      // Exact: Radix also reads the toast out through a hidden live region ("Notifications Bought Confetti.").
+      await page.getByText("Bought Confetti.", { exact: true }).waitFor();
       await balance(page, "35 tokens");
       await shot(page, "shop-03-bought");
       // The server kept it: a reload shows the same balance.
