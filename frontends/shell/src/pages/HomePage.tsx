@@ -1,7 +1,6 @@
 import { useAppTranslation, useSession } from "@tt/web-kit";
 import { Headphones, ListMusic, ThumbsUp } from "lucide-react";
 import { Link } from "../router.tsx";
-import { useDisplayName } from "../auth/use-account.ts";
 import { SHELL_NAMESPACE, shellTranslations } from "../locales.ts";
 import { isNewAccount } from "./welcome.ts";
 
@@ -60,7 +59,9 @@ function HeroArt() {
 export function HomePage() {
   const { t } = useAppTranslation(SHELL_NAMESPACE, shellTranslations);
   const { signedIn, user } = useSession();
-  const name = useDisplayName();
+  // The header's account menu fetches the profile and keeps the session's nickname current; the home page is the
+  // first screen and carries no query library.
+  const name = user?.nickname || user?.email;
   const isNew = isNewAccount(user?.uuid);
   const features = [
     { icon: <Headphones aria-hidden="true" />, title: t("home.features.booth"), body: t("home.features.boothBody") },

@@ -1,7 +1,7 @@
-import { screen } from "@testing-library/react";
+import { render, screen } from "@testing-library/react";
 import type { RemoteEntry } from "@tt/web-kit";
-import { createTestKit, renderWithKit } from "@tt/web-kit/testing";
-import type { Kit } from "@tt/web-kit";
+import { KitProvider, type Kit } from "@tt/web-kit";
+import { createTestKit } from "@tt/web-kit/testing";
 import type { ComponentType } from "react";
 import { memoryLocation } from "wouter/memory-location";
 import { App } from "../App.tsx";
@@ -48,14 +48,20 @@ export function renderShell({
   runtime = createTestRuntime({}).runtime,
   remotes = TEST_REMOTES,
 }: RenderShellOptions = {}) {
-  return renderWithKit(
-    <RemotesProvider runtime={runtime} loadConfig={async () => remotes} loadOptions={{ attempts: 2, backoff: () => 0 }}>
-      <Router hook={memoryLocation({ path }).hook}>
-        <App />
-      </Router>
-    </RemotesProvider>,
+  // As on the page: no query provider around the app, only the shell's own boundaries, so a first screen that
+  // queries fails here as it would in the browser.
+  return {
     kit,
-  );
+    ...render(
+      <KitProvider kit={kit}>
+        <RemotesProvider runtime={runtime} loadConfig={async () => remotes} loadOptions={{ attempts: 2, backoff: () => 0 }}>
+          <Router hook={memoryLocation({ path }).hook}>
+            <App />
+          </Router>
+        </RemotesProvider>
+      </KitProvider>,
+    ),
+  };
 }
 
 /**
