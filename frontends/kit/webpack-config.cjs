@@ -48,6 +48,9 @@ function createWebpackConfig({ dir, name, title, port, exposes, host = false }) 
         extensions: [".ts", ".tsx", ".js", ".json"],
         // Generated protobuf code imports "./x_pb.js" for files that exist as .ts.
         extensionAlias: { ".js": [".ts", ".tsx", ".js"] },
+        // The Radix overlays' scroll lock writes its rules through the CSS Object Model, not an inline <style>
+        // that the Content-Security-Policy refuses (src/ui/style-singleton.ts).
+        alias: { "react-style-singleton$": path.join(__dirname, "src/ui/style-singleton.ts") },
       },
       module: {
         rules: [

@@ -218,10 +218,11 @@ class Visit {
   }
 
   /** Checks the screen on display as `name` (a tab or a detail, shown by a click rather than an address). */
-  async screen(name: string, show: () => Promise<unknown>): Promise<void> {
+  /** A screen reached by acting on the page; `ready` tells when it is shown (a modal dialog hides the page). */
+  async screen(name: string, show: () => Promise<unknown>, ready?: Route["ready"]): Promise<void> {
     this.errors = [];
     await show();
-    await this.rendered({ name, path: "" });
+    await this.rendered({ name, path: "", ready });
     await this.check(name);
   }
 
@@ -351,7 +352,7 @@ describe("every route of the five apps", () => {
       });
       await visit.route({ name: "/shop", path: "/shop" });
       for (const tab of SHOP_TABS) {
-        await visit.screen(`/shop (${tab})`, () => visit.page.getByRole("button", { name: tab, exact: true }).click());
+        await visit.screen(`/shop (${tab})`, () => visit.page.getByRole("tab", { name: tab }).click());
       }
       for (const route of adminRoutes()) await visit.route(route);
       expect(visit.problems).toEqual([]);
@@ -366,24 +367,36 @@ describe("every route of the five apps", () => {
       for (const route of [...shellRoutes(), ...roomRoutes(), ...cratesRoutes("admin")]) await visit.route(route);
       await visit.route({ name: "/shop", path: "/shop" });
       for (const tab of SHOP_TABS) {
-        await visit.screen(`/shop (${tab})`, () => visit.page.getByRole("button", { name: tab, exact: true }).click());
+        await visit.screen(`/shop (${tab})`, () => visit.page.getByRole("tab", { name: tab }).click());
       }
       for (const route of adminRoutes()) await visit.route(route);
       // A user's detail, opened from the users list.
       await visit.route({ name: "/admin#users", path: "/admin#users" });
-      await visit.screen("/admin#users (user detail)", async () => {
-        const filters = visit.page.getByRole("form", { name: "Filters" });
-        await filters.getByLabel("E-mail").fill(listener.email);
-        await visit.page.getByRole("button", { name: "Apply" }).click();
-        await visit.page.getByRole("button", { name: listener.email, exact: true }).click();
-        await visit.page.getByRole("region", { name: "User detail" }).waitFor();
-      });
+      await visit.screen(
+        "/admin#users (user detail)",
+        async () => {
+          const filters = visit.page.getByRole("form", { name: "Filters" });
+          await filters.getByLabel("E-mail").fill(listener.email);
+          await visit.page.getByRole("button", { name: "Apply" }).click();
+          // The nickname in the listener's row opens their details in a dialog that shows their e-mail.
+          const row = visit.page
+            .getByRole("row")
+            .filter({ has: visit.page.getByRole("cell", { name: listener.email, exact: true }) });
+          await row.locator(".tt-admin-link").click();
+        },
+        (page) => page.getByRole("dialog").filter({ hasText: listener.email }).waitFor(),
+      );
+      await visit.page.keyboard.press("Escape");
+      await visit.page.getByRole("dialog").waitFor({ state: "detached" });
       // A row action's confirmation dialog, left by Cancel.
-      await visit.screen("/admin#users (confirm dialog)", async () => {
-        const row = visit.page.getByRole("row").filter({ hasText: listener.email });
-        await row.getByRole("button", { name: "Ban", exact: true }).click();
-        await visit.page.getByRole("dialog", { name: "Please confirm" }).waitFor();
-      });
+      await visit.screen(
+        "/admin#users (confirm dialog)",
+        async () => {
+          await visit.page.getByRole("button", { name: `Actions for ${listener.email}` }).click();
+          await visit.page.getByRole("menuitem", { name: "Ban", exact: true }).click();
+        },
+        (page) => page.getByRole("dialog", { name: `Ban: ${listener.email}` }).waitFor(),
+      );
       await visit.page.getByRole("dialog").getByRole("button", { name: "Cancel" }).click();
       expect(visit.problems).toEqual([]);
     },

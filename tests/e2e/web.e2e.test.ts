@@ -254,8 +254,8 @@ describe("web journeys", () => {
       await page.getByRole("button", { name: "Log in" }).click();
       await page.getByTestId("signed-in-user").waitFor();
       await nav.getByRole("link", { name: "Admin" }).click();
-      await page.getByRole("cell", { name: ADMIN.email }).waitFor();
-      expect(await page.getByRole("cell", { name: email }).count()).toBe(1);
+      await page.getByRole("cell", { name: ADMIN.email, exact: true }).waitFor();
+      expect(await page.getByRole("cell", { name: email, exact: true }).count()).toBe(1);
       await shot(page, "11-remote-admin");
       await page.close();
     },
@@ -346,7 +346,7 @@ describe("web journeys", () => {
         await page.goto(`${platform.url}/admin?lang=en`);
         await page
           .getByRole("heading", { name: "Admins only" })
-          .or(page.getByRole("cell", { name: ADMIN.email }))
+          .or(page.getByRole("cell", { name: ADMIN.email, exact: true }))
           .first()
           .waitFor();
         await shot(page, "13-csp-admin");
@@ -412,7 +412,7 @@ describe("web journeys", () => {
         await page.getByRole("button", { name: "Log in" }).click();
         await page.getByTestId("signed-in-user").waitFor();
         await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Admin" }).click();
-        await page.getByRole("cell", { name: ADMIN.email }).waitFor();
+        await page.getByRole("cell", { name: ADMIN.email, exact: true }).waitFor();
         await shot(page, "14-service-on-another-origin");
         expect(calls.length).toBeGreaterThanOrEqual(3);
         expect(

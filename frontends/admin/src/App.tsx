@@ -18,6 +18,7 @@ import {
 } from "lucide-react";
 import { Suspense, lazy, useEffect, useState, type ComponentType, type LazyExoticComponent } from "react";
 import { useAdminText, type AdminTextKey } from "./i18n.ts";
+import { AdminsOnly, useMayAdminister } from "./list/AdminsOnly.tsx";
 import "./admin.css";
 
 interface Section {
@@ -143,6 +144,7 @@ function sectionFromHash(): string {
  */
 export function App() {
   const { t } = useAdminText();
+  const mayAdminister = useMayAdminister();
   const [current, setCurrent] = useState(sectionFromHash);
   useEffect(() => {
     const onHash = () => setCurrent(sectionFromHash());
@@ -187,9 +189,13 @@ export function App() {
         <h1 id="admin-title" className="tt-page-title">
           {t(section.title)}
         </h1>
-        <Suspense fallback={<Loading label={t("loading")} />}>
-          <Screen key={section.id} />
-        </Suspense>
+        {mayAdminister ? (
+          <Suspense fallback={<Loading label={t("loading")} />}>
+            <Screen key={section.id} />
+          </Suspense>
+        ) : (
+          <AdminsOnly />
+        )}
       </section>
     </div>
   );

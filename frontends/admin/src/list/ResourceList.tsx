@@ -1,6 +1,6 @@
 import { Code } from "@connectrpc/connect";
 import { keepPreviousData, useQuery, useQueryClient } from "@tanstack/react-query";
-import { errorCode, toast, useErrorText, useSession } from "@tt/web-kit";
+import { errorCode, toast, useErrorText } from "@tt/web-kit";
 import { DataTable, type DataTableColumn, type RowData } from "@tt/web-kit/table";
 import {
   Button,
@@ -13,9 +13,10 @@ import {
   Select,
   buttonClass,
 } from "@tt/web-kit/ui";
-import { Inbox, ListFilter, RotateCcw, SearchX, ShieldLock } from "lucide-react";
+import { Inbox, ListFilter, RotateCcw, SearchX } from "lucide-react";
 import { lazy, Suspense, useCallback, useId, useMemo, useState, type FormEvent, type ReactNode } from "react";
 import { useAdminText } from "../i18n.ts";
+import { AdminsOnly, useMayAdminister } from "./AdminsOnly.tsx";
 import type { ActionField, ActionValues } from "./fields.ts";
 import { buildQuery, type AdminListQueryInit, type FilterSpec, type ListState, type SortDir } from "./query.ts";
 
@@ -102,18 +103,6 @@ const ActionDialog = lazy(() => import("./ActionDialog.tsx").then((module) => ({
 /** Filter pickers' "no filter" choice (a picker's value cannot be empty). */
 const ANY = "__any";
 
-/** Shown instead of the console to anyone who is not staff, and when the server refuses. */
-export function AdminsOnly() {
-  const { t } = useAdminText();
-  return (
-    <div role="alert">
-      <EmptyState icon={<ShieldLock />} title={t("adminsOnlyTitle")}>
-        {t("adminsOnlyBody")}
-      </EmptyState>
-    </div>
-  );
-}
-
 type Pending<Row> = { kind: "row"; action: RowAction<Row>; row: Row } | { kind: "list"; action: ListAction };
 
 /**
@@ -130,9 +119,7 @@ export function ResourceList<Row extends RowData>({
 }) {
   const { t, language } = useAdminText();
   const toText = useErrorText();
-  const { signedIn, user } = useSession();
-  // Guests and members cannot use the console; the server is asked only for a staff role (it decides the rest).
-  const mayAsk = signedIn && user?.role !== undefined && user.role !== "user";
+  const mayAsk = useMayAdminister();
   const queryClient = useQueryClient();
   const filters = description.filters ?? [];
   const pageSize = description.pageSize ?? DEFAULT_PAGE_SIZE;

@@ -2,4 +2,4 @@
 // and a server's refusal shown on the field it names (the services name the field first: "nickname must …").
 export { FormError, SelectField, serverFieldOf, TextField, useServerErrors, useZodForm } from "./form.tsx";
 export type { ZodFormOptions } from "./form.tsx";
-export { z } from "zod";
+export * as z from "./z.ts";

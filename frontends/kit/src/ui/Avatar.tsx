@@ -64,9 +64,10 @@ export function Avatar({ id, name, src, size = "md", decorative = false, classNa
         role={decorative ? undefined : "img"}
         aria-label={decorative ? undefined : name}
         aria-hidden={decorative || undefined}
-      >
-        {name.trim().charAt(0).toUpperCase()}
-      </span>
+        // Drawn by CSS, not as text: inside a button or link it would otherwise become part of the visible label
+        // that the accessible name has to contain (WCAG 2.5.3).
+        data-initial={name.trim().charAt(0).toUpperCase()}
+      />
     );
   }
   return (

@@ -17,9 +17,8 @@ export function Menu({
   label?: string;
 }) {
   return (
-    // Not modal: a modal menu locks the page's scroll with a <style> element it injects, which the pages'
-    // Content-Security-Policy (style-src 'self', no 'unsafe-inline') refuses and reports as an error. Focus,
-    // keyboard and closing on an outside click work the same.
+    // Not modal: the page behind a menu keeps scrolling and answering the pointer (a header or row menu is a
+    // shortcut, not a task); focus, keyboard and closing on an outside click work as in a modal one.
     <DropdownMenu.Root modal={false}>
       <DropdownMenu.Trigger asChild>{trigger}</DropdownMenu.Trigger>
       <DropdownMenu.Portal>

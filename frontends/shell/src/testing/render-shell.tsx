@@ -54,7 +54,11 @@ export function renderShell({
     kit,
     ...render(
       <KitProvider kit={kit}>
-        <RemotesProvider runtime={runtime} loadConfig={async () => remotes} loadOptions={{ attempts: 2, backoff: () => 0 }}>
+        <RemotesProvider
+          runtime={runtime}
+          loadConfig={async () => remotes}
+          loadOptions={{ attempts: 2, backoff: () => 0 }}
+        >
           <Router hook={memoryLocation({ path }).hook}>
             <App />
           </Router>
