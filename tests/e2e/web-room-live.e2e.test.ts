@@ -205,14 +205,28 @@ describe("the live room in the browser", () => {
       const stage = await web.api("GET", `/api/social-service/rooms/${room.uuid}/stage`, undefined, dj.token);
       const play = (stage as { play: { startedAt: string } }).play;
       const startedAt = Date.parse(play.startedAt);
+      const sample = async () => {
+        const at = Date.now();
+        const [a, b] = await Promise.all([positionAt(djPage, at), positionAt(listenerPage, at)]);
+        const server = (at - startedAt) / 1000;
+        return { dj: a.position - server, listener: b.position - server, between: b.position - a.position };
+      };
+      // Both players converge on the server's clock (a page that started late, or was held up by a busy machine —
+      // axe checks the room beside the journey — catches up by its rate nudge); then the figures are sampled.
+      await expect
+        .poll(
+          async () => {
+            const drift = await sample();
+            return Math.max(Math.abs(drift.dj), Math.abs(drift.listener));
+          },
+          { timeout: 8_000, intervals: [400] },
+        )
+        .toBeLessThanOrEqual(DRIFT_TARGET_S);
       const drifts: { dj: number; listener: number; between: number }[] = [];
       for (let i = 0; i < 5; i += 1) {
         // Give drift correction a moment between samples (a wait for the next correction tick, not a sync).
         await listenerPage.waitForTimeout(400);
-        const at = Date.now();
-        const [a, b] = await Promise.all([positionAt(djPage, at), positionAt(listenerPage, at)]);
-        const server = (at - startedAt) / 1000;
-        drifts.push({ dj: a.position - server, listener: b.position - server, between: b.position - a.position });
+        drifts.push(await sample());
       }
       const median = (values: number[]) => values.sort((x, y) => x - y)[Math.floor(values.length / 2)]!;
       const figures = {

@@ -141,7 +141,12 @@ export async function startBroker(opts: { databaseUrl: string; natsUrl: string }
   const chromium = once(async () => {
     const { chromium: browserType } = await import("playwright-core");
     const { chromiumLaunchOptions } = await import("@tt/web-server");
-    const server = await browserType.launchServer(chromiumLaunchOptions);
+    // Reduced motion: the pages' animations (the home hero, the live room's meters, transitions) stop, as the
+    // pages promise their visitors who ask for it, so the run's one browser does not paint them all run long.
+    const server = await browserType.launchServer({
+      ...chromiumLaunchOptions,
+      args: [...chromiumLaunchOptions.args, "--force-prefers-reduced-motion"],
+    });
     closers.push(() => server.close());
     return { wsEndpoint: server.wsEndpoint() };
   });
