@@ -219,7 +219,7 @@ describe("the live room in the browser", () => {
             const drift = await sample();
             return Math.max(Math.abs(drift.dj), Math.abs(drift.listener));
           },
-          { timeout: 8_000, intervals: [400] },
+          { timeout: 8_000, interval: 400 },
         )
         .toBeLessThanOrEqual(DRIFT_TARGET_S);
       const drifts: { dj: number; listener: number; between: number }[] = [];
