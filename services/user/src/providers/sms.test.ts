@@ -52,7 +52,8 @@ describe("HTTP SMS sender (Twilio Messages API shape)", () => {
   });
 
   it("gives up after the configured timeout", async () => {
-    const sender = await setup(() => "hang", 100);
+    // Long enough for the request to reach the fake on a busy machine (it records it), far shorter than the default.
+    const sender = await setup(() => "hang", 1_000);
     await expect(sender.send({ to: "+14155550100", body: "x" })).rejects.toMatchObject({
       provider: "sms",
       kind: "timeout",
