@@ -627,10 +627,8 @@ function MessageList({
           <div className="tt-chat-composer__row">
             <Input
               ref={input}
-              role="combobox"
               aria-label={t("placeholder")}
               aria-autocomplete="list"
-              aria-expanded={suggestions.length > 0}
               aria-controls={suggestions.length > 0 ? listId : undefined}
               aria-activedescendant={suggestions.length > 0 ? `${listId}-${active}` : undefined}
               placeholder={t("placeholder")}
