@@ -32,8 +32,9 @@ function RoomSkeleton() {
  * they may do), then the live stage of the social service (issue 14).
  */
 /**
- * A kick or ban in the join's refusal (room service, admission.ts): "You are banned from this room", "You are kicked
- * from this room until <ISO time>" / "until further notice". Said in words, the time in the reader's own.
+ * A kick or ban in the join's refusal (room service, admission.ts): "You are banned from this room" (shown as it is),
+ * "You are kicked from this room until <ISO time>" / "until further notice" (said in words, the time in the reader's
+ * own zone: no raw time on screen).
  */
 export function kickOf(refusal: string): { banned: boolean; until?: number } | null {
   if (/banned from this room/i.test(refusal)) return { banned: true };
@@ -73,15 +74,14 @@ export function RoomScreen({ id }: { id: string }) {
             <Lock />
           </span>
           <h1 id="room-refused" className="tt-page-title">
-            {kick ? (kick.banned ? t("room.bannedTitle") : t("room.kickedTitle")) : t("room.refused")}
+            {t("room.refused")}
           </h1>
-          {kick ? (
+          {kick && !kick.banned ? (
             <p role="alert" data-testid="room-kicked">
-              {kick.banned
-                ? t("room.bannedText")
-                : kick.until !== undefined
-                  ? t("room.kickedUntil", { until: format.dateTime(kick.until) })
-                  : t("room.kickedText")}
+              {t("room.kickedTitle")}.{" "}
+              {kick.until !== undefined
+                ? t("room.kickedUntil", { until: format.dateTime(kick.until) })
+                : t("room.kickedText")}
             </p>
           ) : (
             <ErrorText error={join.error} />
