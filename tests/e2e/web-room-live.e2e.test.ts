@@ -257,7 +257,10 @@ describe("the live room in the browser", () => {
       // The room is told (issue 25): a system line in the room chat, not a stored message.
       const listenerName = listener.email.split("@")[0]!;
       for (const opened of [djPage, guestPage]) {
-        await opened.getByTestId("chat-activity").filter({ hasText: `${listenerName} took a DJ seat` }).waitFor();
+        await opened
+          .getByTestId("chat-activity")
+          .filter({ hasText: `${listenerName} took a DJ seat` })
+          .waitFor();
       }
       const firstPlay = await djPage.locator(".tt-live-now").getAttribute("data-play");
       await djPage
@@ -283,7 +286,10 @@ describe("the live room in the browser", () => {
       await shot(listenerPage, "03-kicked");
       // Everyone else is told the listener was kicked.
       for (const opened of [djPage, guestPage]) {
-        await opened.getByTestId("chat-activity").filter({ hasText: `${listenerName} was kicked from the room` }).waitFor();
+        await opened
+          .getByTestId("chat-activity")
+          .filter({ hasText: `${listenerName} was kicked from the room` })
+          .waitFor();
       }
 
       expect(problems).toEqual([]);

@@ -158,7 +158,9 @@ export function createTestRoomService(): TestRoomService {
         if (roles.includes("banned")) throw new ConnectError("You are banned from this room", Code.PermissionDenied);
         if (roles.includes("kicked")) {
           const kick = grants.find((g) => g.roomUuid === room.uuid && g.userUuid === me && g.role === "kicked");
-          const until = kick?.expiresAt ? `until ${timestampDate(kick.expiresAt).toISOString()}` : "until further notice";
+          const until = kick?.expiresAt
+            ? `until ${timestampDate(kick.expiresAt).toISOString()}`
+            : "until further notice";
           throw new ConnectError(`You are kicked from this room ${until}`, Code.PermissionDenied);
         }
         if (room.type === "PRIVATE" && !moderates(room, me) && guestPassword !== "letmein")

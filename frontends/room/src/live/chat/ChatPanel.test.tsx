@@ -475,10 +475,18 @@ describe("the chat panel as the room's column (issue 25)", () => {
     fireEvent.change(box, { target: { value: "hi @" } });
     const options = await screen.findByRole("listbox", { name: "People to mention" });
     // Everyone in the room but me, by name.
-    expect(within(options).getAllByRole("option").map((o) => o.textContent)).toEqual(["@Ana", "@Ben", "@Caro"]);
+    expect(
+      within(options)
+        .getAllByRole("option")
+        .map((o) => o.textContent),
+    ).toEqual(["@Ana", "@Ben", "@Caro"]);
     fireEvent.change(box, { target: { value: "hi @b" } });
     await waitFor(() =>
-      expect(within(screen.getByRole("listbox")).getAllByRole("option").map((o) => o.textContent)).toEqual(["@Ben"]),
+      expect(
+        within(screen.getByRole("listbox"))
+          .getAllByRole("option")
+          .map((o) => o.textContent),
+      ).toEqual(["@Ben"]),
     );
     fireEvent.keyDown(box, { key: "Enter" });
     expect((box as HTMLInputElement).value).toBe("hi @Ben ");

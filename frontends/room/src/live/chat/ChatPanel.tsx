@@ -1065,29 +1065,29 @@ export function ChatPanel(props: ChatPanelProps) {
 
   return (
     <PeopleContext.Provider value={roomPeople}>
-    <div className="tt-chat" ref={panel}>
-      <Tabs
-        value={tab}
-        onValueChange={(next) => {
-          setTab(next as ChatTab);
-          setOpen(undefined);
-        }}
-      >
-        <TabList label={t("tabs")}>
-          <Tab value="room">{t("room")}</Tab>
-          <Tab value="FRIENDS" count={counts.FRIENDS}>
-            {t("friends")}
-          </Tab>
-          <Tab value="OTHERS" count={counts.OTHERS}>
-            {t("others")}
-          </Tab>
-        </TabList>
-        <TabPanel value="room">{roomChat}</TabPanel>
-        <TabPanel value="FRIENDS">{tab === "FRIENDS" ? directTab("FRIENDS") : null}</TabPanel>
-        <TabPanel value="OTHERS">{tab === "OTHERS" ? directTab("OTHERS") : null}</TabPanel>
-      </Tabs>
-      {liveRegion}
-    </div>
+      <div className="tt-chat" ref={panel}>
+        <Tabs
+          value={tab}
+          onValueChange={(next) => {
+            setTab(next as ChatTab);
+            setOpen(undefined);
+          }}
+        >
+          <TabList label={t("tabs")}>
+            <Tab value="room">{t("room")}</Tab>
+            <Tab value="FRIENDS" count={counts.FRIENDS}>
+              {t("friends")}
+            </Tab>
+            <Tab value="OTHERS" count={counts.OTHERS}>
+              {t("others")}
+            </Tab>
+          </TabList>
+          <TabPanel value="room">{roomChat}</TabPanel>
+          <TabPanel value="FRIENDS">{tab === "FRIENDS" ? directTab("FRIENDS") : null}</TabPanel>
+          <TabPanel value="OTHERS">{tab === "OTHERS" ? directTab("OTHERS") : null}</TabPanel>
+        </Tabs>
+        {liveRegion}
+      </div>
     </PeopleContext.Provider>
   );
 }

@@ -3,7 +3,12 @@
 // non-consumable room messages only one, the latest), what may be edited (§5), and sends that failed (kept with a
 // retry button).
 import { create } from "@bufbuild/protobuf";
-import { ChatMessageSchema, type ChatEvent, type ChatMessage, type ChatReactionList } from "@tt/proto/tt/social/v1/chat_pb";
+import {
+  ChatMessageSchema,
+  type ChatEvent,
+  type ChatMessage,
+  type ChatReactionList,
+} from "@tt/proto/tt/social/v1/chat_pb";
 import type { RoomActivity } from "@tt/proto/tt/social/v1/stage_pb";
 
 /** 002 §9. */

@@ -128,9 +128,7 @@ export const VOTE_SKIP_MIN_LISTENERS = 3;
  * listeners other than the DJ), dislikes at the threshold and more dislikes than likes.
  */
 export function voteSkips(enabled: boolean, voters: number, likes: number, dislikes: number): boolean {
-  return (
-    enabled && voters >= VOTE_SKIP_MIN_LISTENERS && dislikes >= voteSkipThreshold(voters) && dislikes > likes
-  );
+  return enabled && voters >= VOTE_SKIP_MIN_LISTENERS && dislikes >= voteSkipThreshold(voters) && dislikes > likes;
 }
 
 /** The stage's proto3 JSON form (the form the patches apply to). */

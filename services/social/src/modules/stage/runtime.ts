@@ -360,7 +360,10 @@ export class StageRuntime {
     if (!roomUuid) return;
     for (const activity of activities) {
       try {
-        await this.deps.bus.publish(activitySubject(roomUuid), toBinary(RoomActivitySchema, create(RoomActivitySchema, activity)));
+        await this.deps.bus.publish(
+          activitySubject(roomUuid),
+          toBinary(RoomActivitySchema, create(RoomActivitySchema, activity)),
+        );
       } catch (err) {
         this.logger.warn({ err, room: roomUuid }, "could not announce a room activity");
       }
@@ -829,6 +832,13 @@ function playEnd(play: StagePlay): number {
   return start + Math.max(1, play.duration) * 1000;
 }
 
+/** The ends of a play the room is told about (a natural end, or the DJ leaving, is said otherwise or not at all). */
+const SKIP_ACTIVITIES: Partial<Record<EndReason, RoomActivityKind>> = {
+  voteSkipped: RoomActivityKind.VOTE_SKIPPED,
+  moderatorSkipped: RoomActivityKind.MODERATOR_SKIPPED,
+  skipped: RoomActivityKind.DJ_SKIPPED,
+};
+
 /** What of a change the room is told (issue 25): every end that is not a natural one, and the booth's comings and goings. */
 export function roomActivities(effects: StageEffect[], by: string): MessageInitShape<typeof RoomActivitySchema>[] {
   const out: MessageInitShape<typeof RoomActivitySchema>[] = [];
@@ -842,11 +852,7 @@ export function roomActivities(effects: StageEffect[], by: string): MessageInitS
           : { kind: RoomActivityKind.SEAT_LEFT, userUuid: effect.user },
       );
     } else if (effect.kind === "songEnded") {
-      const kind = {
-        voteSkipped: RoomActivityKind.VOTE_SKIPPED,
-        moderatorSkipped: RoomActivityKind.MODERATOR_SKIPPED,
-        skipped: RoomActivityKind.DJ_SKIPPED,
-      }[effect.reason as string];
+      const kind = SKIP_ACTIVITIES[effect.reason];
       if (kind === undefined) continue;
       out.push({
         kind,
