@@ -921,20 +921,23 @@ export function ChatPanel(props: ChatPanelProps) {
   useEffect(() => {
     if (reveal > 0) panel.current?.scrollIntoView?.({ block: "nearest" });
   }, [reveal]);
+  // The page hands a new array on every render: kept stable by value (the context below re-renders every row).
+  const inRoomKey = (inRoom ?? []).join(" ");
+  const roomUuids = useMemo(() => (inRoomKey ? inRoomKey.split(" ") : []), [inRoomKey]);
   const uuids = useMemo(
     () => [
-      ...(inRoom ?? []),
+      ...roomUuids,
       ...lines.flatMap((l) => [l.activity.userUuid, l.activity.byUuid]),
       ...(userUuid ? [userUuid] : []),
       ...(asked ? [asked] : []),
       ...(open ? [open.peerUuid] : []),
     ],
-    [inRoom, lines, userUuid, asked, open],
+    [roomUuids, lines, userUuid, asked, open],
   );
   const profiles = useProfiles(uuids);
   const roomPeople = useMemo<ChatPeople>(() => {
     const byUuid = new Map((profiles.profiles ?? []).map((p) => [p.uuid, p.nickname]));
-    const nicknames = [...new Set((inRoom ?? []).filter((u) => u !== userUuid).map((u) => byUuid.get(u)))]
+    const nicknames = [...new Set(roomUuids.filter((u) => u !== userUuid).map((u) => byUuid.get(u)))]
       .filter((n): n is string => Boolean(n))
       .sort((a, b) => a.localeCompare(b));
     return {
@@ -942,7 +945,7 @@ export function ChatPanel(props: ChatPanelProps) {
       nicknames,
       myName: userUuid ? byUuid.get(userUuid) || undefined : undefined,
     };
-  }, [profiles.profiles, inRoom, userUuid]);
+  }, [profiles.profiles, roomUuids, userUuid]);
   // The newest line, said once through the polite live region (with the names as they are known).
   const latest = lines[lines.length - 1];
   const latestText = latest ? activityText(t, latest.activity, roomPeople.nameOf) : "";
