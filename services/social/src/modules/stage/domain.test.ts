@@ -2,7 +2,7 @@
 import { create } from "@bufbuild/protobuf";
 import { ConnectError } from "@connectrpc/connect";
 import { CrateSongSchema } from "@tt/proto/tt/playlist/v1/crate_pb";
-import type { Stage } from "@tt/proto/tt/social/v1/stage_pb";
+import { RoomActivityKind, type Stage } from "@tt/proto/tt/social/v1/stage_pb";
 import fc from "fast-check";
 import { applyPatch } from "rfc6902";
 import { describe, expect, it } from "vitest";
@@ -11,6 +11,7 @@ import {
   canDj,
   DANCEFLOOR_CAP,
   initialStage,
+  roomActivities,
   seatCount,
   stageJson,
   stagePatch,
@@ -219,6 +220,38 @@ describe("stage domain rules", () => {
     s = applyAction(s, { kind: "vote", user: b, vote: "dislike" }, t).stage;
     expect(s.play?.playId).toBe("p1");
     expect(s.voteSkip!.dislikes).toBe(1);
+  });
+
+  it("tells the room every end that is not a natural one, and the booth's comings and goings", () => {
+    const mod = USERS[5]!;
+    let s = applyAction(
+      seated(),
+      { kind: "presence", users: 4, guests: 0, dancefloor: [], present: new Set([a, b]), graceMs: 1 },
+      t,
+    ).stage;
+    s = applyAction(s, { kind: "vote", user: c, vote: "dislike" }, t).stage;
+    const skipped = applyAction(s, { kind: "vote", user: b, vote: "dislike" }, t);
+    expect(roomActivities(skipped.effects, "")).toEqual([
+      {
+        kind: RoomActivityKind.VOTE_SKIPPED,
+        userUuid: a,
+        byUuid: "",
+        likes: 0,
+        dislikes: 2,
+        threshold: 2,
+        songTitle: "Song 1",
+      },
+    ]);
+    const kinds = (action: StageAction, by = "") =>
+      roomActivities(applyAction(seated(), action, t).effects, by).map((x) => [x.kind, x.userUuid, x.byUuid ?? ""]);
+    expect(kinds({ kind: "moderatorSkip" }, mod)).toEqual([[RoomActivityKind.MODERATOR_SKIPPED, a, mod]]);
+    expect(kinds({ kind: "skip", user: a })).toEqual([[RoomActivityKind.DJ_SKIPPED, a, ""]]);
+    expect(kinds({ kind: "endSong", playId: "p1" })).toEqual([]);
+    expect(kinds({ kind: "leaveSeat", user: a })).toEqual([[RoomActivityKind.SEAT_LEFT, a, ""]]);
+    expect(kinds({ kind: "removeFromSeat", user: b }, mod)).toEqual([[RoomActivityKind.REMOVED_FROM_SEAT, b, mod]]);
+    expect(
+      roomActivities(applyAction(initialStage(room(2)), { kind: "takeSeat", user: c, canDj: true }, t).effects, ""),
+    ).toEqual([{ kind: RoomActivityKind.SEAT_TAKEN, userUuid: c }]);
   });
 
   it("announces the booth's comings and goings as effects", () => {

@@ -1,11 +1,13 @@
 // The live stage of one room as pure functions (issue 14): an action and the time in, the next stage (version + 1
 // when anything changed) and what happened out. No I/O: the runtime (runtime.ts) loads the stage, applies an
 // action, stores the result by compare-and-set and publishes the patch; on a conflict it re-reads and re-applies.
-import { clone, create, equals, toJson, type JsonValue } from "@bufbuild/protobuf";
+import { clone, create, equals, toJson, type JsonValue, type MessageInitShape } from "@bufbuild/protobuf";
 import { timestampDate, timestampFromDate } from "@bufbuild/protobuf/wkt";
 import { Code, ConnectError } from "@connectrpc/connect";
 import type { CrateSong } from "@tt/proto/tt/playlist/v1/crate_pb";
 import {
+  RoomActivityKind,
+  type RoomActivitySchema,
   StageListenersSchema,
   StagePlaySchema,
   StageRoomSchema,
@@ -338,4 +340,40 @@ export function canDj(djType: string, roles: readonly string[]): boolean {
 /** Whether the roles may moderate the stage (skip, remove a DJ, vote-skip switch). */
 export function canModerate(roles: readonly string[]): boolean {
   return ["owner", "coOwner", "moderator", "globalModerator", "staff", "superUser"].some((r) => roles.includes(r));
+}
+
+/** The ends of a play the room is told about (a natural end, or the DJ leaving, is said otherwise or not at all). */
+const SKIP_ACTIVITIES: Partial<Record<EndReason, RoomActivityKind>> = {
+  voteSkipped: RoomActivityKind.VOTE_SKIPPED,
+  moderatorSkipped: RoomActivityKind.MODERATOR_SKIPPED,
+  skipped: RoomActivityKind.DJ_SKIPPED,
+};
+
+/** What of a change the room is told (issue 25): every end that is not a natural one, and the booth's comings and goings. */
+export function roomActivities(effects: StageEffect[], by: string): MessageInitShape<typeof RoomActivitySchema>[] {
+  const out: MessageInitShape<typeof RoomActivitySchema>[] = [];
+  for (const effect of effects) {
+    if (effect.kind === "seatTaken") {
+      out.push({ kind: RoomActivityKind.SEAT_TAKEN, userUuid: effect.user });
+    } else if (effect.kind === "seatLeft") {
+      out.push(
+        effect.reason === "removed"
+          ? { kind: RoomActivityKind.REMOVED_FROM_SEAT, userUuid: effect.user, byUuid: by }
+          : { kind: RoomActivityKind.SEAT_LEFT, userUuid: effect.user },
+      );
+    } else if (effect.kind === "songEnded") {
+      const kind = SKIP_ACTIVITIES[effect.reason];
+      if (kind === undefined) continue;
+      out.push({
+        kind,
+        userUuid: effect.play.djUuid,
+        byUuid: effect.reason === "moderatorSkipped" ? by : "",
+        likes: effect.votes.likes,
+        dislikes: effect.votes.dislikes,
+        threshold: effect.threshold,
+        songTitle: effect.play.song?.trackName ?? "",
+      });
+    }
+  }
+  return out;
 }

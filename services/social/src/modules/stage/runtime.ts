@@ -50,7 +50,14 @@ import {
   resetSubject,
   stagePatchSubject,
 } from "../../subjects.ts";
-import { DANCEFLOOR_CAP, type EndReason, type RoomSettings, type StageAction, type StageEffect } from "./domain.ts";
+import {
+  DANCEFLOOR_CAP,
+  roomActivities,
+  type EndReason,
+  type RoomSettings,
+  type StageAction,
+  type StageEffect,
+} from "./domain.ts";
 import { blockedBy } from "../chat/chat-store.ts";
 import { Listener, outgoing, RoomHub } from "./hub.ts";
 import { PRESENCE_HEARTBEAT_MS, PresenceStore, type RoomPresence } from "./presence.ts";
@@ -830,42 +837,6 @@ export class RoomDriver {
 function playEnd(play: StagePlay): number {
   const start = play.startedAt ? timestampDate(play.startedAt).getTime() : 0;
   return start + Math.max(1, play.duration) * 1000;
-}
-
-/** The ends of a play the room is told about (a natural end, or the DJ leaving, is said otherwise or not at all). */
-const SKIP_ACTIVITIES: Partial<Record<EndReason, RoomActivityKind>> = {
-  voteSkipped: RoomActivityKind.VOTE_SKIPPED,
-  moderatorSkipped: RoomActivityKind.MODERATOR_SKIPPED,
-  skipped: RoomActivityKind.DJ_SKIPPED,
-};
-
-/** What of a change the room is told (issue 25): every end that is not a natural one, and the booth's comings and goings. */
-export function roomActivities(effects: StageEffect[], by: string): MessageInitShape<typeof RoomActivitySchema>[] {
-  const out: MessageInitShape<typeof RoomActivitySchema>[] = [];
-  for (const effect of effects) {
-    if (effect.kind === "seatTaken") {
-      out.push({ kind: RoomActivityKind.SEAT_TAKEN, userUuid: effect.user });
-    } else if (effect.kind === "seatLeft") {
-      out.push(
-        effect.reason === "removed"
-          ? { kind: RoomActivityKind.REMOVED_FROM_SEAT, userUuid: effect.user, byUuid: by }
-          : { kind: RoomActivityKind.SEAT_LEFT, userUuid: effect.user },
-      );
-    } else if (effect.kind === "songEnded") {
-      const kind = SKIP_ACTIVITIES[effect.reason];
-      if (kind === undefined) continue;
-      out.push({
-        kind,
-        userUuid: effect.play.djUuid,
-        byUuid: effect.reason === "moderatorSkipped" ? by : "",
-        likes: effect.votes.likes,
-        dislikes: effect.votes.dislikes,
-        threshold: effect.threshold,
-        songTitle: effect.play.song?.trackName ?? "",
-      });
-    }
-  }
-  return out;
 }
 
 function playedSong(song: CrateSong | undefined) {
