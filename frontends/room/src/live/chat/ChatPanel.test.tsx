@@ -426,6 +426,7 @@ describe("the chat panel as the room's column (issue 25)", () => {
 
   it("shows what happened in the room as system lines after the messages, and says the newest politely", async () => {
     const fake = fakeChat();
+    clearToasts();
     fake.history = [msg({ uuid: crypto.randomUUID(), message: "nice tune" })];
     const { activity } = renderRoom(fake, { user: ME });
     await messages();
@@ -447,12 +448,25 @@ describe("the chat panel as the room's column (issue 25)", () => {
     const live = screen.getByTestId("chat-activity-live");
     expect(live.getAttribute("aria-live")).toBe("polite");
     expect(live.textContent).toBe("Ben's song was skipped by the room: 3 of 3 dislikes");
+    // Not my song: no toast for me.
+    expect(toastTitles()).toEqual([]);
     // A line that arrives while another tab is open is kept.
     chooseTab(screen.getByRole("tab", { name: /Others/ }));
     activity.publish(announce({ kind: RoomActivityKind.KICKED, userUuid: CARO }));
     await waitFor(() => expect(live.textContent).toBe("Caro was kicked from the room"));
     chooseTab(screen.getByRole("tab", { name: /Room/ }));
     await waitFor(() => expect(screen.getAllByTestId("chat-activity")).toHaveLength(3));
+  });
+
+  it("tells the DJ whose song the room skipped with a toast too", async () => {
+    clearToasts();
+    const { activity } = renderRoom(fakeChat(), { user: BEN });
+    await screen.findByRole("tablist");
+    activity.publish(
+      announce({ kind: RoomActivityKind.VOTE_SKIPPED, userUuid: BEN, dislikes: 2, threshold: 2, likes: 0 }),
+    );
+    await waitFor(() => expect(toastTitles()).toContain("The room skipped your song: 2 of 2 dislikes"));
+    clearToasts();
   });
 
   it("says the lines in Spanish, and to a guest", async () => {

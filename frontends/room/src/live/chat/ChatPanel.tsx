@@ -911,8 +911,15 @@ export function ChatPanel(props: ChatPanelProps) {
         seq.current += 1;
         const line: ActivityLine = { seq: seq.current, after: newest.current, at: Date.now(), activity: a };
         setLines((current) => [...current, line].slice(-ACTIVITY_CAP));
+        // The DJ whose song the room skipped is told at once, wherever they look.
+        if (a.kind === RoomActivityKind.VOTE_SKIPPED && userUuid && a.userUuid === userUuid) {
+          toast({
+            title: t("activity.yourSongSkipped", { dislikes: a.dislikes, threshold: a.threshold }),
+            tone: "info",
+          });
+        }
       }),
-    [activity],
+    [activity, userUuid, t],
   );
   // `@`, system lines and the asked-for conversation need names: the room's people and whoever a line is about.
   const [asked, setAsked] = useState<string | undefined>();

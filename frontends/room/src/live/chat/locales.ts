@@ -55,6 +55,7 @@ const en = {
   mentionList: "People to mention",
   activity: {
     voteSkipped: "{{dj}}'s song was skipped by the room: {{dislikes}} of {{threshold}} dislikes",
+    yourSongSkipped: "The room skipped your song: {{dislikes}} of {{threshold}} dislikes",
     moderatorSkipped: "A moderator skipped {{dj}}'s song",
     moderatorSkippedBy: "{{by}} skipped {{dj}}'s song",
     djSkipped: "{{name}} skipped their song",
@@ -118,6 +119,7 @@ const es: typeof en = {
   mentionList: "Personas a mencionar",
   activity: {
     voteSkipped: "La sala saltó la canción de {{dj}}: {{dislikes}} de {{threshold}} «no me gusta»",
+    yourSongSkipped: "La sala saltó tu canción: {{dislikes}} de {{threshold}} «no me gusta»",
     moderatorSkipped: "Un moderador saltó la canción de {{dj}}",
     moderatorSkippedBy: "{{by}} saltó la canción de {{dj}}",
     djSkipped: "{{name}} saltó su canción",
