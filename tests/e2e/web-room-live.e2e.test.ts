@@ -254,6 +254,14 @@ describe("the live room in the browser", () => {
       // The listener takes the second seat; when the DJ's song ends, theirs starts.
       await listenerPage.getByRole("button", { name: "Take a seat" }).click();
       await listenerPage.getByRole("button", { name: "Leave the seat" }).waitFor();
+      // The room is told (issue 25): a system line in the room chat, not a stored message.
+      const listenerName = listener.email.split("@")[0]!;
+      for (const opened of [djPage, guestPage]) {
+        await opened
+          .getByTestId("chat-activity")
+          .filter({ hasText: `${listenerName} took a DJ seat` })
+          .waitFor();
+      }
       const firstPlay = await djPage.locator(".tt-live-now").getAttribute("data-play");
       await djPage
         .locator(`.tt-live-seat[data-user="${listener.uuid}"][aria-current="true"]`)
@@ -276,6 +284,13 @@ describe("the live room in the browser", () => {
       expect(await notice.textContent()).not.toContain(dj.uuid);
       expect(await listenerPage.getByRole("list", { name: "DJ booth" }).count()).toBe(0);
       await shot(listenerPage, "03-kicked");
+      // Everyone else is told the listener was kicked.
+      for (const opened of [djPage, guestPage]) {
+        await opened
+          .getByTestId("chat-activity")
+          .filter({ hasText: `${listenerName} was kicked from the room` })
+          .waitFor();
+      }
 
       expect(problems).toEqual([]);
       process.stdout.write(`live room journey: ${((Date.now() - started) / 1000).toFixed(1)} s\n`);

@@ -1,3 +1,4 @@
+import { timestampFromMs } from "@bufbuild/protobuf/wkt";
 import { fireEvent, screen, waitFor, within } from "@testing-library/react";
 import { createTestKit, renderWithKit } from "@tt/web-kit/testing";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -146,6 +147,25 @@ describe("room remote", () => {
     // No password lifts a ban: no password form.
     expect(screen.queryByLabelText("Guest password")).toBeNull();
     expect(screen.getByRole("link", { name: "Back to the rooms" })).toBeTruthy();
+  });
+
+  it("tells a kicked user at the door until when, in their own time, never the server's raw time", async () => {
+    const room = service.addRoom("Bouncer");
+    const until = Date.UTC(2030, 0, 1, 12);
+    service.grants.push({
+      ...service.grants[0]!,
+      id: "k",
+      roomUuid: room.uuid,
+      userUuid: OTHER_UUID,
+      role: "kicked",
+      expiresAt: timestampFromMs(until),
+    } as never);
+    go("/r/bouncer");
+    renderWithKit(<App />, kitFor(service, OTHER_UUID));
+    const alert = await screen.findByTestId("room-kicked");
+    expect(alert.textContent).toContain("You were kicked from this room.");
+    expect(alert.textContent).toMatch(/You can come back after .*2030.* \(your time\)/);
+    expect(alert.textContent).not.toContain("2030-01-01T");
   });
 
   it("lets a private room's guest in with the password", async () => {

@@ -27,6 +27,11 @@ export function kickSubject(roomUuid: string): string {
   return `live.social.kick.${roomUuid}`;
 }
 
+/** Something happened in a room (protobuf RoomActivity: a skip, a seat taken or left, a kick): to every join stream. */
+export function activitySubject(roomUuid: string): string {
+  return `live.social.activity.${roomUuid}`;
+}
+
 /** A room's stage started over (the room was deleted): every join stream gets `reset` and ends. */
 export function resetSubject(roomUuid: string): string {
   return `live.social.reset.${roomUuid}`;

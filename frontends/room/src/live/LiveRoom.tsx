@@ -1,7 +1,7 @@
 import { timestampMs, timestampNow } from "@bufbuild/protobuf/wkt";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import type { CrateSong } from "@tt/proto/tt/playlist/v1/crate_pb";
-import type { Stage } from "@tt/proto/tt/social/v1/stage_pb";
+import type { RoomActivity, Stage } from "@tt/proto/tt/social/v1/stage_pb";
 import {
   DRIFT_TOLERANCE_S,
   isDiscordHost,
@@ -52,7 +52,7 @@ import { QueuePanel } from "./QueuePanel.tsx";
 import type { JoinStream } from "./stage-connection.ts";
 import { countPreviewSong, PREVIEW_SONG_LIMIT, previewSongsPlayed, type KickDetails } from "./storage.ts";
 import { useStage } from "./use-stage.ts";
-import type { ChatFeed } from "./chat-feed.ts";
+import type { ChatFeed, Feed } from "./chat-feed.ts";
 import { Volume } from "./Volume.tsx";
 import "./live.css";
 
@@ -106,6 +106,10 @@ export interface ChatSlotProps {
   canSend: boolean;
   userUuid: string | undefined;
   isModerator: boolean;
+  /** What happens in the room (skips, seats, kicks): system lines in the room chat. */
+  activity?: Feed<RoomActivity>;
+  /** The people in the room (DJs and the dancefloor): `@nickname` completion. */
+  people?: readonly string[];
 }
 
 /** Jumps to the room's position per play (start, stalls), each aiming ahead by what the last one lost. */
@@ -648,6 +652,8 @@ export function LiveRoom({
                   canSend: me !== undefined && permissions.canChat,
                   userUuid: me,
                   isModerator: permissions.isModerator,
+                  activity: live.activity,
+                  people,
                 })}
               </Suspense>
             </section>

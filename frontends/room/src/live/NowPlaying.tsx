@@ -225,7 +225,11 @@ export function NowPlaying({
           >
             <span style={{ width: `${Math.min(1, skip.dislikes / threshold) * 100}%` }} />
           </div>
-          <p className="tt-muted tt-live-hint">{t("voteSkipRule")}</p>
+          <p className="tt-muted tt-live-hint" data-testid="live-voteskip-rule">
+            {skip.active
+              ? t("voteSkipRule", { count: skip.threshold })
+              : t("voteSkipStarts", { count: skip.minListeners || 3 })}
+          </p>
           {voteSkipSwitch}
         </div>
       ) : (

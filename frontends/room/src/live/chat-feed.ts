@@ -3,18 +3,25 @@
 // and replayed to its first listener, so nothing sent while the panel's code loads is lost.
 import type { ChatEvent } from "@tt/proto/tt/social/v1/chat_pb";
 
-export interface ChatFeed {
-  /** Listens to the chat events from now on; returns the unsubscribe function. */
-  subscribe(listener: (event: ChatEvent) => void): () => void;
-  publish(event: ChatEvent): void;
+/** Events of the join stream handed on to a listener that may mount later (chat events, room activity). */
+export interface Feed<T> {
+  /** Listens to the events from now on (and to those kept while nobody listened); returns the unsubscribe. */
+  subscribe(listener: (event: T) => void): () => void;
+  publish(event: T): void;
 }
+
+export type ChatFeed = Feed<ChatEvent>;
 
 /** Events kept for a panel that has not mounted yet (the history call covers anything older). */
 export const CHAT_FEED_BACKLOG = 300;
 
 export function createChatFeed(): ChatFeed {
-  const listeners = new Set<(event: ChatEvent) => void>();
-  let backlog: ChatEvent[] = [];
+  return createFeed<ChatEvent>();
+}
+
+export function createFeed<T>(): Feed<T> {
+  const listeners = new Set<(event: T) => void>();
+  let backlog: T[] = [];
   return {
     subscribe(listener) {
       listeners.add(listener);

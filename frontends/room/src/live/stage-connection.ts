@@ -6,7 +6,7 @@
 import { fromJson, toJson, type JsonValue } from "@bufbuild/protobuf";
 import { timestampMs } from "@bufbuild/protobuf/wkt";
 import type { ChatEvent } from "@tt/proto/tt/social/v1/chat_pb";
-import { StageSchema, type Kicked, type Stage } from "@tt/proto/tt/social/v1/stage_pb";
+import { StageSchema, type Kicked, type RoomActivity, type Stage } from "@tt/proto/tt/social/v1/stage_pb";
 import type { JoinResponse } from "@tt/proto/tt/social/v1/stage_service_pb";
 import { Code, ConnectError } from "@connectrpc/connect";
 import { applyPatch, type Operation } from "rfc6902";
@@ -31,6 +31,8 @@ export interface StageConnectionOptions {
   join: JoinStream;
   onStage(stage: Stage): void;
   onChat?(event: ChatEvent): void;
+  /** Something happened in the room (a skip, a seat taken or left, a kick): a system line for everyone. */
+  onActivity?(activity: RoomActivity): void;
   onKicked?(kicked: Kicked): void;
   /** The join was refused for good (403 not admitted, 404 no such room): the error, with the server's message. */
   onRefused?(error: ConnectError): void;
@@ -148,6 +150,9 @@ export function createStageConnection(options: StageConnectionOptions): StageCon
           }
           case "chat":
             options.onChat?.(kind.value);
+            break;
+          case "activity":
+            options.onActivity?.(kind.value);
             break;
           case "kicked":
             stopped = true;

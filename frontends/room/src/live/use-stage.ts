@@ -1,6 +1,6 @@
-import type { Kicked, Stage } from "@tt/proto/tt/social/v1/stage_pb";
+import type { Kicked, RoomActivity, Stage } from "@tt/proto/tt/social/v1/stage_pb";
 import { useEffect, useMemo, useRef, useState } from "react";
-import { createChatFeed, type ChatFeed } from "./chat-feed.ts";
+import { createChatFeed, createFeed, type ChatFeed, type Feed } from "./chat-feed.ts";
 import {
   createStageConnection,
   type ConnectionStatus,
@@ -16,6 +16,8 @@ export interface LiveStage {
   /** Why the join was refused for good (not admitted, no such room). */
   refused: Error | null;
   chat: ChatFeed;
+  /** What happens in the room besides chat (skips, seats, kicks), as the join stream announces it. */
+  activity: Feed<RoomActivity>;
   resync(): void;
 }
 
@@ -33,6 +35,7 @@ export function useStage(
   const [kicked, setKicked] = useState<KickDetails | null>(null);
   const [refused, setRefused] = useState<Error | null>(null);
   const chat = useMemo(() => createChatFeed(), []);
+  const activity = useMemo(() => createFeed<RoomActivity>(), []);
   const connection = useRef<StageConnection | null>(null);
   // The latest callbacks, without reconnecting when they change.
   const sample = useRef(onClockSample);
@@ -47,6 +50,7 @@ export function useStage(
       onStage: setStage,
       onStatus: setStatus,
       onChat: (event) => chat.publish(event),
+      onActivity: (event) => activity.publish(event),
       onKicked: (details: Kicked) => {
         const stored = kickDetailsOf(details);
         storeKickDetails(stored);
@@ -63,12 +67,12 @@ export function useStage(
       created.close();
       connection.current = null;
     };
-  }, [room, join, chat]);
+  }, [room, join, chat, activity]);
 
   const slug = stage?.room?.slug;
   useEffect(() => {
     if (slug) storeCurrentDancefloor(slug);
   }, [slug]);
 
-  return { stage, status, kicked, refused, chat, resync: () => connection.current?.resync() };
+  return { stage, status, kicked, refused, chat, activity, resync: () => connection.current?.resync() };
 }

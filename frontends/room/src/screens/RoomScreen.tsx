@@ -1,6 +1,6 @@
 import { useQuery } from "@tanstack/react-query";
 import { useErrorText } from "@tt/web-kit";
-import { Badge, Button, buttonClass, Card, Field, Input, Skeleton, useNames } from "@tt/web-kit/ui";
+import { Badge, Button, buttonClass, Card, Field, Input, Skeleton, useFormat, useNames } from "@tt/web-kit/ui";
 import { ArrowLeft, Check, ChevronDown, ExternalLink, Lock, Pin, Settings, ShieldCheck, X } from "lucide-react";
 import { lazy, Suspense, useState, type FormEvent } from "react";
 import { roomKeys, useRoomClient } from "../api.ts";
@@ -31,9 +31,23 @@ function RoomSkeleton() {
  * A room's page: joining it (POST /rooms/{id}/join: the password of a private room, the caller's roles and what
  * they may do), then the live stage of the social service (issue 14).
  */
+/**
+ * A kick or ban in the join's refusal (room service, admission.ts): "You are banned from this room" (shown as it is),
+ * "You are kicked from this room until <ISO time>" / "until further notice" (said in words, the time in the reader's
+ * own zone: no raw time on screen).
+ */
+export function kickOf(refusal: string): { banned: boolean; until?: number } | null {
+  if (/banned from this room/i.test(refusal)) return { banned: true };
+  if (!/kicked from this room/i.test(refusal)) return null;
+  const iso = /until (\d{4}-\d{2}-\d{2}T[\d:.]+Z)/.exec(refusal)?.[1];
+  const until = iso ? Date.parse(iso) : NaN;
+  return Number.isNaN(until) ? { banned: false } : { banned: false, until };
+}
+
 export function RoomScreen({ id }: { id: string }) {
   const { t } = useRoomT();
   const name = useNames();
+  const format = useFormat();
   const errorText = useErrorText();
   const client = useRoomClient();
   const [password, setPassword] = useState("");
@@ -52,6 +66,7 @@ export function RoomScreen({ id }: { id: string }) {
   if (join.isPending) return <RoomSkeleton />;
   if (join.isError) {
     const lockedOut = PASSWORD_REFUSAL.test(errorText(join.error));
+    const kick = kickOf(errorText(join.error));
     return (
       <div className="tt-room-narrow">
         <Card className="tt-room-refused" aria-labelledby="room-refused">
@@ -61,7 +76,16 @@ export function RoomScreen({ id }: { id: string }) {
           <h1 id="room-refused" className="tt-page-title">
             {t("room.refused")}
           </h1>
-          <ErrorText error={join.error} />
+          {kick && !kick.banned ? (
+            <p role="alert" data-testid="room-kicked">
+              {t("room.kickedTitle")}.{" "}
+              {kick.until !== undefined
+                ? t("room.kickedUntil", { until: format.dateTime(kick.until) })
+                : t("room.kickedText")}
+            </p>
+          ) : (
+            <ErrorText error={join.error} />
+          )}
           {lockedOut && (
             <form onSubmit={submitPassword} className="tt-room-form">
               <Field label={t("room.guestPassword")} hint={t("room.guestPasswordHint")}>

@@ -156,6 +156,13 @@ export function createTestRoomService(): TestRoomService {
         const me = callerOf(context);
         const roles = rolesOf(room, me);
         if (roles.includes("banned")) throw new ConnectError("You are banned from this room", Code.PermissionDenied);
+        if (roles.includes("kicked")) {
+          const kick = grants.find((g) => g.roomUuid === room.uuid && g.userUuid === me && g.role === "kicked");
+          const until = kick?.expiresAt
+            ? `until ${timestampDate(kick.expiresAt).toISOString()}`
+            : "until further notice";
+          throw new ConnectError(`You are kicked from this room ${until}`, Code.PermissionDenied);
+        }
         if (room.type === "PRIVATE" && !moderates(room, me) && guestPassword !== "letmein")
           throw new ConnectError("This room is private", Code.PermissionDenied);
         const isModerator = moderates(room, me);

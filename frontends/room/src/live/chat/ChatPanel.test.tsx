@@ -1,7 +1,7 @@
 import { create, type MessageInitShape } from "@bufbuild/protobuf";
 import { timestampFromMs } from "@bufbuild/protobuf/wkt";
 import { Code, ConnectError, type ConnectRouter } from "@connectrpc/connect";
-import { fireEvent, screen, waitFor, within } from "@testing-library/react";
+import { act, fireEvent, screen, waitFor, within } from "@testing-library/react";
 import {
   type ChatMessage,
   type ChatPlaylistPreview,
@@ -9,11 +9,14 @@ import {
   ChatMessageSchema,
 } from "@tt/proto/tt/social/v1/chat_pb";
 import { ChatService } from "@tt/proto/tt/social/v1/chat_service_pb";
+import { RoomActivityKind, RoomActivitySchema, type RoomActivity } from "@tt/proto/tt/social/v1/stage_pb";
+import { ProfileService } from "@tt/proto/tt/user/v1/profile_service_pb";
 import { createTestKit, renderWithKit } from "@tt/web-kit/testing";
 import { describe, expect, it } from "vitest";
-import { createChatFeed, type ChatFeed } from "../chat-feed.ts";
+import { createChatFeed, createFeed, type ChatFeed } from "../chat-feed.ts";
 import { ChatPanel, crateHref } from "./ChatPanel.tsx";
-import { isEditable, mergeHistory, visibleItems, type ChatItem } from "./chat-state.ts";
+import { isEditable, mentions, mergeHistory, visibleItems, withActivities, type ChatItem } from "./chat-state.ts";
+import { openDirectChat } from "./open-direct.ts";
 import { chooseTab, clearToasts, toastTitles } from "../../testing/ui.ts";
 
 const ROOM = "11111111-1111-4111-8111-111111111111";
@@ -378,5 +381,187 @@ describe("chat state (002 §4, §5)", () => {
     expect(isEditable(list, b, ME, now)).toBe(true);
     expect(isEditable(list, b, ME, now + 20_000)).toBe(false);
     expect(isEditable(list, b, ANA, now)).toBe(false);
+  });
+});
+
+describe("the chat panel as the room's column (issue 25)", () => {
+  const CARO = "55555555-5555-4555-8555-555555555555";
+  const NICKNAMES: Record<string, string> = { [ME]: "Mina", [ANA]: "Ana", [BEN]: "Ben", [CARO]: "Caro" };
+
+  function renderRoom(fake: FakeChat, opts: { user?: string; search?: string; people?: string[] } = {}) {
+    const kit = createTestKit({
+      routes: (router) => {
+        fake.routes(router);
+        router.service(ProfileService, {
+          getProfiles: (req) => ({
+            profiles: req.users.filter((u) => NICKNAMES[u]).map((uuid) => ({ uuid, nickname: NICKNAMES[uuid] })),
+          }),
+        });
+      },
+      search: opts.search ?? "",
+    });
+    if (opts.user) {
+      kit.session.signIn(
+        { token: `t:${opts.user}`, tokenType: "user" },
+        { uuid: opts.user, email: "me@x.test", role: "user" },
+      );
+    }
+    const feed = createChatFeed();
+    const activity = createFeed<RoomActivity>();
+    renderWithKit(
+      <ChatPanel
+        room={ROOM}
+        feed={feed}
+        activity={activity}
+        people={opts.people ?? [ANA, BEN, ME]}
+        canSend={opts.user !== undefined}
+        userUuid={opts.user}
+        isModerator={false}
+      />,
+      kit,
+    );
+    return { feed, activity };
+  }
+  const announce = (init: MessageInitShape<typeof RoomActivitySchema>) => create(RoomActivitySchema, init);
+
+  it("shows what happened in the room as system lines after the messages, and says the newest politely", async () => {
+    const fake = fakeChat();
+    clearToasts();
+    fake.history = [msg({ uuid: crypto.randomUUID(), message: "nice tune" })];
+    const { activity } = renderRoom(fake, { user: ME });
+    await messages();
+    activity.publish(announce({ kind: RoomActivityKind.SEAT_TAKEN, userUuid: BEN }));
+    activity.publish(
+      announce({ kind: RoomActivityKind.VOTE_SKIPPED, userUuid: BEN, dislikes: 3, threshold: 3, likes: 1 }),
+    );
+    await waitFor(() =>
+      expect(screen.getAllByTestId("chat-activity").map((l) => l.textContent)).toEqual([
+        expect.stringContaining("Ben took a DJ seat"),
+        expect.stringContaining("Ben's song was skipped by the room: 3 of 3 dislikes"),
+      ]),
+    );
+    // Lines, not messages: no actions, no sender; the stored message stays the only chat message.
+    expect(await messages()).toHaveLength(1);
+    const list = screen.getByRole("list", { name: "Messages" });
+    const rows = within(list).getAllByText(/nice tune|took a DJ seat|skipped by the room/);
+    expect(rows.map((r) => r.textContent)[0]).toContain("nice tune");
+    const live = screen.getByTestId("chat-activity-live");
+    expect(live.getAttribute("aria-live")).toBe("polite");
+    expect(live.textContent).toBe("Ben's song was skipped by the room: 3 of 3 dislikes");
+    // Not my song: no toast for me.
+    expect(toastTitles()).toEqual([]);
+    // A line that arrives while another tab is open is kept.
+    chooseTab(screen.getByRole("tab", { name: /Others/ }));
+    activity.publish(announce({ kind: RoomActivityKind.KICKED, userUuid: CARO }));
+    await waitFor(() => expect(live.textContent).toBe("Caro was kicked from the room"));
+    chooseTab(screen.getByRole("tab", { name: /Room/ }));
+    await waitFor(() => expect(screen.getAllByTestId("chat-activity")).toHaveLength(3));
+  });
+
+  it("tells the DJ whose song the room skipped with a toast too", async () => {
+    clearToasts();
+    const { activity } = renderRoom(fakeChat(), { user: BEN });
+    await screen.findByRole("tablist");
+    activity.publish(
+      announce({ kind: RoomActivityKind.VOTE_SKIPPED, userUuid: BEN, dislikes: 2, threshold: 2, likes: 0 }),
+    );
+    await waitFor(() => expect(toastTitles()).toContain("The room skipped your song: 2 of 2 dislikes"));
+    clearToasts();
+  });
+
+  it("says the lines in Spanish, and to a guest", async () => {
+    const { activity } = renderRoom(fakeChat(), { search: "?lang=es" });
+    activity.publish(announce({ kind: RoomActivityKind.MODERATOR_SKIPPED, userUuid: ANA, byUuid: BEN }));
+    activity.publish(announce({ kind: RoomActivityKind.SEAT_LEFT, userUuid: ANA }));
+    await waitFor(() =>
+      expect(screen.getAllByTestId("chat-activity").map((l) => l.textContent)).toEqual([
+        expect.stringContaining("Ben saltó la canción de Ana"),
+        expect.stringContaining("Ana dejó la cabina"),
+      ]),
+    );
+  });
+
+  it("completes @nicknames from the people in the room, by keyboard and by pointer", async () => {
+    const fake = fakeChat();
+    renderRoom(fake, { user: ME, people: [ANA, BEN, CARO, ME] });
+    const box = await screen.findByRole("textbox", { name: "Say something…" });
+    await screen.findByText("No messages yet.");
+    fireEvent.change(box, { target: { value: "hi @" } });
+    const options = await screen.findByRole("listbox", { name: "People to mention" });
+    // Everyone in the room but me, by name.
+    expect(
+      within(options)
+        .getAllByRole("option")
+        .map((o) => o.textContent),
+    ).toEqual(["@Ana", "@Ben", "@Caro"]);
+    fireEvent.change(box, { target: { value: "hi @b" } });
+    await waitFor(() =>
+      expect(
+        within(screen.getByRole("listbox"))
+          .getAllByRole("option")
+          .map((o) => o.textContent),
+      ).toEqual(["@Ben"]),
+    );
+    fireEvent.keyDown(box, { key: "Enter" });
+    expect((box as HTMLInputElement).value).toBe("hi @Ben ");
+    expect(screen.queryByRole("listbox")).toBeNull();
+    fireEvent.change(box, { target: { value: "hi @Ben and @" } });
+    fireEvent.keyDown(box, { key: "ArrowDown" });
+    const selected = within(await screen.findByRole("listbox"))
+      .getAllByRole("option")
+      .find((o) => o.getAttribute("aria-selected") === "true")!;
+    expect(selected.textContent).toBe("@Ben");
+    expect(box.getAttribute("aria-activedescendant")).toBe(selected.id);
+    fireEvent.mouseDown(within(screen.getByRole("listbox")).getByRole("option", { name: "@Caro" }));
+    expect((box as HTMLInputElement).value).toBe("hi @Ben and @Caro ");
+    fireEvent.change(box, { target: { value: "@A" } });
+    await screen.findByRole("listbox");
+    fireEvent.keyDown(box, { key: "Escape" });
+    expect(screen.queryByRole("listbox")).toBeNull();
+  });
+
+  it("highlights the messages that mention me, only those", async () => {
+    const fake = fakeChat();
+    fake.history = [
+      msg({ uuid: "m1", message: "hey @mina, your turn" }),
+      msg({ uuid: "m2", message: "hey @Minal" }),
+      msg({ uuid: "m3", message: "no mention of Mina" }),
+    ];
+    renderRoom(fake, { user: ME });
+    await waitFor(() =>
+      expect(screen.getAllByTestId("chat-message").filter((m) => m.dataset.mention === "true")).toHaveLength(1),
+    );
+    const mentioned = screen.getAllByTestId("chat-message").find((m) => m.dataset.mention === "true")!;
+    expect(mentioned.dataset.uuid).toBe("m1");
+    expect(mentioned.textContent).toContain("mentions you");
+  });
+
+  it("opens the conversation asked for from elsewhere (a profile card's Message), in its tab", async () => {
+    const fake = fakeChat();
+    renderRoom(fake, { user: ME });
+    await screen.findByRole("tablist");
+    act(() => openDirectChat(ANA));
+    expect(await screen.findByRole("list", { name: "Conversation with Ana" })).toBeTruthy();
+    expect(screen.getByRole("tab", { name: /Friends/ }).getAttribute("aria-selected")).toBe("true");
+    // Someone without a conversation yet: OTHERS, named by their profile.
+    act(() => openDirectChat(CARO));
+    await waitFor(() => expect(screen.getByRole("tab", { name: /Others/ }).getAttribute("aria-selected")).toBe("true"));
+    expect(await screen.findByRole("list", { name: "Conversation with Caro" })).toBeTruthy();
+  });
+
+  it("places activity lines where they arrived among the messages", () => {
+    const a = { status: "sent" as const, message: msg({ uuid: "a" }) };
+    const b = { status: "sent" as const, message: msg({ uuid: "b" }) };
+    const pending = { status: "sending" as const, message: create(ChatMessageSchema, { uuid: "p", id: 0n }) };
+    const line = { seq: 1, after: a.message.id, at: Date.now(), activity: announce({ kind: 4 }) };
+    const rows = withActivities([a, b, pending], [line]);
+    expect(rows.map((r) => r.message.uuid)).toEqual(["a", "activity-1", "b", "p"]);
+    expect(withActivities([a], [{ ...line, after: b.message.id }]).map((r) => r.message.uuid)).toEqual([
+      "a",
+      "activity-1",
+    ]);
+    expect(mentions("hi @Ana!", "ana")).toBe(true);
+    expect(mentions("hi @Anabel", "Ana")).toBe(false);
+    expect(mentions("mail@Ana", "Ana")).toBe(false);
   });
 });

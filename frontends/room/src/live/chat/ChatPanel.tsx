@@ -2,9 +2,16 @@
 // messages (history on mount, then the join stream's ChatEvents that the room page hands over as `feed`), sending
 // with a retry button when a send fails, reactions, replies, editing, reports and moderator deletes; direct
 // messages in tabs FRIENDS and OTHERS with unread counters. Guests read the room chat only.
+import { create } from "@bufbuild/protobuf";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import type { ChatEvent, ChatMessage, ChatPlaylistPreview } from "@tt/proto/tt/social/v1/chat_pb";
-import { ChatService, type ChatMessageInput, type Conversation } from "@tt/proto/tt/social/v1/chat_service_pb";
+import {
+  ChatService,
+  ConversationSchema,
+  type ChatMessageInput,
+  type Conversation,
+} from "@tt/proto/tt/social/v1/chat_service_pb";
+import { RoomActivityKind, type RoomActivity } from "@tt/proto/tt/social/v1/stage_pb";
 import { useAppTranslation, useErrorText } from "@tt/web-kit";
 import { useClient } from "@tt/web-kit/connect";
 import {
@@ -35,6 +42,7 @@ import {
   Inbox,
   LogIn,
   Megaphone,
+  Radio,
   MessagesSquare,
   MoreHorizontal,
   Music,
@@ -45,11 +53,30 @@ import {
   Trash2,
   X,
 } from "lucide-react";
-import { useCallback, useEffect, useMemo, useRef, useState, type FormEvent } from "react";
-import { Avatar, useAvatarImage } from "../Avatar.tsx";
-import type { ChatFeed } from "../chat-feed.ts";
 import {
+  createContext,
+  useCallback,
+  useContext,
+  useEffect,
+  useId,
+  useMemo,
+  useRef,
+  useState,
+  type FormEvent,
+  type KeyboardEvent,
+} from "react";
+import { useProfiles } from "../../lib/people.ts";
+import { Avatar, useAvatarImage } from "../Avatar.tsx";
+import type { ChatFeed, Feed } from "../chat-feed.ts";
+import {
+  ACTIVITY_CAP,
   applyRoomEvent,
+  completeMention,
+  lastStoredId,
+  mentionQuery,
+  mentions,
+  withActivities,
+  type ActivityLine,
   conversationOf,
   dateMs,
   isEditable,
@@ -61,6 +88,7 @@ import {
   type ChatItem,
 } from "./chat-state.ts";
 import { CHAT_NAMESPACE, chatTranslations } from "./locales.ts";
+import { onOpenDirectChat } from "./open-direct.ts";
 import "./chat.css";
 
 export interface ChatPanelProps {
@@ -72,6 +100,51 @@ export interface ChatPanelProps {
   canSend: boolean;
   userUuid: string | undefined;
   isModerator: boolean;
+  /** What happens in the room (skips, seats, kicks): system lines in the room chat and a polite live region. */
+  activity?: Feed<RoomActivity>;
+  /** The people in the room (DJs and the dancefloor): whom `@` completes. */
+  people?: readonly string[];
+}
+
+/** The people the panel knows by name: for system lines, `@` completion and the reader's own mentions. */
+interface ChatPeople {
+  nameOf(uuid: string): string | undefined;
+  /** The nicknames `@` completes (the people in the room, the reader left out). */
+  nicknames: readonly string[];
+  /** The reader's nickname (messages that mention it are highlighted). */
+  myName: string | undefined;
+}
+const PeopleContext = createContext<ChatPeople>({ nameOf: () => undefined, nicknames: [], myName: undefined });
+
+/** The most names `@` offers at once. */
+const MENTION_SUGGESTIONS = 6;
+
+type Translate = ReturnType<typeof useAppTranslation>["t"];
+
+/** A room activity in words (issue 25): who, what, and for a vote-skip the votes that did it. */
+export function activityText(t: Translate, a: RoomActivity, nameOf: (uuid: string) => string | undefined): string {
+  const name = nameOf(a.userUuid) || t("someone");
+  const by = a.byUuid ? nameOf(a.byUuid) : undefined;
+  switch (a.kind) {
+    case RoomActivityKind.VOTE_SKIPPED:
+      return t("activity.voteSkipped", { dislikes: a.dislikes, threshold: a.threshold, dj: name });
+    case RoomActivityKind.MODERATOR_SKIPPED:
+      return by ? t("activity.moderatorSkippedBy", { by, dj: name }) : t("activity.moderatorSkipped", { dj: name });
+    case RoomActivityKind.DJ_SKIPPED:
+      return t("activity.djSkipped", { name });
+    case RoomActivityKind.SEAT_TAKEN:
+      return t("activity.seatTaken", { name });
+    case RoomActivityKind.SEAT_LEFT:
+      return t("activity.seatLeft", { name });
+    case RoomActivityKind.REMOVED_FROM_SEAT:
+      return t("activity.removed", { name });
+    case RoomActivityKind.KICKED:
+      return t("activity.kicked", { name });
+    case RoomActivityKind.BANNED:
+      return t("activity.banned", { name });
+    default:
+      return "";
+  }
 }
 
 /** The quick reactions offered on every message. */
@@ -192,6 +265,7 @@ function MessageRow({
 }) {
   const { t } = useAppTranslation(CHAT_NAMESPACE, chatTranslations);
   const format = useFormat();
+  const people = useContext(PeopleContext);
   const m = item.message;
   const own = me !== undefined && m.userUuid === me;
   const name = m.userName || t("someone");
@@ -199,6 +273,18 @@ function MessageRow({
   const editable = isEditable(items, item, me, now);
   const canReport = !own && m.type === "user";
   const canDelete = own || (isModerator && Boolean(m.roomUuid));
+  if (item.activity) {
+    return (
+      <div className="tt-chat-activity" data-testid="chat-activity" data-kind={RoomActivityKind[item.activity.kind]}>
+        <Radio aria-hidden="true" />
+        <span>{activityText(t, item.activity, people.nameOf)}</span>
+        <time className="tt-chat-message__time" dateTime={new Date(dateMs(m)).toISOString()}>
+          {format.time(dateMs(m))}
+        </time>
+      </div>
+    );
+  }
+  const mentioned = !own && m.type === "user" && mentions(m.message, people.myName);
   if (m.type === "room" && !m.consumable) {
     return (
       <div className="tt-chat-notice" data-testid="chat-message" data-uuid={m.uuid}>
@@ -209,10 +295,11 @@ function MessageRow({
   }
   return (
     <div
-      className={`tt-chat-message${own ? " tt-chat-message--own" : ""}`}
+      className={`tt-chat-message${own ? " tt-chat-message--own" : ""}${mentioned ? " tt-chat-message--mention" : ""}`}
       data-testid="chat-message"
       data-uuid={m.uuid}
       data-status={item.status}
+      data-mention={mentioned || undefined}
     >
       <Avatar uuid={m.userUuid || m.uuid} name={name} imageUrl={image} size="sm" decorative />
       <div className="tt-chat-message__body">
@@ -229,6 +316,7 @@ function MessageRow({
                 {format.time(dateMs(m))}
               </time>
               {m.editedAt ? <span className="tt-chat-message__edited">({t("edited")})</span> : null}
+              {mentioned ? <span className="tt-chat-message__mention">{t("mentionsYou")}</span> : null}
             </p>
             {m.replies[0] ? (
               <blockquote className="tt-chat-reply">
@@ -378,6 +466,38 @@ function MessageList({
   const [replyTo, setReplyTo] = useState<ChatMessage | undefined>();
   const [editing, setEditing] = useState<ChatItem | undefined>();
   const input = useRef<HTMLInputElement>(null);
+  // `@` completion from the people in the room.
+  const { nicknames } = useContext(PeopleContext);
+  const listId = useId();
+  const [activeSuggestion, setActiveSuggestion] = useState(0);
+  const [dismissed, setDismissed] = useState<string | undefined>();
+  const query = mentionQuery(text);
+  const suggestions =
+    query === undefined || text === dismissed
+      ? []
+      : nicknames
+          .filter((n) => n.toLowerCase().startsWith(query.toLowerCase()) && n.toLowerCase() !== query.toLowerCase())
+          .slice(0, MENTION_SUGGESTIONS);
+  const active = Math.min(activeSuggestion, Math.max(0, suggestions.length - 1));
+  const pick = (nickname: string) => {
+    setText((current) => completeMention(current, nickname));
+    setActiveSuggestion(0);
+    input.current?.focus();
+  };
+  const onComposerKey = (e: KeyboardEvent<HTMLInputElement>) => {
+    if (suggestions.length === 0) return;
+    if (e.key === "ArrowDown" || e.key === "ArrowUp") {
+      e.preventDefault();
+      const step = e.key === "ArrowDown" ? 1 : -1;
+      setActiveSuggestion((active + step + suggestions.length) % suggestions.length);
+    } else if (e.key === "Enter" || e.key === "Tab") {
+      e.preventDefault();
+      pick(suggestions[active]!);
+    } else if (e.key === "Escape") {
+      e.preventDefault();
+      setDismissed(text);
+    }
+  };
   // The list follows the newest message while the reader is at its end; scrolled up, it stays where they read.
   const [follow, setFollow] = useState(true);
   const last = items.length - 1;
@@ -485,15 +605,38 @@ function MessageList({
               />
             </p>
           ) : null}
+          {suggestions.length > 0 ? (
+            <ul id={listId} role="listbox" className="tt-chat-mentions" aria-label={t("mentionList")}>
+              {suggestions.map((nickname, index) => (
+                <li
+                  key={nickname}
+                  id={`${listId}-${index}`}
+                  role="option"
+                  aria-selected={index === active}
+                  className="tt-chat-mentions__option"
+                  onMouseDown={(e) => {
+                    e.preventDefault();
+                    pick(nickname);
+                  }}
+                >
+                  @{nickname}
+                </li>
+              ))}
+            </ul>
+          ) : null}
           <div className="tt-chat-composer__row">
             <Input
               ref={input}
               aria-label={t("placeholder")}
+              aria-autocomplete="list"
+              aria-controls={suggestions.length > 0 ? listId : undefined}
+              aria-activedescendant={suggestions.length > 0 ? `${listId}-${active}` : undefined}
               placeholder={t("placeholder")}
               value={text}
               maxLength={2000}
               autoComplete="off"
               onChange={(e) => setText(e.target.value)}
+              onKeyDown={onComposerKey}
             />
             <IconButton
               type="submit"
@@ -598,7 +741,21 @@ function useActions(
 }
 
 /** The room's conversation. */
-function RoomChat({ room, feed, canSend, userUuid, isModerator, events }: ChatPanelProps & { events: EventHub }) {
+function RoomChat({
+  room,
+  feed,
+  canSend,
+  userUuid,
+  isModerator,
+  events,
+  lines,
+  onNewest,
+}: ChatPanelProps & {
+  events: EventHub;
+  lines: readonly ActivityLine[];
+  /** Tells the panel the newest stored message's id (an activity shows after it). */
+  onNewest(id: bigint): void;
+}) {
   const { t } = useAppTranslation(CHAT_NAMESPACE, chatTranslations);
   const client = useClient(ChatService);
   const [items, setItemsState] = useState<ChatItem[]>([]);
@@ -641,7 +798,9 @@ function RoomChat({ room, feed, canSend, userUuid, isModerator, events }: ChatPa
     [userUuid, roomUuid],
   );
   const actions = useActions(setItemsState, hide, send, makeDraft, userUuid);
-  const shown = useMemo(() => visibleItems(items, reported), [items, reported]);
+  const newest = lastStoredId(items);
+  useEffect(() => onNewest(newest), [newest, onNewest]);
+  const shown = useMemo(() => withActivities(visibleItems(items, reported), lines), [items, reported, lines]);
   return (
     <MessageList
       items={shown}
@@ -733,12 +892,70 @@ interface EventHub {
 
 export function ChatPanel(props: ChatPanelProps) {
   const { t } = useAppTranslation(CHAT_NAMESPACE, chatTranslations);
-  const { feed, userUuid } = props;
+  const { feed, userUuid, activity, people: inRoom } = props;
   const client = useClient(ChatService);
   const queryClient = useQueryClient();
   const [tab, setTab] = useState<ChatTab>("room");
   const [open, setOpen] = useState<Conversation | undefined>();
   const signedIn = userUuid !== undefined;
+  const panel = useRef<HTMLDivElement>(null);
+
+  // The room's activity (kept here, so a line that arrives while another tab is open is not lost).
+  const [lines, setLines] = useState<readonly ActivityLine[]>([]);
+  const newest = useRef(0n);
+  const onNewest = useCallback((id: bigint) => void (newest.current = id), []);
+  const seq = useRef(0);
+  useEffect(
+    () =>
+      activity?.subscribe((a) => {
+        seq.current += 1;
+        const line: ActivityLine = { seq: seq.current, after: newest.current, at: Date.now(), activity: a };
+        setLines((current) => [...current, line].slice(-ACTIVITY_CAP));
+        // The DJ whose song the room skipped is told at once, wherever they look.
+        if (a.kind === RoomActivityKind.VOTE_SKIPPED && userUuid && a.userUuid === userUuid) {
+          toast({
+            title: t("activity.yourSongSkipped", { dislikes: a.dislikes, threshold: a.threshold }),
+            tone: "info",
+          });
+        }
+      }),
+    [activity, userUuid, t],
+  );
+  // `@`, system lines and the asked-for conversation need names: the room's people and whoever a line is about.
+  const [asked, setAsked] = useState<string | undefined>();
+  // Brought into view when a conversation was asked for from elsewhere on the page.
+  const [reveal, setReveal] = useState(0);
+  useEffect(() => {
+    if (reveal > 0) panel.current?.scrollIntoView?.({ block: "nearest" });
+  }, [reveal]);
+  // The page hands a new array on every render: kept stable by value (the context below re-renders every row).
+  const inRoomKey = (inRoom ?? []).join(" ");
+  const roomUuids = useMemo(() => (inRoomKey ? inRoomKey.split(" ") : []), [inRoomKey]);
+  const uuids = useMemo(
+    () => [
+      ...roomUuids,
+      ...lines.flatMap((l) => [l.activity.userUuid, l.activity.byUuid]),
+      ...(userUuid ? [userUuid] : []),
+      ...(asked ? [asked] : []),
+      ...(open ? [open.peerUuid] : []),
+    ],
+    [roomUuids, lines, userUuid, asked, open],
+  );
+  const profiles = useProfiles(uuids);
+  const roomPeople = useMemo<ChatPeople>(() => {
+    const byUuid = new Map((profiles.profiles ?? []).map((p) => [p.uuid, p.nickname]));
+    const nicknames = [...new Set(roomUuids.filter((u) => u !== userUuid).map((u) => byUuid.get(u)))]
+      .filter((n): n is string => Boolean(n))
+      .sort((a, b) => a.localeCompare(b));
+    return {
+      nameOf: (uuid) => byUuid.get(uuid) || undefined,
+      nicknames,
+      myName: userUuid ? byUuid.get(userUuid) || undefined : undefined,
+    };
+  }, [profiles.profiles, roomUuids, userUuid]);
+  // The newest line, said once through the polite live region (with the names as they are known).
+  const latest = lines[lines.length - 1];
+  const latestText = latest ? activityText(t, latest.activity, roomPeople.nameOf) : "";
 
   const hub = useMemo<EventHub & { emit(e: ChatEvent): void }>(() => {
     const listeners = new Set<(event: ChatEvent) => void>();
@@ -777,13 +994,40 @@ export function ChatPanel(props: ChatPanelProps) {
       group === "FRIENDS" ? c.group === "FRIENDS" : c.group !== "FRIENDS",
     );
 
+  // A profile card's "Message" (open-direct.ts): the FRIENDS or OTHERS tab with that person's conversation.
+  useEffect(
+    () =>
+      onOpenDirectChat((peer) => {
+        if (!signedIn || peer === userUuid) return;
+        setAsked(peer);
+      }),
+    [signedIn, userUuid],
+  );
+  if (asked && !conversations.isPending) {
+    const known = conversations.data?.conversations.find((c) => c.peerUuid === asked);
+    setTab(known?.group === "FRIENDS" ? "FRIENDS" : "OTHERS");
+    setOpen(known ?? create(ConversationSchema, { peerUuid: asked, group: "OTHERS" }));
+    setAsked(undefined);
+    setReveal((n) => n + 1);
+  }
+
+  const liveRegion = (
+    <p className="tt-visually-hidden" role="status" aria-live="polite" data-testid="chat-activity-live">
+      {latestText}
+    </p>
+  );
+  const roomChat = <RoomChat {...props} events={hub} lines={lines} onNewest={onNewest} />;
   if (!signedIn) {
     return (
-      <div className="tt-chat">
-        <RoomChat {...props} events={hub} />
-      </div>
+      <PeopleContext.Provider value={roomPeople}>
+        <div className="tt-chat" ref={panel}>
+          {roomChat}
+          {liveRegion}
+        </div>
+      </PeopleContext.Provider>
     );
   }
+  const peerNameOf = (c: Conversation) => c.peerName || roomPeople.nameOf(c.peerUuid) || t("someone");
   const directTab = (group: ChatTab) =>
     open ? (
       <div className="tt-chat-direct">
@@ -794,10 +1038,10 @@ export function ChatPanel(props: ChatPanelProps) {
             label={t("back")}
             onClick={() => setOpen(undefined)}
           />
-          <Avatar uuid={open.peerUuid} name={open.peerName || t("someone")} imageUrl={undefined} size="xs" decorative />
-          <strong>{open.peerName || t("someone")}</strong>
+          <Avatar uuid={open.peerUuid} name={peerNameOf(open)} imageUrl={undefined} size="xs" decorative />
+          <strong>{peerNameOf(open)}</strong>
         </div>
-        <DirectChat peer={open.peerUuid} name={open.peerName || t("someone")} me={userUuid} events={hub} />
+        <DirectChat peer={open.peerUuid} name={peerNameOf(open)} me={userUuid} events={hub} />
       </div>
     ) : conversations.isPending ? (
       <div className="tt-chat-conversations" aria-busy="true">
@@ -830,29 +1074,30 @@ export function ChatPanel(props: ChatPanelProps) {
     );
 
   return (
-    <div className="tt-chat">
-      <Tabs
-        value={tab}
-        onValueChange={(next) => {
-          setTab(next as ChatTab);
-          setOpen(undefined);
-        }}
-      >
-        <TabList label={t("tabs")}>
-          <Tab value="room">{t("room")}</Tab>
-          <Tab value="FRIENDS" count={counts.FRIENDS}>
-            {t("friends")}
-          </Tab>
-          <Tab value="OTHERS" count={counts.OTHERS}>
-            {t("others")}
-          </Tab>
-        </TabList>
-        <TabPanel value="room">
-          <RoomChat {...props} events={hub} />
-        </TabPanel>
-        <TabPanel value="FRIENDS">{tab === "FRIENDS" ? directTab("FRIENDS") : null}</TabPanel>
-        <TabPanel value="OTHERS">{tab === "OTHERS" ? directTab("OTHERS") : null}</TabPanel>
-      </Tabs>
-    </div>
+    <PeopleContext.Provider value={roomPeople}>
+      <div className="tt-chat" ref={panel}>
+        <Tabs
+          value={tab}
+          onValueChange={(next) => {
+            setTab(next as ChatTab);
+            setOpen(undefined);
+          }}
+        >
+          <TabList label={t("tabs")}>
+            <Tab value="room">{t("room")}</Tab>
+            <Tab value="FRIENDS" count={counts.FRIENDS}>
+              {t("friends")}
+            </Tab>
+            <Tab value="OTHERS" count={counts.OTHERS}>
+              {t("others")}
+            </Tab>
+          </TabList>
+          <TabPanel value="room">{roomChat}</TabPanel>
+          <TabPanel value="FRIENDS">{tab === "FRIENDS" ? directTab("FRIENDS") : null}</TabPanel>
+          <TabPanel value="OTHERS">{tab === "OTHERS" ? directTab("OTHERS") : null}</TabPanel>
+        </Tabs>
+        {liveRegion}
+      </div>
+    </PeopleContext.Provider>
   );
 }

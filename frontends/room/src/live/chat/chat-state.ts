@@ -2,7 +2,14 @@
 // without duplicates by uuid, merging reactions"), what is shown (§5: reported messages hidden, of consecutive
 // non-consumable room messages only one, the latest), what may be edited (§5), and sends that failed (kept with a
 // retry button).
-import type { ChatEvent, ChatMessage, ChatReactionList } from "@tt/proto/tt/social/v1/chat_pb";
+import { create } from "@bufbuild/protobuf";
+import {
+  ChatMessageSchema,
+  type ChatEvent,
+  type ChatMessage,
+  type ChatReactionList,
+} from "@tt/proto/tt/social/v1/chat_pb";
+import type { RoomActivity } from "@tt/proto/tt/social/v1/stage_pb";
 
 /** 002 §9. */
 export const HISTORY_CAP = 300;
@@ -15,6 +22,70 @@ export interface ChatItem {
   status: "sent" | "sending" | "failed";
   /** The server's refusal, for a failed send. */
   error?: string;
+  /** A system line (issue 25): what happened in the room, not a stored message. */
+  activity?: RoomActivity;
+}
+
+/** A room activity as the room chat keeps it: where it arrived (after which stored message) and when. */
+export interface ActivityLine {
+  seq: number;
+  /** The id of the newest stored message when it arrived (it shows after that message). */
+  after: bigint;
+  at: number;
+  activity: RoomActivity;
+}
+
+/** The most activity lines the room chat keeps. */
+export const ACTIVITY_CAP = 100;
+
+/** The newest stored message's id (0 when none). */
+export function lastStoredId(items: ChatItem[]): bigint {
+  let last = 0n;
+  for (const i of items) if (i.message.id > last) last = i.message.id;
+  return last;
+}
+
+/** The shown messages with the activity lines placed where they arrived (before messages still sending). */
+export function withActivities(shown: ChatItem[], lines: readonly ActivityLine[]): ChatItem[] {
+  if (lines.length === 0) return shown;
+  const rows = (line: ActivityLine): ChatItem => ({
+    status: "sent",
+    activity: line.activity,
+    message: create(ChatMessageSchema, {
+      uuid: `activity-${line.seq}`,
+      type: "room",
+      date: { seconds: BigInt(Math.floor(line.at / 1000)), nanos: (line.at % 1000) * 1e6 },
+    }),
+  });
+  const out: ChatItem[] = [];
+  let next = 0;
+  for (const item of shown) {
+    while (next < lines.length && (item.message.id === 0n || item.message.id > lines[next]!.after)) {
+      out.push(rows(lines[next]!));
+      next += 1;
+    }
+    out.push(item);
+  }
+  for (; next < lines.length; next++) out.push(rows(lines[next]!));
+  return out;
+}
+
+/** The `@name` being typed at the end of the text, or undefined (issue 25: completion). */
+export function mentionQuery(text: string): string | undefined {
+  const match = /(?:^|\s)@([^\s@]*)$/.exec(text);
+  return match ? match[1] : undefined;
+}
+
+/** The text with the `@name` being typed completed to `@nickname `. */
+export function completeMention(text: string, nickname: string): string {
+  return text.replace(/@([^\s@]*)$/, `@${nickname} `);
+}
+
+/** Whether a message's text mentions `@nickname` (case-insensitive, as a whole name). */
+export function mentions(text: string, nickname: string | undefined): boolean {
+  if (!nickname) return false;
+  const escaped = nickname.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+  return new RegExp(`(^|[^\\p{L}\\p{N}_])@${escaped}(?![\\p{L}\\p{N}_])`, "iu").test(text);
 }
 
 /** Reactions of two versions of a message, merged: per emoji, everyone in either, once (by userUUID). */

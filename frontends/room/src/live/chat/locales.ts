@@ -51,6 +51,20 @@ const en = {
   deleted: "Message deleted",
   noFriendsHint: "Messages from your friends show here.",
   noOthersHint: "Messages from other people show here.",
+  mentionsYou: "mentions you",
+  mentionList: "People to mention",
+  activity: {
+    voteSkipped: "{{dj}}'s song was skipped by the room: {{dislikes}} of {{threshold}} dislikes",
+    yourSongSkipped: "The room skipped your song: {{dislikes}} of {{threshold}} dislikes",
+    moderatorSkipped: "A moderator skipped {{dj}}'s song",
+    moderatorSkippedBy: "{{by}} skipped {{dj}}'s song",
+    djSkipped: "{{name}} skipped their song",
+    seatTaken: "{{name}} took a DJ seat",
+    seatLeft: "{{name}} left the booth",
+    removed: "{{name}} was removed from the booth by a moderator",
+    kicked: "{{name}} was kicked from the room",
+    banned: "{{name}} was banned from the room",
+  },
 };
 
 const es: typeof en = {
@@ -101,6 +115,20 @@ const es: typeof en = {
   deleted: "Mensaje borrado",
   noFriendsHint: "Aquí salen los mensajes de tus amigos.",
   noOthersHint: "Aquí salen los mensajes de otras personas.",
+  mentionsYou: "te menciona",
+  mentionList: "Personas a mencionar",
+  activity: {
+    voteSkipped: "La sala saltó la canción de {{dj}}: {{dislikes}} de {{threshold}} «no me gusta»",
+    yourSongSkipped: "La sala saltó tu canción: {{dislikes}} de {{threshold}} «no me gusta»",
+    moderatorSkipped: "Un moderador saltó la canción de {{dj}}",
+    moderatorSkippedBy: "{{by}} saltó la canción de {{dj}}",
+    djSkipped: "{{name}} saltó su canción",
+    seatTaken: "{{name}} ocupó un puesto de DJ",
+    seatLeft: "{{name}} dejó la cabina",
+    removed: "Un moderador sacó a {{name}} de la cabina",
+    kicked: "Se echó a {{name}} de la sala",
+    banned: "Se vetó a {{name}} en la sala",
+  },
 };
 
 export const chatTranslations: Translations = { en, es };

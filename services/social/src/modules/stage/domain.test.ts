@@ -2,7 +2,7 @@
 import { create } from "@bufbuild/protobuf";
 import { ConnectError } from "@connectrpc/connect";
 import { CrateSongSchema } from "@tt/proto/tt/playlist/v1/crate_pb";
-import type { Stage } from "@tt/proto/tt/social/v1/stage_pb";
+import { RoomActivityKind, type Stage } from "@tt/proto/tt/social/v1/stage_pb";
 import fc from "fast-check";
 import { applyPatch } from "rfc6902";
 import { describe, expect, it } from "vitest";
@@ -11,9 +11,12 @@ import {
   canDj,
   DANCEFLOOR_CAP,
   initialStage,
+  roomActivities,
   seatCount,
   stageJson,
   stagePatch,
+  VOTE_SKIP_MIN_LISTENERS,
+  voteSkips,
   voteSkipThreshold,
   type StageAction,
 } from "./domain.ts";
@@ -111,8 +114,10 @@ describe("stage domain (property tests)", () => {
           expect(new Set(stage.seats.map((s) => s.userUuid)).size).toBe(stage.seats.length);
           if (stage.play) expect(stage.seats[0]?.userUuid).toBe(stage.play.djUuid);
           expect(stage.dancefloor.length).toBeLessThanOrEqual(DANCEFLOOR_CAP);
-          if (stage.play && stage.voteSkip!.enabled) {
-            expect(stage.voteSkip!.dislikes).toBeLessThan(stage.voteSkip!.threshold);
+          // A play that the votes would skip does not go on.
+          if (stage.play && stage.voteSkip!.active) {
+            const { dislikes, threshold } = stage.voteSkip!;
+            expect(dislikes >= threshold && dislikes > stage.votes!.likes).toBe(false);
           }
           if (stage.play) expect(stage.votes!.byUser[stage.play.djUuid]).toBeUndefined();
         }
@@ -164,13 +169,99 @@ describe("stage domain rules", () => {
 
   it("vote-skip: the threshold grows with log2 of the listeners and a moderator can turn it off", () => {
     expect([1, 4, 20, 100, 2000].map(voteSkipThreshold)).toEqual([1, 3, 5, 7, 11]);
-    let s = seated(); // no listeners counted yet: threshold 1
+    // The DJ and three listeners (threshold 2).
+    const listening: StageAction = {
+      kind: "presence",
+      users: 4,
+      guests: 0,
+      dancefloor: [],
+      present: new Set([a, b]),
+      graceMs: 1,
+    };
+    let s = applyAction(seated(), listening, t).stage;
+    expect(s.voteSkip).toMatchObject({ threshold: 2, minListeners: VOTE_SKIP_MIN_LISTENERS, active: true });
     s = applyAction(s, { kind: "setVoteSkip", enabled: false }, t).stage;
+    expect(s.voteSkip!.active).toBe(false);
     s = applyAction(s, { kind: "vote", user: b, vote: "dislike" }, t).stage;
+    s = applyAction(s, { kind: "vote", user: c, vote: "dislike" }, t).stage;
     expect(s.play?.playId).toBe("p1");
     const r = applyAction(s, { kind: "setVoteSkip", enabled: true }, t);
     expect(r.stage.play).toBeUndefined();
-    expect(r.effects[0]).toMatchObject({ kind: "songEnded", reason: "voteSkipped" });
+    expect(r.effects[0]).toMatchObject({ kind: "songEnded", reason: "voteSkipped", threshold: 2 });
+    expect(r.effects[0]).toMatchObject({ votes: { likes: 0, dislikes: 2 } });
+  });
+
+  // Issue 25: a small room. voters = signed-in listeners besides the DJ.
+  it.each([
+    { voters: 0, likes: 0, dislikes: 0, skips: false, why: "nobody listens" },
+    { voters: 1, likes: 0, dislikes: 1, skips: false, why: "a lone listener with the DJ" },
+    { voters: 2, likes: 0, dislikes: 2, skips: false, why: "two listeners, both dislike" },
+    { voters: 3, likes: 0, dislikes: 1, skips: false, why: "three listeners, one dislike (threshold 2)" },
+    { voters: 3, likes: 0, dislikes: 2, skips: true, why: "three listeners, two dislikes" },
+    { voters: 3, likes: 1, dislikes: 2, skips: true, why: "two dislikes outnumber one like" },
+    { voters: 4, likes: 2, dislikes: 2, skips: false, why: "as many likes as dislikes" },
+    { voters: 4, likes: 1, dislikes: 3, skips: true, why: "four listeners, three dislikes (threshold 3)" },
+    { voters: 20, likes: 10, dislikes: 5, skips: false, why: "threshold reached but the likes win" },
+    { voters: 20, likes: 4, dislikes: 5, skips: true, why: "twenty listeners, five dislikes" },
+    { voters: 2000, likes: 0, dislikes: 10, skips: false, why: "a big room below its threshold of 11" },
+    { voters: 2000, likes: 0, dislikes: 11, skips: true, why: "a big room at its threshold" },
+  ])("voteSkips: $why → $skips", ({ voters, likes, dislikes, skips }) => {
+    expect(voteSkips(true, voters, likes, dislikes)).toBe(skips);
+    expect(voteSkips(false, voters, likes, dislikes)).toBe(false);
+  });
+
+  it("a lone listener's dislike does not end the DJ's song, and the stage says vote-skip is not active", () => {
+    let s = applyAction(
+      seated(),
+      { kind: "presence", users: 2, guests: 0, dancefloor: [b], present: new Set([a, b]), graceMs: 1 },
+      t,
+    ).stage;
+    expect(s.voteSkip).toMatchObject({ enabled: true, active: false, threshold: 1 });
+    s = applyAction(s, { kind: "vote", user: b, vote: "dislike" }, t).stage;
+    expect(s.play?.playId).toBe("p1");
+    expect(s.voteSkip!.dislikes).toBe(1);
+  });
+
+  it("tells the room every end that is not a natural one, and the booth's comings and goings", () => {
+    const mod = USERS[5]!;
+    let s = applyAction(
+      seated(),
+      { kind: "presence", users: 4, guests: 0, dancefloor: [], present: new Set([a, b]), graceMs: 1 },
+      t,
+    ).stage;
+    s = applyAction(s, { kind: "vote", user: c, vote: "dislike" }, t).stage;
+    const skipped = applyAction(s, { kind: "vote", user: b, vote: "dislike" }, t);
+    expect(roomActivities(skipped.effects, "")).toEqual([
+      {
+        kind: RoomActivityKind.VOTE_SKIPPED,
+        userUuid: a,
+        byUuid: "",
+        likes: 0,
+        dislikes: 2,
+        threshold: 2,
+        songTitle: "Song 1",
+      },
+    ]);
+    const kinds = (action: StageAction, by = "") =>
+      roomActivities(applyAction(seated(), action, t).effects, by).map((x) => [x.kind, x.userUuid, x.byUuid ?? ""]);
+    expect(kinds({ kind: "moderatorSkip" }, mod)).toEqual([[RoomActivityKind.MODERATOR_SKIPPED, a, mod]]);
+    expect(kinds({ kind: "skip", user: a })).toEqual([[RoomActivityKind.DJ_SKIPPED, a, ""]]);
+    expect(kinds({ kind: "endSong", playId: "p1" })).toEqual([]);
+    expect(kinds({ kind: "leaveSeat", user: a })).toEqual([[RoomActivityKind.SEAT_LEFT, a, ""]]);
+    expect(kinds({ kind: "removeFromSeat", user: b }, mod)).toEqual([[RoomActivityKind.REMOVED_FROM_SEAT, b, mod]]);
+    expect(
+      roomActivities(applyAction(initialStage(room(2)), { kind: "takeSeat", user: c, canDj: true }, t).effects, ""),
+    ).toEqual([{ kind: RoomActivityKind.SEAT_TAKEN, userUuid: c }]);
+  });
+
+  it("announces the booth's comings and goings as effects", () => {
+    let r = applyAction(initialStage(room(2)), { kind: "takeSeat", user: a, canDj: true }, t);
+    expect(r.effects).toEqual([{ kind: "seatTaken", user: a }]);
+    r = applyAction(seated(), { kind: "removeFromSeat", user: a }, t);
+    expect(r.effects.map((e) => e.kind)).toEqual(["songEnded", "seatLeft"]);
+    expect(r.effects[1]).toEqual({ kind: "seatLeft", user: a, reason: "removed" });
+    r = applyAction(seated(), { kind: "leaveSeat", user: b }, t);
+    expect(r.effects).toEqual([{ kind: "seatLeft", user: b, reason: "left" }]);
   });
 
   it("a DJ without a stream keeps the seat for the grace period, then steps down", () => {

@@ -1,11 +1,13 @@
 // The live stage of one room as pure functions (issue 14): an action and the time in, the next stage (version + 1
 // when anything changed) and what happened out. No I/O: the runtime (runtime.ts) loads the stage, applies an
 // action, stores the result by compare-and-set and publishes the patch; on a conflict it re-reads and re-applies.
-import { clone, create, equals, toJson, type JsonValue } from "@bufbuild/protobuf";
+import { clone, create, equals, toJson, type JsonValue, type MessageInitShape } from "@bufbuild/protobuf";
 import { timestampDate, timestampFromDate } from "@bufbuild/protobuf/wkt";
 import { Code, ConnectError } from "@connectrpc/connect";
 import type { CrateSong } from "@tt/proto/tt/playlist/v1/crate_pb";
 import {
+  RoomActivityKind,
+  type RoomActivitySchema,
   StageListenersSchema,
   StagePlaySchema,
   StageRoomSchema,
@@ -67,7 +69,19 @@ export type StageAction =
 /** What an action did besides changing the stage (the runtime reacts: events, the next song, timers). */
 export type StageEffect =
   | { kind: "songStarted"; play: StagePlay }
-  | { kind: "songEnded"; play: StagePlay; votes: StageVotes; reason: EndReason; endedAt: Date };
+  | {
+      kind: "songEnded";
+      play: StagePlay;
+      votes: StageVotes;
+      reason: EndReason;
+      endedAt: Date;
+      /** The dislikes that skipped it when the play ended (vote-skip's threshold then). */
+      threshold: number;
+    }
+  /** A DJ took a seat (announced to the room, issue 25). */
+  | { kind: "seatTaken"; user: string }
+  /** A DJ left the booth: by themselves ("left", also away past the grace or an empty queue) or removed. */
+  | { kind: "seatLeft"; user: string; reason: "left" | "removed" };
 
 export interface StageResult {
   /** The stage after the action (the same object when nothing changed). */
@@ -84,7 +98,13 @@ export function initialStage(room: RoomSettings): Stage {
     room: create(StageRoomSchema, room),
     seats: [],
     votes: create(StageVotesSchema, {}),
-    voteSkip: create(VoteSkipSchema, { enabled: true, dislikes: 0, threshold: voteSkipThreshold(0) }),
+    voteSkip: create(VoteSkipSchema, {
+      enabled: true,
+      dislikes: 0,
+      threshold: voteSkipThreshold(0),
+      minListeners: VOTE_SKIP_MIN_LISTENERS,
+      active: false,
+    }),
     listeners: create(StageListenersSchema, {}),
     dancefloor: [],
   });
@@ -97,6 +117,20 @@ export function initialStage(room: RoomSettings): Stage {
  */
 export function voteSkipThreshold(voters: number): number {
   return Math.max(1, Math.ceil(Math.log2(Math.max(0, voters) + 1)));
+}
+
+/**
+ * The signed-in listeners besides the DJ a room needs before a vote can skip (issue 25, docs/decisions.md): with
+ * fewer, one listener alone with the DJ would end every song they dislike.
+ */
+export const VOTE_SKIP_MIN_LISTENERS = 3;
+
+/**
+ * Whether the votes skip the current play: vote-skip on, at least VOTE_SKIP_MIN_LISTENERS voters (signed-in
+ * listeners other than the DJ), dislikes at the threshold and more dislikes than likes.
+ */
+export function voteSkips(enabled: boolean, voters: number, likes: number, dislikes: number): boolean {
+  return enabled && voters >= VOTE_SKIP_MIN_LISTENERS && dislikes >= voteSkipThreshold(voters) && dislikes > likes;
 }
 
 /** The stage's proto3 JSON form (the form the patches apply to). */
@@ -131,6 +165,7 @@ export function applyAction(stage: Stage, action: StageAction, now: Date): Stage
       votes: clone(StageVotesSchema, s.votes!),
       reason,
       endedAt: now,
+      threshold: s.voteSkip!.threshold,
     });
     s.play = undefined;
     s.votes = create(StageVotesSchema, {});
@@ -146,6 +181,7 @@ export function applyAction(stage: Stage, action: StageAction, now: Date): Stage
     if (index < 0) return false;
     if (s.play?.djUuid === user) endPlay(reason);
     s.seats = s.seats.filter((seat) => seat.userUuid !== user);
+    effects.push({ kind: "seatLeft", user, reason: reason === "removed" ? "removed" : "left" });
     return true;
   };
   const currentPlay = (playId: string | undefined) => {
@@ -155,8 +191,11 @@ export function applyAction(stage: Stage, action: StageAction, now: Date): Stage
   };
   const refreshThreshold = () => {
     const voters = Math.max(0, s.listeners!.users - (s.play ? 1 : 0));
-    s.voteSkip!.threshold = voteSkipThreshold(voters);
-    if (s.play && s.voteSkip!.enabled && s.voteSkip!.dislikes >= s.voteSkip!.threshold) endPlay("voteSkipped");
+    const vs = s.voteSkip!;
+    vs.threshold = voteSkipThreshold(voters);
+    vs.minListeners = VOTE_SKIP_MIN_LISTENERS;
+    vs.active = vs.enabled && voters >= VOTE_SKIP_MIN_LISTENERS;
+    if (s.play && voteSkips(vs.enabled, voters, s.votes!.likes, s.votes!.dislikes)) endPlay("voteSkipped");
   };
 
   switch (action.kind) {
@@ -166,6 +205,7 @@ export function applyAction(stage: Stage, action: StageAction, now: Date): Stage
         throw new ConnectError("Already in a DJ seat", Code.AlreadyExists);
       if (s.seats.length >= seatCount(s.room)) throw conflict("No free DJ seat");
       s.seats.push(create(StageSeatSchema, { userUuid: action.user, since: timestampFromDate(now) }));
+      effects.push({ kind: "seatTaken", user: action.user });
       break;
     }
     case "leaveSeat":
@@ -238,7 +278,7 @@ export function applyAction(stage: Stage, action: StageAction, now: Date): Stage
       s.room = create(StageRoomSchema, action.room);
       // Fewer seats: the last DJs step down (never the one who plays, in the first seat).
       const seats = seatCount(s.room);
-      while (s.seats.length > seats) s.seats.pop();
+      while (s.seats.length > seats) effects.push({ kind: "seatLeft", user: s.seats.pop()!.userUuid, reason: "left" });
       if (s.play && s.seats[0]?.userUuid !== s.play.djUuid) endPlay("room");
       break;
     }
@@ -300,4 +340,40 @@ export function canDj(djType: string, roles: readonly string[]): boolean {
 /** Whether the roles may moderate the stage (skip, remove a DJ, vote-skip switch). */
 export function canModerate(roles: readonly string[]): boolean {
   return ["owner", "coOwner", "moderator", "globalModerator", "staff", "superUser"].some((r) => roles.includes(r));
+}
+
+/** The ends of a play the room is told about (a natural end, or the DJ leaving, is said otherwise or not at all). */
+const SKIP_ACTIVITIES: Partial<Record<EndReason, RoomActivityKind>> = {
+  voteSkipped: RoomActivityKind.VOTE_SKIPPED,
+  moderatorSkipped: RoomActivityKind.MODERATOR_SKIPPED,
+  skipped: RoomActivityKind.DJ_SKIPPED,
+};
+
+/** What of a change the room is told (issue 25): every end that is not a natural one, and the booth's comings and goings. */
+export function roomActivities(effects: StageEffect[], by: string): MessageInitShape<typeof RoomActivitySchema>[] {
+  const out: MessageInitShape<typeof RoomActivitySchema>[] = [];
+  for (const effect of effects) {
+    if (effect.kind === "seatTaken") {
+      out.push({ kind: RoomActivityKind.SEAT_TAKEN, userUuid: effect.user });
+    } else if (effect.kind === "seatLeft") {
+      out.push(
+        effect.reason === "removed"
+          ? { kind: RoomActivityKind.REMOVED_FROM_SEAT, userUuid: effect.user, byUuid: by }
+          : { kind: RoomActivityKind.SEAT_LEFT, userUuid: effect.user },
+      );
+    } else if (effect.kind === "songEnded") {
+      const kind = SKIP_ACTIVITIES[effect.reason];
+      if (kind === undefined) continue;
+      out.push({
+        kind,
+        userUuid: effect.play.djUuid,
+        byUuid: effect.reason === "moderatorSkipped" ? by : "",
+        likes: effect.votes.likes,
+        dislikes: effect.votes.dislikes,
+        threshold: effect.threshold,
+        songTitle: effect.play.song?.trackName ?? "",
+      });
+    }
+  }
+  return out;
 }

@@ -197,6 +197,11 @@ export class RoomHub {
     this.listeners.delete(listener);
   }
 
+  /** Sends a message to every stream of the room (room activity). */
+  broadcast(message: Outgoing): void {
+    for (const l of this.listeners) l.send(message);
+  }
+
   /** Sends the kick to the user's streams, which then end. */
   kick(user: string, kicked: MessageInitShape<typeof KickedSchema>): void {
     const message = outgoing({ case: "kicked", value: kicked });

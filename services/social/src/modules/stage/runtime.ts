@@ -5,7 +5,7 @@
 // when the holder dies its lease expires and another instance with the room takes over. Every change is a
 // compare-and-set, so two instances never both advance the same song.
 import { randomUUID } from "node:crypto";
-import { create, fromBinary, type MessageInitShape } from "@bufbuild/protobuf";
+import { create, fromBinary, toBinary, type MessageInitShape } from "@bufbuild/protobuf";
 import { timestampDate, timestampFromDate, type Timestamp } from "@bufbuild/protobuf/wkt";
 import { Code, ConnectError, type Client } from "@connectrpc/connect";
 import type { MikroORM } from "@mikro-orm/postgresql";
@@ -31,11 +31,18 @@ import type { RoomService } from "@tt/proto/tt/room/v1/room_service_pb";
 import type { RoomUserRoleService } from "@tt/proto/tt/room/v1/room_user_role_service_pb";
 import { ChatEventSchema } from "@tt/proto/tt/social/v1/chat_pb";
 import { PlayedSongSchema, SongPlayedSchema, SongStartedSchema } from "@tt/proto/tt/social/v1/events_pb";
-import type { KickedSchema, Stage, StagePlay } from "@tt/proto/tt/social/v1/stage_pb";
+import {
+  RoomActivityKind,
+  RoomActivitySchema,
+  type KickedSchema,
+  type Stage,
+  type StagePlay,
+} from "@tt/proto/tt/social/v1/stage_pb";
 import type { JoinResponse } from "@tt/proto/tt/social/v1/stage_service_pb";
 import type { Logger } from "pino";
 import type { StageConfig } from "../../config.ts";
 import {
+  activitySubject,
   blocksSubject,
   chatUserSubject,
   kickSubject,
@@ -43,7 +50,14 @@ import {
   resetSubject,
   stagePatchSubject,
 } from "../../subjects.ts";
-import { DANCEFLOOR_CAP, type EndReason, type RoomSettings, type StageAction, type StageEffect } from "./domain.ts";
+import {
+  DANCEFLOOR_CAP,
+  roomActivities,
+  type EndReason,
+  type RoomSettings,
+  type StageAction,
+  type StageEffect,
+} from "./domain.ts";
 import { blockedBy } from "../chat/chat-store.ts";
 import { Listener, outgoing, RoomHub } from "./hub.ts";
 import { PRESENCE_HEARTBEAT_MS, PresenceStore, type RoomPresence } from "./presence.ts";
@@ -296,15 +310,21 @@ export class StageRuntime {
     return result.stage;
   }
 
-  /** Writes the played-song events of a change (outbox: SongStarted, SongPlayed). */
+  /**
+   * Writes the played-song events of a change (outbox: SongStarted, SongPlayed) and announces to the room what was
+   * not a natural song end (RoomActivity: skips, seats taken and left).
+   */
   async writeEvents(stage: Stage, effects: StageEffect[], by: string): Promise<void> {
     if (effects.length === 0) return;
+    await this.announce(stage.room?.uuid ?? "", roomActivities(effects, by));
+    const plays = effects.filter((e) => e.kind === "songStarted" || e.kind === "songEnded");
+    if (plays.length === 0) return;
     const room = stage.room!;
     const listeners = stage.listeners?.users ?? 0;
     const guests = stage.listeners?.guests ?? 0;
     try {
       await this.deps.orm.em.fork().transactional(async (em) => {
-        for (const effect of effects) {
+        for (const effect of plays) {
           const common = {
             roomUuid: room.uuid,
             roomSlug: room.slug,
@@ -339,6 +359,21 @@ export class StageRuntime {
     } catch (err) {
       // The stage has moved on; an event that could not be written is logged, never retried into a second play.
       this.logger.error({ err, room: room.uuid }, "could not write the stage's events");
+    }
+  }
+
+  /** Sends room activities to every join stream of the room (on every instance; ephemeral, not stored). */
+  async announce(roomUuid: string, activities: MessageInitShape<typeof RoomActivitySchema>[]): Promise<void> {
+    if (!roomUuid) return;
+    for (const activity of activities) {
+      try {
+        await this.deps.bus.publish(
+          activitySubject(roomUuid),
+          toBinary(RoomActivitySchema, create(RoomActivitySchema, activity)),
+        );
+      } catch (err) {
+        this.logger.warn({ err, room: roomUuid }, "could not announce a room activity");
+      }
     }
   }
 
@@ -421,6 +456,10 @@ export class StageRuntime {
         [
           [kickSubject(roomUuid), (data) => this.onKick(roomUuid, data)],
           [resetSubject(roomUuid), (data) => hub.reset(new TextDecoder().decode(data) || "restarted")],
+          [
+            activitySubject(roomUuid),
+            (data) => hub.broadcast(outgoing({ case: "activity", value: fromBinary(RoomActivitySchema, data) })),
+          ],
         ],
       );
       held = { hub, refs: 0 };
@@ -576,7 +615,18 @@ export class StageRuntime {
     reason: string,
   ): Promise<void> {
     const kick = { user, by, reason, ...(until ? { until: timestampDate(until).toISOString() } : {}) };
+    // The room is told when the user was in it (a listener on any instance; read before their streams end).
+    const present = await this.presence.read(roomUuid).catch(() => null);
     await this.deps.bus.publish(kickSubject(roomUuid), new TextEncoder().encode(JSON.stringify(kick)));
+    if (present?.users.some((u) => u.user === user)) {
+      await this.announce(roomUuid, [
+        {
+          kind: reason === "banned" ? RoomActivityKind.BANNED : RoomActivityKind.KICKED,
+          userUuid: user,
+          byUuid: by,
+        },
+      ]);
+    }
     const current = await this.store.read(roomUuid);
     if (!current?.stage.seats.some((s) => s.userUuid === user)) return;
     const result = await this.store.apply(roomUuid, (stage) =>

@@ -12,7 +12,7 @@ import { RoomService } from "@tt/proto/tt/room/v1/room_service_pb";
 import { AdminService } from "@tt/proto/tt/room/v1/admin_service_pb";
 import { RoomUserRoleService } from "@tt/proto/tt/room/v1/room_user_role_service_pb";
 import { ChatEventSchema } from "@tt/proto/tt/social/v1/chat_pb";
-import { StageSchema, type Stage } from "@tt/proto/tt/social/v1/stage_pb";
+import { RoomActivityKind, StageSchema, type Stage } from "@tt/proto/tt/social/v1/stage_pb";
 import { StageService, type JoinResponse } from "@tt/proto/tt/social/v1/stage_service_pb";
 import { AuthService } from "@tt/proto/tt/user/v1/auth_service_pb";
 import { roomServiceDefinition } from "@tt/room-service";
@@ -402,6 +402,46 @@ describe("the live stage", () => {
       process.off("warning", onWarning);
     }
   }, 120_000);
+
+  it("vote-skip waits for three listeners besides the DJ and announces the skip to the room and the DJ", async () => {
+    const dj = await account();
+    const [l1, l2, l3] = [await account(), await account(), await account()];
+    const room = (await h.client(RoomService, { token: dj.token }).createRoom({ name: `Skip ${randomUUID()}` })).room!;
+    await queueSongs(dj.token, [300, 300]);
+    const stage = (token: string) => h.client(StageService, { token });
+    const djStream = watch(dj.token, room.uuid);
+    const s1 = watch(l1.token, room.uuid);
+    await s1.until((s) => (s.listeners?.users ?? 0) >= 2);
+    await stage(dj.token).takeSeat({ room: room.uuid });
+    const alone = await s1.until((s) => s.play?.djUuid === dj.uuid);
+    expect(alone.voteSkip).toMatchObject({ enabled: true, active: false, minListeners: 3 });
+    // One listener alone with the DJ: a dislike is counted and the song plays on.
+    const disliked = await stage(l1.token).dislike({ room: room.uuid, playId: alone.play!.playId });
+    expect(disliked.stage!.play?.playId).toBe(alone.play!.playId);
+    expect(disliked.stage!.voteSkip!.dislikes).toBe(1);
+
+    const s2 = watch(l2.token, room.uuid);
+    const s3 = watch(l3.token, room.uuid);
+    const full = await s3.until((s) => (s.listeners?.users ?? 0) >= 4 && s.voteSkip?.active === true);
+    expect(full.voteSkip!.threshold).toBe(2);
+    expect(full.play?.playId).toBe(alone.play!.playId);
+    await stage(l2.token).dislike({ room: room.uuid, playId: alone.play!.playId });
+    await s3.until((s) => s.play?.playId !== alone.play!.playId);
+
+    const skipAnnounced = (messages: JoinResponse[]) =>
+      messages.find((m) => m.kind.case === "activity" && m.kind.value.kind === RoomActivityKind.VOTE_SKIPPED);
+    for (const stream of [djStream, s3, s1]) {
+      await stream.until(() => skipAnnounced(stream.messages) !== undefined);
+      const m = skipAnnounced(stream.messages)!;
+      expect(m.kind.value).toMatchObject({ userUuid: dj.uuid, dislikes: 2, threshold: 2, likes: 0 });
+    }
+    // The DJ taking the seat was announced too.
+    expect(
+      s1.messages.some((m) => m.kind.case === "activity" && m.kind.value.kind === RoomActivityKind.SEAT_TAKEN),
+    ).toBe(true);
+    for (const stream of [djStream, s1, s2, s3]) stream.close();
+    await Promise.all([djStream.done, s1.done, s2.done, s3.done]);
+  });
 
   it("answers the clock and refuses unknown rooms", async () => {
     const res = await h.client(StageService).getClock({ clientTime: timestampFromDate(new Date()) });
