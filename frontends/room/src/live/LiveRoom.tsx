@@ -677,7 +677,12 @@ export function LiveRoom({
           )}
         </div>
       )}
-      <PersonCard room={roomId} me={me} isModerator={permissions.isModerator} seats={stage?.seats.map((s) => s.userUuid)} />
+      <PersonCard
+        room={roomId}
+        me={me}
+        isModerator={permissions.isModerator}
+        seats={stage?.seats.map((s) => s.userUuid)}
+      />
     </section>
   );
 }

@@ -230,7 +230,9 @@ export function createFakeSocial(): FakeSocial {
               roomUuid: request.roomId,
               userUuid: grant.userUuid,
               role: grant.role,
-              ...("expiresAt" in grant && grant.expiresAt ? { expiresAt: timestampFromMs(grant.expiresAt.getTime()) } : {}),
+              ...("expiresAt" in grant && grant.expiresAt
+                ? { expiresAt: timestampFromMs(grant.expiresAt.getTime()) }
+                : {}),
             }));
           return { roles: grants.map((grant) => grant.role), grants };
         },

@@ -5,7 +5,7 @@ import { useAppTranslation, useErrorText } from "@tt/web-kit";
 import { Avatar, Badge, Input, useFormat, useNames } from "@tt/web-kit/ui";
 import { VirtualList } from "@tt/web-kit/virtual";
 import { Search, Users } from "lucide-react";
-import { useDeferredValue, useEffect, useId, useMemo, useState } from "react";
+import { memo, useDeferredValue, useEffect, useId, useMemo, useState } from "react";
 import { PROFILE_BATCH, PROFILE_STALE_MS, useProfileClient, useStageClient } from "../api.ts";
 import { useAvatarImages } from "../Avatar.tsx";
 import { LISTENER_PAGE, peopleKeys } from "./api.ts";
@@ -40,9 +40,10 @@ type Row =
 /**
  * The people panel (issue 25): the DJs in seat order, the room's moderators who are here, then the listeners —
  * friends and the DJs you follow first — searchable by nickname and virtualised, so 10,000 rows scroll smoothly.
- * Each row opens the person's card.
+ * Each row opens the person's card. Memoised: the live room re-renders on its clock; the panel only when the stage
+ * changes.
  */
-export function PeoplePanel({ room, stage, me, height = 420 }: PeoplePanelProps) {
+export const PeoplePanel = memo(function PeoplePanel({ room, stage, me, height = 420 }: PeoplePanelProps) {
   const { t } = useAppTranslation(PEOPLE_NAMESPACE, peopleTranslations);
   const format = useFormat();
   const names = useNames();
@@ -74,10 +75,11 @@ export function PeoplePanel({ room, stage, me, height = 420 }: PeoplePanelProps)
     retry: false,
   });
   const { hasNextPage, isFetchingNextPage, fetchNextPage } = listeners;
-  // A search looks through every listener: the pages are fetched on while one is typed.
+  const pageCount = listeners.data?.pages.length ?? 0;
+  // A search looks through every listener: the pages are fetched on while one is typed (one more per page arrived).
   useEffect(() => {
     if (query && hasNextPage && !isFetchingNextPage) void fetchNextPage({ cancelRefetch: false });
-  }, [query, hasNextPage, isFetchingNextPage, fetchNextPage]);
+  }, [query, hasNextPage, isFetchingNextPage, fetchNextPage, pageCount]);
 
   const roles = useRoomRoles(room);
   const { friends, followed } = useMyLists(me);
@@ -232,7 +234,7 @@ export function PeoplePanel({ room, stage, me, height = 420 }: PeoplePanelProps)
       )}
     </section>
   );
-}
+});
 
 function PersonRow({
   uuid,

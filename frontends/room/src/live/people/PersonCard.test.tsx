@@ -22,7 +22,7 @@ function render(social: FakeSocial, me: string | undefined, isModerator = false,
 async function open(user: string): Promise<HTMLElement> {
   act(() => openPersonCard(user));
   const dialog = await screen.findByRole("dialog");
-  await within(dialog).findByRole("heading", { name: user === DJ_UUID ? "DJ Nightjar" : /./ });
+  await within(dialog).findByRole("heading", { level: 2, name: user === DJ_UUID ? "DJ Nightjar" : /./ });
   return dialog;
 }
 
@@ -39,7 +39,9 @@ describe("the profile card (issue 25)", () => {
     render(social, LISTENER_UUID);
     const dialog = await open(DJ_UUID);
     expect(within(dialog).getByRole("heading", { name: "DJ Nightjar" })).toBeTruthy();
-    await waitFor(() => expect(within(dialog).getByRole("img", { name: "DJ Nightjar" }).getAttribute("src")).toBe(DJ_AVATAR_IMAGE));
+    await waitFor(() =>
+      expect(within(dialog).getByRole("img", { name: "DJ Nightjar" }).getAttribute("src")).toBe(DJ_AVATAR_IMAGE),
+    );
     // The owner of the room, in the booth now: in words, never an internal name.
     const roles = within(dialog).getByLabelText("Role in this room");
     await waitFor(() => expect(roles.textContent).toContain("Owner"));
@@ -118,7 +120,7 @@ describe("the profile card (issue 25)", () => {
     social.nicknames.set(LISTENER_UUID, "Robin");
     render(social, MOD_UUID, true);
     const dialog = await open(LISTENER_UUID);
-    await within(dialog).findByRole("heading", { name: "Robin" });
+    await within(dialog).findByRole("heading", { level: 2, name: "Robin" });
     const moderation = within(dialog).getByRole("region", { name: "Moderation" });
     expect(
       within(moderation)
@@ -197,6 +199,8 @@ describe("the profile card (issue 25)", () => {
     const dialog = await open(DJ_UUID);
     expect(await within(dialog).findByRole("button", { name: "Seguir" })).toBeTruthy();
     expect(within(dialog).getByRole("button", { name: "Mensaje" })).toBeTruthy();
-    await waitFor(() => expect(within(dialog).getByLabelText("Papel en esta sala").textContent).toContain("En la cabina"));
+    await waitFor(() =>
+      expect(within(dialog).getByLabelText("Papel en esta sala").textContent).toContain("En la cabina"),
+    );
   });
 });

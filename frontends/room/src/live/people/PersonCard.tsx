@@ -132,7 +132,13 @@ const GRANTABLE = ["dj", "moderator"] as const;
 type Grantable = (typeof GRANTABLE)[number];
 
 const MINUTE = 60_000;
-const DURATIONS = { m15: 15 * MINUTE, h1: 60 * MINUTE, d1: 1440 * MINUTE, d7: 7 * 1440 * MINUTE, d30: 30 * 1440 * MINUTE };
+const DURATIONS = {
+  m15: 15 * MINUTE,
+  h1: 60 * MINUTE,
+  d1: 1440 * MINUTE,
+  d7: 7 * 1440 * MINUTE,
+  d30: 30 * 1440 * MINUTE,
+};
 type Duration = keyof typeof DURATIONS | "forever";
 
 /** A moderator's action waiting for its confirmation. */
@@ -420,9 +426,7 @@ function PersonCardDialog({
                   variant="secondary"
                   icon={<UserPlus aria-hidden="true" />}
                   disabled={act.isPending || friendship.isPending || isBlocked}
-                  onClick={() =>
-                    run(() => friends.sendFriendInvitation({ userId: user }), t("card.invited", { name }))
-                  }
+                  onClick={() => run(() => friends.sendFriendInvitation({ userId: user }), t("card.invited", { name }))}
                 >
                   {t("card.invite")}
                 </Button>
