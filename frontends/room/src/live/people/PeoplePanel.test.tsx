@@ -68,7 +68,7 @@ describe("the people panel (issue 25)", () => {
         "Ben",
       ]),
     );
-    expect(screen.getByTestId("people-count").textContent).toBe("7 and 2 guests");
+    expect(screen.getByTestId("people-count").textContent).toBe("7 listening, 2 guests");
     // Each row opens the person's card.
     const opened: string[] = [];
     stop = onOpenPersonCard((user) => opened.push(user));

@@ -173,8 +173,9 @@ export const PeoplePanel = memo(function PeoplePanel({ room, stage, me, height =
         </h2>
         <span className="tt-muted tt-people-panel__count" data-testid="people-count">
           <Users aria-hidden="true" />
-          {format.number(stage.listeners?.users ?? 0)}
-          {guests > 0 && ` ${t("panel.guests", { count: guests })}`}
+          {guests > 0
+            ? t("panel.countGuests", { users: format.number(listenerCount), count: guests })
+            : t("panel.count", { users: format.number(listenerCount) })}
         </span>
       </div>
       <label className="tt-people-panel__search" htmlFor={searchId}>
