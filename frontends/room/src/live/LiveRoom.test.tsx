@@ -290,19 +290,19 @@ describe("the live room (issue 14)", () => {
     const seats = await screen.findByRole("list", { name: "DJ booth" });
     // In the booth the avatar is decoration beside the DJ's name: the merch image they wear.
     await waitFor(() => expect(seats.querySelector("img")?.getAttribute("src")).toBe(DJ_AVATAR_IMAGE));
-    const dancefloor = screen.getByRole("list", { name: "Dancefloor" });
-    // On the dancefloor each avatar is named by the person's nickname: the merch image, else the default generated
-    // from their id (an SVG drawn in the page), also for an avatar the merch service no longer knows.
+    const dancefloor = screen.getByRole("list", { name: "People in the room" });
+    // In the people panel each person is named by their nickname beside their avatar: the merch image, else the
+    // default generated from their id (an SVG drawn in the page), also for an avatar the merch service no longer knows.
     await waitFor(() =>
       expect(
         within(dancefloor)
-          .getAllByRole("img")
-          .map((img) => [
-            img.getAttribute("alt"),
-            img.getAttribute("src")?.startsWith("data:image/svg+xml") ? "generated" : img.getAttribute("src"),
-          ]),
+          .getAllByRole("button")
+          .map((row) => {
+            const src = row.querySelector("img")?.getAttribute("src");
+            return [row.textContent, src?.startsWith("data:image/svg+xml") ? "generated" : src];
+          }),
       ).toEqual([
-        ["DJ Nightjar", DJ_AVATAR_IMAGE],
+        ["DJ NightjarDJ", DJ_AVATAR_IMAGE],
         ["You", "generated"],
         ["Someone", "generated"],
         ["Someone", DJ_AVATAR_IMAGE],
@@ -320,7 +320,7 @@ describe("the live room (issue 14)", () => {
     await waitFor(() => expect(seats.querySelector("img")?.getAttribute("src")).toMatch(/^data:image\/svg\+xml/));
   });
 
-  it("gives a moderator a menu on each DJ and listener: kick and ban are confirmed first", async () => {
+  it("gives a moderator a menu on each DJ, kick and ban confirmed first, and each person's card", async () => {
     const social = createFakeSocial();
     playing(social);
     social.change((stage) => (stage.dancefloor = [DJ_UUID, LISTENER_UUID]));
@@ -347,13 +347,13 @@ describe("the live room (issue 14)", () => {
       }),
     );
     await waitFor(() => expect(toastTitles()).toContain("DJ Nightjar was kicked"));
-    // The listener's own avatar has no menu; the moderator's menu on a listener offers kick and ban.
-    const dancefloor = screen.getByRole("list", { name: "Dancefloor" });
-    expect(
-      within(dancefloor)
-        .getAllByRole("button")
-        .map((button) => button.getAttribute("aria-label")),
-    ).toEqual(["Actions for DJ Nightjar"]);
+    // A person in the people panel opens their card, where the moderator's actions are.
+    const people = screen.getByRole("list", { name: "People in the room" });
+    fireEvent.click(within(people).getByRole("button", { name: /^DJ Nightjar/ }));
+    const card = await screen.findByRole("dialog", { name: "DJ Nightjar" });
+    const moderation = within(card).getByRole("region", { name: "Moderation" });
+    expect(within(moderation).getByRole("button", { name: "Kick…" })).toBeTruthy();
+    expect(within(moderation).getByRole("button", { name: "Ban…" })).toBeTruthy();
   });
 
   it("sets the room's volume with the slider and mutes with a pressed button", async () => {

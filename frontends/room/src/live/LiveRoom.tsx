@@ -29,7 +29,7 @@ import {
   type ReactNode,
 } from "react";
 import { Badge, Button, Card, toast, useFormat, useNames } from "@tt/web-kit/ui";
-import { Info, Play, RefreshCw, ShieldX, Users } from "lucide-react";
+import { Info, Play, RefreshCw, ShieldX } from "lucide-react";
 import { useProfiles } from "../lib/people.ts";
 import { ErrorText } from "../lib/ui.tsx";
 import {
@@ -41,13 +41,14 @@ import {
   useProviderTokenClient,
   useStageClient,
 } from "./api.ts";
-import { Avatar, useAvatarImages } from "./Avatar.tsx";
+import { useAvatarImages } from "./Avatar.tsx";
 import { Booth } from "./Booth.tsx";
 import { LiveAudio } from "./LiveAudio.tsx";
 import type { LiveAudioEngine } from "./live-audio.ts";
 import { LIVE_NAMESPACE, liveTranslations } from "./locales.ts";
-import { ModerationMenu } from "./ModerationMenu.tsx";
 import { NowPlaying } from "./NowPlaying.tsx";
+import { PeoplePanel } from "./people/PeoplePanel.tsx";
+import { PersonCard } from "./people/PersonCard.tsx";
 import { QueuePanel } from "./QueuePanel.tsx";
 import type { JoinStream } from "./stage-connection.ts";
 import { countPreviewSong, PREVIEW_SONG_LIMIT, previewSongsPlayed, type KickDetails } from "./storage.ts";
@@ -663,48 +664,7 @@ export function LiveRoom({
       {stage && (
         <div className="tt-live-more">
           {me !== undefined && <QueuePanel refreshKey={playId ?? ""} />}
-          <section className="tt-card tt-live-listeners" aria-labelledby="live-listeners">
-            <div className="tt-live-section-head">
-              <h2 id="live-listeners" className="tt-live-eyebrow">
-                {t("listeners")}
-              </h2>
-              <span className="tt-muted tt-live-hint" data-testid="live-listeners">
-                <Users aria-hidden="true" className="tt-live-inline-icon" />
-                {t("listenerCount", { users: stage.listeners?.users ?? 0, guests: stage.listeners?.guests ?? 0 })}
-              </span>
-            </div>
-            {stage.dancefloor.length === 0 ? (
-              <p className="tt-muted tt-live-hint">{t("nobody")}</p>
-            ) : (
-              <ul className="tt-live-dancefloor" aria-label={t("dancefloor")}>
-                {stage.dancefloor.map((user) => {
-                  const name = nameOf(user);
-                  return (
-                    <li key={user} title={name}>
-                      {permissions.isModerator && user !== me ? (
-                        <ModerationMenu
-                          room={roomId}
-                          user={user}
-                          name={name}
-                          trigger={
-                            <button
-                              type="button"
-                              className="tt-live-person"
-                              aria-label={t("moderation.actionsFor", { name })}
-                            >
-                              <Avatar uuid={user} name={name} imageUrl={avatarOf(user)} size="md" decorative />
-                            </button>
-                          }
-                        />
-                      ) : (
-                        <Avatar uuid={user} name={name} imageUrl={avatarOf(user)} size="md" />
-                      )}
-                    </li>
-                  );
-                })}
-              </ul>
-            )}
-          </section>
+          <PeoplePanel room={roomId} stage={stage} me={me} />
           {(recent.data?.length ?? 0) > 0 && (
             <section className="tt-card tt-live-recent" aria-labelledby="live-recent">
               <h2 id="live-recent" className="tt-live-eyebrow">
@@ -723,6 +683,12 @@ export function LiveRoom({
           )}
         </div>
       )}
+      <PersonCard
+        room={roomId}
+        me={me}
+        isModerator={permissions.isModerator}
+        seats={stage?.seats.map((s) => s.userUuid)}
+      />
     </section>
   );
 }

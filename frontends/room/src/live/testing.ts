@@ -9,6 +9,7 @@ import { JoinResponseSchema, type JoinResponse } from "@tt/proto/tt/social/v1/st
 import { createPatch } from "rfc6902";
 import { RoomUserRoleService } from "../api.ts";
 import { AvatarService, CrateService, ProfileService, ProviderTokenService, StageService } from "./api.ts";
+import { createFakePeople, type FakePeople } from "./people/testing.ts";
 
 export const ROOM_UUID = "00000000-0000-4000-8000-000000000001";
 export const DJ_UUID = "00000000-0000-4000-8000-0000000000d1";
@@ -36,6 +37,16 @@ export interface FakeSocial {
   send(message: MessageInitShape<typeof JoinResponseSchema>): void;
   /** How many join streams were opened. */
   joins(): number;
+  /** The room's role grants (owner, moderators, DJs, restrictions) the role service answers and changes. */
+  roles: { userUuid: string; role: string; expiresAt?: Date }[];
+  /** Methods the fake refuses, with the server's message (PermissionDenied). */
+  refusals: Map<string, string>;
+  /** Nicknames of users other than the DJ (GetProfiles answers them). */
+  nicknames: Map<string, string>;
+  /** The signed-in listeners ListListeners pages through; the stage's dancefloor when unset. */
+  listeners?: string[];
+  /** Follows, friends and blocks (issue 25's people). */
+  people: FakePeople;
 }
 
 export function demoSong(init: MessageInitShape<typeof CrateSongSchema> = {}): CrateSong {
@@ -71,6 +82,10 @@ export function createFakeSocial(): FakeSocial {
     avatarIds: new Map([[DJ_UUID, DJ_AVATAR]]),
     avatarImages: new Map([[DJ_AVATAR, DJ_AVATAR_IMAGE]]),
     joins: () => opened,
+    roles: [],
+    refusals: new Map(),
+    nicknames: new Map(),
+    people: createFakePeople(),
     change(mutate) {
       const before = toJson(StageSchema, fake.stage);
       mutate(fake.stage);
@@ -87,8 +102,11 @@ export function createFakeSocial(): FakeSocial {
       for (const push of streams) push(message);
     },
     routes(router) {
-      const record = (method: string, context: HandlerContext, input: unknown) =>
+      const record = (method: string, context: HandlerContext, input: unknown) => {
         calls.push({ method, caller: callerOf(context), input });
+        const refusal = fake.refusals.get(method);
+        if (refusal !== undefined) throw new ConnectError(refusal, Code.PermissionDenied);
+      };
       const done = () => ({ stage: fake.stage });
       router.service(StageService, {
         async *join(request, context) {
@@ -159,6 +177,21 @@ export function createFakeSocial(): FakeSocial {
           record("Grab", context, request);
           return done();
         },
+        removeFromSeat(request, context) {
+          record("RemoveFromSeat", context, request);
+          fake.change((s) => (s.seats = s.seats.filter((seat) => seat.userUuid !== request.user)));
+          return done();
+        },
+        listListeners(request, context) {
+          record("ListListeners", context, request);
+          const all = fake.listeners ?? fake.stage.dancefloor;
+          const limit = request.limit || 50;
+          return {
+            listeners: all.slice(request.offset, request.offset + limit).map((userUuid) => ({ userUuid })),
+            total: all.length,
+            guests: fake.stage.listeners?.guests ?? 0,
+          };
+        },
       });
       router.service(RoomUserRoleService, {
         kickUserFromRoom(request, context) {
@@ -167,7 +200,41 @@ export function createFakeSocial(): FakeSocial {
         },
         grantRoomRole(request, context) {
           record("GrantRoomRole", context, request);
+          fake.roles.push({
+            userUuid: request.userId,
+            role: request.role,
+            ...(request.expiresAt ? { expiresAt: new Date(Number(request.expiresAt.seconds) * 1000) } : {}),
+          });
           return {};
+        },
+        removeRoomRole(request, context) {
+          record("RemoveRoomRole", context, request);
+          const at = fake.roles.findIndex((grant) => grant.userUuid === request.userId && grant.role === request.role);
+          if (at < 0) throw new ConnectError("Role not found", Code.NotFound);
+          fake.roles.splice(at, 1);
+          return {};
+        },
+        listRoomRoles(request, context) {
+          record("ListRoomRoles", context, request);
+          const roles = [{ userUuid: fake.stage.room?.ownerUuid ?? "", role: "owner" }, ...fake.roles]
+            .filter((grant) => !["banned", "kicked", "chatDisabled", "djDisabled"].includes(grant.role))
+            .map((grant) => ({ roomUuid: request.roomId, userUuid: grant.userUuid, role: grant.role }));
+          return { roles, total: roles.length };
+        },
+        getUserRoomRoles(request, context) {
+          record("GetUserRoomRoles", context, request);
+          const grants = [{ userUuid: fake.stage.room?.ownerUuid ?? "", role: "owner" }, ...fake.roles]
+            .filter((grant) => grant.userUuid === request.userId)
+            .map((grant, index) => ({
+              id: `grant-${index}`,
+              roomUuid: request.roomId,
+              userUuid: grant.userUuid,
+              role: grant.role,
+              ...("expiresAt" in grant && grant.expiresAt
+                ? { expiresAt: timestampFromMs(grant.expiresAt.getTime()) }
+                : {}),
+            }));
+          return { roles: grants.map((grant) => grant.role), grants };
         },
       });
       router.service(ProfileService, {
@@ -175,10 +242,10 @@ export function createFakeSocial(): FakeSocial {
           record("GetProfiles", context, request);
           return {
             profiles: request.users
-              .filter((user) => user === DJ_UUID || fake.avatarIds.has(user))
+              .filter((user) => user === DJ_UUID || fake.avatarIds.has(user) || fake.nicknames.has(user))
               .map((uuid) => ({
                 uuid,
-                nickname: uuid === DJ_UUID ? "DJ Nightjar" : "",
+                nickname: uuid === DJ_UUID ? "DJ Nightjar" : (fake.nicknames.get(uuid) ?? ""),
                 avatarId: fake.avatarIds.get(uuid) ?? "",
               })),
           };
@@ -188,6 +255,7 @@ export function createFakeSocial(): FakeSocial {
           return { userData: { allowExplicitAudio: fake.allowExplicitAudio } };
         },
       });
+      fake.people.routes(router);
       router.service(AvatarService, {
         getAvatar(request, context) {
           record("GetAvatar", context, request);

@@ -26,6 +26,7 @@ import {
   Users,
   X,
 } from "lucide-react";
+import { useEffect } from "react";
 import { Link, useParams } from "../router.tsx";
 import {
   socialKeys,
@@ -84,6 +85,16 @@ export function ProfilePage() {
     queryFn: () => exists(() => blocks.getBlockedUser({ id: target })),
   });
   const name = nameOf(profile.data ?? undefined);
+  // The browser's tab and history say whose profile this is: the nickname, never the id in the address.
+  const nickname = profile.data?.nickname;
+  useEffect(() => {
+    if (!nickname) return;
+    const before = document.title;
+    document.title = before ? t("profile.documentTitle", { name: nickname, site: before }) : nickname;
+    return () => {
+      document.title = before;
+    };
+  }, [nickname, t]);
   const act = useMutation({
     mutationFn: async ({ action }: { action: () => Promise<unknown>; done: string }) => {
       await action();

@@ -105,8 +105,11 @@ describe("shell social screens", () => {
 
   it("follows a DJ, invites them as a friend and blocks them from their profile, each told by a toast", async () => {
     const { social, render, dj, user } = setup((dj) => `/users/${dj}`);
+    document.title = "Turntable";
     render();
     expect(await screen.findByRole("heading", { level: 1, name: "dj" })).toBeTruthy();
+    // The page is titled with the nickname (the browser's tab too), never the id in its address.
+    await waitFor(() => expect(document.title).toBe("dj · Turntable"));
     await user.click(await screen.findByRole("button", { name: "Follow this DJ" }));
     expect(await screen.findByRole("button", { name: "Unfollow" })).toBeTruthy();
     expect(await screen.findByText("You follow dj.")).toBeTruthy();
