@@ -1,6 +1,6 @@
 import { create } from "@bufbuild/protobuf";
 import { StageSchema, type Stage } from "@tt/proto/tt/social/v1/stage_pb";
-import { fireEvent, screen, within } from "@testing-library/react";
+import { fireEvent, screen, waitFor, within } from "@testing-library/react";
 import { renderWithKit } from "@tt/web-kit/testing";
 import { afterEach, describe, expect, it } from "vitest";
 import { Booth } from "../Booth.tsx";
@@ -74,9 +74,12 @@ describe("the venue (issue 25)", () => {
     async (design) => {
       const stage = stageOf({ design, numberOfDjs: 4 });
       const { container } = renderWithKit(
-        <Venue design={design} booth={booth(stage)} floor={<Crowd stage={stage} nameOf={nameOf} avatarOf={avatarOf} />} />,
+        <Venue
+          design={design}
+          booth={booth(stage)}
+          floor={<Crowd stage={stage} nameOf={nameOf} avatarOf={avatarOf} />}
+        />,
       );
-      // The family's art arrives as its own chunk, drawn for this design.
       await waitForScene(container, design);
       expect(container.querySelector(".tt-venue")?.getAttribute("data-design")).toBe(design);
       expect(screen.getByTestId("venue-stage")).toBeTruthy();
@@ -110,9 +113,9 @@ describe("the venue (issue 25)", () => {
   });
 });
 
+/** The family's art arrives as its own chunk, drawn for this design. */
 async function waitForScene(container: HTMLElement, design: string) {
-  await screen.findByText((_, element) => element?.getAttribute("data-scene") === design, {}, { timeout: 5000 });
-  expect(container.querySelector(`svg[data-scene="${design}"]`)).toBeTruthy();
+  await waitFor(() => expect(container.querySelector(`svg[data-scene="${design}"]`)).toBeTruthy());
 }
 
 describe("the booth (issue 25)", () => {
@@ -133,7 +136,11 @@ describe("the booth (issue 25)", () => {
     ["a guest", { me: undefined }, "Sign in to take a DJ seat."],
     ["a listener without canDj", { canDj: false }, "You cannot DJ in this room."],
     ["anyone but invited DJs", { canDj: false, djType: "INVITE_ONLY" }, "Only invited DJs play in this room."],
-    ["a DJ-disabled listener", { canDj: false, djDisabledUntil: null }, "A moderator has stopped you from DJing in this room."],
+    [
+      "a DJ-disabled listener",
+      { canDj: false, djDisabledUntil: null },
+      "A moderator has stopped you from DJing in this room.",
+    ],
   ] as const)("tells %s why the empty seat is not theirs", (_, props, reason) => {
     const { djType, ...rest } = props as { djType?: string; me?: undefined; canDj?: boolean; djDisabledUntil?: null };
     renderWithKit(booth(stageOf({ seats: [DJS[0]!], numberOfDjs: 2, ...(djType ? { djType } : {}) }), rest));
