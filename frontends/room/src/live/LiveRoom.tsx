@@ -29,7 +29,7 @@ import {
   type ReactNode,
 } from "react";
 import { Badge, Button, Card, Tab, TabList, TabPanel, Tabs, toast, useFormat, useNames } from "@tt/web-kit/ui";
-import { Info, Play, RefreshCw, ShieldX, Users } from "lucide-react";
+import { Info, Play, RefreshCw, ShieldX } from "lucide-react";
 import { useProfiles } from "../lib/people.ts";
 import { ErrorText } from "../lib/ui.tsx";
 import {
