@@ -3,7 +3,8 @@
 // within the drift target of the DJ's and of the server's clock; a guest sees it without seats or votes; a like
 // crosses from the listener to the DJ; the listener takes the second seat and their song starts when the first
 // ends; a chat message crosses to the DJ and the guest; the owner kicks the listener, whose page shows them out with
-// the details. No console errors throughout.
+// the details. No console errors throughout. Issue 25: the venue follows the room's design on every page (pictures at
+// 1280 × 800 and 390 × 844), the DJ's avatar in the booth is named by their nickname, a like makes the listener dance.
 import { randomUUID } from "node:crypto";
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -239,9 +240,34 @@ describe("the live room in the browser", () => {
       expect(figures.listenerVsServer).toBeLessThanOrEqual(DRIFT_TARGET_S);
       await shot(listenerPage, "01-listener-in-sync");
 
-      // A like crosses from the listener to the DJ.
+      // The room as a place (issue 25): a design change in the settings reaches every open page on the join stream
+      // and redraws the venue; pictures at a desktop's and a phone's width, nothing wider than the phone.
+      for (const design of ["FESTIVAL", "THEATER", "YACHT"]) {
+        await web.api("PATCH", `/api/room-service/rooms/${room.uuid}`, { design }, dj.token);
+        for (const opened of [djPage, listenerPage, guestPage]) {
+          await opened.locator(`.tt-venue[data-design="${design}"] svg[data-scene="${design}"]`).waitFor();
+        }
+        await listenerPage.setViewportSize({ width: 1280, height: 800 });
+        await listenerPage.locator(".tt-live-grid:not(.tt-live-grid--phone)").waitFor();
+        await shot(listenerPage, `04-venue-${design.toLowerCase()}-desktop`);
+        await listenerPage.setViewportSize({ width: 390, height: 844 });
+        await listenerPage.getByRole("tablist", { name: "The room's panels" }).waitFor();
+        expect(await listenerPage.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+        await shot(listenerPage, `05-venue-${design.toLowerCase()}-phone`);
+        process.stdout.write(`live room venue: ${design} drawn (${((Date.now() - started) / 1000).toFixed(1)} s)\n`);
+      }
+      await listenerPage.setViewportSize({ width: 1280, height: 1000 });
+      // The DJ's avatar in the booth is named by their nickname on every page.
+      // (The nickname: the address before the @ when none was given.)
+      const djName = dj.email.split("@")[0]!;
+      for (const opened of [listenerPage, guestPage]) {
+        await opened.getByRole("list", { name: "DJ booth" }).getByRole("button", { name: djName }).waitFor();
+      }
+
+      // A like crosses from the listener to the DJ, whose page shows the listener dancing.
       await listenerPage.getByRole("button", { name: /^Like/ }).click();
       await djPage.getByRole("button", { name: "Like · 1 like" }).waitFor();
+      await djPage.locator(`.tt-crowd__spot[data-user="${listener.uuid}"][data-dancing="true"]`).waitFor();
 
       // A chat message crosses from the listener to the DJ and the guest (who may read, not send).
       const line = `Nice tune ${STAMP}`;
@@ -296,6 +322,7 @@ describe("the live room in the browser", () => {
       process.stdout.write(`live room journey: ${((Date.now() - started) / 1000).toFixed(1)} s\n`);
       for (const opened of [djPage, listenerPage, guestPage]) await opened.context().close();
     },
-    JOURNEY_TIMEOUT + 60_000,
+    // (Issue 25's venue pictures add three designs at two widths.)
+    JOURNEY_TIMEOUT + 150_000,
   );
 });

@@ -1,10 +1,12 @@
 import type { Stage } from "@tt/proto/tt/social/v1/stage_pb";
 import { useAppTranslation } from "@tt/web-kit";
-import { Badge, Button } from "@tt/web-kit/ui";
+import { Badge, Button, useFormat } from "@tt/web-kit/ui";
+import type { ReactNode } from "react";
 import { AudioLines, Headphones, LogOut, Moon, Plus } from "lucide-react";
 import { Avatar } from "./Avatar.tsx";
 import { LIVE_NAMESPACE, liveTranslations } from "./locales.ts";
 import { ModerationMenu } from "./ModerationMenu.tsx";
+import { openPersonCard } from "./people/person-card.ts";
 
 export interface BoothProps {
   stage: Stage;
@@ -19,9 +21,17 @@ export interface BoothProps {
   nameOf(uuid: string): string;
   /** A user's avatar image, undefined for their generated one. */
   avatarOf?(uuid: string): string | undefined;
+  /** The viewer may not DJ here for now (the room's djDisabled): until when (ms), null without an end. */
+  djDisabledUntil?: number | null | undefined;
+  /** Without decks (a CHAT_ONLY room has no stage: the seats only). */
+  compact?: boolean;
 }
 
-/** The DJ seats in order (the first plays), take a seat / leave the seat, a moderator's menu on each DJ. */
+/**
+ * The DJ seats in order (the first plays), each behind its deck: the DJs as their avatars (a button that opens their
+ * card), the playing one lit; the first free seat invites the viewer to take it or says why they cannot; leave the
+ * seat; a moderator's menu on each DJ.
+ */
 export function Booth({
   stage,
   me,
@@ -33,32 +43,53 @@ export function Booth({
   onRemove,
   nameOf,
   avatarOf = () => undefined,
+  djDisabledUntil,
+  compact = false,
 }: BoothProps) {
   const { t } = useAppTranslation(LIVE_NAMESPACE, liveTranslations);
+  const format = useFormat();
   const seats = stage.seats;
   const total = Math.max(stage.room?.numberOfDjs ?? seats.length, seats.length);
   const seated = me !== undefined && seats.some((seat) => seat.userUuid === me);
   const free = seats.length < total;
   const playing = stage.play?.djUuid;
   const room = stage.room?.uuid ?? "";
+  // What the first free seat says: the invitation to take it, or why the viewer cannot (spec 001 §3).
+  const reason =
+    me === undefined
+      ? t("signInToDj")
+      : djDisabledUntil !== undefined
+        ? djDisabledUntil === null
+          ? t("djDisabled")
+          : t("djDisabledUntil", { until: format.dateTime(djDisabledUntil) })
+        : !canDj
+          ? stage.room?.djType === "INVITE_ONLY"
+            ? t("inviteOnly")
+            : t("cannotDj")
+          : undefined;
+  const invitation: ReactNode = seated ? null : reason !== undefined ? (
+    <p className="tt-muted tt-live-hint">{reason}</p>
+  ) : free ? (
+    <Button size="sm" icon={<Headphones aria-hidden="true" />} disabled={busy} onClick={onTake}>
+      {t("takeSeat")}
+    </Button>
+  ) : (
+    <p className="tt-muted tt-live-hint">{t("boothFull")}</p>
+  );
+  const firstFree = seats.length;
+  const deck = compact ? null : <span className="tt-live-seat__deck" data-deck="" aria-hidden="true" />;
   return (
-    <section className="tt-live-booth" aria-labelledby="live-booth">
+    <section className={`tt-live-booth${compact ? " tt-live-booth--compact" : ""}`} aria-labelledby="live-booth">
       <div className="tt-live-section-head">
         <h2 id="live-booth" className="tt-live-eyebrow">
           {t("booth")}
         </h2>
-        {me === undefined ? (
-          <p className="tt-muted tt-live-hint">{t("signInToDj")}</p>
-        ) : seated ? (
+        {seated ? (
           <Button variant="secondary" size="sm" icon={<LogOut aria-hidden="true" />} disabled={busy} onClick={onLeave}>
             {t("leaveSeat")}
           </Button>
-        ) : canDj ? (
-          <Button size="sm" icon={<Headphones aria-hidden="true" />} disabled={busy || !free} onClick={onTake}>
-            {t("takeSeat")}
-          </Button>
         ) : (
-          <p className="tt-muted tt-live-hint">{t("cannotDj")}</p>
+          !free && invitation
         )}
       </div>
       <ol className="tt-live-seats" aria-label={t("booth")}>
@@ -71,6 +102,8 @@ export function Booth({
                   <Plus />
                 </span>
                 <span className="tt-live-seat__name">{t("emptySeat")}</span>
+                {index === firstFree && <span className="tt-live-seat__invite">{invitation}</span>}
+                {deck}
               </li>
             );
           }
@@ -83,14 +116,19 @@ export function Booth({
               data-user={seat.userUuid}
               aria-current={isPlaying ? "true" : undefined}
             >
-              <span className="tt-live-seat__avatar">
+              <button
+                type="button"
+                className="tt-live-seat__avatar"
+                aria-label={name}
+                onClick={() => openPersonCard(seat.userUuid)}
+              >
                 <Avatar uuid={seat.userUuid} name={name} imageUrl={avatarOf(seat.userUuid)} size="lg" decorative />
                 {isPlaying && (
                   <span className="tt-live-seat__playing" aria-hidden="true">
                     <AudioLines />
                   </span>
                 )}
-              </span>
+              </button>
               <span className="tt-live-seat__name">{name}</span>
               {isPlaying && (
                 <Badge tone="accent" className="tt-live-badge">
@@ -113,6 +151,7 @@ export function Booth({
                   />
                 </span>
               )}
+              {deck}
             </li>
           );
         })}

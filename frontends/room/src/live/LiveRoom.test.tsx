@@ -320,7 +320,7 @@ describe("the live room (issue 14)", () => {
     await waitFor(() => expect(seats.querySelector("img")?.getAttribute("src")).toMatch(/^data:image\/svg\+xml/));
   });
 
-  it("gives a moderator a menu on each DJ, kick and ban confirmed first, and each person's card", async () => {
+  it("gives a moderator a menu on each DJ (kick and ban confirmed first); a person on the floor or in the panel opens their card", async () => {
     const social = createFakeSocial();
     playing(social);
     social.change((stage) => (stage.dancefloor = [DJ_UUID, LISTENER_UUID]));
@@ -347,6 +347,12 @@ describe("the live room (issue 14)", () => {
       }),
     );
     await waitFor(() => expect(toastTitles()).toContain("DJ Nightjar was kicked"));
+    // On the floor every avatar is a button named by the nickname that opens the person's card (issue 25: the
+    // card carries a moderator's actions), the listener's own too.
+    const floor = screen.getByRole("list", { name: "Dancefloor" });
+    expect(within(floor).queryByRole("button", { name: /^Actions for/ })).toBeNull();
+    expect(await within(floor).findByRole("button", { name: "DJ Nightjar" })).toBeTruthy();
+    expect(within(floor).getByRole("button", { name: "You" })).toBeTruthy();
     // A person in the people panel opens their card, where the moderator's actions are.
     const people = screen.getByRole("list", { name: "People in the room" });
     fireEvent.click(within(people).getByRole("button", { name: /^DJ Nightjar/ }));

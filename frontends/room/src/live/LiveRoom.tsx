@@ -28,7 +28,7 @@ import {
   useSyncExternalStore,
   type ReactNode,
 } from "react";
-import { Badge, Button, Card, toast, useFormat, useNames } from "@tt/web-kit/ui";
+import { Badge, Button, Card, Tab, TabList, TabPanel, Tabs, toast, useFormat, useNames } from "@tt/web-kit/ui";
 import { Info, Play, RefreshCw, ShieldX } from "lucide-react";
 import { useProfiles } from "../lib/people.ts";
 import { ErrorText } from "../lib/ui.tsx";
@@ -55,6 +55,9 @@ import { countPreviewSong, PREVIEW_SONG_LIMIT, previewSongsPlayed, type KickDeta
 import { useStage } from "./use-stage.ts";
 import type { ChatFeed, Feed } from "./chat-feed.ts";
 import { Volume } from "./Volume.tsx";
+import { Crowd } from "./scene/Crowd.tsx";
+import { usePhone } from "./scene/use-phone.ts";
+import { Venue } from "./scene/Venue.tsx";
 import "./live.css";
 
 type PlayerModule = Awaited<ReturnType<typeof loadPlayer>>;
@@ -75,6 +78,8 @@ export interface LivePermissions {
   canDj: boolean;
   canChat: boolean;
   isModerator: boolean;
+  /** The viewer's djDisabled in the room: until when (ms), null without an end; absent when they are not. */
+  djDisabledUntil?: number | null;
 }
 
 export interface LiveRoomProps {
@@ -98,6 +103,12 @@ export interface LiveRoomProps {
   activity?: boolean;
   /** The chat panel, given the join stream's chat events; by default the room's (live/chat). */
   renderChat?: (props: ChatSlotProps) => ReactNode;
+  /** The people panel (below the stage; the phone's People tab); by default the room's (live/people). */
+  renderPeople?: () => ReactNode;
+  /** The viewer's friends and the DJs they follow, drawn nearest the stage (when known). */
+  nearStage?: ReadonlySet<string>;
+  /** The room's no-dancefloor users, not drawn on the floor (when known). */
+  noDancefloor?: ReadonlySet<string>;
 }
 
 export interface ChatSlotProps {
@@ -185,6 +196,9 @@ export function LiveRoom({
   loadLiveAudio,
   urlHandler,
   renderChat,
+  renderPeople,
+  nearStage,
+  noDancefloor,
   activity = typeof window !== "undefined" && isDiscordHost(window.location.hostname),
 }: LiveRoomProps) {
   const { t } = useAppTranslation(LIVE_NAMESPACE, liveTranslations);
@@ -197,6 +211,7 @@ export function LiveRoom({
   const crateClient = useCrateClient();
   const tokens = useProviderTokenClient();
   const queryClient = useQueryClient();
+  const phone = usePhone();
 
   // The player's headless parts (clock sync, handlers, play tracking), fetched with the player itself.
   const [playerModule, setPlayerModule] = useState<PlayerModule | null>(null);
@@ -501,6 +516,158 @@ export function LiveRoom({
   if (live.kicked) return <KickedNotice details={live.kicked} />;
 
   const statusText = t(`status.${live.status}`);
+
+  const design = stage?.room?.design;
+  const chatOnly = design === "CHAT_ONLY";
+  const boothView = stage && (
+    <Booth
+      stage={stage}
+      me={me}
+      canDj={permissions.canDj}
+      isModerator={permissions.isModerator}
+      busy={action.isPending}
+      onTake={() => act("room-action", "take-seat", () => stageClient.takeSeat({ room: roomId }))}
+      onLeave={() => act("room-action", "leave-seat", () => stageClient.leaveSeat({ room: roomId }))}
+      onRemove={(user) =>
+        act(
+          "room-action",
+          "remove-from-seat",
+          () => stageClient.removeFromSeat({ room: roomId, user }),
+          t("removedFromSeat", { name: nameOf(user) }),
+        )
+      }
+      nameOf={nameOf}
+      avatarOf={avatarOf}
+      djDisabledUntil={permissions.djDisabledUntil}
+      compact={chatOnly}
+    />
+  );
+  const crowdView = stage && (
+    <Crowd stage={stage} nameOf={nameOf} avatarOf={avatarOf} nearStage={nearStage} hidden={noDancefloor} />
+  );
+  const nowPlayingView = stage && (
+    <NowPlaying
+      stage={stage}
+      me={me}
+      isModerator={permissions.isModerator}
+      position={position}
+      crates={crates.data?.crates ?? []}
+      busy={action.isPending}
+      onVote={(kind) =>
+        act("feedback-action", kind, () =>
+          kind === "like"
+            ? stageClient.like({ room: roomId, playId: playId ?? "" })
+            : stageClient.dislike({ room: roomId, playId: playId ?? "" }),
+        )
+      }
+      onGrab={(crateUuid) =>
+        act(
+          "feedback-action",
+          "grab",
+          () => stageClient.grab({ room: roomId, crateUuid, playId: playId ?? "" }),
+          t("grabDone", { crate: crateNameOf(crateUuid) }),
+        )
+      }
+      onSkip={() =>
+        act(
+          "room-action",
+          "skip-song",
+          () => stageClient.skipSong({ room: roomId, playId: playId ?? "" }),
+          t("skipped"),
+        )
+      }
+      onModeratorSkip={() =>
+        act(
+          "room-action",
+          "moderator-skip",
+          () => stageClient.moderatorSkip({ room: roomId, playId: playId ?? "" }),
+          t("skipped"),
+        )
+      }
+      onVoteSkip={(enabled) =>
+        act(
+          "room-action",
+          enabled ? "vote-skip-on" : "vote-skip-off",
+          () => stageClient.setVoteSkip({ room: roomId, enabled }),
+          enabled ? t("voteSkipOn") : t("voteSkipNowOff"),
+        )
+      }
+      nameOf={nameOf}
+      avatarOf={avatarOf}
+    >
+      <div className="tt-live-controls">
+        {!previewOver && handlers && priority && playerStatus === "ready" && song && (
+          <Button size="sm" icon={<Play aria-hidden="true" />} onClick={listen}>
+            {t("listen")}
+          </Button>
+        )}
+        {!previewOver && handlers && priority && <Volume media={media} playKey={playId ?? ""} />}
+        <div ref={mediaBox} className="tt-live-player" data-play={playId ?? ""} data-ends-at={endsAt ?? ""}>
+          {explicitSkipped && (
+            <p className="tt-live-notice" data-testid="live-explicit">
+              <Info aria-hidden="true" />
+              {t("explicitSkipped")}
+            </p>
+          )}
+          {previewOver ? (
+            <p role="alert" className="tt-live-preview">
+              {t("previewOver")}{" "}
+              <a className="tt-button" href="/signup">
+                {t("signUp")}
+              </a>
+            </p>
+          ) : handlers && priority ? (
+            <Player
+              song={song}
+              startAt={startAt}
+              endsAt={endsAt}
+              label={t("nowPlaying")}
+              handlers={handlers}
+              priority={priority}
+              onController={setController}
+              {...(stage.room ? { room: stage.room.uuid } : {})}
+              {...(urlHandler ? { urlHandler } : {})}
+            />
+          ) : null}
+        </div>
+      </div>
+    </NowPlaying>
+  );
+  const recentView = (recent.data?.length ?? 0) > 0 && (
+    <section className="tt-card tt-live-recent" aria-labelledby="live-recent">
+      <h2 id="live-recent" className="tt-live-eyebrow">
+        {t("recent")}
+      </h2>
+      <ol data-testid="live-recent">
+        {recent.data!.map((item, index) => (
+          <li key={`${item.crateSongUuid}-${index}`}>
+            <span className="tt-live-recent__title">{item.trackName}</span>
+            <span className="tt-muted">{item.artistName}</span>
+            <span className="tt-muted tt-live-recent__time">{format.duration(item.duration)}</span>
+          </li>
+        ))}
+      </ol>
+    </section>
+  );
+  const chatView = (
+    <section className="tt-live-chat" aria-labelledby="live-chat">
+      <h2 id="live-chat" className="tt-live-eyebrow">
+        {t("chat")}
+      </h2>
+      <Suspense fallback={<p className="tt-muted">{t("chatUnavailable")}</p>}>
+        {(renderChat ?? ((props: ChatSlotProps) => <ChatPanel {...props} />))({
+          room: roomId,
+          feed: live.chat,
+          canSend: me !== undefined && permissions.canChat,
+          userUuid: me,
+          isModerator: permissions.isModerator,
+          activity: live.activity,
+          people,
+        })}
+      </Suspense>
+    </section>
+  );
+  const peopleView = renderPeople ? renderPeople() : stage ? <PeoplePanel room={roomId} stage={stage} me={me} /> : null;
   return (
     <section className="tt-live" aria-labelledby="live-stage" data-status={live.status}>
       <header className="tt-live-header">
@@ -532,154 +699,39 @@ export function LiveRoom({
         />
       )}
       {stage && (
-        <div className="tt-live-grid">
+        <div className={`tt-live-grid${phone ? " tt-live-grid--phone" : ""}`} data-design={design}>
           <div className="tt-live-main">
-            <Booth
-              stage={stage}
-              me={me}
-              canDj={permissions.canDj}
-              isModerator={permissions.isModerator}
-              busy={action.isPending}
-              onTake={() => act("room-action", "take-seat", () => stageClient.takeSeat({ room: roomId }))}
-              onLeave={() => act("room-action", "leave-seat", () => stageClient.leaveSeat({ room: roomId }))}
-              onRemove={(user) =>
-                act(
-                  "room-action",
-                  "remove-from-seat",
-                  () => stageClient.removeFromSeat({ room: roomId, user }),
-                  t("removedFromSeat", { name: nameOf(user) }),
-                )
-              }
-              nameOf={nameOf}
-              avatarOf={avatarOf}
-            />
-            <NowPlaying
-              stage={stage}
-              me={me}
-              isModerator={permissions.isModerator}
-              position={position}
-              crates={crates.data?.crates ?? []}
-              busy={action.isPending}
-              onVote={(kind) =>
-                act("feedback-action", kind, () =>
-                  kind === "like"
-                    ? stageClient.like({ room: roomId, playId: playId ?? "" })
-                    : stageClient.dislike({ room: roomId, playId: playId ?? "" }),
-                )
-              }
-              onGrab={(crateUuid) =>
-                act(
-                  "feedback-action",
-                  "grab",
-                  () => stageClient.grab({ room: roomId, crateUuid, playId: playId ?? "" }),
-                  t("grabDone", { crate: crateNameOf(crateUuid) }),
-                )
-              }
-              onSkip={() =>
-                act(
-                  "room-action",
-                  "skip-song",
-                  () => stageClient.skipSong({ room: roomId, playId: playId ?? "" }),
-                  t("skipped"),
-                )
-              }
-              onModeratorSkip={() =>
-                act(
-                  "room-action",
-                  "moderator-skip",
-                  () => stageClient.moderatorSkip({ room: roomId, playId: playId ?? "" }),
-                  t("skipped"),
-                )
-              }
-              onVoteSkip={(enabled) =>
-                act(
-                  "room-action",
-                  enabled ? "vote-skip-on" : "vote-skip-off",
-                  () => stageClient.setVoteSkip({ room: roomId, enabled }),
-                  enabled ? t("voteSkipOn") : t("voteSkipNowOff"),
-                )
-              }
-              nameOf={nameOf}
-              avatarOf={avatarOf}
-            >
-              <div className="tt-live-controls">
-                {!previewOver && handlers && priority && playerStatus === "ready" && song && (
-                  <Button size="sm" icon={<Play aria-hidden="true" />} onClick={listen}>
-                    {t("listen")}
-                  </Button>
-                )}
-                {!previewOver && handlers && priority && <Volume media={media} playKey={playId ?? ""} />}
-                <div ref={mediaBox} className="tt-live-player" data-play={playId ?? ""} data-ends-at={endsAt ?? ""}>
-                  {explicitSkipped && (
-                    <p className="tt-live-notice" data-testid="live-explicit">
-                      <Info aria-hidden="true" />
-                      {t("explicitSkipped")}
-                    </p>
-                  )}
-                  {previewOver ? (
-                    <p role="alert" className="tt-live-preview">
-                      {t("previewOver")}{" "}
-                      <a className="tt-button" href="/signup">
-                        {t("signUp")}
-                      </a>
-                    </p>
-                  ) : handlers && priority ? (
-                    <Player
-                      song={song}
-                      startAt={startAt}
-                      endsAt={endsAt}
-                      label={t("nowPlaying")}
-                      handlers={handlers}
-                      priority={priority}
-                      onController={setController}
-                      {...(stage.room ? { room: stage.room.uuid } : {})}
-                      {...(urlHandler ? { urlHandler } : {})}
-                    />
-                  ) : null}
-                </div>
+            <Venue design={design} posterUrl={stage.room?.posterUrl} booth={boothView} floor={crowdView} />
+            {nowPlayingView}
+            {!phone && (
+              <div className="tt-live-more">
+                {me !== undefined && <QueuePanel refreshKey={playId ?? ""} />}
+                {peopleView}
+                {recentView}
               </div>
-            </NowPlaying>
+            )}
           </div>
-          {/* Beside the stage on a wide screen, below it on a narrow one (live.css). */}
-          <aside className="tt-live-side">
-            <section className="tt-live-chat" aria-labelledby="live-chat">
-              <h2 id="live-chat" className="tt-live-eyebrow">
-                {t("chat")}
-              </h2>
-              <Suspense fallback={<p className="tt-muted">{t("chatUnavailable")}</p>}>
-                {(renderChat ?? ((props: ChatSlotProps) => <ChatPanel {...props} />))({
-                  room: roomId,
-                  feed: live.chat,
-                  canSend: me !== undefined && permissions.canChat,
-                  userUuid: me,
-                  isModerator: permissions.isModerator,
-                  activity: live.activity,
-                  people,
-                })}
-              </Suspense>
-            </section>
-          </aside>
-        </div>
-      )}
-      {stage && (
-        <div className="tt-live-more">
-          {me !== undefined && <QueuePanel refreshKey={playId ?? ""} />}
-          <PeoplePanel room={roomId} stage={stage} me={me} />
-          {(recent.data?.length ?? 0) > 0 && (
-            <section className="tt-card tt-live-recent" aria-labelledby="live-recent">
-              <h2 id="live-recent" className="tt-live-eyebrow">
-                {t("recent")}
-              </h2>
-              <ol data-testid="live-recent">
-                {recent.data!.map((item, index) => (
-                  <li key={`${item.crateSongUuid}-${index}`}>
-                    <span className="tt-live-recent__title">{item.trackName}</span>
-                    <span className="tt-muted">{item.artistName}</span>
-                    <span className="tt-muted tt-live-recent__time">{format.duration(item.duration)}</span>
-                  </li>
-                ))}
-              </ol>
-            </section>
+          {phone ? (
+            <Tabs className="tt-live-panes" defaultValue="chat">
+              <TabList label={t("panes.label")}>
+                <Tab value="chat">{t("panes.chat")}</Tab>
+                <Tab value="people" count={stage.listeners?.users ?? 0}>
+                  {t("panes.people")}
+                </Tab>
+                {me !== undefined && <Tab value="queue">{t("panes.queue")}</Tab>}
+              </TabList>
+              <TabPanel value="chat">{chatView}</TabPanel>
+              <TabPanel value="people">{peopleView}</TabPanel>
+              {me !== undefined && (
+                <TabPanel value="queue">
+                  <QueuePanel refreshKey={playId ?? ""} />
+                  {recentView}
+                </TabPanel>
+              )}
+            </Tabs>
+          ) : (
+            /* Beside the stage, the full height of the room. */
+            <aside className="tt-live-side">{chatView}</aside>
           )}
         </div>
       )}

@@ -95,6 +95,26 @@ const en = {
   removedFromSeat: "{{name}} left the booth",
   someone: "Someone",
   nobody: "Nobody is listening yet.",
+  djDisabled: "A moderator has stopped you from DJing in this room.",
+  djDisabledUntil: "A moderator has stopped you from DJing here until {{until}}.",
+  inviteOnly: "Only invited DJs play in this room.",
+  boothFull: "Every seat is taken.",
+  venue: {
+    label: "The venue: {{design}}",
+    poster: "The room's poster",
+    chatOnly: "A chat-only room: no stage, the chat is the room.",
+  },
+  crowd: {
+    more_one: "and {{count}} more on the floor",
+    more_other: "and {{count}} more on the floor",
+    grabbed: "{{name}} grabbed this song",
+  },
+  panes: {
+    label: "The room's panels",
+    chat: "Chat",
+    people: "People",
+    queue: "Your queue",
+  },
   moderation: {
     actionsFor: "Actions for {{name}}",
     removeFromSeat: "Remove from the seat",
@@ -216,6 +236,26 @@ const es: typeof en = {
   removedFromSeat: "{{name}} dejó la cabina",
   someone: "Alguien",
   nobody: "Todavía no escucha nadie.",
+  djDisabled: "Un moderador te ha impedido pinchar en esta sala.",
+  djDisabledUntil: "Un moderador te ha impedido pinchar aquí hasta el {{until}}.",
+  inviteOnly: "En esta sala solo pinchan los DJ invitados.",
+  boothFull: "Todos los puestos están ocupados.",
+  venue: {
+    label: "El local: {{design}}",
+    poster: "El cartel de la sala",
+    chatOnly: "Una sala solo de chat: sin escenario, el chat es la sala.",
+  },
+  crowd: {
+    more_one: "y {{count}} más en la pista",
+    more_other: "y {{count}} más en la pista",
+    grabbed: "{{name}} se guardó esta canción",
+  },
+  panes: {
+    label: "Los paneles de la sala",
+    chat: "Chat",
+    people: "Gente",
+    queue: "Tu cola",
+  },
   moderation: {
     actionsFor: "Acciones para {{name}}",
     removeFromSeat: "Quitar del asiento",

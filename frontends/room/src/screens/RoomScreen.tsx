@@ -147,6 +147,8 @@ export function RoomScreen({ id }: { id: string }) {
             canDj: permissions?.canDj ?? false,
             canChat: permissions?.canChat ?? false,
             isModerator: permissions?.isModerator ?? false,
+            // The join answers the role without its expiry: the booth says so without a date.
+            ...(roles.includes("djDisabled") ? { djDisabledUntil: null } : {}),
           }}
         />
       </Suspense>

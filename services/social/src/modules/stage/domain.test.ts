@@ -32,6 +32,8 @@ const room = (numberOfDjs: number) => ({
   numberOfDjs,
   isLive: true,
   liveAudio: false,
+  design: "CLUB",
+  posterUrl: "",
 });
 const song = (n: number) =>
   create(CrateSongSchema, { crateSongUuid: `song-${n}`, songId: `s${n}`, trackName: `Song ${n}`, duration: 60 + n });

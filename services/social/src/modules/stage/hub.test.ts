@@ -19,6 +19,8 @@ const settings = {
   numberOfDjs: 3,
   isLive: true,
   liveAudio: false,
+  design: "CLUB",
+  posterUrl: "",
 };
 const users = ["a", "b", "c", "d"].map((x) => `00000000-0000-4000-8000-00000000000${x}`);
 

@@ -116,6 +116,8 @@ export function roomSettings(room: Room): RoomSettings {
     numberOfDjs: room.numberOfDjs,
     isLive: room.isLive,
     liveAudio: room.liveAudio,
+    design: room.design,
+    posterUrl: room.posterUrl,
   };
 }
 

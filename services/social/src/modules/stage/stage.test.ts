@@ -223,6 +223,13 @@ describe("the live stage", () => {
     await h.client(RoomService, { token: owner.token }).setDjSeats({ id: room.uuid, numberOfDjs: 7 });
     await otherStream.until((s) => s.room?.numberOfDjs === 7);
 
+    // The room's look rides on the stage: a design change in the settings is patched onto every open join stream.
+    expect(room.design).not.toBe("YACHT");
+    await h.client(RoomService, { token: owner.token }).updateRoom({ id: room.uuid, design: "YACHT" });
+    const redesigned = await otherStream.until((s) => s.room?.design === "YACHT");
+    expect(redesigned.room?.numberOfDjs).toBe(7);
+    expect(redesigned.room?.posterUrl).toBe(room.posterUrl);
+
     // The live switch is the room's "on air" label (docs/decisions.md): a new room is not live and its booth plays
     // all the same; switching it on or off only shows in the stage's room, the booth and the play are untouched.
     expect(room.isLive).toBe(false);
