@@ -56,7 +56,14 @@ async function adminPage(section: string, on: BrowserContext = context): Promise
   const page = await on.newPage();
   await page.goto(`${platform.url}/?lang=en`);
   const header = page.getByRole("banner");
-  if (!(await header.getByTestId("signed-in-user").isVisible())) {
+  // The context's session (a tab opened earlier signed in) or the log-in link: whichever the header settles on.
+  // The signed-in chip is a lazy chunk, so a look at one instant can see neither yet.
+  const signedIn = header.getByTestId("signed-in-user");
+  await signedIn
+    .or(header.getByRole("link", { name: "Log in" }))
+    .first()
+    .waitFor();
+  if (!(await signedIn.isVisible())) {
     await header.getByRole("link", { name: "Log in" }).click();
     await page.getByLabel("E-mail").fill(ADMIN.email);
     await page.getByLabel("Password").fill(ADMIN.password);
