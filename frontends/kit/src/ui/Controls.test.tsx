@@ -26,7 +26,38 @@ function ChatTabs({ unread }: { unread: number }) {
   );
 }
 
+/** A panel with its own state, to tell a kept panel from a remounted one. */
+function Draft() {
+  const [text, setText] = useState("");
+  return <input aria-label="Draft" value={text} onChange={(event) => setText(event.target.value)} />;
+}
+
 describe("Tabs", () => {
+  it("keeps a keepMounted panel, and what it holds, while another tab shows", async () => {
+    const user = userEvent.setup();
+    renderWithKit(
+      <Tabs defaultValue="chat">
+        <TabList label="Room panels">
+          <Tab value="chat">Chat</Tab>
+          <Tab value="queue">Queue</Tab>
+        </TabList>
+        <TabPanel value="chat" keepMounted>
+          <Draft />
+        </TabPanel>
+        <TabPanel value="queue">The queue</TabPanel>
+      </Tabs>,
+    );
+    await user.type(screen.getByLabelText("Draft"), "hello");
+    await user.click(screen.getByRole("tab", { name: "Queue" }));
+    await waitFor(() => expect(screen.getByText("The queue")).toBeTruthy());
+    // Still in the page, marked inactive (the kit's sheet hides it), its state kept.
+    const draft = screen.getByLabelText<HTMLInputElement>("Draft");
+    expect(draft.closest("[role=tabpanel]")?.getAttribute("data-state")).toBe("inactive");
+    await user.click(screen.getByRole("tab", { name: "Chat" }));
+    await waitFor(() => expect(screen.queryByText("The queue")).toBeNull());
+    expect(screen.getByLabelText<HTMLInputElement>("Draft").value).toBe("hello");
+  });
+
   it("shows the chosen tab's panel, and arrow keys move between tabs (and round)", async () => {
     const user = userEvent.setup();
     renderWithKit(<ChatTabs unread={3} />);

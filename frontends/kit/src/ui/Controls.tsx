@@ -40,9 +40,21 @@ export function Tab({ value, children, count }: { value: string; children: React
   );
 }
 
-export function TabPanel({ value, children }: { value: string; children: ReactNode }) {
+/**
+ * One tab's panel. `keepMounted` keeps it in the page while another tab shows (hidden, out of the accessibility
+ * tree): for a panel that must go on listening, like a chat counting what arrives while you look elsewhere.
+ */
+export function TabPanel({
+  value,
+  children,
+  keepMounted = false,
+}: {
+  value: string;
+  children: ReactNode;
+  keepMounted?: boolean;
+}) {
   return (
-    <RadixTabs.Content value={value} className="tt-tabs__panel">
+    <RadixTabs.Content value={value} className="tt-tabs__panel" {...(keepMounted ? { forceMount: true } : {})}>
       {children}
     </RadixTabs.Content>
   );

@@ -150,8 +150,42 @@ describe("the live room (issue 14)", () => {
       stage.room!.slug = "lounge-2";
     });
     await waitFor(() => expect(localStorage.getItem(CURRENT_DANCEFLOOR_KEY)).toBe("lounge-2"));
-    expect(kit.queryClient.getQueryData(["rooms", "join", "lounge", ""])).toEqual({
+    expect(kit.queryClient.getQueryData(["rooms", "join", "lounge", ""])).toMatchObject({
       room: { uuid: ROOM_UUID, slug: "lounge-2" },
+    });
+    // The page's title and details follow the stage's name and look too.
+    social.change((stage) => {
+      stage.room!.name = "Lounge Two";
+      stage.room!.design = "YACHT";
+    });
+    await waitFor(() =>
+      expect(kit.queryClient.getQueryData(["rooms", "join", "lounge", ""])).toMatchObject({
+        room: { uuid: ROOM_UUID, slug: "lounge-2", name: "Lounge Two", design: "YACHT" },
+      }),
+    );
+  });
+
+  it("draws the viewer's friends and followed DJs nearest the stage, and not the room's no-dancefloor users", async () => {
+    const social = createFakeSocial();
+    const friend = "00000000-0000-4000-8000-0000000000f1";
+    const followed = "00000000-0000-4000-8000-0000000000f2";
+    const stranger = "00000000-0000-4000-8000-0000000000f3";
+    const kicked = "00000000-0000-4000-8000-0000000000f4";
+    social.people.friendships.add(`${LISTENER_UUID}→${friend}`);
+    social.people.follows.add(`${LISTENER_UUID}→${followed}`);
+    social.roles.push({ userUuid: kicked, role: "kicked" });
+    social.change((stage) => (stage.dancefloor = [LISTENER_UUID, friend, followed, stranger, kicked]));
+    render(social, LISTENER_UUID);
+    const spot = (user: string) => document.querySelector(`.tt-crowd__spot[data-user="${user}"]`);
+    await waitFor(() => expect(spot(friend)?.getAttribute("data-near")).toBe("true"));
+    await waitFor(() => expect(spot(followed)?.getAttribute("data-near")).toBe("true"));
+    expect(spot(stranger)?.getAttribute("data-near")).toBeNull();
+    await waitFor(() => expect(spot(kicked)).toBeNull());
+    expect(spot(stranger)).not.toBeNull();
+    const asked = social.calls.find((call) => call.method === "ListNoDancefloorUsers");
+    expect(asked?.input).toMatchObject({
+      roomId: ROOM_UUID,
+      userIds: [LISTENER_UUID, friend, followed, stranger, kicked],
     });
   });
 

@@ -32,6 +32,7 @@ import { Badge, Button, Card, Tab, TabList, TabPanel, Tabs, toast, useFormat, us
 import { Info, Play, RefreshCw, ShieldX } from "lucide-react";
 import { useProfiles } from "../lib/people.ts";
 import { ErrorText } from "../lib/ui.tsx";
+import { useRoleClient } from "../api.ts";
 import {
   liveKeys,
   PROFILE_BATCH,
@@ -48,7 +49,7 @@ import type { LiveAudioEngine } from "./live-audio.ts";
 import { LIVE_NAMESPACE, liveTranslations } from "./locales.ts";
 import { NowPlaying } from "./NowPlaying.tsx";
 import { PeoplePanel } from "./people/PeoplePanel.tsx";
-import { PersonCard } from "./people/PersonCard.tsx";
+import { PersonCard, useMyLists } from "./people/PersonCard.tsx";
 import { QueuePanel } from "./QueuePanel.tsx";
 import type { JoinStream } from "./stage-connection.ts";
 import { countPreviewSong, PREVIEW_SONG_LIMIT, previewSongsPlayed, type KickDetails } from "./storage.ts";
@@ -129,6 +130,10 @@ const ALIGN_ATTEMPTS = 4;
 const ALIGN_MAX_LEAD_S = 2;
 /** Beyond this drift (seconds) a running player jumps rather than nudges, while it has jumps left. */
 const ALIGN_NUDGE_LIMIT_S = 0.5;
+
+/** The no-dancefloor call takes at most 500 users; its answer is asked again each minute. */
+const NO_DANCEFLOOR_ASK = 500;
+const NO_DANCEFLOOR_STALE_MS = 60_000;
 
 /** How many finished songs the page keeps in its recent-songs cache. */
 const RECENT_SONGS = 10;
@@ -476,15 +481,61 @@ export function LiveRoom({
   const avatarOf = (uuid: string) => avatars.get(uuid);
 
   // Spec 002 §4: when the room's settings change its slug, the cached room follows (currentDancefloor too, in
-  // useStage), so links and a reload use the new one.
-  const slug = stage?.room?.slug;
-  const uuid = stage?.room?.uuid;
+  // useStage), so links and a reload use the new one; its name, look, poster and live mark too, so the page's title
+  // and details say what the stage says.
+  const stageRoom = stage?.room;
   useEffect(() => {
-    if (!slug || !uuid) return;
-    queryClient.setQueriesData<{ room?: { uuid: string; slug: string } }>({ queryKey: ["rooms", "join"] }, (data) =>
-      data?.room?.uuid === uuid && data.room.slug !== slug ? { ...data, room: { ...data.room, slug } } : data,
-    );
-  }, [queryClient, slug, uuid]);
+    if (!stageRoom?.uuid) return;
+    const { uuid, slug, name, design, posterUrl, isLive } = stageRoom;
+    type Joined = {
+      room?: { uuid: string; slug: string; name: string; design: string; posterUrl: string; isLive: boolean };
+    };
+    queryClient.setQueriesData<Joined>({ queryKey: ["rooms", "join"] }, (data) => {
+      const cached = data?.room;
+      if (!cached || cached.uuid !== uuid) return data;
+      const same =
+        cached.slug === slug &&
+        cached.name === name &&
+        cached.design === design &&
+        cached.posterUrl === posterUrl &&
+        cached.isLive === isLive;
+      return same ? data : { ...data, room: { ...cached, slug, name, design, posterUrl, isLive } };
+    });
+  }, [queryClient, stageRoom]);
+
+  const roomId = stage?.room?.uuid ?? room;
+  // The people the viewer knows stand nearest the stage: their friends and the DJs they follow (002 §6).
+  const lists = useMyLists(me);
+  const friendIds = lists.friends.data;
+  const followedIds = lists.followed.data?.ids;
+  const known = useMemo(
+    () => nearStage ?? (friendIds || followedIds ? new Set([...(friendIds ?? []), ...(followedIds ?? [])]) : undefined),
+    [nearStage, friendIds, followedIds],
+  );
+  // The room's no-dancefloor users (001 §7: the banned and kicked among those asked) are not drawn. Asked about
+  // the floor as it is when asked, and again each minute: not on every join, which a full room has many of a second.
+  const roleClient = useRoleClient();
+  const floorNow = useRef<readonly string[]>([]);
+  const dancefloor = stage?.dancefloor;
+  useEffect(() => {
+    floorNow.current = dancefloor ?? [];
+  }, [dancefloor]);
+  const hasFloor = (stage?.dancefloor.length ?? 0) > 0;
+  const offFloor = useQuery({
+    queryKey: liveKeys.noDancefloor(roomId),
+    queryFn: async () => {
+      const answer = await roleClient.listNoDancefloorUsers({
+        roomId,
+        userIds: floorNow.current.slice(0, NO_DANCEFLOOR_ASK),
+      });
+      return new Set(answer.userIds);
+    },
+    enabled: noDancefloor === undefined && hasFloor && stage?.room?.uuid !== undefined,
+    staleTime: NO_DANCEFLOOR_STALE_MS,
+    refetchInterval: NO_DANCEFLOOR_STALE_MS,
+    retry: false,
+  });
+  const hiddenFromFloor = noDancefloor ?? offFloor.data;
 
   // The listener's crates, for grabbing into one.
   const crates = useQuery({
@@ -502,7 +553,6 @@ export function LiveRoom({
       if (done) toast({ title: done, tone: "success" });
     },
   });
-  const roomId = stage?.room?.uuid ?? room;
   const act = (topic: LiveAction["topic"], name: string, run: LiveAction["run"], done?: string) =>
     action.mutate({ topic, action: name, run, ...(done ? { done } : {}) });
   const media = useCallback(() => mediaBox.current?.querySelector("audio"), []);
@@ -543,7 +593,7 @@ export function LiveRoom({
     />
   );
   const crowdView = stage && (
-    <Crowd stage={stage} nameOf={nameOf} avatarOf={avatarOf} nearStage={nearStage} hidden={noDancefloor} />
+    <Crowd stage={stage} nameOf={nameOf} avatarOf={avatarOf} nearStage={known} hidden={hiddenFromFloor} />
   );
   const nowPlayingView = stage && (
     <NowPlaying
@@ -720,7 +770,9 @@ export function LiveRoom({
                 </Tab>
                 {me !== undefined && <Tab value="queue">{t("panes.queue")}</Tab>}
               </TabList>
-              <TabPanel value="chat">{chatView}</TabPanel>
+              <TabPanel value="chat" keepMounted>
+                {chatView}
+              </TabPanel>
               <TabPanel value="people">{peopleView}</TabPanel>
               {me !== undefined && (
                 <TabPanel value="queue">

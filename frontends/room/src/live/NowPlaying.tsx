@@ -55,6 +55,10 @@ export function NowPlaying({
   const crateName = useCrateName();
   const play = stage.play;
   const skip = stage.voteSkip;
+  // Below the rule's room size no count of dislikes skips: the meter says how many there are, not "0 of 1".
+  const meterText = skip?.active
+    ? t("voteSkipMeter", { dislikes: skip.dislikes, threshold: skip.threshold })
+    : t("voteSkipWaiting", { count: skip?.dislikes ?? 0 });
   const voteSkipSwitch = isModerator && (
     <Switch label={t("voteSkipSwitch")} checked={skip?.enabled ?? false} disabled={busy} onCheckedChange={onVoteSkip} />
   );
@@ -209,9 +213,7 @@ export function NowPlaying({
         <div className="tt-live-voteskip">
           <div className="tt-live-voteskip__head">
             <h3 className="tt-live-voteskip__title">{t("voteSkip")}</h3>
-            <span className="tt-muted">
-              {t("voteSkipMeter", { dislikes: skip.dislikes, threshold: skip.threshold })}
-            </span>
+            <span className="tt-muted">{meterText}</span>
           </div>
           <div
             className="tt-live-meter"
@@ -219,11 +221,11 @@ export function NowPlaying({
             aria-label={t("voteSkip")}
             aria-valuemin={0}
             aria-valuemax={threshold}
-            aria-valuenow={Math.min(skip.dislikes, threshold)}
-            aria-valuetext={t("voteSkipMeter", { dislikes: skip.dislikes, threshold: skip.threshold })}
+            aria-valuenow={skip.active ? Math.min(skip.dislikes, threshold) : 0}
+            aria-valuetext={meterText}
             data-testid="live-voteskip"
           >
-            <span style={{ width: `${Math.min(1, skip.dislikes / threshold) * 100}%` }} />
+            <span style={{ width: `${skip.active ? Math.min(1, skip.dislikes / threshold) * 100 : 0}%` }} />
           </div>
           <p className="tt-muted tt-live-hint" data-testid="live-voteskip-rule">
             {skip.active

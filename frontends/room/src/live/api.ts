@@ -23,6 +23,8 @@ export const liveKeys = {
   avatar: (slug: string) => ["rooms", "live", "avatar", slug] as const,
   /** §4: "a played-song message adds the finished song to the recent-songs cache". */
   recentSongs: (room: string) => ["rooms", "live", "recentSongs", room] as const,
+  /** 001 §7: the room's users not drawn on the dance floor. */
+  noDancefloor: (room: string) => ["rooms", "live", "noDancefloor", room] as const,
 };
 
 /** Spec 002 §9: profiles are fresh for 5 minutes and fetched in batches of at most 150. */

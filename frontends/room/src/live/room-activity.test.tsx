@@ -77,6 +77,9 @@ describe("room activity and the vote-skip rule (issue 25)", () => {
     playing(social, { active: false, threshold: 1, minListeners: 3 });
     const rule = await screen.findByTestId("live-voteskip-rule");
     expect(rule.textContent).toBe("Vote-skip starts with 3 listeners besides the DJ.");
+    // Below the rule's room size the meter counts the dislikes without a goal ("0 of 1" would contradict the rule).
+    const meter = screen.getByTestId("live-voteskip");
+    expect(meter.getAttribute("aria-valuetext")).toBe("0 dislikes so far");
     social.change((stage) => {
       stage.voteSkip!.active = true;
       stage.voteSkip!.threshold = 2;
@@ -86,6 +89,7 @@ describe("room activity and the vote-skip rule (issue 25)", () => {
         "2 dislikes skip the song when they outnumber the likes.",
       ),
     );
+    expect(screen.getByTestId("live-voteskip").getAttribute("aria-valuetext")).toBe("0 of 2 dislikes skip the song");
   });
 
   it("says the rule in Spanish", async () => {

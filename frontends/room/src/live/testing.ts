@@ -221,6 +221,13 @@ export function createFakeSocial(): FakeSocial {
             .map((grant) => ({ roomUuid: request.roomId, userUuid: grant.userUuid, role: grant.role }));
           return { roles, total: roles.length };
         },
+        listNoDancefloorUsers(request, context) {
+          record("ListNoDancefloorUsers", context, request);
+          const off = new Set(
+            fake.roles.filter((grant) => grant.role === "banned" || grant.role === "kicked").map((g) => g.userUuid),
+          );
+          return { userIds: request.userIds.filter((user) => off.has(user)) };
+        },
         getUserRoomRoles(request, context) {
           record("GetUserRoomRoles", context, request);
           const grants = [{ userUuid: fake.stage.room?.ownerUuid ?? "", role: "owner" }, ...fake.roles]

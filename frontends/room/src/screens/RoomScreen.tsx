@@ -1,9 +1,10 @@
 import { useQuery } from "@tanstack/react-query";
-import { useErrorText } from "@tt/web-kit";
+import { timestampMs } from "@bufbuild/protobuf/wkt";
+import { useErrorText, useSession } from "@tt/web-kit";
 import { Badge, Button, buttonClass, Card, Field, Input, Skeleton, useFormat, useNames } from "@tt/web-kit/ui";
 import { ArrowLeft, Check, ChevronDown, ExternalLink, Lock, Pin, Settings, ShieldCheck, X } from "lucide-react";
 import { lazy, Suspense, useState, type FormEvent } from "react";
-import { roomKeys, useRoomClient } from "../api.ts";
+import { roomKeys, useRoleClient, useRoomClient } from "../api.ts";
 import { Link } from "../lib/router.tsx";
 import { ErrorText, useRoomT } from "../lib/ui.tsx";
 
@@ -59,6 +60,19 @@ export function RoomScreen({ id }: { id: string }) {
     staleTime: Infinity,
     refetchOnWindowFocus: false,
   });
+  // A DJ-disabled viewer is told until when (the join answers the role without its expiry; their own grants have it).
+  const session = useSession();
+  const me = session.signedIn ? session.user?.uuid : undefined;
+  const roleClient = useRoleClient();
+  const roomUuid = join.data?.room?.uuid ?? "";
+  const djDisabled = join.data?.roles.includes("djDisabled") ?? false;
+  const ownGrants = useQuery({
+    queryKey: ["rooms", "ownGrants", roomUuid, me],
+    queryFn: () => roleClient.getUserRoomRoles({ roomId: roomUuid, userId: me ?? "" }),
+    enabled: djDisabled && me !== undefined && roomUuid !== "",
+    retry: false,
+  });
+  const djDisabledGrant = ownGrants.data?.grants.find((grant) => grant.role === "djDisabled");
   const submitPassword = (event: FormEvent) => {
     event.preventDefault();
     setTried(password);
@@ -147,8 +161,10 @@ export function RoomScreen({ id }: { id: string }) {
             canDj: permissions?.canDj ?? false,
             canChat: permissions?.canChat ?? false,
             isModerator: permissions?.isModerator ?? false,
-            // The join answers the role without its expiry: the booth says so without a date.
-            ...(roles.includes("djDisabled") ? { djDisabledUntil: null } : {}),
+            // Until when, from the viewer's own grants (without a date while they load, or for a ban without an end).
+            ...(roles.includes("djDisabled")
+              ? { djDisabledUntil: djDisabledGrant?.expiresAt ? timestampMs(djDisabledGrant.expiresAt) : null }
+              : {}),
           }}
         />
       </Suspense>

@@ -1,5 +1,6 @@
 import type { Stage } from "@tt/proto/tt/social/v1/stage_pb";
 import { useAppTranslation } from "@tt/web-kit";
+import { useFormat } from "@tt/web-kit/ui";
 import { Download, Users } from "lucide-react";
 import { useMemo } from "react";
 import { Avatar } from "../Avatar.tsx";
@@ -27,6 +28,7 @@ export interface CrowdProps {
  */
 export function Crowd({ stage, nameOf, avatarOf, nearStage, hidden, cap }: CrowdProps) {
   const { t } = useAppTranslation(LIVE_NAMESPACE, liveTranslations);
+  const format = useFormat();
   const screenCap = useCrowdCap();
   const limit = cap ?? screenCap;
   const { spots, more } = useMemo(
@@ -72,7 +74,7 @@ export function Crowd({ stage, nameOf, avatarOf, nearStage, hidden, cap }: Crowd
       )}
       <p className="tt-crowd__count tt-muted">
         <Users aria-hidden="true" className="tt-live-inline-icon" />
-        <span data-testid="live-listeners">{t("listenerCount", { users, guests })}</span>
+        <span data-testid="live-listeners">{t("listenerCount", { users: format.number(users), count: guests })}</span>
         {more > 0 && <span data-testid="crowd-more">{t("crowd.more", { count: more })}</span>}
       </p>
     </div>

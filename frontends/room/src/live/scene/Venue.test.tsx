@@ -195,6 +195,13 @@ describe("the crowd (issue 25)", () => {
     expect(screen.getByTestId("live-listeners").textContent).toBe("30 signed in, 4 guests");
   });
 
+  it("says one guest in the singular", () => {
+    renderWithKit(
+      <Crowd stage={stageOf({ dancefloor: floor.slice(0, 2), guests: 1 })} nameOf={nameOf} avatarOf={avatarOf} />,
+    );
+    expect(screen.getByTestId("live-listeners").textContent).toBe("2 signed in, 1 guest");
+  });
+
   it("makes a listener who liked the song dance, badges a grabber, and opens a listener's card", () => {
     const opened: string[] = [];
     unsubscribe = onOpenPersonCard((uuid) => opened.push(uuid));
