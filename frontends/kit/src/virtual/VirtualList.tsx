@@ -5,8 +5,11 @@ export interface VirtualListProps<T> {
   items: readonly T[];
   /** A row's height in pixels (an estimate when rows differ: each row is measured once drawn). */
   rowHeight: number;
-  /** The list's visible height in pixels at most. */
-  height: number;
+  /**
+   * The list's visible height in pixels at most; "fill": as tall as its container (which must have a height: a
+   * column of the page), taken to be FILL_ESTIMATE pixels until measured.
+   */
+  height: number | "fill";
   /** Rows rendered beyond the visible ones. */
   overscan?: number;
   /** The total when more exist than are loaded (aria-setsize). */
@@ -33,6 +36,9 @@ export interface VirtualListProps<T> {
  * A list that draws only the rows in view (TanStack Virtual): a scroll box, a list as tall as every row, and the
  * drawn rows placed by index; each row says its position in the whole (aria-posinset / aria-setsize).
  */
+/** A filling list's height before it is measured (and where nothing is laid out, as in jsdom). */
+const FILL_ESTIMATE = 600;
+
 export function VirtualList<T>({
   items,
   rowHeight,
@@ -49,6 +55,7 @@ export function VirtualList<T>({
   className,
 }: VirtualListProps<T>) {
   const box = useRef<HTMLDivElement>(null);
+  const fallback = height === "fill" ? FILL_ESTIMATE : height;
   const pinnedKey = pinned?.join(",") ?? "";
   const rangeExtractor = useCallback(
     (range: Range) => {
@@ -73,9 +80,11 @@ export function VirtualList<T>({
     rangeExtractor,
     // Before the box is measured, and wherever it measures nothing (hidden, or jsdom, which lays nothing out), it is
     // taken to be `height` tall.
-    initialRect: { width: 0, height },
+    initialRect: { width: 0, height: fallback },
     observeElementRect: (instance, onChange) =>
-      observeElementRect(instance, (rect) => onChange(rect.height > 0 ? rect : { width: rect.width, height })),
+      observeElementRect(instance, (rect) =>
+        onChange(rect.height > 0 ? rect : { width: rect.width, height: fallback }),
+      ),
   });
   const rows = virtualizer.getVirtualItems();
   const last = rows.at(-1)?.index ?? -1;
@@ -92,7 +101,7 @@ export function VirtualList<T>({
     <div
       ref={box}
       className={`tt-vlist${className ? ` ${className}` : ""}`}
-      style={{ maxHeight: height, overflowY: "auto" }}
+      style={height === "fill" ? { height: "100%", overflowY: "auto" } : { maxHeight: height, overflowY: "auto" }}
     >
       <ul
         aria-label={label}

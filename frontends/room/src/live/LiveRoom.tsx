@@ -123,6 +123,8 @@ export interface ChatSlotProps {
   activity?: Feed<RoomActivity>;
   /** The people in the room (DJs and the dancefloor): `@nickname` completion. */
   people?: readonly string[];
+  /** The chat fills the desktop's full-height column. */
+  fill?: boolean;
 }
 
 /** Jumps to the room's position per play (start, stalls), each aiming ahead by what the last one lost. */
@@ -147,6 +149,37 @@ function playableOf(song: CrateSong): PlayableSong {
     trackName: song.trackName,
     artistName: song.artistName,
   };
+}
+
+/** The gap kept between the chat column and the window's edges (px), and its least height. */
+const SIDE_GAP_PX = 12;
+const SIDE_MIN_PX = 448;
+
+/**
+ * A ref that keeps an element (the chat column, sticky at the top) as tall as the window below its top: on the
+ * first screen its composer is in view under the room's title, and once scrolled it fills the window.
+ */
+function useFitToWindow(): (element: HTMLElement | null) => (() => void) | undefined {
+  return useCallback((element: HTMLElement | null) => {
+    if (!element) return;
+    let frame = 0;
+    const fit = () => {
+      frame = 0;
+      const top = Math.max(SIDE_GAP_PX, element.getBoundingClientRect().top);
+      element.style.height = `${Math.max(SIDE_MIN_PX, window.innerHeight - top - SIDE_GAP_PX)}px`;
+    };
+    const schedule = () => {
+      if (!frame) frame = requestAnimationFrame(fit);
+    };
+    fit();
+    window.addEventListener("scroll", schedule, { passive: true });
+    window.addEventListener("resize", schedule);
+    return () => {
+      cancelAnimationFrame(frame);
+      window.removeEventListener("scroll", schedule);
+      window.removeEventListener("resize", schedule);
+    };
+  }, []);
 }
 
 /** Re-renders every `ms` (the progress bar). */
@@ -563,6 +596,8 @@ export function LiveRoom({
     return name === "default" || name === "tt-stars" ? names("crate", name) : name;
   };
 
+  const fitToWindow = useFitToWindow();
+
   if (live.kicked) return <KickedNotice details={live.kicked} />;
 
   const statusText = t(`status.${live.status}`);
@@ -713,6 +748,7 @@ export function LiveRoom({
           isModerator: permissions.isModerator,
           activity: live.activity,
           people,
+          fill: !phone,
         })}
       </Suspense>
     </section>
@@ -783,7 +819,9 @@ export function LiveRoom({
             </Tabs>
           ) : (
             /* Beside the stage, the full height of the room. */
-            <aside className="tt-live-side">{chatView}</aside>
+            <aside className="tt-live-side" ref={fitToWindow}>
+              {chatView}
+            </aside>
           )}
         </div>
       )}

@@ -104,7 +104,12 @@ export interface ChatPanelProps {
   activity?: Feed<RoomActivity>;
   /** The people in the room (DJs and the dancefloor): whom `@` completes. */
   people?: readonly string[];
+  /** The panel fills a column of the page's height (a desktop's chat column): the messages take what is left. */
+  fill?: boolean;
 }
+
+/** Whether the messages fill the panel's column (ChatPanelProps.fill) or keep to CHAT_HEIGHT. */
+const FillContext = createContext(false);
 
 /** The people the panel knows by name: for system lines, `@` completion and the reader's own mentions. */
 interface ChatPeople {
@@ -468,6 +473,7 @@ function MessageList({
   const input = useRef<HTMLInputElement>(null);
   // `@` completion from the people in the room.
   const { nicknames } = useContext(PeopleContext);
+  const fill = useContext(FillContext);
   const listId = useId();
   const [activeSuggestion, setActiveSuggestion] = useState(0);
   const [dismissed, setDismissed] = useState<string | undefined>();
@@ -549,7 +555,7 @@ function MessageList({
           <VirtualList
             items={items}
             rowHeight={ROW_ESTIMATE}
-            height={CHAT_HEIGHT}
+            height={fill ? "fill" : CHAT_HEIGHT}
             label={label}
             className="tt-chat-messages"
             measureRows
@@ -1019,12 +1025,14 @@ export function ChatPanel(props: ChatPanelProps) {
   const roomChat = <RoomChat {...props} events={hub} lines={lines} onNewest={onNewest} />;
   if (!signedIn) {
     return (
-      <PeopleContext.Provider value={roomPeople}>
-        <div className="tt-chat" ref={panel}>
-          {roomChat}
-          {liveRegion}
-        </div>
-      </PeopleContext.Provider>
+      <FillContext.Provider value={props.fill ?? false}>
+        <PeopleContext.Provider value={roomPeople}>
+          <div className="tt-chat" ref={panel}>
+            {roomChat}
+            {liveRegion}
+          </div>
+        </PeopleContext.Provider>
+      </FillContext.Provider>
     );
   }
   const peerNameOf = (c: Conversation) => c.peerName || roomPeople.nameOf(c.peerUuid) || t("someone");
@@ -1074,30 +1082,32 @@ export function ChatPanel(props: ChatPanelProps) {
     );
 
   return (
-    <PeopleContext.Provider value={roomPeople}>
-      <div className="tt-chat" ref={panel}>
-        <Tabs
-          value={tab}
-          onValueChange={(next) => {
-            setTab(next as ChatTab);
-            setOpen(undefined);
-          }}
-        >
-          <TabList label={t("tabs")}>
-            <Tab value="room">{t("room")}</Tab>
-            <Tab value="FRIENDS" count={counts.FRIENDS}>
-              {t("friends")}
-            </Tab>
-            <Tab value="OTHERS" count={counts.OTHERS}>
-              {t("others")}
-            </Tab>
-          </TabList>
-          <TabPanel value="room">{roomChat}</TabPanel>
-          <TabPanel value="FRIENDS">{tab === "FRIENDS" ? directTab("FRIENDS") : null}</TabPanel>
-          <TabPanel value="OTHERS">{tab === "OTHERS" ? directTab("OTHERS") : null}</TabPanel>
-        </Tabs>
-        {liveRegion}
-      </div>
-    </PeopleContext.Provider>
+    <FillContext.Provider value={props.fill ?? false}>
+      <PeopleContext.Provider value={roomPeople}>
+        <div className="tt-chat" ref={panel}>
+          <Tabs
+            value={tab}
+            onValueChange={(next) => {
+              setTab(next as ChatTab);
+              setOpen(undefined);
+            }}
+          >
+            <TabList label={t("tabs")}>
+              <Tab value="room">{t("room")}</Tab>
+              <Tab value="FRIENDS" count={counts.FRIENDS}>
+                {t("friends")}
+              </Tab>
+              <Tab value="OTHERS" count={counts.OTHERS}>
+                {t("others")}
+              </Tab>
+            </TabList>
+            <TabPanel value="room">{roomChat}</TabPanel>
+            <TabPanel value="FRIENDS">{tab === "FRIENDS" ? directTab("FRIENDS") : null}</TabPanel>
+            <TabPanel value="OTHERS">{tab === "OTHERS" ? directTab("OTHERS") : null}</TabPanel>
+          </Tabs>
+          {liveRegion}
+        </div>
+      </PeopleContext.Provider>
+    </FillContext.Provider>
   );
 }

@@ -19,8 +19,9 @@ export default function ClubArt({ design }: SceneArtProps) {
         </>
       ) : (
         <>
-          <line className="tt-scene-line" x1="500" y1="0" x2="500" y2="70" />
-          <circle className="tt-scene-ball" cx="500" cy="100" r="34" />
+          {/* The mirror ball hangs to one side: the middle of the stage is the booth's. */}
+          <line className="tt-scene-line" x1="700" y1="0" x2="700" y2="52" />
+          <circle className="tt-scene-ball" cx="700" cy="76" r="24" />
           {Array.from({ length: 6 }, (_, i) => (
             <path
               key={i}
