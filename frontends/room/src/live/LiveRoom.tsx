@@ -182,16 +182,6 @@ function useFitToWindow(): (element: HTMLElement | null) => (() => void) | undef
   }, []);
 }
 
-/** Re-renders every `ms` (the progress bar). */
-function useTick(ms: number): number {
-  const [now, setNow] = useState(() => Date.now());
-  useEffect(() => {
-    const timer = setInterval(() => setNow(Date.now()), ms);
-    return () => clearInterval(timer);
-  }, [ms]);
-  return now;
-}
-
 function KickedNotice({ details }: { details: KickDetails }) {
   const { t } = useAppTranslation(LIVE_NAMESPACE, liveTranslations);
   const format = useFormat();
@@ -283,8 +273,9 @@ export function LiveRoom({
   );
   const live = useStage(room, join, (t0, serverMs, t1) => clock?.addSample(t0, serverMs, t1));
   const stage = live.stage;
-  const now = useTick(500);
-  const serverNow = clock ? clock.serverNow() : now;
+  // The room's clock (the server's, once synced); read when needed, never on a timer here: the progress bar ticks
+  // on its own, so the room redraws on the stage's changes only.
+  const serverNow = useCallback(() => (clock ? clock.serverNow() : Date.now()), [clock]);
 
   // The outside players the deployment configured, and its brand's provider priority (spec 002 §9); its Agora
   // app id when it has Agora (live audio).
@@ -332,7 +323,10 @@ export function LiveRoom({
   const playId = play?.playId;
   const startedAtMs = play?.startedAt ? timestampMs(play.startedAt) : undefined;
   const duration = play ? play.duration || play.song?.duration || 0 : 0;
-  const position = startedAtMs !== undefined ? (serverNow - startedAtMs) / 1000 : 0;
+  const positionNow = useCallback(
+    () => (startedAtMs !== undefined ? (serverNow() - startedAtMs) / 1000 : 0),
+    [serverNow, startedAtMs],
+  );
   const endsAt = startedAtMs !== undefined ? startedAtMs + duration * 1000 : undefined;
 
   // A guest's preview counter (spec 002 §4): one more song each time a new play starts for them.
@@ -361,7 +355,7 @@ export function LiveRoom({
     () => (play?.song && !explicitSkipped ? playableOf(play.song) : null),
     [playId, explicitSkipped], // eslint-disable-line react-hooks/exhaustive-deps
   );
-  const startAt = useMemo(() => Math.max(0, position), [playId, clock]); // eslint-disable-line react-hooks/exhaustive-deps
+  const startAt = useMemo(() => Math.max(0, positionNow()), [playId, clock]); // eslint-disable-line react-hooks/exhaustive-deps
 
   // The recent-songs cache: a finished play's song joins it (spec 002 §4).
   const previous = useRef<{ id: string; song: CrateSong } | null>(null);
@@ -635,7 +629,7 @@ export function LiveRoom({
       stage={stage}
       me={me}
       isModerator={permissions.isModerator}
-      position={position}
+      positionNow={positionNow}
       crates={crates.data?.crates ?? []}
       busy={action.isPending}
       onVote={(kind) =>

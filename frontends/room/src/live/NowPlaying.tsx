@@ -3,7 +3,7 @@ import type { Stage } from "@tt/proto/tt/social/v1/stage_pb";
 import { useAppTranslation } from "@tt/web-kit";
 import { Button, Menu, MenuItem, MenuLabel, Switch, useFormat, useNames } from "@tt/web-kit/ui";
 import { Check, ChevronDown, FolderPlus, ListMusic, Music, SkipForward, ThumbsDown, ThumbsUp } from "lucide-react";
-import type { ReactNode } from "react";
+import { useEffect, useState, type ReactNode } from "react";
 import { Avatar } from "./Avatar.tsx";
 import { artworkOf } from "./format.ts";
 import { LIVE_NAMESPACE, liveTranslations } from "./locales.ts";
@@ -12,8 +12,8 @@ export interface NowPlayingProps {
   stage: Stage;
   me: string | undefined;
   isModerator: boolean;
-  /** Seconds into the current song, by the room's clock. */
-  position: number;
+  /** Seconds into the current song now, by the room's clock (asked twice a second by the progress bar only). */
+  positionNow(): number;
   crates: readonly Crate[];
   busy: boolean;
   onVote(kind: "like" | "dislike"): void;
@@ -38,7 +38,7 @@ export function NowPlaying({
   stage,
   me,
   isModerator,
-  position,
+  positionNow,
   crates,
   busy,
   onVote,
@@ -69,7 +69,6 @@ export function NowPlaying({
   const ownPlay = me !== undefined && play?.djUuid === me;
   const canVote = me !== undefined && !ownPlay;
   const duration = play?.duration || song?.duration || 0;
-  const at = Math.min(Math.max(position, 0), duration || 0);
   const artwork = artworkOf(song?.thumbnails);
   const likes = votes?.likes ?? 0;
   const dislikes = votes?.dislikes ?? 0;
@@ -116,23 +115,7 @@ export function NowPlaying({
               </p>
             </div>
           </div>
-          <div className="tt-live-progress">
-            <div
-              className="tt-live-progress__track"
-              role="progressbar"
-              aria-label={t("progress")}
-              aria-valuemin={0}
-              aria-valuemax={Math.round(duration || 1)}
-              aria-valuenow={Math.round(at)}
-              aria-valuetext={t("elapsedOf", { elapsed: format.duration(at), duration: format.duration(duration) })}
-            >
-              <span className="tt-live-progress__fill" style={{ width: `${duration ? (at / duration) * 100 : 0}%` }} />
-            </div>
-            <p className="tt-live-progress__times" data-testid="live-elapsed">
-              <span>{format.duration(at)}</span>
-              <span>{format.duration(duration)}</span>
-            </p>
-          </div>
+          <Progress positionNow={positionNow} duration={duration} />
           <div className="tt-live-votes" role="group" aria-label={t("votes")}>
             <Button
               variant="secondary"
@@ -267,5 +250,42 @@ export function NowPlaying({
         </div>
       )}
     </section>
+  );
+}
+
+/** Re-renders every `ms`. */
+function useTick(ms: number): number {
+  const [now, setNow] = useState(() => Date.now());
+  useEffect(() => {
+    const timer = setInterval(() => setNow(Date.now()), ms);
+    return () => clearInterval(timer);
+  }, [ms]);
+  return now;
+}
+
+/** The song's progress, redrawn twice a second on its own (the rest of the room redraws on the stage's changes). */
+function Progress({ positionNow, duration }: { positionNow: () => number; duration: number }) {
+  const { t } = useAppTranslation(LIVE_NAMESPACE, liveTranslations);
+  const format = useFormat();
+  useTick(500);
+  const at = Math.min(Math.max(positionNow(), 0), duration || 0);
+  return (
+    <div className="tt-live-progress">
+      <div
+        className="tt-live-progress__track"
+        role="progressbar"
+        aria-label={t("progress")}
+        aria-valuemin={0}
+        aria-valuemax={Math.round(duration || 1)}
+        aria-valuenow={Math.round(at)}
+        aria-valuetext={t("elapsedOf", { elapsed: format.duration(at), duration: format.duration(duration) })}
+      >
+        <span className="tt-live-progress__fill" style={{ width: `${duration ? (at / duration) * 100 : 0}%` }} />
+      </div>
+      <p className="tt-live-progress__times" data-testid="live-elapsed">
+        <span>{format.duration(at)}</span>
+        <span>{format.duration(duration)}</span>
+      </p>
+    </div>
   );
 }
