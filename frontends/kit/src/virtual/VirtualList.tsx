@@ -81,6 +81,10 @@ export function VirtualList<T>({
     // Before the box is measured, and wherever it measures nothing (hidden, or jsdom, which lays nothing out), it is
     // taken to be `height` tall.
     initialRect: { width: 0, height: fallback },
+    // A measured row or a resized box re-renders the list in React's next batch, not synchronously inside the
+    // ResizeObserver or ref callback: with a chat at 20 changes a second the synchronous flushes were a large part of
+    // the room page's main thread (npm run bench:room-page), and React warns about flushSync inside a lifecycle.
+    useFlushSync: false,
     observeElementRect: (instance, onChange) =>
       observeElementRect(instance, (rect) =>
         onChange(rect.height > 0 ? rect : { width: rect.width, height: fallback }),

@@ -10,6 +10,7 @@ import { StageSchema, type Kicked, type RoomActivity, type Stage } from "@tt/pro
 import type { JoinResponse } from "@tt/proto/tt/social/v1/stage_service_pb";
 import { Code, ConnectError } from "@connectrpc/connect";
 import { applyPatch, type Operation } from "rfc6902";
+import { announceStage, STAGE_PATCH_EVENT } from "./probe.ts";
 
 /** Spec 002 §9: a room reset is followed by a rejoin after a random delay of up to this. */
 export const RESET_REJOIN_MAX_DELAY_MS = 2000;
@@ -127,6 +128,7 @@ export function createStageConnection(options: StageConnectionOptions): StageCon
             break;
           }
           case "patch": {
+            announceStage(STAGE_PATCH_EVENT, kind.value.version);
             if (json === undefined) return rejoin("gap", 0);
             // An older or repeated patch changes nothing; a skipped version means the state is unknown.
             if (kind.value.version <= version) break;

@@ -1,5 +1,5 @@
 import type { Kicked, RoomActivity, Stage } from "@tt/proto/tt/social/v1/stage_pb";
-import { useEffect, useMemo, useRef, useState } from "react";
+import { useEffect, useLayoutEffect, useMemo, useRef, useState } from "react";
 import { createChatFeed, createFeed, type ChatFeed, type Feed } from "./chat-feed.ts";
 import {
   createStageConnection,
@@ -7,6 +7,7 @@ import {
   type JoinStream,
   type StageConnection,
 } from "./stage-connection.ts";
+import { announceStage, STAGE_COMMIT_EVENT } from "./probe.ts";
 import { kickDetailsOf, storeCurrentDancefloor, storeKickDetails, type KickDetails } from "./storage.ts";
 
 export interface LiveStage {
@@ -68,6 +69,11 @@ export function useStage(
       connection.current = null;
     };
   }, [room, join, chat, activity]);
+
+  // The bench's mark: this stage is in the DOM now (the room's components render from it in the same commit).
+  useLayoutEffect(() => {
+    if (stage) announceStage(STAGE_COMMIT_EVENT, stage.version);
+  }, [stage]);
 
   const slug = stage?.room?.slug;
   useEffect(() => {
