@@ -18,6 +18,7 @@ import {
   Check,
   Clock,
   LogIn,
+  Radio,
   ShoppingBag,
   UserCheck,
   UserMinus,
@@ -36,6 +37,7 @@ import {
   useFriendClient,
   useProfile,
   useSocialT,
+  useStageClient,
 } from "./api.ts";
 import { useNameOf } from "./Person.tsx";
 
@@ -68,6 +70,16 @@ export function ProfilePage() {
   const profile = useProfile(target);
   const image = useAvatarImage(profile.data?.avatarId || undefined);
   const counts = useQuery({ queryKey: [...key, "counts"], queryFn: () => fans.countDjFans({ id: target }) });
+  const stage = useStageClient();
+  // Where they are now: the public rooms with their open join stream (asked again each minute while shown).
+  const rooms = useQuery({
+    queryKey: socialKeys.rooms(target),
+    queryFn: async () => (await stage.listUserRooms({ user: target })).rooms,
+    enabled: Boolean(target),
+    staleTime: 30_000,
+    refetchInterval: 60_000,
+    retry: false,
+  });
   const enabled = signedIn && Boolean(me) && me !== target;
   const friendship = useQuery({
     queryKey: [...key, "friendship"],
@@ -167,6 +179,18 @@ export function ProfilePage() {
               </p>
             )}
             {profile.data.bio && <p className="tt-profile__bio">{profile.data.bio}</p>}
+            {rooms.data && rooms.data.length > 0 && (
+              <ul className="tt-profile__rooms" aria-label={t("profile.rooms")}>
+                {rooms.data.map((room) => (
+                  <li key={room.roomUuid}>
+                    <Link className="tt-profile__room" to={`/room/r/${encodeURIComponent(room.slug)}`}>
+                      <Radio aria-hidden="true" />
+                      {t("profile.inRoom", { name: room.name })}
+                    </Link>
+                  </li>
+                ))}
+              </ul>
+            )}
           </div>
           <dl className="tt-profile__stats" aria-label={t("profile.stats")}>
             <div>
