@@ -8,6 +8,7 @@ import {
   ConfirmDialog,
   EmptyState,
   ErrorMessage,
+  FollowCounts,
   Skeleton,
   toast,
   useFormat,
@@ -192,16 +193,12 @@ export function ProfilePage() {
               </ul>
             )}
           </div>
-          <dl className="tt-profile__stats" aria-label={t("profile.stats")}>
-            <div>
-              <dt>{t("profile.fans")}</dt>
-              <dd data-testid="fan-count">{counts.data ? format.number(counts.data.fans) : "–"}</dd>
-            </div>
-            <div>
-              <dt>{t("profile.followingDjs")}</dt>
-              <dd data-testid="following-count">{counts.data ? format.number(counts.data.following) : "–"}</dd>
-            </div>
-          </dl>
+          <FollowCounts
+            fans={counts.data?.fans}
+            following={counts.data?.following}
+            size="lg"
+            className="tt-profile__stats"
+          />
         </div>
         {counts.isError && <ErrorMessage>{errorText(counts.error)}</ErrorMessage>}
         {(friendship.error ?? following.error ?? blocked.error) && (

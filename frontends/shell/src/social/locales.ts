@@ -43,9 +43,6 @@ export const en = {
     unknown: "Former member",
   },
   profile: {
-    stats: "Followers",
-    fans: "Fans",
-    followingDjs: "Following",
     since: "Member since {{date}}",
     rooms: "In a room now",
     inRoom: "In {{name}} now",
@@ -123,9 +120,6 @@ export const es: typeof en = {
     unknown: "Antiguo miembro",
   },
   profile: {
-    stats: "Seguidores",
-    fans: "Fans",
-    followingDjs: "Siguiendo",
     since: "Miembro desde el {{date}}",
     rooms: "En una sala ahora",
     inRoom: "En {{name}} ahora",

@@ -9,6 +9,7 @@ import {
   ConfirmDialog,
   Dialog,
   Field,
+  FollowCounts,
   Select,
   Skeleton,
   toast,
@@ -293,16 +294,7 @@ function PersonCardDialog({
                   ))}
                 </p>
               )}
-              <dl className="tt-person-card__counts" aria-label={t("card.counts")}>
-                <div>
-                  <dt>{t("card.fans")}</dt>
-                  <dd data-testid="card-fans">{counts.data ? format.number(counts.data.fans) : "–"}</dd>
-                </div>
-                <div>
-                  <dt>{t("card.following")}</dt>
-                  <dd data-testid="card-following">{counts.data ? format.number(counts.data.following) : "–"}</dd>
-                </div>
-              </dl>
+              <FollowCounts fans={counts.data?.fans} following={counts.data?.following} />
             </div>
           </div>
           {restrictions.length > 0 && (
