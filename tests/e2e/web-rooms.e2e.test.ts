@@ -112,7 +112,10 @@ describe("room app journeys", () => {
       await owner.getByRole("link", { name: "Settings" }).click();
       await owner.getByRole("heading", { level: 1, name: `Settings of ${ROOM_NAME}` }).waitFor();
       const grant = owner.getByRole("form", { name: "Give a role" });
-      await grant.getByLabel("User id").fill(accounts.listener.uuid);
+      // The person is picked by nickname among the people in the room (the listener's page is in it), never by id.
+      await grant.getByRole("combobox", { name: "Person" }).fill(nicknameOf(accounts.listener).slice(0, 8));
+      await owner.getByRole("option", { name: nicknameOf(accounts.listener) }).click();
+      expect(await grant.getByRole("combobox", { name: "Person" }).inputValue()).toBe(nicknameOf(accounts.listener));
       await grant.getByRole("combobox", { name: "Role" }).click();
       await owner.getByRole("option", { name: "Moderator" }).click();
       await grant.getByRole("button", { name: "Give the role" }).click();
@@ -140,8 +143,18 @@ describe("room app journeys", () => {
   it(
     "a banned user is refused at the door with the message",
     async () => {
+      // The troublemaker comes into the room first: the owner's person field lists who is in the room now.
+      const banned = await signedInPage(accounts.troublemaker);
+      await banned.goto(`${platform.url}${roomPath}?lang=en`);
+      await banned.getByRole("region", { name: "Live stage" }).waitFor();
       const kickOrBan = owner.getByRole("form", { name: "Kick or ban" });
-      await kickOrBan.getByLabel("User id").fill(accounts.troublemaker.uuid);
+      const person = kickOrBan.getByRole("combobox", { name: "Person" });
+      await person.click();
+      await person.fill(nicknameOf(accounts.troublemaker).slice(0, 6));
+      const option = owner.getByRole("option", { name: nicknameOf(accounts.troublemaker) });
+      await option.waitFor();
+      await shot(owner, "rooms-04b-person-picker");
+      await option.click();
       await kickOrBan.getByRole("button", { name: "Ban" }).click();
       // Asked first, by the person's nickname.
       const confirm = owner.getByRole("alertdialog");
@@ -159,7 +172,6 @@ describe("room app journeys", () => {
         .first()
         .waitFor();
 
-      const banned = await signedInPage(accounts.troublemaker);
       await banned.goto(`${platform.url}${roomPath}?lang=en`);
       await banned.getByRole("heading", { name: "You cannot enter this room" }).waitFor();
       expect(await banned.getByRole("alert").first().textContent()).toBe("You are banned from this room");

@@ -5,12 +5,13 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { App } from "./App.tsx";
 import {
   createTestRoomService,
+  FRIEND_UUID,
   OTHER_UUID,
   OWNER_UUID,
   tokenOf,
   type TestRoomService,
 } from "./testing/room-service.ts";
-import { choose, chooseTab, clearToasts, confirm, confirmation, toastTitles } from "./testing/ui.ts";
+import { choose, chooseTab, clearToasts, confirm, confirmation, pickPerson, toastTitles } from "./testing/ui.ts";
 
 function kitFor(service: TestRoomService, userUuid?: string, search = "") {
   const kit = createTestKit({ routes: service.routes, search });
@@ -179,13 +180,21 @@ describe("room remote", () => {
     expect(screen.queryByRole("link", { name: "Settings" })).toBeNull();
   });
 
-  it("settings: the owner makes another user a moderator, by picker, and removes the role after confirming", async () => {
+  it("settings: the owner picks a listener by nickname, makes them a moderator, and removes the role after confirming", async () => {
     const room = service.addRoom("Owned");
+    service.listeners.set(room.uuid, [OWNER_UUID, OTHER_UUID]);
     go(`/r/${room.uuid}/settings`);
     renderWithKit(<App />, kitFor(service, OWNER_UUID));
     expect(await screen.findByRole("heading", { level: 1, name: "Settings of Owned" })).toBeTruthy();
     const grant = screen.getByRole("form", { name: "Give a role" });
-    fireEvent.change(within(grant).getByRole("textbox", { name: "User id" }), { target: { value: OTHER_UUID } });
+    // No id is typed: the field lists the people in the room (the caller left out) by nickname and why.
+    const person = within(grant).getByRole("combobox", { name: "Person" });
+    fireEvent.click(person);
+    const list = await screen.findByRole("listbox", { name: "Person" });
+    const options = await within(list).findAllByRole("option");
+    expect(options.map((option) => option.textContent)).toEqual(["OscarIn the room now"]);
+    expect(list.textContent).not.toContain(OTHER_UUID);
+    await pickPerson(grant, "Person", "osc", "Oscar");
     const role = within(grant).getByRole("combobox", { name: "Role" });
     expect(role.textContent).toBe("Moderator");
     choose(role, "dj");
@@ -209,6 +218,7 @@ describe("room remote", () => {
 
   it("settings: a bad seat count is refused on its field; the server's refusal shows on the field it names", async () => {
     const room = service.addRoom("Owned");
+    service.friends.set(OWNER_UUID, [FRIEND_UUID]);
     go(`/r/${room.uuid}/settings`);
     renderWithKit(<App />, kitFor(service, OWNER_UUID));
     const seats = await screen.findByRole("form", { name: "DJ seats" });
@@ -222,7 +232,14 @@ describe("room remote", () => {
 
     // A role ending in the past: the server's message names expiresAt, so it shows under that field.
     const grant = screen.getByRole("form", { name: "Give a role" });
-    fireEvent.change(within(grant).getByRole("textbox", { name: "User id" }), { target: { value: OTHER_UUID } });
+    // A friend who is not in the room is listed too, and says why.
+    fireEvent.change(within(grant).getByRole("combobox", { name: "Person" }), { target: { value: "fri" } });
+    const frida = await screen.findByRole("option", { name: "Frida" });
+    expect(
+      frida.getAttribute("aria-describedby") &&
+        document.getElementById(frida.getAttribute("aria-describedby")!)?.textContent,
+    ).toBe("Your friend");
+    await pickPerson(grant, "Person", "fri", "Frida");
     fireEvent.change(within(grant).getByLabelText("Ends (optional)"), { target: { value: "2001-01-01T10:00" } });
     fireEvent.click(within(grant).getByRole("button", { name: "Give the role" }));
     const ends = within(grant).getByLabelText("Ends (optional)");
@@ -233,6 +250,7 @@ describe("room remote", () => {
 
   it("settings: pins messages, uploads a poster and kicks a user until a time", async () => {
     const room = service.addRoom("Owned");
+    service.listeners.set(room.uuid, [OTHER_UUID]);
     go(`/r/${room.uuid}/settings`);
     renderWithKit(<App />, kitFor(service, OWNER_UUID));
     const pinned = await screen.findByRole("form", { name: "Pinned messages" });
@@ -249,7 +267,7 @@ describe("room remote", () => {
     expect(service.calls).toContain("UploadPoster");
 
     const kick = screen.getByRole("form", { name: "Kick or ban" });
-    fireEvent.change(within(kick).getByRole("textbox", { name: "User id" }), { target: { value: OTHER_UUID } });
+    await pickPerson(kick, "Person", "O", "Oscar");
     fireEvent.change(within(kick).getByLabelText(/Kicked until/), { target: { value: "2099-01-01T10:00" } });
     fireEvent.click(within(kick).getByRole("button", { name: "Kick" }));
     // Asked first, by the person's nickname and until when, in words.

@@ -11,6 +11,7 @@ export const en = {
     retry: "Try again",
   },
   ui: {
+    followCounts: { label: "Fans and following", fans: "Fans", following: "Following" },
     close: "Close",
     cancel: "Cancel",
     dismiss: "Dismiss",

@@ -12,6 +12,7 @@ export const es: typeof en = {
     retry: "Reintentar",
   },
   ui: {
+    followCounts: { label: "Fans y seguidos", fans: "Fans", following: "Siguiendo" },
     close: "Cerrar",
     cancel: "Cancelar",
     dismiss: "Descartar",

@@ -5,7 +5,11 @@ export type { ButtonProps, ButtonSize, ButtonVariant, IconButtonProps } from "./
 export { Badge, Card, EmptyState, ErrorMessage, Loading, Skeleton, Spinner } from "./Feedback.tsx";
 export type { BadgeTone } from "./Feedback.tsx";
 export { Checkbox, Field, Input, TextArea } from "./Field.tsx";
+export { Combobox } from "./Combobox.tsx";
+export type { ComboboxOption, ComboboxProps } from "./Combobox.tsx";
 export { Avatar } from "./Avatar.tsx";
+export { FollowCounts } from "./FollowCounts.tsx";
+export type { FollowCountsProps } from "./FollowCounts.tsx";
 export type { AvatarProps, AvatarSize } from "./Avatar.tsx";
 export { ConfirmDialog, Dialog, DialogClose } from "./Dialog.tsx";
 export type { ConfirmDialogProps, DialogProps } from "./Dialog.tsx";

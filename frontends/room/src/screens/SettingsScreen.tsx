@@ -42,6 +42,7 @@ import {
 } from "../api.ts";
 import { NumberField, ProvidersField, TextAreaField, useServerFieldErrors } from "../lib/forms.tsx";
 import { useProfiles } from "../lib/people.ts";
+import { PersonField } from "./PersonField.tsx";
 import { Link, navigate } from "../lib/router.tsx";
 import { dateOfLocalInput, ErrorText, Pager, useRoomT } from "../lib/ui.tsx";
 import { roomFieldRules } from "./CreateRoomScreen.tsx";
@@ -686,9 +687,9 @@ function RolesSection({ room }: { room: Room }) {
   );
 }
 
-/** The rules of a user id typed into the roles forms. */
+/** The person chosen in a roles form (the picker's value is their uuid; "" until someone is chosen). */
 function userIdRule(t: ReturnType<typeof useRoomT>["t"]) {
-  return z.string().trim().regex(UUID, t("form.userId"));
+  return z.string().trim().regex(UUID, t("form.person"));
 }
 
 function GrantForm({ room }: { room: Room }) {
@@ -716,14 +717,12 @@ function GrantForm({ room }: { room: Room }) {
     <Section title={title}>
       {(titleId) => (
         <form className="tt-room-form" aria-labelledby={titleId} noValidate onSubmit={save.submit}>
-          <TextField
+          <PersonField
             form={form}
             name="userId"
             label={t("settings.user")}
             hint={t("settings.userHint")}
-            maxLength={36}
-            autoComplete="off"
-            spellCheck={false}
+            room={room.uuid}
           />
           <div className="tt-room-form__grid">
             <SelectField form={form} name="role" label={t("settings.role")} options={options} />
@@ -770,14 +769,12 @@ function KickBanForm({ room }: { room: Room }) {
             ask("kick");
           }}
         >
-          <TextField
+          <PersonField
             form={form}
             name="userId"
             label={t("settings.user")}
             hint={t("settings.userHint")}
-            maxLength={36}
-            autoComplete="off"
-            spellCheck={false}
+            room={room.uuid}
           />
           <TextField
             form={form}
@@ -852,14 +849,12 @@ function OwnerForm({ room }: { room: Room }) {
           noValidate
           onSubmit={form.handleSubmit(() => setOpen(true))}
         >
-          <TextField
+          <PersonField
             form={form}
             name="userId"
             label={t("settings.newOwner")}
             hint={t("settings.userHint")}
-            maxLength={36}
-            autoComplete="off"
-            spellCheck={false}
+            room={room.uuid}
           />
           <div className="tt-room-form__actions">
             <Button type="submit" variant="secondary" icon={<Crown aria-hidden="true" />}>

@@ -5,13 +5,21 @@ import { CommunitySchema, type Community } from "@tt/proto/tt/room/v1/community_
 import { EventSchema } from "@tt/proto/tt/room/v1/event_service_pb";
 import { RoomSchema, RoomUserRoleSchema, type Room, type RoomUserRole } from "@tt/proto/tt/room/v1/room_pb";
 import type { MessageInitShape } from "@bufbuild/protobuf";
+import { DjFanService } from "@tt/proto/tt/room/v1/dj_fan_service_pb";
+import { FriendService } from "@tt/proto/tt/room/v1/friend_service_pb";
+import { StageService } from "@tt/proto/tt/social/v1/stage_service_pb";
 import { ProfileService } from "@tt/proto/tt/user/v1/profile_service_pb";
 import { AdminService, CommunityService, EventService, RoomService, RoomUserRoleService } from "../api.ts";
 
 export const OWNER_UUID = "00000000-0000-4000-8000-00000000000a";
 export const OTHER_UUID = "00000000-0000-4000-8000-00000000000b";
+export const FRIEND_UUID = "00000000-0000-4000-8000-00000000000c";
 /** The users' nicknames, as the user service's profiles have them. */
-export const NICKNAMES: Record<string, string> = { [OWNER_UUID]: "Olivia", [OTHER_UUID]: "Oscar" };
+export const NICKNAMES: Record<string, string> = {
+  [OWNER_UUID]: "Olivia",
+  [OTHER_UUID]: "Oscar",
+  [FRIEND_UUID]: "Frida",
+};
 
 /** A kit's session token for a user of this fake: the fake reads the caller from it. */
 export const tokenOf = (userUuid: string) => `t:${userUuid}`;
@@ -26,6 +34,10 @@ export interface TestRoomService {
   addCommunity(name: string, roomIds: string[], members?: string[]): Community;
   /** A community's members, as the service holds them (a test may change them behind the page's back). */
   membersOf(id: string): string[];
+  /** Who is in each room now (room uuid → user uuids), as the stage's listener list answers it. */
+  listeners: Map<string, string[]>;
+  /** Each user's friends (user uuid → user uuids), both ways. */
+  friends: Map<string, string[]>;
 }
 
 let counter = 0;
@@ -44,6 +56,8 @@ export function createTestRoomService(): TestRoomService {
   const rooms: Room[] = [];
   const grants: RoomUserRole[] = [];
   const calls: string[] = [];
+  const listeners = new Map<string, string[]>();
+  const friends = new Map<string, string[]>();
   const communities: Array<{ community: Community; rooms: string[]; members: string[] }> = [];
   const addCommunity = (name: string, roomIds: string[], members: string[] = []) => {
     const community = create(CommunitySchema, { id: uuid(), name, slug: slugOf(name), memberCount: members.length });
@@ -321,7 +335,23 @@ export function createTestRoomService(): TestRoomService {
       }),
     });
     router.service(AdminService, {});
+    router.service(StageService, {
+      listListeners: ({ room, limit, offset }) => {
+        const users = listeners.get(find(room).uuid) ?? [];
+        return {
+          listeners: users.slice(offset, offset + (limit || 50)).map((userUuid) => ({ userUuid })),
+          total: users.length,
+        };
+      },
+    });
+    router.service(FriendService, {
+      listFriends: ({ id }) => {
+        const theirs = friends.get(id) ?? [];
+        return { friends: theirs.map((friendId) => ({ userId: id, friendId })), total: theirs.length };
+      },
+    });
+    router.service(DjFanService, { listMyFollowedDjs: () => ({ djFans: [], total: 0 }) });
   };
   const membersOf = (id: string) => communities.find((c) => c.community.id === id)?.members ?? [];
-  return { routes, rooms, grants, calls, addRoom, addCommunity, membersOf };
+  return { routes, rooms, grants, calls, addRoom, addCommunity, membersOf, listeners, friends };
 }

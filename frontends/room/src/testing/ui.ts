@@ -22,6 +22,21 @@ export function choose(picker: HTMLElement, value: string): void {
   fireEvent.change(native, { target: { value } });
 }
 
+/**
+ * Picks a person in a form's person field (the kit Combobox named by its label): types part of the nickname and
+ * clicks the option named by it, as a person does. Waits for the option to be listed (the people load).
+ */
+export async function pickPerson(form: HTMLElement, label: string, typed: string, nickname: string): Promise<void> {
+  const input = within(form).getByRole("combobox", { name: label });
+  fireEvent.click(input);
+  fireEvent.change(input, { target: { value: typed } });
+  const list = await screen.findByRole("listbox", { name: label });
+  const option = await within(list).findByRole("option", { name: nickname });
+  fireEvent.mouseDown(option);
+  if ((input as HTMLInputElement).value !== nickname)
+    throw new Error(`the field shows "${(input as HTMLInputElement).value}"`);
+}
+
 /** The open confirmation dialog. */
 export async function confirmation(): Promise<HTMLElement> {
   return screen.findByRole("alertdialog");

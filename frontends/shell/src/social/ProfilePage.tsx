@@ -8,6 +8,7 @@ import {
   ConfirmDialog,
   EmptyState,
   ErrorMessage,
+  FollowCounts,
   Skeleton,
   toast,
   useFormat,
@@ -18,6 +19,7 @@ import {
   Check,
   Clock,
   LogIn,
+  Radio,
   ShoppingBag,
   UserCheck,
   UserMinus,
@@ -36,6 +38,7 @@ import {
   useFriendClient,
   useProfile,
   useSocialT,
+  useStageClient,
 } from "./api.ts";
 import { useNameOf } from "./Person.tsx";
 
@@ -68,6 +71,16 @@ export function ProfilePage() {
   const profile = useProfile(target);
   const image = useAvatarImage(profile.data?.avatarId || undefined);
   const counts = useQuery({ queryKey: [...key, "counts"], queryFn: () => fans.countDjFans({ id: target }) });
+  const stage = useStageClient();
+  // Where they are now: the public rooms with their open join stream (asked again each minute while shown).
+  const rooms = useQuery({
+    queryKey: socialKeys.rooms(target),
+    queryFn: async () => (await stage.listUserRooms({ user: target })).rooms,
+    enabled: Boolean(target),
+    staleTime: 30_000,
+    refetchInterval: 60_000,
+    retry: false,
+  });
   const enabled = signedIn && Boolean(me) && me !== target;
   const friendship = useQuery({
     queryKey: [...key, "friendship"],
@@ -167,17 +180,25 @@ export function ProfilePage() {
               </p>
             )}
             {profile.data.bio && <p className="tt-profile__bio">{profile.data.bio}</p>}
+            {rooms.data && rooms.data.length > 0 && (
+              <ul className="tt-profile__rooms" aria-label={t("profile.rooms")}>
+                {rooms.data.map((room) => (
+                  <li key={room.roomUuid}>
+                    <Link className="tt-profile__room" to={`/room/r/${encodeURIComponent(room.slug)}`}>
+                      <Radio aria-hidden="true" />
+                      {t("profile.inRoom", { name: room.name })}
+                    </Link>
+                  </li>
+                ))}
+              </ul>
+            )}
           </div>
-          <dl className="tt-profile__stats" aria-label={t("profile.stats")}>
-            <div>
-              <dt>{t("profile.fans")}</dt>
-              <dd data-testid="fan-count">{counts.data ? format.number(counts.data.fans) : "–"}</dd>
-            </div>
-            <div>
-              <dt>{t("profile.followingDjs")}</dt>
-              <dd data-testid="following-count">{counts.data ? format.number(counts.data.following) : "–"}</dd>
-            </div>
-          </dl>
+          <FollowCounts
+            fans={counts.data?.fans}
+            following={counts.data?.following}
+            size="lg"
+            className="tt-profile__stats"
+          />
         </div>
         {counts.isError && <ErrorMessage>{errorText(counts.error)}</ErrorMessage>}
         {(friendship.error ?? following.error ?? blocked.error) && (

@@ -6,11 +6,12 @@ import { AvatarService } from "@tt/proto/tt/merch/v1/avatar_service_pb";
 import { BlockedUserService } from "@tt/proto/tt/room/v1/blocked_user_service_pb";
 import { DjFanService } from "@tt/proto/tt/room/v1/dj_fan_service_pb";
 import { FriendService } from "@tt/proto/tt/room/v1/friend_service_pb";
+import { StageService } from "@tt/proto/tt/social/v1/stage_service_pb";
 import { ProfileService } from "@tt/proto/tt/user/v1/profile_service_pb";
 import type { Profile } from "@tt/proto/tt/user/v1/user_pb";
 import { en, es, SOCIAL_NAMESPACE } from "./locales.ts";
 
-export { BlockedUserService, DjFanService, FriendService };
+export { BlockedUserService, DjFanService, FriendService, StageService };
 
 /** Spec 002 §9: follower lists come in pages of 12, and one fetch asks for at most 150. */
 export const FOLLOWER_PAGE_SIZE = 12;
@@ -30,6 +31,8 @@ export const socialKeys = {
   following: (user: string) => ["social", "following", user] as const,
   invitations: (kind: "for" | "from") => ["social", "invitations", kind] as const,
   profile: (user: string) => ["social", "profile", user] as const,
+  /** The public rooms a user is in now (the live stage's ListUserRooms). */
+  rooms: (user: string) => ["social", "rooms", user] as const,
 };
 
 /** Spec 002 §9: one profile batch asks for at most 150 users. */
@@ -39,6 +42,7 @@ const HOUR = 3_600_000;
 export const useFriendClient = () => useClient(FriendService);
 export const useDjFanClient = () => useClient(DjFanService);
 export const useBlockClient = () => useClient(BlockedUserService);
+export const useStageClient = () => useClient(StageService);
 
 export function useSocialT() {
   return useAppTranslation(SOCIAL_NAMESPACE, { en, es });

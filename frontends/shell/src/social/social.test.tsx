@@ -133,6 +133,30 @@ describe("shell social screens", () => {
     expect(social.blocks).toEqual([[ME, dj]]);
   });
 
+  it("links the profile to the rooms the user is in now, by name, to the room's page", async () => {
+    const { social, render, dj } = setup((dj) => `/users/${dj}`);
+    social.userRooms.set(dj, [
+      { roomUuid: "00000000-0000-4000-8000-0000000000f1", slug: "night-owls", name: "Night Owls" },
+      { roomUuid: "00000000-0000-4000-8000-0000000000f2", slug: "café-sol", name: "Café Sol" },
+    ]);
+    render();
+    const rooms = await screen.findByRole("list", { name: "In a room now" });
+    const links = within(rooms).getAllByRole("link");
+    expect(links.map((link) => [link.textContent, link.getAttribute("href")])).toEqual([
+      ["In Night Owls now", "/room/r/night-owls"],
+      ["In Café Sol now", `/room/r/${encodeURIComponent("café-sol")}`],
+    ]);
+    expect(rooms.textContent).not.toContain("00000000");
+  });
+
+  it("shows no room line for a user who is in no room", async () => {
+    const { render } = setup((dj) => `/users/${dj}`);
+    render();
+    expect(await screen.findByRole("heading", { level: 1, name: "dj" })).toBeTruthy();
+    await waitFor(() => expect(screen.getByTestId("fan-count").textContent).toBe("0"));
+    expect(screen.queryByRole("list", { name: "In a room now" })).toBeNull();
+  });
+
   it("shows the server's refusal text", async () => {
     const { social, render, dj, user } = setup((dj) => `/users/${dj}`);
     social.blocks.push([dj, ME]);

@@ -2,7 +2,8 @@ import { create } from "@bufbuild/protobuf";
 import { Code, ConnectError, type ConnectRouter, type HandlerContext } from "@connectrpc/connect";
 import { DjFanSchema, type DjFan } from "@tt/proto/tt/room/v1/dj_fan_service_pb";
 import { FriendInvitationSchema, type FriendInvitation } from "@tt/proto/tt/room/v1/friend_service_pb";
-import { BlockedUserService, DjFanService, FriendService } from "./api.ts";
+import type { UserRoom } from "@tt/proto/tt/social/v1/stage_service_pb";
+import { BlockedUserService, DjFanService, FriendService, StageService } from "./api.ts";
 
 export const tokenOf = (userUuid: string) => `t:${userUuid}`;
 
@@ -16,6 +17,8 @@ export function createTestSocialService() {
   const friendships: Array<[string, string]> = [];
   const blocks: Array<[string, string]> = [];
   const takes: number[] = [];
+  /** The public rooms each user is in now (user uuid → rooms), as the live stage answers ListUserRooms. */
+  const userRooms = new Map<string, Array<Pick<UserRoom, "roomUuid" | "slug" | "name">>>();
   let counter = 0;
   const id = () => `00000000-0000-4000-a000-${String(++counter).padStart(12, "0")}`;
   const caller = (context: HandlerContext) => {
@@ -119,6 +122,9 @@ export function createTestSocialService() {
         return {};
       },
     });
+    router.service(StageService, {
+      listUserRooms: ({ user }) => ({ rooms: userRooms.get(user) ?? [] }),
+    });
     router.service(BlockedUserService, {
       getBlockedUser: ({ id: other }, context) => {
         const me = caller(context);
@@ -133,5 +139,5 @@ export function createTestSocialService() {
       },
     });
   };
-  return { routes, fans, invitations, friendships, blocks, takes };
+  return { routes, fans, invitations, friendships, blocks, takes, userRooms };
 }

@@ -4,13 +4,15 @@
 // private room, reuse a recent answer or the caller's open join stream (runtime.admit).
 import { timestampFromDate } from "@bufbuild/protobuf/wkt";
 import { Code, ConnectError, type HandlerContext, type ServiceImpl } from "@connectrpc/connect";
-import { callIdentity, checkLimit, directStream } from "@tt/kit";
+import { callIdentity, checkLimit, checkUuid, directStream } from "@tt/kit";
 import type { StageService } from "@tt/proto/tt/social/v1/stage_service_pb";
 import type { SocialContext } from "../context.ts";
 import { canDj, canModerate } from "../modules/stage/domain.ts";
 
 const LISTENERS_PAGE = 50;
 const LISTENERS_MAX = 200;
+/** The most rooms ListUserRooms answers (a person is rarely in more than a few at once). */
+const USER_ROOMS_MAX = 20;
 
 /** The signed-in caller (user or bot); guests may not act on the stage. */
 function actor(ctx: HandlerContext): string {
@@ -157,6 +159,26 @@ export function stageRoutes(svc: SocialContext): ServiceImpl<typeof StageService
         total: presence.users.length,
         guests: presence.guests,
       };
+    },
+
+    async listUserRooms(req) {
+      const user = checkUuid(req.user, "user").toLowerCase();
+      const found = runtime.roomsOfUser(user);
+      const rooms = [];
+      // Each room's name, slug and type from its stage (read only: asking never creates one).
+      for (const { room: roomUuid, joinedAt } of found) {
+        if (rooms.length === USER_ROOMS_MAX) break;
+        const settings = (await runtime.store.read(roomUuid))?.stage.room;
+        // Private rooms are left out for every caller: who is in one is told only inside it (docs/decisions.md).
+        if (!settings || settings.type === "PRIVATE") continue;
+        rooms.push({
+          roomUuid,
+          slug: settings.slug,
+          name: settings.name,
+          joinedAt: timestampFromDate(new Date(joinedAt)),
+        });
+      }
+      return { rooms };
     },
 
     getClock(req) {

@@ -11,7 +11,7 @@ import { useAvatarImages } from "../Avatar.tsx";
 import { LISTENER_PAGE, peopleKeys } from "./api.ts";
 import { PEOPLE_NAMESPACE, peopleTranslations } from "./locales.ts";
 import { openPersonCard } from "./person-card.ts";
-import { useMyLists, useRoomRoles } from "./PersonCard.tsx";
+import { useMyLists, useRoomRoles } from "./lists.ts";
 import "./people.css";
 
 export interface PeoplePanelProps {

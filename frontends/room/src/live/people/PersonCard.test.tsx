@@ -46,8 +46,8 @@ describe("the profile card (issue 25)", () => {
     const roles = within(dialog).getByLabelText("Role in this room");
     await waitFor(() => expect(roles.textContent).toContain("Owner"));
     expect(roles.textContent).toContain("In the DJ booth");
-    await waitFor(() => expect(within(dialog).getByTestId("card-fans").textContent).toBe("1,204"));
-    expect(within(dialog).getByTestId("card-following").textContent).toBe("3");
+    await waitFor(() => expect(within(dialog).getByTestId("fan-count").textContent).toBe("1,204"));
+    expect(within(dialog).getByTestId("following-count").textContent).toBe("3");
     // No id anywhere on the card.
     expect(dialog.textContent).not.toContain(DJ_UUID);
   });
@@ -58,7 +58,7 @@ describe("the profile card (issue 25)", () => {
     fireEvent.click(await within(dialog).findByRole("button", { name: "Follow" }));
     await waitFor(() => expect(social.people.follows.has(`${LISTENER_UUID}→${DJ_UUID}`)).toBe(true));
     await waitFor(() => expect(toastTitles()).toContain("You follow DJ Nightjar"));
-    await waitFor(() => expect(within(dialog).getByTestId("card-fans").textContent).toBe("1,205"));
+    await waitFor(() => expect(within(dialog).getByTestId("fan-count").textContent).toBe("1,205"));
     fireEvent.click(await within(dialog).findByRole("button", { name: "Unfollow" }));
     await waitFor(() => expect(social.people.follows.size).toBe(0));
     await within(dialog).findByRole("button", { name: "Follow" });
@@ -98,7 +98,7 @@ describe("the profile card (issue 25)", () => {
   it("is read-only for a guest: who they are, no actions", async () => {
     render(social, undefined);
     const dialog = await open(DJ_UUID);
-    await waitFor(() => expect(within(dialog).getByTestId("card-fans").textContent).toBe("1,204"));
+    await waitFor(() => expect(within(dialog).getByTestId("fan-count").textContent).toBe("1,204"));
     expect(within(dialog).getByText("Sign in to follow, message or invite people.")).toBeTruthy();
     expect(
       within(dialog)

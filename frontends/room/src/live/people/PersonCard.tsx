@@ -9,6 +9,7 @@ import {
   ConfirmDialog,
   Dialog,
   Field,
+  FollowCounts,
   Select,
   Skeleton,
   toast,
@@ -34,17 +35,8 @@ import { useRoleClient } from "../../api.ts";
 import { PROFILE_STALE_MS, useProfileClient, useStageClient } from "../api.ts";
 import { useAvatarImage } from "../Avatar.tsx";
 import { openDirectChat } from "../chat/open-direct.ts";
-import {
-  exists,
-  FOLLOWED_TAKE,
-  LIST_LIMIT,
-  PEOPLE_STALE_MS,
-  peopleKeys,
-  ROLE_LIMIT,
-  useBlockClient,
-  useDjFanClient,
-  useFriendClient,
-} from "./api.ts";
+import { exists, PEOPLE_STALE_MS, peopleKeys, useBlockClient, useDjFanClient, useFriendClient } from "./api.ts";
+import { useMyLists, useRoomRoles } from "./lists.ts";
 import { PEOPLE_NAMESPACE, peopleTranslations } from "./locales.ts";
 import { onOpenPersonCard } from "./person-card.ts";
 import "./people.css";
@@ -69,60 +61,6 @@ export function PersonCard(props: PersonCardProps) {
   useEffect(() => onOpenPersonCard(setUser), []);
   if (user === null) return null;
   return <PersonCardDialog key={user} {...props} user={user} onClose={() => setUser(null)} />;
-}
-
-/** The room's public roles (owner, co-owners, moderators, DJs), user → roles; shared with the people panel. */
-export function useRoomRoles(room: string) {
-  const roles = useRoleClient();
-  return useQuery({
-    queryKey: peopleKeys.roomRoles(room),
-    queryFn: async () => {
-      const answer = await roles.listRoomRoles({ roomId: room, limit: ROLE_LIMIT });
-      const byUser = new Map<string, string[]>();
-      for (const grant of answer.roles) byUser.set(grant.userUuid, [...(byUser.get(grant.userUuid) ?? []), grant.role]);
-      return byUser;
-    },
-    staleTime: PEOPLE_STALE_MS,
-    retry: false,
-  });
-}
-
-/** The DJs the caller follows and the people they blocked: one list each, shared by every card and the panel. */
-export function useMyLists(me: string | undefined) {
-  const fans = useDjFanClient();
-  const blocks = useBlockClient();
-  const friends = useFriendClient();
-  const followed = useQuery({
-    queryKey: peopleKeys.followed(me ?? ""),
-    queryFn: async () => {
-      const answer = await fans.listMyFollowedDjs({ take: FOLLOWED_TAKE });
-      return { ids: new Set(answer.djFans.map((fan) => fan.djId)), complete: answer.total <= answer.djFans.length };
-    },
-    enabled: me !== undefined,
-    staleTime: PEOPLE_STALE_MS,
-  });
-  const blocked = useQuery({
-    queryKey: peopleKeys.blocked(me ?? ""),
-    queryFn: async () => {
-      const answer = await blocks.listBlockedUsers({ limit: LIST_LIMIT });
-      return {
-        ids: new Set(answer.blockedUsers.map((block) => block.blockedUserId)),
-        complete: answer.total <= answer.blockedUsers.length,
-      };
-    },
-    enabled: me !== undefined,
-    staleTime: PEOPLE_STALE_MS,
-  });
-  const friendList = useQuery({
-    queryKey: peopleKeys.friends(me ?? ""),
-    queryFn: async () => {
-      const answer = await friends.listFriends({ id: me ?? "", limit: LIST_LIMIT });
-      return new Set(answer.friends.map((friend) => (friend.userId === me ? friend.friendId : friend.userId)));
-    },
-    enabled: me !== undefined,
-    staleTime: PEOPLE_STALE_MS,
-  });
-  return { followed, blocked, friends: friendList };
 }
 
 type Restriction = "banned" | "kicked" | "chatDisabled" | "djDisabled";
@@ -356,16 +294,7 @@ function PersonCardDialog({
                   ))}
                 </p>
               )}
-              <dl className="tt-person-card__counts" aria-label={t("card.counts")}>
-                <div>
-                  <dt>{t("card.fans")}</dt>
-                  <dd data-testid="card-fans">{counts.data ? format.number(counts.data.fans) : "–"}</dd>
-                </div>
-                <div>
-                  <dt>{t("card.following")}</dt>
-                  <dd data-testid="card-following">{counts.data ? format.number(counts.data.following) : "–"}</dd>
-                </div>
-              </dl>
+              <FollowCounts fans={counts.data?.fans} following={counts.data?.following} />
             </div>
           </div>
           {restrictions.length > 0 && (

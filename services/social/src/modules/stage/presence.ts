@@ -123,6 +123,26 @@ export class PresenceStore {
     return { users, guests };
   }
 
+  /**
+   * The rooms where a user has an open stream on any live instance, with the earliest join time of each, earliest
+   * first. Looks through every room this store follows (the whole bucket): the profile page's "in <room> now".
+   */
+  roomsOf(user: string): { room: string; joinedAt: number }[] {
+    const found: { room: string; joinedAt: number }[] = [];
+    const oldest = Date.now() - PRESENCE_TTL_MS;
+    for (const [room, instances] of this.rooms) {
+      let first: number | undefined;
+      for (const entry of instances.values()) {
+        if (entry.at !== undefined && entry.at < oldest) continue;
+        for (const [listener, at] of entry.users) {
+          if (listener === user && (first === undefined || at < first)) first = at;
+        }
+      }
+      if (first !== undefined) found.push({ room, joinedAt: first });
+    }
+    return found.sort((a, b) => a.joinedAt - b.joinedAt || a.room.localeCompare(b.room));
+  }
+
   async close(): Promise<void> {
     await this.watch?.unsubscribe();
   }

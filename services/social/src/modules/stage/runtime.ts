@@ -534,6 +534,11 @@ export class StageRuntime {
     return this.presence.read(roomUuid);
   }
 
+  /** The rooms a signed-in user listens to now across instances (room uuid, first join), earliest first. */
+  roomsOfUser(user: string): { room: string; joinedAt: number }[] {
+    return this.presence.roomsOf(user);
+  }
+
   // ---- drivers ----
 
   /** The driver of a room this instance tracks (started when missing). */

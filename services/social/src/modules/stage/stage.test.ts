@@ -450,6 +450,45 @@ describe("the live stage", () => {
     await Promise.all([djStream.done, s1.done, s2.done, s3.done]);
   });
 
+  it('lists the public rooms a user is in now (a profile\'s "in <room> now"), never a private one', async () => {
+    const owner = await account();
+    const listener = await account();
+    const rooms = h.client(RoomService, { token: owner.token });
+    const open = (await rooms.createRoom({ name: `Open ${randomUUID()}` })).room!;
+    const hidden = (await rooms.createRoom({ name: `Hidden ${randomUUID()}`, type: "PRIVATE" })).room!;
+    await h
+      .client(RoomUserRoleService, { token: owner.token })
+      .grantRoomRole({ roomId: hidden.uuid, userId: listener.uuid, role: "dj" });
+    const guest = await h.tokens.guest();
+    const ask = (token: string) => h.client(StageService, { token }).listUserRooms({ user: listener.uuid });
+    expect((await ask(guest)).rooms).toEqual([]);
+
+    const inOpen = watch(listener.token, open.uuid);
+    const inHidden = watch(listener.token, hidden.uuid);
+    await inOpen.until((s) => (s.listeners?.users ?? 0) === 1);
+    await inHidden.until((s) => (s.listeners?.users ?? 0) === 1);
+    // Presence is written across instances a moment after the join: asked until it shows.
+    await expect
+      .poll(async () => (await ask(guest)).rooms.map((r) => r.roomUuid), { timeout: 10_000, interval: 100 })
+      .toEqual([open.uuid]);
+    const [only] = (await ask(owner.token)).rooms;
+    expect(only).toMatchObject({ roomUuid: open.uuid, slug: open.slug, name: open.name });
+    expect(only!.joinedAt).toBeDefined();
+    // The private room is left out even for the user themself: the list is the same for every caller.
+    expect((await ask(listener.token)).rooms.map((r) => r.roomUuid)).toEqual([open.uuid]);
+
+    inOpen.close();
+    await inOpen.done;
+    await expect.poll(async () => (await ask(guest)).rooms, { timeout: 20_000, interval: 100 }).toEqual([]);
+    inHidden.close();
+    await inHidden.done;
+
+    expect(await codeOf(h.client(StageService, { token: guest }).listUserRooms({ user: "nobody" }))).toEqual([
+      Code.InvalidArgument,
+      expect.stringContaining("user"),
+    ]);
+  });
+
   it("answers the clock and refuses unknown rooms", async () => {
     const res = await h.client(StageService).getClock({ clientTime: timestampFromDate(new Date()) });
     expect(res.receiveTime).toBeDefined();
