@@ -5,8 +5,10 @@
 // unread count on its tab; a vote-skip (three signed-in listeners besides the DJ, two of them joined from Node on
 // the stage's join stream, dislikes outnumbering likes) is said in the room chat and the live region of the
 // listener's and the DJ's pages. The songs are catalogue entries of an outside provider the platform has no player
-// for: the stage plays them by their duration, no FFmpeg and no upload needed.
+// for: the stage plays them by their duration, no FFmpeg and no upload needed. Last, the room's pictures in
+// frontends/README.md: three designs at 1280 × 800 and one at 390 × 844 (test-artifacts/web-room-people/room-*.png).
 import { randomUUID } from "node:crypto";
+import path from "node:path";
 import { createClient } from "@connectrpc/connect";
 import { createConnectTransport } from "@connectrpc/connect-node";
 import { StageService } from "@tt/proto/tt/social/v1/stage_service_pb";
@@ -24,6 +26,7 @@ const POLL = { timeout: 30_000, interval: 200 };
 
 let web: WebSetup;
 const shot = screenshots("web-room-people");
+const PICTURES = path.resolve(import.meta.dirname, "../../test-artifacts/web-room-people");
 const problems: string[] = [];
 
 interface Account {
@@ -106,6 +109,8 @@ let roomUrl: string;
 let djPage: Page;
 let listenerPage: Page;
 let started: number;
+/** The listeners joined from Node for the vote-skip. */
+let extra: Account[] = [];
 
 beforeAll(async () => {
   web = await webSetup();
@@ -200,7 +205,7 @@ describe("the live room's people in the browser", () => {
     await listenerPage.setViewportSize({ width: 1280, height: 800 });
     await listenerPage.locator(".tt-live-grid:not(.tt-live-grid--phone)").waitFor();
     // Two more signed-in listeners join from Node: three besides the DJ, so vote-skip applies (2 of 3 dislikes).
-    const extra = await Promise.all([account("people-voter"), account("people-voter")]);
+    extra = await Promise.all([account("people-voter"), account("people-voter")]);
     const streams = extra.map((who) => joinFromNode(who, room.uuid));
     try {
       await listenerPage.getByText("2 dislikes skip the song when they outnumber the likes.").waitFor();
@@ -227,10 +232,38 @@ describe("the live room's people in the browser", () => {
         await opened.getByTestId("chat-activity").filter({ hasText: said }).waitFor();
         await expect.poll(() => opened.getByTestId("chat-activity-live").textContent(), POLL).toBe(said);
       }
-      // The DJ's next song plays.
+      // The DJ's next song plays, with fresh votes: the listener's dislike is not carried over.
       await expect.poll(() => listenerPage.getByTestId("live-title").textContent(), POLL).toBe(`People 2 ${STAMP}`);
+      const dislike = listenerPage.getByRole("button", { name: /^Dislike/ });
+      await expect.poll(() => dislike.getAttribute("aria-pressed"), POLL).toBe("false");
       await shot(listenerPage, "05-vote-skipped");
       await shot(djPage, "06-vote-skipped-dj");
+    } finally {
+      for (const stream of streams) stream.close();
+      await Promise.all(streams.map((stream) => stream.done));
+    }
+    expect(problems).toEqual([]);
+  }, 180_000);
+
+  it("the room in three designs, on a desktop and a phone (the pictures of frontends/README.md)", async () => {
+    // The voters stand on the floor again, so the crowd is not a lone avatar.
+    const streams = extra.map((who) => joinFromNode(who, room.uuid));
+    try {
+      await listenerPage.getByText("4 signed in, 0 guests").waitFor();
+      // The top of the page, with no button under the mouse.
+      await listenerPage.mouse.move(0, 0);
+      await listenerPage.evaluate(() => window.scrollTo(0, 0));
+      for (const design of ["FESTIVAL", "THEATER", "YACHT"]) {
+        await web.api("PATCH", `/api/room-service/rooms/${room.uuid}`, { design }, dj.token);
+        await listenerPage.locator(`.tt-venue[data-design="${design}"] svg[data-scene="${design}"]`).waitFor();
+        // What a screen shows, not the whole page: the venue, now playing and the chat.
+        await listenerPage.screenshot({ path: path.join(PICTURES, `room-${design.toLowerCase()}-desktop.png`) });
+      }
+      await listenerPage.setViewportSize({ width: 390, height: 844 });
+      await listenerPage.getByRole("tablist", { name: "The room's panels" }).waitFor();
+      await listenerPage.evaluate(() => window.scrollTo(0, 0));
+      await listenerPage.screenshot({ path: path.join(PICTURES, "room-yacht-phone.png") });
+      await listenerPage.setViewportSize({ width: 1280, height: 800 });
     } finally {
       for (const stream of streams) stream.close();
       await Promise.all(streams.map((stream) => stream.done));
