@@ -8,6 +8,7 @@
 // for: the stage plays them by their duration, no FFmpeg and no upload needed. Last, the room's pictures in
 // frontends/README.md: three designs at 1280 × 800 and one at 390 × 844 (test-artifacts/web-room-people/room-*.png).
 import { randomUUID } from "node:crypto";
+import { mkdirSync } from "node:fs";
 import path from "node:path";
 import { createClient } from "@connectrpc/connect";
 import { createConnectTransport } from "@connectrpc/connect-node";
@@ -15,7 +16,7 @@ import { StageService } from "@tt/proto/tt/social/v1/stage_service_pb";
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { checkAccessibility } from "./support/axe.ts";
-import { screenshots, webSetup, type WebSetup } from "./support/web.ts";
+import { webSetup, type WebSetup } from "./support/web.ts";
 
 const PASSWORD = "correct-horse-1";
 const STAMP = randomUUID().slice(0, 8);
@@ -25,8 +26,16 @@ const SONG_SECONDS = 600;
 const POLL = { timeout: 30_000, interval: 200 };
 
 let web: WebSetup;
-const shot = screenshots("web-room-people");
 const PICTURES = path.resolve(import.meta.dirname, "../../test-artifacts/web-room-people");
+mkdirSync(PICTURES, { recursive: true });
+/**
+ * A picture of what the page's screen shows. Not a full-page one (support/web.ts's screenshots()): Chromium resizes
+ * the page for it for a moment, through the room's phone layout, which draws the chat panel anew (its tab, open
+ * conversation and the room's activity lines lost) while the journey goes on.
+ */
+async function shot(page: Page, name: string): Promise<void> {
+  await page.screenshot({ path: path.join(PICTURES, `${name}.png`) });
+}
 const problems: string[] = [];
 
 interface Account {
@@ -236,9 +245,8 @@ describe("the live room's people in the browser", () => {
       await expect.poll(() => listenerPage.getByTestId("live-title").textContent(), POLL).toBe(`People 2 ${STAMP}`);
       const dislike = listenerPage.getByRole("button", { name: /^Dislike/ });
       await expect.poll(() => dislike.getAttribute("aria-pressed"), POLL).toBe("false");
-      // What the screens show (a full-page picture resizes the page for a moment, and the chat panel is drawn anew).
-      await listenerPage.screenshot({ path: path.join(PICTURES, "05-vote-skipped.png") });
-      await djPage.screenshot({ path: path.join(PICTURES, "06-vote-skipped-dj.png") });
+      await shot(listenerPage, "05-vote-skipped");
+      await shot(djPage, "06-vote-skipped-dj");
     } finally {
       for (const stream of streams) stream.close();
       await Promise.all(streams.map((stream) => stream.done));
@@ -257,15 +265,15 @@ describe("the live room's people in the browser", () => {
       for (const design of ["FESTIVAL", "THEATER", "YACHT"]) {
         await web.api("PATCH", `/api/room-service/rooms/${room.uuid}`, { design }, dj.token);
         await listenerPage.locator(`.tt-venue[data-design="${design}"] svg[data-scene="${design}"]`).waitFor();
-        // What a screen shows, not the whole page: the venue, now playing and the chat.
-        await listenerPage.screenshot({ path: path.join(PICTURES, `room-${design.toLowerCase()}-desktop.png`) });
+        // The top of the page: the venue, now playing and the chat.
+        await shot(listenerPage, `room-${design.toLowerCase()}-desktop`);
       }
       // A design change redraws the venue, not the chat: the vote-skip's line is still there.
       await listenerPage.getByTestId("chat-activity").filter({ hasText: "skipped by the room" }).waitFor();
       await listenerPage.setViewportSize({ width: 390, height: 844 });
       await listenerPage.getByRole("tablist", { name: "The room's panels" }).waitFor();
       await listenerPage.evaluate(() => window.scrollTo(0, 0));
-      await listenerPage.screenshot({ path: path.join(PICTURES, "room-yacht-phone.png") });
+      await shot(listenerPage, "room-yacht-phone");
       await listenerPage.setViewportSize({ width: 1280, height: 800 });
     } finally {
       for (const stream of streams) stream.close();
