@@ -126,8 +126,7 @@ export function NowPlaying({
               disabled={!canVote || busy}
               onClick={() => onVote("like")}
             >
-              {t("like")}
-              <span className="tt-live-vote__count">{format.number(likes)}</span>
+              {t("like")} <span className="tt-live-vote__count">{format.number(likes)}</span>
             </Button>
             <Button
               variant="secondary"
@@ -138,8 +137,7 @@ export function NowPlaying({
               disabled={!canVote || busy}
               onClick={() => onVote("dislike")}
             >
-              {t("dislike")}
-              <span className="tt-live-vote__count">{format.number(dislikes)}</span>
+              {t("dislike")} <span className="tt-live-vote__count">{format.number(dislikes)}</span>
             </Button>
             {me !== undefined &&
               (grabbed ? (
