@@ -179,6 +179,8 @@ describe("the live room's people in the browser", () => {
     // The DJ's page counts it unread on the OTHERS tab and lists the conversation; opening it shows the message.
     const others = djPage.getByRole("tab", { name: /^Others/ });
     await expect.poll(() => others.locator(".tt-tabs__count").textContent(), POLL).toBe("1");
+    // Said to a screen reader too: the tab is named with its count in words.
+    await djPage.getByRole("tab", { name: "Others, 1 unread" }).waitFor();
     await shot(djPage, "02-dj-unread");
     await others.click();
     const peer = djPage.getByRole("list", { name: "Others" }).getByRole("button", { name: new RegExp(listener.name) });

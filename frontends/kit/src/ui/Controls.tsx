@@ -30,12 +30,31 @@ export function TabList({ label, children }: { label: string; children: ReactNod
   );
 }
 
-/** One tab; `count` shows a number beside its label (unread messages, items). */
-export function Tab({ value, children, count }: { value: string; children: ReactNode; count?: number }) {
+/**
+ * One tab; `count` shows a number beside its label (unread messages, items), said to screen readers as
+ * `countLabel` ("3 unread") when given.
+ */
+export function Tab({
+  value,
+  children,
+  count,
+  countLabel,
+}: {
+  value: string;
+  children: ReactNode;
+  count?: number;
+  countLabel?: string;
+}) {
+  const shown = count !== undefined && count > 0;
   return (
     <RadixTabs.Trigger value={value} className="tt-tabs__trigger">
       {children}
-      {count !== undefined && count > 0 && <span className="tt-tabs__count">{count > 99 ? "99+" : count}</span>}
+      {shown && (
+        <span className="tt-tabs__count" aria-hidden={countLabel ? "true" : undefined}>
+          {count > 99 ? "99+" : count}
+        </span>
+      )}
+      {shown && countLabel && <span className="tt-visually-hidden">, {countLabel}</span>}
     </RadixTabs.Trigger>
   );
 }

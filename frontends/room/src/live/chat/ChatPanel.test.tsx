@@ -269,6 +269,8 @@ describe("the chat panel (issue 14)", () => {
     const tabs = await screen.findByRole("tablist", { name: "Conversaciones" });
     await waitFor(() => expect(within(tabs).getByRole("tab", { name: /Amigos/ }).textContent).toContain("2"));
     expect(within(tabs).getByRole("tab", { name: /Otros/ }).textContent).toContain("1");
+    // The count is said in words to a screen reader.
+    expect(within(tabs).getByRole("tab", { name: "Amigos, 2 sin leer" })).toBeTruthy();
     chooseTab(within(tabs).getByRole("tab", { name: /Amigos/ }));
     fireEvent.click(await screen.findByRole("button", { name: /Ana/ }));
     expect(await screen.findByRole("list", { name: "Conversación con Ana" })).toBeTruthy();
@@ -466,6 +468,10 @@ describe("the chat panel as the room's column (issue 25)", () => {
       announce({ kind: RoomActivityKind.VOTE_SKIPPED, userUuid: BEN, dislikes: 2, threshold: 2, likes: 0 }),
     );
     await waitFor(() => expect(toastTitles()).toContain("The room skipped your song: 2 of 2 dislikes"));
+    // The line in the chat speaks to them as well, not of them.
+    await waitFor(() =>
+      expect(screen.getByTestId("chat-activity").textContent).toContain("The room skipped your song: 2 of 2 dislikes"),
+    );
     clearToasts();
   });
 

@@ -119,6 +119,8 @@ interface ChatPeople {
   nicknames: readonly string[];
   /** The reader's nickname (messages that mention it are highlighted). */
   myName: string | undefined;
+  /** The reader's uuid (a line about them says "you"). */
+  me?: string | undefined;
 }
 const PeopleContext = createContext<ChatPeople>({ nameOf: () => undefined, nicknames: [], myName: undefined });
 
@@ -127,13 +129,23 @@ const MENTION_SUGGESTIONS = 6;
 
 type Translate = ReturnType<typeof useAppTranslation>["t"];
 
-/** A room activity in words (issue 25): who, what, and for a vote-skip the votes that did it. */
-export function activityText(t: Translate, a: RoomActivity, nameOf: (uuid: string) => string | undefined): string {
+/**
+ * A room activity in words (issue 25): who, what, and for a vote-skip the votes that did it; the DJ whose song the
+ * room skipped reads it about "your song".
+ */
+export function activityText(
+  t: Translate,
+  a: RoomActivity,
+  nameOf: (uuid: string) => string | undefined,
+  me?: string,
+): string {
   const name = nameOf(a.userUuid) || t("someone");
   const by = a.byUuid ? nameOf(a.byUuid) : undefined;
   switch (a.kind) {
     case RoomActivityKind.VOTE_SKIPPED:
-      return t("activity.voteSkipped", { dislikes: a.dislikes, threshold: a.threshold, dj: name });
+      return a.userUuid === me
+        ? t("activity.yourSongSkipped", { dislikes: a.dislikes, threshold: a.threshold })
+        : t("activity.voteSkipped", { dislikes: a.dislikes, threshold: a.threshold, dj: name });
     case RoomActivityKind.MODERATOR_SKIPPED:
       return by ? t("activity.moderatorSkippedBy", { by, dj: name }) : t("activity.moderatorSkipped", { dj: name });
     case RoomActivityKind.DJ_SKIPPED:
@@ -283,7 +295,7 @@ function MessageRow({
     return (
       <div className="tt-chat-activity" data-testid="chat-activity" data-kind={RoomActivityKind[item.activity.kind]}>
         <Radio aria-hidden="true" />
-        <span>{activityText(t, item.activity, people.nameOf)}</span>
+        <span>{activityText(t, item.activity, people.nameOf, people.me)}</span>
         <time className="tt-chat-message__time" dateTime={new Date(dateMs(m)).toISOString()}>
           {format.time(dateMs(m))}
         </time>
@@ -958,11 +970,12 @@ function ChatPanelView(props: ChatPanelProps) {
       nameOf: (uuid) => byUuid.get(uuid) || undefined,
       nicknames,
       myName: userUuid ? byUuid.get(userUuid) || undefined : undefined,
+      me: userUuid,
     };
   }, [profiles.profiles, roomUuids, userUuid]);
   // The newest line, said once through the polite live region (with the names as they are known).
   const latest = lines[lines.length - 1];
-  const latestText = latest ? activityText(t, latest.activity, roomPeople.nameOf) : "";
+  const latestText = latest ? activityText(t, latest.activity, roomPeople.nameOf, userUuid) : "";
 
   const hub = useMemo<EventHub & { emit(e: ChatEvent): void }>(() => {
     const listeners = new Set<(event: ChatEvent) => void>();
@@ -1095,10 +1108,10 @@ function ChatPanelView(props: ChatPanelProps) {
           >
             <TabList label={t("tabs")}>
               <Tab value="room">{t("room")}</Tab>
-              <Tab value="FRIENDS" count={counts.FRIENDS}>
+              <Tab value="FRIENDS" count={counts.FRIENDS} countLabel={t("unread", { count: counts.FRIENDS })}>
                 {t("friends")}
               </Tab>
-              <Tab value="OTHERS" count={counts.OTHERS}>
+              <Tab value="OTHERS" count={counts.OTHERS} countLabel={t("unread", { count: counts.OTHERS })}>
                 {t("others")}
               </Tab>
             </TabList>
