@@ -1,8 +1,8 @@
 import { timestampFromMs } from "@bufbuild/protobuf/wkt";
-import { fireEvent, screen, waitFor, within } from "@testing-library/react";
+import { act, fireEvent, screen, waitFor, within } from "@testing-library/react";
 import type { PlayHandler, PlayRequest } from "@tt/web-kit";
 import { createTestKit, recordAnalytics, renderWithKit } from "@tt/web-kit/testing";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { useEffect, useState } from "react";
 import type { LiveAudioEngine, LiveAudioJoin } from "./live-audio.ts";
 import { LiveRoom, type ChatSlotProps, type LivePermissions, type LiveRoomProps } from "./LiveRoom.tsx";
@@ -200,6 +200,35 @@ describe("the live room (issue 14)", () => {
     const guestSocial = createFakeSocial();
     render(guestSocial);
     await waitFor(() => expect(screen.getAllByTestId("chat-probe")[1]!.textContent).toBe("reads only as guest: "));
+  });
+
+  it("keeps the chat, and what it holds, when the window crosses between the desktop's and the phone's layout", async () => {
+    let phone = false;
+    const changes = new Set<() => void>();
+    vi.stubGlobal("matchMedia", () => ({
+      get matches() {
+        return phone;
+      },
+      addEventListener: (_: string, listener: () => void) => changes.add(listener),
+      removeEventListener: (_: string, listener: () => void) => changes.delete(listener),
+    }));
+    try {
+      const social = createFakeSocial();
+      render(social, LISTENER_UUID);
+      await screen.findByRole("list", { name: "DJ booth" });
+      social.send({ kind: { case: "chat", value: { kind: { case: "cleared", value: {} } } } });
+      const probe = await screen.findByText(`may send as ${LISTENER_UUID}: cleared`);
+      expect(probe.closest(".tt-live-side")).not.toBeNull();
+      phone = true;
+      act(() => changes.forEach((listener) => listener()));
+      await screen.findByRole("tablist", { name: "The room's panels" });
+      // The same panel, moved into the phone's chat tab: its events kept.
+      expect(screen.getByTestId("chat-probe")).toBe(probe);
+      expect(probe.closest("[role=tabpanel]")).not.toBeNull();
+      expect(probe.textContent).toBe(`may send as ${LISTENER_UUID}: cleared`);
+    } finally {
+      vi.unstubAllGlobals();
+    }
   });
 
   it("applies the patches that follow: a like from someone else shows, and the booth goes silent", async () => {

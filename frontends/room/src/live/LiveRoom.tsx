@@ -60,6 +60,7 @@ import { Volume } from "./Volume.tsx";
 import { Crowd } from "./scene/Crowd.tsx";
 import { usePhone } from "./scene/use-phone.ts";
 import { Venue } from "./scene/Venue.tsx";
+import { createPortal } from "react-dom";
 import "./live.css";
 
 type PlayerModule = Awaited<ReturnType<typeof loadPlayer>>;
@@ -592,6 +593,20 @@ export function LiveRoom({
   };
 
   const fitToWindow = useFitToWindow();
+  // The chat is drawn once, into a host element that moves to whichever slot the layout has (the desktop's column or
+  // the phone's tab): a window that crosses the phone's width keeps the chat's lines, tab and open conversation.
+  const [chatHost] = useState(() => {
+    if (typeof document === "undefined") return null;
+    const host = document.createElement("div");
+    host.className = "tt-live-chat-host";
+    return host;
+  });
+  const placeChat = useCallback(
+    (slot: HTMLElement | null) => {
+      if (slot && chatHost) slot.appendChild(chatHost);
+    },
+    [chatHost],
+  );
 
   if (live.kicked) return <KickedNotice details={live.kicked} />;
 
@@ -802,7 +817,7 @@ export function LiveRoom({
                 {me !== undefined && <Tab value="queue">{t("panes.queue")}</Tab>}
               </TabList>
               <TabPanel value="chat" keepMounted>
-                {chatView}
+                <div className="tt-live-chat-slot" ref={placeChat} />
               </TabPanel>
               <TabPanel value="people">{peopleView}</TabPanel>
               {me !== undefined && (
@@ -815,11 +830,12 @@ export function LiveRoom({
           ) : (
             /* Beside the stage, the full height of the room. */
             <aside className="tt-live-side" ref={fitToWindow}>
-              {chatView}
+              <div className="tt-live-chat-slot" ref={placeChat} />
             </aside>
           )}
         </div>
       )}
+      {stage && chatHost && createPortal(chatView, chatHost)}
       <PersonCard
         room={roomId}
         me={me}

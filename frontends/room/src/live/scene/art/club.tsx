@@ -20,8 +20,8 @@ export default function ClubArt({ design }: SceneArtProps) {
       ) : (
         <>
           {/* The mirror ball hangs to one side: the middle of the stage is the booth's. */}
-          <line className="tt-scene-line" x1="700" y1="0" x2="700" y2="52" />
-          <circle className="tt-scene-ball" cx="700" cy="76" r="24" />
+          <line className="tt-scene-line" x1="850" y1="0" x2="850" y2="40" />
+          <circle className="tt-scene-ball" cx="850" cy="62" r="22" />
           {Array.from({ length: 6 }, (_, i) => (
             <path
               key={i}
