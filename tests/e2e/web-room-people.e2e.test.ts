@@ -161,10 +161,10 @@ describe("the live room's people in the browser", () => {
     await spot.getByRole("button", { name: dj.name }).click();
     const card = listenerPage.getByRole("dialog", { name: dj.name });
     await card.waitFor();
-    await expect.poll(() => card.getByTestId("card-fans").textContent(), POLL).toBe("0");
+    await expect.poll(() => card.getByTestId("fan-count").textContent(), POLL).toBe("0");
     await card.getByRole("button", { name: "Follow", exact: true }).click();
     await card.getByRole("button", { name: "Unfollow" }).waitFor();
-    await expect.poll(() => card.getByTestId("card-fans").textContent(), POLL).toBe("1");
+    await expect.poll(() => card.getByTestId("fan-count").textContent(), POLL).toBe("1");
     await shot(listenerPage, "01-card-followed");
 
     // The card's "Message" closes it and opens the conversation with the DJ in the chat's OTHERS tab.

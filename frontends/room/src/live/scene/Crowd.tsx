@@ -7,7 +7,7 @@ import { Avatar } from "../Avatar.tsx";
 import { LIVE_NAMESPACE, liveTranslations } from "../locales.ts";
 import { openPersonCard } from "../people/person-card.ts";
 import { sampleCrowd } from "./crowd.ts";
-import { useCrowdCap } from "./use-phone.ts";
+import { useCrowdGrid } from "./use-phone.ts";
 
 export interface CrowdProps {
   stage: Stage;
@@ -17,7 +17,7 @@ export interface CrowdProps {
   nearStage?: ReadonlySet<string> | undefined;
   /** The room's no-dancefloor users (spec 001 §7), not drawn (when known). */
   hidden?: ReadonlySet<string> | undefined;
-  /** How many to draw at most; by default by the screen's width. */
+  /** How many to draw at most; by default one per cell of the screen's grid. */
   cap?: number;
 }
 
@@ -29,11 +29,10 @@ export interface CrowdProps {
 export function Crowd({ stage, nameOf, avatarOf, nearStage, hidden, cap }: CrowdProps) {
   const { t } = useAppTranslation(LIVE_NAMESPACE, liveTranslations);
   const format = useFormat();
-  const screenCap = useCrowdCap();
-  const limit = cap ?? screenCap;
+  const grid = useCrowdGrid();
   const { spots, more } = useMemo(
-    () => sampleCrowd(stage.dancefloor, { cap: limit, nearStage, hidden }),
-    [stage.dancefloor, limit, nearStage, hidden],
+    () => sampleCrowd(stage.dancefloor, { cap, grid, nearStage, hidden }),
+    [stage.dancefloor, cap, grid, nearStage, hidden],
   );
   const votes = stage.votes;
   const playing = stage.play?.djUuid;

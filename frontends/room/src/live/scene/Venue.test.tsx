@@ -6,7 +6,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { Booth } from "../Booth.tsx";
 import { onOpenPersonCard } from "../people/person-card.ts";
 import { Crowd } from "./Crowd.tsx";
-import { CROWD_CAP_DESKTOP, sampleCrowd, spotOf } from "./crowd.ts";
+import { CROWD_CAP_DESKTOP, CROWD_GRID_DESKTOP, sampleCrowd, spotOf } from "./crowd.ts";
 import { ROOM_DESIGNS } from "./designs.ts";
 import { Venue } from "./Venue.tsx";
 
@@ -161,27 +161,39 @@ describe("the booth (issue 25)", () => {
 describe("the crowd (issue 25)", () => {
   const floor = Array.from({ length: 100 }, (_, i) => user(0x1000 + i));
 
-  it("puts a listener on the same spot on every join, whoever else is there", () => {
-    const alone = sampleCrowd([floor[7]!], { cap: 60 }).spots[0]!;
-    const crowded = sampleCrowd(floor.slice(0, 30), { cap: 60 }).spots.find((spot) => spot.user === floor[7]);
-    expect(crowded).toEqual(alone);
+  it("puts a listener on the same spot on every join, and no two listeners on one spot", () => {
+    const alone = sampleCrowd([floor[7]!], {}).spots[0]!;
     expect(alone).toEqual(spotOf(floor[7]!, false));
+    expect(sampleCrowd([floor[7]!], {}).spots[0]).toEqual(alone);
     expect(alone.x).toBeGreaterThanOrEqual(0);
     expect(alone.x).toBeLessThanOrEqual(100);
+    // A full floor: every avatar has a cell of its own (a whole target to tap), and most stand where they would alone.
+    const full = sampleCrowd(floor, {}).spots;
+    const cellOf = (spot: { x: number; y: number }) =>
+      `${Math.floor((spot.x / 100) * CROWD_GRID_DESKTOP.cols)}:${Math.floor((spot.y / 100) * CROWD_GRID_DESKTOP.rows)}`;
+    expect(new Set(full.map(cellOf)).size).toBe(full.length);
+    const unmoved = full.filter((spot) => cellOf(spot) === cellOf(spotOf(spot.user, false)));
+    expect(unmoved.length).toBeGreaterThan(full.length / 2);
   });
 
   it("draws at most the cap, the same sample on every page, friends first and nearest the stage", () => {
     const near = new Set([floor[99]!, floor[98]!]);
     const a = sampleCrowd(floor, { cap: CROWD_CAP_DESKTOP, nearStage: near });
     const b = sampleCrowd([...floor].reverse(), { cap: CROWD_CAP_DESKTOP, nearStage: near });
-    expect(a.spots).toHaveLength(60);
-    expect(a.more).toBe(40);
+    expect(a.spots).toHaveLength(CROWD_CAP_DESKTOP);
+    expect(a.more).toBe(100 - CROWD_CAP_DESKTOP);
     expect(b).toEqual(a);
     const friends = a.spots.filter((spot) => near.has(spot.user));
     expect(friends).toHaveLength(2);
     const farthestFriend = Math.max(...friends.map((spot) => spot.y));
     const nearestOther = Math.min(...a.spots.filter((spot) => !near.has(spot.user)).map((spot) => spot.y));
-    expect(farthestFriend).toBeLessThan(nearestOther);
+    // Friends in the front row; the others behind them, in the front row only once the rows behind are full.
+    expect(farthestFriend).toBe(50 / CROWD_GRID_DESKTOP.rows);
+    expect(farthestFriend).toBeLessThanOrEqual(nearestOther);
+    const inFront = a.spots.filter((spot) => !near.has(spot.user) && spot.y === farthestFriend).length;
+    expect(inFront).toBe(CROWD_CAP_DESKTOP - 2 - CROWD_GRID_DESKTOP.cols * (CROWD_GRID_DESKTOP.rows - 1));
+    const few = sampleCrowd(floor.slice(0, 20), { nearStage: new Set([floor[0]!]) }).spots;
+    expect(few.filter((spot) => spot.user !== floor[0] && spot.y === farthestFriend)).toHaveLength(0);
   });
 
   it("leaves the room's no-dancefloor users off the floor and counts the rest and the guests in words", () => {

@@ -1,5 +1,5 @@
 import { useSyncExternalStore } from "react";
-import { CROWD_CAP_DESKTOP, CROWD_CAP_PHONE } from "./crowd.ts";
+import { CROWD_GRID_DESKTOP, CROWD_GRID_PHONE, type CrowdGrid } from "./crowd.ts";
 
 const PHONE_QUERY = "(max-width: 640px)";
 
@@ -16,7 +16,7 @@ export function usePhone(): boolean {
   );
 }
 
-/** The floor's sample size for the screen: fewer on a phone. */
-export function useCrowdCap(): number {
-  return usePhone() ? CROWD_CAP_PHONE : CROWD_CAP_DESKTOP;
+/** The floor's grid for the screen: fewer cells on a phone. */
+export function useCrowdGrid(): CrowdGrid {
+  return usePhone() ? CROWD_GRID_PHONE : CROWD_GRID_DESKTOP;
 }
