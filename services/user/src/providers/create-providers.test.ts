@@ -70,7 +70,7 @@ describe("createProviders", () => {
     const url = fake.url;
     const { providers, modes } = createProviders(
       {
-        PROVIDER_TIMEOUT_MS: "100",
+        PROVIDER_TIMEOUT_MS: "1000",
         SMTP_URL: "smtp://u:p@127.0.0.1:2525",
         EMAIL_FROM: "no-reply@tt.example",
         SMS_BASE_URL: url,
