@@ -519,6 +519,8 @@ function MessageList({
   };
   // The list follows the newest message while the reader is at its end; scrolled up, it stays where they read.
   const [follow, setFollow] = useState(true);
+  const scrollCheck = useRef(0);
+  useEffect(() => () => cancelAnimationFrame(scrollCheck.current), []);
   const last = items.length - 1;
   const [seen, setSeen] = useState(last);
   if (follow && seen !== last) setSeen(last);
@@ -561,8 +563,13 @@ function MessageList({
           className="tt-chat-scroll"
           onScrollCapture={(event) => {
             const box = event.target as HTMLElement;
-            if (!box.classList.contains("tt-vlist")) return;
-            setFollow(box.scrollHeight - box.scrollTop - box.clientHeight < FOLLOW_MARGIN);
+            if (!box.classList.contains("tt-vlist") || scrollCheck.current) return;
+            // Once a frame at most, at its start: reading the list's height in the scroll event forced a layout for
+            // every scroll, the list's own too while it follows new messages (npm run bench:room-page's profile).
+            scrollCheck.current = requestAnimationFrame(() => {
+              scrollCheck.current = 0;
+              setFollow(box.scrollHeight - box.scrollTop - box.clientHeight < FOLLOW_MARGIN);
+            });
           }}
         >
           <VirtualList
