@@ -1,5 +1,6 @@
 import { Code, ConnectError } from "@connectrpc/connect";
-import { useQueries, useQuery } from "@tanstack/react-query";
+import { useQueries, useQuery, type UseQueryResult } from "@tanstack/react-query";
+import { useCallback, useMemo } from "react";
 import type { Profile } from "@tt/proto/tt/user/v1/user_pb";
 import { Avatar as KitAvatar, type AvatarSize } from "@tt/web-kit/ui";
 import { AVATAR_STALE_MS, liveKeys, useAvatarClient } from "./api.ts";
@@ -44,21 +45,31 @@ export function useAvatarImage(slug: string): string | undefined {
  */
 export function useAvatarImages(profiles: readonly Profile[] | undefined): ReadonlyMap<string, string> {
   const client = useAvatarClient();
-  const slugs = [...new Set((profiles ?? []).map((profile) => profile.avatarId).filter((slug) => slug !== ""))].sort();
-  const answers = useQueries({
+  const slugs = useMemo(
+    () => [...new Set((profiles ?? []).map((profile) => profile.avatarId).filter((slug) => slug !== ""))].sort(),
+    [profiles],
+  );
+  // The same map until the profiles or an answer change (the room's components redraw when it changes).
+  const combine = useCallback(
+    (answers: UseQueryResult<string>[]) => {
+      const images = new Map<string, string>();
+      for (const profile of profiles ?? []) {
+        const url = answers[slugs.indexOf(profile.avatarId)]?.data;
+        if (url) images.set(profile.uuid, url);
+      }
+      return images;
+    },
+    [profiles, slugs],
+  );
+  return useQueries({
     queries: slugs.map((slug) => ({
       queryKey: liveKeys.avatar(slug),
       queryFn: () => avatarImageOf(client, slug),
       staleTime: AVATAR_STALE_MS,
       retry: false,
     })),
+    combine,
   });
-  const images = new Map<string, string>();
-  for (const profile of profiles ?? []) {
-    const url = answers[slugs.indexOf(profile.avatarId)]?.data;
-    if (url) images.set(profile.uuid, url);
-  }
-  return images;
 }
 
 /**

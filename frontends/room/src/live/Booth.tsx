@@ -1,4 +1,3 @@
-import type { Stage } from "@tt/proto/tt/social/v1/stage_pb";
 import { useAppTranslation } from "@tt/web-kit";
 import { Badge, Button, useFormat } from "@tt/web-kit/ui";
 import type { ReactNode } from "react";
@@ -7,9 +6,10 @@ import { Avatar } from "./Avatar.tsx";
 import { LIVE_NAMESPACE, liveTranslations } from "./locales.ts";
 import { ModerationMenu } from "./ModerationMenu.tsx";
 import { openPersonCard } from "./people/person-card.ts";
+import { memoOnStage, type StageParts } from "./stage-parts.ts";
 
 export interface BoothProps {
-  stage: Stage;
+  stage: StageParts<"seats" | "room" | "play">;
   me: string | undefined;
   canDj: boolean;
   isModerator: boolean;
@@ -32,7 +32,7 @@ export interface BoothProps {
  * card), the playing one lit; the first free seat invites the viewer to take it or says why they cannot; leave the
  * seat; a moderator's menu on each DJ.
  */
-export function Booth({
+function BoothView({
   stage,
   me,
   canDj,
@@ -159,3 +159,6 @@ export function Booth({
     </section>
   );
 }
+
+/** Redrawn when the seats, the room or the play change (not on a vote). */
+export const Booth = memoOnStage(["seats", "room", "play"], BoothView);

@@ -1,6 +1,6 @@
 import { timestampMs, timestampNow } from "@bufbuild/protobuf/wkt";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import type { CrateSong } from "@tt/proto/tt/playlist/v1/crate_pb";
+import type { Crate, CrateSong } from "@tt/proto/tt/playlist/v1/crate_pb";
 import type { RoomActivity, Stage } from "@tt/proto/tt/social/v1/stage_pb";
 import {
   DRIFT_TOLERANCE_S,
@@ -60,6 +60,7 @@ import { Volume } from "./Volume.tsx";
 import { Crowd } from "./scene/Crowd.tsx";
 import { usePhone } from "./scene/use-phone.ts";
 import { Venue } from "./scene/Venue.tsx";
+import { memoOnStage } from "./stage-parts.ts";
 import { createPortal } from "react-dom";
 import "./live.css";
 
@@ -138,6 +139,11 @@ const ALIGN_NUDGE_LIMIT_S = 0.5;
 /** The no-dancefloor call takes at most 500 users; its answer is asked again each minute. */
 const NO_DANCEFLOOR_ASK = 500;
 const NO_DANCEFLOOR_STALE_MS = 60_000;
+
+/** The dancefloor as the room draws it: redrawn on who is there, their votes and grabs, the counts, the DJ. */
+const FloorCrowd = memoOnStage(["dancefloor", "votes", "play", "listeners"], Crowd);
+
+const NO_CRATES: readonly Crate[] = [];
 
 /** How many finished songs the page keeps in its recent-songs cache. */
 const RECENT_SONGS = 10;
@@ -426,11 +432,14 @@ export function LiveRoom({
     () => "idle",
   );
   // (Once it plays, the jump above puts it at the room's position.)
-  const listen = () =>
-    void mediaBox.current
-      ?.querySelector("audio")
-      ?.play()
-      .catch(() => undefined);
+  const listen = useCallback(
+    () =>
+      void mediaBox.current
+        ?.querySelector("audio")
+        ?.play()
+        .catch(() => undefined),
+    [],
+  );
 
   // Play tracking (spec 002 §4): start when this listener's player plays a new play, continue every second, end.
   // Through the page's analytics client (batched with the page's other events).
@@ -490,9 +499,15 @@ export function LiveRoom({
 
   // The names of the DJs and of the dancefloor (profiles in one batch, §9), the uuid until known.
   // (The query key is compared by value: a new array of the same people fetches nothing.)
-  const people = [...new Set([...(stage?.seats ?? []).map((seat) => seat.userUuid), ...(stage?.dancefloor ?? [])])]
-    .sort()
-    .slice(0, PROFILE_BATCH);
+  const seats = stage?.seats;
+  const dancefloor = stage?.dancefloor;
+  const people = useMemo(
+    () =>
+      [...new Set([...(seats ?? []).map((seat) => seat.userUuid), ...(dancefloor ?? [])])]
+        .sort()
+        .slice(0, PROFILE_BATCH),
+    [seats, dancefloor],
+  );
   const profiles = useQuery({
     queryKey: liveKeys.profiles(people),
     queryFn: () => profileClient.getProfiles({ users: people }),
@@ -501,13 +516,17 @@ export function LiveRoom({
     placeholderData: (previousData) => previousData,
   });
   // Never an id on screen: "…" while the batch loads, "Someone" for a user the user service does not know.
-  const nameOf = (uuid: string) =>
-    uuid === me
-      ? t("you")
-      : profiles.data?.profiles.find((p) => p.uuid === uuid)?.nickname || (profiles.isPending ? "…" : t("someone"));
+  // (Stable between the stage's changes: the booth, the crowd and now playing redraw on what they show only.)
+  const loaded = profiles.data?.profiles;
+  const loading = profiles.isPending;
+  const nameOf = useCallback(
+    (uuid: string) =>
+      uuid === me ? t("you") : loaded?.find((p) => p.uuid === uuid)?.nickname || (loading ? "…" : t("someone")),
+    [me, t, loaded, loading],
+  );
   // Their avatars' images (merch avatars by slug); the generated default stands in for the rest.
-  const avatars = useAvatarImages(profiles.data?.profiles);
-  const avatarOf = (uuid: string) => avatars.get(uuid);
+  const avatars = useAvatarImages(loaded);
+  const avatarOf = useCallback((uuid: string) => avatars.get(uuid), [avatars]);
 
   // Spec 002 §4: when the room's settings change its slug, the cached room follows (currentDancefloor too, in
   // useStage), so links and a reload use the new one; its name, look, poster and live mark too, so the page's title
@@ -545,7 +564,6 @@ export function LiveRoom({
   // the floor as it is when asked, and again each minute: not on every join, which a full room has many of a second.
   const roleClient = useRoleClient();
   const floorNow = useRef<readonly string[]>([]);
-  const dancefloor = stage?.dancefloor;
   useEffect(() => {
     floorNow.current = dancefloor ?? [];
   }, [dancefloor]);
@@ -582,16 +600,64 @@ export function LiveRoom({
       if (done) toast({ title: done, tone: "success" });
     },
   });
-  const act = (topic: LiveAction["topic"], name: string, run: LiveAction["run"], done?: string) =>
-    action.mutate({ topic, action: name, run, ...(done ? { done } : {}) });
+  const { mutate } = action;
+  const act = useCallback(
+    (topic: LiveAction["topic"], name: string, run: LiveAction["run"], done?: string) =>
+      mutate({ topic, action: name, run, ...(done ? { done } : {}) }),
+    [mutate],
+  );
   const media = useCallback(() => mediaBox.current?.querySelector("audio"), []);
   // A crate as a person knows it: the queue and the built-in crates by their word, others by their name.
-  const crateNameOf = (crateUuid: string) => {
-    const name = crates.data?.crates.find((crate) => crate.crateUuid === crateUuid)?.crateName;
-    if (!name) return t("queueCrate");
-    return name === "default" || name === "tt-stars" ? names("crate", name) : name;
-  };
+  const myCrates = crates.data?.crates ?? NO_CRATES;
+  const crateNameOf = useCallback(
+    (crateUuid: string) => {
+      const name = myCrates.find((crate) => crate.crateUuid === crateUuid)?.crateName;
+      if (!name) return t("queueCrate");
+      return name === "default" || name === "tt-stars" ? names("crate", name) : name;
+    },
+    [myCrates, t, names],
+  );
 
+  // The booth's and now playing's acts, the same functions until the room or the play changes.
+  const boothActs = useMemo(
+    () => ({
+      onTake: () => act("room-action", "take-seat", () => stageClient.takeSeat({ room: roomId })),
+      onLeave: () => act("room-action", "leave-seat", () => stageClient.leaveSeat({ room: roomId })),
+      onRemove: (user: string) =>
+        act(
+          "room-action",
+          "remove-from-seat",
+          () => stageClient.removeFromSeat({ room: roomId, user }),
+          t("removedFromSeat", { name: nameOf(user) }),
+        ),
+    }),
+    [act, stageClient, roomId, t, nameOf],
+  );
+  const playActs = useMemo(() => {
+    const at = { room: roomId, playId: playId ?? "" };
+    return {
+      onVote: (kind: "like" | "dislike") =>
+        act("feedback-action", kind, () => (kind === "like" ? stageClient.like(at) : stageClient.dislike(at))),
+      onGrab: (crateUuid: string) =>
+        act(
+          "feedback-action",
+          "grab",
+          () => stageClient.grab({ ...at, crateUuid }),
+          t("grabDone", { crate: crateNameOf(crateUuid) }),
+        ),
+      onSkip: () => act("room-action", "skip-song", () => stageClient.skipSong(at), t("skipped")),
+      onModeratorSkip: () => act("room-action", "moderator-skip", () => stageClient.moderatorSkip(at), t("skipped")),
+      onVoteSkip: (enabled: boolean) =>
+        act(
+          "room-action",
+          enabled ? "vote-skip-on" : "vote-skip-off",
+          () => stageClient.setVoteSkip({ room: roomId, enabled }),
+          enabled ? t("voteSkipOn") : t("voteSkipNowOff"),
+        ),
+    };
+  }, [act, stageClient, roomId, playId, t, crateNameOf]);
+
+  const seatUsers = useMemo(() => seats?.map((seat) => seat.userUuid), [seats]);
   const fitToWindow = useFitToWindow();
   // The chat is drawn once, into a host element that moves to whichever slot the layout has (the desktop's column or
   // the phone's tab): a window that crosses the phone's width keeps the chat's lines, tab and open conversation.
@@ -608,88 +674,11 @@ export function LiveRoom({
     [chatHost],
   );
 
-  if (live.kicked) return <KickedNotice details={live.kicked} />;
-
-  const statusText = t(`status.${live.status}`);
-
-  const design = stage?.room?.design;
-  const chatOnly = design === "CHAT_ONLY";
-  const boothView = stage && (
-    <Booth
-      stage={stage}
-      me={me}
-      canDj={permissions.canDj}
-      isModerator={permissions.isModerator}
-      busy={action.isPending}
-      onTake={() => act("room-action", "take-seat", () => stageClient.takeSeat({ room: roomId }))}
-      onLeave={() => act("room-action", "leave-seat", () => stageClient.leaveSeat({ room: roomId }))}
-      onRemove={(user) =>
-        act(
-          "room-action",
-          "remove-from-seat",
-          () => stageClient.removeFromSeat({ room: roomId, user }),
-          t("removedFromSeat", { name: nameOf(user) }),
-        )
-      }
-      nameOf={nameOf}
-      avatarOf={avatarOf}
-      djDisabledUntil={permissions.djDisabledUntil}
-      compact={chatOnly}
-    />
-  );
-  const crowdView = stage && (
-    <Crowd stage={stage} nameOf={nameOf} avatarOf={avatarOf} nearStage={known} hidden={hiddenFromFloor} />
-  );
-  const nowPlayingView = stage && (
-    <NowPlaying
-      stage={stage}
-      me={me}
-      isModerator={permissions.isModerator}
-      positionNow={positionNow}
-      crates={crates.data?.crates ?? []}
-      busy={action.isPending}
-      onVote={(kind) =>
-        act("feedback-action", kind, () =>
-          kind === "like"
-            ? stageClient.like({ room: roomId, playId: playId ?? "" })
-            : stageClient.dislike({ room: roomId, playId: playId ?? "" }),
-        )
-      }
-      onGrab={(crateUuid) =>
-        act(
-          "feedback-action",
-          "grab",
-          () => stageClient.grab({ room: roomId, crateUuid, playId: playId ?? "" }),
-          t("grabDone", { crate: crateNameOf(crateUuid) }),
-        )
-      }
-      onSkip={() =>
-        act(
-          "room-action",
-          "skip-song",
-          () => stageClient.skipSong({ room: roomId, playId: playId ?? "" }),
-          t("skipped"),
-        )
-      }
-      onModeratorSkip={() =>
-        act(
-          "room-action",
-          "moderator-skip",
-          () => stageClient.moderatorSkip({ room: roomId, playId: playId ?? "" }),
-          t("skipped"),
-        )
-      }
-      onVoteSkip={(enabled) =>
-        act(
-          "room-action",
-          enabled ? "vote-skip-on" : "vote-skip-off",
-          () => stageClient.setVoteSkip({ room: roomId, enabled }),
-          enabled ? t("voteSkipOn") : t("voteSkipNowOff"),
-        )
-      }
-      nameOf={nameOf}
-      avatarOf={avatarOf}
-    >
+  // The listener's controls in now playing (listen, volume, the player): the same element until what it shows
+  // changes, so a vote redraws the votes and not the player.
+  const roomUuid = stage?.room?.uuid;
+  const controls = useMemo(
+    () => (
       <div className="tt-live-controls">
         {!previewOver && handlers && priority && playerStatus === "ready" && song && (
           <Button size="sm" icon={<Play aria-hidden="true" />} onClick={listen}>
@@ -720,12 +709,67 @@ export function LiveRoom({
               handlers={handlers}
               priority={priority}
               onController={setController}
-              {...(stage.room ? { room: stage.room.uuid } : {})}
+              {...(roomUuid ? { room: roomUuid } : {})}
               {...(urlHandler ? { urlHandler } : {})}
             />
           ) : null}
         </div>
       </div>
+    ),
+    [
+      previewOver,
+      handlers,
+      priority,
+      playerStatus,
+      song,
+      listen,
+      t,
+      media,
+      playId,
+      endsAt,
+      explicitSkipped,
+      startAt,
+      roomUuid,
+      urlHandler,
+    ],
+  );
+
+  if (live.kicked) return <KickedNotice details={live.kicked} />;
+
+  const statusText = t(`status.${live.status}`);
+
+  const design = stage?.room?.design;
+  const chatOnly = design === "CHAT_ONLY";
+  const boothView = stage && (
+    <Booth
+      stage={stage}
+      me={me}
+      canDj={permissions.canDj}
+      isModerator={permissions.isModerator}
+      busy={action.isPending}
+      {...boothActs}
+      nameOf={nameOf}
+      avatarOf={avatarOf}
+      djDisabledUntil={permissions.djDisabledUntil}
+      compact={chatOnly}
+    />
+  );
+  const crowdView = stage && (
+    <FloorCrowd stage={stage} nameOf={nameOf} avatarOf={avatarOf} nearStage={known} hidden={hiddenFromFloor} />
+  );
+  const nowPlayingView = stage && (
+    <NowPlaying
+      stage={stage}
+      me={me}
+      isModerator={permissions.isModerator}
+      positionNow={positionNow}
+      crates={myCrates}
+      busy={action.isPending}
+      {...playActs}
+      nameOf={nameOf}
+      avatarOf={avatarOf}
+    >
+      {controls}
     </NowPlaying>
   );
   const recentView = (recent.data?.length ?? 0) > 0 && (
@@ -836,12 +880,7 @@ export function LiveRoom({
         </div>
       )}
       {stage && chatHost && createPortal(chatView, chatHost)}
-      <PersonCard
-        room={roomId}
-        me={me}
-        isModerator={permissions.isModerator}
-        seats={stage?.seats.map((s) => s.userUuid)}
-      />
+      <PersonCard room={roomId} me={me} isModerator={permissions.isModerator} seats={seatUsers} />
     </section>
   );
 }

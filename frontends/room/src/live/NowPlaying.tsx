@@ -1,5 +1,4 @@
 import type { Crate } from "@tt/proto/tt/playlist/v1/crate_pb";
-import type { Stage } from "@tt/proto/tt/social/v1/stage_pb";
 import { useAppTranslation } from "@tt/web-kit";
 import { Button, Menu, MenuItem, MenuLabel, Switch, useFormat, useNames } from "@tt/web-kit/ui";
 import { Check, ChevronDown, FolderPlus, ListMusic, Music, SkipForward, ThumbsDown, ThumbsUp } from "lucide-react";
@@ -7,9 +6,10 @@ import { useEffect, useState, type ReactNode } from "react";
 import { Avatar } from "./Avatar.tsx";
 import { artworkOf } from "./format.ts";
 import { LIVE_NAMESPACE, liveTranslations } from "./locales.ts";
+import { memoOnStage, type StageParts } from "./stage-parts.ts";
 
 export interface NowPlayingProps {
-  stage: Stage;
+  stage: StageParts<"play" | "votes" | "voteSkip">;
   me: string | undefined;
   isModerator: boolean;
   /** Seconds into the current song now, by the room's clock (asked twice a second by the progress bar only). */
@@ -34,7 +34,7 @@ function useCrateName() {
 }
 
 /** Title, artist, artwork and progress of the current song, the votes and the vote-skip meter. */
-export function NowPlaying({
+function NowPlayingView({
   stage,
   me,
   isModerator,
@@ -250,6 +250,9 @@ export function NowPlaying({
     </section>
   );
 }
+
+/** Redrawn when the play, its votes or the vote-skip meter change (not when listeners come and go). */
+export const NowPlaying = memoOnStage(["play", "votes", "voteSkip"], NowPlayingView);
 
 /** Re-renders every `ms`. */
 function useTick(ms: number): number {

@@ -102,6 +102,27 @@ describe("the join stream on the client (spec 002 §4, §8, §9)", () => {
     expect(connection.json()).toEqual(toJson(StageSchema, v3));
   });
 
+  it("keeps by reference the parts of the stage a patch did not touch", async () => {
+    const { connection, streams, stages, settle } = setup();
+    const v4 = stage({
+      ...base,
+      version: 4n,
+      seats: [{ userUuid: "dj-1" }],
+      play: { playId: "p1", djUuid: "dj-1", duration: 60, song: { trackName: "Song" } },
+      votes: { likes: 2, byUser: { u2: "like", u3: "like" } },
+    });
+    connection.start();
+    streams[0]!.push(full(v3));
+    streams[0]!.push(patch(v3, v4));
+    await settle();
+    const [before, after] = stages;
+    expect(after).toEqual(v4);
+    expect(after!.votes).not.toBe(before!.votes);
+    expect(after!.seats).toBe(before!.seats);
+    expect(after!.play).toBe(before!.play);
+    expect(after!.room).toBe(before!.room);
+  });
+
   it("takes a full state that comes again on the same stream as the new base for the patches", async () => {
     const { connection, streams, stages, rejoins, settle } = setup();
     connection.start();

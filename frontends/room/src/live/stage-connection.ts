@@ -58,6 +58,24 @@ export interface StageConnection {
   json(): JsonValue | undefined;
 }
 
+/**
+ * The next stage after a patch, sharing with the one before every part (room, seats, play, votes…) the patch did not
+ * touch: the room's components redraw only on the parts they draw (a vote redraws the votes, not the booth).
+ */
+function sharedStage(before: Stage | undefined, after: Stage, operations: readonly Operation[]): Stage {
+  const touched = new Set(operations.flatMap((op) => ("from" in op ? [op.path, op.from] : [op.path]).map(topField)));
+  if (!before || touched.has("")) return after;
+  for (const field of StageSchema.fields) {
+    if (field.localName !== "version" && !touched.has(field.jsonName)) {
+      (after as unknown as Record<string, unknown>)[field.localName] = before[field.localName as keyof Stage];
+    }
+  }
+  return after;
+}
+
+/** The Stage field a JSON Pointer lies in ("/votes/byUser/x" → "votes"; "" for the whole document). */
+const topField = (pointer: string) => pointer.split("/")[1] ?? "";
+
 const defaultSchedule = (run: () => void, ms: number) => {
   const timer = setTimeout(run, ms);
   return () => clearTimeout(timer);
@@ -74,6 +92,7 @@ export function createStageConnection(options: StageConnectionOptions): StageCon
   let cancelTimer: (() => void) | undefined;
   let failures = 0;
   let json: JsonValue | undefined;
+  let current: Stage | undefined;
   let version = -1n;
   let stopped = false;
 
@@ -121,6 +140,7 @@ export function createStageConnection(options: StageConnectionOptions): StageCon
         switch (kind.case) {
           case "state": {
             json = toJson(StageSchema, kind.value);
+            current = kind.value;
             version = kind.value.version;
             failures = 0;
             status("live");
@@ -140,12 +160,13 @@ export function createStageConnection(options: StageConnectionOptions): StageCon
               next = structuredClone(json);
               const failed = applyPatch(next, operations).find((result) => result !== null);
               if (failed) throw failed;
-              stage = fromJson(StageSchema, next, { ignoreUnknownFields: true });
+              stage = sharedStage(current, fromJson(StageSchema, next, { ignoreUnknownFields: true }), operations);
             } catch (error) {
               log(FAILED_PATCH_LOG, error);
               return rejoin("patch", 0);
             }
             json = next;
+            current = stage;
             version = kind.value.version;
             options.onStage(stage);
             break;

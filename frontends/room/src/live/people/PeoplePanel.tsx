@@ -1,13 +1,13 @@
 import { useInfiniteQuery, useQuery } from "@tanstack/react-query";
-import type { Stage } from "@tt/proto/tt/social/v1/stage_pb";
 import type { Profile } from "@tt/proto/tt/user/v1/user_pb";
 import { useAppTranslation, useErrorText } from "@tt/web-kit";
 import { Avatar, Badge, Input, useFormat, useNames } from "@tt/web-kit/ui";
 import { VirtualList } from "@tt/web-kit/virtual";
 import { Search, Users } from "lucide-react";
-import { memo, useDeferredValue, useEffect, useId, useMemo, useState } from "react";
+import { useDeferredValue, useEffect, useId, useMemo, useState } from "react";
 import { PROFILE_BATCH, PROFILE_STALE_MS, useProfileClient, useStageClient } from "../api.ts";
 import { useAvatarImages } from "../Avatar.tsx";
+import { memoOnStage, type StageParts } from "../stage-parts.ts";
 import { LISTENER_PAGE, peopleKeys } from "./api.ts";
 import { PEOPLE_NAMESPACE, peopleTranslations } from "./locales.ts";
 import { openPersonCard } from "./person-card.ts";
@@ -18,7 +18,7 @@ export interface PeoplePanelProps {
   /** The room's uuid. */
   room: string;
   /** The live stage: its seats, its dancefloor (the first listeners, live) and its listener counts. */
-  stage: Stage;
+  stage: StageParts<"seats" | "dancefloor" | "listeners">;
   me: string | undefined;
   /** The list's height at most, in pixels. */
   height?: number;
@@ -40,10 +40,9 @@ type Row =
 /**
  * The people panel (issue 25): the DJs in seat order, the room's moderators who are here, then the listeners —
  * friends and the DJs you follow first — searchable by nickname and virtualised, so 10,000 rows scroll smoothly.
- * Each row opens the person's card. Memoised: the live room re-renders on its clock; the panel only when the stage
- * changes.
+ * Each row opens the person's card.
  */
-export const PeoplePanel = memo(function PeoplePanel({ room, stage, me, height = 420 }: PeoplePanelProps) {
+function PeoplePanelView({ room, stage, me, height = 420 }: PeoplePanelProps) {
   const { t } = useAppTranslation(PEOPLE_NAMESPACE, peopleTranslations);
   const format = useFormat();
   const names = useNames();
@@ -235,7 +234,10 @@ export const PeoplePanel = memo(function PeoplePanel({ room, stage, me, height =
       )}
     </section>
   );
-});
+}
+
+/** Redrawn when the booth, the dancefloor or the counts change (not on a vote). */
+export const PeoplePanel = memoOnStage(["seats", "dancefloor", "listeners"], PeoplePanelView);
 
 function PersonRow({
   uuid,
