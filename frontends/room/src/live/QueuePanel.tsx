@@ -1,5 +1,6 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useAppTranslation } from "@tt/web-kit";
+import { memo } from "react";
 import { ErrorMessage } from "../lib/ui.tsx";
 import { liveKeys, QUEUE_PAGE_SIZE, useCrateClient } from "./api.ts";
 import { formatSeconds } from "./format.ts";
@@ -7,9 +8,10 @@ import { LIVE_NAMESPACE, liveTranslations } from "./locales.ts";
 
 /**
  * The listener's queue beside the booth (the playlist service's queue crate): the DJ plays its top song, which
- * then goes to the back. Reorder and remove; on a failure the queue is fetched again (002 §4).
+ * then goes to the back. Reorder and remove; on a failure the queue is fetched again (002 §4). Redrawn on its own
+ * changes, not on the stage's.
  */
-export function QueuePanel({ refreshKey }: { refreshKey: string }) {
+export const QueuePanel = memo(function QueuePanel({ refreshKey }: { refreshKey: string }) {
   const { t } = useAppTranslation(LIVE_NAMESPACE, liveTranslations);
   const crates = useCrateClient();
   const queryClient = useQueryClient();
@@ -72,4 +74,4 @@ export function QueuePanel({ refreshKey }: { refreshKey: string }) {
       </ol>
     </section>
   );
-}
+});
