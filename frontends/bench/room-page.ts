@@ -30,7 +30,8 @@
 //     to the DOM (window events "tt:stage-patch" / "tt:stage-commit" with the version, frontends/room/src/live/
 //     probe.ts). A patch's time is from its arrival to the end of the first frame after the commit of its version
 //     (or a later one): a requestAnimationFrame queued at the commit, then a MessageChannel message posted in it,
-//     whose handler runs after that frame's paint. A patch that is never committed is counted, not timed;
+//     whose handler runs after that frame's paint. A patch that is never committed is counted, not timed. Beside
+//     it, patch → commit: the page's own work, without the wait for the next frame (up to a frame at 60 Hz);
 //   - busy: CDP Performance.getMetrics TaskDuration (and Script/RecalcStyle/Layout) over the window, the main
 //     thread's share of the wall time; and the renderer process's CPU time (SystemInfo.getProcessInfo) per second,
 //     which, unlike the wall-time shares, does not grow when other work on the machine takes the cores;
@@ -113,6 +114,8 @@ interface PageFigures {
   windowMs: number;
   gaps: number[];
   samples: number[];
+  /** Each patch's time from its arrival to its commit (the page's own work, without the wait for a frame). */
+  commits: number[];
   patches: number;
   unpainted: number;
 }
@@ -127,6 +130,7 @@ function pageProbe(): void {
     started: performance.now(),
     gaps: [] as number[],
     samples: [] as number[],
+    commits: [] as number[],
     patches: 0,
     pending: [] as Pending[],
   };
@@ -146,6 +150,8 @@ function pageProbe(): void {
     const done = state.pending.filter((p) => p.v <= v);
     if (done.length === 0) return;
     state.pending = state.pending.filter((p) => p.v > v);
+    const committed = performance.now();
+    for (const p of done) if (p.generation === state.generation) state.commits.push(committed - p.t0);
     requestAnimationFrame(() => {
       const channel = new MessageChannel();
       channel.port1.onmessage = () => {
@@ -162,6 +168,7 @@ function pageProbe(): void {
       state.last = 0;
       state.gaps = [];
       state.samples = [];
+      state.commits = [];
       state.patches = 0;
       state.pending = [];
       state.started = performance.now();
@@ -172,6 +179,7 @@ function pageProbe(): void {
         windowMs: performance.now() - state.started,
         gaps: state.gaps,
         samples: state.samples,
+        commits: state.commits,
         patches: state.patches,
         unpainted: state.pending.length,
       };
@@ -290,6 +298,8 @@ interface Figures {
   p50: number;
   p95: number;
   max: number;
+  commitP50: number;
+  commitP95: number;
   patches: number;
   timed: number;
   unpainted: number;
@@ -557,6 +567,8 @@ async function measure(opts: {
       p50: pct(figures.samples, 0.5),
       p95: pct(figures.samples, 0.95),
       max: pct(figures.samples, 1),
+      commitP50: pct(figures.commits, 0.5),
+      commitP95: pct(figures.commits, 0.95),
       patches: figures.patches,
       timed: figures.samples.length,
       unpainted: figures.unpainted,
@@ -695,6 +707,7 @@ async function main(): Promise<void> {
       log(
         `  fps ${f.fps.toFixed(1)} (frame gap p95 ${f.frameGapP95.toFixed(1)} ms, frames over 50 ms: ${f.longFrames}); ` +
           `patch → paint p50 ${f.p50.toFixed(1)} ms, p95 ${f.p95.toFixed(1)} ms, max ${f.max.toFixed(1)} ms ` +
+          `(→ commit p50 ${f.commitP50.toFixed(1)} ms, p95 ${f.commitP95.toFixed(1)} ms) ` +
           `(${f.timed} of ${f.patches} patches timed, ${f.unpainted} not committed at the end); ` +
           `main thread busy ${(f.busy * 100).toFixed(0)} % (script ${(f.script * 100).toFixed(0)} %, ` +
           `style ${(f.style * 100).toFixed(0)} %, layout ${(f.layout * 100).toFixed(0)} %); ` +
