@@ -111,6 +111,23 @@ describe("the venue (issue 25)", () => {
     await waitForScene(container, "CLUB");
     expect(screen.getByRole("img", { name: "The room's poster" }).getAttribute("src")).toBe("/media/posters/p.png");
   });
+
+  it.each([
+    ["CLUB", ".tt-scene-art--sweep", ".tt-scene-beam--sweep", 6],
+    ["BARN", ".tt-scene-art--twinkle", ".tt-scene-bulb", 14],
+  ])(
+    "draws %s's moving parts in layers of their own, which move whole (the compositor's work)",
+    async (design, layer, part, parts) => {
+      const { container } = renderWithKit(<Venue design={design} booth={booth(stageOf({}))} floor={null} />);
+      await waitForScene(container, design);
+      // Two groups moving at their own pace, each an <svg> over the still art; every moving part is in one of them.
+      expect(container.querySelectorAll(`.tt-venue__backdrop > svg${layer}`)).toHaveLength(2);
+      expect(container.querySelectorAll(`${layer} ${part}`)).toHaveLength(parts);
+      expect(container.querySelectorAll(part)).toHaveLength(parts);
+      // One layer carries the scene's name (the journeys wait for it).
+      expect(container.querySelectorAll("[data-scene]")).toHaveLength(1);
+    },
+  );
 });
 
 /** The family's art arrives as its own chunk, drawn for this design. */
