@@ -60,7 +60,6 @@ import { Volume } from "./Volume.tsx";
 import { Crowd } from "./scene/Crowd.tsx";
 import { usePhone } from "./scene/use-phone.ts";
 import { Venue } from "./scene/Venue.tsx";
-import { memoOnStage } from "./stage-parts.ts";
 import { createPortal } from "react-dom";
 import "./live.css";
 
@@ -139,9 +138,6 @@ const ALIGN_NUDGE_LIMIT_S = 0.5;
 /** The no-dancefloor call takes at most 500 users; its answer is asked again each minute. */
 const NO_DANCEFLOOR_ASK = 500;
 const NO_DANCEFLOOR_STALE_MS = 60_000;
-
-/** The dancefloor as the room draws it: redrawn on who is there, their votes and grabs, the counts, the DJ. */
-const FloorCrowd = memoOnStage(["dancefloor", "votes", "play", "listeners"], Crowd);
 
 const NO_CRATES: readonly Crate[] = [];
 
@@ -755,7 +751,7 @@ export function LiveRoom({
     />
   );
   const crowdView = stage && (
-    <FloorCrowd stage={stage} nameOf={nameOf} avatarOf={avatarOf} nearStage={known} hidden={hiddenFromFloor} />
+    <Crowd stage={stage} nameOf={nameOf} avatarOf={avatarOf} nearStage={known} hidden={hiddenFromFloor} />
   );
   const nowPlayingView = stage && (
     <NowPlaying

@@ -281,7 +281,10 @@ function Progress({ positionNow, duration }: { positionNow: () => number; durati
         aria-valuenow={Math.round(at)}
         aria-valuetext={t("elapsedOf", { elapsed: format.duration(at), duration: format.duration(duration) })}
       >
-        <span className="tt-live-progress__fill" style={{ width: `${duration ? (at / duration) * 100 : 0}%` }} />
+        <span
+          className="tt-live-progress__fill"
+          style={{ transform: `translateX(${duration ? (at / duration) * 100 - 100 : -100}%)` }}
+        />
       </div>
       <p className="tt-live-progress__times" data-testid="live-elapsed">
         <span>{format.duration(at)}</span>

@@ -1,4 +1,3 @@
-import type { Stage } from "@tt/proto/tt/social/v1/stage_pb";
 import { useAppTranslation } from "@tt/web-kit";
 import { useFormat } from "@tt/web-kit/ui";
 import { Download, Users } from "lucide-react";
@@ -6,11 +5,12 @@ import { useMemo } from "react";
 import { Avatar } from "../Avatar.tsx";
 import { LIVE_NAMESPACE, liveTranslations } from "../locales.ts";
 import { openPersonCard } from "../people/person-card.ts";
+import { memoOnStage, type StageParts } from "../stage-parts.ts";
 import { sampleCrowd } from "./crowd.ts";
 import { useCrowdGrid } from "./use-phone.ts";
 
 export interface CrowdProps {
-  stage: Stage;
+  stage: StageParts<"dancefloor" | "votes" | "play" | "listeners">;
   nameOf(uuid: string): string;
   avatarOf(uuid: string): string | undefined;
   /** The viewer's friends and the DJs they follow, drawn nearest the stage (when known). */
@@ -26,7 +26,7 @@ export interface CrowdProps {
  * dance for the rest of the song, a grab shows a badge; the listeners not drawn and the guests counted in words.
  * Every avatar is a button that opens the person's card.
  */
-export function Crowd({ stage, nameOf, avatarOf, nearStage, hidden, cap }: CrowdProps) {
+function CrowdView({ stage, nameOf, avatarOf, nearStage, hidden, cap }: CrowdProps) {
   const { t } = useAppTranslation(LIVE_NAMESPACE, liveTranslations);
   const format = useFormat();
   const grid = useCrowdGrid();
@@ -79,3 +79,6 @@ export function Crowd({ stage, nameOf, avatarOf, nearStage, hidden, cap }: Crowd
     </div>
   );
 }
+
+/** Redrawn on who is on the floor, their votes and grabs, the DJ and the counts (not when the booth changes). */
+export const Crowd = memoOnStage(["dancefloor", "votes", "play", "listeners"], CrowdView);

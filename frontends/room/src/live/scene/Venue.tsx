@@ -1,8 +1,8 @@
 import { useAppTranslation } from "@tt/web-kit";
 import { useNames } from "@tt/web-kit/ui";
-import { lazy, Suspense, type ComponentType, type LazyExoticComponent, type ReactNode } from "react";
+import { lazy, memo, Suspense, type ComponentType, type LazyExoticComponent, type ReactNode } from "react";
 import { LIVE_NAMESPACE, liveTranslations } from "../locales.ts";
-import { designOf, FAMILY_OF, POSTER_WALL, type SceneArtProps, type SceneFamily } from "./designs.ts";
+import { designOf, FAMILY_OF, POSTER_WALL, type RoomDesign, type SceneArtProps, type SceneFamily } from "./designs.ts";
 import "./scene.css";
 
 // Each family's art is its own chunk, fetched when a room of that design opens (issue 25: the scene art is loaded per
@@ -26,6 +26,16 @@ export interface VenueProps {
   floor: ReactNode;
 }
 
+/** The scene's art, drawn again only when the design changes (not when the stage does). */
+const Backdrop = memo(function Backdrop({ design }: { design: Exclude<RoomDesign, "CHAT_ONLY"> }) {
+  const Art = ART[FAMILY_OF[design]];
+  return (
+    <Suspense fallback={null}>
+      <Art design={design} />
+    </Suspense>
+  );
+});
+
 /**
  * The room as a place (issue 25): the scene of its design with the stage (the booth) at the back, the dance floor in
  * front and the poster on the wall. CHAT_ONLY has no stage: only the booth's seats, the chat fills the room.
@@ -41,7 +51,6 @@ export function Venue({ design: raw, posterUrl, booth, floor }: VenueProps) {
       </section>
     );
   }
-  const Art = ART[FAMILY_OF[design]];
   const wall = posterUrl ? POSTER_WALL[design] : undefined;
   return (
     <section
@@ -50,9 +59,7 @@ export function Venue({ design: raw, posterUrl, booth, floor }: VenueProps) {
       aria-label={t("venue.label", { design: names("design", design) })}
     >
       <div className="tt-venue__backdrop" aria-hidden="true">
-        <Suspense fallback={null}>
-          <Art design={design} />
-        </Suspense>
+        <Backdrop design={design} />
       </div>
       {wall && (
         <img
