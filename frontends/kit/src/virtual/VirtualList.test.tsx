@@ -2,7 +2,8 @@
 // replaced — only the rows in view are drawn, the window follows the scroll, the end asks for more, a row to keep
 // in view is scrolled to — plus the rows pinned while a drag holds them.
 import { act, cleanup, fireEvent, render, screen, waitFor, within } from "@testing-library/react";
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, it, onTestFinished, vi } from "vitest";
+import { installFollowObserver } from "../testing/follow-observer.ts";
 import { VirtualList, type VirtualListProps } from "./VirtualList.tsx";
 
 afterEach(cleanup);
@@ -131,6 +132,8 @@ describe("VirtualList", () => {
   });
 
   it("follows the end when asked (a chat): added rows are scrolled to, and the reader leaving or coming back is told", async () => {
+    const restore = installFollowObserver();
+    onTestFinished(restore);
     const onFollowEndChange = vi.fn();
     const props = { ...base, overscan: 0, onFollowEndChange };
     const { container, rerender } = render(<VirtualList {...props} items={items.slice(0, 20)} followEnd />);

@@ -130,24 +130,26 @@ export function VirtualList<T>({
       virtualizer.scrollToIndex(keepInView, { align: "auto" });
     }
   }, [keepInView, items.length, virtualizer]);
-  // Following the end (a chat): one scroll to the end per frame, written in the frame's animation callbacks after
-  // what React committed, rather than TanStack's scrollToIndex per change, whose settling re-reads the box's scroll
-  // height for frames after each one (a forced layout each time: `_elementMaxScrollOffset`, 2.4 % of the room
-  // page's main thread in npm run bench:room-page with a message every 250 ms).
-  const totalSize = virtualizer.getTotalSize();
-  const boxSize = virtualizer.scrollRect?.height ?? fallback;
-  const count = items.length;
+  // Following the end (a chat): when the list inside grows or the box changes size, a ResizeObserver scrolls to the
+  // end. Its callback runs after the frame's layout, so reading the box's height and writing its scrollTop there
+  // forces no layout: TanStack's scrollToIndex per change re-read the scroll height for frames after each one
+  // (`_elementMaxScrollOffset`), and reading it in an animation frame forced a layout of the page every message (npm
+  // run bench:room-page, a message every 250 ms).
+  const hasRows = items.length > 0;
   /** Where the last scroll to the end landed: a scroll event there is that write's, not the reader's. */
   const landed = useRef<number | undefined>(undefined);
   useEffect(() => {
     const element = box.current;
-    if (!followEnd || !element || count === 0) return;
-    const frame = requestAnimationFrame(() => {
+    const content = element?.firstElementChild;
+    if (!followEnd || !element || !content || !hasRows) return;
+    const observer = new ResizeObserver(() => {
       element.scrollTop = element.scrollHeight; // the browser stops it at the end
-      landed.current = element.scrollTop; // no layout to redo: nothing changed since the write
+      landed.current = element.scrollTop;
     });
-    return () => cancelAnimationFrame(frame);
-  }, [followEnd, count, totalSize, boxSize]);
+    observer.observe(content);
+    observer.observe(element);
+    return () => observer.disconnect();
+  }, [followEnd, hasRows]);
   // Whether the reader left the end or came back to it, told on their scrolls. The reads share the layout that
   // TanStack's own scroll listener reads scrollTop from in the same event (no extra one).
   useEffect(() => {

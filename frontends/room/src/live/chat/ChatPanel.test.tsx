@@ -11,8 +11,8 @@ import {
 import { ChatService } from "@tt/proto/tt/social/v1/chat_service_pb";
 import { RoomActivityKind, RoomActivitySchema, type RoomActivity } from "@tt/proto/tt/social/v1/stage_pb";
 import { ProfileService } from "@tt/proto/tt/user/v1/profile_service_pb";
-import { createTestKit, renderWithKit } from "@tt/web-kit/testing";
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { createTestKit, installFollowObserver, renderWithKit } from "@tt/web-kit/testing";
+import { describe, expect, it, onTestFinished, vi } from "vitest";
 import { createChatFeed, createFeed, type ChatFeed } from "../chat-feed.ts";
 import { ChatPanel, crateHref } from "./ChatPanel.tsx";
 import { isEditable, mentions, mergeHistory, visibleItems, withActivities, type ChatItem } from "./chat-state.ts";
@@ -280,6 +280,7 @@ describe("the chat panel (issue 14)", () => {
 
 describe("the chat panel on the kit (issue 24)", () => {
   it("keeps more than a screenful in a virtual list, drawing only the rows in view, the newest in view", async () => {
+    layOut();
     const fake = fakeChat();
     fake.history = Array.from({ length: 200 }, (_, i) => msg({ uuid: crypto.randomUUID(), message: `line ${i}` }));
     render(fake, { user: ME });
@@ -572,9 +573,10 @@ describe("the chat panel as the room's column (issue 25)", () => {
   });
 });
 
-describe("the chat panel while messages arrive (issue 25: fast with a full room)", () => {
-  // jsdom lays nothing out: rows are 64 px tall, the list's box scrolls over its content (the list inside, as tall
-  // as its rows) within its 440 px, and stops at the end as a browser's box does.
+// jsdom lays nothing out: for the tests of scrolling, rows are 64 px tall, the list's box scrolls over its content
+// (the list inside, as tall as its rows) within its 440 px and stops at the end as a browser's box does, and a
+// ResizeObserver reports the box and its list (installFollowObserver). Undone when the test finishes.
+function layOut() {
   const content = (box: HTMLElement) => parseFloat((box.firstElementChild as HTMLElement | null)?.style.height ?? "0");
   const isBox = (element: HTMLElement) => element.classList.contains("tt-vlist");
   const tops = new WeakMap<Element, number>();
@@ -604,16 +606,19 @@ describe("the chat panel while messages arrive (issue 25: fast with a full room)
       },
     },
   };
-  beforeAll(() => {
-    for (const [name, stub] of Object.entries(stubs)) {
-      Object.defineProperty(HTMLElement.prototype, name, { configurable: true, ...stub });
-    }
-  });
-  afterAll(() => {
+  const restoreObserver = installFollowObserver();
+  for (const [name, stub] of Object.entries(stubs)) {
+    Object.defineProperty(HTMLElement.prototype, name, { configurable: true, ...stub });
+  }
+  onTestFinished(() => {
+    restoreObserver();
     for (const name of Object.keys(stubs)) Reflect.deleteProperty(HTMLElement.prototype, name);
   });
+}
 
+describe("the chat panel while messages arrive (issue 25: fast with a full room)", () => {
   it("follows new messages at the end; scrolled up, stays and counts them, and the button brings the reader back", async () => {
+    layOut();
     const fake = fakeChat();
     fake.history = Array.from({ length: 30 }, (_, i) => msg({ uuid: crypto.randomUUID(), message: `line ${i}` }));
     const { feed } = render(fake, { user: ME });
