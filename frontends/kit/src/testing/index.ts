@@ -6,3 +6,4 @@ export { createTestKit, renderWithKit } from "./test-kit.tsx";
 export type { TestKit, TestKitOptions } from "./test-kit.tsx";
 export { createTestUserService } from "./user-service.ts";
 export type { TestUserService, TestUserServiceOptions } from "./user-service.ts";
+export { installFollowObserver } from "./follow-observer.ts";

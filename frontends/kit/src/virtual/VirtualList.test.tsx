@@ -1,8 +1,9 @@
 // The kit's virtual list (TanStack Virtual): what the crates app's hand-written list asserted before it was
 // replaced — only the rows in view are drawn, the window follows the scroll, the end asks for more, a row to keep
 // in view is scrolled to — plus the rows pinned while a drag holds them.
-import { act, cleanup, fireEvent, render, screen, within } from "@testing-library/react";
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
+import { act, cleanup, fireEvent, render, screen, waitFor, within } from "@testing-library/react";
+import { afterAll, afterEach, beforeAll, describe, expect, it, onTestFinished, vi } from "vitest";
+import { installFollowObserver } from "../testing/follow-observer.ts";
 import { VirtualList, type VirtualListProps } from "./VirtualList.tsx";
 
 afterEach(cleanup);
@@ -28,10 +29,22 @@ beforeAll(() => {
       return this.classList.contains("tt-vlist") ? Math.min(content(this), parseFloat(this.style.maxHeight)) : 0;
     },
   });
+  // A scroll past the end stops at the end, as a browser's box does.
+  const tops = new WeakMap<Element, number>();
+  Object.defineProperty(HTMLElement.prototype, "scrollTop", {
+    configurable: true,
+    get(this: HTMLElement) {
+      return tops.get(this) ?? 0;
+    },
+    set(this: HTMLElement, top: number) {
+      const max = this.classList.contains("tt-vlist") ? Math.max(0, this.scrollHeight - this.clientHeight) : top;
+      tops.set(this, Math.max(0, Math.min(top, max)));
+    },
+  });
 });
 
 afterAll(() => {
-  for (const name of ["scrollHeight", "clientHeight"]) Reflect.deleteProperty(HTMLElement.prototype, name);
+  for (const name of ["scrollHeight", "clientHeight", "scrollTop"]) Reflect.deleteProperty(HTMLElement.prototype, name);
 });
 
 const items = Array.from({ length: 1_000 }, (_, i) => `song ${i}`);
@@ -116,6 +129,39 @@ describe("VirtualList", () => {
     act(() => rerender(<VirtualList {...props} keepInView={5} />));
     expect(box.scrollTop).toBe(250);
     expect(drawn()[0]).toBe("song 5");
+  });
+
+  it("follows the end when asked (a chat): added rows are scrolled to, and the reader leaving or coming back is told", async () => {
+    const restore = installFollowObserver();
+    onTestFinished(restore);
+    const onFollowEndChange = vi.fn();
+    const props = { ...base, overscan: 0, onFollowEndChange };
+    const { container, rerender } = render(<VirtualList {...props} items={items.slice(0, 20)} followEnd />);
+    const box = container.querySelector(".tt-vlist") as HTMLElement;
+    // (jsdom sends no scroll event for a write, as a browser does: the test sends it.)
+    const landed = async (top: number) => {
+      await waitFor(() => expect(box.scrollTop).toBe(top));
+      act(() => void fireEvent.scroll(box));
+    };
+    await landed(20 * 50 - 500);
+    expect(drawn().at(-1)).toBe("song 19");
+    // Rows added: the list is at its end again in the next frame. The scroll event of its last write may arrive
+    // after them (the end moved on): that is not the reader leaving.
+    rerender(<VirtualList {...props} items={items.slice(0, 30)} followEnd />);
+    fireEvent.scroll(box);
+    await landed(30 * 50 - 500);
+    expect(drawn().at(-1)).toBe("song 29");
+    expect(onFollowEndChange).not.toHaveBeenCalled();
+    // The reader scrolls up: told, and (no longer following) the rows added next leave them where they read.
+    scrollTo(container, 200);
+    expect(onFollowEndChange).toHaveBeenLastCalledWith(false);
+    rerender(<VirtualList {...props} items={items.slice(0, 40)} followEnd={false} />);
+    await new Promise((resolve) => requestAnimationFrame(resolve));
+    expect(box.scrollTop).toBe(200);
+    // Back near the end: told, to follow again.
+    scrollTo(container, 40 * 50 - 500 - 20);
+    expect(onFollowEndChange).toHaveBeenLastCalledWith(true);
+    expect(onFollowEndChange).toHaveBeenCalledTimes(2);
   });
 
   it("keeps a pinned row drawn however far the list scrolls from it (a row being dragged)", () => {

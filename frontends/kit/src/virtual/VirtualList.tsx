@@ -1,4 +1,10 @@
-import { defaultRangeExtractor, observeElementRect, useVirtualizer, type Range } from "@tanstack/react-virtual";
+import {
+  defaultRangeExtractor,
+  measureElement,
+  observeElementRect,
+  useVirtualizer,
+  type Range,
+} from "@tanstack/react-virtual";
 import { useCallback, useEffect, useRef, type ReactNode } from "react";
 
 export interface VirtualListProps<T> {
@@ -22,8 +28,15 @@ export interface VirtualListProps<T> {
   onEndReached?: () => void;
   /** Rows differ in height (chat messages): measure each one drawn. */
   measureRows?: boolean;
-  /** Scroll so that this row is in view (a row just moved with the keyboard, the newest message). */
+  /** Scroll so that this row is in view (a row just moved with the keyboard). */
   keepInView?: number | undefined;
+  /**
+   * Keep the end of the list in view (a chat following its newest message): when rows are added or change size the
+   * list scrolls to its end, once a frame at most, in the frame's animation callbacks.
+   */
+  followEnd?: boolean;
+  /** The reader scrolled away from the end (false) or back to within END_MARGIN of it (true). */
+  onFollowEndChange?: (follow: boolean) => void;
   /**
    * Rows drawn even when out of view: a row being dragged must stay in the page while the list scrolls under it
    * (its drag would end if it were removed).
@@ -38,6 +51,8 @@ export interface VirtualListProps<T> {
  */
 /** A filling list's height before it is measured (and where nothing is laid out, as in jsdom). */
 const FILL_ESTIMATE = 600;
+/** Within this many pixels of its end a list is at its end (followEnd). */
+export const END_MARGIN = 48;
 
 export function VirtualList<T>({
   items,
@@ -51,6 +66,8 @@ export function VirtualList<T>({
   onEndReached,
   measureRows = false,
   keepInView,
+  followEnd = false,
+  onFollowEndChange,
   pinned,
   className,
 }: VirtualListProps<T>) {
@@ -85,6 +102,18 @@ export function VirtualList<T>({
     // ResizeObserver or ref callback: with a chat at 20 changes a second the synchronous flushes were a large part of
     // the room page's main thread (npm run bench:room-page), and React warns about flushSync inside a lifecycle.
     useFlushSync: false,
+    // A row drawn for the first time is measured at once (offsetHeight, a forced layout) only when it is in view,
+    // where its estimated height would show; one drawn out of view (the newest message below a chat's end, the
+    // overscan) is measured by the ResizeObserver after the frame's own layout, as TanStack does while scrolling.
+    measureElement: (element, entry, instance) => {
+      if (!entry) {
+        const item = instance.measurementsCache[instance.indexFromElement(element)];
+        const top = instance.scrollOffset ?? 0;
+        const bottom = top + (instance.scrollRect?.height ?? fallback);
+        if (item && (item.start >= bottom || item.end <= top)) return item.size;
+      }
+      return measureElement(element, entry, instance);
+    },
     observeElementRect: (instance, onChange) =>
       observeElementRect(instance, (rect) =>
         onChange(rect.height > 0 ? rect : { width: rect.width, height: fallback }),
@@ -101,6 +130,41 @@ export function VirtualList<T>({
       virtualizer.scrollToIndex(keepInView, { align: "auto" });
     }
   }, [keepInView, items.length, virtualizer]);
+  // Following the end (a chat): when the list inside grows or the box changes size, a ResizeObserver scrolls to the
+  // end. Its callback runs after the frame's layout, so reading the box's height and writing its scrollTop there
+  // forces no layout: TanStack's scrollToIndex per change re-read the scroll height for frames after each one
+  // (`_elementMaxScrollOffset`), and reading it in an animation frame forced a layout of the page every message (npm
+  // run bench:room-page, a message every 250 ms).
+  const hasRows = items.length > 0;
+  /** Where the last scroll to the end landed: a scroll event there is that write's, not the reader's. */
+  const landed = useRef<number | undefined>(undefined);
+  useEffect(() => {
+    const element = box.current;
+    const content = element?.firstElementChild;
+    if (!followEnd || !element || !content || !hasRows) return;
+    const observer = new ResizeObserver(() => {
+      element.scrollTop = element.scrollHeight; // the browser stops it at the end
+      landed.current = element.scrollTop;
+    });
+    observer.observe(content);
+    observer.observe(element);
+    return () => observer.disconnect();
+  }, [followEnd, hasRows]);
+  // Whether the reader left the end or came back to it, told on their scrolls. The reads share the layout that
+  // TanStack's own scroll listener reads scrollTop from in the same event (no extra one).
+  useEffect(() => {
+    const element = box.current;
+    if (!element || !onFollowEndChange) return;
+    const onScroll = () => {
+      const top = element.scrollTop;
+      // Our own write, or further down: still at the end (a message added since is followed at the next frame).
+      if (followEnd && landed.current !== undefined && top >= landed.current - 1) return;
+      const atEnd = element.scrollHeight - top - element.clientHeight < END_MARGIN;
+      if (atEnd !== followEnd) onFollowEndChange(atEnd);
+    };
+    element.addEventListener("scroll", onScroll, { passive: true });
+    return () => element.removeEventListener("scroll", onScroll);
+  }, [followEnd, onFollowEndChange]);
   return (
     <div
       ref={box}

@@ -11,8 +11,8 @@ import {
 import { ChatService } from "@tt/proto/tt/social/v1/chat_service_pb";
 import { RoomActivityKind, RoomActivitySchema, type RoomActivity } from "@tt/proto/tt/social/v1/stage_pb";
 import { ProfileService } from "@tt/proto/tt/user/v1/profile_service_pb";
-import { createTestKit, renderWithKit } from "@tt/web-kit/testing";
-import { describe, expect, it } from "vitest";
+import { createTestKit, installFollowObserver, renderWithKit } from "@tt/web-kit/testing";
+import { describe, expect, it, onTestFinished, vi } from "vitest";
 import { createChatFeed, createFeed, type ChatFeed } from "../chat-feed.ts";
 import { ChatPanel, crateHref } from "./ChatPanel.tsx";
 import { isEditable, mentions, mergeHistory, visibleItems, withActivities, type ChatItem } from "./chat-state.ts";
@@ -280,6 +280,7 @@ describe("the chat panel (issue 14)", () => {
 
 describe("the chat panel on the kit (issue 24)", () => {
   it("keeps more than a screenful in a virtual list, drawing only the rows in view, the newest in view", async () => {
+    layOut();
     const fake = fakeChat();
     fake.history = Array.from({ length: 200 }, (_, i) => msg({ uuid: crypto.randomUUID(), message: `line ${i}` }));
     render(fake, { user: ME });
@@ -569,5 +570,99 @@ describe("the chat panel as the room's column (issue 25)", () => {
     expect(mentions("hi @Ana!", "ana")).toBe(true);
     expect(mentions("hi @Anabel", "Ana")).toBe(false);
     expect(mentions("mail@Ana", "Ana")).toBe(false);
+  });
+});
+
+// jsdom lays nothing out: for the tests of scrolling, rows are 64 px tall, the list's box scrolls over its content
+// (the list inside, as tall as its rows) within its 440 px and stops at the end as a browser's box does, and a
+// ResizeObserver reports the box and its list (installFollowObserver). Undone when the test finishes.
+function layOut() {
+  const content = (box: HTMLElement) => parseFloat((box.firstElementChild as HTMLElement | null)?.style.height ?? "0");
+  const isBox = (element: HTMLElement) => element.classList.contains("tt-vlist");
+  const tops = new WeakMap<Element, number>();
+  const stubs: Record<string, PropertyDescriptor> = {
+    offsetHeight: {
+      get(this: HTMLElement) {
+        return this.classList.contains("tt-vlist-row") ? 64 : 0;
+      },
+    },
+    scrollHeight: {
+      get(this: HTMLElement) {
+        return isBox(this) ? content(this) : 0;
+      },
+    },
+    clientHeight: {
+      get(this: HTMLElement) {
+        return isBox(this) ? Math.min(content(this), parseFloat(this.style.maxHeight)) : 0;
+      },
+    },
+    scrollTop: {
+      get(this: HTMLElement) {
+        return tops.get(this) ?? 0;
+      },
+      set(this: HTMLElement, top: number) {
+        const max = isBox(this) ? Math.max(0, this.scrollHeight - this.clientHeight) : top;
+        tops.set(this, Math.max(0, Math.min(top, max)));
+      },
+    },
+  };
+  const restoreObserver = installFollowObserver();
+  for (const [name, stub] of Object.entries(stubs)) {
+    Object.defineProperty(HTMLElement.prototype, name, { configurable: true, ...stub });
+  }
+  onTestFinished(() => {
+    restoreObserver();
+    for (const name of Object.keys(stubs)) Reflect.deleteProperty(HTMLElement.prototype, name);
+  });
+}
+
+describe("the chat panel while messages arrive (issue 25: fast with a full room)", () => {
+  it("follows new messages at the end; scrolled up, stays and counts them, and the button brings the reader back", async () => {
+    layOut();
+    const fake = fakeChat();
+    fake.history = Array.from({ length: 30 }, (_, i) => msg({ uuid: crypto.randomUUID(), message: `line ${i}` }));
+    const { feed } = render(fake, { user: ME });
+    const list = await screen.findByRole("list", { name: "Messages" });
+    const box = list.parentElement!;
+    const end = () => box.scrollHeight - box.clientHeight;
+    // (jsdom sends no scroll event for a write, as a browser does: the test sends it.)
+    const scrolled = (top?: number) =>
+      act(() => {
+        if (top !== undefined) box.scrollTop = top;
+        fireEvent.scroll(box);
+      });
+    await waitFor(() => expect(box.scrollTop).toBe(30 * 64 - 440));
+    scrolled();
+    const say = (message: string) =>
+      feed.publish(
+        create(ChatEventSchema, {
+          kind: { case: "created", value: msg({ uuid: crypto.randomUUID(), message, userUuid: BEN }) },
+        }),
+      );
+
+    // A new message draws its own row: its time is the only one written (the rows in view are not drawn again).
+    const formats = vi.spyOn(Intl.DateTimeFormat.prototype as { format: unknown }, "format", "get");
+    act(() => say("followed"));
+    await waitFor(() => expect(box.scrollTop).toBe(31 * 64 - 440));
+    scrolled();
+    expect(within(list).getByText("followed")).toBeTruthy();
+    expect(formats).toHaveBeenCalledTimes(1);
+    formats.mockRestore();
+    expect(screen.queryByRole("button", { name: /new message/ })).toBeNull();
+
+    // The reader scrolls up to read: new messages leave them there and are counted.
+    scrolled(100);
+    act(() => say("one"));
+    act(() => say("two"));
+    const jump = await screen.findByRole("button", { name: "2 new messages" });
+    await new Promise((resolve) => requestAnimationFrame(resolve));
+    expect(box.scrollTop).toBe(100);
+
+    fireEvent.click(jump);
+    await waitFor(() => expect(box.scrollTop).toBe(end()));
+    expect(end()).toBe(33 * 64 - 440);
+    scrolled();
+    await waitFor(() => expect(screen.queryByRole("button", { name: /new message/ })).toBeNull());
+    expect(within(list).getByText("two")).toBeTruthy();
   });
 });

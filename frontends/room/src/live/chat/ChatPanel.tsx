@@ -80,7 +80,7 @@ import {
   type ActivityLine,
   conversationOf,
   dateMs,
-  isEditable,
+  latestEditable,
   mergeHistory,
   remove,
   setStatus,
@@ -250,59 +250,78 @@ function PlaylistCard({ playlist, me }: { playlist: ChatPlaylistPreview; me: str
 export const CHAT_HEIGHT = 440;
 /** A one-line message's height, before its row is measured. */
 const ROW_ESTIMATE = 64;
-/** Within this many pixels of the end the list follows new messages. */
-const FOLLOW_MARGIN = 48;
 
-/** One message: the sender's avatar and name, when, the text and what it carries, reactions and actions. */
-function MessageRow({
-  item,
-  items,
-  me,
-  canSend,
-  isModerator,
-  now,
-  onRetry,
-  onReact,
-  onReply,
-  onStartEdit,
-  onReport,
-  onDelete,
-}: {
-  item: ChatItem;
-  items: ChatItem[];
-  me: string | undefined;
-  canSend: boolean;
-  isModerator: boolean;
-  now: number;
+/** When a message was sent, as the time of day in the reader's language: written once, when its row is drawn. */
+const MessageTime = memo(function MessageTime({ ms }: { ms: number }) {
+  const format = useFormat();
+  return (
+    <time className="tt-chat-message__time" dateTime={new Date(ms).toISOString()}>
+      {format.time(ms)}
+    </time>
+  );
+});
+
+/**
+ * A system line: what happened in the room. Its names come from the people context; the other rows take what they
+ * need as props, so a change of the room's people re-renders these lines only.
+ */
+const ActivityRow = memo(function ActivityRow({ item, activity }: { item: ChatItem; activity: RoomActivity }) {
+  const { t } = useAppTranslation(CHAT_NAMESPACE, chatTranslations);
+  const people = useContext(PeopleContext);
+  return (
+    <div className="tt-chat-activity" data-testid="chat-activity" data-kind={RoomActivityKind[activity.kind]}>
+      <Radio aria-hidden="true" />
+      <span>{activityText(t, activity, people.nameOf, people.me)}</span>
+      <MessageTime ms={dateMs(item.message)} />
+    </div>
+  );
+});
+
+interface RowActions {
   onRetry(item: ChatItem): void;
   onReact(item: ChatItem, emoji: string): void;
   onReply(message: ChatMessage): void;
   onStartEdit(item: ChatItem): void;
   onReport(item: ChatItem): void;
   onDelete(item: ChatItem): void;
+}
+
+/**
+ * One message: the sender's avatar and name, when, the text and what it carries, reactions and actions. Memoised:
+ * a new message draws its own row, not every row in view again (issue 25: four messages a second in
+ * npm run bench:room-page); every prop is the same object until that message changes.
+ */
+const MessageRow = memo(function MessageRow({
+  item,
+  me,
+  myName,
+  canSend,
+  isModerator,
+  editable,
+  onRetry,
+  onReact,
+  onReply,
+  onStartEdit,
+  onReport,
+  onDelete,
+}: RowActions & {
+  item: ChatItem;
+  me: string | undefined;
+  /** The reader's nickname: a message that mentions it is highlighted. */
+  myName: string | undefined;
+  canSend: boolean;
+  isModerator: boolean;
+  /** The reader's latest message, still in its edit window (002 §5). */
+  editable: boolean;
 }) {
   const { t } = useAppTranslation(CHAT_NAMESPACE, chatTranslations);
-  const format = useFormat();
-  const people = useContext(PeopleContext);
   const m = item.message;
   const own = me !== undefined && m.userUuid === me;
   const name = m.userName || t("someone");
   const image = useAvatarImage(m.avatarId);
-  const editable = isEditable(items, item, me, now);
   const canReport = !own && m.type === "user";
   const canDelete = own || (isModerator && Boolean(m.roomUuid));
-  if (item.activity) {
-    return (
-      <div className="tt-chat-activity" data-testid="chat-activity" data-kind={RoomActivityKind[item.activity.kind]}>
-        <Radio aria-hidden="true" />
-        <span>{activityText(t, item.activity, people.nameOf, people.me)}</span>
-        <time className="tt-chat-message__time" dateTime={new Date(dateMs(m)).toISOString()}>
-          {format.time(dateMs(m))}
-        </time>
-      </div>
-    );
-  }
-  const mentioned = !own && m.type === "user" && mentions(m.message, people.myName);
+  const mentioned = !own && m.type === "user" && mentions(m.message, myName);
   if (m.type === "room" && !m.consumable) {
     return (
       <div className="tt-chat-notice" data-testid="chat-message" data-uuid={m.uuid}>
@@ -330,9 +349,7 @@ function MessageRow({
           <>
             <p className="tt-chat-message__head">
               <strong className="tt-chat-message__name">{name}</strong>
-              <time className="tt-chat-message__time" dateTime={new Date(dateMs(m)).toISOString()}>
-                {format.time(dateMs(m))}
-              </time>
+              <MessageTime ms={dateMs(m)} />
               {m.editedAt ? <span className="tt-chat-message__edited">({t("edited")})</span> : null}
               {mentioned ? <span className="tt-chat-message__mention">{t("mentionsYou")}</span> : null}
             </p>
@@ -451,7 +468,88 @@ function MessageRow({
       ) : null}
     </div>
   );
-}
+});
+
+/** The messages of a conversation in a scroll box that follows the newest while its reader is at the end. */
+const MessageScroll = memo(function MessageScroll({
+  items,
+  label,
+  me,
+  myName,
+  canSend,
+  isModerator,
+  editableUuid,
+  follow,
+  onFollowChange,
+  unseen,
+  ...actions
+}: RowActions & {
+  items: ChatItem[];
+  label: string;
+  me: string | undefined;
+  myName: string | undefined;
+  canSend: boolean;
+  isModerator: boolean;
+  editableUuid: string | undefined;
+  follow: boolean;
+  onFollowChange(follow: boolean): void;
+  /** Messages that arrived while the reader was scrolled up. */
+  unseen: number;
+}) {
+  const { t } = useAppTranslation(CHAT_NAMESPACE, chatTranslations);
+  const fill = useContext(FillContext);
+  const { onRetry, onReact, onReply, onStartEdit, onReport, onDelete } = actions;
+  const renderRow = useCallback(
+    (item: ChatItem) =>
+      item.activity ? (
+        <ActivityRow item={item} activity={item.activity} />
+      ) : (
+        <MessageRow
+          item={item}
+          me={me}
+          myName={myName}
+          canSend={canSend}
+          isModerator={isModerator}
+          editable={item.message.uuid === editableUuid}
+          onRetry={onRetry}
+          onReact={onReact}
+          onReply={onReply}
+          onStartEdit={onStartEdit}
+          onReport={onReport}
+          onDelete={onDelete}
+        />
+      ),
+    [me, myName, canSend, isModerator, editableUuid, onRetry, onReact, onReply, onStartEdit, onReport, onDelete],
+  );
+  return (
+    <div className="tt-chat-scroll">
+      <VirtualList
+        items={items}
+        rowHeight={ROW_ESTIMATE}
+        height={fill ? "fill" : CHAT_HEIGHT}
+        label={label}
+        className="tt-chat-messages"
+        measureRows
+        followEnd={follow}
+        onFollowEndChange={onFollowChange}
+        getKey={keyOf}
+        renderRow={renderRow}
+      />
+      {unseen > 0 ? (
+        <Button
+          size="sm"
+          className="tt-chat-jump"
+          icon={<ArrowDown aria-hidden="true" />}
+          onClick={() => onFollowChange(true)}
+        >
+          {t("newMessages", { count: unseen })}
+        </Button>
+      ) : null}
+    </div>
+  );
+});
+
+const keyOf = (item: ChatItem) => item.message.uuid;
 
 /** A list of messages with the composer: the room's, or one direct conversation. */
 function MessageList({
@@ -485,8 +583,7 @@ function MessageList({
   const [editing, setEditing] = useState<ChatItem | undefined>();
   const input = useRef<HTMLInputElement>(null);
   // `@` completion from the people in the room.
-  const { nicknames } = useContext(PeopleContext);
-  const fill = useContext(FillContext);
+  const { nicknames, myName } = useContext(PeopleContext);
   const listId = useId();
   const [activeSuggestion, setActiveSuggestion] = useState(0);
   const [dismissed, setDismissed] = useState<string | undefined>();
@@ -517,19 +614,37 @@ function MessageList({
       setDismissed(text);
     }
   };
-  // The list follows the newest message while the reader is at its end; scrolled up, it stays where they read.
+  // The list follows the newest message while the reader is at its end; scrolled up, it stays where they read and
+  // counts what arrived since (by the last message they saw, so a list trimmed at its cap still counts).
   const [follow, setFollow] = useState(true);
-  const scrollCheck = useRef(0);
-  useEffect(() => () => cancelAnimationFrame(scrollCheck.current), []);
-  const last = items.length - 1;
-  const [seen, setSeen] = useState(last);
-  if (follow && seen !== last) setSeen(last);
-  const unseen = follow ? 0 : Math.max(0, last - seen);
-  // Editability ends 20 s after a send: re-render now and then so the button goes away.
-  const [now, setNow] = useState(() => Date.now());
+  const newestKey = items.at(-1)?.message.uuid;
+  const [seen, setSeen] = useState(newestKey);
+  if (follow && seen !== newestKey) setSeen(newestKey);
+  const unseen = useMemo(() => {
+    if (follow) return 0;
+    for (let index = items.length - 1; index >= 0; index--) {
+      if (items[index]!.message.uuid === seen) return items.length - 1 - index;
+    }
+    return items.length;
+  }, [follow, items, seen]);
+  // Only the reader's latest message can be editable, for 20 s after it was sent: one timer ends that, rather than
+  // a re-render of the list every few seconds.
+  const latest = useMemo(() => latestEditable(items, me), [items, me]);
+  const [expired, setExpired] = useState<string | undefined>();
   useEffect(() => {
-    const timer = setInterval(() => setNow(Date.now()), 2000);
-    return () => clearInterval(timer);
+    if (!latest) return;
+    const timer = setTimeout(() => setExpired(latest.uuid), Math.max(0, latest.until - Date.now()));
+    return () => clearTimeout(timer);
+  }, [latest]);
+  const editableUuid = latest && latest.uuid !== expired ? latest.uuid : undefined;
+  const onReply = useCallback((message: ChatMessage) => {
+    setReplyTo(message);
+    input.current?.focus();
+  }, []);
+  const onStartEdit = useCallback((target: ChatItem) => {
+    setEditing(target);
+    setText(target.message.message);
+    input.current?.focus();
   }, []);
 
   const submit = (e: FormEvent) => {
@@ -559,63 +674,24 @@ function MessageList({
           </EmptyState>
         </div>
       ) : (
-        <div
-          className="tt-chat-scroll"
-          onScrollCapture={(event) => {
-            const box = event.target as HTMLElement;
-            if (!box.classList.contains("tt-vlist") || scrollCheck.current) return;
-            // Once a frame at most, at its start: reading the list's height in the scroll event forced a layout for
-            // every scroll, the list's own too while it follows new messages (npm run bench:room-page's profile).
-            scrollCheck.current = requestAnimationFrame(() => {
-              scrollCheck.current = 0;
-              setFollow(box.scrollHeight - box.scrollTop - box.clientHeight < FOLLOW_MARGIN);
-            });
-          }}
-        >
-          <VirtualList
-            items={items}
-            rowHeight={ROW_ESTIMATE}
-            height={fill ? "fill" : CHAT_HEIGHT}
-            label={label}
-            className="tt-chat-messages"
-            measureRows
-            keepInView={follow ? last : undefined}
-            getKey={(item) => item.message.uuid}
-            renderRow={(item) => (
-              <MessageRow
-                item={item}
-                items={items}
-                me={me}
-                canSend={canSend}
-                isModerator={isModerator}
-                now={now}
-                onRetry={onRetry}
-                onReact={onReact}
-                onReply={(message) => {
-                  setReplyTo(message);
-                  input.current?.focus();
-                }}
-                onStartEdit={(target) => {
-                  setEditing(target);
-                  setText(target.message.message);
-                  input.current?.focus();
-                }}
-                onReport={onReport}
-                onDelete={onDelete}
-              />
-            )}
-          />
-          {unseen > 0 ? (
-            <Button
-              size="sm"
-              className="tt-chat-jump"
-              icon={<ArrowDown aria-hidden="true" />}
-              onClick={() => setFollow(true)}
-            >
-              {t("newMessages", { count: unseen })}
-            </Button>
-          ) : null}
-        </div>
+        <MessageScroll
+          items={items}
+          label={label}
+          me={me}
+          myName={myName}
+          canSend={canSend}
+          isModerator={isModerator}
+          editableUuid={editableUuid}
+          follow={follow}
+          onFollowChange={setFollow}
+          unseen={unseen}
+          onRetry={onRetry}
+          onReact={onReact}
+          onReply={onReply}
+          onStartEdit={onStartEdit}
+          onReport={onReport}
+          onDelete={onDelete}
+        />
       )}
       {canSend ? (
         <form className="tt-chat-composer" onSubmit={submit}>
@@ -694,7 +770,6 @@ function useActions(
   const { t } = useAppTranslation(CHAT_NAMESPACE, chatTranslations);
   const client = useClient(ChatService);
   const errorText = useErrorText();
-  const failed = (error: unknown) => toast({ title: errorText(error), tone: "error" });
   const attempt = useCallback(
     (input: ChatMessageInput & { uuid: string }) => {
       setItems((items) => setStatus(items, input.uuid, "sending"));
@@ -706,77 +781,83 @@ function useActions(
     [send, setItems, errorText],
   );
   const inputs = useRef(new Map<string, ChatMessageInput & { uuid: string }>());
-  return {
-    onSend(text: string, replyTo?: ChatMessage) {
-      if (!me) return;
-      const input = {
-        $typeName: "tt.social.v1.ChatMessageInput",
-        uuid: uuid(),
-        message: text,
-        structured: { case: undefined },
-        imageBase64: "",
-        imageUrls: [],
-        media: "",
-        replyTo: replyTo?.uuid ?? "",
-      } as ChatMessageInput & { uuid: string };
-      inputs.current.set(input.uuid, input);
-      const replies = replyTo
-        ? [
-            {
-              $typeName: "tt.social.v1.ChatReply" as const,
-              uuid: replyTo.uuid,
-              id: replyTo.id,
-              userUuid: replyTo.userUuid,
-              userName: replyTo.userName,
-              message: replyTo.message,
-            },
-          ]
-        : [];
-      setItems((items) => [...items, { message: { ...makeDraft(input), replies }, status: "sending" }]);
-      attempt(input);
-    },
-    onRetry(item: ChatItem) {
-      const input = inputs.current.get(item.message.uuid);
-      if (input) attempt(input); // the same uuid: the server stores it once however often it is retried
-    },
-    onReact(item: ChatItem, emoji: string) {
-      void client
-        .toggleReaction({ uuid: item.message.uuid, emoji })
-        .then((res) => res.message && setItems((items) => upsert(items, res.message!)), failed);
-    },
-    async onEdit(item: ChatItem, text: string) {
-      const res = await client.editMessage({ uuid: item.message.uuid, message: text }).catch((error: unknown) => {
-        failed(error);
-        return undefined;
-      });
-      if (res?.message) setItems((items) => upsert(items, res.message!));
-    },
-    onReport(item: ChatItem) {
-      void client.reportMessage({ uuid: item.message.uuid }).then((res) => {
-        hide(res.reportIdentifier);
-        toast({ title: t("reported"), tone: "success" });
-      }, failed);
-    },
-    onDelete(item: ChatItem) {
-      void client.deleteMessage({ uuid: item.message.uuid }).then(() => {
-        setItems((items) => remove(items, item.message.uuid));
-        toast({ title: t("deleted"), tone: "success" });
-      }, failed);
-    },
-  };
+  // The same functions from render to render: the rows they are handed to are memoised.
+  return useMemo(() => {
+    const failed = (error: unknown) => toast({ title: errorText(error), tone: "error" });
+    return {
+      onSend(text: string, replyTo?: ChatMessage) {
+        if (!me) return;
+        const input = {
+          $typeName: "tt.social.v1.ChatMessageInput",
+          uuid: uuid(),
+          message: text,
+          structured: { case: undefined },
+          imageBase64: "",
+          imageUrls: [],
+          media: "",
+          replyTo: replyTo?.uuid ?? "",
+        } as ChatMessageInput & { uuid: string };
+        inputs.current.set(input.uuid, input);
+        const replies = replyTo
+          ? [
+              {
+                $typeName: "tt.social.v1.ChatReply" as const,
+                uuid: replyTo.uuid,
+                id: replyTo.id,
+                userUuid: replyTo.userUuid,
+                userName: replyTo.userName,
+                message: replyTo.message,
+              },
+            ]
+          : [];
+        setItems((items) => [...items, { message: { ...makeDraft(input), replies }, status: "sending" }]);
+        attempt(input);
+      },
+      onRetry(item: ChatItem) {
+        const input = inputs.current.get(item.message.uuid);
+        if (input) attempt(input); // the same uuid: the server stores it once however often it is retried
+      },
+      onReact(item: ChatItem, emoji: string) {
+        void client
+          .toggleReaction({ uuid: item.message.uuid, emoji })
+          .then((res) => res.message && setItems((items) => upsert(items, res.message!)), failed);
+      },
+      async onEdit(item: ChatItem, text: string) {
+        const res = await client.editMessage({ uuid: item.message.uuid, message: text }).catch((error: unknown) => {
+          failed(error);
+          return undefined;
+        });
+        if (res?.message) setItems((items) => upsert(items, res.message!));
+      },
+      onReport(item: ChatItem) {
+        void client.reportMessage({ uuid: item.message.uuid }).then((res) => {
+          hide(res.reportIdentifier);
+          toast({ title: t("reported"), tone: "success" });
+        }, failed);
+      },
+      onDelete(item: ChatItem) {
+        void client.deleteMessage({ uuid: item.message.uuid }).then(() => {
+          setItems((items) => remove(items, item.message.uuid));
+          toast({ title: t("deleted"), tone: "success" });
+        }, failed);
+      },
+    };
+  }, [attempt, client, errorText, hide, makeDraft, me, setItems, t]);
 }
 
-/** The room's conversation. */
-function RoomChat({
+/**
+ * The room's conversation. Memoised, with only what it uses as props: the panel around it re-renders when the room's
+ * people or the direct conversations change, which this list need not follow.
+ */
+const RoomChat = memo(function RoomChat({
   room,
-  feed,
   canSend,
   userUuid,
   isModerator,
   events,
   lines,
   onNewest,
-}: ChatPanelProps & {
+}: Pick<ChatPanelProps, "room" | "canSend" | "userUuid" | "isModerator"> & {
   events: EventHub;
   lines: readonly ActivityLine[];
   /** Tells the panel the newest stored message's id (an activity shows after it). */
@@ -812,7 +893,6 @@ function RoomChat({
       }),
     [events, hide],
   );
-  void feed;
   const roomUuid = history.data?.roomUuid ?? "";
   const send = useCallback(
     async (input: ChatMessageInput & { uuid: string }) =>
@@ -837,7 +917,7 @@ function RoomChat({
       {...actions}
     />
   );
-}
+});
 
 /** One direct conversation. */
 function DirectChat({ peer, name, me, events }: { peer: string; name: string; me: string; events: EventHub }) {
@@ -1043,7 +1123,17 @@ function ChatPanelView(props: ChatPanelProps) {
       {latestText}
     </p>
   );
-  const roomChat = <RoomChat {...props} events={hub} lines={lines} onNewest={onNewest} />;
+  const roomChat = (
+    <RoomChat
+      room={props.room}
+      canSend={props.canSend}
+      userUuid={userUuid}
+      isModerator={props.isModerator}
+      events={hub}
+      lines={lines}
+      onNewest={onNewest}
+    />
+  );
   if (!signedIn) {
     return (
       <FillContext.Provider value={props.fill ?? false}>

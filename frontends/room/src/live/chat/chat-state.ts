@@ -45,18 +45,33 @@ export function lastStoredId(items: ChatItem[]): bigint {
   return last;
 }
 
+/**
+ * Each activity line's row, made once: the list is rebuilt with every message, and a row that is the same object
+ * as before is not drawn again (its memoised component compares the item by reference).
+ */
+const activityRows = new WeakMap<ActivityLine, ChatItem>();
+
+function activityRow(line: ActivityLine): ChatItem {
+  let row = activityRows.get(line);
+  if (!row) {
+    row = {
+      status: "sent",
+      activity: line.activity,
+      message: create(ChatMessageSchema, {
+        uuid: `activity-${line.seq}`,
+        type: "room",
+        date: { seconds: BigInt(Math.floor(line.at / 1000)), nanos: (line.at % 1000) * 1e6 },
+      }),
+    };
+    activityRows.set(line, row);
+  }
+  return row;
+}
+
 /** The shown messages with the activity lines placed where they arrived (before messages still sending). */
 export function withActivities(shown: ChatItem[], lines: readonly ActivityLine[]): ChatItem[] {
   if (lines.length === 0) return shown;
-  const rows = (line: ActivityLine): ChatItem => ({
-    status: "sent",
-    activity: line.activity,
-    message: create(ChatMessageSchema, {
-      uuid: `activity-${line.seq}`,
-      type: "room",
-      date: { seconds: BigInt(Math.floor(line.at / 1000)), nanos: (line.at % 1000) * 1e6 },
-    }),
-  });
+  const rows = activityRow;
   const out: ChatItem[] = [];
   let next = 0;
   for (const item of shown) {
@@ -184,18 +199,30 @@ export function visibleItems(
   return shown.filter((item, index) => !(isNotice(item) && isNotice(shown[index + 1])));
 }
 
+/**
+ * 002 §5: the reader's latest sent message when it is plain text, and until when it may be edited (20 seconds
+ * after it was sent). Only this one message can be editable: the list asks once, not once per row.
+ */
+export function latestEditable(items: ChatItem[], me: string | undefined): { uuid: string; until: number } | undefined {
+  if (!me) return undefined;
+  for (let index = items.length - 1; index >= 0; index--) {
+    const item = items[index]!;
+    if (item.message.userUuid !== me || item.status !== "sent") continue;
+    const m = item.message;
+    const plain =
+      m.structured.case === undefined &&
+      m.imageBase64 === "" &&
+      m.imageUrls.length === 0 &&
+      m.songs.length === 0 &&
+      !m.playlist &&
+      !m.consumable;
+    return plain ? { uuid: m.uuid, until: dateMs(m) + EDIT_WINDOW_MS } : undefined;
+  }
+  return undefined;
+}
+
 /** 002 §5: the reader's own latest message, under 20 seconds old, plain text. */
 export function isEditable(items: ChatItem[], item: ChatItem, me: string | undefined, now = Date.now()): boolean {
-  const m = item.message;
-  if (!me || m.userUuid !== me || item.status !== "sent") return false;
-  const plain =
-    m.structured.case === undefined &&
-    m.imageBase64 === "" &&
-    m.imageUrls.length === 0 &&
-    m.songs.length === 0 &&
-    !m.playlist &&
-    !m.consumable;
-  if (!plain || now - dateMs(m) >= EDIT_WINDOW_MS) return false;
-  const mine = items.filter((i) => i.message.userUuid === me && i.status === "sent");
-  return mine[mine.length - 1]?.message.uuid === m.uuid;
+  const latest = latestEditable(items, me);
+  return latest !== undefined && latest.uuid === item.message.uuid && now < latest.until;
 }
