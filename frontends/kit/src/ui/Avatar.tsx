@@ -1,4 +1,4 @@
-import { useEffect, useState } from "react";
+import { useState, useSyncExternalStore } from "react";
 import type * as AvatarArt from "./avatar-art.ts";
 
 export type AvatarSize = "xs" | "sm" | "md" | "lg" | "xl";
@@ -12,18 +12,31 @@ function loadArt(): Promise<ArtModule> {
   return artLoading;
 }
 
-/** The generated avatar of `seed`, once its chunk is here (at once on later renders; the art caches each seed). */
+const onArt = (listener: () => void) => {
+  if (art) return art.onAvatarDrawn(listener);
+  let live = true;
+  let stop: (() => void) | undefined;
+  void loadArt().then((module) => {
+    if (!live) return;
+    stop = module.onAvatarDrawn(listener);
+    listener();
+  });
+  return () => {
+    live = false;
+    stop?.();
+  };
+};
+
+/**
+ * The generated avatar of `seed`, once its chunk is here (at once on later renders; the art caches each seed): its
+ * SVG, then its bitmap once drawn.
+ */
 function useGenerated(seed: string): string | undefined {
-  const [, setLoaded] = useState(art !== undefined);
-  useEffect(() => {
-    if (art) return;
-    let live = true;
-    void loadArt().then(() => live && setLoaded(true));
-    return () => {
-      live = false;
-    };
-  }, []);
-  return art?.avatarDataUri(seed);
+  return useSyncExternalStore(
+    onArt,
+    () => art?.avatarImage(seed),
+    () => undefined,
+  );
 }
 
 /** A stable hue for the placeholder while the generated avatar loads. */
