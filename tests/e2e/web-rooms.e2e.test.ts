@@ -15,6 +15,7 @@ const PASSWORD = "correct-horse-1";
 interface Account {
   email: string;
   uuid: string;
+  token: string;
 }
 
 let web: WebSetup;
@@ -23,9 +24,9 @@ let api: WebSetup["api"];
 let browser: Browser;
 const contexts: BrowserContext[] = [];
 const accounts: Record<"owner" | "listener" | "troublemaker", Account> = {
-  owner: { email: `owner-${STAMP}@example.test`, uuid: "" },
-  listener: { email: `listener-${STAMP}@example.test`, uuid: "" },
-  troublemaker: { email: `banned-${STAMP}@example.test`, uuid: "" },
+  owner: { email: `owner-${STAMP}@example.test`, uuid: "", token: "" },
+  listener: { email: `listener-${STAMP}@example.test`, uuid: "", token: "" },
+  troublemaker: { email: `banned-${STAMP}@example.test`, uuid: "", token: "" },
 };
 
 /** The nickname the user service gives an account signed up without one: its address before the @. */
@@ -51,6 +52,7 @@ beforeAll(async () => {
     await api("POST", "/api/user-service/users/sign-up", { email: account.email, password: PASSWORD });
     const login = await api("POST", "/api/user-service/auth/login", { email: account.email, password: PASSWORD });
     account.uuid = (login.user as { uuid: string }).uuid;
+    account.token = (login.accessToken as { token: string }).token;
   }
 }, 300_000);
 
@@ -147,6 +149,15 @@ describe("room app journeys", () => {
       const banned = await signedInPage(accounts.troublemaker);
       await banned.goto(`${platform.url}${roomPath}?lang=en`);
       await banned.getByRole("region", { name: "Live stage" }).waitFor();
+      // The stage lists a listener once it has reconciled its presence (about a second; longer on a busy machine),
+      // and the person field lists whom the stage lists when it is opened.
+      const listed = `/api/social-service/rooms/${roomPath.split("/").at(-1)}/listeners?limit=200`;
+      for (const until = Date.now() + 30_000; ;) {
+        const page = await api("GET", listed, undefined, accounts.owner.token);
+        if ((page.listeners as { userUuid: string }[]).some((l) => l.userUuid === accounts.troublemaker.uuid)) break;
+        if (Date.now() > until) throw new Error("the stage did not list the troublemaker within 30 s");
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
       const kickOrBan = owner.getByRole("form", { name: "Kick or ban" });
       const person = kickOrBan.getByRole("combobox", { name: "Person" });
       await person.click();

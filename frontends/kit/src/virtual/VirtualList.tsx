@@ -32,7 +32,7 @@ export interface VirtualListProps<T> {
   keepInView?: number | undefined;
   /**
    * Keep the end of the list in view (a chat following its newest message): when rows are added or change size the
-   * list scrolls to its end, once a frame at most, in the frame's animation callbacks.
+   * list scrolls to its end, after the frame's layout (a ResizeObserver).
    */
   followEnd?: boolean;
   /** The reader scrolled away from the end (false) or back to within END_MARGIN of it (true). */
