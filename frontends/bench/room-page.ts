@@ -38,15 +38,12 @@
 //   - memory: CDP Performance.getMetrics JSHeapUsedSize / Nodes at the window's end, and after a forced GC
 //     (HeapProfiler.collectGarbage); the renderer's resident memory from /proc (its pid from SystemInfo).
 //
-// The platform and the listeners run in this process at nice 10 once the browser is started (the page is measured as on
-// a listener's own computer, where they are not; --same-priority keeps them at the browser's priority).
-//
 //   npm run bench:room-page [-- --listeners 2000 --small 20 --users 300 --rate 20 --warmup-ms 3000 --window-ms 15000
-//                              --no-build --same-priority]
+//                              --no-build]
 //   (BENCH_DATABASE_URL, BENCH_NATS_URL to change where the platform keeps its data; CHROMIUM_PATH;
 //   BENCH_TRACE=<dir> writes a Chrome trace of each window, BENCH_PROFILE=<dir> a CPU profile)
 import { generateKeyPairSync, randomUUID } from "node:crypto";
-import { readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import http2 from "node:http2";
 import os from "node:os";
 import path from "node:path";
@@ -93,19 +90,6 @@ const CYCLE = [
   "chat",
 ] as const;
 type Change = (typeof CYCLE)[number];
-
-/** The niceness this process takes once the browser runs (--same-priority: none). */
-const BENCH_NICENESS = 10;
-
-/**
- * The page is measured as on a listener's own computer, where the platform and the other listeners are not: here they
- * share the machine's cores with the browser only for the bench (this process), so they yield them to it. Every
- * thread of this process (Linux's niceness is a thread's; threads started later inherit it) takes BENCH_NICENESS;
- * the browser, started before, keeps its own.
- */
-function yieldToBrowser(): void {
-  for (const tid of readdirSync("/proc/self/task")) os.setPriority(Number(tid), BENCH_NICENESS);
-}
 
 // ---------------------------------------------------------------- the page's probe (runs in the page)
 
@@ -600,7 +584,6 @@ async function main(): Promise<void> {
       "window-ms": { type: "string", default: "15000" },
       users: { type: "string", default: "300" },
       "no-build": { type: "boolean", default: false },
-      "same-priority": { type: "boolean", default: false },
     },
   });
   const userCount = Math.max(Number(values.users), Number(values.small));
@@ -678,10 +661,6 @@ async function main(): Promise<void> {
 
     const browser = await chromium.launch(chromiumLaunchOptions);
     closers.push(() => browser.close());
-    if (!values["same-priority"]) {
-      yieldToBrowser();
-      log(`  the platform and the listeners (this process) at nice ${BENCH_NICENESS}, the browser at its own`);
-    }
     for (const listeners of sizes) {
       log(`\n${listeners} listeners, ${rate} changes a second`);
       const f = await measure({
