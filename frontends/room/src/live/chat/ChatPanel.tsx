@@ -298,13 +298,8 @@ const MessageRow = memo(function MessageRow({
   canSend,
   isModerator,
   editable,
-  onRetry,
-  onReact,
-  onReply,
-  onStartEdit,
-  onReport,
-  onDelete,
-}: RowActions & {
+  actions,
+}: {
   item: ChatItem;
   me: string | undefined;
   /** The reader's nickname: a message that mentions it is highlighted. */
@@ -313,8 +308,10 @@ const MessageRow = memo(function MessageRow({
   isModerator: boolean;
   /** The reader's latest message, still in its edit window (002 §5). */
   editable: boolean;
+  actions: RowActions;
 }) {
   const { t } = useAppTranslation(CHAT_NAMESPACE, chatTranslations);
+  const { onRetry, onReact, onReply, onStartEdit, onReport, onDelete } = actions;
   const m = item.message;
   const own = me !== undefined && m.userUuid === me;
   const name = m.userName || t("someone");
@@ -482,8 +479,8 @@ const MessageScroll = memo(function MessageScroll({
   follow,
   onFollowChange,
   unseen,
-  ...actions
-}: RowActions & {
+  actions,
+}: {
   items: ChatItem[];
   label: string;
   me: string | undefined;
@@ -495,10 +492,11 @@ const MessageScroll = memo(function MessageScroll({
   onFollowChange(follow: boolean): void;
   /** Messages that arrived while the reader was scrolled up. */
   unseen: number;
+  /** What a row's buttons do: the same object from render to render (the rows are memoised). */
+  actions: RowActions;
 }) {
   const { t } = useAppTranslation(CHAT_NAMESPACE, chatTranslations);
   const fill = useContext(FillContext);
-  const { onRetry, onReact, onReply, onStartEdit, onReport, onDelete } = actions;
   const renderRow = useCallback(
     (item: ChatItem) =>
       item.activity ? (
@@ -511,15 +509,10 @@ const MessageScroll = memo(function MessageScroll({
           canSend={canSend}
           isModerator={isModerator}
           editable={item.message.uuid === editableUuid}
-          onRetry={onRetry}
-          onReact={onReact}
-          onReply={onReply}
-          onStartEdit={onStartEdit}
-          onReport={onReport}
-          onDelete={onDelete}
+          actions={actions}
         />
       ),
-    [me, myName, canSend, isModerator, editableUuid, onRetry, onReact, onReply, onStartEdit, onReport, onDelete],
+    [me, myName, canSend, isModerator, editableUuid, actions],
   );
   return (
     <div className="tt-chat-scroll">
@@ -646,6 +639,10 @@ function MessageList({
     setText(target.message.message);
     input.current?.focus();
   }, []);
+  const rowActions = useMemo<RowActions>(
+    () => ({ onRetry, onReact, onReply, onStartEdit, onReport, onDelete }),
+    [onRetry, onReact, onReply, onStartEdit, onReport, onDelete],
+  );
 
   const submit = (e: FormEvent) => {
     e.preventDefault();
@@ -685,12 +682,7 @@ function MessageList({
           follow={follow}
           onFollowChange={setFollow}
           unseen={unseen}
-          onRetry={onRetry}
-          onReact={onReact}
-          onReply={onReply}
-          onStartEdit={onStartEdit}
-          onReport={onReport}
-          onDelete={onDelete}
+          actions={rowActions}
         />
       )}
       {canSend ? (
