@@ -122,6 +122,17 @@ async function axeIn(page: Page): Promise<AxeRun> {
       const axe = (window as unknown as { axe: { run(context: Document, options: RunOptions): Promise<AxeResults> } })
         .axe;
       const href = location.href;
+      // While a modal layer is open (a dialog, a select's list), Radix hides the page behind it from assistive
+      // technology with aria-hidden (marked data-aria-hidden) and keeps focus inside the layer with a focus trap:
+      // the WAI-ARIA modal pattern. axe's aria-hidden-focus still sees the hidden page's buttons as focusable;
+      // those nodes are the layer's doing, not a defect of the page, and are left out. The layer may open or close
+      // while axe runs (the journey goes on beside it), so every element marked at any moment of the run counts.
+      const hiddenByModal = new Set<Element>(document.querySelectorAll("[data-aria-hidden]"));
+      const mark = (records: MutationRecord[]) => {
+        for (const record of records) if (record.target instanceof Element) hiddenByModal.add(record.target);
+      };
+      const marking = new MutationObserver(mark);
+      marking.observe(document, { subtree: true, attributes: true, attributeFilter: ["data-aria-hidden"] });
       const results = await axe.run(document, {
         runOnly: { type: "tag", values: tags },
         resultTypes: ["violations"],
@@ -132,18 +143,17 @@ async function axeIn(page: Page): Promise<AxeRun> {
         // css-orientation-lock reads it, an experimental rule outside these tags.
         preload: { assets: ["media"] },
       });
-      // While a modal layer is open (a dialog, a select's list), Radix hides the page behind it from assistive
-      // technology with aria-hidden (marked data-aria-hidden) and keeps focus inside the layer with a focus trap:
-      // the WAI-ARIA modal pattern. axe's aria-hidden-focus still sees the hidden page's buttons as focusable;
-      // those nodes are the layer's doing, not a defect of the page, and are left out.
-      const hiddenByModal = (node: { target: unknown[] }) => {
+      mark(marking.takeRecords());
+      marking.disconnect();
+      const layerDoing = (node: { target: unknown[] }) => {
         const selector = node.target[0];
-        return typeof selector === "string" && document.querySelector(selector)?.hasAttribute("data-aria-hidden");
+        const element = typeof selector === "string" ? document.querySelector(selector) : null;
+        return element !== null && hiddenByModal.has(element);
       };
       const all = results.violations
         .map((violation) =>
           violation.id === "aria-hidden-focus"
-            ? { ...violation, nodes: violation.nodes.filter((node) => !hiddenByModal(node)) }
+            ? { ...violation, nodes: violation.nodes.filter((node) => !layerDoing(node)) }
             : violation,
         )
         .filter((violation) => violation.nodes.length > 0)
