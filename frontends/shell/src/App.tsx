@@ -16,6 +16,8 @@ const PhoneLoginPage = lazy(() => import("./pages/PhoneLoginPage.tsx").then((m) 
 const PeoplePage = lazy(() => import("./social/PeoplePage.tsx").then((m) => ({ default: m.PeoplePage })));
 const ProfilePage = lazy(() => import("./social/ProfilePage.tsx").then((m) => ({ default: m.ProfilePage })));
 // Magic links (002 §2): sign in with the link's token, then open its path or its plan's checkout.
+// Redeeming a voucher (issue 26), from the account menu and the upload page's "no permission yet".
+const VoucherPage = lazy(() => import("./vouchers/VoucherPage.tsx").then((m) => ({ default: m.VoucherPage })));
 const MagicLinkPage = lazy(() => import("./magic-link/MagicLinkPage.tsx").then((m) => ({ default: m.MagicLinkPage })));
 
 /** The remotes the shell has names and places for; remotes.json decides which of them exist. */
@@ -65,6 +67,11 @@ export function App() {
         <Route path="/magic-link/:token/*?">
           <Page>
             <MagicLinkPage />
+          </Page>
+        </Route>
+        <Route path="/vouchers">
+          <Page>
+            <VoucherPage />
           </Page>
         </Route>
         <Route path="/people">

@@ -24,6 +24,7 @@ const en = {
     accountMenu: "Your account",
     accountMenuFor: "Account menu for {{name}}",
     profile: "Your profile",
+    voucher: "Redeem a voucher",
     loggedOut: "You are logged out. See you on the floor!",
   },
   home: {
@@ -80,6 +81,7 @@ const es: typeof en = {
     accountMenu: "Tu cuenta",
     accountMenuFor: "Menú de la cuenta de {{name}}",
     profile: "Tu perfil",
+    voucher: "Canjear un vale",
     loggedOut: "Has cerrado la sesión. ¡Nos vemos en la pista!",
   },
   home: {

@@ -111,6 +111,8 @@ describe("upload screens", () => {
     expect(screen.queryByLabelText("Audio file")).toBeNull();
     // The next step instead: finding songs others uploaded.
     expect(screen.getAllByRole("link", { name: "Search for songs" })[0]?.getAttribute("href")).toBe("/search");
+    // Or redeeming a voucher, on the shell's page.
+    expect(screen.getByRole("link", { name: "Redeem a voucher" }).getAttribute("href")).toBe("/vouchers");
   });
 
   it("says it in Spanish too", async () => {

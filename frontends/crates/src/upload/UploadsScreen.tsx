@@ -16,7 +16,7 @@ import {
   useNames,
   type BadgeTone,
 } from "@tt/web-kit/ui";
-import { FileAudio, Music, Pause, Play, Search, Trash2, Upload, UploadCloud } from "lucide-react";
+import { FileAudio, Music, Pause, Play, Search, Ticket, Trash2, Upload, UploadCloud } from "lucide-react";
 import {
   lazy,
   Suspense,
@@ -446,7 +446,20 @@ export function UploadsScreen({ uploader }: UploadsScreenProps) {
       ) : null}
       {canUpload.isError ? <ErrorMessage>{errorText(canUpload.error)}</ErrorMessage> : null}
       {canUpload.data === false ? (
-        <EmptyState icon={<Upload />} title={t("noCapabilityTitle")} action={searchLink}>
+        <EmptyState
+          icon={<Upload />}
+          title={t("noCapabilityTitle")}
+          action={
+            <span className="tt-uploads__next">
+              {/* The shell's page: a plain link, the remote does not depend on the shell's router. */}
+              <a className={buttonClass("primary")} href="/vouchers">
+                <Ticket aria-hidden="true" />
+                {t("voucherAction")}
+              </a>
+              {searchLink}
+            </span>
+          }
+        >
           {t("noCapabilityBody")}
         </EmptyState>
       ) : null}

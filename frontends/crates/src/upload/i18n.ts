@@ -8,8 +8,9 @@ export const en = {
   intro: "Upload an audio file: it is packaged for streaming, then plays in any room and crate.",
   noCapabilityTitle: "You can't upload music yet",
   noCapabilityBody:
-    "Uploading music takes the “Upload music” permission. A moderator can give it to you, or a voucher can. Meanwhile, find songs in Search.",
+    "Uploading music takes the “Upload music” permission. A moderator can give it to you, or a voucher can: redeem its code. Meanwhile, find songs in Search.",
   searchAction: "Search for songs",
+  voucherAction: "Redeem a voucher",
   form: {
     legend: "New upload",
     file: "Audio file",
@@ -79,8 +80,9 @@ export const es: typeof en = {
     "Sube un archivo de audio: se prepara para la reproducción en streaming y después suena en cualquier sala y caja.",
   noCapabilityTitle: "Todavía no puedes subir música",
   noCapabilityBody:
-    "Para subir música necesitas el permiso «Subir música». Un moderador puede dártelo, o un vale. Mientras tanto, busca canciones en Buscar.",
+    "Para subir música necesitas el permiso «Subir música». Un moderador puede dártelo, o un vale: canjea su código. Mientras tanto, busca canciones en Buscar.",
   searchAction: "Buscar canciones",
+  voucherAction: "Canjear un vale",
   form: {
     legend: "Nueva subida",
     file: "Archivo de audio",

@@ -2,6 +2,8 @@ import { create } from "@bufbuild/protobuf";
 import { timestampFromDate } from "@bufbuild/protobuf/wkt";
 import { Code, ConnectError, type ConnectRouter, type HandlerContext } from "@connectrpc/connect";
 import { AccessTokenSchema, UserSchema, type User } from "@tt/proto/tt/user/v1/user_pb";
+import { AccountService } from "@tt/proto/tt/user/v1/account_service_pb";
+import { VoucherSchema } from "@tt/proto/tt/user/v1/voucher_pb";
 import { AdminService } from "@tt/proto/tt/user/v1/admin_service_pb";
 import { AuthService } from "@tt/proto/tt/user/v1/auth_service_pb";
 import { ContactService } from "@tt/proto/tt/user/v1/contact_service_pb";
@@ -23,6 +25,10 @@ export interface TestUserService {
   calls: string[];
   /** Profiles' avatarId (the current avatar) by user uuid. */
   avatars: Map<string, string>;
+  /** Adds a PENDING voucher that grants `capabilities` and `badges` (codes compare case-insensitively). */
+  addVoucher(code: string, grants: { capabilities?: string[]; badges?: string[] }): void;
+  /** The capabilities an account holds now, by e-mail (vouchers add to them). */
+  capabilitiesOf(email: string): string[];
 }
 
 /**
@@ -39,6 +45,7 @@ export function createTestUserService({ phoneCode }: TestUserServiceOptions = {}
   const tokens = new Map<string, { type: "user" | "guest"; uuid?: string }>();
   const calls: string[] = [];
   const avatars = new Map<string, string>();
+  const vouchers = new Map<string, { capabilities: string[]; badges: string[]; redeemed: boolean }>();
   let counter = 0;
 
   const issue = (type: "user" | "guest", uuid?: string) => {
@@ -149,6 +156,35 @@ export function createTestUserService({ phoneCode }: TestUserServiceOptions = {}
           return { profiles };
         },
       })
+      .service(AccountService, {
+        // The real service's messages and codes (services/user voucher-rules.ts).
+        redeemVoucher: ({ code }, ctx) => {
+          calls.push("RedeemVoucher");
+          const who = caller(ctx);
+          if (who.type !== "user") throw new ConnectError("Forbidden resource", Code.PermissionDenied);
+          if (code.trim() === "") throw new ConnectError("voucher code missing in request", Code.InvalidArgument);
+          const normalized = code.trim().toUpperCase();
+          const voucher = vouchers.get(normalized);
+          if (!voucher) throw new ConnectError("voucher not found", Code.NotFound);
+          if (voucher.redeemed) throw new ConnectError("voucher can not be redeemed", Code.PermissionDenied);
+          voucher.redeemed = true;
+          const account = [...accounts.values()].find((candidate) => candidate.user.uuid === who.uuid);
+          if (account) {
+            account.user.capabilities = [...new Set([...account.user.capabilities, ...voucher.capabilities])];
+            account.user.badges = [...new Set([...account.user.badges, ...voucher.badges])];
+          }
+          return {
+            voucher: create(VoucherSchema, {
+              id: `voucher-${normalized}`,
+              code: normalized,
+              status: "REDEEMED",
+              capabilities: voucher.capabilities,
+              badges: voucher.badges,
+              redeemedByUuid: who.uuid ?? "",
+            }),
+          };
+        },
+      })
       .service(AdminService, {
         adminListUsers: ({ query }, ctx) => {
           calls.push("AdminListUsers");
@@ -171,5 +207,13 @@ export function createTestUserService({ phoneCode }: TestUserServiceOptions = {}
         },
       });
 
-  return { routes, addAccount, tokens, calls, avatars };
+  const addVoucher = (code: string, grants: { capabilities?: string[]; badges?: string[] }) =>
+    void vouchers.set(code.trim().toUpperCase(), {
+      capabilities: grants.capabilities ?? [],
+      badges: grants.badges ?? [],
+      redeemed: false,
+    });
+  const capabilitiesOf = (email: string) => [...(accounts.get(email)?.user.capabilities ?? [])];
+
+  return { routes, addAccount, tokens, calls, avatars, addVoucher, capabilitiesOf };
 }

@@ -1,6 +1,6 @@
 import { useAppTranslation } from "@tt/web-kit";
 import { Avatar, Menu, MenuItem, MenuLabel, MenuLinkItem, MenuSeparator, toast } from "@tt/web-kit/ui";
-import { ChevronDown, LogOut, User, Users } from "lucide-react";
+import { ChevronDown, LogOut, Ticket, User, Users } from "lucide-react";
 import { SHELL_NAMESPACE, shellTranslations } from "../locales.ts";
 import { Link, useNavigate } from "../router.tsx";
 import { forgetNewAccounts } from "../pages/welcome.ts";
@@ -38,6 +38,12 @@ export function AccountMenu({ uuid }: { uuid: string }) {
         <Link to="/people">
           <Users aria-hidden="true" />
           {t("header.people")}
+        </Link>
+      </MenuLinkItem>
+      <MenuLinkItem>
+        <Link to="/vouchers">
+          <Ticket aria-hidden="true" />
+          {t("header.voucher")}
         </Link>
       </MenuLinkItem>
       <MenuSeparator />
