@@ -66,6 +66,8 @@ describe("language (spec 002 §2, §9)", () => {
     expect(t("common:errors.generic")).toBe("Something went wrong, please try again.");
     const es = i18n.getFixedT("es", "demo");
     expect(es("songs", { count: 3 })).toBe("3 canciones");
+    // Spanish's "many" form (a million) is the Spanish "other" when the table has no songs_many.
+    expect(es("songs", { count: 1_000_000 })).toBe("1000000 canciones");
     expect(es("onlyEnglish")).toBe("English only");
     expect(t("songs", { count: 1, lng: "es" })).toBe("1 canción");
   });

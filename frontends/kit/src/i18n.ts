@@ -112,7 +112,9 @@ export function createI18n({ search = "", storage }: I18nOptions = {}): I18n {
     const parts = path.split(".");
     for (const candidate of lng === DEFAULT_LANGUAGE ? [lng] : [lng, DEFAULT_LANGUAGE]) {
       const tables = resources[candidate][ns];
-      const keys = typeof count === "number" ? [`${path}_${pluralOf(candidate, count)}`, path] : [path];
+      // A form the table leaves out (Spanish "many", for a million) is its "other" in that language, not English.
+      const keys =
+        typeof count === "number" ? [`${path}_${pluralOf(candidate, count)}`, `${path}_other`, path] : [path];
       for (const name of keys) {
         const text = name === path ? lookUp(tables, parts) : lookUp(tables, name.split("."));
         if (typeof text === "string") return interpolate(text, options);
