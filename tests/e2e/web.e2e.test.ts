@@ -164,10 +164,10 @@ describe("web journeys", () => {
     async () => {
       const page = await newPage(platform.url);
       await page.getByRole("combobox", { name: "Language" }).selectOption("es");
-      expect(await text(page, "heading", "Escuchad juntos")).toBe("Escuchad juntos");
+      expect(await text(page, "heading", "Escucha en compañía")).toBe("Escucha en compañía");
       // A later visit without ?lang= is still in Spanish (tt-locale).
       await page.goto(platform.url);
-      expect(await text(page, "heading", "Escuchad juntos")).toBe("Escuchad juntos");
+      expect(await text(page, "heading", "Escucha en compañía")).toBe("Escucha en compañía");
       expect(await page.evaluate(() => document.documentElement.lang)).toBe("es");
       await shot(page, "06-spanish");
       await page.getByRole("combobox", { name: "Idioma" }).selectOption("en");

@@ -435,7 +435,7 @@ export const es: typeof en = {
   confirm_removeCapability: "Quitar una capacidad a {{name}}.",
   confirm_badges: "Las insignias que {{name}} muestra junto a su nombre.",
   confirm_comment: "Solo el equipo lee los comentarios de moderación sobre {{name}}.",
-  confirm_grantUser: "Su cuenta de fichas se busca por el usuario; la concesión queda registrada con su motivo.",
+  confirm_grantUser: "La cuenta de fichas se busca a partir del usuario; la concesión queda registrada con su motivo.",
   confirm_grant: "La concesión queda registrada con su motivo.",
   confirm_updateUserRooms: "Aplicar estos ajustes a todas las salas de {{name}}. Lo que se deja como está no cambia.",
   confirm_deleteUserRooms: "¿Borrar todas las salas de {{name}}? No se puede deshacer.",

@@ -94,7 +94,7 @@ describe("shell", () => {
     const { storage } = setup();
     await screen.findByRole("heading", { name: "Listen together" });
     await user.selectOptions(screen.getByRole("combobox", { name: "Language" }), "es");
-    expect(await screen.findByRole("heading", { name: "Escuchad juntos" })).toBeTruthy();
+    expect(await screen.findByRole("heading", { name: "Escucha en compañía" })).toBeTruthy();
     expect(screen.getByText("Navegando como invitado")).toBeTruthy();
     expect(storage.getItem(LOCALE_STORAGE_KEY)).toBe("es");
     await user.selectOptions(screen.getByRole("combobox", { name: "Idioma" }), "en");

@@ -86,7 +86,7 @@ const es: typeof en = {
   },
   home: {
     eyebrow: "Salas en directo, DJ de verdad",
-    title: "Escuchad juntos",
+    title: "Escucha en compañía",
     intro: "Únete a salas en directo, ocupa un puesto de DJ y pon canciones para toda la sala.",
     guestHint: "Regístrate para guardar tus cajas, pinchar y chatear.",
     welcome: "Hola de nuevo, {{name}}.",

@@ -44,7 +44,7 @@ describe("shop remote", () => {
     const { kit } = signedInKit("?lang=es");
     renderWithKit(<App />, kit);
     expect(await screen.findByRole("heading", { level: 1, name: "Tienda" })).toBeTruthy();
-    expect((await screen.findByTestId("token-balance")).textContent).toBe("100 tokens");
+    expect((await screen.findByTestId("token-balance")).textContent).toBe("100 fichas");
     expect(screen.getByRole("tab", { name: "Clasificación" })).toBeTruthy();
   });
 });

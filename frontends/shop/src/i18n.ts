@@ -85,13 +85,13 @@ export const en = {
 
 export const es: typeof en = {
   title: "Tienda",
-  intro: "Gasta tus tokens en consumibles y avatares, elige un plan y mira tu posición en la temporada.",
+  intro: "Gasta tus fichas en consumibles y avatares, elige un plan y mira tu posición en la temporada.",
   loading: "Cargando…",
   guestTitle: "Inicia sesión para comprar",
-  guestBody: "Tus tokens, avatares y clasificaciones se guardan con tu cuenta.",
+  guestBody: "Tus fichas, avatares y clasificaciones se guardan con tu cuenta.",
   signIn: "Iniciar sesión",
-  tokens_one: "{{formatted}} token",
-  tokens_other: "{{formatted}} tokens",
+  tokens_one: "{{formatted}} ficha",
+  tokens_other: "{{formatted}} fichas",
   nav: {
     label: "Secciones de la tienda",
     shop: "Consumibles",
@@ -101,10 +101,10 @@ export const es: typeof en = {
   },
   balance: {
     label: "Tu saldo",
-    none: "Aún no tienes una cuenta de tokens.",
-    create: "Abrir una cuenta de tokens",
-    opened: "Tu cuenta de tokens está abierta.",
-    disabled: "Tu cuenta de tokens está desactivada.",
+    none: "Aún no tienes una cuenta de fichas.",
+    create: "Abrir una cuenta de fichas",
+    opened: "Tu cuenta de fichas está abierta.",
+    disabled: "Tu cuenta de fichas está desactivada.",
   },
   consumables: {
     title: "Consumibles",
@@ -119,11 +119,11 @@ export const es: typeof en = {
     more: "Mostrar más",
   },
   bundles: {
-    title: "Paquetes de tokens",
-    empty: "Aún no hay paquetes de tokens",
-    emptyBody: "Los paquetes de tokens aparecen aquí cuando este servidor los vende.",
+    title: "Paquetes de fichas",
+    empty: "Aún no hay paquetes de fichas",
+    emptyBody: "Los paquetes de fichas aparecen aquí cuando este servidor los vende.",
     toPlans: "Ver fichas y planes",
-    buy: "Conseguir tokens",
+    buy: "Conseguir fichas",
   },
   avatars: {
     title: "Tus avatares",
@@ -164,6 +164,6 @@ export const es: typeof en = {
     unknown: "Antiguo miembro",
   },
   errors: {
-    noAccount: "No hemos podido encontrar tu cuenta de tokens. Inténtalo de nuevo.",
+    noAccount: "No hemos podido encontrar tu cuenta de fichas. Inténtalo de nuevo.",
   },
 };

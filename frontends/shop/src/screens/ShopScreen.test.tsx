@@ -76,9 +76,9 @@ describe("ShopScreen", () => {
     const user = userEvent.setup();
     await user.click(screen.getByRole("button", { name: "Sticker 1: Comprar por 10" }));
     const dialog = await screen.findByRole("alertdialog");
-    await user.click(within(dialog).getByRole("button", { name: "Comprar por 10 tokens" }));
+    await user.click(within(dialog).getByRole("button", { name: "Comprar por 10 fichas" }));
     expect((await within(dialog).findByRole("alert")).textContent).toBe(
-      "No hemos podido encontrar tu cuenta de tokens. Inténtalo de nuevo.",
+      "No hemos podido encontrar tu cuenta de fichas. Inténtalo de nuevo.",
     );
   });
 
