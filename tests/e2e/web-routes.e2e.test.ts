@@ -125,6 +125,7 @@ function shellRoutes(): Route[] {
     { name: "/login/phone", path: "/login/phone" },
     { name: "/signup", path: "/signup" },
     { name: "/people", path: "/people" },
+    { name: "/vouchers", path: "/vouchers" },
     { name: "/users/:user", path: `/users/${friend.uuid}` },
     { name: "/<unknown>", path: `/nothing-here-${STAMP}` },
     { name: "/<unknown>/<deeper>", path: `/nothing-here-${STAMP}/deeper` },
