@@ -40,7 +40,7 @@ function ears(a: AvatarArt): string {
         const angle = (i / 14) * Math.PI * 2;
         return `<circle cx="${(128 + Math.cos(angle) * 70).toFixed(1)}" cy="${(140 + Math.sin(angle) * 70).toFixed(1)}" r="26" fill="#c8741a"/>`;
       }).join("");
-      return mane + `<path d="M92 64 L104 40 L116 60 L128 34 L140 60 L152 40 L164 64 Z" fill="#f5c518"/>`;
+      return mane + `<path d="M100 40 L106 16 L117 30 L128 8 L139 30 L150 16 L156 40 Z" fill="#f5c518"/>`;
     }
     case "record":
       return "";
