@@ -52,6 +52,7 @@ export type { DirectStream, HeldCall, WireFormat } from "./direct-stream.ts";
 export { freePort } from "./net.ts";
 export { assertValidMediaKey, MediaKeyError, mediaContentType, mediaFilePath } from "./media/files.ts";
 export { createMediaHandler } from "./media/handler.ts";
+export { DEMO_ACCOUNT, demoProductUuid, nameBasedUuid } from "./demo/name-uuid.ts";
 export { FsObjectStore, ObjectStoreError, S3ObjectStore } from "./media/object-store.ts";
 export type { ObjectStore, S3ObjectStoreOptions, StoredObject } from "./media/object-store.ts";
 export {

@@ -19,6 +19,10 @@ const merchSchema = z.object({
   MERCH_RANKING_PAGE_SIZE: z.coerce.number().int().min(1).max(100).default(20),
   /** The largest balance an account may reach (credits beyond it are refused). */
   MERCH_MAX_BALANCE: z.coerce.number().int().min(1).max(2_000_000_000).default(1_000_000_000),
+  /** Stock the demo shop when it is empty (npm start turns it on; the chart and the tests leave it off). */
+  MERCH_DEMO_STOCK: z
+    .preprocess((v) => (v === "" ? undefined : v), z.enum(["true", "false"]).default("false"))
+    .transform((v) => v === "true"),
 });
 
 export type MediaConfig = z.output<typeof mediaSchema>;

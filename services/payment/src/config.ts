@@ -21,6 +21,13 @@ const paymentSchema = z
     PAYMENT_ALLOW_DEVELOPMENT_CHECKOUT_IN_PRODUCTION: z
       .preprocess(unsetIfEmpty, z.enum(["true", "false"]).default("false"))
       .transform((v) => v === "true"),
+    /**
+     * "true": stock two demo token packs and a demo plan when there is no product yet (npm start turns it on; the
+     * chart and the tests leave it off). Only with the development checkout: a Stripe deployment sells real prices.
+     */
+    PAYMENT_DEMO_PRODUCTS: z
+      .preprocess(unsetIfEmpty, z.enum(["true", "false"]).default("false"))
+      .transform((v) => v === "true"),
     /** The process's mode; "production" in the image (Dockerfile) and the chart. */
     NODE_ENV: optionalString,
     /** The site's public origin (https://turntable.example); empty: URLs relative to the site. */

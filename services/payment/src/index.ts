@@ -3,6 +3,7 @@ import { loadPaymentServiceConfig } from "./config.ts";
 import type { PaymentContext } from "./context.ts";
 import { entities } from "./entities.ts";
 import { migrationsList } from "./migrations/index.ts";
+import { seedDemoProducts } from "./modules/demo/demo-products.ts";
 import { developmentProvider, stripeProvider } from "./providers/payment-provider.ts";
 import { PAYMENT_SERVICES, registerPaymentRoutes } from "./routes/index.ts";
 
@@ -35,6 +36,13 @@ export const paymentServiceDefinition: ServiceDefinition = {
             })
           : developmentProvider(publicUrl),
     };
+    if (payment.PAYMENT_DEMO_PRODUCTS) {
+      if (payment.PAYMENT_PROVIDER === "development") {
+        await seedDemoProducts({ orm: deps.orm, logger: deps.logger }).catch((err: unknown) =>
+          deps.logger.error({ err }, "stocking the demo products failed"),
+        );
+      } else deps.logger.warn("PAYMENT_DEMO_PRODUCTS is ignored: demo products are for the development checkout only");
+    }
     return { routes: (router) => registerPaymentRoutes(router, svc) };
   },
 };

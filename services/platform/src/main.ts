@@ -5,9 +5,14 @@ import { startAllInOne } from "./all-in-one.ts";
 import { loadAllInOneConfig } from "./config.ts";
 
 const config = loadAllInOneConfig(process.env);
-// The embedded default seeds the demo catalogue (synthesised songs) so a fresh install has something to play;
-// UPLOAD_DEMO_SONGS=false turns it off. The tests and the chart leave it off (the service's default).
+// The embedded default seeds the demo catalogue (synthesised songs) so a fresh install has something to play, stocks
+// the shop (avatars, consumables, token bundles, a season; the token packs and a plan) and makes the demo voucher
+// DEMO-UPLOAD (grants uploadMusic); each variable set to false turns its part off. The tests and the chart leave
+// them off (the services' default).
 process.env.UPLOAD_DEMO_SONGS ??= "true";
+process.env.MERCH_DEMO_STOCK ??= "true";
+process.env.PAYMENT_DEMO_PRODUCTS ??= "true";
+process.env.USER_DEMO_VOUCHER ??= "true";
 const logger = createLogger({ service: "all-in-one", level: config.LOG_LEVEL });
 // An unhandled rejection is logged and counted, never the end of the platform (issue 9 defect 1).
 installProcessGuards({ logger });

@@ -44,6 +44,10 @@ export const userConfigSchema = z
     ACCESS_TOKEN_MAX_TTL_SECONDS: seconds(7 * DAY_SECONDS),
     ADMIN_EMAIL: optionalString,
     ADMIN_PASSWORD: optionalString,
+    /** Make the demo voucher DEMO-UPLOAD (grants uploadMusic) at start: npm start turns it on; chart and tests leave it off. */
+    USER_DEMO_VOUCHER: z
+      .preprocess((v) => (v === "" ? undefined : v), z.enum(["true", "false"]).default("false"))
+      .transform((v) => v === "true"),
   })
   .superRefine((env, ctx) => {
     for (const key of ["USER_TOKEN_TTL_SECONDS", "BOT_TOKEN_TTL_SECONDS", "GUEST_TOKEN_TTL_SECONDS"] as const) {

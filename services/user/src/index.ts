@@ -1,5 +1,6 @@
 import type { ServiceDefinition } from "@tt/kit";
 import { bootstrapAdmin } from "./admin-bootstrap.ts";
+import { seedDemoVoucher } from "./modules/accounts/demo-voucher.ts";
 import { loadUserServiceConfig } from "./config.ts";
 import { loadMediaConfig } from "./modules/profile-data/media-config.ts";
 import { entities } from "./entities.ts";
@@ -24,6 +25,7 @@ export const userServiceDefinition: ServiceDefinition = {
     const logger = deps.logger;
     const tokens = await createTokenIssuer(deps.orm.em, config);
     await bootstrapAdmin(deps.orm.em, logger, { email: config.ADMIN_EMAIL, password: config.ADMIN_PASSWORD });
+    if (config.USER_DEMO_VOUCHER) await seedDemoVoucher(deps.orm.em, logger);
     const devOutbox = createTableDevOutbox(deps.orm, areas.contact.DEV_OUTBOX_CAPACITY);
     const providers = createProviders(deps.env, { devOutbox });
     logger.info({ providers: providers.modes }, `providers: ${providers.summary}`);

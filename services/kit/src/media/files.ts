@@ -23,6 +23,8 @@ const CONTENT_TYPES: Record<string, string> = {
   jpg: "image/jpeg",
   jpeg: "image/jpeg",
   gif: "image/gif",
+  // Only the demo stock's drawings (services write them; uploads are sniffed and never SVG).
+  svg: "image/svg+xml",
   m3u8: "application/vnd.apple.mpegurl",
   ts: "video/mp2t",
 };

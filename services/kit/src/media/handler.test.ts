@@ -29,6 +29,10 @@ beforeAll(async () => {
   const root = join(dir, "media");
   await mkdir(join(root, "images/abc"), { recursive: true });
   await writeFile(join(root, "images/abc/256.webp"), webp);
+  await writeFile(
+    join(root, "images/abc/drawn.svg"),
+    '<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>',
+  );
   // A file next to the root that no request may reach.
   await writeFile(join(dir, "secret.txt"), "top secret");
   const handler = createMediaHandler({ root, basePath: "/media" });
@@ -54,6 +58,16 @@ describe("createMediaHandler", () => {
       "cache-control": "public, max-age=31536000, immutable",
       "x-content-type-options": "nosniff",
       "content-length": String(webp.length),
+    });
+  });
+
+  it("issue 26: serves a drawing as SVG under a policy that runs and loads nothing when it is opened on its own", async () => {
+    const res = await get("/media/images/abc/drawn.svg");
+    expect(res.status).toBe(200);
+    expect(res.headers).toMatchObject({
+      "content-type": "image/svg+xml",
+      "content-security-policy": "default-src 'none'; style-src 'unsafe-inline'; sandbox",
+      "x-content-type-options": "nosniff",
     });
   });
 

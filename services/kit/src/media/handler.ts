@@ -17,6 +17,8 @@ export type MediaHandler = (req: IncomingMessage, res: ServerResponse) => boolea
 
 // Keys hold a fresh uuid and are never rewritten, so browsers and proxies may keep them for good.
 const CACHE_CONTROL = "public, max-age=31536000, immutable";
+// A file opened on its own (an SVG can hold scripts) runs nothing and loads nothing: as an <img> it still draws.
+const FILE_POLICY = "default-src 'none'; style-src 'unsafe-inline'; sandbox";
 
 function answer(res: ServerResponse, status: number, text: string, headers: Record<string, string> = {}): void {
   res.writeHead(status, {
@@ -64,6 +66,7 @@ async function serve(req: IncomingMessage, res: ServerResponse, key: string, pat
       "cache-control": CACHE_CONTROL,
       "last-modified": info.mtime.toUTCString(),
       "x-content-type-options": "nosniff",
+      "content-security-policy": FILE_POLICY,
     };
     if (
       req.headers["if-modified-since"] &&

@@ -2,9 +2,9 @@
 // downloaded or copyrighted audio), clearly labelled, owned by a system account, public, and packaged like any
 // upload, so they reach the catalogue through the same VERIFIED event. Seeding is idempotent: each demo has a
 // fixed uuid, and one that exists (in any state) is left alone.
-import { createHash, randomBytes } from "node:crypto";
+import { randomBytes } from "node:crypto";
 import type { MikroORM } from "@mikro-orm/postgresql";
-import type { ObjectStore } from "@tt/kit";
+import { DEMO_ACCOUNT, nameBasedUuid, type ObjectStore } from "@tt/kit";
 import type { Logger } from "pino";
 import { runFfmpeg } from "../../packaging/ffmpeg.ts";
 import { enqueuePackaging } from "../../packaging/jobs.ts";
@@ -12,7 +12,7 @@ import { sourceKey } from "../songs/song-keys.ts";
 import { Song } from "../songs/song.entity.ts";
 
 /** The system account that owns the demo songs (no person signs in as it). */
-export const DEMO_OWNER = "00000000-0000-4000-8000-000000000de0";
+export const DEMO_OWNER = DEMO_ACCOUNT;
 
 export interface DemoSong {
   slug: string;
@@ -59,8 +59,7 @@ export const DEMO_SONGS: readonly DemoSong[] = [
 
 /** A demo's fixed uuid (a name-based uuid of its slug). */
 export function demoUuid(slug: string): string {
-  const h = createHash("sha1").update(`turntable-demo-song:${slug}`).digest("hex");
-  return `${h.slice(0, 8)}-${h.slice(8, 12)}-5${h.slice(13, 16)}-a${h.slice(17, 20)}-${h.slice(20, 32)}`;
+  return nameBasedUuid(`turntable-demo-song:${slug}`);
 }
 
 export interface SeedOptions {
