@@ -41,7 +41,9 @@
 //   npm run bench:room-page [-- --listeners 2000 --small 20 --users 300 --rate 20 --warmup-ms 3000 --window-ms 15000
 //                              --no-build]
 //   (BENCH_DATABASE_URL, BENCH_NATS_URL to change where the platform keeps its data; CHROMIUM_PATH;
-//   BENCH_TRACE=<dir> writes a Chrome trace of each window, BENCH_PROFILE=<dir> a CPU profile)
+//   BENCH_TRACE=<dir> writes a Chrome trace of each window, with BENCH_TRACE_CATEGORIES=a,b,… instead of Playwright's
+//   default categories, e.g. devtools.timeline,viz,cc for the display compositor's draws; BENCH_PROFILE=<dir> a CPU
+//   profile)
 import { generateKeyPairSync, randomUUID } from "node:crypto";
 import { readFileSync, writeFileSync } from "node:fs";
 import http2 from "node:http2";
@@ -499,7 +501,8 @@ async function measure(opts: {
       for (const tally of Object.values(changes)) tally.ok = tally.failed = 0;
       const trace = process.env["BENCH_TRACE"];
       const profile = process.env["BENCH_PROFILE"];
-      if (trace) await browser.startTracing(page, { screenshots: false });
+      const categories = process.env["BENCH_TRACE_CATEGORIES"]?.split(",");
+      if (trace) await browser.startTracing(page, { screenshots: false, ...(categories ? { categories } : {}) });
       if (profile) {
         await cdp.send("Profiler.enable");
         await cdp.send("Profiler.start");

@@ -206,7 +206,11 @@ function NowPlayingView({
             aria-valuetext={meterText}
             data-testid="live-voteskip"
           >
-            <span style={{ width: `${skip.active ? Math.min(1, skip.dislikes / threshold) * 100 : 0}%` }} />
+            <span
+              style={{
+                transform: `translateX(${skip.active ? Math.min(1, skip.dislikes / threshold) * 100 - 100 : -100}%)`,
+              }}
+            />
           </div>
           <p className="tt-muted tt-live-hint" data-testid="live-voteskip-rule">
             {skip.active

@@ -1,6 +1,14 @@
 import { useAppTranslation } from "@tt/web-kit";
 import { useNames } from "@tt/web-kit/ui";
-import { lazy, memo, Suspense, type ComponentType, type LazyExoticComponent, type ReactNode } from "react";
+import {
+  lazy,
+  memo,
+  Suspense,
+  type AnimationEvent,
+  type ComponentType,
+  type LazyExoticComponent,
+  type ReactNode,
+} from "react";
 import { LIVE_NAMESPACE, liveTranslations } from "../locales.ts";
 import { designOf, FAMILY_OF, POSTER_WALL, type RoomDesign, type SceneArtProps, type SceneFamily } from "./designs.ts";
 import "./scene.css";
@@ -37,6 +45,18 @@ const Backdrop = memo(function Backdrop({ design }: { design: Exclude<RoomDesign
 });
 
 /**
+ * Puts an animation of the scene on the beat as it starts (a like's bob, the playing DJ, the art's beams and bulbs):
+ * started at the document timeline's origin, its steps of 125 ms (scene.css) fall in the same frames as every other's,
+ * so the page draws the scene's motion eight times a second, not in every frame between one dancer's step and the
+ * next's.
+ */
+function onBeat(event: AnimationEvent<HTMLElement>) {
+  for (const animation of (event.target as Element).getAnimations()) {
+    if (animation instanceof CSSAnimation && animation.animationName === event.animationName) animation.startTime = 0;
+  }
+}
+
+/**
  * The room as a place (issue 25): the scene of its design with the stage (the booth) at the back, the dance floor in
  * front and the poster on the wall. CHAT_ONLY has no stage: only the booth's seats, the chat fills the room.
  */
@@ -46,7 +66,12 @@ export function Venue({ design: raw, posterUrl, booth, floor }: VenueProps) {
   const design = designOf(raw);
   if (design === "CHAT_ONLY") {
     return (
-      <section className="tt-venue tt-venue--chat-only" data-design={design} aria-label={t("venue.chatOnly")}>
+      <section
+        className="tt-venue tt-venue--chat-only"
+        data-design={design}
+        aria-label={t("venue.chatOnly")}
+        onAnimationStart={onBeat}
+      >
         {booth}
       </section>
     );
@@ -57,6 +82,7 @@ export function Venue({ design: raw, posterUrl, booth, floor }: VenueProps) {
       className="tt-venue"
       data-design={design}
       aria-label={t("venue.label", { design: names("design", design) })}
+      onAnimationStart={onBeat}
     >
       <div className="tt-venue__backdrop" aria-hidden="true">
         <Backdrop design={design} />
