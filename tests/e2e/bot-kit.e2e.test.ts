@@ -110,6 +110,20 @@ describe("the bot kit", () => {
     expect(renewed).not.toBe(made.token);
     expect((await bot.clients.user.auth.getSession({})).user?.uuid).toBe(bot.uuid);
 
+    // A token near its end is renewed by itself (at three quarters of its life): a bot outlives its first token.
+    const short = await platform.craft({
+      typ: "bot",
+      role: "bot",
+      sub: bot.uuid,
+      exp: Math.floor(Date.now() / 1000) + 4,
+    });
+    const renewing = await signIn({ baseUrl: platform.url, token: short });
+    await until("the automatic renewal", () => renewing.token() !== short, 10_000);
+    expect(renewing.tokenExpiresAt()!.getTime()).toBeGreaterThan(Date.now() + 3600_000);
+    expect((await renewing.clients.user.auth.getSession({})).tokenType).toBe("bot");
+    renewing.close();
+    bot.close();
+
     await expect(signIn({ baseUrl: platform.url, token: owner.token })).rejects.toThrow(/takes a bot token/);
     // A bot token may not create rooms (docs/decisions.md, issue 26: its owner makes the room and hands it over).
     await expect(bot.clients.room.room.createRoom({ name: `Bot room ${run}` })).rejects.toThrow(
@@ -225,6 +239,8 @@ describe("the bot kit", () => {
     await session.leaveSeat();
     await session.waitFor((st) => st.seats.length === 0 && st.play?.djUuid !== bot.uuid, { what: "the empty booth" });
     for (const s of [session, watcher, fanSession]) s.close();
+    bot.close();
+    fanBot.close();
     expect(session.status()).toBe("closed");
   }, 180_000);
 });

@@ -25,6 +25,18 @@ export interface ConnectionOptions {
   httpVersion?: "1.1" | "2";
 }
 
+export interface SignInOptions extends ConnectionOptions {
+  /** The bot token (POST /users/sign-up-bot, GET /users/bot-token). */
+  token: string;
+  /**
+   * Renew the token by itself, when three quarters of its life have passed (default true), so a bot that runs for
+   * longer than a token lives (7 days by default) keeps working. A renewal that fails is tried again a minute later.
+   */
+  autoRenew?: boolean;
+  /** Where a failed renewal is reported (default console.warn). */
+  log?(message: string, error?: unknown): void;
+}
+
 export interface Bot {
   /** The bot account's uuid. */
   readonly uuid: string;
@@ -45,15 +57,42 @@ export interface Bot {
   queueSongs(songs: MessageInitShape<typeof SongInputSchema>[]): Promise<CrateSong[]>;
   /** Sends a chat message to a room (uuid or slug). */
   say(room: string, text: string): Promise<ChatMessage>;
+  /** Stops renewing the token (the bot's room sessions are closed by their own close()). */
+  close(): void;
 }
+
+/** setTimeout's longest delay (about 24.8 days). */
+const MAX_TIMER_MS = 2 ** 31 - 1;
+const RENEW_RETRY_MS = 60_000;
 
 /**
  * Signs in with a bot token: checks that it is one (a user's token would act as that person) and learns the bot's
  * uuid and nickname. Every call of the bot then carries the token; `renewToken()` swaps it for a fresh one.
  */
-export async function signIn(options: ConnectionOptions & { token: string }): Promise<Bot> {
+export async function signIn(options: SignInOptions): Promise<Bot> {
   let token = options.token;
   let expiresAt: Date | undefined;
+  let renewTimer: ReturnType<typeof setTimeout> | undefined;
+  let closed = false;
+  // eslint-disable-next-line no-console
+  const log = options.log ?? ((message: string, error?: unknown) => console.warn(message, error));
+  const renewIn = (ms: number) => {
+    clearTimeout(renewTimer);
+    if (closed || options.autoRenew === false) return;
+    renewTimer = setTimeout(
+      () =>
+        void bot.renewToken().catch((error: unknown) => {
+          log("The bot's token could not be renewed; trying again in a minute", error);
+          renewIn(RENEW_RETRY_MS);
+        }),
+      Math.min(MAX_TIMER_MS, Math.max(0, ms)),
+    );
+    // A timer of its own never keeps the process alive.
+    renewTimer.unref?.();
+  };
+  const scheduleRenewal = () => {
+    if (expiresAt) renewIn((expiresAt.getTime() - Date.now()) * 0.75);
+  };
   const transport = createBotTransport({ ...options, token: () => token });
   const clients = createPlatformClients(transport);
   const session = await clients.user.auth.getSession({});
@@ -77,6 +116,7 @@ export async function signIn(options: ConnectionOptions & { token: string }): Pr
       if (!fresh?.token) throw new Error("GET /users/bot-token answered without a token");
       token = fresh.token;
       expiresAt = fresh.expiresAt ? timestampDate(fresh.expiresAt) : undefined;
+      scheduleRenewal();
       return token;
     },
     clients,
@@ -91,7 +131,12 @@ export async function signIn(options: ConnectionOptions & { token: string }): Pr
       if (!sent) throw new Error("SendRoomMessage answered without the message");
       return sent;
     },
+    close() {
+      closed = true;
+      clearTimeout(renewTimer);
+    },
   };
+  scheduleRenewal();
   return bot;
 }
 

@@ -1,5 +1,5 @@
 // The bot kit (@tt/bot): write a bot for the platform with its public API and a bot token. See README.md.
-export { signIn, signUpBot, type Bot, type ConnectionOptions } from "./bot.ts";
+export { signIn, signUpBot, type Bot, type ConnectionOptions, type SignInOptions } from "./bot.ts";
 export { joinRoom, type RejoinReason, type RoomSession, type RoomSessionOptions } from "./room-session.ts";
 export { createPlatformClients, platformServices, type PlatformClients } from "./clients.ts";
 export { bearerInterceptor, createBotTransport, type BotTransportOptions, type Protocol } from "./transport.ts";
