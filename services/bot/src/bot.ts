@@ -4,17 +4,16 @@
 // the bot token: the same calls a third party's bot makes.
 import { create, type MessageInitShape } from "@bufbuild/protobuf";
 import { timestampDate } from "@bufbuild/protobuf/wkt";
-import type { Transport } from "@connectrpc/connect";
-import type { SongInputSchema } from "@tt/proto/tt/playlist/v1/song_pb";
+import { createClient, type Transport } from "@connectrpc/connect";
 import type { CrateSong } from "@tt/proto/tt/playlist/v1/crate_pb";
+import type { SongInputSchema } from "@tt/proto/tt/playlist/v1/song_pb";
 import type { ChatMessage } from "@tt/proto/tt/social/v1/chat_pb";
+import { ChatMessageInputSchema } from "@tt/proto/tt/social/v1/chat_service_pb";
+import { AccountService } from "@tt/proto/tt/user/v1/account_service_pb";
 import type { User } from "@tt/proto/tt/user/v1/user_pb";
-import { createBotTransport, type Protocol } from "./transport.ts";
 import { createPlatformClients, type PlatformClients } from "./clients.ts";
 import { joinRoom, type RoomSession, type RoomSessionOptions } from "./room-session.ts";
-import { createClient } from "@connectrpc/connect";
-import { AccountService } from "@tt/proto/tt/user/v1/account_service_pb";
-import { ChatMessageInputSchema } from "@tt/proto/tt/social/v1/chat_service_pb";
+import { createBotTransport, type Protocol } from "./transport.ts";
 
 export interface ConnectionOptions {
   /** The platform's address (the gateway), e.g. http://localhost:8080. */
