@@ -22,7 +22,7 @@ import { Secret } from "kubernetes-models/v1/Secret";
 import { Service } from "kubernetes-models/v1/Service";
 import { resolveEnv, type K8sObject } from "../../deploy/scripts/render-env.ts";
 import { serviceCatalog } from "../../gateway/src/catalog.ts";
-import { serviceNames, serviceWorkers } from "@tt/platform";
+import { nonServicePackages, serviceNames, serviceWorkers } from "@tt/platform";
 import { AGORA_SOURCES, contentSecurityPolicy, type PlayerName } from "@tt/web-server";
 import { loadPaymentConfig } from "@tt/payment-service";
 
@@ -84,11 +84,11 @@ function podSpecs(docs: K8sObject[]): { owner: string; labels: Record<string, st
   });
 }
 
-/** Backend service packages: every folder under services/ with a package.json, except the kit and the runners. */
+/** Backend service packages: every folder under services/ with a package.json, except the libraries and runners. */
 const servicePackages = readdirSync(path.join(root, "services"), { withFileTypes: true })
   .filter((entry) => entry.isDirectory() && existsSync(path.join(root, "services", entry.name, "package.json")))
   .map((entry) => entry.name)
-  .filter((name) => name !== "kit" && name !== "platform");
+  .filter((name) => !nonServicePackages.includes(name));
 
 const scenarios = [
   { name: "default values", args: [] as string[] },

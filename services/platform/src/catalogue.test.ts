@@ -5,7 +5,7 @@ import { existsSync, readdirSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { serviceCatalog } from "../../../gateway/src/catalog.ts";
-import { loadServiceDefinitions, serviceCatalogue, serviceNames } from "./catalogue.ts";
+import { loadServiceDefinitions, nonServicePackages, serviceCatalogue, serviceNames } from "./catalogue.ts";
 
 const root = path.resolve(import.meta.dirname, "../../..");
 
@@ -46,6 +46,8 @@ describe("the service catalogue", () => {
       // issue 23: sweeps every guarded operation in both modes itself.
       "access-first",
       "account",
+      // issue 26: the bot kit (services/bot) against the platform, all-in-one.
+      "bot-kit",
       "client-disconnects",
       "distributed",
       // issue 12: kills the upload worker process, which only distributed mode has.
@@ -76,7 +78,7 @@ describe("the service catalogue", () => {
     const packages = readdirSync(path.join(root, "services"), { withFileTypes: true })
       .filter((entry) => entry.isDirectory() && existsSync(path.join(root, "services", entry.name, "package.json")))
       .map((entry) => entry.name)
-      .filter((name) => name !== "kit" && name !== "platform");
+      .filter((name) => !nonServicePackages.includes(name));
     expect(packages.sort()).toEqual([...serviceNames].sort());
     for (const name of serviceNames) {
       // deploy/docker/entrypoint.sh and distributed mode run services/<name>/src/main.ts for SERVICE=<name>.

@@ -50,6 +50,12 @@ export const serviceCatalogue: readonly CatalogueEntry[] = [
   { name: "social", load: async () => (await import("@tt/social-service")).socialServiceDefinition },
 ];
 
+/**
+ * The packages under services/ that are not services of the catalogue: libraries and runners, with no Deployment of
+ * their own (the service kit, the platform's runners, the bot kit). Every other services/<name> package is a service.
+ */
+export const nonServicePackages: readonly string[] = ["kit", "platform", "bot"];
+
 /** The services' names, in start order. */
 export const serviceNames: readonly string[] = serviceCatalogue.map((entry) => entry.name);
 

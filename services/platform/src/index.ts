@@ -1,5 +1,11 @@
 export { startAllInOne } from "./all-in-one.ts";
-export { loadServiceDefinitions, serviceCatalogue, serviceNames, serviceWorkers } from "./catalogue.ts";
+export {
+  loadServiceDefinitions,
+  nonServicePackages,
+  serviceCatalogue,
+  serviceNames,
+  serviceWorkers,
+} from "./catalogue.ts";
 export { openBus } from "./bus.ts";
 export { allInOneConfigSchema, loadAllInOneConfig } from "./config.ts";
 export { startDistributed } from "./distributed.ts";

@@ -96,12 +96,8 @@ export function completeMention(text: string, nickname: string): string {
   return text.replace(/@([^\s@]*)$/, `@${nickname} `);
 }
 
-/** Whether a message's text mentions `@nickname` (case-insensitive, as a whole name). */
-export function mentions(text: string, nickname: string | undefined): boolean {
-  if (!nickname) return false;
-  const escaped = nickname.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
-  return new RegExp(`(^|[^\\p{L}\\p{N}_])@${escaped}(?![\\p{L}\\p{N}_])`, "iu").test(text);
-}
+/** Whether a message's text mentions `@nickname` (the bot kit's rule, which bots' mention handlers follow too). */
+export { mentions } from "@tt/bot/mentions";
 
 /** Reactions of two versions of a message, merged: per emoji, everyone in either, once (by userUUID). */
 export function mergeReactions(

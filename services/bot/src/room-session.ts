@@ -1,0 +1,177 @@
+// A bot in a room: the join stream kept by the shared stage connection (the web room's rules: the full state, then
+// patches by version; a rejoin on a gap, a patch that fails, a reset after a random delay of up to 2 s, a broken
+// stream with growing pauses; a kick or a refusal ends it), and the acts of a room: seats, votes, skips, chat, and a
+// handler for the chat messages that mention the bot.
+import type { ConnectError } from "@connectrpc/connect";
+import type { ChatEvent, ChatMessage } from "@tt/proto/tt/social/v1/chat_pb";
+import type { Kicked, RoomActivity, Stage } from "@tt/proto/tt/social/v1/stage_pb";
+import type { Bot } from "./bot.ts";
+import { mentions } from "./mentions.ts";
+import { createStageConnection, type ConnectionStatus, type StageConnectionOptions } from "./stage-connection.ts";
+
+export type RejoinReason = Parameters<NonNullable<StageConnectionOptions["onRejoin"]>>[0];
+
+export interface RoomSessionOptions {
+  /** The guest password of a private room in which the bot has no role. */
+  guestPassword?: string;
+  /** The stage changed (a full state or a patch applied). */
+  onStage?(stage: Stage, session: RoomSession): void;
+  /** A chat event of the room (or of the bot's direct messages) as the join stream forwards it. */
+  onChat?(event: ChatEvent, session: RoomSession): void;
+  /** A new room message from someone else that names the bot (`@nickname`, as the web room highlights it). */
+  onMention?(message: ChatMessage, session: RoomSession): void | Promise<void>;
+  /** Something happened in the room: a skip, a seat taken or left, a kick. */
+  onActivity?(activity: RoomActivity, session: RoomSession): void;
+  onKicked?(kicked: Kicked, session: RoomSession): void;
+  /** The join was refused for good (403 not admitted, 404 no such room). */
+  onRefused?(error: ConnectError, session: RoomSession): void;
+  onStatus?(status: ConnectionStatus, session: RoomSession): void;
+  /** Why the session rejoined: "gap", "patch", "reconnect", "reset" or "resync". */
+  onRejoin?(reason: RejoinReason, session: RoomSession): void;
+  /** Where problems are reported (a patch that failed, a broken stream, a mention handler that threw). */
+  log?(message: string, error?: unknown): void;
+}
+
+export interface RoomSession {
+  /** The room as given to join (uuid or slug). */
+  readonly room: string;
+  /** The stage at its latest version, once the first state arrived. */
+  stage(): Stage | undefined;
+  status(): ConnectionStatus;
+  /**
+   * The stage once `test` holds (at once when it already does). Fails on timeout, or when the session ends (kick,
+   * refusal, close) before.
+   */
+  waitFor(test: (stage: Stage) => boolean, options?: { timeoutMs?: number; what?: string }): Promise<Stage>;
+  /** Takes a DJ seat (the bot then plays from its queue in turn): the stage after it. */
+  takeSeat(): Promise<Stage | undefined>;
+  /** Leaves the bot's DJ seat. */
+  leaveSeat(): Promise<Stage | undefined>;
+  /** Likes the play now on (or, given its id, only that play). */
+  like(playId?: string): Promise<void>;
+  dislike(playId?: string): Promise<void>;
+  /** Skips the bot's own song. */
+  skip(): Promise<void>;
+  /** Sends a chat message to the room. */
+  say(text: string): Promise<ChatMessage>;
+  /** A fresh join now (hence a fresh full state). */
+  resync(): void;
+  /** Leaves the room's stream for good. */
+  close(): void;
+}
+
+const DEFAULT_WAIT_MS = 30_000;
+
+export function joinRoom(bot: Bot, room: string, options: RoomSessionOptions = {}): RoomSession {
+  // eslint-disable-next-line no-console
+  const log = options.log ?? ((message: string, error?: unknown) => console.warn(message, error));
+  let current: Stage | undefined;
+  let status: ConnectionStatus = "connecting";
+  let ended: Error | undefined;
+  const waiters = new Set<{ check(stage: Stage): void; fail(error: Error): void }>();
+  const stage = bot.clients.social.stage;
+  // The room's uuid once known (a slug can change while the bot is in the room; the uuid cannot).
+  const target = () => current?.room?.uuid || room;
+
+  const end = (error: Error) => {
+    ended = error;
+    for (const waiter of [...waiters]) waiter.fail(error);
+  };
+
+  const connection = createStageConnection({
+    room,
+    join: (r, signal) => stage.join({ room: r, guestPassword: options.guestPassword ?? "" }, { signal }),
+    onStage(next) {
+      current = next;
+      options.onStage?.(next, session);
+      for (const waiter of [...waiters]) waiter.check(next);
+    },
+    onChat(event) {
+      options.onChat?.(event, session);
+      const message = event.kind.case === "created" ? event.kind.value : undefined;
+      if (
+        options.onMention &&
+        message &&
+        message.type === "user" &&
+        message.roomUuid !== "" &&
+        message.roomUuid === current?.room?.uuid &&
+        message.userUuid !== bot.uuid &&
+        mentions(message.message, bot.nickname)
+      ) {
+        Promise.resolve()
+          .then(() => options.onMention!(message, session))
+          .catch((error: unknown) => log("The bot's mention handler failed", error));
+      }
+    },
+    onActivity: (activity) => options.onActivity?.(activity, session),
+    onKicked(kicked) {
+      end(new Error(`kicked from the room (${kicked.reason})`));
+      options.onKicked?.(kicked, session);
+    },
+    onRefused(error) {
+      end(new Error(`the room refused the bot: ${error.rawMessage}`));
+      options.onRefused?.(error, session);
+    },
+    onStatus(next) {
+      status = next;
+      options.onStatus?.(next, session);
+    },
+    onRejoin: (reason) => options.onRejoin?.(reason, session),
+    log,
+  });
+
+  const session: RoomSession = {
+    room,
+    stage: () => current,
+    status: () => status,
+    waitFor(test, o = {}) {
+      if (current && test(current)) return Promise.resolve(current);
+      if (ended) return Promise.reject(ended);
+      return new Promise<Stage>((resolve, reject) => {
+        const timer = setTimeout(() => {
+          waiters.delete(waiter);
+          reject(
+            new Error(`timed out waiting for ${o.what ?? "the stage"}; stage version ${current?.version ?? "none"}`),
+          );
+        }, o.timeoutMs ?? DEFAULT_WAIT_MS);
+        const waiter = {
+          check(next: Stage) {
+            if (!test(next)) return;
+            clearTimeout(timer);
+            waiters.delete(waiter);
+            resolve(next);
+          },
+          fail(error: Error) {
+            clearTimeout(timer);
+            waiters.delete(waiter);
+            reject(error);
+          },
+        };
+        waiters.add(waiter);
+      });
+    },
+    async takeSeat() {
+      return (await stage.takeSeat({ room: target() })).stage;
+    },
+    async leaveSeat() {
+      return (await stage.leaveSeat({ room: target() })).stage;
+    },
+    async like(playId) {
+      await stage.like({ room: target(), playId: playId ?? "" });
+    },
+    async dislike(playId) {
+      await stage.dislike({ room: target(), playId: playId ?? "" });
+    },
+    async skip() {
+      await stage.skipSong({ room: target() });
+    },
+    say: (text) => bot.say(target(), text),
+    resync: () => connection.resync(),
+    close() {
+      connection.close();
+      end(new Error("the room session was closed"));
+    },
+  };
+  connection.start();
+  return session;
+}
