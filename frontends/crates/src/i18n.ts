@@ -135,6 +135,10 @@ export const en = {
     added: "{{name}} added to {{crate}}.",
     newCrate: "New crate…",
   },
+  startHere: {
+    title: "Start here",
+    intro: "Demo songs that came with this install: add one to your queue, then play it from a DJ seat in any room.",
+  },
 };
 
 export const es: typeof en = {
@@ -270,5 +274,10 @@ export const es: typeof en = {
     addToQueueLabel: "Añadir {{name}} a la cola",
     added: "{{name}} añadida a {{crate}}.",
     newCrate: "Nueva caja…",
+  },
+  startHere: {
+    title: "Empieza aquí",
+    intro:
+      "Canciones de demostración que vienen con esta instalación: añade una a tu cola y pínchala desde un asiento de DJ en cualquier sala.",
   },
 };

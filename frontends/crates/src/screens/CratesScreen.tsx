@@ -11,6 +11,7 @@ import { CrateArt } from "./art.tsx";
 import { FormDialog } from "./FormDialog.tsx";
 import { ImportProgress } from "./ImportProgress.tsx";
 import { crateLink } from "./links.ts";
+import { StartHereShelf } from "./StartHere.tsx";
 
 function useCratesText() {
   return useAppTranslation(CRATES_NAMESPACE, { en, es });
@@ -104,7 +105,10 @@ function useImportOutcomes(crates: readonly Crate[]) {
   }, [crates, t]);
 }
 
-/** The caller's crates (the queue and likes first), and the ways to make one: create, or import a playlist. */
+/**
+ * The caller's crates (the queue and likes first), and the ways to make one: create, or import a playlist; on a
+ * fresh install, the demo songs to start with.
+ */
 export function CratesScreen() {
   const { t } = useCratesText();
   const toText = useErrorText();
@@ -160,6 +164,7 @@ export function CratesScreen() {
         </div>
       </header>
       {body}
+      <StartHereShelf />
     </div>
   );
 }

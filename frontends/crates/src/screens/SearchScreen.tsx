@@ -1,124 +1,20 @@
 import type { Song } from "@tt/proto/tt/playlist/v1/song_pb";
-import { useMutation, useQueryClient } from "@tanstack/react-query";
-import { useAppTranslation, useErrorText, useSession } from "@tt/web-kit";
-import {
-  Button,
-  EmptyState,
-  ErrorMessage,
-  IconButton,
-  Input,
-  Menu,
-  MenuItem,
-  MenuLabel,
-  MenuLinkItem,
-  MenuSeparator,
-  Select,
-  Skeleton,
-  toast,
-  useFormat,
-  useNames,
-} from "@tt/web-kit/ui";
-import { CirclePlus, ListEnd, Plus, Search, SearchX } from "lucide-react";
+import { useAppTranslation, useErrorText } from "@tt/web-kit";
+import { Button, EmptyState, ErrorMessage, Input, Select, Skeleton, useNames } from "@tt/web-kit/ui";
+import { Search, SearchX } from "lucide-react";
 import { useId, useState } from "react";
-import { crateKeys, crateOps, songInputOf, useCrateClient, type CrateTarget } from "../api/crates.ts";
-import { useMyCrates } from "../api/hooks.ts";
+import type { CrateTarget } from "../api/crates.ts";
 import { useSongSearch, type ProviderResults } from "../api/search.ts";
 import { CRATES_NAMESPACE, en, es } from "../i18n.ts";
-import { useTrackCrateAction } from "../lib/analytics.ts";
-import { useCrateName } from "../lib/names.ts";
-import { Link, useAppLocation, useReplaceSearch } from "../lib/router.tsx";
+import { useAppLocation, useReplaceSearch } from "../lib/router.tsx";
 import { useDebounced } from "../lib/use-debounced.ts";
-import { artworkOf } from "./art.tsx";
-import { SongRow } from "./SongRow.tsx";
+import { ResultRow, useAddSong, useCrateChoices, type CrateChoice } from "./SongResult.tsx";
+import { StartHereShelf } from "./StartHere.tsx";
 
 const ALL = "all";
 
 function useCratesText() {
   return useAppTranslation(CRATES_NAMESPACE, { en, es });
-}
-
-function useAddSong() {
-  const { t } = useCratesText();
-  const toText = useErrorText();
-  const client = useCrateClient();
-  const queryClient = useQueryClient();
-  const userUuid = useSession().user?.uuid ?? "";
-  const track = useTrackCrateAction();
-  return useMutation({
-    mutationFn: ({ target, song }: { target: CrateTarget; song: Song; crateName: string }) =>
-      crateOps(client, target).add([songInputOf(song)]),
-    onSuccess: (_result, { target, song, crateName }) => {
-      track(target, "add", { from: "search", songId: song.songId });
-      toast({ title: t("search.added", { name: song.trackName, crate: crateName }), tone: "success" });
-      void queryClient.invalidateQueries({ queryKey: crateKeys.all(userUuid) });
-    },
-    onError: (error) => toast({ title: toText(error), tone: "error" }),
-  });
-}
-
-type CrateChoice = { crateUuid: string; name: string };
-
-function ResultRow({
-  song,
-  crates,
-  onAdd,
-  pending,
-}: {
-  song: Song;
-  crates: CrateChoice[];
-  onAdd: (target: CrateTarget, crateName: string) => void;
-  pending: boolean;
-}) {
-  const { t } = useCratesText();
-  const format = useFormat();
-  const crateName = useCrateName();
-  return (
-    <li data-testid="search-result">
-      <SongRow
-        title={song.trackName}
-        artist={song.artistName}
-        art={artworkOf(song.thumbnails)}
-        duration={format.duration(song.duration)}
-        explicit={song.explicit}
-        explicitLabel={t("crate.explicit")}
-        actions={
-          <>
-            <IconButton
-              size="sm"
-              label={t("search.addToQueueLabel", { name: song.trackName })}
-              icon={<ListEnd aria-hidden="true" />}
-              disabled={pending}
-              onClick={() => onAdd({ special: "queue" }, crateName(undefined, "queue"))}
-            />
-            <Menu
-              trigger={
-                <IconButton
-                  size="sm"
-                  label={t("search.addToLabel", { name: song.trackName })}
-                  icon={<CirclePlus aria-hidden="true" />}
-                  disabled={pending}
-                />
-              }
-            >
-              <MenuLabel>{t("search.addToMenu")}</MenuLabel>
-              {crates.map((crate) => (
-                <MenuItem key={crate.crateUuid} onSelect={() => onAdd({ crateUuid: crate.crateUuid }, crate.name)}>
-                  {crate.name}
-                </MenuItem>
-              ))}
-              {crates.length > 0 ? <MenuSeparator /> : null}
-              <MenuLinkItem>
-                <Link to="/">
-                  <Plus aria-hidden="true" />
-                  {t("search.newCrate")}
-                </Link>
-              </MenuLinkItem>
-            </Menu>
-          </>
-        }
-      />
-    </li>
-  );
 }
 
 function ProviderList({
@@ -190,13 +86,9 @@ export function SearchScreen() {
   const [provider, setProvider] = useState(ALL);
   const settled = useDebounced(term.trim());
   const results = useSongSearch(settled);
-  const crateList = useMyCrates();
-  const add = useAddSong();
+  const crates = useCrateChoices();
+  const add = useAddSong("search");
   const inputId = useId();
-  // The user's ordinary crates (the queue has its own button; liking is the room's).
-  const crates = (crateList.data?.pages.flatMap((page) => page.crates) ?? [])
-    .filter((crate) => !crate.special)
-    .map((crate) => ({ crateUuid: crate.crateUuid, name: crate.crateName }));
 
   const change = (value: string) => {
     setTerm(value);
@@ -206,10 +98,14 @@ export function SearchScreen() {
 
   let body;
   if (settled === "") {
+    // Nothing typed yet: how to search, and on a fresh install the demo songs to start with.
     body = (
-      <EmptyState icon={<Search />} title={t("search.hintTitle")}>
-        {t("search.hint")}
-      </EmptyState>
+      <div className="tt-stack">
+        <EmptyState icon={<Search />} title={t("search.hintTitle")}>
+          {t("search.hint")}
+        </EmptyState>
+        <StartHereShelf />
+      </div>
     );
   } else if (results.isPending) {
     body = <ResultSkeletons />;

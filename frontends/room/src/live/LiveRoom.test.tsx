@@ -1,10 +1,13 @@
+import { create } from "@bufbuild/protobuf";
 import { timestampFromMs } from "@bufbuild/protobuf/wkt";
+import { SongSchema } from "@tt/proto/tt/playlist/v1/song_pb";
 import { act, fireEvent, screen, waitFor, within } from "@testing-library/react";
 import type { PlayHandler, PlayRequest } from "@tt/web-kit";
 import { createTestKit, recordAnalytics, renderWithKit } from "@tt/web-kit/testing";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { useEffect, useState } from "react";
 import type { LiveAudioEngine, LiveAudioJoin } from "./live-audio.ts";
+import { liveKeys } from "./api.ts";
 import { LiveRoom, type ChatSlotProps, type LivePermissions, type LiveRoomProps } from "./LiveRoom.tsx";
 import { CURRENT_DANCEFLOOR_KEY, KICK_DETAILS_KEY, PREVIEW_SONGS_PLAYED_KEY } from "./storage.ts";
 import { clearToasts, toastTitles } from "../testing/ui.ts";
@@ -291,6 +294,54 @@ describe("the live room (issue 14)", () => {
     await waitFor(() => expect(within(queue).getAllByRole("listitem")[0]!.textContent).toContain("Second"));
     fireEvent.click(screen.getByRole("button", { name: "Remove Demo Song – Demo Artist" }));
     await waitFor(() => expect(within(queue).getAllByRole("listitem")).toHaveLength(1));
+  });
+
+  it("puts the demo songs under an empty queue on a fresh install: one click queues one", async () => {
+    const social = createFakeSocial();
+    social.queue.splice(0);
+    const demo = (title: string, index: number) =>
+      create(SongSchema, {
+        songId: `00000000-0000-4000-8000-0000000d000${index}`,
+        trackName: `Demo: ${title}`,
+        artistName: "turntable demo",
+        duration: 30 + index,
+        demo: true,
+      });
+    social.catalogue.push(demo("Slow Chords", 2), demo("Sine Arpeggio", 1));
+    render(social, LISTENER_UUID);
+    const shelf = await screen.findByRole("region", { name: "Start here" });
+    expect(screen.getByText("Your queue is empty: add songs from your crates to play them.")).toBeTruthy();
+    expect(social.calls.find((call) => call.method === "ListSongs")?.input).toMatchObject({ demo: true });
+    expect(within(shelf).getByText("0:31")).toBeTruthy();
+
+    fireEvent.click(
+      within(shelf).getByRole("button", { name: "Add Demo: Sine Arpeggio – turntable demo to your queue" }),
+    );
+    const queue = screen.getByRole("list", { name: "Your queue" });
+    await waitFor(() => expect(within(queue).getAllByRole("listitem")).toHaveLength(1));
+    expect(within(queue).getByRole("listitem").textContent).toContain("Demo: Sine Arpeggio – turntable demo");
+    expect(social.calls.find((call) => call.method === "AddQueueSongs")?.input).toMatchObject({
+      songs: [{ songId: "00000000-0000-4000-8000-0000000d0001" }],
+    });
+    // A queued song says so rather than being added twice; the others stay one click away.
+    const queued = await within(shelf).findByRole<HTMLButtonElement>("button", {
+      name: "Queued: Demo: Sine Arpeggio – turntable demo",
+    });
+    expect(queued.disabled).toBe(true);
+    expect(
+      within(shelf).getByRole<HTMLButtonElement>("button", {
+        name: "Add Demo: Slow Chords – turntable demo to your queue",
+      }).disabled,
+    ).toBe(false);
+  });
+
+  it("shows no shelf when the catalogue has no demo songs (production)", async () => {
+    const social = createFakeSocial();
+    const { kit } = render(social, LISTENER_UUID);
+    await screen.findByRole("list", { name: "Your queue" });
+    await waitFor(() => expect(kit.queryClient.getQueryState(liveKeys.startHere)?.status).toBe("success"));
+    await act(async () => undefined);
+    expect(screen.queryByText("Start here")).toBeNull();
   });
 
   it("lets a guest listen without seats or votes, then asks them to sign up past the preview threshold", async () => {

@@ -1,15 +1,16 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useAppTranslation } from "@tt/web-kit";
-import { memo } from "react";
+import { memo, useMemo } from "react";
 import { ErrorMessage } from "../lib/ui.tsx";
 import { liveKeys, QUEUE_PAGE_SIZE, useCrateClient } from "./api.ts";
 import { formatSeconds } from "./format.ts";
 import { LIVE_NAMESPACE, liveTranslations } from "./locales.ts";
+import { StartHereShelf } from "./StartHere.tsx";
 
 /**
  * The listener's queue beside the booth (the playlist service's queue crate): the DJ plays its top song, which
  * then goes to the back. Reorder and remove; on a failure the queue is fetched again (002 §4). Redrawn on its own
- * changes, not on the stage's.
+ * changes, not on the stage's. Under it, on a fresh install, the demo songs to queue in one click.
  */
 export const QueuePanel = memo(function QueuePanel({ refreshKey }: { refreshKey: string }) {
   const { t } = useAppTranslation(LIVE_NAMESPACE, liveTranslations);
@@ -28,7 +29,8 @@ export const QueuePanel = memo(function QueuePanel({ refreshKey }: { refreshKey:
     mutationFn: (crateSongUuid: string) => crates.removeQueueSong({ crateSongUuid }),
     onSettled: refetch,
   });
-  const songs = queue.data?.songs ?? [];
+  const songs = useMemo(() => queue.data?.songs ?? [], [queue.data]);
+  const queued = useMemo(() => new Set(songs.map((song) => song.songId)), [songs]);
   const busy = move.isPending || remove.isPending;
   return (
     <section className="tt-live-queue" aria-labelledby="live-queue">
@@ -72,6 +74,7 @@ export const QueuePanel = memo(function QueuePanel({ refreshKey }: { refreshKey:
           );
         })}
       </ol>
+      {queue.isSuccess && <StartHereShelf queued={queued} onAdded={refetch} />}
     </section>
   );
 });

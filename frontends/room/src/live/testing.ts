@@ -4,11 +4,19 @@ import { create, toJson, type MessageInitShape } from "@bufbuild/protobuf";
 import { timestampFromMs, timestampNow } from "@bufbuild/protobuf/wkt";
 import { Code, ConnectError, type ConnectRouter, type HandlerContext } from "@connectrpc/connect";
 import { CrateSongSchema, type CrateSong } from "@tt/proto/tt/playlist/v1/crate_pb";
+import type { Song } from "@tt/proto/tt/playlist/v1/song_pb";
 import { StageSchema, type Stage } from "@tt/proto/tt/social/v1/stage_pb";
 import { JoinResponseSchema, type JoinResponse } from "@tt/proto/tt/social/v1/stage_service_pb";
 import { createPatch } from "rfc6902";
 import { RoomUserRoleService } from "../api.ts";
-import { AvatarService, CrateService, ProfileService, ProviderTokenService, StageService } from "./api.ts";
+import {
+  AvatarService,
+  CatalogueService,
+  CrateService,
+  ProfileService,
+  ProviderTokenService,
+  StageService,
+} from "./api.ts";
 import { createFakePeople, type FakePeople } from "./people/testing.ts";
 
 export const ROOM_UUID = "00000000-0000-4000-8000-000000000001";
@@ -26,6 +34,9 @@ export interface FakeSocial {
   stage: Stage;
   calls: { method: string; caller: string | undefined; input: unknown }[];
   queue: CrateSong[];
+  /** The catalogue's songs, newest first: ListSongs answers them, AddQueueSongs takes them by id. None by default,
+   * as in production (no demo songs). */
+  catalogue: Song[];
   /** Profiles' avatar slugs by user (the DJ wears DJ_AVATAR), and the merch avatars' images by slug. */
   avatarIds: Map<string, string>;
   avatarImages: Map<string, string>;
@@ -78,6 +89,7 @@ export function createFakeSocial(): FakeSocial {
     stage,
     calls,
     queue,
+    catalogue: [],
     allowExplicitAudio: false,
     avatarIds: new Map([[DJ_UUID, DJ_AVATAR]]),
     avatarImages: new Map([[DJ_AVATAR, DJ_AVATAR_IMAGE]]),
@@ -279,6 +291,14 @@ export function createFakeSocial(): FakeSocial {
           return { token: `agora-${request.role}`, appId: "", uid: caller, channel: request.channel };
         },
       });
+      router.service(CatalogueService, {
+        listSongs(request, context) {
+          record("ListSongs", context, request);
+          const matching = fake.catalogue.filter((song) => request.demo === undefined || song.demo === request.demo);
+          const limit = request.limit || 20;
+          return { songs: matching.slice(request.offset, request.offset + limit), total: matching.length, limit };
+        },
+      });
       router.service(CrateService, {
         listQueueSongs(request, context) {
           record("ListQueueSongs", context, request);
@@ -292,6 +312,22 @@ export function createFakeSocial(): FakeSocial {
             limit: request.limit,
             offset: 0,
           };
+        },
+        addQueueSongs(request, context) {
+          record("AddQueueSongs", context, request);
+          const added = request.songs.map((input) => {
+            const song = fake.catalogue.find((entry) => entry.songId === input.songId);
+            if (!song) throw new ConnectError("song not found", Code.NotFound);
+            return create(CrateSongSchema, {
+              crateSongUuid: `00000000-0000-4000-8000-${String(fake.queue.length + 1).padStart(12, "a")}`,
+              songId: song.songId,
+              trackName: song.trackName,
+              artistName: song.artistName,
+              duration: song.duration,
+            });
+          });
+          fake.queue.push(...added);
+          return { songs: added };
         },
         removeQueueSong(request, context) {
           record("RemoveQueueSong", context, request);

@@ -94,6 +94,10 @@ describe("the upload events", () => {
       thumbnails: { uploadService: base.thumbnailUrl },
     });
     expect(song.streamUrls.uploadService).toMatchObject({ hls: base.hlsPlaylistUrl });
+    // The "Start here" shelves ask for the demo songs alone (issue 26).
+    const shelf = await anyone.listSongs({ demo: true, q: `demo ${run}` });
+    expect(shelf.songs.map((s) => s.songId)).toEqual([song.songId]);
+    expect((await anyone.listSongs({ demo: false, q: `demo ${run}` })).songs).toEqual([]);
 
     // An edit arrives as the whole song again: same catalogue song, new tags.
     await publishUpload({ ...base, trackName: `Demo ${run} (edit)` });
