@@ -80,7 +80,21 @@ function useUserProfile(uuid: string) {
   });
 }
 
-/** A user named by their avatar and nickname instead of their uuid (kept in the tooltip, for a filter). */
+/** The address of a user's page in the console: the users section with their details open. */
+export function userHref(uuid: string): string {
+  return `#users/${encodeURIComponent(uuid)}`;
+}
+
+/** The uuid of the user whose page the address names (`#users/<uuid>`), or undefined. */
+export function userOfHash(hash: string): string | undefined {
+  const match = /^#?users\/([^/?#]+)$/.exec(hash);
+  return match ? decodeURIComponent(match[1]!) : undefined;
+}
+
+/**
+ * A user named by their avatar and nickname instead of their uuid, linking to their page in the console (their
+ * details over the users list).
+ */
 export function UserRef({ uuid }: { uuid: string }) {
   const { t } = useAdminText();
   const profile = useUserProfile(uuid);
@@ -88,10 +102,10 @@ export function UserRef({ uuid }: { uuid: string }) {
   if (profile.isPending) return <Skeleton width="7rem" />;
   const nickname = profile.data?.nickname;
   return (
-    <span className="tt-admin-user" title={uuid}>
-      <Avatar id={uuid} name={nickname || uuid} size="xs" decorative />
+    <a className="tt-admin-user tt-admin-link" href={userHref(uuid)}>
+      <Avatar id={uuid} name={nickname || t("unknownUser")} size="xs" decorative />
       {nickname || <span className="tt-muted">{t("unknownUser")}</span>}
-    </span>
+    </a>
   );
 }
 

@@ -157,6 +157,20 @@ export function createTestUserService({ phoneCode }: TestUserServiceOptions = {}
         },
       })
       .service(AccountService, {
+        adminGetUser: ({ id }, ctx) => {
+          calls.push("AdminGetUser");
+          const who = caller(ctx);
+          const me = [...accounts.values()].find((candidate) => candidate.user.uuid === who.uuid);
+          if (who.type !== "user" || me?.user.role !== "admin") {
+            throw new ConnectError("Forbidden resource", Code.PermissionDenied);
+          }
+          const account = [...accounts.values()].find((candidate) => candidate.user.uuid === id);
+          if (!account) throw new ConnectError("user not found", Code.NotFound);
+          // A copy with the profile (the list's user is a message already: create would hand it back as it is).
+          const { uuid, email, role, capabilities, badges, createdAt } = account.user;
+          const profile = { uuid, nickname: account.nickname, avatarId: avatars.get(uuid) ?? "" };
+          return { user: create(UserSchema, { uuid, email, role, capabilities, badges, createdAt, profile }) };
+        },
         // The real service's messages and codes (services/user voucher-rules.ts).
         redeemVoucher: ({ code }, ctx) => {
           calls.push("RedeemVoucher");
