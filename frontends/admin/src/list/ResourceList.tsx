@@ -17,7 +17,7 @@ import { Inbox, ListFilter, RotateCcw, SearchX } from "lucide-react";
 import { lazy, Suspense, useCallback, useId, useMemo, useState, type FormEvent, type ReactNode } from "react";
 import { useAdminText } from "../i18n.ts";
 import { AdminsOnly, useMayAdminister } from "./AdminsOnly.tsx";
-import type { ActionField, ActionValues } from "./fields.ts";
+import type { ActionField, ActionFiles, ActionValues } from "./fields.ts";
 import { buildQuery, type AdminListQueryInit, type FilterSpec, type ListState, type SortDir } from "./query.ts";
 
 export interface Column<Row> {
@@ -55,14 +55,14 @@ export interface RowAction<Row> extends ActionBase {
   visible?: (row: Row) => boolean;
   /** Opens something of the screen's own instead of a dialog (the user's details). */
   open?: (row: Row) => void;
-  run?: (row: Row, values: ActionValues) => Promise<unknown>;
+  run?: (row: Row, values: ActionValues, files: ActionFiles) => Promise<unknown>;
 }
 
 /** An action on the whole list (create, bulk create, whitelist a number). */
 export interface ListAction extends ActionBase {
   question?: string;
   fields?: readonly ActionField[];
-  run: (values: ActionValues) => Promise<unknown>;
+  run: (values: ActionValues, files: ActionFiles) => Promise<unknown>;
 }
 
 export interface ListPage<Row> {
@@ -328,7 +328,7 @@ export function ResourceList<Row extends RowData>({
         fields={typeof action.fields === "function" ? action.fields(row) : action.fields}
         confirmLabel={action.confirmLabel ?? action.label}
         destructive={action.destructive}
-        run={(values) => action.run?.(row, values) ?? Promise.resolve()}
+        run={(values, files) => action.run?.(row, values, files) ?? Promise.resolve()}
         onDone={() => done(name)}
         onClose={close}
       />

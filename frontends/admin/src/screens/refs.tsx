@@ -6,6 +6,8 @@ import { ProfileService } from "@tt/proto/tt/user/v1/profile_service_pb";
 import type { Profile } from "@tt/proto/tt/user/v1/user_pb";
 import { useKit } from "@tt/web-kit";
 import { Avatar, Skeleton } from "@tt/web-kit/ui";
+import { Image } from "lucide-react";
+import type { ReactNode } from "react";
 import { useAdminText } from "../i18n.ts";
 
 type Load<V> = (id: string) => Promise<V | null>;
@@ -124,6 +126,22 @@ export function RoomRef({ uuid }: { uuid: string }) {
   return (
     <span title={uuid}>
       {found.data?.name || found.data?.slug || <span className="tt-muted">{t("unknownRoom")}</span>}
+    </span>
+  );
+}
+
+/** A row's image (an avatar's, a consumable's, a bundle's thumbnail) beside its name; a placeholder when none. */
+export function NamedImage({ src, children }: { src: string | undefined; children: ReactNode }) {
+  return (
+    <span className="tt-admin-user">
+      {src ? (
+        <img className="tt-admin-thumb" src={src} alt="" loading="lazy" />
+      ) : (
+        <span className="tt-admin-thumb" aria-hidden="true">
+          <Image />
+        </span>
+      )}
+      {children}
     </span>
   );
 }
