@@ -168,6 +168,7 @@ export default function UsersScreen() {
         },
       ],
       filters: [
+        { id: "nickname", field: "nickname", op: "$contL", label: t("col_nickname") },
         { id: "email", field: "email", op: "$contL", label: t("col_email") },
         { id: "role", field: "role", op: "$eq", label: t("col_role"), options: roleOptions },
       ],

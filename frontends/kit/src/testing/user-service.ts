@@ -207,7 +207,16 @@ export function createTestUserService({ phoneCode }: TestUserServiceOptions = {}
           if (who.type !== "user" || account?.user.role !== "admin") {
             throw new ConnectError("Forbidden resource", Code.PermissionDenied);
           }
-          const all = [...accounts.values()].map((candidate) => candidate.user);
+          // The e-mail and nickname filters the console sends ("email||$contL||ada"), as the real list answers them.
+          const wanted = (query?.filter ?? []).map((filter) => filter.split("||"));
+          const all = [...accounts.values()]
+            .filter((candidate) =>
+              wanted.every(([field, op, value = ""]) => {
+                const text = field === "email" ? candidate.user.email : field === "nickname" ? candidate.nickname : "";
+                return op === "$contL" ? text.toLowerCase().includes(value.toLowerCase()) : true;
+              }),
+            )
+            .map((candidate) => candidate.user);
           const size = query?.limit || 10;
           const current = query?.page || 1;
           const data = all.slice((current - 1) * size, current * size);
