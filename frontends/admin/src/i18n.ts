@@ -132,6 +132,7 @@ export const en = {
   col_nickname: "Nickname",
   col_uuid: "User id",
   filter_from: "From",
+  userFilterHint: "Nickname or e-mail",
   filter_to: "Until",
   // user status
   status_active: "Active",
@@ -388,6 +389,7 @@ export const es: typeof en = {
   col_nickname: "Apodo",
   col_uuid: "Id de usuario",
   filter_from: "Desde",
+  userFilterHint: "Apodo o correo",
   filter_to: "Hasta",
   status_active: "Activa",
   status_banned: "Expulsado",

@@ -64,8 +64,8 @@ export default function ModerationLogScreen() {
       ],
       filters: [
         { id: "action", field: "actionType", op: "$eq", label: t("col_action"), options: actionOptions },
-        { id: "moderator", field: "moderatorUuid", op: "$eq", label: t("col_moderator") },
-        { id: "user", field: "userUuid", op: "$eq", label: t("col_user") },
+        { id: "moderator", field: "moderatorUuid", op: "$eq", label: t("col_moderator"), type: "user" },
+        { id: "user", field: "userUuid", op: "$eq", label: t("col_user"), type: "user" },
         { id: "from", field: "createdAt", op: "$gte", label: t("filter_from"), type: "datetime" },
         { id: "to", field: "createdAt", op: "$lte", label: t("filter_to"), type: "datetime" },
       ],
