@@ -133,8 +133,9 @@ export const SECTIONS: readonly Section[] = [
 
 const GROUPS = [...new Set(SECTIONS.map((section) => section.group))];
 
+/** The section the address names: `#rooms`, or `#users/<uuid>` (a page inside a section). */
 function sectionFromHash(): string {
-  const id = typeof window === "undefined" ? "" : window.location.hash.replace(/^#/, "");
+  const id = typeof window === "undefined" ? "" : (window.location.hash.replace(/^#/, "").split("/")[0] ?? "");
   return SECTIONS.some((s) => s.id === id) ? id : "users";
 }
 

@@ -151,7 +151,7 @@ export {
   validateSubject,
 } from "./bus/index.ts";
 
-export { adminList, invalidQuery, parseAdminQuery } from "./admin-query/index.ts";
+export { adminList, escapeLike, invalidQuery, parseAdminQuery } from "./admin-query/index.ts";
 
 export type { CallContextOptions, Identity, TokenType } from "./context.ts";
 export type { AdminListPage, AdminListQuery, AdminListSpec } from "./admin-query/index.ts";

@@ -1,12 +1,14 @@
 import { FormError, SelectField, TextField, useServerErrors, useZodForm } from "@tt/web-kit/form";
-import { Button, Checkbox, ConfirmDialog, Dialog, DialogClose, Field, TextArea } from "@tt/web-kit/ui";
-import { useId, useMemo } from "react";
+import { Button, Checkbox, ConfirmDialog, Dialog, DialogClose, Field, Input, TextArea } from "@tt/web-kit/ui";
+import { useEffect, useId, useMemo, useRef, useState } from "react";
 import { useAdminText } from "../i18n.ts";
 import {
   actionValues,
+  IMAGE_TYPES,
   initialValues,
   schemaOf,
   type ActionField,
+  type ActionFiles,
   type ActionValues,
   type FormValue,
 } from "./fields.ts";
@@ -19,7 +21,7 @@ export interface ActionDialogProps {
   /** The button that sends it: says what it does ("Ban", "Create", "Save changes"). */
   confirmLabel: string;
   destructive?: boolean | undefined;
-  run: (values: ActionValues) => Promise<unknown>;
+  run: (values: ActionValues, files: ActionFiles) => Promise<unknown>;
   /** The action succeeded (the caller tells it as a toast and refreshes its list). */
   onDone: () => void;
   onClose: () => void;
@@ -42,7 +44,7 @@ export function ActionDialog(props: ActionDialogProps) {
         confirmLabel={confirmLabel}
         tone={destructive ? "danger" : "primary"}
         onConfirm={async () => {
-          await run({});
+          await run({}, {});
           onDone();
         }}
       />
@@ -66,11 +68,12 @@ function FormDialog({
   const schema = useMemo(() => schemaOf(fields, t), [fields, t]);
   const form = useZodForm(schema, { defaultValues: initialValues(fields) });
   const { formError, fail, clear } = useServerErrors(form);
+  const [files, setFiles] = useState<ActionFiles>({});
   const submitting = form.formState.isSubmitting;
   const submit = form.handleSubmit(async (values) => {
     clear();
     try {
-      await run(actionValues(fields, values as Record<string, FormValue>));
+      await run(actionValues(fields, values as Record<string, FormValue>), files);
       onDone();
     } catch (error) {
       fail(error);
@@ -96,9 +99,20 @@ function FormDialog({
       }
     >
       <form id={formId} className="tt-admin-form" noValidate onSubmit={(event) => void submit(event)}>
-        {fields.map((field) => (
-          <FormField key={field.name} field={field} form={form} />
-        ))}
+        {fields.map((field) =>
+          field.type === "image" ? (
+            <ImageField
+              key={field.name}
+              field={field}
+              file={files[field.name]}
+              onChange={(file) =>
+                setFiles(({ [field.name]: _, ...others }) => (file ? { ...others, [field.name]: file } : others))
+              }
+            />
+          ) : (
+            <FormField key={field.name} field={field} form={form} />
+          ),
+        )}
         <FormError message={formError} />
       </form>
     </Dialog>
@@ -187,5 +201,42 @@ function MultiField({ field, form, error }: { field: ActionField; form: ActionFo
         </span>
       )}
     </fieldset>
+  );
+}
+
+/** An image file: the kit's labelled file input, with the chosen image (or the current one) shown beside it. */
+function ImageField({
+  field,
+  file,
+  onChange,
+}: {
+  field: ActionField;
+  file: File | undefined;
+  onChange: (file: File | undefined) => void;
+}) {
+  const { t } = useAdminText();
+  // The chosen file's preview: one object URL at a time, let go when another is chosen or the form closes.
+  const [chosen, setChosen] = useState<string | undefined>();
+  const shown = useRef<string | undefined>(undefined);
+  useEffect(() => {
+    const urls = shown;
+    return () => {
+      if (urls.current) URL.revokeObjectURL(urls.current);
+    };
+  }, []);
+  const pick = (next: File | undefined) => {
+    if (shown.current) URL.revokeObjectURL(shown.current);
+    shown.current = next && typeof URL.createObjectURL === "function" ? URL.createObjectURL(next) : undefined;
+    setChosen(shown.current);
+    onChange(next);
+  };
+  const preview = (file && chosen) || field.current;
+  return (
+    <div className="tt-admin-image-field">
+      {preview && <img className="tt-admin-image-field__preview" src={preview} alt={t("imagePreview")} />}
+      <Field label={field.label} hint={field.hint}>
+        <Input type="file" accept={IMAGE_TYPES} onChange={(event) => pick(event.target.files?.[0])} />
+      </Field>
+    </div>
   );
 }

@@ -1,6 +1,8 @@
 import { Code } from "@connectrpc/connect";
 import { keepPreviousData, useQuery, useQueryClient } from "@tanstack/react-query";
+import { AdminService as UserAdminService } from "@tt/proto/tt/user/v1/admin_service_pb";
 import { errorCode, toast, useErrorText } from "@tt/web-kit";
+import { useClient } from "@tt/web-kit/connect";
 import { DataTable, type DataTableColumn, type RowData } from "@tt/web-kit/table";
 import {
   Button,
@@ -17,8 +19,15 @@ import { Inbox, ListFilter, RotateCcw, SearchX } from "lucide-react";
 import { lazy, Suspense, useCallback, useId, useMemo, useState, type FormEvent, type ReactNode } from "react";
 import { useAdminText } from "../i18n.ts";
 import { AdminsOnly, useMayAdminister } from "./AdminsOnly.tsx";
-import type { ActionField, ActionValues } from "./fields.ts";
-import { buildQuery, type AdminListQueryInit, type FilterSpec, type ListState, type SortDir } from "./query.ts";
+import type { ActionField, ActionFiles, ActionValues } from "./fields.ts";
+import {
+  buildQuery,
+  withUsersFound,
+  type AdminListQueryInit,
+  type FilterSpec,
+  type ListState,
+  type SortDir,
+} from "./query.ts";
 
 export interface Column<Row> {
   /** The query language's field name (sorting sends it). */
@@ -55,14 +64,14 @@ export interface RowAction<Row> extends ActionBase {
   visible?: (row: Row) => boolean;
   /** Opens something of the screen's own instead of a dialog (the user's details). */
   open?: (row: Row) => void;
-  run?: (row: Row, values: ActionValues) => Promise<unknown>;
+  run?: (row: Row, values: ActionValues, files: ActionFiles) => Promise<unknown>;
 }
 
 /** An action on the whole list (create, bulk create, whitelist a number). */
 export interface ListAction extends ActionBase {
   question?: string;
   fields?: readonly ActionField[];
-  run: (values: ActionValues) => Promise<unknown>;
+  run: (values: ActionValues, files: ActionFiles) => Promise<unknown>;
 }
 
 export interface ListPage<Row> {
@@ -96,6 +105,26 @@ export interface ResourceDescription<Row> {
 }
 
 export const DEFAULT_PAGE_SIZE = 20;
+/** At most this many users are looked for by a user filter's words (per nickname and per e-mail). */
+const USERS_FOUND = 100;
+
+/** The uuids of the users whose nickname or e-mail contains the words (two admin list queries). */
+function useFindUsers() {
+  const users = useClient(UserAdminService);
+  return useCallback(
+    async (words: string) => {
+      const find = async (field: string) =>
+        (
+          await users.adminListUsers({
+            query: { limit: USERS_FOUND, fields: "uuid", filter: [`${field}||$contL||${words}`] },
+          })
+        ).data.map((user) => user.uuid);
+      const [byNickname, byEmail] = await Promise.all([find("nickname"), find("email")]);
+      return [...new Set([...byNickname, ...byEmail])];
+    },
+    [users],
+  );
+}
 
 // The dialogs' forms (react-hook-form and zod, through @tt/web-kit/form) load when a dialog first opens, not with
 // the list.
@@ -130,9 +159,10 @@ export function ResourceList<Row extends RowData>({
   const [filtersOpen, setFiltersOpen] = useState(false);
   const formId = useId();
   const query = buildQuery(state, filters, pageSize);
+  const findUsers = useFindUsers();
   const list = useQuery({
     queryKey: ["adminList", description.key, query],
-    queryFn: () => description.list(query),
+    queryFn: async () => description.list(await withUsersFound(query, filters, findUsers)),
     enabled: mayAsk,
     placeholderData: keepPreviousData,
   });
@@ -234,6 +264,7 @@ export function ResourceList<Row extends RowData>({
                 <Input
                   id={`${formId}-${filter.id}`}
                   type={filter.type === "datetime" ? "datetime-local" : "search"}
+                  placeholder={filter.type === "user" ? t("userFilterHint") : undefined}
                   value={draft[filter.id] ?? ""}
                   onChange={(event) => setDraft((d) => ({ ...d, [filter.id]: event.target.value }))}
                 />
@@ -328,7 +359,7 @@ export function ResourceList<Row extends RowData>({
         fields={typeof action.fields === "function" ? action.fields(row) : action.fields}
         confirmLabel={action.confirmLabel ?? action.label}
         destructive={action.destructive}
-        run={(values) => action.run?.(row, values) ?? Promise.resolve()}
+        run={(values, files) => action.run?.(row, values, files) ?? Promise.resolve()}
         onDone={() => done(name)}
         onClose={close}
       />

@@ -16,8 +16,11 @@ export interface FilterSpec {
   label: string;
   /** A fixed choice (an enumeration's wire names, shown as words) instead of free text. */
   options?: readonly SelectOption[];
-  /** "datetime" values are local date-times sent as ISO 8601 instants. */
-  type?: "text" | "datetime";
+  /**
+   * "datetime" values are local date-times sent as ISO 8601 instants; "user" values are a nickname or an e-mail
+   * (or part of one), sent as the uuids of the users they find (see withUsersFound).
+   */
+  type?: "text" | "datetime" | "user";
 }
 
 export type SortDir = "ASC" | "DESC";
@@ -53,4 +56,31 @@ export function buildQuery(state: ListState, filters: readonly FilterSpec[], pag
     sort: state.sort ? [`${state.sort.field},${state.sort.dir}`] : [],
     filter,
   };
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+/** Matches no user: the uuid list of a search that found nobody. */
+const NOBODY = "00000000-0000-0000-0000-000000000000";
+
+/**
+ * The query with each "user" filter's words (a nickname or an e-mail, or part of one) replaced by the uuids of the
+ * users they find, `field||$in||uuid,uuid`; a uuid itself is sent as it is. Nobody found matches no row.
+ */
+export async function withUsersFound(
+  query: AdminListQueryInit,
+  filters: readonly FilterSpec[],
+  findUsers: (words: string) => Promise<string[]>,
+): Promise<AdminListQueryInit> {
+  const users = filters.filter((spec) => spec.type === "user");
+  if (users.length === 0) return query;
+  const filter = await Promise.all(
+    (query.filter ?? []).map(async (entry) => {
+      const [field, op, ...rest] = entry.split(SEPARATOR);
+      const words = rest.join(SEPARATOR);
+      if (!users.some((spec) => spec.field === field && spec.op === op) || UUID.test(words)) return entry;
+      const found = await findUsers(words);
+      return [field, "$in", found.length > 0 ? found.join(",") : NOBODY].join(SEPARATOR);
+    }),
+  );
+  return { ...query, filter };
 }

@@ -2,13 +2,14 @@ import { AvatarService } from "@tt/proto/tt/merch/v1/avatar_service_pb";
 import { AvatarStatusSchema, type Avatar } from "@tt/proto/tt/merch/v1/merch_pb";
 import { useClient } from "@tt/web-kit/connect";
 import type { SelectOption } from "@tt/web-kit/ui";
-import { Image, ImagePlus, Pencil, Trash } from "lucide-react";
+import { ImagePlus, Pencil, Trash } from "lucide-react";
 import { useMemo } from "react";
 import type { AdminText } from "../i18n.ts";
-import type { ActionField } from "../list/fields.ts";
+import { uploadOf, type ActionField } from "../list/fields.ts";
 import { ResourceList, type ResourceDescription } from "../list/ResourceList.tsx";
 import { wireNamesOf } from "../list/wire.ts";
 import { adminPage, intOfInput, useAdminFormat, useOptions } from "./format.ts";
+import { NamedImage } from "./refs.tsx";
 import { useSeasons } from "./seasons.ts";
 
 const STATUSES = wireNamesOf(AvatarStatusSchema);
@@ -44,6 +45,13 @@ function avatarFields(
       hint: t("seasonHint"),
     },
     { name: "discordOnly", label: t("field_discordOnly"), type: "checkbox", initial: String(a?.discordOnly ?? false) },
+    {
+      name: "image",
+      label: t("field_image"),
+      type: "image",
+      hint: a?.imageUrl ? t("field_imageKeepHint") : t("field_imageHint"),
+      current: a?.imageUrl || undefined,
+    },
   ];
 }
 
@@ -67,16 +75,9 @@ export default function AvatarsScreen() {
           sortable: true,
           fixed: true,
           render: (a) => (
-            <span className="tt-admin-user">
-              {a.imageUrl ? (
-                <img className="tt-admin-thumb" src={a.imageUrl} alt="" loading="lazy" />
-              ) : (
-                <span className="tt-admin-thumb" aria-hidden="true">
-                  <Image />
-                </span>
-              )}
+            <NamedImage src={a.imageUrl || undefined}>
               {a.name || <span className="tt-muted">{a.slug}</span>}
-            </span>
+            </NamedImage>
           ),
         },
         {
@@ -128,7 +129,7 @@ export default function AvatarsScreen() {
             { name: "slug", label: t("col_slug"), required: true },
             ...avatarFields(t, statusOptions, seasons.options),
           ],
-          run: (v) =>
+          run: async (v, files) =>
             avatars.createAvatar({
               slug: v.slug?.trim() ?? "",
               name: v.name ?? "",
@@ -137,6 +138,7 @@ export default function AvatarsScreen() {
               tokenCost: intOfInput(v.tokenCost) ?? 0,
               minPoints: intOfInput(v.minPoints) ?? 0,
               seasonId: v.seasonId && v.seasonId !== NO_SEASON ? v.seasonId : "",
+              ...(files.image ? { image: await uploadOf(files.image) } : {}),
             }),
         },
       ],
@@ -148,7 +150,7 @@ export default function AvatarsScreen() {
           confirmLabel: t("save"),
           title: (a) => t("title_edit", { name: a.name || a.slug }),
           fields: (a) => avatarFields(t, statusOptions, seasons.options, a),
-          run: (a, v) => {
+          run: async (a, v, files) => {
             const tokenCost = intOfInput(v.tokenCost);
             const minPoints = intOfInput(v.minPoints);
             // Empty inputs leave the avatar's value as it is.
@@ -160,6 +162,8 @@ export default function AvatarsScreen() {
               ...(tokenCost !== undefined ? { tokenCost } : {}),
               ...(minPoints !== undefined ? { minPoints } : {}),
               ...(v.seasonId && v.seasonId !== NO_SEASON ? { seasonId: v.seasonId } : {}),
+              // A new image only when one was chosen: the current one stays otherwise.
+              ...(files.image ? { image: await uploadOf(files.image) } : {}),
             });
           },
         },

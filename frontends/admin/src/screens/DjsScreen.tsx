@@ -38,7 +38,7 @@ export default function DjsScreen() {
         },
       ],
       filters: [
-        { id: "user", field: "userUuid", op: "$eq", label: t("col_user") },
+        { id: "user", field: "userUuid", op: "$eq", label: t("col_user"), type: "user" },
         { id: "room", field: "roomUuid", op: "$eq", label: t("col_room") },
       ],
       list: async (query) => adminPage(await admin.adminListDjs({ query })),

@@ -40,7 +40,7 @@ export default function PhonesScreen() {
       ],
       filters: [
         { id: "phone", field: "phoneNumber", op: "$cont", label: t("col_phone") },
-        { id: "user", field: "userUuid", op: "$eq", label: t("col_user") },
+        { id: "user", field: "userUuid", op: "$eq", label: t("col_user"), type: "user" },
         {
           id: "whitelisted",
           field: "whitelisted",

@@ -59,7 +59,7 @@ export default function RoomsScreen() {
         { id: "name", field: "name", op: "$contL", label: t("col_name") },
         { id: "slug", field: "slug", op: "$contL", label: t("col_slug") },
         { id: "type", field: "type", op: "$eq", label: t("col_type"), options: typeOptions },
-        { id: "owner", field: "ownerUuid", op: "$eq", label: t("col_owner") },
+        { id: "owner", field: "ownerUuid", op: "$eq", label: t("col_owner"), type: "user" },
       ],
       actions: [
         {

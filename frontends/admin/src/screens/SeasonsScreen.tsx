@@ -110,7 +110,7 @@ export default function SeasonsScreen() {
         },
       ],
       filters: [
-        { id: "user", field: "userUuid", op: "$eq", label: t("col_user") },
+        { id: "user", field: "userUuid", op: "$eq", label: t("col_user"), type: "user" },
         { id: "season", field: "seasonId", op: "$eq", label: t("col_season"), options: choices.options },
       ],
       list: async (query) => adminPage(await points.adminListRankingStatuses({ query })),

@@ -3,11 +3,12 @@ import type { Consumable, TokenBundle } from "@tt/proto/tt/merch/v1/merch_pb";
 import { TokenService } from "@tt/proto/tt/merch/v1/token_service_pb";
 import { useClient } from "@tt/web-kit/connect";
 import { Coins, PackagePlus, Pencil, Plus, Trash } from "lucide-react";
-import { useMemo } from "react";
-import type { ActionField } from "../list/fields.ts";
+import { useCallback, useMemo } from "react";
+import { uploadOf, type ActionField, type ActionFiles } from "../list/fields.ts";
 import { ResourceList, type ResourceDescription } from "../list/ResourceList.tsx";
 import { intOfInput, offsetOf, offsetPage, useAdminFormat } from "./format.ts";
 import { useProducts } from "./products.ts";
+import { NamedImage } from "./refs.tsx";
 
 /**
  * Consumables and token bundles (their lists page by offset/limit, not the query language, so they only page),
@@ -18,6 +19,25 @@ export default function ShopScreen() {
   const tokens = useClient(TokenService);
   const { t, date, number } = useAdminFormat();
   const products = useProducts();
+  /** An image field of a form, showing the current image when editing. */
+  const imageField = useCallback(
+    (name: string, current?: string): ActionField => ({
+      name,
+      label: t("field_image"),
+      type: "image",
+      hint: current ? t("field_imageKeepHint") : t("field_imageHint"),
+      current: current || undefined,
+    }),
+    [t],
+  );
+  /** A consumable's image goes up first (its own call); the consumable then names the file. */
+  const consumableFile = useCallback(
+    async (files: ActionFiles) =>
+      files.image
+        ? (await consumables.uploadConsumableFile({ file: await uploadOf(files.image) })).file?.fileId
+        : undefined,
+    [consumables],
+  );
   const consumableList = useMemo<ResourceDescription<Consumable>>(
     () => ({
       key: "consumables",
@@ -26,7 +46,12 @@ export default function ShopScreen() {
       rowName: (c) => c.name,
       emptyBody: t("emptyBody_consumables"),
       columns: [
-        { field: "name", label: t("col_name"), fixed: true, render: (c) => c.name },
+        {
+          field: "name",
+          label: t("col_name"),
+          fixed: true,
+          render: (c) => <NamedImage src={c.fileUrl || undefined}>{c.name}</NamedImage>,
+        },
         { field: "tokenCost", label: t("col_tokenCost"), align: "end", render: (c) => number(c.tokenCost) },
         { field: "createdAt", label: t("col_created"), render: (c) => date(c.createdAt) },
       ],
@@ -39,8 +64,16 @@ export default function ShopScreen() {
           fields: [
             { name: "name", label: t("col_name"), required: true },
             { name: "tokenCost", label: t("col_tokenCost"), type: "number", required: true, initial: "0" },
+            imageField("image"),
           ],
-          run: (v) => consumables.createConsumable({ name: v.name ?? "", tokenCost: intOfInput(v.tokenCost) ?? 0 }),
+          run: async (v, files) => {
+            const fileId = await consumableFile(files);
+            return consumables.createConsumable({
+              name: v.name ?? "",
+              tokenCost: intOfInput(v.tokenCost) ?? 0,
+              ...(fileId ? { fileId } : {}),
+            });
+          },
         },
       ],
       actions: [
@@ -59,13 +92,16 @@ export default function ShopScreen() {
               required: true,
               initial: String(c.tokenCost),
             },
+            imageField("image", c.fileUrl),
           ],
-          run: (c, v) => {
+          run: async (c, v, files) => {
             const tokenCost = intOfInput(v.tokenCost);
+            const fileId = await consumableFile(files);
             return consumables.updateConsumable({
               id: c.id,
               name: v.name ?? "",
               ...(tokenCost !== undefined ? { tokenCost } : {}),
+              ...(fileId ? { fileId } : {}),
             });
           },
         },
@@ -84,7 +120,7 @@ export default function ShopScreen() {
         return offsetPage(answer.consumables, answer.total, limit);
       },
     }),
-    [t, date, number, consumables],
+    [t, date, number, consumables, imageField, consumableFile],
   );
   const bundleList = useMemo<ResourceDescription<TokenBundle>>(() => {
     // The product by name when the payment service's list came; its id otherwise.
@@ -107,7 +143,12 @@ export default function ShopScreen() {
       rowName: (b) => b.name || b.productId,
       emptyBody: t("emptyBody_bundles"),
       columns: [
-        { field: "name", label: t("col_name"), fixed: true, render: (b) => b.name || t("none") },
+        {
+          field: "name",
+          label: t("col_name"),
+          fixed: true,
+          render: (b) => <NamedImage src={b.thumbnailUrl || undefined}>{b.name || t("none")}</NamedImage>,
+        },
         { field: "tokens", label: t("col_tokens"), align: "end", render: (b) => number(b.tokens) },
         {
           field: "productId",
@@ -126,12 +167,14 @@ export default function ShopScreen() {
             productField(),
             { name: "name", label: t("col_name") },
             { name: "tokens", label: t("col_tokens"), type: "number", required: true },
+            imageField("thumbnail"),
           ],
-          run: (v) =>
+          run: async (v, files) =>
             tokens.createTokenBundle({
               productId: v.productId?.trim() ?? "",
               name: v.name ?? "",
               tokens: intOfInput(v.tokens) ?? 0,
+              ...(files.thumbnail ? { thumbnail: await uploadOf(files.thumbnail) } : {}),
             }),
         },
         {
@@ -163,15 +206,19 @@ export default function ShopScreen() {
             productField(b.productId),
             { name: "name", label: t("col_name"), initial: b.name },
             { name: "tokens", label: t("col_tokens"), type: "number", required: true, initial: String(b.tokens) },
+            imageField("thumbnail", b.thumbnailUrl),
           ],
-          run: (b, v) => {
+          // The thumbnail has a call of its own (UpdateTokenBundleThumbnail), made after the other changes.
+          run: async (b, v, files) => {
             const count = intOfInput(v.tokens);
-            return tokens.updateTokenBundle({
+            const updated = await tokens.updateTokenBundle({
               id: b.id,
               productId: v.productId?.trim() ?? "",
               name: v.name ?? "",
               ...(count !== undefined ? { tokens: count } : {}),
             });
+            if (!files.thumbnail) return updated;
+            return tokens.updateTokenBundleThumbnail({ id: b.id, thumbnail: await uploadOf(files.thumbnail) });
           },
         },
         {
@@ -189,7 +236,7 @@ export default function ShopScreen() {
         return offsetPage(answer.bundles, answer.total, limit);
       },
     };
-  }, [t, number, tokens, products]);
+  }, [t, number, tokens, products, imageField]);
   return (
     <div className="tt-admin-sections">
       <ResourceList description={consumableList} heading={t("section_consumables")} />

@@ -7,13 +7,15 @@ import { Avatar, Dialog, ErrorMessage, Skeleton } from "@tt/web-kit/ui";
 import type { UserRow } from "./UsersScreen.tsx";
 import { useAdminFormat } from "./format.ts";
 
-/** One account in full (AdminGetUser) with its moderation comments, in a dialog over the users table. */
-export function UserDetail({ row, onClose }: { row: UserRow; onClose: () => void }) {
+/**
+ * One account in full (AdminGetUser) with its moderation comments, in a dialog over the users table: opened from
+ * a row (whose values show while the rest loads) or from a link to the user's page (`#users/<uuid>`).
+ */
+export function UserDetail({ uuid, row, onClose }: { uuid: string; row?: UserRow | undefined; onClose: () => void }) {
   const accounts = useClient(AccountService);
   const moderation = useClient(ModerationService);
   const toText = useErrorText();
   const { t, dateTime: date, text, name, names } = useAdminFormat();
-  const uuid = row.user.uuid;
   const detail = useQuery({
     queryKey: ["adminList", "users", "detail", uuid],
     queryFn: () => accounts.adminGetUser({ id: uuid }),
@@ -23,7 +25,8 @@ export function UserDetail({ row, onClose }: { row: UserRow; onClose: () => void
     queryFn: () => moderation.listModerationComments({ id: uuid }),
   });
   const user = detail.data?.user;
-  const nickname = user?.profile?.nickname || row.profile?.nickname;
+  const nickname = user?.profile?.nickname || row?.profile?.nickname;
+  const email = user?.email || row?.user.email || "";
   return (
     <Dialog
       open
@@ -31,11 +34,11 @@ export function UserDetail({ row, onClose }: { row: UserRow; onClose: () => void
       wide
       title={
         <span className="tt-admin-user tt-admin-user--title">
-          <Avatar id={uuid} name={nickname || row.user.email} size="md" decorative />
-          <span>{nickname || row.user.email}</span>
+          <Avatar id={uuid} name={nickname || email || t("unknownUser")} size="md" decorative />
+          <span>{nickname || email || t("unknownUser")}</span>
         </span>
       }
-      description={row.user.email}
+      description={email || undefined}
     >
       {detail.isError ? (
         <ErrorMessage>{toText(detail.error)}</ErrorMessage>

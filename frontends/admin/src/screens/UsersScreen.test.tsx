@@ -101,6 +101,24 @@ describe("users screen", { timeout: 90_000 }, () => {
     expect(grants).toHaveLength(1);
   });
 
+  it("finds users by nickname or by e-mail", async () => {
+    const user = userEvent.setup();
+    const { kit } = await setUp();
+    renderWithKit(<UsersScreen />, kit);
+    const table = await screen.findByRole("table", { name: "2 Users" });
+    const filters = screen.getByRole("form", { name: "Filters" });
+    await user.type(within(filters).getByLabelText("Nickname"), "SPAM");
+    await user.click(within(filters).getByRole("button", { name: "Apply" }));
+    await screen.findByRole("table", { name: "1 Users" });
+    expect(within(table).getByRole("cell", { name: "spammer@example.com" })).toBeTruthy();
+    expect(within(table).queryByRole("cell", { name: "root@example.com" })).toBeNull();
+    await user.clear(within(filters).getByLabelText("Nickname"));
+    await user.type(within(filters).getByLabelText("E-mail"), "root@");
+    await user.click(within(filters).getByRole("button", { name: "Apply" }));
+    await waitFor(() => expect(within(table).getByRole("cell", { name: "root@example.com" })).toBeTruthy());
+    expect(within(table).queryByRole("cell", { name: "spammer@example.com" })).toBeNull();
+  });
+
   it("shows each user's nickname and avatar, their role and status in words, and their details", async () => {
     const user = userEvent.setup();
     const { kit } = await setUp();

@@ -23,9 +23,10 @@ import {
   UserRoundX,
   Wand,
 } from "lucide-react";
-import { useMemo, useState } from "react";
+import { useCallback, useEffect, useMemo, useState } from "react";
 import { ResourceList, type ResourceDescription } from "../list/ResourceList.tsx";
 import { UserDetail } from "./UserDetail.tsx";
+import { userHref, userOfHash } from "./refs.tsx";
 import { adminPage, intOfInput, listOf, useAdminFormat, useOptions } from "./format.ts";
 
 /** The roles an admin can give (000 §6; AddRole's list). */
@@ -108,7 +109,24 @@ export default function UsersScreen() {
   const capabilityOptions = useOptions("capability", CAPABILITIES);
   const badgeOptions = useOptions("badge", BADGES);
   const roomTypeOptions = useOptions("roomType", ROOM_TYPES);
-  const [selected, setSelected] = useState<UserRow | undefined>();
+  // The user whose details are open: from a row, or from the address (a link to the user's page elsewhere).
+  const [selected, setSelectedState] = useState<{ uuid: string; row?: UserRow } | undefined>(() => {
+    const uuid = userOfHash(window.location.hash);
+    return uuid ? { uuid } : undefined;
+  });
+  useEffect(() => {
+    const onHash = () => {
+      const uuid = userOfHash(window.location.hash);
+      setSelectedState(uuid ? { uuid } : undefined);
+    };
+    window.addEventListener("hashchange", onHash);
+    return () => window.removeEventListener("hashchange", onHash);
+  }, []);
+  /** Opens (or closes) a user's details and keeps them in the address, so the page can be linked to. */
+  const setSelected = useCallback((row: UserRow | undefined) => {
+    setSelectedState(row ? { uuid: row.user.uuid, row } : undefined);
+    window.history.replaceState(null, "", row ? userHref(row.user.uuid) : "#users");
+  }, []);
   const description = useMemo<ResourceDescription<UserRow>>(
     () => ({
       key: "users",
@@ -150,6 +168,7 @@ export default function UsersScreen() {
         },
       ],
       filters: [
+        { id: "nickname", field: "nickname", op: "$contL", label: t("col_nickname") },
         { id: "email", field: "email", op: "$contL", label: t("col_email") },
         { id: "role", field: "role", op: "$eq", label: t("col_role"), options: roleOptions },
       ],
@@ -386,12 +405,13 @@ export default function UsersScreen() {
       capabilityOptions,
       badgeOptions,
       roomTypeOptions,
+      setSelected,
     ],
   );
   return (
     <>
       <ResourceList description={description} />
-      {selected && <UserDetail row={selected} onClose={() => setSelected(undefined)} />}
+      {selected && <UserDetail uuid={selected.uuid} row={selected.row} onClose={() => setSelected(undefined)} />}
     </>
   );
 }

@@ -9,16 +9,22 @@ import { useMemo } from "react";
 import { ResourceList, type ResourceDescription } from "../list/ResourceList.tsx";
 import { UserRef } from "./refs.tsx";
 import { BADGES, CAPABILITIES } from "./UsersScreen.tsx";
-import { adminPage, listOf, useAdminFormat, useOptions } from "./format.ts";
+import { adminPage, listOf, useAdminFormat, useOptions, wholeListPage, type SortKey } from "./format.ts";
 
 const STATUSES = ["PENDING", "REDEEMED", "REVOKED"] as const;
 const STATUS_TONE: Record<string, BadgeTone> = { PENDING: "accent", REDEEMED: "success", REVOKED: "neutral" };
+
+const REQUEST_SORT: Record<string, SortKey<DeactivationRequest>> = {
+  nickname: (r) => r.nickname,
+  email: (r) => r.email,
+  requestedAt: (r) => r.requestedAt,
+};
 
 /** Vouchers (create, revoke) and the accounts that asked to be deactivated. */
 export default function VouchersScreen() {
   const accounts = useClient(AccountService);
   const moderation = useClient(ModerationService);
-  const { t, date, text, name, names } = useAdminFormat();
+  const { t, date, text, name, names, language } = useAdminFormat();
   const statusOptions = useOptions("status", STATUSES);
   const capabilityOptions = useOptions("capability", CAPABILITIES);
   const badgeOptions = useOptions("badge", BADGES);
@@ -96,12 +102,19 @@ export default function VouchersScreen() {
       rowKey: (r) => r.uuid,
       rowName: (r) => r.email || r.uuid,
       emptyBody: t("emptyBody_deactivations"),
+      defaultSort: { field: "requestedAt", dir: "DESC" },
       emptyLink: { label: t("openSection", { section: t("section_users") }), href: "#users" },
       columns: [
-        { field: "nickname", label: t("col_nickname"), fixed: true, render: (r) => text(r.nickname) },
-        { field: "email", label: t("col_email"), render: (r) => r.email },
+        { field: "nickname", label: t("col_nickname"), sortable: true, fixed: true, render: (r) => text(r.nickname) },
+        { field: "email", label: t("col_email"), sortable: true, render: (r) => r.email },
         { field: "reason", label: t("col_reason"), render: (r) => text(r.reason) },
-        { field: "requestedAt", label: t("col_at"), render: (r) => date(r.requestedAt) },
+        {
+          field: "requestedAt",
+          label: t("col_at"),
+          sortable: true,
+          descFirst: true,
+          render: (r) => date(r.requestedAt),
+        },
       ],
       actions: [
         {
@@ -120,15 +133,11 @@ export default function VouchersScreen() {
           run: (r) => moderation.deactivateUser({ id: r.uuid }),
         },
       ],
-      // The spec's list is not paged: all of it comes back, and the screen pages it.
-      list: async (query) => {
-        const all = (await moderation.listDeactivationRequests({})).requests;
-        const limit = query.limit ?? 20;
-        const start = ((query.page ?? 1) - 1) * limit;
-        return { rows: all.slice(start, start + limit), total: all.length, pageCount: Math.ceil(all.length / limit) };
-      },
+      // The spec's list is not paged: all of it comes back, and the screen sorts and pages it.
+      list: async (query) =>
+        wholeListPage((await moderation.listDeactivationRequests({})).requests, query, REQUEST_SORT, language),
     }),
-    [t, date, text, moderation],
+    [t, date, text, language, moderation],
   );
   return (
     <div className="tt-admin-sections">

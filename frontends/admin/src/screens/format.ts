@@ -54,6 +54,42 @@ export function offsetPage<Row>(rows: Row[], total: number, limit: number): List
   return { rows, total, pageCount: Math.ceil(total / Math.max(limit, 1)) };
 }
 
+/** A row's value to sort a whole list by: text (compared in the reader's language), a number or a timestamp. */
+export type SortKey<Row> = (row: Row) => string | number | Timestamp | undefined;
+
+function comparable(value: string | number | Timestamp | undefined): string | number {
+  if (value === undefined) return "";
+  if (typeof value === "string" || typeof value === "number") return value;
+  return timestampDate(value).getTime();
+}
+
+/**
+ * For the lists the server answers whole (the outbox, the deactivation requests): sorted by the query's sort
+ * (one of `keys`; the server's order when none) and cut to the query's page.
+ */
+export function wholeListPage<Row>(
+  all: readonly Row[],
+  query: AdminListQueryInit,
+  keys: Record<string, SortKey<Row>>,
+  language: string,
+): ListPage<Row> {
+  const [field, dir] = (query.sort?.[0] ?? "").split(",");
+  const key = field ? keys[field] : undefined;
+  const rows = [...all];
+  if (key) {
+    const collator = new Intl.Collator(language, { sensitivity: "base", numeric: true });
+    const sign = dir === "DESC" ? -1 : 1;
+    rows.sort((a, b) => {
+      const x = comparable(key(a));
+      const y = comparable(key(b));
+      const order = typeof x === "number" && typeof y === "number" ? x - y : collator.compare(String(x), String(y));
+      return sign * order;
+    });
+  }
+  const { offset, limit } = offsetOf(query);
+  return offsetPage(rows.slice(offset, offset + limit), rows.length, limit);
+}
+
 /** A local date-time input's value as an RFC 3339 instant, or undefined. */
 export function isoOf(local: string | undefined): string | undefined {
   if (!local) return undefined;

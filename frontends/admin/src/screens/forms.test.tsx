@@ -243,6 +243,106 @@ describe("admin create and edit forms", { timeout: 90_000 }, () => {
     expect(bundles[0]?.tokens).toBe(100);
   });
 
+  it("sends the image chosen on the avatar, consumable and token bundle forms, and keeps the current one otherwise", async () => {
+    const user = userEvent.setup();
+    const png = () => new File([new Uint8Array([137, 80, 78, 71])], "owl.png", { type: "image/png" });
+    const sent: Record<string, unknown> = {};
+    const avatars: Avatar[] = [
+      create(AvatarSchema, { id: uuid(), slug: "owl", name: "Owl", status: "PUBLIC", imageUrl: "/img/owl.png" }),
+    ];
+    const consumables: Consumable[] = [];
+    const bundles: TokenBundle[] = [
+      create(TokenBundleSchema, { id: uuid(), productId: "p1", name: "Pack", tokens: 100, thumbnailUrl: "/img/p.png" }),
+    ];
+    const upload = (file?: { content: Uint8Array; filename: string; contentType: string }) =>
+      file && { bytes: [...file.content], filename: file.filename, contentType: file.contentType };
+    const kit = adminKit((router) => {
+      router.service(AvatarService, {
+        adminListAvatars: () => page(avatars),
+        createAvatar: (req) => {
+          sent["createAvatar"] = upload(req.image);
+          return { avatar: create(AvatarSchema, { id: uuid(), slug: req.slug }) };
+        },
+        updateAvatar: (req) => {
+          sent[`updateAvatar ${req.name}`] = upload(req.image) ?? "no image";
+          return { avatar: avatars[0]! };
+        },
+      });
+      router.service(ConsumableService, {
+        listConsumables: () => ({ consumables, total: consumables.length }),
+        uploadConsumableFile: (req) => {
+          sent["uploadConsumableFile"] = upload(req.file);
+          return { file: { fileId: "f1", url: "/files/f1.png" } };
+        },
+        createConsumable: (req) => {
+          const consumable = create(ConsumableSchema, {
+            id: uuid(),
+            name: req.name,
+            fileId: req.fileId,
+            fileUrl: req.fileId === "f1" ? "/files/f1.png" : "",
+          });
+          consumables.push(consumable);
+          return { consumable };
+        },
+      });
+      router.service(TokenService, {
+        listTokenBundles: () => ({ bundles, total: bundles.length }),
+        updateTokenBundle: (req) => ({ bundle: bundles.find((b) => b.id === req.id)! }),
+        updateTokenBundleThumbnail: (req) => {
+          sent["updateTokenBundleThumbnail"] = upload(req.thumbnail);
+          return { bundle: bundles[0]! };
+        },
+      });
+    });
+    const image = { bytes: [137, 80, 78, 71], filename: "owl.png", contentType: "image/png" };
+    const { unmount } = renderWithKit(<AvatarsScreen />, kit);
+    await screen.findByRole("table", { name: "1 Avatars" });
+    await user.click(screen.getByRole("button", { name: "Create an avatar" }));
+    let dialog = await screen.findByRole("dialog");
+    await fill(user, dialog, { Slug: "gold-owl" });
+    await user.upload(within(dialog).getByLabelText("Image"), png());
+    await user.click(within(dialog).getByRole("button", { name: "Create" }));
+    await closedWith("Done: Create an avatar");
+    expect(sent["createAvatar"]).toEqual(image);
+    // An edit shows the current image; saved without choosing another, it sends none (the image stays).
+    await rowAction(user, "Owl", "Edit");
+    dialog = await screen.findByRole("dialog");
+    expect(within(dialog).getByRole("img", { name: "The image" }).getAttribute("src")).toBe("/img/owl.png");
+    await fill(user, dialog, { Name: "Same owl" });
+    await user.click(within(dialog).getByRole("button", { name: "Save changes" }));
+    await closedWith("Done: Edit · Owl");
+    expect(sent["updateAvatar Same owl"]).toBe("no image");
+    await rowAction(user, "Owl", "Edit");
+    dialog = await screen.findByRole("dialog");
+    await fill(user, dialog, { Name: "New owl" });
+    await user.upload(within(dialog).getByLabelText("Image"), png());
+    await user.click(within(dialog).getByRole("button", { name: "Save changes" }));
+    await closedWith("Done: Edit · Owl");
+    expect(sent["updateAvatar New owl"]).toEqual(image);
+    unmount();
+
+    renderWithKit(<ShopScreen />, kit);
+    await screen.findByRole("heading", { name: "No consumables yet" });
+    await user.click(screen.getAllByRole("button", { name: "Create a consumable" })[0]!);
+    dialog = await screen.findByRole("dialog");
+    await fill(user, dialog, { Name: "Confetti" });
+    await user.upload(within(dialog).getByLabelText("Image"), png());
+    await user.click(within(dialog).getByRole("button", { name: "Create" }));
+    await closedWith("Done: Create a consumable");
+    // The file goes up first; the consumable names it, and its row shows it.
+    expect(sent["uploadConsumableFile"]).toEqual(image);
+    expect(consumables[0]?.fileId).toBe("f1");
+    const table = await screen.findByRole("table", { name: "1 Consumables" });
+    await waitFor(() => expect(table.querySelector("img")?.getAttribute("src")).toBe("/files/f1.png"));
+
+    await rowAction(user, "Pack", "Edit");
+    dialog = await screen.findByRole("dialog");
+    await user.upload(within(dialog).getByLabelText("Image"), png());
+    await user.click(within(dialog).getByRole("button", { name: "Save changes" }));
+    await closedWith("Done: Edit · Pack");
+    expect(sent["updateTokenBundleThumbnail"]).toEqual(image);
+  });
+
   it("creates a product of a payment type and deactivates one", async () => {
     const user = userEvent.setup();
     const products: Product[] = [

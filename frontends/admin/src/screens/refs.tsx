@@ -6,6 +6,8 @@ import { ProfileService } from "@tt/proto/tt/user/v1/profile_service_pb";
 import type { Profile } from "@tt/proto/tt/user/v1/user_pb";
 import { useKit } from "@tt/web-kit";
 import { Avatar, Skeleton } from "@tt/web-kit/ui";
+import { Image } from "lucide-react";
+import type { ReactNode } from "react";
 import { useAdminText } from "../i18n.ts";
 
 type Load<V> = (id: string) => Promise<V | null>;
@@ -80,7 +82,21 @@ function useUserProfile(uuid: string) {
   });
 }
 
-/** A user named by their avatar and nickname instead of their uuid (kept in the tooltip, for a filter). */
+/** The address of a user's page in the console: the users section with their details open. */
+export function userHref(uuid: string): string {
+  return `#users/${encodeURIComponent(uuid)}`;
+}
+
+/** The uuid of the user whose page the address names (`#users/<uuid>`), or undefined. */
+export function userOfHash(hash: string): string | undefined {
+  const match = /^#?users\/([^/?#]+)$/.exec(hash);
+  return match ? decodeURIComponent(match[1]!) : undefined;
+}
+
+/**
+ * A user named by their avatar and nickname instead of their uuid, linking to their page in the console (their
+ * details over the users list).
+ */
 export function UserRef({ uuid }: { uuid: string }) {
   const { t } = useAdminText();
   const profile = useUserProfile(uuid);
@@ -88,10 +104,10 @@ export function UserRef({ uuid }: { uuid: string }) {
   if (profile.isPending) return <Skeleton width="7rem" />;
   const nickname = profile.data?.nickname;
   return (
-    <span className="tt-admin-user" title={uuid}>
-      <Avatar id={uuid} name={nickname || uuid} size="xs" decorative />
+    <a className="tt-admin-user tt-admin-link" href={userHref(uuid)}>
+      <Avatar id={uuid} name={nickname || t("unknownUser")} size="xs" decorative />
       {nickname || <span className="tt-muted">{t("unknownUser")}</span>}
-    </span>
+    </a>
   );
 }
 
@@ -110,6 +126,22 @@ export function RoomRef({ uuid }: { uuid: string }) {
   return (
     <span title={uuid}>
       {found.data?.name || found.data?.slug || <span className="tt-muted">{t("unknownRoom")}</span>}
+    </span>
+  );
+}
+
+/** A row's image (an avatar's, a consumable's, a bundle's thumbnail) beside its name; a placeholder when none. */
+export function NamedImage({ src, children }: { src: string | undefined; children: ReactNode }) {
+  return (
+    <span className="tt-admin-user">
+      {src ? (
+        <img className="tt-admin-thumb" src={src} alt="" loading="lazy" />
+      ) : (
+        <span className="tt-admin-thumb" aria-hidden="true">
+          <Image />
+        </span>
+      )}
+      {children}
     </span>
   );
 }

@@ -157,6 +157,20 @@ export function createTestUserService({ phoneCode }: TestUserServiceOptions = {}
         },
       })
       .service(AccountService, {
+        adminGetUser: ({ id }, ctx) => {
+          calls.push("AdminGetUser");
+          const who = caller(ctx);
+          const me = [...accounts.values()].find((candidate) => candidate.user.uuid === who.uuid);
+          if (who.type !== "user" || me?.user.role !== "admin") {
+            throw new ConnectError("Forbidden resource", Code.PermissionDenied);
+          }
+          const account = [...accounts.values()].find((candidate) => candidate.user.uuid === id);
+          if (!account) throw new ConnectError("user not found", Code.NotFound);
+          // A copy with the profile (the list's user is a message already: create would hand it back as it is).
+          const { uuid, email, role, capabilities, badges, createdAt } = account.user;
+          const profile = { uuid, nickname: account.nickname, avatarId: avatars.get(uuid) ?? "" };
+          return { user: create(UserSchema, { uuid, email, role, capabilities, badges, createdAt, profile }) };
+        },
         // The real service's messages and codes (services/user voucher-rules.ts).
         redeemVoucher: ({ code }, ctx) => {
           calls.push("RedeemVoucher");
@@ -193,7 +207,16 @@ export function createTestUserService({ phoneCode }: TestUserServiceOptions = {}
           if (who.type !== "user" || account?.user.role !== "admin") {
             throw new ConnectError("Forbidden resource", Code.PermissionDenied);
           }
-          const all = [...accounts.values()].map((candidate) => candidate.user);
+          // The e-mail and nickname filters the console sends ("email||$contL||ada"), as the real list answers them.
+          const wanted = (query?.filter ?? []).map((filter) => filter.split("||"));
+          const all = [...accounts.values()]
+            .filter((candidate) =>
+              wanted.every(([field, op, value = ""]) => {
+                const text = field === "email" ? candidate.user.email : field === "nickname" ? candidate.nickname : "";
+                return op === "$contL" ? text.toLowerCase().includes(value.toLowerCase()) : true;
+              }),
+            )
+            .map((candidate) => candidate.user);
           const size = query?.limit || 10;
           const current = query?.page || 1;
           const data = all.slice((current - 1) * size, current * size);

@@ -69,6 +69,33 @@ describe("AdminListUsers", () => {
     expect(error.message).toMatch(/^filter: /);
   });
 
+  it("finds accounts by their profile's nickname, with the rest of the query, and refuses what it cannot answer", async () => {
+    const ask = (query: { filter?: string[]; or?: string[]; sort?: string[] }) =>
+      h.rpc.adminListUsers({ query }, h.ctx("adminListUsers", admin));
+    const emails = async (query: { filter?: string[]; or?: string[]; sort?: string[] }) =>
+      (await ask(query)).data.map((u) => u.email);
+    // Sign-up gave each account the local part of its e-mail as nickname ("listed2").
+    expect(await emails({ filter: ["nickname||$contL||STED2"] })).toEqual(["listed2@example.org"]);
+    expect(await emails({ filter: ["nickname||$startsL||listed", "role||$eq||moderator"] })).toEqual([
+      "listed3@example.org",
+    ]);
+    expect(await emails({ filter: ["nickname||$eq||admin"] })).toEqual(["admin@example.org"]);
+    // Wildcards match literally; the page's total counts only the matches.
+    expect((await ask({ filter: ["nickname||$contL||%"] })).total).toBe(0);
+    const listed = await ask({ filter: ["nickname||$starts||listed"], sort: ["email,DESC"] });
+    expect(listed.total).toBe(5);
+    expect(listed.data[0]?.email).toBe("listed5@example.org");
+
+    expect(await connectErrorOf(ask({ filter: ["nickname||$gt||a"] }))).toMatchObject({
+      code: Code.InvalidArgument,
+      message: "filter: nickname takes $eq, $eqL, $cont, $contL, $starts, $startsL, not $gt",
+    });
+    expect(await connectErrorOf(ask({ filter: ["nickname||$cont||a"], or: ["role||$eq||admin"] }))).toMatchObject({
+      code: Code.InvalidArgument,
+      message: "filter: nickname cannot be combined with or",
+    });
+  });
+
   it("shows each row's active ban with its end and reason, and its deactivation request and deactivation", async () => {
     const em = h.orm.em.fork();
     const [one, two, four] = await Promise.all(

@@ -5,10 +5,13 @@ import { timestampFromDate } from "@bufbuild/protobuf/wkt";
 import type { ServiceImpl } from "@connectrpc/connect";
 import { UserSchema as UserMessageSchema, type User as UserMessage } from "@tt/proto/tt/user/v1/user_pb";
 import type { AdminService } from "@tt/proto/tt/user/v1/admin_service_pb";
-import { adminList, type AdminListSpec } from "@tt/kit";
+import type { FilterQuery } from "@mikro-orm/core";
+import type { AdminListQuery } from "@tt/proto/tt/common/v1/admin_list_pb";
+import { adminList, escapeLike as literal, invalidQuery, type AdminListSpec } from "@tt/kit";
 import { UserBan } from "../modules/moderation/ban.entity.ts";
 import { Deactivation } from "../modules/moderation/deactivation.entity.ts";
 import { withModerationState } from "../modules/moderation/moderated-user.message.ts";
+import { Profile } from "../modules/profiles/profile.entity.ts";
 import { User } from "../modules/users/user.entity.ts";
 import { callEm } from "./call.ts";
 
@@ -29,6 +32,45 @@ export const ADMIN_USER_LIST: AdminListSpec<User> = {
   ],
 };
 
+/** The nickname operators and the condition each puts on the profile's nickname. */
+const NICKNAME_OPERATORS: Record<string, (value: string) => FilterQuery<Profile>> = {
+  $eq: (v) => ({ nickname: v }),
+  $eqL: (v) => ({ nickname: { $ilike: literal(v) } }),
+  $cont: (v) => ({ nickname: { $like: `%${literal(v)}%` } }),
+  $contL: (v) => ({ nickname: { $ilike: `%${literal(v)}%` } }),
+  $starts: (v) => ({ nickname: { $like: `${literal(v)}%` } }),
+  $startsL: (v) => ({ nickname: { $ilike: `${literal(v)}%` } }),
+};
+
+/**
+ * The nickname is the profile's, not the account's (another table, no relation from the account): a
+ * `nickname||$op||value` filter is answered by the profiles that match, as a condition on the accounts' ids ANDed
+ * with the rest of the query. Only in `filter` (with `or` the combination rule could not hold) and only the text
+ * operators above; anything else is a 400.
+ */
+async function nicknameScope(
+  em: ReturnType<typeof callEm>,
+  query: AdminListQuery | undefined,
+): Promise<{ query: AdminListQuery | undefined; scope?: FilterQuery<User> }> {
+  const filters = query?.filter ?? [];
+  const nickname = filters.filter((f) => f.split("||")[0] === "nickname");
+  if (!query || nickname.length === 0 || query.s) return { query };
+  if (query.or.length > 0) throw invalidQuery("filter", "nickname cannot be combined with or");
+  const conditions = nickname.map((f) => {
+    const [, op = "", ...rest] = f.split("||");
+    const condition = NICKNAME_OPERATORS[op];
+    if (!condition) {
+      throw invalidQuery("filter", `nickname takes ${Object.keys(NICKNAME_OPERATORS).join(", ")}, not ${op}`);
+    }
+    return condition(rest.join("||"));
+  });
+  const profiles = await em.find(Profile, { $and: conditions }, { fields: ["user"] });
+  return {
+    query: { ...query, filter: filters.filter((f) => !nickname.includes(f)) },
+    scope: { id: { $in: profiles.map((profile) => profile.user.id) } },
+  };
+}
+
 /** Like toUserMessage, but for rows loaded with `fields`: what was not selected stays at its default. */
 function toPartialUserMessage(user: Partial<User>): UserMessage {
   return create(UserMessageSchema, {
@@ -45,7 +87,8 @@ export function adminRoutes(): Partial<ServiceImpl<typeof AdminService>> {
   return {
     async adminListUsers(req, ctx) {
       const em = callEm(ctx);
-      const page = await adminList(em, ADMIN_USER_LIST, req.query ?? {});
+      const { query, scope } = await nicknameScope(em, req.query);
+      const page = await adminList(em, ADMIN_USER_LIST, query ?? {}, scope);
       // The page's bans and deactivations in two queries, so the console shows them without a call per row.
       const ids = page.data.map((u) => u.id).filter((id): id is string => typeof id === "string");
       const bans = ids.length ? await em.find(UserBan, { user: { $in: ids } }) : [];
