@@ -15,8 +15,9 @@ import {
   toast,
   useFormat,
 } from "@tt/web-kit/ui";
-import { Headphones, Heart, Inbox, LogIn, Send, UserPlus, Users } from "lucide-react";
+import { Headphones, Heart, Inbox, Send, UserPlus, Users } from "lucide-react";
 import { useState, type ReactNode } from "react";
+import { SignInFirst } from "../pages/SignInFirst.tsx";
 import { Link, useNavigate } from "../router.tsx";
 import {
   FOLLOWER_PAGE_SIZE,
@@ -293,18 +294,9 @@ export function PeoplePage() {
           {t("people.title")}
         </h1>
         <div role="status">
-          <EmptyState
-            icon={<Users />}
-            title={t("signIn")}
-            action={
-              <Link className={buttonClass()} to="/login">
-                <LogIn aria-hidden="true" />
-                {t("logIn")}
-              </Link>
-            }
-          >
+          <SignInFirst icon={<Users />} title={t("signIn")} logIn={t("logIn")}>
             {t("signInBody")}
-          </EmptyState>
+          </SignInFirst>
         </div>
       </section>
     );

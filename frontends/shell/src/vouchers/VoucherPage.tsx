@@ -4,10 +4,11 @@ import type { Voucher } from "@tt/proto/tt/user/v1/voucher_pb";
 import { useAppTranslation, useSession } from "@tt/web-kit";
 import { useClient } from "@tt/web-kit/connect";
 import { FormError, TextField, useServerErrors, useZodForm, z } from "@tt/web-kit/form";
-import { Button, buttonClass, EmptyState, useNames } from "@tt/web-kit/ui";
-import { LogIn, Ticket, Upload } from "lucide-react";
+import { Button, buttonClass, useNames } from "@tt/web-kit/ui";
+import { Ticket, Upload } from "lucide-react";
 import { useMemo, useState } from "react";
 import { AuthCard } from "../pages/AuthCard.tsx";
+import { SignInFirst } from "../pages/SignInFirst.tsx";
 import { Link } from "../router.tsx";
 import { VOUCHER_NAMESPACE, voucherTranslations } from "./locales.ts";
 
@@ -102,18 +103,9 @@ export function VoucherPage() {
   if (!signedIn || !user) {
     return (
       <AuthCard id="voucher-title" title={t("title")}>
-        <EmptyState
-          icon={<Ticket />}
-          title={t("signIn")}
-          action={
-            <Link className={buttonClass()} to="/login">
-              <LogIn aria-hidden="true" />
-              {t("logIn")}
-            </Link>
-          }
-        >
+        <SignInFirst icon={<Ticket />} title={t("signIn")} logIn={t("logIn")}>
           {t("signInBody")}
-        </EmptyState>
+        </SignInFirst>
       </AuthCard>
     );
   }
