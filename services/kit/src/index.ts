@@ -151,7 +151,14 @@ export {
   validateSubject,
 } from "./bus/index.ts";
 
-export { adminList, escapeLike, invalidQuery, parseAdminQuery } from "./admin-query/index.ts";
+export {
+  adminList,
+  conditionToFilter,
+  escapeLike,
+  invalidQuery,
+  parseAdminQuery,
+  parseCondition,
+} from "./admin-query/index.ts";
 
 export type { CallContextOptions, Identity, TokenType } from "./context.ts";
 export type { AdminListPage, AdminListQuery, AdminListSpec } from "./admin-query/index.ts";

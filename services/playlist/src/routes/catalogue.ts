@@ -3,7 +3,7 @@
 import type { HandlerContext, ServiceImpl } from "@connectrpc/connect";
 import { Code, ConnectError } from "@connectrpc/connect";
 import { raw, type FilterQuery } from "@mikro-orm/core";
-import { callEm, checkLimit, isUuid, kIdentity } from "@tt/kit";
+import { callEm, checkLimit, escapeLike, isUuid, kIdentity } from "@tt/kit";
 import type { CatalogueService } from "@tt/proto/tt/playlist/v1/catalogue_service_pb";
 import type { PlaylistServiceContext } from "../context.ts";
 import { Album } from "../modules/catalogue/album.entity.ts";
@@ -35,8 +35,6 @@ const artistMessage = (artist: Artist, albumsNumber = 0) => ({
   artistName: artist.name,
   albumsNumber,
 });
-
-const escapeLike = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
 
 export function catalogueRoutes(_svc: PlaylistServiceContext): ServiceImpl<typeof CatalogueService> {
   return {

@@ -4,7 +4,7 @@
 // the catalogue and SoundCloud lists (first five catalogue results, then alternating).
 import { ConnectError, type HandlerContext, type ServiceImpl } from "@connectrpc/connect";
 import type { EntityManager } from "@mikro-orm/postgresql";
-import { callEm, kIdentity, ProviderError, toConnectProviderError } from "@tt/kit";
+import { callEm, escapeLike, kIdentity, ProviderError, toConnectProviderError } from "@tt/kit";
 import type { ProviderResults, SearchRequest, SearchService } from "@tt/proto/tt/playlist/v1/search_service_pb";
 import type { Song as SongMessage } from "@tt/proto/tt/playlist/v1/song_pb";
 import type { PlaylistServiceContext } from "../context.ts";
@@ -21,8 +21,6 @@ export const SEARCH_PAGE = 20;
 export const CATALOGUE_LIST = "catalogue";
 
 type Impl = ServiceImpl<typeof SearchService>;
-
-const escapeLike = (term: string) => term.replace(/[\\%_]/g, (c) => `\\${c}`);
 
 /** The catalogue's songs whose track or artist name contains the term (any case), newest first. */
 export async function searchCatalogue(

@@ -5,9 +5,9 @@ import { timestampFromDate } from "@bufbuild/protobuf/wkt";
 import type { ServiceImpl } from "@connectrpc/connect";
 import { UserSchema as UserMessageSchema, type User as UserMessage } from "@tt/proto/tt/user/v1/user_pb";
 import type { AdminService } from "@tt/proto/tt/user/v1/admin_service_pb";
-import type { FilterQuery } from "@mikro-orm/core";
+import type { EntityMetadata, FilterQuery } from "@mikro-orm/core";
 import type { AdminListQuery } from "@tt/proto/tt/common/v1/admin_list_pb";
-import { adminList, escapeLike as literal, invalidQuery, type AdminListSpec } from "@tt/kit";
+import { adminList, conditionToFilter, invalidQuery, parseCondition, type AdminListSpec } from "@tt/kit";
 import { UserBan } from "../modules/moderation/ban.entity.ts";
 import { Deactivation } from "../modules/moderation/deactivation.entity.ts";
 import { withModerationState } from "../modules/moderation/moderated-user.message.ts";
@@ -32,15 +32,8 @@ export const ADMIN_USER_LIST: AdminListSpec<User> = {
   ],
 };
 
-/** The nickname operators and the condition each puts on the profile's nickname. */
-const NICKNAME_OPERATORS: Record<string, (value: string) => FilterQuery<Profile>> = {
-  $eq: (v) => ({ nickname: v }),
-  $eqL: (v) => ({ nickname: { $ilike: literal(v) } }),
-  $cont: (v) => ({ nickname: { $like: `%${literal(v)}%` } }),
-  $contL: (v) => ({ nickname: { $ilike: `%${literal(v)}%` } }),
-  $starts: (v) => ({ nickname: { $like: `${literal(v)}%` } }),
-  $startsL: (v) => ({ nickname: { $ilike: `${literal(v)}%` } }),
-};
+/** The operators a nickname filter takes (the kit's translation answers them, as it does the account's fields). */
+const NICKNAME_OPERATORS: readonly string[] = ["$eq", "$eqL", "$cont", "$contL", "$starts", "$startsL"];
 
 /**
  * The nickname is the profile's, not the account's (another table, no relation from the account): a
@@ -56,13 +49,13 @@ async function nicknameScope(
   const nickname = filters.filter((f) => f.split("||")[0] === "nickname");
   if (!query || nickname.length === 0 || query.s) return { query };
   if (query.or.length > 0) throw invalidQuery("filter", "nickname cannot be combined with or");
-  const conditions = nickname.map((f) => {
-    const [, op = "", ...rest] = f.split("||");
-    const condition = NICKNAME_OPERATORS[op];
-    if (!condition) {
-      throw invalidQuery("filter", `nickname takes ${Object.keys(NICKNAME_OPERATORS).join(", ")}, not ${op}`);
+  const target = { meta: em.getMetadata().get(Profile) as EntityMetadata, fields: { nickname: "nickname" } };
+  const conditions = nickname.map((raw) => {
+    const condition = parseCondition("filter", raw);
+    if (!NICKNAME_OPERATORS.includes(condition.operator)) {
+      throw invalidQuery("filter", `nickname takes ${NICKNAME_OPERATORS.join(", ")}, not ${condition.operator}`);
     }
-    return condition(rest.join("||"));
+    return conditionToFilter(target, "filter", condition) as FilterQuery<Profile>;
   });
   const profiles = await em.find(Profile, { $and: conditions }, { fields: ["user"] });
   return {
