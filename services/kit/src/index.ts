@@ -53,6 +53,7 @@ export { freePort } from "./net.ts";
 export { assertValidMediaKey, MediaKeyError, mediaContentType, mediaFilePath } from "./media/files.ts";
 export { createMediaHandler } from "./media/handler.ts";
 export { DEMO_ACCOUNT, demoProductUuid, nameBasedUuid } from "./demo/name-uuid.ts";
+export { seedOnce } from "./demo/seed-once.ts";
 export { FsObjectStore, ObjectStoreError, S3ObjectStore } from "./media/object-store.ts";
 export type { ObjectStore, S3ObjectStoreOptions, StoredObject } from "./media/object-store.ts";
 export {

@@ -7,7 +7,7 @@
 // nothing, and once anything is on the shelves (the demo's or an operator's own) nothing is added, changed or
 // brought back: an operator's edits and deletions stand.
 import type { EntityManager, MikroORM } from "@mikro-orm/postgresql";
-import { DEMO_ACCOUNT, demoProductUuid, nameBasedUuid, type ObjectStore } from "@tt/kit";
+import { DEMO_ACCOUNT, demoProductUuid, nameBasedUuid, seedOnce, type ObjectStore } from "@tt/kit";
 import type { Logger } from "pino";
 import { Avatar } from "../avatars/avatar.entity.ts";
 import { Season } from "../points/season.entity.ts";
@@ -191,64 +191,54 @@ export async function seedDemoStock(o: {
     thumbnails.set(b.product, key);
   }
   const now = o.now ?? new Date();
-  const stock = () =>
-    o.orm.em.fork().transactional(async (em) => {
-      // Asked again inside: another replica may have stocked the shop meanwhile.
-      if (await stocked(em)) return 0;
-      // The season began on the first of this month, so it is the current one at once.
-      const season = em.create(Season, {
-        id: demoId("season", "demo"),
-        seasonName: DEMO_SEASON_NAME,
-        seasonStart: new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1)),
-      });
-      for (const a of DEMO_AVATARS) {
-        em.create(Avatar, {
-          id: demoId("avatar", a.slug),
-          slug: a.slug,
-          name: a.name,
-          status: a.status,
-          discordOnly: false,
-          tokenCost: a.tokenCost,
-          seasonId: a.status === "SEASON_AWARD" ? season.id : null,
-          minPoints: a.minPoints,
-          imageKey: avatarKeys.get(a.slug)!,
-        });
-      }
-      for (const c of DEMO_CONSUMABLES) {
-        const file = files.get(c.slug)!;
-        em.create(ConsumableFile, {
-          id: demoId("consumable-file", c.slug),
-          key: file.key,
-          contentType: SVG,
-          size: file.size,
-          createdBy: DEMO_ACCOUNT,
-        });
-        em.create(Consumable, {
-          id: demoId("consumable", c.slug),
-          name: c.name,
-          tokenCost: c.tokenCost,
-          fileId: demoId("consumable-file", c.slug),
-        });
-      }
-      for (const b of DEMO_BUNDLES) {
-        em.create(TokenBundle, {
-          id: demoId("bundle", b.product),
-          productId: demoProductUuid(b.product),
-          name: b.name,
-          tokens: b.tokens,
-          thumbnailKey: thumbnails.get(b.product)!,
-        });
-      }
-      return 1 + DEMO_AVATARS.length + DEMO_CONSUMABLES.length * 2 + DEMO_BUNDLES.length;
+  // Asked again inside the transaction: another replica may have stocked the shop meanwhile.
+  const added = await seedOnce(o.orm.em, stocked, (em) => {
+    // The season began on the first of this month, so it is the current one at once.
+    const season = em.create(Season, {
+      id: demoId("season", "demo"),
+      seasonName: DEMO_SEASON_NAME,
+      seasonStart: new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1)),
     });
-  let added: number;
-  try {
-    added = await stock();
-  } catch (err) {
-    // Another replica stocked it at the same moment (the same fixed ids and slugs): that one stands.
-    if (!(await stocked(o.orm.em.fork()))) throw err;
-    added = 0;
-  }
+    for (const a of DEMO_AVATARS) {
+      em.create(Avatar, {
+        id: demoId("avatar", a.slug),
+        slug: a.slug,
+        name: a.name,
+        status: a.status,
+        discordOnly: false,
+        tokenCost: a.tokenCost,
+        seasonId: a.status === "SEASON_AWARD" ? season.id : null,
+        minPoints: a.minPoints,
+        imageKey: avatarKeys.get(a.slug)!,
+      });
+    }
+    for (const c of DEMO_CONSUMABLES) {
+      const file = files.get(c.slug)!;
+      em.create(ConsumableFile, {
+        id: demoId("consumable-file", c.slug),
+        key: file.key,
+        contentType: SVG,
+        size: file.size,
+        createdBy: DEMO_ACCOUNT,
+      });
+      em.create(Consumable, {
+        id: demoId("consumable", c.slug),
+        name: c.name,
+        tokenCost: c.tokenCost,
+        fileId: demoId("consumable-file", c.slug),
+      });
+    }
+    for (const b of DEMO_BUNDLES) {
+      em.create(TokenBundle, {
+        id: demoId("bundle", b.product),
+        productId: demoProductUuid(b.product),
+        name: b.name,
+        tokens: b.tokens,
+        thumbnailKey: thumbnails.get(b.product)!,
+      });
+    }
+    return 1 + DEMO_AVATARS.length + DEMO_CONSUMABLES.length * 2 + DEMO_BUNDLES.length;
+  });
   if (added > 0) o.logger.info({ added }, "demo shop stocked");
   return added;
 }

@@ -3,7 +3,7 @@
 // shop's "Tokens and plans" tab has something on a fresh install. Stocked once, on an empty product table, in one
 // transaction: a restart adds nothing, and an operator's own products, edits and deletions are left alone.
 import type { MikroORM } from "@mikro-orm/postgresql";
-import { demoProductUuid } from "@tt/kit";
+import { demoProductUuid, seedOnce } from "@tt/kit";
 import type { Logger } from "pino";
 import { Product } from "../entities.ts";
 
@@ -46,9 +46,10 @@ export const DEMO_PRODUCTS: readonly DemoProduct[] = [
 
 /** Stocks the demo products when the product table is empty; answers how many it added. */
 export async function seedDemoProducts(o: { orm: MikroORM; logger: Logger }): Promise<number> {
-  const stock = () =>
-    o.orm.em.fork().transactional(async (em) => {
-      if ((await em.count(Product, {})) > 0) return 0;
+  const added = await seedOnce(
+    o.orm.em,
+    async (em) => (await em.count(Product, {})) > 0,
+    (em) => {
       for (const p of DEMO_PRODUCTS) {
         em.create(Product, {
           id: demoProductUuid(p.slug),
@@ -63,15 +64,8 @@ export async function seedDemoProducts(o: { orm: MikroORM; logger: Logger }): Pr
         });
       }
       return DEMO_PRODUCTS.length;
-    });
-  let added: number;
-  try {
-    added = await stock();
-  } catch (err) {
-    // Another replica stocked them at the same moment (the same fixed ids): that one stands.
-    if ((await o.orm.em.fork().count(Product, {})) === 0) throw err;
-    added = 0;
-  }
+    },
+  );
   if (added > 0) o.logger.info({ added }, "demo products stocked");
   return added;
 }

@@ -1,9 +1,8 @@
 // The demo voucher of `npm start` (USER_DEMO_VOUCHER=true): a fixed, readable code the README names, granting
 // uploadMusic, so a newcomer can upload without an admin. Made when no voucher has its code; a voucher is redeemed
 // once and never deleted, so a restart neither duplicates it nor brings back one that was redeemed or revoked.
-import { UniqueConstraintViolationException } from "@mikro-orm/core";
 import type { EntityManager } from "@mikro-orm/postgresql";
-import { DEMO_ACCOUNT } from "@tt/kit";
+import { DEMO_ACCOUNT, seedOnce } from "@tt/kit";
 import type { Logger } from "pino";
 import { Voucher } from "./voucher.entity.ts";
 
@@ -11,10 +10,11 @@ export const DEMO_VOUCHER_CODE = "DEMO-UPLOAD";
 
 /** Makes the demo voucher unless its code exists; answers whether it made it. */
 export async function seedDemoVoucher(em: EntityManager, logger: Logger): Promise<boolean> {
-  try {
-    const made = await em.fork().transactional(async (tem) => {
-      if ((await tem.count(Voucher, { code: DEMO_VOUCHER_CODE })) > 0) return false;
-      tem.create(Voucher, {
+  const made = await seedOnce(
+    em,
+    async (em) => (await em.count(Voucher, { code: DEMO_VOUCHER_CODE })) > 0,
+    (em) => {
+      em.create(Voucher, {
         code: DEMO_VOUCHER_CODE,
         status: "PENDING",
         capabilities: ["uploadMusic"],
@@ -26,13 +26,9 @@ export async function seedDemoVoucher(em: EntityManager, logger: Logger): Promis
         redeemedAt: null,
         revokedAt: null,
       });
-      return true;
-    });
-    if (made) logger.info({ code: DEMO_VOUCHER_CODE }, "demo voucher made: redeem it to upload music");
-    return made;
-  } catch (err) {
-    // Another replica made it at the same moment: that one stands.
-    if (err instanceof UniqueConstraintViolationException) return false;
-    throw err;
-  }
+      return 1;
+    },
+  );
+  if (made > 0) logger.info({ code: DEMO_VOUCHER_CODE }, "demo voucher made: redeem it to upload music");
+  return made > 0;
 }
