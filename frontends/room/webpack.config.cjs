@@ -5,5 +5,5 @@ module.exports = createWebpackConfig({
   name: "room",
   title: "Turntable · Rooms",
   port: 3001,
-  exposes: { "./App": "./src/App.tsx" },
+  exposes: { "./App": "./src/App.tsx", "./LiveNow": "./src/LiveNow.tsx" },
 });

@@ -48,6 +48,26 @@ describe("room remote", () => {
     expect(screen.getByRole("link", { name: "Jazz Cellar" }).getAttribute("href")).toBe("/room/r/jazz-cellar");
   });
 
+  it("shows each live room's listeners, song and DJs by name on its card", async () => {
+    service.addRoom("Jazz Cellar");
+    const bunker = service.addRoom("Techno Bunker", OWNER_UUID);
+    service.listeners.set(bunker.uuid, [OWNER_UUID, OTHER_UUID, FRIEND_UUID]);
+    service.booths.set(bunker.uuid, {
+      djs: [OWNER_UUID, OTHER_UUID],
+      song: { trackName: "Strobe", artistName: "deadmau5" },
+    });
+    renderWithKit(<App />, kitFor(service));
+    const list = await screen.findByRole("list", { name: "Public rooms" });
+    const card = within(list).getByRole("link", { name: "Techno Bunker" }).closest("li")!;
+    expect(await within(card).findByText("Playing Strobe by deadmau5")).toBeTruthy();
+    expect(within(card).getByText(/3 listeners/)).toBeTruthy();
+    await waitFor(() => expect(within(card).getByText("On the decks: Olivia, Oscar")).toBeTruthy());
+    expect(within(card).getByText("Live")).toBeTruthy();
+    // A room nobody is in shows no live lines.
+    const quiet = within(list).getByRole("link", { name: "Jazz Cellar" }).closest("li")!;
+    expect(within(quiet).queryByText(/listeners|Playing/)).toBeNull();
+  });
+
   it("asks a guest to sign in for their own rooms, and shows a user's rooms", async () => {
     service.addRoom("Mine", OTHER_UUID);
     service.addRoom("Not mine", OWNER_UUID);

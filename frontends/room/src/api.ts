@@ -50,6 +50,8 @@ export const roomKeys = {
   all: ["rooms"] as const,
   list: (kind: string, search: string, offset: number) => ["rooms", "list", kind, search, offset] as const,
   room: (id: string) => ["rooms", "room", id] as const,
+  /** The live stage of rooms (the directory's page, or the busiest rooms when none are named). */
+  live: (roomUuids: readonly string[]) => ["rooms", "live-rooms", ...roomUuids] as const,
   join: (id: string) => ["rooms", "join", id] as const,
   myRoles: (roomId: string, userId: string) => ["rooms", "myRoles", roomId, userId] as const,
   roles: (roomId: string, offset: number) => ["rooms", "roles", roomId, offset] as const,

@@ -30,16 +30,19 @@ function subscribe(onChange: () => void): () => void {
 
 const snapshot = () => window.location.pathname + window.location.search;
 
-/** The full URL for an in-app path ("/search" → "/crates/search" inside the shell). */
-export function hrefOf(to: string): string {
-  const base = basePath(window.location.pathname);
+/**
+ * The full URL for an in-app path ("/r/lobby" → "/room/r/lobby" inside the shell). `base` is where the app is
+ * mounted; by default read from the current page (a part of the app shown on another shell page, such as the home
+ * page's live rooms, passes SHELL_MOUNT).
+ */
+export function hrefOf(to: string, base = basePath(window.location.pathname)): string {
   return `${base}${to === "/" && base ? "" : to}`;
 }
 
-export function navigate(to: string): void {
+export function navigate(to: string, base?: string): void {
   const previous = window.history.state as { idx?: unknown } | null;
   const idx = typeof previous?.idx === "number" ? previous.idx + 1 : 0;
-  window.history.pushState({ usr: null, key: Math.random().toString(36).slice(2, 10), idx }, "", hrefOf(to));
+  window.history.pushState({ usr: null, key: Math.random().toString(36).slice(2, 10), idx }, "", hrefOf(to, base));
   window.dispatchEvent(new PopStateEvent("popstate", { state: window.history.state }));
 }
 
@@ -66,13 +69,18 @@ export function useReplaceSearch(): (params: Record<string, string>) => void {
   }, []);
 }
 
-export function Link({ to, onClick, ...props }: AnchorHTMLAttributes<HTMLAnchorElement> & { to: string }) {
+export function Link({
+  to,
+  base,
+  onClick,
+  ...props
+}: AnchorHTMLAttributes<HTMLAnchorElement> & { to: string; base?: string | undefined }) {
   const follow = (event: MouseEvent<HTMLAnchorElement>) => {
     onClick?.(event);
     if (event.defaultPrevented || event.button !== 0) return;
     if (event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
     event.preventDefault();
-    navigate(to);
+    navigate(to, base);
   };
-  return <a {...props} href={hrefOf(to)} onClick={follow} />;
+  return <a {...props} href={hrefOf(to, base)} onClick={follow} />;
 }

@@ -2,10 +2,11 @@ import { useQuery } from "@tanstack/react-query";
 import { useAnalytics, useSession } from "@tt/web-kit";
 import { Button, buttonClass, EmptyState, Input, Tab, TabList, TabPanel, Tabs } from "@tt/web-kit/ui";
 import { History, LogIn, Plus, Radio, Search, SearchX, Sparkles } from "lucide-react";
-import { useEffect, useRef, useState, type ReactNode } from "react";
+import { useEffect, useMemo, useRef, useState, type ReactNode } from "react";
 import { ROOM_PAGE_SIZE, roomKeys, useRoomClient, type Room } from "../api.ts";
 import { Link } from "../lib/router.tsx";
 import { CardGridSkeleton, ErrorText, Pager, useRoomT } from "../lib/ui.tsx";
+import { useDjPeople, useLiveRooms } from "../live-rooms.tsx";
 import { RoomCard } from "./RoomCard.tsx";
 
 type Kind = "public" | "promoted" | "mine" | "recent";
@@ -41,6 +42,11 @@ export function DirectoryScreen() {
     },
   });
   useHomeRoomsLoaded(kind, query.isSuccess ? query.data : undefined);
+  // The cards' listeners, song and DJs come from the live stage, refreshed while the page is open.
+  const uuids = useMemo(() => (query.data?.rooms ?? []).map((room) => room.uuid), [query.data]);
+  const live = useLiveRooms(uuids);
+  const liveOf = useMemo(() => new Map((live.data ?? []).map((r) => [r.room?.uuid ?? "", r])), [live.data]);
+  const people = useDjPeople(live.data);
   const choose = (next: string) => {
     setKind(next as Kind);
     setOffset(0);
@@ -73,7 +79,7 @@ export function DirectoryScreen() {
       <>
         <ul className="tt-room-grid" aria-label={t(`directory.${kind}`)} aria-busy={query.isFetching || undefined}>
           {data.rooms.map((room) => (
-            <RoomCard key={room.uuid} room={room} from={kind} />
+            <RoomCard key={room.uuid} room={room} live={liveOf.get(room.uuid)} people={people} from={kind} />
           ))}
         </ul>
         <Pager offset={offset} limit={ROOM_PAGE_SIZE} total={data.total} onOffset={setOffset} />

@@ -18,6 +18,7 @@ import {
 import type { Room } from "../api.ts";
 import { Link } from "../lib/router.tsx";
 import { useRoomT } from "../lib/ui.tsx";
+import { listenersOf, LiveLines, type DjPeople, type LiveRoom } from "../live-rooms.tsx";
 
 /** The mark of each room design on its card's cover (the venue itself is drawn in the live room). */
 const DESIGN_ICONS: Record<string, LucideIcon> = {
@@ -69,12 +70,33 @@ export function RoomCover({ room }: { room: Pick<Room, "design" | "posterUrl"> }
   );
 }
 
+/** What a card shows of a room (the room service's Room, or the live stage's copy of it on the home page). */
+export type CardRoom = Pick<
+  Room,
+  "uuid" | "slug" | "name" | "design" | "posterUrl" | "type" | "isLive" | "promoted"
+> & {
+  description?: string;
+};
+
 /**
  * One room of a list, a card: cover, live / private / promoted marks, name (the link, which covers the card), design
- * and description; the listener count shows only when the live stage reports one. Opening it (which joins the room)
- * is a room action, with the list it was opened from.
+ * and description; with the room's live stage, its listeners, the song playing and the DJs. Opening it (which joins
+ * the room) is a room action, with the list it was opened from. `base` is where the room app is mounted when the card
+ * is shown on another page of the shell (the home page).
  */
-export function RoomCard({ room, listeners, from }: { room: Room; listeners?: number | undefined; from?: string }) {
+export function RoomCard({
+  room,
+  live,
+  people,
+  from,
+  base,
+}: {
+  room: CardRoom;
+  live?: LiveRoom | undefined;
+  people?: DjPeople | undefined;
+  from?: string;
+  base?: string;
+}) {
   const { t } = useRoomT();
   const name = useNames();
   const analytics = useAnalytics();
@@ -83,7 +105,7 @@ export function RoomCard({ room, listeners, from }: { room: Room; listeners?: nu
       <Card interactive className="tt-room-card">
         <RoomCover room={room} />
         <div className="tt-room-card__marks">
-          {room.isLive && (
+          {(room.isLive || live?.play) && (
             <Badge tone="live" className="tt-room-live">
               <span className="tt-room-live__dot" aria-hidden="true" />
               {t("directory.live")}
@@ -100,6 +122,7 @@ export function RoomCard({ room, listeners, from }: { room: Room; listeners?: nu
           <Link
             className="tt-room-card__link"
             to={`/r/${encodeURIComponent(room.slug || room.uuid)}`}
+            base={base}
             onClick={() => analytics.track("room-action", { action: "join", roomUuid: room.uuid, from: from ?? "" })}
           >
             {room.name}
@@ -107,8 +130,9 @@ export function RoomCard({ room, listeners, from }: { room: Room; listeners?: nu
         </h3>
         <p className="tt-room-card__meta">
           {name("design", room.design)}
-          {listeners !== undefined && <> · {t("directory.listeners", { count: listeners })}</>}
+          {live && <> · {t("directory.listeners", { count: listenersOf(live) })}</>}
         </p>
+        {live && people && <LiveLines live={live} people={people} />}
         {room.description && <p className="tt-room-card__description">{room.description}</p>}
       </Card>
     </li>

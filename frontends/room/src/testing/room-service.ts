@@ -38,6 +38,8 @@ export interface TestRoomService {
   listeners: Map<string, string[]>;
   /** Each user's friends (user uuid → user uuids), both ways. */
   friends: Map<string, string[]>;
+  /** The booth of each live room (room uuid → its DJs and the song playing), as the live stage answers it. */
+  booths: Map<string, { djs: string[]; song?: { trackName: string; artistName: string } }>;
 }
 
 let counter = 0;
@@ -58,6 +60,7 @@ export function createTestRoomService(): TestRoomService {
   const calls: string[] = [];
   const listeners = new Map<string, string[]>();
   const friends = new Map<string, string[]>();
+  const booths = new Map<string, { djs: string[]; song?: { trackName: string; artistName: string } }>();
   const communities: Array<{ community: Community; rooms: string[]; members: string[] }> = [];
   const addCommunity = (name: string, roomIds: string[], members: string[] = []) => {
     const community = create(CommunitySchema, { id: uuid(), name, slug: slugOf(name), memberCount: members.length });
@@ -336,6 +339,22 @@ export function createTestRoomService(): TestRoomService {
     });
     router.service(AdminService, {});
     router.service(StageService, {
+      listLiveRooms: ({ roomUuids, limit }) => {
+        enter("ListLiveRooms");
+        const liveOnes = rooms
+          .filter((r) => r.type === "PUBLIC" && (listeners.has(r.uuid) || booths.get(r.uuid)?.song))
+          .map((r) => {
+            const booth = booths.get(r.uuid);
+            return {
+              room: { uuid: r.uuid, slug: r.slug, name: r.name, type: r.type, design: r.design },
+              listeners: { users: listeners.get(r.uuid)?.length ?? 0, guests: 0 },
+              djUuids: booth?.djs ?? [],
+              ...(booth?.song ? { play: { song: booth.song, djUuid: booth.djs[0] ?? "" } } : {}),
+            };
+          });
+        if (roomUuids.length > 0) return { rooms: liveOnes.filter((r) => roomUuids.includes(r.room.uuid)) };
+        return { rooms: liveOnes.sort((a, b) => b.listeners.users - a.listeners.users).slice(0, limit || 12) };
+      },
       listListeners: ({ room, limit, offset }) => {
         const users = listeners.get(find(room).uuid) ?? [];
         return {
@@ -353,5 +372,5 @@ export function createTestRoomService(): TestRoomService {
     router.service(DjFanService, { listMyFollowedDjs: () => ({ djFans: [], total: 0 }) });
   };
   const membersOf = (id: string) => communities.find((c) => c.community.id === id)?.members ?? [];
-  return { routes, rooms, grants, calls, addRoom, addCommunity, membersOf, listeners, friends };
+  return { routes, rooms, grants, calls, addRoom, addCommunity, membersOf, listeners, friends, booths };
 }

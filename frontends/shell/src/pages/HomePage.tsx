@@ -1,5 +1,6 @@
 import { useAppTranslation, useSession } from "@tt/web-kit";
 import { Headphones, ListMusic, ThumbsUp } from "lucide-react";
+import { RemoteOutlet } from "../remotes/RemoteOutlet.tsx";
 import { Link } from "../router.tsx";
 import { SHELL_NAMESPACE, shellTranslations } from "../locales.ts";
 import { isNewAccount } from "./welcome.ts";
@@ -102,6 +103,8 @@ export function HomePage() {
         </div>
         <HeroArt />
       </section>
+      {/* The busiest live rooms and a way into the first, from the room remote (loaded after the page shows). */}
+      <RemoteOutlet name="room" exposed="LiveNow" title={t("nav.room")} />
       <section className="tt-home-features" aria-labelledby="home-features-title">
         <h2 id="home-features-title" className="tt-visually-hidden">
           {t("home.features.title")}

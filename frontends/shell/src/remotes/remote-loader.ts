@@ -28,7 +28,8 @@ export interface LoadOptions {
 const wait = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 /**
- * The retry layer: a remote whose server hiccups (a deploy in progress, a dropped connection) gets a few
+ * The retry layer, for one exposed component of a remote (its `App` by default; the room remote also exposes
+ * `LiveNow` for the home page): a remote whose server hiccups (a deploy in progress, a dropped connection) gets a few
  * more tries with back-off before the boundary shows the fallback. Each retry registers the remote again
  * with force, because the runtime caches the failed container.
  */
@@ -36,6 +37,7 @@ export async function loadRemoteApp(
   runtime: FederationRuntime,
   remote: RemoteEntry,
   { attempts = 3, backoff = (retry) => 250 * 2 ** (retry - 1) }: LoadOptions = {},
+  exposed = "App",
 ): Promise<ComponentType> {
   let lastError: unknown;
   for (let attempt = 0; attempt < attempts; attempt++) {
@@ -44,10 +46,10 @@ export async function loadRemoteApp(
       runtime.register([remote], true);
     }
     try {
-      const module = await runtime.load(`${remote.name}/App`);
+      const module = await runtime.load(`${remote.name}/${exposed}`);
       if (isFailedRemoteModule(module)) throw new RemoteUnavailableError(remote.name, { cause: module });
-      const app = (module as { App?: unknown } | null | undefined)?.App;
-      if (typeof app !== "function") throw new RemoteUnavailableError(remote.name, { cause: "no App export" });
+      const app = (module as Record<string, unknown> | null | undefined)?.[exposed];
+      if (typeof app !== "function") throw new RemoteUnavailableError(remote.name, { cause: `no ${exposed} export` });
       return app as ComponentType;
     } catch (error) {
       lastError = error;

@@ -8,11 +8,15 @@ import { callIdentity, checkLimit, checkUuid, directStream } from "@tt/kit";
 import type { StageService } from "@tt/proto/tt/social/v1/stage_service_pb";
 import type { SocialContext } from "../context.ts";
 import { canDj, canModerate } from "../modules/stage/domain.ts";
+import { cachedScan, isListedLive, liveRoomOf, rankLiveRooms } from "../modules/stage/live-rooms.ts";
 
 const LISTENERS_PAGE = 50;
 const LISTENERS_MAX = 200;
 /** The most rooms ListUserRooms answers (a person is rarely in more than a few at once). */
 const USER_ROOMS_MAX = 20;
+const LIVE_ROOMS_DEFAULT = 12;
+const LIVE_ROOMS_MAX = 50;
+const LIVE_ROOMS_ASKED_MAX = 100;
 
 /** The signed-in caller (user or bot); guests may not act on the stage. */
 function actor(ctx: HandlerContext): string {
@@ -27,6 +31,7 @@ function actor(ctx: HandlerContext): string {
 export function stageRoutes(svc: SocialContext): ServiceImpl<typeof StageService> {
   const runtime = svc.stage;
   const room = (ref: string, ctx: HandlerContext) => runtime.resolveRoom(ref, ctx.signal);
+  const allStages = cachedScan(() => runtime.store.all());
 
   const moderator = async (roomUuid: string, user: string, ctx: HandlerContext) => {
     if (!canModerate(await runtime.rolesOf(roomUuid, user, ctx.signal))) {
@@ -179,6 +184,23 @@ export function stageRoutes(svc: SocialContext): ServiceImpl<typeof StageService
         });
       }
       return { rooms };
+    },
+
+    async listLiveRooms(req) {
+      if (req.roomUuids.length > LIVE_ROOMS_ASKED_MAX) {
+        throw new ConnectError(`roomUuids must hold at most ${LIVE_ROOMS_ASKED_MAX} rooms`, Code.InvalidArgument);
+      }
+      if (req.roomUuids.length === 0) {
+        return { rooms: rankLiveRooms(await allStages(), checkLimit(req.limit, LIVE_ROOMS_DEFAULT, LIVE_ROOMS_MAX)) };
+      }
+      const uuids = [...new Set(req.roomUuids.map((u, i) => checkUuid(u, `roomUuids[${i}]`).toLowerCase()))];
+      const stages = await Promise.all(uuids.map(async (uuid) => (await runtime.store.read(uuid))?.stage));
+      return {
+        rooms: stages
+          .filter((stage) => stage !== undefined)
+          .filter(isListedLive)
+          .map(liveRoomOf),
+      };
     },
 
     getClock(req) {

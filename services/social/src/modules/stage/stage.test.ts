@@ -489,6 +489,52 @@ describe("the live stage", () => {
     ]);
   });
 
+  it("lists the public rooms live now with their listeners, DJs and song, never a private one", async () => {
+    const owner = await account();
+    const rooms = h.client(RoomService, { token: owner.token });
+    const open = (await rooms.createRoom({ name: `Live ${randomUUID()}` })).room!;
+    const hidden = (await rooms.createRoom({ name: `Hidden ${randomUUID()}`, type: "PRIVATE" })).room!;
+    const guest = await h.tokens.guest();
+    const live = h.client(StageService, { token: guest });
+    const asked = async () => (await live.listLiveRooms({ roomUuids: [open.uuid, hidden.uuid] })).rooms;
+    expect(await asked()).toEqual([]);
+
+    await queueSongs(owner.token, [600]);
+    const inOpen = watch(owner.token, open.uuid);
+    const inHidden = watch(owner.token, hidden.uuid);
+    await inOpen.until((s) => (s.listeners?.users ?? 0) === 1);
+    await inHidden.until((s) => (s.listeners?.users ?? 0) === 1);
+    await h.client(StageService, { token: owner.token }).takeSeat({ room: open.uuid });
+    await inOpen.until((s) => s.play !== undefined);
+
+    const [only, ...rest] = await asked();
+    expect(rest).toEqual([]);
+    expect(only!.room).toMatchObject({ uuid: open.uuid, slug: open.slug, name: open.name });
+    expect(only!.listeners).toMatchObject({ users: 1, guests: 0 });
+    expect(only!.djUuids).toEqual([owner.uuid]);
+    expect(only!.play?.song?.artistName).toBe("Stage Test");
+    // The whole list is a scan made at most every few seconds: the room shows once the scan is that recent.
+    await expect
+      .poll(async () => (await live.listLiveRooms({})).rooms.map((r) => r.room!.uuid), {
+        timeout: 15_000,
+        interval: 250,
+      })
+      .toContain(open.uuid);
+    expect((await live.listLiveRooms({ limit: 50 })).rooms.map((r) => r.room!.uuid)).not.toContain(hidden.uuid);
+
+    inOpen.close();
+    inHidden.close();
+    await Promise.all([inOpen.done, inHidden.done]);
+    expect(await codeOf(live.listLiveRooms({ limit: 51 }))).toEqual([
+      Code.InvalidArgument,
+      expect.stringContaining("limit"),
+    ]);
+    expect(await codeOf(live.listLiveRooms({ roomUuids: ["nobody"] }))).toEqual([
+      Code.InvalidArgument,
+      expect.stringContaining("roomUuids"),
+    ]);
+  });
+
   it("answers the clock and refuses unknown rooms", async () => {
     const res = await h.client(StageService).getClock({ clientTime: timestampFromDate(new Date()) });
     expect(res.receiveTime).toBeDefined();

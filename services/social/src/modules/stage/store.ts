@@ -79,6 +79,12 @@ export class StageStore {
     throw new ConnectError("The stage is busy, try again", Code.Unavailable);
   }
 
+  /** Every room's stage (a scan of the bucket: the live-rooms list reads it at most once every few seconds). */
+  async all(): Promise<Stage[]> {
+    const stages = await Promise.all((await this.kv.keys()).map(async (key) => (await this.read(key))?.stage));
+    return stages.filter((stage) => stage !== undefined);
+  }
+
   /** Removes a room's stage (the room was deleted). */
   async remove(roomUuid: string): Promise<void> {
     await this.kv.delete(roomUuid);
