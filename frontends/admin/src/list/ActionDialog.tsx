@@ -12,6 +12,7 @@ import {
   type ActionValues,
   type FormValue,
 } from "./fields.ts";
+import { RoomPicker, UserPicker } from "./pickers.tsx";
 
 export interface ActionDialogProps {
   title: string;
@@ -149,6 +150,9 @@ function FormField({ field, form }: { field: ActionField; form: ActionForm }) {
       );
     case "multi":
       return <MultiField field={field} form={form} error={error} />;
+    case "user":
+    case "room":
+      return <PickerField field={field} form={form} error={error} />;
     case "textarea":
       return (
         <Field label={field.label} hint={field.hint} error={error}>
@@ -169,6 +173,23 @@ function FormField({ field, form }: { field: ActionField; form: ActionForm }) {
         />
       );
   }
+}
+
+/** A person or a room, chosen from what the services find for the typed words (list/pickers.tsx). */
+function PickerField({ field, form, error }: { field: ActionField; form: ActionForm; error: string | undefined }) {
+  const Picker = field.type === "room" ? RoomPicker : UserPicker;
+  const value = form.watch(field.name);
+  return (
+    <Field label={field.label} hint={field.hint} error={error}>
+      <Picker
+        value={typeof value === "string" ? value : ""}
+        onValueChange={(next) =>
+          form.setValue(field.name, next, { shouldDirty: true, shouldValidate: form.formState.isSubmitted })
+        }
+        listLabel={field.label}
+      />
+    </Field>
+  );
 }
 
 /** Several fixed values (capabilities, badges): a group of checkboxes under the field's label. */

@@ -9,9 +9,11 @@ export interface ActionField {
   /**
    * text, a textarea, a whole number, an amount of money (typed "4.99", sent as cents), a local date-time, one
    * fixed value (`options`, a picker), several fixed values (`options`, checkboxes), a yes/no checkbox, or an image
-   * file (the run function receives it among its files, not its values; never required).
+   * file (the run function receives it among its files, not its values; never required), a person or a room (a
+   * picker searching by nickname or e-mail, or by name; the value is the chosen one's uuid).
    */
-  type?: "text" | "textarea" | "number" | "money" | "datetime" | "select" | "multi" | "checkbox" | "image";
+  type?:
+    "text" | "textarea" | "number" | "money" | "datetime" | "select" | "multi" | "checkbox" | "image" | "user" | "room";
   required?: boolean;
   /** As the run function receives it: checkboxes "true"/"false", several values comma-separated, money in cents. */
   initial?: string;

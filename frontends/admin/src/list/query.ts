@@ -60,7 +60,8 @@ export function buildQuery(state: ListState, filters: readonly FilterSpec[], pag
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 /** Matches no user: the uuid list of a search that found nobody. */
-const NOBODY = "00000000-0000-0000-0000-000000000000";
+/** The uuid a user filter is sent as when its words find nobody (so the list is empty). */
+export const NOBODY = "00000000-0000-0000-0000-000000000000";
 
 /**
  * The query with each "user" filter's words (a nickname or an e-mail, or part of one) replaced by the uuids of the

@@ -60,7 +60,7 @@ export default function CommunitiesScreen() {
             { name: "name", label: t("col_name"), required: true },
             { name: "slug", label: t("field_slugFromName") },
             { name: "description", label: t("field_description"), type: "textarea" },
-            { name: "ownerId", label: t("field_ownerOptional") },
+            { name: "ownerId", label: t("field_ownerOptional"), type: "user" },
           ],
           run: (v) =>
             communities.adminCreateCommunity({
@@ -98,7 +98,7 @@ export default function CommunitiesScreen() {
             { name: "name", label: t("col_name"), required: true, initial: c.name },
             { name: "slug", label: t("col_slug"), required: true, initial: c.slug },
             { name: "description", label: t("field_description"), type: "textarea", initial: c.description },
-            { name: "ownerId", label: t("field_ownerOptional"), initial: c.ownerId },
+            { name: "ownerId", label: t("field_ownerOptional"), type: "user", initial: c.ownerId },
           ],
           run: (c, v) =>
             communities.adminUpdateCommunity({

@@ -41,7 +41,7 @@ export default function EventsScreen() {
             { name: "name", label: t("col_name"), required: true },
             { name: "slug", label: t("field_slugFromName") },
             { name: "description", label: t("field_description"), type: "textarea" },
-            { name: "roomId", label: t("field_roomOptional") },
+            { name: "roomId", label: t("field_roomOptional"), type: "room" },
             { name: "startsAt", label: t("col_starts"), type: "datetime", required: true },
             { name: "endsAt", label: t("col_ends"), type: "datetime", required: true },
           ],
@@ -70,7 +70,7 @@ export default function EventsScreen() {
             { name: "name", label: t("col_name"), required: true, initial: e.name },
             { name: "slug", label: t("col_slug"), required: true, initial: e.slug },
             { name: "description", label: t("field_description"), type: "textarea", initial: e.description },
-            { name: "roomId", label: t("field_roomOptional"), initial: e.roomId },
+            { name: "roomId", label: t("field_roomOptional"), type: "room", initial: e.roomId },
             {
               name: "startsAt",
               label: t("col_starts"),

@@ -8,6 +8,7 @@ import { Badge, Button, ErrorMessage, Field, Input, Spinner, type BadgeTone } fr
 import { PackagePlus, Pencil, Trash } from "lucide-react";
 import { useId, useMemo, useState, type FormEvent } from "react";
 import { ResourceList, type ResourceDescription } from "../list/ResourceList.tsx";
+import { NOBODY } from "../list/query.ts";
 import { wireNamesOf } from "../list/wire.ts";
 import { UserRef } from "./refs.tsx";
 import { intOfInput, isoOf, offsetOf, offsetPage, useAdminFormat, useOptions } from "./format.ts";
@@ -230,10 +231,12 @@ export default function PaymentsScreen() {
         { field: "currentPeriodEnd", label: t("col_ends"), render: (s) => date(s.currentPeriodEnd) },
         { field: "createdAt", label: t("col_created"), render: (s) => date(s.createdAt) },
       ],
-      // The payment service lists subscriptions per user: the user filter is required.
-      filters: [{ id: "user", field: "userUuid", op: "$eq", label: t("col_user") }],
+      // The payment service lists subscriptions per user: the user filter (a nickname, an e-mail or part of one)
+      // is required, and the first user it finds is shown.
+      filters: [{ id: "user", field: "userUuid", op: "$eq", label: t("col_user"), type: "user" }],
       list: async (query) => {
-        const user = (query.filter ?? []).find((f) => f.startsWith("userUuid||"))?.split("||")[2];
+        const found = (query.filter ?? []).find((f) => f.startsWith("userUuid||"))?.split("||")[2] ?? "";
+        const user = found.split(",").find((uuid) => uuid !== NOBODY);
         const { offset, limit } = offsetOf(query);
         if (!user) return { rows: [], total: 0, pageCount: 0 };
         const answer = await subscriptions.listUserSubscriptions({ id: user, offset, limit });

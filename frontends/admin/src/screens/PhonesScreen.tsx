@@ -66,7 +66,7 @@ export default function PhonesScreen() {
               hint: t("phoneHint"),
               pattern: { test: /^\+[\d\s().-]{6,24}$/, message: t("phoneHint") },
             },
-            { name: "userUuid", label: t("field_userUuid") },
+            { name: "userUuid", label: t("field_userUuid"), type: "user" },
             { name: "note", label: t("field_note") },
           ],
           run: (v) =>

@@ -102,7 +102,7 @@ export default function RoomsScreen() {
               required: true,
               initial: String(r.numberOfDjs),
             },
-            { name: "ownerUuid", label: t("col_owner"), required: true, initial: r.ownerUuid },
+            { name: "ownerUuid", label: t("col_owner"), type: "user", required: true, initial: r.ownerUuid },
             { name: "isLive", label: t("col_live"), type: "checkbox", initial: String(r.isLive) },
             { name: "promoted", label: t("field_promoted"), type: "checkbox", initial: String(r.promoted) },
           ],
@@ -118,7 +118,7 @@ export default function RoomsScreen() {
               ...(v.design ? { design: v.design } : {}),
               ...(v.djType ? { djType: v.djType } : {}),
               ...(numberOfDjs !== undefined ? { numberOfDjs } : {}),
-              // A new owner only when it changed (the field takes a uuid).
+              // A new owner only when it changed.
               ...(v.ownerUuid?.trim() && v.ownerUuid.trim() !== r.ownerUuid ? { ownerUuid: v.ownerUuid.trim() } : {}),
             });
           },

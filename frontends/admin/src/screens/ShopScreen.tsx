@@ -181,18 +181,21 @@ export default function ShopScreen() {
           id: "grant",
           label: t("action_grant"),
           icon: <Coins />,
-          question: t("confirm_grant"),
+          question: t("confirm_grantUser"),
           fields: [
-            { name: "accountId", label: t("field_accountId"), required: true },
+            { name: "userUuid", label: t("field_tokenUser"), type: "user", required: true },
             { name: "tokens", label: t("field_tokens"), type: "number", required: true },
             { name: "reason", label: t("field_reason"), required: true },
           ],
-          run: (v) =>
-            tokens.grantTokens({
-              accountId: v.accountId?.trim() ?? "",
+          // The account by the user, as the users list's grant does (a user without one: the server's 404 message).
+          run: async (v) => {
+            const { account } = await tokens.getUserTokenAccount({ userUuid: v.userUuid ?? "" });
+            return tokens.grantTokens({
+              accountId: account?.id ?? "",
               tokens: intOfInput(v.tokens) ?? 0,
               reason: v.reason ?? "",
-            }),
+            });
+          },
         },
       ],
       actions: [

@@ -26,6 +26,8 @@ import { AdminService as RoomAdminService } from "@tt/proto/tt/room/v1/admin_ser
 import { CommunitySchema, CommunityService, type Community } from "@tt/proto/tt/room/v1/community_service_pb";
 import { EventSchema, EventService, type Event } from "@tt/proto/tt/room/v1/event_service_pb";
 import { RoomSchema, type Room } from "@tt/proto/tt/room/v1/room_pb";
+import { AdminService as UserAdminService } from "@tt/proto/tt/user/v1/admin_service_pb";
+import { ProfileService } from "@tt/proto/tt/user/v1/profile_service_pb";
 import { createTestKit, renderWithKit } from "@tt/web-kit/testing";
 import { describe, expect, it } from "vitest";
 import AvatarsScreen from "./AvatarsScreen.tsx";
@@ -443,6 +445,64 @@ describe("admin create and edit forms", { timeout: 90_000 }, () => {
     expect(rooms[0]).toMatchObject({ type: "PRIVATE", numberOfDjs: 5, promoted: true });
     // The owner did not change, so no new owner was sent.
     expect(sent.every((req) => (req as { ownerUuid?: string }).ownerUuid === undefined)).toBe(true);
+  });
+
+  it("hands a room to a new owner found by nickname or e-mail, never by a typed uuid", async () => {
+    const user = userEvent.setup();
+    const owner = uuid();
+    const next = uuid();
+    const people: Record<string, [nickname: string, email: string]> = {
+      [owner]: ["Olivia", "olivia@example.com"],
+      [next]: ["Nina", "nina@example.com"],
+    };
+    const rooms: Room[] = [
+      create(RoomSchema, {
+        uuid: uuid(),
+        slug: "jazz",
+        name: "Jazz",
+        type: "PUBLIC",
+        design: "CLUB",
+        djType: "EVERYONE",
+        numberOfDjs: 3,
+        ownerUuid: owner,
+      }),
+    ];
+    const sent: (string | undefined)[] = [];
+    const kit = adminKit((router) => {
+      router.service(RoomAdminService, {
+        adminListRooms: () => page(rooms),
+        adminUpdateRoom: (req) => {
+          sent.push(req.ownerUuid);
+          return { room: rooms[0]! };
+        },
+      });
+      router.service(UserAdminService, {
+        adminListUsers: ({ query }) => {
+          const [field, , words = ""] = query!.filter[0]!.split("||");
+          const found = Object.entries(people).filter(([, [nickname, email]]) =>
+            (field === "nickname" ? nickname : email).toLowerCase().includes(words.toLowerCase()),
+          );
+          return page(found.map(([uuid, [, email]]) => ({ uuid, email })));
+        },
+      });
+      router.service(ProfileService, {
+        getProfiles: ({ users }) => ({ profiles: users.map((uuid) => ({ uuid, nickname: people[uuid]![0] })) }),
+      });
+    });
+    renderWithKit(<RoomsScreen />, kit);
+    await screen.findByRole("table", { name: "1 Rooms" });
+    await rowAction(user, "Jazz", "Edit");
+    const dialog = await screen.findByRole("dialog", { name: "Edit Jazz" });
+    const picker = within(dialog).getByLabelText<HTMLInputElement>("Owner");
+    // The current owner shows by nickname.
+    await waitFor(() => expect(picker.value).toBe("Olivia"));
+    await user.clear(picker);
+    await user.type(picker, "nina@");
+    await user.click(await screen.findByRole("option", { name: /Nina · nina@example\.com/ }));
+    expect(picker.value).toBe("Nina · nina@example.com");
+    await user.click(within(dialog).getByRole("button", { name: "Save changes" }));
+    await closedWith("Done: Edit · Jazz");
+    expect(sent).toEqual([next]);
   });
 
   it("creates a community with a slug made from its name, and edits its description", async () => {

@@ -11,7 +11,11 @@ import { ModerationService } from "@tt/proto/tt/user/v1/moderation_service_pb";
 import { ContactService, DevOutboxMessageSchema } from "@tt/proto/tt/user/v1/contact_service_pb";
 import { createTestKit, renderWithKit } from "@tt/web-kit/testing";
 import { describe, expect, it } from "vitest";
+import { ProductService } from "@tt/proto/tt/payment/v1/product_service_pb";
+import { SubscriptionService } from "@tt/proto/tt/payment/v1/subscription_service_pb";
+import { AdminService as UserAdminService } from "@tt/proto/tt/user/v1/admin_service_pb";
 import OutboxScreen from "./OutboxScreen.tsx";
+import PaymentsScreen from "./PaymentsScreen.tsx";
 import VouchersScreen from "./VouchersScreen.tsx";
 
 function adminKit(routes: (router: ConnectRouter) => void) {
@@ -86,5 +90,32 @@ describe("whole lists", { timeout: 90_000 }, () => {
     await waitFor(() =>
       expect(firstCells(table, 2)).toEqual(["alice@example.com", "bob@example.com", "carol@example.com"]),
     );
+  });
+
+  it("finds a user's subscriptions by their nickname, not their uuid", async () => {
+    const user = userEvent.setup();
+    const nina = "00000000-0000-4000-8000-0000000000aa";
+    const asked: string[] = [];
+    const kit = adminKit((router) => {
+      router.service(ProductService, { listProducts: () => ({ products: [] }) });
+      router.service(UserAdminService, {
+        adminListUsers: ({ query }) => {
+          const found = query!.filter[0]!.endsWith("||nina") ? [{ uuid: nina }] : [];
+          return { data: found, total: found.length, count: found.length, page: 1, pageCount: 1 };
+        },
+      });
+      router.service(SubscriptionService, {
+        listUserSubscriptions: ({ id }) => {
+          asked.push(id);
+          return { subscriptions: [{ id: "s1", userUuid: id, level: "pro", status: "active" }], total: 1 };
+        },
+      });
+    });
+    renderWithKit(<PaymentsScreen />, kit);
+    const filters = (await screen.findAllByRole("form", { name: "Filters" })).at(-1)!;
+    await user.type(within(filters).getByLabelText("User"), "nina");
+    await user.click(within(filters).getByRole("button", { name: "Apply" }));
+    await waitFor(() => expect(asked).toEqual([nina]));
+    expect(await screen.findByRole("table", { name: "1 Subscriptions" })).toBeTruthy();
   });
 });

@@ -72,7 +72,7 @@ function roomLoader(transport: Transport): Load<Room> {
 }
 
 /** A user's public profile by uuid, batched with the other cells of the page. */
-function useUserProfile(uuid: string) {
+export function useUserProfile(uuid: string) {
   const load = profileLoader(useKit().transport);
   return useQuery({
     queryKey: ["adminRef", "user", uuid],
@@ -111,16 +111,21 @@ export function UserRef({ uuid }: { uuid: string }) {
   );
 }
 
-/** A room named by its name instead of its uuid (kept in the tooltip). */
-export function RoomRef({ uuid }: { uuid: string }) {
-  const { t } = useAdminText();
+/** A room by uuid, batched with the other cells of the page. */
+export function useRoom(uuid: string) {
   const load = roomLoader(useKit().transport);
-  const found = useQuery({
+  return useQuery({
     queryKey: ["adminRef", "room", uuid],
     queryFn: () => load(uuid),
     enabled: uuid !== "",
     staleTime: REF_STALE_MS,
   });
+}
+
+/** A room named by its name instead of its uuid (kept in the tooltip). */
+export function RoomRef({ uuid }: { uuid: string }) {
+  const { t } = useAdminText();
+  const found = useRoom(uuid);
   if (!uuid) return <>{t("none")}</>;
   if (found.isPending) return <Skeleton width="6rem" />;
   return (

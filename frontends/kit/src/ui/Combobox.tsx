@@ -34,6 +34,8 @@ export interface ComboboxProps {
   limit?: number;
   /** Told when the list opens (to ask for fresh options) and closes. */
   onOpenChange?: (open: boolean) => void;
+  /** Told what is typed, for options searched by the caller (a server search); they are still filtered by label. */
+  onTextChange?: (text: string) => void;
 }
 
 /**
@@ -58,6 +60,7 @@ export const Combobox = forwardRef<HTMLInputElement, ComboboxProps>(function Com
     listLabel,
     limit = 50,
     onOpenChange,
+    onTextChange,
   },
   ref,
 ) {
@@ -119,6 +122,7 @@ export const Combobox = forwardRef<HTMLInputElement, ComboboxProps>(function Com
             value={text ?? chosen?.label ?? ""}
             onChange={(event) => {
               setText(event.target.value);
+              onTextChange?.(event.target.value);
               // Typing over a choice takes it back: the value is only ever a chosen option.
               if (value) onValueChange("");
               setActive(0);
