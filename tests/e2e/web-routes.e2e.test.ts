@@ -43,6 +43,75 @@ interface Route {
 }
 
 /**
+ * Texts that are the same in English and Spanish: the brand, the language picker's names, words Spanish uses as
+ * they are (DJ, slug, fans, club, festival), the venues' and music providers' proper names, and data (the journey's
+ * names, e-mails, the admin's nickname, web addresses, texts without words).
+ */
+const SAME_IN_BOTH = new Set([
+  "Turntable",
+  "English",
+  "Español",
+  "DJ",
+  "DJs",
+  "Slug",
+  "No",
+  "Fans",
+  "Club",
+  "Festival",
+  "Ferry Building",
+  "Tomorrowland",
+  "Underground",
+  "Stripe",
+  "Discord",
+  "7digital",
+  "Amazon Music",
+  "Apple Music",
+  "Audius",
+  "Deezer",
+  "Napster",
+  "Pandora",
+  "SoundCloud",
+  "Spinrilla",
+  "Spotify",
+  "TIDAL",
+  "YouTube",
+  ADMIN.email.split("@")[0]!,
+]);
+
+function sameInBoth(text: string): boolean {
+  return (
+    SAME_IN_BOTH.has(text) ||
+    !/\p{L}{2}/u.test(text) ||
+    text.includes(STAMP) ||
+    text.includes("@") ||
+    text.startsWith("http") ||
+    /^routes-(listener|friend)/.test(text) ||
+    ["The Checkers", "Every screen, checked"].includes(text)
+  );
+}
+
+/** Every text a person reads or hears on the page: text nodes and the labels, placeholders and titles of elements. */
+function textsOf(page: Page): Promise<string[]> {
+  return page.evaluate(() => {
+    const texts: string[] = [];
+    const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+      // <noscript> is the static page's one language: only a browser without JavaScript shows it.
+      if (node.parentElement?.closest("script, style, svg, noscript")) continue;
+      const text = node.textContent?.trim();
+      if (text) texts.push(text);
+    }
+    for (const element of document.body.querySelectorAll("[aria-label], [placeholder], [title]")) {
+      for (const name of ["aria-label", "placeholder", "title"]) {
+        const text = element.getAttribute(name)?.trim();
+        if (text) texts.push(text);
+      }
+    }
+    return texts;
+  });
+}
+
+/**
  * The requests a screen makes that fail on purpose (the browser logs every 4xx answer as a console error), by
  * route and role; any other console error fails the journey. A `defect` is a fault of the screen, listed here so
  * that the journey can run before it is fixed: remove the entry with the fix.
@@ -220,6 +289,25 @@ class Visit {
     await this.check(route.name);
   }
 
+  /**
+   * Loads the route in English, then in Spanish, and reports every text of the Spanish page (text nodes, labels,
+   * placeholders, titles) that is also on the English one: a text left untranslated. Names, the brand, the
+   * journey's own data and texts without letters are the same in both (SAME_IN_BOTH).
+   */
+  async spanish(route: Route): Promise<void> {
+    const url = new URL(route.path, web.url);
+    url.searchParams.set("lang", "en");
+    await this.page.goto(url.href);
+    await this.rendered(route);
+    const english = new Set(await textsOf(this.page));
+    url.searchParams.set("lang", "es");
+    await this.page.goto(url.href);
+    await this.rendered(route);
+    const left = [...new Set(await textsOf(this.page))].filter((text) => english.has(text) && !sameInBoth(text));
+    if (left.length > 0) this.problems.push(`${route.name} (es): English left: ${left.join(" | ")}`);
+    process.stdout.write(`web-routes es ${route.name.padEnd(40)} ${left.length} English texts\n`);
+  }
+
   /** Checks the screen on display as `name` (a tab or a detail, shown by a click rather than an address). */
   /** A screen reached by acting on the page; `ready` tells when it is shown (a modal dialog hides the page). */
   async screen(name: string, show: () => Promise<unknown>, ready?: Route["ready"]): Promise<void> {
@@ -358,6 +446,25 @@ describe("every route of the five apps", () => {
         await visit.screen(`/shop (${tab})`, () => visit.page.getByRole("tab", { name: tab }).click());
       }
       for (const route of adminRoutes()) await visit.route(route);
+      expect(visit.problems).toEqual([]);
+    },
+    ROLE_TIMEOUT,
+  );
+
+  it(
+    "speaks Spanish on every screen, as the admin (no text equals its English source)",
+    async () => {
+      const visit = new Visit(await openAs(ADMIN), "admin");
+      for (const route of [
+        ...shellRoutes(),
+        ...roomRoutes(),
+        ...cratesRoutes("admin"),
+        { name: "/shop", path: "/shop" },
+        ...adminRoutes(),
+      ]) {
+        // The refused magic link ends the admin's session; its page is the same for everyone.
+        if (!route.path.startsWith("/magic-link/")) await visit.spanish(route);
+      }
       expect(visit.problems).toEqual([]);
     },
     ROLE_TIMEOUT,
