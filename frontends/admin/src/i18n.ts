@@ -139,6 +139,7 @@ export const en = {
   pickNobody: "Nobody matches",
   pickNoRoom: "No room matches",
   pickSearching: "Searching…",
+  pickBot: "bot",
   filter_to: "Until",
   // user status
   status_active: "Active",
@@ -402,6 +403,7 @@ export const es: typeof en = {
   pickNobody: "No coincide nadie",
   pickNoRoom: "No coincide ninguna sala",
   pickSearching: "Buscando…",
+  pickBot: "bot",
   filter_to: "Hasta",
   status_active: "Activa",
   status_banned: "Expulsado",

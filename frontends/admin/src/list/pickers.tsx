@@ -36,18 +36,21 @@ export function UserPicker(props: PickerProps) {
   const [text, setText] = useState("");
   const words = useDeferredValue(wordsOf(text));
   const found = useQuery({
-    queryKey: ["adminPick", "user", words],
+    queryKey: ["adminPick", "user", words, t("pickBot")],
     enabled: words.length >= MIN_WORDS,
     staleTime: 30_000,
     queryFn: async () => {
       const find = async (field: string) =>
         (
           await users.adminListUsers({
-            query: { limit: FOUND, fields: "uuid,email", filter: [`${field}||$contL||${words}`] },
+            query: { limit: FOUND, fields: "uuid,email,role", filter: [`${field}||$contL||${words}`] },
           })
         ).data;
       const [byNickname, byEmail] = await Promise.all([find("nickname"), find("email")]);
-      const byUuid = new Map([...byNickname, ...byEmail].map((user) => [user.uuid, user.email]));
+      // A bot's e-mail is made up (bot-<uuid>@bots.invalid): it is shown as a bot instead.
+      const byUuid = new Map(
+        [...byNickname, ...byEmail].map((user) => [user.uuid, user.role === "bot" ? t("pickBot") : user.email]),
+      );
       const named = byUuid.size ? (await profiles.getProfiles({ users: [...byUuid.keys()] })).profiles : [];
       const nicknames = new Map(named.map((profile) => [profile.uuid, profile.nickname]));
       return [...byUuid].slice(0, FOUND).map(([uuid, email]) => ({ uuid, email, nickname: nicknames.get(uuid) ?? "" }));
