@@ -223,3 +223,42 @@ describe("the resident DJ", () => {
     expect(answer.stage.seats.map((s) => s.userUuid)).toContain(kept.botUuid);
   }, 180_000);
 });
+
+describe("the resident DJ in distributed mode", () => {
+  let distributed: TestPlatform;
+  let dir: string;
+
+  beforeAll(async () => {
+    dir = mkdtempSync(path.join(tmpdir(), "tt-resident-dj-distributed-"));
+    distributed = await startTestPlatform({
+      mode: "distributed",
+      env: { RESIDENT_DJ: "true", UPLOAD_DEMO_SONGS: "true", DATA_DIR: dir, MEDIA_DIR: path.join(dir, "media") },
+    });
+  }, 300_000);
+
+  afterAll(async () => {
+    await distributed?.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it("runs as a process of its own and plays a demo song in the Lobby", async () => {
+    const listener = await distributed.signUp();
+    const clients = createPlatformClients(
+      createBotTransport({ baseUrl: distributed.url, token: () => listener.token }),
+    );
+    const playing = await until(
+      "the resident DJ playing a demo song in the Lobby",
+      async () => {
+        const stage = await clients.social.stage.getStage({ room: "lobby" }).catch(() => undefined);
+        const play = stage?.stage?.play;
+        if (!play) return undefined;
+        const demo = await clients.playlist.catalogue.listSongs({ demo: true, limit: 100 });
+        return demo.songs.some((song) => song.songId === play.song?.songId) ? stage.stage : undefined;
+      },
+      120_000,
+    );
+    const kept = JSON.parse(readFileSync(path.join(dir, "resident-dj.json"), "utf8")) as { botUuid: string };
+    expect(playing!.play!.djUuid).toBe(kept.botUuid);
+    expect(playing!.room!.name).toBe("Lobby");
+  }, 180_000);
+});
