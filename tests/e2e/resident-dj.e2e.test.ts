@@ -1,14 +1,17 @@
 // The resident DJ (issue 26, services/resident-dj) in the all-in-one, as `npm start` runs it (RESIDENT_DJ=true and
 // the demo songs seeded): its owner made the Lobby and handed it to the bot, the bot plays a demo song there,
-// greets a newcomer once, answers `@Resident help`, steps down when two people take seats and comes back when the
-// booth is empty again; a second start with the same owner finds the same room and the same bot.
+// greets a newcomer once, answers `@Resident help` (also after a room reset, greeting nobody twice), steps down when
+// two people take seats and comes back when the booth is empty again; a second start with the same owner finds the
+// same room and the same bot. docs/bots.md's buf curl command runs against it, and a distributed platform runs it
+// as a process of its own.
 import { execFile } from "node:child_process";
 import { randomUUID } from "node:crypto";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import pino from "pino";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { createNatsBus } from "@tt/kit";
 import { createBotTransport, createPlatformClients, signUpBot, type PlatformClients } from "@tt/bot";
 import { helpText, startResidentDj } from "@tt/resident-dj";
 import { startTestPlatform, type TestPlatform } from "./support/platform.ts";
@@ -68,7 +71,7 @@ afterAll(async () => {
 });
 
 describe("the resident DJ", () => {
-  it("keeps the Lobby playing the demo songs, greets a newcomer once, answers help, gives way to two DJs", async () => {
+  it("keeps the Lobby playing the demo songs, greets a newcomer once, answers help across a reset, gives way to two DJs", async () => {
     // The Lobby, made by the resident DJ's owner (a person), with the bot as co-owner.
     const newcomer = await platform.signUp();
     const lobby = await until("the Lobby", async () => {
@@ -149,6 +152,34 @@ describe("the resident DJ", () => {
     const answer = `@${nickname} ${helpText("Resident", "Lobby")}`;
     await until("the help answer", async () => (await botMessages()).includes(answer));
     expect((await botMessages()).filter((m) => m === greeting)).toHaveLength(1);
+
+    // A room reset (a social instance restarted): every session rejoins after a random delay of up to 2 s. The
+    // resident DJ answers again once it is back (asked again until then: a message sent while it rejoins does not
+    // reach it) and greets nobody twice.
+    const bus = await createNatsBus({
+      url: inject("natsUrl"),
+      name: "resident-dj-e2e",
+      deployment: platform.deploymentName,
+    });
+    try {
+      await bus.publish(`live.social.reset.${lobby.uuid}`, new TextEncoder().encode("restarted"));
+    } finally {
+      await bus.close();
+    }
+    let asked = 0;
+    await until("the help answer after the reset", async () => {
+      if ((await botMessages()).filter((m) => m === answer).length >= 2) return true;
+      if (Date.now() - asked > 3000) {
+        asked = Date.now();
+        await platform.call("POST", `/api/social-service/rooms/${lobby.uuid}/messages`, {
+          token: newcomer.token,
+          body: { message: { uuid: randomUUID(), message: "@Resident help, again" } },
+        });
+      }
+      return undefined;
+    });
+    expect((await botMessages()).filter((m) => m === greeting)).toHaveLength(1);
+    expect((await stageNow()).seats.map((s) => s.userUuid)).toEqual([state.botUuid]);
 
     // Two people take seats: the resident DJ steps down; they leave: it comes back.
     const second = await platform.signUp();
