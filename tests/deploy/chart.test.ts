@@ -90,9 +90,22 @@ const servicePackages = readdirSync(path.join(root, "services"), { withFileTypes
   .map((entry) => entry.name)
   .filter((name) => !nonServicePackages.includes(name));
 
+/** The resident DJ on (issue 26), its owner's account from values (a Secret the chart renders). */
+const residentDjArgs = [
+  "--set",
+  "residentDj.enabled=true",
+  "--set",
+  "residentDj.owner.email=dj-owner@example.org",
+  "--set",
+  "residentDj.owner.password=OWNER-SENTINEL-PW",
+];
+
 const scenarios = [
   { name: "default values", args: [] as string[] },
   { name: "production values", args: ["-f", productionValues] },
+  // Every rule of the chart (schemas, labels, hardening, probes, pinned images) covers the resident DJ's objects too.
+  { name: "the resident DJ on", args: residentDjArgs },
+  { name: "production values and the resident DJ on", args: ["-f", productionValues, ...residentDjArgs] },
 ];
 
 beforeAll(() => {
@@ -333,8 +346,9 @@ describe.each(scenarios)("chart with $name", ({ args }) => {
         "prometheus.io/path": "/metrics",
       });
       expect(resolveEnv(docs, name).env.METRICS_PORT, name).toBe("9464");
-      // Workers have no Service (nothing calls them); scrapers find them through the pod annotations.
-      if (deployment.metadata!.labels?.["turntable.fm/tier"] !== "worker") {
+      // Workers and the resident DJ (tier bot) have no Service (nothing calls them); scrapers find them through the
+      // pod annotations.
+      if (!["worker", "bot"].includes(deployment.metadata!.labels?.["turntable.fm/tier"] ?? "")) {
         const service = named(docs, "Service", name) as unknown as Service;
         expect(service.spec!.ports!.find((p) => p.name === "metrics")).toMatchObject({
           port: 9464,
@@ -649,6 +663,72 @@ describe("chart values", () => {
     expect(latest.stderr).toContain("/image/tag");
     const override = helm(["template", release, chart, "--set", "services.user.image.tag=latest"]);
     expect(override.status).not.toBe(0);
+  });
+});
+
+describe("issue 26: the resident DJ", () => {
+  const dj = `${release}-turntable-resident-dj`;
+
+  it("renders nothing of it by default", () => {
+    const docs = render();
+    expect(docs.filter((d) => d.metadata.name === dj)).toEqual([]);
+  });
+
+  it("runs one pod of the image as SERVICE=resident-dj against the gateway, the owner from the Secret", () => {
+    const docs = render([...residentDjArgs, "--set", "residentDj.crate=Warm up", "--set", "residentDj.room=Main Hall"]);
+    const deployment = named(docs, "Deployment", dj) as unknown as Deployment;
+    expect(deployment.spec!.replicas).toBe(1);
+    expect(deployment.spec!.strategy?.type).toBe("Recreate");
+    expect(deployment.metadata!.labels?.["turntable.fm/tier"]).toBe("bot");
+    const { env, missing } = resolveEnv(docs, dj);
+    expect(missing).toEqual([]);
+    expect(env).toMatchObject({
+      SERVICE: "resident-dj",
+      RESIDENT_DJ: "true",
+      RESIDENT_DJ_URL: `http://${release}-turntable-gateway:8080`,
+      RESIDENT_DJ_ROOM: "Main Hall",
+      RESIDENT_DJ_NICKNAME: "Resident",
+      RESIDENT_DJ_CRATE: "Warm up",
+      RESIDENT_DJ_OWNER_EMAIL: "dj-owner@example.org",
+      RESIDENT_DJ_OWNER_PASSWORD: "OWNER-SENTINEL-PW",
+    });
+    // The password is in the Secret only; the program the image runs for it exists.
+    expect(JSON.stringify(docs.filter((d) => d.kind !== "Secret"))).not.toContain("OWNER-SENTINEL-PW");
+    expect(existsSync(path.join(root, "services/resident-dj/src/main.ts"))).toBe(true);
+    // Not a workload distributed mode starts from the chart (it starts the resident DJ itself).
+    expect(named(docs, "Service", dj)).toBeUndefined();
+  });
+
+  it("reads the owner from an existing Secret instead of rendering one, and refuses to run without an owner", () => {
+    const docs = render(["--set", "residentDj.enabled=true", "--set", "residentDj.existingSecret=turntable-dj"]);
+    expect(named(docs, "Secret", dj)).toBeUndefined();
+    expect(resolveEnv(docs, dj).missing).toEqual(
+      expect.arrayContaining(["turntable-dj/RESIDENT_DJ_OWNER_EMAIL", "turntable-dj/RESIDENT_DJ_OWNER_PASSWORD"]),
+    );
+    const refused = helm(["template", release, chart, "--set", "residentDj.enabled=true"]);
+    expect(refused.status).not.toBe(0);
+    expect(refused.stderr).toContain("residentDj: name existingSecret");
+  });
+
+  it("lets the bot reach the gateway only, and the gateway admit it behind a restricted ingress", () => {
+    const docs = render(["-f", productionValues, ...residentDjArgs]);
+    const policy = named(docs, "NetworkPolicy", dj) as unknown as NetworkPolicy;
+    const egressPeers = (policy.spec!.egress ?? []).flatMap((rule) => rule.to ?? []);
+    const tiers = egressPeers.map((peer) => peer.podSelector?.matchLabels?.["turntable.fm/tier"]).filter(Boolean);
+    expect(tiers).toEqual(["gateway"]);
+    expect((policy.spec!.ingress ?? []).flatMap((rule) => rule.ports?.map((p) => p.port) ?? [])).toEqual([9464]);
+    const gateway = named(docs, "NetworkPolicy", `${release}-turntable-gateway`) as unknown as NetworkPolicy;
+    const admitted = (gateway.spec!.ingress ?? [])
+      .flatMap((rule) => rule.from ?? [])
+      .map((peer) => peer.podSelector?.matchLabels?.["turntable.fm/tier"]);
+    expect(admitted).toContain("bot");
+  });
+
+  it("refuses unknown keys and a nickname of more than one word", () => {
+    for (const bad of ["residentDj.colour=red", "residentDj.nickname=Two Words"]) {
+      const result = helm(["template", release, chart, ...residentDjArgs, "--set", bad]);
+      expect(result.status, bad).not.toBe(0);
+    }
   });
 });
 

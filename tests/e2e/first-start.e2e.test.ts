@@ -81,6 +81,8 @@ describe("issue 9 defect 13: the first start", () => {
         NATS_URL: inject("natsUrl"),
         DEPLOYMENT_NAME: deployment,
         WEB_DIST_ROOT: webRoot,
+        // What the start writes besides the database (the resident DJ's state file, issue 26) stays out of the checkout.
+        DATA_DIR: path.join(webRoot, "data"),
       },
       stdio: ["ignore", "pipe", "pipe"],
     });

@@ -14,6 +14,7 @@ import {
   serverLimits,
   startServiceHost,
 } from "@tt/kit";
+import { loadResidentDjConfig, residentDjFromEnv } from "@tt/resident-dj";
 import { loadMediaConfig } from "@tt/user-service";
 import type { Logger } from "pino";
 import { openBus } from "./bus.ts";
@@ -129,6 +130,18 @@ export async function startAllInOne(opts: AllInOneOptions = {}): Promise<AllInOn
       metrics: metricsListen({ ...config, PORT: port }, "127.0.0.1"),
     });
     closers.push(server.close);
+
+    // The resident DJ (RESIDENT_DJ=true; npm start's default): a bot on the public API, pointed at this
+    // platform's own address like any outside bot. It retries on its own and never stops the platform.
+    const residentDj = loadResidentDjConfig(env);
+    if (residentDj.RESIDENT_DJ) {
+      const dj = residentDjFromEnv(residentDj, {
+        baseUrl: server.url,
+        logger: logger.child({ component: "resident-dj" }),
+        stateFile: path.join(dataDir, "resident-dj.json"),
+      });
+      closers.push(() => dj.close());
+    }
 
     logger.info(
       {

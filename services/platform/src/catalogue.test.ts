@@ -59,6 +59,8 @@ describe("the service catalogue", () => {
       "malformed-connect",
       // issue 23: a platform of its own with small limits, over the room and social services.
       "rate-limits",
+      // issue 26: the resident DJ (services/resident-dj), on platforms of its own in both modes.
+      "resident-dj",
       "web",
     ];
     const suites = readdirSync(path.join(root, "tests/e2e"))

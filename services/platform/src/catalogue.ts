@@ -52,9 +52,10 @@ export const serviceCatalogue: readonly CatalogueEntry[] = [
 
 /**
  * The packages under services/ that are not services of the catalogue: libraries and runners, with no Deployment of
- * their own (the service kit, the platform's runners, the bot kit). Every other services/<name> package is a service.
+ * their own (the service kit, the platform's runners, the bot kit, the resident DJ: a bot, deployed by the chart's
+ * `residentDj` values). Every other services/<name> package is a service.
  */
-export const nonServicePackages: readonly string[] = ["kit", "platform", "bot"];
+export const nonServicePackages: readonly string[] = ["kit", "platform", "bot", "resident-dj"];
 
 /** The services' names, in start order. */
 export const serviceNames: readonly string[] = serviceCatalogue.map((entry) => entry.name);

@@ -12,6 +12,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { createLogger, installProcessGuards } from "@tt/kit";
+import { loadResidentDjConfig } from "@tt/resident-dj";
 import { loadContentSecurityOptions } from "@tt/web-server";
 import type { Logger } from "pino";
 import { localiseEnv, renderWorkloads, repoRoot, type ProcessEnv } from "../../../deploy/scripts/render-env.ts";
@@ -45,7 +46,7 @@ export interface DistributedOptions {
 }
 
 export interface DistributedProcess {
-  /** Workload name: `user`, …, a service's worker (`upload-worker`), `gateway`. */
+  /** Workload name: `user`, …, a service's worker (`upload-worker`), `gateway`, `resident-dj` (RESIDENT_DJ=true). */
   name: string;
   /** Replica index within the workload. */
   replica: number;
@@ -263,6 +264,21 @@ export async function startDistributed(opts: DistributedOptions = {}): Promise<D
     await startProcesses(workloads, opts.port ?? config.PORT);
 
     const gateway = processes.find((p) => p.name === "gateway")!;
+    // The resident DJ (RESIDENT_DJ=true), as the chart's residentDj Deployment runs it: a process of its own, a bot
+    // on the gateway's public address like any outside bot, started once the gateway is ready.
+    if (loadResidentDjConfig(env).RESIDENT_DJ) {
+      const own = {
+        SERVICE: "resident-dj",
+        RESIDENT_DJ_URL: gateway.url,
+        RESIDENT_DJ_STATE_FILE: path.join(config.DATA_DIR ?? dataDir, "resident-dj.json"),
+      };
+      await spawnReady(
+        "resident-dj",
+        0,
+        path.join(repoRoot, "services/resident-dj/src/main.ts"),
+        childEnvironment(own, env, 0),
+      );
+    }
     logger.info({ url: gateway.url, processes: processes.length }, "distributed platform ready");
     return { url: gateway.url, processes, close, restart };
   } catch (err) {

@@ -7,12 +7,14 @@ import { loadAllInOneConfig } from "./config.ts";
 const config = loadAllInOneConfig(process.env);
 // The embedded default seeds the demo catalogue (synthesised songs) so a fresh install has something to play, stocks
 // the shop (avatars, consumables, token bundles, a season; the token packs and a plan) and makes the demo voucher
-// DEMO-UPLOAD (grants uploadMusic); each variable set to false turns its part off. The tests and the chart leave
-// them off (the services' default).
+// DEMO-UPLOAD (grants uploadMusic), and runs the resident DJ in the Lobby (a bot on the public API, see
+// docs/bots.md); each variable set to false turns its part off. The tests and the chart leave them off (the
+// services' default).
 process.env.UPLOAD_DEMO_SONGS ??= "true";
 process.env.MERCH_DEMO_STOCK ??= "true";
 process.env.PAYMENT_DEMO_PRODUCTS ??= "true";
 process.env.USER_DEMO_VOUCHER ??= "true";
+process.env.RESIDENT_DJ ??= "true";
 const logger = createLogger({ service: "all-in-one", level: config.LOG_LEVEL });
 // An unhandled rejection is logged and counted, never the end of the platform (issue 9 defect 1).
 installProcessGuards({ logger });
