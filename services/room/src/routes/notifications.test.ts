@@ -204,6 +204,44 @@ describe("web push", () => {
   });
 });
 
+describe("the inbox and web push removal (issue 26)", () => {
+  it("lists every kind newest first with the unread count; marks one's own read; another's ids are ignored", async () => {
+    const ann = await testUser(h);
+    const bob = await testUser(h);
+    await as(admin).sendCustomMessage({ userIds: [ann.id], title: "From the admins", body: "first" });
+    await as(admin).sendWebPush({ userIds: [ann.id, bob.id], title: "News", body: "second" });
+    const before = await as(ann).listMyNotifications({});
+    expect(before).toMatchObject({ total: 2, unread: 2 });
+    expect(before.notifications.map((n) => [n.kind, n.body, n.read])).toEqual([
+      ["admin", "second", false],
+      ["custom", "first", false],
+    ]);
+    const bobs = (await as(bob).listMyNotifications({})).notifications.map((n) => n.id);
+    expect(await as(ann).markNotificationsRead({ ids: [before.notifications[0]!.id, ...bobs] })).toEqual(
+      expect.objectContaining({ updated: 1 }),
+    );
+    expect((await as(ann).markNotificationsRead({ ids: [before.notifications[0]!.id] })).updated).toBe(0);
+    const after = await as(ann).listMyNotifications({ limit: 1 });
+    expect(after).toMatchObject({ total: 2, unread: 1 });
+    expect(after.notifications[0]!.read).toBe(true);
+    expect((await as(bob).listMyNotifications({})).unread).toBe(1);
+    await refusal(as(ann).markNotificationsRead({ ids: [] }), Code.InvalidArgument, "ids missing in request");
+    await refusal(as(ann).markNotificationsRead({ ids: ["nope"] }), Code.InvalidArgument);
+  });
+
+  it("a user removes their own subscription (no more pushes to it); another's or an unknown one is not found", async () => {
+    const ann = await testUser(h);
+    const bob = await testUser(h);
+    const endpoint = `${push.server.url}/push/ann-unsubscribes`;
+    await as(ann).subscribeWebPush({ endpoint, keys: browserKeys() });
+    await refusal(as(bob).unsubscribeWebPush({ endpoint }), Code.NotFound, "subscription not found");
+    await as(ann).unsubscribeWebPush({ endpoint });
+    await refusal(as(ann).unsubscribeWebPush({ endpoint }), Code.NotFound, "subscription not found");
+    await as(admin).sendWebPush({ userIds: [ann.id], body: "after logout" });
+    expect(push.webPushPaths()).not.toContain("/push/ann-unsubscribes");
+  });
+});
+
 describe("push endpoints", () => {
   it("only public hosts are push services", () => {
     for (const host of ["fcm.googleapis.com", "updates.push.services.mozilla.com", "8.8.8.8", "2001:4860::8888"]) {

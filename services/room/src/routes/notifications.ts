@@ -28,7 +28,10 @@ export const toNotificationMessage = (n: Notification) => ({
   senderId: n.senderId ?? "",
   data: n.data ?? {},
   createdAt: ts(n.createdAt),
+  read: n.readAt != null,
 });
+
+const MAX_MARK_READ = 100;
 
 interface Targets {
   tokens: string[];
@@ -229,6 +232,39 @@ export function notificationRoutes(svc: RoomServiceContext): ServiceImpl<typeof 
         { orderBy: { createdAt: "DESC", id: "ASC" }, limit, offset },
       );
       return { notifications: rows.map(toNotificationMessage), total };
+    },
+
+    async listMyNotifications(req, ctx) {
+      const em = callEm(ctx);
+      const userId = callerId(ctx);
+      const { limit, offset } = page(req);
+      const [rows, total] = await em.findAndCount(
+        Notification,
+        { userId },
+        { orderBy: { createdAt: "DESC", id: "ASC" }, limit, offset },
+      );
+      const unread = await em.count(Notification, { userId, readAt: null });
+      return { notifications: rows.map(toNotificationMessage), total, unread };
+    },
+
+    async markNotificationsRead(req, ctx) {
+      if (req.ids.length === 0) throw badRequest("ids missing in request");
+      if (req.ids.length > MAX_MARK_READ) throw badRequest(`ids must hold at most ${MAX_MARK_READ} entries`);
+      const updated = await callEm(ctx).nativeUpdate(
+        Notification,
+        { id: { $in: [...new Set(req.ids.map((id) => id.toLowerCase()))] }, userId: callerId(ctx), readAt: null },
+        { readAt: new Date() },
+      );
+      return { updated };
+    },
+
+    async unsubscribeWebPush(req, ctx) {
+      const deleted = await callEm(ctx).nativeDelete(WebPushSubscription, {
+        endpoint: req.endpoint,
+        userId: callerId(ctx),
+      });
+      if (deleted === 0) throw missing("subscription not found");
+      return {};
     },
 
     async subscribeWebPush(req, ctx) {
