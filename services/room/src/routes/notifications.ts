@@ -9,7 +9,12 @@ import type { NotificationService } from "@tt/proto/tt/room/v1/notification_serv
 import type { RoomServiceContext } from "../context.ts";
 import { roomAccessOf } from "../modules/communities/room-access.ts";
 import { Deliverer, type DeliveryReport, type NotificationContent } from "../modules/notifications/deliver.ts";
-import { claimDjSlot, notifyDjStartedPlaying, notifyFans as notifyFansOf } from "../modules/notifications/dj-fans.ts";
+import {
+  claimDjSlot,
+  notifyDjStartedPlaying,
+  notifyFans as notifyFansOf,
+  roomPage,
+} from "../modules/notifications/dj-fans.ts";
 import { Notification } from "../modules/notifications/notification.entity.ts";
 import { WebPushSubscription } from "../modules/notifications/web-push-subscription.entity.ts";
 import { badRequest, callerId, forbidden, isAdmin, missing, page, ts, uniquely, conflict } from "./social-shared.ts";
@@ -192,7 +197,8 @@ export function notificationRoutes(svc: RoomServiceContext): ServiceImpl<typeof 
           kind: "dj-fans",
           title: "A DJ you follow is playing",
           body: req.body || "Come and listen.",
-          data: { djId },
+          // The DJ's own words on their own, so a page in another language words the default itself.
+          data: { djId, ...(req.body ? { message: req.body } : {}) },
           roomId,
           senderId: djId,
         }),
@@ -220,7 +226,10 @@ export function notificationRoutes(svc: RoomServiceContext): ServiceImpl<typeof 
       if (!access) throw missing("room not found");
       if (!access.manages && !isAdmin(callIdentity(ctx))) throw forbidden();
       return answer(
-        await deliver.toUsers(em, req.userIds, content(ctx, req, "room"), { web: true, url: `/rooms/${req.roomId}` }),
+        await deliver.toUsers(em, req.userIds, content(ctx, req, "room"), {
+          web: true,
+          url: roomPage(req.roomId.toLowerCase()),
+        }),
       );
     },
 
