@@ -7,7 +7,7 @@ import { Badge, Button, EmptyState, ErrorMessage, toast, useFormat } from "@tt/w
 import type { ListMyNotificationsResponse } from "@tt/proto/tt/room/v1/notification_service_pb";
 import { timestampDate } from "@bufbuild/protobuf/wkt";
 import { BellOff, BellRing, Inbox } from "lucide-react";
-import { useEffect, useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import { Link } from "../router.tsx";
 import { describe, useNotificationsT } from "./api.ts";
 import { pushState, turnPushOff, turnPushOn, type PushState } from "./push-client.ts";
@@ -90,6 +90,11 @@ function PushOptIn() {
   const kit = useKit();
   const [state, setState] = useState<PushState | undefined>();
   const [busy, setBusy] = useState(false);
+  const box = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    // The button just pressed gives way to the next one: focus follows, so it stays in the panel (Escape, Tab).
+    if (document.activeElement === document.body) box.current?.querySelector<HTMLElement>("button")?.focus();
+  }, [state]);
   useEffect(() => {
     let live = true;
     void pushState()
@@ -111,7 +116,7 @@ function PushOptIn() {
     }
   };
   return (
-    <div className="tt-notifications__push" data-testid="push-opt-in">
+    <div className="tt-notifications__push" data-testid="push-opt-in" ref={box}>
       {state === "unsupported" && <p className="tt-notifications__hint">{t("push.unsupported")}</p>}
       {state === "blocked" && <p className="tt-notifications__hint">{t("push.blocked")}</p>}
       {state === "off" && (

@@ -1,6 +1,6 @@
 import { create } from "@bufbuild/protobuf";
 import { timestampFromDate } from "@bufbuild/protobuf/wkt";
-import { Code, ConnectError, type HandlerContext } from "@connectrpc/connect";
+import { Code, ConnectError, type ConnectRouter, type HandlerContext } from "@connectrpc/connect";
 import { screen, waitFor, within } from "@testing-library/react";
 import { userEvent } from "@testing-library/user-event";
 import {
@@ -27,7 +27,7 @@ function inboxService(rows: Notification[]) {
   };
   return {
     marked,
-    routes: (router: Parameters<NonNullable<Parameters<typeof createTestKit>[0]>["routes"]>[0]) =>
+    routes: (router: ConnectRouter) =>
       router.service(NotificationService, {
         listMyNotifications(_req, context) {
           caller(context);
