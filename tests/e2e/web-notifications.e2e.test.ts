@@ -202,7 +202,11 @@ describe("a person's notifications in the browser", () => {
     await web.api("POST", "/api/room-service/notifications/dj-fans", { roomId }, dj.token);
     await expect.poll(() => pushesToFan().length, POLL).toBe(1);
     const payload = JSON.parse(keys.decrypt(pushesToFan()[0]!.rawBody)) as Record<string, unknown>;
-    expect(payload).toMatchObject({ kind: "dj-fans", url: `/room/r/${roomId}`, data: { djId: dj.uuid } });
+    expect(payload).toMatchObject({
+      kind: "dj-fans",
+      url: `/room/r/${roomId}`,
+      data: { djId: dj.uuid, djName: dj.name },
+    });
 
     // The same push, handed to the real service worker as the push service would, shows a notification.
     const cdp = await context.newCDPSession(fanPage);
@@ -228,7 +232,7 @@ describe("a person's notifications in the browser", () => {
           }),
         POLL,
       )
-      .toEqual([{ title: "A DJ you follow is playing", body: "Come and listen.", url: `/room/r/${roomId}` }]);
+      .toEqual([{ title: `${dj.name} is playing`, body: "Come and listen.", url: `/room/r/${roomId}` }]);
 
     // The bell hears of it within its refresh, unread; opening the panel marks it read.
     await expect.poll(() => bell.getAttribute("aria-label"), POLL).toBe("Notifications, 1 unread");
@@ -238,7 +242,7 @@ describe("a person's notifications in the browser", () => {
       clip: { x: 0, y: 0, width: 1280, height: 120 },
     });
     await bell.click();
-    const item = panel.getByRole("link", { name: /A DJ you follow is playing/ });
+    const item = panel.getByRole("link", { name: new RegExp(`${dj.name} is playing`) });
     try {
       await item.waitFor({ timeout: 20_000 });
     } catch (err) {
@@ -275,7 +279,7 @@ describe("a person's notifications in the browser", () => {
       const panel = fanPage.getByRole("dialog", { name: lang === "es" ? "Notificaciones" : "Notifications" });
       await panel.getByRole("link").first().waitFor();
       if (lang === "es") {
-        await panel.getByText("Un DJ al que sigues está pinchando").waitFor();
+        await panel.getByText(`${dj.name} está pinchando`).waitFor();
         await panel.getByText("Este navegador te avisa cuando un DJ al que sigues empieza a pinchar.").waitFor();
       }
       await fanPage.screenshot({ path: path.join(PICTURES, `${lang}-${width}-panel.png`) });

@@ -20,6 +20,14 @@ export function NotificationBell() {
   // What was unread when the panel opened: still marked "New" there while the count goes to zero.
   const [fresh, setFresh] = useState<ReadonlySet<string>>(new Set());
   const unread = inbox.data?.unread ?? 0;
+  const listed = inbox.data?.notifications;
+  const { mutate: markListedRead } = markRead;
+
+  // Opening the panel is reading it: what it lists unread is marked read, also what arrives while it is open.
+  useEffect(() => {
+    const ids = open ? (listed ?? []).filter((n) => !n.read).map((n) => n.id) : [];
+    if (ids.length > 0) markListedRead(ids);
+  }, [open, listed, markListedRead]);
 
   useEffect(() => {
     // A browser that already allowed notifications keeps the worker current (a new release's sw.js).
@@ -33,10 +41,7 @@ export function NotificationBell() {
       open={open}
       onOpenChange={(next) => {
         setOpen(next);
-        // Opening the panel is reading it: what was unread is marked read (and stays marked "New" until it closes).
-        const ids = next ? (inbox.data?.notifications ?? []).filter((n) => !n.read).map((n) => n.id) : [];
-        setFresh(new Set(ids));
-        if (ids.length > 0) markRead.mutate(ids);
+        setFresh(new Set(next ? (listed ?? []).filter((n) => !n.read).map((n) => n.id) : []));
       }}
       trigger={
         <button

@@ -24,6 +24,10 @@ export function NotificationPanel({
   const { t } = useNotificationsT();
   const format = useFormat();
   const notifications = inbox.data?.notifications ?? [];
+  // New: unread when the panel opened, or arrived while it is open (marked read at once, so `read` says nothing).
+  const [openedAt] = useState(() => Date.now());
+  const isNew = (id: string, created: Date | undefined) =>
+    fresh.has(id) || (created !== undefined && created.getTime() > openedAt);
   return (
     <div className="tt-notifications">
       <h2 className="tt-notifications__title">{t("title")}</h2>
@@ -55,7 +59,7 @@ export function NotificationPanel({
               <>
                 <span className="tt-notifications__head">
                   <span className="tt-notifications__item-title">{shown.title}</span>
-                  {fresh.has(n.id) && <Badge tone="accent">{t("new")}</Badge>}
+                  {isNew(n.id, when) && <Badge tone="accent">{t("new")}</Badge>}
                 </span>
                 {shown.body && <span className="tt-notifications__body">{shown.body}</span>}
                 {when && (

@@ -4,6 +4,7 @@ import { createServiceHarness, type ServiceHarness } from "@tt/kit/testing";
 import { DeviceService } from "@tt/proto/tt/room/v1/device_service_pb";
 import { DjFanService } from "@tt/proto/tt/room/v1/dj_fan_service_pb";
 import { NotificationService } from "@tt/proto/tt/room/v1/notification_service_pb";
+import { ProfileService } from "@tt/proto/tt/user/v1/profile_service_pb";
 import { userServiceDefinition } from "@tt/user-service";
 import { roomServiceDefinition } from "../index.ts";
 import { isPublicHost } from "./notifications.ts";
@@ -169,7 +170,11 @@ describe("DJ-fan notifications", () => {
     expect(played).toMatchObject({ skipped: false, recipients: 1 });
 
     const inbox = await h.client(DjFanService, { token: fan.token }).listDjFansNotifications({});
-    expect(inbox.notifications.map((n) => n.title)).toEqual(["DJ Two is playing", "A DJ you follow is playing"]);
+    // The DJ's own call names them by their nickname (the sign-up's address before the @ here).
+    const nickname = (await h.client(ProfileService, { token: dj.token }).getProfile({ id: dj.id })).profile?.nickname;
+    expect(nickname).toBeTruthy();
+    expect(inbox.notifications.map((n) => n.title)).toEqual(["DJ Two is playing", `${nickname} is playing`]);
+    expect(inbox.notifications[1]!.data).toMatchObject({ djId: dj.id, djName: nickname });
     expect((await h.client(DjFanService, { token: other.token }).listDjFansNotifications({})).total).toBe(0);
     await refusal(
       as(dj).notifyMyFans({ roomId: "00000000-0000-4000-8000-000000000000" }),

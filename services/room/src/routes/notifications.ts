@@ -11,6 +11,7 @@ import { roomAccessOf } from "../modules/communities/room-access.ts";
 import { Deliverer, type DeliveryReport, type NotificationContent } from "../modules/notifications/deliver.ts";
 import {
   claimDjSlot,
+  djNameOf,
   notifyDjStartedPlaying,
   notifyFans as notifyFansOf,
   roomPage,
@@ -192,13 +193,15 @@ export function notificationRoutes(svc: RoomServiceContext): ServiceImpl<typeof 
       if (!(await claimDjSlot(em, djId, svc.social.config.DJ_FANS_NOTIFICATION_INTERVAL_SECONDS))) {
         throw new ConnectError("DJ fans were notified recently", Code.ResourceExhausted);
       }
+      // The DJ's nickname names them to their fans (the generic wording when the user service cannot say).
+      const djName = await djNameOf(svc, djId);
       return answer(
         await notifyFans(em, djId, {
           kind: "dj-fans",
-          title: "A DJ you follow is playing",
+          title: djName ? `${djName} is playing` : "A DJ you follow is playing",
           body: req.body || "Come and listen.",
           // The DJ's own words on their own, so a page in another language words the default itself.
-          data: { djId, ...(req.body ? { message: req.body } : {}) },
+          data: { djId, ...(djName ? { djName } : {}), ...(req.body ? { message: req.body } : {}) },
           roomId,
           senderId: djId,
         }),

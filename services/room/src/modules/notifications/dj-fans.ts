@@ -99,7 +99,7 @@ const STALE_AFTER_MS = 10 * 60_000;
  * The DJ's nickname from the user service; "" (the generic wording) when it cannot be had. A call made while
  * this host is still starting (a consumer's first events) is retried for a few seconds.
  */
-async function djNameOf(svc: RoomServiceContext, djId: string): Promise<string> {
+export async function djNameOf(svc: RoomServiceContext, djId: string): Promise<string> {
   for (let attempt = 0; ; attempt++) {
     try {
       const { user } = await svc.profiles.getServiceUserProfile({ id: djId }, { signal: svc.signal });
