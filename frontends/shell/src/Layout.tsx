@@ -17,6 +17,9 @@ import { useRemotes } from "./remotes/RemotesProvider.tsx";
 // What only a signed-in visitor or an action needs comes with the design system's components, in chunks of their
 // own: a first visit's page carries neither.
 const AccountMenu = lazy(() => import("./auth/AccountMenu.tsx").then((m) => ({ default: m.AccountMenu })));
+const NotificationBell = lazy(() =>
+  import("./notifications/NotificationBell.tsx").then((m) => ({ default: m.NotificationBell })),
+);
 const Toaster = lazy(() => import("@tt/web-kit/ui").then((m) => ({ default: m.Toaster })));
 
 function LanguageSwitch() {
@@ -76,6 +79,12 @@ function Account() {
   // The signed-in part comes with TanStack Query and the kit's components, after the first screen.
   return (
     <div className="tt-account">
+      {/* Guests have no inbox: the bell is a signed-in person's. */}
+      <Suspense fallback={null}>
+        <QueryBoundary>
+          <NotificationBell />
+        </QueryBoundary>
+      </Suspense>
       <Suspense fallback={<span className="tt-account-chip">{user.nickname || user.email}</span>}>
         <QueryBoundary>
           <AccountMenu uuid={user.uuid} />

@@ -7,6 +7,9 @@ import type { QueryClient } from "@tanstack/react-query";
 import type { Kit } from "@tt/web-kit";
 
 export async function logout({ transport, session, ensureToken }: Kit, queryClient: QueryClient): Promise<void> {
+  // This browser's push subscription goes first, while the session may still remove it (issue 26): the next
+  // person signing in here must not get the last one's notifications. Leaving never waits on it failing.
+  await import("../notifications/push-client.ts").then((push) => push.turnPushOff(transport)).catch(() => undefined);
   try {
     await createClient(AuthService, transport).logout({});
   } finally {

@@ -12,6 +12,8 @@ export interface RecordedRequest {
   query: URLSearchParams;
   headers: IncomingHttpHeaders;
   body: string;
+  /** The body's bytes as sent (an encrypted web push is not text). */
+  rawBody: Buffer;
   /** The body parsed as a form, when it was sent as one. */
   form: Record<string, string>;
   /** The body parsed as JSON, when it was sent as JSON. */
@@ -40,7 +42,8 @@ export async function startFakeServer(handler: FakeHandler): Promise<FakeServer>
     const chunks: Buffer[] = [];
     req.on("data", (chunk: Buffer) => chunks.push(chunk));
     req.on("end", () => {
-      const body = Buffer.concat(chunks).toString("utf8");
+      const rawBody = Buffer.concat(chunks);
+      const body = rawBody.toString("utf8");
       const url = new URL(req.url ?? "/", "http://fake");
       const contentType = req.headers["content-type"] ?? "";
       const recorded: RecordedRequest = {
@@ -50,6 +53,7 @@ export async function startFakeServer(handler: FakeHandler): Promise<FakeServer>
         query: url.searchParams,
         headers: req.headers,
         body,
+        rawBody,
         form: contentType.startsWith("application/x-www-form-urlencoded")
           ? Object.fromEntries(new URLSearchParams(body))
           : {},

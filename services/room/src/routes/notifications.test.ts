@@ -4,6 +4,7 @@ import { createServiceHarness, type ServiceHarness } from "@tt/kit/testing";
 import { DeviceService } from "@tt/proto/tt/room/v1/device_service_pb";
 import { DjFanService } from "@tt/proto/tt/room/v1/dj_fan_service_pb";
 import { NotificationService } from "@tt/proto/tt/room/v1/notification_service_pb";
+import { ProfileService } from "@tt/proto/tt/user/v1/profile_service_pb";
 import { userServiceDefinition } from "@tt/user-service";
 import { roomServiceDefinition } from "../index.ts";
 import { isPublicHost } from "./notifications.ts";
@@ -169,7 +170,11 @@ describe("DJ-fan notifications", () => {
     expect(played).toMatchObject({ skipped: false, recipients: 1 });
 
     const inbox = await h.client(DjFanService, { token: fan.token }).listDjFansNotifications({});
-    expect(inbox.notifications.map((n) => n.title)).toEqual(["DJ Two is playing", "A DJ you follow is playing"]);
+    // The DJ's own call names them by their nickname (the sign-up's address before the @ here).
+    const nickname = (await h.client(ProfileService, { token: dj.token }).getProfile({ id: dj.id })).profile?.nickname;
+    expect(nickname).toBeTruthy();
+    expect(inbox.notifications.map((n) => n.title)).toEqual(["DJ Two is playing", `${nickname} is playing`]);
+    expect(inbox.notifications[1]!.data).toMatchObject({ djId: dj.id, djName: nickname });
     expect((await h.client(DjFanService, { token: other.token }).listDjFansNotifications({})).total).toBe(0);
     await refusal(
       as(dj).notifyMyFans({ roomId: "00000000-0000-4000-8000-000000000000" }),
@@ -201,6 +206,44 @@ describe("web push", () => {
     push.server.requests.length = 0;
     await as(admin).sendWebPush({ userIds: [bob.id], body: "again" });
     expect(push.webPushPaths()).toEqual([]);
+  });
+});
+
+describe("the inbox and web push removal (issue 26)", () => {
+  it("lists every kind newest first with the unread count; marks one's own read; another's ids are ignored", async () => {
+    const ann = await testUser(h);
+    const bob = await testUser(h);
+    await as(admin).sendCustomMessage({ userIds: [ann.id], title: "From the admins", body: "first" });
+    await as(admin).sendWebPush({ userIds: [ann.id, bob.id], title: "News", body: "second" });
+    const before = await as(ann).listMyNotifications({});
+    expect(before).toMatchObject({ total: 2, unread: 2 });
+    expect(before.notifications.map((n) => [n.kind, n.body, n.read])).toEqual([
+      ["admin", "second", false],
+      ["custom", "first", false],
+    ]);
+    const bobs = (await as(bob).listMyNotifications({})).notifications.map((n) => n.id);
+    expect(await as(ann).markNotificationsRead({ ids: [before.notifications[0]!.id, ...bobs] })).toEqual(
+      expect.objectContaining({ updated: 1 }),
+    );
+    expect((await as(ann).markNotificationsRead({ ids: [before.notifications[0]!.id] })).updated).toBe(0);
+    const after = await as(ann).listMyNotifications({ limit: 1 });
+    expect(after).toMatchObject({ total: 2, unread: 1 });
+    expect(after.notifications[0]!.read).toBe(true);
+    expect((await as(bob).listMyNotifications({})).unread).toBe(1);
+    await refusal(as(ann).markNotificationsRead({ ids: [] }), Code.InvalidArgument, "ids missing in request");
+    await refusal(as(ann).markNotificationsRead({ ids: ["nope"] }), Code.InvalidArgument);
+  });
+
+  it("a user removes their own subscription (no more pushes to it); another's or an unknown one is not found", async () => {
+    const ann = await testUser(h);
+    const bob = await testUser(h);
+    const endpoint = `${push.server.url}/push/ann-unsubscribes`;
+    await as(ann).subscribeWebPush({ endpoint, keys: browserKeys() });
+    await refusal(as(bob).unsubscribeWebPush({ endpoint }), Code.NotFound, "subscription not found");
+    await as(ann).unsubscribeWebPush({ endpoint });
+    await refusal(as(ann).unsubscribeWebPush({ endpoint }), Code.NotFound, "subscription not found");
+    await as(admin).sendWebPush({ userIds: [ann.id], body: "after logout" });
+    expect(push.webPushPaths()).not.toContain("/push/ann-unsubscribes");
   });
 });
 

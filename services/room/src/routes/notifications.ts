@@ -9,7 +9,13 @@ import type { NotificationService } from "@tt/proto/tt/room/v1/notification_serv
 import type { RoomServiceContext } from "../context.ts";
 import { roomAccessOf } from "../modules/communities/room-access.ts";
 import { Deliverer, type DeliveryReport, type NotificationContent } from "../modules/notifications/deliver.ts";
-import { claimDjSlot, notifyDjStartedPlaying, notifyFans as notifyFansOf } from "../modules/notifications/dj-fans.ts";
+import {
+  claimDjSlot,
+  djNameOf,
+  notifyDjStartedPlaying,
+  notifyFans as notifyFansOf,
+  roomPage,
+} from "../modules/notifications/dj-fans.ts";
 import { Notification } from "../modules/notifications/notification.entity.ts";
 import { WebPushSubscription } from "../modules/notifications/web-push-subscription.entity.ts";
 import { badRequest, callerId, forbidden, isAdmin, missing, page, ts, uniquely, conflict } from "./social-shared.ts";
@@ -28,7 +34,10 @@ export const toNotificationMessage = (n: Notification) => ({
   senderId: n.senderId ?? "",
   data: n.data ?? {},
   createdAt: ts(n.createdAt),
+  read: n.readAt != null,
 });
+
+const MAX_MARK_READ = 100;
 
 interface Targets {
   tokens: string[];
@@ -184,12 +193,15 @@ export function notificationRoutes(svc: RoomServiceContext): ServiceImpl<typeof 
       if (!(await claimDjSlot(em, djId, svc.social.config.DJ_FANS_NOTIFICATION_INTERVAL_SECONDS))) {
         throw new ConnectError("DJ fans were notified recently", Code.ResourceExhausted);
       }
+      // The DJ's nickname names them to their fans (the generic wording when the user service cannot say).
+      const djName = await djNameOf(svc, djId);
       return answer(
         await notifyFans(em, djId, {
           kind: "dj-fans",
-          title: "A DJ you follow is playing",
+          title: djName ? `${djName} is playing` : "A DJ you follow is playing",
           body: req.body || "Come and listen.",
-          data: { djId },
+          // The DJ's own words on their own, so a page in another language words the default itself.
+          data: { djId, ...(djName ? { djName } : {}), ...(req.body ? { message: req.body } : {}) },
           roomId,
           senderId: djId,
         }),
@@ -217,7 +229,10 @@ export function notificationRoutes(svc: RoomServiceContext): ServiceImpl<typeof 
       if (!access) throw missing("room not found");
       if (!access.manages && !isAdmin(callIdentity(ctx))) throw forbidden();
       return answer(
-        await deliver.toUsers(em, req.userIds, content(ctx, req, "room"), { web: true, url: `/rooms/${req.roomId}` }),
+        await deliver.toUsers(em, req.userIds, content(ctx, req, "room"), {
+          web: true,
+          url: roomPage(req.roomId.toLowerCase()),
+        }),
       );
     },
 
@@ -229,6 +244,39 @@ export function notificationRoutes(svc: RoomServiceContext): ServiceImpl<typeof 
         { orderBy: { createdAt: "DESC", id: "ASC" }, limit, offset },
       );
       return { notifications: rows.map(toNotificationMessage), total };
+    },
+
+    async listMyNotifications(req, ctx) {
+      const em = callEm(ctx);
+      const userId = callerId(ctx);
+      const { limit, offset } = page(req);
+      const [rows, total] = await em.findAndCount(
+        Notification,
+        { userId },
+        { orderBy: { createdAt: "DESC", id: "ASC" }, limit, offset },
+      );
+      const unread = await em.count(Notification, { userId, readAt: null });
+      return { notifications: rows.map(toNotificationMessage), total, unread };
+    },
+
+    async markNotificationsRead(req, ctx) {
+      if (req.ids.length === 0) throw badRequest("ids missing in request");
+      if (req.ids.length > MAX_MARK_READ) throw badRequest(`ids must hold at most ${MAX_MARK_READ} entries`);
+      const updated = await callEm(ctx).nativeUpdate(
+        Notification,
+        { id: { $in: [...new Set(req.ids.map((id) => id.toLowerCase()))] }, userId: callerId(ctx), readAt: null },
+        { readAt: new Date() },
+      );
+      return { updated };
+    },
+
+    async unsubscribeWebPush(req, ctx) {
+      const deleted = await callEm(ctx).nativeDelete(WebPushSubscription, {
+        endpoint: req.endpoint,
+        userId: callerId(ctx),
+      });
+      if (deleted === 0) throw missing("subscription not found");
+      return {};
     },
 
     async subscribeWebPush(req, ctx) {

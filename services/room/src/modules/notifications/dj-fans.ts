@@ -26,6 +26,9 @@ export async function claimDjSlot(em: EntityManager, djId: string, intervalSecon
   return rows.length > 0;
 }
 
+/** The web shell's page of a room, which a push about it opens. */
+export const roomPage = (roomId: string) => `/room/r/${roomId}`;
+
 /** Sends `content` to every fan of the DJ, 500 fans a page. */
 export async function notifyFans(
   deliver: Deliverer,
@@ -46,7 +49,8 @@ export async function notifyFans(
       em,
       fans.map((f) => f.fanId),
       content,
-      { web: true, url: `/rooms/${content.roomId}` },
+      // The web shell's room page (the room remote's /r/<uuid>), which a clicked push opens.
+      { web: true, url: roomPage(content.roomId ?? "") },
     );
     total.recipients += r.recipients;
     total.sent += r.sent;
@@ -80,7 +84,8 @@ export async function notifyDjStartedPlaying(
     kind: "dj-fans",
     title: `${who} is playing`,
     body: req.roomName ? `Now playing in ${req.roomName}.` : "Come and listen.",
-    data: { djId },
+    // The names again on their own, so a page in another language words the notification itself.
+    data: { djId, ...(req.djName ? { djName: req.djName } : {}), ...(req.roomName ? { roomName: req.roomName } : {}) },
     roomId: req.roomId.toLowerCase(),
     senderId: djId,
   });
@@ -94,7 +99,7 @@ const STALE_AFTER_MS = 10 * 60_000;
  * The DJ's nickname from the user service; "" (the generic wording) when it cannot be had. A call made while
  * this host is still starting (a consumer's first events) is retried for a few seconds.
  */
-async function djNameOf(svc: RoomServiceContext, djId: string): Promise<string> {
+export async function djNameOf(svc: RoomServiceContext, djId: string): Promise<string> {
   for (let attempt = 0; ; attempt++) {
     try {
       const { user } = await svc.profiles.getServiceUserProfile({ id: djId }, { signal: svc.signal });

@@ -20,6 +20,8 @@ export const NotificationSchema = defineEntity({
     senderId: p.string().length(64).nullable(),
     data: p.json<Record<string, string>>().nullable(),
     createdAt: p.datetime().onCreate(() => new Date()),
+    /** When the user saw it (MarkNotificationsRead, issue 26); null while unread. */
+    readAt: p.datetime().nullable(),
   },
 });
 
