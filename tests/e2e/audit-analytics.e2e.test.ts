@@ -2,6 +2,7 @@
 // visible to the admin lists once the batch writer has stored it (polled, no sleeps); refusals.
 import { beforeAll, describe, expect, it } from "vitest";
 import { sharedPlatform, type CallOptions, type TestPlatform } from "./support/platform.ts";
+import { eventually } from "@tt/kit/testing";
 
 const a = (path: string) => `/api/audit-service${path}`;
 
@@ -14,16 +15,6 @@ beforeAll(async () => {
   platform = await sharedPlatform();
   admin = await platform.adminToken();
 });
-
-async function until<T>(check: () => Promise<T | undefined>, what: string, timeoutMs = 15_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await check();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
 
 describe("analytics over REST", () => {
   it("an accepted event becomes visible after the batch write, and is counted by topic", async () => {
@@ -39,13 +30,13 @@ describe("analytics over REST", () => {
       body: { topic: "page-view", record: { path: "/" }, deviceData: device },
     });
     expect(anon.status).toBe(200);
-    const found = await until(async () => {
+    const found = await eventually("the stored event", async () => {
       const list = await call("GET", a(`/analytics-events?topic=home-rooms-loaded&from=${encodeURIComponent(from)}`), {
         token: admin,
       });
       expect(list.status).toBe(200);
       return (list.body.data as Array<Record<string, unknown>>).find((e) => e.id === id);
-    }, "the stored event");
+    });
     expect(found).toMatchObject({
       topic: "home-rooms-loaded",
       record: { roomCount: 3, utmSource: "e2e" },

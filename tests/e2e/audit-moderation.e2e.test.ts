@@ -5,6 +5,7 @@ import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { createNatsBus, AGGREGATE_ID_HEADER, type Bus, type DurableMessage } from "@tt/kit";
 import { sharedPlatform, u, type CallOptions, type TestPlatform } from "./support/platform.ts";
+import { eventually } from "@tt/kit/testing";
 
 const a = (path: string) => `/api/audit-service${path}`;
 
@@ -22,17 +23,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await bus?.close();
 });
-
-/** Polls `check` until it returns a value, or fails after the deadline (no fixed sleeps). */
-async function until<T>(check: () => Promise<T | undefined>, what: string, timeoutMs = 15_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await check();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
 
 const logOf = async (userUuid: string) => {
   const res = await call("GET", a(`/moderation-actions?filter=userUuid||$eq||${userUuid}&limit=100`), { token: admin });
@@ -52,7 +42,7 @@ async function storedBanEvent(uuid: string): Promise<DurableMessage> {
     { filterSubject: "tt.user.user.banned" },
   );
   try {
-    return await until(async () => found, "the UserBanned event in TT_USER");
+    return await eventually("the UserBanned event in TT_USER", async () => found);
   } finally {
     await sub.unsubscribe();
   }
@@ -62,10 +52,10 @@ describe("moderation log over REST", () => {
   it("a ban made in the user service appears once in the moderation log even when its event is delivered twice", async () => {
     const { user } = await platform.signUp();
     expect((await call("POST", u("/users/ban"), { token: admin, body: { uuid: user.uuid } })).status).toBe(200);
-    const [entry] = await until(async () => {
+    const [entry] = await eventually("the ban in the moderation log", async () => {
       const log = await logOf(user.uuid);
       return log.length > 0 ? log : undefined;
-    }, "the ban in the moderation log");
+    });
     expect(entry).toMatchObject({ actionType: "globalBan" });
 
     // Deliver the same event (same tt-event-id) a second time, as a redelivery after a lost ack would.
@@ -75,7 +65,7 @@ describe("moderation log over REST", () => {
     // A later ban on the same subject is handled after the duplicate by the same in-order consumer.
     const { user: later } = await platform.signUp();
     expect((await call("POST", u("/users/ban"), { token: admin, body: { uuid: later.uuid } })).status).toBe(200);
-    await until(async () => ((await logOf(later.uuid)).length > 0 ? true : undefined), "the later ban");
+    await eventually("the later ban", async () => ((await logOf(later.uuid)).length > 0 ? true : undefined));
     const log = await logOf(user.uuid);
     expect(log.filter((e) => e.actionType === "globalBan")).toHaveLength(1);
 

@@ -13,6 +13,7 @@ import { StageSchema } from "@tt/proto/tt/social/v1/stage_pb";
 import { UploadedSongPublishedSchema } from "@tt/proto/tt/upload/v1/events_pb";
 import { startHelloDj } from "../../services/bot/src/examples/hello-dj.ts";
 import { sharedPlatform, type TestPlatform } from "./support/platform.ts";
+import { eventually } from "@tt/kit/testing";
 
 let platform: TestPlatform;
 let bus: Bus;
@@ -58,28 +59,21 @@ async function startRelay(target: string): Promise<Relay> {
   };
 }
 
-/** Polls until `probe` answers something truthy; fails with `what` on timeout. */
-async function until<T>(what: string, probe: () => Promise<T | undefined> | T | undefined, timeoutMs = 30_000) {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
-
 /** The session's stage equals the platform's own at the same version (GetStage), once it has caught up. */
 async function expectInSync(session: RoomSession, read: () => Promise<unknown>) {
-  await until("the session's stage to equal the platform's", async () => {
-    const snapshot = toJson(StageSchema, (await read()) as never);
-    const mine = session.stage();
-    if (!mine || session.status() !== "live") return undefined;
-    const json = toJson(StageSchema, mine) as { version?: string };
-    return json.version === (snapshot as { version?: string }).version
-      ? (expect(json).toEqual(snapshot), true)
-      : undefined;
-  });
+  await eventually(
+    "the session's stage to equal the platform's",
+    async () => {
+      const snapshot = toJson(StageSchema, (await read()) as never);
+      const mine = session.stage();
+      if (!mine || session.status() !== "live") return undefined;
+      const json = toJson(StageSchema, mine) as { version?: string };
+      return json.version === (snapshot as { version?: string }).version
+        ? (expect(json).toEqual(snapshot), true)
+        : undefined;
+    },
+    { timeoutMs: 30_000 },
+  );
 }
 
 beforeAll(async () => {
@@ -118,7 +112,7 @@ describe("the bot kit", () => {
       exp: Math.floor(Date.now() / 1000) + 4,
     });
     const renewing = await signIn({ baseUrl: platform.url, token: short });
-    await until("the automatic renewal", () => renewing.token() !== short, 10_000);
+    await eventually("the automatic renewal", () => renewing.token() !== short);
     expect(renewing.tokenExpiresAt()!.getTime()).toBeGreaterThan(Date.now() + 3600_000);
     expect((await renewing.clients.user.auth.getSession({})).tokenType).toBe("bot");
     renewing.close();
@@ -166,8 +160,11 @@ describe("the bot kit", () => {
       headers: { [EVENT_ID_HEADER]: randomUUID(), [AGGREGATE_ID_HEADER]: songUuid },
     });
     const fanBot = await signIn({ baseUrl: platform.url, token: fan.token, httpVersion: "2" });
-    await until("the demo song in the catalogue", async () =>
-      (await fanBot.clients.playlist.catalogue.listSongs({ demo: true, q: `Bot Kit Demo ${run}` })).songs.at(0),
+    await eventually(
+      "the demo song in the catalogue",
+      async () =>
+        (await fanBot.clients.playlist.catalogue.listSongs({ demo: true, q: `Bot Kit Demo ${run}` })).songs.at(0),
+      { timeoutMs: 30_000 },
     );
 
     // The example bot, over gRPC through the relay.
@@ -208,10 +205,14 @@ describe("the bot kit", () => {
       });
     expect((await send("no mention here")).status).toBe(200);
     expect((await send(`hey @hellodj${run}, what's on?`)).status).toBe(200);
-    const answers = await until("the bot's answer", async () => {
-      const mine = await messages();
-      return mine.length >= 2 ? mine : undefined;
-    });
+    const answers = await eventually(
+      "the bot's answer",
+      async () => {
+        const mine = await messages();
+        return mine.length >= 2 ? mine : undefined;
+      },
+      { timeoutMs: 30_000 },
+    );
     expect(answers.map((m) => m.message)).toEqual([
       "Hello, room! Mention me and I answer.",
       expect.stringMatching(/^@\S+ hello! I play the demo songs/),
@@ -222,7 +223,9 @@ describe("the bot kit", () => {
     const watcher = bot.join(room.uuid, { onRejoin: (reason) => reasons.push(reason) });
     await watcher.waitFor(() => true);
     await bus.publish(`live.social.reset.${room.uuid}`, new TextEncoder().encode("restarted"));
-    await until("the reset rejoins", () => reasons.includes("reset") && rejoins.includes("reset"));
+    await eventually("the reset rejoins", () => reasons.includes("reset") && rejoins.includes("reset"), {
+      timeoutMs: 30_000,
+    });
     const read = async () => (await fanBot.clients.social.stage.getStage({ room: room.uuid })).stage!;
     await expectInSync(watcher, read);
     await expectInSync(fanSession, read);
@@ -230,7 +233,7 @@ describe("the bot kit", () => {
 
     // The bot's connections drop: its sessions reconnect and hold the platform's stage again.
     expect(relay.cut()).toBeGreaterThan(0);
-    await until("the reconnect", () => reasons.includes("reconnect"));
+    await eventually("the reconnect", () => reasons.includes("reconnect"), { timeoutMs: 30_000 });
     await expectInSync(watcher, read);
     await expectInSync(session, read);
     expect(session.stage()!.seats.map((seat) => seat.userUuid)).toEqual([bot.uuid]);

@@ -10,6 +10,7 @@ import { StageService } from "@tt/proto/tt/social/v1/stage_service_pb";
 import { createNatsBus, type Bus, type BusMessage, type Subscription } from "@tt/kit";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { startTestPlatform, type TestPlatform } from "./support/platform.ts";
+import { eventually } from "@tt/kit/testing";
 
 const s = (path: string) => `/api/social-service${path}`;
 const text = (b: Uint8Array) => Buffer.from(b).toString("latin1");
@@ -34,16 +35,6 @@ afterAll(async () => {
   await Promise.all([busA?.close(), busB?.close()]);
   await Promise.all([a?.close(), b?.close()]);
 }, 120_000);
-
-async function until<T>(what: string, probe: () => Promise<T | undefined> | T | undefined, timeoutMs = 30_000) {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const got = await probe();
-    if (got !== undefined) return got;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
 
 /** A join stream of `room` on `platform`, collecting its chat events. */
 function join(platform: TestPlatform, token: string, room: string) {
@@ -91,15 +82,17 @@ async function activity(platform: TestPlatform) {
   expect(created.status, JSON.stringify(created.body)).toBe(200);
   const room = created.body.room as { uuid: string; slug: string };
   const stream = join(platform, listener.token, room.uuid);
-  await until("the listener's join", () => (stream.joined() ? true : undefined));
+  await eventually("the listener's join", () => (stream.joined() ? true : undefined), { timeoutMs: 30_000 });
   const message = { uuid: randomUUID(), message: "same words" };
   const sent = await platform.call("POST", s(`/rooms/${room.slug}/messages`), {
     token: owner.token,
     body: { message },
   });
   expect(sent.status, JSON.stringify(sent.body)).toBe(200);
-  await until("the message on the platform's own join stream", () =>
-    stream.chat.find((e) => e.kind.case === "created" && e.kind.value.uuid === message.uuid),
+  await eventually(
+    "the message on the platform's own join stream",
+    () => stream.chat.find((e) => e.kind.case === "created" && e.kind.value.uuid === message.uuid),
+    { timeoutMs: 30_000 },
   );
   return { owner: owner.user.uuid, listener: listener.user.uuid, room: room.uuid, message: message.uuid, stream };
 }
@@ -113,8 +106,10 @@ describe("two deployments on one NATS", () => {
       const onA = await activity(a);
       // A's presence is in A's bucket before B starts (a positive signal that A wrote it).
       const presenceA = await busA.kv("social-presence", { ttlMs: 15_000 });
-      await until("A's presence entry", async () =>
-        (await presenceA.keys()).some((k) => k.startsWith(onA.room)) ? true : undefined,
+      await eventually(
+        "A's presence entry",
+        async () => ((await presenceA.keys()).some((k) => k.startsWith(onA.room)) ? true : undefined),
+        { timeoutMs: 30_000 },
       );
 
       const onB = await activity(b);
@@ -123,8 +118,10 @@ describe("two deployments on one NATS", () => {
         onA.message,
       );
       // B heard its own room on core NATS (its marker), and nothing about A's room or A's people.
-      await until("B's own room on B's subjects", () =>
-        heardByB.some((m) => m.subject.includes(onB.room)) ? true : undefined,
+      await eventually(
+        "B's own room on B's subjects",
+        () => (heardByB.some((m) => m.subject.includes(onB.room)) ? true : undefined),
+        { timeoutMs: 30_000 },
       );
       const aIds = [onA.room, onA.owner, onA.listener, onA.message];
       const crossed = heardByB.filter((m) => aIds.some((id) => m.subject.includes(id) || text(m.data).includes(id)));
@@ -132,10 +129,14 @@ describe("two deployments on one NATS", () => {
 
       // B's presence bucket holds B's room and no key of A's.
       const presenceB = await busB.kv("social-presence", { ttlMs: 15_000 });
-      const presenceKeys = await until("B's presence entry", async () => {
-        const keys = await presenceB.keys();
-        return keys.some((k) => k.startsWith(onB.room)) ? keys : undefined;
-      });
+      const presenceKeys = await eventually(
+        "B's presence entry",
+        async () => {
+          const keys = await presenceB.keys();
+          return keys.some((k) => k.startsWith(onB.room)) ? keys : undefined;
+        },
+        { timeoutMs: 30_000 },
+      );
       expect(presenceKeys.filter((k) => k.startsWith(onA.room))).toEqual([]);
       expect(await (await busB.kv("social-stage")).get(onA.room)).toBeNull();
 
@@ -149,8 +150,10 @@ describe("two deployments on one NATS", () => {
           { deliver: "all" },
         ),
       );
-      await until("B's listener's sign-up in B's user stream", () =>
-        eventsOfB.some((e) => e.includes(onB.listener)) ? true : undefined,
+      await eventually(
+        "B's listener's sign-up in B's user stream",
+        () => (eventsOfB.some((e) => e.includes(onB.listener)) ? true : undefined),
+        { timeoutMs: 30_000 },
       );
       expect(eventsOfB.filter((e) => aIds.some((id) => e.includes(id)))).toEqual([]);
 

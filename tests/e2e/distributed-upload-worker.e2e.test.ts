@@ -16,6 +16,7 @@ import pg from "pg";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import {
   createTestDatabase,
+  eventually,
   removeDeploymentFromNats,
   TEST_DATABASE_POOL_MAX,
   uniqueDeploymentName,
@@ -25,7 +26,7 @@ import { startDistributed, type Distributed } from "../../services/platform/src/
 import { alive } from "../../services/platform/src/orphans.ts";
 import { defaultFfmpegPath } from "../../services/upload/src/packaging/ffmpeg.ts";
 import { jobDurable } from "../../services/upload/src/packaging/jobs.ts";
-import { makeAudio, waitFor } from "../../services/upload/src/testing/fixtures.ts";
+import { makeAudio } from "../../services/upload/src/testing/fixtures.ts";
 
 const ADMIN = { email: "admin@example.test", password: "admin-password-1" };
 const SHARDS = 4; // UPLOAD_PACKAGING_SHARDS' default, which the chart keeps
@@ -126,15 +127,17 @@ describe("issue 12: the upload worker process", () => {
       };
 
     // FFmpeg runs under the worker, and under no process that serves the API.
-    await waitFor("FFmpeg under the worker process", async () => ffmpegChildrenOf(worker().pid).length > 0, 120_000);
+    await eventually("FFmpeg under the worker process", async () => ffmpegChildrenOf(worker().pid).length > 0, {
+      timeoutMs: 120_000,
+    });
     expect(ffmpegChildrenOf(api.pid)).toEqual([]);
-    await waitFor("some packaging progress", async () => (await song()).progress > 0, 120_000);
+    await eventually("some packaging progress", async () => (await song()).progress > 0, { timeoutMs: 120_000 });
 
     const killed = worker().pid;
     const ffmpeg = ffmpegChildrenOf(killed);
     // Its own process group (the supervisor starts each child detached): FFmpeg goes down with it.
     process.kill(-killed, "SIGKILL");
-    await waitFor("the worker and its FFmpeg gone", async () => ![killed, ...ffmpeg].some(alive), 15_000);
+    await eventually("the worker and its FFmpeg gone", async () => ![killed, ...ffmpeg].some(alive));
 
     const halfway = await song();
     expect(halfway.status).toBe("UNVERIFIED");
@@ -145,13 +148,13 @@ describe("issue 12: the upload worker process", () => {
     // The cluster replaces the pod.
     const replacement = await platform.restart("upload-worker");
     expect(replacement.pid).not.toBe(killed);
-    const done = await waitFor(
+    const done = await eventually(
       "VERIFIED",
       async () => {
         const now = await song();
         return now.status === "VERIFIED" && now;
       },
-      240_000,
+      { timeoutMs: 240_000 },
     );
     expect(done.progress).toBe(100);
 
@@ -160,7 +163,7 @@ describe("issue 12: the upload worker process", () => {
     const nats = await connect({ servers: inject("natsUrl") });
     try {
       const jsm = await jetstreamManager(nats);
-      await waitFor(
+      await eventually(
         "every packaging job acknowledged",
         async () => {
           for (let shard = 0; shard < SHARDS; shard++) {
@@ -172,7 +175,7 @@ describe("issue 12: the upload worker process", () => {
           }
           return true;
         },
-        120_000,
+        { timeoutMs: 120_000 },
       );
     } finally {
       await nats.close();

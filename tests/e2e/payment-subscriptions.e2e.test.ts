@@ -2,6 +2,7 @@
 // caller's plan; the user service keeps its level on the user (SubscriptionChanged); the access matrix.
 import { beforeAll, describe, expect, it } from "vitest";
 import { sharedPlatform, type TestPlatform } from "./support/platform.ts";
+import { eventually } from "@tt/kit/testing";
 
 const p = (path: string) => `/api/payment-service${path}`;
 
@@ -11,15 +12,6 @@ beforeAll(async () => {
   platform = await sharedPlatform();
   admin = await platform.adminToken();
 });
-
-async function eventually<T>(read: () => Promise<T>, ok: (v: T) => boolean, ms = 15_000): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const v = await read();
-    if (ok(v) || Date.now() > deadline) return v;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
 
 describe("payment subscriptions through the gateway", () => {
   it("subscribes on the development page; the level shows in the payment and the user service", async () => {
@@ -67,6 +59,6 @@ describe("payment subscriptions through the gateway", () => {
           subscriptionLevel?: string;
         }
       ).subscriptionLevel ?? "";
-    expect(await eventually(level, (l) => l === "platinum")).toBe("platinum");
+    expect(await eventually("the subscription level", level, (l) => l === "platinum")).toBe("platinum");
   });
 });

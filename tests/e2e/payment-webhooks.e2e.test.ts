@@ -3,6 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { stripeSignatureHeader } from "@tt/payment-service";
 import { startTestPlatform, type TestPlatform } from "./support/platform.ts";
+import { eventually } from "@tt/kit/testing";
 
 const SECRET = "whsec_e2e";
 const p = (path: string) => `/api/payment-service${path}`;
@@ -14,15 +15,6 @@ beforeAll(async () => {
   admin = await platform.adminToken();
 });
 afterAll(() => platform?.close());
-
-async function eventually<T>(read: () => Promise<T>, ok: (v: T) => boolean, ms = 15_000): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const v = await read();
-    if (ok(v) || Date.now() > deadline) return v;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
 
 const sign = (raw: string, secret = SECRET, at = Math.floor(Date.now() / 1000)) =>
   stripeSignatureHeader(secret, raw, at);
@@ -93,7 +85,7 @@ describe("payment webhooks through the gateway", () => {
           balance?: number;
         }
       ).balance ?? 0;
-    expect(await eventually(balance, (b) => b === 70)).toBe(70);
+    expect(await eventually("the buyer's balance", balance, (b) => b === 70)).toBe(70);
     // The development page's own completion after the webhook changes nothing.
     const again = await platform.call("POST", p(`/dev-checkout/${session.sessionId}/complete`), { token, body: {} });
     expect(again.status).toBe(200);

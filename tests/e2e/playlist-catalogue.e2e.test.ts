@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { AGGREGATE_ID_HEADER, createNatsBus, EVENT_ID_HEADER, type Bus } from "@tt/kit";
 import { UploadedSongPublishedSchema, UploadedSongRemovedSchema } from "@tt/proto/tt/upload/v1/events_pb";
 import { sharedPlatform, type Answer, type TestPlatform } from "./support/platform.ts";
+import { eventually } from "@tt/kit/testing";
 
 let platform: TestPlatform;
 let bus: Bus;
@@ -29,16 +30,6 @@ function refused(res: Answer, status: number, message?: string | RegExp) {
   expect(res.status, JSON.stringify(res.body)).toBe(status);
   if (typeof message === "string") expect(res.body.message).toBe(message);
   if (message instanceof RegExp) expect(String(res.body.message)).toMatch(message);
-}
-
-async function until<T>(what: string, probe: () => Promise<T | undefined>, ms = 15_000): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const got = await probe();
-    if (got !== undefined) return got;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
 }
 
 beforeAll(async () => {
@@ -79,7 +70,7 @@ describe("the catalogue through the gateway", () => {
       headers: { [EVENT_ID_HEADER]: randomUUID(), [AGGREGATE_ID_HEADER]: songUuid },
     });
     const query = `/api/v1/songs?musicProvider=uploadService&providerId=${songId}`;
-    const song = await until(
+    const song = await eventually(
       "the uploaded song in the catalogue",
       async () => ok(await call("GET", query, user)).songs[0],
     );
@@ -102,7 +93,9 @@ describe("the catalogue through the gateway", () => {
     await bus.publishDurable("tt.upload.song.removed", toBinary(UploadedSongRemovedSchema, removed), {
       headers: { [EVENT_ID_HEADER]: randomUUID(), [AGGREGATE_ID_HEADER]: songUuid },
     });
-    await until("the removal", async () => (ok(await call("GET", query, user)).songs.length === 0 ? true : undefined));
+    await eventually("the removal", async () =>
+      ok(await call("GET", query, user)).songs.length === 0 ? true : undefined,
+    );
     // The crate keeps it, no longer playable.
     const likes = ok(await call("GET", "/crate/special/likes/songs", user));
     expect(likes.songs[0]).toMatchObject({ songId: song.songId, available: false });

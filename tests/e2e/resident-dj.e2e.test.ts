@@ -15,21 +15,11 @@ import { createNatsBus } from "@tt/kit";
 import { createBotTransport, createPlatformClients, signUpBot, type PlatformClients } from "@tt/bot";
 import { helpText, startResidentDj } from "@tt/resident-dj";
 import { startTestPlatform, type TestPlatform } from "./support/platform.ts";
+import { eventually } from "@tt/kit/testing";
 
 let platform: TestPlatform;
 let dataDir: string;
 const root = path.resolve(import.meta.dirname, "../..");
-
-/** Polls until `probe` answers something truthy; fails with `what` on timeout. */
-async function until<T>(what: string, probe: () => Promise<T | undefined> | T | undefined, timeoutMs = 60_000) {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-}
 
 const clientsOf = (token: string): PlatformClients =>
   createPlatformClients(createBotTransport({ baseUrl: platform.url, token: () => token }));
@@ -74,32 +64,44 @@ describe("the resident DJ", () => {
   it("keeps the Lobby playing the demo songs, greets a newcomer once, answers help across a reset, gives way to two DJs", async () => {
     // The Lobby, made by the resident DJ's owner (a person), with the bot as co-owner.
     const newcomer = await platform.signUp();
-    const lobby = await until("the Lobby", async () => {
-      const res = await platform.call("GET", "/api/room-service/rooms/lobby", { token: newcomer.token });
-      return res.status === 200 ? (res.body.room as { uuid: string; name: string; ownerUuid: string }) : undefined;
-    });
+    const lobby = await eventually(
+      "the Lobby",
+      async () => {
+        const res = await platform.call("GET", "/api/room-service/rooms/lobby", { token: newcomer.token });
+        return res.status === 200 ? (res.body.room as { uuid: string; name: string; ownerUuid: string }) : undefined;
+      },
+      { timeoutMs: 60_000 },
+    );
     expect(lobby.name).toBe("Lobby");
     // Its owner's credentials and its bot, kept in the state file under DATA_DIR once the bot is signed up.
-    const state = await until("the state file's bot", () => {
-      try {
-        const kept = JSON.parse(readFileSync(path.join(dataDir, "resident-dj.json"), "utf8")) as {
-          ownerEmail: string;
-          ownerPassword: string;
-          botUuid?: string;
-        };
-        return kept.botUuid ? { ...kept, botUuid: kept.botUuid } : undefined;
-      } catch {
-        return undefined;
-      }
-    });
+    const state = await eventually(
+      "the state file's bot",
+      () => {
+        try {
+          const kept = JSON.parse(readFileSync(path.join(dataDir, "resident-dj.json"), "utf8")) as {
+            ownerEmail: string;
+            ownerPassword: string;
+            botUuid?: string;
+          };
+          return kept.botUuid ? { ...kept, botUuid: kept.botUuid } : undefined;
+        } catch {
+          return undefined;
+        }
+      },
+      { timeoutMs: 60_000 },
+    );
     expect(state.botUuid).toMatch(/^[0-9a-f-]{36}$/);
-    await until("the bot's co-ownership", async () => {
-      const roles = await platform.call("GET", `/api/room-service/roomUserRoles/${lobby.uuid}?role=coOwner`, {
-        token: newcomer.token,
-      });
-      const holders = (roles.body.roles as { userUuid: string }[] | undefined)?.map((r) => r.userUuid);
-      return holders?.join() === state.botUuid;
-    });
+    await eventually(
+      "the bot's co-ownership",
+      async () => {
+        const roles = await platform.call("GET", `/api/room-service/roomUserRoles/${lobby.uuid}?role=coOwner`, {
+          token: newcomer.token,
+        });
+        const holders = (roles.body.roles as { userUuid: string }[] | undefined)?.map((r) => r.userUuid);
+        return holders?.join() === state.botUuid;
+      },
+      { timeoutMs: 60_000 },
+    );
 
     // The bot in the booth, playing a demo song.
     const people = clientsOf(newcomer.token);
@@ -107,7 +109,7 @@ describe("the resident DJ", () => {
       new Set((await people.playlist.catalogue.listSongs({ demo: true, limit: 100 })).songs.map((s) => s.songId));
     const stageNow = async () => (await people.social.stage.getStage({ room: lobby.uuid })).stage!;
     let last: unknown;
-    const playing = await until(
+    const playing = await eventually(
       "the resident DJ playing a demo song",
       async () => {
         const stage = await stageNow();
@@ -116,7 +118,7 @@ describe("the resident DJ", () => {
           ? stage
           : undefined;
       },
-      120_000,
+      { timeoutMs: 120_000 },
     ).catch((err: unknown) => {
       throw new Error(
         `${String(err)}; last stage ${JSON.stringify(last, (_k, v: unknown) => (typeof v === "bigint" ? String(v) : v))}`,
@@ -136,11 +138,13 @@ describe("the resident DJ", () => {
     const nickname = (await people.user.profile.getOwnProfile({})).profile!.nickname;
     let presence = listen(people, lobby.uuid);
     const greeting = `Welcome to the Lobby, @${nickname}! Take a seat to play, or say "@Resident help".`;
-    await until("the greeting", async () => (await botMessages()).includes(greeting));
+    await eventually("the greeting", async () => (await botMessages()).includes(greeting), { timeoutMs: 60_000 });
     await presence.leave();
     presence = listen(people, lobby.uuid);
-    await until("the newcomer back on the dancefloor", async () =>
-      (await stageNow()).dancefloor.includes(newcomer.user.uuid),
+    await eventually(
+      "the newcomer back on the dancefloor",
+      async () => (await stageNow()).dancefloor.includes(newcomer.user.uuid),
+      { timeoutMs: 60_000 },
     );
 
     // `@Resident help` is answered (after the greeting: so the greeting was not sent again in between).
@@ -150,7 +154,7 @@ describe("the resident DJ", () => {
     });
     expect(send.status).toBe(200);
     const answer = `@${nickname} ${helpText("Resident", "Lobby")}`;
-    await until("the help answer", async () => (await botMessages()).includes(answer));
+    await eventually("the help answer", async () => (await botMessages()).includes(answer), { timeoutMs: 60_000 });
     expect((await botMessages()).filter((m) => m === greeting)).toHaveLength(1);
 
     // A room reset (a social instance restarted): every session rejoins after a random delay of up to 2 s. The
@@ -167,17 +171,21 @@ describe("the resident DJ", () => {
       await bus.close();
     }
     let asked = 0;
-    await until("the help answer after the reset", async () => {
-      if ((await botMessages()).filter((m) => m === answer).length >= 2) return true;
-      if (Date.now() - asked > 3000) {
-        asked = Date.now();
-        await platform.call("POST", `/api/social-service/rooms/${lobby.uuid}/messages`, {
-          token: newcomer.token,
-          body: { message: { uuid: randomUUID(), message: "@Resident help, again" } },
-        });
-      }
-      return undefined;
-    });
+    await eventually(
+      "the help answer after the reset",
+      async () => {
+        if ((await botMessages()).filter((m) => m === answer).length >= 2) return true;
+        if (Date.now() - asked > 3000) {
+          asked = Date.now();
+          await platform.call("POST", `/api/social-service/rooms/${lobby.uuid}/messages`, {
+            token: newcomer.token,
+            body: { message: { uuid: randomUUID(), message: "@Resident help, again" } },
+          });
+        }
+        return undefined;
+      },
+      { timeoutMs: 60_000 },
+    );
     expect((await botMessages()).filter((m) => m === greeting)).toHaveLength(1);
     expect((await stageNow()).seats.map((s) => s.userUuid)).toEqual([state.botUuid]);
 
@@ -190,15 +198,23 @@ describe("the resident DJ", () => {
       await dj.social.stage.takeSeat({ room: lobby.uuid });
     }
     const humans = [newcomer.user.uuid, second.user.uuid].sort();
-    await until("the resident DJ stepping down", async () => {
-      const seats = (await stageNow()).seats.map((s) => s.userUuid);
-      return seats.length === 2 && [...seats].sort().join() === humans.join();
-    });
+    await eventually(
+      "the resident DJ stepping down",
+      async () => {
+        const seats = (await stageNow()).seats.map((s) => s.userUuid);
+        return seats.length === 2 && [...seats].sort().join() === humans.join();
+      },
+      { timeoutMs: 60_000 },
+    );
     for (const dj of djs) await dj.social.stage.leaveSeat({ room: lobby.uuid });
-    await until("the resident DJ back in the booth", async () => {
-      const stage = await stageNow();
-      return stage.seats.length === 1 && stage.seats[0]!.userUuid === state.botUuid;
-    });
+    await eventually(
+      "the resident DJ back in the booth",
+      async () => {
+        const stage = await stageNow();
+        return stage.seats.length === 1 && stage.seats[0]!.userUuid === state.botUuid;
+      },
+      { timeoutMs: 60_000 },
+    );
     await presence.leave();
 
     // Another start with the same owner (say, a restart without the state file's bot) finds the same room and bot.
@@ -208,7 +224,7 @@ describe("the resident DJ", () => {
       owner: { email: state.ownerEmail, password: state.ownerPassword },
     });
     try {
-      await until("the second start's bot", () => again.botUuid());
+      await eventually("the second start's bot", () => again.botUuid(), { timeoutMs: 60_000 });
       expect([again.botUuid(), again.roomUuid()]).toEqual([state.botUuid, lobby.uuid]);
       const owner = clientsOf(await platform.login(state.ownerEmail, state.ownerPassword));
       const owned = (await owner.room.room.listOwnedRooms({ limit: 100 })).rooms;
@@ -277,7 +293,7 @@ describe("the resident DJ in distributed mode", () => {
     const clients = createPlatformClients(
       createBotTransport({ baseUrl: distributed.url, token: () => listener.token }),
     );
-    const playing = await until(
+    const playing = await eventually(
       "the resident DJ playing a demo song in the Lobby",
       async () => {
         const stage = await clients.social.stage.getStage({ room: "lobby" }).catch(() => undefined);
@@ -286,7 +302,7 @@ describe("the resident DJ in distributed mode", () => {
         const demo = await clients.playlist.catalogue.listSongs({ demo: true, limit: 100 });
         return demo.songs.some((song) => song.songId === play.song?.songId) ? stage.stage : undefined;
       },
-      120_000,
+      { timeoutMs: 120_000 },
     );
     const kept = JSON.parse(readFileSync(path.join(dir, "resident-dj.json"), "utf8")) as { botUuid: string };
     expect(playing!.play!.djUuid).toBe(kept.botUuid);

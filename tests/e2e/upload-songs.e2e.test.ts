@@ -3,8 +3,9 @@
 // (FFmpeg) and played as a player would: master → variant → key (with the listener's token) → a segment.
 import { createDecipheriv, randomUUID } from "node:crypto";
 import { beforeAll, describe, expect, it } from "vitest";
-import { makeAudio, waitFor } from "../../services/upload/src/testing/fixtures.ts";
+import { makeAudio } from "../../services/upload/src/testing/fixtures.ts";
 import { sharedPlatform, u, type TestPlatform } from "./support/platform.ts";
+import { eventually } from "@tt/kit/testing";
 
 let platform: TestPlatform;
 let owner: { uuid: string; token: string };
@@ -80,14 +81,14 @@ describe("uploading", () => {
       public: true,
     });
     songId = res.body.songId as string;
-    const done = await waitFor(
+    const done = await eventually(
       "VERIFIED",
       async () => {
         const got = await call("GET", r(`/songs/${songId}`), { token: owner.token });
         expect(got.status).toBe(200);
         return got.body.status === "VERIFIED" && got.body;
       },
-      90_000,
+      { timeoutMs: 90_000 },
     );
     expect(done).toMatchObject({ progress: 100, hlsPlaylistUrl: `/api/room-service/songs/${songId}/hls-playlist` });
   }, 120_000);

@@ -8,8 +8,9 @@
 import { randomUUID } from "node:crypto";
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { makeAudio, waitFor } from "../../services/upload/src/testing/fixtures.ts";
+import { makeAudio } from "../../services/upload/src/testing/fixtures.ts";
 import { screenshots, webSetup, type WebSetup } from "./support/web.ts";
+import { eventually } from "@tt/kit/testing";
 
 const JOURNEY_TIMEOUT = 90_000;
 const PASSWORD = "correct-horse-1";
@@ -129,10 +130,11 @@ describe("the live room in the browser", () => {
       });
       expect(upload.status).toBe(200);
       const songId = String(((await upload.json()) as { songId: string }).songId);
-      await waitFor(
+      await eventually(
         "the song packaged",
         async () =>
           (await web.api("GET", `/api/room-service/songs/${songId}`, undefined, dj.token)).status === "VERIFIED",
+        { timeoutMs: 60_000 },
       );
       for (const who of [dj, listener]) {
         await web.api(
@@ -150,16 +152,20 @@ describe("the live room in the browser", () => {
           },
           who.token,
         );
-        await waitFor("the queued song's stream", async () => {
-          const queue = await web.api(
-            "GET",
-            "/api/playlist-service/crate/special/queue/songs?limit=5",
-            undefined,
-            who.token,
-          );
-          const songs = (queue.songs ?? []) as { streamUrls?: Record<string, { hls?: string }> }[];
-          return songs[0]?.streamUrls?.["uploadService"]?.hls;
-        });
+        await eventually(
+          "the queued song's stream",
+          async () => {
+            const queue = await web.api(
+              "GET",
+              "/api/playlist-service/crate/special/queue/songs?limit=5",
+              undefined,
+              who.token,
+            );
+            const songs = (queue.songs ?? []) as { streamUrls?: Record<string, { hls?: string }> }[];
+            return songs[0]?.streamUrls?.["uploadService"]?.hls;
+          },
+          { timeoutMs: 60_000 },
+        );
       }
       const created = await web.api(
         "POST",

@@ -11,6 +11,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import type { TestProject } from "vitest/node";
 import { freePort } from "@tt/kit";
+import { eventually } from "@tt/kit/testing";
 import { startBroker } from "./shared-platforms.ts";
 
 declare module "vitest" {
@@ -33,15 +34,6 @@ function reachable(host: string, port: number, timeoutMs = 500): Promise<boolean
     socket.once("connect", () => done(true));
     socket.once("error", () => done(false));
   });
-}
-
-async function waitFor(check: () => Promise<boolean>, what: string, timeoutMs = 20_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    if (await check()) return;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error(`${what} did not become ready within ${timeoutMs} ms`);
 }
 
 interface RunResources {
@@ -115,7 +107,7 @@ async function startRunResources(): Promise<RunResources> {
         ),
       ),
     );
-    await Promise.race([waitFor(() => reachable("127.0.0.1", port), "nats-server"), failed]);
+    await Promise.race([eventually("nats-server to be reachable", () => reachable("127.0.0.1", port)), failed]);
     natsUrl = `nats://127.0.0.1:${port}`;
     cleanups.push(async () => {
       child.kill("SIGTERM");

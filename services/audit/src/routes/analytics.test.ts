@@ -1,10 +1,10 @@
 import { Code } from "@connectrpc/connect";
-import { createServiceHarness, type ServiceHarness } from "@tt/kit/testing";
+import { createServiceHarness, eventually, type ServiceHarness } from "@tt/kit/testing";
 import { AnalyticsService } from "@tt/proto/tt/audit/v1/analytics_service_pb";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { auditServiceDefinition } from "../index.ts";
 import { AnalyticsEvent } from "../modules/analytics/analytics-event.entity.ts";
-import { refusal, until } from "../testing/poll.ts";
+import { refusal } from "../testing/poll.ts";
 
 let h: ServiceHarness;
 let admin: string;
@@ -28,7 +28,7 @@ describe("analytics intake", () => {
       record: { roomCount: 12, utmSource: "newsletter" },
       deviceData: { platform: "web", isDiscord: true, isLoggedIn: true },
     });
-    const row = await until(async () => (await stored(id)) ?? undefined, "the stored event");
+    const row = await eventually("the stored event", async () => (await stored(id)) ?? undefined);
     expect(row).toMatchObject({
       topic: "home-rooms-loaded",
       record: { roomCount: 12, utmSource: "newsletter" },
@@ -49,9 +49,8 @@ describe("analytics intake", () => {
       ),
     );
     expect(new Set(ids).size).toBe(60);
-    await until(
-      async () => ((await h.orm.em.fork().count(AnalyticsEvent, { id: ids })) === 60 ? true : undefined),
-      "60 rows",
+    await eventually("60 rows", async () =>
+      (await h.orm.em.fork().count(AnalyticsEvent, { id: ids })) === 60 ? true : undefined,
     );
   });
 
@@ -62,7 +61,7 @@ describe("analytics intake", () => {
       record: { path: "/" },
       deviceData: { platform: "mobile", isLoggedIn: true },
     });
-    const row = await until(async () => (await stored(id)) ?? undefined, "the guest's page view");
+    const row = await eventually("the guest's page view", async () => (await stored(id)) ?? undefined);
     expect(row).toMatchObject({ userUuid: null, isLoggedIn: false, platform: "mobile" });
     await analytics().putRecord({ topic: "page-view", deviceData: web });
     for (const token of [guest, undefined]) {
@@ -96,9 +95,8 @@ describe("analytics intake", () => {
           .then((r) => r.id),
       ),
     );
-    await until(
-      async () => ((await h.orm.em.fork().count(AnalyticsEvent, { id: ids })) === 3 ? true : undefined),
-      "3 rows",
+    await eventually("3 rows", async () =>
+      (await h.orm.em.fork().count(AnalyticsEvent, { id: ids })) === 3 ? true : undefined,
     );
     const shop = await analytics(admin).listAnalyticsEvents({ topic: "shop-action", from });
     expect(shop.total).toBe(2);

@@ -3,14 +3,14 @@ import { create, toBinary } from "@bufbuild/protobuf";
 import { timestampFromDate } from "@bufbuild/protobuf/wkt";
 import { Code } from "@connectrpc/connect";
 import { EVENT_ID_HEADER, OCCURRED_AT_HEADER, AGGREGATE_ID_HEADER } from "@tt/kit";
-import { createServiceHarness, type ServiceHarness } from "@tt/kit/testing";
+import { createServiceHarness, eventually, type ServiceHarness } from "@tt/kit/testing";
 import { ModerationService } from "@tt/proto/tt/audit/v1/moderation_service_pb";
 import { RoomUserBannedSchema } from "@tt/proto/tt/room/v1/events_pb";
 import { RolesChangedSchema, UserBannedSchema } from "@tt/proto/tt/user/v1/events_pb";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { auditServiceDefinition } from "../index.ts";
 import { ModerationAction } from "../modules/moderation/moderation-action.entity.ts";
-import { refusal, until } from "../testing/poll.ts";
+import { refusal } from "../testing/poll.ts";
 
 let h: ServiceHarness;
 let admin: string;
@@ -163,14 +163,14 @@ describe("moderation events", () => {
       create(RolesChangedSchema, { uuid: user, role: "moderator", previousRole: "user", changedByUuid: by }),
     );
     await deliver("tt.user.roles.changed", roles, randomUUID(), user);
-    const rows = await until(async () => {
+    const rows = await eventually("the ban and the role change", async () => {
       const r = await entriesOf(user);
       return r.length >= 2 && r.some((e) => e.actionType === "grantRole") ? r : undefined;
-    }, "the ban and the role change");
-    await until(async () => {
+    });
+    await eventually("the ban", async () => {
       const r = await entriesOf(user);
       return r.filter((e) => e.actionType === "globalBan").length === 1 ? r : undefined;
-    }, "the ban");
+    });
     const bans = (await entriesOf(user)).filter((e) => e.actionType === "globalBan");
     expect(bans).toHaveLength(1);
     expect(bans[0]).toMatchObject({ moderatorUuid: by, reason: "abuse", sourceEventId: eventId });
@@ -182,10 +182,10 @@ describe("moderation events", () => {
     const room = randomUUID();
     const data = toBinary(RoomUserBannedSchema, create(RoomUserBannedSchema, { roomUuid: room, userUuid: user }));
     await deliver("tt.room.user.banned", data, randomUUID(), room);
-    const [row] = await until(async () => {
+    const [row] = await eventually("the room ban", async () => {
       const r = await entriesOf(user);
       return r.length > 0 ? r : undefined;
-    }, "the room ban");
+    });
     expect(row).toMatchObject({ actionType: "banUser", roomUuid: room });
   });
 });

@@ -4,6 +4,7 @@ import { randomBytes } from "node:crypto";
 import { afterAll, afterEach, beforeEach, describe, expect, it } from "vitest";
 import { KvConflictError, type Bus, type DurableMessage, type KvEntry } from "./bus.ts";
 import { RequestError } from "./request-error.ts";
+import { eventually } from "../testing/eventually.ts";
 
 export interface BusContractOptions {
   /** Removes what the suite created on a shared server: every stream/bucket whose name contains `runId`. */
@@ -40,15 +41,6 @@ function collector<T>() {
       });
     },
   };
-}
-
-/** Resolves once `condition` holds (checked every 50 ms), or rejects after `timeoutMs`. */
-async function eventually(condition: () => Promise<boolean>, timeoutMs: number): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await condition())) {
-    if (Date.now() > deadline) throw new Error(`condition not met within ${timeoutMs} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
 }
 
 export function runBusContract(name: string, makeBus: () => Promise<Bus>, opts: BusContractOptions = {}): void {
@@ -257,7 +249,7 @@ export function runBusContract(name: string, makeBus: () => Promise<Bus>, opts: 
       await bus.ensureStream(stream, [`ct.${id}.>`], { maxAgeMs: 1000 });
       await bus.publishDurable(`ct.${id}.e`, enc("old"));
       expect((await bus.streamInfo(stream)).messages).toBe(1);
-      await eventually(async () => (await bus.streamInfo(stream)).messages === 0, 15_000);
+      await eventually("the stream to be empty", async () => (await bus.streamInfo(stream)).messages === 0);
       await bus.publishDurable(`ct.${id}.e`, enc("new"));
       const got = collector<string>();
       await bus.consume(stream, "late", async (m) => got.push(`${m.seq}:${dec(m.data)}`));

@@ -21,7 +21,7 @@ import {
 } from "./events.ts";
 import { createMemoryBus } from "./memory.ts";
 import { createNatsBus } from "./nats.ts";
-import { eventually, startTestNatsServer, type TestNatsServer } from "./test-nats-server.ts";
+import { startTestNatsServer, type TestNatsServer } from "./test-nats-server.ts";
 import {
   AGGREGATE_ID_HEADER,
   EVENT_ID_HEADER,
@@ -30,6 +30,7 @@ import {
   outboxMigration,
   relayOutboxOnce,
 } from "./outbox.ts";
+import { eventually } from "../testing/eventually.ts";
 
 // What a consuming service writes when it handles an event: one row per handling.
 const HandledSchema = defineEntity({
@@ -100,7 +101,7 @@ describe.each([
   const handledRows = (eventId: string) => orm.em.fork().count(Handled, { eventId });
   // The handler signals from inside its transaction; the rows are visible once it commits.
   const committed = (eventId: string) =>
-    eventually(async () => (await handledRows(eventId)) > 0, `${eventId} committed`);
+    eventually(`${eventId} committed`, async () => (await handledRows(eventId)) > 0);
 
   beforeAll(async () => {
     orm = await initOrm({
@@ -271,8 +272,8 @@ describe.each([
       await publish("dj pruned 2");
       await arrived;
       await eventually(
-        async () => (await orm.em.fork().count(ProcessedEvent, { consumer: "pruned", eventId: first.id })) === 0,
         "first mark pruned",
+        async () => (await orm.em.fork().count(ProcessedEvent, { consumer: "pruned", eventId: first.id })) === 0,
       );
     } finally {
       await sub.unsubscribe();

@@ -2,7 +2,8 @@ import { pino } from "pino";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import type { Bus } from "./bus.ts";
 import { createNatsBus } from "./nats.ts";
-import { eventually, startTestNatsServer, type TestNatsServer } from "./test-nats-server.ts";
+import { startTestNatsServer, type TestNatsServer } from "./test-nats-server.ts";
+import { eventually } from "../testing/eventually.ts";
 
 let server: TestNatsServer;
 let bus: Bus;
@@ -28,11 +29,11 @@ it("reports unhealthy while NATS is away, reconnects, and keeps durable messages
   expect(await bus.healthy()).toBe(true);
 
   await server.stop();
-  await eventually(async () => !(await bus.healthy()), "unhealthy after server stop");
+  await eventually("unhealthy after server stop", async () => !(await bus.healthy()));
   await expect(bus.publishDurable("rc.e", new TextEncoder().encode("while away"), { msgId: "away" })).rejects.toThrow();
 
   await server.start();
-  await eventually(() => bus.healthy(), "healthy after server restart");
+  await eventually("healthy after server restart", () => bus.healthy());
   await bus.publishDurable("rc.e", new TextEncoder().encode("after"), { msgId: "after" });
   const got: string[] = [];
   const done = new Promise<void>((resolve) => {

@@ -17,7 +17,8 @@ import {
   relayOutboxOnce,
   startOutboxRelay,
 } from "./outbox.ts";
-import { eventually, startTestNatsServer, type TestNatsServer } from "./test-nats-server.ts";
+import { startTestNatsServer, type TestNatsServer } from "./test-nats-server.ts";
+import { eventually } from "../testing/eventually.ts";
 
 // The business table the outbox row shares its transaction with.
 const NoteSchema = defineEntity({
@@ -153,12 +154,12 @@ describe("transactional outbox", () => {
       enqueue(em, subject, enc("second"));
     });
     await nats.stop();
-    await eventually(async () => !(await bus.healthy()), "bus unhealthy");
+    await eventually("bus unhealthy", async () => !(await bus.healthy()));
     expect(await relayOutboxOnce(orm, bus)).toBe(0);
     expect(await orm.em.fork().count(OutboxMessage, { subject, publishedAt: null })).toBe(2);
 
     await nats.start();
-    await eventually(() => bus.healthy(), "bus healthy again");
+    await eventually("bus healthy again", () => bus.healthy());
     expect(await relayOutboxOnce(orm, bus)).toBe(2);
     expect(await orm.em.fork().count(OutboxMessage, { subject, publishedAt: null })).toBe(0);
     // The attempt made while away may still reach the server after reconnecting; msgId keeps it single.
@@ -218,8 +219,8 @@ describe("transactional outbox", () => {
       await got.waitFor(total);
       // A sentinel after everything: whatever arrived twice would be before it.
       await eventually(
-        async () => (await orm.em.fork().count(OutboxMessage, { subject, publishedAt: null })) === 0,
         "outbox drained",
+        async () => (await orm.em.fork().count(OutboxMessage, { subject, publishedAt: null })) === 0,
       );
       await bus.publishDurable(subject, enc("sentinel"));
       const all = (await got.waitFor(total + 1)).map((m) => dec(m.data));

@@ -57,12 +57,3 @@ export async function startTestNatsServer(timeoutMs = 10_000): Promise<TestNatsS
     },
   };
 }
-
-/** Resolves once `check` holds; for states that have no event to wait on. Rejects after `timeoutMs`. */
-export async function eventually(check: () => Promise<boolean>, what: string, timeoutMs = 10_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`${what} not reached within ${timeoutMs} ms`);
-    await new Promise((r) => setTimeout(r, 25));
-  }
-}

@@ -5,6 +5,7 @@ export {
   SAMPLE_UUID,
   SPEC_OPERATIONS_TSV,
 } from "./completeness.ts";
+export { eventually } from "./eventually.ts";
 export { decodeBasicAuth, startFakeServer } from "./fake-http-server.ts";
 export { removeDeploymentFromNats, uniqueDeploymentName } from "./nats-deployment.ts";
 export { rawConnection } from "./raw-connection.ts";
@@ -22,6 +23,7 @@ export type {
   ServiceHarnessOptions,
 } from "./service-harness.ts";
 export type { OperationMatcher } from "./completeness.ts";
+export type { EventuallyOptions } from "./eventually.ts";
 export type { FakeAnswer, FakeHandler, FakeServer, RecordedRequest } from "./fake-http-server.ts";
 export type { RawConnection } from "./raw-connection.ts";
 export type { SchemaSnapshot } from "./schema-snapshot.ts";

@@ -11,13 +11,8 @@ import { WebhookService } from "@tt/proto/tt/payment/v1/webhook_service_pb";
 import { CompactSign, importPKCS8 } from "jose";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { stripeSignatureHeader } from "../modules/stripe-signature.ts";
-import {
-  createPaymentHarness,
-  eventually,
-  refusal,
-  WEBHOOK_SECRET,
-  type PaymentHarness,
-} from "../testing/payment-harness.ts";
+import { createPaymentHarness, refusal, WEBHOOK_SECRET, type PaymentHarness } from "../testing/payment-harness.ts";
+import { eventually } from "@tt/kit/testing";
 
 // A generated CA chain (root → intermediate → leaf, P-256) standing in for Apple's.
 const dir = mkdtempSync(join(tmpdir(), "apple-ca-"));
@@ -177,6 +172,7 @@ describe("POST /webhook/stripe", () => {
     // Another event for the same session changes nothing either.
     expect(await stripe({ ...event, id: "evt_dup_2" })).toMatchObject({ applied: true });
     await eventually(
+      "the buyer's balance",
       () => balance(buyer.token),
       (b) => b === 250,
     );
@@ -186,6 +182,7 @@ describe("POST /webhook/stripe", () => {
     });
     await h.client(ProductService, { token: buyer.token }).completeDevCheckout({ session: second.session!.sessionId });
     await eventually(
+      "the buyer's balance",
       () => balance(buyer.token),
       (b) => b === 500,
     );
@@ -244,6 +241,7 @@ describe("POST /webhook/apple", () => {
     expect(await send(signed)).toMatchObject({ applied: true });
     expect(await send(signed)).toMatchObject({ applied: false });
     await eventually(
+      "the buyer's balance",
       () => balance(buyer.token),
       (b) => b === 40,
     );

@@ -56,14 +56,3 @@ export async function refusal(call: Promise<unknown>): Promise<{ code: Code; mes
   }
   throw new Error("expected a refusal");
 }
-
-/** Polls `check` until it holds or the deadline passes (no sleeps as synchronisation). */
-export async function eventually<T>(read: () => Promise<T>, ok: (v: T) => boolean, ms = 10_000): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const v = await read();
-    if (ok(v)) return v;
-    if (Date.now() > deadline) throw new Error(`condition not met within ${ms} ms: ${JSON.stringify(v)}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}

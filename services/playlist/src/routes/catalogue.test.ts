@@ -5,7 +5,7 @@ import { create, toBinary } from "@bufbuild/protobuf";
 import { Code, ConnectError } from "@connectrpc/connect";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { AGGREGATE_ID_HEADER, EVENT_ID_HEADER } from "@tt/kit";
-import { createServiceHarness, type ServiceHarness } from "@tt/kit/testing";
+import { createServiceHarness, eventually, type ServiceHarness } from "@tt/kit/testing";
 import { CatalogueService } from "@tt/proto/tt/playlist/v1/catalogue_service_pb";
 import { CrateService } from "@tt/proto/tt/playlist/v1/crate_service_pb";
 import { UploadedSongPublishedSchema, UploadedSongRemovedSchema } from "@tt/proto/tt/upload/v1/events_pb";
@@ -31,16 +31,6 @@ async function codeOf(p: Promise<unknown>): Promise<Code> {
     return ConnectError.from(err).code;
   }
   throw new Error("expected a refusal");
-}
-
-async function until<T>(what: string, probe: () => Promise<T | undefined>, ms = 10_000): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const got = await probe();
-    if (got !== undefined) return got;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
 }
 
 async function publishUpload(init: MessageInitShape<typeof UploadedSongPublishedSchema>): Promise<void> {
@@ -81,7 +71,7 @@ describe("the upload events", () => {
           includeUnavailable: include,
         })
       ).songs[0];
-    const song = await until("the uploaded song", () => find());
+    const song = await eventually("the uploaded song", () => find());
     expect(song).toMatchObject({
       trackName: `Demo ${run}`,
       artistName: `Uploader ${run}`,
@@ -101,7 +91,7 @@ describe("the upload events", () => {
 
     // An edit arrives as the whole song again: same catalogue song, new tags.
     await publishUpload({ ...base, trackName: `Demo ${run} (edit)` });
-    const edited = await until("the edit", async () => {
+    const edited = await eventually("the edit", async () => {
       const s = await find();
       return s?.trackName === `Demo ${run} (edit)` ? s : undefined;
     });
@@ -111,7 +101,7 @@ describe("the upload events", () => {
     await h.bus.publishDurable("tt.upload.song.removed", toBinary(UploadedSongRemovedSchema, removed), {
       headers: { [EVENT_ID_HEADER]: randomUUID(), [AGGREGATE_ID_HEADER]: songUuid },
     });
-    await until("the removal", async () => ((await find()) === undefined ? true : undefined));
+    await eventually("the removal", async () => ((await find()) === undefined ? true : undefined));
     const kept = await find(true);
     expect(kept).toMatchObject({ songId: song.songId, available: false });
     expect(kept!.streamUrls.uploadService).toBeUndefined();
@@ -129,7 +119,7 @@ describe("the upload events", () => {
       public: false,
     });
     const mine = h.client(CatalogueService, { token: await h.tokens.user("user", owner) });
-    await until("the private song", async () => (await mine.listSongs({ q: `private ${run}` })).songs[0]);
+    await eventually("the private song", async () => (await mine.listSongs({ q: `private ${run}` })).songs[0]);
     const other = h.client(CatalogueService, { token: await h.tokens.user() });
     expect((await other.listSongs({ q: `private ${run}` })).songs).toEqual([]);
   });

@@ -4,7 +4,13 @@
 // another user's crate refused.
 import { randomUUID } from "node:crypto";
 import { Code, ConnectError } from "@connectrpc/connect";
-import { createServiceHarness, startFakeServer, type FakeServer, type ServiceHarness } from "@tt/kit/testing";
+import {
+  createServiceHarness,
+  eventually,
+  type FakeServer,
+  type ServiceHarness,
+  startFakeServer,
+} from "@tt/kit/testing";
 import { CrateService } from "@tt/proto/tt/playlist/v1/crate_service_pb";
 import { ImportService } from "@tt/proto/tt/playlist/v1/import_service_pb";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
@@ -79,17 +85,6 @@ async function refusal(p: Promise<unknown>): Promise<[Code, string]> {
     return [e.code, e.rawMessage];
   }
   throw new Error("expected a refusal");
-}
-
-/** Polls `check` until it answers a value, or fails after the deadline. */
-async function eventually<T>(check: () => Promise<T | undefined>, what: string, deadlineMs = 15_000): Promise<T> {
-  const until = Date.now() + deadlineMs;
-  for (;;) {
-    const value = await check();
-    if (value !== undefined) return value;
-    if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setImmediate(resolve));
-  }
 }
 
 describe("POST /api/v1/track-import", () => {
@@ -181,10 +176,10 @@ describe("playlist imports (POST /crate with an import)", () => {
       })
     ).crate!;
     expect(created.importStatus).toBe("IN_PROGRESS");
-    const done = await eventually(async () => {
+    const done = await eventually("the import to complete", async () => {
       const { progress } = await importer.getCrateImport({ crateUuid: created.crateUuid });
       return progress?.importStatus === "COMPLETE" ? progress : undefined;
-    }, "the import to complete");
+    });
     expect(done).toMatchObject({ total: 7, processed: 7, added: 7, skipped: 0, musicProvider: "spotify" });
     const crate = (await crates.getCrate({ crateId: created.crateUuid })).crate!;
     expect(crate.importStatus).toBe("COMPLETE");
@@ -198,10 +193,10 @@ describe("playlist imports (POST /crate with an import)", () => {
     const importer = h.client(ImportService, { token });
     failNextPageAt = 4; // pages 0 and 2 are committed, then the provider fails: the delivery ends in error
     const created = (await crates.createCrate({ import: { musicProvider: "spotify", playlistId: "PL" } })).crate!;
-    const done = await eventually(async () => {
+    const done = await eventually("the import to resume and complete", async () => {
       const { progress } = await importer.getCrateImport({ crateUuid: created.crateUuid });
       return progress?.importStatus === "COMPLETE" ? progress : undefined;
-    }, "the import to resume and complete");
+    });
     expect(done).toMatchObject({ processed: 7, added: 7 });
     const offsets = spotify.requests
       .filter((r) => r.path === "/v1/playlists/PL/tracks")
@@ -217,10 +212,10 @@ describe("playlist imports (POST /crate with an import)", () => {
     const token = await h.tokens.user();
     const crates = h.client(CrateService, { token });
     const created = (await crates.createCrate({ import: { musicProvider: "spotify", playlistId: "GONE" } })).crate!;
-    const failed = await eventually(async () => {
+    const failed = await eventually("the import to fail", async () => {
       const { progress } = await h.client(ImportService, { token }).getCrateImport({ crateUuid: created.crateUuid });
       return progress?.importStatus === "FAILED" ? progress : undefined;
-    }, "the import to fail");
+    });
     expect(failed.message).toBe("Error fetching playlist");
     expect((await crates.getCrate({ crateId: created.crateUuid })).crate?.importStatus).toBe("FAILED");
   });

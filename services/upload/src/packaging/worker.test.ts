@@ -6,14 +6,14 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fromBinary } from "@bufbuild/protobuf";
 import { createLogger, FsObjectStore, OutboxMessage } from "@tt/kit";
-import { createServiceHarness, type ServiceHarness } from "@tt/kit/testing";
+import { createServiceHarness, eventually, type ServiceHarness } from "@tt/kit/testing";
 import { UploadedSongPublishedSchema } from "@tt/proto/tt/upload/v1/events_pb";
 import { userServiceDefinition } from "@tt/user-service";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { uploadServiceDefinition } from "../index.ts";
 import { sourceKey } from "../modules/songs/song-keys.ts";
 import { Song } from "../modules/songs/song.entity.ts";
-import { ADMIN_ENV, makeAudio, waitFor } from "../testing/fixtures.ts";
+import { ADMIN_ENV, makeAudio } from "../testing/fixtures.ts";
 import { defaultFfmpegPath } from "./ffmpeg.ts";
 import { enqueuePackaging } from "./jobs.ts";
 import type { PackagingOutcome } from "./packager.ts";
@@ -75,12 +75,10 @@ describe("the packaging worker", () => {
 
     const first: Array<[string, PackagingOutcome]> = [];
     const a = await worker(first);
-    await waitFor("the first worker to be packaging", async () => a.running() === 1, 30_000);
-    await waitFor(
-      "some progress",
-      async () => (await h.orm.em.fork().findOneOrFail(Song, { uuid })).progress > 0,
-      30_000,
-    );
+    await eventually("the first worker to be packaging", async () => a.running() === 1, { timeoutMs: 30_000 });
+    await eventually("some progress", async () => (await h.orm.em.fork().findOneOrFail(Song, { uuid })).progress > 0, {
+      timeoutMs: 30_000,
+    });
     await a.close();
     const halfway = await h.orm.em.fork().findOneOrFail(Song, { uuid });
     expect(halfway.status).toBe("UNVERIFIED");
@@ -90,17 +88,19 @@ describe("the packaging worker", () => {
     const second: Array<[string, PackagingOutcome]> = [];
     const b = await worker(second);
     try {
-      const done = await waitFor(
+      const done = await eventually(
         "VERIFIED",
         async () => {
           const song = await h.orm.em.fork().findOneOrFail(Song, { uuid });
           return song.status === "VERIFIED" && song;
         },
-        120_000,
+        { timeoutMs: 120_000 },
       );
       expect(done.progress).toBe(100);
       // The worker reports its outcome after the song's commit: wait for the report too, not the row alone.
-      await waitFor("the second worker's outcome", async () => second.some(([id]) => id === uuid), 30_000);
+      await eventually("the second worker's outcome", async () => second.some(([id]) => id === uuid), {
+        timeoutMs: 30_000,
+      });
       expect(second.filter(([id, outcome]) => id === uuid && outcome === "verified")).toHaveLength(1);
       const events = (await h.orm.em.fork().find(OutboxMessage, { subject: "tt.upload.song.published" }))
         .map((m) => fromBinary(UploadedSongPublishedSchema, m.payload as Uint8Array))

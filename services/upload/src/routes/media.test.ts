@@ -4,14 +4,14 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Code, ConnectError } from "@connectrpc/connect";
-import { createServiceHarness, type ServiceHarness } from "@tt/kit/testing";
+import { createServiceHarness, eventually, type ServiceHarness } from "@tt/kit/testing";
 import { MediaService } from "@tt/proto/tt/upload/v1/media_service_pb";
 import { SongService } from "@tt/proto/tt/upload/v1/song_service_pb";
 import { AuthService } from "@tt/proto/tt/user/v1/auth_service_pb";
 import { userServiceDefinition } from "@tt/user-service";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { uploadServiceDefinition } from "../index.ts";
-import { ADMIN_ENV, adminUser, makeAudio, signUp, uploader, waitFor, type TestUser } from "../testing/fixtures.ts";
+import { ADMIN_ENV, adminUser, makeAudio, signUp, uploader, type TestUser } from "../testing/fixtures.ts";
 import { issueTicket } from "../modules/songs/playback-tickets.ts";
 import { loadSecrets } from "../modules/songs/secrets.ts";
 import { listenerPlaylist } from "./media.ts";
@@ -51,7 +51,9 @@ beforeAll(async () => {
   });
   verified = { songId: a.song!.songId, uuid: a.song!.uuid };
   pending = (await songs.uploadSong({ file: file(await makeAudio({ seconds: 1, format: "wav" })) })).song!.songId;
-  await waitFor("VERIFIED", async () => (await songs.getSong({ id: verified.songId })).song!.status === "VERIFIED");
+  await eventually("VERIFIED", async () => (await songs.getSong({ id: verified.songId })).song!.status === "VERIFIED", {
+    timeoutMs: 60_000,
+  });
 }, 90_000);
 
 afterAll(async () => {

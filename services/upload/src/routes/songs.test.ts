@@ -6,7 +6,7 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Code, ConnectError } from "@connectrpc/connect";
-import { createServiceHarness, type ServiceHarness } from "@tt/kit/testing";
+import { createServiceHarness, eventually, type ServiceHarness } from "@tt/kit/testing";
 import { OutboxMessage } from "@tt/kit";
 import { fromBinary } from "@bufbuild/protobuf";
 import { UploadedSongPublishedSchema, UploadedSongRemovedSchema } from "@tt/proto/tt/upload/v1/events_pb";
@@ -16,7 +16,7 @@ import { userServiceDefinition } from "@tt/user-service";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { uploadServiceDefinition } from "../index.ts";
 import { callbackSignature, keyToken } from "../modules/songs/signatures.ts";
-import { ADMIN_ENV, adminUser, makeAudio, signUp, uploader, waitFor, type TestUser } from "../testing/fixtures.ts";
+import { ADMIN_ENV, adminUser, makeAudio, signUp, uploader, type TestUser } from "../testing/fixtures.ts";
 
 const KEY_SECRET = "k".repeat(40);
 const CALLBACK_SECRET = "c".repeat(40);
@@ -70,11 +70,15 @@ async function upload(who: TestUser, bytes: Uint8Array, fields: { public?: boole
 }
 
 async function verified(id: bigint) {
-  return waitFor(`song ${id} VERIFIED`, async () => {
-    const { song } = await songs(owner).getSong({ id });
-    if (song!.status === "VERIFICATION_ERROR") throw new Error(song!.statusMessage);
-    return song!.status === "VERIFIED" && song;
-  });
+  return eventually(
+    `song ${id} VERIFIED`,
+    async () => {
+      const { song } = await songs(owner).getSong({ id });
+      if (song!.status === "VERIFICATION_ERROR") throw new Error(song!.statusMessage);
+      return song!.status === "VERIFIED" && song;
+    },
+    { timeoutMs: 60_000 },
+  );
 }
 
 async function outboxEvents(subject: string) {
@@ -213,10 +217,13 @@ describe("uploading and packaging", () => {
 
   it("a verified song's tag edit publishes the song again", async () => {
     await songs(owner).updateSong({ id: songId, albumName: "Renamed Album" });
-    await waitFor("the edit's event", async () =>
-      (await outboxEvents("tt.upload.song.published"))
-        .map((b) => fromBinary(UploadedSongPublishedSchema, b))
-        .some((e) => e.songId === songId && e.albumName === "Renamed Album"),
+    await eventually(
+      "the edit's event",
+      async () =>
+        (await outboxEvents("tt.upload.song.published"))
+          .map((b) => fromBinary(UploadedSongPublishedSchema, b))
+          .some((e) => e.songId === songId && e.albumName === "Renamed Album"),
+      { timeoutMs: 60_000 },
     );
   });
 

@@ -55,14 +55,3 @@ export async function makeAudio(o: AudioOptions): Promise<Uint8Array> {
   args.push("-f", MUXERS[format], "pipe:1");
   return new Uint8Array(await runFfmpeg(defaultFfmpegPath(), args));
 }
-
-/** Polls until `check` answers something truthy, or fails after `timeoutMs`. */
-export async function waitFor<T>(what: string, check: () => Promise<T | undefined | false>, timeoutMs = 60_000) {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await check();
-    if (value) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}

@@ -1,6 +1,7 @@
 // Issue 16: the payment service's ProductPurchased credits a token bundle's tokens × quantity once per purchase.
 // The events are written here through this service's own outbox (the relay publishes them on their subject,
 // tt.payment.purchase.completed), so the test needs no payment service.
+import { eventually } from "@tt/kit/testing";
 import { randomUUID } from "node:crypto";
 import { publishEvent } from "@tt/kit";
 import { TokenService } from "@tt/proto/tt/merch/v1/token_service_pb";
@@ -28,15 +29,6 @@ async function balanceOf(token: string): Promise<number> {
   return res?.account?.balance ?? 0;
 }
 
-async function until(read: () => Promise<number>, want: number): Promise<number> {
-  const deadline = Date.now() + 10_000;
-  for (;;) {
-    const v = await read();
-    if (v === want || Date.now() > deadline) return v;
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
-
 describe("ProductPurchased consumer", () => {
   it("credits tokens × quantity once per purchase, and ignores products that are no token bundle", async () => {
     const admin = (await h.user("admin")).token;
@@ -48,9 +40,21 @@ describe("ProductPurchased consumer", () => {
     await purchased({ purchaseId, userUuid: buyer.uuid, productId, quantity: 2 });
     await purchased({ purchaseId, userUuid: buyer.uuid, productId, quantity: 2 });
     await purchased({ purchaseId: randomUUID(), userUuid: buyer.uuid, productId: randomUUID(), quantity: 1 });
-    expect(await until(() => balanceOf(buyer.token), 60)).toBe(60);
+    expect(
+      await eventually(
+        "the buyer's balance",
+        () => balanceOf(buyer.token),
+        (n) => n === 60,
+      ),
+    ).toBe(60);
     // A later purchase lands: everything before it has been handled, and credited once.
     await purchased({ purchaseId: randomUUID(), userUuid: buyer.uuid, productId, quantity: 1 });
-    expect(await until(() => balanceOf(buyer.token), 90)).toBe(90);
+    expect(
+      await eventually(
+        "the buyer's balance",
+        () => balanceOf(buyer.token),
+        (n) => n === 90,
+      ),
+    ).toBe(90);
   });
 });

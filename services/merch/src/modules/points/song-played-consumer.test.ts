@@ -1,6 +1,7 @@
 // Issue 14: the live stage's SongPlayed gives the DJ points from the play's votes, once per play. The events are
 // written here through this service's own outbox (the relay publishes them on their subject, tt.social.song.played),
 // so the test needs no social service: real NATS, real PostgreSQL.
+import { eventually } from "@tt/kit/testing";
 import { randomUUID } from "node:crypto";
 import type { MessageInitShape } from "@bufbuild/protobuf";
 import { timestampFromDate } from "@bufbuild/protobuf/wkt";
@@ -31,15 +32,6 @@ async function lifetimeOf(user: string): Promise<number> {
   return rows[0]?.balance ?? 0;
 }
 
-async function until(read: () => Promise<number>, want: number): Promise<number> {
-  const deadline = Date.now() + 20_000;
-  for (;;) {
-    const v = await read();
-    if (v === want || Date.now() > deadline) return v;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
-
 describe("DJ points for a played song", () => {
   it("the formula: 1 for the play, +1 a like, +2 a grab, −1 a dislike, never below 0", () => {
     expect(pointsForPlay({ likes: 3, grabs: 1, dislikes: 1, playedSeconds: 200, endReason: "ended" })).toBe(5);
@@ -67,10 +59,22 @@ describe("DJ points for a played song", () => {
     await played(first); // the same play again (another event id)
     await played({ ...base, playId: randomUUID(), dislikes: 4 }); // 0 points: nothing awarded
     await played({ ...base, playId: randomUUID(), djUuid: "not-a-uuid", likes: 9 }); // ignored
-    expect(await until(() => lifetimeOf(dj), 5)).toBe(5);
+    expect(
+      await eventually(
+        "the DJ's lifetime points",
+        () => lifetimeOf(dj),
+        (n) => n === 5,
+      ),
+    ).toBe(5);
     // A later play lands: everything before it was handled, and the repeated play counted once.
     await played({ ...base, playId: randomUUID(), likes: 1 }); // 2
-    expect(await until(() => lifetimeOf(dj), 7)).toBe(7);
+    expect(
+      await eventually(
+        "the DJ's lifetime points",
+        () => lifetimeOf(dj),
+        (n) => n === 7,
+      ),
+    ).toBe(7);
     const awards = await h.orm.em
       .fork()
       .execute<{ event_key: string; points: number }[]>(

@@ -2,7 +2,13 @@
 // hangs on a page; another process (a restart, a replica) takes the job over from its durable consumer and
 // resumes at the first page that was not committed. The crate ends COMPLETE with every track exactly once.
 import { randomUUID } from "node:crypto";
-import { createServiceHarness, startFakeServer, type FakeServer, type ServiceHarness } from "@tt/kit/testing";
+import {
+  createServiceHarness,
+  eventually,
+  type FakeServer,
+  type ServiceHarness,
+  startFakeServer,
+} from "@tt/kit/testing";
 import { CrateService } from "@tt/proto/tt/playlist/v1/crate_service_pb";
 import { ImportService } from "@tt/proto/tt/playlist/v1/import_service_pb";
 import { afterAll, beforeAll, expect, it } from "vitest";
@@ -48,16 +54,6 @@ afterAll(async () => {
   await spotify?.close();
 });
 
-async function until<T>(check: () => Promise<T | undefined>, what: string, deadlineMs = 20_000): Promise<T> {
-  const end = Date.now() + deadlineMs;
-  for (;;) {
-    const value = await check();
-    if (value !== undefined) return value;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setImmediate(resolve));
-  }
-}
-
 it("issue 13: an import killed halfway resumes in another process to COMPLETE with no song twice", async () => {
   const token = await h.tokens.user();
   hangAt = 2; // the first page is committed, then the provider hangs on the second
@@ -65,19 +61,19 @@ it("issue 13: an import killed halfway resumes in another process to COMPLETE wi
   const crate = (
     await h.client(CrateService, { token }).createCrate({ import: { musicProvider: "spotify", playlistId: "PK" } })
   ).crate!;
-  await until(async () => {
+  await eventually("the first page to be committed and the second asked for", async () => {
     const job = await h.orm.em.fork().findOne(ImportJob, { crateId: crate.crateUuid });
     return job && job.processed === 2 && spotify.requests.some((r) => r.query.get("offset") === "2") ? job : undefined;
-  }, "the first page to be committed and the second asked for");
+  });
 
   await first.close?.(); // the worker's process stops mid-job
   hangAt = undefined;
   const second = await h.createInstance({ ...env, IMPORT_WORKER: "true" });
   try {
-    const progress = await until(async () => {
+    const progress = await eventually("the import to complete in the second process", async () => {
       const { progress } = await h.client(ImportService, { token }).getCrateImport({ crateUuid: crate.crateUuid });
       return progress?.importStatus === "COMPLETE" ? progress : undefined;
-    }, "the import to complete in the second process");
+    });
     expect(progress).toMatchObject({ total: 6, processed: 6, added: 6 });
   } finally {
     await second.close?.();

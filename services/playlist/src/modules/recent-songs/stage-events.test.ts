@@ -5,7 +5,7 @@ import { randomUUID } from "node:crypto";
 import { create, toBinary, type MessageInitShape } from "@bufbuild/protobuf";
 import { timestampFromDate } from "@bufbuild/protobuf/wkt";
 import { AGGREGATE_ID_HEADER, EVENT_ID_HEADER } from "@tt/kit";
-import { createServiceHarness, type ServiceHarness } from "@tt/kit/testing";
+import { createServiceHarness, eventually, type ServiceHarness } from "@tt/kit/testing";
 import { RecentSongsService } from "@tt/proto/tt/playlist/v1/recent_songs_service_pb";
 import { SongPlayedSchema } from "@tt/proto/tt/social/v1/events_pb";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -24,15 +24,6 @@ async function played(event: MessageInitShape<typeof SongPlayedSchema>): Promise
   await h.bus.publishDurable("tt.social.song.played", toBinary(SongPlayedSchema, create(SongPlayedSchema, event)), {
     headers: { [EVENT_ID_HEADER]: randomUUID(), [AGGREGATE_ID_HEADER]: event.roomUuid ?? "" },
   });
-}
-
-async function until<T>(read: () => Promise<T>, done: (v: T) => boolean): Promise<T> {
-  const deadline = Date.now() + 20_000;
-  for (;;) {
-    const v = await read();
-    if (done(v) || Date.now() > deadline) return v;
-    await new Promise((r) => setTimeout(r, 100));
-  }
 }
 
 describe("SongPlayed consumer", () => {
@@ -65,7 +56,8 @@ describe("SongPlayed consumer", () => {
     });
     // Read as a service: anyone else is admitted by the room service (issue 23), which this harness does not run.
     const reader = h.client(RecentSongsService, { token: await h.tokens.service("social") });
-    const list = await until(
+    const list = await eventually(
+      "the room's recent songs",
       () => reader.listRecentSongs({ slug }),
       (r) => r.total >= 2,
     );
@@ -87,7 +79,8 @@ describe("SongPlayed consumer", () => {
     });
     const songId = posted.songPlay!.song!.songId;
     await played({ roomUuid, roomSlug: slug, playId: randomUUID(), song: { songId, title: "ignored", artist: "x" } });
-    const list = await until(
+    const list = await eventually(
+      "the room's recent songs",
       () => stage.listRecentSongs({ slug }),
       (r) => r.total >= 1,
     );

@@ -5,7 +5,7 @@
 import { randomUUID } from "node:crypto";
 import { timestampFromDate } from "@bufbuild/protobuf/wkt";
 import { publishEvent } from "@tt/kit";
-import { createServiceHarness, type ServiceHarness } from "@tt/kit/testing";
+import { createServiceHarness, eventually, type ServiceHarness } from "@tt/kit/testing";
 import { DjFanService } from "@tt/proto/tt/room/v1/dj_fan_service_pb";
 import { SongStartedSchema } from "@tt/proto/tt/social/v1/events_pb";
 import { ProfileService } from "@tt/proto/tt/user/v1/profile_service_pb";
@@ -30,14 +30,6 @@ async function titlesOf(token: string): Promise<string[]> {
 }
 
 /** Reads until `read` gives `want` (the consumer is asynchronous), at most 20 s; returns the last reading. */
-async function until<T>(read: () => Promise<T>, want: (v: T) => boolean): Promise<T> {
-  const deadline = Date.now() + 20_000;
-  for (;;) {
-    const v = await read();
-    if (want(v) || Date.now() > deadline) return v;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
 
 describe("SongStarted consumer", () => {
   it("notifies the DJ's fans once per play, with the DJ's nickname and the room's name", async () => {
@@ -62,7 +54,8 @@ describe("SongStarted consumer", () => {
         publishEvent(em, SongStartedSchema, e);
       });
     }
-    const titles = await until(
+    const titles = await eventually(
+      "the fan's notifications",
       () => titlesOf(fan.token),
       (t) => t.length >= 2,
     );
@@ -77,7 +70,8 @@ describe("SongStarted consumer", () => {
       publishEvent(em, SongStartedSchema, { ...event, playId: randomUUID() });
     });
     expect(
-      await until(
+      await eventually(
+        "the fan's notifications",
         () => titlesOf(fan.token),
         (t) => t.length >= 3,
       ),
@@ -99,7 +93,8 @@ describe("SongStarted consumer", () => {
       });
       publishEvent(em, SongStartedSchema, { roomUuid: room, playId: randomUUID(), djUuid: dj.id });
     });
-    const titles = await until(
+    const titles = await eventually(
+      "the fan's notifications",
       () => titlesOf(fan.token),
       (t) => t.length >= 1,
     );

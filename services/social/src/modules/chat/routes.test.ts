@@ -15,7 +15,13 @@ import {
   type ServiceDefinition,
   type Subscription,
 } from "@tt/kit";
-import { createServiceHarness, startFakeServer, type FakeServer, type ServiceHarness } from "@tt/kit/testing";
+import {
+  createServiceHarness,
+  eventually,
+  type FakeServer,
+  type ServiceHarness,
+  startFakeServer,
+} from "@tt/kit/testing";
 import { ConsumablePurchasedSchema } from "@tt/proto/tt/merch/v1/events_pb";
 import { CrateService } from "@tt/proto/tt/playlist/v1/crate_service_pb";
 import { BlockedUserService } from "@tt/proto/tt/room/v1/blocked_user_service_pb";
@@ -62,16 +68,6 @@ async function account(role: "user" | "bot" = "user"): Promise<Account> {
     .signUp({ email: `${randomUUID()}@example.test`, password: "a-long-password-1" });
   const uuid = res.user!.uuid;
   return { uuid, token: await h.tokens.user(role, uuid) };
-}
-
-async function until<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 20_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const got = await probe();
-    if (got !== undefined) return got;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
 }
 
 /** Collects the ChatEvents of a subject. */
@@ -161,7 +157,7 @@ describe("room messages", () => {
     expect(uuids.indexOf(first.message!.uuid)).toBeLessThan(uuids.indexOf(second.message!.uuid));
     expect(history.roomUuid).toBe(roomUuid);
 
-    const created = await until("the created events", async () =>
+    const created = await eventually("the created events", async () =>
       events.filter((e) => e.kind.case === "created").length >= 2 ? events : undefined,
     );
     expect(created.map((e) => (e.kind.case === "created" ? e.kind.value.uuid : ""))).toEqual(
@@ -274,7 +270,7 @@ describe("room messages", () => {
       userName: aliceName,
       isCurrentUserPlaylist: false,
     });
-    const live = await until("the created event", async () =>
+    const live = await eventually("the created event", async () =>
       events.find((e) => e.kind.case === "created" && e.kind.value.uuid === sent.message!.uuid),
     );
     expect(live.kind.case === "created" && live.kind.value.playlist).toMatchObject({
@@ -315,7 +311,7 @@ describe("room messages", () => {
     const edited = await chat(alice).editMessage({ uuid: sent.message!.uuid, message: "fixed" });
     expect(edited.message).toMatchObject({ message: "fixed", uuid: sent.message!.uuid });
     expect(edited.message!.editedAt).toBeDefined();
-    await until("the edited event", async () => events.find((e) => e.kind.case === "edited"));
+    await eventually("the edited event", async () => events.find((e) => e.kind.case === "edited"));
 
     expect((await refusal(chat(bob).editMessage({ uuid: sent.message!.uuid, message: "mine" }))).code).toBe(
       Code.PermissionDenied,
@@ -369,7 +365,7 @@ describe("room messages", () => {
     ]);
     expect((await refusal(chat(alice).listRoomReports({ room: roomUuid }))).code).toBe(Code.PermissionDenied);
     expect((await refusal(chat(alice).reportMessage({ uuid }))).rawMessage).toBe("you cannot report your own message");
-    await until("the hidden event", async () => hidden.find((e) => e.kind.case === "reportedHidden"));
+    await eventually("the hidden event", async () => hidden.find((e) => e.kind.case === "reportedHidden"));
   });
 
   it("moderators delete any message of the room, others only their own", async () => {
@@ -400,7 +396,7 @@ describe("room messages", () => {
       expiresAt: timestampFromDate(end),
     });
     await refusal(chat(carol).sendRoomMessage({ room: roomUuid, message: text("too early") }));
-    await until("the chatDisabled role to expire", () =>
+    await eventually("the chatDisabled role to expire", () =>
       chat(carol)
         .sendRoomMessage({ room: roomUuid, message: text("after the expiry") })
         .then(
@@ -426,7 +422,7 @@ describe("direct messages", () => {
     const sent = await chat(dave).sendDirectMessage({ user: erin.uuid, message: text("psst") });
     expect(sent.message).toMatchObject({ userUuid: dave.uuid, receiverUuid: erin.uuid, roomUuid: "" });
     await chat(dave).sendDirectMessage({ user: erin.uuid, message: text("again") });
-    await until("both people's events", async () =>
+    await eventually("both people's events", async () =>
       daveEvents.length >= 2 && erinEvents.length >= 2 ? true : undefined,
     );
 
@@ -481,7 +477,7 @@ describe("direct messages", () => {
     const gina = await account();
     await chat(frank).sendDirectMessage({ user: gina.uuid, message: text("before") });
     await h.client(BlockedUserService, { token: gina.token }).blockUser({ blockedUserId: frank.uuid });
-    const err = await until("the block to reach the chat", () =>
+    const err = await eventually("the block to reach the chat", () =>
       chat(frank)
         .sendDirectMessage({ user: gina.uuid, message: text("after") })
         .then(
@@ -516,7 +512,7 @@ describe("events from other services", () => {
         headers: { [EVENT_ID_HEADER]: randomUUID(), [AGGREGATE_ID_HEADER]: purchaseId },
       });
     }
-    const found = await until("the consumable message", async () => {
+    const found = await eventually("the consumable message", async () => {
       const list = await chat(bob).listRoomMessages({ room: roomUuid });
       const hits = list.messages.filter((m) => m.consumable?.purchaseId === purchaseId);
       return hits.length > 0 ? hits : undefined;
@@ -530,7 +526,7 @@ describe("events from other services", () => {
     const events = await listen(chatRoomSubject(roomUuid));
     await chat(alice).sendRoomMessage({ room: roomUuid, message: text("soon gone") });
     await h.client(RoomService, { token: owner.token }).clearConversation({ id: roomUuid });
-    await until("the cleared event", async () => events.find((e) => e.kind.case === "cleared"));
+    await eventually("the cleared event", async () => events.find((e) => e.kind.case === "cleared"));
     expect((await chat(alice).listRoomMessages({ room: roomUuid })).messages).toEqual([]);
     const after = await chat(alice).sendRoomMessage({ room: roomUuid, message: text("fresh start") });
     expect((await chat(alice).listRoomMessages({ room: roomUuid })).messages.map((m) => m.uuid)).toEqual([

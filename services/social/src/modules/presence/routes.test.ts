@@ -6,7 +6,7 @@ import { randomUUID } from "node:crypto";
 import { timestampFromDate } from "@bufbuild/protobuf/wkt";
 import { Code, ConnectError } from "@connectrpc/connect";
 import { publishEvent } from "@tt/kit";
-import { createServiceHarness, type ServiceHarness } from "@tt/kit/testing";
+import { createServiceHarness, eventually, type ServiceHarness } from "@tt/kit/testing";
 import { playlistServiceDefinition } from "@tt/playlist-service";
 import { CrateService } from "@tt/proto/tt/playlist/v1/crate_service_pb";
 import { InfoService } from "@tt/proto/tt/room/v1/info_service_pb";
@@ -39,14 +39,6 @@ async function account(): Promise<{ uuid: string; token: string }> {
 }
 
 /** Reads until `done` holds (the stage and the consumers are asynchronous), at most 30 s. */
-async function until<T>(read: () => Promise<T>, done: (v: T) => boolean): Promise<T> {
-  const deadline = Date.now() + 30_000;
-  for (;;) {
-    const v = await read();
-    if (done(v) || Date.now() > deadline) return v;
-    await new Promise((r) => setTimeout(r, 150));
-  }
-}
 
 /** A join stream kept open in the background (the listener is present while it is). */
 function listen(token: string, room: string): () => void {
@@ -94,7 +86,8 @@ describe("presence answers", () => {
     ];
     try {
       await h.client(StageService, { token: dj.token }).takeSeat({ room: room.uuid });
-      const live = await until(
+      const live = await eventually(
+        "the room's presence",
         async () => (await presence.getRoomPresence({ roomUuid: room.uuid })).presence!,
         (p) => p.users === 2 && p.guests === 1 && p.play !== undefined,
       );
@@ -113,7 +106,8 @@ describe("presence answers", () => {
       expect(users.users.find((u) => u.userUuid === dj.uuid)!.roles).toContain("owner");
 
       // The 3-second song ends (the DJ's queue then holds it again: it keeps playing; at least one play ended).
-      const played = await until(
+      const played = await eventually(
+        "the room's presence",
         () => info.getRoomPlayedTime({ id: room.uuid }),
         (r) => r.playedSeconds >= 3n,
       );
@@ -150,7 +144,8 @@ describe("presence answers", () => {
         publishEvent(em, SongPlayedSchema, event);
       });
     }
-    const after = await until(
+    const after = await eventually(
+      "the room's presence",
       async () => (await presence.getRoomPresence({ roomUuid })).presence!.playedSeconds,
       (s) => s >= 52n,
     );

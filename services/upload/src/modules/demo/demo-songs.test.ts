@@ -5,13 +5,13 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fromBinary } from "@bufbuild/protobuf";
 import { createLogger, FsObjectStore, OutboxMessage } from "@tt/kit";
-import { createServiceHarness, type ServiceHarness } from "@tt/kit/testing";
+import { createServiceHarness, eventually, type ServiceHarness } from "@tt/kit/testing";
 import { UploadedSongPublishedSchema } from "@tt/proto/tt/upload/v1/events_pb";
 import { userServiceDefinition } from "@tt/user-service";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { uploadServiceDefinition } from "../../index.ts";
 import { defaultFfmpegPath, runFfmpeg } from "../../packaging/ffmpeg.ts";
-import { ADMIN_ENV, waitFor } from "../../testing/fixtures.ts";
+import { ADMIN_ENV } from "../../testing/fixtures.ts";
 import { Song } from "../songs/song.entity.ts";
 import { DEMO_OWNER, DEMO_SONGS, demoUuid, seedDemoSongs } from "./demo-songs.ts";
 
@@ -54,13 +54,13 @@ describe("demo songs", () => {
     expect(await seedDemoSongs(opts)).toBe(1);
     expect(await seedDemoSongs(opts)).toBe(0);
     const uuid = demoUuid(DEMO_SONGS[0]!.slug);
-    const song = await waitFor(
+    const song = await eventually(
       "the demo VERIFIED",
       async () => {
         const s = await h.orm.em.fork().findOneOrFail(Song, { uuid });
         return s.status === "VERIFIED" && s;
       },
-      60_000,
+      { timeoutMs: 60_000 },
     );
     expect(song).toMatchObject({ owner: DEMO_OWNER, public: true, demo: true, trackName: "Demo: Sine Arpeggio" });
     expect(await h.orm.em.fork().count(Song, { uuid })).toBe(1);

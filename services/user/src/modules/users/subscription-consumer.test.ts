@@ -6,7 +6,7 @@ import { ProductService } from "@tt/proto/tt/payment/v1/product_service_pb";
 import { SubscriptionService } from "@tt/proto/tt/payment/v1/subscription_service_pb";
 import { AuthService } from "@tt/proto/tt/user/v1/auth_service_pb";
 import { ProfileService } from "@tt/proto/tt/user/v1/profile_service_pb";
-import { createServiceHarness, type ServiceHarness } from "@tt/kit/testing";
+import { createServiceHarness, eventually, type ServiceHarness } from "@tt/kit/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { userServiceDefinition } from "../../index.ts";
 
@@ -21,15 +21,6 @@ async function level(uuid: string): Promise<string> {
     .client(ProfileService, { token: await h.tokens.service("merch") })
     .getServiceUserProfile({ id: uuid });
   return user!.subscriptionLevel;
-}
-
-async function eventually<T>(read: () => Promise<T>, ok: (v: T) => boolean, ms = 10_000): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const v = await read();
-    if (ok(v) || Date.now() > deadline) return v;
-    await new Promise((r) => setTimeout(r, 50));
-  }
 }
 
 describe("subscriptionLevel", () => {
@@ -48,6 +39,7 @@ describe("subscriptionLevel", () => {
     await h.client(ProductService, { token }).completeDevCheckout({ session: session!.sessionId });
     expect(
       await eventually(
+        "the subscription level",
         () => level(uuid),
         (l) => l === "gold",
       ),
