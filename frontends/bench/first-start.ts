@@ -20,7 +20,7 @@
 //      timeline (embedded PostgreSQL and NATS, the services, each web app built).
 // BENCH_KEEP=1 keeps the clone. Wall clock is noisy on a shared machine; the CPU figures are the ones to compare.
 import { execFileSync, spawn, spawnSync } from "node:child_process";
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { chmodSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { createServer } from "node:net";
 import { loadavg, tmpdir } from "node:os";
 import path from "node:path";
@@ -108,6 +108,8 @@ function workspaceModules(): string[] {
 function makeClone(): { dir: string; commit: string } {
   const prefix = process.env["BENCH_CLONE_PREFIX"] ?? path.join(tmpdir(), "first-start-");
   const dir = mkdtempSync(prefix);
+  // mkdtemp makes it 0700; as root the embedded PostgreSQL runs as the `postgres` user, which must reach its binaries.
+  chmodSync(dir, 0o755);
   const commit = run("git", ["rev-parse", "HEAD"]).trim();
   if (run("git", ["status", "--porcelain", "--untracked-files=no"]).trim() !== "") {
     console.log("note: this checkout has uncommitted changes; the clone measures the commit only");
@@ -308,7 +310,10 @@ async function main(): Promise<void> {
   console.log("  node_modules and proto/gen hard-linked from this checkout: stands in for the end of `npm ci`\n");
   try {
     console.log("web build alone (buildFrontendsIfStale, force: all five apps, as npm start builds them)");
-    const build = measureWebBuild(dir);
+    const build =
+      process.env["BENCH_SKIP_BUILD"] === "1"
+        ? { cpu: NaN, wallMs: NaN, loadBefore: "", loadAfter: "" }
+        : measureWebBuild(dir);
     console.log(
       `  CPU ${build.cpu.toFixed(1)} s (user + sys of the process tree); wall ${seconds(build.wallMs)}` +
         ` (load average ${build.loadBefore} → ${build.loadAfter})\n`,
