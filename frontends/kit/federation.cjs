@@ -2,6 +2,11 @@
 // never drift apart between builds that are deployed separately.
 const { ModuleFederationPlugin } = require("@module-federation/enhanced/webpack");
 
+// Module Federation finds webpack's path by calling webpack() without options and reading the failure's stack, which
+// compiles and runs webpack's whole options schema: about a second of CPU per build process (issue 26). Told here,
+// it skips that; the value is what that search answers (the webpack the CLI and build-apps.cjs load).
+process.env.FEDERATION_WEBPACK_PATH ||= require.resolve("webpack");
+
 // Everything that holds module-level state (React's dispatcher, the query client context, the i18n
 // instance, the session store inside the kit) must exist once per page. The version is read from the
 // installed package; requiredVersion is off because the remotes are released with the shell from one
