@@ -81,7 +81,8 @@ function createWebpackConfig({ dir, name, title, port, exposes, host = false }) 
         new HtmlWebpackPlugin({
           template: path.join(__dirname, "index.html"),
           title,
-          // Only the shell's page is public; a remote's page exists so it can be opened alone.
+          // Only the shell's page is public; a remote's page exists so it can be opened alone under its dev server
+          // (its production build takes React, the kit and Connect from the shell: federation.cjs, HOST_PROVIDED).
           filename: "index.html",
         }),
       ],
