@@ -66,7 +66,6 @@ async function main() {
   const started = performance.now();
   const { built } = await buildFrontendsIfStale({
     force: true,
-    concurrency: 2,
     log: (line) => console.log(`  ${line}`),
   });
   console.log(`built ${built.join(", ")} in ${((performance.now() - started) / 1000).toFixed(1)} s\n`);

@@ -1,6 +1,5 @@
 import { spawn } from "node:child_process";
 import { existsSync, readdirSync, statSync, writeFileSync } from "node:fs";
-import { createRequire } from "node:module";
 import path from "node:path";
 import { APPS, resolveDistRoot } from "./paths.ts";
 
@@ -8,8 +7,6 @@ export interface BuildOptions {
   distRoot?: string;
   /** Which apps; all five by default. */
   apps?: readonly string[];
-  /** Builds at once; each webpack build is mostly one core, and the machines have two. */
-  concurrency?: number;
   /** Build even when the output looks current. */
   force?: boolean;
   log?: (line: string) => void;
@@ -55,16 +52,12 @@ function isStale(root: string, app: string): boolean {
   return sourcesOf(root, app).some((source) => newestMtime(source) > built);
 }
 
-function webpackCli(): string {
-  const require = createRequire(import.meta.url);
-  return require.resolve("webpack-cli/bin/cli.js");
-}
-
-function runBuild(root: string, app: string, log: (line: string) => void): Promise<void> {
-  const cwd = path.join(root, app);
+/** Builds the apps in one webpack process (build-apps.cjs): the configurations load once, and the apps interleave. */
+function runBuild(root: string, apps: readonly string[], log: (line: string) => void): Promise<void> {
+  const runner = path.join(import.meta.dirname, "build-apps.cjs");
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [webpackCli(), "--mode", "production"], {
-      cwd,
+    const child = spawn(process.execPath, [runner, ...apps.map((app) => path.join(root, app))], {
+      cwd: root,
       stdio: ["ignore", "pipe", "pipe"],
       env: { ...process.env, NODE_ENV: "production" },
     });
@@ -74,19 +67,20 @@ function runBuild(root: string, app: string, log: (line: string) => void): Promi
     child.on("error", reject);
     child.on("close", (code) => {
       if (code !== 0) {
-        reject(new Error(`webpack build of ${app} failed (exit ${code}):\n${output.trim()}`));
+        reject(new Error(`webpack build of ${apps.join(", ")} failed (exit ${code}):\n${output.trim()}`));
         return;
       }
-      writeFileSync(path.join(cwd, "dist", STAMP), new Date().toISOString());
-      log(`built ${app}`);
+      const now = new Date().toISOString();
+      for (const app of apps) writeFileSync(path.join(root, app, "dist", STAMP), now);
+      log(`built ${apps.join(", ")}`);
       resolve();
     });
   });
 }
 
 /**
- * Builds the shell and the remotes whose sources are newer than their last build (webpack, production),
- * a limited number at a time, so that `npm start` serves current frontends without rebuilding every time.
+ * Builds the shell and the remotes whose sources are newer than their last build (webpack, production), all in one
+ * webpack process, so that `npm start` serves current frontends without rebuilding every time.
  */
 export async function buildFrontendsIfStale(options: BuildOptions = {}): Promise<BuildResult> {
   const root = resolveDistRoot(options.distRoot);
@@ -94,15 +88,10 @@ export async function buildFrontendsIfStale(options: BuildOptions = {}): Promise
   const apps = options.apps ?? APPS;
   const stale = apps.filter((app) => options.force || isStale(root, app));
   const upToDate = apps.filter((app) => !stale.includes(app));
-  const queue = [...stale];
-  const concurrency = Math.max(1, options.concurrency ?? 2);
-  const worker = async () => {
-    for (let app = queue.shift(); app !== undefined; app = queue.shift()) {
-      log(`building ${app}…`);
-      await runBuild(root, app, log);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(concurrency, stale.length) }, worker));
+  if (stale.length > 0) {
+    log(`building ${stale.join(", ")}…`);
+    await runBuild(root, stale, log);
+  }
   return { built: stale, upToDate };
 }
 

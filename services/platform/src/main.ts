@@ -1,8 +1,23 @@
 // `npm start`: the whole platform in one process on embedded defaults, at http://localhost:8080.
 import { createFrontendHandler, loadContentSecurityOptions, startWebBuild } from "@tt/web-server";
-import { createAppleMusicTokenIssuer, createLogger, installProcessGuards, loadAppleMusicTokenConfig } from "@tt/kit";
-import { startAllInOne } from "./all-in-one.ts";
-import { loadAllInOneConfig } from "./config.ts";
+
+// The web apps build while the API starts. The URL is announced, and /readyz says ready, only once every page
+// works: nobody gets a shell whose remotes are still being written (issue 9 defect 13). The build is the longest
+// part of a first start, so it starts before the platform's code is even loaded (issue 26: loading it took 1.5 s of
+// CPU, several seconds on a busy machine); its first lines wait for the logger.
+const distRoot = process.env.WEB_DIST_ROOT || undefined;
+const early: string[] = [];
+let logBuild = (line: string): void => void early.push(line);
+const web =
+  process.env.SKIP_WEB_BUILD === "true" ? undefined : startWebBuild({ distRoot, log: (line) => logBuild(line) });
+web?.done.catch(() => undefined);
+if (web)
+  process.stdout.write("\nturntable: building the web apps whose sources changed; the URL follows when ready\n\n");
+
+const { createAppleMusicTokenIssuer, createLogger, installProcessGuards, loadAppleMusicTokenConfig } =
+  await import("@tt/kit");
+const { startAllInOne } = await import("./all-in-one.ts");
+const { loadAllInOneConfig } = await import("./config.ts");
 
 const config = loadAllInOneConfig(process.env);
 // The embedded default seeds the demo catalogue (synthesised songs) so a fresh install has something to play, stocks
@@ -16,10 +31,10 @@ process.env.PAYMENT_DEMO_PRODUCTS ??= "true";
 process.env.USER_DEMO_VOUCHER ??= "true";
 process.env.RESIDENT_DJ ??= "true";
 const logger = createLogger({ service: "all-in-one", level: config.LOG_LEVEL });
+logBuild = (line) => logger.info(line);
+for (const line of early.splice(0)) logBuild(line);
 // An unhandled rejection is logged and counted, never the end of the platform (issue 9 defect 1).
 installProcessGuards({ logger });
-// Where the web apps' sources and builds (<app>/dist) are: the repository's frontends folder by default.
-const distRoot = process.env.WEB_DIST_ROOT || undefined;
 const contentSecurity = loadContentSecurityOptions(process.env);
 // The web player's Apple Music developer token, from the user service's variables (APPLE_MUSIC_TEAM_ID, _KEY_ID,
 // _PRIVATE_KEY, _TOKEN_TTL_SECONDS), bound to the site's origin when WEB_PUBLIC_URL names it.
@@ -31,15 +46,9 @@ const appleMusicTokens = appleMusic
     })
   : undefined;
 
-// The web apps build while the API starts. The URL is announced, and /readyz says ready, only once every page
-// works: nobody gets a shell whose remotes are still being written (issue 9 defect 13).
-const web =
-  process.env.SKIP_WEB_BUILD === "true" ? undefined : startWebBuild({ distRoot, log: (line) => logger.info(line) });
 web?.done.catch((err: unknown) =>
   logger.error({ err }, "building the web apps failed: the pages will not work and /readyz stays not ready"),
 );
-if (web)
-  process.stdout.write("\nturntable: building the web apps whose sources changed; the URL follows when ready\n\n");
 const platform = await startAllInOne({
   logger,
   staticHandler: createFrontendHandler({
