@@ -8,12 +8,18 @@ const webpack = require("webpack");
 const WEBPACK_ENV = { WEBPACK_BUNDLE: true, WEBPACK_BUILD: true };
 const ARGV = { mode: "production", env: WEBPACK_ENV };
 
-/** An app's configuration, as the webpack CLI loads it: a function is called with the CLI's env and argv. */
-function loadConfig(dir) {
+/**
+ * An app's configurations, as the webpack CLI loads them: one or several (the shell's second builds its service
+ * worker), each a function called with the CLI's env and argv or an object. The first is named after the app.
+ */
+function loadConfigs(dir) {
   const exported = require(path.join(dir, "webpack.config.cjs"));
-  const config = typeof exported === "function" ? exported(WEBPACK_ENV, ARGV) : exported;
-  // The CLI runs in the app's folder; here every app's relative paths are taken from its own folder.
-  return { context: dir, mode: "production", ...config, name: path.basename(dir) };
+  return (Array.isArray(exported) ? exported : [exported]).map((entry, index) => {
+    const config = typeof entry === "function" ? entry(WEBPACK_ENV, ARGV) : entry;
+    const name = index === 0 ? path.basename(dir) : `${path.basename(dir)}-${config.name ?? index}`;
+    // The CLI runs in the app's folder; here every app's relative paths are taken from its own folder.
+    return { context: dir, mode: "production", ...config, name };
+  });
 }
 
 const dirs = process.argv.slice(2).map((dir) => path.resolve(dir));
@@ -21,7 +27,7 @@ if (dirs.length === 0) {
   console.error("usage: build-apps.cjs <app folder>...");
   process.exit(2);
 }
-const configs = dirs.map(loadConfig);
+const configs = dirs.flatMap(loadConfigs);
 // Every app at once: a build waits on its loaders and the minifier, which run on other threads, so the apps' work
 // interleaves on the one JavaScript thread instead of each waiting in turn.
 const compiler = webpack(configs);
