@@ -55,8 +55,9 @@ export interface Shown {
 type T = ReturnType<typeof useNotificationsT>["t"];
 
 /**
- * What a notification says here: a DJ's start is worded in the page's language (the names come in its data); what
- * a person wrote (a room's or the team's message) is shown as written, with a worded title when it has none.
+ * What a notification says here: a DJ's start and a friend invitation are worded in the page's language (the names
+ * come in its data); what a person wrote (a room's or the team's message) is shown as written, with a worded title
+ * when it has none.
  */
 export function describe(n: Notification, t: T): Shown {
   const room = n.roomId && UUID.test(n.roomId) ? `/room/r/${n.roomId}` : undefined;
@@ -66,6 +67,14 @@ export function describe(n: Notification, t: T): Shown {
       title: t("djPlaying", { name: n.data.djName || t("someDj") }),
       body: n.data.roomName ? t("nowIn", { room: n.data.roomName }) : n.data.message || t("comeListen"),
       href: room ?? (UUID.test(dj) ? `/users/${dj}` : undefined),
+    };
+  }
+  if (n.kind === "friend") {
+    const from = n.data.fromId || n.senderId;
+    return {
+      title: t("friendInvite", { name: n.data.fromName || t("someone") }),
+      body: t("answerInvite"),
+      href: UUID.test(from) ? `/users/${from}` : undefined,
     };
   }
   const generic = n.kind === "room" ? t("fromRoom") : t("fromAdmins");

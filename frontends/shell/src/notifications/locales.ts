@@ -18,6 +18,9 @@ export const en = {
   comeListen: "Come and listen.",
   fromRoom: "A message from a room",
   fromAdmins: "A message from the team",
+  friendInvite: "{{name}} wants to be your friend",
+  someone: "Someone",
+  answerInvite: "Answer the invitation on their profile.",
   push: {
     offer: "Tell me when a DJ I follow starts playing",
     offerHint: "Your browser will ask whether Turntable may show notifications.",
@@ -48,6 +51,9 @@ export const es: typeof en = {
   comeListen: "Ven a escuchar.",
   fromRoom: "Un mensaje de una sala",
   fromAdmins: "Un mensaje del equipo",
+  friendInvite: "{{name}} quiere ser tu amigo",
+  someone: "Alguien",
+  answerInvite: "Responde a la invitación en su perfil.",
   push: {
     offer: "Avísame cuando un DJ al que sigo empiece a pinchar",
     offerHint: "Tu navegador te preguntará si Turntable puede mostrar notificaciones.",

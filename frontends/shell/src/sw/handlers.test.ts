@@ -23,6 +23,22 @@ describe("the service worker's push", () => {
     });
   });
 
+  it("words a friend invitation in the browser's language and opens the inviter's profile", () => {
+    const text = JSON.stringify({
+      title: "Annie wants to be your friend",
+      url: "/users/00000000-0000-4000-9000-000000000007",
+      kind: "friend",
+      data: { fromId: "00000000-0000-4000-9000-000000000007", fromName: "Annie" },
+    });
+    expect(notificationFor(text, ORIGIN, "es")).toMatchObject({
+      title: "Annie quiere ser tu amigo",
+      options: {
+        body: "Responde a la invitación en su perfil.",
+        data: { url: "/users/00000000-0000-4000-9000-000000000007" },
+      },
+    });
+  });
+
   it("shows a person's message as written; a payload that is not JSON or points elsewhere stays on the site", () => {
     expect(notificationFor(JSON.stringify({ title: "Hi", body: "there", kind: "room" }), ORIGIN)).toMatchObject({
       title: "Hi",

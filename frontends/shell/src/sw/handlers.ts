@@ -24,6 +24,9 @@ const WORDS = {
     someDj: "A DJ you follow",
     nowIn: (room: string) => `Now playing in ${room}.`,
     comeListen: "Come and listen.",
+    invites: (name: string) => `${name} wants to be your friend`,
+    someone: "Someone",
+    answer: "Answer the invitation on their profile.",
   },
   es: {
     site: "Turntable",
@@ -31,6 +34,9 @@ const WORDS = {
     someDj: "Un DJ al que sigues",
     nowIn: (room: string) => `Ahora suena en ${room}.`,
     comeListen: "Ven a escuchar.",
+    invites: (name: string) => `${name} quiere ser tu amigo`,
+    someone: "Alguien",
+    answer: "Responde a la invitación en su perfil.",
   },
 };
 
@@ -69,6 +75,9 @@ export function notificationFor(text: string | undefined, origin: string, langua
   if (payload.kind === "dj-fans") {
     title = words.playing(data.djName || words.someDj);
     body = data.roomName ? words.nowIn(data.roomName) : data.message || words.comeListen;
+  } else if (payload.kind === "friend") {
+    title = words.invites(data.fromName || words.someone);
+    body = words.answer;
   }
   return {
     title,

@@ -3,6 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createServiceHarness, type ServiceHarness } from "@tt/kit/testing";
 import { BlockedUserService } from "@tt/proto/tt/room/v1/blocked_user_service_pb";
 import { FriendService } from "@tt/proto/tt/room/v1/friend_service_pb";
+import { NotificationService } from "@tt/proto/tt/room/v1/notification_service_pb";
+import { ProfileService } from "@tt/proto/tt/user/v1/profile_service_pb";
 import { userServiceDefinition } from "@tt/user-service";
 import { OutboxMessage } from "@tt/kit";
 import { roomServiceDefinition } from "../index.ts";
@@ -18,6 +20,23 @@ afterAll(() => h?.close());
 const as = (u: TestUser) => h.client(FriendService, { token: u.token });
 
 describe("friend invitations and friends", () => {
+  it("tells the invitee of an invitation in their inbox, by the inviter's nickname, linking to the inviter", async () => {
+    const ann = await testUser(h);
+    const bob = await testUser(h);
+    await h.client(ProfileService, { token: ann.token }).updateProfile({ nickname: "Annie" });
+    await as(ann).sendFriendInvitation({ userId: bob.id });
+    const inbox = await h.client(NotificationService, { token: bob.token }).listMyNotifications({});
+    expect(inbox.unread).toBe(1);
+    expect(inbox.notifications[0]).toMatchObject({
+      kind: "friend",
+      title: "Annie wants to be your friend",
+      senderId: ann.id,
+      data: { fromId: ann.id, fromName: "Annie" },
+    });
+    // The inviter is told nothing of their own invitation.
+    expect((await h.client(NotificationService, { token: ann.token }).listMyNotifications({})).total).toBe(0);
+  });
+
   it("pending → accepted makes a mutual friendship; only the invitee decides; outsiders see nothing", async () => {
     const ann = await testUser(h);
     const bob = await testUser(h);

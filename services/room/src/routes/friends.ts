@@ -7,6 +7,8 @@ import { callEm, enforceThrottles, enumOfWire, publishEvent, wireName } from "@t
 import { FriendshipCreatedSchema, FriendshipRemovedSchema } from "@tt/proto/tt/room/v1/events_pb";
 import { InvitationStatus, InvitationStatusSchema, type FriendService } from "@tt/proto/tt/room/v1/friend_service_pb";
 import type { RoomServiceContext } from "../context.ts";
+import { Deliverer } from "../modules/notifications/deliver.ts";
+import { djNameOf } from "../modules/notifications/dj-fans.ts";
 import { BlockedUser } from "../modules/social/blocked-user.entity.ts";
 import { FriendInvitation } from "../modules/social/friend-invitation.entity.ts";
 import { Friendship } from "../modules/social/friendship.entity.ts";
@@ -68,6 +70,32 @@ export async function invite(
 }
 
 export function friendRoutes(svc: RoomServiceContext): ServiceImpl<typeof FriendService> {
+  const deliver = new Deliverer(svc.social, svc.logger);
+
+  /**
+   * The invitee hears of a new invitation (issue 26): in their notification inbox and on their devices and browsers,
+   * linking to the inviter's profile, where they answer it. The invitation stands whether or not this reaches them.
+   */
+  async function notifyInvitee(invitation: FriendInvitation): Promise<void> {
+    try {
+      const name = await djNameOf(svc, invitation.fromUserId);
+      await deliver.toUsers(
+        svc.orm.em.fork(),
+        [invitation.toUserId],
+        {
+          kind: "friend",
+          title: name ? `${name} wants to be your friend` : "Someone wants to be your friend",
+          body: "Answer the invitation on their profile.",
+          data: { fromId: invitation.fromUserId, fromName: name },
+          senderId: invitation.fromUserId,
+        },
+        { web: true, url: `/users/${invitation.fromUserId}` },
+      );
+    } catch (err) {
+      svc.logger.warn({ err, invitation: invitation.id }, "the invitee could not be notified of a friend invitation");
+    }
+  }
+
   return {
     async sendFriendInvitation(req, ctx) {
       const from = callerId(ctx);
@@ -93,6 +121,7 @@ export function friendRoutes(svc: RoomServiceContext): ServiceImpl<typeof Friend
         if (result === "pending") throw conflict("invitation already pending");
         return result;
       });
+      await notifyInvitee(made);
       return { invitation: toInvitationMessage(made) };
     },
 

@@ -10,7 +10,7 @@ import { Notification } from "./notification.entity.ts";
 import { WebPushSubscription } from "./web-push-subscription.entity.ts";
 
 export interface NotificationContent {
-  /** dj-fans, room, custom, admin or user. */
+  /** dj-fans, room, custom, admin, user or friend (a friend invitation). */
   kind: string;
   title: string;
   body: string;
