@@ -43,8 +43,8 @@ interface Route {
 }
 
 /**
- * Texts that are the same in English and Spanish: the brand, the language picker's names, words Spanish uses as
- * they are (DJ, slug, fans, club, festival), the venues' and music providers' proper names, and data (the journey's
+ * Texts that are the same in English and Spanish: the brand, the language picker's names, words spelt the same in
+ * both (no, roles) or that Spanish uses as they are (DJ, slug, fans, club, festival), the venues' and music providers' proper names, and data (the journey's
  * names, e-mails, the admin's nickname, web addresses, texts without words).
  */
 const SAME_IN_BOTH = new Set([
@@ -55,6 +55,7 @@ const SAME_IN_BOTH = new Set([
   "DJs",
   "Slug",
   "No",
+  "Roles",
   "Fans",
   "Club",
   "Festival",

@@ -377,9 +377,12 @@ describe("web journeys", () => {
   it(
     "issue 10: reaches a service redirected to another origin by /remotes.json, with no CSP violation",
     async () => {
-      // The audit service too: the page's analytics are sent every few seconds, and this site has no API of its
-      // own (a slow run flushed them to it, 404).
-      otherSiteFrontends = createFrontendHandler({ services: { user: platform.url, audit: platform.url } });
+      // Every service the pages on the way call (the home page's live rooms, the bell, the analytics sent every few
+      // seconds): this site has no API of its own, so a call left to it would be a 404.
+      const redirected = ["user", "audit", "room", "social"];
+      otherSiteFrontends = createFrontendHandler({
+        services: Object.fromEntries(redirected.map((service) => [service, platform.url])),
+      });
       const page = await context.newPage();
       const problems: string[] = [];
       page.on("console", (message) => {
@@ -418,7 +421,11 @@ describe("web journeys", () => {
         expect(
           calls.filter(
             (url) =>
-              !url.startsWith(`${platform.url}/tt.user.v1.`) && !url.startsWith(`${platform.url}/api/audit-service/`),
+              !redirected.some(
+                (service) =>
+                  url.startsWith(`${platform.url}/tt.${service}.v1.`) ||
+                  url.startsWith(`${platform.url}/api/${service}-service/`),
+              ),
           ),
         ).toEqual([]);
         expect(await page.evaluate(() => (window as unknown as { cspViolations: string[] }).cspViolations)).toEqual([]);

@@ -63,6 +63,8 @@ export function createBearerInterceptor(
   tokenTaken: (token: string) => Promise<boolean> = async () => false,
 ): Interceptor {
   return (next) => async (req) => {
+    // A call that names its own token (logging out a session already cleared here) is sent as it is.
+    if (req.header.has("Authorization")) return await next(req);
     const sent = session.getSnapshot().accessToken;
     if (sent) req.header.set("Authorization", `Bearer ${sent.token}`);
     try {

@@ -10,13 +10,17 @@ export async function logout({ transport, session, ensureToken }: Kit, queryClie
   // This browser's push subscription goes first, while the session may still remove it (issue 26): the next
   // person signing in here must not get the last one's notifications. Leaving never waits on it failing.
   await import("../notifications/push-client.ts").then((push) => push.turnPushOff(transport)).catch(() => undefined);
-  try {
-    await createClient(AuthService, transport).logout({});
-  } finally {
-    // Signing out locally must not depend on the server being reachable: the user asked to leave.
-    queryClient.clear();
-    session.clear();
-    await ensureToken().catch(() => undefined);
+  // Locally first, and a guest token in place before the cached data goes: the pages' queries refetch at once, and
+  // none of them may carry the token the server is about to revoke (a refused call logs an error in the console).
+  const sent = session.getSnapshot().accessToken;
+  session.clear();
+  await ensureToken().catch(() => undefined);
+  queryClient.clear();
+  // Then the server forgets the user's token; signing out must not depend on it being reachable.
+  if (sent?.tokenType === "user") {
+    await createClient(AuthService, transport)
+      .logout({}, { headers: { Authorization: `Bearer ${sent.token}` } })
+      .catch(() => undefined);
   }
 }
 
