@@ -54,7 +54,6 @@ describe("a database that cannot be reached is unavailable (503), never internal
       clientUrl: `postgres://postgres@127.0.0.1:${port}/postgres`,
       entities: [],
       discovery: { warnWhenNoEntities: false },
-      connect: false,
     });
     closers.push(() => orm.close(true));
     const err = await rejection(orm.em.fork().execute("select 1"));
@@ -76,7 +75,6 @@ describe("a database that cannot be reached is unavailable (503), never internal
       clientUrl: `postgres://postgres@127.0.0.1:${port}/postgres`,
       entities: [],
       discovery: { warnWhenNoEntities: false },
-      connect: false,
       driverOptions: { connectionTimeoutMillis: 200 },
     });
     closers.push(() => orm.close(true));
@@ -94,6 +92,14 @@ describe("a database that cannot be reached is unavailable (503), never internal
     await victim.connect();
     const { rows } = await victim.query<{ pid: number }>("select pg_backend_pid() as pid");
     const running = rejection(victim.query("select pg_sleep(10)"));
+    // Terminated while the query runs (not before it reached the server).
+    await expect
+      .poll(
+        async () =>
+          (await admin.query("select state from pg_stat_activity where pid = $1", [rows[0]!.pid])).rows[0]?.state,
+        { timeout: 5000, interval: 20 },
+      )
+      .toBe("active");
     await admin.query("select pg_terminate_backend($1)", [rows[0]!.pid]);
     const err = await running;
     expect((err as { code?: string }).code).toBe("57P01");
