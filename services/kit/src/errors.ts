@@ -55,6 +55,12 @@ const LOST_CONNECTION =
   /^(Connection terminated unexpectedly|Connection terminated due to connection timeout|Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error and is not queryable)$/;
 
 /**
+ * Where a connection error without a wrapper comes from when it is the database's: pg's pool rethrows a refused
+ * connection as it is when MikroORM's query builder (kysely) acquires one for a flush or a transaction.
+ */
+const DRIVER_STACK = /node_modules\/(pg-pool|pg|kysely)\//;
+
+/**
  * Whether a thrown value says the database could not be reached (refused, timed out, shut down, connection lost),
  * as the pg driver and MikroORM's DriverException report it. Only database errors count: a socket error of another
  * kind (a provider's fetch) is not the database's.
@@ -63,7 +69,8 @@ export function isDatabaseUnavailable(reason: unknown): boolean {
   // A DriverException may wrap the driver's error in `cause`: the chain is followed a few steps.
   for (let e: unknown = reason, depth = 0; e instanceof Error && depth < 5; e = e.cause, depth++) {
     const { code, severity } = e as { code?: unknown; severity?: unknown };
-    const fromDatabase = e instanceof DriverException || typeof severity === "string";
+    const fromDatabase =
+      e instanceof DriverException || typeof severity === "string" || DRIVER_STACK.test(e.stack ?? "");
     if (fromDatabase && typeof code === "string" && (NETWORK_CODES.has(code) || unavailableState(code))) return true;
     if (LOST_CONNECTION.test(e.message) && (fromDatabase || code === undefined)) return true;
   }
