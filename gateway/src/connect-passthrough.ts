@@ -2,12 +2,15 @@
 // its backend unchanged: to a node handler in the same process (all-in-one) or proxied over HTTP/2 to the
 // service's base URL (distributed), streaming both ways and keeping gRPC trailers. Headers are filtered
 // like REST ones, plus the headers the three protocols need.
+// Issue 28: a service that cannot be reached, or that dies mid-call, is `unavailable` (503) in the caller's own
+// protocol: a new call gets the protocol's error (Connect unary: HTTP 503 with a Connect error body; a Connect stream:
+// its end-of-stream message with the error; gRPC and gRPC-Web: grpc-status 14), and a stream cut by the service ends
+// with that error instead of a bare end of stream (README.md, "Errors").
 import http2, { type ClientHttp2Session, type Http2ServerRequest, type Http2ServerResponse } from "node:http2";
 import type { IncomingHttpHeaders, IncomingMessage, OutgoingHttpHeaders, ServerResponse } from "node:http";
 import type { DescService } from "@bufbuild/protobuf";
 import type { Logger } from "pino";
 import { forwardRequestHeaders, requestIdOf, type HeaderPolicy } from "./headers.ts";
-import { restErrorBody } from "./errors.ts";
 
 export type NodeRequest = IncomingMessage | Http2ServerRequest;
 export type NodeResponse = ServerResponse | Http2ServerResponse;
@@ -15,9 +18,82 @@ export type NodeHandler = (req: NodeRequest, res: NodeResponse) => void;
 
 export type ConnectTarget = { handler: NodeHandler } | { baseUrl: string };
 
-/** A backend could not be reached; the caller gets a 502. */
+/** A backend died mid-answer where no error can be written any more (inside a message); the response is reset. */
 export class PassthroughError extends Error {
   override name = "PassthroughError";
+}
+
+/** What a caller is told when the service cannot be reached or its answer was cut (Connect code `unavailable`). */
+export const UNREACHABLE_MESSAGE = "the service is unavailable, try again shortly";
+
+type Protocol = "connect-unary" | "connect-stream" | "grpc" | "grpc-web";
+
+function protocolOf(contentType: string): Protocol {
+  if (contentType.startsWith("application/grpc-web")) return "grpc-web";
+  if (contentType.startsWith("application/grpc")) return "grpc";
+  if (contentType.startsWith("application/connect+")) return "connect-stream";
+  return "connect-unary";
+}
+
+/** One enveloped message (flags, big-endian length, data), as Connect streams and gRPC-Web frame them. */
+function envelope(flags: number, data: Uint8Array): Buffer {
+  const head = Buffer.alloc(5);
+  head.writeUInt8(flags, 0);
+  head.writeUInt32BE(data.length, 1);
+  return Buffer.concat([head, data]);
+}
+
+/** Follows the envelopes of a stream's body: whether it is between two messages, and the flags seen. */
+class Envelopes {
+  private header = Buffer.alloc(0);
+  private remaining = 0;
+  flagsSeen = 0;
+  get atBoundary(): boolean {
+    return this.header.length === 0 && this.remaining === 0;
+  }
+  push(chunk: Buffer): void {
+    let i = 0;
+    while (i < chunk.length) {
+      if (this.remaining > 0) {
+        const n = Math.min(this.remaining, chunk.length - i);
+        this.remaining -= n;
+        i += n;
+        continue;
+      }
+      const n = Math.min(5 - this.header.length, chunk.length - i);
+      this.header = Buffer.concat([this.header, chunk.subarray(i, i + n)]);
+      i += n;
+      if (this.header.length === 5) {
+        this.flagsSeen |= this.header.readUInt8(0);
+        this.remaining = this.header.readUInt32BE(1);
+        this.header = Buffer.alloc(0);
+      }
+    }
+  }
+}
+
+/** The Connect end-of-stream flag, and gRPC-Web's trailers flag. */
+const CONNECT_END_STREAM = 0b10;
+const GRPC_WEB_TRAILERS = 0x80;
+
+function unreachableTrailers(): Record<string, string> {
+  return { "grpc-status": "14", "grpc-message": encodeURIComponent(UNREACHABLE_MESSAGE) };
+}
+
+/** The whole answer of a call whose service could not be reached, in the caller's protocol. */
+function answerUnreachable(res: NodeResponse, protocol: Protocol, contentType: string): void {
+  const r = res as ServerResponse;
+  const error = { code: "unavailable", message: UNREACHABLE_MESSAGE };
+  if (protocol === "connect-unary") {
+    r.writeHead(503, { "content-type": "application/json" }).end(JSON.stringify(error));
+  } else if (protocol === "connect-stream") {
+    r.writeHead(200, { "content-type": contentType }).end(
+      envelope(CONNECT_END_STREAM, Buffer.from(JSON.stringify({ error }))),
+    );
+  } else {
+    // Trailers-only: the status in the headers, no body.
+    r.writeHead(200, { "content-type": contentType, ...unreachableTrailers() }).end();
+  }
 }
 
 /** Headers the Connect, gRPC and gRPC-Web protocols need, on top of the REST allow-list. */
@@ -102,6 +178,8 @@ export function createConnectPassthrough(
 
   const proxy = (baseUrl: string, req: NodeRequest, res: NodeResponse, headers: Record<string, string>) => {
     const url = new URL(baseUrl);
+    const contentType = String(req.headers["content-type"] ?? "");
+    const protocol = protocolOf(contentType);
     const stream = session(baseUrl).request(
       {
         ...headers,
@@ -117,27 +195,64 @@ export function createConnectPassthrough(
       if (!stream.closed) stream.close(http2.constants.NGHTTP2_CANCEL);
     };
     res.on("close", cancel);
+    const envelopes = new Envelopes();
+    /** Whether the service's answer said it was complete (the protocol's end: trailers, end-of-stream message). */
+    let complete = false;
+    let finished = false;
     stream.on("response", (h) => {
       const out: OutgoingHttpHeaders = {};
       for (const [k, v] of Object.entries(h)) if (!k.startsWith(":") && !HOP_BY_HOP.has(k)) out[k] = v;
+      // A trailers-only gRPC answer carries its status in the headers.
+      if (h["grpc-status"] !== undefined) complete = true;
       (res as ServerResponse).writeHead(Number(h[":status"] ?? 502), out);
-      stream.pipe(res as NodeJS.WritableStream);
+      stream.on("data", (chunk: Buffer) => {
+        envelopes.push(chunk);
+        if (!(res as NodeJS.WritableStream).write(chunk)) stream.pause();
+      });
+      (res as NodeJS.EventEmitter).on("drain", () => stream.resume());
     });
     stream.on("trailers", (t) => {
       const out: Record<string, string> = {};
       for (const [k, v] of Object.entries(t)) if (!k.startsWith(":") && v !== undefined) out[k] = String(v);
+      complete = true;
       res.addTrailers(out);
     });
-    stream.on("error", (e) => {
-      logger?.warn({ err: e, baseUrl }, "connect passthrough request failed");
-      if (!res.headersSent) {
-        const body = JSON.stringify(restErrorBody(502, "bad gateway"));
-        (res as ServerResponse).writeHead(502, { "content-type": "application/json" });
-        res.end(body);
-      } else {
-        res.destroy(new PassthroughError(`${baseUrl}: ${e.message}`));
+    /** Ends the answer: as the service did, or, cut short, with `unavailable` where the protocol can still say so. */
+    const finish = (err?: Error) => {
+      if (finished || res.writableEnded || res.destroyed) return;
+      finished = true;
+      if (protocol === "connect-stream" && envelopes.flagsSeen & CONNECT_END_STREAM) complete = true;
+      if (protocol === "grpc-web" && envelopes.flagsSeen & GRPC_WEB_TRAILERS) complete = true;
+      if (protocol === "connect-unary" && !err) complete = true;
+      if (complete && res.headersSent) {
+        res.end();
+        return;
       }
-    });
+      logger?.warn(
+        { err, baseUrl, path: req.url },
+        "connect passthrough: the service could not be reached or cut the call",
+      );
+      if (!res.headersSent) {
+        answerUnreachable(res, protocol, contentType);
+      } else if (protocol === "connect-stream" && envelopes.atBoundary) {
+        const error = { code: "unavailable", message: UNREACHABLE_MESSAGE };
+        res.end(envelope(CONNECT_END_STREAM, Buffer.from(JSON.stringify({ error }))));
+      } else if (protocol === "grpc-web" && envelopes.atBoundary) {
+        const text = Object.entries(unreachableTrailers())
+          .map(([k, v]) => `${k}: ${v}\r\n`)
+          .join("");
+        res.end(envelope(GRPC_WEB_TRAILERS, Buffer.from(text)));
+      } else if (protocol === "grpc") {
+        res.addTrailers(unreachableTrailers());
+        res.end();
+      } else {
+        res.destroy(new PassthroughError(`${baseUrl}: ${err?.message ?? "the answer was cut"}`));
+      }
+    };
+    stream.on("end", () => finish());
+    stream.on("error", (e) => finish(e));
+    // A session torn down (the service died) may close the stream without an error or an end.
+    stream.on("close", () => finish(stream.rstCode ? new Error(`stream reset (${stream.rstCode})`) : undefined));
   };
 
   return {

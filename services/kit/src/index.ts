@@ -14,7 +14,9 @@ export {
 export { createCallLogger, createLogger } from "./logger.ts";
 export {
   ALREADY_EXISTS_MESSAGE,
+  DATABASE_UNAVAILABLE_MESSAGE,
   INTERNAL_ERROR_MESSAGE,
+  isDatabaseUnavailable,
   isServerFault,
   toConnectError,
   toLoggedConnectError,

@@ -11,6 +11,11 @@ const stageSchema = z.object({
    * another instance with the room takes over within it.
    */
   SOCIAL_LEASE_TTL_MS: z.coerce.number().int().min(500).max(60_000).default(2_000),
+  /**
+   * How long a room's settings from the room service are used before it is asked again (ms); past it, a public room's
+   * last known settings are still served while the room service cannot be reached (up to 10 minutes, issue 28).
+   */
+  SOCIAL_ROOM_CACHE_MS: z.coerce.number().int().min(50).max(60_000).default(10_000),
   /** How often the lease holder reconciles a room's presence (listener counts, dancefloor, DJs away) (ms). */
   SOCIAL_PRESENCE_INTERVAL_MS: z.coerce.number().int().min(50).max(60_000).default(1_000),
   /** The JetStream key-value bucket holding the rooms' stages (one key per room uuid). */

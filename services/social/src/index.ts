@@ -36,6 +36,7 @@ export const socialServiceDefinition: ServiceDefinition = {
     // Chat: ChatService and its consumers (merch consumables, conversation clears, blocks).
     // A private room's chat is read and written only by those admitted to its stage; banned and kicked users never.
     const chat = await startChat(deps, {
+      roomCacheMs: stageConfig.SOCIAL_ROOM_CACHE_MS,
       admit: async (roomUuid, caller, signal) => {
         const room = await stage.resolveRoom(roomUuid, signal);
         if (room.settings.type === "PRIVATE" || caller.user) await stage.admit(room, caller, { signal });

@@ -18,6 +18,8 @@ export interface ChatOptions {
   editWindowMs?: number;
   /** Who may enter a room's chat (the stage's admission); see ChatRouteContext.admit. */
   admit?: RoomAdmission;
+  /** How long a room from the room service is used before it is asked again (SOCIAL_ROOM_CACHE_MS). */
+  roomCacheMs?: number;
 }
 
 /**
@@ -30,7 +32,7 @@ export async function startChat(
 ) {
   const { SOCIAL_WEB_ORIGINS: webOrigins } = loadChatConfig(deps.env);
   const logger = deps.logger.child({ area: "chat" });
-  const relations = createChatRelations(deps.clients);
+  const relations = createChatRelations(deps.clients, logger, opts.roomCacheMs);
   const publisher = createChatPublisher(deps.bus, logger);
   const durable =
     opts.durable ??

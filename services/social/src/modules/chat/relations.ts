@@ -1,10 +1,13 @@
 // What the chat asks other services (docs/new-service.md §11): the room service (which room, the caller's roles
 // in it, friends and followed DJs), the user service (names, avatars, colours, badges) and the playlist service
 // (song cards and playlist previews for links). Rooms and profiles are cached briefly; roles never are, so a
-// chatDisabled grant or a ban applies to the next message.
+// chatDisabled grant or a ban applies to the next message. When the room service cannot be reached (issue 28), a
+// room and a user's standing in it are served as last known (at most STALE_MAX_MS old); the stage's admission,
+// which runs first, keeps private rooms closed.
 import { Code, ConnectError, type Client } from "@connectrpc/connect";
 import { timestampDate } from "@bufbuild/protobuf/wkt";
 import type { ServiceDeps } from "@tt/kit";
+import type { Logger } from "pino";
 import { DjFanService } from "@tt/proto/tt/room/v1/dj_fan_service_pb";
 import { FriendService } from "@tt/proto/tt/room/v1/friend_service_pb";
 import { RoomService } from "@tt/proto/tt/room/v1/room_service_pb";
@@ -14,6 +17,7 @@ import type { Profile } from "@tt/proto/tt/user/v1/user_pb";
 import { CrateService, type CratePreview } from "@tt/proto/tt/playlist/v1/crate_service_pb";
 import { SongDataService } from "@tt/proto/tt/playlist/v1/song_data_service_pb";
 import type { Song } from "@tt/proto/tt/playlist/v1/song_pb";
+import { LastGood, OutageLog, roomServiceUnavailable, unreachable } from "../last-good.ts";
 
 export interface ChatRoom {
   uuid: string;
@@ -74,7 +78,11 @@ function isNotFound(err: unknown): boolean {
   return err instanceof ConnectError && err.code === Code.NotFound;
 }
 
-export function createChatRelations(clients: ServiceDeps["clients"]): ChatRelations {
+export function createChatRelations(
+  clients: ServiceDeps["clients"],
+  logger?: Logger,
+  roomTtlMs = ROOM_TTL_MS,
+): ChatRelations {
   const rooms: Client<typeof RoomService> = clients.get(RoomService);
   const roles: Client<typeof RoomUserRoleService> = clients.get(RoomUserRoleService);
   const friendsClient: Client<typeof FriendService> = clients.get(FriendService);
@@ -82,8 +90,11 @@ export function createChatRelations(clients: ServiceDeps["clients"]): ChatRelati
   const profilesClient: Client<typeof ProfileService> = clients.get(ProfileService);
   const songData: Client<typeof SongDataService> = clients.get(SongDataService);
   const crates: Client<typeof CrateService> = clients.get(CrateService);
-  const roomCache = new TtlCache<ChatRoom>(ROOM_TTL_MS);
+  const roomCache = new TtlCache<ChatRoom>(roomTtlMs);
   const profileCache = new TtlCache<Profile>(PROFILE_TTL_MS);
+  const lastRooms = new LastGood<ChatRoom>();
+  const lastRoles = new LastGood<string[]>();
+  const outage = new OutageLog(logger);
 
   async function mutualFriendsOf(userUuid: string, signal?: AbortSignal): Promise<Set<string>> {
     const set = new Set<string>();
@@ -110,16 +121,35 @@ export function createChatRelations(clients: ServiceDeps["clients"]): ChatRelati
         };
         roomCache.set(key, value);
         roomCache.set(value.uuid, value);
+        lastRooms.set(key, value);
+        lastRooms.set(value.uuid, value);
         return value;
       } catch (err) {
-        if (isNotFound(err)) throw new ConnectError("room not found", Code.NotFound);
-        throw err;
+        if (isNotFound(err)) {
+          lastRooms.delete(key);
+          throw new ConnectError("room not found", Code.NotFound);
+        }
+        if (!unreachable(err, signal)) throw err;
+        const last = lastRooms.get(key);
+        if (!last) throw roomServiceUnavailable(err);
+        outage.warn({ err, room: last.uuid }, "room service unreachable: chat goes on with the rooms last known");
+        return last;
       }
     },
 
     async standing(roomUuid, userUuid, platformRole, signal) {
-      const res = await roles.getUserRoomRoles({ roomId: roomUuid, userId: userUuid }, { signal });
-      const all = new Set([...res.roles, platformRole]);
+      const key = `${roomUuid} ${userUuid}`;
+      let roomRoles: string[];
+      try {
+        ({ roles: roomRoles } = await roles.getUserRoomRoles({ roomId: roomUuid, userId: userUuid }, { signal }));
+        lastRoles.set(key, roomRoles);
+      } catch (err) {
+        if (!unreachable(err, signal)) throw err;
+        // The caller was admitted (the stage's admission ran first): the last roles known, or a listener's.
+        roomRoles = lastRoles.get(key) ?? [];
+        outage.warn({ err, room: roomUuid }, "room service unreachable: chat goes on with the roles last known");
+      }
+      const all = new Set([...roomRoles, platformRole]);
       const moderator = [...all].some((r) => MODERATOR_ROLES.has(r));
       let refusal: string | undefined;
       // The room service leaves expired grants out, so a chatDisabled role here is one in effect (002 §4).

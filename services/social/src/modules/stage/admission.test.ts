@@ -3,6 +3,7 @@
 import { Code, ConnectError } from "@connectrpc/connect";
 import pino from "pino";
 import { describe, expect, it } from "vitest";
+import { LastGood, OutageLog } from "../last-good.ts";
 import type { ResolvedRoom } from "./runtime.ts";
 import { StageRuntime } from "./runtime.ts";
 
@@ -11,6 +12,8 @@ function runtimeAnswering(answer: () => Promise<{ roles: string[] }>) {
   let calls = 0;
   const self = {
     admissions: new Map(),
+    lastRoles: new LastGood<string[]>(),
+    outage: new OutageLog(undefined),
     hubs: new Map(),
     logger: pino({ level: "silent" }),
     deps: {

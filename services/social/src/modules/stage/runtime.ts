@@ -59,6 +59,7 @@ import {
   type StageEffect,
 } from "./domain.ts";
 import { blockedBy } from "../chat/chat-store.ts";
+import { LastGood, OutageLog, roomServiceUnavailable, STALE_MAX_MS, unreachable } from "../last-good.ts";
 import { Listener, outgoing, RoomHub } from "./hub.ts";
 import { PRESENCE_HEARTBEAT_MS, PresenceStore, type RoomPresence } from "./presence.ts";
 import { StageStore } from "./store.ts";
@@ -79,7 +80,6 @@ export interface ResolvedRoom {
   settings: RoomSettings;
 }
 
-const ROOM_CACHE_MS = 10_000;
 /** The longest delay a Node timer holds (about 24.8 days). */
 const MAX_TIMER_MS = 2 ** 31 - 1;
 /**
@@ -124,7 +124,15 @@ export function roomSettings(room: Room): RoomSettings {
 export class StageRuntime {
   private readonly hubs = new Map<string, { hub: RoomHub; refs: number }>();
   private readonly drivers = new Map<string, RoomDriver>();
-  private readonly roomCache = new Map<string, { room: ResolvedRoom; at: number }>();
+  /**
+   * Rooms by uuid and by slug: fresh for ROOM_CACHE_MS (unless `expired` by a settings change), then kept as the last
+   * good answer, served for a public room while the room service cannot be reached (issue 28, STALE_MAX_MS).
+   */
+  private readonly roomCache = new Map<string, { room: ResolvedRoom; at: number; expired?: boolean }>();
+  /** The last roles the room service gave, by `<roomUuid> <user or g:guest>` (admissions and rolesOf). */
+  private readonly lastRoles = new LastGood<string[]>();
+  /** The room service's outages, logged at most once a minute (made on first use: `deps` is set after the fields). */
+  private outageLog?: OutageLog;
   /** Admissions by `<roomUuid> <user or g:guest>`: the caller's roles in the room (null: not known, see admit). */
   private readonly admissions = new Map<string, { roles: string[] | null; at: number }>();
   /** This instance's join streams of signed-in users, by user (one wildcard subscription feeds their DMs). */
@@ -159,6 +167,7 @@ export class StageRuntime {
       await deps.bus.subscribe(resetSubject("*"), () => {
         runtime.roomCache.clear();
         runtime.admissions.clear();
+        runtime.lastRoles.clear();
       }),
       // A kicked or banned user's admissions are forgotten everywhere (their next action asks the room service).
       await deps.bus.subscribe(kickSubject("*"), (msg) => runtime.forgetAdmission(msg.subject, msg.data)),
@@ -178,26 +187,57 @@ export class StageRuntime {
     return this.deps.logger;
   }
 
+  private get outage(): OutageLog {
+    return (this.outageLog ??= new OutageLog(this.logger));
+  }
+
   // ---- rooms ----
 
-  /** A room by uuid or slug (the room service answers; cached briefly). 404 "Room not found". */
-  async resolveRoom(ref: string, signal?: AbortSignal): Promise<ResolvedRoom> {
+  /**
+   * A room by uuid or slug (the room service answers; cached briefly). 404 "Room not found". When the room service
+   * cannot be reached, a public room is served as it was last known (at most STALE_MAX_MS old, issue 28) unless
+   * `fresh`; a private room, or one never known, is a 503.
+   */
+  async resolveRoom(ref: string, signal?: AbortSignal, opts: { fresh?: boolean } = {}): Promise<ResolvedRoom> {
     const key = ref.toLowerCase();
     const cached = this.roomCache.get(key);
-    if (cached && Date.now() - cached.at < ROOM_CACHE_MS) return cached.room;
-    const { room } = await this.deps.rooms.getServiceRoom({ id: ref }, { signal });
+    const ttl = this.deps.config.SOCIAL_ROOM_CACHE_MS;
+    if (cached && !cached.expired && !opts.fresh && Date.now() - cached.at < ttl) return cached.room;
+    let room: Room | undefined;
+    try {
+      ({ room } = await this.deps.rooms.getServiceRoom({ id: ref }, { signal }));
+    } catch (err) {
+      if (!unreachable(err, signal)) throw err;
+      const stale = cached && Date.now() - cached.at < STALE_MAX_MS ? cached.room : undefined;
+      if (stale && stale.settings.type !== "PRIVATE" && !opts.fresh) {
+        this.outage.warn(
+          { err, room: stale.uuid },
+          "room service unreachable: public rooms go on from their last known settings",
+        );
+        return stale;
+      }
+      throw roomServiceUnavailable(err);
+    }
     if (!room) throw new ConnectError("Room not found", Code.NotFound);
     const resolved = { uuid: room.uuid, settings: roomSettings(room) };
     const at = Date.now();
+    if (this.roomCache.size > 100_000) this.roomCache.clear();
     this.roomCache.set(key, { room: resolved, at });
     this.roomCache.set(room.uuid, { room: resolved, at });
     return resolved;
   }
 
+  /** The room as last known here, if it is public (a stale answer may be served for it). */
+  private knownPublic(roomUuid: string): boolean {
+    const cached = this.roomCache.get(roomUuid);
+    return cached !== undefined && cached.room.settings.type !== "PRIVATE";
+  }
+
   /**
    * Whether the caller may enter the room's stage (the room service decides: RoomService.AdmitToStage, as JoinRoom):
-   * the refusal (403 with its reason, 404) is thrown as the room service gave it. Answers the caller's roles (null
-   * when the room service could not be reached for a public room, which is then entered as a guest would). A private
+   * the refusal (403 with its reason, 404) is thrown as the room service gave it. Answers the caller's roles (when the
+   * room service could not be reached for a public room: the last roles it gave for the caller, at most STALE_MAX_MS
+   * old, or null, and the room is then entered as a guest would). A private
    * room fails closed: 503 when the room service cannot answer. `fresh` asks even when a recent answer is kept
    * (joins); otherwise an open join stream of the caller on this instance, or an answer of the last
    * ADMISSION_CACHE_MS, admits.
@@ -228,6 +268,7 @@ export class StageRuntime {
       const e = ConnectError.from(err);
       if (e.code === Code.PermissionDenied || e.code === Code.NotFound || e.code === Code.InvalidArgument) {
         this.admissions.delete(key);
+        this.lastRoles.delete(key);
         throw new ConnectError(e.rawMessage, e.code);
       }
       // Too many password guesses (issue 23): the caller waits as the room service says, with its retry-after.
@@ -244,14 +285,16 @@ export class StageRuntime {
           Code.Unavailable,
         );
       }
-      this.logger.warn(
+      const last = this.lastRoles.get(key) ?? null;
+      this.outage.warn(
         { err, room: room.uuid },
-        "room service unreachable: a public room's stage is entered unchecked",
+        "room service unreachable: public rooms' stages are entered with the last known roles, or none",
       );
-      return null;
+      return last;
     }
     if (this.admissions.size > 100_000) this.admissions.clear();
     this.admissions.set(key, { roles, at: Date.now() });
+    this.lastRoles.set(key, roles);
     return roles;
   }
 
@@ -268,8 +311,10 @@ export class StageRuntime {
       const room = subject.slice(kickSubject("").length);
       const { user } = JSON.parse(new TextDecoder().decode(data)) as { user: string };
       this.admissions.delete(`${room} ${user}`);
+      this.lastRoles.delete(`${room} ${user}`);
     } catch {
       this.admissions.clear();
+      this.lastRoles.clear();
     }
   }
 
@@ -286,10 +331,26 @@ export class StageRuntime {
     return this.store.ensure(room.uuid, async () => room.settings);
   }
 
-  /** The caller's effective roles in the room (RoomRole wire names, the account's global role included). */
+  /**
+   * The caller's effective roles in the room (RoomRole wire names, the account's global role included). Asked every
+   * time; when the room service cannot be reached, a public room's last answer for the caller (STALE_MAX_MS), else 503.
+   */
   async rolesOf(roomUuid: string, user: string, signal?: AbortSignal): Promise<string[]> {
-    const { roles } = await this.deps.roles.getUserRoomRoles({ roomId: roomUuid, userId: user }, { signal });
-    return roles;
+    const key = `${roomUuid} ${user}`;
+    try {
+      const { roles } = await this.deps.roles.getUserRoomRoles({ roomId: roomUuid, userId: user }, { signal });
+      this.lastRoles.set(key, roles);
+      return roles;
+    } catch (err) {
+      if (!unreachable(err, signal)) throw err;
+      const last = this.knownPublic(roomUuid) ? this.lastRoles.get(key) : undefined;
+      if (!last) throw roomServiceUnavailable(err);
+      this.outage.warn(
+        { err, room: roomUuid },
+        "room service unreachable: public rooms go on with the last known roles",
+      );
+      return last;
+    }
   }
 
   // ---- actions ----
@@ -581,9 +642,10 @@ export class StageRuntime {
         bus,
         RoomSettingsChangedSchema,
         async (event) => {
-          this.roomCache.clear();
+          // Every room asks afresh (a slug may have changed), each kept as its last good answer meanwhile.
+          for (const entry of this.roomCache.values()) entry.expired = true;
           if (!(await this.store.read(event.roomUuid))) return;
-          const room = await this.resolveRoom(event.roomUuid);
+          const room = await this.resolveRoom(event.roomUuid, undefined, { fresh: true });
           await this.act(room, { kind: "room", room: room.settings });
         },
         opts("settings"),
