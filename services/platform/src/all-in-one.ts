@@ -58,6 +58,9 @@ export async function startAllInOne(opts: AllInOneOptions = {}): Promise<AllInOn
   const config = loadAllInOneConfig(env);
   const logger = opts.logger ?? createLogger({ service: "all-in-one", level: config.LOG_LEVEL });
   const dataDir = opts.dataDir ?? config.DATA_DIR ?? path.join(repoRoot, ".data");
+  // The media the services keep on the filesystem live beside the rest of the data (<repo>/.data/media by default,
+  // the kit's own default); MEDIA_DIR names another folder.
+  env.MEDIA_DIR ||= path.join(dataDir, "media");
   const closers: Array<() => Promise<void>> = [];
   const close = async () => {
     for (const closer of closers.splice(0).reverse()) await closer();

@@ -83,7 +83,8 @@ export async function startDistributed(opts: DistributedOptions = {}): Promise<D
   // release name (issue 23).
   env.DEPLOYMENT_NAME = config.DEPLOYMENT_NAME;
   const logger = opts.logger ?? createLogger({ service: "distributed", level: config.LOG_LEVEL });
-  const dataDir = opts.dataDir ?? path.join(repoRoot, ".data");
+  // DATA_DIR as in the all-in-one (issue 28): the embedded nats-server's store, the media and the resident DJ's state.
+  const dataDir = opts.dataDir ?? config.DATA_DIR ?? path.join(repoRoot, ".data");
   const readyTimeoutMs = opts.readyTimeoutMs ?? 60_000;
   const replicas = Math.max(1, opts.replicas ?? 1);
   // Long enough for a child's own drain (SHUTDOWN_TIMEOUT_MS) before it is killed.
@@ -270,7 +271,7 @@ export async function startDistributed(opts: DistributedOptions = {}): Promise<D
       const own = {
         SERVICE: "resident-dj",
         RESIDENT_DJ_URL: gateway.url,
-        RESIDENT_DJ_STATE_FILE: path.join(config.DATA_DIR ?? dataDir, "resident-dj.json"),
+        RESIDENT_DJ_STATE_FILE: path.join(dataDir, "resident-dj.json"),
       };
       await spawnReady(
         "resident-dj",
