@@ -4,7 +4,7 @@
 // Chromium (three separate browser contexts, one per user), as tests/e2e/web.e2e.test.ts does.
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { screenshots, webSetup, type WebSetup } from "./support/web.ts";
+import { openRoomSettings, screenshots, webSetup, type WebSetup } from "./support/web.ts";
 
 const shot = screenshots("web");
 const JOURNEY_TIMEOUT = 120_000;
@@ -86,8 +86,7 @@ describe("room app journeys", () => {
       expect(await owner.getByTestId("my-roles").textContent()).toContain("Owner");
       // The stage comes first; the room's details and the caller's roles are folded in "Room settings" (issue 14).
       await owner.getByRole("region", { name: "Live stage" }).waitFor();
-      await owner.getByText("Room settings", { exact: true }).click();
-      await owner.getByText("You moderate this room").waitFor();
+      await openRoomSettings(owner, "You moderate this room");
       roomPath = new URL(owner.url()).pathname;
       expect(roomPath).toMatch(/^\/room\/r\//);
       await shot(owner, "rooms-02-room-page");
@@ -100,8 +99,7 @@ describe("room app journeys", () => {
       await shot(listener, "rooms-03-directory");
       await found.click();
       await listener.getByRole("heading", { level: 1, name: ROOM_NAME }).waitFor();
-      await listener.getByText("Room settings", { exact: true }).click();
-      await listener.getByText("You may chat").waitFor();
+      await openRoomSettings(listener, "You may chat");
       expect(await listener.getByRole("link", { name: "Settings" }).count()).toBe(0);
       expect(problems).toEqual([]);
     },
@@ -134,8 +132,7 @@ describe("room app journeys", () => {
 
       await listener.reload();
       await listener.getByRole("heading", { level: 1, name: ROOM_NAME }).waitFor();
-      await listener.getByText("Room settings", { exact: true }).click();
-      await listener.getByText("You moderate this room").waitFor();
+      await openRoomSettings(listener, "You moderate this room");
       expect(await listener.getByTestId("my-roles").textContent()).toContain("Moderator");
       await listener.getByRole("link", { name: "Settings" }).waitFor();
     },

@@ -17,7 +17,7 @@ import type { BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { checkAccessibility } from "./support/axe.ts";
 import { ADMIN } from "./support/platform.ts";
-import { screenshots, webSetup, type WebSetup } from "./support/web.ts";
+import { openRoomSettings, screenshots, webSetup, type WebSetup } from "./support/web.ts";
 
 // A full-page picture of every screen for every role (about 130) is for looking at the whole product at once, not
 // for the run: WEB_ROUTES_SHOTS=1 writes them to test-artifacts/web-routes (the journeys keep their own).
@@ -439,8 +439,7 @@ describe("every route of the five apps", () => {
       // The owner's room with its folded "Room settings" open.
       await visit.screen("/room/r/:slug (room settings open)", async () => {
         await visit.page.goto(`${web.url}/room/r/${slug}?lang=en`);
-        await visit.page.getByText("Room settings", { exact: true }).click();
-        await visit.page.getByText("You moderate this room").waitFor();
+        await openRoomSettings(visit.page, "You moderate this room");
       });
       await visit.route({ name: "/shop", path: "/shop" });
       for (const tab of SHOP_TABS) {

@@ -20,6 +20,7 @@
 import { mkdirSync } from "node:fs";
 import path from "node:path";
 import { chromium, type Browser, type Page } from "playwright-core";
+import { eventually } from "@tt/kit/testing";
 import { createFrontendHandler } from "@tt/web-server";
 import { watchBrowser } from "./axe.ts";
 import { askShared, sharedPlatformOf, startTestPlatform, type TestPlatform } from "./platform.ts";
@@ -31,6 +32,25 @@ export function screenshots(dir: string): (page: Page, name: string) => Promise<
   return async (page, name) => {
     await page.screenshot({ path: path.join(folder, `${name}.png`), fullPage: true });
   };
+}
+
+/**
+ * Opens a room page's folded "Room settings" and waits until it shows `text`. The fold is the page's own <details>:
+ * a click that lands while the room screen is still replaced (a busy machine) is lost with it, so it is opened again
+ * whenever it is found closed.
+ */
+export async function openRoomSettings(page: Page, text: string): Promise<void> {
+  const details = page.getByTestId("room-details");
+  await eventually(
+    `"Room settings" open, showing ${text}`,
+    async () => {
+      if (!(await details.evaluate((element) => (element as HTMLDetailsElement).open).catch(() => true))) {
+        await page.getByText("Room settings", { exact: true }).click();
+      }
+      return page.getByText(text).first().isVisible();
+    },
+    { timeoutMs: 30_000, intervalMs: 200 },
+  );
 }
 
 /** Builds the web apps once per test run, when their sources are newer than their last build. */
