@@ -1,9 +1,9 @@
 // Issue 28: an upstream that cannot be reached is `unavailable` (503) everywhere, and a stream cut by an upstream
 // ends with that error (README.md, "Errors"). The gateway proxies Connect (and gRPC) calls to a real service over
 // HTTP/2 that this test kills mid-stream, or to a port nobody listens on.
-import { createServer } from "node:net";
 import { Code, ConnectError, createClient, type ConnectRouter } from "@connectrpc/connect";
 import { connectNodeAdapter, createConnectTransport, createGrpcTransport } from "@connectrpc/connect-node";
+import { freePort } from "@tt/kit";
 import { FixtureService } from "@tt/proto/tt/fixture/v1/fixture_service_pb";
 import { afterEach, describe, expect, it } from "vitest";
 import { backendSession, createBackendTransport } from "./backend-transport.ts";
@@ -26,14 +26,6 @@ async function hangingStreamService(): Promise<Running> {
       },
     });
   return listen(connectNodeAdapter({ routes }));
-}
-
-async function closedPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
 }
 
 async function caught(p: Promise<unknown>): Promise<ConnectError> {
@@ -82,7 +74,7 @@ describe("a stream cut by a dying upstream", () => {
 
 describe("a new call to an upstream that cannot be reached", () => {
   async function gatewayToClosedPort() {
-    const baseUrl = `http://127.0.0.1:${await closedPort()}`;
+    const baseUrl = `http://127.0.0.1:${await freePort()}`;
     const session = backendSession(baseUrl);
     const gateway = createGateway({
       backends: [

@@ -12,15 +12,7 @@ import {
   isDatabaseUnavailable,
   toConnectError,
 } from "./errors.ts";
-
-/** A loopback port nobody listens on (bound, then closed). */
-async function closedPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
+import { freePort } from "./net.ts";
 
 async function rejection(p: Promise<unknown>): Promise<unknown> {
   try {
@@ -46,7 +38,7 @@ afterAll(async () => {
 
 describe("a database that cannot be reached is unavailable (503), never internal", () => {
   it("MikroORM's DriverException for a closed port", async () => {
-    const port = await closedPort();
+    const port = await freePort();
     // The pg driver's own error, as MikroORM receives it.
     const client = new pg.Client({ host: "127.0.0.1", port, user: "postgres", database: "postgres" });
     expect((await rejection(client.connect())) as { code?: string }).toMatchObject({ code: "ECONNREFUSED" });
@@ -132,7 +124,7 @@ describe("a database that cannot be reached is unavailable (503), never internal
     expect(isDatabaseUnavailable(syntax)).toBe(false);
     expect(toConnectError(syntax).code).toBe(Code.Internal);
 
-    const fetchRefused = await rejection(fetch(`http://127.0.0.1:${await closedPort()}/`));
+    const fetchRefused = await rejection(fetch(`http://127.0.0.1:${await freePort()}/`));
     expect(isDatabaseUnavailable(fetchRefused)).toBe(false);
     expect([toConnectError(fetchRefused).code, toConnectError(fetchRefused).rawMessage]).toEqual([
       Code.Internal,
