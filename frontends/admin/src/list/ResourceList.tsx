@@ -1,8 +1,6 @@
 import { Code } from "@connectrpc/connect";
 import { keepPreviousData, useQuery, useQueryClient } from "@tanstack/react-query";
-import { AdminService as UserAdminService } from "@tt/proto/tt/user/v1/admin_service_pb";
 import { errorCode, toast, useErrorText } from "@tt/web-kit";
-import { useClient } from "@tt/web-kit/connect";
 import { DataTable, type DataTableColumn, type RowData } from "@tt/web-kit/table";
 import {
   Button,
@@ -19,6 +17,7 @@ import { Inbox, ListFilter, RotateCcw, SearchX } from "lucide-react";
 import { lazy, Suspense, useCallback, useId, useMemo, useState, type FormEvent, type ReactNode } from "react";
 import { useAdminText } from "../i18n.ts";
 import { AdminsOnly, useMayAdminister } from "./AdminsOnly.tsx";
+import { useFindUsers } from "./find-users.ts";
 import type { ActionField, ActionFiles, ActionValues } from "./fields.ts";
 import {
   buildQuery,
@@ -108,24 +107,6 @@ export const DEFAULT_PAGE_SIZE = 20;
 /** At most this many users are looked for by a user filter's words (per nickname and per e-mail). */
 const USERS_FOUND = 100;
 
-/** The uuids of the users whose nickname or e-mail contains the words (two admin list queries). */
-function useFindUsers() {
-  const users = useClient(UserAdminService);
-  return useCallback(
-    async (words: string) => {
-      const find = async (field: string) =>
-        (
-          await users.adminListUsers({
-            query: { limit: USERS_FOUND, fields: "uuid", filter: [`${field}||$contL||${words}`] },
-          })
-        ).data.map((user) => user.uuid);
-      const [byNickname, byEmail] = await Promise.all([find("nickname"), find("email")]);
-      return [...new Set([...byNickname, ...byEmail])];
-    },
-    [users],
-  );
-}
-
 // The dialogs' forms (react-hook-form and zod, through @tt/web-kit/form) load when a dialog first opens, not with
 // the list.
 const ActionDialog = lazy(() => import("./ActionDialog.tsx").then((module) => ({ default: module.ActionDialog })));
@@ -159,7 +140,11 @@ export function ResourceList<Row extends RowData>({
   const [filtersOpen, setFiltersOpen] = useState(false);
   const formId = useId();
   const query = buildQuery(state, filters, pageSize);
-  const findUsers = useFindUsers();
+  const findUsersBy = useFindUsers(USERS_FOUND);
+  const findUsers = useCallback(
+    async (words: string) => (await findUsersBy(words)).map((user) => user.uuid),
+    [findUsersBy],
+  );
   const list = useQuery({
     queryKey: ["adminList", description.key, query],
     queryFn: async () => description.list(await withUsersFound(query, filters, findUsers)),

@@ -3,13 +3,13 @@
 // the operator never has to type or read.
 import { useQuery } from "@tanstack/react-query";
 import { AdminService as RoomAdminService } from "@tt/proto/tt/room/v1/admin_service_pb";
-import { AdminService as UserAdminService } from "@tt/proto/tt/user/v1/admin_service_pb";
 import { ProfileService } from "@tt/proto/tt/user/v1/profile_service_pb";
 import { useClient } from "@tt/web-kit/connect";
 import { Avatar, Combobox, type ComboboxOption } from "@tt/web-kit/ui";
 import { useDeferredValue, useMemo, useState } from "react";
 import { useAdminText } from "../i18n.ts";
 import { useRoom, useUserProfile } from "../screens/refs.tsx";
+import { useFindUsers } from "./find-users.ts";
 
 /** The most people or rooms a search offers. */
 const FOUND = 20;
@@ -25,64 +25,87 @@ export interface PickerProps {
   listLabel: string;
 }
 
-/** Escapes the admin query language's separator out of typed words. */
-const wordsOf = (text: string) => text.trim().replaceAll("||", "");
-
-/** A user, found by nickname or e-mail: shown by avatar, nickname and e-mail. */
-export function UserPicker(props: PickerProps) {
+/**
+ * A choice among what `search` finds for the typed words (at least MIN_WORDS characters; the query language's
+ * separator taken out), with the chosen one kept as an option (`current`: an edit form opens with it chosen).
+ */
+function SearchPicker<T>({
+  picker,
+  kind,
+  search,
+  optionOf,
+  current,
+  placeholder,
+  noneFound,
+}: {
+  picker: PickerProps;
+  kind: string;
+  search: (words: string) => Promise<T[]>;
+  optionOf: (found: T) => ComboboxOption;
+  current: ComboboxOption | undefined;
+  placeholder: string;
+  noneFound: string;
+}) {
   const { t } = useAdminText();
-  const users = useClient(UserAdminService);
-  const profiles = useClient(ProfileService);
   const [text, setText] = useState("");
-  const words = useDeferredValue(wordsOf(text));
+  const words = useDeferredValue(text.trim().replaceAll("||", ""));
   const found = useQuery({
-    queryKey: ["adminPick", "user", words, t("pickBot")],
+    queryKey: ["adminPick", kind, words],
     enabled: words.length >= MIN_WORDS,
     staleTime: 30_000,
-    queryFn: async () => {
-      const find = async (field: string) =>
-        (
-          await users.adminListUsers({
-            query: { limit: FOUND, fields: "uuid,email,role", filter: [`${field}||$contL||${words}`] },
-          })
-        ).data;
-      const [byNickname, byEmail] = await Promise.all([find("nickname"), find("email")]);
-      // A bot's e-mail is made up (bot-<uuid>@bots.invalid): it is shown as a bot instead.
-      const byUuid = new Map(
-        [...byNickname, ...byEmail].map((user) => [user.uuid, user.role === "bot" ? t("pickBot") : user.email]),
-      );
-      const named = byUuid.size ? (await profiles.getProfiles({ users: [...byUuid.keys()] })).profiles : [];
-      const nicknames = new Map(named.map((profile) => [profile.uuid, profile.nickname]));
-      return [...byUuid].slice(0, FOUND).map(([uuid, email]) => ({ uuid, email, nickname: nicknames.get(uuid) ?? "" }));
-    },
+    queryFn: async () => (await search(words)).slice(0, FOUND),
   });
-  // The chosen user stays an option (an edit form opens with the current owner chosen).
-  const current = useUserProfile(props.value);
-  const options = useMemo<ComboboxOption[]>(() => {
-    const list = (found.data ?? []).map(({ uuid, email, nickname }) => ({
-      value: uuid,
-      label: nickname ? `${nickname} · ${email}` : email,
-      icon: <Avatar id={uuid} name={nickname || email} size="xs" decorative />,
-    }));
-    if (props.value && !list.some((option) => option.value === props.value)) {
-      const nickname = current.data?.nickname || t("unknownUser");
-      list.unshift({
-        value: props.value,
-        label: nickname,
-        icon: <Avatar id={props.value} name={nickname} size="xs" decorative />,
-      });
-    }
-    return list;
-  }, [found.data, props.value, current.data, t]);
+  const options = useMemo(() => {
+    const list = (found.data ?? []).map(optionOf);
+    return current && !list.some((option) => option.value === current.value) ? [current, ...list] : list;
+  }, [found.data, optionOf, current]);
   return (
     <Combobox
-      {...props}
+      {...picker}
       options={options}
       onTextChange={setText}
-      placeholder={t("pickUserHint")}
-      emptyText={words.length < MIN_WORDS ? t("pickTypeMore") : t("pickNobody")}
+      placeholder={placeholder}
+      emptyText={words.length < MIN_WORDS ? t("pickTypeMore") : noneFound}
       loading={found.isFetching && !found.data}
       loadingText={t("pickSearching")}
+    />
+  );
+}
+
+/** A user, found by nickname or e-mail: shown by avatar, nickname and e-mail (a bot as a bot). */
+export function UserPicker(props: PickerProps) {
+  const { t } = useAdminText();
+  const profiles = useClient(ProfileService);
+  const findUsers = useFindUsers(FOUND);
+  const search = async (words: string) => {
+    const users = await findUsers(words);
+    const named = users.length ? (await profiles.getProfiles({ users: users.map((user) => user.uuid) })).profiles : [];
+    const nicknames = new Map(named.map((profile) => [profile.uuid, profile.nickname]));
+    return users.map((user) => ({ ...user, nickname: nicknames.get(user.uuid) ?? "" }));
+  };
+  // A bot's e-mail is made up (bot-<uuid>@bots.invalid): it is shown as a bot instead.
+  const optionOf = ({ uuid, email, role, nickname }: Awaited<ReturnType<typeof search>>[number]) => {
+    const contact = role === "bot" ? t("pickBot") : email;
+    return {
+      value: uuid,
+      label: nickname ? `${nickname} · ${contact}` : contact,
+      icon: <Avatar id={uuid} name={nickname || contact} size="xs" decorative />,
+    };
+  };
+  const chosen = useUserProfile(props.value);
+  const nickname = chosen.data?.nickname || t("unknownUser");
+  const current = props.value
+    ? { value: props.value, label: nickname, icon: <Avatar id={props.value} name={nickname} size="xs" decorative /> }
+    : undefined;
+  return (
+    <SearchPicker
+      picker={props}
+      kind="user"
+      search={search}
+      optionOf={optionOf}
+      current={current}
+      placeholder={t("pickUserHint")}
+      noneFound={t("pickNobody")}
     />
   );
 }
@@ -91,45 +114,29 @@ export function UserPicker(props: PickerProps) {
 export function RoomPicker(props: PickerProps) {
   const { t } = useAdminText();
   const admin = useClient(RoomAdminService);
-  const [text, setText] = useState("");
-  const words = useDeferredValue(wordsOf(text));
-  const found = useQuery({
-    queryKey: ["adminPick", "room", words],
-    enabled: words.length >= MIN_WORDS,
-    staleTime: 30_000,
-    queryFn: async () => {
-      const find = async (field: string) =>
-        (await admin.adminListRooms({ query: { limit: FOUND, filter: [`${field}||$contL||${words}`] } })).data;
-      const [byName, bySlug] = await Promise.all([find("name"), find("slug")]);
-      return [...new Map([...byName, ...bySlug].map((room) => [room.uuid, room])).values()].slice(0, FOUND);
-    },
-  });
-  const current = useRoom(props.value);
-  const options = useMemo<ComboboxOption[]>(() => {
-    const list: ComboboxOption[] = (found.data ?? []).map((room) => ({
-      value: room.uuid,
-      label: room.name || room.slug,
-      description: `/${room.slug}`,
-    }));
-    if (props.value && !list.some((option) => option.value === props.value)) {
-      const room = current.data;
-      list.unshift({
+  const search = async (words: string) => {
+    const find = async (field: string) =>
+      (await admin.adminListRooms({ query: { limit: FOUND, filter: [`${field}||$contL||${words}`] } })).data;
+    const [byName, bySlug] = await Promise.all([find("name"), find("slug")]);
+    return [...new Map([...byName, ...bySlug].map((room) => [room.uuid, room])).values()];
+  };
+  const chosen = useRoom(props.value).data;
+  const current = props.value
+    ? {
         value: props.value,
-        label: room?.name || room?.slug || t("unknownRoom"),
-        description: room ? `/${room.slug}` : undefined,
-      });
-    }
-    return list;
-  }, [found.data, props.value, current.data, t]);
+        label: chosen?.name || chosen?.slug || t("unknownRoom"),
+        description: chosen ? `/${chosen.slug}` : undefined,
+      }
+    : undefined;
   return (
-    <Combobox
-      {...props}
-      options={options}
-      onTextChange={setText}
+    <SearchPicker
+      picker={props}
+      kind="room"
+      search={search}
+      optionOf={(room) => ({ value: room.uuid, label: room.name || room.slug, description: `/${room.slug}` })}
+      current={current}
       placeholder={t("pickRoomHint")}
-      emptyText={words.length < MIN_WORDS ? t("pickTypeMore") : t("pickNoRoom")}
-      loading={found.isFetching && !found.data}
-      loadingText={t("pickSearching")}
+      noneFound={t("pickNoRoom")}
     />
   );
 }
