@@ -19,7 +19,7 @@ import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startFakePush, type FakePush } from "../../services/room/src/testing/fake-push.ts";
 import { checkAccessibility } from "./support/axe.ts";
-import { webSetup, type WebSetup } from "./support/web.ts";
+import { webAccount, webSetup, type WebAccount, type WebSetup } from "./support/web.ts";
 import path from "node:path";
 import { mkdirSync } from "node:fs";
 
@@ -33,18 +33,7 @@ let push: FakePush;
 let web: WebSetup;
 const problems: string[] = [];
 
-interface Account {
-  uuid: string;
-  email: string;
-  name: string;
-  token: string;
-}
-
-async function account(prefix: string): Promise<Account> {
-  const email = `${prefix}-${randomUUID().slice(0, 8)}@example.test`;
-  const { user, token } = await web.platform.signUp(email, PASSWORD);
-  return { uuid: user.uuid, email, name: email.split("@")[0]!, token };
-}
+const account = (prefix: string) => webAccount(web.platform, prefix, PASSWORD);
 
 /** The browser's side of a subscription: its keys, and the decryption a browser does (RFC 8291 aes128gcm). */
 function browserKeys() {
@@ -107,7 +96,7 @@ function standInPushService({ endpoint, keys }: { endpoint: string; keys: { p256
     (flag("subscribed") ? subscription : null) as unknown as PushSubscription | null;
 }
 
-async function signedInPage(who: Account, viewport = { width: 1280, height: 800 }): Promise<Page> {
+async function signedInPage(who: WebAccount, viewport = { width: 1280, height: 800 }): Promise<Page> {
   const context = await web.browser.newContext({ viewport });
   context.setDefaultTimeout(60_000);
   context.setDefaultNavigationTimeout(60_000);
@@ -128,8 +117,8 @@ async function signedInPage(who: Account, viewport = { width: 1280, height: 800 
   return page;
 }
 
-let dj: Account;
-let fan: Account;
+let dj: WebAccount;
+let fan: WebAccount;
 let roomId: string;
 let fanPage: Page;
 const keys = browserKeys();

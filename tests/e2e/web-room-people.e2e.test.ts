@@ -16,7 +16,7 @@ import { StageService } from "@tt/proto/tt/social/v1/stage_service_pb";
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { checkAccessibility } from "./support/axe.ts";
-import { webSetup, type WebSetup } from "./support/web.ts";
+import { webAccount, webSetup, type WebAccount, type WebSetup } from "./support/web.ts";
 
 const PASSWORD = "correct-horse-1";
 const STAMP = randomUUID().slice(0, 8);
@@ -38,21 +38,9 @@ async function shot(page: Page, name: string): Promise<void> {
 }
 const problems: string[] = [];
 
-interface Account {
-  uuid: string;
-  email: string;
-  /** The nickname: the address before the @ when none was given. */
-  name: string;
-  token: string;
-}
+const account = (prefix: string) => webAccount(web.platform, prefix, PASSWORD);
 
-async function account(prefix: string): Promise<Account> {
-  const email = `${prefix}-${randomUUID().slice(0, 12)}@example.test`;
-  const { user, token } = await web.platform.signUp(email, PASSWORD);
-  return { uuid: user.uuid, email, name: email.split("@")[0]!, token };
-}
-
-async function page(name: string, who: Account): Promise<Page> {
+async function page(name: string, who: WebAccount): Promise<Page> {
   const context = await web.browser.newContext({ viewport: { width: 1280, height: 800 } });
   // A shared machine may be busy with other journeys: waits get a minute rather than playwright's half.
   context.setDefaultTimeout(60_000);
@@ -70,7 +58,7 @@ async function page(name: string, who: Account): Promise<Page> {
   return opened;
 }
 
-async function queueSongs(who: Account, count: number): Promise<void> {
+async function queueSongs(who: WebAccount, count: number): Promise<void> {
   await web.api(
     "POST",
     "/api/playlist-service/crate/special/queue/songs",
@@ -87,7 +75,7 @@ async function queueSongs(who: Account, count: number): Promise<void> {
 }
 
 /** A signed-in listener in the room without a browser: the stage's join stream over Connect, read until closed. */
-function joinFromNode(who: Account, room: string): { close(): void; done: Promise<void> } {
+function joinFromNode(who: WebAccount, room: string): { close(): void; done: Promise<void> } {
   const abort = new AbortController();
   const transport = createConnectTransport({
     baseUrl: web.url,
@@ -111,15 +99,15 @@ function joinFromNode(who: Account, room: string): { close(): void; done: Promis
   return { close: () => abort.abort(), done };
 }
 
-let dj: Account;
-let listener: Account;
+let dj: WebAccount;
+let listener: WebAccount;
 let room: { uuid: string; slug: string };
 let roomUrl: string;
 let djPage: Page;
 let listenerPage: Page;
 let started: number;
 /** The listeners joined from Node for the vote-skip. */
-let extra: Account[] = [];
+let extra: WebAccount[] = [];
 
 beforeAll(async () => {
   web = await webSetup();

@@ -17,6 +17,7 @@
 // Every page of that browser is checked by axe-core on each route it visits, and a test fails on a serious or
 // critical WCAG 2.2 AA violation (support/axe.ts; AXE_REPORT_ONLY=1 logs them instead): importing this module
 // registers the hooks that report them.
+import { randomUUID } from "node:crypto";
 import { mkdirSync } from "node:fs";
 import path from "node:path";
 import { chromium, type Browser, type Page } from "playwright-core";
@@ -51,6 +52,22 @@ export async function openRoomSettings(page: Page, text: string): Promise<void> 
     },
     { timeoutMs: 30_000, intervalMs: 200 },
   );
+}
+
+/** A journey's person: an account signed up on the platform, its token, and its nickname (the e-mail's local part). */
+export interface WebAccount {
+  uuid: string;
+  email: string;
+  /** The nickname: the address before the @ when none was given. */
+  name: string;
+  token: string;
+}
+
+/** Signs up `<prefix>-<random>@example.test` with `password`. */
+export async function webAccount(platform: TestPlatform, prefix: string, password: string): Promise<WebAccount> {
+  const email = `${prefix}-${randomUUID().slice(0, 8)}@example.test`;
+  const { user, token } = await platform.signUp(email, password);
+  return { uuid: user.uuid, email, name: email.split("@")[0]!, token };
 }
 
 /** Builds the web apps once per test run, when their sources are newer than their last build. */
