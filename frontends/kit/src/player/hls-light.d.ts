@@ -5,3 +5,8 @@ declare module "hls.js/light" {
   export * from "hls.js";
   export default Hls;
 }
+declare module "hls.js/dist/hls.light.min.mjs" {
+  import Hls from "hls.js";
+  export * from "hls.js";
+  export default Hls;
+}

@@ -8,7 +8,8 @@ import type { ActivePlayback, MediaElement, PlayHandler, PlayRequest } from "./t
 export type HlsConstructor = typeof HlsType;
 
 /** hls.js's light build (AES-128 included), fetched only when a song is first played. */
-export const loadHls = (): Promise<HlsConstructor> => import("hls.js/light").then((module) => module.default);
+export const loadHls = (): Promise<HlsConstructor> =>
+  import(/* webpackChunkName: "hls" */ "hls.js/dist/hls.light.min.mjs").then((module) => module.default);
 
 export interface UrlHandlerOptions {
   /** How hls.js is loaded (a fake in tests). */

@@ -4,7 +4,7 @@ import { useErrorText } from "@tt/web-kit";
 import { serverFieldOf } from "@tt/web-kit/form";
 import { Checkbox, Field, Input, TextArea, useNames } from "@tt/web-kit/ui";
 import { useCallback, useState, type ReactNode } from "react";
-import type { FieldPath, FieldValues, PathValue, UseFormReturn } from "react-hook-form";
+import type { FieldPath, FieldValues, PathValue, UseFormReturn } from "@tt/web-kit/form";
 import { MUSIC_PROVIDERS } from "../api.ts";
 
 // The kit's fields take a form of any input/output pair; so do these.

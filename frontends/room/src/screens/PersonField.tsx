@@ -2,7 +2,7 @@ import { useQuery } from "@tanstack/react-query";
 import { useSession } from "@tt/web-kit";
 import { Avatar, Combobox, Field, useNames, type ComboboxOption } from "@tt/web-kit/ui";
 import { useMemo, type ReactNode } from "react";
-import { Controller, type FieldPath, type FieldValues, type UseFormReturn } from "react-hook-form";
+import { Controller, type FieldPath, type FieldValues, type UseFormReturn } from "@tt/web-kit/form";
 import { useProfiles } from "../lib/people.ts";
 import { useRoomT } from "../lib/ui.tsx";
 import { useStageClient } from "../live/api.ts";

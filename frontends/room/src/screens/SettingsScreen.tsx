@@ -22,7 +22,7 @@ import {
 } from "@tt/web-kit/ui";
 import { ArrowLeft, Ban, Crown, ImageUp, ShieldAlert, Trash2, UserMinus, UserPlus, Users } from "lucide-react";
 import { useId, useMemo, useState, type ReactNode } from "react";
-import type { FieldValues, UseFormReturn } from "react-hook-form";
+import type { FieldValues, UseFormReturn } from "@tt/web-kit/form";
 import {
   DJ_TYPES,
   GRANTABLE_ROLES,
