@@ -83,81 +83,166 @@ function send(res: AnyResponse, status: number, body: string, contentType = "tex
 }
 
 export async function createServer(opts: ServerOptions): Promise<RunningServer> {
-  const registry = opts.registry ?? register;
-  const shutdownTimeoutMs = opts.shutdownTimeoutMs ?? 10_000;
   const limits: ServerLimits = { ...DEFAULT_SERVER_LIMITS, ...opts.limits };
-  let draining = false;
-  let inflight = 0;
-  let drained: (() => void) | undefined;
-  const sockets = new Set<Socket>();
-  const sessions = new Set<http2.ServerHttp2Session>();
-  // HTTP/1.1 keep-alive sockets with a request running; idle ones can be closed at once on shutdown.
-  const busy = new Map<Socket, number>();
-  const http1Sockets = new Set<Socket>();
-  // The newest request on each HTTP/1.1 socket: the one whose body a socket timeout is about.
-  const latest = new WeakMap<Socket, AnyRequest>();
-  const perAddress = new Map<string, number>();
-  const refusals = refusalLog(opts.logger);
+  const requests = new RequestTracker(limits, opts);
+  const h1 = createHttp1(limits, requests);
+  const h2 = createHttp2(limits, requests);
+  const server = createGate(limits, opts.logger, (socket, isHttp2) => {
+    if (isHttp2) h2.server.emit("connection", socket);
+    else {
+      h1.emit("connection", socket);
+      socket.resume();
+    }
+  });
 
-  const handle = async (req: AnyRequest, res: AnyResponse) => {
+  try {
+    await listen(server, opts.port, opts.host ?? "0.0.0.0");
+  } catch (err) {
+    h1.close();
+    throw err;
+  }
+  const { port, url } = where(server);
+  let metrics: { server: http.Server; url: string } | undefined;
+  if (opts.metrics) {
+    try {
+      metrics = await startMetrics(opts.metrics, opts, limits);
+    } catch (err) {
+      h1.close();
+      await new Promise((resolve) => server.close(resolve));
+      throw err;
+    }
+  }
+  opts.logger.info({ port, metricsUrl: metrics?.url }, "listening");
+
+  const close = async () => {
+    // Stops h1's headers-deadline checks too (it never listened, so this only clears them).
+    h1.close();
+    requests.draining = true;
+    const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+    const metricsClosed = new Promise<void>((resolve) => (metrics ? metrics.server.close(() => resolve()) : resolve()));
+    metrics?.server.closeAllConnections();
+    // HTTP/2: GOAWAY, running streams may finish. HTTP/1.1: idle keep-alive sockets go now.
+    for (const session of h2.sessions) session.close();
+    requests.closeIdleHttp1();
+    await requests.drain(opts.shutdownTimeoutMs ?? 10_000);
+    for (const session of h2.sessions) session.destroy();
+    for (const socket of server.sockets) socket.destroy();
+    await Promise.all([closed, metricsClosed]);
+    opts.logger.info("server closed");
+  };
+  let closing: Promise<void> | undefined;
+  return {
+    url,
+    port,
+    metricsUrl: metrics?.url,
+    close() {
+      closing ??= close();
+      return closing;
+    },
+  };
+}
+
+/**
+ * Every request of both protocols: answers health, readiness and draining itself, hands the rest to the handler,
+ * arms the body idle timeout, and counts what is running so that close() can let it finish.
+ */
+class RequestTracker {
+  draining = false;
+  private inflight = 0;
+  private drained: (() => void) | undefined;
+  /** HTTP/1.1 keep-alive sockets with a request running; idle ones can be closed at once on shutdown. */
+  readonly busy = new Map<Socket, number>();
+  private readonly http1Sockets = new Set<Socket>();
+  /** The newest request on each HTTP/1.1 socket: the one whose body a socket timeout is about. */
+  readonly latest = new WeakMap<Socket, AnyRequest>();
+
+  constructor(
+    private readonly limits: ServerLimits,
+    private readonly opts: Pick<ServerOptions, "handler" | "ready" | "logger">,
+  ) {}
+
+  readonly onRequest = (req: AnyRequest, res: AnyResponse): void => {
+    this.inflight++;
+    const socket = req.httpVersionMajor === 1 ? (req.socket as Socket) : undefined;
+    if (socket) this.startHttp1(socket, req);
+    else this.startHttp2((req as http2.Http2ServerRequest).stream, req);
+    res.once("close", () => {
+      this.inflight--;
+      if (socket) {
+        const left = (this.busy.get(socket) ?? 1) - 1;
+        if (left > 0) this.busy.set(socket, left);
+        else {
+          this.busy.delete(socket);
+          if (this.draining) socket.destroy();
+        }
+      }
+      if (this.draining && this.inflight === 0) this.drained?.();
+    });
+    this.handle(req, res).catch((err: unknown) => {
+      this.opts.logger.error({ err }, "request failed outside the RPC handler");
+      if (!res.headersSent) send(res, 500, "internal error\n");
+    });
+  };
+
+  private startHttp1(socket: Socket, req: AnyRequest) {
+    this.busy.set(socket, (this.busy.get(socket) ?? 0) + 1);
+    if (!this.http1Sockets.has(socket)) {
+      this.http1Sockets.add(socket);
+      socket.once("close", () => this.http1Sockets.delete(socket));
+    }
+    // Body idle timeout: any byte in either direction restarts it; h1's "timeout" listener decides what a timeout
+    // means once the body has ended (nothing).
+    this.latest.set(socket, req);
+    socket.setTimeout(this.limits.bodyTimeoutMs);
+  }
+
+  private startHttp2(stream: http2.ServerHttp2Stream, req: AnyRequest) {
+    if (stream.endAfterHeaders) return;
+    stream.setTimeout(this.limits.bodyTimeoutMs, () => {
+      if (req.complete) stream.setTimeout(0);
+      else stream.close(http2.constants.NGHTTP2_CANCEL);
+    });
+    // Once the body has been read the stream has no time limit: a server stream open for hours keeps no timer, and
+    // its writes do not restart one.
+    req.once("end", () => stream.setTimeout(0));
+  }
+
+  private async handle(req: AnyRequest, res: AnyResponse) {
     // A keep-alive HTTP/1.1 client may still send while we drain; 503 makes it retry on another instance.
-    if (draining) {
+    if (this.draining) {
       if (req.httpVersionMajor === 1) res.setHeader("connection", "close");
       return send(res, 503, "shutting down\n");
     }
     const path = (req.url ?? "/").split("?")[0];
     if (req.method === "GET" && path === "/healthz") return send(res, 200, "ok\n");
     if (req.method === "GET" && path === "/readyz") {
-      const ok = !draining && (await opts.ready().catch(() => false));
+      const ok = !this.draining && (await this.opts.ready().catch(() => false));
       return send(res, ok ? 200 : 503, ok ? "ready\n" : "not ready\n");
     }
     // Metrics live on their own port (opts.metrics), which the Ingress never routes to; never here.
     if (path === "/metrics") return send(res, 404, "not found\n");
-    opts.handler(req, res);
-  };
+    this.opts.handler(req, res);
+  }
 
-  const onRequest = (req: AnyRequest, res: AnyResponse) => {
-    inflight++;
-    const socket = req.httpVersionMajor === 1 ? (req.socket as Socket) : undefined;
-    if (socket) {
-      busy.set(socket, (busy.get(socket) ?? 0) + 1);
-      if (!http1Sockets.has(socket)) {
-        http1Sockets.add(socket);
-        socket.once("close", () => http1Sockets.delete(socket));
-      }
-      // Body idle timeout: any byte in either direction restarts it; h1's "timeout" listener decides what
-      // a timeout means once the body has ended (nothing).
-      latest.set(socket, req);
-      socket.setTimeout(limits.bodyTimeoutMs);
-    } else {
-      const stream = (req as http2.Http2ServerRequest).stream;
-      if (!stream.endAfterHeaders) {
-        stream.setTimeout(limits.bodyTimeoutMs, () => {
-          if (req.complete) stream.setTimeout(0);
-          else stream.close(http2.constants.NGHTTP2_CANCEL);
-        });
-        // Once the body has been read the stream has no time limit: a server stream open for hours keeps no timer,
-        // and its writes do not restart one.
-        req.once("end", () => stream.setTimeout(0));
-      }
-    }
-    res.once("close", () => {
-      inflight--;
-      if (socket) {
-        const left = (busy.get(socket) ?? 1) - 1;
-        if (left > 0) busy.set(socket, left);
-        else {
-          busy.delete(socket);
-          if (draining) socket.destroy();
-        }
-      }
-      if (draining && inflight === 0) drained?.();
-    });
-    handle(req, res).catch((err: unknown) => {
-      opts.logger.error({ err }, "request failed outside the RPC handler");
-      if (!res.headersSent) send(res, 500, "internal error\n");
-    });
-  };
+  closeIdleHttp1() {
+    for (const socket of this.http1Sockets) if (!this.busy.has(socket)) socket.destroy();
+  }
+
+  /** Resolves when no request is running, or after `timeoutMs` (logged). */
+  async drain(timeoutMs: number) {
+    if (this.inflight === 0) return;
+    let timer: NodeJS.Timeout | undefined;
+    const timedOut = await Promise.race([
+      new Promise<false>((resolve) => (this.drained = () => resolve(false))),
+      new Promise<true>((resolve) => (timer = setTimeout(() => resolve(true), timeoutMs))),
+    ]);
+    clearTimeout(timer);
+    if (timedOut) this.opts.logger.warn({ inflight: this.inflight }, "shutdown timeout: cutting running calls");
+  }
+}
+
+/** The HTTP/1.1 side: it never listens itself, the gate hands it its connections. */
+function createHttp1(limits: ServerLimits, requests: RequestTracker): http.Server {
   const h1 = http.createServer(
     {
       headersTimeout: limits.headersTimeoutMs,
@@ -168,7 +253,7 @@ export async function createServer(opts: ServerOptions): Promise<RunningServer> 
       // Node checks the headers deadline of every connection this often.
       connectionsCheckingInterval: Math.max(10, Math.min(1000, Math.floor(limits.headersTimeoutMs / 4))),
     },
-    onRequest,
+    requests.onRequest,
   );
   // Node tracks connections for headersTimeout only once the server emits "listening", and h1 never listens
   // itself (it is handed the sockets below): without this, incomplete headers were held forever.
@@ -176,57 +261,84 @@ export async function createServer(opts: ServerOptions): Promise<RunningServer> 
   // A socket timeout is the body idle timeout or the keep-alive idle timeout: either way the connection goes,
   // unless the request's body has ended and its answer is still being written (long server streams).
   h1.on("timeout", (socket: Socket) => {
-    const req = latest.get(socket);
-    if (busy.has(socket) && req?.complete) socket.setTimeout(0);
+    const req = requests.latest.get(socket);
+    if (requests.busy.has(socket) && req?.complete) socket.setTimeout(0);
     else socket.destroy();
   });
-  const h2 = http2.createServer(onRequest);
+  return h1;
+}
+
+/** The HTTP/2 side (h2c, prior knowledge), with its open sessions, each closed after idleTimeoutMs without a stream. */
+function createHttp2(
+  limits: ServerLimits,
+  requests: RequestTracker,
+): { server: http2.Http2Server; sessions: Set<http2.ServerHttp2Session> } {
+  const sessions = new Set<http2.ServerHttp2Session>();
+  const h2 = http2.createServer(requests.onRequest);
   // Without a listener, Node's HTTP/2 compatibility layer answers `expect: 100-continue` itself, even on a
   // stream it has already reset (a content-length the body does not match): ERR_HTTP2_INVALID_STREAM was thrown
   // outside any handler and ended the process (issue 9 fuzz). The interim answer goes only to a live stream.
   h2.on("checkContinue", (req: http2.Http2ServerRequest, res: http2.Http2ServerResponse) => {
     if (!res.stream.destroyed && !res.stream.closed) res.writeContinue();
-    onRequest(req, res);
+    requests.onRequest(req, res);
   });
   h2.on("session", (session: http2.ServerHttp2Session) => {
     sessions.add(session);
-    // A session without an open stream for idleTimeoutMs is closed, pings or not. In two steps (RFC 9113
-    // section 6.8), so a request the client sent just before it heard of the shutdown is served, not refused: a
-    // GOAWAY that names the highest stream id, then, once a ping round trip shows the client has read it, the
-    // final one and the socket.
-    let open = 0;
-    let idle: NodeJS.Timeout | undefined;
-    const shutDownIdle = () => {
-      if (session.closed || session.destroyed) return;
-      session.goaway(http2.constants.NGHTTP2_NO_ERROR, 2 ** 31 - 1);
-      const finish = () => {
-        clearTimeout(fallback);
-        if (!session.closed && !session.destroyed) session.close();
-      };
-      // A client that answers no ping gets at most this long.
-      const fallback = setTimeout(finish, Math.min(limits.idleTimeoutMs, 2000));
-      fallback.unref();
-      if (!session.ping(finish)) finish();
+    closeWhenIdle(session, limits.idleTimeoutMs);
+    session.once("close", () => sessions.delete(session));
+  });
+  return { server: h2, sessions };
+}
+
+/**
+ * A session without an open stream for `idleTimeoutMs` is closed, pings or not. In two steps (RFC 9113 section
+ * 6.8), so a request the client sent just before it heard of the shutdown is served, not refused: a GOAWAY that
+ * names the highest stream id, then, once a ping round trip shows the client has read it, the final one and the
+ * socket.
+ */
+function closeWhenIdle(session: http2.ServerHttp2Session, idleTimeoutMs: number) {
+  let open = 0;
+  let idle: NodeJS.Timeout | undefined;
+  const shutDownIdle = () => {
+    if (session.closed || session.destroyed) return;
+    session.goaway(http2.constants.NGHTTP2_NO_ERROR, 2 ** 31 - 1);
+    const finish = () => {
+      clearTimeout(fallback);
+      if (!session.closed && !session.destroyed) session.close();
     };
-    const armIdle = () => {
-      idle = setTimeout(shutDownIdle, limits.idleTimeoutMs);
-      idle.unref();
-    };
-    armIdle();
-    session.on("stream", (stream: http2.ServerHttp2Stream) => {
-      open++;
-      clearTimeout(idle);
-      stream.once("close", () => {
-        if (--open === 0 && !session.closed && !session.destroyed) armIdle();
-      });
-    });
-    session.once("close", () => {
-      clearTimeout(idle);
-      sessions.delete(session);
+    // A client that answers no ping gets at most this long.
+    const fallback = setTimeout(finish, Math.min(idleTimeoutMs, 2000));
+    fallback.unref();
+    if (!session.ping(finish)) finish();
+  };
+  const armIdle = () => {
+    idle = setTimeout(shutDownIdle, idleTimeoutMs);
+    idle.unref();
+  };
+  armIdle();
+  session.on("stream", (stream: http2.ServerHttp2Stream) => {
+    open++;
+    clearTimeout(idle);
+    stream.once("close", () => {
+      if (--open === 0 && !session.closed && !session.destroyed) armIdle();
     });
   });
-  // Node's `allowHTTP1` works for TLS servers only (ALPN); without TLS the HTTP/2 connection preface tells
-  // the two apart, so one plain port serves h2c gRPC and HTTP/1.1 alike.
+  session.once("close", () => clearTimeout(idle));
+}
+
+/**
+ * The listening socket: caps open connections (in all and per address), then tells HTTP/2 from HTTP/1.1 by the
+ * connection preface and hands each connection on. Node's `allowHTTP1` works for TLS servers only (ALPN); without
+ * TLS the preface tells the two apart, so one plain port serves h2c gRPC and HTTP/1.1 alike.
+ */
+function createGate(
+  limits: ServerLimits,
+  logger: Logger,
+  route: (socket: Socket, isHttp2: boolean) => void,
+): net.Server & { sockets: Set<Socket> } {
+  const sockets = new Set<Socket>();
+  const perAddress = new Map<string, number>();
+  const refusals = refusalLog(logger);
   const server = net.createServer({ noDelay: true }, (socket) => {
     const address = addressKey(socket.remoteAddress);
     if (address === undefined) return void socket.destroy();
@@ -245,91 +357,38 @@ export async function createServer(opts: ServerOptions): Promise<RunningServer> 
     });
     socket.once("error", () => socket.destroy());
     routeByPreface(socket, limits.headersTimeoutMs, (isHttp2, head) => {
-      // The bytes read to decide go back into the socket's buffer: the HTTP/1 parser reads them from
-      // there, and an HTTP/2 session takes what is already buffered before it reads the native handle
-      // (so no resume for it: flowing mode would hand those bytes to nobody).
+      // The bytes read to decide go back into the socket's buffer: the HTTP/1 parser reads them from there, and an
+      // HTTP/2 session takes what is already buffered before it reads the native handle (so no resume for it:
+      // flowing mode would hand those bytes to nobody).
       socket.unshift(head);
-      if (isHttp2) h2.emit("connection", socket);
-      else {
-        h1.emit("connection", socket);
-        socket.resume();
-      }
+      route(socket, isHttp2);
     });
   });
   // Node closes connections over maxConnections as they arrive ("drop").
   if (limits.maxConnections > 0) server.maxConnections = limits.maxConnections;
   server.on("drop", (data?: { remoteAddress?: string }) => refusals(addressKey(data?.remoteAddress) ?? "?", "global"));
+  return Object.assign(server, { sockets });
+}
 
+/** The metrics server on its own port; `orFreePort` falls back to a free one (with a warning) when it is taken. */
+async function startMetrics(
+  metrics: NonNullable<ServerOptions["metrics"]>,
+  opts: Pick<ServerOptions, "host" | "registry" | "logger">,
+  limits: ServerLimits,
+): Promise<{ server: http.Server; url: string }> {
+  const server = createMetricsServer(opts.registry ?? register, limits, opts.logger);
+  const host = metrics.host ?? opts.host ?? "0.0.0.0";
   try {
-    await listen(server, opts.port, opts.host ?? "0.0.0.0");
+    await listen(server, metrics.port, host);
   } catch (err) {
-    h1.close();
-    throw err;
-  }
-  const { port, url } = where(server);
-  let metricsServer: http.Server | undefined;
-  let metricsUrl: string | undefined;
-  if (opts.metrics) {
-    try {
-      metricsServer = createMetricsServer(registry, limits, opts.logger);
-      const { port: wanted, orFreePort } = opts.metrics;
-      const metricsHost = opts.metrics.host ?? opts.host ?? "0.0.0.0";
-      try {
-        await listen(metricsServer, wanted, metricsHost);
-      } catch (err) {
-        if (!orFreePort || (err as NodeJS.ErrnoException).code !== "EADDRINUSE") throw err;
-        await listen(metricsServer, 0, metricsHost);
-        opts.logger.warn(
-          { wanted, port: where(metricsServer).port },
-          "the metrics port is taken (another process on this machine?): /metrics is served on a free port; set METRICS_PORT to choose one",
-        );
-      }
-      metricsUrl = where(metricsServer).url;
-    } catch (err) {
-      h1.close();
-      await new Promise((resolve) => server.close(resolve));
-      throw err;
-    }
-  }
-  opts.logger.info({ port, metricsUrl }, "listening");
-
-  let closing: Promise<void> | undefined;
-  const close = async () => {
-    // Stops h1's headers-deadline checks too (it never listened, so this only clears them).
-    h1.close();
-    draining = true;
-    const closed = new Promise<void>((resolve) => server.close(() => resolve()));
-    const metricsClosed = new Promise<void>((resolve) =>
-      metricsServer ? metricsServer.close(() => resolve()) : resolve(),
+    if (!metrics.orFreePort || (err as NodeJS.ErrnoException).code !== "EADDRINUSE") throw err;
+    await listen(server, 0, host);
+    opts.logger.warn(
+      { wanted: metrics.port, port: where(server).port },
+      "the metrics port is taken (another process on this machine?): /metrics is served on a free port; set METRICS_PORT to choose one",
     );
-    metricsServer?.closeAllConnections();
-    // HTTP/2: GOAWAY, running streams may finish. HTTP/1.1: idle keep-alive sockets go now.
-    for (const session of sessions) session.close();
-    for (const socket of http1Sockets) if (!busy.has(socket)) socket.destroy();
-    if (inflight > 0) {
-      let timer: NodeJS.Timeout | undefined;
-      const timedOut = await Promise.race([
-        new Promise<false>((resolve) => (drained = () => resolve(false))),
-        new Promise<true>((resolve) => (timer = setTimeout(() => resolve(true), shutdownTimeoutMs))),
-      ]);
-      clearTimeout(timer);
-      if (timedOut) opts.logger.warn({ inflight }, "shutdown timeout: cutting running calls");
-    }
-    for (const session of sessions) session.destroy();
-    for (const socket of sockets) socket.destroy();
-    await Promise.all([closed, metricsClosed]);
-    opts.logger.info("server closed");
-  };
-
-  return {
-    url,
-    port,
-    metricsUrl,
-    close() {
-      closing ??= close();
-      return closing;
-    },
-  };
+  }
+  return { server, url: where(server).url };
 }
 
 function listen(server: net.Server, port: number, host: string): Promise<void> {
