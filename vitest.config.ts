@@ -14,7 +14,12 @@ export default defineConfig({
       {
         test: {
           name: "backend",
-          include: ["services/*/src/**/*.test.ts", "gateway/src/**/*.test.ts", "tests/**/*.test.ts"],
+          include: [
+            "services/*/src/**/*.test.ts",
+            "services/*/bench/**/*.test.ts",
+            "gateway/src/**/*.test.ts",
+            "tests/**/*.test.ts",
+          ],
           environment: "node",
           globalSetup: ["tests/setup/global-setup.ts"],
           testTimeout: 30_000,

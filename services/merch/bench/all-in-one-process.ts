@@ -4,10 +4,10 @@
 import { generateKeyPairSync } from "node:crypto";
 import { fileURLToPath } from "node:url";
 import { createTestDatabase } from "@tt/kit/testing";
-import { spawnNodeProcess, waitUntilReady } from "../../../platform/src/distributed-process.ts";
+import { spawnNodeProcess, waitUntilReady } from "../../platform/src/distributed-process.ts";
 import { childNodeOptions, tokenSigner } from "./topology.ts";
 
-const repoRoot = fileURLToPath(new URL("../../../../", import.meta.url));
+const repoRoot = fileURLToPath(new URL("../../../", import.meta.url));
 
 export interface AllInOneProcess {
   url: string;

@@ -1,15 +1,15 @@
 // Measures what the in-process transport buys the gateway in all-in-one mode: the same echo call with a
 // verified token, through the in-process transport, Connect's router transport, and over the network.
-// Run: DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres node --experimental-transform-types services/kit/src/bench/transport-bench.ts
+// Run: DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres node --experimental-transform-types services/kit/bench/transport.ts (npm run bench:transport)
 import { createClient, createRouterTransport, type Transport } from "@connectrpc/connect";
 import { createConnectTransport, createGrpcTransport } from "@connectrpc/connect-node";
 import { EchoService } from "@tt/proto/tt/testing/v1/echo_service_pb";
-import { createMemoryBus } from "../bus/memory.ts";
-import { startServiceHost } from "../host.ts";
-import { createLogger } from "../logger.ts";
-import { createServer } from "../server.ts";
-import { echoDefinition, echoImplementation } from "../test-support/echo-service.ts";
-import { createTestDatabase, createTestTokenIssuer } from "../testing/index.ts";
+import { createMemoryBus } from "../src/bus/memory.ts";
+import { startServiceHost } from "../src/host.ts";
+import { createLogger } from "../src/logger.ts";
+import { createServer } from "../src/server.ts";
+import { echoDefinition, echoImplementation } from "../src/test-support/echo-service.ts";
+import { createTestDatabase, createTestTokenIssuer } from "../src/testing/index.ts";
 
 const calls = Number(process.env.CALLS ?? 5000);
 const concurrency = Number(process.env.CONCURRENCY ?? 16);

@@ -7,11 +7,11 @@ import { fileURLToPath } from "node:url";
 import { createBackendTransport, backendSession, createLogger, createServer, freePort } from "@tt/kit";
 import { createTestDatabase, type TestDatabase } from "@tt/kit/testing";
 import { createGateway } from "@tt/gateway";
-import { serviceCatalog } from "../../../../gateway/src/catalog.ts";
+import { serviceCatalog } from "../../../gateway/src/catalog.ts";
 import { importPKCS8, SignJWT } from "jose";
-import { spawnNodeProcess, waitUntilReady, type ChildHandle } from "../../../platform/src/distributed-process.ts";
+import { spawnNodeProcess, waitUntilReady, type ChildHandle } from "../../platform/src/distributed-process.ts";
 
-const repoRoot = fileURLToPath(new URL("../../../../", import.meta.url));
+const repoRoot = fileURLToPath(new URL("../../../", import.meta.url));
 
 export interface Topology {
   gatewayUrl: string;
