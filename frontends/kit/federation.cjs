@@ -96,7 +96,8 @@ function createFederationConfig({ name, exposes, fromHost = false }) {
     manifest: true,
     dts: false,
     // Browser-only builds: drops the runtime's Node.js script loading (about 2 KB gzip of the shell's first load).
-    // disableSnapshot would save 1.4 KB more but breaks remotes given as mf-manifest.json (docs/decisions.md).
+    // disableSnapshot would save 1.4 KB more but breaks remotes given as mf-manifest.json
+    // (docs/decisions/0284-the-module-federation-runtimes-size-options.md).
     experiments: { optimization: { target: "web" } },
   };
 }

@@ -109,8 +109,9 @@ function createWebpackConfig({ dir, name, title, port, exposes, host = false }) 
             exclude: PREMINIFIED,
             minify: Minimizer.swcMinify,
             // One compress pass: a second made every app's JavaScript 0.3% smaller (gzip) for about 15% of the
-            // build's CPU (issue 26, docs/decisions.md). In this process: the webpack process builds every app at
-            // once, and a worker per app and minimizer cost more to start than they saved.
+            // build's CPU (docs/decisions/0320-first-start-time-one-webpack-process-remotes.md). In this process: the
+            // webpack process builds every app at once, and a worker per app and minimizer cost more to start than they
+            // saved.
             minimizerOptions: { compress: { passes: 1 } },
             parallel: false,
           }),

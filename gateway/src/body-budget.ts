@@ -3,7 +3,8 @@
 // without a bound a few hundred callers sending large bodies at once decide how much memory the process uses.
 // Each call takes what it holds from one shared budget, as its bytes arrive (or at once, when it declares its
 // length), and gives it back when the call is over; a body that does not fit is refused with 503 and retry-after
-// rather than made to wait, so a full gateway never holds connections open on top of the bytes (docs/decisions.md).
+// rather than made to wait, so a full gateway never holds connections open on top of the bytes
+// (docs/decisions/0279-a-budget-of-request-body-bytes-in-flight-refused.md).
 import { Code, ConnectError } from "@connectrpc/connect";
 
 export const DEFAULT_MAX_BODY_BYTES_IN_FLIGHT = 256 * 1024 * 1024;

@@ -119,7 +119,8 @@ describe("the bot kit", () => {
     bot.close();
 
     await expect(signIn({ baseUrl: platform.url, token: owner.token })).rejects.toThrow(/takes a bot token/);
-    // A bot token may not create rooms (docs/decisions.md, issue 26: its owner makes the room and hands it over).
+    // A bot token may not create rooms (its owner makes the room and hands it over:
+    // docs/decisions/0312-who-creates-the-lobby-the-bots-owner-not-the-bot.md).
     await expect(bot.clients.room.room.createRoom({ name: `Bot room ${run}` })).rejects.toThrow(
       /bot tokens may not call this method/,
     );

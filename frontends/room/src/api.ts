@@ -21,7 +21,7 @@ export const COMMUNITY_PAGE_SIZE = 20;
 export const EVENT_PAGE_SIZE = 20;
 export const ROLE_PAGE_SIZE = 50;
 
-/** DJ seats (docs/decisions.md, issue 11): 1–10, 5 by default as turntable.fm had. */
+/** DJ seats (docs/decisions/0114-room-seats-and-enumerations.md): 1–10, 5 by default as turntable.fm had. */
 export const MIN_DJ_SEATS = 1;
 export const MAX_DJ_SEATS = 10;
 export const DEFAULT_DJ_SEATS = 5;

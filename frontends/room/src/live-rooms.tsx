@@ -14,7 +14,10 @@ import { artworkOf } from "./live/format.ts";
 
 export type { LiveRoom };
 
-/** A page that stays open shows live data at most this old (spec 002 §9 gives no figure for rooms; decisions.md). */
+/**
+ * A page that stays open shows live data at most this old (spec 002 §9 gives no figure for rooms;
+ * docs/decisions/0317-the-live-rooms-on-the-home-page-and-the.md).
+ */
 export const LIVE_REFRESH_MS = 15_000;
 /** The DJs a card draws; the rest are counted in the names' line. */
 const DJS_DRAWN = 5;

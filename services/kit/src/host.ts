@@ -146,7 +146,8 @@ export async function startServiceHost(opts: ServiceHostOptions): Promise<Servic
 
   const shutdown = new AbortController();
   // Calls to other services: in process to what this host serves (set once every service has started), else
-  // over HTTP/2 with a token of the deployment's service identity (docs/decisions.md, service identity).
+  // over HTTP/2 with a token of the deployment's service identity
+  // (docs/decisions/0092-a-services-identity-is-one-deployment-wide.md).
   const identity = await serviceIdentityKey(env.SERVICE_TOKEN_PRIVATE_KEY);
   const inProcess: { transport?: Transport } = {};
   const clients = createServiceClientPool({

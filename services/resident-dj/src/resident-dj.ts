@@ -4,8 +4,8 @@
 // state file) makes the room when there is none and hands it to the bot as co-owner; the bot queues the demo songs
 // (and a crate of its owner's when named), takes a seat when the booth is empty, steps down when two other DJs
 // play, greets each newcomer once, and answers `@<nickname> help`. Any failure is logged and the whole setup is
-// tried again with growing pauses: it never takes the platform down. See docs/bots.md and docs/decisions.md
-// ("Issue 26: the resident DJ's owner and state").
+// tried again with growing pauses: it never takes the platform down. See docs/bots.md and
+// docs/decisions/0318-the-resident-djs-owner-and-state.md.
 import { randomBytes } from "node:crypto";
 import { mkdir, readFile, rename, writeFile } from "node:fs/promises";
 import path from "node:path";

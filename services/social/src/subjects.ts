@@ -1,6 +1,7 @@
 // The social service's ephemeral core-NATS subjects. They live under `live.social.`, outside `tt.social.>`: the
 // outbox stream TT_SOCIAL captures every subject under tt.social.> and would store each patch and chat fan-out
-// (docs/decisions.md, issue 14). Durable events (tt.social.song.*) go through the outbox, never here.
+// (docs/decisions/0195-ephemeral-subjects-live-outside-tt-social.md). Durable events (tt.social.song.*) go through the
+// outbox, never here.
 
 /** A room's stage patches (binary StagePatchEnvelope JSON), to every instance with listeners of the room. */
 export function stagePatchSubject(roomUuid: string): string {

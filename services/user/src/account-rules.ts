@@ -1,5 +1,6 @@
 // The server-side rules for credentials (specification 000 §5 names only "email and password required" and
-// "new password differs"; the rest are ours and are written down in docs/decisions.md).
+// "new password differs"; the rest are ours and are written down in docs/decisions/0014-credential-rules.md and
+// docs/decisions/0016-change-password.md).
 import { Code, ConnectError } from "@connectrpc/connect";
 import { isCommonPassword } from "./common-passwords.ts";
 

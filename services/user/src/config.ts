@@ -34,7 +34,7 @@ export const userConfigSchema = z
     JWT_PRIVATE_KEY: optionalString,
     /**
      * Encrypts the signing keys the service generates and stores (AES-256-GCM). Unset: they are stored in plain
-     * text, protected by the database's own access control (docs/decisions.md).
+     * text, protected by the database's own access control (docs/decisions/0066-signing-keys-at-rest-defect-12.md).
      */
     SIGNING_KEY_ENCRYPTION_KEY: aesKey,
     USER_TOKEN_TTL_SECONDS: seconds(7 * DAY_SECONDS),

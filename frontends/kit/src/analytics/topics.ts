@@ -21,7 +21,7 @@ export type AnalyticsTopic = (typeof ANALYTICS_TOPICS)[number];
 
 /**
  * What a page without a signed-in user (a guest token or none) may send: the audit service refuses the other
- * topics from them (docs/decisions.md "Issue 16: analytics from guests"), so the client never sends them.
+ * topics from them (docs/decisions/0180-analytics-from-guests.md), so the client never sends them.
  */
 export const GUEST_ANALYTICS_TOPICS: ReadonlySet<AnalyticsTopic> = new Set<AnalyticsTopic>([
   "page-view",

@@ -10,8 +10,8 @@ export const KICK_DETAILS_KEY = "tt-room-kick";
 /** Spec 002 §4: the preview-songs-played counter of listeners who are not signed in. */
 export const PREVIEW_SONGS_PLAYED_KEY = "tt-preview-songs-played";
 /**
- * Songs a guest hears before the page asks them to sign up (§4: "threshold value not shown"; docs/decisions.md,
- * issue 14). A room page can be given another.
+ * Songs a guest hears before the page asks them to sign up (§4: "threshold value not shown";
+ * docs/decisions/0213-guests-preview-threshold-and-a-kick-kept-in.md). A room page can be given another.
  */
 export const PREVIEW_SONG_LIMIT = 3;
 

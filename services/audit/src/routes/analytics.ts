@@ -9,7 +9,10 @@ import { AnalyticsEvent } from "../modules/analytics/analytics-event.entity.ts";
 import { recordProblem } from "../modules/analytics/ingest.ts";
 import { parseDate, ts } from "./messages.ts";
 
-/** What a caller without a user account (guest token or none) may send: spec 002 leaves it open (decisions.md). */
+/**
+ * What a caller without a user account (guest token or none) may send: spec 002 leaves it open
+ * (docs/decisions/0180-analytics-from-guests.md).
+ */
 export const GUEST_TOPICS = new Set(["page-view", "home-rooms-loaded", "login-action"]);
 const DAY_MS = 86_400_000;
 const MAX_BUCKETS = 400;

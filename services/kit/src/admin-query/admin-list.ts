@@ -58,9 +58,10 @@ export function pageInfo(
 /**
  * Answers an admin list request: `{data, count, total, page, pageCount}`.
  * Throws ConnectError InvalidArgument for anything malformed or outside the spec's allow-lists.
- * `cache` is validated and otherwise ignored: no result cache is kept (see docs/decisions.md).
- * `scope` is a condition set by the server (e.g. the room of the path), ANDed with whatever the caller asks; it is
- * not checked against the allow-list, and the caller cannot widen it.
+ * `cache` is validated and otherwise ignored: no result cache is kept (see
+ * docs/decisions/0035-admin-list-query-language-paging.md). `scope` is a condition set by the server (e.g. the room of
+ * the path), ANDed with whatever the caller asks; it is not checked against the allow-list, and the caller cannot widen
+ * it.
  */
 export async function adminList<T extends object>(
   em: EntityManager,

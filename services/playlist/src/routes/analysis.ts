@@ -25,7 +25,9 @@ export interface WebhookFields {
   event?: { type: string; status: string } | undefined;
 }
 
-/** The string the webhook's signature covers (docs/decisions.md). */
+/**
+ * The string the webhook's signature covers (docs/decisions/0166-the-music-analysis-webhook-is-signed-in-the-body.md).
+ */
 export function webhookSigningString(req: WebhookFields): string {
   return [
     req.version,

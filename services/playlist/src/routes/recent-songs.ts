@@ -1,7 +1,7 @@
 // RecentSongsService: the songs played in a room, stored by the room's uuid. The live stage posts each song
 // that finished with the room's uuid and current slug; the newest slug → uuid mapping answers the GET, so a
-// renamed room (new slug) keeps its history (docs/decisions.md). A private room's songs only to those who may see it:
-// the room service decides (RoomService.AdmitViewer, issue 23).
+// renamed room (new slug) keeps its history (docs/decisions/0156-recent-songs-are-stored-by-room-uuid-the-slug.md). A
+// private room's songs only to those who may see it: the room service decides (RoomService.AdmitViewer, issue 23).
 import { timestampDate, timestampFromDate } from "@bufbuild/protobuf/wkt";
 import type { HandlerContext, ServiceImpl } from "@connectrpc/connect";
 import { Code, ConnectError } from "@connectrpc/connect";

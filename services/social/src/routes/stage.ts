@@ -174,7 +174,8 @@ export function stageRoutes(svc: SocialContext): ServiceImpl<typeof StageService
       for (const { room: roomUuid, joinedAt } of found) {
         if (rooms.length === USER_ROOMS_MAX) break;
         const settings = (await runtime.store.read(roomUuid))?.stage.room;
-        // Private rooms are left out for every caller: who is in one is told only inside it (docs/decisions.md).
+        // Private rooms are left out for every caller: who is in one is told only inside it
+        // (docs/decisions/0305-people-you-can-reach-the-person-card-the-people.md).
         if (!settings || settings.type === "PRIVATE") continue;
         rooms.push({
           roomUuid,

@@ -51,7 +51,10 @@ export async function songById(em: EntityManager, id: bigint): Promise<Song> {
 export const isOwner = (song: Song, who: Identity) =>
   (who.tokenType === "user" || who.tokenType === "bot") && song.owner === who.subject;
 
-/** Its owner, services and admins (STAFF_ROLES) may read and play any song (docs/decisions.md, issue 23). */
+/**
+ * Its owner, services and admins (STAFF_ROLES) may read and play any song
+ * (docs/decisions/0281-who-may-play-an-upload-that-is-not-public.md).
+ */
 export const isPrivileged = (song: Song, who: Identity) =>
   isOwner(song, who) || who.tokenType === "service" || STAFF_ROLES.has(who.role);
 
@@ -71,9 +74,9 @@ export async function readableSong(em: EntityManager, id: bigint, who: Identity)
 }
 
 /**
- * Who may play a song (issue 23, docs/decisions.md): everyone a public one; one that is not public its owner,
- * services, admins, and the signed-in listeners of `room` while its owner plays it there. A caller without a
- * token (`who` undefined) plays public songs only.
+ * Who may play a song (docs/decisions/0281-who-may-play-an-upload-that-is-not-public.md): everyone a public one; one
+ * that is not public its owner, services, admins, and the signed-in listeners of `room` while its owner plays it there.
+ * A caller without a token (`who` undefined) plays public songs only.
  */
 export async function mayPlay(
   svc: UploadContext,

@@ -1,5 +1,6 @@
 // Who may fetch a song's playlists and key: a caller with its own access token (hls.js adds it), or a native HLS
-// player holding a playback ticket of the listener's session (docs/decisions.md, issue 12: native HLS).
+// player holding a playback ticket of the listener's session
+// (docs/decisions/0201-native-hls-plays-through-a-playback-ticket-in.md).
 import { Code, ConnectError, type HandlerContext } from "@connectrpc/connect";
 import { callIdentity, kIdentity } from "@tt/kit";
 import { checkTicket, issueTicket } from "../modules/songs/playback-tickets.ts";

@@ -46,7 +46,7 @@ export function createAnalyticsIngest(
   name: string,
   batchSize: number,
   logger: BusLogger,
-  /** The stream's retention (docs/decisions.md "Issue 16: analytics stream retention"). */
+  /** The stream's retention (docs/decisions/0192-audit-analytics-keeps-a-week-and-1-gib.md). */
   limits: StreamOptions = {},
 ): AnalyticsIngest {
   // The deployment's own stream (the bus namespaces it, issue 23); the writer reads this subject only.

@@ -1,7 +1,8 @@
 // The live stage's SongPlayed (tt.social.song.played, issue 14): the DJ earns points from the play's votes, once
 // per play. Exactly once twice over: the durable consumer's mark skips a redelivered event, and the award's key
 // (`song-played:<play id>`) makes a play announced twice (two event ids: a song timer taken over by another social
-// instance) change nothing the second time. The formula is in docs/decisions.md ("Issue 14: DJ points").
+// instance) change nothing the second time. The formula is in
+// docs/decisions/0209-dj-points-one-for-the-play-and-the-rooms-votes.md.
 import { createHash } from "node:crypto";
 import { timestampDate } from "@bufbuild/protobuf/wkt";
 import type { MikroORM } from "@mikro-orm/postgresql";

@@ -1,8 +1,8 @@
 // Links in chat (specification 002 §5): a link is a music link only when its host contains one of the provider
 // names (the kit's MUSIC_LINK_HOSTS); it becomes a song card when the playlist service resolves it to a song with an
 // isrc. A crate link is our own web app's page of a crate, `<web origin>/crates/<crateUuid>` (the crates app is
-// mounted at /crates by the shell; docs/decisions.md "Issue 14: chat crate previews"); the first one of a message
-// becomes its playlist preview.
+// mounted at /crates by the shell; docs/decisions/0235-chat-crate-previews.md); the first one of a message becomes its
+// playlist preview.
 import { isMusicLinkHost } from "@tt/kit";
 
 /** At most this many links of one message are resolved (each is a call to the playlist service). */

@@ -1,5 +1,6 @@
-// The stage's admission when the room service cannot answer (docs/decisions.md, issue 14 follow-ups): a private
-// room fails closed with a clear 503; a public room is entered as a guest would (no roles, so no seat), logged.
+// The stage's admission when the room service cannot answer
+// (docs/decisions/0226-when-the-room-service-cannot-be-reached-private.md): a private room fails closed with a clear
+// 503; a public room is entered as a guest would (no roles, so no seat), logged.
 import { Code, ConnectError } from "@connectrpc/connect";
 import pino from "pino";
 import { describe, expect, it } from "vitest";

@@ -120,8 +120,9 @@ export function voteSkipThreshold(voters: number): number {
 }
 
 /**
- * The signed-in listeners besides the DJ a room needs before a vote can skip (issue 25, docs/decisions.md): with
- * fewer, one listener alone with the DJ would end every song they dislike.
+ * The signed-in listeners besides the DJ a room needs before a vote can skip
+ * (docs/decisions/0302-vote-skip-when-the-room-can-skip-a-play.md): with fewer, one listener alone with the DJ would
+ * end every song they dislike.
  */
 export const VOTE_SKIP_MIN_LISTENERS = 3;
 
@@ -321,7 +322,8 @@ function countVotes(votes: StageVotes): void {
 /**
  * canDj (002 §6): never with djDisabled (nor kicked or banned); with djType INVITE_ONLY the owner, co-owners,
  * moderators, dj grants and the platform's moderators; with PRO_PLAN_OWNER only the owner and dj grants (the owner's
- * pro plan pays for the seats; see docs/decisions.md); with EVERYONE any signed-in user or bot.
+ * pro plan pays for the seats; see docs/decisions/0193-candj-and-pro-plan-owner.md); with EVERYONE any signed-in user
+ * or bot.
  */
 export function canDj(djType: string, roles: readonly string[]): boolean {
   const has = (role: string) => roles.includes(role);

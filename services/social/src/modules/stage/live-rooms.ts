@@ -1,7 +1,8 @@
 // The rooms that are live now (StageService.ListLiveRooms): the home page's and the directory's live data, read from
 // the stages. A room is live while someone listens or a song plays; private rooms are never listed. The full list
 // comes from a scan of the stage bucket, made at most once every SCAN_EVERY_MS per instance however many pages ask
-// (one scan in flight at a time), so the answer may be a few seconds old (docs/decisions.md, issue 26).
+// (one scan in flight at a time), so the answer may be a few seconds old
+// (docs/decisions/0317-the-live-rooms-on-the-home-page-and-the.md).
 import { create } from "@bufbuild/protobuf";
 import { LiveRoomSchema, type LiveRoom } from "@tt/proto/tt/social/v1/stage_service_pb";
 import type { Stage } from "@tt/proto/tt/social/v1/stage_pb";

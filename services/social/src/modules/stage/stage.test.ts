@@ -230,8 +230,9 @@ describe("the live stage", () => {
     expect(redesigned.room?.numberOfDjs).toBe(7);
     expect(redesigned.room?.posterUrl).toBe(room.posterUrl);
 
-    // The live switch is the room's "on air" label (docs/decisions.md): a new room is not live and its booth plays
-    // all the same; switching it on or off only shows in the stage's room, the booth and the play are untouched.
+    // The live switch is the room's "on air" label
+    // (docs/decisions/0227-the-live-switch-islive-is-the-rooms-on-air-label.md): a new room is not live and its booth
+    // plays all the same; switching it on or off only shows in the stage's room, the booth and the play are untouched.
     expect(room.isLive).toBe(false);
     await queueSongs(other.token, [60]);
     await h.client(StageService, { token: other.token }).takeSeat({ room: room.uuid });

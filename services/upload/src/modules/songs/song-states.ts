@@ -1,6 +1,6 @@
-// The song state machine (specification 001 §3's SongStatus; docs/decisions.md "Issue 12: song states"). Every
-// change of a song's status goes through `transition`, so the table below is the whole rule set; the proto
-// comment of tt.upload.v1.SongStatus shows the same table.
+// The song state machine (specification 001 §3's SongStatus; docs/decisions/0137-song-states.md). Every change of a
+// song's status goes through `transition`, so the table below is the whole rule set; the proto comment of
+// tt.upload.v1.SongStatus shows the same table.
 import { wireName } from "@tt/kit";
 import type { SongStatus } from "@tt/proto/tt/upload/v1/song_pb";
 import { SongStatusSchema } from "@tt/proto/tt/upload/v1/song_pb";

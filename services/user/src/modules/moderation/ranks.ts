@@ -1,5 +1,6 @@
-// Who outranks whom. Specification 000 names the roles but not their order; the order is ours (written down
-// in docs/decisions.md): superUser > admin > staff > globalModerator > moderator > promoter > user = bot.
+// Who outranks whom. Specification 000 names the roles but not their order; the order is ours (written down in
+// docs/decisions/0056-user-service-access-beyond-the-access-option.md): superUser > admin > staff > globalModerator >
+// moderator > promoter > user = bot.
 import { Code, ConnectError } from "@connectrpc/connect";
 import { USER_ROLES, type UserRole } from "@tt/kit";
 
