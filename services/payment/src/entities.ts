@@ -1,5 +1,8 @@
 import { OutboxMessageSchema } from "@tt/kit";
-import { CheckoutSchema, ProductSchema, SubscriptionSchema, WebhookEventSchema } from "./modules/entities.ts";
+import { CheckoutSchema } from "./modules/checkout.entity.ts";
+import { ProductSchema } from "./modules/product.entity.ts";
+import { SubscriptionSchema } from "./modules/subscription.entity.ts";
+import { WebhookEventSchema } from "./modules/webhook-event.entity.ts";
 
 /** Every entity of the payment service, listed explicitly. */
 export const entities = [

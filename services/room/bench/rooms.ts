@@ -14,7 +14,8 @@ import { closedLoop, restCall } from "@tt/kit/bench";
 import { createTestDatabase } from "@tt/kit/testing";
 import { userServiceDefinition } from "@tt/user-service";
 import { roomServiceDefinition } from "../src/index.ts";
-import { Room, RoomSlug } from "../src/modules/rooms/room.entity.ts";
+import { Room } from "../src/modules/rooms/room.entity.ts";
+import { RoomSlug } from "../src/modules/rooms/room-slug.entity.ts";
 
 const DATABASE_URL = process.env.BENCH_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
 const ROOMS = Number(process.env.BENCH_ROOMS ?? 10_000);

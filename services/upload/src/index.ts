@@ -14,8 +14,7 @@ import { loadSecrets } from "./modules/songs/secrets.ts";
 import { defaultFfmpegPath } from "./packaging/ffmpeg.ts";
 import { startPackagingWorker, type PackagingWorker } from "./packaging/worker.ts";
 import type { UploadContext } from "./routes/context.ts";
-import { mediaRoutes } from "./routes/media.ts";
-import { songRoutes } from "./routes/songs.ts";
+import { registerUploadRoutes } from "./routes/index.ts";
 
 export { loadUploadConfig } from "./config.ts";
 export type { UploadConfig } from "./config.ts";
@@ -100,10 +99,7 @@ export const uploadServiceDefinition: ServiceDefinition = {
           })
         : Promise.resolve();
     return {
-      routes: (router) => {
-        router.service(SongService, songRoutes(svc));
-        router.service(MediaService, mediaRoutes(svc));
-      },
+      routes: (router) => registerUploadRoutes(router, svc),
       async close() {
         await seeding;
         await worker?.close();

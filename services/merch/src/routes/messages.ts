@@ -16,7 +16,8 @@ import type { AvatarAssignment } from "../modules/avatars/avatar-assignment.enti
 import type { AccountRow, EntryRow } from "../modules/ledger/ledger.ts";
 import type { SeasonRow, StatusRow } from "../modules/points/award.ts";
 import type { Season } from "../modules/points/season.entity.ts";
-import type { Consumable, TokenBundle } from "../modules/shop/shop.entities.ts";
+import type { Consumable } from "../modules/shop/consumable.entity.ts";
+import type { TokenBundle } from "../modules/shop/token-bundle.entity.ts";
 import type { Media } from "../modules/media/media.ts";
 
 const ts = (d: Date | null | undefined): Timestamp | undefined => (d ? timestampFromDate(new Date(d)) : undefined);

@@ -16,7 +16,8 @@ import {
   statusWithRank,
   type SeasonRow,
 } from "../modules/points/award.ts";
-import { LifetimeRankingStatus, RankingStatus } from "../modules/points/ranking-status.entity.ts";
+import { LifetimeRankingStatus } from "../modules/points/lifetime-ranking-status.entity.ts";
+import { RankingStatus } from "../modules/points/ranking-status.entity.ts";
 import { Season } from "../modules/points/season.entity.ts";
 import { seasonMessage, statusMessage } from "./messages.ts";
 import { dateOf } from "./time.ts";

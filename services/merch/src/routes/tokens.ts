@@ -18,7 +18,7 @@ import {
   settleHold,
   type EntryRow,
 } from "../modules/ledger/ledger.ts";
-import { TokenBundle } from "../modules/shop/shop.entities.ts";
+import { TokenBundle } from "../modules/shop/token-bundle.entity.ts";
 import { idempotencyKeyOf } from "./headers.ts";
 import { accountMessage, bundleMessage, entryMessage, isAdmin } from "./messages.ts";
 import { SHOP_PAGE_SIZE } from "./consumables.ts";

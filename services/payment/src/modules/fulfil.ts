@@ -3,8 +3,9 @@
 import type { EntityManager } from "@mikro-orm/postgresql";
 import { publishEvent } from "@tt/kit";
 import { ProductPurchasedSchema, SubscriptionChangedSchema } from "@tt/proto/tt/payment/v1/events_pb";
-import type { Checkout } from "./entities.ts";
-import { Product, Subscription } from "./entities.ts";
+import type { Checkout } from "./checkout.entity.ts";
+import { Product } from "./product.entity.ts";
+import { Subscription } from "./subscription.entity.ts";
 
 export const ACTIVE = "active";
 

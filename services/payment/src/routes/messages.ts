@@ -7,7 +7,8 @@ import {
   type Subscription as SubscriptionMessage,
 } from "@tt/proto/tt/payment/v1/payment_pb";
 import type { Identity } from "@tt/kit";
-import type { Product, Subscription } from "../modules/entities.ts";
+import type { Product } from "../modules/product.entity.ts";
+import type { Subscription } from "../modules/subscription.entity.ts";
 
 const ts = (d: Date | null | undefined): Timestamp | undefined => (d ? timestampFromDate(new Date(d)) : undefined);
 

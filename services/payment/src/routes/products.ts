@@ -8,7 +8,8 @@ import { callEm, callIdentity, callProvider, checkLimit, wireName } from "@tt/ki
 import { PaymentType, PaymentTypeSchema } from "@tt/proto/tt/payment/v1/payment_pb";
 import type { ProductService } from "@tt/proto/tt/payment/v1/product_service_pb";
 import type { PaymentContext } from "../context.ts";
-import { Checkout, Product } from "../modules/entities.ts";
+import { Checkout } from "../modules/checkout.entity.ts";
+import { Product } from "../modules/product.entity.ts";
 import { completeCheckout } from "../modules/fulfil.ts";
 import { PRODUCT_NOT_FOUND, productMessage, siteUrl } from "./messages.ts";
 

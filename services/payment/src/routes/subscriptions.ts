@@ -5,7 +5,8 @@ import { callEm, callIdentity, callProvider, checkLimit, UNAUTHORIZED, wireName 
 import { PaymentType, PaymentTypeSchema } from "@tt/proto/tt/payment/v1/payment_pb";
 import type { SubscriptionService } from "@tt/proto/tt/payment/v1/subscription_service_pb";
 import type { PaymentContext } from "../context.ts";
-import { Product, Subscription } from "../modules/entities.ts";
+import { Product } from "../modules/product.entity.ts";
+import { Subscription } from "../modules/subscription.entity.ts";
 import { ACTIVE, currentLevel } from "../modules/fulfil.ts";
 import { isStaff, PRODUCT_NOT_FOUND, productMessage, siteUrl, subscriptionMessage } from "./messages.ts";
 import { findProduct, startCheckout } from "./products.ts";

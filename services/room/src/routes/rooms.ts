@@ -47,7 +47,8 @@ import {
   setLive,
   uniqueSlug,
 } from "../modules/rooms/room-store.ts";
-import { Room, RoomSlug } from "../modules/rooms/room.entity.ts";
+import { Room } from "../modules/rooms/room.entity.ts";
+import { RoomSlug } from "../modules/rooms/room-slug.entity.ts";
 import { isGrantActive, RoomUserRole } from "../modules/rooms/room-user-role.entity.ts";
 import { RoomAdmission } from "../modules/rooms/room-admission.entity.ts";
 import { RoomVisit } from "../modules/rooms/room-visit.entity.ts";

@@ -12,7 +12,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createMerchHarness, type MerchHarness } from "../../testing/merch-harness.ts";
 import { Avatar } from "../avatars/avatar.entity.ts";
 import { Season } from "../points/season.entity.ts";
-import { Consumable, TokenBundle } from "../shop/shop.entities.ts";
+import { Consumable } from "../shop/consumable.entity.ts";
+import { TokenBundle } from "../shop/token-bundle.entity.ts";
 import { DEMO_AVATARS, DEMO_BUNDLES, DEMO_CONSUMABLES, DEMO_SEASON_NAME, seedDemoStock } from "./demo-stock.ts";
 
 let on: MerchHarness;

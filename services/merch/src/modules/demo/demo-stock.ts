@@ -11,7 +11,9 @@ import { DEMO_ACCOUNT, demoProductUuid, nameBasedUuid, seedOnce, type ObjectStor
 import type { Logger } from "pino";
 import { Avatar } from "../avatars/avatar.entity.ts";
 import { Season } from "../points/season.entity.ts";
-import { Consumable, ConsumableFile, TokenBundle } from "../shop/shop.entities.ts";
+import { Consumable } from "../shop/consumable.entity.ts";
+import { ConsumableFile } from "../shop/consumable-file.entity.ts";
+import { TokenBundle } from "../shop/token-bundle.entity.ts";
 import { avatarSvg, bundleSvg, consumableSvg, type AvatarArt, type Symbol } from "./demo-art.ts";
 
 export const DEMO_SEASON_NAME = "Demo season";

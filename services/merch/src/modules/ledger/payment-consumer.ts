@@ -6,7 +6,7 @@ import type { MikroORM } from "@mikro-orm/postgresql";
 import { consumeEvents, type Bus } from "@tt/kit";
 import { ProductPurchasedSchema } from "@tt/proto/tt/payment/v1/events_pb";
 import type { Logger } from "pino";
-import { TokenBundle } from "../shop/shop.entities.ts";
+import { TokenBundle } from "../shop/token-bundle.entity.ts";
 import { credit } from "./ledger.ts";
 
 /** Durable name shared by the replicas of one deployment (a hash of its database name). */

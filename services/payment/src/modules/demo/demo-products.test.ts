@@ -10,7 +10,7 @@ import { ProductService } from "@tt/proto/tt/payment/v1/product_service_pb";
 import { SubscriptionService } from "@tt/proto/tt/payment/v1/subscription_service_pb";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createPaymentHarness, type PaymentHarness } from "../../testing/payment-harness.ts";
-import { Product } from "../entities.ts";
+import { Product } from "../product.entity.ts";
 import { DEMO_PRODUCTS, seedDemoProducts } from "./demo-products.ts";
 
 let on: PaymentHarness;

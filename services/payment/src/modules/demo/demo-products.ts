@@ -5,7 +5,7 @@
 import type { MikroORM } from "@mikro-orm/postgresql";
 import { demoProductUuid, seedOnce } from "@tt/kit";
 import type { Logger } from "pino";
-import { Product } from "../entities.ts";
+import { Product } from "../product.entity.ts";
 
 export interface DemoProduct {
   slug: string;

@@ -1,5 +1,6 @@
 import { RoomAdmissionSchema } from "./room-admission.entity.ts";
-import { RoomSchema, RoomSlugSchema } from "./room.entity.ts";
+import { RoomSchema } from "./room.entity.ts";
+import { RoomSlugSchema } from "./room-slug.entity.ts";
 import { RoomUserRoleSchema } from "./room-user-role.entity.ts";
 import { RoomVisitSchema } from "./room-visit.entity.ts";
 

@@ -11,7 +11,8 @@ import { RoomSchema as RoomMessageSchema, type Room as RoomMessage } from "@tt/p
 import type { RoomServiceContext } from "../../context.ts";
 import { mediaUrl } from "./poster.ts";
 import { type Member, slugify } from "./room-rules.ts";
-import { Room, RoomSlug } from "./room.entity.ts";
+import { Room } from "./room.entity.ts";
+import { RoomSlug } from "./room-slug.entity.ts";
 import { isGrantActive, RoomUserRole } from "./room-user-role.entity.ts";
 
 export const ROOM_NOT_FOUND = "Room not found";
