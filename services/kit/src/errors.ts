@@ -4,6 +4,7 @@
 import { Code, ConnectError } from "@connectrpc/connect";
 import { DriverException } from "@mikro-orm/core";
 import type { Logger } from "pino";
+import { BusUnavailableError } from "./bus/bus.ts";
 
 /** The message callers see for an error nobody anticipated. */
 export const INTERNAL_ERROR_MESSAGE = "internal error";
@@ -30,6 +31,9 @@ function sqlState(reason: unknown): string | undefined {
 
 /** What a call answers when the database cannot be reached (503, retryable: issue 28). */
 export const DATABASE_UNAVAILABLE_MESSAGE = "The database is unavailable, try again";
+
+/** What a call answers when the message bus (NATS) cannot be reached (503, retryable: issue 28). */
+export const BUS_UNAVAILABLE_MESSAGE = "The message bus is unavailable, try again";
 
 /** Socket errors of a connection to the database that could not be made or was lost. */
 const NETWORK_CODES = new Set([
@@ -83,7 +87,8 @@ export function isDatabaseUnavailable(reason: unknown): boolean {
  * call keeps its Canceled / DeadlineExceeded code, as `ConnectError.from` decides. A unique violation
  * (SQLSTATE 23505) that escapes a handler is a conflict with another call, not a server fault: AlreadyExists;
  * a deadlock or serialization failure (40P01, 40001) is one the caller may retry: Aborted; a database that cannot be
- * reached (refused, timed out, shut down, connection lost) is Unavailable (503), retryable, never Internal.
+ * reached (refused, timed out, shut down, connection lost), or a message bus that cannot (BusUnavailableError), is
+ * Unavailable (503), retryable, never Internal.
  */
 export function toConnectError(reason: unknown): ConnectError {
   if (reason instanceof ConnectError) return reason;
@@ -100,6 +105,8 @@ export function toConnectError(reason: unknown): ConnectError {
     );
   if (isDatabaseUnavailable(reason))
     return new ConnectError(DATABASE_UNAVAILABLE_MESSAGE, Code.Unavailable, undefined, undefined, reason);
+  if (reason instanceof BusUnavailableError)
+    return new ConnectError(BUS_UNAVAILABLE_MESSAGE, Code.Unavailable, undefined, undefined, reason);
   const converted = ConnectError.from(reason);
   if (converted.code === Code.Canceled || converted.code === Code.DeadlineExceeded) return converted;
   return new ConnectError(INTERNAL_ERROR_MESSAGE, Code.Internal, undefined, undefined, reason);
@@ -109,7 +116,11 @@ export function toConnectError(reason: unknown): ConnectError {
 export function toLoggedConnectError(reason: unknown, logger: Logger | undefined): ConnectError {
   const error = toConnectError(reason);
   if (error !== reason && error.code === Code.Internal) logger?.error({ err: reason }, "unexpected error");
-  else if (error !== reason && error.code === Code.Unavailable) logger?.warn({ err: reason }, "database unavailable");
+  else if (error !== reason && error.code === Code.Unavailable)
+    logger?.warn(
+      { err: reason },
+      reason instanceof BusUnavailableError ? "message bus unavailable" : "database unavailable",
+    );
   // A conflict the handler did not anticipate is a race to fix there: worth a line, not an alarm.
   else if (error !== reason && error.cause === reason) logger?.warn({ err: reason }, "unanticipated database conflict");
   return error;

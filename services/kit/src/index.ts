@@ -14,6 +14,7 @@ export {
 export { createCallLogger, createLogger } from "./logger.ts";
 export {
   ALREADY_EXISTS_MESSAGE,
+  BUS_UNAVAILABLE_MESSAGE,
   DATABASE_UNAVAILABLE_MESSAGE,
   INTERNAL_ERROR_MESSAGE,
   isDatabaseUnavailable,
@@ -120,6 +121,7 @@ export {
 } from "./process-guards.ts";
 export {
   AGGREGATE_ID_HEADER,
+  BusUnavailableError,
   consumeEvents,
   createMemoryBus,
   createNatsBus,

@@ -105,6 +105,19 @@ export class KvConflictError extends Error {
   }
 }
 
+/**
+ * Raised by a key-value operation while the bus cannot reach its server (issue 28): at once when the connection is
+ * down (the operation was not sent), or when the connection drops while it is in flight (its outcome is unknown: read
+ * again before acting on it). Retryable: the caller tries again when the bus is back.
+ */
+export class BusUnavailableError extends Error {
+  constructor(message = "the message bus cannot be reached, try again") {
+    super(message);
+    this.name = "BusUnavailableError";
+  }
+}
+
+/** A key-value bucket. The NATS bucket's operations fail with BusUnavailableError while NATS cannot be reached. */
 export interface KvBucket {
   get(key: string): Promise<KvEntry | null>;
   /** Unconditional write; returns the new revision. */

@@ -1,4 +1,4 @@
-export { KvConflictError } from "./bus.ts";
+export { BusUnavailableError, KvConflictError } from "./bus.ts";
 export type {
   Bus,
   BusMessage,

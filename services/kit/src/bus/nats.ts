@@ -20,7 +20,7 @@ import {
   TimeoutError,
 } from "@nats-io/transport-node";
 import type { Msg, MsgHdrs, Subscription as NatsSubscription } from "@nats-io/transport-node";
-import { KvConflictError } from "./bus.ts";
+import { BusUnavailableError, KvConflictError } from "./bus.ts";
 import type {
   Bus,
   BusMessage,
@@ -101,10 +101,15 @@ export async function createNatsBus(opts: NatsBusOptions): Promise<Bus> {
   const kvm = new Kvm(js);
   const open = new Set<Subscription>();
   let connected = true;
+  /** The key-value operations in flight: a dropped connection fails them at once (see `whileConnected`). */
+  const inFlight = new Set<(err: BusUnavailableError) => void>();
   void (async () => {
     for await (const s of nc.status()) {
       if (s.type === "disconnect") {
         connected = false;
+        const err = new BusUnavailableError("the connection to NATS dropped: the operation's outcome is unknown");
+        for (const fail of inFlight) fail(err);
+        inFlight.clear();
         logger.warn({ server: s.server }, "nats disconnected");
       } else if (s.type === "reconnect") {
         connected = true;
@@ -118,6 +123,25 @@ export async function createNatsBus(opts: NatsBusOptions): Promise<Bus> {
     connected = false;
     logger.error({ err }, "nats status watch failed");
   });
+
+  /**
+   * Runs a request of the connection (a key-value operation) only while connected (issue 28). The client drops what
+   * is sent while it reconnects, so a request made then would only end with its timeout (5 s), however soon NATS is
+   * back; it fails at once instead. A request in flight when the connection drops fails then too: its reply cannot
+   * come, and the caller, told its outcome is unknown, reads again when NATS is back.
+   */
+  function whileConnected<T>(op: () => Promise<T>): Promise<T> {
+    if (!connected || nc.isClosed()) {
+      return Promise.reject(new BusUnavailableError("NATS cannot be reached: the operation was not sent"));
+    }
+    return new Promise<T>((resolve, reject) => {
+      inFlight.add(reject);
+      op().then(
+        (value) => (inFlight.delete(reject), resolve(value)),
+        (err: unknown) => (inFlight.delete(reject), reject(err)),
+      );
+    });
+  }
 
   function track(stop: () => Promise<void>): Subscription {
     let done: Promise<void> | undefined;
@@ -275,7 +299,7 @@ export async function createNatsBus(opts: NatsBusOptions): Promise<Bus> {
 
     async kv(bucket, o: KvBucketOptions = {}) {
       const kv = await kvm.create(bucket, { history: 1, ...(o.ttlMs ? { ttl: o.ttlMs } : {}) });
-      return natsBucket(kv, track, logger);
+      return natsBucket(kv, track, whileConnected, logger);
     },
 
     async healthy() {
@@ -334,33 +358,39 @@ async function handleDurable(
   }
 }
 
-function natsBucket(kv: KV, track: (stop: () => Promise<void>) => Subscription, logger: BusLogger): KvBucket {
+function natsBucket(
+  kv: KV,
+  track: (stop: () => Promise<void>) => Subscription,
+  whileConnected: <T>(op: () => Promise<T>) => Promise<T>,
+  logger: BusLogger,
+): KvBucket {
   return {
     async get(key) {
-      const e = await kv.get(key);
+      const e = await whileConnected(() => kv.get(key));
       return e && e.operation === "PUT" ? toKvEntry(e) : null;
     },
-    put: (key, value) => kv.put(key, value),
+    put: (key, value) => whileConnected(() => kv.put(key, value)),
     async create(key, value) {
       try {
-        return await kv.create(key, value);
+        return await whileConnected(() => kv.create(key, value));
       } catch (err) {
         throw toConflict(key, err);
       }
     },
     async update(key, value, revision) {
       try {
-        return await kv.update(key, value, revision);
+        return await whileConnected(() => kv.update(key, value, revision));
       } catch (err) {
         throw toConflict(key, err);
       }
     },
-    delete: (key) => kv.delete(key),
-    async keys(pattern) {
-      const out: string[] = [];
-      for await (const k of await kv.keys(pattern)) out.push(k);
-      return out;
-    },
+    delete: (key) => whileConnected(() => kv.delete(key)),
+    keys: (pattern) =>
+      whileConnected(async () => {
+        const out: string[] = [];
+        for await (const k of await kv.keys(pattern)) out.push(k);
+        return out;
+      }),
     async watch(handler, o: KvWatchOptions = {}) {
       const includeCurrent = o.includeCurrent ?? true;
       // The snapshot lists deleted keys as markers, but "current values" means live keys only. Anything at

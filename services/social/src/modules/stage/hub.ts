@@ -267,6 +267,19 @@ export class RoomHub {
     }
   }
 
+  /**
+   * After a NATS outage (issue 28): re-reads the stage and sends it whole when it is ahead of this hub. A change
+   * stored just as the connection dropped may have lost its patch, and no later patch need come to show the gap.
+   */
+  async catchUp(): Promise<void> {
+    try {
+      const stage = await this.load();
+      if (stage.version > this.version) this.setStage(stage, true);
+    } catch (err) {
+      this.onError(err);
+    }
+  }
+
   /** Re-reads the stage and sends it whole to every listener (they replace theirs with it). */
   private async resync(): Promise<void> {
     try {

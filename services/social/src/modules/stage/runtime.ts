@@ -10,6 +10,7 @@ import { timestampDate, timestampFromDate, type Timestamp } from "@bufbuild/prot
 import { Code, ConnectError, type Client } from "@connectrpc/connect";
 import type { MikroORM } from "@mikro-orm/postgresql";
 import {
+  BusUnavailableError,
   consumeEvents,
   KvConflictError,
   publishEvent,
@@ -94,6 +95,8 @@ const LEASE_BUCKET = "social-lease";
 const BACKUP_END_MS = 1_500;
 /** The shortest time between two presence reconciliations of a room (joins in between are counted together). */
 const PRESENCE_MIN_GAP_MS = 250;
+/** How often a driver that could not reach NATS looks whether it is back (issue 28: no wait for a timeout). */
+const BUS_RETRY_MS = 100;
 
 const END_REASONS: Record<EndReason, string> = {
   ended: "ended",
@@ -133,6 +136,8 @@ export class StageRuntime {
   private readonly lastRoles = new LastGood<string[]>();
   /** The room service's outages, logged at most once a minute (made on first use: `deps` is set after the fields). */
   private outageLog?: OutageLog;
+  /** NATS's outages as the rooms' drivers and presence writes meet them, logged at most once a minute. */
+  private busOutageLog?: OutageLog;
   /** Admissions by `<roomUuid> <user or g:guest>`: the caller's roles in the room (null: not known, see admit). */
   private readonly admissions = new Map<string, { roles: string[] | null; at: number }>();
   /** This instance's join streams of signed-in users, by user (one wildcard subscription feeds their DMs). */
@@ -189,6 +194,10 @@ export class StageRuntime {
 
   private get outage(): OutageLog {
     return (this.outageLog ??= new OutageLog(this.logger));
+  }
+
+  get busOutage(): OutageLog {
+    return (this.busOutageLog ??= new OutageLog(this.logger));
   }
 
   // ---- rooms ----
@@ -586,7 +595,14 @@ export class StageRuntime {
       await this.presence.write(roomUuid, users, guests.size);
       await this.deps.bus.publish(presenceSubject(roomUuid), new Uint8Array());
     } catch (err) {
-      if (!this.closed) this.logger.warn({ err, room: roomUuid }, "could not write the room's presence");
+      if (this.closed) return;
+      // While NATS is away every heartbeat fails: said once a minute, not once per room and heartbeat.
+      if (err instanceof BusUnavailableError) {
+        this.busOutage.warn(
+          { err, room: roomUuid },
+          "NATS cannot be reached: presence is written again when it is back",
+        );
+      } else this.logger.warn({ err, room: roomUuid }, "could not write the room's presence");
     }
   }
 
@@ -621,6 +637,11 @@ export class StageRuntime {
   hasListeners(roomUuid: string): boolean {
     const held = this.hubs.get(roomUuid);
     return held !== undefined && (held.refs > 0 || held.hub.listeners.size > 0);
+  }
+
+  /** This instance's listeners of the room get the stored stage if their hub fell behind (after a NATS outage). */
+  catchUpHub(roomUuid: string): void {
+    void this.hubs.get(roomUuid)?.hub.catchUp();
   }
 
   dropDriver(roomUuid: string, driver: RoomDriver): void {
@@ -730,6 +751,15 @@ export class RoomDriver {
   private leaseRevision = 0;
   private tickTimer: NodeJS.Timeout | null = null;
   private endTimer: NodeJS.Timeout | null = null;
+  /** Looks whether NATS is back, while it cannot be reached (issue 28). */
+  private busTimer: NodeJS.Timeout | null = null;
+  /** Since when this driver could not reach NATS (ms), or null. */
+  private unreachableSince: number | null = null;
+  /**
+   * A song taken from the first DJ's queue whose start could not be written (NATS away): started when NATS is back,
+   * rather than taking the next one (which would pass this one over: the take moved it to the back of the queue).
+   */
+  private pendingStart: { dj: string; song: CrateSong; playId: string } | null = null;
   private running = false;
   private again = false;
   private stopped = false;
@@ -773,8 +803,27 @@ export class RoomDriver {
     }
     this.running = true;
     void this.evaluate()
+      .then(() => {
+        if (this.unreachableSince === null) return;
+        this.runtime.logger.info(
+          { room: this.roomUuid, outageMs: Date.now() - this.unreachableSince },
+          "NATS is back: the stage driver caught up",
+        );
+        this.unreachableSince = null;
+        this.runtime.catchUpHub(this.roomUuid);
+      })
       .catch((err: unknown) => {
-        if (!this.stopped) this.runtime.logger.warn({ err, room: this.roomUuid }, "stage driver failed");
+        if (this.stopped) return;
+        if (err instanceof BusUnavailableError) {
+          this.unreachableSince ??= Date.now();
+          this.runtime.busOutage.warn(
+            { err, room: this.roomUuid },
+            "NATS cannot be reached: the stage drivers keep time and catch up when it is back",
+          );
+          this.retryWhenBusIsBack();
+          return;
+        }
+        this.runtime.logger.warn({ err, room: this.roomUuid }, "stage driver failed");
       })
       .finally(() => {
         this.running = false;
@@ -783,6 +832,22 @@ export class RoomDriver {
           this.poke();
         }
       });
+  }
+
+  /**
+   * NATS could not be reached: the room is evaluated again as soon as the bus is connected (looked at every
+   * BUS_RETRY_MS, without asking NATS), not at the next tick or after a request's timeout. A song that ended
+   * meanwhile is then ended at once, and the next one starts: late by the outage, not more.
+   */
+  private retryWhenBusIsBack(): void {
+    if (this.busTimer || this.stopped) return;
+    const look = async () => {
+      this.busTimer = null;
+      if (this.stopped) return;
+      if (await this.runtime.deps.bus.healthy()) this.poke();
+      else this.busTimer = setTimeout(() => void look(), BUS_RETRY_MS);
+    };
+    this.busTimer = setTimeout(() => void look(), BUS_RETRY_MS);
   }
 
   private async evaluate(): Promise<void> {
@@ -832,14 +897,21 @@ export class RoomDriver {
       const current = await store.read(this.roomUuid);
       if (!current) throw new Error("the room has no stage");
       const stage = current.stage;
+      // A start kept from before an outage is dropped once something else plays or another DJ is first.
+      if (stage.play || this.pendingStart?.dj !== stage.seats[0]?.userUuid) this.pendingStart = null;
       if (stage.play || stage.seats.length === 0 || !this.holder) return stage;
       const dj = stage.seats[0]!.userUuid;
-      const { song } = await deps.crates.serviceTakeQueueSong({ userUuid: dj });
-      if (!song) {
-        await this.apply({ kind: "stepDown", user: dj });
-        continue;
+      if (!this.pendingStart) {
+        const { song } = await deps.crates.serviceTakeQueueSong({ userUuid: dj });
+        if (!song) {
+          await this.apply({ kind: "stepDown", user: dj });
+          continue;
+        }
+        this.pendingStart = { dj, song, playId: randomUUID() };
       }
-      return this.apply({ kind: "startSong", dj, song, playId: randomUUID() });
+      const started = await this.apply({ kind: "startSong", ...this.pendingStart });
+      this.pendingStart = null;
+      return started;
     }
     return (await store.read(this.roomUuid))!.stage;
   }
@@ -867,18 +939,35 @@ export class RoomDriver {
     this.endTimer = setTimeout(() => this.poke(), delay);
   }
 
-  /** Takes, renews or loses the room's lease. */
+  /**
+   * Takes, renews or loses the room's lease. A holder acts only in an evaluation whose renewal succeeded: while NATS
+   * cannot be reached the renewal fails (BusUnavailableError) and nothing is written, and when NATS is back a lease
+   * that expired meanwhile is lost (its revision is gone) and taken again only if no other instance took it first
+   * (issue 28).
+   */
   private async lease(): Promise<void> {
     const leases = this.runtime.leases;
-    const me = new TextEncoder().encode(this.runtime.instanceId);
+    const me = this.runtime.instanceId;
     try {
       if (this.holder) {
-        this.leaseRevision = await leases.update(this.roomUuid, me, this.leaseRevision);
-        return;
+        try {
+          this.leaseRevision = await leases.update(this.roomUuid, new TextEncoder().encode(me), this.leaseRevision);
+          return;
+        } catch (err) {
+          if (!(err instanceof KvConflictError)) throw err;
+          this.holder = false;
+        }
       }
       const entry = await leases.get(this.roomUuid);
-      if (entry) return;
-      this.leaseRevision = await leases.create(this.roomUuid, me);
+      if (entry) {
+        // Ours after all (a renewal whose answer was lost with the connection): renewed from its revision.
+        if (new TextDecoder().decode(entry.value) === me) {
+          this.leaseRevision = await leases.update(this.roomUuid, entry.value, entry.revision);
+          this.holder = true;
+        }
+        return;
+      }
+      this.leaseRevision = await leases.create(this.roomUuid, new TextEncoder().encode(me));
       this.holder = true;
       this.presenceDirty = true;
     } catch (err) {
@@ -892,6 +981,7 @@ export class RoomDriver {
     this.stopped = true;
     if (this.tickTimer) clearInterval(this.tickTimer);
     if (this.endTimer) clearTimeout(this.endTimer);
+    if (this.busTimer) clearTimeout(this.busTimer);
     this.runtime.dropDriver(this.roomUuid, this);
     if (release && this.holder) {
       this.holder = false;
