@@ -173,25 +173,30 @@ export const DEFAULT_LOCAL_MEDIA_DIR = path.join(repoRoot, ".data/media");
 /**
  * Adapts one rendered workload to a process on this machine that starts once the services in `ports` listen:
  * PORT (0 unless given: the process binds a free port and reports it) and HOST on loopback, each
- * `<NAME>_SERVICE_URL` of a service in `ports` at its local port, the others removed (their service starts
+ * `<NAME>_SERVICE_URL` of a service in `ports` at its local port (every replica's, comma-separated, when `ports`
+ * lists several: the caller spreads its calls over them, issue 28), the others removed (their service starts
  * later, or is this one, which it hosts itself: a client of it fails the start naming the variable), and MEDIA_DIR
  * (a volume the chart mounts into the pods that write and serve media) at `mediaDir`.
  */
 export function localiseEnv(
   workload: ProcessEnv,
-  ports: Record<string, number>,
+  ports: Record<string, number | readonly number[]>,
   mediaDir = DEFAULT_LOCAL_MEDIA_DIR,
 ): ProcessEnv {
   const env = { ...workload.env };
+  const list = (name: string) => {
+    const p = ports[name];
+    return p === undefined ? [] : typeof p === "number" ? [p] : p;
+  };
   for (const key of Object.keys(env)) {
     const service = serviceOfUrlVariable(key);
     if (!service) continue;
-    const port = service === workload.name ? undefined : ports[service];
-    if (port === undefined) delete env[key];
-    else env[key] = `http://127.0.0.1:${port}`;
+    const local = service === workload.name ? [] : list(service);
+    if (local.length === 0) delete env[key];
+    else env[key] = local.map((port) => `http://127.0.0.1:${port}`).join(",");
   }
   if (env.MEDIA_DIR !== undefined) env.MEDIA_DIR = mediaDir;
-  env.PORT = String(ports[workload.name] ?? 0);
+  env.PORT = String(list(workload.name)[0] ?? 0);
   env.HOST = "127.0.0.1";
   return { name: workload.name, service: workload.service, entry: workload.entry, env };
 }

@@ -6,9 +6,14 @@
 // protocol: a new call gets the protocol's error (Connect unary: HTTP 503 with a Connect error body; a Connect stream:
 // its end-of-stream message with the error; gRPC and gRPC-Web: grpc-status 14), and a stream cut by the service ends
 // with that error instead of a bare end of stream (README.md, "Errors").
+// Issue 28 finding 5: a service given as replicas (several URLs) gets each call on the next replica in turn whose
+// connection opens; a replica that refuses is set aside (the kit's ReplicaSet, shared with the gateway's REST
+// transport to the service) and the call goes to the next one. The caller's body is read only once a connection is
+// open, so nothing has been sent to a replica that refused.
 import http2, { type ClientHttp2Session, type Http2ServerRequest, type Http2ServerResponse } from "node:http2";
 import type { IncomingHttpHeaders, IncomingMessage, OutgoingHttpHeaders, ServerResponse } from "node:http";
 import type { DescService } from "@bufbuild/protobuf";
+import type { ReplicaSet } from "@tt/kit";
 import type { Logger } from "pino";
 import { forwardRequestHeaders, requestIdOf, type HeaderPolicy } from "./headers.ts";
 
@@ -16,7 +21,11 @@ export type NodeRequest = IncomingMessage | Http2ServerRequest;
 export type NodeResponse = ServerResponse | Http2ServerResponse;
 export type NodeHandler = (req: NodeRequest, res: NodeResponse) => void;
 
-export type ConnectTarget = { handler: NodeHandler } | { baseUrl: string };
+/**
+ * Where a service's Connect calls go: a handler in this process (all-in-one), its one base URL (a cluster's Service),
+ * or its replicas (the local distributed runner, issue 28: each call to the next one in turn that can be reached).
+ */
+export type ConnectTarget = { handler: NodeHandler } | { baseUrl: string } | { replicas: ReplicaSet };
 
 /** A backend died mid-answer where no error can be written any more (inside a message); the response is reset. */
 export class PassthroughError extends Error {
@@ -164,6 +173,39 @@ export function createConnectPassthrough(
     return s;
   };
 
+  /** A connection to one of the replicas, each tried in the set's order until one opens; undefined when none does. */
+  const replicaSession = async (
+    replicas: ReplicaSet,
+  ): Promise<{ baseUrl: string; session: ClientHttp2Session } | undefined> => {
+    for (const i of replicas.order()) {
+      const baseUrl = replicas.urls[i]!;
+      const s = session(baseUrl);
+      const error = s.connecting
+        ? await new Promise<Error | undefined>((resolve) => {
+            const onConnect = () => {
+              s.off("error", onError);
+              resolve(undefined);
+            };
+            const onError = (e: Error) => {
+              s.off("connect", onConnect);
+              resolve(e);
+            };
+            s.once("connect", onConnect);
+            s.once("error", onError);
+          })
+        : s.destroyed || s.closed
+          ? new Error("the session closed")
+          : undefined;
+      if (error) {
+        replicas.failed(i, error);
+        continue;
+      }
+      replicas.reached(i);
+      return { baseUrl, session: s };
+    }
+    return undefined;
+  };
+
   const filtered = (req: NodeRequest, requestId: string): Record<string, string> => {
     const out: Record<string, string> = {};
     for (const [k, v] of Object.entries(req.headers as IncomingHttpHeaders)) {
@@ -176,11 +218,17 @@ export function createConnectPassthrough(
     return out;
   };
 
-  const proxy = (baseUrl: string, req: NodeRequest, res: NodeResponse, headers: Record<string, string>) => {
+  const proxy = (
+    baseUrl: string,
+    req: NodeRequest,
+    res: NodeResponse,
+    headers: Record<string, string>,
+    upstream: ClientHttp2Session = session(baseUrl),
+  ) => {
     const url = new URL(baseUrl);
     const contentType = String(req.headers["content-type"] ?? "");
     const protocol = protocolOf(contentType);
-    const stream = session(baseUrl).request(
+    const stream = upstream.request(
       {
         ...headers,
         ":method": req.method ?? "POST",
@@ -270,8 +318,25 @@ export function createConnectPassthrough(
         for (const k of Object.keys(h)) if (!k.startsWith(":") && k !== "host" && !(k in headers)) delete h[k];
         Object.assign(h, headers);
         target.handler(req, res);
-      } else {
+      } else if ("baseUrl" in target) {
         proxy(target.baseUrl, req, res, headers);
+      } else {
+        void replicaSession(target.replicas).then((reached) => {
+          if (res.writableEnded || res.destroyed) return;
+          if (reached) {
+            proxy(reached.baseUrl, req, res, headers, reached.session);
+            return;
+          }
+          logger?.warn(
+            { replicas: target.replicas.urls, path: req.url },
+            "connect passthrough: no replica could be reached",
+          );
+          answerUnreachable(
+            res,
+            protocolOf(String(req.headers["content-type"] ?? "")),
+            String(req.headers["content-type"] ?? ""),
+          );
+        });
       }
       return true;
     },

@@ -3,19 +3,17 @@
 // decides again itself, revocations included. So it needs neither PostgreSQL nor NATS: DATABASE_URL and NATS_URL are not
 // read even though the chart's shared Secret hands them to every backend pod. What it does need is where
 // each catalog service lives; a missing one fails the start instead of answering 503 for a whole API.
-import { kitConfigSchema, parseEnv, serviceUrlVariable } from "@tt/kit";
+import { kitConfigSchema, parseEnv, parseServiceUrls, serviceUrlsSchema, serviceUrlVariable } from "@tt/kit";
 import { z } from "zod";
 import { serviceCatalog } from "./catalog.ts";
 
 // Empty strings come from templated manifests (`FOO: ""`); treat them as unset.
 const unsetIfEmpty = (v: unknown) => (v === "" ? undefined : v);
 
+// One URL each (the chart's Service), or every replica's comma-separated (the local distributed runner, issue 28).
 const serviceUrls = Object.fromEntries(
-  Object.keys(serviceCatalog).map((name) => [
-    serviceUrlVariable(name),
-    z.url({ protocol: /^https?$/, error: "must be an http:// or https:// URL" }),
-  ]),
-) as Record<string, z.ZodURL>;
+  Object.keys(serviceCatalog).map((name) => [serviceUrlVariable(name), serviceUrlsSchema]),
+) as Record<string, typeof serviceUrlsSchema>;
 
 export const gatewayConfigSchema = kitConfigSchema
   .omit({ DATABASE_URL: true, NATS_URL: true, USER_SERVICE_URL: true })
@@ -109,8 +107,10 @@ export function loadGatewayConfig(env: Record<string, string | undefined>): Gate
   return parseEnv(gatewayConfigSchema, env);
 }
 
-/** Base URL of each catalog service, by catalog name. */
-export function backendUrls(config: GatewayConfig): Record<string, string> {
+/** Base URLs of each catalog service (one, or one per replica), by catalog name. */
+export function backendUrls(config: GatewayConfig): Record<string, string[]> {
   const values = config as unknown as Record<string, string>;
-  return Object.fromEntries(Object.keys(serviceCatalog).map((name) => [name, values[serviceUrlVariable(name)]!]));
+  return Object.fromEntries(
+    Object.keys(serviceCatalog).map((name) => [name, parseServiceUrls(values[serviceUrlVariable(name)]!)]),
+  );
 }

@@ -15,7 +15,7 @@ import {
   type Registry,
 } from "@bufbuild/protobuf";
 import { Code, ConnectError, type Transport } from "@connectrpc/connect";
-import { runWithRequestId } from "@tt/kit";
+import { runWithRequestId, type ReplicaSet } from "@tt/kit";
 import type { Logger } from "pino";
 import { BindError, type Binding, type FormBody } from "./bind.ts";
 import { createBodyBudget, DEFAULT_MAX_BODY_BYTES_IN_FLIGHT, type BodyLease } from "./body-budget.ts";
@@ -43,10 +43,14 @@ export interface GatewayBackend {
    * BACKEND_PROTOCOL=grpc).
    */
   transport: Transport;
-  /** Where Connect, gRPC and gRPC-Web requests for these services go. */
+  /**
+   * Where Connect, gRPC and gRPC-Web requests for these services go: a handler in process, the service's one base
+   * URL, or its replicas (several URLs, each call to the next one that can be reached: connect-passthrough.ts).
+   */
   connect:
     | { handler: (req: IncomingMessage | Http2ServerRequest, res: ServerResponse | Http2ServerResponse) => void }
-    | { baseUrl: string };
+    | { baseUrl: string }
+    | { replicas: ReplicaSet };
 }
 
 export interface GatewayOptions {

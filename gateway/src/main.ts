@@ -1,5 +1,5 @@
 // The gateway alone (distributed mode): every service of the catalog is reached over HTTP/2 at its
-// <NAME>_SERVICE_URL; REST calls go through a Connect (or gRPC) transport, Connect/gRPC/gRPC-Web calls are proxied
+// <NAME>_SERVICE_URL (one URL, or every replica's comma-separated: the kit's clients/replicas.ts); REST calls go through a Connect (or gRPC) transport, Connect/gRPC/gRPC-Web calls are proxied
 // unchanged. Also serves the shell's remotes manifest and, given MEDIA_DIR, stored profile images. Ready while
 // every backend is; drains on SIGTERM/SIGINT.
 import { once } from "node:events";
@@ -12,6 +12,7 @@ import {
   createTokenVerifier,
   createMediaHandler,
   createServer,
+  createServiceTransport,
   installProcessGuards,
   loadAppleMusicTokenConfig,
   metricsListen,
@@ -19,14 +20,16 @@ import {
   serverLimits,
 } from "@tt/kit";
 import type { Logger } from "pino";
-import { backendSession, createBackendTransport } from "./backend-transport.ts";
 import { serviceCatalog } from "./catalog.ts";
 import { backendUrls, loadGatewayConfig } from "./gateway-config.ts";
 import { createGateway, type GatewayBackend } from "./index.ts";
 import { createRemotesHandler } from "./remotes-config.ts";
 
-/** Ready when every backend's /readyz answers 200; one probe round at a time, its answer reused for `ttlMs`. */
-function backendReadiness(baseUrls: string[], ttlMs: number, logger: Logger): () => Promise<boolean> {
+/**
+ * Ready when every backend service is: one of its base URLs (its replicas, when several are given) answers /readyz
+ * with 200. One probe round at a time, its answer reused for `ttlMs`.
+ */
+function backendReadiness(services: string[][], ttlMs: number, logger: Logger): () => Promise<boolean> {
   let checkedAt = -Infinity;
   let last = false;
   let running: Promise<boolean> | undefined;
@@ -40,9 +43,10 @@ function backendReadiness(baseUrls: string[], ttlMs: number, logger: Logger): ()
       return false;
     }
   };
+  const anyReady = async (baseUrls: string[]) => (await Promise.all(baseUrls.map(probe))).some(Boolean);
   return () => {
     if (performance.now() - checkedAt < ttlMs) return Promise.resolve(last);
-    running ??= Promise.all(baseUrls.map(probe))
+    running ??= Promise.all(services.map(anyReady))
       .then((answers) => {
         last = answers.every(Boolean);
         checkedAt = performance.now();
@@ -61,18 +65,25 @@ const urls = backendUrls(config);
 // The gateway closes an idle session to a service before the service would (the chart gives both the same
 // IDLE_TIMEOUT_MS): a call sent while the service's GOAWAY is on its way would be refused.
 const idleConnectionTimeoutMs = clientIdleTimeoutMs(config.IDLE_TIMEOUT_MS);
-const sessions = new Map(
-  Object.entries(urls).map(([name, url]) => [name, backendSession(url, { idleConnectionTimeoutMs })]),
+// One base URL per service (the chart's Service), or every replica's (the local distributed runner, issue 28): then
+// REST calls and proxied Connect calls share which replicas are set aside (the kit's ReplicaSet).
+const reached = Object.fromEntries(
+  Object.entries(urls).map(([name, list]) => [
+    name,
+    createServiceTransport(list, {
+      idleConnectionTimeoutMs,
+      protocol: config.BACKEND_PROTOCOL,
+      onReplicaChange: ({ url, up, downForMs, error }) =>
+        up
+          ? logger.info({ service: name, url }, "a replica answers again")
+          : logger.warn({ service: name, url, downForMs, err: error }, "a replica cannot be reached; set aside"),
+    }),
+  ]),
 );
-const backends: GatewayBackend[] = Object.entries(serviceCatalog).map(([name, services]) => ({
-  services: [...services],
-  transport: createBackendTransport({
-    baseUrl: urls[name]!,
-    session: sessions.get(name)!,
-    protocol: config.BACKEND_PROTOCOL,
-  }),
-  connect: { baseUrl: urls[name]! },
-}));
+const backends: GatewayBackend[] = Object.entries(serviceCatalog).map(([name, services]) => {
+  const { transport, replicas } = reached[name]!;
+  return { services: [...services], transport, connect: replicas ? { replicas } : { baseUrl: urls[name]![0]! } };
+});
 
 // The web player's Apple Music developer token (the user service's APPLE_MUSIC_* variables; a partial or bad
 // setting stops the start naming the variable), bound to the site's origin when WEB_PUBLIC_URL names it.
@@ -105,7 +116,7 @@ const gateway = createGateway({
     verifier: createTokenVerifier({
       issuer: config.JWT_ISSUER,
       audience: config.JWT_AUDIENCE,
-      keys: remoteKeySource(urls.user!),
+      keys: remoteKeySource(urls.user!.join(",")),
       revocations: { isRevoked: () => false },
       maxTtlSeconds: config.ACCESS_TOKEN_MAX_TTL_SECONDS,
     }),
@@ -142,4 +153,4 @@ logger.info({ reason: String(stop.signal.reason) }, "shutting down");
 // Running calls finish against still-open backend sessions; only then are those closed.
 await server.close();
 gateway.close();
-for (const s of sessions.values()) s.abort();
+for (const r of Object.values(reached)) r.close();

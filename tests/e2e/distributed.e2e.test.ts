@@ -1,8 +1,10 @@
 // What only distributed mode can show: a session revoked through the gateway is refused by every user
 // service process (the revocation crosses processes over NATS), the gateway serves the chart's remotes
 // manifest and follows its backends' readiness, and no child process outlives its supervisor, even one that
-// is killed outright. Every service's first replica serves on a port reserved before any process started (so
-// each process has every service's URL); the other processes bind port 0 and report where they listen.
+// is killed outright. Every service replica serves on a port reserved before any process started (so each process
+// has every replica's URL of every service); workers and the gateway (asked for port 0) bind port 0 and report where
+// they listen. Issue 28 finding 5: a process killed outright comes back by itself on its port, and while the first
+// social replica is down the gateway sends its calls to the second.
 import { spawn } from "node:child_process";
 import { generateKeyPairSync } from "node:crypto";
 import { once } from "node:events";
@@ -26,7 +28,8 @@ import { startDistributed } from "../../services/platform/src/distributed.ts";
 import { spawnNodeProcess, waitUntilReady } from "../../services/platform/src/distributed-process.ts";
 import { alive } from "../../services/platform/src/orphans.ts";
 import type { Distributed } from "../../services/platform/src/distributed.ts";
-import { NODE_TYPESCRIPT_FLAGS } from "@tt/kit";
+import { createLogger, NODE_TYPESCRIPT_FLAGS } from "@tt/kit";
+import { eventually } from "@tt/kit/testing";
 
 const root = path.resolve(import.meta.dirname, "../..");
 
@@ -53,6 +56,8 @@ describe("distributed mode", () => {
   const appleKey = generateKeyPairSync("ec", { namedCurve: "prime256v1" });
   let dropDatabase: () => Promise<void>;
   let deployment: string | undefined;
+  /** The supervisor's log lines (JSON), info and above. */
+  const logLines: Array<Record<string, unknown>> = [];
 
   beforeAll(async () => {
     const db = await createTestDatabase(inject("databaseUrl"));
@@ -65,6 +70,11 @@ describe("distributed mode", () => {
       port: 0,
       replicas: 2,
       forwardOutput: false,
+      logger: createLogger({
+        service: "distributed",
+        level: "info",
+        destination: { write: (line: string) => void logLines.push(JSON.parse(line) as Record<string, unknown>) },
+      }),
       env: {
         LOG_LEVEL: "warn",
         DATABASE_POOL_MAX: TEST_DATABASE_POOL_MAX,
@@ -108,24 +118,35 @@ describe("distributed mode", () => {
 
   it("issue 14: reserves every service's port before starting any, so every process has every service's URL", () => {
     const gateway = platform.processes.find((p) => p.name === "gateway")!;
-    const first = new Map(platform.processes.filter((p) => p.replica === 0).map((p) => [p.name, p]));
+    // Issue 28: every replica's URL of a service, comma-separated, in replica order.
+    const urlsOf = (name: string) =>
+      platform.processes
+        .filter((p) => p.name === name)
+        .map((p) => p.url)
+        .join(",");
     for (const p of platform.processes) {
       const env = environOf(p.pid);
       expect(env.METRICS_PORT, p.name).toBe("0");
-      // Each service's first replica serves on its reserved port; extra replicas, workers and the gateway (asked
-      // for port 0 above) bind port 0 and report what they got.
-      const reservedPort = p.replica === 0 && serviceNames.includes(p.name);
+      // Each service replica serves on its reserved port; workers and the gateway (asked for port 0 above) bind
+      // port 0 and report what they got.
+      const reservedPort = serviceNames.includes(p.name);
       expect(env.PORT, p.name).toBe(reservedPort ? new URL(p.url).port : "0");
-      // Every service's URL but its own: the room service, started before the social service, has the social
+      // Every service's URLs but its own: the room service, started before the social service, has the social
       // service's (its live answers come from the stage, as in a cluster).
       for (const name of serviceNames) {
         const variable = `${name.toUpperCase()}_SERVICE_URL`;
         if (name === p.name) expect(env[variable], `${p.name} ${variable}`).toBeUndefined();
-        else expect(env[variable], `${p.name} ${variable}`).toBe(first.get(name)!.url);
+        else expect(env[variable], `${p.name} ${variable}`).toBe(urlsOf(name));
       }
     }
-    expect(environOf(first.get("room")!.pid).SOCIAL_SERVICE_URL).toBe(first.get("social")!.url);
-    expect(environOf(gateway.pid).USER_SERVICE_URL).toBe(users()[0]!.url);
+    const room = platform.processes.find((p) => p.name === "room")!;
+    expect(environOf(room.pid).SOCIAL_SERVICE_URL).toBe(urlsOf("social"));
+    expect(urlsOf("social").split(",")).toHaveLength(2);
+    expect(environOf(gateway.pid).USER_SERVICE_URL).toBe(
+      users()
+        .map((u) => u.url)
+        .join(","),
+    );
   });
 
   it("issue 9 defect 10: gives each process a metrics port of its own, and none serves /metrics on its public port", async () => {
@@ -201,16 +222,102 @@ describe("distributed mode", () => {
     expect(Object.keys(openapi.paths)).toContain("/api/user-service/auth/login");
   });
 
-  // Last: stops a backend of the shared platform.
-  it("is ready only while every backend is, and stops every child on close", async () => {
+  it("issue 28: with two social replicas, the first killed outright fails no call through the gateway after 2 s; it comes back on its port and gets calls again", async () => {
+    const signUp = await fetch(`${platform.url}/api/user-service/users/sign-up`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ email: "replicas@example.test", password: "correct-horse-1" }),
+    });
+    expect(signUp.status).toBe(200);
+    const token = ((await signUp.json()) as { accessToken: { token: string } }).accessToken.token;
+    // A REST call and a proxied Connect call of the social service; the statuses that are not 200.
+    const socialCalls = async () => {
+      const rest = await fetch(`${platform.url}/api/social-service/conversations`, {
+        headers: { authorization: `Bearer ${token}` },
+      });
+      await rest.body?.cancel();
+      const connect = await fetch(`${platform.url}/tt.social.v1.ChatService/ListConversations`, {
+        method: "POST",
+        headers: { "content-type": "application/json", authorization: `Bearer ${token}` },
+        body: "{}",
+      });
+      await connect.body?.cancel();
+      return [rest.status, connect.status].filter((status) => status !== 200);
+    };
+    const served = async (url: string) => {
+      const text = await (await fetch(`${url}/metrics`)).text();
+      const line = text.split("\n").find((l) => l.includes('method="ListConversations"') && l.includes('code="ok"'));
+      return Number(line?.split(" ").at(-1) ?? 0);
+    };
+    expect(await socialCalls()).toEqual([]);
+
+    const first = platform.processes.find((p) => p.name === "social" && p.replica === 0)!;
+    const { pid, url } = first;
+    // Its whole process group, as a node losing the pod would.
+    process.kill(-pid, "SIGKILL");
+    const killedAt = performance.now();
+    await eventually("a social call through the gateway answered", async () => (await socialCalls()).length === 0, {
+      timeoutMs: 2_000,
+      intervalMs: 20,
+    });
+    expect(performance.now() - killedAt).toBeLessThan(2_000);
+    // From then on none fails, while the first replica is still coming back.
+    for (let i = 0; i < 10; i++) expect(await socialCalls()).toEqual([]);
+
+    // It comes back by itself, on the port every process was given, and serves.
+    const back = await eventually(
+      "the first social replica started again",
+      () => platform.processes.find((p) => p.name === "social" && p.replica === 0 && p.pid !== pid),
+      { timeoutMs: 60_000 },
+    );
+    expect(back.url).toBe(url);
+    expect(environOf(back.pid).PORT).toBe(new URL(url).port);
+    expect((await fetch(`${url}/readyz`)).status).toBe(200);
+    const exit = logLines.find((l) => l.msg === "distributed mode: a process exited; starting it again");
+    expect(exit).toMatchObject({ name: "social", replica: 0, pid, signal: "SIGKILL", attempt: 1, delayMs: 500 });
+    expect(logLines.find((l) => l.msg === "distributed mode: a process is back")).toMatchObject({
+      name: "social",
+      replica: 0,
+      pid: back.pid,
+      url,
+    });
+    // The gateway takes it back: calls through the gateway reach it again.
+    await eventually(
+      "calls through the gateway reaching the restarted replica",
+      async () => (await socialCalls()).length === 0 && (await served(back.metricsUrl)) > 0,
+      { timeoutMs: 10_000 },
+    );
+  });
+
+  it("issue 28: the gateway killed outright comes back by itself on the same port", async () => {
+    const gateway = platform.processes.find((p) => p.name === "gateway")!;
+    const { pid } = gateway;
+    process.kill(-pid, "SIGKILL");
+    const back = await eventually(
+      "the gateway started again",
+      () => platform.processes.find((p) => p.name === "gateway" && p.pid !== pid),
+      { timeoutMs: 60_000 },
+    );
+    expect(back.url).toBe(platform.url);
     expect((await fetch(`${platform.url}/readyz`)).status).toBe(200);
-    const pids = platform.processes.map((p) => p.pid);
-    const first = users()[0]!;
-    process.kill(first.pid, "SIGTERM");
+    expect(await connectCall(platform.url, "Hello")).toMatchObject({ status: 200, body: { version: "1.8.0" } });
+  });
+
+  // Last: stops a backend of the shared platform.
+  it("is ready only while every service has a ready replica, and stops every child on close", async () => {
+    expect((await fetch(`${platform.url}/readyz`)).status).toBe(200);
+    // Issue 28: one replica down leaves its service ready behind the gateway.
+    const [first, second] = users();
+    process.kill(first!.pid, "SIGTERM");
+    await eventually("the first user replica gone", () => !alive(first!.pid));
+    expect((await fetch(`${platform.url}/readyz`)).status).toBe(200);
+    // Both down: not ready, until one of them is back by itself.
+    process.kill(second!.pid, "SIGTERM");
     await expect
       .poll(async () => (await fetch(`${platform.url}/readyz`)).status, { timeout: 5000, interval: 50 })
       .toBe(503);
     await platform.close();
+    const pids = [...new Set([first!.pid, second!.pid, ...platform.processes.map((p) => p.pid)])];
     for (const pid of pids) expect(alive(pid), `pid ${pid}`).toBe(false);
   });
 });
@@ -282,10 +389,13 @@ describe("distributed mode supervisor", () => {
     const db = await createTestDatabase(inject("databaseUrl"));
     const deployment = uniqueDeploymentName("orphans");
     try {
-      const supervisor = spawn(process.execPath, [...NODE_TYPESCRIPT_FLAGS, "services/platform/src/distributed.ts"], {
+      // Issue 28: two social processes from the command line, which wins over REPLICAS.
+      const args = ["services/platform/src/distributed.ts", "--replicas", "social=2"];
+      const supervisor = spawn(process.execPath, [...NODE_TYPESCRIPT_FLAGS, ...args], {
         cwd: root,
         env: {
           ...process.env,
+          REPLICAS: "room=2",
           DATABASE_URL: db.url,
           DATABASE_POOL_MAX: TEST_DATABASE_POOL_MAX,
           NATS_URL: inject("natsUrl"),
@@ -298,15 +408,19 @@ describe("distributed mode supervisor", () => {
       const exited = once(supervisor, "exit");
       // It prints the gateway URL, then one line per process ("  <name> <url>  pid <pid>"), then a blank line.
       const pids: number[] = [];
+      const names: string[] = [];
       let url: string | undefined;
       for await (const line of createInterface({ input: supervisor.stdout! })) {
         url ??= /listening on (\S+)/.exec(line)?.[1];
         const pid = /pid (\d+)$/.exec(line)?.[1];
         if (pid) pids.push(Number(pid));
+        if (pid) names.push(line.trim().split(/\s+/)[0]!);
         else if (url && pids.length > 0 && line.trim() === "") break;
       }
       expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
-      expect(pids).toHaveLength(serviceNames.length + serviceWorkers.length + 1);
+      expect(pids).toHaveLength(serviceNames.length + serviceWorkers.length + 1 + 1);
+      expect(names.filter((name) => name.startsWith("social"))).toEqual(["social", "social#1"]);
+      expect(names.filter((name) => name.startsWith("room"))).toEqual(["room"]);
       expect((await fetch(`${url}/readyz`)).status).toBe(200);
 
       supervisor.kill("SIGKILL");

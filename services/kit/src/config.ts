@@ -4,6 +4,7 @@ import { z } from "zod";
 import { DEFAULT_TOKEN_AUDIENCE, DEFAULT_TOKEN_ISSUER } from "./auth/claims.ts";
 import { DEFAULT_SERVER_LIMITS, type ServerLimits } from "./server.ts";
 import { DEFAULT_DEPLOYMENT_NAME, DEPLOYMENT_NAME_PATTERN } from "./bus/deployment.ts";
+import { parseServiceUrls } from "./clients/replicas.ts";
 
 /** Raised when environment variables are missing or invalid; the message lists each one with its reason. */
 export class ConfigError extends Error {
@@ -64,6 +65,14 @@ export const MAX_TIMER_MS = 2 ** 31 - 1;
 /** A positive number of milliseconds a timer can hold, with a default. */
 export const timeoutMs = (fallback: number) => z.coerce.number().int().positive().max(MAX_TIMER_MS).default(fallback);
 const optionalUrl = z.preprocess(unsetIfEmpty, z.url().optional());
+/** A <NAME>_SERVICE_URL: one http(s) URL, or every replica's, comma-separated (clients/replicas.ts). */
+export const serviceUrlsSchema = z.string().superRefine((value, ctx) => {
+  try {
+    parseServiceUrls(value);
+  } catch (err) {
+    ctx.addIssue({ code: "custom", message: (err as Error).message });
+  }
+});
 
 export const kitConfigSchema = z.object({
   PORT: port(8080),
@@ -86,7 +95,7 @@ export const kitConfigSchema = z.object({
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   JWT_ISSUER: z.string().min(1).default(DEFAULT_TOKEN_ISSUER),
   JWT_AUDIENCE: z.string().min(1).default(DEFAULT_TOKEN_AUDIENCE),
-  USER_SERVICE_URL: optionalUrl,
+  USER_SERVICE_URL: z.preprocess(unsetIfEmpty, serviceUrlsSchema.optional()),
   SHUTDOWN_TIMEOUT_MS: positiveInt(10_000),
   ACCESS_TOKEN_MAX_TTL_SECONDS: positiveInt(7 * 24 * 60 * 60),
   // Prometheus metrics on their own port, never on the public one. Unset: 9464, or a free port when PORT is 0

@@ -10,6 +10,7 @@ export {
   parseEnv,
   parseEnvParts,
   serverLimits,
+  serviceUrlsSchema,
 } from "./config.ts";
 export { createCallLogger, createLogger } from "./logger.ts";
 export {
@@ -105,6 +106,20 @@ export {
   createBackendTransport,
   DEFAULT_READ_MAX_BYTES,
 } from "./clients/http2-transport.ts";
+export {
+  createReplicatedTransport,
+  createServiceTransport,
+  DEFAULT_REPLICA_DOWN_MS,
+  DEFAULT_REPLICA_MAX_DOWN_MS,
+  parseServiceUrls,
+  ReplicaSet,
+} from "./clients/replicas.ts";
+export type {
+  ReplicaEndpoint,
+  ReplicaSetOptions,
+  ServiceTransport,
+  ServiceTransportOptions,
+} from "./clients/replicas.ts";
 export {
   createServiceClientPool,
   DEFAULT_SERVICE_CALL_TIMEOUT_MS,

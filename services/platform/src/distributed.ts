@@ -2,11 +2,15 @@
 // of the Helm chart becomes a separate `node <entry>` process with the environment the chart
 // gives it (deploy/scripts/render-env.ts), on loopback ports; the gateway reaches the services over HTTP/2
 // and every event goes through a real NATS. The end-to-end suite runs against this as well as all-in-one.
-// Every service's port is reserved before any process starts (local-ports.ts: a free loopback port outside the
-// system's ephemeral range, held by this process until its service is spawned), so every service is given every
-// other's URL, as the chart gives them; the services then start one after the other in the catalogue's order and
-// the gateway last. Extra replicas, workers and metrics servers bind port 0 and report what they got
-// (distributed-watchdog.ts): nobody calls them by a URL given in advance.
+// Every service replica's port is reserved before any process starts (local-ports.ts: a free loopback port outside the
+// system's ephemeral range, held by this process until its replica is spawned), so every process is given every
+// other service's URL, as the chart gives them, and every replica's when a service runs several (comma-separated: the
+// callers spread their calls over them, the kit's clients/replicas.ts, as a cluster's Service would); the services
+// then start one after the other in the catalogue's order and the gateway last. Workers and metrics servers bind
+// port 0 and report what they got (distributed-watchdog.ts): nobody calls them by a URL given in advance.
+// Issue 28 finding 5: as a cluster replaces a pod, a process that exits by itself is started again, after a delay
+// that doubles while it keeps exiting (RESTART_DELAY_MS up to MAX_RESTART_DELAY_MS, from the start again once it
+// stayed up RESTART_BACKOFF_RESET_MS), on the port it had (a service replica, the gateway), and this is logged.
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -21,6 +25,21 @@ import { loadAllInOneConfig } from "./config.ts";
 import { openDatabase } from "./embedded-postgres.ts";
 import { spawnNodeProcess, startNatsServer, waitUntilReady, type ChildHandle } from "./distributed-process.ts";
 import { reserveLocalPorts, type ReservedPort } from "./local-ports.ts";
+import {
+  checkReplicas,
+  parseReplicas,
+  replicasArgument,
+  replicasOf,
+  ReplicasError,
+  type ReplicaCounts,
+} from "./replicas.ts";
+
+/** The first delay before a process that exited by itself is started again. */
+export const RESTART_DELAY_MS = 500;
+/** The longest delay before such a restart (the delay doubles at each exit in a row). */
+export const MAX_RESTART_DELAY_MS = 10_000;
+/** A process that stayed up this long before it exited is restarted after the first delay again. */
+export const RESTART_BACKOFF_RESET_MS = 30_000;
 
 export interface DistributedOptions {
   /**
@@ -34,8 +53,18 @@ export interface DistributedOptions {
   natsUrl?: string;
   /** Gateway port; overrides env PORT (default 8080); 0 lets the gateway bind a free one (see `url`). */
   port?: number;
-  /** Processes per service (the chart runs two replicas); the gateway talks to the first. Default 1. */
-  replicas?: number;
+  /**
+   * Processes per workload: a number for every service and worker (the chart runs two replicas), or a number by
+   * workload name (`{ social: 2 }`; a worker by its own name, `upload-worker`), the others one. Every process is given
+   * every replica's URL of the services it calls, and spreads its calls over them. Default: env REPLICAS
+   * (`2`, `social=2,room=2`), else 1.
+   */
+  replicas?: ReplicaCounts;
+  /**
+   * Start a process again when it exits by itself (not through close() or restart()), as a cluster replaces a pod:
+   * after RESTART_DELAY_MS, doubling while it keeps exiting up to MAX_RESTART_DELAY_MS, on the port it had. Default true.
+   */
+  restartOnExit?: boolean;
   /** Where the embedded PostgreSQL, nats-server and media files (`media/`) are kept. Default <repo>/.data */
   dataDir?: string;
   /** Longest wait for one process's /readyz. Default 60 s (a cold start loads every module). */
@@ -64,7 +93,10 @@ export interface Distributed {
   close(): Promise<void>;
   /**
    * Starts a process of `name` again (as the cluster would replace a pod), with the environment it was first
-   * started with, once the previous one is gone (stopped, or killed by the caller); resolves when it is ready.
+   * started with and on the same port (a service replica, the gateway), once the previous one is gone; resolves when
+   * it is ready. A running process is stopped first (SIGTERM, killed after the drain timeout). One that exited (killed
+   * by the caller) and is waiting for its automatic restart is started at once; one whose automatic restart is under
+   * way is not started twice: that start is the answer.
    */
   restart(name: string, replica?: number): Promise<DistributedProcess>;
 }
@@ -86,12 +118,20 @@ export async function startDistributed(opts: DistributedOptions = {}): Promise<D
   // DATA_DIR as in the all-in-one (issue 28): the embedded nats-server's store, the media and the resident DJ's state.
   const dataDir = opts.dataDir ?? config.DATA_DIR ?? path.join(repoRoot, ".data");
   const readyTimeoutMs = opts.readyTimeoutMs ?? 60_000;
-  const replicas = Math.max(1, opts.replicas ?? 1);
+  const workloadNames = [...serviceNames, ...serviceWorkers.map((w) => w.name)];
+  const replicas = checkReplicas(
+    opts.replicas ?? (env.REPLICAS ? parseReplicas(env.REPLICAS, "REPLICAS", workloadNames) : 1),
+    "replicas",
+    workloadNames,
+  );
+  const restartOnExit = opts.restartOnExit ?? true;
   // Long enough for a child's own drain (SHUTDOWN_TIMEOUT_MS) before it is killed.
   const graceMs = config.SHUTDOWN_TIMEOUT_MS + 2000;
   const closers: Array<() => Promise<void>> = [];
   const processes: DistributedProcess[] = [];
+  let closing = false;
   const close = async () => {
+    closing = true;
     for (const closer of closers.splice(0).reverse()) {
       try {
         await closer();
@@ -101,53 +141,181 @@ export async function startDistributed(opts: DistributedOptions = {}): Promise<D
     }
   };
 
-  /** Starts one process of `workload` on `port` (0: a free one) and waits until it is ready where it reported. */
-  const started = new Map<string, { entry: string; env: Record<string, string>; handle: ChildHandle }>();
-  const spawnReady = async (name: string, replica: number, entry: string, childEnv: Record<string, string>) => {
+  /** One process slot (a workload's replica) and the child that fills it now. */
+  interface Supervised {
+    name: string;
+    replica: number;
+    entry: string;
+    env: Record<string, string>;
+    /** Whether it must come back on the port it had: others were given its URL (a service replica, the gateway). */
+    keepPort: boolean;
+    handle?: ChildHandle;
+    /** Set while this runner stops the child itself (close, restart, a port change): that exit is not a crash. */
+    stopping: boolean;
+    /** Whether the slot has been ready once: until then a failed start fails the whole start instead. */
+    started: boolean;
+    /** Exits in a row, for the restart delay. */
+    exits: number;
+    readyAt: number;
+    timer?: NodeJS.Timeout;
+    starting?: Promise<DistributedProcess>;
+  }
+  const supervised = new Map<string, Supervised>();
+
+  /** The slot's child, started with its environment; resolves when it is ready where it reported. */
+  const spawnReady = async (slot: Supervised): Promise<DistributedProcess> => {
+    if (closing) throw new Error(`distributed mode is closing: ${slot.name}#${slot.replica} is not started`);
     const handle = spawnNodeProcess({
-      name: replica === 0 ? name : `${name}#${replica}`,
-      entry,
-      env: childEnv,
+      name: slot.replica === 0 ? slot.name : `${slot.name}#${slot.replica}`,
+      entry: slot.entry,
+      env: slot.env,
       cwd: repoRoot,
       forwardOutput: opts.forwardOutput ?? true,
     });
+    slot.handle = handle;
     running.add(handle);
-    started.set(`${name}#${replica}`, { entry, env: childEnv, handle });
-    closers.push(async () => {
-      await handle.stop(graceMs);
-      running.delete(handle);
+    void handle.exited.then((exit) => exited(slot, handle, exit));
+    const ready = await waitUntilReady(handle, readyTimeoutMs, { metrics: true }).catch((err: unknown) => {
+      // Not ready in time, or its server could not listen: it goes, and its exit decides what comes next.
+      handle.kill();
+      throw err;
     });
-    const ready = await waitUntilReady(handle, readyTimeoutMs, { metrics: true });
+    // Started again later on the same port (others have its URL; a port-0 worker takes a free one again).
+    if (slot.keepPort) slot.env.PORT = String(ready.port);
+    slot.started = true;
+    slot.readyAt = performance.now();
     const proc: DistributedProcess = {
-      name,
-      replica,
+      name: slot.name,
+      replica: slot.replica,
       url: ready.url,
       metricsUrl: ready.metricsUrl!,
       pid: handle.pid,
     };
-    const previous = processes.findIndex((p) => p.name === name && p.replica === replica);
+    const previous = processes.findIndex((p) => p.name === slot.name && p.replica === slot.replica);
     if (previous >= 0) processes[previous] = proc;
     else processes.push(proc);
-    logger.debug({ name, replica, url: ready.url, pid: handle.pid }, "process ready");
-    return { ready, process: proc };
+    logger.debug({ name: slot.name, replica: slot.replica, url: ready.url, pid: handle.pid }, "process ready");
+    return proc;
   };
-  const startProcess = async (workload: ProcessEnv, replica: number, port: number, ports: Record<string, number>) => {
-    const local = localiseEnv(workload, ports, path.join(dataDir, "media"));
-    return (await spawnReady(workload.name, replica, workload.entry, childEnvironment(local.env, env, port))).ready;
+
+  /** A child's exit: a crash of a slot that was ready once is restarted after the backoff. */
+  const exited = (
+    slot: Supervised,
+    handle: ChildHandle,
+    exit: { code: number | null; signal: NodeJS.Signals | null },
+  ) => {
+    running.delete(handle);
+    if (closing || !restartOnExit || slot.handle !== handle || slot.stopping || !slot.started) return;
+    if (slot.readyAt > 0 && performance.now() - slot.readyAt >= RESTART_BACKOFF_RESET_MS) slot.exits = 0;
+    slot.readyAt = 0;
+    const delayMs = Math.min(MAX_RESTART_DELAY_MS, RESTART_DELAY_MS * 2 ** Math.min(slot.exits, 30));
+    slot.exits += 1;
+    logger.warn(
+      {
+        name: slot.name,
+        replica: slot.replica,
+        pid: handle.pid,
+        code: exit.code,
+        signal: exit.signal,
+        attempt: slot.exits,
+        delayMs,
+      },
+      "distributed mode: a process exited; starting it again",
+    );
+    slot.timer = setTimeout(() => {
+      slot.timer = undefined;
+      startAgain(slot).catch(() => undefined);
+    }, delayMs);
   };
+
+  /** Starts the slot's child again (its previous one gone); a failed start is retried by its exit. */
+  const startAgain = (slot: Supervised): Promise<DistributedProcess> => {
+    const attempt = slot.exits;
+    const starting = spawnReady(slot).finally(() => {
+      if (slot.starting === starting) slot.starting = undefined;
+    });
+    slot.starting = starting;
+    starting.then(
+      (p) =>
+        logger.info(
+          { name: p.name, replica: p.replica, pid: p.pid, url: p.url, attempt },
+          "distributed mode: a process is back",
+        ),
+      (err: unknown) => {
+        if (!closing)
+          logger.warn({ err, name: slot.name, replica: slot.replica, attempt }, "distributed mode: a restart failed");
+      },
+    );
+    return starting;
+  };
+
+  /** Stops the slot's child itself (no automatic restart follows); resolves once it is gone. */
+  const stopSlot = async (slot: Supervised) => {
+    if (slot.timer) clearTimeout(slot.timer);
+    slot.timer = undefined;
+    const handle = slot.handle;
+    if (!handle) return;
+    slot.stopping = true;
+    try {
+      await handle.stop(graceMs);
+    } finally {
+      slot.stopping = false;
+      running.delete(handle);
+    }
+  };
+
+  /** A new slot, started; its child is stopped on close. */
+  const startSlot = (
+    name: string,
+    replica: number,
+    entry: string,
+    childEnv: Record<string, string>,
+    keepPort: boolean,
+  ) => {
+    const slot: Supervised = {
+      name,
+      replica,
+      entry,
+      env: childEnv,
+      keepPort,
+      stopping: false,
+      started: false,
+      exits: 0,
+      readyAt: 0,
+    };
+    supervised.set(`${name}#${replica}`, slot);
+    closers.push(async () => {
+      // An automatic restart under way is stopped with the rest: its child is the slot's child.
+      await stopSlot(slot);
+    });
+    return spawnReady(slot);
+  };
+
   const restart = async (name: string, replica = 0) => {
-    const before = started.get(`${name}#${replica}`);
-    if (!before) throw new Error(`no process ${name}#${replica} was started`);
-    await before.handle.stop(graceMs);
-    running.delete(before.handle);
-    // A fresh port: the old one may still be in TIME_WAIT, and a replaced pod gets a new address as well.
-    return (await spawnReady(name, replica, before.entry, { ...before.env, PORT: "0" })).process;
+    const slot = supervised.get(`${name}#${replica}`);
+    if (!slot) throw new Error(`no process ${name}#${replica} was started`);
+    if (slot.starting) return slot.starting;
+    // Stopped first when it runs; at once when it already exited (its automatic restart, due later, is dropped).
+    await stopSlot(slot);
+    slot.exits = 0;
+    return startAgain(slot);
+  };
+
+  const startProcess = (
+    workload: ProcessEnv,
+    replica: number,
+    port: number,
+    ports: Record<string, number[]>,
+    keepPort: boolean,
+  ) => {
+    const local = localiseEnv(workload, ports, path.join(dataDir, "media"));
+    return startSlot(workload.name, replica, workload.entry, childEnvironment(local.env, env, port), keepPort);
   };
 
   /**
    * The services in the catalogue's order, one process at a time (the first process of a service applies its
-   * migrations before the next one starts), each service's workers after it; then the gateway. Every service's
-   * first replica gets a port reserved before anything starts, so each process is given every service's URL.
+   * migrations before the next one starts), each service's workers after it; then the gateway. Every service replica
+   * gets a port reserved before anything starts, so each process is given every replica's URL of every service.
    */
   const startProcesses = async (workloads: ProcessEnv[], gatewayPort: number) => {
     const byName = new Map(workloads.map((w) => [w.name, w]));
@@ -164,53 +332,73 @@ export async function startDistributed(opts: DistributedOptions = {}): Promise<D
     const gateway = byName.get("gateway");
     if (!gateway) throw new Error("the chart rendered no gateway Deployment");
     const reserved = new Map<string, ReservedPort>();
-    const reservations = await reserveLocalPorts(serviceNames.length);
-    serviceNames.forEach((name, i) => reserved.set(name, reservations[i]!));
+    const slots = serviceNames.flatMap((name) =>
+      Array.from({ length: replicasOf(replicas, name) }, (_, replica) => `${name}#${replica}`),
+    );
+    const reservations = await reserveLocalPorts(slots.length);
+    slots.forEach((slot, i) => reserved.set(slot, reservations[i]!));
     closers.push(async () => {
       for (const port of reserved.values()) await port.release();
     });
-    // The gateway and the services talk to each service's first replica.
-    const ports: Record<string, number> = Object.fromEntries([...reserved].map(([name, port]) => [name, port.port]));
+    // Every service replica's port, by service: each process is given the URLs of all of them.
+    const ports: Record<string, number[]> = {};
+    for (const [slot, port] of reserved) {
+      const [name = ""] = slot.split("#");
+      (ports[name] ??= []).push(port.port);
+    }
     /**
-     * A service's first replica on its reserved port. Should another program bind that port between its release
-     * and the child's listen (only a program binding that very port can: none is handed out by the system), the
-     * service gets another port and the processes already given the old URL are started again with the new one.
+     * A service replica on its reserved port. Should another program bind that port between its release and the
+     * child's listen (only a program binding that very port can: none is handed out by the system), the replica
+     * gets another port and the processes already given the old URL are started again with the new one.
      */
-    const startFirstReplica = async (name: string) => {
+    const startReplica = async (name: string, replica: number) => {
+      const key = `${name}#${replica}`;
       for (let attempt = 1; ; attempt++) {
-        await reserved.get(name)!.release();
+        await reserved.get(key)!.release();
         try {
-          await startProcess(byName.get(name)!, 0, ports[name]!, ports);
+          if (supervised.has(key)) {
+            const slot = supervised.get(key)!;
+            slot.env = childEnvironment(
+              localiseEnv(byName.get(name)!, ports, path.join(dataDir, "media")).env,
+              env,
+              ports[name]![replica]!,
+            );
+            await spawnReady(slot);
+          } else {
+            await startProcess(byName.get(name)!, replica, ports[name]![replica]!, ports, true);
+          }
           return;
         } catch (err) {
           if (attempt >= 3 || !/could not listen: EADDRINUSE/.test(String(err))) throw err;
-          logger.warn({ name, port: ports[name] }, "distributed mode: a reserved port was taken; trying another");
-          const oldUrl = `http://127.0.0.1:${ports[name]}`;
+          logger.warn(
+            { name, replica, port: ports[name]![replica] },
+            "distributed mode: a reserved port was taken; trying another",
+          );
+          const oldUrl = `http://127.0.0.1:${ports[name]![replica]}`;
           const [next] = await reserveLocalPorts(1);
-          reserved.set(name, next!);
-          ports[name] = next!.port;
-          for (const [key, before] of started) {
-            if (!Object.values(before.env).includes(oldUrl)) continue;
-            const [other = "", replica = "0"] = key.split("#");
-            const workload = byName.get(other);
+          reserved.set(key, next!);
+          ports[name]![replica] = next!.port;
+          for (const slot of supervised.values()) {
+            if (slot === supervised.get(key)) continue;
+            if (!Object.values(slot.env).some((value) => value.split(",").includes(oldUrl))) continue;
+            const workload = byName.get(slot.name);
             if (!workload) continue;
-            await before.handle.stop(graceMs);
-            running.delete(before.handle);
-            const port = Number(before.env.PORT);
-            await startProcess(workload, Number(replica), port, ports);
+            await stopSlot(slot);
+            const port = Number(slot.env.PORT);
+            slot.env = childEnvironment(localiseEnv(workload, ports, path.join(dataDir, "media")).env, env, port);
+            await spawnReady(slot);
           }
         }
       }
     };
     for (const name of serviceNames) {
-      await startFirstReplica(name);
-      for (let replica = 1; replica < replicas; replica++) await startProcess(byName.get(name)!, replica, 0, ports);
+      for (let replica = 0; replica < replicasOf(replicas, name); replica++) await startReplica(name, replica);
       for (const worker of serviceWorkers.filter((w) => w.service === name)) {
-        for (let replica = 0; replica < replicas; replica++)
-          await startProcess(byName.get(worker.name)!, replica, 0, ports);
+        for (let replica = 0; replica < replicasOf(replicas, worker.name); replica++)
+          await startProcess(byName.get(worker.name)!, replica, 0, ports, false);
       }
     }
-    await startProcess(gateway, 0, gatewayPort, ports);
+    await startProcess(gateway, 0, gatewayPort, ports, true);
   };
 
   try {
@@ -273,11 +461,12 @@ export async function startDistributed(opts: DistributedOptions = {}): Promise<D
         RESIDENT_DJ_URL: gateway.url,
         RESIDENT_DJ_STATE_FILE: path.join(dataDir, "resident-dj.json"),
       };
-      await spawnReady(
+      await startSlot(
         "resident-dj",
         0,
         path.join(repoRoot, "services/resident-dj/src/main.ts"),
         childEnvironment(own, env, 0),
+        false,
       );
     }
     logger.info({ url: gateway.url, processes: processes.length }, "distributed platform ready");
@@ -321,17 +510,42 @@ function childEnvironment(
   return env;
 }
 
+const USAGE = `npm run start:distributed [-- --replicas <n | name=n,…>]
+
+Runs the platform as the Helm chart deploys it, one process per Deployment, on this machine (README.md,
+"Distributed mode"). A process that exits by itself is started again on its port, after a delay that doubles
+while it keeps exiting.
+
+  --replicas 2                  two processes of every service and worker
+  --replicas social=2,room=2    two of these (a worker by its own name: upload-worker=2), one of the others
+                                (also REPLICAS=…; the command line wins). Callers spread their calls over them.
+  --help                        this text
+
+The environment is read as by npm start (DATABASE_URL, NATS_URL, PORT, DATA_DIR, LOG_LEVEL, …: README.md).
+`;
+
 async function main(): Promise<void> {
+  const args = process.argv.slice(2);
+  if (args.includes("--help") || args.includes("-h")) {
+    process.stdout.write(USAGE);
+    return;
+  }
+  const unknown = args.filter((a, i) => !a.startsWith("--replicas") && args[i - 1] !== "--replicas");
+  if (unknown.length > 0) throw new ReplicasError(`unknown argument ${unknown[0]}\n\n${USAGE}`);
+  const workloads = [...serviceNames, ...serviceWorkers.map((w) => w.name)];
+  const argument = replicasArgument(args);
+  const replicas = argument === undefined ? undefined : parseReplicas(argument, "--replicas", workloads);
   const config = loadAllInOneConfig(process.env);
   const logger = createLogger({ service: "distributed", level: config.LOG_LEVEL });
   // The supervisor must outlive a bug of its own, or its children would be stopped with it (issue 9 defect 1).
   installProcessGuards({ logger });
   const stop = new AbortController();
   for (const signal of ["SIGINT", "SIGTERM"] as const) process.once(signal, () => stop.abort());
-  const platform = await startDistributed({ logger });
+  const platform = await startDistributed({ logger, ...(replicas === undefined ? {} : { replicas }) });
   process.stdout.write(`\nturntable (distributed) is listening on ${platform.url}\n`);
   for (const p of platform.processes) {
-    process.stdout.write(`  ${p.name.padEnd(10)} ${p.url}  metrics ${p.metricsUrl}  pid ${p.pid}\n`);
+    const name = p.replica === 0 ? p.name : `${p.name}#${p.replica}`;
+    process.stdout.write(`  ${name.padEnd(10)} ${p.url}  metrics ${p.metricsUrl}  pid ${p.pid}\n`);
   }
   process.stdout.write("\n");
   if (!stop.signal.aborted) await new Promise((resolve) => stop.signal.addEventListener("abort", resolve));
@@ -341,7 +555,10 @@ async function main(): Promise<void> {
 
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   main().catch((err: unknown) => {
-    process.stderr.write(`${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
+    // A bad argument or REPLICAS is said plainly, without a stack.
+    const text =
+      err instanceof ReplicasError ? err.message : err instanceof Error ? (err.stack ?? err.message) : String(err);
+    process.stderr.write(`${text}\n`);
     process.exitCode = 1;
   });
 }

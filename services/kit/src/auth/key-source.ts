@@ -1,9 +1,10 @@
 // Where verification keys come from. A source may cache; `refresh` asks it to fetch anew, which the
 // verifier does once when a token names a key id it has not seen (key rotation).
 import { createClient } from "@connectrpc/connect";
-import { createGrpcTransport } from "@connectrpc/connect-node";
+import { createGrpcTransport, Http2SessionManager } from "@connectrpc/connect-node";
 import { AuthService } from "@tt/proto/tt/user/v1/auth_service_pb";
 import type { JSONWebKeySet, JWK } from "jose";
+import { createReplicatedTransport, parseServiceUrls, ReplicaSet } from "../clients/replicas.ts";
 
 export type KeySource = (opts?: { refresh?: boolean }) => Promise<JSONWebKeySet>;
 
@@ -14,10 +15,24 @@ export interface RemoteKeySourceOptions {
   timeoutMs?: number;
 }
 
-/** Keys from the user service's GetJwks RPC (gRPC over HTTP/2), cached for `ttlMs`. */
+/**
+ * Keys from the user service's GetJwks RPC (gRPC over HTTP/2), cached for `ttlMs`. `userServiceUrl` is
+ * USER_SERVICE_URL: one URL, or every replica's comma-separated (clients/replicas.ts).
+ */
 export function remoteKeySource(userServiceUrl: string, opts: RemoteKeySourceOptions = {}): KeySource {
   const ttlMs = opts.ttlMs ?? 5 * 60_000;
-  const client = createClient(AuthService, createGrpcTransport({ baseUrl: userServiceUrl }));
+  const urls = parseServiceUrls(userServiceUrl);
+  const transport =
+    urls.length === 1
+      ? createGrpcTransport({ baseUrl: urls[0]! })
+      : createReplicatedTransport(
+          new ReplicaSet(urls),
+          urls.map((baseUrl) => {
+            const session = new Http2SessionManager(baseUrl);
+            return { session, transport: createGrpcTransport({ baseUrl, sessionManager: session }) };
+          }),
+        );
+  const client = createClient(AuthService, transport);
   let cached: { set: JSONWebKeySet; at: number } | undefined;
   // Concurrent callers share one fetch instead of stampeding the user service.
   let inflight: Promise<JSONWebKeySet> | undefined;

@@ -10,6 +10,7 @@ import { createMemoryBus } from "../bus/memory.ts";
 import { ConfigError } from "../config.ts";
 import { startServiceHost, type ServiceHost } from "../host.ts";
 import { createLogger } from "../logger.ts";
+import { freePort } from "../net.ts";
 import { runWithRequestId } from "../process-guards.ts";
 import { createServer, type RunningServer } from "../server.ts";
 import type { ServiceDefinition, ServiceDeps } from "../service.ts";
@@ -163,6 +164,24 @@ describe("across processes", () => {
     expect(await codeOf(echo.echo({ text: "slow", delayMs: 5_000 }, { timeoutMs: 100 }))).toBe(Code.DeadlineExceeded);
     const quick = seen.deps!.clients.get(EchoService, { timeoutMs: 100 });
     expect(await codeOf(quick.echo({ text: "slow", delayMs: 5_000 }))).toBe(Code.DeadlineExceeded);
+  });
+
+  it("issue 28: a <NAME>_SERVICE_URL listing several replicas: calls skip one that refuses and reach one that answers", async () => {
+    const seen: { deps?: ServiceDeps } = {};
+    // The local distributed runner's form: every replica's URL, comma-separated; the first replica is down.
+    const down = `http://127.0.0.1:${await freePort()}`;
+    await host([callerDefinition(seen)], {
+      TESTING_SERVICE_URL: `${down},${target.url}`,
+      SERVICE_TOKEN_PRIVATE_KEY: key,
+    });
+    const echo = seen.deps!.clients.get(EchoService);
+    for (let i = 0; i < 4; i++) {
+      expect(await echo.echo({ text: `far ${i}` })).toMatchObject({ text: `far ${i}`, subject: "caller" });
+    }
+    expect(await texts(echo.echoStream({ text: "s", count: 2 }))).toEqual(["s", "s"]);
+    await expect(
+      host([callerDefinition({})], { TESTING_SERVICE_URL: `${target.url},nats://x:1`, SERVICE_TOKEN_PRIVATE_KEY: key }),
+    ).rejects.toThrow(/TESTING_SERVICE_URL: "nats:\/\/x:1" is not an http:\/\/ or https:\/\/ URL/);
   });
 
   it("issue 10: a token of another key is refused by the service called, and the caller answers Internal, not 401", async () => {

@@ -1,10 +1,10 @@
 // Typed clients for calling other services: `deps.clients.get(AuthService)`. The host builds them: a service it
 // serves itself is called through its in-process transport (the same interceptor chain as the network, so access
-// rules apply), any other over HTTP/2 (Connect) at <NAME>_SERVICE_URL. Either way each call carries a short-lived
-// `service` token naming the caller and a deadline.
+// rules apply), any other over HTTP/2 (Connect) at <NAME>_SERVICE_URL: one URL, or every replica's comma-separated,
+// spread over per call (replicas.ts). Either way each call carries a short-lived `service` token naming the caller
+// and a deadline.
 import type { DescService } from "@bufbuild/protobuf";
 import { Code, ConnectError, createClient, type Client, type Transport } from "@connectrpc/connect";
-import type { Http2SessionManager } from "@connectrpc/connect-node";
 import { z } from "zod";
 import {
   createServiceTokenMinter,
@@ -14,7 +14,7 @@ import {
 import { ConfigError, timeoutMs } from "../config.ts";
 import { REQUEST_ID_HEADER } from "../interceptors/request-id.ts";
 import { currentRequestId } from "../process-guards.ts";
-import { backendSession, createBackendTransport } from "./http2-transport.ts";
+import { createServiceTransport, parseServiceUrls, type ServiceTransport } from "./replicas.ts";
 
 /** Deadline of a service call when neither the client nor the call names one. */
 export const DEFAULT_SERVICE_CALL_TIMEOUT_MS = 5_000;
@@ -77,8 +77,7 @@ export interface ServiceClientPool {
 }
 
 export function createServiceClientPool(opts: ServiceClientPoolOptions): ServiceClientPool {
-  const sessions = new Map<string, Http2SessionManager>();
-  const remotes = new Map<string, Transport>();
+  const remotes = new Map<string, ServiceTransport>();
   const defaultTimeoutMs = opts.timeoutMs ?? DEFAULT_SERVICE_CALL_TIMEOUT_MS;
 
   const inProcess: Transport = {
@@ -99,14 +98,12 @@ export function createServiceClientPool(opts: ServiceClientPoolOptions): Service
         { variable, reason: `is required: ${service.typeName} is called and not served in this process` },
       ]);
     }
-    let url: URL;
+    let urls: string[];
     try {
-      url = new URL(value);
-    } catch {
-      throw new ConfigError([{ variable, reason: "must be an http:// or https:// URL" }]);
-    }
-    if (url.protocol !== "http:" && url.protocol !== "https:") {
-      throw new ConfigError([{ variable, reason: "must be an http:// or https:// URL" }]);
+      // One URL (a cluster's Service), or every replica's, comma-separated (the local distributed runner).
+      urls = parseServiceUrls(value).map((u) => new URL(u).href);
+    } catch (err) {
+      throw new ConfigError([{ variable, reason: (err as Error).message }]);
     }
     if (!opts.identity.configured) {
       // Another process trusts only the deployment's key, never one this host made up.
@@ -114,14 +111,13 @@ export function createServiceClientPool(opts: ServiceClientPoolOptions): Service
         { variable: SERVICE_TOKEN_KEY_VARIABLE, reason: `is required to call ${service.typeName} at ${variable}` },
       ]);
     }
-    let transport = remotes.get(url.href);
-    if (!transport) {
-      const session = backendSession(url.href, { idleConnectionTimeoutMs: opts.idleConnectionTimeoutMs });
-      sessions.set(url.href, session);
-      transport = createBackendTransport({ baseUrl: url.href, session });
-      remotes.set(url.href, transport);
+    const key = urls.join(",");
+    let remote = remotes.get(key);
+    if (!remote) {
+      remote = createServiceTransport(urls, { idleConnectionTimeoutMs: opts.idleConnectionTimeoutMs });
+      remotes.set(key, remote);
     }
-    return transport;
+    return remote.transport;
   };
 
   return {
@@ -144,8 +140,7 @@ export function createServiceClientPool(opts: ServiceClientPoolOptions): Service
       };
     },
     close() {
-      for (const session of sessions.values()) session.abort();
-      sessions.clear();
+      for (const remote of remotes.values()) remote.close();
       remotes.clear();
     },
   };
