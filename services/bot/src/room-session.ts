@@ -193,6 +193,8 @@ export function joinRoom(bot: Bot, room: string, options: RoomSessionOptions = {
     },
     onChat(event) {
       if (chat && !chat.apply(event)) return;
+      // A change the bot does not see (a message of someone it blocked) keeps the sequence whole; nothing to hand on.
+      if (event.kind.case === undefined) return;
       options.onChat?.(event, session);
       if (event.kind.case === "created") mention(event.kind.value);
     },
