@@ -10,3 +10,4 @@ export {
   type StageConnection,
   type StageConnectionOptions,
 } from "./stage-connection.ts";
+export { createChatSequence, type ChatSequence, type ChatSequenceOptions } from "./chat-sequence.ts";

@@ -16,6 +16,12 @@ const stageSchema = z.object({
    * last known settings are still served while the room service cannot be reached (up to 10 minutes, issue 28).
    */
   SOCIAL_ROOM_CACHE_MS: z.coerce.number().int().min(50).max(60_000).default(10_000),
+  /**
+   * How often an instance compares the chat sequences of the rooms it has listeners in with the store's (ms): a
+   * room whose events stayed behind the store for one such period (lost on the way, e.g. while NATS was down) has its
+   * listeners told, and their clients load the history again (issue 28). One query per period for all the rooms.
+   */
+  SOCIAL_CHAT_CHECK_MS: z.coerce.number().int().min(50).max(60_000).default(1_000),
   /** How often the lease holder reconciles a room's presence (listener counts, dancefloor, DJs away) (ms). */
   SOCIAL_PRESENCE_INTERVAL_MS: z.coerce.number().int().min(50).max(60_000).default(1_000),
   /** The JetStream key-value bucket holding the rooms' stages (one key per room uuid). */

@@ -90,11 +90,13 @@ export async function startTestPlatform(
     env?: Record<string, string>;
     /** All-in-one only: what the gateway serves besides the API (the built web apps, see support/web.ts). */
     staticHandler?: AllInOneOptions["staticHandler"];
+    /** A NATS of the test's own (one it stops and starts); default the run's. */
+    natsUrl?: string;
   } = {},
 ): Promise<TestPlatform> {
   const privatePem = generateKeyPairSync("ed25519").privateKey.export({ type: "pkcs8", format: "pem" }).toString();
   const db = await createTestDatabase(inject("databaseUrl"));
-  const natsUrl = inject("natsUrl");
+  const natsUrl = opts.natsUrl ?? inject("natsUrl");
   // Its own name on the run's NATS, never another platform's (issue 23).
   const deploymentName = opts.env?.DEPLOYMENT_NAME ?? uniqueDeploymentName("e2e");
   const startOpts = {

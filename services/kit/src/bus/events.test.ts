@@ -215,6 +215,38 @@ describe.each([
     }
   });
 
+  it("issue 28: afterCommit steps run once the handler's writes are committed, never for an attempt that rolled back", async () => {
+    const seen: { attempt: number; rows: number }[] = [];
+    let attempts = 0;
+    let done!: () => void;
+    const finished = new Promise<void>((resolve) => (done = resolve));
+    const sub = await consumeEvents(
+      bus,
+      UserCreatedSchema,
+      async (event, ctx) => {
+        if (event.nickname !== "dj after commit") return;
+        attempts += 1;
+        const attempt = attempts;
+        ctx.em.create(Handled, { eventId: ctx.eventId, nickname: event.nickname });
+        await ctx.em.flush();
+        // Seen from another connection: the row is there only once the handler's transaction committed.
+        ctx.afterCommit(async () => {
+          seen.push({ attempt, rows: await handledRows(ctx.eventId) });
+          done();
+        });
+        if (attempt === 1) throw new Error("the first attempt fails");
+      },
+      { durable: "after-commit", orm, logger, redeliveryDelayMs: 20 },
+    );
+    try {
+      await publish("dj after commit");
+      await finished;
+      expect(seen).toEqual([{ attempt: 2, rows: 1 }]);
+    } finally {
+      await sub.unsubscribe();
+    }
+  });
+
   it("drops a payload that does not decode (logged) instead of redelivering it forever", async () => {
     const c = await consumer("poison");
     try {

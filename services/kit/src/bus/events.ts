@@ -130,6 +130,11 @@ export interface EventContext {
   deliveryCount: number;
   /** The consumer's transaction: the handler's writes commit together with the "processed" mark. */
   em: EntityManager;
+  /**
+   * Runs `then` once the transaction has committed (in the order given; never when it rolls back): an ephemeral
+   * announcement of what the handler wrote goes out only when it is stored. A `then` that fails is logged.
+   */
+  afterCommit(then: () => void | Promise<void>): void;
 }
 
 export interface ConsumeEventsOptions {
@@ -192,6 +197,7 @@ export async function consumeEvents<Desc extends DescMessage>(
       return;
     }
     const at = m.headers[OCCURRED_AT_HEADER] ? new Date(m.headers[OCCURRED_AT_HEADER]) : undefined;
+    const committed: (() => void | Promise<void>)[] = [];
     await opts.orm.em.fork().transactional(async (em) => {
       const marked = await em.execute<{ event_id: string }[]>(
         `insert into ${table} ("consumer", "event_id", "processed_at") values (?, ?, ?) on conflict do nothing returning "event_id"`,
@@ -206,8 +212,16 @@ export async function consumeEvents<Desc extends DescMessage>(
         headers: m.headers,
         deliveryCount: m.deliveryCount,
         em,
+        afterCommit: (then) => void committed.push(then),
       });
     });
+    for (const then of committed) {
+      try {
+        await then();
+      } catch (err) {
+        logger.warn({ err, subject: m.subject, eventId, durable: opts.durable }, "an after-commit step failed");
+      }
+    }
     if (Date.now() - lastPrune > Math.min(keepProcessedMs, 3_600_000)) {
       lastPrune = Date.now();
       // Plain SQL, like the mark: a consumer needs the table (its migration), not the entity registered.

@@ -42,6 +42,10 @@ function msg(init: MessageInitShape<typeof ChatMessageSchema> & { uuid: string }
 interface FakeChat {
   routes(router: ConnectRouter): void;
   history: ChatMessage[];
+  /** The room's chat sequence the history answers with (issue 28). */
+  sequence: bigint;
+  /** How often the room's history was asked for. */
+  historyCalls: number;
   sends: string[];
   failNextSends: number;
   reactions: string[];
@@ -50,12 +54,17 @@ interface FakeChat {
 function fakeChat(): FakeChat {
   const fake: FakeChat = {
     history: [],
+    sequence: 0n,
+    historyCalls: 0,
     sends: [],
     failNextSends: 0,
     reactions: [],
     routes: (router) =>
       router.service(ChatService, {
-        listRoomMessages: () => ({ messages: fake.history, roomUuid: ROOM }),
+        listRoomMessages: () => {
+          fake.historyCalls += 1;
+          return { messages: fake.history, roomUuid: ROOM, chatSequence: fake.sequence };
+        },
         sendRoomMessage: (req) => {
           fake.sends.push(req.message!.uuid);
           if (fake.failNextSends > 0) {
@@ -333,6 +342,52 @@ describe("the chat panel on the kit (issue 24)", () => {
   });
 });
 
+describe("the chat panel when live events were lost (issue 28)", () => {
+  const created = (sequence: number, m: ChatMessage) =>
+    create(ChatEventSchema, { sequence: BigInt(sequence), kind: { case: "created", value: m } });
+  const shown = async () => (await messages()).map((m) => m.dataset.uuid);
+
+  it("a skipped number of the room's chat sequence reloads the history and merges it: every message once, in order", async () => {
+    const fake = fakeChat();
+    const [a, b, c, d] = ["a", "b", "c", "d"].map((text) => msg({ uuid: crypto.randomUUID(), message: text }));
+    fake.history = [a!];
+    fake.sequence = 1n;
+    const { feed } = render(fake, { user: ME });
+    await waitFor(async () => expect(await shown()).toEqual([a!.uuid]));
+    feed.publish(created(2, b!));
+    await waitFor(async () => expect(await shown()).toEqual([a!.uuid, b!.uuid]));
+    expect(fake.historyCalls).toBe(1);
+
+    // c (3) never arrives; d (4) shows the hole.
+    fake.history = [a!, b!, c!, d!];
+    fake.sequence = 4n;
+    feed.publish(created(4, d!));
+    await waitFor(async () => expect(await shown()).toEqual([a!.uuid, b!.uuid, c!.uuid, d!.uuid]), { timeout: 5_000 });
+    expect(fake.historyCalls).toBe(2);
+    // c arriving late changes nothing.
+    feed.publish(created(3, c!));
+    feed.publish(created(4, d!));
+    await waitFor(async () => expect(await shown()).toHaveLength(4));
+  });
+
+  it("a head beyond what the panel has (a stream that got nothing during an outage) reloads; one at it does not", async () => {
+    const fake = fakeChat();
+    const [a, b] = ["a", "b"].map((text) => msg({ uuid: crypto.randomUUID(), message: text }));
+    fake.history = [a!];
+    fake.sequence = 5n;
+    const { feed } = render(fake, { user: ME });
+    await waitFor(async () => expect(await shown()).toEqual([a!.uuid]));
+    const head = (sequence: bigint) =>
+      create(ChatEventSchema, { kind: { case: "head", value: { roomUuid: ROOM, sequence } } });
+    feed.publish(head(5n));
+    fake.history = [a!, b!];
+    fake.sequence = 6n;
+    feed.publish(head(6n));
+    await waitFor(async () => expect(await shown()).toEqual([a!.uuid, b!.uuid]), { timeout: 5_000 });
+    expect(fake.historyCalls).toBe(2);
+  });
+});
+
 describe("chat state (002 §4, §5)", () => {
   const item = (m: ChatMessage): ChatItem => ({ message: m, status: "sent" });
 
@@ -346,6 +401,13 @@ describe("chat state (002 §4, §5)", () => {
     const merged = mergeHistory(mine, [msg({ uuid, message: "x", reactions: { "👍": reaction(BEN) } })]);
     expect(merged).toHaveLength(1);
     expect(merged[0]!.message.reactions["👍"]!.users.map((u) => u.userUuid)).toEqual([ANA, BEN]);
+  });
+
+  it("issue 28: a history read before a message's latest live change does not undo it", () => {
+    const uuid = crypto.randomUUID();
+    const edited = { ...item(msg({ uuid, message: "edited" })), sequence: 7n };
+    expect(mergeHistory([edited], [msg({ uuid, message: "before" })], 6n)[0]!.message.message).toBe("edited");
+    expect(mergeHistory([edited], [msg({ uuid, message: "after" })], 7n)[0]!.message.message).toBe("after");
   });
 
   it("of consecutive non-consumable room messages shows only the last; consumables all show", () => {

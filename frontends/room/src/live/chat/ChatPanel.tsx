@@ -4,6 +4,7 @@
 // messages in tabs FRIENDS and OTHERS with unread counters. Guests read the room chat only.
 import { create } from "@bufbuild/protobuf";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
+import { createChatSequence } from "@tt/bot/chat-sequence";
 import type { ChatEvent, ChatMessage, ChatPlaylistPreview } from "@tt/proto/tt/social/v1/chat_pb";
 import {
   ChatService,
@@ -869,8 +870,30 @@ const RoomChat = memo(function RoomChat({
   const [merged, setMerged] = useState<unknown>();
   if (history.data && history.data !== merged) {
     setMerged(history.data);
-    setItemsState((items) => mergeHistory(items, history.data.messages));
+    setItemsState((items) => mergeHistory(items, history.data.messages, history.data.chatSequence));
   }
+  // The room's chat sequence (issue 28, @tt/bot/chat-sequence): an event already in the history is skipped, and a
+  // missed one (a skipped number, or the stream saying the chat is further on) loads the history again.
+  const queryClient = useQueryClient();
+  const sequence = useMemo(
+    () =>
+      createChatSequence({
+        // Fetched into the query's cache: the answer reaches `history.data`, and is merged as above.
+        reload: async () =>
+          (
+            await queryClient.fetchQuery({
+              queryKey: chatKeys.room(room),
+              queryFn: () => client.listRoomMessages({ room }),
+              staleTime: 0,
+            })
+          ).chatSequence,
+      }),
+    [queryClient, client, room],
+  );
+  useEffect(() => () => sequence.close(), [sequence]);
+  useEffect(() => {
+    if (history.data) sequence.loaded(history.data.chatSequence);
+  }, [history.data, sequence]);
   useEffect(
     () =>
       events.listen((event) => {
@@ -881,9 +904,9 @@ const RoomChat = memo(function RoomChat({
         if (m && !m.roomUuid) return; // a direct message: not this list's
         if (event.kind.case === "deleted" && !event.kind.value.roomUuid) return;
         if (event.kind.case === "reportedHidden") hide(event.kind.value.reportIdentifier);
-        else setItemsState((items) => applyRoomEvent(items, event));
+        else if (sequence.accept(event)) setItemsState((items) => applyRoomEvent(items, event));
       }),
-    [events, hide],
+    [events, hide, sequence],
   );
   const roomUuid = history.data?.roomUuid ?? "";
   const send = useCallback(

@@ -1,7 +1,8 @@
 // The chat panel's state, without React: merging history and live events (spec 002 §4 "Chat history merges
 // without duplicates by uuid, merging reactions"), what is shown (§5: reported messages hidden, of consecutive
 // non-consumable room messages only one, the latest), what may be edited (§5), and sends that failed (kept with a
-// retry button).
+// retry button). A room message remembers the room's chat sequence it is as of (issue 28), so a history read
+// before a later change does not undo that change when it is merged.
 import { create } from "@bufbuild/protobuf";
 import {
   ChatMessageSchema,
@@ -24,6 +25,8 @@ export interface ChatItem {
   error?: string;
   /** A system line (issue 25): what happened in the room, not a stored message. */
   activity?: RoomActivity;
+  /** The room's chat sequence this message is as of: its latest live event's, or the history's (issue 28). */
+  sequence?: bigint;
 }
 
 /** A room activity as the room chat keeps it: where it arrived (after which stored message) and when. */
@@ -121,23 +124,31 @@ function order(items: ChatItem[]): ChatItem[] {
   return [...stored, ...pending].slice(-HISTORY_CAP - pending.length);
 }
 
-/** History (or any batch of stored messages) merged into the list: no duplicate uuid, reactions merged. */
-export function mergeHistory(items: ChatItem[], history: ChatMessage[]): ChatItem[] {
+/**
+ * History (or any batch of stored messages) merged into the list: no duplicate uuid, reactions merged. With the
+ * room's chat sequence the history was read at, a message a later live event changed stays as that event left it.
+ */
+export function mergeHistory(items: ChatItem[], history: ChatMessage[], sequence?: bigint): ChatItem[] {
   const byUuid = new Map(items.map((i) => [i.message.uuid, i]));
   for (const message of history) {
     const have = byUuid.get(message.uuid);
+    if (have && sequence !== undefined && have.sequence !== undefined && have.sequence > sequence) continue;
     byUuid.set(message.uuid, {
       message: have ? { ...message, reactions: mergeReactions(have.message.reactions, message.reactions) } : message,
       status: "sent",
+      ...(sequence !== undefined ? { sequence } : {}),
     });
   }
   return order([...byUuid.values()]);
 }
 
-/** A message the server stored or changed (live event or an answer) replaces ours of the same uuid. */
-export function upsert(items: ChatItem[], message: ChatMessage): ChatItem[] {
+/**
+ * A message the server stored or changed (live event or an answer) replaces ours of the same uuid; a live event's
+ * room chat sequence is kept with it.
+ */
+export function upsert(items: ChatItem[], message: ChatMessage, sequence?: bigint): ChatItem[] {
   const rest = items.filter((i) => i.message.uuid !== message.uuid);
-  return order([...rest, { message, status: "sent" }]);
+  return order([...rest, { message, status: "sent", ...(sequence ? { sequence } : {}) }]);
 }
 
 export function remove(items: ChatItem[], uuid: string): ChatItem[] {
@@ -160,7 +171,7 @@ export function applyRoomEvent(items: ChatItem[], event: ChatEvent): ChatItem[] 
     case "created":
     case "edited":
     case "reactionsChanged":
-      return upsert(items, event.kind.value);
+      return upsert(items, event.kind.value, event.sequence);
     case "deleted":
       return remove(items, event.kind.value.uuid);
     case "cleared": {

@@ -20,6 +20,7 @@ const T = {
   report: `"social"."chat_report"`,
   read: `"social"."chat_read"`,
   block: `"social"."chat_block"`,
+  sequence: `"social"."chat_room_sequence"`,
 };
 
 /** A stored message as the queries return it. */
@@ -50,6 +51,54 @@ const SELECT = `m."id", m."uuid", m."room_uuid", m."sender_uuid", m."receiver_uu
 /** A PostgreSQL array literal of ids (the driver would spread a JS array into separate parameters). */
 function pgArray(ids: (string | number)[]): string {
   return `{${ids.map((id) => String(BigInt(id))).join(",")}}`;
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/**
+ * Takes the room's next chat sequence (entities.ts ChatRoomSequenceRow). Call it last in the transaction that stores
+ * the change: the row stays locked until the commit, so the room's changes take their numbers in commit order.
+ */
+export async function nextRoomSequence(em: EntityManager, roomUuid: string): Promise<bigint> {
+  const rows = await em.execute<{ sequence: string }[]>(
+    `insert into ${T.sequence} as s ("room_uuid", "sequence") values (?, 1)
+     on conflict ("room_uuid") do update set "sequence" = s."sequence" + 1 returning "sequence"::text as "sequence"`,
+    [roomUuid],
+  );
+  return BigInt(rows[0]!.sequence);
+}
+
+/**
+ * Runs `change` in a transaction that then takes the room's next chat sequence (`roomUuid` empty, a direct message:
+ * no sequence, 0). `changed` says whether the change did anything (nothing done takes no number).
+ */
+export async function roomChange<T>(
+  em: EntityManager,
+  roomUuid: string | null | undefined,
+  change: (tx: EntityManager) => Promise<T>,
+  changed: (result: T) => boolean = () => true,
+): Promise<{ result: T; sequence: bigint }> {
+  return em.transactional(async (tx) => {
+    const result = await change(tx);
+    const sequence = roomUuid && changed(result) ? await nextRoomSequence(tx, roomUuid) : 0n;
+    return { result, sequence };
+  });
+}
+
+/** The room's latest chat sequence (0 when its chat never changed). */
+export async function roomSequence(em: EntityManager, roomUuid: string): Promise<bigint> {
+  return (await roomSequences(em, [roomUuid])).get(roomUuid) ?? 0n;
+}
+
+/** The latest chat sequence of each room given that has one, in one query. */
+export async function roomSequences(em: EntityManager, rooms: string[]): Promise<Map<string, bigint>> {
+  const uuids = rooms.filter((r) => UUID.test(r));
+  if (uuids.length === 0) return new Map();
+  const rows = await em.execute<{ room_uuid: string; sequence: string }[]>(
+    `select "room_uuid", "sequence"::text as "sequence" from ${T.sequence} where "room_uuid" = any(?::uuid[])`,
+    [`{${uuids.join(",")}}`],
+  );
+  return new Map(rows.map((r) => [r.room_uuid, BigInt(r.sequence)]));
 }
 
 /** "a:b" with the lower uuid first: the key of a direct conversation. */
@@ -118,8 +167,21 @@ export interface NewMessage {
   content: ChatContent;
 }
 
-/** Stores a message unless its uuid is taken; answers the stored row and whether this call stored it. */
-export async function insertMessage(em: EntityManager, m: NewMessage): Promise<{ row: MessageRow; created: boolean }> {
+/**
+ * Stores a message unless its uuid is taken; answers the stored row, whether this call stored it, and (a room's
+ * message stored by this call) the room's chat sequence it took.
+ */
+export async function insertMessage(
+  em: EntityManager,
+  m: NewMessage,
+): Promise<{ row: MessageRow; created: boolean; sequence: bigint }> {
+  const { result: created, sequence } = await roomChange(em, m.roomUuid, (tx) => insertRow(tx, m), Boolean);
+  const row = await findByUuid(em, m.uuid);
+  if (!row) throw new Error(`message ${m.uuid} vanished after its insert`);
+  return { row, created, sequence };
+}
+
+async function insertRow(em: EntityManager, m: NewMessage): Promise<boolean> {
   const inserted = await em.execute<{ id: string }[]>(
     `insert into ${T.message} ("uuid", "room_uuid", "sender_uuid", "receiver_uuid", "pair_key", "type", "text", "plain",
       "content", "created_at") values (?, ?, ?, ?, ?, ?, ?, ?, ?::jsonb, now())
@@ -136,9 +198,7 @@ export async function insertMessage(em: EntityManager, m: NewMessage): Promise<{
       JSON.stringify(m.content),
     ],
   );
-  const row = await findByUuid(em, m.uuid);
-  if (!row) throw new Error(`message ${m.uuid} vanished after its insert`);
-  return { row, created: inserted.length > 0 };
+  return inserted.length > 0;
 }
 
 export async function findByUuid(em: EntityManager, uuid: string): Promise<MessageRow | undefined> {
@@ -240,26 +300,41 @@ export async function addReport(
   );
 }
 
-/** Removes messages with their reactions and reports, in one transaction. */
+/** Removes messages with their reactions and reports (in the caller's transaction); answers how many. */
 async function removeWhere(em: EntityManager, where: string, params: unknown[]): Promise<number> {
-  return em.transactional(async (tx) => {
-    const ids = await tx.execute<{ id: string }[]>(`select "id" from ${T.message} where ${where} for update`, params);
-    if (ids.length === 0) return 0;
-    const list = pgArray(ids.map((r) => r.id));
-    await tx.execute(`delete from ${T.reaction} where "message_id" = any(?::bigint[])`, [list]);
-    await tx.execute(`delete from ${T.report} where "message_id" = any(?::bigint[])`, [list]);
-    await tx.execute(`delete from ${T.message} where "id" = any(?::bigint[])`, [list]);
-    return ids.length;
-  });
+  const ids = await em.execute<{ id: string }[]>(`select "id" from ${T.message} where ${where} for update`, params);
+  if (ids.length === 0) return 0;
+  const list = pgArray(ids.map((r) => r.id));
+  await em.execute(`delete from ${T.reaction} where "message_id" = any(?::bigint[])`, [list]);
+  await em.execute(`delete from ${T.report} where "message_id" = any(?::bigint[])`, [list]);
+  await em.execute(`delete from ${T.message} where "id" = any(?::bigint[])`, [list]);
+  return ids.length;
 }
 
-export function deleteMessage(em: EntityManager, id: string | number): Promise<number> {
-  return removeWhere(em, `"id" = ?`, [id]);
+/** Deletes a message in one transaction; a room's message that was there takes the room's next chat sequence. */
+export async function deleteMessage(
+  em: EntityManager,
+  id: string | number,
+  roomUuid: string | null,
+): Promise<{ result: number; sequence: bigint }> {
+  return roomChange(
+    em,
+    roomUuid,
+    (tx) => removeWhere(tx, `"id" = ?`, [id]),
+    (n) => n > 0,
+  );
 }
 
-/** Clears a room's conversation up to `until` (the room service's RoomConversationCleared). */
-export function clearRoom(em: EntityManager, roomUuid: string, until: Date): Promise<number> {
-  return removeWhere(em, `"room_uuid" = ? and "created_at" <= ?`, [roomUuid, until]);
+/**
+ * Clears a room's conversation up to `until` (the room service's RoomConversationCleared), in one transaction that
+ * takes the room's next chat sequence (the cleared event is announced whether or not messages were there).
+ */
+export async function clearRoom(
+  em: EntityManager,
+  roomUuid: string,
+  until: Date,
+): Promise<{ result: number; sequence: bigint }> {
+  return roomChange(em, roomUuid, (tx) => removeWhere(tx, `"room_uuid" = ? and "created_at" <= ?`, [roomUuid, until]));
 }
 
 export interface ReportRow {

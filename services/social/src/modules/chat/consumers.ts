@@ -4,9 +4,8 @@
 // - the room service's UserBlocked / UserUnblocked: who blocked whom, for direct messages and room history.
 // A handler writes in the event's own transaction (ctx.em, beside the processed-event mark): a write on a second
 // connection while the mark's transaction holds the first could wait for good on a small pool once several consumers
-// replay at once. The announcement goes out before that commit; should the commit fail, the redelivery writes and
-// announces the same message again (the consumable's message uuid is derived from the purchase id, and clients merge
-// messages by uuid).
+// replay at once. The announcement goes out after that commit (ctx.afterCommit): it carries the room's chat sequence
+// its change took, which a rolled-back attempt gives back (issue 28); the redelivery writes and announces again.
 import { createHash } from "node:crypto";
 import { timestampDate, timestampFromDate } from "@bufbuild/protobuf/wkt";
 import type { MikroORM } from "@mikro-orm/postgresql";
@@ -71,7 +70,7 @@ export async function startChatConsumers(c: ChatConsumerContext): Promise<{ unsu
           content.avatarId = profile.avatarId;
           content.color = profile.color;
         }
-        const { row, created } = await insertMessage(ctx.em, {
+        const { row, created, sequence } = await insertMessage(ctx.em, {
           uuid: nameUuid(`consumable:${event.purchaseId}`),
           roomUuid,
           senderUuid: buyer,
@@ -80,7 +79,10 @@ export async function startChatConsumers(c: ChatConsumerContext): Promise<{ unsu
           plain: false,
           content,
         });
-        if (created) await c.publisher.toRoom(roomUuid, { kind: { case: "created", value: toChatMessage(row) } });
+        if (created) {
+          const value = toChatMessage(row);
+          ctx.afterCommit(() => c.publisher.toRoom(roomUuid, { sequence, kind: { case: "created", value } }));
+        }
       },
       opts("consumables"),
     ),
@@ -91,13 +93,16 @@ export async function startChatConsumers(c: ChatConsumerContext): Promise<{ unsu
         if (!UUID.test(event.roomUuid)) return;
         const roomUuid = event.roomUuid.toLowerCase();
         const at = event.clearedAt ? timestampDate(event.clearedAt) : new Date();
-        await clearRoom(ctx.em, roomUuid, at);
-        await c.publisher.toRoom(roomUuid, {
-          kind: {
-            case: "cleared",
-            value: { roomUuid, clearedBy: event.clearedBy, clearedAt: timestampFromDate(at) },
-          },
-        });
+        const { sequence } = await clearRoom(ctx.em, roomUuid, at);
+        ctx.afterCommit(() =>
+          c.publisher.toRoom(roomUuid, {
+            sequence,
+            kind: {
+              case: "cleared",
+              value: { roomUuid, clearedBy: event.clearedBy, clearedAt: timestampFromDate(at) },
+            },
+          }),
+        );
       },
       opts("cleared"),
     ),

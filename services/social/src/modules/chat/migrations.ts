@@ -29,7 +29,19 @@ export class Migration20261124201000_chat extends Migration {
   }
 }
 
+/** Each room's chat sequence (issue 28, entities.ts ChatRoomSequenceRow). */
+export class Migration20261203100000_chat_room_sequence extends Migration {
+  override name = "Migration20261203100000_chat_room_sequence";
+
+  override up(): void | Promise<void> {
+    this.addSql(
+      `create table "chat_room_sequence" ("room_uuid" uuid not null, "sequence" bigint not null default '0', primary key ("room_uuid"));`,
+    );
+  }
+}
+
 /** The chat's migrations, spread into the service's list (src/migrations/index.ts). */
 export const chatMigrations: MigrationObject[] = [
   { name: "Migration20261124201000_chat", class: Migration20261124201000_chat },
+  { name: "Migration20261203100000_chat_room_sequence", class: Migration20261203100000_chat_room_sequence },
 ];

@@ -1,6 +1,9 @@
 // ChatEvents on core NATS after the commit (issue 14 contract): a room's chat on its room subject, a direct
-// message on both people's user subjects, a user's own changes on theirs. A lost publish loses no message: a
-// client that rejoins loads the history again.
+// message on both people's user subjects, a user's own changes on theirs. A lost publish loses no message (it is
+// stored), and a room's reader learns of it: each room change carries the room's chat sequence, and the join
+// stream says where the room's chat is when its events fell behind the store (stage/hub.ts), so the client loads
+// the history again (issue 28). No retry here: while NATS reconnects the client library takes a publish without
+// error and drops it on reconnecting, so a failed publish cannot even be seen.
 import { create, toBinary, type MessageInitShape } from "@bufbuild/protobuf";
 import type { Bus } from "@tt/kit";
 import { ChatEventSchema } from "@tt/proto/tt/social/v1/chat_pb";

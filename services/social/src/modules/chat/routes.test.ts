@@ -413,6 +413,46 @@ describe("room messages", () => {
   });
 });
 
+describe("issue 28: the room's chat sequence", () => {
+  it("every change of a room's chat takes the room's next number, concurrent sends included; the history answers the latest", async () => {
+    const room = (await h.client(RoomService, { token: owner.token }).createRoom({ name: `Seq ${randomUUID()}` }))
+      .room!;
+    const events = await listen(chatRoomSubject(room.uuid));
+    expect((await chat(alice).listRoomMessages({ room: room.uuid })).chatSequence).toBe(0n);
+    // Twelve sends at once from two people: each its own request and database connection, as from two instances.
+    const sent = await Promise.all(
+      Array.from({ length: 12 }, (_, i) =>
+        chat(i % 2 === 0 ? alice : bob).sendRoomMessage({ room: room.uuid, message: text(`burst ${i}`) }),
+      ),
+    );
+    // A retried send stores nothing and takes no number.
+    const again = sent[0]!.message!;
+    await chat(alice).sendRoomMessage({ room: room.uuid, message: { uuid: again.uuid, message: again.message } });
+    const mine = sent.find((s) => s.message!.userUuid === alice.uuid)!.message!;
+    await chat(bob).toggleReaction({ uuid: mine.uuid, emoji: "🔥" });
+    await chat(alice).editMessage({ uuid: sent.at(-2)!.message!.uuid, message: "burst edited" });
+    await chat(alice).deleteMessage({ uuid: mine.uuid });
+    // A direct message is no room's change: no number.
+    const dms = await listen(chatUserSubject(bob.uuid));
+    await chat(alice).sendDirectMessage({ user: bob.uuid, message: text("psst") });
+
+    const history = await chat(bob).listRoomMessages({ room: room.uuid });
+    expect(history.chatSequence).toBe(15n);
+    expect(history.messages).toHaveLength(11);
+    const seen = await eventually("the room's 15 events", async () => (events.length >= 15 ? events : undefined));
+    expect(seen.map((e) => e.sequence).sort((a, b) => Number(a - b))).toEqual(
+      Array.from({ length: 15 }, (_, i) => BigInt(i + 1)),
+    );
+    const byKind = (kind: string) => seen.filter((e) => e.kind.case === kind).map((e) => e.sequence);
+    expect(byKind("created")).toHaveLength(12);
+    expect(byKind("reactionsChanged")).toEqual([13n]);
+    expect(byKind("edited")).toEqual([14n]);
+    expect(byKind("deleted")).toEqual([15n]);
+    const dm = await eventually("the direct message's event", async () => dms.find((e) => e.kind.case === "created"));
+    expect(dm.sequence).toBe(0n);
+  });
+});
+
 describe("direct messages", () => {
   it("are delivered to both people, grouped, counted unread until read", async () => {
     const dave = await account();
@@ -526,7 +566,11 @@ describe("events from other services", () => {
     const events = await listen(chatRoomSubject(roomUuid));
     await chat(alice).sendRoomMessage({ room: roomUuid, message: text("soon gone") });
     await h.client(RoomService, { token: owner.token }).clearConversation({ id: roomUuid });
-    await eventually("the cleared event", async () => events.find((e) => e.kind.case === "cleared"));
+    const cleared = await eventually("the cleared event", async () => events.find((e) => e.kind.case === "cleared"));
+    // Announced after its commit, with the room's next chat sequence (issue 28).
+    const head = (await chat(alice).listRoomMessages({ room: roomUuid })).chatSequence;
+    expect(cleared.sequence).toBe(head);
+    expect(head).toBeGreaterThan(0n);
     expect((await chat(alice).listRoomMessages({ room: roomUuid })).messages).toEqual([]);
     const after = await chat(alice).sendRoomMessage({ room: roomUuid, message: text("fresh start") });
     expect((await chat(alice).listRoomMessages({ room: roomUuid })).messages.map((m) => m.uuid)).toEqual([

@@ -34,8 +34,10 @@ import {
   isLatestOfSender,
   markRead,
   type MessageRow,
+  roomChange,
   roomHistory,
   roomReports,
+  roomSequence,
   toChatMessage,
   toggleReaction,
   updateText,
@@ -293,10 +295,14 @@ export function chatRoutes(svc: ChatRouteContext): ServiceImpl<typeof ChatServic
     return row;
   }
 
-  /** Announces a changed message where its readers listen. */
-  async function announce(row: MessageRow, kind: "created" | "edited" | "reactionsChanged"): Promise<void> {
+  /** Announces a changed message where its readers listen (a room's change with its chat sequence). */
+  async function announce(
+    row: MessageRow,
+    kind: "created" | "edited" | "reactionsChanged",
+    sequence: bigint,
+  ): Promise<void> {
     const value = toChatMessage(row);
-    if (row.room_uuid) await publisher.toRoom(row.room_uuid, { kind: { case: kind, value } });
+    if (row.room_uuid) await publisher.toRoom(row.room_uuid, { sequence, kind: { case: kind, value } });
     else
       await publisher.toUsers([row.sender_uuid ?? "", row.receiver_uuid ?? ""].filter(Boolean), {
         kind: { case: kind, value },
@@ -349,7 +355,7 @@ export function chatRoutes(svc: ChatRouteContext): ServiceImpl<typeof ChatServic
     if (replies.length > 0) content.replies = replies;
     if (songs.length > 0) content.songs = songs;
     if (playlist !== undefined) content.playlist = playlist;
-    const { row, created } = await insertMessage(callEm(ctx), {
+    const { row, created, sequence } = await insertMessage(callEm(ctx), {
       uuid: message.uuid.toLowerCase(),
       ...(room ? { roomUuid: room.roomUuid } : { receiverUuid: receiver }),
       senderUuid: who.id,
@@ -359,7 +365,7 @@ export function chatRoutes(svc: ChatRouteContext): ServiceImpl<typeof ChatServic
       content,
     });
     if (!created) sameSend(row, who.id, room ? { roomUuid: room.roomUuid } : { receiver });
-    await announce(row, "created");
+    await announce(row, "created", sequence);
     return row;
   }
 
@@ -380,8 +386,10 @@ export function chatRoutes(svc: ChatRouteContext): ServiceImpl<typeof ChatServic
       const viewer = viewerOf(ctx);
       await svc.admit?.(room.uuid, viewer ? { user: viewer } : { guest: callIdentity(ctx).subject }, ctx.signal);
       const moderator = await moderatorOf(ctx, room.uuid, viewer, callIdentity(ctx).role).catch(() => false);
+      // The sequence first: the messages read after it hold every change up to it (and maybe later ones).
+      const chatSequence = await roomSequence(callEm(ctx), room.uuid);
       const rows = await roomHistory(callEm(ctx), room.uuid, viewer, limit, req.beforeId);
-      return { messages: rows.map((r) => toChatMessage(r, { moderator, viewer })), roomUuid: room.uuid };
+      return { messages: rows.map((r) => toChatMessage(r, { moderator, viewer })), roomUuid: room.uuid, chatSequence };
     },
 
     async listRoomReports(req, ctx) {
@@ -417,9 +425,9 @@ export function chatRoutes(svc: ChatRouteContext): ServiceImpl<typeof ChatServic
       if (!(await isLatestOfSender(em, row))) throw refusal;
       if (req.message.trim() === "") throw bad("message missing in request");
       if (row.room_uuid) await writer(ctx, row.room_uuid, who);
-      await updateText(em, row.id, req.message);
+      const { sequence } = await roomChange(em, row.room_uuid, (tx) => updateText(tx, row.id, req.message));
       const updated = (await findByUuid(em, row.uuid))!;
-      await announce(updated, "edited");
+      await announce(updated, "edited", sequence);
       return { message: toChatMessage(updated, { viewer: who.id }) };
     },
 
@@ -430,9 +438,11 @@ export function chatRoutes(svc: ChatRouteContext): ServiceImpl<typeof ChatServic
       const row = await visible(ctx, req.uuid, who.id);
       if (row.room_uuid) await writer(ctx, row.room_uuid, who);
       const profile = await relations.profile(who.id, ctx.signal);
-      const added = await toggleReaction(em, row.id, req.emoji, who.id, profile?.nickname ?? "");
+      const { result: added, sequence } = await roomChange(em, row.room_uuid, (tx) =>
+        toggleReaction(tx, row.id, req.emoji, who.id, profile?.nickname ?? ""),
+      );
       const updated = (await findByUuid(em, row.uuid))!;
-      await announce(updated, "reactionsChanged");
+      await announce(updated, "reactionsChanged", sequence);
       return { message: toChatMessage(updated, { viewer: who.id }), added };
     },
 
@@ -465,7 +475,7 @@ export function chatRoutes(svc: ChatRouteContext): ServiceImpl<typeof ChatServic
           throw forbidden("only moderators can delete messages");
         }
       }
-      await deleteMessage(callEm(ctx), row.id);
+      const { sequence } = await deleteMessage(callEm(ctx), row.id, row.room_uuid);
       const value = {
         uuid: row.uuid,
         id: BigInt(row.id),
@@ -474,7 +484,7 @@ export function chatRoutes(svc: ChatRouteContext): ServiceImpl<typeof ChatServic
         userUuid: row.sender_uuid ?? "",
         deletedBy: who.id,
       };
-      if (row.room_uuid) await publisher.toRoom(row.room_uuid, { kind: { case: "deleted", value } });
+      if (row.room_uuid) await publisher.toRoom(row.room_uuid, { sequence, kind: { case: "deleted", value } });
       else
         await publisher.toUsers([row.sender_uuid ?? "", row.receiver_uuid ?? ""].filter(Boolean), {
           kind: { case: "deleted", value },

@@ -2,9 +2,11 @@
 // in version order, and a gap that does not close makes it re-read the stage and send it whole.
 import { create, toBinary } from "@bufbuild/protobuf";
 import { createMemoryBus } from "@tt/kit";
+import { ChatEventSchema, type ChatEvent } from "@tt/proto/tt/social/v1/chat_pb";
 import { StagePatchSchema, type Stage } from "@tt/proto/tt/social/v1/stage_pb";
+import type { JoinResponse } from "@tt/proto/tt/social/v1/stage_service_pb";
 import { describe, expect, it } from "vitest";
-import { stagePatchSubject } from "../../subjects.ts";
+import { chatRoomSubject, stagePatchSubject } from "../../subjects.ts";
 import { applyAction, initialStage, stagePatch } from "./domain.ts";
 import { Listener, RoomHub } from "./hub.ts";
 
@@ -90,5 +92,114 @@ describe("room hub", () => {
 
     abort.abort();
     await hub.close();
+  });
+
+  describe("issue 28: room chat in sequence", () => {
+    /** A room chat event as the chat publishes it: a message of `sender` with the room's sequence. */
+    const chatEvent = (sequence: number, sender = users[0]!) =>
+      bus.publish(
+        chatRoomSubject(ROOM),
+        toBinary(
+          ChatEventSchema,
+          create(ChatEventSchema, {
+            sequence: BigInt(sequence),
+            kind: { case: "created", value: { uuid: `m-${sequence}`, userUuid: sender, roomUuid: ROOM } },
+          }),
+        ),
+      );
+    /** What a chat message of the stream says: its sequence and kind, or the head's sequence. */
+    const said = (m: JoinResponse) => {
+      if (m.kind.case !== "chat") return [m.kind.case];
+      const e: ChatEvent = m.kind.value;
+      return e.kind.case === "head"
+        ? ["head", Number(e.kind.value.sequence)]
+        : [e.kind.case ?? "none", Number(e.sequence)];
+    };
+
+    async function open(storedChat: () => bigint, blocked: string[] = []) {
+      const hub = new RoomHub(
+        ROOM,
+        bus,
+        async () => history()[0]!,
+        (err) => {
+          throw err;
+        },
+        [],
+        async () => storedChat(),
+      );
+      await hub.ready;
+      const listener = new Listener(1, users[3], undefined, Date.now());
+      listener.blocked = new Set(blocked);
+      hub.add(listener);
+      const abort = new AbortController();
+      const messages = listener.messages(abort.signal) as AsyncGenerator<JoinResponse>;
+      const take = async (n: number) => {
+        const got: JoinResponse[] = [];
+        for (let i = 0; i < n; i++) got.push((await messages.next()).value as JoinResponse);
+        return got.map(said);
+      };
+      return {
+        hub,
+        take,
+        close: async () => {
+          abort.abort();
+          await hub.close();
+        },
+      };
+    }
+
+    it("a new listener gets the room's chat head after the state; events go out in sequence order whatever order they came in", async () => {
+      const room = await open(() => 3n);
+      expect(await room.take(2)).toEqual([["state"], ["head", 3]]);
+      await chatEvent(5);
+      await chatEvent(4);
+      await chatEvent(6);
+      expect(await room.take(3)).toEqual([
+        ["created", 4],
+        ["created", 5],
+        ["created", 6],
+      ]);
+      // 7 is lost: 8 goes out after a moment anyway (the client sees the hole and reloads).
+      await chatEvent(8);
+      expect(await room.take(1)).toEqual([["created", 8]]);
+      expect(room.hub.chatSequence).toBe(8n);
+      await room.close();
+    });
+
+    it("a listener who blocked the sender gets the change's sequence alone", async () => {
+      const room = await open(() => 0n, [users[1]!]);
+      expect(await room.take(2)).toEqual([["state"], ["head", 0]]);
+      await chatEvent(1, users[1]);
+      await chatEvent(2, users[2]);
+      expect(await room.take(2)).toEqual([
+        ["none", 1],
+        ["created", 2],
+      ]);
+      await room.close();
+    });
+
+    it("when the stored chat stays ahead of what arrived for a check, every listener is told where it is", async () => {
+      const room = await open(() => 2n);
+      expect(await room.take(2)).toEqual([["state"], ["head", 2]]);
+      // Ahead at one check: maybe on their way. They arrive: nothing to say.
+      room.hub.checkChat(4n);
+      await chatEvent(3);
+      await chatEvent(4);
+      expect(await room.take(2)).toEqual([
+        ["created", 3],
+        ["created", 4],
+      ]);
+      room.hub.checkChat(4n);
+      // Ahead at two checks running (5 and 6 lost, as while NATS was down): the head goes out.
+      room.hub.checkChat(6n);
+      room.hub.checkChat(6n);
+      expect(await room.take(1)).toEqual([["head", 6]]);
+      expect(room.hub.chatSequence).toBe(6n);
+      // Told once: caught up, the next checks say nothing; the next event follows on.
+      room.hub.checkChat(6n);
+      await chatEvent(7);
+      expect(await room.take(1)).toEqual([["created", 7]]);
+      await room.close();
+    });
   });
 });

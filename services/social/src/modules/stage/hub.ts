@@ -1,7 +1,11 @@
 // One room's listeners on this instance: the stage as of the last patch (its JSON form and version), the open join
 // streams, and the subscriptions that feed them (patches, room chat, kicks, resets). Patches can arrive out of order
 // from different instances: a patch is forwarded only as the next version; a later one waits in a buffer, and when
-// the gap does not close soon the hub re-reads the stage and sends every listener the full state again.
+// the gap does not close soon the hub re-reads the stage and sends every listener the full state again. Room chat
+// events carry the room's chat sequence (issue 28): the hub forwards them in that order the same way (a later one
+// waits a moment for the one before), tells each new listener where the room's chat is (a ChatHead after the
+// state), and when the store's chat is further on than what arrived for longer than one check (events lost on the
+// way, e.g. while NATS was down) tells every listener, whose clients then load the history again.
 import {
   create,
   fromBinary,
@@ -41,7 +45,7 @@ function chatSender(event: ChatEvent): string {
   return k.case === "created" || k.case === "edited" || k.case === "reactionsChanged" ? k.value.userUuid : "";
 }
 
-/** How long a gap in the patch versions may last before the hub re-reads the stage. */
+/** How long a gap in the patch versions (or the chat sequence) may last before the hub re-reads the stage (or goes on). */
 const GAP_WAIT_MS = 300;
 
 /**
@@ -148,6 +152,12 @@ export class RoomHub {
   private readonly buffered = new Map<bigint, Operation[]>();
   private gapTimer: NodeJS.Timeout | null = null;
   private subscriptions: Subscription[] = [];
+  /** The room's chat sequence forwarded so far, in order (-1: not known yet). */
+  chatSequence = -1n;
+  private readonly chatBuffered = new Map<bigint, ChatEvent>();
+  private chatGapTimer: NodeJS.Timeout | null = null;
+  /** The store's chat sequence at the last check, when the hub was behind it (see `checkChat`). */
+  private chatBehind: bigint | undefined;
   readonly ready: Promise<void>;
 
   constructor(
@@ -158,6 +168,8 @@ export class RoomHub {
     private readonly onError: (err: unknown) => void,
     /** More subjects of the room this hub listens to (kicks, resets), with their handlers. */
     private readonly extra: [string, (data: Uint8Array) => void][] = [],
+    /** Reads the room's stored chat sequence (the chat's truth) when the hub starts. */
+    private readonly loadChatSequence: () => Promise<bigint> = async () => -1n,
   ) {
     this.ready = this.start();
   }
@@ -169,17 +181,23 @@ export class RoomHub {
         const patch = fromBinary(StagePatchSchema, msg.data);
         this.onPatch(patch.version, JSON.parse(patch.operations) as Operation[]);
       }),
-      await this.bus.subscribe(chatRoomSubject(this.roomUuid), (msg) => {
-        const event = fromBinary(ChatEventSchema, msg.data);
-        const sender = chatSender(event);
-        const chat = outgoing({ case: "chat", value: event });
-        for (const l of this.listeners) if (!sender || !l.blocked.has(sender)) l.send(chat);
-      }),
+      await this.bus.subscribe(chatRoomSubject(this.roomUuid), (msg) =>
+        this.onChat(fromBinary(ChatEventSchema, msg.data)),
+      ),
       ...(await Promise.all(
         this.extra.map(([subject, handler]) => this.bus.subscribe(subject, (msg) => handler(msg.data))),
       )),
     );
-    this.setStage(await this.load());
+    // As the patches: subscribed first, then the stored sequence, so nothing between the two is missed.
+    const [stage, chatSequence] = await Promise.all([
+      this.load(),
+      this.loadChatSequence().catch((err: unknown) => {
+        this.onError(err);
+        return -1n;
+      }),
+    ]);
+    if (chatSequence > this.chatSequence) this.chatSequence = chatSequence;
+    this.setStage(stage);
   }
 
   /** The stage as the listeners of this hub have it. */
@@ -191,6 +209,8 @@ export class RoomHub {
   add(listener: Listener): void {
     this.listeners.add(listener);
     listener.send(outgoing({ case: "state", value: this.stage() }));
+    // A client that rejoins learns whether it missed chat while it was away.
+    if (this.chatSequence >= 0n) listener.send(this.chatHead(this.chatSequence));
   }
 
   remove(listener: Listener): void {
@@ -291,8 +311,95 @@ export class RoomHub {
     }
   }
 
+  private chatHead(sequence: bigint): Outgoing {
+    return outgoing({
+      case: "chat",
+      value: create(ChatEventSchema, { kind: { case: "head", value: { roomUuid: this.roomUuid, sequence } } }),
+    });
+  }
+
+  /** A room chat event from the bus: forwarded in sequence order (a later one waits a moment for the one before). */
+  private onChat(event: ChatEvent): void {
+    const sequence = event.sequence;
+    if (sequence === 0n || this.chatSequence < 0n || sequence <= this.chatSequence) {
+      // Not sequenced, or nothing known to order it against, or late (the client knows what to do with it).
+      if (sequence > this.chatSequence && this.chatSequence < 0n) this.chatSequence = sequence;
+      this.forwardChat(event);
+      return;
+    }
+    this.chatBuffered.set(sequence, event);
+    this.drainChat();
+  }
+
+  private drainChat(): void {
+    for (;;) {
+      const next = this.chatBuffered.get(this.chatSequence + 1n);
+      if (!next) break;
+      this.chatBuffered.delete(this.chatSequence + 1n);
+      this.chatSequence += 1n;
+      this.forwardChat(next);
+    }
+    if (this.chatBuffered.size > 0 && !this.chatGapTimer) {
+      this.chatGapTimer = setTimeout(() => {
+        this.chatGapTimer = null;
+        this.flushChat();
+      }, GAP_WAIT_MS);
+    }
+  }
+
+  /** Forwards what waits, in order, past any hole (the clients see the hole and load the history). */
+  private flushChat(): void {
+    for (const sequence of [...this.chatBuffered.keys()].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0))) {
+      const event = this.chatBuffered.get(sequence)!;
+      this.chatBuffered.delete(sequence);
+      if (sequence > this.chatSequence) this.chatSequence = sequence;
+      this.forwardChat(event);
+    }
+  }
+
+  /**
+   * Sends a chat event to the room's listeners; one who blocked its sender gets its sequence alone (a change they
+   * do not see), so their sequence has no hole.
+   */
+  private forwardChat(event: ChatEvent): void {
+    const sender = chatSender(event);
+    const chat = outgoing({ case: "chat", value: event });
+    let hidden: Outgoing | undefined;
+    for (const l of this.listeners) {
+      if (!sender || !l.blocked.has(sender)) l.send(chat);
+      else if (event.sequence > 0n) {
+        l.send((hidden ??= outgoing({ case: "chat", value: create(ChatEventSchema, { sequence: event.sequence }) })));
+      }
+    }
+  }
+
+  /**
+   * The store's chat sequence of the room now (read every SOCIAL_CHAT_CHECK_MS). Behind it at one check may be events
+   * on their way; still behind what the store had at the check before, they were lost: every listener is told where
+   * the room's chat is (its client loads the history again).
+   */
+  checkChat(stored: bigint): void {
+    if (stored <= this.chatSequence) {
+      this.chatBehind = undefined;
+      return;
+    }
+    // Nothing known yet (the store could not be read when the hub started): say where the chat is at once.
+    if (this.chatSequence >= 0n && (this.chatBehind === undefined || this.chatSequence >= this.chatBehind)) {
+      this.chatBehind = stored;
+      return;
+    }
+    this.chatBehind = undefined;
+    if (this.chatGapTimer) clearTimeout(this.chatGapTimer);
+    this.chatGapTimer = null;
+    this.flushChat();
+    if (stored > this.chatSequence) this.chatSequence = stored;
+    const head = this.chatHead(this.chatSequence);
+    for (const l of this.listeners) l.send(head);
+  }
+
   async close(): Promise<void> {
     if (this.gapTimer) clearTimeout(this.gapTimer);
+    if (this.chatGapTimer) clearTimeout(this.chatGapTimer);
     for (const l of this.listeners) l.end();
     await Promise.all(this.subscriptions.map((s) => s.unsubscribe()));
     this.subscriptions = [];

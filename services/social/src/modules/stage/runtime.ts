@@ -59,7 +59,7 @@ import {
   type StageAction,
   type StageEffect,
 } from "./domain.ts";
-import { blockedBy } from "../chat/chat-store.ts";
+import { blockedBy, roomSequence, roomSequences } from "../chat/chat-store.ts";
 import { LastGood, OutageLog, roomServiceUnavailable, STALE_MAX_MS, unreachable } from "../last-good.ts";
 import { Listener, outgoing, RoomHub } from "./hub.ts";
 import { PRESENCE_HEARTBEAT_MS, PresenceStore, type RoomPresence } from "./presence.ts";
@@ -145,6 +145,10 @@ export class StageRuntime {
   private readonly presenceTimers = new Map<string, NodeJS.Timeout>();
   private readonly subscriptions: Subscription[] = [];
   private heartbeat: NodeJS.Timeout | null = null;
+  private chatCheck: NodeJS.Timeout | null = null;
+  private chatChecking = false;
+  /** The database's outages while checking the rooms' chat, logged at most once a minute. */
+  private chatCheckLog?: OutageLog;
   private nextListenerId = 1;
   private closed = false;
 
@@ -185,7 +189,23 @@ export class StageRuntime {
       for (const room of runtime.hubs.keys()) runtime.presenceChanged(room);
     }, PRESENCE_HEARTBEAT_MS);
     runtime.heartbeat.unref();
+    runtime.chatCheck = setInterval(() => void runtime.checkChat(), deps.config.SOCIAL_CHAT_CHECK_MS);
+    runtime.chatCheck.unref();
     return runtime;
+  }
+
+  /** Hands every room hub here the store's chat sequence of its room (hub.ts checkChat), in one query. */
+  private async checkChat(): Promise<void> {
+    if (this.chatChecking || this.hubs.size === 0) return;
+    this.chatChecking = true;
+    try {
+      const stored = await roomSequences(this.deps.orm.em.fork(), [...this.hubs.keys()]);
+      for (const [room, { hub }] of this.hubs) hub.checkChat(stored.get(room) ?? 0n);
+    } catch (err) {
+      (this.chatCheckLog ??= new OutageLog(this.logger)).warn({ err }, "could not read the rooms' chat sequences");
+    } finally {
+      this.chatChecking = false;
+    }
   }
 
   get logger(): Logger {
@@ -533,6 +553,7 @@ export class StageRuntime {
             (data) => hub.broadcast(outgoing({ case: "activity", value: fromBinary(RoomActivitySchema, data) })),
           ],
         ],
+        () => roomSequence(this.deps.orm.em.fork(), roomUuid),
       );
       held = { hub, refs: 0 };
       this.hubs.set(roomUuid, held);
@@ -731,6 +752,7 @@ export class StageRuntime {
   async close(): Promise<void> {
     this.closed = true;
     if (this.heartbeat) clearInterval(this.heartbeat);
+    if (this.chatCheck) clearInterval(this.chatCheck);
     for (const t of this.presenceTimers.values()) clearTimeout(t);
     await Promise.all([...this.drivers.values()].map((d) => d.stop(true)));
     await Promise.all([...this.hubs.values()].map((h) => h.hub.close()));
