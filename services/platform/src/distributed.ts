@@ -99,6 +99,11 @@ export interface Distributed {
    * way is not started twice: that start is the answer.
    */
   restart(name: string, replica?: number): Promise<DistributedProcess>;
+  /**
+   * Stops a process (SIGTERM, killed after the drain timeout; at once when it already exited) and keeps it stopped —
+   * no automatic restart — until restart(): a workload scaled to zero, for an outage longer than a restart takes.
+   */
+  stop(name: string, replica?: number): Promise<void>;
 }
 
 // Children must never outlive this process, whatever ends it: close() drains them, this is the last resort
@@ -301,6 +306,13 @@ export async function startDistributed(opts: DistributedOptions = {}): Promise<D
     return startAgain(slot);
   };
 
+  const stop = async (name: string, replica = 0) => {
+    const slot = supervised.get(`${name}#${replica}`);
+    if (!slot) throw new Error(`no process ${name}#${replica} was started`);
+    await slot.starting?.catch(() => undefined);
+    await stopSlot(slot);
+  };
+
   const startProcess = (
     workload: ProcessEnv,
     replica: number,
@@ -470,7 +482,7 @@ export async function startDistributed(opts: DistributedOptions = {}): Promise<D
       );
     }
     logger.info({ url: gateway.url, processes: processes.length }, "distributed platform ready");
-    return { url: gateway.url, processes, close, restart };
+    return { url: gateway.url, processes, close, restart, stop };
   } catch (err) {
     await close();
     throw err;

@@ -430,7 +430,12 @@ describe("issue 28: the room's chat sequence", () => {
     await chat(alice).sendRoomMessage({ room: room.uuid, message: { uuid: again.uuid, message: again.message } });
     const mine = sent.find((s) => s.message!.userUuid === alice.uuid)!.message!;
     await chat(bob).toggleReaction({ uuid: mine.uuid, emoji: "🔥" });
-    await chat(alice).editMessage({ uuid: sent.at(-2)!.message!.uuid, message: "burst edited" });
+    // Only the sender's latest message can be edited: the one stored last, whatever order the sends arrived in.
+    const latest = sent
+      .map((s) => s.message!)
+      .filter((m) => m.userUuid === alice.uuid)
+      .reduce((a, b) => (b.id > a.id ? b : a));
+    await chat(alice).editMessage({ uuid: latest.uuid, message: "burst edited" });
     await chat(alice).deleteMessage({ uuid: mine.uuid });
     // A direct message is no room's change: no number.
     const dms = await listen(chatUserSubject(bob.uuid));
