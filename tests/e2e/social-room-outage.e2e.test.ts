@@ -56,14 +56,8 @@ async function startRelay(target: URL): Promise<{ port: number; stop(): Promise<
   };
 }
 
-beforeAll(async () => {
-  if (distributed) return;
-  h = await createServiceHarness(roomServiceDefinition, {
-    alongside: [userServiceDefinition, playlistServiceDefinition],
-    env: { SERVICE_TOKEN_PRIVATE_KEY: key },
-  });
-  db = await createTestDatabase(inject("databaseUrl"));
-  relay = await startRelay(new URL(h.url));
+/** The social service as a process of its own, its room service behind the relay. */
+async function startSocial(): Promise<{ handle: ChildHandle; url: string }> {
   const handle = spawnNodeProcess({
     name: "social-room-outage",
     entry: "services/social/src/main.ts",
@@ -82,7 +76,7 @@ beforeAll(async () => {
       LOG_LEVEL: "warn",
       SERVICE_TOKEN_PRIVATE_KEY: key,
       USER_SERVICE_URL: h.url,
-      ROOM_SERVICE_URL: `http://127.0.0.1:${relay.port}`,
+      ROOM_SERVICE_URL: `http://127.0.0.1:${relay!.port}`,
       PLAYLIST_SERVICE_URL: h.url,
       SOCIAL_ROOM_CACHE_MS: "100",
     },
@@ -90,7 +84,18 @@ beforeAll(async () => {
   handle.child.stdout?.on("data", (d: Buffer) => (logs += d.toString()));
   handle.child.stderr?.on("data", (d: Buffer) => (logs += d.toString()));
   const ready = await waitUntilReady(handle, 120_000, { metrics: true });
-  social = { handle, url: ready.url };
+  return { handle, url: ready.url };
+}
+
+beforeAll(async () => {
+  if (distributed) return;
+  h = await createServiceHarness(roomServiceDefinition, {
+    alongside: [userServiceDefinition, playlistServiceDefinition],
+    env: { SERVICE_TOKEN_PRIVATE_KEY: key },
+  });
+  db = await createTestDatabase(inject("databaseUrl"));
+  relay = await startRelay(new URL(h.url));
+  social = await startSocial();
 }, 300_000);
 
 afterAll(async () => {
@@ -202,5 +207,19 @@ describe.skipIf(distributed)("the room service cannot be reached", () => {
     expect(e.code).toBe(Code.Unavailable);
     // One log line for the outage so far, not one per call.
     expect(logs.match(/room service unreachable: public rooms go on from their last known settings/g)).toHaveLength(1);
+
+    // A social process started during the outage (a replica replaced, a new one) never had the room: it goes on from
+    // what the stage holds of it, shared by every instance; the private room stays refused.
+    await social!.handle.stop(5_000);
+    social = await startSocial();
+    const fresh = clientOf(StageService, listener.token);
+    expect((await fresh.getStage({ room: open.uuid })).stage?.room?.uuid).toBe(open.uuid);
+    const late = await clientOf(ChatService, listener.token).sendRoomMessage({
+      room: open.uuid,
+      message: text("from a new instance"),
+    });
+    expect(late.message?.message).toBe("from a new instance");
+    expect(await joinOnce(fresh, open.uuid)).toBe(open.uuid);
+    expect((await refusal(fresh.getStage({ room: hidden.uuid }))).code).toBe(Code.Unavailable);
   });
 });

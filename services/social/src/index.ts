@@ -37,6 +37,10 @@ export const socialServiceDefinition: ServiceDefinition = {
     // A private room's chat is read and written only by those admitted to its stage; banned and kicked users never.
     const chat = await startChat(deps, {
       roomCacheMs: stageConfig.SOCIAL_ROOM_CACHE_MS,
+      fromStage: async (roomUuid) => {
+        const room = await stage.roomFromStage(roomUuid);
+        return room && room.settings.type !== "PRIVATE" ? { uuid: room.uuid, slug: room.settings.slug } : undefined;
+      },
       admit: async (roomUuid, caller, signal) => {
         const room = await stage.resolveRoom(roomUuid, signal);
         if (room.settings.type === "PRIVATE" || caller.user) await stage.admit(room, caller, { signal });

@@ -4,7 +4,7 @@ import type { ServiceDeps } from "@tt/kit";
 import { loadChatConfig, loadChatLimits } from "../../config.ts";
 import { startChatConsumers } from "./consumers.ts";
 import { createChatPublisher } from "./publish.ts";
-import { createChatRelations } from "./relations.ts";
+import { createChatRelations, type StageRoomLookup } from "./relations.ts";
 import { chatRoutes, type RoomAdmission } from "./routes.ts";
 
 export { chatEntities } from "./entities.ts";
@@ -20,6 +20,8 @@ export interface ChatOptions {
   admit?: RoomAdmission;
   /** How long a room from the room service is used before it is asked again (SOCIAL_ROOM_CACHE_MS). */
   roomCacheMs?: number;
+  /** A public room as the stage holds it, while the room service cannot be reached (relations.ts). */
+  fromStage?: StageRoomLookup;
 }
 
 /**
@@ -32,7 +34,7 @@ export async function startChat(
 ) {
   const { SOCIAL_WEB_ORIGINS: webOrigins } = loadChatConfig(deps.env);
   const logger = deps.logger.child({ area: "chat" });
-  const relations = createChatRelations(deps.clients, logger, opts.roomCacheMs);
+  const relations = createChatRelations(deps.clients, logger, opts.roomCacheMs, opts.fromStage);
   const publisher = createChatPublisher(deps.bus, logger);
   const durable =
     opts.durable ??

@@ -78,10 +78,17 @@ function isNotFound(err: unknown): boolean {
   return err instanceof ConnectError && err.code === Code.NotFound;
 }
 
+/**
+ * A public room as the live stage holds it (shared by every instance), for a room this instance never had from the
+ * room service: while that service cannot be reached, a new instance goes on from it.
+ */
+export type StageRoomLookup = (roomUuid: string) => Promise<ChatRoom | undefined>;
+
 export function createChatRelations(
   clients: ServiceDeps["clients"],
   logger?: Logger,
   roomTtlMs = ROOM_TTL_MS,
+  fromStage?: StageRoomLookup,
 ): ChatRelations {
   const rooms: Client<typeof RoomService> = clients.get(RoomService);
   const roles: Client<typeof RoomUserRoleService> = clients.get(RoomUserRoleService);
@@ -130,7 +137,7 @@ export function createChatRelations(
           throw new ConnectError("room not found", Code.NotFound);
         }
         if (!unreachable(err, signal)) throw err;
-        const last = lastRooms.get(key);
+        const last = lastRooms.get(key) ?? (await fromStage?.(key));
         if (!last) throw roomServiceUnavailable(err);
         outage.warn({ err, room: last.uuid }, "room service unreachable: chat goes on with the rooms last known");
         return last;

@@ -237,7 +237,11 @@ export class StageRuntime {
       ({ room } = await this.deps.rooms.getServiceRoom({ id: ref }, { signal }));
     } catch (err) {
       if (!unreachable(err, signal)) throw err;
-      const stale = cached && Date.now() - cached.at < STALE_MAX_MS ? cached.room : undefined;
+      // What this instance last had, else what the stage itself holds of a room (shared by every instance: a
+      // replica that started during the outage knows the room from there).
+      const stale =
+        (cached && Date.now() - cached.at < STALE_MAX_MS ? cached.room : undefined) ??
+        (opts.fresh ? undefined : await this.roomFromStage(key));
       if (stale && stale.settings.type !== "PRIVATE" && !opts.fresh) {
         this.outage.warn(
           { err, room: stale.uuid },
@@ -254,6 +258,15 @@ export class StageRuntime {
     this.roomCache.set(key, { room: resolved, at });
     this.roomCache.set(room.uuid, { room: resolved, at });
     return resolved;
+  }
+
+  /** The room's settings as its stage holds them (kept current by the room's events), by uuid; undefined when unknown. */
+  async roomFromStage(roomUuid: string): Promise<ResolvedRoom | undefined> {
+    if (!/^[0-9a-f-]{36}$/.test(roomUuid)) return undefined;
+    const room = (await this.store.read(roomUuid).catch(() => null))?.stage.room;
+    if (!room?.uuid) return undefined;
+    const { $typeName: _, $unknown: __, ...settings } = room;
+    return { uuid: room.uuid, settings };
   }
 
   /** The room as last known here, if it is public (a stale answer may be served for it). */
