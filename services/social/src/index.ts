@@ -8,7 +8,6 @@ import { entities } from "./entities.ts";
 import { migrationsList } from "./migrations/index.ts";
 import { startChat } from "./modules/chat/index.ts";
 import { consumePlayedSongs } from "./modules/presence/played-time.ts";
-import { ChatService } from "@tt/proto/tt/social/v1/chat_service_pb";
 import { StageRuntime } from "./modules/stage/runtime.ts";
 import { registerSocialRoutes, SOCIAL_SERVICES } from "./routes/index.ts";
 
@@ -48,8 +47,7 @@ export const socialServiceDefinition: ServiceDefinition = {
     });
     return {
       routes: (router) => {
-        registerSocialRoutes(router, svc);
-        router.service(ChatService, chat.routes);
+        registerSocialRoutes(router, svc, chat.context);
       },
       close: async () => {
         await chat.close();

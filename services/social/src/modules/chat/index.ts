@@ -1,15 +1,15 @@
-// The chat area of the social service (issue 14): ChatService routes, its consumers, its tables.
+// The chat area of the social service (issue 14): what ChatService's routes (routes/chat.ts) work with, its consumers,
+// its tables.
 import { createHash } from "node:crypto";
 import type { ServiceDeps } from "@tt/kit";
 import { loadChatConfig, loadChatLimits } from "../../config.ts";
 import { startChatConsumers } from "./consumers.ts";
 import { createChatPublisher } from "./publish.ts";
 import { createChatRelations, type StageRoomLookup } from "./relations.ts";
-import { chatRoutes, type RoomAdmission } from "./routes.ts";
+import type { ChatRouteContext, RoomAdmission } from "../../routes/chat.ts";
 
 export { chatEntities } from "./entities.ts";
 export { chatMigrations } from "./migrations.ts";
-export { chatRoutes } from "./routes.ts";
 
 export interface ChatOptions {
   /** Durable consumer prefix; default one per deployment (a hash of the database name). */
@@ -43,16 +43,14 @@ export async function startChat(
       .digest("hex")
       .slice(0, 12)}`;
   const consumers = await startChatConsumers({ bus: deps.bus, orm: deps.orm, logger, relations, publisher, durable });
-  return {
-    routes: chatRoutes({
-      relations,
-      publisher,
-      logger,
-      editWindowMs: opts.editWindowMs,
-      admit: opts.admit,
-      webOrigins,
-      limits: loadChatLimits(deps.env),
-    }),
-    close: () => consumers.unsubscribe(),
+  const context: ChatRouteContext = {
+    relations,
+    publisher,
+    logger,
+    editWindowMs: opts.editWindowMs,
+    admit: opts.admit,
+    webOrigins,
+    limits: loadChatLimits(deps.env),
   };
+  return { context, close: () => consumers.unsubscribe() };
 }

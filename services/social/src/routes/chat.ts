@@ -12,7 +12,7 @@ import {
   type Identity,
   type ThrottleCheck,
 } from "@tt/kit";
-import { loadChatLimits, type ChatLimits } from "../../config.ts";
+import { loadChatLimits, type ChatLimits } from "../config.ts";
 import {
   type ChatMessage,
   ChatMusicInfoSchema,
@@ -41,11 +41,11 @@ import {
   toChatMessage,
   toggleReaction,
   updateText,
-} from "./chat-store.ts";
-import type { ChatContent } from "./entities.ts";
-import { crateLinkIn, musicLinksIn } from "./links.ts";
-import type { ChatPublisher } from "./publish.ts";
-import type { ChatRelations, RoomStanding } from "./relations.ts";
+} from "../modules/chat/chat-store.ts";
+import type { ChatContent } from "../modules/chat/entities.ts";
+import { crateLinkIn, musicLinksIn } from "../modules/chat/links.ts";
+import type { ChatPublisher } from "../modules/chat/publish.ts";
+import type { ChatRelations, RoomStanding } from "../modules/chat/relations.ts";
 
 /** 002 §9: history cap and edit window. */
 export const HISTORY_CAP = 300;

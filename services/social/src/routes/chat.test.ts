@@ -34,8 +34,9 @@ import { AuthService } from "@tt/proto/tt/user/v1/auth_service_pb";
 import { playlistServiceDefinition } from "@tt/playlist-service";
 import { roomServiceDefinition } from "@tt/room-service";
 import { userServiceDefinition } from "@tt/user-service";
-import { chatRoomSubject, chatUserSubject } from "../../subjects.ts";
-import { chatEntities, chatMigrations, startChat } from "./index.ts";
+import { chatRoomSubject, chatUserSubject } from "../subjects.ts";
+import { chatEntities, chatMigrations, startChat } from "../modules/chat/index.ts";
+import { chatRoutes } from "./chat.ts";
 
 /** The chat alone as a service (the social service's other areas are not needed here). */
 const chatDefinition: ServiceDefinition = {
@@ -46,7 +47,7 @@ const chatDefinition: ServiceDefinition = {
   migrations: [...chatMigrations, processedEventsMigration("social"), throttleMigration("social")],
   async create(deps) {
     const chat = await startChat(deps);
-    return { routes: (router) => router.service(ChatService, chat.routes), close: chat.close };
+    return { routes: (router) => router.service(ChatService, chatRoutes(chat.context)), close: chat.close };
   },
 };
 

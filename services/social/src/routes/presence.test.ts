@@ -18,7 +18,7 @@ import { AuthService } from "@tt/proto/tt/user/v1/auth_service_pb";
 import { roomServiceDefinition } from "@tt/room-service";
 import { userServiceDefinition } from "@tt/user-service";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { socialServiceDefinition } from "../../index.ts";
+import { socialServiceDefinition } from "../index.ts";
 
 let h: ServiceHarness;
 

@@ -7,8 +7,8 @@ import { timestampDate, timestampFromDate } from "@bufbuild/protobuf/wkt";
 import { callEm, checkLimit, checkUuid } from "@tt/kit";
 import type { PresenceService } from "@tt/proto/tt/social/v1/presence_service_pb";
 import type { Stage } from "@tt/proto/tt/social/v1/stage_pb";
-import type { SocialContext } from "../../context.ts";
-import { endedSecondsOf, totalEndedSeconds } from "./played-time.ts";
+import type { SocialContext } from "../context.ts";
+import { endedSecondsOf, totalEndedSeconds } from "../modules/presence/played-time.ts";
 
 const LISTENERS_PAGE = 100;
 const LISTENERS_MAX = 500;
