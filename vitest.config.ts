@@ -1,6 +1,6 @@
 import { availableParallelism } from "node:os";
 import { defineConfig } from "vitest/config";
-import { serviceNames } from "./services/platform/src/catalogue.ts";
+import { serviceNames } from "@tt/platform/catalogue";
 
 // Backend suites run against real PostgreSQL and NATS (tests/setup/global-setup.ts finds or starts them);
 // frontend component suites run in jsdom.

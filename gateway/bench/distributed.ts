@@ -11,7 +11,7 @@
 import { availableParallelism, loadavg } from "node:os";
 import { DEFAULT_SERVER_LIMITS } from "@tt/kit";
 import { createTestDatabase } from "@tt/kit/testing";
-import { startDistributed } from "../../services/platform/src/distributed.ts";
+import { startDistributed } from "@tt/platform/distributed";
 import { load, type Case, type Result } from "./load.ts";
 
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 32);

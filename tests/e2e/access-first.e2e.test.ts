@@ -6,7 +6,7 @@
 import http from "node:http";
 import { buildRouteTable } from "@tt/gateway";
 import { accessRuleOf } from "@tt/kit";
-import { serviceCatalog } from "../../gateway/src/catalog.ts";
+import { serviceCatalog } from "@tt/gateway/catalog";
 import { beforeAll, describe, expect, it } from "vitest";
 import { MODES, sharedPlatform, type TestPlatform } from "./support/platform.ts";
 

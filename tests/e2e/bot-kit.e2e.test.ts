@@ -11,7 +11,7 @@ import { AGGREGATE_ID_HEADER, createNatsBus, EVENT_ID_HEADER, type Bus } from "@
 import { signIn, signUpBot, type RejoinReason, type RoomSession } from "@tt/bot";
 import { StageSchema } from "@tt/proto/tt/social/v1/stage_pb";
 import { UploadedSongPublishedSchema } from "@tt/proto/tt/upload/v1/events_pb";
-import { startHelloDj } from "../../services/bot/src/examples/hello-dj.ts";
+import { startHelloDj } from "@tt/bot/examples/hello-dj";
 import { sharedPlatform, type TestPlatform } from "./support/platform.ts";
 import { eventually } from "@tt/kit/testing";
 

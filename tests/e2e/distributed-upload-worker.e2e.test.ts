@@ -22,11 +22,11 @@ import {
   uniqueDeploymentName,
 } from "@tt/kit/testing";
 import { deploymentNames } from "@tt/kit";
-import { startDistributed, type Distributed } from "../../services/platform/src/distributed.ts";
-import { alive } from "../../services/platform/src/orphans.ts";
-import { defaultFfmpegPath } from "../../services/upload/src/packaging/ffmpeg.ts";
-import { jobDurable } from "../../services/upload/src/packaging/jobs.ts";
-import { makeAudio } from "../../services/upload/src/testing/fixtures.ts";
+import { startDistributed, type Distributed } from "@tt/platform/distributed";
+import { alive } from "@tt/platform/orphans";
+import { defaultFfmpegPath } from "@tt/upload-service/packaging/ffmpeg";
+import { jobDurable } from "@tt/upload-service/packaging/jobs";
+import { makeAudio } from "@tt/upload-service/testing";
 
 const ADMIN = { email: "admin@example.test", password: "admin-password-1" };
 const SHARDS = 4; // UPLOAD_PACKAGING_SHARDS' default, which the chart keeps

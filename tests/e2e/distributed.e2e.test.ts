@@ -22,12 +22,12 @@ import {
   TEST_DATABASE_POOL_MAX,
   uniqueDeploymentName,
 } from "@tt/kit/testing";
-import { localiseEnv, localiseEnvs, renderWorkloads } from "../../deploy/scripts/render-env.ts";
-import { serviceNames, serviceWorkers } from "../../services/platform/src/catalogue.ts";
-import { startDistributed } from "../../services/platform/src/distributed.ts";
-import { spawnNodeProcess, waitUntilReady } from "../../services/platform/src/distributed-process.ts";
-import { alive } from "../../services/platform/src/orphans.ts";
-import type { Distributed } from "../../services/platform/src/distributed.ts";
+import { localiseEnv, localiseEnvs, renderWorkloads } from "@tt/platform/render-env";
+import { serviceNames, serviceWorkers } from "@tt/platform/catalogue";
+import { startDistributed } from "@tt/platform/distributed";
+import { spawnNodeProcess, waitUntilReady } from "@tt/platform/processes";
+import { alive } from "@tt/platform/orphans";
+import type { Distributed } from "@tt/platform/distributed";
 import { createLogger, NODE_TYPESCRIPT_FLAGS } from "@tt/kit";
 import { eventually } from "@tt/kit/testing";
 

@@ -8,7 +8,7 @@ import http from "node:http";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { describe, expect, it, onTestFinished } from "vitest";
-import { serviceCatalog } from "../../gateway/src/catalog.ts";
+import { serviceCatalog } from "@tt/gateway/catalog";
 
 /** Every catalog service at one URL (the gateway needs a URL for each). */
 function serviceUrls(url: string): Record<string, string> {

@@ -7,7 +7,7 @@
 import { randomUUID } from "node:crypto";
 import { eventually, type FakeAnswer, type FakeServer, type RecordedRequest, startFakeServer } from "@tt/kit/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { fakeProvidersEnv } from "../../services/user/src/providers/testing/fake-providers-env.ts";
+import { fakeProvidersEnv } from "@tt/user-service/testing/fake-providers-env";
 import { startTestPlatform, type Answer, type TestPlatform } from "./support/platform.ts";
 
 let platform: TestPlatform;

@@ -5,7 +5,7 @@
 // access layer's 401.
 import { getOption } from "@bufbuild/protobuf";
 import { access, TokenType, type Access } from "@tt/proto/tt/options/v1/access_pb";
-import { serviceCatalog } from "../../gateway/src/catalog.ts";
+import { serviceCatalog } from "@tt/gateway/catalog";
 import { beforeAll, describe, expect, it } from "vitest";
 import { sharedPlatform, type TestPlatform } from "./support/platform.ts";
 

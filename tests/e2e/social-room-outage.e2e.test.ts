@@ -20,7 +20,7 @@ import { AuthService } from "@tt/proto/tt/user/v1/auth_service_pb";
 import { roomServiceDefinition } from "@tt/room-service";
 import { userServiceDefinition } from "@tt/user-service";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { spawnNodeProcess, waitUntilReady, type ChildHandle } from "../../services/platform/src/distributed-process.ts";
+import { spawnNodeProcess, waitUntilReady, type ChildHandle } from "@tt/platform/processes";
 
 const distributed = process.env.TT_E2E_MODE === "distributed";
 const repo = path.resolve(import.meta.dirname, "../..");

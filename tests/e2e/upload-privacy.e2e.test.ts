@@ -10,7 +10,7 @@ import { StageSchema, type Stage } from "@tt/proto/tt/social/v1/stage_pb";
 import { StageService } from "@tt/proto/tt/social/v1/stage_service_pb";
 import { applyPatch } from "rfc6902";
 import { beforeAll, describe, expect, it } from "vitest";
-import { makeAudio } from "../../services/upload/src/testing/fixtures.ts";
+import { makeAudio } from "@tt/upload-service/testing";
 import { sharedPlatform, u, type TestPlatform } from "./support/platform.ts";
 
 let platform: TestPlatform;

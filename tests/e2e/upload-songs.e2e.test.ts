@@ -3,7 +3,7 @@
 // (FFmpeg) and played as a player would: master → variant → key (with the listener's token) → a segment.
 import { createDecipheriv, randomUUID } from "node:crypto";
 import { beforeAll, describe, expect, it } from "vitest";
-import { makeAudio } from "../../services/upload/src/testing/fixtures.ts";
+import { makeAudio } from "@tt/upload-service/testing";
 import { sharedPlatform, u, type TestPlatform } from "./support/platform.ts";
 import { eventually } from "@tt/kit/testing";
 

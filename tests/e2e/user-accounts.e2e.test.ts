@@ -8,7 +8,7 @@ import {
   startFakeSmtp,
   type FakeDiscord,
   type FakeSmtp,
-} from "../../services/user/src/modules/accounts/testing/fakes.ts";
+} from "@tt/user-service/testing/accounts";
 import { startTestPlatform, u, type Answer, type CallOptions, type TestPlatform } from "./support/platform.ts";
 
 let platform: TestPlatform;

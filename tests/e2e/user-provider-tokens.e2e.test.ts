@@ -8,8 +8,8 @@ import {
   type FakeAnswer,
   type FakeServer,
   type RecordedRequest,
-} from "../../services/user/src/providers/testing/fake-http-server.ts";
-import { fakeProvidersEnv } from "../../services/user/src/providers/testing/fake-providers-env.ts";
+} from "@tt/user-service/testing/fake-http-server";
+import { fakeProvidersEnv } from "@tt/user-service/testing/fake-providers-env";
 import { startTestPlatform, u, type Answer, type TestPlatform } from "./support/platform.ts";
 
 let platform: TestPlatform;

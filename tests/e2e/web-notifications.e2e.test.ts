@@ -17,7 +17,7 @@
 import { createDecipheriv, createECDH, createHmac, randomBytes, randomUUID } from "node:crypto";
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startFakePush, type FakePush } from "../../services/room/src/testing/fake-push.ts";
+import { startFakePush, type FakePush } from "@tt/room-service/testing/fake-push";
 import { checkAccessibility } from "./support/axe.ts";
 import { webAccount, webSetup, type WebAccount, type WebSetup } from "./support/web.ts";
 import path from "node:path";

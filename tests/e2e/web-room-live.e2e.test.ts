@@ -8,7 +8,7 @@
 import { randomUUID } from "node:crypto";
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { makeAudio } from "../../services/upload/src/testing/fixtures.ts";
+import { makeAudio } from "@tt/upload-service/testing";
 import { screenshots, webSetup, type WebSetup } from "./support/web.ts";
 import { eventually } from "@tt/kit/testing";
 

@@ -36,8 +36,8 @@ import { UserCreatedSchema } from "@tt/proto/tt/user/v1/events_pb";
 import { ProfileService } from "@tt/proto/tt/user/v1/profile_service_pb";
 import { userServiceDefinition } from "@tt/user-service";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { exampleServiceDefinition, Note } from "../../services/kit/src/test-support/example-service.ts";
-import { spawnNodeProcess, waitUntilReady, type ChildHandle } from "../../services/platform/src/distributed-process.ts";
+import { exampleServiceDefinition, Note } from "@tt/kit/test-support/example-service";
+import { spawnNodeProcess, waitUntilReady, type ChildHandle } from "@tt/platform/processes";
 
 const logger = createLogger({ service: "service-calls-test", level: "silent" });
 const ADMIN = { ADMIN_EMAIL: "root@example.org", ADMIN_PASSWORD: "service calls admin password" };

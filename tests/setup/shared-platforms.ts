@@ -86,7 +86,7 @@ export async function startBroker(opts: { databaseUrl: string; natsUrl: string }
     let running: { url: string; close(): Promise<void> };
     try {
       if (kind === "distributed") {
-        const { startDistributed } = await import("../../services/platform/src/distributed.ts");
+        const { startDistributed } = await import("@tt/platform/distributed");
         // The children's output would interleave with the reporter's; their failures surface through startDistributed.
         running = await startDistributed({
           databaseUrl: db.url,

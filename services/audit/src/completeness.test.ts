@@ -3,7 +3,7 @@
 // route table to an RPC of the service, with its path variables where the specification has them.
 import { describe, expect, it } from "vitest";
 import { expectEveryOperationRouted, expectEveryRpcImplemented, expectSpecificationRows } from "@tt/kit/testing";
-import { buildRouteTable } from "../../../gateway/src/routes.ts";
+import { buildRouteTable } from "@tt/gateway/routes";
 import { AUDIT_SERVICES, auditServiceDefinition } from "./index.ts";
 
 /** The /api/audit-service rows of operations.tsv (method and path), as the specification lists them. */

@@ -4,7 +4,7 @@
 import { generateKeyPairSync } from "node:crypto";
 import { fileURLToPath } from "node:url";
 import { createTestDatabase } from "@tt/kit/testing";
-import { spawnNodeProcess, waitUntilReady } from "../../platform/src/distributed-process.ts";
+import { spawnNodeProcess, waitUntilReady } from "@tt/platform/processes";
 import { childNodeOptions, tokenSigner } from "./topology.ts";
 
 const repoRoot = fileURLToPath(new URL("../../../", import.meta.url));

@@ -7,9 +7,9 @@ import { fileURLToPath } from "node:url";
 import { createBackendTransport, backendSession, createLogger, createServer, freePort } from "@tt/kit";
 import { createTestDatabase, type TestDatabase } from "@tt/kit/testing";
 import { createGateway } from "@tt/gateway";
-import { serviceCatalog } from "../../../gateway/src/catalog.ts";
+import { serviceCatalog } from "@tt/gateway/catalog";
 import { importPKCS8, SignJWT } from "jose";
-import { spawnNodeProcess, waitUntilReady, type ChildHandle } from "../../platform/src/distributed-process.ts";
+import { spawnNodeProcess, waitUntilReady, type ChildHandle } from "@tt/platform/processes";
 
 const repoRoot = fileURLToPath(new URL("../../../", import.meta.url));
 

@@ -4,7 +4,7 @@
 import { existsSync, readdirSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { serviceCatalog } from "../../../gateway/src/catalog.ts";
+import { serviceCatalog } from "@tt/gateway/catalog";
 import { loadServiceDefinitions, nonServicePackages, serviceCatalogue, serviceNames } from "./catalogue.ts";
 
 const root = path.resolve(import.meta.dirname, "../../..");

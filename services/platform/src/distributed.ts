@@ -1,6 +1,6 @@
 // `npm run start:distributed`: the platform as a cluster runs it, on one machine. Each backend Deployment
 // of the Helm chart becomes a separate `node <entry>` process with the environment the chart
-// gives it (deploy/scripts/render-env.ts), on loopback ports; the gateway reaches the services over HTTP/2
+// gives it (render-env.ts), on loopback ports; the gateway reaches the services over HTTP/2
 // and every event goes through a real NATS. The end-to-end suite runs against this as well as all-in-one.
 // Every service replica's port is reserved before any process starts (local-ports.ts: a free loopback port outside the
 // system's ephemeral range, held by this process until its replica is spawned), so every process is given every
@@ -19,7 +19,7 @@ import { createLogger, installProcessGuards } from "@tt/kit";
 import { loadResidentDjConfig } from "@tt/resident-dj";
 import { loadContentSecurityOptions } from "@tt/web-server";
 import type { Logger } from "pino";
-import { localiseEnv, renderWorkloads, repoRoot, type ProcessEnv } from "../../../deploy/scripts/render-env.ts";
+import { localiseEnv, renderWorkloads, repoRoot, type ProcessEnv } from "./render-env.ts";
 import { serviceNames, serviceWorkers } from "./catalogue.ts";
 import { loadAllInOneConfig } from "./config.ts";
 import { openDatabase } from "./embedded-postgres.ts";

@@ -4,7 +4,7 @@
 // variables as the gateway matches them (GET /crate/special/queue is GetQueue, not GetCrate).
 import { describe, expect, it } from "vitest";
 import { expectEveryOperationRouted, expectEveryRpcImplemented, expectSpecificationRows } from "@tt/kit/testing";
-import { buildRouteTable } from "../../../gateway/src/routes.ts";
+import { buildRouteTable } from "@tt/gateway/routes";
 import { PLAYLIST_SERVICES, playlistServiceDefinition } from "./index.ts";
 
 /** The /api/playlist-service rows of operations.tsv (method and path), as the specification lists them. */

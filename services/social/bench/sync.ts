@@ -48,7 +48,7 @@ import { createConnectTransport } from "@connectrpc/connect-node";
 import { StageService } from "@tt/proto/tt/social/v1/stage_service_pb";
 import { loadAverage as load, percentile as pct, restCall, type Json } from "@tt/kit/bench";
 import { chromium, type Browser, type Page } from "playwright-core";
-import { makeAudio } from "../../upload/src/testing/fixtures.ts";
+import { makeAudio } from "@tt/upload-service/testing";
 
 const DATABASE_URL = process.env.BENCH_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
 const NATS_URL = process.env.BENCH_NATS_URL ?? "nats://127.0.0.1:4222";

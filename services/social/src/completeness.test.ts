@@ -2,7 +2,7 @@
 // REST rule of its protos is routed by the gateway's own route table under /api/social-service.
 import { describe, expect, it } from "vitest";
 import { expectEveryOperationRouted, expectEveryRpcImplemented, SAMPLE_UUID } from "@tt/kit/testing";
-import { buildRouteTable } from "../../../gateway/src/routes.ts";
+import { buildRouteTable } from "@tt/gateway/routes";
 import { playlistServiceDefinition } from "@tt/playlist-service";
 import { roomServiceDefinition } from "@tt/room-service";
 import { userServiceDefinition } from "@tt/user-service";

@@ -22,7 +22,7 @@ import {
   uniqueDeploymentName,
 } from "@tt/kit/testing";
 import { startAllInOne, type AllInOneOptions } from "@tt/platform";
-import { startDistributed } from "../../../services/platform/src/distributed.ts";
+import { startDistributed } from "@tt/platform/distributed";
 import { SHARED_ADMIN, type SharedPlatformInfo, type SharedPlatformKind } from "../../setup/shared-platforms.ts";
 
 export type Mode = "all-in-one" | "distributed";

@@ -16,7 +16,7 @@ export interface K8sObject {
   [key: string]: unknown;
 }
 
-export const repoRoot = path.resolve(import.meta.dirname, "../..");
+export const repoRoot = path.resolve(import.meta.dirname, "../../..");
 export const chartDir = path.join(repoRoot, "deploy/helm/turntable");
 export const helmBin = path.join(repoRoot, ".tools/bin/helm");
 export const RELEASE = "tt";
