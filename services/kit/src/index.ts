@@ -45,6 +45,17 @@ export { createMetricsInterceptor, rpcMetrics } from "./interceptors/metrics.ts"
 export { createLoggingInterceptor } from "./interceptors/logging.ts";
 export { initOrm, initServiceOrm, migrateUp } from "./db/orm.ts";
 export { findOrInsert, insertIfMissing } from "./db/insert-if-missing.ts";
+export {
+  advisoryXactLock,
+  advisoryXactLocks,
+  autoCommitSql,
+  jsonb,
+  pingDatabase,
+  sql,
+  tryAdvisoryXactLock,
+  typedSql,
+} from "./db/tables.ts";
+export type { Kysely, Tables } from "./db/tables.ts";
 export { captureRoutes, methodKey } from "./route-capture.ts";
 export { createInProcessTransport, IN_PROCESS_PROTOCOL } from "./in-process-transport.ts";
 export { startServiceHost } from "./host.ts";
@@ -133,6 +144,7 @@ export {
   InvalidDeploymentNameError,
   InvalidSubjectError,
   KvConflictError,
+  markProcessed,
   OCCURRED_AT_HEADER,
   OUTBOX_MIGRATION_NAME,
   OutboxMessage,
@@ -237,10 +249,11 @@ export {
   THROTTLE_MIGRATION_NAME,
   throttleKey,
   throttleMigration,
+  throttleSql,
   throttleTable,
   ThrottleWindow,
   ThrottleWindowSchema,
   TOO_MANY_REQUESTS,
   tooMany,
 } from "./throttle/index.ts";
-export type { ThrottleCheck, ThrottleRule } from "./throttle/index.ts";
+export type { ThrottleCheck, ThrottleRule, ThrottleTables } from "./throttle/index.ts";

@@ -1,0 +1,84 @@
+// Typed SQL (issue 27): a statement the ORM's find/flush cannot say is written with Kysely on MikroORM's own
+// Kysely instance (`em.getKysely()` through `typedSql(em)`, the same pool and, inside `em.transactional`, the same transaction), its
+// tables and columns typed from the service's entity definitions (`Tables<typeof entities>`), so renaming a
+// property or a table makes every query that names the old one fail the type check. No MikroORM plugin runs
+// (names are the database's: the entity naming strategy's table and column names, `crate_song.song_id`; its
+// name mapping and value conversion cost more per statement than the statement's compilation: docs/decisions.md
+// "Issue 27: typed queries"). Tables are named without their schema: every service's connections search their
+// own schema first (initOrm's search_path), as the migrations' SQL already relies on.
+import type { EntityManager, InferKyselyDB } from "@mikro-orm/postgresql";
+import { sql, type ColumnType, type Kysely, type RawBuilder } from "kysely";
+
+export { sql };
+export type { Kysely };
+
+/**
+ * What PostgreSQL answers for a column: MikroORM's pg type parsers keep timestamps as text. Typed as text or a
+ * Date, so a read goes through `new Date(…)` and a comparison may take a Date.
+ */
+type Answered<T> = T extends Date ? string | Date : T;
+/** What a statement may write: a timestamp as a Date or as text. */
+type Written<T> = T extends Date ? Date | string : T;
+type Column<C> =
+  C extends ColumnType<infer S, infer I, infer U>
+    ? ColumnType<Answered<S>, Written<I>, Written<U>>
+    : ColumnType<Answered<C>, Written<C>, Written<C>>;
+type Typed<DB> = { [T in keyof DB]: { [C in keyof DB[T]]: Column<DB[T][C]> } };
+
+/**
+ * The tables of a list of entity definitions (defineEntity schemas) as Kysely sees them: the entity naming
+ * strategy's table and column names (a many-to-one `song` is the column `song_id`), timestamps answered as text
+ * (read them with `new Date(…)`).
+ * A `bigint` column (`p.bigint("number")`) is typed as a number but answered as text by pg: read it with Number().
+ */
+export type Tables<E extends readonly { name: string }[]> = Typed<InferKyselyDB<E[number]>>;
+
+/** Kysely on `em`'s connection: inside `em.transactional(...)` its statements run in that transaction. */
+export function typedSql<DB>(em: EntityManager): Kysely<DB> {
+  return em.getKysely() as unknown as Kysely<DB>;
+}
+
+/**
+ * Kysely on the pool, outside any transaction of `em`: each statement commits by itself (a throttle's hit,
+ * counted even when the call's own writes roll back).
+ */
+export function autoCommitSql<DB>(em: EntityManager): Kysely<DB> {
+  return em.getConnection().getClient<DB>();
+}
+
+/**
+ * A value for a json/jsonb column: pg sends a JavaScript array as a PostgreSQL array literal, which a json column
+ * refuses, so the JSON text goes with a cast.
+ */
+export function jsonb<T>(value: T): RawBuilder<T> {
+  return sql<T>`${JSON.stringify(value)}::jsonb`;
+}
+
+/**
+ * Takes a transaction-scoped advisory lock named by `key` (pg_advisory_xact_lock(hashtext(key))) in `em`'s
+ * transaction: released at its commit or rollback.
+ */
+export async function advisoryXactLock(em: EntityManager, key: string): Promise<void> {
+  await sql`select pg_advisory_xact_lock(hashtext(${key}))`.execute(em.getKysely());
+}
+
+/** advisoryXactLock for several keys in one statement, taken in sorted order (two callers never wait in a cycle). */
+export async function advisoryXactLocks(em: EntityManager, keys: readonly string[]): Promise<void> {
+  if (keys.length === 0) return;
+  await sql`select pg_advisory_xact_lock(hashtext(k)) from unnest(${[...keys]}::text[]) as k order by k`.execute(
+    em.getKysely(),
+  );
+}
+
+/** Like advisoryXactLock, without waiting: true when this transaction now holds the lock. */
+export async function tryAdvisoryXactLock(em: EntityManager, key: string): Promise<boolean> {
+  const { rows } = await sql<{
+    locked: boolean;
+  }>`select pg_try_advisory_xact_lock(hashtext(${key})) as locked`.execute(em.getKysely());
+  return rows[0]?.locked === true;
+}
+
+/** Rejects unless the database answers a trivial statement (on the pool, outside any transaction). */
+export async function pingDatabase(em: EntityManager): Promise<void> {
+  await sql`select 1`.execute(em.getConnection().getClient());
+}
