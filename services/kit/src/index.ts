@@ -48,6 +48,7 @@ export { findOrInsert, insertIfMissing } from "./db/insert-if-missing.ts";
 export {
   advisoryXactLock,
   advisoryXactLocks,
+  sqlArray,
   autoCommitSql,
   jsonb,
   pingDatabase,
@@ -55,7 +56,7 @@ export {
   tryAdvisoryXactLock,
   typedSql,
 } from "./db/tables.ts";
-export type { Kysely, Tables } from "./db/tables.ts";
+export type { ArrayElementType, ExpressionBuilder, Kysely, Selectable, Tables } from "./db/tables.ts";
 export { captureRoutes, methodKey } from "./route-capture.ts";
 export { createInProcessTransport, IN_PROCESS_PROTOCOL } from "./in-process-transport.ts";
 export { startServiceHost } from "./host.ts";

@@ -10,7 +10,7 @@ import type { EntityManager, InferKyselyDB } from "@mikro-orm/postgresql";
 import { sql, type ColumnType, type Kysely, type RawBuilder } from "kysely";
 
 export { sql };
-export type { Kysely };
+export type { ExpressionBuilder, Kysely, Selectable } from "kysely";
 
 /**
  * What PostgreSQL answers for a column: MikroORM's pg type parsers keep timestamps as text. Typed as text or a
@@ -54,6 +54,14 @@ export function jsonb<T>(value: T): RawBuilder<T> {
   return sql<T>`${JSON.stringify(value)}::jsonb`;
 }
 
+/** The PostgreSQL types an array parameter is cast to (`sqlArray(ids, "uuid")` is `$1::uuid[]`). */
+export type ArrayElementType = "uuid" | "text" | "varchar" | "int" | "bigint" | "timestamptz" | "boolean";
+
+/** An array parameter with its element type: `col = any(${sqlArray(ids, "uuid")})`, `unnest(…)`. */
+export function sqlArray<T>(values: readonly T[], type: ArrayElementType): RawBuilder<T[]> {
+  return sql<T[]>`${[...values]}::${sql.raw(type)}[]`;
+}
+
 /**
  * Takes a transaction-scoped advisory lock named by `key` (pg_advisory_xact_lock(hashtext(key))) in `em`'s
  * transaction: released at its commit or rollback.
@@ -65,7 +73,7 @@ export async function advisoryXactLock(em: EntityManager, key: string): Promise<
 /** advisoryXactLock for several keys in one statement, taken in sorted order (two callers never wait in a cycle). */
 export async function advisoryXactLocks(em: EntityManager, keys: readonly string[]): Promise<void> {
   if (keys.length === 0) return;
-  await sql`select pg_advisory_xact_lock(hashtext(k)) from unnest(${[...keys]}::text[]) as k order by k`.execute(
+  await sql`select pg_advisory_xact_lock(hashtext(k)) from unnest(${sqlArray(keys, "text")}) as k order by k`.execute(
     em.getKysely(),
   );
 }
