@@ -19,7 +19,9 @@ import type { Season } from "../modules/points/season.entity.ts";
 import type { Consumable, TokenBundle } from "../modules/shop/shop.entities.ts";
 import type { Media } from "../modules/media/media.ts";
 
-const ts = (d: Date | null | undefined): Timestamp | undefined => (d ? timestampFromDate(new Date(d)) : undefined);
+/** Entities carry Dates; SQL answers timestamps as text. */
+const ts = (d: Date | string | null | undefined): Timestamp | undefined =>
+  d ? timestampFromDate(new Date(d)) : undefined;
 
 export function avatarMessage(a: Partial<Avatar>, media: Media) {
   return create(AvatarMessage, {
