@@ -51,10 +51,12 @@ export {
   sqlArray,
   autoCommitSql,
   jsonb,
+  jsonRows,
   pingDatabase,
   sql,
   tryAdvisoryXactLock,
   typedSql,
+  unnestRows,
 } from "./db/tables.ts";
 export type { ArrayElementType, ExpressionBuilder, Kysely, Selectable, Tables } from "./db/tables.ts";
 export { captureRoutes, methodKey } from "./route-capture.ts";

@@ -7,7 +7,7 @@
 // "Issue 27: typed queries"). Tables are named without their schema: every service's connections search their
 // own schema first (initOrm's search_path), as the migrations' SQL already relies on.
 import type { EntityManager, InferKyselyDB } from "@mikro-orm/postgresql";
-import { sql, type ColumnType, type Kysely, type RawBuilder } from "kysely";
+import { sql, type AliasedRawBuilder, type ColumnType, type Kysely, type RawBuilder } from "kysely";
 
 export { sql };
 export type { ExpressionBuilder, Kysely, Selectable } from "kysely";
@@ -60,6 +60,37 @@ export type ArrayElementType = "uuid" | "text" | "varchar" | "int" | "bigint" | 
 /** An array parameter with its element type: `col = any(${sqlArray(ids, "uuid")})`, `unnest(…)`. */
 export function sqlArray<T>(values: readonly T[], type: ArrayElementType): RawBuilder<T[]> {
   return sql<T[]>`${[...values]}::${sql.raw(type)}[]`;
+}
+
+/**
+ * Many rows as one array parameter per column, a batch statement's source (`unnest($1::text[], $2::uuid[]) as
+ * u("provider", "song_id")`): one parameter a column whatever the number of rows, so PostgreSQL parses and plans
+ * the batch as one small statement (a crate add of 300 songs: docs/decisions.md "Issue 27: typed queries").
+ * Select from it (`selectFrom(unnestRows("u", {…}))`) and compare with it (`(a, b) in (select … from u)`).
+ */
+export function unnestRows<R extends Record<string, unknown>, A extends string>(
+  alias: A,
+  columns: { [K in keyof R & string]: RawBuilder<R[K][]> },
+): AliasedRawBuilder<R, A> {
+  const names = Object.keys(columns) as (keyof R & string)[];
+  return sql<R>`unnest(${sql.join(names.map((name) => columns[name]))})`.as<A>(
+    sql`${sql.id(alias)}(${sql.join(names.map((name) => sql.id(name)))})`,
+  );
+}
+
+/**
+ * Many rows as one jsonb parameter (`jsonb_to_recordset($1::jsonb) as r("id" uuid, …)`), each key of `types` a
+ * column of the rows with its PostgreSQL type: the batch insert of records with json columns of their own.
+ */
+export function jsonRows<R extends Record<string, unknown>, A extends string>(
+  alias: A,
+  rows: readonly R[],
+  types: { [K in keyof R & string]: string },
+): AliasedRawBuilder<R, A> {
+  const names = Object.keys(types) as (keyof R & string)[];
+  return sql<R>`jsonb_to_recordset(${JSON.stringify(rows)}::jsonb)`.as<A>(
+    sql`${sql.id(alias)}(${sql.join(names.map((name) => sql`${sql.id(name)} ${sql.raw(types[name])}`))})`,
+  );
 }
 
 /**
