@@ -5,7 +5,17 @@ import { randomUUID } from "node:crypto";
 import { create } from "@bufbuild/protobuf";
 import { Code, ConnectError } from "@connectrpc/connect";
 import type { EntityManager } from "@mikro-orm/postgresql";
-import { advisoryXactLock, advisoryXactLocks, isUuid, jsonb, sql, sqlArray, wireName, wireNamesOf } from "@tt/kit";
+import {
+  advisoryXactLock,
+  advisoryXactLocks,
+  isUuid,
+  jsonRows,
+  sql,
+  sqlArray,
+  unnestRows,
+  wireName,
+  wireNamesOf,
+} from "@tt/kit";
 import { MusicProviderSchema } from "@tt/proto/tt/common/v1/music_provider_pb";
 import {
   SongSchema as SongMessageSchema,
@@ -14,7 +24,7 @@ import {
   type Song as SongMessage,
   type SongInput,
 } from "@tt/proto/tt/playlist/v1/song_pb";
-import { db } from "../../db.ts";
+import { db, type PlaylistTables } from "../../db.ts";
 import { newShortId } from "../../short-id.ts";
 import { Album } from "./album.entity.ts";
 import { Artist } from "./artist.entity.ts";
@@ -382,6 +392,36 @@ interface Normalised {
   duration: number;
 }
 
+/** A new catalogue song's columns with their PostgreSQL types: the batch insert's rows (one jsonb parameter). */
+const NEW_SONG = {
+  id: "uuid",
+  short_id: "text",
+  isrc: "text",
+  track_name: "text",
+  artist_name: "text",
+  track_key: "text",
+  artist_key: "text",
+  duration: "float8",
+  explicit: "boolean",
+  genre: "text",
+  album_name: "text",
+  release_year: "int",
+  album_id: "uuid",
+  artist_id: "uuid",
+  music_providers: "jsonb",
+  thumbnails: "jsonb",
+  links: "jsonb",
+  previews: "jsonb",
+  stream_urls: "jsonb",
+  status: "text",
+  playback_token: "text",
+  public: "boolean",
+  demo: "boolean",
+  available: "boolean",
+  created_at: "timestamptz",
+  updated_at: "timestamptz",
+} as const satisfies Partial<Record<keyof PlaylistTables["song"], string>>;
+
 interface CandidateRow {
   id: string;
   isrc: string | null;
@@ -424,7 +464,21 @@ export async function findOrCreateSongs(
         eb(
           eb.refTuple("provider", "provider_id"),
           "in",
-          pairs.map(([provider, id]) => eb.tuple(provider, id)),
+          eb
+            .selectFrom(
+              unnestRows("u", {
+                provider: sqlArray(
+                  pairs.map(([provider]) => provider),
+                  "text",
+                ),
+                provider_id: sqlArray(
+                  pairs.map(([, id]) => id),
+                  "text",
+                ),
+              }),
+            )
+            .select(["u.provider", "u.provider_id"])
+            .$asTuple("provider", "provider_id"),
         ),
       )
       .execute();
@@ -451,7 +505,21 @@ export async function findOrCreateSongs(
         eb(
           eb.refTuple("track_key", "artist_key"),
           "in",
-          named.map((n) => eb.tuple(n.trackName.toLowerCase(), n.artistName.toLowerCase())),
+          eb
+            .selectFrom(
+              unnestRows("u", {
+                track_key: sqlArray(
+                  named.map((n) => n.trackName.toLowerCase()),
+                  "text",
+                ),
+                artist_key: sqlArray(
+                  named.map((n) => n.artistName.toLowerCase()),
+                  "text",
+                ),
+              }),
+            )
+            .select(["u.track_key", "u.artist_key"])
+            .$asTuple("track_key", "artist_key"),
         ),
       )
       .orderBy("created_at")
@@ -517,14 +585,32 @@ export async function findOrCreateSongs(
     const artistNames = [...new Map(fresh.map((f) => [f.artistName.toLowerCase(), f.artistName])).entries()];
     await db(em)
       .insertInto("artist")
-      .values(
-        artistNames.map(([key, name]) => ({
-          id: sql<string>`gen_random_uuid()`,
-          short_id: newShortId(),
-          name,
-          name_key: key,
-          created_at: sql<Date>`now()`,
-        })),
+      .columns(["id", "short_id", "name", "name_key", "created_at"])
+      .expression((eb) =>
+        eb
+          .selectFrom(
+            unnestRows("u", {
+              short_id: sqlArray(
+                artistNames.map(() => newShortId()),
+                "text",
+              ),
+              name: sqlArray(
+                artistNames.map(([, n]) => n),
+                "text",
+              ),
+              name_key: sqlArray(
+                artistNames.map(([k]) => k),
+                "text",
+              ),
+            }),
+          )
+          .select([
+            sql<string>`gen_random_uuid()`.as("id"),
+            "u.short_id",
+            "u.name",
+            "u.name_key",
+            sql<Date>`now()`.as("created_at"),
+          ]),
       )
       .onConflict((oc) => oc.column("name_key").doNothing())
       .execute();
@@ -563,17 +649,43 @@ export async function findOrCreateSongs(
     if (albumRows.length > 0) {
       await db(em)
         .insertInto("album")
-        .values(
-          albumRows.map(([, a]) => ({
-            id: sql<string>`gen_random_uuid()`,
-            short_id: newShortId(),
-            name: a.name,
-            name_key: sql<string>`lower(${a.name})`,
-            artist_id: a.artist,
-            release_year: a.year,
-            thumbnail: a.thumb.slice(0, 2048),
-            created_at: sql<Date>`now()`,
-          })),
+        .columns(["id", "short_id", "name", "name_key", "artist_id", "release_year", "thumbnail", "created_at"])
+        .expression((eb) =>
+          eb
+            .selectFrom(
+              unnestRows("u", {
+                short_id: sqlArray(
+                  albumRows.map(() => newShortId()),
+                  "text",
+                ),
+                name: sqlArray(
+                  albumRows.map(([, a]) => a.name),
+                  "text",
+                ),
+                artist_id: sqlArray(
+                  albumRows.map(([, a]) => a.artist),
+                  "uuid",
+                ),
+                release_year: sqlArray(
+                  albumRows.map(([, a]) => a.year),
+                  "int",
+                ),
+                thumbnail: sqlArray(
+                  albumRows.map(([, a]) => a.thumb.slice(0, 2048)),
+                  "text",
+                ),
+              }),
+            )
+            .select((u) => [
+              sql<string>`gen_random_uuid()`.as("id"),
+              "u.short_id",
+              "u.name",
+              sql<string>`lower(${u.ref("u.name")})`.as("name_key"),
+              "u.artist_id",
+              "u.release_year",
+              "u.thumbnail",
+              sql<Date>`now()`.as("created_at"),
+            ]),
         )
         .onConflict((oc) => oc.columns(["artist_id", "name_key"]).doNothing())
         .execute();
@@ -584,7 +696,21 @@ export async function findOrCreateSongs(
           eb(
             eb.refTuple("artist_id", "name_key"),
             "in",
-            albumRows.map(([, a]) => eb.tuple(a.artist, a.name.toLowerCase())),
+            eb
+              .selectFrom(
+                unnestRows("u", {
+                  artist_id: sqlArray(
+                    albumRows.map(([, a]) => a.artist),
+                    "uuid",
+                  ),
+                  name_key: sqlArray(
+                    albumRows.map(([, a]) => a.name.toLowerCase()),
+                    "text",
+                  ),
+                }),
+              )
+              .select(["u.artist_id", "u.name_key"])
+              .$asTuple("artist_id", "name_key"),
           ),
         )
         .execute();
@@ -627,25 +753,18 @@ export async function findOrCreateSongs(
         stream_urls: f.data.streamUrls ?? {},
         status,
         playback_token: f.data.playbackToken ?? "",
+        public: true,
+        demo: false,
+        available: true,
         created_at: now,
         updated_at: now,
       };
     });
+    const columns = Object.keys(NEW_SONG) as (keyof typeof NEW_SONG)[];
     await db(em)
       .insertInto("song")
-      .values(
-        records.map((r) => ({
-          ...r,
-          music_providers: jsonb(r.music_providers),
-          thumbnails: jsonb(r.thumbnails),
-          links: jsonb(r.links),
-          previews: jsonb(r.previews),
-          stream_urls: jsonb(r.stream_urls),
-          public: true,
-          demo: false,
-          available: true,
-        })),
-      )
+      .columns(columns)
+      .expression((eb) => eb.selectFrom(jsonRows("r", records, NEW_SONG)).select(columns.map((c) => `r.${c}` as const)))
       .execute();
     const providerRows = fresh.flatMap((f, i) =>
       Object.entries(f.providers).map(([provider, providerId]) => ({ provider, providerId, song: freshIds[i]! })),
@@ -653,7 +772,27 @@ export async function findOrCreateSongs(
     if (providerRows.length > 0) {
       await db(em)
         .insertInto("song_provider_id")
-        .values(providerRows.map((r) => ({ provider: r.provider, provider_id: r.providerId, song_id: r.song })))
+        .columns(["provider", "provider_id", "song_id"])
+        .expression((eb) =>
+          eb
+            .selectFrom(
+              unnestRows("u", {
+                provider: sqlArray(
+                  providerRows.map((r) => r.provider),
+                  "text",
+                ),
+                provider_id: sqlArray(
+                  providerRows.map((r) => r.providerId),
+                  "text",
+                ),
+                song_id: sqlArray(
+                  providerRows.map((r) => r.song),
+                  "uuid",
+                ),
+              }),
+            )
+            .selectAll(),
+        )
         .onConflict((oc) => oc.doNothing())
         .execute();
     }

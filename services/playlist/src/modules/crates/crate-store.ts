@@ -6,7 +6,16 @@ import { create } from "@bufbuild/protobuf";
 import { Code, ConnectError } from "@connectrpc/connect";
 import { LockMode } from "@mikro-orm/core";
 import type { EntityManager } from "@mikro-orm/postgresql";
-import { advisoryXactLock, jsonb, publishEvent, sql, sqlArray, wireName, type ExpressionBuilder } from "@tt/kit";
+import {
+  advisoryXactLock,
+  jsonb,
+  publishEvent,
+  sql,
+  sqlArray,
+  unnestRows,
+  wireName,
+  type ExpressionBuilder,
+} from "@tt/kit";
 import {
   CrateImportStatus,
   CrateImportStatusSchema,
@@ -415,14 +424,25 @@ export async function addSongs(
   }
   const rows = await db(em)
     .insertInto("crate_song")
-    .values(
-      fresh.map((song, i) => ({
-        id: sql<string>`gen_random_uuid()`,
-        crate_id: crate.id,
-        song_id: song.id,
-        rank: ranks[i]!,
-        created_at: sql<Date>`now()`,
-      })),
+    .columns(["id", "crate_id", "song_id", "rank", "created_at"])
+    .expression((eb) =>
+      eb
+        .selectFrom(
+          unnestRows("u", {
+            song_id: sqlArray(
+              fresh.map((s) => s.id),
+              "uuid",
+            ),
+            rank: sqlArray(ranks, "bigint"),
+          }),
+        )
+        .select([
+          sql<string>`gen_random_uuid()`.as("id"),
+          sql<string>`${crate.id}::uuid`.as("crate_id"),
+          "u.song_id",
+          "u.rank",
+          sql<Date>`now()`.as("created_at"),
+        ]),
     )
     .returning(["id", "song_id"])
     .execute();
