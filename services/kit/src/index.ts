@@ -253,7 +253,6 @@ export {
   throttleKey,
   throttleMigration,
   throttleSql,
-  throttleTable,
   ThrottleWindow,
   ThrottleWindowSchema,
   TOO_MANY_REQUESTS,

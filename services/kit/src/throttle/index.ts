@@ -9,7 +9,6 @@ export {
   subjectAndAddress,
   throttleKey,
   throttleSql,
-  throttleTable,
   TOO_MANY_REQUESTS,
   tooMany,
 } from "./throttle.ts";

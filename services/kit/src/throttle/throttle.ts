@@ -8,7 +8,6 @@
 import { createHash } from "node:crypto";
 import { Code, ConnectError, type HandlerContext } from "@connectrpc/connect";
 import type { EntityManager } from "@mikro-orm/postgresql";
-import { checkSchemaName } from "../db/schema-name.ts";
 import { autoCommitSql, sql, type Tables } from "../db/tables.ts";
 import type { ThrottleWindowSchema } from "./throttle-window.entity.ts";
 
@@ -35,13 +34,6 @@ export const REMEMBERED_ACTION_SUFFIX = "-known";
 
 // throttle_window.key is varchar(400); subjects come from callers (a login address of any length).
 const MAX_PLAIN_KEY = 300;
-
-/** The quoted throttle table of the service whose EntityManager this is (its configured schema). */
-export function throttleTable(em: EntityManager): string {
-  const schema = String(em.config.get("schema") ?? "public");
-  checkSchemaName(schema);
-  return `"${schema}"."throttle_window"`;
-}
 
 /** The throttle table of the service whose EntityManager this is (its own schema, the connection's search path). */
 export type ThrottleTables = Tables<[typeof ThrottleWindowSchema]>;
