@@ -82,7 +82,7 @@ export function unnestRows<R extends Record<string, unknown>, A extends string>(
  * Many rows as one jsonb parameter (`jsonb_to_recordset($1::jsonb) as r("id" uuid, …)`), each key of `types` a
  * column of the rows with its PostgreSQL type: the batch insert of records with json columns of their own.
  */
-export function jsonRows<R extends Record<string, unknown>, A extends string>(
+export function jsonRows<R extends object, A extends string>(
   alias: A,
   rows: readonly R[],
   types: { [K in keyof R & string]: string },
