@@ -47,6 +47,20 @@ export { createMetricsInterceptor, rpcMetrics } from "./interceptors/metrics.ts"
 export { createLoggingInterceptor } from "./interceptors/logging.ts";
 export { initOrm, initServiceOrm, migrateUp } from "./db/orm.ts";
 export { findOrInsert, insertIfMissing } from "./db/insert-if-missing.ts";
+export {
+  advisoryXactLock,
+  advisoryXactLocks,
+  sqlArray,
+  autoCommitSql,
+  jsonb,
+  jsonRows,
+  pingDatabase,
+  sql,
+  tryAdvisoryXactLock,
+  typedSql,
+  unnestRows,
+} from "./db/tables.ts";
+export type { ArrayElementType, ExpressionBuilder, Kysely, Selectable, Tables } from "./db/tables.ts";
 export { captureRoutes, methodKey } from "./route-capture.ts";
 export { createInProcessTransport, IN_PROCESS_PROTOCOL } from "./in-process-transport.ts";
 export { startServiceHost } from "./host.ts";
@@ -150,6 +164,7 @@ export {
   InvalidDeploymentNameError,
   InvalidSubjectError,
   KvConflictError,
+  markProcessed,
   OCCURRED_AT_HEADER,
   OUTBOX_MIGRATION_NAME,
   OutboxMessage,
@@ -254,10 +269,10 @@ export {
   THROTTLE_MIGRATION_NAME,
   throttleKey,
   throttleMigration,
-  throttleTable,
+  throttleSql,
   ThrottleWindow,
   ThrottleWindowSchema,
   TOO_MANY_REQUESTS,
   tooMany,
 } from "./throttle/index.ts";
-export type { ThrottleCheck, ThrottleRule } from "./throttle/index.ts";
+export type { ThrottleCheck, ThrottleRule, ThrottleTables } from "./throttle/index.ts";

@@ -3,15 +3,16 @@
 // signing keys. A configured value always wins and is never stored.
 import { randomBytes } from "node:crypto";
 import type { EntityManager } from "@mikro-orm/postgresql";
+import { advisoryXactLock } from "@tt/kit";
 import { SocialSecret } from "./modules/notifications/social-secret.entity.ts";
 import { generateVapidKeys } from "./providers/web-push.ts";
 import type { SocialConfig } from "./social-config.ts";
 
-const LOCK = "select pg_advisory_xact_lock(hashtext('tt.room.social-secrets'))";
+const LOCK = "tt.room.social-secrets";
 
 async function stored(em: EntityManager, name: string, make: () => string): Promise<string> {
   return em.fork().transactional(async (tx) => {
-    await tx.execute(LOCK);
+    await advisoryXactLock(tx, LOCK);
     const row = await tx.findOne(SocialSecret, { name });
     if (row) return row.value;
     const value = make();

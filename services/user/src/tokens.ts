@@ -3,13 +3,13 @@
 import { createPrivateKey, createPublicKey, generateKeyPairSync, type KeyObject } from "node:crypto";
 import type { EntityManager } from "@mikro-orm/postgresql";
 import { calculateJwkThumbprint, SignJWT, type JSONWebKeySet, type JWK } from "jose";
-import { ConfigError, TOKEN_ALG, type AccessTokenClaims, type TokenType } from "@tt/kit";
+import { advisoryXactLock, ConfigError, TOKEN_ALG, type AccessTokenClaims, type TokenType } from "@tt/kit";
 import type { UserConfig } from "./config.ts";
 import { createTokenCipher, type TokenCipher } from "./modules/provider-tokens/token-cipher.ts";
 import { SigningKey } from "./modules/signing-keys/signing-key.entity.ts";
 
 /** Serializes key creation across instances that start at the same moment against one database. */
-const SIGNING_KEY_LOCK = "select pg_advisory_xact_lock(hashtext('tt.user.signing-key'))";
+const SIGNING_KEY_LOCK = "tt.user.signing-key";
 
 /**
  * Private keys at rest. With SIGNING_KEY_ENCRYPTION_KEY a stored key is sealed with AES-256-GCM (the provider
@@ -106,7 +106,7 @@ async function sealStored(tem: EntityManager, cipher: TokenCipher): Promise<void
  */
 async function storedKey(em: EntityManager, cipher: TokenCipher | undefined): Promise<LoadedKey> {
   return em.fork().transactional(async (tem) => {
-    await tem.execute(SIGNING_KEY_LOCK);
+    await advisoryXactLock(tem, SIGNING_KEY_LOCK);
     if (cipher) await sealStored(tem, cipher);
     const existing = await tem.findOne(SigningKey, { retiredAt: null }, { orderBy: { createdAt: "desc" } });
     if (existing) return loadKey(createPrivateKey(openStored(existing, cipher)));
@@ -126,7 +126,7 @@ async function storedKey(em: EntityManager, cipher: TokenCipher | undefined): Pr
 /** Seals the stored keys (earlier generated ones) when JWT_PRIVATE_KEY signs and none is created here. */
 async function sealStoredOnly(em: EntityManager, cipher: TokenCipher): Promise<void> {
   await em.fork().transactional(async (tem) => {
-    await tem.execute(SIGNING_KEY_LOCK);
+    await advisoryXactLock(tem, SIGNING_KEY_LOCK);
     await sealStored(tem, cipher);
   });
 }

@@ -1,3 +1,4 @@
+import { timestampDate } from "@bufbuild/protobuf/wkt";
 import { Code } from "@connectrpc/connect";
 import { createServiceHarness, eventually, type ServiceHarness } from "@tt/kit/testing";
 import { AnalyticsService } from "@tt/proto/tt/audit/v1/analytics_service_pb";
@@ -105,6 +106,11 @@ describe("analytics intake", () => {
     const byTopic = Object.fromEntries(counts.data.map((c) => [c.topic, Number(c.count)]));
     expect(byTopic["shop-action"]).toBe(2);
     expect(byTopic["queue-action"]).toBe(1);
+    const shopOnly = await analytics(admin).countAnalyticsEvents({ from, interval: "day", topic: "shop-action" });
+    expect(new Set(shopOnly.data.map((c) => c.topic))).toEqual(new Set(["shop-action"]));
+    expect(shopOnly.data.reduce((n, c) => n + Number(c.count), 0)).toBe(2);
+    // Buckets start at a UTC day's start.
+    for (const c of shopOnly.data) expect(timestampDate(c.bucket!).toISOString()).toMatch(/T00:00:00\.000Z$/);
     expect(await refusal(analytics(admin).listAnalyticsEvents({ from: "yesterday" }))).toEqual({
       code: Code.InvalidArgument,
       message: "from must be an ISO 8601 date",

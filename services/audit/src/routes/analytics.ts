@@ -2,9 +2,10 @@
 // and time window, and counts by topic over time (the admin console's chart).
 import { randomUUID } from "node:crypto";
 import { Code, ConnectError, type ServiceImpl } from "@connectrpc/connect";
-import { callEm, checkLimit, kIdentity, UNAUTHORIZED } from "@tt/kit";
+import { callEm, checkLimit, kIdentity, sql, UNAUTHORIZED } from "@tt/kit";
 import type { AnalyticsService } from "@tt/proto/tt/audit/v1/analytics_service_pb";
 import type { AuditContext } from "../context.ts";
+import { autoCommitDb } from "../db.ts";
 import { AnalyticsEvent } from "../modules/analytics/analytics-event.entity.ts";
 import { recordProblem } from "../modules/analytics/ingest.ts";
 import { parseDate, ts } from "./messages.ts";
@@ -81,16 +82,18 @@ export function analyticsRoutes(svc: AuditContext): ServiceImpl<typeof Analytics
       if ((to.getTime() - from.getTime()) / bucketMs > MAX_BUCKETS) {
         throw new ConnectError(`from..to must span at most ${MAX_BUCKETS} ${interval}s`, Code.InvalidArgument);
       }
-      const schema = svc.orm.config.get("schema") ?? "public";
-      const rows = await callEm(ctx)
-        .getConnection()
-        .execute<{ bucket: Date; topic: string; count: string }[]>(
-          `select date_trunc('${interval}', "created_at", 'UTC') as bucket, "topic", count(*) as count ` +
-            `from "${schema}"."analytics_event" where "created_at" >= ? and "created_at" < ?` +
-            (req.topic ? ` and "topic" = ?` : "") +
-            ` group by 1, 2 order by 1, 2`,
-          req.topic ? [from, to, req.topic] : [from, to],
-        );
+      const counts = autoCommitDb(callEm(ctx))
+        .selectFrom("analytics_event")
+        .select((eb) => [
+          sql<string>`date_trunc(${interval}, ${eb.ref("created_at")}, 'UTC')`.as("bucket"),
+          "topic",
+          eb.fn.countAll<string>().as("count"),
+        ])
+        .where("created_at", ">=", from)
+        .where("created_at", "<", to)
+        .groupBy(sql.raw("1, 2"))
+        .orderBy(sql.raw("1, 2"));
+      const rows = await (req.topic ? counts.where("topic", "=", req.topic) : counts).execute();
       return {
         data: rows.map((r) => ({ bucket: ts(r.bucket), topic: r.topic, count: BigInt(r.count) })),
       };

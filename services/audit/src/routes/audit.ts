@@ -1,6 +1,6 @@
 // Info-admin (status, event names, last event) and the error-reporting test.
 import { Code, ConnectError, type ServiceImpl } from "@connectrpc/connect";
-import { callEm, callIdentity } from "@tt/kit";
+import { callEm, callIdentity, pingDatabase } from "@tt/kit";
 import type { AuditService } from "@tt/proto/tt/audit/v1/audit_service_pb";
 import type { AuditContext } from "../context.ts";
 import { ModerationAction } from "../modules/moderation/moderation-action.entity.ts";
@@ -12,13 +12,10 @@ export const NO_EVENT_YET = "no event recorded yet";
 export function auditRoutes(svc: AuditContext): ServiceImpl<typeof AuditService> {
   return {
     async getStatus(_req, ctx) {
-      const database = await callEm(ctx)
-        .getConnection()
-        .execute("select 1")
-        .then(
-          () => true,
-          () => false,
-        );
+      const database = await pingDatabase(callEm(ctx)).then(
+        () => true,
+        () => false,
+      );
       const bus = await svc.bus.healthy().catch(() => false);
       return {
         status: database && bus ? "ok" : "degraded",

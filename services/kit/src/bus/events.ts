@@ -21,6 +21,7 @@ import { defineEntity, p } from "@mikro-orm/core";
 import { Migration } from "@mikro-orm/migrations";
 import type { EntityManager, MikroORM } from "@mikro-orm/postgresql";
 import { checkSchemaName } from "../db/schema-name.ts";
+import { sql, typedSql, type Tables } from "../db/tables.ts";
 import { event as eventOption } from "@tt/proto/tt/options/v1/event_pb";
 import type { Bus, ConsumeOptions, DurableMessage, Subscription } from "./bus.ts";
 import { defaultBusLogger, type BusLogger } from "./bus-logger.ts";
@@ -164,6 +165,20 @@ export class ProcessedEvent extends ProcessedEventSchema.class {}
 ProcessedEventSchema.setClass(ProcessedEvent);
 
 /**
+ * Marks `eventId` as handled by `consumer` in the consuming service's `processed_event` table, in `em`'s
+ * transaction: true the first time, false when it was marked before. `at` defaults to the database's now().
+ */
+export async function markProcessed(em: EntityManager, consumer: string, eventId: string, at?: Date): Promise<boolean> {
+  const marked = await typedSql<Tables<[typeof ProcessedEventSchema]>>(em)
+    .insertInto("processed_event")
+    .values({ consumer, event_id: eventId, processed_at: at ?? sql<Date>`now()` })
+    .onConflict((oc) => oc.doNothing())
+    .returning("event_id")
+    .execute();
+  return marked.length > 0;
+}
+
+/**
  * Hands each event of `schema` to `handler`, decoded, once per durable consumer. Idempotent by event id: the
  * handler runs in a transaction that also records (consumer, event id) in the consumer's `processed_event`
  * table, so a redelivery (the process died after its commit, before the ack) finds the mark and is acked
@@ -180,7 +195,6 @@ export async function consumeEvents<Desc extends DescMessage>(
   const declaration = eventDeclaration(schema);
   const logger = opts.logger ?? defaultBusLogger();
   const keepProcessedMs = opts.keepProcessedMs ?? 7 * 86_400_000;
-  const table = `"${opts.orm.config.get("schema") ?? "public"}"."processed_event"`;
   let lastPrune = 0;
 
   const handle = async (m: DurableMessage) => {
@@ -199,11 +213,7 @@ export async function consumeEvents<Desc extends DescMessage>(
     const at = m.headers[OCCURRED_AT_HEADER] ? new Date(m.headers[OCCURRED_AT_HEADER]) : undefined;
     const committed: (() => void | Promise<void>)[] = [];
     await opts.orm.em.fork().transactional(async (em) => {
-      const marked = await em.execute<{ event_id: string }[]>(
-        `insert into ${table} ("consumer", "event_id", "processed_at") values (?, ?, ?) on conflict do nothing returning "event_id"`,
-        [opts.durable, eventId, new Date()],
-      );
-      if (marked.length === 0) return; // handled before: a redelivery
+      if (!(await markProcessed(em, opts.durable, eventId, new Date()))) return; // handled before: a redelivery
       await handler(event, {
         eventId,
         ...(at && !Number.isNaN(at.getTime()) ? { occurredAt: at } : {}),
@@ -224,10 +234,12 @@ export async function consumeEvents<Desc extends DescMessage>(
     }
     if (Date.now() - lastPrune > Math.min(keepProcessedMs, 3_600_000)) {
       lastPrune = Date.now();
-      // Plain SQL, like the mark: a consumer needs the table (its migration), not the entity registered.
-      await opts.orm.em
-        .fork()
-        .execute(`delete from ${table} where "processed_at" < ?`, [new Date(Date.now() - keepProcessedMs)])
+      // Typed by the entity, like the mark; it runs on the table (the consumer's migration), whether or not the
+      // consuming service lists the entity.
+      await typedSql<Tables<[typeof ProcessedEventSchema]>>(opts.orm.em.fork())
+        .deleteFrom("processed_event")
+        .where("processed_at", "<", new Date(Date.now() - keepProcessedMs))
+        .execute()
         .catch((err: unknown) => logger.warn({ err }, "pruning processed events failed"));
     }
   };

@@ -47,6 +47,7 @@ export {
   eventDeclaration,
   eventRecord,
   eventStreamOf,
+  markProcessed,
   PROCESSED_EVENTS_MIGRATION_NAME,
   ProcessedEvent,
   ProcessedEventSchema,

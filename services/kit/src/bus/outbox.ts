@@ -18,6 +18,7 @@ import { defineEntity, p } from "@mikro-orm/core";
 import { Migration } from "@mikro-orm/migrations";
 import type { EntityManager, MikroORM } from "@mikro-orm/postgresql";
 import { checkSchemaName } from "../db/schema-name.ts";
+import { tryAdvisoryXactLock } from "../db/tables.ts";
 import type { Bus } from "./bus.ts";
 import { defaultBusLogger, type BusLogger } from "./bus-logger.ts";
 import { validateSubject } from "./subject.ts";
@@ -95,11 +96,6 @@ export function outboxRecord(subject: string, data: Uint8Array, opts: EnqueueOpt
   return { id, subject, payload: data, headers };
 }
 
-/** The advisory lock key of a schema's relay (a bigint, from the schema's name). */
-function relayLockSql(schema: string): { sql: string; params: string[] } {
-  return { sql: "select pg_try_advisory_xact_lock(hashtext(?)) as locked", params: [`tt-outbox-relay:${schema}`] };
-}
-
 /**
  * Publishes up to `batchSize` unpublished rows, oldest first, and marks them, while holding the schema's relay
  * lock. Stops at the first failed publish, so events leave in order and the failed one is the first of the
@@ -108,9 +104,8 @@ function relayLockSql(schema: string): { sql: string; params: string[] } {
 export async function relayOutboxOnce(orm: MikroORM, bus: Bus, batchSize = 100, logger?: BusLogger): Promise<number> {
   const schema = orm.config.get("schema") ?? "public";
   return orm.em.fork().transactional(async (em) => {
-    const lock = relayLockSql(schema);
-    const [got] = await em.execute<{ locked: boolean }[]>(lock.sql, lock.params);
-    if (!got?.locked) return -1;
+    // The schema's relay lock (a bigint, from the schema's name).
+    if (!(await tryAdvisoryXactLock(em, `tt-outbox-relay:${schema}`))) return -1;
     const rows = await em.find(OutboxMessage, { publishedAt: null }, { orderBy: { seq: "asc" }, limit: batchSize });
     let published = 0;
     for (const row of rows) {

@@ -6,6 +6,7 @@ export {
   SPEC_OPERATIONS_TSV,
 } from "./completeness.ts";
 export { eventually } from "./eventually.ts";
+export { expectColumns } from "./expect-columns.ts";
 export { decodeBasicAuth, startFakeServer } from "./fake-http-server.ts";
 export { removeDeploymentFromNats, uniqueDeploymentName } from "./nats-deployment.ts";
 export { rawConnection } from "./raw-connection.ts";

@@ -8,7 +8,8 @@
 import { createHash } from "node:crypto";
 import { Code, ConnectError, type HandlerContext } from "@connectrpc/connect";
 import type { EntityManager } from "@mikro-orm/postgresql";
-import { checkSchemaName } from "../db/schema-name.ts";
+import { autoCommitSql, sql, type Tables } from "../db/tables.ts";
+import type { ThrottleWindowSchema } from "./throttle-window.entity.ts";
 
 export interface ThrottleRule {
   /** Names the counted action in the key, e.g. "login". */
@@ -31,20 +32,20 @@ export const TOO_MANY_REQUESTS = "too many requests, try again later";
  */
 export const REMEMBERED_ACTION_SUFFIX = "-known";
 
-interface HitRow {
-  hits: number;
-  retry_after: number;
-}
-
 // throttle_window.key is varchar(400); subjects come from callers (a login address of any length).
 const MAX_PLAIN_KEY = 300;
 
-/** The quoted throttle table of the service whose EntityManager this is (its configured schema). */
-export function throttleTable(em: EntityManager): string {
-  const schema = String(em.config.get("schema") ?? "public");
-  checkSchemaName(schema);
-  return `"${schema}"."throttle_window"`;
-}
+/** The throttle table of the service whose EntityManager this is (its own schema, the connection's search path). */
+export type ThrottleTables = Tables<[typeof ThrottleWindowSchema]>;
+
+/**
+ * Typed SQL on the throttle table, outside the call's transaction: hits are written outside the call's business
+ * writes (auto-commit), so a refused or failing call counts too.
+ */
+export const throttleSql = (em: EntityManager) => autoCommitSql<ThrottleTables>(em);
+
+/** now() - the window: the start before which a window has ended. */
+const windowEdge = (seconds: number) => sql<Date>`now() - make_interval(secs => ${seconds})`;
 
 /** The row key of a throttled action and subject; a long subject is replaced by its SHA-256 so it always fits. */
 export function throttleKey(action: string, subject: string): string {
@@ -60,15 +61,36 @@ export async function hit(
   rule: ThrottleRule,
 ): Promise<{ allowed: boolean; retryAfterSeconds: number }> {
   // The database clock, so replicas with skewed clocks agree on the window.
-  const rows = await em.getConnection().execute<HitRow[]>(
-    `insert into ${throttleTable(em)} as t ("key", "window_start", "hits") values (?, now(), 1)
-     on conflict ("key") do update set
-       "window_start" = case when t."window_start" <= now() - make_interval(secs => ?) then now() else t."window_start" end,
-       "hits" = case when t."window_start" <= now() - make_interval(secs => ?) then 1 else t."hits" + 1 end
-     returning "hits", least(?, greatest(1, ceil(extract(epoch from ("window_start" + make_interval(secs => ?) - now())))))::int as "retry_after"`,
-    [key, rule.windowSeconds, rule.windowSeconds, rule.windowSeconds, rule.windowSeconds],
-  );
-  const row = rows[0]!;
+  const seconds = rule.windowSeconds;
+  const row = await throttleSql(em)
+    .insertInto("throttle_window")
+    .values({ key, window_start: sql`now()`, hits: 1 })
+    .onConflict((oc) =>
+      oc.column("key").doUpdateSet((eb) => {
+        const ended = eb("throttle_window.window_start", "<=", windowEdge(seconds));
+        return {
+          window_start: eb
+            .case()
+            .when(ended)
+            .then(sql<Date>`now()`)
+            .else(eb.ref("throttle_window.window_start"))
+            .end(),
+          hits: eb
+            .case()
+            .when(ended)
+            .then(1)
+            .else(eb("throttle_window.hits", "+", 1))
+            .end(),
+        };
+      }),
+    )
+    .returning((eb) => [
+      "hits",
+      sql<number>`least(${seconds}, greatest(1, ceil(extract(epoch from (${eb.ref("window_start")} + make_interval(secs => ${seconds}) - now())))))::int`.as(
+        "retry_after",
+      ),
+    ])
+    .executeTakeFirstOrThrow();
   return { allowed: row.hits <= rule.limit, retryAfterSeconds: row.retry_after };
 }
 
@@ -97,12 +119,12 @@ export async function enforceThrottles(
  */
 export async function refundThrottles(em: EntityManager, checks: readonly ThrottleCheck[]): Promise<void> {
   for (const { rule, subject } of checks) {
-    await em.getConnection().execute(
-      `update ${throttleTable(em)} set "hits" = greatest(0, "hits" - 1)
-         where "key" = ? and "window_start" > now() - make_interval(secs => ?)`,
-      [throttleKey(rule.action, subject), rule.windowSeconds],
-      "run",
-    );
+    await throttleSql(em)
+      .updateTable("throttle_window")
+      .set((eb) => ({ hits: sql<number>`greatest(0, ${eb.ref("hits")} - 1)` }))
+      .where("key", "=", throttleKey(rule.action, subject))
+      .where("window_start", ">", windowEdge(rule.windowSeconds))
+      .execute();
   }
 }
 
@@ -118,19 +140,23 @@ export function tooMany(message: string, retryAfterSeconds: number): ConnectErro
 
 // Old windows are dead weight; removing them now and then keeps each table to the active keys. Windows are at
 // most a day long, so a day-old row can never count again; remembered actions are kept for their longest
-// allowed lifetime. Counted per table: in the all-in-one several services share this module.
+// allowed lifetime. Counted per schema (per table): in the all-in-one several services share this module.
 const hitsSincePrune = new Map<string, number>();
 export async function maybePrune(em: EntityManager): Promise<void> {
-  const table = throttleTable(em);
+  const table = String(em.config.get("schema") ?? "public");
   const hits = (hitsSincePrune.get(table) ?? 0) + 1;
   hitsSincePrune.set(table, hits < 500 ? hits : 0);
   if (hits < 500) return;
-  await em.getConnection().execute(
-    `delete from ${table}
-     where "window_start" < now() - (case when "key" like ? then interval '90 days' else interval '1 day' end)`,
-    [`%${REMEMBERED_ACTION_SUFFIX}:%`],
-    "run",
-  );
+  await throttleSql(em)
+    .deleteFrom("throttle_window")
+    .where((eb) =>
+      eb(
+        "window_start",
+        "<",
+        sql<Date>`now() - (case when ${eb.ref("key")} like ${`%${REMEMBERED_ACTION_SUFFIX}:%`} then interval '90 days' else interval '1 day' end)`,
+      ),
+    )
+    .execute();
 }
 
 /**

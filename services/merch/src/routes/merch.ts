@@ -1,8 +1,9 @@
 // The hello check, custom fields and the error-reporting test.
 import { Code, ConnectError, type ServiceImpl } from "@connectrpc/connect";
-import { callEm, callIdentity } from "@tt/kit";
+import { callEm, callIdentity, sql } from "@tt/kit";
 import type { MerchService } from "@tt/proto/tt/merch/v1/merch_service_pb";
 import type { MerchContext } from "../context.ts";
+import { db } from "../db.ts";
 import { CustomField } from "../modules/misc/custom-field.entity.ts";
 
 export const MERCH_SERVICE_VERSION = "1.0.0";
@@ -14,13 +15,21 @@ export function merchRoutes(svc: MerchContext): ServiceImpl<typeof MerchService>
     async setCustomField(req, ctx) {
       const em = callEm(ctx);
       const userUuid = req.userUuid.toLowerCase();
-      await em.execute(
-        `insert into "merch"."custom_field" as c ("id", "user_uuid", "key", "value", "updated_at")
-         values (gen_random_uuid(), ?, ?, ?, now())
-         on conflict ("user_uuid", "key") do update set "value" = excluded."value", "updated_at" = now()`,
-        [userUuid, req.key, req.value],
-        "run",
-      );
+      await db(em)
+        .insertInto("custom_field")
+        .values({
+          id: sql<string>`gen_random_uuid()`,
+          user_uuid: userUuid,
+          key: req.key,
+          value: req.value,
+          updated_at: sql<Date>`now()`,
+        })
+        .onConflict((oc) =>
+          oc
+            .columns(["user_uuid", "key"])
+            .doUpdateSet((eb) => ({ value: eb.ref("excluded.value"), updated_at: sql<Date>`now()` })),
+        )
+        .execute();
       return { userUuid, key: req.key, value: req.value };
     },
 

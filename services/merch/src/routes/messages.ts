@@ -20,7 +20,9 @@ import type { Consumable } from "../modules/shop/consumable.entity.ts";
 import type { TokenBundle } from "../modules/shop/token-bundle.entity.ts";
 import type { Media } from "../modules/media/media.ts";
 
-const ts = (d: Date | null | undefined): Timestamp | undefined => (d ? timestampFromDate(new Date(d)) : undefined);
+/** Entities carry Dates; SQL answers timestamps as text. */
+const ts = (d: Date | string | null | undefined): Timestamp | undefined =>
+  d ? timestampFromDate(new Date(d)) : undefined;
 
 export function avatarMessage(a: Partial<Avatar>, media: Media) {
   return create(AvatarMessage, {

@@ -5,6 +5,7 @@ import type { EntityManager } from "@mikro-orm/postgresql";
 import { adminList, callEm, callIdentity, type AdminListSpec } from "@tt/kit";
 import type { PointsService } from "@tt/proto/tt/merch/v1/points_service_pb";
 import type { MerchContext } from "../context.ts";
+import { db } from "../db.ts";
 import {
   assignAchieved,
   awardPoints,
@@ -22,7 +23,6 @@ import { Season } from "../modules/points/season.entity.ts";
 import { seasonMessage, statusMessage } from "./messages.ts";
 import { dateOf } from "./time.ts";
 
-const S = `"merch"`;
 const STATUS_NOT_FOUND = "ranking status not found";
 const SEASON_TAKEN = "a season with this name or start already exists";
 
@@ -104,14 +104,15 @@ export function pointsRoutes(svc: MerchContext): ServiceImpl<typeof PointsServic
 
   const adjacent = async (em: EntityManager, start: string, dir: "next" | "prev") => {
     const at = parseTime(start, "seasonStart");
-    const rows = await em.execute<SeasonRow[]>(
-      dir === "next"
-        ? `select * from ${S}."season" where "season_start" > ? order by "season_start" asc limit 1`
-        : `select * from ${S}."season" where "season_start" < ? order by "season_start" desc limit 1`,
-      [at],
-    );
-    if (!rows[0]) throw new ConnectError(SEASON_NOT_FOUND, Code.NotFound);
-    return rows[0];
+    const row = await db(em)
+      .selectFrom("season")
+      .selectAll()
+      .where("season_start", dir === "next" ? ">" : "<", at)
+      .orderBy("season_start", dir === "next" ? "asc" : "desc")
+      .limit(1)
+      .executeTakeFirst();
+    if (!row) throw new ConnectError(SEASON_NOT_FOUND, Code.NotFound);
+    return row;
   };
 
   const currentStatus = async (em: EntityManager, userUuid: string) => {
@@ -164,20 +165,24 @@ export function pointsRoutes(svc: MerchContext): ServiceImpl<typeof PointsServic
     async getRankingStatuses(req, ctx) {
       const em = callEm(ctx);
       const userUuid = req.userUuid.toLowerCase();
-      const rows = await em.execute<Parameters<typeof statusMessage>[0][]>(
-        `select r.* from ${S}."ranking_status" r join ${S}."season" s on s."id" = r."season_id"
-         where r."user_uuid" = ? order by s."season_start" desc limit 1000`,
-        [userUuid],
-      );
+      const rows = await db(em)
+        .selectFrom("ranking_status as r")
+        .innerJoin("season as s", "s.id", "r.season_id")
+        .selectAll("r")
+        .where("r.user_uuid", "=", userUuid)
+        .orderBy("s.season_start", "desc")
+        .limit(1000)
+        .execute();
       return { rankingStatuses: rows.map((r) => statusMessage(r)!), lifetime: await lifetimeOf(em, userUuid) };
     },
 
     async getRankingStatusSum(req, ctx) {
       const em = callEm(ctx);
-      const [row] = await em.execute<Array<{ sum: string | null }>>(
-        `select sum("balance") as "sum" from ${S}."ranking_status" where "user_uuid" = ?`,
-        [req.userUuid.toLowerCase()],
-      );
+      const row = await db(em)
+        .selectFrom("ranking_status")
+        .select((eb) => eb.fn.sum<string | null>("balance").as("sum"))
+        .where("user_uuid", "=", req.userUuid.toLowerCase())
+        .executeTakeFirst();
       return { sum: BigInt(row?.sum ?? 0) };
     },
 

@@ -5,6 +5,7 @@ import type { EntityManager, FilterQuery } from "@mikro-orm/postgresql";
 import { callEm, callIdentity } from "@tt/kit";
 import type { TokenService } from "@tt/proto/tt/merch/v1/token_service_pb";
 import type { MerchContext } from "../context.ts";
+import { db } from "../db.ts";
 import {
   ACCOUNT_NOT_FOUND,
   checkLedger,
@@ -120,16 +121,21 @@ export function tokenRoutes(svc: MerchContext): ServiceImpl<typeof TokenService>
         throw new ConnectError(ACCOUNT_NOT_FOUND, Code.NotFound);
       }
       const limit = req.limit || SHOP_PAGE_SIZE;
-      const rows = await em.execute<EntryRow[]>(
-        `select * from "merch"."token_transaction" where "account_id" = ?
-         order by "created_at" desc, "id" limit ? offset ?`,
-        [account.id, limit, req.offset],
-      );
-      const [count] = await em.execute<Array<{ n: string }>>(
-        `select count(*) as "n" from "merch"."token_transaction" where "account_id" = ?`,
-        [account.id],
-      );
-      return { transactions: rows.map(entryMessage), total: Number(count!.n) };
+      const rows: EntryRow[] = await db(em)
+        .selectFrom("token_transaction")
+        .selectAll()
+        .where("account_id", "=", account.id)
+        .orderBy("created_at", "desc")
+        .orderBy("id")
+        .limit(limit)
+        .offset(req.offset)
+        .execute();
+      const count = await db(em)
+        .selectFrom("token_transaction")
+        .select((eb) => eb.fn.countAll<string>().as("n"))
+        .where("account_id", "=", account.id)
+        .executeTakeFirstOrThrow();
+      return { transactions: rows.map(entryMessage), total: Number(count.n) };
     },
 
     async createHold(req, ctx) {

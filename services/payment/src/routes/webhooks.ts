@@ -8,6 +8,7 @@ import type { EntityManager } from "@mikro-orm/postgresql";
 import { callEm, isUuid } from "@tt/kit";
 import type { WebhookService } from "@tt/proto/tt/payment/v1/webhook_service_pb";
 import type { PaymentContext } from "../context.ts";
+import { db } from "../db.ts";
 import { JwsRefused, verifyAppleJws } from "../modules/apple-jws.ts";
 import { Checkout } from "../modules/checkout.entity.ts";
 import { Product } from "../modules/product.entity.ts";
@@ -35,11 +36,12 @@ function statusOf(stripe: string): string {
 
 /** Records the event id; false when it was recorded before (by this or a concurrent delivery). */
 async function firstDelivery(tem: EntityManager, id: string, type: string): Promise<boolean> {
-  const rows = await tem.execute<Array<{ id: string }>>(
-    `insert into "payment"."webhook_event" ("id", "type", "received_at") values (?, ?, ?)
-     on conflict ("id") do nothing returning "id"`,
-    [id.slice(0, 200), type.slice(0, 100), new Date()],
-  );
+  const rows = await db(tem)
+    .insertInto("webhook_event")
+    .values({ id: id.slice(0, 200), type: type.slice(0, 100), received_at: new Date() })
+    .onConflict((oc) => oc.column("id").doNothing())
+    .returning("id")
+    .execute();
   return rows.length === 1;
 }
 

@@ -156,6 +156,34 @@ describe("GET /api/v1/songs", () => {
     expect(await codeOf(songs.getSong({ songId: randomUUID() }))).toBe(Code.NotFound);
     expect(await codeOf(songs.getSong({ songId: "nope" }))).toBe(Code.InvalidArgument);
   });
+
+  it("filters by a provider alone: the songs known there", async () => {
+    const me = h.client(CrateService, { token: await h.tokens.user() });
+    const tag = `prv${run}`;
+    await me.addLikesSongs({
+      songs: [
+        {
+          trackName: `${tag} Deezer`,
+          artistName: `${tag} Band`,
+          duration: 100,
+          musicProviders: { deezer: `d-${run}` },
+        },
+        {
+          trackName: `${tag} Both`,
+          artistName: `${tag} Band`,
+          duration: 140,
+          musicProviders: { deezer: `d2-${run}`, spotify: `s-${run}` },
+        },
+        { trackName: `${tag} None`, artistName: `${tag} Band`, duration: 180 },
+      ],
+    });
+    const songs = h.client(CatalogueService, { token: await h.tokens.user() });
+    const names = async (musicProvider: string) =>
+      (await songs.listSongs({ q: tag, musicProvider })).songs.map((s) => s.trackName).sort();
+    expect(await names("deezer")).toEqual([`${tag} Both`, `${tag} Deezer`]);
+    expect(await names("spotify")).toEqual([`${tag} Both`]);
+    expect(await names("youtube")).toEqual([]);
+  });
 });
 
 describe("the service variants", () => {

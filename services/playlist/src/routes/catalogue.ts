@@ -2,7 +2,7 @@
 // admins, GET /api/v1/songs for every caller) and the crates by short id.
 import type { HandlerContext, ServiceImpl } from "@connectrpc/connect";
 import { Code, ConnectError } from "@connectrpc/connect";
-import { raw, type FilterQuery } from "@mikro-orm/core";
+import type { FilterQuery } from "@mikro-orm/core";
 import { callEm, checkLimit, escapeLike, isUuid, kIdentity } from "@tt/kit";
 import type { CatalogueService } from "@tt/proto/tt/playlist/v1/catalogue_service_pb";
 import type { PlaylistServiceContext } from "../context.ts";
@@ -167,7 +167,7 @@ export function catalogueRoutes(_svc: PlaylistServiceContext): ServiceImpl<typeo
         if (!row) return { songs: [], total: 0, limit, offset: req.offset };
         where.push({ id: (row.song as Song).id });
       } else if (req.musicProvider) {
-        where.push({ [raw("jsonb_exists(music_providers, ?)", [req.musicProvider])]: true } as FilterQuery<Song>);
+        where.push({ musicProviders: { $hasKey: req.musicProvider } });
       }
       const [songs, total] = await em.findAndCount(
         Song,

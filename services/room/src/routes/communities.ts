@@ -11,6 +11,7 @@ import {
   type CommunityService,
 } from "@tt/proto/tt/room/v1/community_service_pb";
 import type { RoomServiceContext } from "../context.ts";
+import { db } from "../db.ts";
 import { CommunityMember } from "../modules/communities/community-member.entity.ts";
 import { CommunityRoom } from "../modules/communities/community-room.entity.ts";
 import { Community } from "../modules/communities/community.entity.ts";
@@ -53,15 +54,19 @@ export const ADMIN_COMMUNITY_LIST: AdminListSpec<Community> = {
 async function counts(em: EntityManager, ids: string[]): Promise<Map<string, { members: number; rooms: number }>> {
   const out = new Map(ids.map((id) => [id, { members: 0, rooms: 0 }]));
   if (ids.length === 0) return out;
-  const members = await em.execute<{ community_id: string; n: string }[]>(
-    `select community_id, count(*) as n from community_member where community_id in (${ids.map(() => "?").join(",")}) group by community_id`,
-    ids,
-  );
+  const members = await db(em)
+    .selectFrom("community_member")
+    .select((eb) => ["community_id", eb.fn.countAll<string>().as("n")])
+    .where("community_id", "in", ids)
+    .groupBy("community_id")
+    .execute();
   for (const row of members) out.get(row.community_id)!.members = Number(row.n);
-  const rooms = await em.execute<{ community_id: string; n: string }[]>(
-    `select community_id, count(*) as n from community_room where community_id in (${ids.map(() => "?").join(",")}) group by community_id`,
-    ids,
-  );
+  const rooms = await db(em)
+    .selectFrom("community_room")
+    .select((eb) => ["community_id", eb.fn.countAll<string>().as("n")])
+    .where("community_id", "in", ids)
+    .groupBy("community_id")
+    .execute();
   for (const row of rooms) out.get(row.community_id)!.rooms = Number(row.n);
   return out;
 }

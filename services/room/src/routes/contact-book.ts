@@ -5,9 +5,10 @@
 import { createHmac } from "node:crypto";
 import { Code, ConnectError, type HandlerContext, type ServiceImpl } from "@connectrpc/connect";
 import type { EntityManager } from "@mikro-orm/postgresql";
-import { callEm } from "@tt/kit";
+import { advisoryXactLock, callEm } from "@tt/kit";
 import type { ContactBookService } from "@tt/proto/tt/room/v1/contact_book_service_pb";
 import type { RoomServiceContext } from "../context.ts";
+import { db } from "../db.ts";
 import { ContactBookEntry } from "../modules/contact-book/contact-book-entry.entity.ts";
 import { FriendInvitation } from "../modules/social/friend-invitation.entity.ts";
 import { Friendship } from "../modules/social/friendship.entity.ts";
@@ -104,11 +105,15 @@ export function contactRoutes(svc: RoomServiceContext): ServiceImpl<typeof Conta
 
   /** The distinct users the caller's book matched (never the caller). */
   async function matchedUsers(em: EntityManager, userId: string): Promise<string[]> {
-    const rows = await em.execute<{ matched_user_id: string }[]>(
-      `select distinct matched_user_id from contact_book_entry where user_id = ? and matched_user_id is not null order by matched_user_id`,
-      [userId],
-    );
-    return rows.map((r) => r.matched_user_id);
+    const rows = await db(em)
+      .selectFrom("contact_book_entry")
+      .select("matched_user_id")
+      .distinct()
+      .where("user_id", "=", userId)
+      .where("matched_user_id", "is not", null)
+      .orderBy("matched_user_id")
+      .execute();
+    return rows.map((r) => r.matched_user_id!);
   }
 
   return {
@@ -118,7 +123,7 @@ export function contactRoutes(svc: RoomServiceContext): ServiceImpl<typeof Conta
       const stored = await callEm(ctx).transactional(async (em) => {
         // One change of a user's book at a time, as addContact: two replacements at once both deleted, then both
         // inserted the same entries and the second answered 409 (issue 23).
-        await em.execute("select pg_advisory_xact_lock(hashtext(?))", [`tt.room.contact-book:${userId}`]);
+        await advisoryXactLock(em, `tt.room.contact-book:${userId}`);
         await em.nativeDelete(ContactBookEntry, { userId });
         await store(em, userId, entries);
         await em.flush();
@@ -131,7 +136,7 @@ export function contactRoutes(svc: RoomServiceContext): ServiceImpl<typeof Conta
       const { entries, skipped } = await entriesOf(ctx, [req.contact!]);
       const userId = callerId(ctx);
       const stored = await callEm(ctx).transactional(async (em) => {
-        await em.execute("select pg_advisory_xact_lock(hashtext(?))", [`tt.room.contact-book:${userId}`]);
+        await advisoryXactLock(em, `tt.room.contact-book:${userId}`);
         await store(em, userId, entries);
         await em.flush();
         return em.count(ContactBookEntry, { userId });

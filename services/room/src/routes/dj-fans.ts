@@ -6,6 +6,7 @@ import { callEm, publishEvent } from "@tt/kit";
 import type { DjFanService } from "@tt/proto/tt/room/v1/dj_fan_service_pb";
 import { DjFollowedSchema, DjUnfollowedSchema } from "@tt/proto/tt/room/v1/events_pb";
 import type { RoomServiceContext } from "../context.ts";
+import { db } from "../db.ts";
 import { Notification } from "../modules/notifications/notification.entity.ts";
 import { DjFan } from "../modules/social/dj-fan.entity.ts";
 import { toDeviceMessage } from "./devices.ts";
@@ -117,17 +118,18 @@ export function djFanRoutes(svc: RoomServiceContext): ServiceImpl<typeof DjFanSe
       const em = callEm(ctx);
       const { limit, offset } = takeSkip(req);
       const djId = req.djId.toLowerCase();
-      const rows = await em.execute<
-        { id: string; user_id: string; token: string; platform: string; created_at: Date; updated_at: Date }[]
-      >(
-        `select d.id, d.user_id, d.token, d.platform, d.created_at, d.updated_at from device d join dj_fan f on f.fan_id = d.user_id
-         where f.dj_id = ? order by d.created_at desc, d.id asc limit ? offset ?`,
-        [djId, limit, offset],
-      );
-      const [{ n }] = await em.execute<[{ n: string }]>(
-        `select count(*) as n from device d join dj_fan f on f.fan_id = d.user_id where f.dj_id = ?`,
-        [djId],
-      );
+      const fanDevices = () =>
+        db(em).selectFrom("device as d").innerJoin("dj_fan as f", "f.fan_id", "d.user_id").where("f.dj_id", "=", djId);
+      const rows = await fanDevices()
+        .select(["d.id", "d.user_id", "d.token", "d.platform", "d.created_at", "d.updated_at"])
+        .orderBy("d.created_at", "desc")
+        .orderBy("d.id", "asc")
+        .limit(limit)
+        .offset(offset)
+        .execute();
+      const { n } = await fanDevices()
+        .select((eb) => eb.fn.countAll<string>().as("n"))
+        .executeTakeFirstOrThrow();
       const total = Number(n);
       return {
         devices: rows.map((r) =>

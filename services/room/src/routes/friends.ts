@@ -3,7 +3,7 @@
 // seen only by its two users; only the inviter withdraws it and only the invitee decides it.
 import type { ServiceImpl } from "@connectrpc/connect";
 import type { EntityManager } from "@mikro-orm/postgresql";
-import { callEm, enforceThrottles, enumOfWire, publishEvent, wireName } from "@tt/kit";
+import { advisoryXactLock, callEm, enforceThrottles, enumOfWire, publishEvent, wireName } from "@tt/kit";
 import { FriendshipCreatedSchema, FriendshipRemovedSchema } from "@tt/proto/tt/room/v1/events_pb";
 import { InvitationStatus, InvitationStatusSchema, type FriendService } from "@tt/proto/tt/room/v1/friend_service_pb";
 import type { RoomServiceContext } from "../context.ts";
@@ -32,7 +32,7 @@ const toFriendMessage = (f: Friendship) => ({ userId: f.userId, friendId: f.frie
 /** Serializes changes to one pair of users (invitations, friendships) across calls and replicas. */
 export async function lockPair(em: EntityManager, a: string, b: string): Promise<void> {
   const key = a < b ? `${a}:${b}` : `${b}:${a}`;
-  await em.execute("select pg_advisory_xact_lock(hashtext(?))", [`tt.room.friends:${key}`]);
+  await advisoryXactLock(em, `tt.room.friends:${key}`);
 }
 
 async function blockedEitherWay(em: EntityManager, a: string, b: string): Promise<boolean> {

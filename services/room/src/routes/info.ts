@@ -3,10 +3,11 @@
 // service knows (who joined in the last hour, live time from the live state) when the social service cannot be
 // reached; `source` says which answered.
 import type { ServiceImpl } from "@connectrpc/connect";
-import { callEm } from "@tt/kit";
+import { callEm, pingDatabase, sql } from "@tt/kit";
 import type { InfoService } from "@tt/proto/tt/room/v1/info_service_pb";
 import { timestampFromDate } from "@bufbuild/protobuf/wkt";
 import type { RoomServiceContext } from "../context.ts";
+import { autoCommitDb } from "../db.ts";
 import { playedSecondsOf } from "../modules/rooms/room-store.ts";
 import { Room } from "../modules/rooms/room.entity.ts";
 import { RoomVisit } from "../modules/rooms/room-visit.entity.ts";
@@ -24,12 +25,13 @@ export function infoRoutes(svc: RoomServiceContext): ServiceImpl<typeof InfoServ
       const live = await svc.presence.playedSeconds(ctx.signal);
       if (live !== undefined) return { playedSeconds: live };
       const em = callEm(ctx);
-      const rows = (await em.getConnection().execute(
-        `select coalesce(sum(played_seconds), 0)::bigint as done,
-                coalesce(sum(extract(epoch from (now() - live_since)))::bigint, 0) as running
-           from "${em.config.get("schema") ?? "room"}"."room"`,
-      )) as { done: string | number; running: string | number }[];
-      const row = rows[0] ?? { done: 0, running: 0 };
+      const row = (await autoCommitDb(em)
+        .selectFrom("room")
+        .select((eb) => [
+          sql<string>`coalesce(sum(${eb.ref("played_seconds")}), 0)::bigint`.as("done"),
+          sql<string>`coalesce(sum(extract(epoch from (now() - ${eb.ref("live_since")})))::bigint, 0)`.as("running"),
+        ])
+        .executeTakeFirst()) ?? { done: 0, running: 0 };
       return { playedSeconds: BigInt(row.done) + BigInt(row.running) };
     },
 
@@ -48,7 +50,7 @@ export function infoRoutes(svc: RoomServiceContext): ServiceImpl<typeof InfoServ
     async getRoomServiceStatus(_req, ctx) {
       let database = "ok";
       try {
-        await callEm(ctx).getConnection().execute("select 1");
+        await pingDatabase(callEm(ctx));
       } catch {
         database = "unavailable";
       }

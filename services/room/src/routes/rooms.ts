@@ -14,10 +14,12 @@ import {
   enforceThrottles,
   refundThrottles,
   publishEvent,
+  sql,
 } from "@tt/kit";
 import { RoomConversationClearedSchema, RoomCreatedSchema, RoomDeletedSchema } from "@tt/proto/tt/room/v1/events_pb";
 import type { RoomService } from "@tt/proto/tt/room/v1/room_service_pb";
 import type { RoomServiceContext } from "../context.ts";
+import { autoCommitDb } from "../db.ts";
 import { admit } from "../modules/rooms/admission.ts";
 import { guestPasswordLookup, verifyGuestPassword } from "../modules/rooms/guest-password.ts";
 import {
@@ -124,17 +126,29 @@ export async function applyGeneral(em: EntityManager, room: Room, req: GeneralSe
  * runs on every join): the upsert, then the user's other visits beyond the newest `kept - 1` are deleted.
  */
 async function recordVisit(em: EntityManager, userId: string, roomId: string, kept: number): Promise<void> {
-  const table = `"${em.config.get("schema") ?? "room"}"."room_visit"`;
-  await em.getConnection().execute(
-    `with up as (
-       insert into ${table} ("id", "user_id", "room_id", "visited_at") values (?, ?, ?, now())
-       on conflict ("user_id", "room_id") do update set "visited_at" = excluded."visited_at"
-       returning "id")
-     delete from ${table} where "id" in (
-       select "id" from ${table} where "user_id" = ? and "id" not in (select "id" from up)
-       order by "visited_at" desc, "id" desc offset ?)`,
-    [randomUUID(), userId, roomId, userId, Math.max(0, kept - 1)],
-  );
+  // On the pool, outside the join's transaction, as one statement.
+  await autoCommitDb(em)
+    .with("up", (up) =>
+      up
+        .insertInto("room_visit")
+        .values({ id: randomUUID(), user_id: userId, room_id: roomId, visited_at: sql<Date>`now()` })
+        .onConflict((oc) =>
+          oc.columns(["user_id", "room_id"]).doUpdateSet((eb) => ({ visited_at: eb.ref("excluded.visited_at") })),
+        )
+        .returning("id"),
+    )
+    .deleteFrom("room_visit")
+    .where("id", "in", (eb) =>
+      eb
+        .selectFrom("room_visit")
+        .select("id")
+        .where("user_id", "=", userId)
+        .where("id", "not in", eb.selectFrom("up").select("up.id"))
+        .orderBy("visited_at", "desc")
+        .orderBy("id", "desc")
+        .offset(Math.max(0, kept - 1)),
+    )
+    .execute();
 }
 
 /** The caller's user uuid, or 401 for a token that is not a user's or a bot's. */

@@ -4,7 +4,8 @@ import { LockMode, OptimisticLockError } from "@mikro-orm/core";
 import type { EntityManager } from "@mikro-orm/postgresql";
 import { UserDataSchema as UserDataMessageSchema, type Profile as ProfileMessage } from "@tt/proto/tt/user/v1/user_pb";
 import type { ProfileService } from "@tt/proto/tt/user/v1/profile_service_pb";
-import { createObjectStore, findOrInsert, type Identity } from "@tt/kit";
+import { createObjectStore, findOrInsert, type ExpressionBuilder, type Identity } from "@tt/kit";
+import { db, type UserTables } from "../db.ts";
 import { toAccountMessage } from "../modules/accounts/account-message.ts";
 import { enqueueProfileUpdated, enqueueUserUpdated } from "../modules/profile-data/profile-events.ts";
 import {
@@ -166,21 +167,24 @@ async function changeBadges(em: EntityManager, uuid: string, next: (current: str
 }
 
 // Ordered by the later of the profile's own change and its account's (role, badges), as profileChangedAt.
-const UPDATED_ORDER_SQL = `
-  select u.id, count(*) over () as total
-  from "user"."profile" p
-  join "user"."users" u on u.id = p.user_id
-  left join "user"."profile_details" d on d.user_id = p.user_id
-  where (?::timestamptz is null or greatest(u.updated_at, coalesce(d.updated_at, u.updated_at)) >= ?::timestamptz)
-  order by greatest(u.updated_at, coalesce(d.updated_at, u.updated_at)), u.id
-  limit ? offset ?`;
+/**
+ * Profiles (`p`, their users `u` and details `d`) changed at or after `since` (all when null), by when they last
+ * changed: the user's or the details' update, whichever is later.
+ */
+function updatedProfiles(em: EntityManager, since: Date | null) {
+  const changed = updatedSince(em);
+  return since === null ? changed : changed.where((eb) => eb(changedAt(eb), ">=", since));
+}
 
-const COUNT_UPDATED_SQL = `
-  select count(*) as total
-  from "user"."profile" p
-  join "user"."users" u on u.id = p.user_id
-  left join "user"."profile_details" d on d.user_id = p.user_id
-  where (?::timestamptz is null or greatest(u.updated_at, coalesce(d.updated_at, u.updated_at)) >= ?::timestamptz)`;
+const updatedSince = (em: EntityManager) =>
+  db(em)
+    .selectFrom("profile as p")
+    .innerJoin("users as u", "u.id", "p.user_id")
+    .leftJoin("profile_details as d", "d.user_id", "p.user_id");
+
+const changedAt = (
+  eb: ExpressionBuilder<UserTables & { u: UserTables["users"]; d: UserTables["profile_details"] }, "u" | "d">,
+) => eb.fn<Date | string>("greatest", ["u.updated_at", eb.fn.coalesce("d.updated_at", "u.updated_at")]);
 
 function inOrder(ids: readonly string[], messages: Map<string, ProfileMessage>): ProfileMessage[] {
   return ids.flatMap((id) => messages.get(id) ?? []);
@@ -347,12 +351,23 @@ export function profileDataRoutes(svc: UserServiceContext): Partial<ServiceImpl<
       const since = req.updatedSince
         ? new Date(Number(req.updatedSince.seconds) * 1000 + req.updatedSince.nanos / 1e6)
         : null;
-      const rows = await em.execute<{ id: string; total: string }[]>(UPDATED_ORDER_SQL, [since, since, limit, offset]);
+      const page = updatedProfiles(em, since)
+        .select((eb) => ["u.id", eb.fn.countAll<string>().over().as("total")])
+        .orderBy((eb) => changedAt(eb))
+        .orderBy("u.id")
+        .offset(offset);
+      const rows = await (limit === undefined ? page : page.limit(limit)).execute();
       // Past the last page the window function has no row to report the total on.
       const total =
         rows.length > 0
           ? Number(rows[0]!.total)
-          : Number((await em.execute<{ total: string }[]>(COUNT_UPDATED_SQL, [since, since]))[0]!.total);
+          : Number(
+              (
+                await updatedProfiles(em, since)
+                  .select((eb) => eb.fn.countAll<string>().as("total"))
+                  .executeTakeFirstOrThrow()
+              ).total,
+            );
       const ids = rows.map((r) => r.id);
       return { profiles: inOrder(ids, await loadProfileMessages(em, ids, baseUrl)), total };
     },

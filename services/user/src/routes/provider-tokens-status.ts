@@ -1,6 +1,7 @@
 // GET /info-admin/user-service-status: what an operator checks first.
 import { timestampFromDate } from "@bufbuild/protobuf/wkt";
 import type { ServiceImpl } from "@connectrpc/connect";
+import { pingDatabase } from "@tt/kit";
 import type { ProviderTokenService } from "@tt/proto/tt/user/v1/provider_token_service_pb";
 import type { ProvidersConfig } from "../providers/index.ts";
 import type { UserServiceContext } from "../user-context.ts";
@@ -39,17 +40,13 @@ export function statusRoutes(svc: UserServiceContext): Partial<ServiceImpl<typeo
   const providers = providerModes(svc.areas.providers);
   return {
     async getUserServiceStatus(_req, ctx) {
-      const em = callEm(ctx);
-      const databaseOk = await em
-        .getConnection()
-        .execute("select 1")
-        .then(
-          () => true,
-          (error: unknown) => {
-            svc.logger.warn({ err: error }, "status: the database did not answer");
-            return false;
-          },
-        );
+      const databaseOk = await pingDatabase(callEm(ctx)).then(
+        () => true,
+        (error: unknown) => {
+          svc.logger.warn({ err: error }, "status: the database did not answer");
+          return false;
+        },
+      );
       const busOk = await svc.bus.healthy().catch(() => false);
       return {
         service: USER_SERVICE_NAME,

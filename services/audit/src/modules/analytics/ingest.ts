@@ -3,7 +3,8 @@
 // commit: no timer, one event alone leaves at once), so one stream message — and later one INSERT — carries
 // many events under load.
 import type { MikroORM } from "@mikro-orm/postgresql";
-import type { Bus, BusLogger, StreamOptions, Subscription } from "@tt/kit";
+import { jsonRows, type Bus, type BusLogger, type StreamOptions, type Subscription } from "@tt/kit";
+import { autoCommitDb } from "../../db.ts";
 
 /** One accepted event as it travels in the stream and lands in `analytics_event`. */
 export interface AcceptedEvent {
@@ -16,6 +17,19 @@ export interface AcceptedEvent {
   user_uuid: string | null;
   created_at: string;
 }
+
+/** The stored columns of an accepted event, with their PostgreSQL types (the batch insert's one jsonb parameter). */
+const STORED_TYPES = {
+  id: "uuid",
+  topic: "varchar(40)",
+  record: "jsonb",
+  platform: "varchar(10)",
+  is_discord: "boolean",
+  is_logged_in: "boolean",
+  user_uuid: "uuid",
+  created_at: "timestamptz",
+} as const satisfies Record<keyof AcceptedEvent, string>;
+const STORED = Object.keys(STORED_TYPES) as (keyof typeof STORED_TYPES)[];
 
 export interface AnalyticsIngest {
   readonly stream: string;
@@ -92,12 +106,6 @@ export function createAnalyticsIngest(
     },
     async startWriter(orm, durable) {
       await ensure();
-      const table = `"${orm.config.get("schema") ?? "public"}"."analytics_event"`;
-      const sql =
-        `insert into ${table} ("id", "topic", "record", "platform", "is_discord", "is_logged_in", "user_uuid", "created_at") ` +
-        `select x.id, x.topic, x.record, x.platform, x.is_discord, x.is_logged_in, x.user_uuid, x.created_at ` +
-        `from jsonb_to_recordset(?::jsonb) as x(id uuid, topic varchar(40), record jsonb, platform varchar(10), ` +
-        `is_discord boolean, is_logged_in boolean, user_uuid uuid, created_at timestamptz) on conflict ("id") do nothing`;
       return bus.consume(
         stream,
         durable,
@@ -111,10 +119,16 @@ export function createAnalyticsIngest(
           }
           if (!Array.isArray(rows) || rows.length === 0) return;
           // One statement per batch; a redelivered batch inserts nothing twice (the ids are the keys).
-          await orm.em
-            .fork()
-            .getConnection()
-            .execute(sql, [JSON.stringify(rows)], "run");
+          await autoCommitDb(orm.em.fork())
+            .insertInto("analytics_event")
+            .columns(STORED)
+            .expression((eb) =>
+              eb
+                .selectFrom(jsonRows("x", rows as AcceptedEvent[], STORED_TYPES))
+                .select(STORED.map((c) => `x.${c}` as const)),
+            )
+            .onConflict((oc) => oc.column("id").doNothing())
+            .execute();
         },
         // Only this deployment's events: deployments (and test databases) that share one NATS share the stream.
         { filterSubject: subject },

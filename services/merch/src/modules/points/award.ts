@@ -4,36 +4,39 @@
 import { randomUUID } from "node:crypto";
 import { Code, ConnectError } from "@connectrpc/connect";
 import type { EntityManager } from "@mikro-orm/postgresql";
+import { sql } from "@tt/kit";
+import { db } from "../../db.ts";
 import { inTransaction } from "../ledger/ledger.ts";
-
-const S = `"merch"`;
 
 export const SEASON_NOT_FOUND = "season not found";
 export const NO_CURRENT_SEASON = "no current season";
 
+/** A season as SQL answers it (its start as text). */
 export interface SeasonRow {
   id: string;
   season_name: string;
-  season_start: Date;
+  season_start: Date | string;
 }
 
+/** A ranking status as SQL answers it (its time as text); the lifetime status has no season. */
 export interface StatusRow {
   id: string;
   user_uuid: string;
   season_id: string | null;
   balance: number;
-  updated_at: Date;
+  updated_at: Date | string;
   rank?: string | number;
 }
 
 /** The season with the latest start not after `at`. */
 export async function currentSeason(em: EntityManager, at = new Date()): Promise<SeasonRow | undefined> {
-  const rows = await em.execute<SeasonRow[]>(
-    `select "id", "season_name", "season_start" from ${S}."season" where "season_start" <= ?
-     order by "season_start" desc limit 1`,
-    [at],
-  );
-  return rows[0];
+  return db(em)
+    .selectFrom("season")
+    .select(["id", "season_name", "season_start"])
+    .where("season_start", "<=", at)
+    .orderBy("season_start", "desc")
+    .limit(1)
+    .executeTakeFirst();
 }
 
 export interface AwardInput {
@@ -60,44 +63,58 @@ export interface AwardResult {
 export async function awardPoints(em: EntityManager, input: AwardInput): Promise<AwardResult> {
   return inTransaction(em, async (tem) => {
     const season = input.seasonId
-      ? (await tem.execute<SeasonRow[]>(`select * from ${S}."season" where "id" = ?`, [input.seasonId]))[0]
+      ? await db(tem).selectFrom("season").selectAll().where("id", "=", input.seasonId).executeTakeFirst()
       : await currentSeason(tem);
     if (input.seasonId && !season) throw new ConnectError(SEASON_NOT_FOUND, Code.NotFound);
-    const inserted = await tem.execute<Array<{ id: string }>>(
-      `insert into ${S}."points_award" ("id", "event_key", "user_uuid", "season_id", "points", "reason", "created_at")
-       values (?, ?, ?, ?, ?, ?, ?) on conflict ("event_key") do nothing returning "id"`,
-      [
-        randomUUID(),
-        input.eventKey,
-        input.userUuid,
-        season?.id ?? null,
-        input.points,
-        input.reason ?? null,
-        new Date(),
-      ],
-    );
+    const inserted = await db(tem)
+      .insertInto("points_award")
+      .values({
+        id: randomUUID(),
+        event_key: input.eventKey,
+        user_uuid: input.userUuid,
+        season_id: season?.id ?? null,
+        points: input.points,
+        reason: input.reason ?? null,
+        created_at: new Date(),
+      })
+      .onConflict((oc) => oc.column("event_key").doNothing())
+      .returning("id")
+      .execute();
     if (inserted.length === 0) return { applied: false, avatarsAssigned: 0 };
     const now = new Date();
     let status: StatusRow | undefined;
     if (season) {
-      [status] = await tem.execute<StatusRow[]>(
-        `insert into ${S}."ranking_status" as r ("id", "user_uuid", "season_id", "balance", "updated_at")
-         values (?, ?, ?, ?, ?)
-         on conflict ("season_id", "user_uuid") do update set "balance" = r."balance" + excluded."balance",
-           "updated_at" = excluded."updated_at"
-         returning *`,
-        [randomUUID(), input.userUuid, season.id, input.points, now],
-      );
+      status = await db(tem)
+        .insertInto("ranking_status")
+        .values({
+          id: randomUUID(),
+          user_uuid: input.userUuid,
+          season_id: season.id,
+          balance: input.points,
+          updated_at: now,
+        })
+        .onConflict((oc) =>
+          oc.columns(["season_id", "user_uuid"]).doUpdateSet((eb) => ({
+            balance: eb("ranking_status.balance", "+", eb.ref("excluded.balance")),
+            updated_at: eb.ref("excluded.updated_at"),
+          })),
+        )
+        .returningAll()
+        .executeTakeFirst();
       if (status!.balance < 0) throw new ConnectError("points would take the balance below zero", Code.Aborted);
     }
-    const [lifetime] = await tem.execute<StatusRow[]>(
-      `insert into ${S}."lifetime_ranking_status" as r ("id", "user_uuid", "balance", "updated_at")
-       values (?, ?, ?, ?)
-       on conflict ("user_uuid") do update set "balance" = r."balance" + excluded."balance",
-         "updated_at" = excluded."updated_at"
-       returning *, null as "season_id"`,
-      [randomUUID(), input.userUuid, input.points, now],
-    );
+    const lifetime: StatusRow | undefined = await db(tem)
+      .insertInto("lifetime_ranking_status")
+      .values({ id: randomUUID(), user_uuid: input.userUuid, balance: input.points, updated_at: now })
+      .onConflict((oc) =>
+        oc.column("user_uuid").doUpdateSet((eb) => ({
+          balance: eb("lifetime_ranking_status.balance", "+", eb.ref("excluded.balance")),
+          updated_at: eb.ref("excluded.updated_at"),
+        })),
+      )
+      .returningAll()
+      .returning(sql<null>`null`.as("season_id"))
+      .executeTakeFirst();
     if (lifetime!.balance < 0) throw new ConnectError("points would take the balance below zero", Code.Aborted);
     let avatarsAssigned = 0;
     if (season && status && input.points > 0) {
@@ -118,54 +135,139 @@ export async function assignAchieved(
   limit: number,
   userUuid?: string,
 ): Promise<number> {
-  const rows = await em.execute<Array<{ id: string }>>(
-    `insert into ${S}."avatar_assignment" ("id", "avatar_id", "user_uuid", "type", "created_at")
-     select gen_random_uuid(), a."id", r."user_uuid", 'SEASON_AWARD', now()
-     from ${S}."avatar" a join ${S}."ranking_status" r on r."season_id" = a."season_id"
-     where a."status" = 'SEASON_AWARD' and a."season_id" = ? and r."balance" >= a."min_points"
-       ${userUuid ? `and r."user_uuid" = ?` : ""}
-       and not exists (select 1 from ${S}."avatar_assignment" x where x."avatar_id" = a."id" and x."user_uuid" = r."user_uuid")
-     order by r."balance" desc, r."user_uuid"
-     limit ?
-     on conflict ("avatar_id", "user_uuid") do nothing
-     returning "id"`,
-    userUuid ? [seasonId, userUuid, limit] : [seasonId, limit],
-  );
+  let achieved = achievedAvatars(em, seasonId);
+  if (userUuid) achieved = achieved.where("r.user_uuid", "=", userUuid);
+  const rows = await db(em)
+    .insertInto("avatar_assignment")
+    .columns(["id", "avatar_id", "user_uuid", "type", "created_at"])
+    .expression(
+      achieved
+        .select([
+          sql<string>`gen_random_uuid()`.as("id"),
+          "a.id as avatar_id",
+          "r.user_uuid",
+          sql.lit("SEASON_AWARD").as("type"),
+          sql<Date>`now()`.as("created_at"),
+        ])
+        .orderBy("r.balance", "desc")
+        .orderBy("r.user_uuid")
+        .limit(limit),
+    )
+    .onConflict((oc) => oc.columns(["avatar_id", "user_uuid"]).doNothing())
+    .returning("id")
+    .execute();
   return rows.length;
+}
+
+/**
+ * The season's SEASON_AWARD avatars (`a`) with the statuses (`r`) whose balance reached their minPoints and whose
+ * users lack them.
+ */
+function achievedAvatars(em: EntityManager, seasonId: string) {
+  return db(em)
+    .selectFrom("avatar as a")
+    .innerJoin("ranking_status as r", "r.season_id", "a.season_id")
+    .where("a.status", "=", "SEASON_AWARD")
+    .where("a.season_id", "=", seasonId)
+    .whereRef("r.balance", ">=", "a.min_points")
+    .where((eb) =>
+      eb.not(
+        eb.exists(
+          eb
+            .selectFrom("avatar_assignment as x")
+            .select(sql.lit(1).as("one"))
+            .whereRef("x.avatar_id", "=", "a.id")
+            .whereRef("x.user_uuid", "=", "r.user_uuid"),
+        ),
+      ),
+    );
 }
 
 /** How many achieved avatars are still to assign in the season. */
 export async function pendingAchieved(em: EntityManager, seasonId: string): Promise<number> {
-  const [row] = await em.execute<Array<{ n: string }>>(
-    `select count(*) as "n" from ${S}."avatar" a join ${S}."ranking_status" r on r."season_id" = a."season_id"
-     where a."status" = 'SEASON_AWARD' and a."season_id" = ? and r."balance" >= a."min_points"
-       and not exists (select 1 from ${S}."avatar_assignment" x where x."avatar_id" = a."id" and x."user_uuid" = r."user_uuid")`,
-    [seasonId],
-  );
-  return Number(row!.n);
+  const row = await achievedAvatars(em, seasonId)
+    .select((eb) => eb.fn.countAll<string>().as("n"))
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
 }
 
 /** A season's leaderboard page (rank 1 = highest balance; ties by who got there first). */
 export async function seasonRanking(em: EntityManager, seasonId: string | null, take: number, skip: number) {
-  const table = seasonId ? `${S}."ranking_status"` : `${S}."lifetime_ranking_status"`;
-  const where = seasonId ? `where "season_id" = ?` : "";
-  const params = seasonId ? [seasonId] : [];
-  const rows = await em.execute<StatusRow[]>(
-    `select * from (select *, ${seasonId ? "" : `null as "season_id", `}
-       rank() over (order by "balance" desc) as "rank" from ${table} ${where}) t
-     order by "rank", "updated_at", "user_uuid" limit ? offset ?`,
-    [...params, take, skip],
-  );
-  const [count] = await em.execute<Array<{ n: string }>>(`select count(*) as "n" from ${table} ${where}`, params);
-  return { rows, total: Number(count!.n) };
+  if (seasonId) {
+    const rows: StatusRow[] = await db(em)
+      .selectFrom((eb) =>
+        eb
+          .selectFrom("ranking_status")
+          .selectAll()
+          .select((r) =>
+            r.fn
+              .agg<string>("rank")
+              .over((o) => o.orderBy("balance", "desc"))
+              .as("rank"),
+          )
+          .where("season_id", "=", seasonId)
+          .as("t"),
+      )
+      .selectAll()
+      .orderBy("rank")
+      .orderBy("updated_at")
+      .orderBy("user_uuid")
+      .limit(take)
+      .offset(skip)
+      .execute();
+    const count = await db(em)
+      .selectFrom("ranking_status")
+      .select((eb) => eb.fn.countAll<string>().as("n"))
+      .where("season_id", "=", seasonId)
+      .executeTakeFirstOrThrow();
+    return { rows, total: Number(count.n) };
+  }
+  const rows: StatusRow[] = await db(em)
+    .selectFrom((eb) =>
+      eb
+        .selectFrom("lifetime_ranking_status")
+        .selectAll()
+        .select((r) => [
+          sql<null>`null`.as("season_id"),
+          r.fn
+            .agg<string>("rank")
+            .over((o) => o.orderBy("balance", "desc"))
+            .as("rank"),
+        ])
+        .as("t"),
+    )
+    .selectAll()
+    .orderBy("rank")
+    .orderBy("updated_at")
+    .orderBy("user_uuid")
+    .limit(take)
+    .offset(skip)
+    .execute();
+  const count = await db(em)
+    .selectFrom("lifetime_ranking_status")
+    .select((eb) => eb.fn.countAll<string>().as("n"))
+    .executeTakeFirstOrThrow();
+  return { rows, total: Number(count.n) };
 }
 
 /** A user's status in a season with its rank, or undefined. */
 export async function statusWithRank(em: EntityManager, seasonId: string, userUuid: string) {
-  const rows = await em.execute<StatusRow[]>(
-    `select * from (select *, rank() over (order by "balance" desc) as "rank" from ${S}."ranking_status"
-     where "season_id" = ?) t where "user_uuid" = ?`,
-    [seasonId, userUuid],
-  );
-  return rows[0];
+  const row: StatusRow | undefined = await db(em)
+    .selectFrom((eb) =>
+      eb
+        .selectFrom("ranking_status")
+        .selectAll()
+        .select((r) =>
+          r.fn
+            .agg<string>("rank")
+            .over((o) => o.orderBy("balance", "desc"))
+            .as("rank"),
+        )
+        .where("season_id", "=", seasonId)
+        .as("t"),
+    )
+    .selectAll()
+    .where("user_uuid", "=", userUuid)
+    .executeTakeFirst();
+  return row;
 }

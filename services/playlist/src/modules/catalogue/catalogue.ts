@@ -5,7 +5,17 @@ import { randomUUID } from "node:crypto";
 import { create } from "@bufbuild/protobuf";
 import { Code, ConnectError } from "@connectrpc/connect";
 import type { EntityManager } from "@mikro-orm/postgresql";
-import { isUuid, wireName, wireNamesOf } from "@tt/kit";
+import {
+  advisoryXactLock,
+  advisoryXactLocks,
+  isUuid,
+  jsonRows,
+  sql,
+  sqlArray,
+  unnestRows,
+  wireName,
+  wireNamesOf,
+} from "@tt/kit";
 import { MusicProviderSchema } from "@tt/proto/tt/common/v1/music_provider_pb";
 import {
   SongSchema as SongMessageSchema,
@@ -14,6 +24,7 @@ import {
   type Song as SongMessage,
   type SongInput,
 } from "@tt/proto/tt/playlist/v1/song_pb";
+import { db, type PlaylistTables } from "../../db.ts";
 import { newShortId } from "../../short-id.ts";
 import { Album } from "./album.entity.ts";
 import { Artist } from "./artist.entity.ts";
@@ -57,8 +68,6 @@ export interface UploadFacts {
   public: boolean;
   demo: boolean;
 }
-
-const SCHEMA = `"playlist"`;
 
 /** The wire value of a song status. */
 export const statusWire = (status: SongStatus): string => wireName(SongStatusSchema, status);
@@ -156,9 +165,7 @@ export async function findOrCreateSong(
   };
 
   if (trackName !== "" || artistName !== "") {
-    await em.execute(`select pg_advisory_xact_lock(hashtext(?))`, [
-      `tt-song:${trackName.toLowerCase()}|${artistName.toLowerCase()}`,
-    ]);
+    await advisoryXactLock(em, `tt-song:${trackName.toLowerCase()}|${artistName.toLowerCase()}`);
   }
   const existing = await findSameTrack(em, keys, options.upload?.uploadSongUuid);
   if (existing) {
@@ -313,23 +320,37 @@ async function enrich(
 
 async function upsertArtist(em: EntityManager, name: string): Promise<Artist> {
   const nameKey = name.toLowerCase();
-  await em.execute(
-    `insert into ${SCHEMA}."artist" ("id", "short_id", "name", "name_key", "created_at") values (gen_random_uuid(), ?, ?, ?, now()) on conflict ("name_key") do nothing`,
-    [newShortId(), name, nameKey],
-    "run",
-  );
+  await db(em)
+    .insertInto("artist")
+    .values({
+      id: sql<string>`gen_random_uuid()`,
+      short_id: newShortId(),
+      name,
+      name_key: nameKey,
+      created_at: sql<Date>`now()`,
+    })
+    .onConflict((oc) => oc.column("name_key").doNothing())
+    .execute();
   return em.findOneOrFail(Artist, { nameKey });
 }
 
 async function upsertAlbum(em: EntityManager, artist: Artist, name: string, data: ProviderSong): Promise<Album> {
   const nameKey = name.toLowerCase();
   const thumbnail = Object.values(data.thumbnails ?? {})[0] ?? "";
-  await em.execute(
-    `insert into ${SCHEMA}."album" ("id", "short_id", "name", "name_key", "artist_id", "release_year", "thumbnail", "created_at")
-     values (gen_random_uuid(), ?, ?, ?, ?, ?, ?, now()) on conflict ("artist_id", "name_key") do nothing`,
-    [newShortId(), name, nameKey, artist.id, data.releaseYear ?? 0, thumbnail.slice(0, 2048)],
-    "run",
-  );
+  await db(em)
+    .insertInto("album")
+    .values({
+      id: sql<string>`gen_random_uuid()`,
+      short_id: newShortId(),
+      name,
+      name_key: nameKey,
+      artist_id: artist.id,
+      release_year: data.releaseYear ?? 0,
+      thumbnail: thumbnail.slice(0, 2048),
+      created_at: sql<Date>`now()`,
+    })
+    .onConflict((oc) => oc.columns(["artist_id", "name_key"]).doNothing())
+    .execute();
   return em.findOneOrFail(Album, { artist, nameKey });
 }
 
@@ -371,6 +392,36 @@ interface Normalised {
   duration: number;
 }
 
+/** A new catalogue song's columns with their PostgreSQL types: the batch insert's rows (one jsonb parameter). */
+const NEW_SONG = {
+  id: "uuid",
+  short_id: "text",
+  isrc: "text",
+  track_name: "text",
+  artist_name: "text",
+  track_key: "text",
+  artist_key: "text",
+  duration: "float8",
+  explicit: "boolean",
+  genre: "text",
+  album_name: "text",
+  release_year: "int",
+  album_id: "uuid",
+  artist_id: "uuid",
+  music_providers: "jsonb",
+  thumbnails: "jsonb",
+  links: "jsonb",
+  previews: "jsonb",
+  stream_urls: "jsonb",
+  status: "text",
+  playback_token: "text",
+  public: "boolean",
+  demo: "boolean",
+  available: "boolean",
+  created_at: "timestamptz",
+  updated_at: "timestamptz",
+} as const satisfies Partial<Record<keyof PlaylistTables["song"], string>>;
+
 interface CandidateRow {
   id: string;
   isrc: string | null;
@@ -402,38 +453,77 @@ export async function findOrCreateSongs(
   const lockKeys = [
     ...new Set(norm.map((n) => `tt-song:${n.trackName.toLowerCase()}|${n.artistName.toLowerCase()}`)),
   ].sort();
-  if (lockKeys.length > 0) {
-    await em.execute(`select pg_advisory_xact_lock(hashtext(k)) from unnest(?::text[]) as k order by k`, [
-      pgArray(lockKeys),
-    ]);
-  }
+  await advisoryXactLocks(em, lockKeys);
   const pairs = norm.flatMap((n) => Object.entries(n.providers));
   const byProvider = new Map<string, string>();
   if (pairs.length > 0) {
-    const rows = await em.execute<{ provider: string; provider_id: string; song_id: string }[]>(
-      `select "provider", "provider_id", "song_id" from ${SCHEMA}."song_provider_id"
-       where ("provider", "provider_id") in (select * from unnest(?::text[], ?::text[]))`,
-      [pgArray(pairs.map(([p]) => p)), pgArray(pairs.map(([, id]) => id))],
-    );
+    const rows = await db(em)
+      .selectFrom("song_provider_id")
+      .select(["provider", "provider_id", "song_id"])
+      .where((eb) =>
+        eb(
+          eb.refTuple("provider", "provider_id"),
+          "in",
+          eb
+            .selectFrom(
+              unnestRows("u", {
+                provider: sqlArray(
+                  pairs.map(([provider]) => provider),
+                  "text",
+                ),
+                provider_id: sqlArray(
+                  pairs.map(([, id]) => id),
+                  "text",
+                ),
+              }),
+            )
+            .select(["u.provider", "u.provider_id"])
+            .$asTuple("provider", "provider_id"),
+        ),
+      )
+      .execute();
     for (const r of rows) byProvider.set(`${r.provider}\u0000${r.provider_id}`, r.song_id);
   }
   const isrcs = [...new Set(norm.flatMap((n) => (n.isrc ? [n.isrc] : [])))];
   const byIsrc = new Map<string, string>();
   if (isrcs.length > 0) {
-    const rows = await em.execute<{ id: string; isrc: string }[]>(
-      `select "id", "isrc" from ${SCHEMA}."song" where "isrc" = any(?::text[]) order by "created_at" desc`,
-      [pgArray(isrcs)],
-    );
-    for (const r of rows) byIsrc.set(r.isrc, r.id); // the oldest wins (last set)
+    const rows = await db(em)
+      .selectFrom("song")
+      .select(["id", "isrc"])
+      .where((eb) => eb("isrc", "=", eb.fn.any(sqlArray(isrcs, "text"))))
+      .orderBy("created_at", "desc")
+      .execute();
+    for (const r of rows) byIsrc.set(r.isrc!, r.id); // the oldest wins (last set)
   }
   const named = norm.filter((n) => n.trackName && n.artistName);
   const byName = new Map<string, CandidateRow[]>();
   if (named.length > 0) {
-    const rows = await em.execute<CandidateRow[]>(
-      `select "id", "isrc", "track_name", "artist_name", "duration", "music_providers" from ${SCHEMA}."song"
-       where ("track_key", "artist_key") in (select * from unnest(?::text[], ?::text[])) order by "created_at"`,
-      [pgArray(named.map((n) => n.trackName.toLowerCase())), pgArray(named.map((n) => n.artistName.toLowerCase()))],
-    );
+    const rows: CandidateRow[] = await db(em)
+      .selectFrom("song")
+      .select(["id", "isrc", "track_name", "artist_name", "duration", "music_providers"])
+      .where((eb) =>
+        eb(
+          eb.refTuple("track_key", "artist_key"),
+          "in",
+          eb
+            .selectFrom(
+              unnestRows("u", {
+                track_key: sqlArray(
+                  named.map((n) => n.trackName.toLowerCase()),
+                  "text",
+                ),
+                artist_key: sqlArray(
+                  named.map((n) => n.artistName.toLowerCase()),
+                  "text",
+                ),
+              }),
+            )
+            .select(["u.track_key", "u.artist_key"])
+            .$asTuple("track_key", "artist_key"),
+        ),
+      )
+      .orderBy("created_at")
+      .execute();
     for (const r of rows) {
       const key = `${r.track_name.toLowerCase()}\u0000${r.artist_name.toLowerCase()}`;
       byName.set(key, [...(byName.get(key) ?? []), r]);
@@ -493,21 +583,53 @@ export async function findOrCreateSongs(
   if (fresh.length > 0) {
     // Artists and albums: one upsert each for the batch.
     const artistNames = [...new Map(fresh.map((f) => [f.artistName.toLowerCase(), f.artistName])).entries()];
-    await em.execute(
-      `insert into ${SCHEMA}."artist" ("id", "short_id", "name", "name_key", "created_at")
-       select gen_random_uuid(), s, n, k, now() from unnest(?::text[], ?::text[], ?::text[]) as u(s, n, k)
-       on conflict ("name_key") do nothing`,
-      [
-        pgArray(artistNames.map(() => newShortId())),
-        pgArray(artistNames.map(([, n]) => n)),
-        pgArray(artistNames.map(([k]) => k)),
-      ],
-      "run",
-    );
-    const artists = await em.execute<{ id: string; name_key: string }[]>(
-      `select "id", "name_key" from ${SCHEMA}."artist" where "name_key" = any(?::text[])`,
-      [pgArray(artistNames.map(([k]) => k))],
-    );
+    await db(em)
+      .insertInto("artist")
+      .columns(["id", "short_id", "name", "name_key", "created_at"])
+      .expression((eb) =>
+        eb
+          .selectFrom(
+            unnestRows("u", {
+              short_id: sqlArray(
+                artistNames.map(() => newShortId()),
+                "text",
+              ),
+              name: sqlArray(
+                artistNames.map(([, n]) => n),
+                "text",
+              ),
+              name_key: sqlArray(
+                artistNames.map(([k]) => k),
+                "text",
+              ),
+            }),
+          )
+          .select([
+            sql<string>`gen_random_uuid()`.as("id"),
+            "u.short_id",
+            "u.name",
+            "u.name_key",
+            sql<Date>`now()`.as("created_at"),
+          ]),
+      )
+      .onConflict((oc) => oc.column("name_key").doNothing())
+      .execute();
+    const artists = await db(em)
+      .selectFrom("artist")
+      .select(["id", "name_key"])
+      .where((eb) =>
+        eb(
+          "name_key",
+          "=",
+          eb.fn.any(
+            sqlArray(
+              artistNames.map(([k]) => k),
+              "text",
+            ),
+          ),
+        ),
+      )
+      .execute();
     const artistId = new Map(artists.map((a) => [a.name_key, a.id]));
     const albumRows = [
       ...new Map(
@@ -525,23 +647,73 @@ export async function findOrCreateSongs(
     ];
     const albumId = new Map<string, string>();
     if (albumRows.length > 0) {
-      await em.execute(
-        `insert into ${SCHEMA}."album" ("id", "short_id", "name", "name_key", "artist_id", "release_year", "thumbnail", "created_at")
-         select gen_random_uuid(), s, n, lower(n), a, y, t, now() from unnest(?::text[], ?::text[], ?::uuid[], ?::int[], ?::text[]) as u(s, n, a, y, t)
-         on conflict ("artist_id", "name_key") do nothing`,
-        [
-          pgArray(albumRows.map(() => newShortId())),
-          pgArray(albumRows.map(([, a]) => a.name)),
-          pgArray(albumRows.map(([, a]) => a.artist)),
-          pgArray(albumRows.map(([, a]) => String(a.year))),
-          pgArray(albumRows.map(([, a]) => a.thumb.slice(0, 2048))),
-        ],
-        "run",
-      );
-      const albums = await em.execute<{ id: string; artist_id: string; name_key: string }[]>(
-        `select "id", "artist_id", "name_key" from ${SCHEMA}."album" where ("artist_id", "name_key") in (select * from unnest(?::uuid[], ?::text[]))`,
-        [pgArray(albumRows.map(([, a]) => a.artist)), pgArray(albumRows.map(([, a]) => a.name.toLowerCase()))],
-      );
+      await db(em)
+        .insertInto("album")
+        .columns(["id", "short_id", "name", "name_key", "artist_id", "release_year", "thumbnail", "created_at"])
+        .expression((eb) =>
+          eb
+            .selectFrom(
+              unnestRows("u", {
+                short_id: sqlArray(
+                  albumRows.map(() => newShortId()),
+                  "text",
+                ),
+                name: sqlArray(
+                  albumRows.map(([, a]) => a.name),
+                  "text",
+                ),
+                artist_id: sqlArray(
+                  albumRows.map(([, a]) => a.artist),
+                  "uuid",
+                ),
+                release_year: sqlArray(
+                  albumRows.map(([, a]) => a.year),
+                  "int",
+                ),
+                thumbnail: sqlArray(
+                  albumRows.map(([, a]) => a.thumb.slice(0, 2048)),
+                  "text",
+                ),
+              }),
+            )
+            .select((u) => [
+              sql<string>`gen_random_uuid()`.as("id"),
+              "u.short_id",
+              "u.name",
+              sql<string>`lower(${u.ref("u.name")})`.as("name_key"),
+              "u.artist_id",
+              "u.release_year",
+              "u.thumbnail",
+              sql<Date>`now()`.as("created_at"),
+            ]),
+        )
+        .onConflict((oc) => oc.columns(["artist_id", "name_key"]).doNothing())
+        .execute();
+      const albums = await db(em)
+        .selectFrom("album")
+        .select(["id", "artist_id", "name_key"])
+        .where((eb) =>
+          eb(
+            eb.refTuple("artist_id", "name_key"),
+            "in",
+            eb
+              .selectFrom(
+                unnestRows("u", {
+                  artist_id: sqlArray(
+                    albumRows.map(([, a]) => a.artist),
+                    "uuid",
+                  ),
+                  name_key: sqlArray(
+                    albumRows.map(([, a]) => a.name.toLowerCase()),
+                    "text",
+                  ),
+                }),
+              )
+              .select(["u.artist_id", "u.name_key"])
+              .$asTuple("artist_id", "name_key"),
+          ),
+        )
+        .execute();
       for (const a of albums) albumId.set(`${a.artist_id}\u0000${a.name_key}`, a.id);
     }
     const now = new Date().toISOString();
@@ -581,38 +753,48 @@ export async function findOrCreateSongs(
         stream_urls: f.data.streamUrls ?? {},
         status,
         playback_token: f.data.playbackToken ?? "",
+        public: true,
+        demo: false,
+        available: true,
         created_at: now,
         updated_at: now,
       };
     });
-    await em.execute(
-      `insert into ${SCHEMA}."song" ("id", "short_id", "isrc", "track_name", "artist_name", "track_key", "artist_key", "duration",
-         "explicit", "genre", "album_name", "release_year", "album_id", "artist_id", "music_providers", "thumbnails", "links",
-         "previews", "stream_urls", "status", "playback_token", "public", "demo", "available", "created_at", "updated_at")
-       select r."id", r."short_id", r."isrc", r."track_name", r."artist_name", r."track_key", r."artist_key", r."duration",
-         r."explicit", r."genre", r."album_name", r."release_year", r."album_id", r."artist_id", r."music_providers", r."thumbnails",
-         r."links", r."previews", r."stream_urls", r."status", r."playback_token", true, false, true, r."created_at", r."updated_at"
-       from jsonb_to_recordset(?::jsonb) as r("id" uuid, "short_id" text, "isrc" text, "track_name" text, "artist_name" text,
-         "track_key" text, "artist_key" text, "duration" float8, "explicit" boolean, "genre" text, "album_name" text,
-         "release_year" int, "album_id" uuid, "artist_id" uuid, "music_providers" jsonb, "thumbnails" jsonb, "links" jsonb,
-         "previews" jsonb, "stream_urls" jsonb, "status" text, "playback_token" text, "created_at" timestamptz, "updated_at" timestamptz)`,
-      [JSON.stringify(records)],
-      "run",
-    );
+    const columns = Object.keys(NEW_SONG) as (keyof typeof NEW_SONG)[];
+    await db(em)
+      .insertInto("song")
+      .columns(columns)
+      .expression((eb) => eb.selectFrom(jsonRows("r", records, NEW_SONG)).select(columns.map((c) => `r.${c}` as const)))
+      .execute();
     const providerRows = fresh.flatMap((f, i) =>
       Object.entries(f.providers).map(([provider, providerId]) => ({ provider, providerId, song: freshIds[i]! })),
     );
     if (providerRows.length > 0) {
-      await em.execute(
-        `insert into ${SCHEMA}."song_provider_id" ("provider", "provider_id", "song_id")
-         select * from unnest(?::text[], ?::text[], ?::uuid[]) on conflict do nothing`,
-        [
-          pgArray(providerRows.map((r) => r.provider)),
-          pgArray(providerRows.map((r) => r.providerId)),
-          pgArray(providerRows.map((r) => r.song)),
-        ],
-        "run",
-      );
+      await db(em)
+        .insertInto("song_provider_id")
+        .columns(["provider", "provider_id", "song_id"])
+        .expression((eb) =>
+          eb
+            .selectFrom(
+              unnestRows("u", {
+                provider: sqlArray(
+                  providerRows.map((r) => r.provider),
+                  "text",
+                ),
+                provider_id: sqlArray(
+                  providerRows.map((r) => r.providerId),
+                  "text",
+                ),
+                song_id: sqlArray(
+                  providerRows.map((r) => r.song),
+                  "uuid",
+                ),
+              }),
+            )
+            .selectAll(),
+        )
+        .onConflict((oc) => oc.doNothing())
+        .execute();
     }
   }
   const loaded = freshIds.length > 0 ? await em.find(Song, { id: { $in: freshIds } }) : [];
@@ -643,9 +825,4 @@ export async function resolveSongInputs(em: EntityManager, inputs: SongInput[], 
     if (!song) throw new ConnectError("song not found", Code.NotFound);
     return song;
   });
-}
-
-/** A PostgreSQL array literal of strings (quoted and escaped). */
-function pgArray(values: string[]): string {
-  return `{${values.map((v) => `"${v.replace(/\\/g, "\\\\").replace(/"/g, '\\"')}"`).join(",")}}`;
 }

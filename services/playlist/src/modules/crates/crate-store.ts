@@ -6,7 +6,16 @@ import { create } from "@bufbuild/protobuf";
 import { Code, ConnectError } from "@connectrpc/connect";
 import { LockMode } from "@mikro-orm/core";
 import type { EntityManager } from "@mikro-orm/postgresql";
-import { publishEvent, wireName } from "@tt/kit";
+import {
+  advisoryXactLock,
+  jsonb,
+  publishEvent,
+  sql,
+  sqlArray,
+  unnestRows,
+  wireName,
+  type ExpressionBuilder,
+} from "@tt/kit";
 import {
   CrateImportStatus,
   CrateImportStatusSchema,
@@ -20,6 +29,7 @@ import {
 import { CrateChangedSchema } from "@tt/proto/tt/playlist/v1/events_pb";
 import { timestampFromDate } from "@bufbuild/protobuf/wkt";
 import type { Song } from "../catalogue/song.entity.ts";
+import { db, type PlaylistTables } from "../../db.ts";
 import { newShortId } from "../../short-id.ts";
 import { Crate } from "./crate.entity.ts";
 
@@ -39,8 +49,6 @@ export const NEW_PLAYLIST_PREFIX = "New Playlist #";
 export const SPECIAL_NAMES = { queue: "default", likes: "tt-stars" } as const;
 export type SpecialKind = keyof typeof SPECIAL_NAMES;
 
-const S = `"playlist"`;
-
 export const specialWire = (kind: SpecialKind): string =>
   wireName(SpecialCrateSchema, kind === "queue" ? SpecialCrate.QUEUE : SpecialCrate.LIKES);
 
@@ -59,30 +67,45 @@ export function nextNewPlaylistName(names: Iterable<string>): string {
 
 /** Creates the caller's queue and likes crates when missing (their first call); idempotent, race-free. */
 export async function ensureSpecialCrates(em: EntityManager, userUuid: string): Promise<void> {
-  const exists = await em.execute<{ n: string }[]>(
-    `select count(*) as n from ${S}."crate" where "user_uuid" = ? and "special" is not null`,
-    [userUuid],
-  );
-  if (Number(exists[0]?.n ?? 0) >= 2) return;
+  const exists = await db(em)
+    .selectFrom("crate")
+    .select((eb) => eb.fn.countAll<string>().as("n"))
+    .where("user_uuid", "=", userUuid)
+    .where("special", "is not", null)
+    .executeTakeFirst();
+  if (Number(exists?.n ?? 0) >= 2) return;
   for (const kind of ["queue", "likes"] as const) {
-    await em.execute(
-      `insert into ${S}."crate" ("id", "short_id", "user_uuid", "name", "description", "special", "thumbnails", "current_position", "songs_count", "version", "created_at", "updated_at")
-       values (gen_random_uuid(), ?, ?, ?, '', ?, '[]', 0, 0, 0, now() - interval '1 second' * ?, now())
-       on conflict ("user_uuid", "special") do nothing`,
-      [newShortId(), userUuid, SPECIAL_NAMES[kind], specialWire(kind), kind === "queue" ? 2 : 1],
-      "run",
-    );
+    await db(em)
+      .insertInto("crate")
+      .values({
+        id: sql<string>`gen_random_uuid()`,
+        short_id: newShortId(),
+        user_uuid: userUuid,
+        name: SPECIAL_NAMES[kind],
+        description: "",
+        special: specialWire(kind),
+        thumbnails: jsonb<string[]>([]),
+        current_position: 0,
+        songs_count: 0,
+        version: 0,
+        created_at: sql<Date>`now() - interval '1 second' * ${kind === "queue" ? 2 : 1}`,
+        updated_at: sql<Date>`now()`,
+      })
+      .onConflict((oc) => oc.columns(["user_uuid", "special"]).doNothing())
+      .execute();
   }
 }
 
 /** The id of the caller's special crate `kind` (created when missing). */
 export async function specialCrateId(em: EntityManager, userUuid: string, kind: SpecialKind): Promise<string> {
   await ensureSpecialCrates(em, userUuid);
-  const rows = await em.execute<{ id: string }[]>(
-    `select "id" from ${S}."crate" where "user_uuid" = ? and "special" = ?`,
-    [userUuid, specialWire(kind)],
-  );
-  return rows[0]!.id;
+  const row = await db(em)
+    .selectFrom("crate")
+    .select("id")
+    .where("user_uuid", "=", userUuid)
+    .where("special", "=", specialWire(kind))
+    .executeTakeFirst();
+  return row!.id;
 }
 
 const notFound = () => new ConnectError("crate not found", Code.NotFound);
@@ -131,9 +154,32 @@ interface SongRow {
   available: boolean;
 }
 
-const SONG_COLUMNS = `cs."id" as crate_song_uuid, s."id" as song_id, s."short_id", s."isrc", s."track_name", s."artist_name",
-  s."duration", s."explicit", s."music_providers", s."thumbnails", s."links", s."previews", s."playback_token", s."genre",
-  s."album_name", s."release_year", s."stream_urls", s."status", s."available"`;
+/** A crate song's columns (`crate_song as cs` joined with `song as s`), as SongRow names them. */
+const SONG_COLUMNS = [
+  "cs.id as crate_song_uuid",
+  "s.id as song_id",
+  "s.short_id",
+  "s.isrc",
+  "s.track_name",
+  "s.artist_name",
+  "s.duration",
+  "s.explicit",
+  "s.music_providers",
+  "s.thumbnails",
+  "s.links",
+  "s.previews",
+  "s.playback_token",
+  "s.genre",
+  "s.album_name",
+  "s.release_year",
+  "s.stream_urls",
+  "s.status",
+  "s.available",
+] as const;
+
+/** A crate's songs (`cs`) with their catalogue songs (`s`). */
+const crateSongs = (em: EntityManager) =>
+  db(em).selectFrom("crate_song as cs").innerJoin("song as s", "s.id", "cs.song_id");
 
 function crateSongMessage(row: SongRow, position: number): CrateSongMessage {
   return create(CrateSongMessageSchema, {
@@ -169,13 +215,23 @@ export async function songPage(
   limit: number,
   offset: number,
 ): Promise<CrateSongMessage[]> {
-  const rows = await em.execute<SongRow[]>(
-    `select ${SONG_COLUMNS} from ${S}."crate_song" cs join ${S}."song" s on s."id" = cs."song_id"
-     where cs."crate_id" = ? order by cs."rank" limit ? offset ?`,
-    [crateId, limit, offset],
-  );
+  const rows = await crateSongs(em)
+    .select(SONG_COLUMNS)
+    .where("cs.crate_id", "=", crateId)
+    .orderBy("cs.rank")
+    .limit(limit)
+    .offset(offset)
+    .execute();
   return rows.map((row, i) => crateSongMessage(row, offset + i));
 }
+
+/** The 0-based position of the crate song `cs`: how many songs of its crate rank before it. */
+const positionOf = (eb: ExpressionBuilder<PlaylistTables & { cs: PlaylistTables["crate_song"] }, "cs">) =>
+  eb
+    .selectFrom("crate_song as o")
+    .select((o) => o.fn.countAll<string>().as("n"))
+    .whereRef("o.crate_id", "=", "cs.crate_id")
+    .whereRef("o.rank", "<", "cs.rank");
 
 /** One crate song with its position, or 404 "crate song not found". */
 export async function crateSongAt(
@@ -183,13 +239,14 @@ export async function crateSongAt(
   crateId: string,
   crateSongUuid: string,
 ): Promise<CrateSongMessage> {
-  const rows = await em.execute<(SongRow & { position: string })[]>(
-    `select ${SONG_COLUMNS}, (select count(*) from ${S}."crate_song" o where o."crate_id" = cs."crate_id" and o."rank" < cs."rank") as position
-     from ${S}."crate_song" cs join ${S}."song" s on s."id" = cs."song_id" where cs."crate_id" = ? and cs."id" = ?`,
-    [crateId, crateSongUuid.toLowerCase()],
-  );
-  if (!rows[0]) throw new ConnectError("crate song not found", Code.NotFound);
-  return crateSongMessage(rows[0], Number(rows[0].position));
+  const row = await crateSongs(em)
+    .select(SONG_COLUMNS)
+    .select((eb) => positionOf(eb).as("position"))
+    .where("cs.crate_id", "=", crateId)
+    .where("cs.id", "=", crateSongUuid.toLowerCase())
+    .executeTakeFirst();
+  if (!row) throw new ConnectError("crate song not found", Code.NotFound);
+  return crateSongMessage(row, Number(row.position));
 }
 
 /** A crate as the wire's Crate, with `songs` when given. */
@@ -228,11 +285,12 @@ function changed(em: EntityManager, crate: Crate, change: string): void {
 
 /** The crate's artwork: the first thumbnails of its first songs (up to 4 distinct URLs). */
 async function refreshThumbnails(em: EntityManager, crate: Crate): Promise<void> {
-  const rows = await em.execute<{ thumbnails: Record<string, string> }[]>(
-    `select s."thumbnails" from ${S}."crate_song" cs join ${S}."song" s on s."id" = cs."song_id"
-     where cs."crate_id" = ? order by cs."rank" limit ?`,
-    [crate.id, THUMBNAIL_WINDOW],
-  );
+  const rows = await crateSongs(em)
+    .select("s.thumbnails")
+    .where("cs.crate_id", "=", crate.id)
+    .orderBy("cs.rank")
+    .limit(THUMBNAIL_WINDOW)
+    .execute();
   const out: string[] = [];
   for (const row of rows) {
     const url = Object.values(row.thumbnails ?? {}).find((u) => typeof u === "string" && u !== "");
@@ -243,25 +301,41 @@ async function refreshThumbnails(em: EntityManager, crate: Crate): Promise<void>
 }
 
 async function countSongs(em: EntityManager, crateId: string): Promise<number> {
-  const rows = await em.execute<{ n: string }[]>(`select count(*) as n from ${S}."crate_song" where "crate_id" = ?`, [
-    crateId,
-  ]);
-  return Number(rows[0]!.n);
+  const row = await db(em)
+    .selectFrom("crate_song")
+    .select((eb) => eb.fn.countAll<string>().as("n"))
+    .where("crate_id", "=", crateId)
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
 }
 
 /** Renumbers a crate's ranks to RANK_GAP, 2·RANK_GAP, … in the current order (or a random one). */
 async function renumber(em: EntityManager, crateId: string, order: "rank" | "random"): Promise<void> {
   // Ranks are always positive: negating them first frees every positive value, so the second update never
   // meets the unique (crate, rank) index half-way.
-  await em.execute(`update ${S}."crate_song" set "rank" = -"rank" where "crate_id" = ?`, [crateId], "run");
-  await em.execute(
-    `update ${S}."crate_song" cs set "rank" = o.n * ? from (
-       select "id", row_number() over (order by ${order === "rank" ? `"rank" desc` : "random()"}) as n
-       from ${S}."crate_song" where "crate_id" = ?) o
-     where cs."id" = o."id"`,
-    [RANK_GAP, crateId],
-    "run",
-  );
+  await db(em)
+    .updateTable("crate_song")
+    .set((eb) => ({ rank: eb.neg(eb.ref("rank")) }))
+    .where("crate_id", "=", crateId)
+    .execute();
+  await db(em)
+    .updateTable("crate_song as cs")
+    .from((eb) =>
+      eb
+        .selectFrom("crate_song")
+        .select((n) => [
+          "id",
+          n.fn
+            .agg<number>("row_number")
+            .over((over) => (order === "rank" ? over.orderBy("rank", "desc") : over.orderBy(sql`random()`)))
+            .as("n"),
+        ])
+        .where("crate_id", "=", crateId)
+        .as("o"),
+    )
+    .set((eb) => ({ rank: eb("o.n", "*", RANK_GAP) }))
+    .whereRef("cs.id", "=", "o.id")
+    .execute();
 }
 
 /** The ranks of the rows at indexes `index - 1` and `index` of the crate, leaving out `exclude`. */
@@ -271,19 +345,17 @@ async function neighbours(
   index: number,
   exclude: string | null,
 ): Promise<[number | null, number | null]> {
-  const excludeSql = exclude ? `and "id" <> ?` : "";
-  const params: unknown[] = exclude ? [crateId, exclude] : [crateId];
+  let ranks = db(em).selectFrom("crate_song").select("rank").where("crate_id", "=", crateId).orderBy("rank");
+  if (exclude) ranks = ranks.where("id", "<>", exclude);
+  // `rank` is a bigint: pg answers it as text.
   if (index === 0) {
-    const rows = await em.execute<{ rank: string }[]>(
-      `select "rank" from ${S}."crate_song" where "crate_id" = ? ${excludeSql} order by "rank" limit 1`,
-      params,
-    );
+    const rows = await ranks.limit(1).execute();
     return [null, rows[0] ? Number(rows[0].rank) : null];
   }
-  const rows = await em.execute<{ rank: string }[]>(
-    `select "rank" from ${S}."crate_song" where "crate_id" = ? ${excludeSql} order by "rank" offset ? limit 2`,
-    [...params, index - 1],
-  );
+  const rows = await ranks
+    .offset(index - 1)
+    .limit(2)
+    .execute();
   return [rows[0] ? Number(rows[0].rank) : null, rows[1] ? Number(rows[1].rank) : null];
 }
 
@@ -318,10 +390,12 @@ export async function addSongs(
   maxSongs: number,
 ): Promise<AddOutcome> {
   const ids = songs.map((s) => s.id);
-  const existing = await em.execute<{ id: string; song_id: string }[]>(
-    `select "id", "song_id" from ${S}."crate_song" where "crate_id" = ? and "song_id" = any(?::uuid[])`,
-    [crate.id, `{${ids.join(",")}}`],
-  );
+  const existing = await db(em)
+    .selectFrom("crate_song")
+    .select(["id", "song_id"])
+    .where("crate_id", "=", crate.id)
+    .where((eb) => eb("song_id", "=", eb.fn.any(sqlArray(ids, "uuid"))))
+    .execute();
   const inCrate = new Map(existing.map((r) => [r.song_id, r.id]));
   const skipped: AddOutcome["skipped"] = [];
   const fresh: Song[] = [];
@@ -348,12 +422,30 @@ export async function addSongs(
     [prev, next] = await neighbours(em, crate.id, at, null);
     ranks = ranksBetween(prev, next, fresh.length)!;
   }
-  const rows = await em.execute<{ id: string; song_id: string }[]>(
-    `insert into ${S}."crate_song" ("id", "crate_id", "song_id", "rank", "created_at")
-     select gen_random_uuid(), ?, u.song_id, u.rank, now() from unnest(?::uuid[], ?::bigint[]) as u(song_id, rank)
-     returning "id", "song_id"`,
-    [crate.id, `{${fresh.map((s) => s.id).join(",")}}`, `{${ranks.join(",")}}`],
-  );
+  const rows = await db(em)
+    .insertInto("crate_song")
+    .columns(["id", "crate_id", "song_id", "rank", "created_at"])
+    .expression((eb) =>
+      eb
+        .selectFrom(
+          unnestRows("u", {
+            song_id: sqlArray(
+              fresh.map((s) => s.id),
+              "uuid",
+            ),
+            rank: sqlArray(ranks, "bigint"),
+          }),
+        )
+        .select([
+          sql<string>`gen_random_uuid()`.as("id"),
+          sql<string>`${crate.id}::uuid`.as("crate_id"),
+          "u.song_id",
+          "u.rank",
+          sql<Date>`now()`.as("created_at"),
+        ]),
+    )
+    .returning(["id", "song_id"])
+    .execute();
   const idOf = new Map(rows.map((r) => [r.song_id, r.id]));
   // A track given twice in one call: the second names the crate song the first became.
   for (const s of skipped) if (s.crateSongUuid === "") s.crateSongUuid = idOf.get(s.songId) ?? "";
@@ -391,18 +483,19 @@ export async function addSongs(
 
 /** Removes one song of a locked crate (404 "crate song not found"). */
 export async function removeSong(em: EntityManager, crate: Crate, crateSongUuid: string): Promise<void> {
-  const rows = await em.execute<{ position: string }[]>(
-    `select (select count(*) from ${S}."crate_song" o where o."crate_id" = cs."crate_id" and o."rank" < cs."rank") as position
-     from ${S}."crate_song" cs where cs."crate_id" = ? and cs."id" = ?`,
-    [crate.id, crateSongUuid.toLowerCase()],
-  );
-  if (!rows[0]) throw new ConnectError("crate song not found", Code.NotFound);
-  const position = Number(rows[0].position);
-  await em.execute(
-    `delete from ${S}."crate_song" where "crate_id" = ? and "id" = ?`,
-    [crate.id, crateSongUuid.toLowerCase()],
-    "run",
-  );
+  const row = await db(em)
+    .selectFrom("crate_song as cs")
+    .select((eb) => positionOf(eb).as("position"))
+    .where("cs.crate_id", "=", crate.id)
+    .where("cs.id", "=", crateSongUuid.toLowerCase())
+    .executeTakeFirst();
+  if (!row) throw new ConnectError("crate song not found", Code.NotFound);
+  const position = Number(row.position);
+  await db(em)
+    .deleteFrom("crate_song")
+    .where("crate_id", "=", crate.id)
+    .where("id", "=", crateSongUuid.toLowerCase())
+    .execute();
   crate.songsCount = Math.max(0, crate.songsCount - 1);
   if (position < crate.currentPosition) crate.currentPosition -= 1;
   crate.currentPosition = Math.min(crate.currentPosition, crate.songsCount);
@@ -430,7 +523,7 @@ export async function moveSong(
     [prev, next] = await neighbours(em, crate.id, target, id);
     ranks = ranksBetween(prev, next, 1)!;
   }
-  await em.execute(`update ${S}."crate_song" set "rank" = ? where "id" = ?`, [ranks[0], id], "run");
+  await db(em).updateTable("crate_song").set({ rank: ranks[0]! }).where("id", "=", id).execute();
   if (Math.min(target, current.position) < THUMBNAIL_WINDOW) await refreshThumbnails(em, crate);
   changed(em, crate, "moved");
   current.position = target;
@@ -447,7 +540,7 @@ export async function shuffleSongs(em: EntityManager, crate: Crate): Promise<voi
 
 /** Removes every song of a locked crate. */
 export async function clearSongs(em: EntityManager, crate: Crate): Promise<void> {
-  await em.execute(`delete from ${S}."crate_song" where "crate_id" = ?`, [crate.id], "run");
+  await db(em).deleteFrom("crate_song").where("crate_id", "=", crate.id).execute();
   crate.songsCount = 0;
   crate.currentPosition = 0;
   crate.thumbnails = [];
@@ -459,15 +552,36 @@ export async function copySongs(em: EntityManager, target: Crate, source: Crate,
   const count = await countSongs(em, target.id);
   const [prev] = await neighbours(em, target.id, count, null);
   const base = prev ?? 0;
-  const rows = await em.execute<{ id: string }[]>(
-    `insert into ${S}."crate_song" ("id", "crate_id", "song_id", "rank", "created_at")
-     select gen_random_uuid(), ?, src."song_id", ? + row_number() over (order by src."rank") * ?, now()
-     from ${S}."crate_song" src
-     where src."crate_id" = ? and not exists (
-       select 1 from ${S}."crate_song" t where t."crate_id" = ? and t."song_id" = src."song_id")
-     returning "id"`,
-    [target.id, base, RANK_GAP, source.id, target.id],
-  );
+  const rows = await db(em)
+    .insertInto("crate_song")
+    .columns(["id", "crate_id", "song_id", "rank", "created_at"])
+    .expression((eb) =>
+      eb
+        .selectFrom("crate_song as src")
+        .select((src) => [
+          sql<string>`gen_random_uuid()`.as("id"),
+          sql<string>`${target.id}::uuid`.as("crate_id"),
+          "src.song_id",
+          sql<number>`${base}::bigint + row_number() over (order by ${src.ref("src.rank")}) * ${RANK_GAP}::bigint`.as(
+            "rank",
+          ),
+          sql<Date>`now()`.as("created_at"),
+        ])
+        .where("src.crate_id", "=", source.id)
+        .where((src) =>
+          src.not(
+            src.exists(
+              src
+                .selectFrom("crate_song as t")
+                .select(sql.lit(1).as("one"))
+                .where("t.crate_id", "=", target.id)
+                .whereRef("t.song_id", "=", "src.song_id"),
+            ),
+          ),
+        ),
+    )
+    .returning("id")
+    .execute();
   if (count + rows.length > maxSongs) {
     throw new ConnectError(`a crate holds at most ${maxSongs} songs`, Code.FailedPrecondition);
   }
@@ -496,15 +610,17 @@ export async function createCrate(
   importStatus: CrateImportStatus | null = null,
 ): Promise<Crate> {
   // One creation per user at a time, so two concurrent unnamed crates get two numbers.
-  await em.execute(`select pg_advisory_xact_lock(hashtext(?))`, [`tt-crate-user:${userUuid}`]);
+  await advisoryXactLock(em, `tt-crate-user:${userUuid}`);
   const total = await em.count(Crate, { userUuid });
   if (total >= maxCrates) throw new ConnectError(`a user keeps at most ${maxCrates} crates`, Code.FailedPrecondition);
   let crateName = name.trim();
   if (crateName === "") {
-    const rows = await em.execute<{ name: string }[]>(
-      `select "name" from ${S}."crate" where "user_uuid" = ? and "name" like 'New Playlist #%'`,
-      [userUuid],
-    );
+    const rows = await db(em)
+      .selectFrom("crate")
+      .select("name")
+      .where("user_uuid", "=", userUuid)
+      .where("name", "like", `${NEW_PLAYLIST_PREFIX}%`)
+      .execute();
     crateName = nextNewPlaylistName(rows.map((r) => r.name));
   }
   const crate = em.create(Crate, {

@@ -6,18 +6,22 @@ import type { EntityManager } from "@mikro-orm/postgresql";
 import { consumeEvents, type Subscription } from "@tt/kit";
 import { RoomCreatedSchema, RoomSettingsChangedSchema } from "@tt/proto/tt/room/v1/events_pb";
 import type { PlaylistServiceContext } from "../../context.ts";
+import { db } from "../../db.ts";
 import { deploymentDurable } from "../../durable.ts";
 
 /** Maps `slug` to `roomUuid` unless a newer mapping for the slug is already stored. */
 export async function mapSlug(em: EntityManager, slug: string, roomUuid: string, at: Date): Promise<void> {
   if (slug === "" || slug.length > 100 || !/^[0-9a-f-]{36}$/i.test(roomUuid)) return;
-  await em.execute(
-    `insert into "playlist"."room_slug" as r ("slug", "room_uuid", "updated_at") values (?, ?, ?)
-     on conflict ("slug") do update set "room_uuid" = excluded."room_uuid", "updated_at" = excluded."updated_at"
-     where r."updated_at" <= excluded."updated_at"`,
-    [slug, roomUuid.toLowerCase(), at],
-    "run",
-  );
+  await db(em)
+    .insertInto("room_slug")
+    .values({ slug, room_uuid: roomUuid.toLowerCase(), updated_at: at })
+    .onConflict((oc) =>
+      oc
+        .column("slug")
+        .doUpdateSet((eb) => ({ room_uuid: eb.ref("excluded.room_uuid"), updated_at: eb.ref("excluded.updated_at") }))
+        .whereRef("room_slug.updated_at", "<=", "excluded.updated_at"),
+    )
+    .execute();
 }
 
 /** Subscribes to the room events that name a slug; `unsubscribe` ends both. */

@@ -5,9 +5,10 @@ import { createHash } from "node:crypto";
 import { timestampDate } from "@bufbuild/protobuf/wkt";
 import { Code, ConnectError } from "@connectrpc/connect";
 import type { EntityManager, MikroORM } from "@mikro-orm/postgresql";
-import { consumeEvents, type Subscription } from "@tt/kit";
+import { consumeEvents, markProcessed, sql, type Subscription } from "@tt/kit";
 import { SongStartedSchema } from "@tt/proto/tt/social/v1/events_pb";
 import type { RoomServiceContext } from "../../context.ts";
+import { db } from "../../db.ts";
 import { DjFan } from "../social/dj-fan.entity.ts";
 import { Room } from "../rooms/room.entity.ts";
 import type { DeliveryReport, Deliverer, NotificationContent } from "./deliver.ts";
@@ -16,13 +17,17 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** Claims the DJ's notification slot: true when the interval since the last one has passed (atomic). */
 export async function claimDjSlot(em: EntityManager, djId: string, intervalSeconds: number): Promise<boolean> {
-  const rows = await em.execute<{ dj_id: string }[]>(
-    `insert into dj_notification_state (dj_id, notified_at) values (?, now())
-     on conflict (dj_id) do update set notified_at = excluded.notified_at
-     where dj_notification_state.notified_at <= now() - make_interval(secs => ?)
-     returning dj_id`,
-    [djId, intervalSeconds],
-  );
+  const rows = await db(em)
+    .insertInto("dj_notification_state")
+    .values({ dj_id: djId, notified_at: sql<Date>`now()` })
+    .onConflict((oc) =>
+      oc
+        .column("dj_id")
+        .doUpdateSet((eb) => ({ notified_at: eb.ref("excluded.notified_at") }))
+        .where("dj_notification_state.notified_at", "<=", sql<Date>`now() - make_interval(secs => ${intervalSeconds})`),
+    )
+    .returning("dj_id")
+    .execute();
   return rows.length > 0;
 }
 
@@ -130,12 +135,7 @@ export function songStartedDurable(orm: MikroORM): string {
  * another instance), under two event ids, so the event id's mark alone would notify twice.
  */
 async function claimPlay(em: EntityManager, consumer: string, playId: string): Promise<boolean> {
-  const rows = await em.execute<{ consumer: string }[]>(
-    `insert into processed_event (consumer, event_id, processed_at) values (?, ?, now())
-     on conflict do nothing returning consumer`,
-    [consumer, playId],
-  );
-  return rows.length > 0;
+  return markProcessed(em, consumer, playId);
 }
 
 /**

@@ -3,9 +3,10 @@
 // play id (a play announced twice under two event ids counts once: the play id is marked in processed_event).
 import { createHash } from "node:crypto";
 import type { EntityManager, MikroORM } from "@mikro-orm/postgresql";
-import { consumeEvents, isUuid, type Bus, type Subscription } from "@tt/kit";
+import { consumeEvents, isUuid, markProcessed, sql, type Bus, type Subscription } from "@tt/kit";
 import { SongPlayedSchema, type SongPlayed } from "@tt/proto/tt/social/v1/events_pb";
 import type { Logger } from "pino";
+import { db } from "../../db.ts";
 
 /** One durable consumer per deployment (a hash of its database name): replicas share it, test runs do not. */
 export function playedTimeDurable(orm: MikroORM): string {
@@ -21,20 +22,24 @@ export async function addPlayedSong(em: EntityManager, consumer: string, event: 
   if (!isUuid(event.roomUuid)) return false;
   const seconds = Number.isFinite(event.playedSeconds) && event.playedSeconds > 0 ? event.playedSeconds : 0;
   if (event.playId) {
-    const marked = await em.execute<{ consumer: string }[]>(
-      `insert into "social"."processed_event" ("consumer", "event_id", "processed_at") values (?, ?, now())
-       on conflict do nothing returning "consumer"`,
-      [`${consumer}:play`, event.playId.slice(0, 200)],
-    );
-    if (marked.length === 0) return false;
+    if (!(await markProcessed(em, `${consumer}:play`, event.playId.slice(0, 200)))) return false;
   }
-  await em.execute(
-    `insert into "social"."room_played_time" as t ("room_uuid", "played_seconds", "plays", "updated_at")
-     values (?, ?, 1, now())
-     on conflict ("room_uuid") do update set "played_seconds" = t."played_seconds" + excluded."played_seconds",
-       "plays" = t."plays" + 1, "updated_at" = excluded."updated_at"`,
-    [event.roomUuid.toLowerCase(), seconds],
-  );
+  await db(em)
+    .insertInto("room_played_time")
+    .values({
+      room_uuid: event.roomUuid.toLowerCase(),
+      played_seconds: seconds,
+      plays: 1,
+      updated_at: sql<Date>`now()`,
+    })
+    .onConflict((oc) =>
+      oc.column("room_uuid").doUpdateSet((eb) => ({
+        played_seconds: eb("room_played_time.played_seconds", "+", eb.ref("excluded.played_seconds")),
+        plays: eb("room_played_time.plays", "+", 1),
+        updated_at: eb.ref("excluded.updated_at"),
+      })),
+    )
+    .execute();
   return true;
 }
 
@@ -54,17 +59,19 @@ export function consumePlayedSongs(deps: { bus: Bus; orm: MikroORM; logger: Logg
 
 /** The room's ended plays' seconds (0 when none). */
 export async function endedSecondsOf(em: EntityManager, roomUuid: string): Promise<number> {
-  const rows = await em.execute<{ s: number | string }[]>(
-    `select "played_seconds" as "s" from "social"."room_played_time" where "room_uuid" = ?`,
-    [roomUuid],
-  );
-  return Number(rows[0]?.s ?? 0);
+  const row = await db(em)
+    .selectFrom("room_played_time")
+    .select("played_seconds")
+    .where("room_uuid", "=", roomUuid)
+    .executeTakeFirst();
+  return Number(row?.played_seconds ?? 0);
 }
 
 /** Every room's ended plays' seconds. */
 export async function totalEndedSeconds(em: EntityManager): Promise<number> {
-  const rows = await em.execute<{ s: number | string | null }[]>(
-    `select coalesce(sum("played_seconds"), 0) as "s" from "social"."room_played_time"`,
-  );
-  return Number(rows[0]?.s ?? 0);
+  const row = await db(em)
+    .selectFrom("room_played_time")
+    .select((eb) => eb.fn.coalesce(eb.fn.sum<number | string>("played_seconds"), sql.lit(0)).as("s"))
+    .executeTakeFirst();
+  return Number(row?.s ?? 0);
 }

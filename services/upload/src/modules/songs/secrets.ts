@@ -2,6 +2,7 @@
 // and kept in the database, so every replica (and every restart) signs and checks with the same one.
 import { randomBytes } from "node:crypto";
 import type { MikroORM } from "@mikro-orm/postgresql";
+import { autoCommitDb } from "../../db.ts";
 import { UploadSecret } from "./secret.entity.ts";
 
 export interface UploadSecrets {
@@ -11,12 +12,11 @@ export interface UploadSecrets {
 
 async function stored(orm: MikroORM, name: string): Promise<Buffer> {
   const em = orm.em.fork();
-  await em
-    .getConnection()
-    .execute(
-      `insert into "${orm.config.get("schema")}"."upload_secret" ("name", "value") values (?, ?) on conflict ("name") do nothing`,
-      [name, randomBytes(48).toString("base64url")],
-    );
+  await autoCommitDb(em)
+    .insertInto("upload_secret")
+    .values({ name, value: randomBytes(48).toString("base64url") })
+    .onConflict((oc) => oc.column("name").doNothing())
+    .execute();
   const row = await em.findOneOrFail(UploadSecret, { name });
   return Buffer.from(row.value, "utf8");
 }

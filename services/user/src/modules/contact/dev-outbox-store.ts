@@ -1,6 +1,7 @@
 // The dev outbox in PostgreSQL: every replica writes and lists the same messages, and they survive a restart.
 import type { MikroORM } from "@mikro-orm/postgresql";
 import type { DevOutbox, DevOutboxEntry } from "../../providers/dev-outbox.ts";
+import { autoCommitDb } from "../../db.ts";
 import { DevOutboxMessage } from "./dev-outbox-message.entity.ts";
 
 function toEntry(row: DevOutboxMessage): DevOutboxEntry {
@@ -31,13 +32,17 @@ export function createTableDevOutbox(orm: MikroORM, capacity: number): DevOutbox
         createdAt: new Date(),
       });
       await em.flush();
-      await em
-        .getConnection()
-        .execute(
-          `delete from "user"."dev_outbox_message" where "id" in (select "id" from "user"."dev_outbox_message" order by "created_at" desc, "id" desc offset ?)`,
-          [capacity],
-          "run",
-        );
+      await autoCommitDb(em)
+        .deleteFrom("dev_outbox_message")
+        .where("id", "in", (eb) =>
+          eb
+            .selectFrom("dev_outbox_message")
+            .select("id")
+            .orderBy("created_at", "desc")
+            .orderBy("id", "desc")
+            .offset(capacity),
+        )
+        .execute();
       return toEntry(row);
     },
     async list({ to, limit }) {

@@ -1,4 +1,3 @@
-import type { EntitySchema } from "@mikro-orm/core";
 import { DevOutboxMessageSchema } from "./dev-outbox-message.entity.ts";
 import { EmailSchema } from "./email.entity.ts";
 import { MobileCodeSchema } from "./mobile-code.entity.ts";
@@ -7,8 +6,7 @@ import { PhoneValidationSchema } from "./phone-validation.entity.ts";
 import { ThrottleWindowSchema } from "@tt/kit";
 
 // Entities of the contact area (e-mails and their verification, mobile auth codes, the phone whitelist, phone validation, admin phone numbers, the dev outbox, throttling), listed explicitly.
-// eslint-disable-next-line @typescript-eslint/no-explicit-any -- schemas of different entity types
-export const contactEntities: EntitySchema<any, any>[] = [
+export const contactEntities = [
   EmailSchema,
   PhoneNumberSchema,
   MobileCodeSchema,

@@ -20,10 +20,13 @@ import {
   clientAddress,
   enforceThrottles,
   REMEMBERED_ACTION_SUFFIX,
+  sql,
   throttleKey,
-  throttleTable,
+  throttleSql,
   tooMany,
+  typedSql,
   type ThrottleCheck,
+  type ThrottleTables,
 } from "@tt/kit";
 
 /** Rows of this action remember where an account signed in; the kit keeps them up to 90 days (its name's suffix). */
@@ -92,30 +95,29 @@ export async function throttleLogin(
   };
 }
 
+// The throttle rows are written outside the call's business writes (throttleSql: each statement commits by itself),
+// as the kit's own hits are; only the backoff slot is claimed under a row lock, in a transaction of its own.
+
 async function isKnown(em: EntityManager, key: string, config: ContactConfig): Promise<boolean> {
-  const rows = await em
-    .getConnection()
-    .execute<{ known: number }[]>(
-      `select 1 as "known" from ${throttleTable(em)} where "key" = ? and "window_start" > now() - make_interval(days => ?)`,
-      [key, config.LOGIN_KNOWN_ADDRESS_DAYS],
-    );
+  const rows = await throttleSql(em)
+    .selectFrom("throttle_window")
+    .select(sql<number>`1`.as("known"))
+    .where("key", "=", key)
+    .where("window_start", ">", sql<Date>`now() - make_interval(days => ${config.LOGIN_KNOWN_ADDRESS_DAYS})`)
+    .execute();
   return rows.length > 0;
 }
 
 async function rememberAddress(em: EntityManager, key: string): Promise<void> {
-  await em.getConnection().execute(
-    `insert into ${throttleTable(em)} as t ("key", "window_start", "hits") values (?, now(), 1)
-     on conflict ("key") do update set "window_start" = now(), "hits" = t."hits" + 1`,
-    [key],
-    "run",
-  );
-}
-
-interface BackoffRow {
-  hits: number;
-  /** window_start and now() in epoch milliseconds, the database's clock for both. */
-  start_ms: number;
-  now_ms: number;
+  await throttleSql(em)
+    .insertInto("throttle_window")
+    .values({ key, window_start: sql<Date>`now()`, hits: 1 })
+    .onConflict((oc) =>
+      oc
+        .column("key")
+        .doUpdateSet((eb) => ({ window_start: sql<Date>`now()`, hits: eb("throttle_window.hits", "+", 1) })),
+    )
+    .execute();
 }
 
 /**
@@ -126,51 +128,62 @@ interface BackoffRow {
  */
 async function claimBackoffSlot(em: EntityManager, key: string, config: ContactConfig): Promise<number> {
   // Most accounts have no failures to speak of: a plain read settles those without a transaction.
-  if (backoffOf(await readBackoff(em, key, ""), config) === 0) return 0;
+  if (backoffOf(await readBackoff(em, key, false), config) === 0) return 0;
   return em.fork().transactional(async (tem) => {
-    const row = await readBackoff(tem, key, "for update");
+    const row = await readBackoff(tem, key, true);
     const delay = backoffOf(row, config);
     if (!row || delay === 0) return 0;
     if (row.start_ms > row.now_ms) return Math.ceil((row.start_ms - row.now_ms) / 1000);
-    await tem.execute(
-      `update ${throttleTable(tem)} set "window_start" = now() + make_interval(secs => ?) where "key" = ?`,
-      [delay, key],
-      "run",
-    );
+    await typedSql<ThrottleTables>(tem)
+      .updateTable("throttle_window")
+      .set({ window_start: sql<Date>`now() + make_interval(secs => ${delay})` })
+      .where("key", "=", key)
+      .execute();
     return 0;
   });
 }
 
-async function readBackoff(em: EntityManager, key: string, lock: "" | "for update"): Promise<BackoffRow | undefined> {
-  const rows = await em.execute<BackoffRow[]>(
-    `select "hits", (extract(epoch from "window_start") * 1000)::float8 as "start_ms",
-            (extract(epoch from now()) * 1000)::float8 as "now_ms"
-     from ${throttleTable(em)} where "key" = ? ${lock}`,
-    [key],
-  );
-  return rows[0];
+/**
+ * The backoff row: its failures (hits), and window_start and now() in epoch milliseconds, the database's clock for
+ * both; in `em`'s transaction, under the row's lock when `lock`.
+ */
+async function readBackoff(em: EntityManager, key: string, lock: boolean) {
+  const read = typedSql<ThrottleTables>(em)
+    .selectFrom("throttle_window")
+    .select((eb) => [
+      "hits",
+      sql<number>`(extract(epoch from ${eb.ref("window_start")}) * 1000)::float8`.as("start_ms"),
+      sql<number>`(extract(epoch from now()) * 1000)::float8`.as("now_ms"),
+    ])
+    .where("key", "=", key);
+  return (lock ? read.forUpdate() : read).executeTakeFirst();
 }
 
+type BackoffRow = Awaited<ReturnType<typeof readBackoff>>;
+
 /** The delay the row's failures impose, 0 when there is none or they are forgotten. */
-function backoffOf(row: BackoffRow | undefined, config: ContactConfig): number {
+function backoffOf(row: BackoffRow, config: ContactConfig): number {
   if (!row || row.start_ms <= row.now_ms - BACKOFF_MEMORY_SECONDS * 1000) return 0;
   return backoffSeconds(row.hits, config);
 }
 
 async function recordFailure(em: EntityManager, key: string, config: ContactConfig): Promise<void> {
-  const forgotten = `t."window_start" <= now() - make_interval(secs => ${BACKOFF_MEMORY_SECONDS})`;
-  const failures = `(case when ${forgotten} then 1 else t."hits" + 1 end)`;
   const free = config.LOGIN_FAILURES_BEFORE_BACKOFF;
-  const delay = `(case when ${failures} < ${free} then 0
-    else least(${config.LOGIN_BACKOFF_MAX_SECONDS}, power(2, least(${failures} - ${free}, ${MAX_DOUBLINGS}))) end)`;
-  await em.getConnection().execute(
-    `insert into ${throttleTable(em)} as t ("key", "window_start", "hits")
-     values (?, now() + make_interval(secs => ?), 1)
-     on conflict ("key") do update set
-       "hits" = ${failures},
-       "window_start" = greatest(case when ${forgotten} then now() else t."window_start" end,
-                                 now() + make_interval(secs => ${delay}))`,
-    [key, backoffSeconds(1, config)],
-    "run",
-  );
+  await throttleSql(em)
+    .insertInto("throttle_window")
+    .values({ key, window_start: sql<Date>`now() + make_interval(secs => ${backoffSeconds(1, config)})`, hits: 1 })
+    .onConflict((oc) =>
+      oc.column("key").doUpdateSet((eb) => {
+        const start = eb.ref("throttle_window.window_start");
+        const forgotten = sql<boolean>`${start} <= now() - make_interval(secs => ${sql.lit(BACKOFF_MEMORY_SECONDS)})`;
+        const failures = sql<number>`(case when ${forgotten} then 1 else ${eb.ref("throttle_window.hits")} + 1 end)`;
+        const delay = sql<number>`(case when ${failures} < ${sql.lit(free)} then 0
+          else least(${sql.lit(config.LOGIN_BACKOFF_MAX_SECONDS)}, power(2, least(${failures} - ${sql.lit(free)}, ${sql.lit(MAX_DOUBLINGS)}))) end)`;
+        return {
+          hits: failures,
+          window_start: sql<Date>`greatest(case when ${forgotten} then now() else ${start} end, now() + make_interval(secs => ${delay}))`,
+        };
+      }),
+    )
+    .execute();
 }

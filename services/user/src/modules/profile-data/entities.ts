@@ -1,14 +1,7 @@
-import type { EntitySchema } from "@mikro-orm/core";
 import { ProfileDetailsSchema } from "./profile-details.entity.ts";
 import { UserDataSchema } from "./user-data.entity.ts";
 import { UserImageSchema } from "./user-image.entity.ts";
 import { UserSocialsSchema } from "./user-socials.entity.ts";
 
 // Entities of the profile-data area (profiles beyond GetProfile, user data, socials, capabilities list, badges, service profile lists, images), listed explicitly.
-// eslint-disable-next-line @typescript-eslint/no-explicit-any -- schemas of different entity types
-export const profileDataEntities: EntitySchema<any, any>[] = [
-  UserImageSchema,
-  ProfileDetailsSchema,
-  UserSocialsSchema,
-  UserDataSchema,
-];
+export const profileDataEntities = [UserImageSchema, ProfileDetailsSchema, UserSocialsSchema, UserDataSchema];

@@ -2,9 +2,10 @@
 // keeps it on the user (subscriptionLevel on User and Profile), so every service and client reads it here.
 import { createHash } from "node:crypto";
 import type { MikroORM } from "@mikro-orm/postgresql";
-import { consumeEvents, type Bus } from "@tt/kit";
+import { consumeEvents, sql, type Bus } from "@tt/kit";
 import { SubscriptionChangedSchema } from "@tt/proto/tt/payment/v1/events_pb";
 import type { Logger } from "pino";
+import { db } from "../../db.ts";
 
 export function subscriptionsDurable(orm: MikroORM): string {
   const db = createHash("sha256")
@@ -20,10 +21,12 @@ export async function startSubscriptionConsumer(deps: { bus: Bus; orm: MikroORM;
     SubscriptionChangedSchema,
     async (event, ctx) => {
       // Unknown users (another deployment's, or deleted) change nothing; the update commits with the mark.
-      await ctx.em.execute(`update "user"."users" set "subscription_level" = ? where "id"::text = ?`, [
-        event.level.slice(0, 50),
-        event.userUuid.toLowerCase(),
-      ]);
+      // Compared as text: a user uuid that is not a uuid matches nobody rather than failing the event.
+      await db(ctx.em)
+        .updateTable("users")
+        .set({ subscription_level: event.level.slice(0, 50) })
+        .where((eb) => eb(sql<string>`${eb.ref("id")}::text`, "=", event.userUuid.toLowerCase()))
+        .execute();
     },
     { durable: subscriptionsDurable(deps.orm), orm: deps.orm, logger: deps.logger },
   );
