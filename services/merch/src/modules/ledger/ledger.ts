@@ -39,7 +39,7 @@ type NewEntry = Omit<EntryRow, "account_id" | "balance_after" | "created_at"> & 
 
 /**
  * The purchase statements below are the ledger's hand-written SQL, kept where a measurement says so (issue 27):
- * docs/decisions.md "Issue 15: ledger throughput" (a purchase in one named prepared statement on the ORM's pg pool,
+ * docs/decisions/0263-ledger-throughput-one-prepared-purchase.md (a purchase in one named prepared statement on the ORM's pg pool,
  * parsed once per connection: one round trip instead of two; Kysely makes no named statements) and "Issue 15:
  * ledger throughput (3)" (the batch's lateral key probe: 12.5 → 1.5 ms a batch of 8 at 30,000 purchases). Their
  * tables and columns are checked against the entities by purchase-columns.test.ts, so a rename fails a test.

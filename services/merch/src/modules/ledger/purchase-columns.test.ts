@@ -1,5 +1,5 @@
 // Issue 27: the purchase statements are the ledger's hand-written SQL, kept for the measurements of
-// docs/decisions.md "Issue 15: ledger throughput" (named prepared statements on the ORM's pool). No type check reads
+// docs/decisions/0263-ledger-throughput-one-prepared-purchase.md (named prepared statements on the ORM's pool). No type check reads
 // the names in them, so this test does: every table and column they name must be the entities' own, and a renamed
 // column or table fails here.
 import { MikroORM } from "@mikro-orm/postgresql";
@@ -7,8 +7,10 @@ import { OutboxMessage } from "@tt/kit";
 import { expectColumns } from "@tt/kit/testing";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { entities } from "../../entities.ts";
-import { Consumable } from "../shop/shop.entities.ts";
-import { ConsumablePurchase, TokenAccount, TokenTransaction } from "./ledger.entities.ts";
+import { Consumable } from "../shop/consumable.entity.ts";
+import { ConsumablePurchase } from "./consumable-purchase.entity.ts";
+import { TokenAccount } from "./token-account.entity.ts";
+import { TokenTransaction } from "./token-transaction.entity.ts";
 import { BATCH_COLUMNS, PURCHASE, PURCHASE_BATCH, PURCHASE_IN_ROOM } from "./ledger.ts";
 
 let orm: MikroORM;
