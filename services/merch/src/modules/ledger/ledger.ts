@@ -38,10 +38,10 @@ export type EntryRow = Selectable<MerchTables["token_transaction"]>;
 type NewEntry = Omit<EntryRow, "account_id" | "balance_after" | "created_at"> & { type: TransactionType };
 
 /**
- * The purchase statements below are the ledger's hand-written SQL, kept where a measurement says so (issue 27):
- * docs/decisions/0263-ledger-throughput-one-prepared-purchase.md (a purchase in one named prepared statement on the ORM's pg pool,
- * parsed once per connection: one round trip instead of two; Kysely makes no named statements) and "Issue 15:
- * ledger throughput (3)" (the batch's lateral key probe: 12.5 → 1.5 ms a batch of 8 at 30,000 purchases). Their
+ * The purchase statements below are the ledger's hand-written SQL, kept where a measurement says so (issue 27;
+ * docs/decisions/0263-ledger-throughput-one-prepared-purchase.md): a purchase in one named prepared statement on the
+ * ORM's pg pool, parsed once per connection (one round trip instead of two; Kysely makes no named statements), and the
+ * batch's lateral key probe (12.5 → 1.5 ms a batch of 8 at 30,000 purchases). Their
  * tables and columns are checked against the entities by purchase-columns.test.ts, so a rename fails a test.
  */
 const S = `"merch"`;
