@@ -73,7 +73,7 @@ export const serviceCatalog = {
   ],
   merch: [MerchService, MerchAvatarService, MerchPointsService, MerchConsumableService, MerchTokenService],
   payment: [PaymentProductService, PaymentSubscriptionService, PaymentWebhookService],
-  // The room service's proto services, one per line (the rooms part and the social part add theirs).
+  // The room service's proto services, one per line (the rooms part and the people part add theirs).
   // prettier-ignore
   room: [
     RoomInfoService,

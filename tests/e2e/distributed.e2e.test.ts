@@ -231,7 +231,7 @@ describe("distributed mode", () => {
     expect(signUp.status).toBe(200);
     const token = ((await signUp.json()) as { accessToken: { token: string } }).accessToken.token;
     // A REST call and a proxied Connect call of the social service; the statuses that are not 200.
-    const socialCalls = async () => {
+    const peopleCalls = async () => {
       const rest = await fetch(`${platform.url}/api/social-service/conversations`, {
         headers: { authorization: `Bearer ${token}` },
       });
@@ -249,20 +249,20 @@ describe("distributed mode", () => {
       const line = text.split("\n").find((l) => l.includes('method="ListConversations"') && l.includes('code="ok"'));
       return Number(line?.split(" ").at(-1) ?? 0);
     };
-    expect(await socialCalls()).toEqual([]);
+    expect(await peopleCalls()).toEqual([]);
 
     const first = platform.processes.find((p) => p.name === "social" && p.replica === 0)!;
     const { pid, url } = first;
     // Its whole process group, as a node losing the pod would.
     process.kill(-pid, "SIGKILL");
     const killedAt = performance.now();
-    await eventually("a social call through the gateway answered", async () => (await socialCalls()).length === 0, {
+    await eventually("a social call through the gateway answered", async () => (await peopleCalls()).length === 0, {
       timeoutMs: 2_000,
       intervalMs: 20,
     });
     expect(performance.now() - killedAt).toBeLessThan(2_000);
     // From then on none fails, while the first replica is still coming back.
-    for (let i = 0; i < 10; i++) expect(await socialCalls()).toEqual([]);
+    for (let i = 0; i < 10; i++) expect(await peopleCalls()).toEqual([]);
 
     // It comes back by itself, on the port every process was given, and serves.
     const back = await eventually(
@@ -284,7 +284,7 @@ describe("distributed mode", () => {
     // The gateway takes it back: calls through the gateway reach it again.
     await eventually(
       "calls through the gateway reaching the restarted replica",
-      async () => (await socialCalls()).length === 0 && (await served(back.metricsUrl)) > 0,
+      async () => (await peopleCalls()).length === 0 && (await served(back.metricsUrl)) > 0,
       { timeoutMs: 10_000 },
     );
   });

@@ -1,4 +1,4 @@
-// The authorization matrix of the room service (issue 11): every RPC of every tt.room.v1 service (the social part
+// The authorization matrix of the room service (issue 11): every RPC of every tt.room.v1 service (the people part
 // included), called by every kind of caller, is refused by the access layer (401 with one of its messages) exactly when its tt.options.v1.access option does not allow
 // that caller. Calls go through the gateway's Connect passthrough with an empty request, which runs the same
 // interceptors as REST; an allowed call may still fail in the handler (400, 404, 412 ...), never with the

@@ -12,7 +12,7 @@ import { ROOM_SERVICES, roomServiceDefinition } from "./index.ts";
 const OPERATIONS = new URL("../../../../shared/spec/operations.tsv", import.meta.url);
 /** The "Songs and uploads" rows: the upload service's. */
 const SONG_ROWS = /^\/api\/room-service\/(search|metadata|songs|upload)(\/|$)/;
-/** The areas this part of the room service owns; the social part owns the rest. */
+/** The areas this part of the room service owns; the people part owns the rest. */
 const ROOM_AREAS = new Set(["rooms", "room-user-roles", "info"]);
 const ROOM_ADMIN = /^\/api\/room-service\/(admin\/(rooms|djs)|rooms\/)/;
 

@@ -1,12 +1,12 @@
 // The room service's configuration, validated once at start: each area declares its variables (a zod schema and
 // a load<Area>Config) and loadRoomServiceConfig reads them all together, so a bad deployment fails naming every
-// bad variable of every area. Areas added later (the social part) add one line to AREA_LOADERS.
+// bad variable of every area. Areas added later (the people part) add one line to AREA_LOADERS.
 import { z } from "zod";
 import { parseEnv, parseEnvParts } from "@tt/kit";
 import { loadLimitsConfig } from "./limits-config.ts";
 import { loadPosterConfig } from "./modules/rooms/poster.ts";
 import { loadRoomChatConfig } from "./providers/room-chat.ts";
-import { loadSocialConfig } from "./social-config.ts";
+import { loadPeopleConfig } from "./people-config.ts";
 
 const positiveInt = (fallback: number) => z.coerce.number().int().positive().default(fallback);
 
@@ -37,7 +37,7 @@ const AREA_LOADERS = {
   rooms: loadRoomsConfig,
   poster: loadPosterConfig,
   chat: loadRoomChatConfig,
-  social: loadSocialConfig,
+  people: loadPeopleConfig,
   limits: loadLimitsConfig,
 };
 

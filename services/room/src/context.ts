@@ -7,7 +7,7 @@ import type { ObjectStore } from "@tt/kit";
 import type { RoomAreaConfigs } from "./config.ts";
 import type { LivePresence } from "./modules/rooms/live-presence.ts";
 import type { RoomChat } from "./providers/room-chat.ts";
-import type { SocialServices } from "./social-context.ts";
+import type { PeopleServices } from "./people-context.ts";
 
 /** What the route factories share: built once in `create()`, read by every handler. */
 export interface RoomServiceContext {
@@ -34,8 +34,8 @@ export interface RoomServiceContext {
   chat: RoomChat;
   /** When this instance started (info-admin/room-service-status). */
   startedAt: Date;
-  /** The social part: push providers, secrets, the user service's contact matching (social-context.ts). */
-  social: SocialServices;
+  /** the people part: push providers, secrets, the user service's contact matching (people-context.ts). */
+  people: PeopleServices;
   /** The live stage's answers (listeners, counts, played time); undefined answers fall back to our data. */
   presence: LivePresence;
 }

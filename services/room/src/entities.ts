@@ -1,6 +1,6 @@
 import { OutboxMessageSchema, ProcessedEventSchema, ThrottleWindowSchema } from "@tt/kit";
 import { roomEntities } from "./modules/rooms/entities.ts";
-import { socialEntities } from "./modules/social/entities.ts";
+import { peopleEntities } from "./modules/people/entities.ts";
 
 /** Every entity of the room service, listed explicitly (no folder discovery); each area keeps its own list. */
 export const entities = [
@@ -11,5 +11,5 @@ export const entities = [
   // Guest password guesses and friend invitations are counted per room, caller and address (kit throttle).
   ThrottleWindowSchema,
   ...roomEntities,
-  ...socialEntities,
+  ...peopleEntities,
 ];

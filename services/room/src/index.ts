@@ -10,7 +10,7 @@ import { Deliverer } from "./modules/notifications/deliver.ts";
 import { consumeSongStarted } from "./modules/notifications/dj-fans.ts";
 import { createLivePresence } from "./modules/rooms/live-presence.ts";
 import { registerRoomRoutes, ROOM_SERVICES } from "./routes/index.ts";
-import { createSocialServices } from "./social-context.ts";
+import { createPeopleServices } from "./people-context.ts";
 
 export const roomServiceDefinition: ServiceDefinition = {
   name: "room",
@@ -50,11 +50,11 @@ export const roomServiceDefinition: ServiceDefinition = {
       posters: createObjectStore(areas.poster),
       chat: chat.chat,
       startedAt: new Date(),
-      social: await createSocialServices(deps, areas.social),
+      people: await createPeopleServices(deps, areas.people),
       presence: createLivePresence(deps.clients, deps.logger),
     };
     // The live stage's SongStarted: the DJ's fans are notified (issue 14).
-    const songStarted = await consumeSongStarted(svc, new Deliverer(svc.social, deps.logger));
+    const songStarted = await consumeSongStarted(svc, new Deliverer(svc.people, deps.logger));
     return {
       routes(router) {
         registerRoomRoutes(router, svc);
@@ -62,7 +62,7 @@ export const roomServiceDefinition: ServiceDefinition = {
       async close() {
         lifetime.abort();
         await songStarted.unsubscribe();
-        await svc.social.close();
+        await svc.people.close();
       },
     };
   },

@@ -1,6 +1,6 @@
 import { Migration } from "@mikro-orm/migrations";
 
-/** The social part's tables: communities, events, the social graph, devices, the contact book, notifications. */
+/** the people part's tables: communities, events, the social graph, devices, the contact book, notifications. */
 export class Migration20261124170000_social_tables extends Migration {
   override name = "Migration20261124170000_social_tables";
 

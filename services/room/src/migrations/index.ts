@@ -1,7 +1,7 @@
 import type { MigrationObject } from "@mikro-orm/core";
 import { outboxMigration, processedEventsMigration, throttleMigration } from "@tt/kit";
 import { roomMigrations } from "./rooms.ts";
-import { socialMigrations } from "./social.ts";
+import { peopleMigrations } from "./people.ts";
 
 /**
  * Each area keeps its own list (one file each) so areas can grow in parallel; an area's migrations only touch its
@@ -14,5 +14,5 @@ export const migrationsList: MigrationObject[] = [
   processedEventsMigration("room"),
   throttleMigration("room"),
   ...roomMigrations,
-  ...socialMigrations,
+  ...peopleMigrations,
 ];

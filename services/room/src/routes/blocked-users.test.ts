@@ -6,9 +6,9 @@ import { FriendService } from "@tt/proto/tt/room/v1/friend_service_pb";
 import { userServiceDefinition } from "@tt/user-service";
 import { roomServiceDefinition } from "../index.ts";
 import { OutboxMessage } from "@tt/kit";
-import { BlockedUser } from "../modules/social/blocked-user.entity.ts";
+import { BlockedUser } from "../modules/people/blocked-user.entity.ts";
 import { refusal } from "../testing/refusal.ts";
-import { testUser, type TestUser } from "../testing/social-fixtures.ts";
+import { testUser, type TestUser } from "../testing/people-fixtures.ts";
 
 let h: ServiceHarness;
 beforeAll(async () => {

@@ -5,11 +5,11 @@ import { callEm, publishEvent } from "@tt/kit";
 import type { BlockedUserService } from "@tt/proto/tt/room/v1/blocked_user_service_pb";
 import { FriendshipRemovedSchema, UserBlockedSchema, UserUnblockedSchema } from "@tt/proto/tt/room/v1/events_pb";
 import type { RoomServiceContext } from "../context.ts";
-import { BlockedUser } from "../modules/social/blocked-user.entity.ts";
-import { FriendInvitation } from "../modules/social/friend-invitation.entity.ts";
-import { Friendship } from "../modules/social/friendship.entity.ts";
+import { BlockedUser } from "../modules/people/blocked-user.entity.ts";
+import { FriendInvitation } from "../modules/people/friend-invitation.entity.ts";
+import { Friendship } from "../modules/people/friendship.entity.ts";
 import { lockPair } from "./friends.ts";
-import { badRequest, callerId, conflict, notFound, page, requireAccount, ts, uniquely } from "./social-shared.ts";
+import { badRequest, callerId, conflict, notFound, page, requireAccount, ts, uniquely } from "./people-shared.ts";
 
 const toMessage = (b: BlockedUser) => ({
   id: b.id,

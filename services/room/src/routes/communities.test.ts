@@ -5,7 +5,7 @@ import { CommunityService } from "@tt/proto/tt/room/v1/community_service_pb";
 import { userServiceDefinition } from "@tt/user-service";
 import { roomServiceDefinition } from "../index.ts";
 import { refusal } from "../testing/refusal.ts";
-import { seedRoom, testUser, type TestUser } from "../testing/social-fixtures.ts";
+import { seedRoom, testUser, type TestUser } from "../testing/people-fixtures.ts";
 
 let h: ServiceHarness;
 let admin: TestUser;

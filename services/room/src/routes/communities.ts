@@ -30,7 +30,7 @@ import {
   ts,
   uniquely,
   requireAccount,
-} from "./social-shared.ts";
+} from "./people-shared.ts";
 
 const MAX_BULK = 100;
 

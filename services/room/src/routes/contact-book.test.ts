@@ -10,7 +10,7 @@ import { userServiceDefinition } from "@tt/user-service";
 import { roomServiceDefinition } from "../index.ts";
 import { ContactBookEntry } from "../modules/contact-book/contact-book-entry.entity.ts";
 import { refusal } from "../testing/refusal.ts";
-import { testUser, type TestUser } from "../testing/social-fixtures.ts";
+import { testUser, type TestUser } from "../testing/people-fixtures.ts";
 import { normalizeEmail, normalizePhone } from "./contact-book.ts";
 
 const KEY = "contact-key-for-tests-0123456789abcdef";

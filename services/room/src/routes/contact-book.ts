@@ -10,10 +10,10 @@ import type { ContactBookService } from "@tt/proto/tt/room/v1/contact_book_servi
 import type { RoomServiceContext } from "../context.ts";
 import { db } from "../db.ts";
 import { ContactBookEntry } from "../modules/contact-book/contact-book-entry.entity.ts";
-import { FriendInvitation } from "../modules/social/friend-invitation.entity.ts";
-import { Friendship } from "../modules/social/friendship.entity.ts";
+import { FriendInvitation } from "../modules/people/friend-invitation.entity.ts";
+import { Friendship } from "../modules/people/friendship.entity.ts";
 import { invite } from "./friends.ts";
-import { badRequest, callerId, page, ts } from "./social-shared.ts";
+import { badRequest, callerId, page, ts } from "./people-shared.ts";
 
 const MAX_CONTACTS = 1000;
 const MAX_VALUES_PER_CONTACT = 10;
@@ -39,7 +39,7 @@ interface ContactLike {
 }
 
 export function contactRoutes(svc: RoomServiceContext): ServiceImpl<typeof ContactBookService> {
-  const hash = (value: string) => createHmac("sha256", svc.social.contactKey).update(value).digest("hex");
+  const hash = (value: string) => createHmac("sha256", svc.people.contactKey).update(value).digest("hex");
 
   /** Normalizes, hashes and matches the contacts; the values never leave this function. */
   async function entriesOf(ctx: HandlerContext, contacts: ContactLike[]) {
@@ -67,7 +67,7 @@ export function contactRoutes(svc: RoomServiceContext): ServiceImpl<typeof Conta
     const emailList = [...emails];
     const phoneList = [...phones];
     for (let i = 0; i < Math.max(emailList.length, phoneList.length); i += MATCH_BATCH) {
-      const { matches } = await svc.social.contacts.matchContacts(
+      const { matches } = await svc.people.contacts.matchContacts(
         { emails: emailList.slice(i, i + MATCH_BATCH), phoneNumbers: phoneList.slice(i, i + MATCH_BATCH) },
         { signal: ctx.signal },
       );

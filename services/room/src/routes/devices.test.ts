@@ -5,7 +5,7 @@ import { DeviceService } from "@tt/proto/tt/room/v1/device_service_pb";
 import { userServiceDefinition } from "@tt/user-service";
 import { roomServiceDefinition } from "../index.ts";
 import { refusal } from "../testing/refusal.ts";
-import { testUser, type TestUser } from "../testing/social-fixtures.ts";
+import { testUser, type TestUser } from "../testing/people-fixtures.ts";
 
 let h: ServiceHarness;
 beforeAll(async () => {

@@ -5,7 +5,7 @@ import { callEm, callIdentity } from "@tt/kit";
 import type { DeviceService } from "@tt/proto/tt/room/v1/device_service_pb";
 import type { RoomServiceContext } from "../context.ts";
 import { Device } from "../modules/devices/device.entity.ts";
-import { callerId, forbidden, isAdmin, missing, page, ts, uniquely, conflict } from "./social-shared.ts";
+import { callerId, forbidden, isAdmin, missing, page, ts, uniquely, conflict } from "./people-shared.ts";
 
 export const toDeviceMessage = (
   d: Pick<Device, "id" | "userId" | "token" | "platform" | "createdAt" | "updatedAt">,

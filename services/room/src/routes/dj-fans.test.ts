@@ -7,7 +7,7 @@ import { userServiceDefinition } from "@tt/user-service";
 import { OutboxMessage } from "@tt/kit";
 import { roomServiceDefinition } from "../index.ts";
 import { refusal } from "../testing/refusal.ts";
-import { testUser, type TestUser } from "../testing/social-fixtures.ts";
+import { testUser, type TestUser } from "../testing/people-fixtures.ts";
 
 let h: ServiceHarness;
 beforeAll(async () => {

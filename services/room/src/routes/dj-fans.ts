@@ -8,7 +8,7 @@ import { DjFollowedSchema, DjUnfollowedSchema } from "@tt/proto/tt/room/v1/event
 import type { RoomServiceContext } from "../context.ts";
 import { db } from "../db.ts";
 import { Notification } from "../modules/notifications/notification.entity.ts";
-import { DjFan } from "../modules/social/dj-fan.entity.ts";
+import { DjFan } from "../modules/people/dj-fan.entity.ts";
 import { toDeviceMessage } from "./devices.ts";
 import { toNotificationMessage } from "./notifications.ts";
 import {
@@ -22,7 +22,7 @@ import {
   ts,
   uniquely,
   requireAccount,
-} from "./social-shared.ts";
+} from "./people-shared.ts";
 
 const toMessage = (f: DjFan) => ({ id: f.id, fanId: f.fanId, djId: f.djId, createdAt: ts(f.createdAt) });
 

@@ -24,7 +24,7 @@ import {
   slugify,
   ts,
   uniquely,
-} from "./social-shared.ts";
+} from "./people-shared.ts";
 
 export const ADMIN_EVENT_LIST: AdminListSpec<RoomEvent> = {
   entity: RoomEvent,

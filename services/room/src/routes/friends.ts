@@ -9,10 +9,10 @@ import { InvitationStatus, InvitationStatusSchema, type FriendService } from "@t
 import type { RoomServiceContext } from "../context.ts";
 import { Deliverer } from "../modules/notifications/deliver.ts";
 import { djNameOf } from "../modules/notifications/dj-fans.ts";
-import { BlockedUser } from "../modules/social/blocked-user.entity.ts";
-import { FriendInvitation } from "../modules/social/friend-invitation.entity.ts";
-import { Friendship } from "../modules/social/friendship.entity.ts";
-import { badRequest, callerId, conflict, forbidden, missing, page, requireAccount, ts } from "./social-shared.ts";
+import { BlockedUser } from "../modules/people/blocked-user.entity.ts";
+import { FriendInvitation } from "../modules/people/friend-invitation.entity.ts";
+import { Friendship } from "../modules/people/friendship.entity.ts";
+import { badRequest, callerId, conflict, forbidden, missing, page, requireAccount, ts } from "./people-shared.ts";
 
 const PENDING = wireName(InvitationStatusSchema, InvitationStatus.PENDING);
 const ACCEPTED = wireName(InvitationStatusSchema, InvitationStatus.ACCEPTED);
@@ -70,7 +70,7 @@ export async function invite(
 }
 
 export function friendRoutes(svc: RoomServiceContext): ServiceImpl<typeof FriendService> {
-  const deliver = new Deliverer(svc.social, svc.logger);
+  const deliver = new Deliverer(svc.people, svc.logger);
 
   /**
    * The invitee hears of a new invitation (issue 26): in their notification inbox and on their devices and browsers,

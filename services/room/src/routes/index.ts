@@ -55,7 +55,7 @@ export function registerRoomRoutes(router: ConnectRouter, svc: RoomServiceContex
   router.service(FriendService, friendRoutes(svc));
   router.service(ContactBookService, contactRoutes(svc));
   router.service(NotificationService, notificationRoutes(svc));
-  // The admin service's community and event calls (the social part) join these: spread their routes in here.
+  // The admin service's community and event calls (the people part) join these: spread their routes in here.
   router.service(AdminService, {
     ...adminRoutes(svc),
   });

@@ -11,7 +11,7 @@ import { isPublicHost } from "./notifications.ts";
 import { Notification } from "../modules/notifications/notification.entity.ts";
 import { browserKeys, GONE, startFakePush, type FakePush } from "../testing/fake-push.ts";
 import { refusal } from "../testing/refusal.ts";
-import { seedRoom, testUser, type TestUser } from "../testing/social-fixtures.ts";
+import { seedRoom, testUser, type TestUser } from "../testing/people-fixtures.ts";
 
 let h: ServiceHarness;
 let push: FakePush;

@@ -18,7 +18,7 @@ import {
 } from "../modules/notifications/dj-fans.ts";
 import { Notification } from "../modules/notifications/notification.entity.ts";
 import { WebPushSubscription } from "../modules/notifications/web-push-subscription.entity.ts";
-import { badRequest, callerId, forbidden, isAdmin, missing, page, ts, uniquely, conflict } from "./social-shared.ts";
+import { badRequest, callerId, forbidden, isAdmin, missing, page, ts, uniquely, conflict } from "./people-shared.ts";
 
 const MAX_TARGETS = 500;
 const MAX_ROOM_TARGETS = 100;
@@ -108,7 +108,7 @@ export function isPublicHost(hostname: string): boolean {
 }
 
 export function notificationRoutes(svc: RoomServiceContext): ServiceImpl<typeof NotificationService> {
-  const deliver = new Deliverer(svc.social, svc.logger);
+  const deliver = new Deliverer(svc.people, svc.logger);
 
   const notifyFans = (em: EntityManager, djId: string, content: NotificationContent): Promise<DeliveryReport> =>
     notifyFansOf(deliver, em, djId, content);
@@ -190,7 +190,7 @@ export function notificationRoutes(svc: RoomServiceContext): ServiceImpl<typeof 
       const djId = callerId(ctx);
       const roomId = req.roomId.toLowerCase();
       if (!(await roomAccessOf(em, roomId, djId))) throw missing("room not found");
-      if (!(await claimDjSlot(em, djId, svc.social.config.DJ_FANS_NOTIFICATION_INTERVAL_SECONDS))) {
+      if (!(await claimDjSlot(em, djId, svc.people.config.DJ_FANS_NOTIFICATION_INTERVAL_SECONDS))) {
         throw new ConnectError("DJ fans were notified recently", Code.ResourceExhausted);
       }
       // The DJ's nickname names them to their fans (the generic wording when the user service cannot say).
@@ -209,7 +209,7 @@ export function notificationRoutes(svc: RoomServiceContext): ServiceImpl<typeof 
     },
 
     async notifyDjStartedPlaying(req, ctx) {
-      return notifyDjStartedPlaying(deliver, callEm(ctx), svc.social.config.DJ_FANS_NOTIFICATION_INTERVAL_SECONDS, req);
+      return notifyDjStartedPlaying(deliver, callEm(ctx), svc.people.config.DJ_FANS_NOTIFICATION_INTERVAL_SECONDS, req);
     },
 
     async sendCustomMessage(req, ctx) {
@@ -282,10 +282,10 @@ export function notificationRoutes(svc: RoomServiceContext): ServiceImpl<typeof 
     async subscribeWebPush(req, ctx) {
       const em = callEm(ctx);
       const keys = req.keys!;
-      if (!/^https:/i.test(req.endpoint) && !(svc.social.config.WEB_PUSH_ALLOW_HTTP && /^http:/i.test(req.endpoint))) {
+      if (!/^https:/i.test(req.endpoint) && !(svc.people.config.WEB_PUSH_ALLOW_HTTP && /^http:/i.test(req.endpoint))) {
         throw badRequest("endpoint must be an https URL");
       }
-      if (!svc.social.config.WEB_PUSH_ALLOW_HTTP && !isPublicHost(new URL(req.endpoint).hostname)) {
+      if (!svc.people.config.WEB_PUSH_ALLOW_HTTP && !isPublicHost(new URL(req.endpoint).hostname)) {
         throw badRequest("endpoint must be a public push service");
       }
       const p256dh = Buffer.from(keys.p256dh, "base64url");
@@ -323,7 +323,7 @@ export function notificationRoutes(svc: RoomServiceContext): ServiceImpl<typeof 
     },
 
     async getWebPushPublicKey() {
-      return { publicKey: svc.social.vapidPublicKey };
+      return { publicKey: svc.people.vapidPublicKey };
     },
   };
 }

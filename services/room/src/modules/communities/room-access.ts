@@ -1,4 +1,4 @@
-// The social part's one window on the rooms area: whether a room exists and whether a user manages it (its owner,
+// the people part's one window on the rooms area: whether a room exists and whether a user manages it (its owner,
 // a co-owner or a moderator, grants in effect only). Same service, same schema: it reads the rooms area through
 // the rooms area's own functions.
 import type { EntityManager } from "@mikro-orm/postgresql";

@@ -1,4 +1,4 @@
-// A deleted room leaves no trace in the social part: its community links go and events that were in it keep
+// A deleted room leaves no trace in the people part: its community links go and events that were in it keep
 // their date but no longer name it. The rooms area announces the deletion (RoomDeleted); this consumer runs once
 // per event, its writes committed with the processed mark.
 import { createHash } from "node:crypto";

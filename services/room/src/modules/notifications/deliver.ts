@@ -4,7 +4,7 @@
 // not stop the others.
 import type { EntityManager } from "@mikro-orm/postgresql";
 import type { Logger } from "pino";
-import type { SocialServices } from "../../social-context.ts";
+import type { PeopleServices } from "../../people-context.ts";
 import { Device } from "../devices/device.entity.ts";
 import { Notification } from "./notification.entity.ts";
 import { WebPushSubscription } from "./web-push-subscription.entity.ts";
@@ -41,7 +41,7 @@ async function pool<T>(items: T[], work: (item: T) => Promise<void>): Promise<vo
 
 export class Deliverer {
   constructor(
-    private readonly social: SocialServices,
+    private readonly people: PeopleServices,
     private readonly logger: Logger,
   ) {}
 
@@ -49,7 +49,7 @@ export class Deliverer {
     const gone: string[] = [];
     await pool(devices, async (device) => {
       try {
-        const result = await this.social.push.send({
+        const result = await this.people.push.send({
           token: device.token,
           platform: device.platform,
           title: n.title,
@@ -81,7 +81,7 @@ export class Deliverer {
     const payload = JSON.stringify({ title: n.title, body: n.body, url, kind: n.kind, data: n.data });
     await pool(subs, async (sub) => {
       try {
-        const result = await this.social.webPush.send(sub, payload);
+        const result = await this.people.webPush.send(sub, payload);
         if (result.ok) report.sent++;
         else {
           report.failed++;
@@ -98,7 +98,7 @@ export class Deliverer {
   private async inbox(em: EntityManager, userIds: string[], n: NotificationContent): Promise<void> {
     if (n.silent || userIds.length === 0) return;
     // Inboxes are kept for NOTIFICATION_INBOX_DAYS: a recipient's older notifications go as new ones arrive.
-    const cutoff = new Date(Date.now() - this.social.config.NOTIFICATION_INBOX_DAYS * 86_400_000);
+    const cutoff = new Date(Date.now() - this.people.config.NOTIFICATION_INBOX_DAYS * 86_400_000);
     await em.nativeDelete(Notification, { userId: { $in: userIds }, createdAt: { $lt: cutoff } });
     for (const userId of userIds) {
       em.create(Notification, {

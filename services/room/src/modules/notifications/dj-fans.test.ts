@@ -12,7 +12,7 @@ import { ProfileService } from "@tt/proto/tt/user/v1/profile_service_pb";
 import { userServiceDefinition } from "@tt/user-service";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { roomServiceDefinition } from "../../index.ts";
-import { seedRoom, testUser } from "../../testing/social-fixtures.ts";
+import { seedRoom, testUser } from "../../testing/people-fixtures.ts";
 
 let h: ServiceHarness;
 beforeAll(async () => {

@@ -9,7 +9,7 @@ import { consumeEvents, markProcessed, sql, type Subscription } from "@tt/kit";
 import { SongStartedSchema } from "@tt/proto/tt/social/v1/events_pb";
 import type { RoomServiceContext } from "../../context.ts";
 import { db } from "../../db.ts";
-import { DjFan } from "../social/dj-fan.entity.ts";
+import { DjFan } from "../people/dj-fan.entity.ts";
 import { Room } from "../rooms/room.entity.ts";
 import type { DeliveryReport, Deliverer, NotificationContent } from "./deliver.ts";
 
@@ -161,7 +161,7 @@ export function consumeSongStarted(svc: RoomServiceContext, deliver: Deliverer):
       const roomId = event.roomUuid.toLowerCase();
       const room = await ctx.em.findOne(Room, { id: roomId });
       const djName = await djNameOf(svc, event.djUuid.toLowerCase());
-      await notifyDjStartedPlaying(deliver, ctx.em, svc.social.config.DJ_FANS_NOTIFICATION_INTERVAL_SECONDS, {
+      await notifyDjStartedPlaying(deliver, ctx.em, svc.people.config.DJ_FANS_NOTIFICATION_INTERVAL_SECONDS, {
         djId: event.djUuid,
         roomId,
         djName,

@@ -1,6 +1,6 @@
-// The social part's configuration (communities, events, social graph, contact book, notifications), one area of
+// the people part's configuration (communities, events, social graph, contact book, notifications), one area of
 // the room service's config (config.ts). Every secret may be left unset on one laptop: the contact key and the
-// VAPID key pair are then generated once and kept in the database (social-secrets.ts); mobile pushes go to the
+// VAPID key pair are then generated once and kept in the database (people-secrets.ts); mobile pushes go to the
 // development provider, which records instead of sending.
 import { z } from "zod";
 import { parseEnv } from "@tt/kit";
@@ -10,7 +10,7 @@ const flag = z
   .default("false")
   .transform((v) => v === "true" || v === "1");
 
-export const socialConfigSchema = z
+export const peopleConfigSchema = z
   .object({
     /** HMAC key of the contact book's hashes (at least 32 characters); generated and stored when unset. */
     CONTACT_HASH_KEY: z.string().min(32).optional(),
@@ -54,8 +54,8 @@ export const socialConfigSchema = z
     }
   });
 
-export type SocialConfig = z.output<typeof socialConfigSchema>;
+export type PeopleConfig = z.output<typeof peopleConfigSchema>;
 
-export function loadSocialConfig(env: Record<string, string | undefined>): SocialConfig {
-  return parseEnv(socialConfigSchema, env);
+export function loadPeopleConfig(env: Record<string, string | undefined>): PeopleConfig {
+  return parseEnv(peopleConfigSchema, env);
 }

@@ -1,11 +1,11 @@
 import { defineEntity, p } from "@mikro-orm/core";
 
 /**
- * A generated secret of the social part (the contact-book hash key, the VAPID key pair) when the deployment does
+ * A generated secret of the people part (the contact-book hash key, the VAPID key pair) when the deployment does
  * not configure one: made once, under an advisory lock, and kept so every replica and restart uses the same.
  */
-export const SocialSecretSchema = defineEntity({
-  name: "SocialSecret",
+export const PeopleSecretSchema = defineEntity({
+  name: "PeopleSecret",
   tableName: "social_secret",
   properties: {
     name: p.string().length(64).primary(),
@@ -14,5 +14,5 @@ export const SocialSecretSchema = defineEntity({
   },
 });
 
-export class SocialSecret extends SocialSecretSchema.class {}
-SocialSecretSchema.setClass(SocialSecret);
+export class PeopleSecret extends PeopleSecretSchema.class {}
+PeopleSecretSchema.setClass(PeopleSecret);

@@ -1,4 +1,4 @@
-// What the social areas need beyond the room service's context: their configuration, the push providers, the
+// What the people areas need beyond the room service's context: their configuration, the push providers, the
 // stored or configured secrets, and the user service's contact matching. Built once in create().
 import type { Client } from "@connectrpc/connect";
 import type { ServiceDeps } from "@tt/kit";
@@ -11,11 +11,11 @@ import {
 } from "./providers/mobile-push.ts";
 import { consumeRoomDeleted } from "./modules/communities/room-deleted.ts";
 import { createWebPushSender, type WebPushSender } from "./providers/web-push.ts";
-import type { SocialConfig } from "./social-config.ts";
-import { loadSocialSecrets } from "./social-secrets.ts";
+import type { PeopleConfig } from "./people-config.ts";
+import { loadPeopleSecrets } from "./people-secrets.ts";
 
-export interface SocialServices {
-  config: SocialConfig;
+export interface PeopleServices {
+  config: PeopleConfig;
   push: MobilePushProvider;
   webPush: WebPushSender;
   vapidPublicKey: string;
@@ -23,12 +23,12 @@ export interface SocialServices {
   contactKey: Buffer;
   /** The user service's contact area (MatchContacts), called with the room service's token. */
   contacts: Client<typeof ContactService>;
-  /** Stops the social part's event consumers (the instance's close()). */
+  /** Stops the people part's event consumers (the instance's close()). */
   close(): Promise<void>;
 }
 
-export async function createSocialServices(deps: ServiceDeps, config: SocialConfig): Promise<SocialServices> {
-  const secrets = await loadSocialSecrets(deps.orm.em, config);
+export async function createPeopleServices(deps: ServiceDeps, config: PeopleConfig): Promise<PeopleServices> {
+  const secrets = await loadPeopleSecrets(deps.orm.em, config);
   const push =
     config.MOBILE_PUSH_PROVIDER === "fcm"
       ? createFcmProvider({

@@ -1,4 +1,4 @@
-// Test fixtures of the social part: users as token + uuid (real accounts of the user service running alongside,
+// Test fixtures of the people part: users as token + uuid (real accounts of the user service running alongside,
 // since the social graph names only real users), and rooms written straight through the rooms area's entities
 // (the social tests need a room and its managers, not the rooms area's calls).
 import { randomUUID } from "node:crypto";

@@ -1,4 +1,4 @@
-// What the social areas' handlers share: the refusals in one wording, paging, the caller's powers, timestamps.
+// What the people areas' handlers share: the refusals in one wording, paging, the caller's powers, timestamps.
 import { timestampFromDate } from "@bufbuild/protobuf/wkt";
 import { Code, ConnectError, type HandlerContext } from "@connectrpc/connect";
 import { UniqueConstraintViolationException } from "@mikro-orm/core";

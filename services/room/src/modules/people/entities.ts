@@ -6,15 +6,15 @@ import { DeviceSchema } from "../devices/device.entity.ts";
 import { RoomEventSchema } from "../events/room-event.entity.ts";
 import { DjNotificationStateSchema } from "../notifications/dj-notification-state.entity.ts";
 import { NotificationSchema } from "../notifications/notification.entity.ts";
-import { SocialSecretSchema } from "../notifications/social-secret.entity.ts";
+import { PeopleSecretSchema } from "../notifications/people-secret.entity.ts";
 import { WebPushSubscriptionSchema } from "../notifications/web-push-subscription.entity.ts";
 import { BlockedUserSchema } from "./blocked-user.entity.ts";
 import { DjFanSchema } from "./dj-fan.entity.ts";
 import { FriendInvitationSchema } from "./friend-invitation.entity.ts";
 import { FriendshipSchema } from "./friendship.entity.ts";
 
-/** The social part's entities: communities, events, the social graph, devices, the contact book, notifications. */
-export const socialEntities = [
+/** the people part's entities: communities, events, the social graph, devices, the contact book, notifications. */
+export const peopleEntities = [
   CommunitySchema,
   CommunityMemberSchema,
   CommunityRoomSchema,
@@ -27,6 +27,6 @@ export const socialEntities = [
   ContactBookEntrySchema,
   NotificationSchema,
   WebPushSubscriptionSchema,
-  SocialSecretSchema,
+  PeopleSecretSchema,
   DjNotificationStateSchema,
 ];

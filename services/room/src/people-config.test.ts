@@ -1,10 +1,10 @@
 import { describe, expect, it } from "vitest";
 import { ConfigError } from "@tt/kit";
-import { loadSocialConfig } from "./social-config.ts";
+import { loadPeopleConfig } from "./people-config.ts";
 
-describe("social config", () => {
+describe("people config", () => {
   it("works with nothing set: development push, generated secrets, defaults", () => {
-    expect(loadSocialConfig({})).toMatchObject({
+    expect(loadPeopleConfig({})).toMatchObject({
       MOBILE_PUSH_PROVIDER: "development",
       WEB_PUSH_ALLOW_HTTP: false,
       DJ_FANS_NOTIFICATION_INTERVAL_SECONDS: 600,
@@ -15,7 +15,7 @@ describe("social config", () => {
   it("names every bad variable, then the variables that go together", () => {
     const message = (env: Record<string, string>) => {
       try {
-        loadSocialConfig(env);
+        loadPeopleConfig(env);
       } catch (e) {
         expect(e).toBeInstanceOf(ConfigError);
         return (e as Error).message;
