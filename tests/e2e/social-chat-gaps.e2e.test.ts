@@ -5,65 +5,42 @@
 // the test stops and starts: a bot (the bot kit's room session) listens in a room, NATS goes down, a person sends
 // messages (each acknowledged), NATS comes back, and the bot's room chat ends up with every acknowledged message, in
 // order, once — with no message sent after the outage to reveal the hole.
-import { spawn, type ChildProcess } from "node:child_process";
 import { randomUUID } from "node:crypto";
-import { mkdtemp, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import path from "node:path";
 import { signIn, signUpBot, type Bot, type RoomSession } from "@tt/bot";
-import { freePort } from "@tt/kit";
-import { eventually } from "@tt/kit/testing";
+import { eventually, startTestNatsServer, type TestNatsServer } from "@tt/kit/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { defaultMode, startTestPlatform, type TestPlatform } from "./support/platform.ts";
 
 const run = randomUUID().slice(0, 8);
-let natsDir: string;
-let natsPort: number;
-let nats: ChildProcess | undefined;
 let platform: TestPlatform;
 let bot: Bot | undefined;
 let session: RoomSession | undefined;
 
-/** nats-server with JetStream on the test's port and store (a restart keeps the streams and buckets). */
-async function startNats(): Promise<void> {
-  const child = spawn("nats-server", ["-a", "127.0.0.1", "-p", String(natsPort), "-js", "-sd", natsDir], {
-    stdio: ["ignore", "ignore", "pipe"],
-  });
-  let log = "";
-  await new Promise<void>((resolve, reject) => {
-    child.once("exit", (code) => reject(new Error(`nats-server exited (${code}): ${log}`)));
-    child.stderr!.on("data", (d: Buffer) => {
-      log += d.toString();
-      if (log.includes("Server is ready")) resolve();
-    });
-  });
-  nats = child;
-}
-
-async function stopNats(): Promise<void> {
-  const child = nats;
-  nats = undefined;
-  if (!child || child.exitCode !== null) return;
-  const gone = new Promise((resolve) => child.once("exit", resolve));
-  child.kill("SIGTERM");
-  await gone;
-}
+/** A nats-server of the test's own (same port and store across a restart), stopped and started again. */
+let natsServer: TestNatsServer | undefined;
+let natsUp = false;
+const startNats = async () => {
+  await natsServer!.start();
+  natsUp = true;
+};
+const stopNats = async () => {
+  natsUp = false;
+  await natsServer?.stop();
+};
 
 beforeAll(async () => {
-  natsDir = await mkdtemp(path.join(tmpdir(), "tt-chat-gaps-nats-"));
-  natsPort = await freePort();
-  await startNats();
-  platform = await startTestPlatform({ natsUrl: `nats://127.0.0.1:${natsPort}` });
+  natsServer = await startTestNatsServer();
+  natsUp = true;
+  platform = await startTestPlatform({ natsUrl: natsServer!.url });
 }, 300_000);
 
 afterAll(async () => {
   session?.close();
   bot?.close();
   // The platform closes its connections to NATS cleanly only while NATS is up.
-  if (!nats && natsDir) await startNats();
+  if (natsServer && !natsUp) await startNats();
   await platform?.close();
-  await stopNats();
-  if (natsDir) await rm(natsDir, { recursive: true, force: true });
+  await natsServer?.dispose();
 }, 120_000);
 
 describe(`chat while NATS is down (${defaultMode()})`, () => {

@@ -10,16 +10,19 @@
 //   being back (late by the outage, not by a request's timeout on top), one play, the DJ's next song.
 // It starts its own processes whatever the mode, so it runs in the all-in-one e2e project only.
 import { generateKeyPairSync, randomUUID } from "node:crypto";
-import { spawn, type ChildProcess } from "node:child_process";
-import { mkdtemp, rm } from "node:fs/promises";
-import { createServer } from "node:net";
-import { tmpdir } from "node:os";
 import path from "node:path";
 import { fromBinary, fromJson, toJson, type JsonValue } from "@bufbuild/protobuf";
 import { timestampDate } from "@bufbuild/protobuf/wkt";
 import { createClient } from "@connectrpc/connect";
 import { createConnectTransport } from "@connectrpc/connect-node";
-import { createServiceHarness, createTestDatabase, type ServiceHarness, type TestDatabase } from "@tt/kit/testing";
+import {
+  createServiceHarness,
+  createTestDatabase,
+  startTestNatsServer,
+  type ServiceHarness,
+  type TestDatabase,
+  type TestNatsServer,
+} from "@tt/kit/testing";
 import { playlistServiceDefinition } from "@tt/playlist-service";
 import { CrateService } from "@tt/proto/tt/playlist/v1/crate_service_pb";
 import { RoomService } from "@tt/proto/tt/room/v1/room_service_pb";
@@ -36,45 +39,14 @@ const distributed = process.env.TT_E2E_MODE === "distributed";
 const repo = path.resolve(import.meta.dirname, "../..");
 const key = generateKeyPairSync("ed25519").privateKey.export({ type: "pkcs8", format: "pem" }).toString();
 
-let natsDir: string;
-let natsPort: number;
-let nats: ChildProcess | undefined;
 let h: ServiceHarness;
 let db: TestDatabase;
 const socials: { handle: ChildHandle; url: string }[] = [];
 
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
-
-/** nats-server with JetStream on the fixed port and store (a restart keeps the key-value buckets). */
-async function startNats(): Promise<void> {
-  const child = spawn("nats-server", ["-a", "127.0.0.1", "-p", String(natsPort), "-js", "-sd", natsDir], {
-    stdio: ["ignore", "ignore", "pipe"],
-  });
-  let log = "";
-  await new Promise<void>((resolve, reject) => {
-    child.once("exit", (code) => reject(new Error(`nats-server exited (${code}): ${log}`)));
-    child.stderr!.on("data", (d: Buffer) => {
-      log += d.toString();
-      if (log.includes("Server is ready")) resolve();
-    });
-  });
-  nats = child;
-}
-
-async function stopNats(): Promise<void> {
-  const child = nats;
-  nats = undefined;
-  if (!child || child.exitCode !== null) return;
-  const gone = new Promise((resolve) => child.once("exit", resolve));
-  child.kill("SIGTERM");
-  await gone;
-}
+/** A nats-server of the test's own (same port and store across a restart), stopped and started again. */
+let natsServer: TestNatsServer | undefined;
+const startNats = () => natsServer!.start();
+const stopNats = () => natsServer!.stop();
 
 async function startSocial(): Promise<{ handle: ChildHandle; url: string }> {
   const handle = spawnNodeProcess({
@@ -87,7 +59,7 @@ async function startSocial(): Promise<{ handle: ChildHandle; url: string }> {
       PATH: process.env.PATH ?? "",
       HOME: process.env.HOME ?? "",
       DATABASE_URL: db.url,
-      NATS_URL: `nats://127.0.0.1:${natsPort}`,
+      NATS_URL: natsServer!.url,
       // The harness's deployment: the social processes share its streams and buckets (issue 23).
       DEPLOYMENT_NAME: h.deploymentName,
       HOST: "127.0.0.1",
@@ -112,12 +84,10 @@ async function startSocial(): Promise<{ handle: ChildHandle; url: string }> {
 
 beforeAll(async () => {
   if (distributed) return;
-  natsDir = await mkdtemp(path.join(tmpdir(), "tt-social-instances-nats-"));
-  natsPort = await freePort();
-  await startNats();
+  natsServer = await startTestNatsServer();
   h = await createServiceHarness(roomServiceDefinition, {
     alongside: [userServiceDefinition, playlistServiceDefinition],
-    natsUrl: `nats://127.0.0.1:${natsPort}`,
+    natsUrl: natsServer!.url,
     env: { SERVICE_TOKEN_PRIVATE_KEY: key },
   });
   db = await createTestDatabase(inject("databaseUrl"));
@@ -130,8 +100,7 @@ afterAll(async () => {
   for (const s of socials) await s.handle.stop(5_000);
   await h?.close();
   await db?.drop();
-  await stopNats();
-  if (natsDir) await rm(natsDir, { recursive: true, force: true });
+  await natsServer?.dispose();
 }, 120_000);
 
 async function account(): Promise<{ uuid: string; token: string }> {

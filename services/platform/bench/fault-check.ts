@@ -5,7 +5,6 @@
 // acknowledged chat lost and the chat missing from what a listener shows, the errors the clients saw, and (for a
 // NATS outage across a song end) how late the next song started. `npm run check:faults` runs every fault;
 // fault-check.test.ts runs one of each kind in the suite.
-import { spawn } from "node:child_process";
 import { randomUUID } from "node:crypto";
 import { chmod, mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -14,7 +13,7 @@ import { ConnectError } from "@connectrpc/connect";
 import { createConnectTransport } from "@connectrpc/connect-node";
 import { createPlatformClients, signIn, signUpBot, type Bot, type RoomSession } from "@tt/bot";
 import { createLogger, freePort } from "@tt/kit";
-import { eventually } from "@tt/kit/testing";
+import { eventually, startTestNatsServer } from "@tt/kit/testing";
 import type { Stage } from "@tt/proto/tt/social/v1/stage_pb";
 import { startDistributed, type Distributed } from "../src/distributed.ts";
 import { startEmbeddedPostgres, type EmbeddedPostgresHandle } from "../src/embedded-postgres.ts";
@@ -80,34 +79,6 @@ export interface FaultCheckOptions {
 
 const CHATTERS = 3;
 
-/** A nats-server with JetStream on a port of its own, stopped and started again on that port. */
-async function natsOnPort(port: number, storeDir: string) {
-  let child: ReturnType<typeof spawn> | undefined;
-  const start = async () => {
-    const proc = spawn("nats-server", ["-a", "127.0.0.1", "-p", String(port), "-js", "-sd", storeDir], {
-      stdio: ["ignore", "ignore", "pipe"],
-    });
-    child = proc;
-    let log = "";
-    await new Promise<void>((resolve, reject) => {
-      proc.stderr!.on("data", (chunk: Buffer) => {
-        log += chunk.toString();
-        if (log.includes("Server is ready")) resolve();
-      });
-      proc.once("exit", (code) => reject(new Error(`nats-server exited (${code}):\n${log}`)));
-    });
-  };
-  const stop = async () => {
-    const proc = child;
-    if (!proc || proc.exitCode !== null) return;
-    const exited = new Promise((resolve) => proc.once("exit", resolve));
-    proc.kill("SIGKILL");
-    await exited;
-  };
-  await start();
-  return { url: `nats://127.0.0.1:${port}`, start, stop };
-}
-
 interface Listener {
   session: RoomSession;
   bot: Bot;
@@ -130,7 +101,8 @@ export async function runFaultCheck(options: FaultCheckOptions): Promise<FaultRe
     port: pgPort,
     logger,
   });
-  const nats = await natsOnPort(await freePort(), path.join(work, "nats"));
+  // A nats-server of its own (same port and store across a restart), stopped and started again.
+  const nats = await startTestNatsServer();
   const reports: FaultReport[] = [];
   // One platform per social replica count: the faults of one replica on one, kill-social-of-two on one with two.
   // Without kill-social in the list, everything runs on the one with two (the suite's short form: one start).
@@ -184,7 +156,7 @@ export async function runFaultCheck(options: FaultCheckOptions): Promise<FaultRe
       }
     }
   } finally {
-    await nats.stop();
+    await nats.dispose();
     await pg.stop();
     await rm(work, { recursive: true, force: true });
   }
