@@ -50,6 +50,7 @@ export {
   advisoryXactLocks,
   sqlArray,
   autoCommitSql,
+  compiledOnce,
   jsonb,
   jsonRows,
   pingDatabase,
