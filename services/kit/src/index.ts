@@ -52,6 +52,7 @@ export {
   advisoryXactLocks,
   sqlArray,
   autoCommitSql,
+  compiledOnce,
   jsonb,
   jsonRows,
   pingDatabase,

@@ -3,11 +3,19 @@
 // tables and columns typed from the service's entity definitions (`Tables<typeof entities>`), so renaming a
 // property or a table makes every query that names the old one fail the type check. No MikroORM plugin runs
 // (names are the database's: the entity naming strategy's table and column names, `crate_song.song_id`; its
-// name mapping and value conversion cost more per statement than the statement's compilation: docs/decisions.md
-// "Issue 27: typed queries"). Tables are named without their schema: every service's connections search their
+// name mapping and value conversion cost more per statement than the statement's compilation: docs/decisions/0327-typed-queries.md). Tables are named without their schema: every service's connections search their
 // own schema first (initOrm's search_path), as the migrations' SQL already relies on.
 import type { EntityManager, InferKyselyDB } from "@mikro-orm/postgresql";
-import { sql, type AliasedRawBuilder, type ColumnType, type Kysely, type RawBuilder } from "kysely";
+import {
+  sql,
+  type AliasedRawBuilder,
+  type ColumnType,
+  type Compilable,
+  type CompiledQuery,
+  type Kysely,
+  type RawBuilder,
+  type RootOperationNode,
+} from "kysely";
 
 export { sql };
 export type { ExpressionBuilder, Kysely, Selectable } from "kysely";
@@ -54,6 +62,50 @@ export function jsonb<T>(value: T): RawBuilder<T> {
   return sql<T>`${JSON.stringify(value)}::jsonb`;
 }
 
+const SLOT = Symbol("tt.sql.slot");
+type Slot = { readonly [SLOT]: string };
+const isSlot = (value: unknown): value is Slot => typeof value === "object" && value !== null && SLOT in value;
+const holdsSlot = (value: unknown): boolean => isSlot(value) || (Array.isArray(value) ? value.some(holdsSlot) : false);
+
+/**
+ * A statement of a hot path, built and compiled once and then run with each call's values: building and compiling
+ * a Kysely statement costs about 0.05–0.1 ms of CPU, several times a crate move (docs/decisions/0327-typed-queries.md). `build` receives placeholders for the values (`p.crateId`), each of which must become one parameter of
+ * the statement as it is (`where("crate_id", "=", p.crateId)`, `limit(p.limit)`): no branching on them and no
+ * arrays of them. A placeholder that does not end up a parameter fails the first call.
+ */
+export function compiledOnce<DB, P extends Record<string, unknown>, O>(
+  sqlOf: (em: EntityManager) => Kysely<DB>,
+  build: (db: Kysely<DB>, p: P) => Compilable<O>,
+): (em: EntityManager, values: P) => Promise<O[]> {
+  let compiled: { sql: string; query: RootOperationNode; slots: ({ name: string } | { value: unknown })[] } | undefined;
+  return async (em, values) => {
+    const db = sqlOf(em);
+    if (compiled === undefined) {
+      const used = new Set<string>();
+      const placeholders = new Proxy({} as P, {
+        get: (_, name) => {
+          used.add(String(name));
+          return { [SLOT]: String(name) } satisfies Slot;
+        },
+      });
+      const query = build(db, placeholders).compile();
+      const slots = query.parameters.map((value) => {
+        if (isSlot(value)) return { name: value[SLOT] };
+        if (holdsSlot(value)) throw new Error("compiledOnce: a value must be a parameter of its own, not in an array");
+        return { value };
+      });
+      const named = new Set(slots.flatMap((slot) => ("name" in slot ? [slot.name] : [])));
+      const lost = [...used].filter((name) => !named.has(name));
+      if (lost.length > 0) throw new Error(`compiledOnce: ${lost.join(", ")} did not become parameters`);
+      compiled = { sql: query.sql, query: query.query, slots };
+    }
+    const { sql: text, query, slots } = compiled;
+    const parameters = slots.map((slot) => ("name" in slot ? values[slot.name] : slot.value));
+    const run: CompiledQuery<O> = { sql: text, query, parameters, queryId: { queryId: "" } };
+    return (await db.executeQuery(run)).rows;
+  };
+}
+
 /** The PostgreSQL types an array parameter is cast to (`sqlArray(ids, "uuid")` is `$1::uuid[]`). */
 export type ArrayElementType = "uuid" | "text" | "varchar" | "int" | "bigint" | "timestamptz" | "boolean";
 
@@ -65,7 +117,7 @@ export function sqlArray<T>(values: readonly T[], type: ArrayElementType): RawBu
 /**
  * Many rows as one array parameter per column, a batch statement's source (`unnest($1::text[], $2::uuid[]) as
  * u("provider", "song_id")`): one parameter a column whatever the number of rows, so PostgreSQL parses and plans
- * the batch as one small statement (a crate add of 300 songs: docs/decisions.md "Issue 27: typed queries").
+ * the batch as one small statement (a crate add of 300 songs: docs/decisions/0327-typed-queries.md).
  * Select from it (`selectFrom(unnestRows("u", {…}))`) and compare with it (`(a, b) in (select … from u)`).
  */
 export function unnestRows<R extends Record<string, unknown>, A extends string>(

@@ -14,6 +14,7 @@ import {
   enforceThrottles,
   refundThrottles,
   publishEvent,
+  compiledOnce,
   sql,
 } from "@tt/kit";
 import { RoomConversationClearedSchema, RoomCreatedSchema, RoomDeletedSchema } from "@tt/proto/tt/room/v1/events_pb";
@@ -126,12 +127,16 @@ export async function applyGeneral(em: EntityManager, room: Room, req: GeneralSe
  * runs on every join): the upsert, then the user's other visits beyond the newest `kept - 1` are deleted.
  */
 async function recordVisit(em: EntityManager, userId: string, roomId: string, kept: number): Promise<void> {
-  // On the pool, outside the join's transaction, as one statement.
-  await autoCommitDb(em)
+  await upsertVisit(em, { id: randomUUID(), userId, roomId, offset: Math.max(0, kept - 1) });
+}
+
+// On the pool, outside the join's transaction, as one statement; compiled once (every join runs it).
+const upsertVisit = compiledOnce(autoCommitDb, (q, p: { id: string; userId: string; roomId: string; offset: number }) =>
+  q
     .with("up", (up) =>
       up
         .insertInto("room_visit")
-        .values({ id: randomUUID(), user_id: userId, room_id: roomId, visited_at: sql<Date>`now()` })
+        .values({ id: p.id, user_id: p.userId, room_id: p.roomId, visited_at: sql<Date>`now()` })
         .onConflict((oc) =>
           oc.columns(["user_id", "room_id"]).doUpdateSet((eb) => ({ visited_at: eb.ref("excluded.visited_at") })),
         )
@@ -142,14 +147,13 @@ async function recordVisit(em: EntityManager, userId: string, roomId: string, ke
       eb
         .selectFrom("room_visit")
         .select("id")
-        .where("user_id", "=", userId)
+        .where("user_id", "=", p.userId)
         .where("id", "not in", eb.selectFrom("up").select("up.id"))
         .orderBy("visited_at", "desc")
         .orderBy("id", "desc")
-        .offset(Math.max(0, kept - 1)),
-    )
-    .execute();
-}
+        .offset(p.offset),
+    ),
+);
 
 /** The caller's user uuid, or 401 for a token that is not a user's or a bot's. */
 function userOf(ctx: HandlerContext): string {

@@ -8,6 +8,7 @@ import { LockMode } from "@mikro-orm/core";
 import type { EntityManager } from "@mikro-orm/postgresql";
 import {
   advisoryXactLock,
+  compiledOnce,
   jsonb,
   publishEvent,
   sql,
@@ -15,6 +16,7 @@ import {
   unnestRows,
   wireName,
   type ExpressionBuilder,
+  type Kysely,
 } from "@tt/kit";
 import {
   CrateImportStatus,
@@ -65,14 +67,19 @@ export function nextNewPlaylistName(names: Iterable<string>): string {
   return `${NEW_PLAYLIST_PREFIX}${n}`;
 }
 
-/** Creates the caller's queue and likes crates when missing (their first call); idempotent, race-free. */
-export async function ensureSpecialCrates(em: EntityManager, userUuid: string): Promise<void> {
-  const exists = await db(em)
+// The statements of every crate call (a read, a move) are compiled once (compiledOnce, docs/decisions/0327-typed-queries.md); the rarer ones are built per call.
+
+const specialCount = compiledOnce(db, (q, p: { userUuid: string }) =>
+  q
     .selectFrom("crate")
     .select((eb) => eb.fn.countAll<string>().as("n"))
-    .where("user_uuid", "=", userUuid)
-    .where("special", "is not", null)
-    .executeTakeFirst();
+    .where("user_uuid", "=", p.userUuid)
+    .where("special", "is not", null),
+);
+
+/** Creates the caller's queue and likes crates when missing (their first call); idempotent, race-free. */
+export async function ensureSpecialCrates(em: EntityManager, userUuid: string): Promise<void> {
+  const [exists] = await specialCount(em, { userUuid });
   if (Number(exists?.n ?? 0) >= 2) return;
   for (const kind of ["queue", "likes"] as const) {
     await db(em)
@@ -96,15 +103,14 @@ export async function ensureSpecialCrates(em: EntityManager, userUuid: string): 
   }
 }
 
+const specialId = compiledOnce(db, (q, p: { userUuid: string; special: string }) =>
+  q.selectFrom("crate").select("id").where("user_uuid", "=", p.userUuid).where("special", "=", p.special),
+);
+
 /** The id of the caller's special crate `kind` (created when missing). */
 export async function specialCrateId(em: EntityManager, userUuid: string, kind: SpecialKind): Promise<string> {
   await ensureSpecialCrates(em, userUuid);
-  const row = await db(em)
-    .selectFrom("crate")
-    .select("id")
-    .where("user_uuid", "=", userUuid)
-    .where("special", "=", specialWire(kind))
-    .executeTakeFirst();
+  const [row] = await specialId(em, { userUuid, special: specialWire(kind) });
   return row!.id;
 }
 
@@ -178,8 +184,8 @@ const SONG_COLUMNS = [
 ] as const;
 
 /** A crate's songs (`cs`) with their catalogue songs (`s`). */
-const crateSongs = (em: EntityManager) =>
-  db(em).selectFrom("crate_song as cs").innerJoin("song as s", "s.id", "cs.song_id");
+const crateSongs = (q: Kysely<PlaylistTables>) =>
+  q.selectFrom("crate_song as cs").innerJoin("song as s", "s.id", "cs.song_id");
 
 function crateSongMessage(row: SongRow, position: number): CrateSongMessage {
   return create(CrateSongMessageSchema, {
@@ -215,15 +221,18 @@ export async function songPage(
   limit: number,
   offset: number,
 ): Promise<CrateSongMessage[]> {
-  const rows = await crateSongs(em)
-    .select(SONG_COLUMNS)
-    .where("cs.crate_id", "=", crateId)
-    .orderBy("cs.rank")
-    .limit(limit)
-    .offset(offset)
-    .execute();
+  const rows = await pageOfSongs(em, { crateId, limit, offset });
   return rows.map((row, i) => crateSongMessage(row, offset + i));
 }
+
+const pageOfSongs = compiledOnce(db, (q, p: { crateId: string; limit: number; offset: number }) =>
+  crateSongs(q)
+    .select(SONG_COLUMNS)
+    .where("cs.crate_id", "=", p.crateId)
+    .orderBy("cs.rank")
+    .limit(p.limit)
+    .offset(p.offset),
+);
 
 /** The 0-based position of the crate song `cs`: how many songs of its crate rank before it. */
 const positionOf = (eb: ExpressionBuilder<PlaylistTables & { cs: PlaylistTables["crate_song"] }, "cs">) =>
@@ -239,15 +248,18 @@ export async function crateSongAt(
   crateId: string,
   crateSongUuid: string,
 ): Promise<CrateSongMessage> {
-  const row = await crateSongs(em)
-    .select(SONG_COLUMNS)
-    .select((eb) => positionOf(eb).as("position"))
-    .where("cs.crate_id", "=", crateId)
-    .where("cs.id", "=", crateSongUuid.toLowerCase())
-    .executeTakeFirst();
+  const [row] = await songWithPosition(em, { crateId, id: crateSongUuid.toLowerCase() });
   if (!row) throw new ConnectError("crate song not found", Code.NotFound);
   return crateSongMessage(row, Number(row.position));
 }
+
+const songWithPosition = compiledOnce(db, (q, p: { crateId: string; id: string }) =>
+  crateSongs(q)
+    .select(SONG_COLUMNS)
+    .select((eb) => positionOf(eb).as("position"))
+    .where("cs.crate_id", "=", p.crateId)
+    .where("cs.id", "=", p.id),
+);
 
 /** A crate as the wire's Crate, with `songs` when given. */
 export function crateMessage(crate: Crate, songs: CrateSongMessage[] = []): CrateMessage {
@@ -283,14 +295,13 @@ function changed(em: EntityManager, crate: Crate, change: string): void {
   });
 }
 
+const firstThumbnails = compiledOnce(db, (q, p: { crateId: string; limit: number }) =>
+  crateSongs(q).select("s.thumbnails").where("cs.crate_id", "=", p.crateId).orderBy("cs.rank").limit(p.limit),
+);
+
 /** The crate's artwork: the first thumbnails of its first songs (up to 4 distinct URLs). */
 async function refreshThumbnails(em: EntityManager, crate: Crate): Promise<void> {
-  const rows = await crateSongs(em)
-    .select("s.thumbnails")
-    .where("cs.crate_id", "=", crate.id)
-    .orderBy("cs.rank")
-    .limit(THUMBNAIL_WINDOW)
-    .execute();
+  const rows = await firstThumbnails(em, { crateId: crate.id, limit: THUMBNAIL_WINDOW });
   const out: string[] = [];
   for (const row of rows) {
     const url = Object.values(row.thumbnails ?? {}).find((u) => typeof u === "string" && u !== "");
@@ -300,13 +311,16 @@ async function refreshThumbnails(em: EntityManager, crate: Crate): Promise<void>
   crate.thumbnails = out;
 }
 
-async function countSongs(em: EntityManager, crateId: string): Promise<number> {
-  const row = await db(em)
+const songCount = compiledOnce(db, (q, p: { crateId: string }) =>
+  q
     .selectFrom("crate_song")
     .select((eb) => eb.fn.countAll<string>().as("n"))
-    .where("crate_id", "=", crateId)
-    .executeTakeFirstOrThrow();
-  return Number(row.n);
+    .where("crate_id", "=", p.crateId),
+);
+
+async function countSongs(em: EntityManager, crateId: string): Promise<number> {
+  const [row] = await songCount(em, { crateId });
+  return Number(row!.n);
 }
 
 /** Renumbers a crate's ranks to RANK_GAP, 2·RANK_GAP, … in the current order (or a random one). */
@@ -345,19 +359,29 @@ async function neighbours(
   index: number,
   exclude: string | null,
 ): Promise<[number | null, number | null]> {
-  let ranks = db(em).selectFrom("crate_song").select("rank").where("crate_id", "=", crateId).orderBy("rank");
-  if (exclude) ranks = ranks.where("id", "<>", exclude);
   // `rank` is a bigint: pg answers it as text.
   if (index === 0) {
-    const rows = await ranks.limit(1).execute();
+    const rows = exclude ? await firstRankBut(em, { crateId, exclude }) : await firstRank(em, { crateId });
     return [null, rows[0] ? Number(rows[0].rank) : null];
   }
-  const rows = await ranks
-    .offset(index - 1)
-    .limit(2)
-    .execute();
+  const rows = exclude
+    ? await twoRanksBut(em, { crateId, exclude, offset: index - 1 })
+    : await twoRanks(em, { crateId, offset: index - 1 });
   return [rows[0] ? Number(rows[0].rank) : null, rows[1] ? Number(rows[1].rank) : null];
 }
+
+const ranksOf = (q: Kysely<PlaylistTables>, crateId: string) =>
+  q.selectFrom("crate_song").select("rank").where("crate_id", "=", crateId).orderBy("rank");
+const firstRank = compiledOnce(db, (q, p: { crateId: string }) => ranksOf(q, p.crateId).limit(1));
+const firstRankBut = compiledOnce(db, (q, p: { crateId: string; exclude: string }) =>
+  ranksOf(q, p.crateId).where("id", "<>", p.exclude).limit(1),
+);
+const twoRanks = compiledOnce(db, (q, p: { crateId: string; offset: number }) =>
+  ranksOf(q, p.crateId).offset(p.offset).limit(2),
+);
+const twoRanksBut = compiledOnce(db, (q, p: { crateId: string; exclude: string; offset: number }) =>
+  ranksOf(q, p.crateId).where("id", "<>", p.exclude).offset(p.offset).limit(2),
+);
 
 /** `k` increasing ranks strictly between `prev` and `next` (either may be open), or null when there is no room. */
 function ranksBetween(prev: number | null, next: number | null, k: number): number[] | null {
@@ -371,6 +395,14 @@ function ranksBetween(prev: number | null, next: number | null, k: number): numb
   const step = Math.floor((next - low) / (k + 1));
   return Array.from({ length: k }, (_, i) => low + (i + 1) * step);
 }
+
+const alreadyInCrate = compiledOnce(db, (q, p: { crateId: string; ids: string[] }) =>
+  q
+    .selectFrom("crate_song")
+    .select(["id", "song_id"])
+    .where("crate_id", "=", p.crateId)
+    .where((eb) => eb("song_id", "=", eb.fn.any(sql<string[]>`${p.ids}::uuid[]`))),
+);
 
 export interface AddOutcome {
   added: CrateSongMessage[];
@@ -390,12 +422,7 @@ export async function addSongs(
   maxSongs: number,
 ): Promise<AddOutcome> {
   const ids = songs.map((s) => s.id);
-  const existing = await db(em)
-    .selectFrom("crate_song")
-    .select(["id", "song_id"])
-    .where("crate_id", "=", crate.id)
-    .where((eb) => eb("song_id", "=", eb.fn.any(sqlArray(ids, "uuid"))))
-    .execute();
+  const existing = await alreadyInCrate(em, { crateId: crate.id, ids });
   const inCrate = new Map(existing.map((r) => [r.song_id, r.id]));
   const skipped: AddOutcome["skipped"] = [];
   const fresh: Song[] = [];
@@ -503,6 +530,10 @@ export async function removeSong(em: EntityManager, crate: Crate, crateSongUuid:
   changed(em, crate, "removed");
 }
 
+const setRank = compiledOnce(db, (q, p: { id: string; rank: number }) =>
+  q.updateTable("crate_song").set({ rank: p.rank }).where("id", "=", p.id),
+);
+
 /** Moves one song of a locked crate to `newPosition` (past the end: the last place); writes one row. */
 export async function moveSong(
   em: EntityManager,
@@ -523,7 +554,7 @@ export async function moveSong(
     [prev, next] = await neighbours(em, crate.id, target, id);
     ranks = ranksBetween(prev, next, 1)!;
   }
-  await db(em).updateTable("crate_song").set({ rank: ranks[0]! }).where("id", "=", id).execute();
+  await setRank(em, { id, rank: ranks[0]! });
   if (Math.min(target, current.position) < THUMBNAIL_WINDOW) await refreshThumbnails(em, crate);
   changed(em, crate, "moved");
   current.position = target;
