@@ -191,24 +191,29 @@ export async function pendingAchieved(em: EntityManager, seasonId: string): Prom
   return Number(row.n);
 }
 
+/** A season's statuses, each with its rank (1 = highest balance), to be ordered, paged or filtered. */
+function seasonStatusesRanked(em: EntityManager, seasonId: string) {
+  return db(em)
+    .selectFrom((eb) =>
+      eb
+        .selectFrom("ranking_status")
+        .selectAll()
+        .select((r) =>
+          r.fn
+            .agg<string>("rank")
+            .over((o) => o.orderBy("balance", "desc"))
+            .as("rank"),
+        )
+        .where("season_id", "=", seasonId)
+        .as("t"),
+    )
+    .selectAll();
+}
+
 /** A season's leaderboard page (rank 1 = highest balance; ties by who got there first). */
 export async function seasonRanking(em: EntityManager, seasonId: string | null, take: number, skip: number) {
   if (seasonId) {
-    const rows: StatusRow[] = await db(em)
-      .selectFrom((eb) =>
-        eb
-          .selectFrom("ranking_status")
-          .selectAll()
-          .select((r) =>
-            r.fn
-              .agg<string>("rank")
-              .over((o) => o.orderBy("balance", "desc"))
-              .as("rank"),
-          )
-          .where("season_id", "=", seasonId)
-          .as("t"),
-      )
-      .selectAll()
+    const rows: StatusRow[] = await seasonStatusesRanked(em, seasonId)
       .orderBy("rank")
       .orderBy("updated_at")
       .orderBy("user_uuid")
@@ -252,21 +257,7 @@ export async function seasonRanking(em: EntityManager, seasonId: string | null, 
 
 /** A user's status in a season with its rank, or undefined. */
 export async function statusWithRank(em: EntityManager, seasonId: string, userUuid: string) {
-  const row: StatusRow | undefined = await db(em)
-    .selectFrom((eb) =>
-      eb
-        .selectFrom("ranking_status")
-        .selectAll()
-        .select((r) =>
-          r.fn
-            .agg<string>("rank")
-            .over((o) => o.orderBy("balance", "desc"))
-            .as("rank"),
-        )
-        .where("season_id", "=", seasonId)
-        .as("t"),
-    )
-    .selectAll()
+  const row: StatusRow | undefined = await seasonStatusesRanked(em, seasonId)
     .where("user_uuid", "=", userUuid)
     .executeTakeFirst();
   return row;
