@@ -31,5 +31,5 @@ export type { RawConnection } from "./raw-connection.ts";
 export type { SchemaSnapshot } from "./schema-snapshot.ts";
 export type { TestDatabase } from "./test-database.ts";
 export type { TestTokenClaims, TestTokenIssuer } from "./test-tokens.ts";
-export { importsOf, serviceStructureProblems } from "./structure.ts";
+export { serviceStructureProblems } from "./structure.ts";
 export type { TestNatsServer } from "../bus/test-nats-server.ts";

@@ -28,7 +28,7 @@ function walk(dir: string): string[] {
 const isSource = (file: string) => /\.tsx?$/.test(file) && !/\.test\.tsx?$/.test(file) && !file.endsWith(".d.ts");
 
 /** The module specifiers a source file imports (static, re-exports and dynamic). */
-export function importsOf(source: string): string[] {
+function importsOf(source: string): string[] {
   return [...source.matchAll(IMPORT)].map((m) => m[1] ?? m[2]!);
 }
 

@@ -12,6 +12,7 @@ import type { MikroORM } from "@mikro-orm/postgresql";
 import {
   BusUnavailableError,
   consumeEvents,
+  isUuid,
   KvConflictError,
   publishEvent,
   type Bus,
@@ -262,7 +263,7 @@ export class StageRuntime {
 
   /** The room's settings as its stage holds them (kept current by the room's events), by uuid; undefined when unknown. */
   async roomFromStage(roomUuid: string): Promise<ResolvedRoom | undefined> {
-    if (!/^[0-9a-f-]{36}$/.test(roomUuid)) return undefined;
+    if (!isUuid(roomUuid)) return undefined;
     const room = (await this.store.read(roomUuid).catch(() => null))?.stage.room;
     if (!room?.uuid) return undefined;
     const { $typeName: _, $unknown: __, ...settings } = room;
