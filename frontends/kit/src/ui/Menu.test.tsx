@@ -1,9 +1,11 @@
-import { screen, waitFor } from "@testing-library/react";
+import { act, screen, waitFor } from "@testing-library/react";
 import { userEvent } from "@testing-library/user-event";
 import { renderWithKit } from "@tt/web-kit/testing";
 import { describe, expect, it, vi } from "vitest";
 import { Button } from "./Button.tsx";
-import { Menu, MenuItem, MenuLabel, MenuSeparator } from "./Menu.tsx";
+import { currentToasts, dismissToast, toast } from "@tt/web-kit";
+import { Menu, MenuItem, MenuLabel, MenuSeparator, Popover } from "./Menu.tsx";
+import { Toaster } from "./Toaster.tsx";
 
 function renderMenu(onSelect: (what: string) => void) {
   renderWithKit(
@@ -71,5 +73,27 @@ describe("Menu", () => {
     await user.click(grab);
     expect(onSelect).not.toHaveBeenCalled();
     expect(screen.getByRole("menuitem", { name: "Remove" }).className).toContain("tt-menu__item--danger");
+  });
+});
+
+describe("Popover", () => {
+  it("closes on Escape pressed inside it even while a toast it raised is shown (Radix gives Escape to the newest layer)", async () => {
+    const user = userEvent.setup();
+    renderWithKit(
+      <>
+        <Popover label="Panel" trigger={<Button>Bell</Button>}>
+          <Button onClick={() => toast({ title: "Turned on." })}>Turn on</Button>
+        </Popover>
+        <Toaster />
+      </>,
+    );
+    const trigger = screen.getByRole("button", { name: "Bell" });
+    await user.click(trigger);
+    await user.click(await screen.findByRole("button", { name: "Turn on" }));
+    await screen.findByText("Turned on.");
+    await user.keyboard("{Escape}");
+    await waitFor(() => expect(screen.queryByRole("dialog", { name: "Panel" })).toBeNull());
+    expect(trigger.getAttribute("aria-expanded")).toBe("false");
+    act(() => currentToasts().forEach((entry) => dismissToast(entry.id)));
   });
 });

@@ -1,6 +1,6 @@
 import { Check } from "lucide-react";
 import { DropdownMenu, Popover as RadixPopover, Tooltip as RadixTooltip } from "radix-ui";
-import type { ReactElement, ReactNode } from "react";
+import { type ReactElement, type ReactNode, useState } from "react";
 
 /** A menu of actions (Radix DropdownMenu): arrow keys move, Enter chooses, Escape closes, typing jumps. */
 export function Menu({
@@ -119,7 +119,7 @@ export function Popover({
   trigger,
   children,
   label,
-  open,
+  open: controlled,
   onOpenChange,
 }: {
   trigger: ReactElement;
@@ -128,11 +128,27 @@ export function Popover({
   open?: boolean;
   onOpenChange?: (open: boolean) => void;
 }) {
+  const [own, setOwn] = useState(false);
+  const open = controlled ?? own;
+  const change = (next: boolean) => {
+    setOwn(next);
+    onOpenChange?.(next);
+  };
   return (
-    <RadixPopover.Root open={open} onOpenChange={onOpenChange}>
+    <RadixPopover.Root open={open} onOpenChange={change}>
       <RadixPopover.Trigger asChild>{trigger}</RadixPopover.Trigger>
       <RadixPopover.Portal>
-        <RadixPopover.Content className="tt-popover" sideOffset={6} collisionPadding={8} aria-label={label}>
+        <RadixPopover.Content
+          className="tt-popover"
+          sideOffset={6}
+          collisionPadding={8}
+          aria-label={label}
+          // Escape pressed in the popover closes it even while a toast is shown: Radix hands Escape to the newest
+          // layer only, and a toast raised from the popover (its action's outcome) is newer.
+          onKeyDown={(event) => {
+            if (event.key === "Escape" && open) change(false);
+          }}
+        >
           {children}
         </RadixPopover.Content>
       </RadixPopover.Portal>
