@@ -10,7 +10,7 @@
 //    heap of the server process, after a GC). The listeners join in two halves; what one more listener costs is the
 //    second half's growth divided by its listeners (the first half also pays what the process grows once, whatever
 //    the count: V8's young generation and code, the allocator's arenas); the growth from no listeners is printed
-//    beside it. Targets: ≤ 500 ms, ≤ 30 KB.
+//    beside it. Targets: ≤ 500 ms, ≤ 30 KB, and the 10,000 joins ≤ 10 s (issue 29).
 //
 // The server is the all-in-one platform (gateway, social and every other service in one process, on a fresh
 // PostgreSQL database and the real NATS), run as a child process so its memory is its own; the listeners are in
@@ -18,11 +18,15 @@
 // binary messages decoded with protobuf-es; the bare broadcast's clients decode theirs the same way), so the load
 // generator is not what is measured. Each listener is a guest (its own token, signed with the platform's key).
 //
+// 4. two instances (issue 29): one room of 10,000 listeners on the platform as a cluster runs it (a process per
+//    service) with two social processes, 5,000 listeners joined to each; seat changes through the gateway. Targets:
+//    patch p99 ≤ 150 ms at every listener, nothing missing. (Run after part 2's platform has stopped.)
 // 3. sync: ten headless Chromium pages in one room, each player's drift from the server's position of the play
 //    (sync.ts, which says how both are read). Target: p95 ≤ 25 ms.
 //
 //   npm run bench:stage [-- --listeners 2000 --scale-listeners 10000 (0: no scale part) --changes 20
-//                          --streams-per-session 250 --sync-pages 10 (0: no sync part)]
+//                          --streams-per-session 250 --sync-pages 10 (0: no sync part)
+//                          --two-instance-listeners 10000 (0: no two-instance part)]
 //   (BENCH_DATABASE_URL, BENCH_NATS_URL to change where the server keeps its data; BENCH_HEAP_SNAPSHOT=<dir> writes
 //   the server's heap before and after the joins of each part, to see what a listener holds)
 import { fork, type ChildProcess } from "node:child_process";
@@ -215,12 +219,13 @@ class Audience {
   private onStage: (() => void) | null = null;
   readonly sessions: http2.ClientHttp2Session[];
 
+  /** `sessions` HTTP/2 sessions spread over `urls` in turn (listener i on session i mod sessions). */
   constructor(
-    url: string,
+    urls: string[],
     readonly n: number,
     sessions: number,
   ) {
-    this.sessions = Array.from({ length: sessions }, () => http2.connect(url));
+    this.sessions = Array.from({ length: sessions }, (_, k) => http2.connect(urls[k % urls.length]!));
   }
 
   /** Opens the streams of listeners `from` to `to`, at most `parallel` joins in flight, until each has its first message (the state). */
@@ -327,7 +332,7 @@ interface Room {
   djs: string[];
 }
 
-async function signUp(server: Server): Promise<string> {
+async function signUp(server: Pick<Server, "call">): Promise<string> {
   const res = await server.call("POST", "/api/user-service/users/sign-up", undefined, {
     email: `${randomUUID()}@bench.test`,
     password: "bench-password-1",
@@ -336,7 +341,7 @@ async function signUp(server: Server): Promise<string> {
 }
 
 /** A room with `djs` seats and as many users with a long song queued each (the stage changes are their seat changes). */
-async function makeRoom(server: Server, djs: number): Promise<Room> {
+async function makeRoom(server: Pick<Server, "call">, djs: number): Promise<Room> {
   const owner = await signUp(server);
   const created = await server.call("POST", "/api/room-service/rooms/infrastructure", owner, {
     name: `Bench stage ${randomUUID().slice(0, 8)}`,
@@ -369,17 +374,19 @@ async function makeRoom(server: Server, djs: number): Promise<Room> {
  * holder starts (its driver), so the measure would depend on it.
  */
 async function fanOut(
-  server: Server,
+  server: Pick<Server, "call" | "ask">,
   guests: (n: number) => Promise<string[]>,
   n: number,
   changes: number,
   perSession: number,
   memory: boolean,
+  joinUrls: string[],
 ) {
   const room = await makeRoom(server, 2);
   const [player, cycler] = room.djs as [string, string];
-  const sessions = Math.max(1, Math.ceil(n / perSession));
-  const audience = new Audience(server.url, n, sessions);
+  // At least a session per URL, and as many on each: listener i is on session i mod sessions, so each URL gets n / URLs.
+  const sessions = Math.ceil(Math.max(1, Math.ceil(n / perSession)) / joinUrls.length) * joinUrls.length;
+  const audience = new Audience(joinUrls, n, sessions);
   const tokens = await guests(n);
   const mem = () =>
     memory ? server.ask<{ rss: number; heap: number; committed: number }>("mem") : Promise.resolve(null);
@@ -518,6 +525,71 @@ async function bareBroadcast(
   return { samples, spread };
 }
 
+/** A figure's line: p50, p99 and max of `xs` (ms). */
+const row = (name: string, xs: number[]) =>
+  console.log(
+    `${name.padEnd(56)} ${pct(xs, 0.5).toFixed(1).padStart(8)} ${pct(xs, 0.99).toFixed(1).padStart(8)} ${pct(xs, 1).toFixed(1).padStart(8)}`,
+  );
+
+/** Signs `n` guest tokens with the platform's key, as its user service would (the kid it publishes). */
+async function guestSigner(call: RestCall, key: CryptoKey): Promise<(n: number) => Promise<string[]>> {
+  const kid = (await call("GET", "/api/user-service/auth/pub-key")).kid as string;
+  return async (n: number) => {
+    const now = Math.floor(Date.now() / 1000);
+    return Promise.all(
+      Array.from({ length: n }, () =>
+        new SignJWT({ typ: "guest", role: "guest", sid: randomUUID() })
+          .setProtectedHeader({ alg: "EdDSA", kid, typ: "JWT" })
+          .setIssuer("turntable")
+          .setAudience("turntable")
+          .setSubject(randomUUID())
+          .setIssuedAt(now)
+          .setExpirationTime(now + 3600)
+          .sign(key),
+      ),
+    );
+  };
+}
+
+/**
+ * 4. one room, two instances: the platform as a cluster runs it (a process per service, `startDistributed`) with two
+ * social processes; half the listeners join one social process and half the other (each instance's own port, as a
+ * cluster's Service would spread them), and the seat changes go through the gateway to either. Every listener must
+ * get every change's patch: nothing missing.
+ */
+async function twoInstances(privatePem: string, key: CryptoKey, n: number, changes: number, perSession: number) {
+  const { createTestDatabase } = await import("@tt/kit/testing");
+  const { startDistributed } = await import("@tt/platform/distributed");
+  const db = await createTestDatabase(DATABASE_URL);
+  const platform = await startDistributed({
+    databaseUrl: db.url,
+    natsUrl: NATS_URL,
+    port: 0,
+    replicas: { social: 2 },
+    forwardOutput: process.env.BENCH_LOG_LEVEL !== undefined,
+    env: {
+      ...process.env,
+      LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? "error",
+      ADMIN_EMAIL: ADMIN.email,
+      ADMIN_PASSWORD: ADMIN.password,
+      JWT_PRIVATE_KEY: privatePem,
+      SOCIAL_DJ_GRACE_MS: String(3_600_000),
+      // Every listener's session comes from 127.0.0.1.
+      MAX_CONNECTIONS_PER_ADDRESS: "0",
+    },
+  });
+  try {
+    const call = restCall(platform.url);
+    const socials = platform.processes.filter((p) => p.name === "social").map((p) => p.url);
+    if (socials.length !== 2) throw new Error(`expected two social processes, got ${socials.length}`);
+    const server = { call, ask: () => Promise.reject(new Error("no memory probe in the distributed part")) };
+    return { socials, ...(await fanOut(server, await guestSigner(call, key), n, changes, perSession, false, socials)) };
+  } finally {
+    await platform.close();
+    await db.drop();
+  }
+}
+
 async function main(): Promise<void> {
   const { values } = parseArgs({
     options: {
@@ -526,6 +598,7 @@ async function main(): Promise<void> {
       changes: { type: "string", default: "20" },
       "streams-per-session": { type: "string", default: "250" },
       "sync-pages": { type: "string", default: "10" },
+      "two-instance-listeners": { type: "string", default: "10000" },
       serve: { type: "boolean", default: false },
     },
   });
@@ -534,6 +607,7 @@ async function main(): Promise<void> {
   const changes = Number(values.changes);
   const perSession = Number(values["streams-per-session"]);
   const syncPages = Number(values["sync-pages"]);
+  const twoInstanceListeners = Number(values["two-instance-listeners"]);
   if (!(changes >= 1)) throw new Error(`--changes must be 1 or more (got ${values.changes})`);
 
   const privatePem = generateKeyPairSync("ed25519").privateKey.export({ type: "pkcs8", format: "pem" }).toString();
@@ -541,22 +615,7 @@ async function main(): Promise<void> {
   console.log(`load average at start: ${load()} (${os.cpus().length} cores)`);
   const server = await startServer(privatePem);
   try {
-    const kid = (await server.call("GET", "/api/user-service/auth/pub-key")).kid as string;
-    const guests = async (n: number) => {
-      const now = Math.floor(Date.now() / 1000);
-      return Promise.all(
-        Array.from({ length: n }, () =>
-          new SignJWT({ typ: "guest", role: "guest", sid: randomUUID() })
-            .setProtectedHeader({ alg: "EdDSA", kid, typ: "JWT" })
-            .setIssuer("turntable")
-            .setAudience("turntable")
-            .setSubject(randomUUID())
-            .setIssuedAt(now)
-            .setExpirationTime(now + 3600)
-            .sign(key),
-        ),
-      );
-    };
+    const guests = await guestSigner(server.call, key);
 
     console.log(
       `server: the all-in-one platform (gateway + social + every service, one process, pid ${server.child.pid}) ` +
@@ -565,7 +624,7 @@ async function main(): Promise<void> {
     );
 
     // 1. fan-out
-    const f = await fanOut(server, guests, listeners, changes, perSession, false);
+    const f = await fanOut(server, guests, listeners, changes, perSession, false, [server.url]);
     const ws = await bareBroadcast(server, listeners, f.payload, changes);
     const p50 = pct(f.samples, 0.5);
     const p99 = pct(f.samples, 0.99);
@@ -578,10 +637,6 @@ async function main(): Promise<void> {
     );
     for (const note of [f.counted, f.played]) if (note) console.log(`NOTE: ${note}`);
     console.log(`${"".padEnd(56)} ${"p50 ms".padStart(8)} ${"p99 ms".padStart(8)} ${"max ms".padStart(8)}`);
-    const row = (name: string, xs: number[]) =>
-      console.log(
-        `${name.padEnd(56)} ${pct(xs, 0.5).toFixed(1).padStart(8)} ${pct(xs, 0.99).toFixed(1).padStart(8)} ${pct(xs, 1).toFixed(1).padStart(8)}`,
-      );
     row("seat change → patch at each listener (Connect, gateway)", f.samples);
     row(`bare WebSocket broadcast (ws, ${listeners} sockets)`, ws.samples);
     row("the seat change's REST call until its answer (for scale)", f.actions);
@@ -595,7 +650,7 @@ async function main(): Promise<void> {
 
     // 2. scale (--scale-listeners 0 leaves it out)
     if (scaleListeners > 0) {
-      const s = await fanOut(server, guests, scaleListeners, changes, perSession, true);
+      const s = await fanOut(server, guests, scaleListeners, changes, perSession, true, [server.url]);
       const sP99 = pct(s.samples, 0.99);
       const kb = (b: number) => (b / 1024).toFixed(1);
       console.log(
@@ -610,12 +665,32 @@ async function main(): Promise<void> {
         `memory per listener (server process, after GC; the second half's growth per listener): RSS ${kb(s.perListener!.rss)} KB, ` +
           `heap ${kb(s.perListener!.heap)} KB (V8 heap committed ${kb(s.perListener!.committed)} KB; from no listeners: RSS ${kb(s.perListener!.rssFromNone)} KB, heap ${kb(s.perListener!.heapFromNone)} KB); ` +
           `missing patches: ${s.missing}; targets p99 ≤ 500 ms: ${sP99 <= 500 ? "met" : "NOT met"}, ` +
-          `≤ 30 KB: ${Math.max(s.perListener!.rss, s.perListener!.heap) <= 30 * 1024 ? "met" : "NOT met"}`,
+          `≤ 30 KB: ${Math.max(s.perListener!.rss, s.perListener!.heap) <= 30 * 1024 ? "met" : "NOT met"}, ` +
+          `the joins ≤ 10 s: ${s.joinMs <= 10_000 ? "met" : "NOT met"}`,
       );
     }
   } finally {
     server.child.disconnect();
     await new Promise((resolve) => server.child.once("exit", resolve));
+  }
+
+  // 4. two instances (--two-instance-listeners 0 leaves it out): a platform of its own once the first has stopped.
+  if (twoInstanceListeners > 0) {
+    const t = await twoInstances(privatePem, key, twoInstanceListeners, changes, perSession);
+    const tP99 = pct(t.samples, 0.99);
+    console.log(
+      `\n4. two instances: ${twoInstanceListeners} listeners of one room, half on each of two social processes ` +
+        `(${t.socials.join(", ")}; a process per service), ${t.sessions} HTTP/2 sessions (joined in ${Math.round(t.joinMs)} ms), ` +
+        `${changes} seat changes measured through the gateway, load ${load()}`,
+    );
+    for (const note of [t.counted, t.played]) if (note) console.log(`NOTE: ${note}`);
+    row("seat change → patch at each listener (either instance)", t.samples);
+    row("the seat change's REST call until its answer (for scale)", t.actions);
+    row("spread: first listener's patch → each one's", t.spread);
+    console.log(
+      `missing patches: ${t.missing}; targets p99 ≤ 150 ms: ${tP99 <= 150 ? "met" : "NOT met"}, nothing missing: ` +
+        `${t.missing === 0 ? "met" : "NOT met"}`,
+    );
   }
 
   // 3. sync: its own platform (with the web apps) once the first one has stopped, and Chromium.
