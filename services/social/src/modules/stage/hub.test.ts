@@ -46,6 +46,36 @@ async function next(iter: AsyncGenerator<unknown>, n: number) {
 }
 
 describe("room hub", () => {
+  it("knows its listeners by user and by guest as they join and leave (a person with two streams once)", async () => {
+    const hub = new RoomHub(
+      ROOM,
+      bus,
+      async () => initialStage(settings),
+      (err) => {
+        throw err;
+      },
+    );
+    await hub.ready;
+    const [a1, a2, g1, g2] = [
+      new Listener(1, users[0], undefined, 1),
+      new Listener(2, users[0], undefined, 2),
+      new Listener(3, undefined, "guest-1", 3),
+      new Listener(4, undefined, "guest-2", 4),
+    ];
+    for (const l of [a1!, a2!, g1!, g2!]) hub.add(l);
+    expect([...hub.byUser.keys()]).toEqual([users[0]]);
+    expect(hub.byUser.get(users[0]!)?.size).toBe(2);
+    expect([...hub.byGuest.keys()].sort()).toEqual(["guest-1", "guest-2"]);
+    hub.remove(a1!);
+    hub.remove(g2!);
+    expect([...hub.byUser.get(users[0]!)!]).toEqual([a2]);
+    expect([...hub.byGuest.keys()]).toEqual(["guest-1"]);
+    hub.remove(a2!);
+    hub.remove(g1!);
+    expect([hub.byUser.size, hub.byGuest.size, hub.listeners.size]).toEqual([0, 0, 0]);
+    await hub.close();
+  });
+
   it("forwards patches in version order whatever order they arrive in, and resyncs after a lasting gap", async () => {
     const stages = history();
     let stored = stages[0]!;

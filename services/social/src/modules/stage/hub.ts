@@ -149,6 +149,12 @@ export class RoomHub {
   private json: JsonObject = {};
   private stageCache: Stage | null = null;
   readonly listeners = new Set<Listener>();
+  /**
+   * The listeners by who they are (a user's or a guest's streams): presence and admission ask who is here on every
+   * join and action, and a room of 10,000 would otherwise be walked each time.
+   */
+  readonly byUser = new Map<string, Set<Listener>>();
+  readonly byGuest = new Map<string, Set<Listener>>();
   private readonly buffered = new Map<bigint, Operation[]>();
   private gapTimer: NodeJS.Timeout | null = null;
   private subscriptions: Subscription[] = [];
@@ -208,6 +214,12 @@ export class RoomHub {
 
   add(listener: Listener): void {
     this.listeners.add(listener);
+    const [by, who] = this.indexOf(listener);
+    if (who) {
+      let streams = by.get(who);
+      if (!streams) by.set(who, (streams = new Set()));
+      streams.add(listener);
+    }
     listener.send(outgoing({ case: "state", value: this.stage() }));
     // A client that rejoins learns whether it missed chat while it was away.
     if (this.chatSequence >= 0n) listener.send(this.chatHead(this.chatSequence));
@@ -215,6 +227,14 @@ export class RoomHub {
 
   remove(listener: Listener): void {
     this.listeners.delete(listener);
+    const [by, who] = this.indexOf(listener);
+    const streams = who ? by.get(who) : undefined;
+    streams?.delete(listener);
+    if (streams?.size === 0) by.delete(who!);
+  }
+
+  private indexOf(listener: Listener): [Map<string, Set<Listener>>, string | undefined] {
+    return listener.user ? [this.byUser, listener.user] : [this.byGuest, listener.guest];
   }
 
   /** Sends a message to every stream of the room (room activity). */

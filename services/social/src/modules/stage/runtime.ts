@@ -94,8 +94,20 @@ const USER_SUBJECT_PREFIX = chatUserSubject("");
 const LEASE_BUCKET = "social-lease";
 /** A non-holder ends a play this long after its end when the holder has not (it died and its lease has not expired). */
 const BACKUP_END_MS = 1_500;
-/** The shortest time between two presence reconciliations of a room (joins in between are counted together). */
+/**
+ * The shortest time between two presence reconciliations of a room (joins in between are counted together): each is a
+ * patch to every listener, so a big room gets fewer, at most PRESENCE_PATCHED_LISTENERS_PER_S / listeners a second
+ * (1,000 listeners: 4 a second; 10,000: one).
+ */
 const PRESENCE_MIN_GAP_MS = 250;
+const PRESENCE_MAX_GAP_MS = 1_000;
+const PRESENCE_PATCHED_LISTENERS_PER_S = 10_000;
+
+function presenceGap(stage: Stage): number {
+  const audience = (stage.listeners?.users ?? 0) + (stage.listeners?.guests ?? 0);
+  const gap = (1000 * audience) / PRESENCE_PATCHED_LISTENERS_PER_S;
+  return Math.min(PRESENCE_MAX_GAP_MS, Math.max(PRESENCE_MIN_GAP_MS, gap));
+}
 /** How often a driver that could not reach NATS looks whether it is back (issue 28: no wait for a timeout). */
 const BUS_RETRY_MS = 100;
 
@@ -343,9 +355,9 @@ export class StageRuntime {
 
   /** Whether the caller has an open join stream of the room on this instance (kicks end those). */
   private joinedHere(roomUuid: string, caller: { user?: string; guest?: string }): boolean {
-    for (const l of this.hubs.get(roomUuid)?.hub.listeners ?? []) {
-      if (!l.ended && (caller.user ? l.user === caller.user : l.guest === caller.guest)) return true;
-    }
+    const hub = this.hubs.get(roomUuid)?.hub;
+    const streams = caller.user ? hub?.byUser.get(caller.user) : hub?.byGuest.get(caller.guest ?? "");
+    for (const l of streams ?? []) if (!l.ended) return true;
     return false;
   }
 
@@ -495,7 +507,8 @@ export class StageRuntime {
     signal: AbortSignal,
     direct?: DirectStream,
   ): AsyncGenerator<JoinResponse> {
-    await this.stageOf(room);
+    // A hub held here read the room's stage: only a room's first join here makes sure it has one (a read of the bucket).
+    if (!this.hubs.has(room.uuid)) await this.stageOf(room);
     const hub = await this.acquireHub(room.uuid);
     const listener = new Listener(this.nextListenerId++, caller.user, caller.guest, Date.now());
     const leave = async () => {
@@ -621,13 +634,13 @@ export class StageRuntime {
   private async writePresence(roomUuid: string): Promise<void> {
     const hub = this.hubs.get(roomUuid)?.hub;
     const users = new Map<string, number>();
-    const guests = new Set<string>();
-    for (const l of hub?.listeners ?? []) {
-      if (l.user) users.set(l.user, Math.min(users.get(l.user) ?? l.joinedAt, l.joinedAt));
-      else if (l.guest) guests.add(l.guest);
+    for (const [user, streams] of hub?.byUser ?? []) {
+      let first = Infinity;
+      for (const l of streams) first = Math.min(first, l.joinedAt);
+      users.set(user, first);
     }
     try {
-      await this.presence.write(roomUuid, users, guests.size);
+      await this.presence.write(roomUuid, users, hub?.byGuest.size ?? 0);
       await this.deps.bus.publish(presenceSubject(roomUuid), new Uint8Array());
     } catch (err) {
       if (this.closed) return;
@@ -898,9 +911,9 @@ export class RoomDriver {
     let stage = current.stage;
     if (this.holder) {
       const interval = deps.config.SOCIAL_PRESENCE_INTERVAL_MS;
-      // A burst of joins is reconciled at most every PRESENCE_MIN_GAP_MS (one patch for many joins).
+      // A burst of joins is reconciled at most every presenceGap (one patch for many joins).
       const since = now - this.lastPresence;
-      if ((this.presenceDirty && since >= Math.min(PRESENCE_MIN_GAP_MS, interval)) || since >= interval) {
+      if ((this.presenceDirty && since >= Math.min(presenceGap(stage), interval)) || since >= interval) {
         this.presenceDirty = false;
         this.lastPresence = now;
         stage = await this.reconcilePresence();
