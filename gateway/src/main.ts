@@ -6,7 +6,6 @@ import { once } from "node:events";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import {
   clientIdleTimeoutMs,
-  createAppleMusicTokenIssuer,
   createEdgeAccessCheck,
   createLogger,
   createTokenVerifier,
@@ -14,11 +13,11 @@ import {
   createServer,
   createServiceTransport,
   installProcessGuards,
-  loadAppleMusicTokenConfig,
   metricsListen,
   remoteKeySource,
   serverLimits,
 } from "@tt/kit";
+import { createAppleMusicTokenIssuer, loadAppleMusicTokenConfig } from "@tt/providers";
 import type { Logger } from "pino";
 import { serviceCatalog } from "./catalog.ts";
 import { backendUrls, loadGatewayConfig } from "./gateway-config.ts";
