@@ -44,7 +44,7 @@ export const gatewayConfigSchema = kitConfigSchema
     // brand ("hangout" plays by its own provider priority, spec 002 §9), the outside players the live room may load
     // (comma-separated; the chart passes frontends.contentSecurityPolicy.players; unset: apple when the Apple Music
     // key is configured, else none), and the site's public origin, the `origin` claim of the Apple Music developer
-    // token (APPLE_MUSIC_TEAM_ID, _KEY_ID, _PRIVATE_KEY, _TOKEN_TTL_SECONDS: the kit's loadAppleMusicTokenConfig).
+    // token (APPLE_MUSIC_TEAM_ID, _KEY_ID, _PRIVATE_KEY, _TOKEN_TTL_SECONDS: @tt/providers' loadAppleMusicTokenConfig).
     // The user service's Agora app id: /remotes.json then carries it (agoraAppId), so rooms whose live audio is on
     // join their Agora channel; 32 hexadecimal characters, as the user service checks it.
     AGORA_APP_ID: z.preprocess(

@@ -1,12 +1,11 @@
 // The gateway alone (distributed mode): every service of the catalog is reached over HTTP/2 at its
-// <NAME>_SERVICE_URL (one URL, or every replica's comma-separated: the kit's clients/replicas.ts); REST calls go through a Connect (or gRPC) transport, Connect/gRPC/gRPC-Web calls are proxied
+// <NAME>_SERVICE_URL (one URL, or every replica's comma-separated: the kit's transport/replicas.ts); REST calls go through a Connect (or gRPC) transport, Connect/gRPC/gRPC-Web calls are proxied
 // unchanged. Also serves the shell's remotes manifest and, given MEDIA_DIR, stored profile images. Ready while
 // every backend is; drains on SIGTERM/SIGINT.
 import { once } from "node:events";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import {
   clientIdleTimeoutMs,
-  createAppleMusicTokenIssuer,
   createEdgeAccessCheck,
   createLogger,
   createTokenVerifier,
@@ -14,11 +13,11 @@ import {
   createServer,
   createServiceTransport,
   installProcessGuards,
-  loadAppleMusicTokenConfig,
   metricsListen,
   remoteKeySource,
   serverLimits,
 } from "@tt/kit";
+import { createAppleMusicTokenIssuer, loadAppleMusicTokenConfig } from "@tt/providers";
 import type { Logger } from "pino";
 import { serviceCatalog } from "./catalog.ts";
 import { backendUrls, loadGatewayConfig } from "./gateway-config.ts";

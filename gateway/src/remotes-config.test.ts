@@ -6,7 +6,7 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { createAppleMusicTokenIssuer } from "@tt/kit";
+import { createAppleMusicTokenIssuer } from "@tt/providers";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createRemotesHandler, type RemotesConfigOptions } from "./remotes-config.ts";
 

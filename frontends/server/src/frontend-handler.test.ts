@@ -167,7 +167,7 @@ describe("createFrontendHandler", () => {
           appleMusic: { developerToken: "header.payload.signature", expiresAt: "2026-01-01T12:00:00.000Z" },
         });
       }
-      // The token source is asked each time (the issuer caches and re-mints; see the kit's apple-music-token).
+      // The token source is asked each time (the issuer caches and re-mints; see @tt/providers' apple-music-token).
       expect(minted).toBe(2);
       const config = (await (await fetch(`${without.url}/remotes.json`)).json()) as Record<string, unknown>;
       expect(config.appleMusic).toBeUndefined();

@@ -36,7 +36,7 @@ export interface FrontendHandlerOptions {
   /** The deployment's brand (WEB_BRAND; "hangout" plays by its own provider priority, spec 002 §9). */
   brand?: string;
   /**
-   * The Apple Music developer token MusicKit JS is configured with (the kit's createAppleMusicTokenIssuer, from the
+   * The Apple Music developer token MusicKit JS is configured with (@tt/providers' createAppleMusicTokenIssuer, from the
    * APPLE_MUSIC_* variables): while "apple" is among the players, /remotes.json carries the current one as
    * { appleMusic: { developerToken, expiresAt } }. The issuer keeps one token and re-mints it before it expires.
    */

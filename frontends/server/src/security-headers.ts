@@ -76,7 +76,7 @@ const PLAYER_PROVIDER_VARIABLES: Record<PlayerName, string> = {
   youtube: "GOOGLE_CLIENT_ID",
   soundcloud: "SOUNDCLOUD_CLIENT_ID",
   spotify: "SPOTIFY_CLIENT_ID",
-  // The MusicKit key the developer token is signed with (apple-music-token in the kit).
+  // The MusicKit key the developer token is signed with (apple-music-token in @tt/providers).
   apple: "APPLE_MUSIC_KEY_ID",
 };
 

@@ -7,7 +7,7 @@ import { EchoService } from "@tt/proto/tt/testing/v1/echo_service_pb";
 import { createMemoryBus } from "../src/bus/memory.ts";
 import { startServiceHost } from "../src/host.ts";
 import { createLogger } from "../src/logger.ts";
-import { createServer } from "../src/server.ts";
+import { createServer } from "../src/transport/server.ts";
 import { echoDefinition, echoImplementation } from "../src/test-support/echo-service.ts";
 import { createTestDatabase, createTestTokenIssuer } from "../src/testing/index.ts";
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { ConfigError, loadKitConfig, metricsListen, parseEnv, parseEnvParts, serverLimits } from "./config.ts";
-import { DEFAULT_SERVER_LIMITS } from "./server.ts";
+import { DEFAULT_SERVER_LIMITS } from "./transport/server.ts";
 
 describe("loadKitConfig", () => {
   it("applies the documented defaults", () => {

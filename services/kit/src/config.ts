@@ -2,9 +2,9 @@
 // naming every problem instead of crashing later on the first variable it happens to read.
 import { z } from "zod";
 import { DEFAULT_TOKEN_AUDIENCE, DEFAULT_TOKEN_ISSUER } from "./auth/claims.ts";
-import { DEFAULT_SERVER_LIMITS, type ServerLimits } from "./server.ts";
+import { DEFAULT_SERVER_LIMITS, type ServerLimits } from "./transport/server.ts";
 import { DEFAULT_DEPLOYMENT_NAME, DEPLOYMENT_NAME_PATTERN } from "./bus/deployment.ts";
-import { parseServiceUrls } from "./clients/replicas.ts";
+import { parseServiceUrls } from "./transport/replicas.ts";
 
 /** Raised when environment variables are missing or invalid; the message lists each one with its reason. */
 export class ConfigError extends Error {
@@ -65,7 +65,7 @@ export const MAX_TIMER_MS = 2 ** 31 - 1;
 /** A positive number of milliseconds a timer can hold, with a default. */
 export const timeoutMs = (fallback: number) => z.coerce.number().int().positive().max(MAX_TIMER_MS).default(fallback);
 const optionalUrl = z.preprocess(unsetIfEmpty, z.url().optional());
-/** A <NAME>_SERVICE_URL: one http(s) URL, or every replica's, comma-separated (clients/replicas.ts). */
+/** A <NAME>_SERVICE_URL: one http(s) URL, or every replica's, comma-separated (transport/replicas.ts). */
 export const serviceUrlsSchema = z.string().superRefine((value, ctx) => {
   try {
     parseServiceUrls(value);

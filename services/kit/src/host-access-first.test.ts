@@ -4,7 +4,7 @@
 import http from "node:http";
 import http2 from "node:http2";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import type { RunningServer } from "./server.ts";
+import type { RunningServer } from "./transport/server.ts";
 import { startEchoServer, type EchoServer } from "./test-support/echo-service.ts";
 
 const ADMIN_ECHO = "/tt.testing.v1.EchoService/AdminEcho";

@@ -11,7 +11,7 @@ import { createMemoryBus } from "./bus/memory.ts";
 import { DATABASE_UNAVAILABLE_MESSAGE } from "./errors.ts";
 import { startServiceHost, type ServiceHost } from "./host.ts";
 import { createLogger } from "./logger.ts";
-import { createServer, type RunningServer } from "./server.ts";
+import { createServer, type RunningServer } from "./transport/server.ts";
 import { echoDefinition } from "./test-support/echo-service.ts";
 import { createTestDatabase, createTestTokenIssuer, type TestDatabase } from "./testing/index.ts";
 

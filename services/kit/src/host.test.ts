@@ -13,7 +13,7 @@ import type { Bus } from "./bus/bus.ts";
 import { createCallContext } from "./context.ts";
 import { startServiceHost, type ServiceHost } from "./host.ts";
 import { createLogger } from "./logger.ts";
-import type { RunningServer } from "./server.ts";
+import type { RunningServer } from "./transport/server.ts";
 import { echoDefinition, echoImplementation, startEchoServer, type EchoServer } from "./test-support/echo-service.ts";
 import { createTestTokenIssuer, type TestDatabase, type TestTokenIssuer } from "./testing/index.ts";
 

@@ -12,13 +12,13 @@ import { createSessionRevocations, type ManagedSessionRevocations } from "./auth
 import { serviceIdentityKey } from "./auth/service-identity.ts";
 import { createTokenVerifier, type TokenVerifier } from "./auth/verifier.ts";
 import type { Bus } from "./bus/bus.ts";
-import { clientIdleTimeoutMs } from "./clients/http2-transport.ts";
+import { clientIdleTimeoutMs } from "./transport/http2-transport.ts";
 import { createServiceClientPool, serviceClientsEnvSchema } from "./clients/service-clients.ts";
 import { kitConfigSchema, MAX_TIMER_MS, parseEnv } from "./config.ts";
 import { initServiceOrm, migrateUp } from "./db/orm.ts";
-import { directStreams } from "./direct-stream.ts";
+import { directStreams } from "./transport/direct-stream.ts";
 import { assertOutboxDeclared, startServiceOutbox, type ServiceOutbox } from "./host-outbox.ts";
-import { createInProcessTransport } from "./in-process-transport.ts";
+import { createInProcessTransport } from "./transport/in-process-transport.ts";
 import { assertAccessOptions, createAccessInterceptor } from "./interceptors/access.ts";
 import { createEntityManagerInterceptor } from "./interceptors/entity-manager.ts";
 import { createInputRulesInterceptor } from "./interceptors/input-rules.ts";
@@ -30,9 +30,9 @@ import {
   createRequestGate,
 } from "./interceptors/request-faults.ts";
 import { createRequestIdInterceptor } from "./interceptors/request-id.ts";
-import { serveServerStreams } from "./server-streams.ts";
-import { captureRoutes, methodKey, type CapturedRoutes } from "./route-capture.ts";
-import type { NodeRequestHandler } from "./server.ts";
+import { serveServerStreams } from "./transport/server-streams.ts";
+import { captureRoutes, methodKey, type CapturedRoutes } from "./transport/route-capture.ts";
+import type { NodeRequestHandler } from "./transport/server.ts";
 import type { ServiceDefinition, ServiceDeps, ServiceInstance } from "./service.ts";
 
 export interface ServiceHostOptions {

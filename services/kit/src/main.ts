@@ -8,7 +8,7 @@ import { initServiceOrm, migrateUp } from "./db/orm.ts";
 import { startServiceHost } from "./host.ts";
 import { createLogger } from "./logger.ts";
 import { installProcessGuards } from "./process-guards.ts";
-import { createServer } from "./server.ts";
+import { createServer } from "./transport/server.ts";
 import type { ServiceDefinition } from "./service.ts";
 
 export interface RunServiceMainOptions {

@@ -8,11 +8,11 @@ import { createInterface } from "node:readline";
 import { createClient, createMethodImplSpec, type MethodImplSpec } from "@connectrpc/connect";
 import { EchoService } from "@tt/proto/tt/testing/v1/echo_service_pb";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createInProcessTransport } from "./in-process-transport.ts";
+import { createInProcessTransport } from "./transport/in-process-transport.ts";
 import { createRequestIdInterceptor } from "./interceptors/request-id.ts";
 import { createLogger } from "./logger.ts";
 import { currentRequestId, installProcessGuards, UNHANDLED_REJECTIONS_METRIC } from "./process-guards.ts";
-import { methodKey } from "./route-capture.ts";
+import { methodKey } from "./transport/route-capture.ts";
 import { NODE_TYPESCRIPT_FLAGS } from "./node-flags.ts";
 
 const FIXTURE = path.join(import.meta.dirname, "test-support/guarded-process.ts");

@@ -53,9 +53,17 @@ export const serviceCatalogue: readonly CatalogueEntry[] = [
 /**
  * The packages under services/ that are not services of the catalogue: libraries and runners, with no Deployment of
  * their own (the service kit, the platform's runners, the bot kit, the resident DJ: a bot, deployed by the chart's
- * `residentDj` values). Every other services/<name> package is a service.
+ * `residentDj` values, and the small libraries some services share: @tt/providers, @tt/image-type). Every other
+ * services/<name> package is a service.
  */
-export const nonServicePackages: readonly string[] = ["kit", "platform", "bot", "resident-dj"];
+export const nonServicePackages: readonly string[] = [
+  "kit",
+  "platform",
+  "bot",
+  "resident-dj",
+  "providers",
+  "image-type",
+];
 
 /** The services' names, in start order. */
 export const serviceNames: readonly string[] = serviceCatalogue.map((entry) => entry.name);

@@ -5,7 +5,7 @@
 // Every service replica's port is reserved before any process starts (local-ports.ts: a free loopback port outside the
 // system's ephemeral range, held by this process until its replica is spawned), so every process is given every
 // other service's URL, as the chart gives them, and every replica's when a service runs several (comma-separated: the
-// callers spread their calls over them, the kit's clients/replicas.ts, as a cluster's Service would); the services
+// callers spread their calls over them, the kit's transport/replicas.ts, as a cluster's Service would); the services
 // then start one after the other in the catalogue's order and the gateway last. Workers and metrics servers bind
 // port 0 and report what they got (distributed-watchdog.ts): nobody calls them by a URL given in advance.
 // Issue 28 finding 5: as a cluster replaces a pod, a process that exits by itself is started again, after a delay

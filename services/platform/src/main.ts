@@ -14,8 +14,8 @@ web?.done.catch(() => undefined);
 if (web)
   process.stdout.write("\nturntable: building the web apps whose sources changed; the URL follows when ready\n\n");
 
-const { createAppleMusicTokenIssuer, createLogger, installProcessGuards, loadAppleMusicTokenConfig } =
-  await import("@tt/kit");
+const { createLogger, installProcessGuards } = await import("@tt/kit");
+const { createAppleMusicTokenIssuer, loadAppleMusicTokenConfig } = await import("@tt/providers");
 const { startAllInOne } = await import("./all-in-one.ts");
 const { loadAllInOneConfig } = await import("./config.ts");
 

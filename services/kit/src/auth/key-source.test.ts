@@ -3,7 +3,7 @@ import { AuthService } from "@tt/proto/tt/user/v1/auth_service_pb";
 import type { JSONWebKeySet } from "jose";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createLogger } from "../logger.ts";
-import { createServer, type RunningServer } from "../server.ts";
+import { createServer, type RunningServer } from "../transport/server.ts";
 import { createTestTokenIssuer, type TestTokenIssuer } from "../testing/index.ts";
 import { DEFAULT_TOKEN_AUDIENCE, DEFAULT_TOKEN_ISSUER } from "./claims.ts";
 import { remoteKeySource } from "./key-source.ts";

@@ -4,7 +4,7 @@ import { createClient } from "@connectrpc/connect";
 import { createGrpcTransport, Http2SessionManager } from "@connectrpc/connect-node";
 import { AuthService } from "@tt/proto/tt/user/v1/auth_service_pb";
 import type { JSONWebKeySet, JWK } from "jose";
-import { createReplicatedTransport, parseServiceUrls, ReplicaSet } from "../clients/replicas.ts";
+import { createReplicatedTransport, parseServiceUrls, ReplicaSet } from "../transport/replicas.ts";
 
 export type KeySource = (opts?: { refresh?: boolean }) => Promise<JSONWebKeySet>;
 
@@ -17,7 +17,7 @@ export interface RemoteKeySourceOptions {
 
 /**
  * Keys from the user service's GetJwks RPC (gRPC over HTTP/2), cached for `ttlMs`. `userServiceUrl` is
- * USER_SERVICE_URL: one URL, or every replica's comma-separated (clients/replicas.ts).
+ * USER_SERVICE_URL: one URL, or every replica's comma-separated (transport/replicas.ts).
  */
 export function remoteKeySource(userServiceUrl: string, opts: RemoteKeySourceOptions = {}): KeySource {
   const ttlMs = opts.ttlMs ?? 5 * 60_000;

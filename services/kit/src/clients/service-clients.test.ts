@@ -12,7 +12,7 @@ import { startServiceHost, type ServiceHost } from "../host.ts";
 import { createLogger } from "../logger.ts";
 import { freePort } from "../net.ts";
 import { runWithRequestId } from "../process-guards.ts";
-import { createServer, type RunningServer } from "../server.ts";
+import { createServer, type RunningServer } from "../transport/server.ts";
 import type { ServiceDefinition, ServiceDeps } from "../service.ts";
 import { echoDefinition } from "../test-support/echo-service.ts";
 import {

@@ -1,7 +1,7 @@
 // Typed clients for calling other services: `deps.clients.get(AuthService)`. The host builds them: a service it
 // serves itself is called through its in-process transport (the same interceptor chain as the network, so access
 // rules apply), any other over HTTP/2 (Connect) at <NAME>_SERVICE_URL: one URL, or every replica's comma-separated,
-// spread over per call (replicas.ts). Either way each call carries a short-lived `service` token naming the caller
+// spread over per call (../transport/replicas.ts). Either way each call carries a short-lived `service` token naming the caller
 // and a deadline.
 import type { DescService } from "@bufbuild/protobuf";
 import { Code, ConnectError, createClient, type Client, type Transport } from "@connectrpc/connect";
@@ -14,7 +14,7 @@ import {
 import { ConfigError, timeoutMs } from "../config.ts";
 import { REQUEST_ID_HEADER } from "../interceptors/request-id.ts";
 import { currentRequestId } from "../process-guards.ts";
-import { createServiceTransport, parseServiceUrls, type ServiceTransport } from "./replicas.ts";
+import { createServiceTransport, parseServiceUrls, type ServiceTransport } from "../transport/replicas.ts";
 
 /** Deadline of a service call when neither the client nor the call names one. */
 export const DEFAULT_SERVICE_CALL_TIMEOUT_MS = 5_000;

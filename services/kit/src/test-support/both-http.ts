@@ -5,7 +5,7 @@ import http2 from "node:http2";
 import type { AddressInfo } from "node:net";
 import type { Transport } from "@connectrpc/connect";
 import { createConnectTransport, createGrpcTransport, createGrpcWebTransport } from "@connectrpc/connect-node";
-import type { NodeRequestHandler } from "../server.ts";
+import type { NodeRequestHandler } from "../transport/server.ts";
 
 /** Every protocol and codec a caller may pick, on the HTTP version it is tested on. */
 export const TRANSPORTS = [

@@ -12,7 +12,7 @@ import { createMemoryBus } from "../bus/memory.ts";
 import { kEm, kIdentity, kRequestId } from "../context.ts";
 import { startServiceHost, type ServiceHost } from "../host.ts";
 import { createLogger } from "../logger.ts";
-import { createServer, type RunningServer } from "../server.ts";
+import { createServer, type RunningServer } from "../transport/server.ts";
 import type { ServiceDefinition } from "../service.ts";
 import {
   createTestDatabase,

@@ -4,7 +4,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import type { DescService } from "@bufbuild/protobuf";
 import { expect } from "vitest";
-import { methodKey } from "../route-capture.ts";
+import { methodKey } from "../transport/route-capture.ts";
 import type { ServiceDefinition } from "../service.ts";
 import { createServiceHarness, type ServiceHarnessOptions } from "./service-harness.ts";
 

@@ -39,8 +39,8 @@ import { removeDeploymentFromNats, uniqueDeploymentName } from "./nats-deploymen
 import { createCallContext, type Identity } from "../context.ts";
 import { startServiceHost, type ServiceHost } from "../host.ts";
 import { createLogger } from "../logger.ts";
-import { methodKey } from "../route-capture.ts";
-import { createServer, type RunningServer } from "../server.ts";
+import { methodKey } from "../transport/route-capture.ts";
+import { createServer, type RunningServer } from "../transport/server.ts";
 import type { ServiceDefinition, ServiceInstance } from "../service.ts";
 import { createTestDatabase, TEST_DATABASE_POOL_MAX } from "./test-database.ts";
 import { createTestTokenIssuer, type TestTokenClaims } from "./test-tokens.ts";

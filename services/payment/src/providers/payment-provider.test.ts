@@ -1,6 +1,6 @@
 // The Stripe client against a local fake that records requests: Stripe's paths, form encoding and bearer key.
 import { startFakeServer, type FakeServer } from "@tt/kit/testing";
-import { ProviderError } from "@tt/kit";
+import { ProviderError } from "@tt/providers";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { developmentProvider, stripeProvider } from "./payment-provider.ts";
 

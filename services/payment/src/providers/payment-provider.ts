@@ -2,7 +2,7 @@
 // secret key as bearer) and a development implementation whose checkout is the payment service's own pay page,
 // so the embedded default works on one laptop with no credentials and no internet.
 import { randomBytes } from "node:crypto";
-import { isRecord, optionalString, requestJson, requireString } from "@tt/kit";
+import { isRecord, optionalString, requestJson, requireString } from "@tt/providers";
 
 export interface CheckoutSessionInput {
   mode: "payment" | "subscription";

@@ -1,7 +1,8 @@
 // Subscriptions: the caller's and a user's, the plans, their checkout, the customer portal and the count.
 import { Code, ConnectError, type ServiceImpl } from "@connectrpc/connect";
 import type { EntityManager, FilterQuery } from "@mikro-orm/postgresql";
-import { callEm, callIdentity, callProvider, checkLimit, UNAUTHORIZED, wireName } from "@tt/kit";
+import { callEm, callIdentity, checkLimit, UNAUTHORIZED, wireName } from "@tt/kit";
+import { callProvider } from "@tt/providers";
 import { PaymentType, PaymentTypeSchema } from "@tt/proto/tt/payment/v1/payment_pb";
 import type { SubscriptionService } from "@tt/proto/tt/payment/v1/subscription_service_pb";
 import type { PaymentContext } from "../context.ts";

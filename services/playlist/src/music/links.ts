@@ -1,7 +1,7 @@
 // Spec 002 §5: a link is recognised only when its host contains one of these names; it must then resolve
-// to a song with an isrc (the names: the kit's MUSIC_LINK_HOSTS). A playlist link is resolved only when it matches a
+// to a song with an isrc (the names: @tt/providers' MUSIC_LINK_HOSTS). A playlist link is resolved only when it matches a
 // crate (playlist) pattern.
-import { isMusicLinkHost } from "@tt/kit";
+import { isMusicLinkHost } from "@tt/providers";
 
 export interface ParsedLink {
   /** The provider's wire name (tt.common.v1.MusicProvider). */

@@ -2,7 +2,7 @@
 // with limit 25 and types=songs, include=playParams, storefront `us` by default; a catalogue playlist's
 // tracks for imports and a library playlist (the user's Music User Token) for exports. Every call carries
 // the developer token; on 401 it is refreshed once (§8).
-import { requestJson } from "@tt/kit";
+import { requestJson } from "@tt/providers";
 import { withToken, type TokenSource } from "./token-source.ts";
 import { arr, rec, seconds, str, urlOf, yearOf, type ProviderSearchPage, type ProviderTrack } from "./track.ts";
 

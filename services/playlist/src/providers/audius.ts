@@ -1,6 +1,6 @@
 // Audius (spec 002 §7): GET /v1/tracks/{id}, /v1/tracks/{id}/stream, /v1/tracks/search with query. Public
 // API, no credentials; every call names the app (`app_name`), as Audius asks.
-import { requestJson } from "@tt/kit";
+import { requestJson } from "@tt/providers";
 import { arr, rec, str, urlOf, yearOf, type ProviderSearchPage, type ProviderTrack } from "./track.ts";
 
 export interface Audius {

@@ -2,7 +2,8 @@
 // credentials are set and absent otherwise (search and song data then work on the platform's catalogue
 // alone: the embedded default needs no credentials and no internet). Setting only part of a provider's
 // credentials stops the start, naming the variable.
-import { DEFAULT_PROVIDER_TIMEOUT_MS, parseEnv } from "@tt/kit";
+import { parseEnv } from "@tt/kit";
+import { DEFAULT_PROVIDER_TIMEOUT_MS } from "@tt/providers";
 import { z } from "zod";
 
 const unsetIfEmpty = (v: unknown) => (v === "" ? undefined : v);

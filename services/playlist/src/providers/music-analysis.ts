@@ -1,7 +1,7 @@
 // The music-analysis GraphQL endpoint (Cyanite-like, spec 002 §7, §8), called with a bearer credential:
 // similar tracks of a Spotify track (edges of node ids, or an error code and message); the error code
 // `trackNotAnalyzed` enqueues the track for analysis (the webhook tells us when it is done).
-import { ProviderError, requestJson } from "@tt/kit";
+import { ProviderError, requestJson } from "@tt/providers";
 import { arr, rec, str } from "./track.ts";
 
 export const SIMILAR_TRACKS_QUERY = `query SimilarTracks($spotifyTrackId: ID!, $first: Int) {

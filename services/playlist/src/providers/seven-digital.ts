@@ -2,7 +2,7 @@
 // by term, v1 (`/1.2/track/search`, page/pagesize) or v2 (`/2.0/track/search`, offset/limit) when the switch
 // is on, country US by default, page size 20; media URLs by country and audio quality; image URLs snapped to
 // the catalogue's sizes 33…800. Calls carry the consumer key (`oauth_consumer_key`).
-import { requestJson } from "@tt/kit";
+import { requestJson } from "@tt/providers";
 import { arr, rec, seconds, str, urlOf, yearOf, type ProviderSearchPage, type ProviderTrack } from "./track.ts";
 
 export const SEVEN_DIGITAL_PAGE_SIZE = 20;

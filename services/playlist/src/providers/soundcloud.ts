@@ -2,7 +2,7 @@
 // secret_token), /tracks/{id}/streams, /tracks with q, offset, linked_partitioning, limit — and the user's
 // private tracks (/me/tracks) with their own token, filtered by name case-insensitively (§5). SoundCloud
 // answers 403 (not only 401) for a refused token: refresh once on either (§8).
-import { requestJson } from "@tt/kit";
+import { requestJson } from "@tt/providers";
 import { withToken, type TokenSource } from "./token-source.ts";
 import { arr, rec, seconds, str, urlOf, yearOf, type ProviderSearchPage, type ProviderTrack } from "./track.ts";
 

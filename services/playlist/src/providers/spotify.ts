@@ -1,7 +1,7 @@
 // Spotify Web API (spec 002 §7): GET /v1/tracks/{id}, GET /v1/search with q=isrc:{isrc} or a term and
 // type=track, a playlist's tracks for imports, and creating a playlist in the user's account for exports.
 // Catalogue reads use the app's client-credentials token; imports and exports the user's token.
-import { requestJson } from "@tt/kit";
+import { requestJson } from "@tt/providers";
 import type { TokenSource } from "./token-source.ts";
 import { withToken } from "./token-source.ts";
 import { arr, rec, seconds, str, urlOf, yearOf, type ProviderSearchPage, type ProviderTrack } from "./track.ts";

@@ -1,7 +1,7 @@
 // Where a provider client gets its bearer token: the app's own (client credentials, cached) or a user's
 // (from the user service). `refresh` is called at most once per request, after the provider refused the
 // token (401; 403 for SoundCloud, spec 002 §8), and must return a newer one.
-import { basicAuth, requestJson, requireString, withTokenRefresh } from "@tt/kit";
+import { basicAuth, requestJson, requireString, withTokenRefresh } from "@tt/providers";
 import { rec } from "./track.ts";
 
 export interface TokenSource {

@@ -1,6 +1,6 @@
 // YouTube Data API v3 (spec 002 §7): GET /youtube/v3/videos?part=contentDetails&id=… for durations, the ISO
 // 8601 duration converted to seconds. The API key is the app's (YOUTUBE_API_KEY).
-import { requestJson } from "@tt/kit";
+import { requestJson } from "@tt/providers";
 import { arr, rec, str, urlOf } from "./track.ts";
 
 export interface YouTubeVideos {

@@ -3,7 +3,8 @@
 // without an id there are looked up by isrc; the rest are skipped and counted.
 import type { HandlerContext, ServiceImpl } from "@connectrpc/connect";
 import { Code, ConnectError } from "@connectrpc/connect";
-import { callEm, callIdentity, toConnectProviderError } from "@tt/kit";
+import { callEm, callIdentity } from "@tt/kit";
+import { toConnectProviderError } from "@tt/providers";
 import type { ExportService } from "@tt/proto/tt/playlist/v1/export_service_pb";
 import type { CrateSong } from "@tt/proto/tt/playlist/v1/crate_pb";
 import type { PlaylistServiceContext } from "../context.ts";

@@ -4,7 +4,8 @@
 // the catalogue and SoundCloud lists (first five catalogue results, then alternating).
 import { ConnectError, type HandlerContext, type ServiceImpl } from "@connectrpc/connect";
 import type { EntityManager } from "@mikro-orm/postgresql";
-import { callEm, escapeLike, kIdentity, ProviderError, toConnectProviderError } from "@tt/kit";
+import { callEm, escapeLike, kIdentity } from "@tt/kit";
+import { ProviderError, toConnectProviderError } from "@tt/providers";
 import type { ProviderResults, SearchRequest, SearchService } from "@tt/proto/tt/playlist/v1/search_service_pb";
 import type { Song as SongMessage } from "@tt/proto/tt/playlist/v1/song_pb";
 import type { PlaylistServiceContext } from "../context.ts";

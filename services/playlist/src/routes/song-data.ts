@@ -3,7 +3,8 @@
 import type { HandlerContext, ServiceImpl } from "@connectrpc/connect";
 import { Code, ConnectError } from "@connectrpc/connect";
 import type { EntityManager } from "@mikro-orm/postgresql";
-import { callEm, kIdentity, toConnectProviderError } from "@tt/kit";
+import { callEm, kIdentity } from "@tt/kit";
+import { toConnectProviderError } from "@tt/providers";
 import type { SongDataService } from "@tt/proto/tt/playlist/v1/song_data_service_pb";
 import type { PlaylistServiceContext } from "../context.ts";
 import { songMessage } from "../modules/catalogue/catalogue.ts";

@@ -4,7 +4,7 @@
 import { createPrivateKey } from "node:crypto";
 import { SignJWT } from "jose";
 import type { Logger } from "pino";
-import { isRecord, ProviderError, requestJson, sendProviderRequest } from "@tt/kit";
+import { isRecord, ProviderError, requestJson, sendProviderRequest } from "@tt/providers";
 
 export interface PushMessage {
   token: string;

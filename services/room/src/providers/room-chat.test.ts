@@ -1,7 +1,7 @@
 // The CometChat group client against a local fake server that records what it is sent (REST v3 shapes), and the
 // development chat that keeps groups in memory.
 import { afterEach, describe, expect, it } from "vitest";
-import { ProviderError } from "@tt/kit";
+import { ProviderError } from "@tt/providers";
 import { startFakeServer, type FakeServer } from "@tt/kit/testing";
 import { createDevRoomChat, createHttpRoomChat, createRoomChat, loadRoomChatConfig } from "./room-chat.ts";
 

@@ -3,7 +3,8 @@
 // whose members carry the scope their room roles give, banned users banned. A real client in CometChat's REST v3
 // shapes and a development one that keeps the groups in memory (the default: no credentials, no internet).
 import { z } from "zod";
-import { parseEnv, ProviderError, requestJson } from "@tt/kit";
+import { parseEnv } from "@tt/kit";
+import { ProviderError, requestJson } from "@tt/providers";
 
 export type ChatScope = "admin" | "moderator" | "participant";
 

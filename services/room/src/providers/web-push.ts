@@ -2,7 +2,7 @@
 // library: it signs the VAPID JWT and encrypts the payload (generateRequestDetails); the POST itself goes through
 // fetch so a push has a timeout, never follows a redirect and may reach a plain-http endpoint in tests.
 import webpush from "web-push";
-import { ProviderError } from "@tt/kit";
+import { ProviderError } from "@tt/providers";
 
 export interface VapidKeys {
   /** The uncompressed P-256 public key, base64url (what browsers take as applicationServerKey). */

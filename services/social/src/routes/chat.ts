@@ -2,16 +2,8 @@
 // announced (publish.ts) and answered, so an acknowledged message is never lost.
 import { Code, ConnectError, type HandlerContext, type ServiceImpl } from "@connectrpc/connect";
 import { toJson } from "@bufbuild/protobuf";
-import {
-  callEm,
-  callIdentity,
-  checkLimit,
-  detectImageType,
-  enforceThrottles,
-  isUuid,
-  type Identity,
-  type ThrottleCheck,
-} from "@tt/kit";
+import { detectImageType } from "@tt/image-type";
+import { callEm, callIdentity, checkLimit, enforceThrottles, isUuid, type Identity, type ThrottleCheck } from "@tt/kit";
 import { loadChatLimits, type ChatLimits } from "../config.ts";
 import {
   type ChatMessage,

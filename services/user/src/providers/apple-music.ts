@@ -1,12 +1,12 @@
 // The Apple Music developer token: a JWT the team signs with its MusicKit key, handed to web and mobile
 // players. Users' music-user tokens come from MusicKit on the client and are stored by the service. The signing is
-// the kit's (the web apps' configuration serves the same token).
+// @tt/providers' (the web apps' configuration serves the same token).
 import {
   createAppleMusicTokenIssuer,
   readAppleMusicKey,
   type AppleMusicDeveloperToken,
   type AppleMusicTokenIssuer,
-} from "@tt/kit";
+} from "@tt/providers";
 import { notConfigured } from "./provider-error.ts";
 
 export { readAppleMusicKey };

@@ -13,16 +13,12 @@ export type ProviderName =
   | "agora"
   | "comet-chat";
 
-// The error type and its kinds are the kit's (every service with outside providers shares the mapping).
-import { ProviderError } from "@tt/kit";
+// The error type and its kinds, and isUnauthorized, are @tt/providers' (every service with outside providers shares
+// the mapping).
+import { isUnauthorized, ProviderError } from "@tt/providers";
 
-export { ProviderError };
-export type { ProviderErrorKind } from "@tt/kit";
-
-/** True for an answer that says the token we sent is no longer accepted. */
-export function isUnauthorized(error: unknown, statuses: readonly number[] = [401]): error is ProviderError {
-  return error instanceof ProviderError && error.kind === "rejected" && statuses.includes(error.status ?? 0);
-}
+export { isUnauthorized, ProviderError };
+export type { ProviderErrorKind } from "@tt/providers";
 
 export function notConfigured(provider: ProviderName, what: string): ProviderError {
   return new ProviderError(provider, "not-configured", `${what} is not configured`);

@@ -1,4 +1,4 @@
-// The HTTP helpers of every provider client now live in the kit (shared with the playlist service's clients).
+// The HTTP helpers of every provider client live in @tt/providers (shared with the playlist service's clients).
 export {
   basicAuth,
   DEFAULT_PROVIDER_TIMEOUT_MS,
@@ -8,5 +8,5 @@ export {
   requestJson,
   requireString,
   sendProviderRequest as send,
-} from "@tt/kit";
-export type { ProviderRequest, ProviderResponse } from "@tt/kit";
+} from "@tt/providers";
+export type { ProviderRequest, ProviderResponse } from "@tt/providers";

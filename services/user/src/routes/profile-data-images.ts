@@ -3,7 +3,8 @@
 // missing files (a crash can at worst leave unreferenced files behind).
 import { randomUUID } from "node:crypto";
 import { Code, ConnectError, type ServiceImpl } from "@connectrpc/connect";
-import { detectImageType, type ObjectStore } from "@tt/kit";
+import { detectImageType } from "@tt/image-type";
+import { type ObjectStore } from "@tt/kit";
 import type { ProfileService } from "@tt/proto/tt/user/v1/profile_service_pb";
 import type { Logger } from "pino";
 import { imageKey, imageKeys } from "../modules/profile-data/image-keys.ts";

@@ -2,7 +2,8 @@
 import { timestampFromDate } from "@bufbuild/protobuf/wkt";
 import { Code, ConnectError, type ServiceImpl } from "@connectrpc/connect";
 import type { ProviderTokenService } from "@tt/proto/tt/user/v1/provider_token_service_pb";
-import { callProvider, checkUuid } from "@tt/kit";
+import { checkUuid } from "@tt/kit";
+import { callProvider } from "@tt/providers";
 import { Profile } from "../modules/profiles/profile.entity.ts";
 import { User } from "../modules/users/user.entity.ts";
 import { AGORA_MAX_TTL_SECONDS, isUnauthorized, type CometChatUser } from "../providers/index.ts";

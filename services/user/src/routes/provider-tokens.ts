@@ -4,7 +4,8 @@ import { Code, ConnectError, type HandlerContext, type ServiceImpl } from "@conn
 import type { EntityManager } from "@mikro-orm/postgresql";
 import { timestampFromDate } from "@bufbuild/protobuf/wkt";
 import type { ProviderTokenService } from "@tt/proto/tt/user/v1/provider_token_service_pb";
-import { callProvider, checkUuid, publishEvent, type Identity } from "@tt/kit";
+import { checkUuid, publishEvent, type Identity } from "@tt/kit";
+import { callProvider } from "@tt/providers";
 import { ProviderLinkCreatedSchema, ProviderLinkDeletedSchema } from "@tt/proto/tt/user/v1/events_pb";
 import {
   createProviderTokenStore,

@@ -4,7 +4,8 @@ import { randomUUID } from "node:crypto";
 import { Code, ConnectError } from "@connectrpc/connect";
 import type { UploadedFile } from "@tt/proto/tt/common/v1/upload_pb";
 import type { MediaConfig } from "../../config.ts";
-import { createObjectStore, detectImageType, type ObjectStore } from "@tt/kit";
+import { detectImageType } from "@tt/image-type";
+import { createObjectStore, type ObjectStore } from "@tt/kit";
 
 export type MediaKind = "avatars" | "consumables" | "bundles";
 

@@ -6,7 +6,8 @@
 import { Code, ConnectError } from "@connectrpc/connect";
 import { LockMode } from "@mikro-orm/core";
 import type { EntityManager } from "@mikro-orm/postgresql";
-import { consumeEvents, ProviderError, publishEvent, wireName, type Subscription } from "@tt/kit";
+import { consumeEvents, publishEvent, wireName, type Subscription } from "@tt/kit";
+import { ProviderError } from "@tt/providers";
 import { CrateImportStatus, CrateImportStatusSchema } from "@tt/proto/tt/playlist/v1/crate_pb";
 import type { CrateImport } from "@tt/proto/tt/playlist/v1/crate_service_pb";
 import { CrateImportRequestedSchema } from "@tt/proto/tt/playlist/v1/events_pb";

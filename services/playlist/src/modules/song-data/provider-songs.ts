@@ -4,7 +4,8 @@
 import { create } from "@bufbuild/protobuf";
 import { Code, ConnectError } from "@connectrpc/connect";
 import type { EntityManager } from "@mikro-orm/postgresql";
-import { isUuid, ProviderError, toConnectProviderError } from "@tt/kit";
+import { isUuid } from "@tt/kit";
+import { ProviderError, toConnectProviderError } from "@tt/providers";
 import {
   SongSchema as SongMessageSchema,
   SongStatus,

@@ -1,5 +1,5 @@
 import { Code, ConnectError } from "@connectrpc/connect";
-import { toConnectProviderError } from "@tt/kit";
+import { toConnectProviderError } from "@tt/providers";
 
 /**
  * A Discord failure as the caller should see it (the kit's mapping): not configured → FailedPrecondition, a

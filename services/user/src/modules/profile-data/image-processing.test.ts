@@ -1,6 +1,6 @@
 import sharp from "sharp";
 import { describe, expect, it } from "vitest";
-import { detectImageType } from "@tt/kit";
+import { detectImageType } from "@tt/image-type";
 import { ImageDecodeError, resizeImage } from "./image-processing.ts";
 
 const canvas = (width: number, height: number) =>

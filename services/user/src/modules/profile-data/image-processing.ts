@@ -1,4 +1,4 @@
-// Resizing uploaded pictures (the kit's detectImageType checks them first, by their bytes): sharp re-encodes
+// Resizing uploaded pictures (@tt/image-type's detectImageType checks them first, by their bytes): sharp re-encodes
 // every size so nothing the client sent is served as is.
 import sharp from "sharp";
 

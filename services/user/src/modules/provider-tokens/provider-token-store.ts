@@ -11,7 +11,7 @@ import { ProviderTokenSchema as ProviderTokenMessageSchema } from "@tt/proto/tt/
 import type { ProviderToken as ProviderTokenMessage } from "@tt/proto/tt/user/v1/provider_token_pb";
 import { ProviderError, type OAuthTokens } from "../../providers/index.ts";
 import { User } from "../users/user.entity.ts";
-import { toConnectProviderError } from "@tt/kit";
+import { toConnectProviderError } from "@tt/providers";
 import { ProviderToken } from "./provider-token.entity.ts";
 import type { TokenCipher } from "./token-cipher.ts";
 

@@ -30,9 +30,9 @@ import * as grpc from "@connectrpc/connect/protocol-grpc";
 import * as grpcWeb from "@connectrpc/connect/protocol-grpc-web";
 import type { Logger } from "pino";
 import { envelope, kHoldCall, responseGone } from "./direct-stream.ts";
-import { CALL_OVER } from "./errors.ts";
+import { CALL_OVER } from "../errors.ts";
 import { invokeStream } from "./in-process-transport.ts";
-import { kStreamEndObservers, type StreamEndObserver } from "./interceptors/stream-end.ts";
+import { kStreamEndObservers, type StreamEndObserver } from "../interceptors/stream-end.ts";
 import type { NodeRequestHandler } from "./server.ts";
 
 type NodeRequest = IncomingMessage | Http2ServerRequest;

@@ -14,11 +14,11 @@ import {
 } from "@tt/proto/tt/testing/v1/echo_service_pb";
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from "vitest";
 import { directStream, directStreams, SharedMessage, type DirectStream, type HeldCall } from "./direct-stream.ts";
-import { onStreamEnd } from "./interceptors/stream-end.ts";
+import { onStreamEnd } from "../interceptors/stream-end.ts";
 import { captureRoutes } from "./route-capture.ts";
 import { SERVER_STREAM_REQUEST_MAX_BYTES, serveServerStreams } from "./server-streams.ts";
-import { serveBothHttp, TRANSPORTS, type BothHttp } from "./test-support/both-http.ts";
-import { echoImplementation } from "./test-support/echo-service.ts";
+import { serveBothHttp, TRANSPORTS, type BothHttp } from "../test-support/both-http.ts";
+import { echoImplementation } from "../test-support/echo-service.ts";
 
 const PATH = "/tt.testing.v1.EchoService/EchoStream";
 /** Why the implementation's signal ended, by the request's text. */

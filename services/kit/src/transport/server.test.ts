@@ -6,7 +6,7 @@ import { connectNodeAdapter, createConnectTransport, createGrpcTransport } from 
 import { EchoService } from "@tt/proto/tt/testing/v1/echo_service_pb";
 import { Counter, Registry } from "prom-client";
 import { afterEach, describe, expect, it } from "vitest";
-import { createLogger } from "./logger.ts";
+import { createLogger } from "../logger.ts";
 import {
   addressKey,
   createServer,
@@ -15,8 +15,8 @@ import {
   type ServerLimits,
   type ServerOptions,
 } from "./server.ts";
-import { echoImplementation, type EchoProbe } from "./test-support/echo-service.ts";
-import { rawConnection, type RawConnection } from "./testing/raw-connection.ts";
+import { echoImplementation, type EchoProbe } from "../test-support/echo-service.ts";
+import { rawConnection, type RawConnection } from "../testing/raw-connection.ts";
 
 const logger = createLogger({ service: "kit-server-test", level: "silent" });
 const running: RunningServer[] = [];

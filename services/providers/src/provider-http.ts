@@ -1,7 +1,7 @@
 // The one place that talks HTTP to outside providers: timeout, body encoding, and turning every failure into
 // a ProviderError with a short reason. Uses Node's global fetch; tests point base URLs at local fakes
-// (`startFakeServer` in @tt/kit/testing). Moved here from the user service so every service's provider
-// clients share it; `withTokenRefresh` is spec 002 §8's refresh-once rule.
+// (`startFakeServer` in @tt/kit/testing). The provider clients of the user, playlist, room and payment services
+// share it; `withTokenRefresh` is spec 002 §8's refresh-once rule.
 import { ProviderError } from "./provider-errors.ts";
 
 type ProviderName = string;

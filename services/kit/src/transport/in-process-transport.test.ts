@@ -12,8 +12,8 @@ import {
 import { EchoService } from "@tt/proto/tt/testing/v1/echo_service_pb";
 import { pino } from "pino";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { kLogger } from "./context.ts";
-import { CALL_OVER } from "./errors.ts";
+import { kLogger } from "../context.ts";
+import { CALL_OVER } from "../errors.ts";
 import { createInProcessTransport } from "./in-process-transport.ts";
 import { methodKey } from "./route-capture.ts";
 

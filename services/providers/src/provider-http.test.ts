@@ -1,7 +1,7 @@
+import { startFakeServer, type FakeServer } from "@tt/kit/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ProviderError } from "./provider-errors.ts";
 import { requestJson, withTokenRefresh } from "./provider-http.ts";
-import { startFakeServer, type FakeServer } from "./testing/fake-http-server.ts";
 
 let fake: FakeServer;
 beforeAll(async () => {

@@ -18,8 +18,8 @@ import {
   type UnaryRequest,
   type UnaryResponse,
 } from "@connectrpc/connect";
-import { kLogger } from "./context.ts";
-import { CALL_OVER } from "./errors.ts";
+import { kLogger } from "../context.ts";
+import { CALL_OVER } from "../errors.ts";
 import { methodKey } from "./route-capture.ts";
 
 export interface InProcessTransportOptions {

@@ -6,7 +6,7 @@ import { connectNodeAdapter } from "@connectrpc/connect-node";
 import { EchoService, EchoStreamResponseSchema } from "@tt/proto/tt/testing/v1/echo_service_pb";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { directStream, directStreams, SharedMessage } from "./direct-stream.ts";
-import { serveBothHttp, TRANSPORTS, type BothHttp } from "./test-support/both-http.ts";
+import { serveBothHttp, TRANSPORTS, type BothHttp } from "../test-support/both-http.ts";
 
 /** EchoStream: the first message through Connect, the others directly when the call has a direct stream. */
 function routes(seen: { direct: boolean[] }) {
