@@ -24,6 +24,9 @@ import { adminRoutes } from "./admin.ts";
 import { infoRoutes } from "./info.ts";
 import { roomUserRoleRoutes } from "./room-user-roles.ts";
 import { roomListRoutes } from "./room-lists.ts";
+import { roomPosterRoutes } from "./room-posters.ts";
+import { roomSettingRoutes } from "./room-settings.ts";
+import { roomVisitRoutes } from "./room-visits.ts";
 import { roomRoutes } from "./rooms.ts";
 
 /** The services of package tt.room.v1, one per area (one proto file and one routes file each), one per line. */
@@ -51,6 +54,9 @@ export function registerRoomRoutes(router: ConnectRouter, svc: RoomServiceContex
   router.service(RoomService, {
     ...roomRoutes(svc),
     ...roomListRoutes(svc),
+    ...roomVisitRoutes(svc),
+    ...roomSettingRoutes(svc),
+    ...roomPosterRoutes(svc),
   });
   router.service(RoomUserRoleService, roomUserRoleRoutes(svc));
   router.service(CommunityService, communityRoutes(svc));

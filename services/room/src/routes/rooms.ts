@@ -1,25 +1,15 @@
-// The rooms area (specification 001 §7 "Rooms"): create, join, read and list, each setting through its own call,
-// delete. Ownership and rank are checked next to the data (room-access.ts); every list is paged.
+// The rooms area (specification 001 §7 "Rooms"): create, join and admit, read one room, delete (one room, or a
+// user's rooms for the admin, who can also change them all). The area's other RPCs are in room-lists.ts,
+// room-visits.ts, room-settings.ts and room-posters.ts, merged in index.ts. Ownership and rank are checked next to
+// the data (room-access.ts).
 import { randomUUID } from "node:crypto";
-import { timestampDate, timestampFromDate } from "@bufbuild/protobuf/wkt";
-import { Code, ConnectError, type HandlerContext, type ServiceImpl } from "@connectrpc/connect";
+import { Code, ConnectError, type ServiceImpl } from "@connectrpc/connect";
 import { UniqueConstraintViolationException } from "@mikro-orm/core";
 import type { EntityManager } from "@mikro-orm/postgresql";
-import {
-  callEm,
-  callProvider,
-  checkUuid,
-  detectImageType,
-  enforceThrottles,
-  refundThrottles,
-  publishEvent,
-  compiledOnce,
-  sql,
-} from "@tt/kit";
-import { RoomConversationClearedSchema, RoomCreatedSchema, RoomDeletedSchema } from "@tt/proto/tt/room/v1/events_pb";
+import { callEm, checkUuid, enforceThrottles, refundThrottles, publishEvent } from "@tt/kit";
+import { RoomCreatedSchema, RoomDeletedSchema } from "@tt/proto/tt/room/v1/events_pb";
 import type { RoomService } from "@tt/proto/tt/room/v1/room_service_pb";
 import type { RoomServiceContext } from "../context.ts";
-import { autoCommitDb } from "../db.ts";
 import { admit } from "../modules/rooms/admission.ts";
 import {
   checksGuestPassword,
@@ -27,7 +17,6 @@ import {
   stagePasswordGuessChecks,
   TOO_MANY_GUESSES,
 } from "../modules/rooms/password-throttle.ts";
-import { encodePoster, posterKey } from "../modules/rooms/poster.ts";
 import {
   checkExternalUrl,
   DEFAULT_DESIGN,
@@ -35,186 +24,20 @@ import {
   DEFAULT_DJ_TYPE,
   DEFAULT_TYPE,
   effectiveRoles,
-  MAX_PINNED_MESSAGES,
-  type Member,
   permissionsOf,
 } from "../modules/rooms/room-rules.ts";
-import {
-  memberOf,
-  publishSettingsChanged,
-  renameRoom,
-  requireRoom,
-  setLive,
-  uniqueSlug,
-} from "../modules/rooms/room-store.ts";
+import { memberOf, publishSettingsChanged, requireRoom, setLive, uniqueSlug } from "../modules/rooms/room-store.ts";
 import { Room } from "../modules/rooms/room.entity.ts";
 import { RoomSlug } from "../modules/rooms/room-slug.entity.ts";
-import { isGrantActive, RoomUserRole } from "../modules/rooms/room-user-role.entity.ts";
+import { RoomUserRole } from "../modules/rooms/room-user-role.entity.ts";
 import { RoomAdmission } from "../modules/rooms/room-admission.entity.ts";
 import { RoomVisit } from "../modules/rooms/room-visit.entity.ts";
-import {
-  checkProviders,
-  CO_OWNER,
-  MODERATOR,
-  OWNER,
-  paging,
-  requireRank,
-  roomAndCaller,
-  userOf,
-  viewOf,
-  viewRoom,
-} from "./room-access.ts";
-
-/** Who "is in" a room until the live stage answers: users who joined within this window. */
-export const PRESENCE_WINDOW_MS = 60 * 60 * 1000;
-
-/** The room's general settings (PATCH /rooms/{id}, /rooms/{id}/infrastructure, /rooms/admin/{id}). */
-interface GeneralSettings {
-  name?: string;
-  description?: string;
-  type?: string;
-  design?: string;
-  musicProviders?: string[];
-}
-
-export async function applyGeneral(em: EntityManager, room: Room, req: GeneralSettings): Promise<string[]> {
-  const changed: string[] = [];
-  if (req.name !== undefined && req.name.trim() !== room.name) {
-    const name = req.name.trim();
-    if (name === "") throw new ConnectError("name must not be blank", Code.InvalidArgument);
-    const oldSlug = room.slug;
-    await renameRoom(em, room, name);
-    changed.push("name");
-    if (room.slug !== oldSlug) changed.push("slug");
-  }
-  if (req.description !== undefined && req.description !== room.description) {
-    room.description = req.description;
-    changed.push("description");
-  }
-  if (req.type !== undefined && req.type !== room.type) {
-    room.type = req.type;
-    if (req.type === "PRIVATE" && room.promoted) {
-      room.promoted = false;
-      room.promotedAt = null;
-      changed.push("promoted");
-    }
-    changed.push("type");
-  }
-  if (req.design !== undefined && req.design !== room.design) {
-    room.design = req.design;
-    changed.push("design");
-  }
-  if (req.musicProviders !== undefined && req.musicProviders.length > 0) {
-    room.musicProviders = checkProviders(req.musicProviders);
-    changed.push("musicProviders");
-  }
-  return changed;
-}
-
-/**
- * Records (or moves on) the user's visit of the room and keeps their latest `kept` visits, in one statement (it
- * runs on every join): the upsert, then the user's other visits beyond the newest `kept - 1` are deleted.
- */
-async function recordVisit(em: EntityManager, userId: string, roomId: string, kept: number): Promise<void> {
-  await upsertVisit(em, { id: randomUUID(), userId, roomId, offset: Math.max(0, kept - 1) });
-}
-
-// On the pool, outside the join's transaction, as one statement; compiled once (every join runs it).
-const upsertVisit = compiledOnce(autoCommitDb, (q, p: { id: string; userId: string; roomId: string; offset: number }) =>
-  q
-    .with("up", (up) =>
-      up
-        .insertInto("room_visit")
-        .values({ id: p.id, user_id: p.userId, room_id: p.roomId, visited_at: sql<Date>`now()` })
-        .onConflict((oc) =>
-          oc.columns(["user_id", "room_id"]).doUpdateSet((eb) => ({ visited_at: eb.ref("excluded.visited_at") })),
-        )
-        .returning("id"),
-    )
-    .deleteFrom("room_visit")
-    .where("id", "in", (eb) =>
-      eb
-        .selectFrom("room_visit")
-        .select("id")
-        .where("user_id", "=", p.userId)
-        .where("id", "not in", eb.selectFrom("up").select("up.id"))
-        .orderBy("visited_at", "desc")
-        .orderBy("id", "desc")
-        .offset(p.offset),
-    ),
-);
+import { recordVisit } from "../modules/rooms/room-visits.ts";
+import { checkProviders, OWNER, requireRank, roomAndCaller, userOf, viewOf, viewRoom } from "./room-access.ts";
 
 export function roomRoutes(svc: RoomServiceContext): Partial<ServiceImpl<typeof RoomService>> {
   const view = viewOf(svc);
   const kept = svc.areas.rooms.ROOM_RECENT_VISITS_KEPT;
-
-  /** Loads the room by uuid, checks the caller's rank, applies `change`, announces and stores it in one flush. */
-  async function changeRoom(
-    ctx: HandlerContext,
-    id: string,
-    minRank: number,
-    change: (room: Room, em: EntityManager, member: Member) => Promise<string[]> | string[],
-  ) {
-    const { em, room, member } = await roomAndCaller(ctx, id);
-    requireRank(member, minRank);
-    const changed = await change(room, em, member);
-    publishSettingsChanged(em, room, changed);
-    await em.flush();
-    return { room: view(room) };
-  }
-
-  async function visitedRooms(ctx: HandlerContext, limit: number, offset: number) {
-    const em = callEm(ctx);
-    const userId = userOf(ctx);
-    const page = paging(svc, limit, offset);
-    const [visits, total] = await em.findAndCount(
-      RoomVisit,
-      { userId },
-      { orderBy: { visitedAt: "DESC", id: "DESC" }, ...page },
-    );
-    const rooms = new Map(
-      (await em.find(Room, { id: { $in: visits.map((v) => v.roomId) } })).map((r) => [r.id, r] as const),
-    );
-    const found = visits.filter((v) => rooms.has(v.roomId)).map((v) => ({ visit: v, room: rooms.get(v.roomId)! }));
-    return { found, total };
-  }
-
-  async function roomUsers(ctx: HandlerContext, id: string, limit: number, offset: number) {
-    const { em, room } = await viewRoom(ctx, id);
-    const page = paging(svc, limit, offset);
-    // Who listens now, from the live stage; the room service's joins of the last hour when it cannot answer.
-    const live = await svc.presence.listeners(room.id, Math.min(page.limit, 500), page.offset, ctx.signal);
-    let visits: { userId: string; visitedAt: Date }[];
-    let total: number;
-    if (live) {
-      visits = live.listeners.map((l) => ({
-        userId: l.userUuid,
-        visitedAt: l.joinedAt ? timestampDate(l.joinedAt) : new Date(),
-      }));
-      total = live.total;
-    } else {
-      const since = new Date(Date.now() - PRESENCE_WINDOW_MS);
-      [visits, total] = await em.findAndCount(
-        RoomVisit,
-        { roomId: room.id, visitedAt: { $gte: since } },
-        { orderBy: { visitedAt: "DESC", id: "DESC" }, ...page },
-      );
-    }
-    const now = new Date();
-    const grants = (
-      await em.find(RoomUserRole, { roomId: room.id, userId: { $in: visits.map((v) => v.userId) } })
-    ).filter((g) => isGrantActive(g, now));
-    const users = visits.map((v) => {
-      const member: Member = {
-        userId: v.userId,
-        accountRole: "user",
-        isOwner: room.ownerId === v.userId,
-        grants: new Set(grants.filter((g) => g.userId === v.userId).map((g) => g.role)),
-      };
-      return { userUuid: v.userId, roles: effectiveRoles(member), joinedAt: timestampFromDate(v.visitedAt) };
-    });
-    return { users, total, source: live ? "social-service" : "room-service" };
-  }
 
   async function deleteRoomIn(em: EntityManager, room: Room): Promise<void> {
     await em.transactional(async (tx) => {
@@ -337,188 +160,12 @@ export function roomRoutes(svc: RoomServiceContext): Partial<ServiceImpl<typeof 
       return { room: view((await viewRoom(ctx, req.uuid)).room) };
     },
 
-    async listRoomUsers(req, ctx) {
-      return roomUsers(ctx, req.id, req.limit, req.offset);
-    },
-
-    async listServiceRoomUsers(req, ctx) {
-      return roomUsers(ctx, req.id, req.limit, req.offset);
-    },
-
-    async clearConversation(req, ctx) {
-      const { em, room, member } = await roomAndCaller(ctx, req.id);
-      requireRank(member, MODERATOR);
-      const now = new Date();
-      room.conversationClearedAt = now;
-      publishEvent(em, RoomConversationClearedSchema, {
-        roomUuid: room.id,
-        clearedBy: member.userId,
-        clearedAt: timestampFromDate(now),
-      });
-      await em.flush();
-      return { room: view(room) };
-    },
-
-    async recordRecentRoom(req, ctx) {
-      const em = callEm(ctx);
-      const userId = userOf(ctx);
-      const { room } = await viewRoom(ctx, req.roomId);
-      await recordVisit(em, userId, room.id, kept);
-      const { found } = await visitedRooms(ctx, 0, 0);
-      return { rooms: found.map((f) => view(f.room)) };
-    },
-
-    async listRecentRooms(req, ctx) {
-      const { found, total } = await visitedRooms(ctx, req.limit, req.offset);
-      return { rooms: found.map((f) => view(f.room)), total };
-    },
-
-    async listRecentlyVisitedRooms(req, ctx) {
-      const { found, total } = await visitedRooms(ctx, req.limit, req.offset);
-      return {
-        rooms: found.map((f) => ({ room: view(f.room), visitedAt: timestampFromDate(f.visit.visitedAt) })),
-        total,
-      };
-    },
-
-    async updateRoom(req, ctx) {
-      return changeRoom(ctx, req.id, CO_OWNER, (room, em) => applyGeneral(em, room, req));
-    },
-
-    async updateRoomInfrastructure(req, ctx) {
-      return changeRoom(ctx, req.id, CO_OWNER, (room, em) => applyGeneral(em, room, req));
-    },
-
     async deleteRoom(req, ctx) {
       const { em, room, member } = await roomAndCaller(ctx, req.id);
       requireRank(member, OWNER);
       await deleteRoomIn(em, room);
       if (room.posterKey) await svc.posters.delete(room.posterKey).catch(() => undefined);
       return {};
-    },
-
-    async setPinnedMessages(req, ctx) {
-      if (req.pinnedMessages.length > MAX_PINNED_MESSAGES) {
-        throw new ConnectError(
-          `pinnedMessages must hold at most ${MAX_PINNED_MESSAGES} messages`,
-          Code.InvalidArgument,
-        );
-      }
-      return changeRoom(ctx, req.id, MODERATOR, (room) => {
-        room.pinnedMessages = [...req.pinnedMessages];
-        return ["pinnedMessages"];
-      });
-    },
-
-    async promoteRoom(req, ctx) {
-      const { em, room, member } = await roomAndCaller(ctx, req.id);
-      const staff = ["admin", "staff", "superUser"].includes(member.accountRole);
-      if (!staff) {
-        if (!member.isOwner) throw new ConnectError("Only the room's owner may promote it", Code.PermissionDenied);
-        if (!(await svc.hasCapability(member.userId, "promoteRoom", ctx.signal))) {
-          throw new ConnectError("promoteRoom capability required", Code.PermissionDenied);
-        }
-      }
-      if (req.promoted && room.type === "PRIVATE") {
-        throw new ConnectError("a private room cannot be promoted", Code.InvalidArgument);
-      }
-      if ((room.promoted ?? false) !== req.promoted) {
-        room.promoted = req.promoted;
-        room.promotedAt = req.promoted ? new Date() : null;
-        publishSettingsChanged(em, room, ["promoted"]);
-        await em.flush();
-      }
-      return { room: view(room) };
-    },
-
-    async setDjType(req, ctx) {
-      return changeRoom(ctx, req.id, CO_OWNER, (room) => {
-        if (room.djType === req.djType) return [];
-        room.djType = req.djType;
-        return ["djType"];
-      });
-    },
-
-    async setLiveAudio(req, ctx) {
-      return changeRoom(ctx, req.id, MODERATOR, (room) => {
-        if ((room.liveAudio ?? false) === req.liveAudio) return [];
-        room.liveAudio = req.liveAudio;
-        return ["liveAudio"];
-      });
-    },
-
-    async setLiveState(req, ctx) {
-      return changeRoom(ctx, req.id, MODERATOR, (room) => (setLive(room, req.isLive) ? ["isLive"] : []));
-    },
-
-    async setDjSeats(req, ctx) {
-      return changeRoom(ctx, req.id, CO_OWNER, (room) => {
-        if (room.numberOfDjs === req.numberOfDjs) return [];
-        room.numberOfDjs = req.numberOfDjs;
-        return ["numberOfDjs"];
-      });
-    },
-
-    async uploadPoster(req, ctx) {
-      const { em, room, member } = await roomAndCaller(ctx, req.id);
-      requireRank(member, CO_OWNER);
-      const bytes = req.file?.content;
-      if (!bytes || bytes.length === 0) throw new ConnectError("file missing in request", Code.InvalidArgument);
-      const max = svc.areas.poster.ROOM_POSTER_MAX_BYTES;
-      if (bytes.length > max) throw new ConnectError(`file must be at most ${max} bytes`, Code.InvalidArgument);
-      if (!detectImageType(bytes)) {
-        throw new ConnectError("file must be a JPEG, PNG, GIF or WebP image", Code.InvalidArgument);
-      }
-      let webp: Uint8Array;
-      try {
-        webp = await encodePoster(bytes);
-      } catch {
-        throw new ConnectError("file could not be read as an image", Code.InvalidArgument);
-      }
-      const key = posterKey(randomUUID());
-      await callProvider("The media store", () => svc.posters.put(key, webp, "image/webp"));
-      const old = room.posterKey;
-      room.posterKey = key;
-      publishSettingsChanged(em, room, ["poster"]);
-      try {
-        await em.flush();
-      } catch (err) {
-        await svc.posters.delete(key).catch(() => undefined);
-        throw err;
-      }
-      if (old) await svc.posters.delete(old).catch(() => undefined);
-      return { room: view(room) };
-    },
-
-    async deletePoster(req, ctx) {
-      const { em, room, member } = await roomAndCaller(ctx, req.id);
-      requireRank(member, CO_OWNER);
-      const old = room.posterKey;
-      if (old) {
-        room.posterKey = null;
-        publishSettingsChanged(em, room, ["poster"]);
-        await em.flush();
-        await svc.posters.delete(old).catch(() => undefined);
-      }
-      return { room: view(room) };
-    },
-
-    async setExternalUrl(req, ctx) {
-      const url = req.externalUrl === "" ? null : checkExternalUrl(req.externalUrl);
-      return changeRoom(ctx, req.id, CO_OWNER, (room) => {
-        if ((room.externalUrl ?? null) === url) return [];
-        room.externalUrl = url;
-        return ["externalUrl"];
-      });
-    },
-
-    async linkGuildRoom(req, ctx) {
-      if (req.guild === "") throw new ConnectError("guild missing in request", Code.InvalidArgument);
-      return changeRoom(ctx, req.roomId, CO_OWNER, (room) => {
-        if (room.discordGuild === req.guild) return [];
-        room.discordGuild = req.guild;
-        return ["discordGuild"];
-      });
     },
 
     async deleteUserRooms(req, ctx) {
