@@ -7,7 +7,10 @@
 //    room's sends take its chat sequence one after another, as they do live);
 // 2. list: ListRoomMessages of one of those rooms (the latest 50, as the room page opens), by the same callers, with
 //    the room's history at least `history` messages deep;
-// 3. react: ToggleReaction on one of the latest messages (a change that reads and rewrites the message's row).
+// 3. react: ToggleReaction on one of the latest messages (a change that reads and rewrites the message's row);
+// 4. the store alone (chat-store.ts on the social service's ORM, no call around it), where a change of its queries
+//    shows above the service's own cost: store-send (insertMessage: the insert, the room's sequence, the row read
+//    back) and store-list (roomHistory: the latest 50 for a signed-in viewer), ten times as many calls.
 // Each: calls per second, p50 and p99 (ms), after a warm-up; the load average beside each.
 //
 //   npm run bench:chat [-- --requests 3000 --concurrency 8 --rooms 4 --history 300]
@@ -15,7 +18,7 @@
 import { randomUUID } from "node:crypto";
 import { parseArgs } from "node:util";
 import { createClient } from "@connectrpc/connect";
-import { createLogger, createMemoryBus, startServiceHost } from "@tt/kit";
+import { createLogger, createMemoryBus, initServiceOrm, startServiceHost } from "@tt/kit";
 import { closedLoop, loadAverage, percentile } from "@tt/kit/bench";
 import { createTestDatabase } from "@tt/kit/testing";
 import { playlistServiceDefinition } from "@tt/playlist-service";
@@ -25,6 +28,7 @@ import { AuthService } from "@tt/proto/tt/user/v1/auth_service_pb";
 import { roomServiceDefinition } from "@tt/room-service";
 import { userServiceDefinition } from "@tt/user-service";
 import { socialServiceDefinition } from "../src/index.ts";
+import { insertMessage, roomHistory } from "../src/modules/chat/chat-store.ts";
 
 const { values: args } = parseArgs({
   options: {
@@ -58,7 +62,7 @@ const host = await startServiceHost({
 function report(name: string, r: { rps: number; samples: number[] }, load: string): void {
   const [p50, p99] = [percentile(r.samples, 0.5), percentile(r.samples, 0.99)];
   console.log(
-    `${name.padEnd(6)} ${r.rps.toFixed(0).padStart(6)} ops/s  p50 ${p50.toFixed(2).padStart(6)} ms  p99 ${p99
+    `${name.padEnd(10)} ${r.rps.toFixed(0).padStart(6)} ops/s  p50 ${p50.toFixed(2).padStart(6)} ms  p99 ${p99
       .toFixed(2)
       .padStart(6)} ms  (load ${load})`,
   );
@@ -116,6 +120,31 @@ try {
     return chat.toggleReaction({ uuid: uuids[i % uuids.length]!, emoji: "🔥" }, callers[caller]);
   });
   report("react", react, loadAverage());
+
+  const orm = await initServiceOrm(db.url, socialServiceDefinition);
+  try {
+    const viewer = randomUUID();
+    // Ten times the calls: a store call takes a tenth of a service call.
+    const storeOpts = { ...opts, requests: REQUESTS * 10 };
+    const storeSend = await closedLoop(storeOpts, (caller, i) =>
+      insertMessage(orm.em.fork(), {
+        uuid: randomUUID(),
+        roomUuid: roomOf(caller),
+        senderUuid: randomUUID(),
+        type: "user",
+        text: `store message ${i}`,
+        plain: true,
+        content: { userName: "bench" },
+      }),
+    );
+    report("store-send", storeSend, loadAverage());
+    const storeList = await closedLoop(storeOpts, (caller) =>
+      roomHistory(orm.em.fork(), roomOf(caller), viewer, 50, 0n),
+    );
+    report("store-list", storeList, loadAverage());
+  } finally {
+    await orm.close();
+  }
 } finally {
   await host.close();
   await db.drop();
