@@ -13,7 +13,7 @@
 //    back) and store-list (roomHistory: the latest 50 for a signed-in viewer), ten times as many calls.
 // Each: calls per second, p50 and p99 (ms), after a warm-up; the load average beside each.
 //
-//   npm run bench:chat [-- --requests 3000 --concurrency 8 --rooms 4 --history 300]
+//   npm run bench:chat [-- --requests 3000 --concurrency 8 --rooms 4 --history 300 --store-only (part 4 alone)]
 //   (BENCH_DATABASE_URL to change where the data is kept)
 import { randomUUID } from "node:crypto";
 import { parseArgs } from "node:util";
@@ -36,6 +36,7 @@ const { values: args } = parseArgs({
     concurrency: { type: "string", default: "8" },
     rooms: { type: "string", default: "4" },
     history: { type: "string", default: "300" },
+    "store-only": { type: "boolean", default: false },
   },
 });
 const REQUESTS = Number(args.requests);
@@ -96,30 +97,32 @@ try {
   );
 
   const opts = { requests: REQUESTS, concurrency: CONCURRENCY, warmup: 100 };
-  const send = await closedLoop(opts, (caller, i) =>
-    chat.sendRoomMessage(
-      { room: roomOf(caller), message: { uuid: randomUUID(), message: `message ${i} from ${caller}` } },
-      callers[caller],
-    ),
-  );
-  report("send", send, loadAverage());
+  if (!args["store-only"]) {
+    const send = await closedLoop(opts, (caller, i) =>
+      chat.sendRoomMessage(
+        { room: roomOf(caller), message: { uuid: randomUUID(), message: `message ${i} from ${caller}` } },
+        callers[caller],
+      ),
+    );
+    report("send", send, loadAverage());
 
-  const list = await closedLoop(opts, (caller) =>
-    chat.listRoomMessages({ room: roomOf(caller), limit: 50 }, callers[caller]),
-  );
-  report("list", list, loadAverage());
+    const list = await closedLoop(opts, (caller) =>
+      chat.listRoomMessages({ room: roomOf(caller), limit: 50 }, callers[caller]),
+    );
+    report("list", list, loadAverage());
 
-  const latest = await Promise.all(
-    rooms.map(async (room) =>
-      (await chat.listRoomMessages({ room, limit: 20 }, callers[0])).messages.map((m) => m.uuid),
-    ),
-  );
-  const react = await closedLoop(opts, (caller, i) => {
-    const room = caller % ROOMS;
-    const uuids = latest[room]!;
-    return chat.toggleReaction({ uuid: uuids[i % uuids.length]!, emoji: "🔥" }, callers[caller]);
-  });
-  report("react", react, loadAverage());
+    const latest = await Promise.all(
+      rooms.map(async (room) =>
+        (await chat.listRoomMessages({ room, limit: 20 }, callers[0])).messages.map((m) => m.uuid),
+      ),
+    );
+    const react = await closedLoop(opts, (caller, i) => {
+      const room = caller % ROOMS;
+      const uuids = latest[room]!;
+      return chat.toggleReaction({ uuid: uuids[i % uuids.length]!, emoji: "🔥" }, callers[caller]);
+    });
+    report("react", react, loadAverage());
+  }
 
   const orm = await initServiceOrm(db.url, socialServiceDefinition);
   try {
