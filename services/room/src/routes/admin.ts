@@ -9,7 +9,7 @@ import { guestPasswordLookup, hashGuestPassword } from "../modules/rooms/guest-p
 import { publishSettingsChanged, requireRoom, setLive } from "../modules/rooms/room-store.ts";
 import { Room } from "../modules/rooms/room.entity.ts";
 import { RoomUserRole } from "../modules/rooms/room-user-role.entity.ts";
-import { applyGeneral } from "./rooms.ts";
+import { applyGeneral } from "./room-settings.ts";
 import { viewOf } from "./room-access.ts";
 import { toRoleMessage } from "./room-user-roles.ts";
 import { publishEvent } from "@tt/kit";

@@ -23,6 +23,10 @@ import { notificationRoutes } from "./notifications.ts";
 import { adminRoutes } from "./admin.ts";
 import { infoRoutes } from "./info.ts";
 import { roomUserRoleRoutes } from "./room-user-roles.ts";
+import { roomListRoutes } from "./room-lists.ts";
+import { roomPosterRoutes } from "./room-posters.ts";
+import { roomSettingRoutes } from "./room-settings.ts";
+import { roomVisitRoutes } from "./room-visits.ts";
 import { roomRoutes } from "./rooms.ts";
 
 /** The services of package tt.room.v1, one per area (one proto file and one routes file each), one per line. */
@@ -45,7 +49,15 @@ export const ROOM_SERVICES = [
 /** Registers every service of the room service, each with its area's routes. */
 export function registerRoomRoutes(router: ConnectRouter, svc: RoomServiceContext): void {
   router.service(InfoService, infoRoutes(svc));
-  router.service(RoomService, roomRoutes(svc));
+  // RoomService is one proto service in several files, one per part of the rooms area (the host refuses to start
+  // while any RPC of it is missing).
+  router.service(RoomService, {
+    ...roomRoutes(svc),
+    ...roomListRoutes(svc),
+    ...roomVisitRoutes(svc),
+    ...roomSettingRoutes(svc),
+    ...roomPosterRoutes(svc),
+  });
   router.service(RoomUserRoleService, roomUserRoleRoutes(svc));
   router.service(CommunityService, communityRoutes(svc));
   router.service(EventService, eventRoutes(svc));

@@ -12,7 +12,7 @@ import { playedSecondsOf } from "../modules/rooms/room-store.ts";
 import { Room } from "../modules/rooms/room.entity.ts";
 import { RoomVisit } from "../modules/rooms/room-visit.entity.ts";
 import { viewRoom } from "./room-access.ts";
-import { PRESENCE_WINDOW_MS } from "./rooms.ts";
+import { PRESENCE_WINDOW_MS } from "../modules/rooms/room-visits.ts";
 
 /** Specification 001 §1: "The service API version is 1.2.23". */
 export const ROOM_SERVICE_VERSION = "1.2.23";

@@ -6,7 +6,7 @@ import { callEm, callIdentity, checkLimit } from "@tt/kit";
 import type { Room as RoomMessage } from "@tt/proto/tt/room/v1/room_pb";
 import type { RoomServiceContext } from "../context.ts";
 import { admitViewer } from "../modules/rooms/admission.ts";
-import { type Member, rankOf } from "../modules/rooms/room-rules.ts";
+import { MAX_MUSIC_PROVIDERS, type Member, rankOf } from "../modules/rooms/room-rules.ts";
 import { callerMember, requireRoom, toRoomMessage } from "../modules/rooms/room-store.ts";
 import type { Room } from "../modules/rooms/room.entity.ts";
 
@@ -74,4 +74,21 @@ export function takeSkip(svc: RoomServiceContext, take: number, skip: number, fa
 
 export function viewOf(svc: RoomServiceContext): (room: Room) => RoomMessage {
   return (room) => toRoomMessage(room, svc.areas.poster.MEDIA_BASE_URL);
+}
+
+/** A list of MusicProvider wire names, capped and without repeats (the field rules' in_enum refused unknown names). */
+export function checkProviders(providers: readonly string[], field = "musicProviders"): string[] {
+  if (providers.length > MAX_MUSIC_PROVIDERS) {
+    throw new ConnectError(`${field} must hold at most ${MAX_MUSIC_PROVIDERS} providers`, Code.InvalidArgument);
+  }
+  return [...new Set(providers)];
+}
+
+/** The caller's user uuid, or 401 for a token that is not a user's or a bot's. */
+export function userOf(ctx: HandlerContext): string {
+  const identity = callIdentity(ctx);
+  if (identity.tokenType !== "user" && identity.tokenType !== "bot") {
+    throw new ConnectError("Unauthorized", Code.Unauthenticated);
+  }
+  return identity.subject;
 }

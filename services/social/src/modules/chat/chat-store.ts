@@ -1,8 +1,11 @@
-// The chat's reads and writes, in SQL on the call's EntityManager connection. Every write is its own statement
-// (or transaction) and has committed when the function returns: a message is announced and answered only then.
+// The chat's reads and writes, as typed queries on the chat's entities (db.ts; docs/decisions/0327-typed-queries.md)
+// on the call's EntityManager connection. Every write is its own statement (or transaction) and has committed when
+// the function returns: a message is announced and answered only then. The statements of a message's send, a room's
+// history, a reaction and the stage's reads are compiled once (compiledOnce); the rarer ones are built per call.
 import { create, fromJson, type JsonValue } from "@bufbuild/protobuf";
 import { timestampFromDate } from "@bufbuild/protobuf/wkt";
 import type { EntityManager } from "@mikro-orm/postgresql";
+import { compiledOnce, type ExpressionBuilder, type Kysely, sql } from "@tt/kit";
 import {
   ChatConsumableSchema,
   ChatGifSchema,
@@ -12,16 +15,8 @@ import {
   ChatPlaylistPreviewSchema,
   ChatReplySchema,
 } from "@tt/proto/tt/social/v1/chat_pb";
+import { db, type SocialTables } from "../../db.ts";
 import type { ChatContent } from "./entities.ts";
-
-const T = {
-  message: `"social"."chat_message"`,
-  reaction: `"social"."chat_reaction"`,
-  report: `"social"."chat_report"`,
-  read: `"social"."chat_read"`,
-  block: `"social"."chat_block"`,
-  sequence: `"social"."chat_room_sequence"`,
-};
 
 /** A stored message as the queries return it. */
 export interface MessageRow {
@@ -35,37 +30,113 @@ export interface MessageRow {
   text: string;
   plain: boolean;
   content: ChatContent;
-  created_at: Date;
-  edited_at: Date | null;
+  created_at: Date | string;
+  edited_at: Date | string | null;
   reactions: { emoji: string; userUuid: string; name: string }[];
   report_count: number;
 }
 
-/** The columns of a message with its reactions (in the order given) and its number of reports. */
-const SELECT = `m."id", m."uuid", m."room_uuid", m."sender_uuid", m."receiver_uuid", m."pair_key", m."type", m."text",
-  m."plain", m."content", m."created_at", m."edited_at",
-  coalesce((select json_agg(json_build_object('emoji', r."emoji", 'userUuid', r."user_uuid", 'name', r."name")
-    order by r."created_at", r."user_uuid") from ${T.reaction} r where r."message_id" = m."id"), '[]'::json) as "reactions",
-  (select count(*) from ${T.report} rp where rp."message_id" = m."id")::int as "report_count"`;
+type Db = Kysely<SocialTables>;
+/** A statement's scope with the message as `m`. */
+type WithMessage = ExpressionBuilder<SocialTables & { m: SocialTables["chat_message"] }, "m">;
 
-/** A PostgreSQL array literal of ids (the driver would spread a JS array into separate parameters). */
-function pgArray(ids: (string | number)[]): string {
-  return `{${ids.map((id) => String(BigInt(id))).join(",")}}`;
-}
+/** A message's reactions (in the order given), as json: `[{ emoji, userUuid, name }]`. */
+const reactionsOf = (eb: WithMessage) =>
+  eb.fn
+    .coalesce(
+      eb
+        .selectFrom("chat_reaction as r")
+        .select((r) =>
+          r.fn
+            .jsonAgg(
+              sql<MessageRow["reactions"][number]>`json_build_object('emoji', ${r.ref("r.emoji")}, 'userUuid', ${r.ref(
+                "r.user_uuid",
+              )}, 'name', ${r.ref("r.name")})`,
+            )
+            .orderBy("r.created_at")
+            .orderBy("r.user_uuid")
+            .as("agg"),
+        )
+        .whereRef("r.message_id", "=", "m.id"),
+      sql<MessageRow["reactions"]>`'[]'::json`,
+    )
+    .$castTo<MessageRow["reactions"]>()
+    .as("reactions");
+
+/** How many reports a message has. */
+const reportCountOf = (eb: WithMessage) =>
+  eb
+    .cast<number>(
+      eb
+        .selectFrom("chat_report as rp")
+        .select((rp) => rp.fn.countAll().as("n"))
+        .whereRef("rp.message_id", "=", "m.id"),
+      "integer",
+    )
+    .as("report_count");
+
+/** Messages as `m` with their columns, their reactions and their number of reports (MessageRow). */
+const messages = (q: Db) =>
+  q
+    .selectFrom("chat_message as m")
+    .select([
+      "m.id",
+      "m.uuid",
+      "m.room_uuid",
+      "m.sender_uuid",
+      "m.receiver_uuid",
+      "m.pair_key",
+      "m.type",
+      "m.text",
+      "m.plain",
+      "m.content",
+      "m.created_at",
+      "m.edited_at",
+    ])
+    .select((eb) => [reactionsOf(eb), reportCountOf(eb)])
+    .$castTo<MessageRow>();
+
+/** "Not reported by `viewer`" (a uuid parameter; null: nobody's reports hide anything). */
+const notReportedBy = (eb: WithMessage, viewer: unknown) =>
+  eb.not(
+    eb.exists(
+      eb
+        .selectFrom("chat_report as rp")
+        .select(sql.lit(1).as("one"))
+        .whereRef("rp.message_id", "=", "m.id")
+        .where("rp.reporter_uuid", "=", sql<string>`${viewer}::uuid`),
+    ),
+  );
+
+/** `before` (a bigint parameter, as text) is 0, or the message is older. */
+const olderThan = (eb: WithMessage, before: unknown) =>
+  eb.or([eb(sql`${before}::bigint`, "=", 0), eb("m.id", "<", sql<number>`${before}::bigint`)]);
+
+/** An array parameter of message ids (`id = any(…)`), each as text: a bigint answers as text, ids are typed as numbers. */
+const bigintArray = (ids: readonly (string | number)[]) =>
+  sql<number[]>`${ids.map((id) => String(BigInt(id)))}::bigint[]`;
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+const takeSequence = compiledOnce(db, (q, p: { roomUuid: string }) =>
+  q
+    .insertInto("chat_room_sequence")
+    .values({ room_uuid: p.roomUuid, sequence: sql<bigint>`1` })
+    .onConflict((oc) =>
+      oc.column("room_uuid").doUpdateSet((eb) => ({
+        sequence: eb(eb.ref("chat_room_sequence.sequence"), "+", sql<bigint>`1`),
+      })),
+    )
+    .returning((eb) => eb.cast<string>("sequence", "text").as("sequence")),
+);
 
 /**
  * Takes the room's next chat sequence (entities.ts ChatRoomSequenceRow). Call it last in the transaction that stores
  * the change: the row stays locked until the commit, so the room's changes take their numbers in commit order.
  */
 export async function nextRoomSequence(em: EntityManager, roomUuid: string): Promise<bigint> {
-  const rows = await em.execute<{ sequence: string }[]>(
-    `insert into ${T.sequence} as s ("room_uuid", "sequence") values (?, 1)
-     on conflict ("room_uuid") do update set "sequence" = s."sequence" + 1 returning "sequence"::text as "sequence"`,
-    [roomUuid],
-  );
-  return BigInt(rows[0]!.sequence);
+  const [row] = await takeSequence(em, { roomUuid });
+  return BigInt(row!.sequence);
 }
 
 /**
@@ -90,14 +161,18 @@ export async function roomSequence(em: EntityManager, roomUuid: string): Promise
   return (await roomSequences(em, [roomUuid])).get(roomUuid) ?? 0n;
 }
 
+const sequencesOf = compiledOnce(db, (q, p: { rooms: string[] }) =>
+  q
+    .selectFrom("chat_room_sequence")
+    .select((eb) => ["room_uuid", eb.cast<string>("sequence", "text").as("sequence")])
+    .where((eb) => eb("room_uuid", "=", eb.fn.any(sql<string[]>`${p.rooms}::uuid[]`))),
+);
+
 /** The latest chat sequence of each room given that has one, in one query. */
 export async function roomSequences(em: EntityManager, rooms: string[]): Promise<Map<string, bigint>> {
   const uuids = rooms.filter((r) => UUID.test(r));
   if (uuids.length === 0) return new Map();
-  const rows = await em.execute<{ room_uuid: string; sequence: string }[]>(
-    `select "room_uuid", "sequence"::text as "sequence" from ${T.sequence} where "room_uuid" = any(?::uuid[])`,
-    [`{${uuids.join(",")}}`],
-  );
+  const rows = await sequencesOf(em, { rooms: uuids });
   return new Map(rows.map((r) => [r.room_uuid, BigInt(r.sequence)]));
 }
 
@@ -181,35 +256,99 @@ export async function insertMessage(
   return { row, created, sequence };
 }
 
+const insertIfNew = compiledOnce(
+  db,
+  (
+    q,
+    p: {
+      uuid: string;
+      roomUuid: string | null;
+      senderUuid: string | null;
+      receiverUuid: string | null;
+      pairKey: string | null;
+      type: string;
+      text: string;
+      plain: boolean;
+      content: string;
+    },
+  ) =>
+    q
+      .insertInto("chat_message")
+      .values({
+        uuid: p.uuid,
+        room_uuid: p.roomUuid,
+        sender_uuid: p.senderUuid,
+        receiver_uuid: p.receiverUuid,
+        pair_key: p.pairKey,
+        type: p.type,
+        text: p.text,
+        plain: p.plain,
+        content: sql<ChatContent>`${p.content}::jsonb`,
+        created_at: sql<Date>`now()`,
+      })
+      .onConflict((oc) => oc.column("uuid").doNothing())
+      .returning("id"),
+);
+
 async function insertRow(em: EntityManager, m: NewMessage): Promise<boolean> {
-  const inserted = await em.execute<{ id: string }[]>(
-    `insert into ${T.message} ("uuid", "room_uuid", "sender_uuid", "receiver_uuid", "pair_key", "type", "text", "plain",
-      "content", "created_at") values (?, ?, ?, ?, ?, ?, ?, ?, ?::jsonb, now())
-     on conflict ("uuid") do nothing returning "id"`,
-    [
-      m.uuid,
-      m.roomUuid ?? null,
-      m.senderUuid ?? null,
-      m.receiverUuid ?? null,
-      m.senderUuid && m.receiverUuid ? pairKey(m.senderUuid, m.receiverUuid) : null,
-      m.type,
-      m.text,
-      m.plain,
-      JSON.stringify(m.content),
-    ],
-  );
+  const inserted = await insertIfNew(em, {
+    uuid: m.uuid,
+    roomUuid: m.roomUuid ?? null,
+    senderUuid: m.senderUuid ?? null,
+    receiverUuid: m.receiverUuid ?? null,
+    pairKey: m.senderUuid && m.receiverUuid ? pairKey(m.senderUuid, m.receiverUuid) : null,
+    type: m.type,
+    text: m.text,
+    plain: m.plain,
+    content: JSON.stringify(m.content),
+  });
   return inserted.length > 0;
 }
 
+const byUuid = compiledOnce(db, (q, p: { uuid: string }) => messages(q).where("m.uuid", "=", p.uuid));
+const byId = compiledOnce(db, (q, p: { id: string | number }) => messages(q).where("m.id", "=", p.id as number));
+
 export async function findByUuid(em: EntityManager, uuid: string): Promise<MessageRow | undefined> {
-  const rows = await em.execute<MessageRow[]>(`select ${SELECT} from ${T.message} m where m."uuid" = ?`, [uuid]);
-  return rows[0];
+  return (await byUuid(em, { uuid }))[0];
 }
 
 export async function findById(em: EntityManager, id: string | number): Promise<MessageRow | undefined> {
-  const rows = await em.execute<MessageRow[]>(`select ${SELECT} from ${T.message} m where m."id" = ?`, [id]);
-  return rows[0];
+  return (await byId(em, { id }))[0];
 }
+
+const roomPage = compiledOnce(db, (q, p: { roomUuid: string; viewer: string | null; before: string; limit: number }) =>
+  q
+    .selectFrom(
+      messages(q)
+        .where("m.room_uuid", "=", p.roomUuid)
+        .where((eb) => olderThan(eb, p.before))
+        .where((eb) =>
+          eb.or([
+            eb(sql`${p.viewer}::uuid`, "is", null),
+            eb.and([
+              notReportedBy(eb, p.viewer),
+              eb.or([
+                eb("m.sender_uuid", "is", null),
+                eb.not(
+                  eb.exists(
+                    eb
+                      .selectFrom("chat_block as b")
+                      .select(sql.lit(1).as("one"))
+                      .where("b.user_uuid", "=", sql<string>`${p.viewer}::uuid`)
+                      .whereRef("b.blocked_uuid", "=", "m.sender_uuid"),
+                  ),
+                ),
+              ]),
+            ]),
+          ]),
+        )
+        .orderBy("m.id", "desc")
+        .limit(p.limit)
+        .as("x"),
+    )
+    .selectAll()
+    .orderBy("x.id", "asc"),
+);
 
 /**
  * The latest `limit` messages of a room (before `beforeId`), oldest first, without those `viewer` reported or
@@ -222,18 +361,23 @@ export async function roomHistory(
   limit: number,
   beforeId: bigint,
 ): Promise<MessageRow[]> {
-  const rows = await em.execute<MessageRow[]>(
-    `select * from (select ${SELECT} from ${T.message} m
-       where m."room_uuid" = ? and (?::bigint = 0 or m."id" < ?::bigint)
-         and (?::uuid is null or (
-           not exists (select 1 from ${T.report} rp where rp."message_id" = m."id" and rp."reporter_uuid" = ?::uuid)
-           and (m."sender_uuid" is null or not exists (select 1 from ${T.block} b
-             where b."user_uuid" = ?::uuid and b."blocked_uuid" = m."sender_uuid"))))
-       order by m."id" desc limit ?) x order by x."id" asc`,
-    [roomUuid, String(beforeId), String(beforeId), viewer ?? null, viewer ?? null, viewer ?? null, limit],
-  );
-  return rows;
+  return roomPage(em, { roomUuid, viewer: viewer ?? null, before: String(beforeId), limit });
 }
+
+const directPage = compiledOnce(db, (q, p: { pairKey: string; viewer: string; before: string; limit: number }) =>
+  q
+    .selectFrom(
+      messages(q)
+        .where("m.pair_key", "=", p.pairKey)
+        .where((eb) => olderThan(eb, p.before))
+        .where((eb) => notReportedBy(eb, p.viewer))
+        .orderBy("m.id", "desc")
+        .limit(p.limit)
+        .as("x"),
+    )
+    .selectAll()
+    .orderBy("x.id", "asc"),
+);
 
 /** The latest `limit` messages between two people (before `beforeId`), oldest first, without those `viewer` reported. */
 export async function directHistory(
@@ -243,28 +387,52 @@ export async function directHistory(
   limit: number,
   beforeId: bigint,
 ): Promise<MessageRow[]> {
-  return em.execute<MessageRow[]>(
-    `select * from (select ${SELECT} from ${T.message} m
-       where m."pair_key" = ? and (?::bigint = 0 or m."id" < ?::bigint)
-         and not exists (select 1 from ${T.report} rp where rp."message_id" = m."id" and rp."reporter_uuid" = ?::uuid)
-       order by m."id" desc limit ?) x order by x."id" asc`,
-    [pairKey(viewer, peer), String(beforeId), String(beforeId), viewer, limit],
-  );
+  return directPage(em, { pairKey: pairKey(viewer, peer), viewer, before: String(beforeId), limit });
 }
 
 /** Whether `row` is its sender's latest message of its conversation. */
 export async function isLatestOfSender(em: EntityManager, row: MessageRow): Promise<boolean> {
-  const where = row.room_uuid ? `m."room_uuid" = ?` : `m."pair_key" = ?`;
-  const rows = await em.execute<{ n: number }[]>(
-    `select count(*)::int as "n" from ${T.message} m where ${where} and m."sender_uuid" = ? and m."id" > ?`,
-    [row.room_uuid ?? row.pair_key, row.sender_uuid, row.id],
-  );
-  return rows[0]!.n === 0;
+  const later = await db(em)
+    .selectFrom("chat_message as m")
+    .select((eb) => eb.cast<number>(eb.fn.countAll(), "integer").as("n"))
+    .where(row.room_uuid ? "m.room_uuid" : "m.pair_key", "=", row.room_uuid ?? row.pair_key)
+    .where("m.sender_uuid", "=", row.sender_uuid)
+    .where("m.id", ">", row.id as number)
+    .executeTakeFirstOrThrow();
+  return later.n === 0;
 }
 
 export async function updateText(em: EntityManager, id: string | number, text: string): Promise<void> {
-  await em.execute(`update ${T.message} set "text" = ?, "edited_at" = now() where "id" = ?`, [text, id]);
+  await db(em)
+    .updateTable("chat_message")
+    .set({ text, edited_at: sql<Date>`now()` })
+    .where("id", "=", id as number)
+    .execute();
 }
+
+const removeReaction = compiledOnce(db, (q, p: { messageId: string | number; emoji: string; userUuid: string }) =>
+  q
+    .deleteFrom("chat_reaction")
+    .where("message_id", "=", p.messageId as number)
+    .where("emoji", "=", p.emoji)
+    .where("user_uuid", "=", p.userUuid)
+    .returning("emoji"),
+);
+
+const addReaction = compiledOnce(
+  db,
+  (q, p: { messageId: string | number; emoji: string; userUuid: string; name: string }) =>
+    q
+      .insertInto("chat_reaction")
+      .values({
+        message_id: p.messageId as number,
+        emoji: p.emoji,
+        user_uuid: p.userUuid,
+        name: p.name,
+        created_at: sql<Date>`now()`,
+      })
+      .onConflict((oc) => oc.doNothing()),
+);
 
 /** Toggles a reaction; true when it was added. */
 export async function toggleReaction(
@@ -274,16 +442,9 @@ export async function toggleReaction(
   userUuid: string,
   name: string,
 ): Promise<boolean> {
-  const removed = await em.execute<{ emoji: string }[]>(
-    `delete from ${T.reaction} where "message_id" = ? and "emoji" = ? and "user_uuid" = ? returning "emoji"`,
-    [messageId, emoji, userUuid],
-  );
+  const removed = await removeReaction(em, { messageId, emoji, userUuid });
   if (removed.length > 0) return false;
-  await em.execute(
-    `insert into ${T.reaction} ("message_id", "emoji", "user_uuid", "name", "created_at") values (?, ?, ?, ?, now())
-     on conflict do nothing`,
-    [messageId, emoji, userUuid, name.slice(0, 100)],
-  );
+  await addReaction(em, { messageId, emoji, userUuid, name: name.slice(0, 100) });
   return true;
 }
 
@@ -293,21 +454,48 @@ export async function addReport(
   reporter: string,
   reason: string,
 ): Promise<void> {
-  await em.execute(
-    `insert into ${T.report} ("message_id", "reporter_uuid", "reason", "created_at") values (?, ?, ?, now())
-     on conflict do nothing`,
-    [messageId, reporter, reason],
-  );
+  await db(em)
+    .insertInto("chat_report")
+    .values({
+      message_id: messageId as number,
+      reporter_uuid: reporter,
+      reason,
+      created_at: sql<Date>`now()`,
+    })
+    .onConflict((oc) => oc.doNothing())
+    .execute();
 }
 
+/** Which messages a removal takes: one by id, or a room's up to a time. */
+type Removal = { id: string | number } | { roomUuid: string; until: Date };
+
 /** Removes messages with their reactions and reports (in the caller's transaction); answers how many. */
-async function removeWhere(em: EntityManager, where: string, params: unknown[]): Promise<number> {
-  const ids = await em.execute<{ id: string }[]>(`select "id" from ${T.message} where ${where} for update`, params);
+async function removeMessages(em: EntityManager, which: Removal): Promise<number> {
+  const q = db(em);
+  const ids = await q
+    .selectFrom("chat_message")
+    .select("id")
+    .$call((s) =>
+      "id" in which
+        ? s.where("id", "=", which.id as number)
+        : s.where("room_uuid", "=", which.roomUuid).where("created_at", "<=", which.until),
+    )
+    .forUpdate()
+    .execute();
   if (ids.length === 0) return 0;
-  const list = pgArray(ids.map((r) => r.id));
-  await em.execute(`delete from ${T.reaction} where "message_id" = any(?::bigint[])`, [list]);
-  await em.execute(`delete from ${T.report} where "message_id" = any(?::bigint[])`, [list]);
-  await em.execute(`delete from ${T.message} where "id" = any(?::bigint[])`, [list]);
+  const list = bigintArray(ids.map((r) => r.id));
+  await q
+    .deleteFrom("chat_reaction")
+    .where((eb) => eb("message_id", "=", eb.fn.any(list)))
+    .execute();
+  await q
+    .deleteFrom("chat_report")
+    .where((eb) => eb("message_id", "=", eb.fn.any(list)))
+    .execute();
+  await q
+    .deleteFrom("chat_message")
+    .where((eb) => eb("id", "=", eb.fn.any(list)))
+    .execute();
   return ids.length;
 }
 
@@ -320,7 +508,7 @@ export async function deleteMessage(
   return roomChange(
     em,
     roomUuid,
-    (tx) => removeWhere(tx, `"id" = ?`, [id]),
+    (tx) => removeMessages(tx, { id }),
     (n) => n > 0,
   );
 }
@@ -334,14 +522,14 @@ export async function clearRoom(
   roomUuid: string,
   until: Date,
 ): Promise<{ result: number; sequence: bigint }> {
-  return roomChange(em, roomUuid, (tx) => removeWhere(tx, `"room_uuid" = ? and "created_at" <= ?`, [roomUuid, until]));
+  return roomChange(em, roomUuid, (tx) => removeMessages(tx, { roomUuid, until }));
 }
 
 export interface ReportRow {
-  message_id: string;
+  message_id: string | number;
   reporter_uuid: string;
   reason: string;
-  created_at: Date;
+  created_at: Date | string;
 }
 
 /** A room's reported messages, most reported first, and their total. */
@@ -351,55 +539,68 @@ export async function roomReports(
   limit: number,
   offset: number,
 ): Promise<{ rows: MessageRow[]; reports: ReportRow[]; total: number }> {
-  const rows = await em.execute<MessageRow[]>(
-    `select * from (select ${SELECT} from ${T.message} m where m."room_uuid" = ?
-       and exists (select 1 from ${T.report} rp where rp."message_id" = m."id")) x
-     order by x."report_count" desc, x."id" desc limit ? offset ?`,
-    [roomUuid, limit, offset],
-  );
-  const total = await em.execute<{ n: number }[]>(
-    `select count(*)::int as "n" from ${T.message} m where m."room_uuid" = ?
-       and exists (select 1 from ${T.report} rp where rp."message_id" = m."id")`,
-    [roomUuid],
-  );
+  const q = db(em);
+  const reported = (eb: WithMessage) =>
+    eb.exists(eb.selectFrom("chat_report as rp").select(sql.lit(1).as("one")).whereRef("rp.message_id", "=", "m.id"));
+  const rows = await q
+    .selectFrom(messages(q).where("m.room_uuid", "=", roomUuid).where(reported).as("x"))
+    .selectAll()
+    .orderBy("x.report_count", "desc")
+    .orderBy("x.id", "desc")
+    .limit(limit)
+    .offset(offset)
+    .execute();
+  const total = await q
+    .selectFrom("chat_message as m")
+    .select((eb) => eb.cast<number>(eb.fn.countAll(), "integer").as("n"))
+    .where("m.room_uuid", "=", roomUuid)
+    .where(reported)
+    .executeTakeFirstOrThrow();
   const reports =
     rows.length === 0
       ? []
-      : await em.execute<ReportRow[]>(
-          `select "message_id", "reporter_uuid", "reason", "created_at" from ${T.report}
-           where "message_id" = any(?::bigint[]) order by "created_at"`,
-          [pgArray(rows.map((r) => String(r.id)))],
-        );
-  return { rows, reports, total: total[0]!.n };
+      : await q
+          .selectFrom("chat_report")
+          .select(["message_id", "reporter_uuid", "reason", "created_at"])
+          .where((eb) => eb("message_id", "=", eb.fn.any(bigintArray(rows.map((r) => r.id)))))
+          .orderBy("created_at")
+          .execute();
+  return { rows, reports, total: total.n };
 }
 
 /** Whether either of two people blocked the other. */
 export async function blockedEitherWay(em: EntityManager, a: string, b: string): Promise<boolean> {
-  const rows = await em.execute<{ n: number }[]>(
-    `select count(*)::int as "n" from ${T.block} where ("user_uuid" = ? and "blocked_uuid" = ?)
-       or ("user_uuid" = ? and "blocked_uuid" = ?)`,
-    [a, b, b, a],
-  );
-  return rows[0]!.n > 0;
+  const row = await db(em)
+    .selectFrom("chat_block")
+    .select((eb) => eb.cast<number>(eb.fn.countAll(), "integer").as("n"))
+    .where((eb) =>
+      eb.or([
+        eb.and([eb("user_uuid", "=", a), eb("blocked_uuid", "=", b)]),
+        eb.and([eb("user_uuid", "=", b), eb("blocked_uuid", "=", a)]),
+      ]),
+    )
+    .executeTakeFirstOrThrow();
+  return row.n > 0;
 }
+
+const blockedOf = compiledOnce(db, (q, p: { user: string }) =>
+  q.selectFrom("chat_block").select("blocked_uuid").where("user_uuid", "=", p.user),
+);
 
 /** The users a user blocked (their room messages are left out of what the user reads, live and in the history). */
 export async function blockedBy(em: EntityManager, user: string): Promise<Set<string>> {
-  const rows = await em.execute<{ blocked_uuid: string }[]>(
-    `select "blocked_uuid" from ${T.block} where "user_uuid" = ?`,
-    [user],
-  );
-  return new Set(rows.map((r) => r.blocked_uuid));
+  return new Set((await blockedOf(em, { user })).map((r) => r.blocked_uuid));
 }
 
 export async function setBlocked(em: EntityManager, user: string, blocked: string, on: boolean): Promise<void> {
   if (on) {
-    await em.execute(`insert into ${T.block} ("user_uuid", "blocked_uuid") values (?, ?) on conflict do nothing`, [
-      user,
-      blocked,
-    ]);
+    await db(em)
+      .insertInto("chat_block")
+      .values({ user_uuid: user, blocked_uuid: blocked })
+      .onConflict((oc) => oc.doNothing())
+      .execute();
   } else {
-    await em.execute(`delete from ${T.block} where "user_uuid" = ? and "blocked_uuid" = ?`, [user, blocked]);
+    await db(em).deleteFrom("chat_block").where("user_uuid", "=", user).where("blocked_uuid", "=", blocked).execute();
   }
 }
 
@@ -411,44 +612,76 @@ export interface ConversationRow {
 
 /** The viewer's direct conversations, latest first (at most 200), with unread counts. */
 export async function conversations(em: EntityManager, viewer: string): Promise<ConversationRow[]> {
-  return em.execute<ConversationRow[]>(
-    `with c as (
-       select case when m."sender_uuid" = ?::uuid then m."receiver_uuid" else m."sender_uuid" end as "peer",
-              max(m."id") as "last_id"
-       from ${T.message} m
-       where m."pair_key" is not null and (m."sender_uuid" = ?::uuid or m."receiver_uuid" = ?::uuid)
-       group by 1)
-     select c."peer", c."last_id"::text as "last_id",
-       (select count(*) from ${T.message} u where u."sender_uuid" = c."peer" and u."receiver_uuid" = ?::uuid
-          and u."id" > coalesce(r."last_read_id", 0))::int as "unread"
-     from c left join ${T.read} r on r."user_uuid" = ?::uuid and r."peer_uuid" = c."peer"
-     order by c."last_id" desc limit 200`,
-    [viewer, viewer, viewer, viewer, viewer],
-  );
+  const rows = await db(em)
+    .with("c", (q) =>
+      q
+        .selectFrom("chat_message as m")
+        .select((eb) => [
+          eb
+            .case()
+            .when("m.sender_uuid", "=", viewer)
+            .then(eb.ref("m.receiver_uuid"))
+            .else(eb.ref("m.sender_uuid"))
+            .end()
+            .as("peer"),
+          eb.fn.max("m.id").as("last_id"),
+        ])
+        .where("m.pair_key", "is not", null)
+        .where((eb) => eb.or([eb("m.sender_uuid", "=", viewer), eb("m.receiver_uuid", "=", viewer)]))
+        .groupBy(sql`1`),
+    )
+    .selectFrom("c")
+    .leftJoin("chat_read as r", (join) => join.on("r.user_uuid", "=", viewer).onRef("r.peer_uuid", "=", "c.peer"))
+    .select((eb) => [
+      "c.peer",
+      eb.cast<string>("c.last_id", "text").as("last_id"),
+      eb
+        .cast<number>(
+          eb
+            .selectFrom("chat_message as u")
+            .select((u) => u.fn.countAll().as("n"))
+            .whereRef("u.sender_uuid", "=", "c.peer")
+            .where("u.receiver_uuid", "=", viewer)
+            .where((u) => u("u.id", ">", u.fn.coalesce("r.last_read_id", sql<number>`0`))),
+          "integer",
+        )
+        .as("unread"),
+    ])
+    .orderBy("c.last_id", "desc")
+    .limit(200)
+    .execute();
+  return rows.map((r) => ({ peer: r.peer!, last_id: r.last_id, unread: r.unread }));
 }
 
 export async function findManyById(em: EntityManager, ids: string[]): Promise<MessageRow[]> {
   if (ids.length === 0) return [];
-  return em.execute<MessageRow[]>(`select ${SELECT} from ${T.message} m where m."id" = any(?::bigint[])`, [
-    pgArray(ids),
-  ]);
+  const q = db(em);
+  return messages(q)
+    .where((eb) => eb("m.id", "=", eb.fn.any(bigintArray(ids))))
+    .execute();
 }
 
 /** Marks the viewer's conversation read up to `lastId` (or its latest message); answers the id now stored. */
 export async function markRead(em: EntityManager, viewer: string, peer: string, lastId: bigint): Promise<bigint> {
+  const q = db(em);
   let upTo = lastId;
   if (upTo === 0n) {
-    const rows = await em.execute<{ id: string | null }[]>(
-      `select max("id")::text as "id" from ${T.message} where "pair_key" = ?`,
-      [pairKey(viewer, peer)],
-    );
-    upTo = BigInt(rows[0]?.id ?? 0);
+    const latest = await q
+      .selectFrom("chat_message")
+      .select((eb) => eb.cast<string | null>(eb.fn.max("id"), "text").as("id"))
+      .where("pair_key", "=", pairKey(viewer, peer))
+      .executeTakeFirst();
+    upTo = BigInt(latest?.id ?? 0);
   }
-  const rows = await em.execute<{ last_read_id: string }[]>(
-    `insert into ${T.read} ("user_uuid", "peer_uuid", "last_read_id") values (?, ?, ?)
-     on conflict ("user_uuid", "peer_uuid") do update set "last_read_id" = greatest(${T.read}."last_read_id", excluded."last_read_id")
-     returning "last_read_id"::text as "last_read_id"`,
-    [viewer, peer, String(upTo)],
-  );
-  return BigInt(rows[0]!.last_read_id);
+  const row = await q
+    .insertInto("chat_read")
+    .values({ user_uuid: viewer, peer_uuid: peer, last_read_id: sql<number>`${String(upTo)}::bigint` })
+    .onConflict((oc) =>
+      oc.columns(["user_uuid", "peer_uuid"]).doUpdateSet((eb) => ({
+        last_read_id: eb.fn<number>("greatest", [eb.ref("chat_read.last_read_id"), eb.ref("excluded.last_read_id")]),
+      })),
+    )
+    .returning((eb) => eb.cast<string>("last_read_id", "text").as("last_read_id"))
+    .executeTakeFirstOrThrow();
+  return BigInt(row.last_read_id);
 }
