@@ -83,12 +83,6 @@ export {
   type MediaStoreConfig,
 } from "./media/store-config.ts";
 export { runServiceMain } from "./main.ts";
-// Moved out of the kit (issue 27): provider HTTP and errors and music link hosts to @tt/providers, image sniffing to
-// @tt/image-type. These three are re-exported for a while only: services/room/src/routes (callProvider,
-// detectImageType) and services/social/src/modules/chat (isMusicLinkHost) still import them from the kit and are
-// being rewritten elsewhere; delete these lines once they import them from their packages.
-export { callProvider, isMusicLinkHost } from "@tt/providers";
-export { detectImageType } from "@tt/image-type";
 export {
   createServiceTokenMinter,
   SERVICE_TOKEN_KEY_VARIABLE,

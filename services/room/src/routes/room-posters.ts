@@ -2,7 +2,8 @@
 // store) or removed, by the owner, co-owners and the global roles.
 import { randomUUID } from "node:crypto";
 import { Code, ConnectError, type ServiceImpl } from "@connectrpc/connect";
-import { callProvider, detectImageType } from "@tt/kit";
+import { detectImageType } from "@tt/image-type";
+import { callProvider } from "@tt/providers";
 import type { RoomService } from "@tt/proto/tt/room/v1/room_service_pb";
 import type { RoomServiceContext } from "../context.ts";
 import { encodePoster, posterKey } from "../modules/rooms/poster.ts";

@@ -4,7 +4,8 @@ import { timestampDate, timestampFromDate, type Timestamp } from "@bufbuild/prot
 import { create } from "@bufbuild/protobuf";
 import { Code, ConnectError, type HandlerContext, type ServiceImpl } from "@connectrpc/connect";
 import type { EntityManager } from "@mikro-orm/postgresql";
-import { callIdentity, callProvider, checkUuid, publishEvent } from "@tt/kit";
+import { callIdentity, checkUuid, publishEvent } from "@tt/kit";
+import { callProvider } from "@tt/providers";
 import {
   RoomRoleGrantedSchema,
   RoomRoleRemovedSchema,

@@ -3,7 +3,7 @@
 // isrc. A crate link is our own web app's page of a crate, `<web origin>/crates/<crateUuid>` (the crates app is
 // mounted at /crates by the shell; docs/decisions/0235-chat-crate-previews.md); the first one of a message becomes its
 // playlist preview.
-import { isMusicLinkHost } from "@tt/kit";
+import { isMusicLinkHost } from "@tt/providers";
 
 /** At most this many links of one message are resolved (each is a call to the playlist service). */
 export const MAX_RESOLVED_LINKS = 3;
