@@ -58,15 +58,20 @@ export const roomServiceDefinition: ServiceDefinition = {
     const notifyWorker = await startNotificationWorker(svc, new Deliverer(svc.people, deps.logger));
     // The live stage's SongStarted: the DJ's fans are notified (issue 14).
     const songStarted = await consumeSongStarted(svc);
+    let closing: Promise<void> | undefined;
     return {
       routes(router) {
         registerRoomRoutes(router, svc);
       },
-      async close() {
-        lifetime.abort();
-        await songStarted.unsubscribe();
-        await notifyWorker.close();
-        await svc.people.close();
+      // Once, however often it is called (a test stops one replica and the harness closes it again).
+      close() {
+        closing ??= (async () => {
+          lifetime.abort();
+          await songStarted.unsubscribe();
+          await notifyWorker.close();
+          await svc.people.close();
+        })();
+        return closing;
       },
     };
   },
