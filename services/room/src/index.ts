@@ -8,7 +8,7 @@ import { entities } from "./entities.ts";
 import { migrationsList } from "./migrations/index.ts";
 import { Deliverer } from "./modules/notifications/deliver.ts";
 import { consumeSongStarted } from "./modules/notifications/dj-fans.ts";
-import { startNotificationWorker } from "./modules/notifications/jobs.ts";
+import { ensureNotifyStream, startNotificationWorker } from "./modules/notifications/jobs.ts";
 import { createLivePresence } from "./modules/rooms/live-presence.ts";
 import { registerRoomRoutes, ROOM_SERVICES } from "./routes/index.ts";
 import { createPeopleServices } from "./people-context.ts";
@@ -55,7 +55,9 @@ export const roomServiceDefinition: ServiceDefinition = {
       presence: createLivePresence(deps.clients, deps.logger),
     };
     // Notifications to many (a DJ's fans, every device) are queued and delivered by this worker (issue 29).
-    const notifyWorker = await startNotificationWorker(svc, new Deliverer(svc.people, deps.logger));
+    const notifyWorker = svc.people.config.NOTIFICATION_WORKER
+      ? await startNotificationWorker(svc, new Deliverer(svc.people, deps.logger))
+      : (await ensureNotifyStream(svc.bus), undefined);
     // The live stage's SongStarted: the DJ's fans are notified (issue 14).
     const songStarted = await consumeSongStarted(svc);
     let closing: Promise<void> | undefined;
@@ -68,7 +70,7 @@ export const roomServiceDefinition: ServiceDefinition = {
         closing ??= (async () => {
           lifetime.abort();
           await songStarted.unsubscribe();
-          await notifyWorker.close();
+          await notifyWorker?.close();
           await svc.people.close();
         })();
         return closing;
