@@ -8,6 +8,7 @@ import { entities } from "./entities.ts";
 import { migrationsList } from "./migrations/index.ts";
 import { Deliverer } from "./modules/notifications/deliver.ts";
 import { consumeSongStarted } from "./modules/notifications/dj-fans.ts";
+import { ensureNotifyStream, startNotificationWorker } from "./modules/notifications/jobs.ts";
 import { createLivePresence } from "./modules/rooms/live-presence.ts";
 import { registerRoomRoutes, ROOM_SERVICES } from "./routes/index.ts";
 import { createPeopleServices } from "./people-context.ts";
@@ -53,16 +54,26 @@ export const roomServiceDefinition: ServiceDefinition = {
       people: await createPeopleServices(deps, areas.people),
       presence: createLivePresence(deps.clients, deps.logger),
     };
+    // Notifications to many (a DJ's fans, every device) are queued and delivered by this worker (issue 29).
+    const notifyWorker = svc.people.config.NOTIFICATION_WORKER
+      ? await startNotificationWorker(svc, new Deliverer(svc.people, deps.logger))
+      : (await ensureNotifyStream(svc.bus), undefined);
     // The live stage's SongStarted: the DJ's fans are notified (issue 14).
-    const songStarted = await consumeSongStarted(svc, new Deliverer(svc.people, deps.logger));
+    const songStarted = await consumeSongStarted(svc);
+    let closing: Promise<void> | undefined;
     return {
       routes(router) {
         registerRoomRoutes(router, svc);
       },
-      async close() {
-        lifetime.abort();
-        await songStarted.unsubscribe();
-        await svc.people.close();
+      // Once, however often it is called (a test stops one replica and the harness closes it again).
+      close() {
+        closing ??= (async () => {
+          lifetime.abort();
+          await songStarted.unsubscribe();
+          await notifyWorker?.close();
+          await svc.people.close();
+        })();
+        return closing;
       },
     };
   },

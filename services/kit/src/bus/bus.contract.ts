@@ -227,6 +227,31 @@ export function runBusContract(name: string, makeBus: () => Promise<Bus>, opts: 
       await expect(bus.ensureStream(stream, [`ct.${id}.>`], { maxBytes: -1 })).rejects.toThrow();
     });
 
+    it("a work queue holds a message until its consumer acknowledges it, then lets it go", async () => {
+      const id = unique();
+      const stream = `CT_${id}`;
+      await bus.ensureStream(stream, [`ct.${id}.>`], { workQueue: true });
+      await bus.ensureStream(stream, [`ct.${id}.>`]); // left out: kept
+      expect(await bus.streamInfo(stream)).toMatchObject({ messages: 0, workQueue: true });
+      await expect(bus.ensureStream(stream, [`ct.${id}.>`], { workQueue: false })).rejects.toThrow(/retention/);
+      for (const v of ["a", "b", "c"]) await bus.publishDurable(`ct.${id}.job`, enc(v));
+      expect((await bus.streamInfo(stream)).messages).toBe(3);
+      const seen = collector<string>();
+      const sub = await bus.consume(
+        stream,
+        "workers",
+        async (m) => {
+          if (dec(m.data) === "b" && m.deliveryCount === 1) throw new Error("worker died");
+          seen.push(`${dec(m.data)}#${m.deliveryCount}`);
+        },
+        { redeliveryDelayMs: 20 },
+      );
+      expect(await seen.waitFor(3)).toEqual(["a#1", "b#2", "c#1"]);
+      await sub.unsubscribe();
+      await eventually("the work queue to be empty", async () => (await bus.streamInfo(stream)).messages === 0);
+      expect(await bus.streamInfo(stream)).toMatchObject({ messages: 0, lastSeq: 3 });
+    });
+
     it("discards the oldest messages beyond a stream's max bytes", async () => {
       const id = unique();
       const stream = `CT_${id}`;

@@ -48,6 +48,12 @@ export interface StreamOptions {
    * counts its subject, headers and data plus 16 bytes).
    */
   maxBytes?: number;
+  /**
+   * A work queue (JetStream's WorkQueue retention): a message is removed once a consumer has acknowledged it, and
+   * one consumer at most may read each subject. Fixed when the stream is created: NATS cannot change a stream's
+   * retention, so asking an existing stream for another one rejects.
+   */
+  workQueue?: boolean;
 }
 
 /** What a durable stream holds now, and its limits (absent: none). */
@@ -58,6 +64,8 @@ export interface StreamInfo {
   lastSeq: number;
   maxAgeMs?: number;
   maxBytes?: number;
+  /** True for a work queue (`StreamOptions.workQueue`). */
+  workQueue?: boolean;
 }
 
 export interface ConsumeOptions {

@@ -1,4 +1,4 @@
-// Durable streams of the in-process bus: JetStream's limits-retention streams and durable pull consumers,
+// Durable streams of the in-process bus: JetStream's limits-retention and work-queue streams and durable pull consumers,
 // reduced to what the contract promises (dedupe window, per-consumer position, in-order redelivery).
 import type { ConsumeOptions, DurableMessage, StreamInfo, StreamOptions, Subscription } from "./bus.ts";
 import type { BusLogger } from "./bus-logger.ts";
@@ -42,6 +42,8 @@ interface Stream {
   maxAgeMs: number;
   /** 0: no limit. */
   maxBytes: number;
+  /** Work-queue retention: a message goes once acknowledged. */
+  workQueue: boolean;
   /** msgId → [seq, stored at]; JetStream's duplicate window. */
   seen: Map<string, [number, number]>;
   consumers: Map<string, Consumer>;
@@ -62,7 +64,7 @@ export class MemoryStreams {
 
   ensure(name: string, subjects: string[], opts: StreamOptions = {}): void {
     if (!/^[-\w]+$/.test(name)) throw new Error(`invalid stream name ${JSON.stringify(name)}`);
-    for (const [key, value] of Object.entries(opts)) {
+    for (const [key, value] of Object.entries({ maxAgeMs: opts.maxAgeMs, maxBytes: opts.maxBytes })) {
       if (value !== undefined && (!Number.isSafeInteger(value) || value < 0)) {
         throw new Error(`stream ${key} must be a whole number ≥ 0, got ${String(value)}`);
       }
@@ -76,6 +78,9 @@ export class MemoryStreams {
     }
     const existing = this.#streams.get(name);
     if (existing) {
+      if (opts.workQueue !== undefined && opts.workQueue !== existing.workQueue) {
+        throw new Error(`stream ${name} exists with another retention`);
+      }
       existing.subjects = [...subjects];
       existing.maxAgeMs = opts.maxAgeMs ?? existing.maxAgeMs;
       existing.maxBytes = opts.maxBytes ?? existing.maxBytes;
@@ -89,6 +94,7 @@ export class MemoryStreams {
       bytes: 0,
       maxAgeMs: opts.maxAgeMs ?? 0,
       maxBytes: opts.maxBytes ?? 0,
+      workQueue: opts.workQueue ?? false,
       seen: new Map(),
       consumers: new Map(),
     });
@@ -104,6 +110,7 @@ export class MemoryStreams {
       lastSeq: stream.lastSeq,
       ...(stream.maxAgeMs > 0 ? { maxAgeMs: stream.maxAgeMs } : {}),
       ...(stream.maxBytes > 0 ? { maxBytes: stream.maxBytes } : {}),
+      ...(stream.workQueue ? { workQueue: true } : {}),
     };
   }
 
@@ -220,6 +227,7 @@ export class MemoryStreams {
         await call;
         consumer.next = msg.seq + 1;
         consumer.deliveries = 0;
+        if (stream.workQueue) this.#remove(stream, msg);
       } catch (err) {
         this.opts.logger.warn({ err, seq: msg.seq, deliveryCount: consumer.deliveries }, "durable handler failed");
         await new Promise<void>((resolve) => {
@@ -240,6 +248,14 @@ export class MemoryStreams {
     consumer.running = false;
   }
 
+  /** A work queue's acknowledged message leaves the stream. */
+  #remove(stream: Stream, msg: StoredMessage): void {
+    const at = stream.messages.indexOf(msg);
+    if (at < 0) return;
+    stream.messages.splice(at, 1);
+    stream.bytes -= msg.size;
+  }
+
   #nextFor(stream: Stream, consumer: Consumer): StoredMessage | undefined {
     this.#prune(stream, Date.now());
     const first = stream.messages[0]?.seq ?? stream.lastSeq + 1;
@@ -247,7 +263,9 @@ export class MemoryStreams {
       consumer.next = first;
       consumer.deliveries = 0;
     }
-    for (let i = consumer.next - first; i < stream.messages.length; i++) {
+    // A work queue's stream has gaps (acknowledged messages left it): the consumer's place is searched for.
+    const start = stream.workQueue ? stream.messages.findIndex((m) => m.seq >= consumer.next) : consumer.next - first;
+    for (let i = start < 0 ? stream.messages.length : start; i < stream.messages.length; i++) {
       const msg = stream.messages[i]!;
       if (consumer.filter === undefined || subjectMatches(consumer.filter, msg.subject)) return msg;
       consumer.next = msg.seq + 1;

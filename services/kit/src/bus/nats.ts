@@ -5,6 +5,7 @@ import {
   JetStreamApiError,
   AckPolicy,
   DeliverPolicy,
+  RetentionPolicy,
   jetstream,
   jetstreamManager,
 } from "@nats-io/jetstream";
@@ -66,7 +67,7 @@ export interface NatsBusOptions {
 
 /** StreamOptions in JetStream's terms: 0 (no limit) is max_age 0 and max_bytes -1. */
 function streamLimits(o: StreamOptions): { max_age?: number; max_bytes?: number } {
-  for (const [key, value] of Object.entries(o)) {
+  for (const [key, value] of Object.entries({ maxAgeMs: o.maxAgeMs, maxBytes: o.maxBytes })) {
     if (value !== undefined && (!Number.isSafeInteger(value) || value < 0)) {
       throw new Error(`stream ${key} must be a whole number ≥ 0, got ${String(value)}`);
     }
@@ -242,8 +243,17 @@ export async function createNatsBus(opts: NatsBusOptions): Promise<Bus> {
         info = await jsm.streams.info(name);
       } catch (err) {
         if (!isApiError(err, JetStreamApiCodes.StreamNotFound)) throw err;
-        await jsm.streams.add({ name, subjects, ...limits, ...duplicateWindowWithin(limits.max_age ?? 0) });
+        await jsm.streams.add({
+          name,
+          subjects,
+          ...limits,
+          ...duplicateWindowWithin(limits.max_age ?? 0),
+          ...(o.workQueue ? { retention: RetentionPolicy.Workqueue } : {}),
+        });
         return;
+      }
+      if (o.workQueue !== undefined && o.workQueue !== (info.config.retention === RetentionPolicy.Workqueue)) {
+        throw new Error(`stream ${name} exists with another retention (NATS cannot change it)`);
       }
       const have = [...(info.config.subjects ?? [])].sort();
       const changed =
@@ -265,6 +275,7 @@ export async function createNatsBus(opts: NatsBusOptions): Promise<Bus> {
         lastSeq: state.last_seq,
         ...(config.max_age > 0 ? { maxAgeMs: Math.round(config.max_age / 1_000_000) } : {}),
         ...(config.max_bytes > 0 ? { maxBytes: config.max_bytes } : {}),
+        ...(config.retention === RetentionPolicy.Workqueue ? { workQueue: true } : {}),
       };
     },
 

@@ -2,7 +2,6 @@
 // push provider (admins and services, §6), DJ-fan notifications (the DJ themselves through REST, the live stage
 // through its service-only RPC), messages from a room by its managers, web push with VAPID, and each user's inbox.
 import type { HandlerContext, ServiceImpl } from "@connectrpc/connect";
-import type { EntityManager } from "@mikro-orm/postgresql";
 import { Code, ConnectError } from "@connectrpc/connect";
 import { callEm, callIdentity } from "@tt/kit";
 import type { NotificationService } from "@tt/proto/tt/room/v1/notification_service_pb";
@@ -13,9 +12,10 @@ import {
   claimDjSlot,
   djNameOf,
   notifyDjStartedPlaying,
-  notifyFans as notifyFansOf,
+  queueToFans,
   roomPage,
 } from "../modules/notifications/dj-fans.ts";
+import { queuedAnswer, queueNotification } from "../modules/notifications/jobs.ts";
 import { Notification } from "../modules/notifications/notification.entity.ts";
 import { WebPushSubscription } from "../modules/notifications/web-push-subscription.entity.ts";
 import { badRequest, callerId, forbidden, isAdmin, missing, page, ts, uniquely, conflict } from "./people-shared.ts";
@@ -110,9 +110,6 @@ export function isPublicHost(hostname: string): boolean {
 export function notificationRoutes(svc: RoomServiceContext): ServiceImpl<typeof NotificationService> {
   const deliver = new Deliverer(svc.people, svc.logger);
 
-  const notifyFans = (em: EntityManager, djId: string, content: NotificationContent): Promise<DeliveryReport> =>
-    notifyFansOf(deliver, em, djId, content);
-
   const content = (ctx: HandlerContext, req: Targets, kind: string, silent = false): NotificationContent => ({
     kind,
     title: req.title || (silent ? "" : DEFAULT_TITLE),
@@ -154,7 +151,12 @@ export function notificationRoutes(svc: RoomServiceContext): ServiceImpl<typeof 
     async sendToAllDevices(req, ctx) {
       checkTargets(req);
       requireText(req);
-      return answer(await deliver.toAllDevices(callEm(ctx), content(ctx, req, "admin")));
+      // Queued (issue 29): every device is pushed to after the answer.
+      const n = content(ctx, req, "admin");
+      await callEm(ctx).transactional(async (em) => {
+        queueNotification(em, { kind: "all-devices" }, n);
+      });
+      return queuedAnswer();
     },
 
     async sendUserNotification(req, ctx) {
@@ -186,17 +188,17 @@ export function notificationRoutes(svc: RoomServiceContext): ServiceImpl<typeof 
     },
 
     async notifyMyFans(req, ctx) {
-      const em = callEm(ctx);
       const djId = callerId(ctx);
       const roomId = req.roomId.toLowerCase();
-      if (!(await roomAccessOf(em, roomId, djId))) throw missing("room not found");
-      if (!(await claimDjSlot(em, djId, svc.people.config.DJ_FANS_NOTIFICATION_INTERVAL_SECONDS))) {
-        throw new ConnectError("DJ fans were notified recently", Code.ResourceExhausted);
-      }
+      if (!(await roomAccessOf(callEm(ctx), roomId, djId))) throw missing("room not found");
       // The DJ's nickname names them to their fans (the generic wording when the user service cannot say).
       const djName = await djNameOf(svc, djId);
-      return answer(
-        await notifyFans(em, djId, {
+      // The slot's claim and the job commit together (issue 29): the fans are pushed to after the answer.
+      await callEm(ctx).transactional(async (em) => {
+        if (!(await claimDjSlot(em, djId, svc.people.config.DJ_FANS_NOTIFICATION_INTERVAL_SECONDS))) {
+          throw new ConnectError("DJ fans were notified recently", Code.ResourceExhausted);
+        }
+        queueToFans(em, djId, {
           kind: "dj-fans",
           title: djName ? `${djName} is playing` : "A DJ you follow is playing",
           body: req.body || "Come and listen.",
@@ -204,12 +206,15 @@ export function notificationRoutes(svc: RoomServiceContext): ServiceImpl<typeof 
           data: { djId, ...(djName ? { djName } : {}), ...(req.body ? { message: req.body } : {}) },
           roomId,
           senderId: djId,
-        }),
-      );
+        });
+      });
+      return queuedAnswer();
     },
 
     async notifyDjStartedPlaying(req, ctx) {
-      return notifyDjStartedPlaying(deliver, callEm(ctx), svc.people.config.DJ_FANS_NOTIFICATION_INTERVAL_SECONDS, req);
+      const interval = svc.people.config.DJ_FANS_NOTIFICATION_INTERVAL_SECONDS;
+      const { skipped } = await callEm(ctx).transactional((em) => notifyDjStartedPlaying(em, interval, req));
+      return skipped ? answer({ recipients: 0, sent: 0, failed: 0, removed: 0 }, true) : queuedAnswer();
     },
 
     async sendCustomMessage(req, ctx) {

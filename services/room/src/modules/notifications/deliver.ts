@@ -150,28 +150,6 @@ export class Deliverer {
     return report;
   }
 
-  /** To every registered device, in pages (admin pushes to all). */
-  async toAllDevices(em: EntityManager, n: NotificationContent): Promise<DeliveryReport> {
-    const report: DeliveryReport = { recipients: 0, sent: 0, failed: 0, removed: 0 };
-    const seen = new Set<string>();
-    let after = "";
-    for (;;) {
-      const devices = await em.find(Device, after ? { id: { $gt: after } } : {}, {
-        orderBy: { id: "ASC" },
-        limit: BATCH,
-      });
-      if (devices.length === 0) break;
-      after = devices[devices.length - 1]!.id;
-      // A user whose devices span two pages gets one inbox row.
-      const fresh = [...new Set(devices.map((d) => d.userId))].filter((u) => !seen.has(u));
-      for (const u of fresh) seen.add(u);
-      report.recipients += n.silent ? 0 : fresh.length;
-      await this.inbox(em, fresh, n);
-      await this.pushDevices(em, devices, n, report);
-    }
-    return report;
-  }
-
   /** To these users' browser subscriptions, or every subscription when none are named. */
   async webToUsers(em: EntityManager, userIds: string[], n: NotificationContent, url: string): Promise<DeliveryReport> {
     const report: DeliveryReport = { recipients: 0, sent: 0, failed: 0, removed: 0 };

@@ -1,6 +1,7 @@
 // DJ-fan notifications (spec 001 §7): a DJ's fans hear that the DJ is playing, at most once per interval per DJ.
 // Used by the DJ's own REST call (NotifyMyFans), the live stage's service call (NotifyDjStartedPlaying) and the
-// live stage's SongStarted event (issue 14), so the three share one interval and one wording.
+// live stage's SongStarted event (issue 14), so the three share one interval and one wording. Each claims the DJ's
+// slot and queues one job (jobs.ts, issue 29); the fans are pushed to after the answer.
 import { createHash } from "node:crypto";
 import { timestampDate } from "@bufbuild/protobuf/wkt";
 import { Code, ConnectError } from "@connectrpc/connect";
@@ -9,9 +10,9 @@ import { consumeEvents, markProcessed, sql, type Subscription } from "@tt/kit";
 import { SongStartedSchema } from "@tt/proto/tt/social/v1/events_pb";
 import type { RoomServiceContext } from "../../context.ts";
 import { db } from "../../db.ts";
-import { DjFan } from "../people/dj-fan.entity.ts";
 import { Room } from "../rooms/room.entity.ts";
-import type { DeliveryReport, Deliverer, NotificationContent } from "./deliver.ts";
+import type { NotificationContent } from "./deliver.ts";
+import { queueNotification } from "./jobs.ts";
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -34,35 +35,12 @@ export async function claimDjSlot(em: EntityManager, djId: string, intervalSecon
 /** The web shell's page of a room, which a push about it opens. */
 export const roomPage = (roomId: string) => `/room/r/${roomId}`;
 
-/** Sends `content` to every fan of the DJ, 500 fans a page. */
-export async function notifyFans(
-  deliver: Deliverer,
-  em: EntityManager,
-  djId: string,
-  content: NotificationContent,
-): Promise<DeliveryReport> {
-  const total: DeliveryReport = { recipients: 0, sent: 0, failed: 0, removed: 0 };
-  let after = "";
-  for (;;) {
-    const fans = await em.find(DjFan, after ? { djId, id: { $gt: after } } : { djId }, {
-      orderBy: { id: "ASC" },
-      limit: 500,
-    });
-    if (fans.length === 0) break;
-    after = fans[fans.length - 1]!.id;
-    const r = await deliver.toUsers(
-      em,
-      fans.map((f) => f.fanId),
-      content,
-      // The web shell's room page (the room remote's /r/<uuid>), which a clicked push opens.
-      { web: true, url: roomPage(content.roomId ?? "") },
-    );
-    total.recipients += r.recipients;
-    total.sent += r.sent;
-    total.failed += r.failed;
-    total.removed += r.removed;
-  }
-  return total;
+/**
+ * Queues `content` to every fan of the DJ (issue 29), in `em`'s transaction: the workers deliver it after the
+ * commit, to the fans' devices and browsers, a click opening the room's page.
+ */
+export function queueToFans(em: EntityManager, djId: string, content: NotificationContent): string {
+  return queueNotification(em, { kind: "dj-fans", djId }, content, { web: true, url: roomPage(content.roomId ?? "") });
 }
 
 export interface DjStartedPlaying {
@@ -73,19 +51,19 @@ export interface DjStartedPlaying {
   roomName: string;
 }
 
-/** "<DJ> is playing" to the DJ's fans, unless they were notified within the interval (then `skipped`). */
+/**
+ * "<DJ> is playing" to the DJ's fans, unless they were notified within the interval (then `skipped`): the slot's
+ * claim and the queued job are written in `em`'s transaction (the caller's), so they commit together.
+ */
 export async function notifyDjStartedPlaying(
-  deliver: Deliverer,
   em: EntityManager,
   intervalSeconds: number,
   req: DjStartedPlaying,
-): Promise<DeliveryReport & { skipped: boolean }> {
+): Promise<{ skipped: boolean }> {
   const djId = req.djId.toLowerCase();
-  if (!(await claimDjSlot(em, djId, intervalSeconds))) {
-    return { recipients: 0, sent: 0, failed: 0, removed: 0, skipped: true };
-  }
+  if (!(await claimDjSlot(em, djId, intervalSeconds))) return { skipped: true };
   const who = req.djName || "A DJ you follow";
-  const report = await notifyFans(deliver, em, djId, {
+  queueToFans(em, djId, {
     kind: "dj-fans",
     title: `${who} is playing`,
     body: req.roomName ? `Now playing in ${req.roomName}.` : "Come and listen.",
@@ -94,7 +72,7 @@ export async function notifyDjStartedPlaying(
     roomId: req.roomId.toLowerCase(),
     senderId: djId,
   });
-  return { ...report, skipped: false };
+  return { skipped: false };
 }
 
 /** A SongStarted older than this notifies nobody: the song is over (a consumer that was away catches up). */
@@ -145,7 +123,7 @@ async function claimPlay(em: EntityManager, consumer: string, playId: string): P
  * plays notify nobody), and an event about a song that started long ago is dropped. The DJ's name comes from the user service; when it cannot
  * be reached the generic wording is sent rather than holding the notification back.
  */
-export function consumeSongStarted(svc: RoomServiceContext, deliver: Deliverer): Promise<Subscription> {
+export function consumeSongStarted(svc: RoomServiceContext): Promise<Subscription> {
   const durable = songStartedDurable(svc.orm);
   return consumeEvents(
     svc.bus,
@@ -161,7 +139,7 @@ export function consumeSongStarted(svc: RoomServiceContext, deliver: Deliverer):
       const roomId = event.roomUuid.toLowerCase();
       const room = await ctx.em.findOne(Room, { id: roomId });
       const djName = await djNameOf(svc, event.djUuid.toLowerCase());
-      await notifyDjStartedPlaying(deliver, ctx.em, svc.people.config.DJ_FANS_NOTIFICATION_INTERVAL_SECONDS, {
+      await notifyDjStartedPlaying(ctx.em, svc.people.config.DJ_FANS_NOTIFICATION_INTERVAL_SECONDS, {
         djId: event.djUuid,
         roomId,
         djName,

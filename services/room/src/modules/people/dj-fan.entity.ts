@@ -6,7 +6,12 @@ export const DjFanSchema = defineEntity({
   name: "DjFan",
   tableName: "dj_fan",
   uniques: [{ properties: ["fanId", "djId"] }],
-  indexes: [{ properties: ["djId", "createdAt"] }, { properties: ["fanId", "createdAt"] }],
+  // (djId, fanId): a DJ's fans in pages by fan id, for the notification jobs (issue 29).
+  indexes: [
+    { properties: ["djId", "createdAt"] },
+    { properties: ["fanId", "createdAt"] },
+    { properties: ["djId", "fanId"] },
+  ],
   properties: {
     id: p
       .uuid()

@@ -5,6 +5,7 @@ import { ContactBookEntrySchema } from "../contact-book/contact-book-entry.entit
 import { DeviceSchema } from "../devices/device.entity.ts";
 import { RoomEventSchema } from "../events/room-event.entity.ts";
 import { DjNotificationStateSchema } from "../notifications/dj-notification-state.entity.ts";
+import { NotificationJobRecipientSchema } from "../notifications/notification-job-recipient.entity.ts";
 import { NotificationSchema } from "../notifications/notification.entity.ts";
 import { PeopleSecretSchema } from "../notifications/people-secret.entity.ts";
 import { WebPushSubscriptionSchema } from "../notifications/web-push-subscription.entity.ts";
@@ -29,4 +30,5 @@ export const peopleEntities = [
   WebPushSubscriptionSchema,
   PeopleSecretSchema,
   DjNotificationStateSchema,
+  NotificationJobRecipientSchema,
 ];

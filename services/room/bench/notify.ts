@@ -1,0 +1,379 @@
+// Notification benchmark (issue 29 target 2): the calls that notify many answer as fast with 100,000 recipients as
+// with none, because they only queue a job, and the room service's workers deliver it at the rate printed here.
+//
+//   1. Baselines, nobody to notify: the DJ's "notify my fans" (POST /notifications/dj-fans, what starting a song
+//      asks of the room service) for a DJ without fans, and the admin's send to all devices with no device.
+//   2. 100,000 fans of one DJ, each with a phone (FCM), one in ten with a browser too (web push).
+//   3. Delivery rate: one notification to the 100,000 fans, then one to all devices, timed from the call until the
+//      recording fakes of FCM and web push have every push; duplicates and misses counted.
+//   4. The same calls as in 1 for the DJ with 100,000 fans and with 100,000 devices, while the worker delivers
+//      (every call queues another 100,000): p50/p99 and their ratio to the baseline (target ≤ 1.2).
+// The user and room services run in one host on a fresh PostgreSQL database and a NATS deployment of their own
+// (the work queue is a JetStream stream), behind the real gateway and HTTP server, called over REST.
+//
+//   npm run bench:notify   (NATS_URL, BENCH_DATABASE_URL, BENCH_FANS, BENCH_CALLS to change them)
+import { createECDH, generateKeyPairSync, randomBytes, randomUUID } from "node:crypto";
+import { fork } from "node:child_process";
+import { createServer as createHttpServer } from "node:http";
+import type { AddressInfo } from "node:net";
+import { createGateway } from "@tt/gateway";
+import { createLogger, createNatsBus, createServer, initServiceOrm, startServiceHost } from "@tt/kit";
+import { closedLoop, loadAverage, percentiles, restCall } from "@tt/kit/bench";
+import { createTestDatabase, removeDeploymentFromNats, uniqueDeploymentName } from "@tt/kit/testing";
+import { userServiceDefinition } from "@tt/user-service";
+import { db as roomDb } from "../src/db.ts";
+import { roomServiceDefinition } from "../src/index.ts";
+import { NOTIFY_STREAM } from "../src/modules/notifications/jobs.ts";
+import { RoomSlug } from "../src/modules/rooms/room-slug.entity.ts";
+import { Room } from "../src/modules/rooms/room.entity.ts";
+
+const DATABASE_URL = process.env.BENCH_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
+const NATS_URL = process.env.NATS_URL ?? "nats://127.0.0.1:4222";
+const FANS = Number(process.env.BENCH_FANS ?? 100_000);
+const CALLS = Number(process.env.BENCH_CALLS ?? 300);
+const WEB_EVERY = 10;
+/** process (default): the worker runs in a process of its own; in-process: in the process answering the calls. */
+const WORKER_APART = (process.env.BENCH_WORKER ?? "process") === "process";
+const ADMIN = { email: "bench-admin@bench.test", password: "bench-admin-password-1" };
+
+/** The room service's environment here: FCM and web push at the fakes, no interval between two notifications. */
+const serviceEnv = (fakeUrl: string, serviceAccountJson: string, worker: boolean) => ({
+  LOG_LEVEL: "warn",
+  MOBILE_PUSH_PROVIDER: "fcm",
+  FCM_SERVICE_ACCOUNT_JSON: serviceAccountJson,
+  FCM_API_BASE_URL: fakeUrl,
+  FCM_TOKEN_URL: `${fakeUrl}/token`,
+  WEB_PUSH_ALLOW_HTTP: "true",
+  // Every call claims the DJ's slot and queues a job (no interval between two).
+  DJ_FANS_NOTIFICATION_INTERVAL_SECONDS: "0",
+  NOTIFICATION_WORKER: String(worker),
+});
+
+// ---------------------------------------------------------------- the worker process (BENCH_WORKER=process)
+// A replica of the room service that only delivers (the one answering the calls has NOTIFICATION_WORKER=false),
+// as a deployment runs workers apart from the replicas that serve requests.
+if (process.argv[2] === "worker") {
+  const env = JSON.parse(process.env.BENCH_WORKER_ENV!) as Record<string, string>;
+  const logger = createLogger({ service: "bench-worker", level: "warn" });
+  const bus = await createNatsBus({ url: NATS_URL, name: "bench-notify-worker", logger, deployment: env.DEPLOYMENT! });
+  const host = await startServiceHost({
+    definitions: [userServiceDefinition, roomServiceDefinition],
+    databaseUrl: env.DATABASE_URL!,
+    bus,
+    logger,
+    env: serviceEnv(env.FAKE_URL!, env.SERVICE_ACCOUNT!, true),
+  });
+  process.send!("ready");
+  process.on("message", () => {
+    void (async () => {
+      await host.close();
+      await bus.close();
+      process.exit(0);
+    })();
+  });
+} else {
+  await main();
+}
+
+async function main(): Promise<void> {
+  // ---------------------------------------------------------------- the recording fakes of FCM and web push
+  const fcmSends = new Map<string, number>();
+  const webSends = new Map<string, number>();
+  let fcmTotal = 0;
+  let webTotal = 0;
+  const fake = createHttpServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on("data", (c: Buffer) => chunks.push(c));
+    req.on("end", () => {
+      const path = (req.url ?? "/").split("?")[0]!;
+      if (path === "/token") {
+        res.writeHead(200, { "content-type": "application/json" });
+        return res.end(JSON.stringify({ access_token: "at", expires_in: 3600 }));
+      }
+      if (path.endsWith("/messages:send")) {
+        const token = (JSON.parse(Buffer.concat(chunks).toString()) as { message: { token: string } }).message.token;
+        fcmSends.set(token, (fcmSends.get(token) ?? 0) + 1);
+        fcmTotal++;
+        res.writeHead(200, { "content-type": "application/json" });
+        return res.end('{"name":"projects/p/messages/1"}');
+      }
+      if (path.startsWith("/push/")) {
+        webSends.set(path, (webSends.get(path) ?? 0) + 1);
+        webTotal++;
+        res.writeHead(201);
+        return res.end();
+      }
+      res.writeHead(404);
+      res.end();
+    });
+  });
+  await new Promise<void>((resolve) => fake.listen(0, "127.0.0.1", resolve));
+  const fakeUrl = `http://127.0.0.1:${(fake.address() as AddressInfo).port}`;
+  const serviceAccount = {
+    project_id: "p",
+    client_email: "push@p.test",
+    private_key: generateKeyPairSync("rsa", { modulusLength: 2048 })
+      .privateKey.export({ type: "pkcs8", format: "pem" })
+      .toString(),
+  };
+
+  // ---------------------------------------------------------------- the platform under test
+  const logger = createLogger({ service: "bench", level: "warn" });
+  const database = await createTestDatabase(DATABASE_URL);
+  const deployment = uniqueDeploymentName("bench-notify");
+  const bus = await createNatsBus({ url: NATS_URL, name: "bench-notify", logger, deployment });
+  const host = await startServiceHost({
+    definitions: [userServiceDefinition, roomServiceDefinition],
+    databaseUrl: database.url,
+    bus,
+    logger,
+    env: {
+      ...serviceEnv(fakeUrl, JSON.stringify(serviceAccount), !WORKER_APART),
+      ADMIN_EMAIL: ADMIN.email,
+      ADMIN_PASSWORD: ADMIN.password,
+    },
+  });
+  const worker = WORKER_APART
+    ? fork(import.meta.filename, ["worker"], {
+        env: {
+          ...process.env,
+          BENCH_WORKER_ENV: JSON.stringify({
+            DEPLOYMENT: deployment,
+            DATABASE_URL: database.url,
+            FAKE_URL: fakeUrl,
+            SERVICE_ACCOUNT: JSON.stringify(serviceAccount),
+          }),
+        },
+      })
+    : undefined;
+  if (worker) await new Promise((resolve) => worker.once("message", resolve));
+  const gateway = createGateway({
+    backends: [{ services: host.services, transport: host.transport, connect: { handler: host.handler } }],
+    logger,
+  });
+  const server = await createServer({
+    handler: gateway.handler,
+    port: 0,
+    host: "127.0.0.1",
+    ready: host.ready,
+    logger,
+  });
+  const orm = await initServiceOrm(database.url, roomServiceDefinition);
+  const call = restCall(`${server.url}/api`);
+
+  const ms = (x: number) => x.toFixed(1).padStart(8);
+  const until = async (what: string, done: () => boolean, timeoutMs = 900_000, probe?: () => Promise<void>) => {
+    const start = performance.now();
+    // A benchmark's wait for the fakes' counters (no test): a poll every 50 ms.
+    while (!done()) {
+      if (performance.now() - start > timeoutMs) throw new Error(`timed out waiting for ${what}`);
+      await new Promise((r) => setTimeout(r, 50));
+      await probe?.();
+    }
+  };
+
+  /** Until the outbox has relayed every job and the work queue holds none. */
+  async function drained(): Promise<void> {
+    const left = async () => {
+      const [row] = (await orm.em
+        .getConnection()
+        .execute(`select count(*)::int as n from "room"."outbox_message" where "published_at" is null`)) as {
+        n: number;
+      }[];
+      return (row?.n ?? 0) + (await bus.streamInfo(NOTIFY_STREAM)).messages;
+    };
+    let last = await left();
+    await until(
+      "the work queue to drain",
+      () => last === 0,
+      600_000,
+      async () => void (last = await left()),
+    );
+  }
+
+  /** CALLS calls of `one`, one after another (a DJ starts one song at a time), after 20 to warm up. */
+  async function latency(one: () => Promise<unknown>): Promise<{ p50: number; p99: number }> {
+    const r = await closedLoop({ requests: CALLS, concurrency: 1, warmup: 20 }, one);
+    const [p50, p99] = percentiles(r.samples, 0.5, 0.99);
+    return { p50: p50!, p99: p99! };
+  }
+
+  async function signUp(): Promise<{ id: string; token: string }> {
+    const res = await call("POST", "/user-service/users/sign-up", undefined, {
+      email: `${randomUUID()}@bench.test`,
+      password: "bench-password-1",
+    });
+    return { id: res.user.uuid as string, token: res.accessToken.token as string };
+  }
+
+  /** A public room of `ownerId` (straight into the table, as the rooms benchmark seeds them). */
+  async function seedRoom(ownerId: string): Promise<string> {
+    const id = randomUUID();
+    const now = new Date();
+    await orm.em.fork().insertMany(Room, [
+      {
+        id,
+        slug: `bench-${id.slice(0, 8)}`,
+        name: `Bench ${id.slice(0, 8)}`,
+        description: "",
+        ownerId,
+        type: "PUBLIC",
+        design: "CLUB",
+        djType: "EVERYONE",
+        numberOfDjs: 5,
+        isLive: false,
+        playedSeconds: 0,
+        liveAudio: false,
+        pinnedMessages: [],
+        promoted: false,
+        promotedAt: null,
+        musicProviders: ["youtube"],
+        createdAt: now,
+        updatedAt: now,
+      },
+    ]);
+    await orm.em.fork().insertMany(RoomSlug, [{ slug: `bench-${id.slice(0, 8)}`, roomId: id, createdAt: now }]);
+    return id;
+  }
+
+  try {
+    const loginRes = await call("POST", "/user-service/auth/login", undefined, ADMIN);
+    const admin = loginRes.accessToken.token as string;
+    const quietDj = await signUp();
+    const bigDj = await signUp();
+    const quietRoom = await seedRoom(quietDj.id);
+    const bigRoom = await seedRoom(bigDj.id);
+
+    // 1. Baselines: nobody to notify.
+    const fans0 = await latency(() =>
+      call("POST", "/room-service/notifications/dj-fans", quietDj.token, { roomId: quietRoom }),
+    );
+    const devices0 = await latency(() =>
+      call("POST", "/room-service/mobileNotification/all-devices", admin, { title: "Bench", body: "to all" }),
+    );
+
+    // The baselines' jobs are all delivered (to nobody) before anybody is seeded.
+    await drained();
+
+    // 2. FANS fans of the big DJ, each with a phone; one in WEB_EVERY with a browser subscription.
+    const t0 = performance.now();
+    const browser = createECDH("prime256v1").generateKeys().toString("base64url");
+    const auth = randomBytes(16).toString("base64url");
+    for (let start = 0; start < FANS; start += 2000) {
+      const em = orm.em.fork();
+      const now = new Date();
+      const fans = Array.from({ length: Math.min(2000, FANS - start) }, (_, k) => ({ id: randomUUID(), i: start + k }));
+      await roomDb(em)
+        .insertInto("dj_fan")
+        .values(fans.map((f) => ({ id: randomUUID(), fan_id: f.id, dj_id: bigDj.id, created_at: now })))
+        .execute();
+      await roomDb(em)
+        .insertInto("device")
+        .values(
+          fans.map((f) => ({
+            id: randomUUID(),
+            user_id: f.id,
+            token: `fan-${f.i}`,
+            platform: "android",
+            created_at: now,
+            updated_at: now,
+          })),
+        )
+        .execute();
+      const browsers = fans.filter((f) => f.i % WEB_EVERY === 0);
+      if (browsers.length > 0) {
+        await roomDb(em)
+          .insertInto("web_push_subscription")
+          .values(
+            browsers.map((f) => ({
+              id: randomUUID(),
+              user_id: f.id,
+              endpoint: `${fakeUrl}/push/fan-${f.i}`,
+              p256dh: browser,
+              auth,
+              created_at: now,
+              updated_at: now,
+            })),
+          )
+          .execute();
+      }
+    }
+    for (const table of ["dj_fan", "device", "web_push_subscription"]) {
+      await orm.em.getConnection().execute(`vacuum analyze "room"."${table}"`);
+    }
+    console.log(`seeded ${FANS} fans (${FANS / WEB_EVERY} with a browser) in ${Math.round(performance.now() - t0)} ms`);
+    if (fcmTotal + webTotal > 0) throw new Error("the baselines' jobs pushed to somebody");
+
+    // 3. Delivery: one notification to the fans, then one to every device.
+    fcmSends.clear();
+    webSends.clear();
+    let start = performance.now();
+    await call("POST", "/room-service/notifications/dj-fans", bigDj.token, { roomId: bigRoom });
+    const fansAnswerMs = performance.now() - start;
+    const webWanted = Math.ceil(FANS / WEB_EVERY);
+    await until("the fans' pushes", () => fcmSends.size >= FANS && webSends.size >= webWanted);
+    const fansMs = performance.now() - start;
+    await new Promise((r) => setTimeout(r, 1000)); // a late duplicate would show in the next second
+    const fansDuplicates =
+      [...fcmSends.values()].filter((n) => n > 1).length + [...webSends.values()].filter((n) => n > 1).length;
+    const fansPushes = fcmSends.size + webSends.size;
+
+    fcmSends.clear();
+    start = performance.now();
+    await call("POST", "/room-service/mobileNotification/all-devices", admin, { title: "Bench", body: "to all" });
+    const allAnswerMs = performance.now() - start;
+    await until("every device's push", () => fcmSends.size >= FANS);
+    const allMs = performance.now() - start;
+    await new Promise((r) => setTimeout(r, 1000));
+    const allDuplicates = [...fcmSends.values()].filter((n) => n > 1).length;
+
+    // 4. The same calls with FANS recipients each, while the worker delivers.
+    const load = loadAverage();
+    const fansN = await latency(() =>
+      call("POST", "/room-service/notifications/dj-fans", bigDj.token, { roomId: bigRoom }),
+    );
+    const devicesN = await latency(() =>
+      call("POST", "/room-service/mobileNotification/all-devices", admin, { title: "Bench", body: "to all" }),
+    );
+    const pushedDuringCalls = fcmTotal + webTotal;
+
+    console.log(`\nworker: ${WORKER_APART ? "a process of its own" : "in the process answering the calls"}`);
+    console.log(`load average at the start of the loaded calls: ${load}; now: ${loadAverage()}`);
+    console.log(`\ncalls (REST through the gateway, ${CALLS} one after another; ms)`);
+    console.log(`${"call".padEnd(52)} ${"p50".padStart(8)} ${"p99".padStart(8)} ${"p99 ratio".padStart(10)}`);
+    for (const [name, r, base] of [
+      ["POST /notifications/dj-fans, DJ without fans", fans0, fans0],
+      [`POST /notifications/dj-fans, DJ with ${FANS} fans`, fansN, fans0],
+      ["POST /mobileNotification/all-devices, no device", devices0, devices0],
+      [`POST /mobileNotification/all-devices, ${FANS} devices`, devicesN, devices0],
+    ] as const) {
+      console.log(`${name.padEnd(52)} ${ms(r.p50)} ${ms(r.p99)} ${(r.p99 / base.p99).toFixed(2).padStart(10)}`);
+    }
+    console.log(`(the worker delivered ${pushedDuringCalls} pushes in all by the end of these calls)`);
+    console.log(`\ndelivery through the work queue to the recording fakes`);
+    console.log(
+      `  DJ fans: ${fansPushes} pushes (${FANS} FCM + ${webWanted} web push) in ${(fansMs / 1000).toFixed(1)} s = ` +
+        `${Math.round(fansPushes / (fansMs / 1000))} pushes/s; answered in ${fansAnswerMs.toFixed(1)} ms; ` +
+        `duplicates ${fansDuplicates}, missing ${FANS + webWanted - fansPushes}`,
+    );
+    console.log(
+      `  all devices: ${fcmSends.size} FCM pushes in ${(allMs / 1000).toFixed(1)} s = ` +
+        `${Math.round(fcmSends.size / (allMs / 1000))} pushes/s; answered in ${allAnswerMs.toFixed(1)} ms; ` +
+        `duplicates ${allDuplicates}, missing ${Math.max(0, FANS - fcmSends.size)}`,
+    );
+    const ratios = [fansN.p99 / fans0.p99, devicesN.p99 / devices0.p99];
+    console.log(`\np99 ratios ${ratios.map((r) => r.toFixed(2)).join(", ")} (target ≤ 1.2)`);
+  } finally {
+    if (worker) {
+      worker.send("stop");
+      await new Promise((resolve) => worker.once("exit", resolve));
+    }
+    await server.close();
+    await host.close();
+    await orm.close(true);
+    await bus.close();
+    await removeDeploymentFromNats(NATS_URL, deployment).catch(() => undefined);
+    await database.drop();
+    await new Promise<void>((resolve) => fake.close(() => resolve()));
+  }
+}
