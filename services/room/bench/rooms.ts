@@ -8,6 +8,8 @@
 //
 //   npm run bench:rooms        (BENCH_DATABASE_URL, BENCH_ROOMS, BENCH_REQUESTS, BENCH_CONCURRENCY to change them)
 import { randomUUID } from "node:crypto";
+import { writeFileSync } from "node:fs";
+import { Session } from "node:inspector/promises";
 import { createGateway } from "@tt/gateway";
 import { createLogger, createMemoryBus, createServer, initServiceOrm, startServiceHost } from "@tt/kit";
 import { closedLoop, restCall } from "@tt/kit/bench";
@@ -107,6 +109,12 @@ try {
   const publicIds = roomIds.filter((_, i) => i % 10 !== 0);
 
   const hello = await load(() => call("GET", "/room-service"));
+  const profiling = process.env.BENCH_CPU_PROFILE ? new Session() : undefined;
+  if (profiling) {
+    profiling.connect();
+    await profiling.post("Profiler.enable");
+    await profiling.post("Profiler.start");
+  }
   const list = await load((c) =>
     call(
       "GET",
@@ -114,6 +122,11 @@ try {
       callers[c]!.token,
     ),
   );
+  if (profiling) {
+    const { profile } = await profiling.post("Profiler.stop");
+    writeFileSync(process.env.BENCH_CPU_PROFILE!, JSON.stringify(profile));
+    profiling.disconnect();
+  }
   const get = await load((c) =>
     call("GET", `/room-service/rooms/${publicIds[rand(publicIds.length)]}`, callers[c]!.token),
   );

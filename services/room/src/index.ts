@@ -8,6 +8,7 @@ import { entities } from "./entities.ts";
 import { migrationsList } from "./migrations/index.ts";
 import { Deliverer } from "./modules/notifications/deliver.ts";
 import { consumeSongStarted } from "./modules/notifications/dj-fans.ts";
+import { Directory } from "./modules/rooms/directory.ts";
 import { createLivePresence } from "./modules/rooms/live-presence.ts";
 import { registerRoomRoutes, ROOM_SERVICES } from "./routes/index.ts";
 import { createPeopleServices } from "./people-context.ts";
@@ -52,6 +53,12 @@ export const roomServiceDefinition: ServiceDefinition = {
       startedAt: new Date(),
       people: await createPeopleServices(deps, areas.people),
       presence: createLivePresence(deps.clients, deps.logger),
+      directory: await Directory.start({
+        orm: deps.orm,
+        bus: deps.bus,
+        mediaBaseUrl: areas.poster.MEDIA_BASE_URL,
+        logger: deps.logger,
+      }),
     };
     // The live stage's SongStarted: the DJ's fans are notified (issue 14).
     const songStarted = await consumeSongStarted(svc, new Deliverer(svc.people, deps.logger));
@@ -62,6 +69,7 @@ export const roomServiceDefinition: ServiceDefinition = {
       async close() {
         lifetime.abort();
         await songStarted.unsubscribe();
+        await svc.directory.close();
         await svc.people.close();
       },
     };

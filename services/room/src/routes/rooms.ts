@@ -245,6 +245,7 @@ export function roomRoutes(svc: RoomServiceContext): ServiceImpl<typeof RoomServ
       await tx.nativeDelete(Room, { id: room.id });
       publishEvent(tx, RoomDeletedSchema, { roomUuid: room.id, slug: room.slug });
     });
+    svc.directory.invalidate();
   }
 
   return {
@@ -359,36 +360,16 @@ export function roomRoutes(svc: RoomServiceContext): ServiceImpl<typeof RoomServ
       return { room: view(await requireRoom(callEm(ctx), req.id)) };
     },
 
-    async listPromotedRooms(req, ctx) {
+    async listPromotedRooms(req) {
       const page = paging(svc, req.limit, req.offset);
       checkProviders(req.providers, "providers");
-      const where =
-        req.providers.length > 0
-          ? { promoted: true, type: "PUBLIC", musicProviders: { $overlap: req.providers } }
-          : { promoted: true, type: "PUBLIC" };
-      const [rooms, total] = await callEm(ctx).findAndCount(Room, where, {
-        orderBy: { promotedAt: "DESC", id: "DESC" },
-        ...page,
-      });
-      return { rooms: rooms.map(view), total };
+      return svc.directory.promotedRooms(req.providers, page.limit, page.offset);
     },
 
-    async listPublicRooms(req, ctx) {
-      const em = callEm(ctx);
+    async listPublicRooms(req) {
+      // From the directory's snapshot, with each live room's summary (docs/decisions/0328-…-lists.md).
       const page = paging(svc, req.limit, req.offset);
-      const search = req.search.trim();
-      const where = search
-        ? { type: "PUBLIC", name: { $ilike: `%${search.replace(/[\\%_]/g, (c) => `\\${c}`)}%` } }
-        : { type: "PUBLIC" };
-      const orderBy = { isLive: "DESC", createdAt: "DESC", id: "DESC" } as const;
-      // The page's ids first, from the directory index alone (an index-only scan however deep the offset), then
-      // only those rows.
-      const [ids, total] = await Promise.all([
-        em.find(Room, where, { orderBy, ...page, fields: ["id", "isLive", "createdAt"] }),
-        em.count(Room, where),
-      ]);
-      const byId = new Map((await em.find(Room, { id: { $in: ids.map((r) => r.id) } })).map((r) => [r.id, r] as const));
-      return { rooms: ids.flatMap((r) => (byId.has(r.id) ? [view(byId.get(r.id)!)] : [])), total };
+      return svc.directory.publicRooms(req.search.trim(), page.limit, page.offset);
     },
 
     async getPrivateRoomCount(_req, ctx) {
@@ -425,21 +406,8 @@ export function roomRoutes(svc: RoomServiceContext): ServiceImpl<typeof RoomServ
     },
 
     async listMyRooms(req, ctx) {
-      const em = callEm(ctx);
-      const userId = userOf(ctx);
       const page = paging(svc, req.limit, req.offset);
-      const now = new Date();
-      const grants = await em.find(
-        RoomUserRole,
-        { userId, role: { $in: ["coOwner", "moderator"] }, $or: [{ expiresAt: null }, { expiresAt: { $gt: now } }] },
-        { fields: ["roomId"], limit: 1000 },
-      );
-      const [rooms, total] = await em.findAndCount(
-        Room,
-        { $or: [{ ownerId: userId }, { id: { $in: grants.map((g) => g.roomId) } }] },
-        { orderBy: { createdAt: "DESC", id: "DESC" }, ...page },
-      );
-      return { rooms: rooms.map(view), total };
+      return svc.directory.myRooms(userOf(ctx), page.limit, page.offset);
     },
 
     async listRoomUsers(req, ctx) {
@@ -504,8 +472,9 @@ export function roomRoutes(svc: RoomServiceContext): ServiceImpl<typeof RoomServ
     },
 
     async listRecentRooms(req, ctx) {
-      const { found, total } = await visitedRooms(ctx, req.limit, req.offset);
-      return { rooms: found.map((f) => view(f.room)), total };
+      const page = paging(svc, req.limit, req.offset);
+      const { rooms, total } = await svc.directory.visitedRooms(userOf(ctx), kept, page.limit, page.offset);
+      return { rooms: rooms.map((r) => r.room), total };
     },
 
     async listRecentlyVisitedRooms(req, ctx) {
