@@ -302,6 +302,7 @@ export function roomRoutes(svc: RoomServiceContext): ServiceImpl<typeof RoomServ
       await refundThrottles(em, guess);
       if (member.userId !== "") {
         await recordVisit(em, member.userId, room.id, kept);
+        svc.directory.visited(member.userId);
       }
       return {
         room: view(room),
@@ -467,6 +468,7 @@ export function roomRoutes(svc: RoomServiceContext): ServiceImpl<typeof RoomServ
       const userId = userOf(ctx);
       const { room } = await viewRoom(ctx, req.roomId);
       await recordVisit(em, userId, room.id, kept);
+      svc.directory.visited(userId);
       const { found } = await visitedRooms(ctx, 0, 0);
       return { rooms: found.map((f) => view(f.room)) };
     },

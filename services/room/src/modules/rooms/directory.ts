@@ -6,7 +6,8 @@
 // deletion) invalidates it: the next list call waits for a fresh one, so a caller reads their own change. Changes
 // made through another instance show within about maxAgeMs: a list call finding the snapshot older than that has the
 // room count and latest change (an index lookup) compared, and the snapshot reloaded in the background when they
-// moved. Grants (mine) and visits (recent) are read per call, by index. The live summaries (listeners, the song, the
+// moved. A user's manager grants (mine) and visits (recent) are read by index and kept for maxAgeMs, forgotten when
+// this instance stores a grant or records their visit. The live summaries (listeners, the song, the
 // DJs) are the social service's, kept by a watch of its ROOM_LIVE_BUCKET
 // (docs/decisions/0328-the-live-directory-cards-live-data-and-the-lists.md).
 import { fromBinary } from "@bufbuild/protobuf";
@@ -17,6 +18,7 @@ import { RoomLiveSchema, type Room as RoomMessage, type RoomLive } from "@tt/pro
 import type { Logger } from "pino";
 import { autoCommitDb, db } from "../../db.ts";
 import { Room } from "./room.entity.ts";
+import { RoomUserRole } from "./room-user-role.entity.ts";
 import { toRoomMessage } from "./room-store.ts";
 
 /** How old the snapshot may get before a list call has it reloaded (changes made through other instances). */
@@ -124,6 +126,37 @@ const visitsOf = compiledOnce(db, (q, p: { userId: string; kept: number }) =>
     .limit(p.kept),
 );
 
+/** The users whose grants or visits are kept at most (beyond, all are forgotten at once). */
+const USERS_KEPT = 10_000;
+
+/** A per-user read kept for maxAgeMs (a failed read is not kept). */
+class PerUser<T> {
+  private readonly kept = new Map<string, { at: number; value: Promise<T> }>();
+
+  constructor(private readonly maxAgeMs: number) {}
+
+  get(userId: string, read: () => Promise<T>): Promise<T> {
+    const hit = this.kept.get(userId);
+    if (hit && Date.now() - hit.at <= this.maxAgeMs) return hit.value;
+    if (this.kept.size >= USERS_KEPT) this.kept.clear();
+    const value = read();
+    const entry = { at: Date.now(), value };
+    this.kept.set(userId, entry);
+    value.catch(() => {
+      if (this.kept.get(userId) === entry) this.kept.delete(userId);
+    });
+    return value;
+  }
+
+  forget(userId: string): void {
+    this.kept.delete(userId);
+  }
+
+  clear(): void {
+    this.kept.clear();
+  }
+}
+
 export class Directory {
   /** Room uuid → its live summary (rooms with listeners or a song). */
   private readonly live = new Map<string, RoomLive>();
@@ -132,13 +165,18 @@ export class Directory {
   private generation = 0;
   private watch: Subscription | undefined;
   private checking = false;
+  private readonly grants: PerUser<Set<string>>;
+  private readonly visits: PerUser<{ roomId: string; visitedAt: Date }[]>;
 
   private constructor(
     private readonly orm: MikroORM,
     private readonly mediaBaseUrl: string,
     private readonly logger: Logger,
     private readonly maxAgeMs: number,
-  ) {}
+  ) {
+    this.grants = new PerUser(maxAgeMs);
+    this.visits = new PerUser(maxAgeMs);
+  }
 
   /** The directory of this ORM's rooms; its live summaries come from `bus` (absent: none). */
   static async start(opts: {
@@ -150,6 +188,8 @@ export class Directory {
   }): Promise<Directory> {
     const directory = new Directory(opts.orm, opts.mediaBaseUrl, opts.logger, opts.maxAgeMs ?? DIRECTORY_MAX_AGE_MS);
     opts.orm.em.getEventManager().registerSubscriber(directory.subscriber());
+    // Loaded now, so the first list call does not wait for it (a failure is retried by that call).
+    directory.load().catch((err: unknown) => opts.logger.warn({ err }, "the room directory could not be loaded"));
     if (opts.bus) {
       const bucket = await opts.bus.kv(ROOM_LIVE_BUCKET);
       directory.watch = await bucket.watch((entry) => {
@@ -168,6 +208,11 @@ export class Directory {
   /** Forgets the snapshot: the next list call loads a fresh one. */
   invalidate(): void {
     this.generation++;
+  }
+
+  /** The user visited a room here (joined it, or recorded the visit): their recent rooms are read afresh. */
+  visited(userId: string): void {
+    this.visits.forget(userId);
   }
 
   /** The room's live summary, when it has listeners or a song. */
@@ -196,11 +241,14 @@ export class Directory {
   async myRooms(userId: string, limit: number, offset: number): Promise<Page> {
     const [snapshot, grants] = await Promise.all([
       this.current(),
-      managerGrants(this.orm.em.fork(), { userId, now: new Date() }),
+      this.grants.get(userId, async () => {
+        const rows = await managerGrants(this.orm.em.fork(), { userId, now: new Date() });
+        return new Set(rows.map((r) => r.room_id));
+      }),
     ]);
     const mine = new Map((snapshot.byOwner.get(userId) ?? []).map((r) => [r.id, r] as const));
-    for (const { room_id } of grants) {
-      const room = snapshot.byId.get(room_id);
+    for (const roomId of grants) {
+      const room = snapshot.byId.get(roomId);
       if (room) mine.set(room.id, room);
     }
     return this.page([...mine.values()].sort(newestFirst), limit, offset);
@@ -213,10 +261,18 @@ export class Directory {
     limit: number,
     offset: number,
   ): Promise<{ rooms: { room: RoomMessage; visitedAt: Date }[]; total: number }> {
-    const [snapshot, visits] = await Promise.all([this.current(), visitsOf(this.orm.em.fork(), { userId, kept })]);
+    const [snapshot, visits] = await Promise.all([
+      this.current(),
+      this.visits.get(userId, async () =>
+        (await visitsOf(this.orm.em.fork(), { userId, kept })).map((v) => ({
+          roomId: v.room_id,
+          visitedAt: new Date(v.visited_at),
+        })),
+      ),
+    ]);
     const found = visits.flatMap((v) => {
-      const room = snapshot.byId.get(v.room_id);
-      return room ? [{ room: this.withLive(room), visitedAt: new Date(v.visited_at) }] : [];
+      const room = snapshot.byId.get(v.roomId);
+      return room ? [{ room: this.withLive(room), visitedAt: v.visitedAt }] : [];
     });
     return { rooms: found.slice(offset, offset + limit), total: found.length };
   }
@@ -340,7 +396,9 @@ export class Directory {
     let inTransaction = 0;
     return {
       afterFlush: (args: FlushEventArgs) => {
-        if (!args.uow.getChangeSets().some((cs) => cs.entity instanceof Room)) return;
+        const sets = args.uow.getChangeSets();
+        if (sets.some((cs) => cs.entity instanceof RoomUserRole)) this.grants.clear();
+        if (!sets.some((cs) => cs.entity instanceof Room)) return;
         this.invalidate();
         if (args.em.isInTransaction()) inTransaction++;
       },
