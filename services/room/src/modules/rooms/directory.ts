@@ -272,9 +272,12 @@ export class Directory {
     ]);
     const found = visits.flatMap((v) => {
       const room = snapshot.byId.get(v.roomId);
-      return room ? [{ room: this.withLive(room), visitedAt: v.visitedAt }] : [];
+      return room ? [{ room, visitedAt: v.visitedAt }] : [];
     });
-    return { rooms: found.slice(offset, offset + limit), total: found.length };
+    return {
+      rooms: found.slice(offset, offset + limit).map((f) => ({ room: this.withLive(f.room), visitedAt: f.visitedAt })),
+      total: found.length,
+    };
   }
 
   private page(rooms: Entry[], limit: number, offset: number): Page {
