@@ -1,7 +1,9 @@
 // The rooms' live data on the directory's cards and the home page (StageService.ListLiveRooms): who listens, who is
 // on the decks and the song playing, from the live stage, refreshed while the page is open.
 import { useQuery } from "@tanstack/react-query";
-import type { LiveRoom } from "@tt/proto/tt/social/v1/stage_service_pb";
+import { create } from "@bufbuild/protobuf";
+import type { Room } from "@tt/proto/tt/room/v1/room_pb";
+import { LiveRoomSchema, type LiveRoom } from "@tt/proto/tt/social/v1/stage_service_pb";
 import { Avatar } from "@tt/web-kit/ui";
 import { Music } from "lucide-react";
 import { useMemo } from "react";
@@ -34,6 +36,33 @@ export function useLiveRooms(roomUuids: readonly string[] | null, limit = 12) {
     queryFn: async () => (await stage.listLiveRooms(roomUuids ? { roomUuids: [...roomUuids] } : { limit })).rooms,
     refetchInterval: LIVE_REFRESH_MS,
     placeholderData: (previous) => previous,
+  });
+}
+
+/**
+ * A list card's live data from the list's own summary (Room.live: the room lists carry it, issue 29), in the live
+ * stage's shape the cards draw; undefined for a quiet room.
+ */
+export function liveOfListed(room: Room): LiveRoom | undefined {
+  const live = room.live;
+  if (!live) return undefined;
+  const song = live.nowPlaying;
+  return create(LiveRoomSchema, {
+    room: { uuid: room.uuid, slug: room.slug, name: room.name, type: room.type, design: room.design },
+    listeners: { users: live.listeners, guests: 0 },
+    djUuids: live.djUuids,
+    play: song
+      ? {
+          djUuid: song.djUuid,
+          startedAt: song.startedAt,
+          duration: song.duration,
+          song: {
+            trackName: song.title,
+            artistName: song.artist,
+            thumbnails: song.artworkUrl ? { artwork: song.artworkUrl } : {},
+          },
+        }
+      : undefined,
   });
 }
 

@@ -26,6 +26,7 @@ export {
 export { remoteKeySource } from "./auth/key-source.ts";
 export { createTokenVerifier } from "./auth/verifier.ts";
 export { createSessionRevocations, REVOCATIONS_BUCKET } from "./auth/revocations-kv.ts";
+export { ROOM_LIVE_BUCKET } from "./bus/buckets.ts";
 export { createRequestIdInterceptor, REQUEST_ID_HEADER, requestIdOf } from "./interceptors/request-id.ts";
 export {
   accessRuleOf,

@@ -5,6 +5,7 @@ import type { Bus } from "@tt/kit";
 import type { ProfileService } from "@tt/proto/tt/user/v1/profile_service_pb";
 import type { ObjectStore } from "@tt/kit";
 import type { RoomAreaConfigs } from "./config.ts";
+import type { Directory } from "./modules/rooms/directory.ts";
 import type { LivePresence } from "./modules/rooms/live-presence.ts";
 import type { RoomChat } from "./providers/room-chat.ts";
 import type { PeopleServices } from "./people-context.ts";
@@ -38,4 +39,6 @@ export interface RoomServiceContext {
   people: PeopleServices;
   /** The live stage's answers (listeners, counts, played time); undefined answers fall back to our data. */
   presence: LivePresence;
+  /** The room lists' snapshot of the rooms and their live summaries (GET /rooms/public and the other lists). */
+  directory: Directory;
 }

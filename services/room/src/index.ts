@@ -9,6 +9,7 @@ import { migrationsList } from "./migrations/index.ts";
 import { Deliverer } from "./modules/notifications/deliver.ts";
 import { consumeSongStarted } from "./modules/notifications/dj-fans.ts";
 import { ensureNotifyStream, startNotificationWorker } from "./modules/notifications/jobs.ts";
+import { Directory } from "./modules/rooms/directory.ts";
 import { createLivePresence } from "./modules/rooms/live-presence.ts";
 import { registerRoomRoutes, ROOM_SERVICES } from "./routes/index.ts";
 import { createPeopleServices } from "./people-context.ts";
@@ -53,6 +54,12 @@ export const roomServiceDefinition: ServiceDefinition = {
       startedAt: new Date(),
       people: await createPeopleServices(deps, areas.people),
       presence: createLivePresence(deps.clients, deps.logger),
+      directory: await Directory.start({
+        orm: deps.orm,
+        bus: deps.bus,
+        mediaBaseUrl: areas.poster.MEDIA_BASE_URL,
+        logger: deps.logger,
+      }),
     };
     // Notifications to many (a DJ's fans, every device) are queued and delivered by this worker (issue 29).
     const notifyWorker = svc.people.config.NOTIFICATION_WORKER
@@ -71,6 +78,7 @@ export const roomServiceDefinition: ServiceDefinition = {
           lifetime.abort();
           await songStarted.unsubscribe();
           await notifyWorker?.close();
+          await svc.directory.close();
           await svc.people.close();
         })();
         return closing;

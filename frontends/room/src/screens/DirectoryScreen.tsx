@@ -6,7 +6,7 @@ import { useEffect, useMemo, useRef, useState, type ReactNode } from "react";
 import { ROOM_PAGE_SIZE, roomKeys, useRoomClient, type Room } from "../api.ts";
 import { Link } from "../lib/router.tsx";
 import { CardGridSkeleton, ErrorText, Pager, useRoomT } from "../lib/ui.tsx";
-import { useDjPeople, useLiveRooms } from "../live-rooms.tsx";
+import { LIVE_REFRESH_MS, liveOfListed, useDjPeople } from "../live-rooms.tsx";
 import { RoomCard } from "./RoomCard.tsx";
 
 type Kind = "public" | "promoted" | "mine" | "recent";
@@ -25,6 +25,7 @@ export function DirectoryScreen() {
   const query = useQuery({
     queryKey: roomKeys.list(kind, term, offset),
     enabled: !needsAccount,
+    refetchInterval: LIVE_REFRESH_MS,
     // The page before stays while the next page or search loads; another list starts from its skeleton.
     placeholderData: (previous, previousQuery) => (previousQuery?.queryKey[2] === kind ? previous : undefined),
     queryFn: async (): Promise<{ rooms: Room[]; total: number }> => {
@@ -42,11 +43,20 @@ export function DirectoryScreen() {
     },
   });
   useHomeRoomsLoaded(kind, query.isSuccess ? query.data : undefined);
-  // The cards' listeners, song and DJs come from the live stage, refreshed while the page is open.
-  const uuids = useMemo(() => (query.data?.rooms ?? []).map((room) => room.uuid), [query.data]);
-  const live = useLiveRooms(uuids);
-  const liveOf = useMemo(() => new Map((live.data ?? []).map((r) => [r.room?.uuid ?? "", r])), [live.data]);
-  const people = useDjPeople(live.data);
+  // The cards' listeners, song and DJs come with the list (each room's live summary), refreshed while the page is
+  // open; the DJs' names and avatars are their profiles.
+  const liveOf = useMemo(
+    () =>
+      new Map(
+        (query.data?.rooms ?? []).flatMap((room) => {
+          const live = liveOfListed(room);
+          return live ? [[room.uuid, live] as const] : [];
+        }),
+      ),
+    [query.data],
+  );
+  const liveRooms = useMemo(() => [...liveOf.values()], [liveOf]);
+  const people = useDjPeople(liveRooms);
   const choose = (next: string) => {
     setKind(next as Kind);
     setOffset(0);

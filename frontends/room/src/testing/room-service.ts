@@ -3,7 +3,13 @@ import { timestampDate, timestampFromDate, timestampNow } from "@bufbuild/protob
 import { Code, ConnectError, type ConnectRouter, type HandlerContext } from "@connectrpc/connect";
 import { CommunitySchema, type Community } from "@tt/proto/tt/room/v1/community_service_pb";
 import { EventSchema } from "@tt/proto/tt/room/v1/event_service_pb";
-import { RoomSchema, RoomUserRoleSchema, type Room, type RoomUserRole } from "@tt/proto/tt/room/v1/room_pb";
+import {
+  RoomLiveSchema,
+  RoomSchema,
+  RoomUserRoleSchema,
+  type Room,
+  type RoomUserRole,
+} from "@tt/proto/tt/room/v1/room_pb";
 import type { MessageInitShape } from "@bufbuild/protobuf";
 import { DjFanService } from "@tt/proto/tt/room/v1/dj_fan_service_pb";
 import { FriendService } from "@tt/proto/tt/room/v1/friend_service_pb";
@@ -107,8 +113,24 @@ export function createTestRoomService(): TestRoomService {
     rooms.push(room);
     return room;
   };
+  // A list's cards carry the room's live summary (Room.live) when it has listeners or a song, as the room service's do.
+  const withLive = (room: Room): Room => {
+    const booth = booths.get(room.uuid);
+    const count = listeners.get(room.uuid)?.length ?? 0;
+    if (count === 0 && !booth?.song) return room;
+    return {
+      ...room,
+      live: create(RoomLiveSchema, {
+        listeners: count,
+        djUuids: booth?.djs ?? [],
+        ...(booth?.song
+          ? { nowPlaying: { title: booth.song.trackName, artist: booth.song.artistName, djUuid: booth.djs[0] ?? "" } }
+          : {}),
+      }),
+    };
+  };
   const page = (list: Room[], limit: number, offset: number) => ({
-    rooms: list.slice(offset, offset + (limit || 20)),
+    rooms: list.slice(offset, offset + (limit || 20)).map(withLive),
     total: list.length,
   });
   const enter = (method: string) => calls.push(method);

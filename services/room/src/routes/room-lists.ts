@@ -7,7 +7,6 @@ import type { RoomServiceContext } from "../context.ts";
 import { guestPasswordLookup, verifyGuestPassword } from "../modules/rooms/guest-password.ts";
 import { passwordGuessChecks, TOO_MANY_GUESSES } from "../modules/rooms/password-throttle.ts";
 import { Room } from "../modules/rooms/room.entity.ts";
-import { RoomUserRole } from "../modules/rooms/room-user-role.entity.ts";
 import { checkProviders, paging, requireViewer, takeSkip, userOf, viewOf } from "./room-access.ts";
 
 export function roomListRoutes(svc: RoomServiceContext): Partial<ServiceImpl<typeof RoomService>> {
@@ -24,36 +23,16 @@ export function roomListRoutes(svc: RoomServiceContext): Partial<ServiceImpl<typ
       return { rooms: rooms.map(view), total };
     },
 
-    async listPromotedRooms(req, ctx) {
+    async listPromotedRooms(req) {
       const page = paging(svc, req.limit, req.offset);
       checkProviders(req.providers, "providers");
-      const where =
-        req.providers.length > 0
-          ? { promoted: true, type: "PUBLIC", musicProviders: { $overlap: req.providers } }
-          : { promoted: true, type: "PUBLIC" };
-      const [rooms, total] = await callEm(ctx).findAndCount(Room, where, {
-        orderBy: { promotedAt: "DESC", id: "DESC" },
-        ...page,
-      });
-      return { rooms: rooms.map(view), total };
+      return svc.directory.promotedRooms(req.providers, page.limit, page.offset);
     },
 
-    async listPublicRooms(req, ctx) {
-      const em = callEm(ctx);
+    async listPublicRooms(req) {
+      // From the directory's snapshot, with each live room's summary (docs/decisions/0331-the-live-directory-cards-live-data-and-the-lists.md).
       const page = paging(svc, req.limit, req.offset);
-      const search = req.search.trim();
-      const where = search
-        ? { type: "PUBLIC", name: { $ilike: `%${search.replace(/[\\%_]/g, (c) => `\\${c}`)}%` } }
-        : { type: "PUBLIC" };
-      const orderBy = { isLive: "DESC", createdAt: "DESC", id: "DESC" } as const;
-      // The page's ids first, from the directory index alone (an index-only scan however deep the offset), then
-      // only those rows.
-      const [ids, total] = await Promise.all([
-        em.find(Room, where, { orderBy, ...page, fields: ["id", "isLive", "createdAt"] }),
-        em.count(Room, where),
-      ]);
-      const byId = new Map((await em.find(Room, { id: { $in: ids.map((r) => r.id) } })).map((r) => [r.id, r] as const));
-      return { rooms: ids.flatMap((r) => (byId.has(r.id) ? [view(byId.get(r.id)!)] : [])), total };
+      return svc.directory.publicRooms(req.search.trim(), page.limit, page.offset);
     },
 
     async getPrivateRoomCount(_req, ctx) {
@@ -82,21 +61,8 @@ export function roomListRoutes(svc: RoomServiceContext): Partial<ServiceImpl<typ
     },
 
     async listMyRooms(req, ctx) {
-      const em = callEm(ctx);
-      const userId = userOf(ctx);
       const page = paging(svc, req.limit, req.offset);
-      const now = new Date();
-      const grants = await em.find(
-        RoomUserRole,
-        { userId, role: { $in: ["coOwner", "moderator"] }, $or: [{ expiresAt: null }, { expiresAt: { $gt: now } }] },
-        { fields: ["roomId"], limit: 1000 },
-      );
-      const [rooms, total] = await em.findAndCount(
-        Room,
-        { $or: [{ ownerId: userId }, { id: { $in: grants.map((g) => g.roomId) } }] },
-        { orderBy: { createdAt: "DESC", id: "DESC" }, ...page },
-      );
-      return { rooms: rooms.map(view), total };
+      return svc.directory.myRooms(userOf(ctx), page.limit, page.offset);
     },
 
     async listRoomsByPassword(req, ctx) {

@@ -83,13 +83,15 @@ export function roomVisitRoutes(svc: RoomServiceContext): Partial<ServiceImpl<ty
       const userId = userOf(ctx);
       const { room } = await viewRoom(ctx, req.roomId);
       await recordVisit(em, userId, room.id, kept);
+      svc.directory.visited(userId);
       const { found } = await visitedRooms(ctx, 0, 0);
       return { rooms: found.map((f) => view(f.room)) };
     },
 
     async listRecentRooms(req, ctx) {
-      const { found, total } = await visitedRooms(ctx, req.limit, req.offset);
-      return { rooms: found.map((f) => view(f.room)), total };
+      const page = paging(svc, req.limit, req.offset);
+      const { rooms, total } = await svc.directory.visitedRooms(userOf(ctx), kept, page.limit, page.offset);
+      return { rooms: rooms.map((r) => r.room), total };
     },
 
     async listRecentlyVisitedRooms(req, ctx) {

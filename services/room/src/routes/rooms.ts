@@ -48,6 +48,7 @@ export function roomRoutes(svc: RoomServiceContext): Partial<ServiceImpl<typeof 
       await tx.nativeDelete(Room, { id: room.id });
       publishEvent(tx, RoomDeletedSchema, { roomUuid: room.id, slug: room.slug });
     });
+    svc.directory.invalidate();
   }
 
   return {
@@ -104,6 +105,7 @@ export function roomRoutes(svc: RoomServiceContext): Partial<ServiceImpl<typeof 
       await refundThrottles(em, guess);
       if (member.userId !== "") {
         await recordVisit(em, member.userId, room.id, kept);
+        svc.directory.visited(member.userId);
       }
       return {
         room: view(room),

@@ -113,8 +113,34 @@ export async function renameRoom(em: EntityManager, room: Room, name: string): P
   return true;
 }
 
+/** What the wire view of a room reads of it (an entity, or a row the directory read). */
+export type RoomViewSource = Pick<
+  Room,
+  | "id"
+  | "slug"
+  | "name"
+  | "description"
+  | "ownerId"
+  | "type"
+  | "design"
+  | "djType"
+  | "numberOfDjs"
+  | "isLive"
+  | "liveAudio"
+  | "pinnedMessages"
+  | "posterKey"
+  | "externalUrl"
+  | "discordGuild"
+  | "guestPasswordHash"
+  | "promoted"
+  | "musicProviders"
+  | "createdAt"
+  | "updatedAt"
+  | "conversationClearedAt"
+>;
+
 /** The wire view of a room (the guest password only as has_guest_password). */
-export function toRoomMessage(room: Room, mediaBaseUrl: string): RoomMessage {
+export function toRoomMessage(room: RoomViewSource, mediaBaseUrl: string): RoomMessage {
   return create(RoomMessageSchema, {
     uuid: room.id,
     slug: room.slug ?? "",

@@ -18,6 +18,8 @@ export const RoomSchema = defineEntity({
     { name: "room_promoted_index", properties: ["promoted", "promotedAt", "id"] },
     // A user's rooms (owned list), newest first.
     { name: "room_owner_index", properties: ["ownerId", "createdAt", "id"] },
+    // Whether any room changed since the room lists' snapshot was loaded (the latest change).
+    { name: "room_updated_index", properties: ["updatedAt"] },
   ],
   properties: {
     id: p

@@ -14,6 +14,7 @@ import {
   consumeEvents,
   isUuid,
   KvConflictError,
+  ROOM_LIVE_BUCKET,
   publishEvent,
   type Bus,
   type DirectStream,
@@ -64,6 +65,7 @@ import { blockedBy, roomSequence, roomSequences } from "../chat/chat-store.ts";
 import { LastGood, OutageLog, roomServiceUnavailable, STALE_MAX_MS, unreachable } from "../last-good.ts";
 import { Listener, outgoing, RoomHub } from "./hub.ts";
 import { PRESENCE_HEARTBEAT_MS, PresenceStore, type RoomPresence } from "./presence.ts";
+import { LiveSummaries } from "./live-summary.ts";
 import { StageStore } from "./store.ts";
 
 export interface StageRuntimeDeps {
@@ -179,7 +181,11 @@ export class StageRuntime {
     const runtime = new StageRuntime(
       id,
       deps,
-      await StageStore.open(deps.bus, deps.config.SOCIAL_STAGE_BUCKET),
+      await StageStore.open(
+        deps.bus,
+        deps.config.SOCIAL_STAGE_BUCKET,
+        new LiveSummaries(await deps.bus.kv(ROOM_LIVE_BUCKET), deps.logger),
+      ),
       await PresenceStore.open(deps.bus, id),
       await deps.bus.kv(LEASE_BUCKET, { ttlMs: deps.config.SOCIAL_LEASE_TTL_MS }),
     );
@@ -785,6 +791,7 @@ export class StageRuntime {
     await Promise.all([...this.hubs.values()].map((h) => h.hub.close()));
     for (const room of this.hubs.keys()) await this.presence.write(room, new Map(), 0).catch(() => undefined);
     await this.presence.close();
+    this.store.close();
     this.hubs.clear();
     await Promise.all(this.subscriptions.map((s) => s.unsubscribe()));
   }

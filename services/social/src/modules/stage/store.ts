@@ -1,7 +1,8 @@
 // The stages in the JetStream key-value bucket: one key per room uuid holding the binary Stage, changed only by
 // compare-and-set on the key's revision. A conflict (another instance changed the room meanwhile) re-reads and
 // re-applies the action, so an action is applied exactly once to the stage it was checked against. Each stored
-// change is published as its patch on live.social.stage.<roomUuid> to every instance with listeners of the room.
+// change is published as its patch on live.social.stage.<roomUuid> to every instance with listeners of the room, and
+// its live summary goes to the directory's bucket (live-summary.ts).
 import { create, fromBinary, toBinary } from "@bufbuild/protobuf";
 import { Code, ConnectError } from "@connectrpc/connect";
 import { KvConflictError, type Bus, type KvBucket } from "@tt/kit";
@@ -15,6 +16,7 @@ import {
   type StageAction,
   type StageResult,
 } from "./domain.ts";
+import type { LiveSummaries } from "./live-summary.ts";
 
 /** Compare-and-set attempts before an action gives up (503): only under a storm of changes to one room. */
 const MAX_ATTEMPTS = 64;
@@ -23,10 +25,12 @@ export class StageStore {
   private constructor(
     private readonly bus: Bus,
     private readonly kv: KvBucket,
+    private readonly summaries?: LiveSummaries,
   ) {}
 
-  static async open(bus: Bus, bucket: string): Promise<StageStore> {
-    return new StageStore(bus, await bus.kv(bucket));
+  /** The stages of `bucket`; with `summaries`, each stored change's live summary is written there. */
+  static async open(bus: Bus, bucket: string, summaries?: LiveSummaries): Promise<StageStore> {
+    return new StageStore(bus, await bus.kv(bucket), summaries);
   }
 
   /** The room's stage and its revision, or null when the room has none yet. */
@@ -74,6 +78,7 @@ export class StageStore {
         throw err;
       }
       await this.publishPatch(roomUuid, current.stage, result.stage);
+      this.summaries?.changed(roomUuid, result.stage);
       return { ...result, before: current.stage };
     }
     throw new ConnectError("The stage is busy, try again", Code.Unavailable);
@@ -88,6 +93,12 @@ export class StageStore {
   /** Removes a room's stage (the room was deleted). */
   async remove(roomUuid: string): Promise<void> {
     await this.kv.delete(roomUuid);
+    await this.summaries?.removed(roomUuid);
+  }
+
+  /** Stops the summaries' pending writes. */
+  close(): void {
+    this.summaries?.close();
   }
 
   private async publishPatch(roomUuid: string, before: Stage, after: Stage): Promise<void> {
