@@ -8,6 +8,8 @@ export {
   registryOf,
 } from "./gateway.ts";
 export type { Gateway, GatewayBackend, GatewayOptions } from "./gateway.ts";
+export { serveHostThroughGateway } from "./serve-host.ts";
+export type { ServedHost } from "./serve-host.ts";
 export { createBodyBudget, DEFAULT_MAX_BODY_BYTES_IN_FLIGHT } from "./body-budget.ts";
 export type { BodyBudget, BodyLease } from "./body-budget.ts";
 export { parseTemplate, formatTemplate, TemplateParseError } from "./template/parse.ts";

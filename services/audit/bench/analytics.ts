@@ -6,8 +6,8 @@
 //
 //   npm run bench:audit   (BENCH_DATABASE_URL, BENCH_NATS_URL, BENCH_REQUESTS, BENCH_CONCURRENCY to change them)
 import { randomUUID } from "node:crypto";
-import { createGateway } from "@tt/gateway";
-import { createLogger, createNatsBus, createServer, startServiceHost } from "@tt/kit";
+import { serveHostThroughGateway } from "@tt/gateway";
+import { createLogger, createNatsBus, startServiceHost } from "@tt/kit";
 import { closedLoop } from "@tt/kit/bench";
 import { createTestDatabase } from "@tt/kit/testing";
 import { userServiceDefinition } from "@tt/user-service";
@@ -29,17 +29,7 @@ const host = await startServiceHost({
   // One stream and writer for every run on this machine (the writer resumes after what earlier runs wrote).
   env: { LOG_LEVEL: "warn", AUDIT_ANALYTICS_SUBJECT: "bench-audit-analytics" },
 });
-const gateway = createGateway({
-  backends: [{ services: host.services, transport: host.transport, connect: { handler: host.handler } }],
-  logger,
-});
-const server = await createServer({
-  handler: gateway.handler,
-  port: 0,
-  host: "127.0.0.1",
-  ready: host.ready,
-  logger,
-});
+const server = await serveHostThroughGateway(host, logger);
 
 const body = JSON.stringify({
   topic: "page-view",

@@ -5,8 +5,8 @@
 //
 //   npm run bench:crates                 (BENCH_DATABASE_URL, BENCH_MOVES, BENCH_SONGS to change the defaults)
 import { randomUUID } from "node:crypto";
-import { createGateway } from "@tt/gateway";
-import { createLogger, createMemoryBus, createServer, startServiceHost } from "@tt/kit";
+import { serveHostThroughGateway } from "@tt/gateway";
+import { createLogger, createMemoryBus, startServiceHost } from "@tt/kit";
 import { percentile as pct, restCall } from "@tt/kit/bench";
 import { createTestDatabase } from "@tt/kit/testing";
 import { userServiceDefinition } from "@tt/user-service";
@@ -28,17 +28,7 @@ const host = await startServiceHost({
   logger,
   env,
 });
-const gateway = createGateway({
-  backends: [{ services: host.services, transport: host.transport, connect: { handler: host.handler } }],
-  logger,
-});
-const server = await createServer({
-  handler: gateway.handler,
-  port: 0,
-  host: "127.0.0.1",
-  ready: host.ready,
-  logger,
-});
+const server = await serveHostThroughGateway(host, logger);
 
 let token = "";
 const rest = restCall(`${server.url}/api`);

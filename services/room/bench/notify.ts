@@ -16,8 +16,8 @@ import { createECDH, generateKeyPairSync, randomBytes, randomUUID } from "node:c
 import { fork } from "node:child_process";
 import { createServer as createHttpServer } from "node:http";
 import type { AddressInfo } from "node:net";
-import { createGateway } from "@tt/gateway";
-import { createLogger, createNatsBus, createServer, initServiceOrm, startServiceHost } from "@tt/kit";
+import { serveHostThroughGateway } from "@tt/gateway";
+import { createLogger, createNatsBus, initServiceOrm, startServiceHost } from "@tt/kit";
 import { closedLoop, loadAverage, percentiles, restCall } from "@tt/kit/bench";
 import { createTestDatabase, removeDeploymentFromNats, uniqueDeploymentName } from "@tt/kit/testing";
 import { userServiceDefinition } from "@tt/user-service";
@@ -147,17 +147,7 @@ async function main(): Promise<void> {
       })
     : undefined;
   if (worker) await new Promise((resolve) => worker.once("message", resolve));
-  const gateway = createGateway({
-    backends: [{ services: host.services, transport: host.transport, connect: { handler: host.handler } }],
-    logger,
-  });
-  const server = await createServer({
-    handler: gateway.handler,
-    port: 0,
-    host: "127.0.0.1",
-    ready: host.ready,
-    logger,
-  });
+  const server = await serveHostThroughGateway(host, logger);
   const orm = await initServiceOrm(database.url, roomServiceDefinition);
   const call = restCall(`${server.url}/api`);
 

@@ -15,17 +15,10 @@
 import { randomUUID } from "node:crypto";
 import { writeFileSync } from "node:fs";
 import { Session } from "node:inspector/promises";
-import { createGateway } from "@tt/gateway";
+import { serveHostThroughGateway } from "@tt/gateway";
 import { create, toBinary } from "@bufbuild/protobuf";
 import { timestampNow } from "@bufbuild/protobuf/wkt";
-import {
-  createLogger,
-  createMemoryBus,
-  createServer,
-  initServiceOrm,
-  ROOM_LIVE_BUCKET,
-  startServiceHost,
-} from "@tt/kit";
+import { createLogger, createMemoryBus, initServiceOrm, ROOM_LIVE_BUCKET, startServiceHost } from "@tt/kit";
 import { RoomLiveSchema } from "@tt/proto/tt/room/v1/room_pb";
 import { closedLoop, loadAverage, percentile, restCall } from "@tt/kit/bench";
 import { createTestDatabase } from "@tt/kit/testing";
@@ -52,17 +45,7 @@ const host = await startServiceHost({
   logger,
   env: { LOG_LEVEL: "warn" },
 });
-const gateway = createGateway({
-  backends: [{ services: host.services, transport: host.transport, connect: { handler: host.handler } }],
-  logger,
-});
-const server = await createServer({
-  handler: gateway.handler,
-  port: 0,
-  host: "127.0.0.1",
-  ready: host.ready,
-  logger,
-});
+const server = await serveHostThroughGateway(host, logger);
 const orm = await initServiceOrm(db.url, roomServiceDefinition);
 
 const call = restCall(`${server.url}/api`);
