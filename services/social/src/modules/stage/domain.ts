@@ -135,6 +135,9 @@ export function voteSkips(enabled: boolean, voters: number, likes: number, disli
 }
 
 /** The stage's proto3 JSON form (the form the patches apply to). */
+/** Everyone listening to the room: signed-in listeners and guests. */
+export const listenersOf = (stage: Stage) => (stage.listeners?.users ?? 0) + (stage.listeners?.guests ?? 0);
+
 export function stageJson(stage: Stage): JsonValue {
   return toJson(StageSchema, stage);
 }

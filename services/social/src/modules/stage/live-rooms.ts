@@ -6,10 +6,9 @@
 import { create } from "@bufbuild/protobuf";
 import { LiveRoomSchema, type LiveRoom } from "@tt/proto/tt/social/v1/stage_service_pb";
 import type { Stage } from "@tt/proto/tt/social/v1/stage_pb";
+import { listenersOf } from "./domain.ts";
 
 export const SCAN_EVERY_MS = 5_000;
-
-const listenersOf = (stage: Stage) => (stage.listeners?.users ?? 0) + (stage.listeners?.guests ?? 0);
 
 /** Whether a stage belongs on a public list of live rooms. */
 export function isListedLive(stage: Stage): boolean {

@@ -11,6 +11,7 @@ import { KvConflictError, type KvBucket } from "@tt/kit";
 import { RoomLiveSchema, type RoomLive } from "@tt/proto/tt/room/v1/room_pb";
 import type { Stage } from "@tt/proto/tt/social/v1/stage_pb";
 import type { Logger } from "pino";
+import { listenersOf } from "./domain.ts";
 
 /** The shortest time between two writes of one room's summary by one instance. */
 export const SUMMARY_EVERY_MS = 1_000;
@@ -22,7 +23,7 @@ const artworkOf = (thumbnails: Record<string, string>) =>
 export function roomLiveOf(stage: Stage): RoomLive {
   const song = stage.play?.song;
   return create(RoomLiveSchema, {
-    listeners: (stage.listeners?.users ?? 0) + (stage.listeners?.guests ?? 0),
+    listeners: listenersOf(stage),
     nowPlaying: stage.play
       ? {
           title: song?.trackName ?? "",

@@ -55,6 +55,7 @@ import {
 } from "../../subjects.ts";
 import {
   DANCEFLOOR_CAP,
+  listenersOf,
   roomActivities,
   type EndReason,
   type RoomSettings,
@@ -106,8 +107,7 @@ const PRESENCE_MAX_GAP_MS = 1_000;
 const PRESENCE_PATCHED_LISTENERS_PER_S = 10_000;
 
 function presenceGap(stage: Stage): number {
-  const audience = (stage.listeners?.users ?? 0) + (stage.listeners?.guests ?? 0);
-  const gap = (1000 * audience) / PRESENCE_PATCHED_LISTENERS_PER_S;
+  const gap = (1000 * listenersOf(stage)) / PRESENCE_PATCHED_LISTENERS_PER_S;
   return Math.min(PRESENCE_MAX_GAP_MS, Math.max(PRESENCE_MIN_GAP_MS, gap));
 }
 /** How often a driver that could not reach NATS looks whether it is back (issue 28: no wait for a timeout). */
