@@ -76,6 +76,26 @@ async function inboxRowsFrom(senderId: string): Promise<number[]> {
   return rows.map((r) => Number(r.n));
 }
 
+/** Every one of `tokens` (a fan each) ends with exactly one push, and every fan with exactly one inbox row from the DJ. */
+async function expectEachFanOnce(djId: string, tokens: string[]): Promise<void> {
+  const fans = tokens.length;
+  const counts = await eventually(
+    "every fan pushed to",
+    () => pushesTo(tokens),
+    (c) => c.size === fans,
+    { timeoutMs: 60_000 },
+  );
+  expect([...counts.entries()].filter(([, n]) => n !== 1)).toEqual([]);
+  // A chunk's inbox rows commit just after its pushes.
+  const inbox = await eventually(
+    "every fan's inbox row",
+    () => inboxRowsFrom(djId),
+    (rows) => rows.length >= fans,
+  );
+  expect(inbox).toHaveLength(fans);
+  expect(inbox.every((n) => n === 1)).toBe(true);
+}
+
 describe("notification jobs (issue 29)", () => {
   it("the DJ's call answers before the fans are pushed to; then every fan gets exactly one push", async () => {
     const dj = await testUser(h);
@@ -89,21 +109,7 @@ describe("notification jobs (issue 29)", () => {
     expect(answer).toMatchObject({ queued: true, skipped: false, recipients: 0, sent: 0 });
     expect(atAnswer).toBeLessThan(fans);
 
-    const counts = await eventually(
-      "every fan pushed to",
-      () => pushesTo(tokens),
-      (c) => c.size === fans,
-      { timeoutMs: 60_000 },
-    );
-    expect([...counts.values()].every((n) => n === 1)).toBe(true);
-    // A chunk's inbox rows commit just after its pushes.
-    const inbox = await eventually(
-      "every fan's inbox row",
-      () => inboxRowsFrom(dj.id),
-      (rows) => rows.length >= fans,
-    );
-    expect(inbox).toHaveLength(fans);
-    expect(inbox.every((n) => n === 1)).toBe(true);
+    await expectEachFanOnce(dj.id, tokens);
   }, 90_000);
 
   it("an admin's send to all devices answers at once and reaches every device once", async () => {
@@ -150,20 +156,6 @@ describe("notification jobs (issue 29)", () => {
     const byFirst = pushesTo(tokens).size;
     expect(byFirst).toBeLessThan(fans);
 
-    const counts = await eventually(
-      "every fan pushed to",
-      () => pushesTo(tokens),
-      (c) => c.size === fans,
-      { timeoutMs: 60_000 },
-    );
-    expect([...counts.entries()].filter(([, n]) => n !== 1)).toEqual([]);
-    // A chunk's inbox rows commit just after its pushes.
-    const inbox = await eventually(
-      "every fan's inbox row",
-      () => inboxRowsFrom(dj.id),
-      (rows) => rows.length >= fans,
-    );
-    expect(inbox).toHaveLength(fans);
-    expect(inbox.every((n) => n === 1)).toBe(true);
+    await expectEachFanOnce(dj.id, tokens);
   }, 90_000);
 });
