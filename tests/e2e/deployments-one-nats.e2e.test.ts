@@ -4,12 +4,11 @@
 // key-value buckets. Each check waits for B's own activity (its marker) before it looks for A's.
 import { randomBytes, randomUUID } from "node:crypto";
 import { createClient } from "@connectrpc/connect";
-import { createConnectTransport } from "@connectrpc/connect-node";
 import type { ChatEvent } from "@tt/proto/tt/social/v1/chat_pb";
 import { StageService } from "@tt/proto/tt/social/v1/stage_service_pb";
 import { createNatsBus, type Bus, type BusMessage, type Subscription } from "@tt/kit";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { startTestPlatform, type TestPlatform } from "./support/platform.ts";
+import { bearerTransport, startTestPlatform, type TestPlatform } from "./support/platform.ts";
 import { eventually } from "@tt/kit/testing";
 
 const s = (path: string) => `/api/social-service${path}`;
@@ -41,16 +40,7 @@ function join(platform: TestPlatform, token: string, room: string) {
   const abort = new AbortController();
   const chat: ChatEvent[] = [];
   let joined = false;
-  const transport = createConnectTransport({
-    baseUrl: platform.url,
-    httpVersion: "1.1",
-    interceptors: [
-      (next) => (req) => {
-        req.header.set("authorization", `Bearer ${token}`);
-        return next(req);
-      },
-    ],
-  });
+  const transport = bearerTransport(platform.url, token);
   const done = (async () => {
     try {
       for await (const m of createClient(StageService, transport).join({ room }, { signal: abort.signal })) {

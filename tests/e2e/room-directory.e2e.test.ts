@@ -3,11 +3,10 @@
 // (about a second: docs/decisions/0331-the-live-directory-cards-live-data-and-the-lists.md); a quiet room shows none.
 import { randomUUID } from "node:crypto";
 import { createClient } from "@connectrpc/connect";
-import { createConnectTransport } from "@connectrpc/connect-node";
 import { StageService } from "@tt/proto/tt/social/v1/stage_service_pb";
 import { eventually } from "@tt/kit/testing";
 import { beforeAll, describe, expect, it } from "vitest";
-import { sharedPlatform, type TestPlatform } from "./support/platform.ts";
+import { bearerTransport, sharedPlatform, type TestPlatform } from "./support/platform.ts";
 
 let platform: TestPlatform;
 
@@ -18,19 +17,7 @@ beforeAll(async () => {
 /** A join stream held open in the background (the caller listens in the room) until `leave`. */
 function listen(token: string, room: string) {
   const abort = new AbortController();
-  const client = createClient(
-    StageService,
-    createConnectTransport({
-      baseUrl: platform.url,
-      httpVersion: "1.1",
-      interceptors: [
-        (next) => (req) => {
-          req.header.set("authorization", `Bearer ${token}`);
-          return next(req);
-        },
-      ],
-    }),
-  );
+  const client = createClient(StageService, bearerTransport(platform.url, token));
   const done = (async () => {
     try {
       for await (const _ of client.join({ room }, { signal: abort.signal })) void _;

@@ -4,11 +4,10 @@
 // for bad input.
 import { randomUUID } from "node:crypto";
 import { createClient } from "@connectrpc/connect";
-import { createConnectTransport } from "@connectrpc/connect-node";
 import type { ChatEvent } from "@tt/proto/tt/social/v1/chat_pb";
 import { StageService } from "@tt/proto/tt/social/v1/stage_service_pb";
 import { beforeAll, describe, expect, it } from "vitest";
-import { sharedPlatform, type TestPlatform } from "./support/platform.ts";
+import { bearerTransport, sharedPlatform, type TestPlatform } from "./support/platform.ts";
 
 const s = (path: string) => `/api/social-service${path}`;
 
@@ -23,16 +22,7 @@ function joinChat(token: string, room: string) {
   const abort = new AbortController();
   const events: ChatEvent[] = [];
   let joined = false;
-  const transport = createConnectTransport({
-    baseUrl: platform.url,
-    httpVersion: "1.1",
-    interceptors: [
-      (next) => (req) => {
-        req.header.set("authorization", `Bearer ${token}`);
-        return next(req);
-      },
-    ],
-  });
+  const transport = bearerTransport(platform.url, token);
   const done = (async () => {
     try {
       for await (const m of createClient(StageService, transport).join({ room }, { signal: abort.signal })) {

@@ -14,7 +14,6 @@ import path from "node:path";
 import { fromBinary, fromJson, toJson, type JsonValue } from "@bufbuild/protobuf";
 import { timestampDate } from "@bufbuild/protobuf/wkt";
 import { createClient } from "@connectrpc/connect";
-import { createConnectTransport } from "@connectrpc/connect-node";
 import {
   createServiceHarness,
   createTestDatabase,
@@ -34,6 +33,7 @@ import { userServiceDefinition } from "@tt/user-service";
 import { applyPatch } from "rfc6902";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { spawnNodeProcess, waitUntilReady, type ChildHandle } from "@tt/platform/processes";
+import { bearerTransport } from "./support/platform.ts";
 
 const distributed = process.env.TT_E2E_MODE === "distributed";
 const repo = path.resolve(import.meta.dirname, "../..");
@@ -112,19 +112,7 @@ async function account(): Promise<{ uuid: string; token: string }> {
 }
 
 function stageClient(url: string, token: string) {
-  return createClient(
-    StageService,
-    createConnectTransport({
-      baseUrl: url,
-      httpVersion: "1.1",
-      interceptors: [
-        (next) => (req) => {
-          req.header.set("authorization", `Bearer ${token}`);
-          return next(req);
-        },
-      ],
-    }),
-  );
+  return createClient(StageService, bearerTransport(url, token));
 }
 
 /** A join stream on one process: the stage rebuilt from the state and the patches, version by version. */

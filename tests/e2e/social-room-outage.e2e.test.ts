@@ -10,7 +10,6 @@ import { generateKeyPairSync, randomUUID } from "node:crypto";
 import { connect, createServer, type Server, type Socket } from "node:net";
 import path from "node:path";
 import { Code, ConnectError, createClient, type Client } from "@connectrpc/connect";
-import { createConnectTransport } from "@connectrpc/connect-node";
 import { createServiceHarness, createTestDatabase, type ServiceHarness, type TestDatabase } from "@tt/kit/testing";
 import { playlistServiceDefinition } from "@tt/playlist-service";
 import { RoomService } from "@tt/proto/tt/room/v1/room_service_pb";
@@ -21,6 +20,7 @@ import { roomServiceDefinition } from "@tt/room-service";
 import { userServiceDefinition } from "@tt/user-service";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { spawnNodeProcess, waitUntilReady, type ChildHandle } from "@tt/platform/processes";
+import { bearerTransport } from "./support/platform.ts";
 
 const distributed = process.env.TT_E2E_MODE === "distributed";
 const repo = path.resolve(import.meta.dirname, "../..");
@@ -113,19 +113,7 @@ async function account(): Promise<{ uuid: string; token: string }> {
 }
 
 function clientOf<S extends typeof StageService | typeof ChatService>(service: S, token: string): Client<S> {
-  return createClient(
-    service,
-    createConnectTransport({
-      baseUrl: social!.url,
-      httpVersion: "1.1",
-      interceptors: [
-        (next) => (req) => {
-          req.header.set("authorization", `Bearer ${token}`);
-          return next(req);
-        },
-      ],
-    }),
-  );
+  return createClient(service, bearerTransport(social!.url, token));
 }
 
 /** A new join stream's first message (the stage's state), then the stream is closed. */

@@ -5,13 +5,12 @@
 import { createDecipheriv, randomUUID } from "node:crypto";
 import { fromJson, toJson, type JsonValue } from "@bufbuild/protobuf";
 import { createClient } from "@connectrpc/connect";
-import { createConnectTransport } from "@connectrpc/connect-node";
 import { StageSchema, type Stage } from "@tt/proto/tt/social/v1/stage_pb";
 import { StageService } from "@tt/proto/tt/social/v1/stage_service_pb";
 import { applyPatch } from "rfc6902";
 import { beforeAll, describe, expect, it } from "vitest";
 import { makeAudio } from "@tt/upload-service/testing";
-import { sharedPlatform, u, type TestPlatform } from "./support/platform.ts";
+import { bearerTransport, sharedPlatform, u, type TestPlatform } from "./support/platform.ts";
 
 let platform: TestPlatform;
 let owner: { uuid: string; token: string };
@@ -223,19 +222,7 @@ describe("issue 23, finding 2: an upload that is not public plays for its owner,
 
 /** The listener's join stream of the room, the stage rebuilt from its state and patches. */
 function joinStage(token: string, room: string, signal: AbortSignal) {
-  const client = createClient(
-    StageService,
-    createConnectTransport({
-      baseUrl: platform.url,
-      httpVersion: "1.1",
-      interceptors: [
-        (next) => (req) => {
-          req.header.set("authorization", `Bearer ${token}`);
-          return next(req);
-        },
-      ],
-    }),
-  );
+  const client = createClient(StageService, bearerTransport(platform.url, token));
   let json: JsonValue | null = null;
   let failure: unknown = null;
   const done = (async () => {

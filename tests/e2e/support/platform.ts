@@ -14,6 +14,8 @@
 import { generateKeyPairSync, randomUUID } from "node:crypto";
 import { SignJWT, importPKCS8 } from "jose";
 import { request } from "node:http";
+import type { Transport } from "@connectrpc/connect";
+import { createConnectTransport } from "@connectrpc/connect-node";
 import { inject } from "vitest";
 import {
   createTestDatabase,
@@ -83,6 +85,20 @@ export interface TestPlatform {
 
 /** `/api/user-service` + path. */
 export const u = (path: string) => `/api/user-service${path}`;
+
+/** A Connect transport to `baseUrl` (HTTP/1.1, as a browser's fetch) that calls as the holder of `token`. */
+export function bearerTransport(baseUrl: string, token: string): Transport {
+  return createConnectTransport({
+    baseUrl,
+    httpVersion: "1.1",
+    interceptors: [
+      (next) => (req) => {
+        req.header.set("authorization", `Bearer ${token}`);
+        return next(req);
+      },
+    ],
+  });
+}
 
 export async function startTestPlatform(
   opts: {
