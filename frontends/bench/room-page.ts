@@ -43,7 +43,8 @@
 //   (BENCH_DATABASE_URL, BENCH_NATS_URL to change where the platform keeps its data; CHROMIUM_PATH;
 //   BENCH_TRACE=<dir> writes a Chrome trace of each window, with BENCH_TRACE_CATEGORIES=a,b,… instead of Playwright's
 //   default categories, e.g. devtools.timeline,viz,cc for the display compositor's draws; BENCH_PROFILE=<dir> a CPU
-//   profile)
+//   profile; BENCH_MEMORY_DUMP=1 prints the page renderer's largest allocators from Chromium's memory-infra dump: malloc,
+//   V8, the compositor's tiles, Blink's GC heap, …)
 import { generateKeyPairSync, randomUUID } from "node:crypto";
 import { readFileSync, writeFileSync } from "node:fs";
 import http2 from "node:http2";
@@ -300,6 +301,8 @@ interface Figures {
   heapAfterGcMb: number;
   nodes: number;
   renderer: { rss: number; private: number } | null;
+  /** The page renderer's largest allocators (BENCH_MEMORY_DUMP), or empty. */
+  allocators: string;
   changes: Record<string, { ok: number; failed: number }>;
   firstFailure: string;
 }
@@ -351,6 +354,54 @@ async function rendererMemory(browser: Browser): Promise<{ rss: number; private:
     await cdp.detach();
   }
 }
+
+/**
+ * The page renderer's largest allocators (MB) from a detailed memory-infra dump (Chromium's own accounting, what
+ * chrome://tracing's memory view shows): where the renderer's private memory goes beyond the JS heap.
+ */
+async function rendererAllocators(browser: Browser): Promise<string> {
+  const cdp = await browser.newBrowserCDPSession();
+  try {
+    const events: { ph: string; pid: number; args?: { dumps?: { allocators?: Record<string, Allocator> } } }[] = [];
+    cdp.on("Tracing.dataCollected", (e) => events.push(...(e.value as unknown as typeof events)));
+    const complete = new Promise((resolve) => cdp.once("Tracing.tracingComplete", resolve));
+    await cdp.send("Tracing.start", {
+      traceConfig: {
+        includedCategories: ["disabled-by-default-memory-infra"],
+        // No periodic dumps: only the one requested below.
+        memoryDumpConfig: { triggers: [] } as unknown as Record<string, string>,
+      },
+      transferMode: "ReportEvents",
+    });
+    await cdp.send("Tracing.requestMemoryDump", { deterministic: true, levelOfDetail: "detailed" });
+    await cdp.send("Tracing.end");
+    await complete;
+    const { processInfo } = (await cdp.send("SystemInfo.getProcessInfo")) as {
+      processInfo: { type: string; id: number }[];
+    };
+    const renderers = new Set(processInfo.filter((p) => p.type === "renderer").map((p) => p.id));
+    const mb = (attr?: { value: string }) => (attr ? parseInt(attr.value, 16) / MB : 0);
+    const dumps = events
+      .filter((e) => e.ph === "v" && renderers.has(e.pid) && e.args?.dumps?.allocators)
+      .map((e) => Object.entries(e.args!.dumps!.allocators!).filter(([name]) => name.split("/").length <= 2));
+    // The page's renderer: the one with the most malloc'd memory (a spare renderer idles beside it).
+    const page = dumps.sort((a, b) => total(b) - total(a))[0] ?? [];
+    return page
+      .map(([name, a]) => [name, mb(a.attrs?.effective_size ?? a.attrs?.size)] as const)
+      .filter(([, size]) => size >= 1)
+      .sort((a, b) => b[1] - a[1])
+      .map(([name, size]) => `${name} ${size.toFixed(1)}`)
+      .join(", ");
+
+    function total(entries: [string, Allocator][]): number {
+      return entries.reduce((sum, [name, a]) => sum + (name.includes("/") ? 0 : mb(a.attrs?.size)), 0);
+    }
+  } finally {
+    await cdp.detach();
+  }
+}
+
+type Allocator = { attrs?: Record<string, { value: string }> };
 
 async function measure(opts: {
   url: string;
@@ -541,6 +592,7 @@ async function measure(opts: {
     }
     const live = await metrics(cdp);
     const renderer = await rendererMemory(browser);
+    const allocators = process.env["BENCH_MEMORY_DUMP"] ? await rendererAllocators(browser) : "";
     await cdp.send("HeapProfiler.collectGarbage");
     const collected = await metrics(cdp);
     const gaps = figures.gaps;
@@ -566,6 +618,7 @@ async function measure(opts: {
       heapAfterGcMb: (collected["JSHeapUsedSize"] ?? NaN) / MB,
       nodes: live["Nodes"] ?? NaN,
       renderer,
+      allocators,
       changes,
       firstFailure,
     };
@@ -703,6 +756,7 @@ async function main(): Promise<void> {
             : "unknown") +
           `; load ${load()}`,
       );
+      if (f.allocators) log(`  renderer allocators (MB, memory-infra): ${f.allocators}`);
     }
   } finally {
     for (const close of closers.reverse()) {
