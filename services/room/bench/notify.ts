@@ -2,16 +2,21 @@
 // with none, because they only queue a job, and the room service's workers deliver it at the rate printed here.
 //
 //   1. Baselines, nobody to notify: the DJ's "notify my fans" (POST /notifications/dj-fans, what starting a song
-//      asks of the room service) for a DJ without fans, and the admin's send to all devices with no device.
-//   2. 100,000 fans of one DJ, each with a phone (FCM), one in ten with a browser too (web push).
-//   3. Delivery rate: one notification to the 100,000 fans, then one to all devices, timed from the call until the
-//      recording fakes of FCM and web push have every push; duplicates and misses counted.
-//   4. The same calls as in 1 for the DJ with 100,000 fans and with 100,000 devices, while the worker delivers
-//      (every call queues another 100,000): p50/p99 and their ratio to the baseline (target ≤ 1.2).
+//      asks of the room service) for a DJ without fans, the admin's send to all devices with no device, and the
+//      admin's web push to every subscription (POST /web-notifications/push-notification without user ids) with
+//      no subscription.
+//   2. 100,000 fans of one DJ, each with a phone (FCM), one in ten with a browser too (web push); browsers of other
+//      users up to 100,000 subscriptions in all (BENCH_SUBSCRIPTIONS).
+//   3. Delivery rate: one notification to the 100,000 fans, then one to all devices, then one web push to every
+//      subscription, timed from the call until the recording fakes of FCM and web push have every push; duplicates
+//      and misses counted.
+//   4. The same calls as in 1 for the DJ with 100,000 fans, with 100,000 devices and with 100,000 subscriptions,
+//      while the worker delivers (every call queues another 100,000): p50/p99 and their ratio to the baseline
+//      (target ≤ 1.2).
 // The user and room services run in one host on a fresh PostgreSQL database and a NATS deployment of their own
 // (the work queue is a JetStream stream), behind the real gateway and HTTP server, called over REST.
 //
-//   npm run bench:notify   (NATS_URL, BENCH_DATABASE_URL, BENCH_FANS, BENCH_CALLS to change them)
+//   npm run bench:notify   (NATS_URL, BENCH_DATABASE_URL, BENCH_FANS, BENCH_SUBSCRIPTIONS, BENCH_CALLS to change them)
 import { createECDH, generateKeyPairSync, randomBytes, randomUUID } from "node:crypto";
 import { fork } from "node:child_process";
 import { createServer as createHttpServer } from "node:http";
@@ -32,6 +37,8 @@ const NATS_URL = process.env.NATS_URL ?? "nats://127.0.0.1:4222";
 const FANS = Number(process.env.BENCH_FANS ?? 100_000);
 const CALLS = Number(process.env.BENCH_CALLS ?? 300);
 const WEB_EVERY = 10;
+/** Browser subscriptions in all: the fans' (one in WEB_EVERY), then other users' up to this many. */
+const SUBSCRIPTIONS = Math.max(Number(process.env.BENCH_SUBSCRIPTIONS ?? FANS), Math.ceil(FANS / WEB_EVERY));
 /** process (default): the worker runs in a process of its own; in-process: in the process answering the calls. */
 const WORKER_APART = (process.env.BENCH_WORKER ?? "process") === "process";
 const ADMIN = { email: "bench-admin@bench.test", password: "bench-admin-password-1" };
@@ -241,6 +248,9 @@ async function main(): Promise<void> {
     const devices0 = await latency(() =>
       call("POST", "/room-service/mobileNotification/all-devices", admin, { title: "Bench", body: "to all" }),
     );
+    const webPushToAll = () =>
+      call("POST", "/room-service/web-notifications/push-notification", admin, { title: "Bench", body: "to all" });
+    const browsers0 = await latency(webPushToAll);
 
     // The baselines' jobs are all delivered (to nobody) before anybody is seeded.
     await drained();
@@ -288,10 +298,33 @@ async function main(): Promise<void> {
           .execute();
       }
     }
+    // Other users' browsers, up to SUBSCRIPTIONS subscriptions in all.
+    const webWanted = Math.ceil(FANS / WEB_EVERY);
+    for (let start = 0; start < SUBSCRIPTIONS - webWanted; start += 2000) {
+      const now = new Date();
+      const count = Math.min(2000, SUBSCRIPTIONS - webWanted - start);
+      await roomDb(orm.em.fork())
+        .insertInto("web_push_subscription")
+        .values(
+          Array.from({ length: count }, (_, k) => ({
+            id: randomUUID(),
+            user_id: randomUUID(),
+            endpoint: `${fakeUrl}/push/browser-${start + k}`,
+            p256dh: browser,
+            auth,
+            created_at: now,
+            updated_at: now,
+          })),
+        )
+        .execute();
+    }
     for (const table of ["dj_fan", "device", "web_push_subscription"]) {
       await orm.em.getConnection().execute(`vacuum analyze "room"."${table}"`);
     }
-    console.log(`seeded ${FANS} fans (${FANS / WEB_EVERY} with a browser) in ${Math.round(performance.now() - t0)} ms`);
+    console.log(
+      `seeded ${FANS} fans (${webWanted} with a browser) and ${SUBSCRIPTIONS} browser subscriptions in all ` +
+        `in ${Math.round(performance.now() - t0)} ms`,
+    );
     if (fcmTotal + webTotal > 0) throw new Error("the baselines' jobs pushed to somebody");
 
     // 3. Delivery: one notification to the fans, then one to every device.
@@ -300,7 +333,6 @@ async function main(): Promise<void> {
     let start = performance.now();
     await call("POST", "/room-service/notifications/dj-fans", bigDj.token, { roomId: bigRoom });
     const fansAnswerMs = performance.now() - start;
-    const webWanted = Math.ceil(FANS / WEB_EVERY);
     await until("the fans' pushes", () => fcmSends.size >= FANS && webSends.size >= webWanted);
     const fansMs = performance.now() - start;
     await new Promise((r) => setTimeout(r, 1000)); // a late duplicate would show in the next second
@@ -317,6 +349,16 @@ async function main(): Promise<void> {
     await new Promise((r) => setTimeout(r, 1000));
     const allDuplicates = [...fcmSends.values()].filter((n) => n > 1).length;
 
+    webSends.clear();
+    start = performance.now();
+    await webPushToAll();
+    const browsersAnswerMs = performance.now() - start;
+    await until("every subscription's web push", () => webSends.size >= SUBSCRIPTIONS);
+    const browsersMs = performance.now() - start;
+    await new Promise((r) => setTimeout(r, 1000));
+    const browsersDuplicates = [...webSends.values()].filter((n) => n > 1).length;
+    const browsersPushed = webSends.size;
+
     // 4. The same calls with FANS recipients each, while the worker delivers.
     const load = loadAverage();
     const fansN = await latency(() =>
@@ -325,19 +367,22 @@ async function main(): Promise<void> {
     const devicesN = await latency(() =>
       call("POST", "/room-service/mobileNotification/all-devices", admin, { title: "Bench", body: "to all" }),
     );
+    const browsersN = await latency(webPushToAll);
     const pushedDuringCalls = fcmTotal + webTotal;
 
     console.log(`\nworker: ${WORKER_APART ? "a process of its own" : "in the process answering the calls"}`);
     console.log(`load average at the start of the loaded calls: ${load}; now: ${loadAverage()}`);
     console.log(`\ncalls (REST through the gateway, ${CALLS} one after another; ms)`);
-    console.log(`${"call".padEnd(52)} ${"p50".padStart(8)} ${"p99".padStart(8)} ${"p99 ratio".padStart(10)}`);
+    console.log(`${"call".padEnd(64)} ${"p50".padStart(8)} ${"p99".padStart(8)} ${"p99 ratio".padStart(10)}`);
     for (const [name, r, base] of [
       ["POST /notifications/dj-fans, DJ without fans", fans0, fans0],
       [`POST /notifications/dj-fans, DJ with ${FANS} fans`, fansN, fans0],
       ["POST /mobileNotification/all-devices, no device", devices0, devices0],
       [`POST /mobileNotification/all-devices, ${FANS} devices`, devicesN, devices0],
+      ["POST /web-notifications/push-notification (all), no subscription", browsers0, browsers0],
+      [`POST /web-notifications/push-notification (all), ${SUBSCRIPTIONS} subs`, browsersN, browsers0],
     ] as const) {
-      console.log(`${name.padEnd(52)} ${ms(r.p50)} ${ms(r.p99)} ${(r.p99 / base.p99).toFixed(2).padStart(10)}`);
+      console.log(`${name.padEnd(64)} ${ms(r.p50)} ${ms(r.p99)} ${(r.p99 / base.p99).toFixed(2).padStart(10)}`);
     }
     console.log(`(the worker delivered ${pushedDuringCalls} pushes in all by the end of these calls)`);
     console.log(`\ndelivery through the work queue to the recording fakes`);
@@ -351,7 +396,12 @@ async function main(): Promise<void> {
         `${Math.round(fcmSends.size / (allMs / 1000))} pushes/s; answered in ${allAnswerMs.toFixed(1)} ms; ` +
         `duplicates ${allDuplicates}, missing ${Math.max(0, FANS - fcmSends.size)}`,
     );
-    const ratios = [fansN.p99 / fans0.p99, devicesN.p99 / devices0.p99];
+    console.log(
+      `  every subscription: ${browsersPushed} web pushes in ${(browsersMs / 1000).toFixed(1)} s = ` +
+        `${Math.round(browsersPushed / (browsersMs / 1000))} pushes/s; answered in ${browsersAnswerMs.toFixed(1)} ms; ` +
+        `duplicates ${browsersDuplicates}, missing ${Math.max(0, SUBSCRIPTIONS - browsersPushed)}`,
+    );
+    const ratios = [fansN.p99 / fans0.p99, devicesN.p99 / devices0.p99, browsersN.p99 / browsers0.p99];
     console.log(`\np99 ratios ${ratios.map((r) => r.toFixed(2)).join(", ")} (target ≤ 1.2)`);
   } finally {
     if (worker) {

@@ -324,7 +324,12 @@ export function notificationRoutes(svc: RoomServiceContext): ServiceImpl<typeof 
         data: {},
         senderId: sender(ctx),
       };
-      return answer(await deliver.webToUsers(callEm(ctx), req.userIds, n, req.url));
+      if (req.userIds.length > 0) return answer(await deliver.webToUsers(callEm(ctx), req.userIds, n, req.url));
+      // To every subscription: queued (issue 29), the browsers are pushed to after the answer.
+      await callEm(ctx).transactional(async (em) => {
+        queueNotification(em, { kind: "all-subscriptions" }, n, { web: true, url: req.url });
+      });
+      return queuedAnswer();
     },
 
     async getWebPushPublicKey() {

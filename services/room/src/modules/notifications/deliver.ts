@@ -150,26 +150,27 @@ export class Deliverer {
     return report;
   }
 
-  /** To these users' browser subscriptions, or every subscription when none are named. */
+  /** To these users' browser subscriptions (an inbox row each). */
   async webToUsers(em: EntityManager, userIds: string[], n: NotificationContent, url: string): Promise<DeliveryReport> {
+    const users = [...new Set(userIds.map((u) => u.toLowerCase()))];
+    const report: DeliveryReport = { recipients: users.length, sent: 0, failed: 0, removed: 0 };
+    await this.inbox(em, users, n);
+    await this.pushBrowsers(em, await em.find(WebPushSubscription, { userId: { $in: users } }), n, url, report);
+    return report;
+  }
+
+  /**
+   * To the browser subscriptions with these ids (no inbox row: the web push to every subscription, issue 29);
+   * ids no longer stored are skipped.
+   */
+  async toSubscriptions(
+    em: EntityManager,
+    ids: string[],
+    n: NotificationContent,
+    url: string,
+  ): Promise<DeliveryReport> {
     const report: DeliveryReport = { recipients: 0, sent: 0, failed: 0, removed: 0 };
-    if (userIds.length > 0) {
-      const users = [...new Set(userIds.map((u) => u.toLowerCase()))];
-      report.recipients = users.length;
-      await this.inbox(em, users, n);
-      await this.pushBrowsers(em, await em.find(WebPushSubscription, { userId: { $in: users } }), n, url, report);
-      return report;
-    }
-    let after = "";
-    for (;;) {
-      const subs = await em.find(WebPushSubscription, after ? { id: { $gt: after } } : {}, {
-        orderBy: { id: "ASC" },
-        limit: BATCH,
-      });
-      if (subs.length === 0) break;
-      after = subs[subs.length - 1]!.id;
-      await this.pushBrowsers(em, subs, n, url, report);
-    }
+    await this.pushBrowsers(em, await em.find(WebPushSubscription, { id: { $in: ids } }), n, url, report);
     return report;
   }
 }

@@ -1,20 +1,24 @@
-// Issue 29: a DJ's fans and "send to all devices" are notified through the room service's work queue. Real NATS
+// Issue 29: a DJ's fans, "send to all devices" and the web push to every subscription are notified through the
+// room service's work queue. Real NATS
 // (the work-queue stream), real PostgreSQL, the recording fakes of FCM and web push; the user service alongside
 // for the DJ's account and name.
 import { randomUUID } from "node:crypto";
+import type { ServiceInstance } from "@tt/kit";
 import { createServiceHarness, eventually, type ServiceHarness } from "@tt/kit/testing";
 import { NotificationService } from "@tt/proto/tt/room/v1/notification_service_pb";
 import { userServiceDefinition } from "@tt/user-service";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { db } from "../../db.ts";
 import { roomServiceDefinition } from "../../index.ts";
-import { startFakePush, type FakePush } from "../../testing/fake-push.ts";
+import { browserKeys, GONE, startFakePush, type FakePush } from "../../testing/fake-push.ts";
 import { seedRoom, testUser, type TestUser } from "../../testing/people-fixtures.ts";
 import { CHUNK, PAGE } from "./jobs.ts";
 
 let h: ServiceHarness;
 let push: FakePush;
 let admin: TestUser;
+/** The replica whose worker delivers (the harness's own until a test hands over to another). */
+let worker: ServiceInstance;
 beforeAll(async () => {
   push = await startFakePush();
   h = await createServiceHarness(roomServiceDefinition, {
@@ -22,6 +26,7 @@ beforeAll(async () => {
     env: { ...push.env, DJ_FANS_NOTIFICATION_INTERVAL_SECONDS: "0" },
   });
   admin = await testUser(h, "admin");
+  worker = h.instance;
 });
 afterAll(async () => {
   await h?.close();
@@ -55,6 +60,81 @@ async function seedFans(djId: string, count: number): Promise<string[]> {
       .execute();
   }
   return fans.map((f) => f.token);
+}
+
+/**
+ * A second replica starts and the one delivering stops: its page, unfinished, goes back to the queue after the chunk
+ * in flight, for the new one.
+ */
+async function handOver(): Promise<void> {
+  const next = await h.createInstance();
+  await worker.close!();
+  worker = next;
+}
+
+/**
+ * `count` browser subscriptions straight into the table (of users the room service need not know), one in 100 at an
+ * endpoint the push fake answers 410 Gone for: their endpoints' paths, and the gone ones'.
+ */
+async function seedSubscriptions(count: number): Promise<{ paths: string[]; gone: string[] }> {
+  const prefix = randomUUID().slice(0, 8);
+  const keys = browserKeys();
+  const paths = Array.from({ length: count }, (_, i) =>
+    i % 100 === 7 ? `/push/${GONE}-${prefix}-${i}` : `/push/${prefix}-${i}`,
+  );
+  const now = new Date();
+  const em = h.orm.em.fork();
+  for (let i = 0; i < paths.length; i += 500) {
+    await db(em)
+      .insertInto("web_push_subscription")
+      .values(
+        paths.slice(i, i + 500).map((path) => ({
+          id: randomUUID(),
+          user_id: randomUUID(),
+          endpoint: `${push.server.url}${path}`,
+          p256dh: keys.p256dh,
+          auth: keys.auth,
+          created_at: now,
+          updated_at: now,
+        })),
+      )
+      .execute();
+  }
+  return { paths, gone: paths.filter((p) => p.includes(GONE)) };
+}
+
+/** How many web pushes each of `paths` got so far. */
+function webPushesTo(paths: string[]): Map<string, number> {
+  const wanted = new Set(paths);
+  const counts = new Map<string, number>();
+  for (const p of push.webPushPaths()) if (wanted.has(p)) counts.set(p, (counts.get(p) ?? 0) + 1);
+  return counts;
+}
+
+/** Every one of `paths` ends with exactly one web push; the gone ones' subscriptions end removed, the others kept. */
+async function expectEachSubscriptionOnce({ paths, gone }: { paths: string[]; gone: string[] }): Promise<void> {
+  const counts = await eventually(
+    "every subscription pushed to",
+    () => webPushesTo(paths),
+    (c) => c.size === paths.length,
+    { timeoutMs: 60_000 },
+  );
+  expect([...counts.entries()].filter(([, n]) => n !== 1)).toEqual([]);
+  // A chunk's removals commit just after its pushes.
+  const endpoints = (list: string[]) => list.map((p) => `${push.server.url}${p}`);
+  const stored = (list: string[]) =>
+    db(h.orm.em.fork())
+      .selectFrom("web_push_subscription")
+      .select((eb) => eb.fn.countAll<string>().as("n"))
+      .where("endpoint", "in", endpoints(list))
+      .executeTakeFirstOrThrow()
+      .then((r) => Number(r.n));
+  await eventually(
+    "the gone subscriptions removed",
+    () => stored(gone),
+    (n) => n === 0,
+  );
+  expect(await stored(paths)).toBe(paths.length - gone.length);
 }
 
 /** How many pushes each of `tokens` got so far. */
@@ -151,11 +231,39 @@ describe("notification jobs (issue 29)", () => {
       (n) => n >= CHUNK,
     );
     // ...a second replica starts, and the first one stops (its page, unfinished, goes back to the queue).
-    await h.createInstance();
-    await h.instance.close!();
+    await handOver();
     const byFirst = pushesTo(tokens).size;
     expect(byFirst).toBeLessThan(fans);
 
     await expectEachFanOnce(dj.id, tokens);
+  }, 90_000);
+
+  it("an admin's web push to every subscription answers at once; every subscription is pushed once, gone ones removed", async () => {
+    const subscriptions = await seedSubscriptions(2 * PAGE + 37); // three pages
+    const answer = await h
+      .client(NotificationService, { token: admin.token })
+      .sendWebPush({ title: "News", body: "to every browser", url: "/rooms" });
+    // Delivered in the request, every subscription would have been pushed to by now.
+    const atAnswer = webPushesTo(subscriptions.paths).size;
+    expect(answer).toMatchObject({ queued: true, recipients: 0, sent: 0, failed: 0, removed: 0, skipped: false });
+    expect(atAnswer).toBeLessThan(subscriptions.paths.length);
+
+    await expectEachSubscriptionOnce(subscriptions);
+  }, 90_000);
+
+  it("a worker stopped mid-way through a web push to every subscription: each pushed exactly once by the two", async () => {
+    const subscriptions = await seedSubscriptions(3 * PAGE + 13);
+    const service = h.client(NotificationService, { token: await h.tokens.service("social") });
+    expect(await service.sendWebPush({ body: "to every browser" })).toMatchObject({ queued: true });
+    await eventually(
+      "the first web pushes",
+      () => webPushesTo(subscriptions.paths).size,
+      (n) => n >= CHUNK,
+    );
+    await handOver();
+    const byFirst = webPushesTo(subscriptions.paths).size;
+    expect(byFirst).toBeLessThan(subscriptions.paths.length);
+
+    await expectEachSubscriptionOnce(subscriptions);
   }, 90_000);
 });

@@ -6,6 +6,7 @@ import { DeviceSchema } from "../devices/device.entity.ts";
 import { RoomEventSchema } from "../events/room-event.entity.ts";
 import { DjNotificationStateSchema } from "../notifications/dj-notification-state.entity.ts";
 import { NotificationJobRecipientSchema } from "../notifications/notification-job-recipient.entity.ts";
+import { NotificationJobSubscriptionSchema } from "../notifications/notification-job-subscription.entity.ts";
 import { NotificationSchema } from "../notifications/notification.entity.ts";
 import { PeopleSecretSchema } from "../notifications/people-secret.entity.ts";
 import { WebPushSubscriptionSchema } from "../notifications/web-push-subscription.entity.ts";
@@ -31,4 +32,5 @@ export const peopleEntities = [
   PeopleSecretSchema,
   DjNotificationStateSchema,
   NotificationJobRecipientSchema,
+  NotificationJobSubscriptionSchema,
 ];
