@@ -1,5 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { Code, ConnectError } from "@connectrpc/connect";
+import { codeToString } from "@connectrpc/connect/protocol-connect";
+import { timestampFromDate } from "@bufbuild/protobuf/wkt";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import sharp from "sharp";
 import type { ServiceHarness } from "@tt/kit/testing";
@@ -8,6 +10,7 @@ import { AdminService } from "@tt/proto/tt/room/v1/admin_service_pb";
 import { RoomUserRoleService } from "@tt/proto/tt/room/v1/room_user_role_service_pb";
 import { OutboxMessage } from "@tt/kit";
 import { account, roomOf, startRoomHarness, type Account } from "../testing/room-harness.ts";
+import { STAGE_ADMISSIONS_MAX } from "./rooms.ts";
 
 let h: ServiceHarness;
 let owner: Account;
@@ -355,6 +358,103 @@ describe("joining", () => {
     });
     // Only services ask.
     expect((await refusal(rooms(other.token).admitToStage({ room: pub.uuid, userUuid: other.uuid }))).code).toBe(
+      Code.Unauthenticated,
+    );
+  });
+
+  it("admits many callers of one room in one call, each answered as AdmitToStage answers it (AdmitManyToStage)", async () => {
+    const service = rooms(await h.tokens.service("social"));
+    const pub = await roomOf(h, owner);
+    const priv = await roomOf(h, owner, { type: "PRIVATE" });
+    const banned = await account(h);
+    const kicked = await account(h);
+    const dj = await account(h);
+    const roles = h.client(RoomUserRoleService, { token: owner.token });
+    await roles.grantRoomRole({ roomId: pub.uuid, userId: banned.uuid, role: "banned" });
+    const until = new Date(Date.now() + 3_600_000);
+    await roles.kickUserFromRoom({ roomId: pub.uuid, userId: kicked.uuid, until: timestampFromDate(until) });
+    await roles.grantRoomRole({ roomId: pub.uuid, userId: dj.uuid, role: "dj" });
+    await roles.grantRoomRole({ roomId: priv.uuid, userId: dj.uuid, role: "dj" });
+    const callers = [
+      { userUuid: other.uuid },
+      { guestSubject: `guest-${randomUUID()}` },
+      { userUuid: banned.uuid },
+      { userUuid: kicked.uuid },
+      { userUuid: dj.uuid.toUpperCase() },
+      { userUuid: owner.uuid },
+      { userUuid: "not-a-uuid" },
+      { userUuid: randomUUID() },
+      { userUuid: other.uuid },
+      {},
+    ];
+    /** What AdmitToStage answers the caller, in AdmitManyToStage's shape. */
+    const alone = async (room: string, caller: { userUuid?: string; guestSubject?: string }) => {
+      try {
+        return { roles: (await service.admitToStage({ room, ...caller })).roles, code: "", message: "" };
+      } catch (err) {
+        const e = ConnectError.from(err);
+        return { roles: [], code: codeToString(e.code), message: e.rawMessage };
+      }
+    };
+    const answers = async (room: string) =>
+      (await service.admitManyToStage({ room, callers })).admissions.map(({ roles, code, message }) => ({
+        roles,
+        code,
+        message,
+      }));
+
+    const many = await answers(pub.slug);
+    expect(many).toEqual(await Promise.all(callers.map((c) => alone(pub.uuid, c))));
+    expect(many.map((a) => a.code || a.roles.join(","))).toEqual([
+      "user",
+      "guest",
+      "permission_denied",
+      "permission_denied",
+      expect.stringContaining("dj"),
+      expect.stringContaining("owner"),
+      "invalid_argument",
+      "not_found",
+      "user",
+      "guest",
+    ]);
+    expect(many.slice(2, 4).map((a) => a.message)).toEqual([
+      "You are banned from this room",
+      `You are kicked from this room until ${until.toISOString()}`,
+    ]);
+    expect(many[7]!.message).toBe("User not found");
+
+    const inPrivate = await answers(priv.uuid);
+    expect(inPrivate).toEqual(await Promise.all(callers.map((c) => alone(priv.uuid, c))));
+    expect(inPrivate.map((a) => a.message || "admitted")).toEqual([
+      "This room is private",
+      "This room is private",
+      "This room is private",
+      "This room is private",
+      "admitted",
+      "admitted",
+      "userUuid must be a uuid",
+      "User not found",
+      "This room is private",
+      "This room is private",
+    ]);
+
+    // The whole call: an unknown room, no callers or too many, a caller that is not a service.
+    expect(await refusal(service.admitManyToStage({ room: randomUUID(), callers }))).toEqual({
+      code: Code.NotFound,
+      message: "Room not found",
+    });
+    expect((await refusal(service.admitManyToStage({ room: pub.uuid, callers: [] }))).code).toBe(Code.InvalidArgument);
+    const tooMany = Array.from({ length: STAGE_ADMISSIONS_MAX + 1 }, () => ({ guestSubject: "g" }));
+    expect(await refusal(service.admitManyToStage({ room: pub.uuid, callers: tooMany }))).toEqual({
+      code: Code.InvalidArgument,
+      message: `callers must hold 1 to ${STAGE_ADMISSIONS_MAX} callers`,
+    });
+    expect(
+      (await service.admitManyToStage({ room: pub.uuid, callers: tooMany.slice(1) })).admissions.every(
+        (a) => a.roles.join() === "guest",
+      ),
+    ).toBe(true);
+    expect((await refusal(rooms(other.token).admitManyToStage({ room: pub.uuid, callers }))).code).toBe(
       Code.Unauthenticated,
     );
   });

@@ -4,6 +4,7 @@
 // the data (room-access.ts).
 import { randomUUID } from "node:crypto";
 import { Code, ConnectError, type ServiceImpl } from "@connectrpc/connect";
+import { codeToString } from "@connectrpc/connect/protocol-connect";
 import { UniqueConstraintViolationException } from "@mikro-orm/core";
 import type { EntityManager } from "@mikro-orm/postgresql";
 import { callEm, checkUuid, enforceThrottles, refundThrottles, publishEvent } from "@tt/kit";
@@ -26,7 +27,15 @@ import {
   effectiveRoles,
   permissionsOf,
 } from "../modules/rooms/room-rules.ts";
-import { memberOf, publishSettingsChanged, requireRoom, setLive, uniqueSlug } from "../modules/rooms/room-store.ts";
+import {
+  activeGrantsOf,
+  memberOf,
+  memberWith,
+  publishSettingsChanged,
+  requireRoom,
+  setLive,
+  uniqueSlug,
+} from "../modules/rooms/room-store.ts";
 import { Room } from "../modules/rooms/room.entity.ts";
 import { RoomSlug } from "../modules/rooms/room-slug.entity.ts";
 import { RoomUserRole } from "../modules/rooms/room-user-role.entity.ts";
@@ -34,6 +43,26 @@ import { RoomAdmission } from "../modules/rooms/room-admission.entity.ts";
 import { RoomVisit } from "../modules/rooms/room-visit.entity.ts";
 import { recordVisit } from "../modules/rooms/room-visits.ts";
 import { checkProviders, OWNER, requireRank, roomAndCaller, userOf, viewOf, viewRoom } from "./room-access.ts";
+
+/** The most callers AdmitManyToStage decides in one call. */
+export const STAGE_ADMISSIONS_MAX = 100;
+/** The refusals AdmitManyToStage answers per caller; any other error fails the whole call (as it fails AdmitToStage). */
+const CALLER_REFUSALS: ReadonlySet<Code> = new Set([Code.PermissionDenied, Code.NotFound, Code.InvalidArgument]);
+
+/** One caller's answer of AdmitManyToStage: its roles, or its refusal's code and message. */
+interface StageAdmission {
+  roles: string[];
+  code: string;
+  message: string;
+}
+
+/** A caller's refusal as AdmitManyToStage answers it; rethrows what is not a refusal. */
+function refusalOf(err: unknown): StageAdmission {
+  if (err instanceof ConnectError && CALLER_REFUSALS.has(err.code)) {
+    return { roles: [], code: codeToString(err.code), message: err.rawMessage };
+  }
+  throw err;
+}
 
 export function roomRoutes(svc: RoomServiceContext): Partial<ServiceImpl<typeof RoomService>> {
   const view = viewOf(svc);
@@ -132,6 +161,57 @@ export function roomRoutes(svc: RoomServiceContext): Partial<ServiceImpl<typeof 
       await admit(em, room, member, req.guestPassword);
       await refundThrottles(em, guess);
       return { room: view(room), roles: effectiveRoles(member) };
+    },
+
+    // AdmitToStage for many callers of one room without passwords (the social service's joins): the room read once,
+    // the users' grants in one query, each caller decided by the same `admit`.
+    async admitManyToStage(req, ctx) {
+      if (req.callers.length === 0 || req.callers.length > STAGE_ADMISSIONS_MAX) {
+        throw new ConnectError(`callers must hold 1 to ${STAGE_ADMISSIONS_MAX} callers`, Code.InvalidArgument);
+      }
+      const em = callEm(ctx);
+      const room = await requireRoom(em, req.room);
+      // Each caller's user ("" for a guest) as AdmitToStage reads it, or its refusal; each user's account role asked
+      // once, side by side.
+      const accountRoles = new Map<string, Promise<string>>();
+      const users = req.callers.map((c): string | StageAdmission => {
+        if (c.userUuid === "") return "";
+        try {
+          const userId = checkUuid(c.userUuid.toLowerCase(), "userUuid");
+          if (!accountRoles.has(userId)) accountRoles.set(userId, svc.accountRoleOf(userId, ctx.signal));
+          return userId;
+        } catch (err) {
+          return refusalOf(err);
+        }
+      });
+      const roleOf = new Map<string, string | StageAdmission>();
+      await Promise.all(
+        [...accountRoles].map(async ([userId, role]) => roleOf.set(userId, await role.catch(refusalOf))),
+      );
+      const known = [...roleOf].filter(([, role]) => typeof role === "string").map(([userId]) => userId);
+      const grants = await activeGrantsOf(em, room.id, known);
+      const admissions: StageAdmission[] = [];
+      for (const [i, caller] of req.callers.entries()) {
+        const userId = users[i]!;
+        if (typeof userId !== "string") {
+          admissions.push(userId);
+          continue;
+        }
+        const accountRole = userId === "" ? "guest" : roleOf.get(userId)!;
+        if (typeof accountRole !== "string") {
+          admissions.push(accountRole);
+          continue;
+        }
+        const member = memberWith(room, userId, accountRole, grants.get(userId) ?? new Set());
+        if (userId === "" && caller.guestSubject !== "") member.guest = caller.guestSubject;
+        try {
+          await admit(em, room, member, "");
+          admissions.push({ roles: effectiveRoles(member), code: "", message: "" });
+        } catch (err) {
+          admissions.push(refusalOf(err));
+        }
+      }
+      return { room: view(room), admissions };
     },
 
     async admitViewer(req, ctx) {

@@ -1,5 +1,6 @@
-// Who may enter a room (JoinRoom) and its live stage (AdmitToStage, called by the social service's join stream and
-// stage actions): one function, so the two never disagree (issue 14). Who may see a room's details (every read about
+// Who may enter a room (JoinRoom) and its live stage (AdmitToStage, and AdmitManyToStage for many callers at once,
+// called by the social service's join streams and stage actions): one function, so they never disagree (issue 14).
+// Who may see a room's details (every read about
 // one room, here and in the services that answer about a room through AdmitViewer) is the same function without a
 // password (issue 23): a caller the guest password admitted is remembered (RoomAdmission) until the password changes.
 import { createHash } from "node:crypto";

@@ -46,15 +46,34 @@ export async function activeGrants(em: EntityManager, roomId: string, userId: st
   return rows.filter((g) => isGrantActive(g, now));
 }
 
+/** The roles of the grants in effect of several users in a room, by user, in one query (users without any left out). */
+export async function activeGrantsOf(
+  em: EntityManager,
+  roomId: string,
+  userIds: readonly string[],
+): Promise<Map<string, Set<string>>> {
+  const out = new Map<string, Set<string>>();
+  const ids = [...new Set(userIds.filter((id) => id !== ""))];
+  if (ids.length === 0) return out;
+  const now = new Date();
+  for (const g of await em.find(RoomUserRole, { roomId, userId: { $in: ids } })) {
+    if (!isGrantActive(g, now)) continue;
+    let roles = out.get(g.userId);
+    if (!roles) out.set(g.userId, (roles = new Set()));
+    roles.add(g.role);
+  }
+  return out;
+}
+
+/** A user's standing in a room from their account role and the roles of their grants in effect. */
+export function memberWith(room: Room, userId: string, accountRole: string, grants: ReadonlySet<string>): Member {
+  return { userId, accountRole, isOwner: userId !== "" && room.ownerId === userId, grants };
+}
+
 /** A user's standing in a room from their account role and grants. */
 export async function memberOf(em: EntityManager, room: Room, userId: string, accountRole: string): Promise<Member> {
   const grants = await activeGrants(em, room.id, userId);
-  return {
-    userId,
-    accountRole,
-    isOwner: userId !== "" && room.ownerId === userId,
-    grants: new Set(grants.map((g) => g.role)),
-  };
+  return memberWith(room, userId, accountRole, new Set(grants.map((g) => g.role)));
 }
 
 /** The caller's standing in a room (guests have no user id; services act as nobody in particular). */

@@ -63,6 +63,7 @@ import {
   type StageEffect,
 } from "./domain.ts";
 import { blockedBy, roomSequence, roomSequences } from "../chat/chat-store.ts";
+import { AdmissionBatches } from "./admission-batch.ts";
 import { LastGood, OutageLog, roomServiceUnavailable, STALE_MAX_MS, unreachable } from "../last-good.ts";
 import { Listener, outgoing, RoomHub } from "./hub.ts";
 import { PRESENCE_HEARTBEAT_MS, PresenceStore, type RoomPresence } from "./presence.ts";
@@ -151,6 +152,8 @@ export class StageRuntime {
   private readonly lastRoles = new LastGood<string[]>();
   /** The room service's outages, logged at most once a minute (made on first use: `deps` is set after the fields). */
   private outageLog?: OutageLog;
+  /** The admissions asked of the room service, batched by room (made on first use, as outageLog). */
+  private batches?: AdmissionBatches;
   /** NATS's outages as the rooms' drivers and presence writes meet them, logged at most once a minute. */
   private busOutageLog?: OutageLog;
   /** Admissions by `<roomUuid> <user or g:guest>`: the caller's roles in the room (null: not known, see admit). */
@@ -235,6 +238,10 @@ export class StageRuntime {
     return (this.outageLog ??= new OutageLog(this.logger));
   }
 
+  private get admissionBatches(): AdmissionBatches {
+    return (this.batches ??= new AdmissionBatches(this.deps.rooms));
+  }
+
   get busOutage(): OutageLog {
     return (this.busOutageLog ??= new OutageLog(this.logger));
   }
@@ -295,13 +302,13 @@ export class StageRuntime {
   }
 
   /**
-   * Whether the caller may enter the room's stage (the room service decides: RoomService.AdmitToStage, as JoinRoom):
-   * the refusal (403 with its reason, 404) is thrown as the room service gave it. Answers the caller's roles (when the
-   * room service could not be reached for a public room: the last roles it gave for the caller, at most STALE_MAX_MS
-   * old, or null, and the room is then entered as a guest would). A private
-   * room fails closed: 503 when the room service cannot answer. `fresh` asks even when a recent answer is kept
-   * (joins); otherwise an open join stream of the caller on this instance, or an answer of the last
-   * ADMISSION_CACHE_MS, admits.
+   * Whether the caller may enter the room's stage (the room service decides: RoomService.AdmitToStage, as JoinRoom;
+   * callers without a guest password are asked together with the room's other callers of the moment, in one
+   * AdmitManyToStage call): the refusal (403 with its reason, 404) is thrown as the room service gave it. Answers the
+   * caller's roles (when the room service could not be reached for a public room: the last roles it gave for the
+   * caller, at most STALE_MAX_MS old, or null, and the room is then entered as a guest would). A private room fails
+   * closed: 503 when the room service cannot answer. `fresh` asks even when a recent answer is kept (joins);
+   * otherwise an open join stream of the caller on this instance, or an answer of the last ADMISSION_CACHE_MS, admits.
    */
   async admit(
     room: ResolvedRoom,
@@ -316,15 +323,19 @@ export class StageRuntime {
     }
     let roles: string[] | null;
     try {
-      ({ roles } = await this.deps.rooms.admitToStage(
-        {
-          room: room.uuid,
-          userUuid: caller.user ?? "",
-          guestSubject: caller.user ? "" : (caller.guest ?? ""),
-          guestPassword: opts.guestPassword ?? "",
-        },
-        { signal: opts.signal },
-      ));
+      // A guest password is checked (and its guesses counted) by AdmitToStage alone; the other callers of the room
+      // asked at the same time go together (admission-batch.ts).
+      ({ roles } = opts.guestPassword
+        ? await this.deps.rooms.admitToStage(
+            {
+              room: room.uuid,
+              userUuid: caller.user ?? "",
+              guestSubject: caller.user ? "" : (caller.guest ?? ""),
+              guestPassword: opts.guestPassword,
+            },
+            { signal: opts.signal },
+          )
+        : await this.admissionBatches.admit(room.uuid, caller, opts.signal));
     } catch (err) {
       const e = ConnectError.from(err);
       if (e.code === Code.PermissionDenied || e.code === Code.NotFound || e.code === Code.InvalidArgument) {

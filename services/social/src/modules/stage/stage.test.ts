@@ -347,6 +347,44 @@ describe("the live stage", () => {
     await djStream.done;
   }, 120_000);
 
+  it("answers each of many joins of one room at once with its own admission (asked together, issue 29)", async () => {
+    const owner = await account();
+    const banned = await account();
+    const users = [await account(), await account(), await account()];
+    const room = (await h.client(RoomService, { token: owner.token }).createRoom({ name: `Crowd ${randomUUID()}` }))
+      .room!;
+    await h
+      .client(RoomUserRoleService, { token: owner.token })
+      .grantRoomRole({ roomId: room.uuid, userId: banned.uuid, role: "banned" });
+    const abort = new AbortController();
+    const tokens = [
+      users[0]!.token,
+      banned.token,
+      await h.tokens.guest(),
+      users[1]!.token,
+      owner.token,
+      await h.tokens.guest(),
+      users[2]!.token,
+    ];
+    const firsts = await Promise.allSettled(
+      tokens.map(async (token) => {
+        const stream = h.client(StageService, { token }).join({ room: room.uuid }, { signal: abort.signal });
+        const it = stream[Symbol.asyncIterator]();
+        return (await it.next()).value?.kind.case;
+      }),
+    );
+    abort.abort();
+    expect(firsts.map((f) => (f.status === "fulfilled" ? f.value : ConnectError.from(f.reason).rawMessage))).toEqual([
+      "state",
+      "You are banned from this room",
+      "state",
+      "state",
+      "state",
+      "state",
+      "state",
+    ]);
+  });
+
   it("routes direct-message events to every open stream of their user only (one subscription per instance)", async () => {
     const owner = await account();
     const friend = await account();
