@@ -1,6 +1,7 @@
 // The outside providers' part of the environment. A provider is real when its credentials are set and
 // development otherwise; setting only some of a provider's credentials is an error, not a silent fallback.
 import { parseEnv } from "@tt/kit";
+import { cometChatHost } from "@tt/providers";
 import { z } from "zod";
 import { readAppleMusicKey } from "./apple-music.ts";
 import { DEFAULT_PROVIDER_TIMEOUT_MS } from "./provider-http.ts";
@@ -151,5 +152,5 @@ export function loadProvidersConfig(env: Record<string, string | undefined>): Pr
 export function cometChatBaseUrl(config: ProvidersConfig): string | undefined {
   if (config.COMETCHAT_BASE_URL !== undefined) return config.COMETCHAT_BASE_URL;
   if (config.COMETCHAT_APP_ID === undefined) return undefined;
-  return `https://${encodeURIComponent(config.COMETCHAT_APP_ID)}.api-${config.COMETCHAT_REGION}.cometchat.io`;
+  return cometChatHost(config.COMETCHAT_APP_ID, config.COMETCHAT_REGION);
 }
