@@ -3,14 +3,18 @@ export { createCallContext, kEm, kIdentity, kLogger, kRequestId } from "./contex
 export { callEm, callIdentity, checkLimit, checkUuid, isUuid, loadCaller, UNAUTHORIZED } from "./call.ts";
 export { DEFAULT_TOKEN_AUDIENCE, DEFAULT_TOKEN_ISSUER, TOKEN_ALG, TOKEN_TYPES, USER_ROLES } from "./auth/claims.ts";
 export {
+  checkSetTogether,
   ConfigError,
+  httpBaseUrl,
   kitConfigSchema,
   loadKitConfig,
   metricsListen,
+  optionalEnvString,
   parseEnv,
   parseEnvParts,
   serverLimits,
   serviceUrlsSchema,
+  unsetIfEmpty,
 } from "./config.ts";
 export { createCallLogger, createLogger } from "./logger.ts";
 export {

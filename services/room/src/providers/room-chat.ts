@@ -3,7 +3,7 @@
 // whose members carry the scope their room roles give, banned users banned. A real client in CometChat's REST v3
 // shapes and a development one that keeps the groups in memory (the default: no credentials, no internet).
 import { z } from "zod";
-import { parseEnv } from "@tt/kit";
+import { optionalEnvString, parseEnv, unsetIfEmpty } from "@tt/kit";
 import { cometChatHost, createCometChatRest, ProviderError, type CometChatRestOptions } from "@tt/providers";
 
 export type ChatScope = "admin" | "moderator" | "participant";
@@ -24,12 +24,10 @@ export interface RoomChat {
   joinGroup(group: { guid: string; name: string }, member: ChatMember): Promise<void>;
 }
 
-const unsetIfEmpty = (v: unknown) => (v === "" ? undefined : v);
-
 export const roomChatConfigSchema = z.object({
   /** Both set: the real CometChat client; otherwise the development one. */
-  COMETCHAT_APP_ID: z.preprocess(unsetIfEmpty, z.string().optional()),
-  COMETCHAT_API_KEY: z.preprocess(unsetIfEmpty, z.string().optional()),
+  COMETCHAT_APP_ID: optionalEnvString,
+  COMETCHAT_API_KEY: optionalEnvString,
   COMETCHAT_REGION: z.preprocess(unsetIfEmpty, z.enum(["us", "eu", "in"]).default("us")),
   /** Overrides https://{appId}.api-{region}.cometchat.io (tests, proxies). */
   COMETCHAT_BASE_URL: z.preprocess(unsetIfEmpty, z.url().optional()),
