@@ -7,6 +7,7 @@ export {
 } from "./completeness.ts";
 export { eventually } from "./eventually.ts";
 export { expectColumns } from "./expect-columns.ts";
+export { expectMigrationsMatchEntities, migrationOrderCheck } from "./migration-checks.ts";
 export { decodeBasicAuth, startFakeServer } from "./fake-http-server.ts";
 export { removeDeploymentFromNats, uniqueDeploymentName } from "./nats-deployment.ts";
 export { rawConnection } from "./raw-connection.ts";
@@ -26,6 +27,7 @@ export type {
 } from "./service-harness.ts";
 export type { OperationMatcher } from "./completeness.ts";
 export type { EventuallyOptions } from "./eventually.ts";
+export type { MigrationOrderCheck } from "./migration-checks.ts";
 export type { FakeAnswer, FakeHandler, FakeServer, RecordedRequest } from "./fake-http-server.ts";
 export type { RawConnection } from "./raw-connection.ts";
 export type { SchemaSnapshot } from "./schema-snapshot.ts";
