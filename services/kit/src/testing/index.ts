@@ -11,6 +11,7 @@ export { expectMigrationsMatchEntities, migrationOrderCheck } from "./migration-
 export { decodeBasicAuth, startFakeServer } from "./fake-http-server.ts";
 export { removeDeploymentFromNats, uniqueDeploymentName } from "./nats-deployment.ts";
 export { rawConnection } from "./raw-connection.ts";
+export { codeAndMessageOf, codeOf, outcomeOf, refusalOf } from "./refusals.ts";
 export { schemaSnapshot } from "./schema-snapshot.ts";
 export { startTestNatsServer } from "../bus/test-nats-server.ts";
 export { createServiceHarness } from "./service-harness.ts";

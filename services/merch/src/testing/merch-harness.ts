@@ -6,8 +6,8 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { createServer as createNetServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { ConnectError, type Code } from "@connectrpc/connect";
-import { createServiceHarness, type ServiceHarness } from "@tt/kit/testing";
+import { type Code } from "@connectrpc/connect";
+import { createServiceHarness, refusalOf, type ServiceHarness } from "@tt/kit/testing";
 import { merchServiceDefinition } from "../index.ts";
 
 export interface MerchHarness extends ServiceHarness {
@@ -52,13 +52,8 @@ export async function createMerchHarness(env: Record<string, string> = {}): Prom
 
 /** The code and message a call was refused with (fails when it was not refused). */
 export async function refusal(call: Promise<unknown>): Promise<{ code: Code; message: string; status?: string }> {
-  try {
-    await call;
-  } catch (err) {
-    const e = ConnectError.from(err);
-    return { code: e.code, message: e.rawMessage, status: e.metadata.get("tt-http-status") ?? undefined };
-  }
-  throw new Error("expected the call to be refused");
+  const e = await refusalOf(call);
+  return { code: e.code, message: e.rawMessage, status: e.metadata.get("tt-http-status") ?? undefined };
 }
 
 /** A 1×1 PNG. */

@@ -2,9 +2,9 @@
 // webhook secret; optionally the merch service alongside (its ProductPurchased consumer credits token bundles).
 import { generateKeyPairSync } from "node:crypto";
 import { createServer as createNetServer } from "node:net";
-import { ConnectError, type Code } from "@connectrpc/connect";
+import { type Code } from "@connectrpc/connect";
 import type { ServiceDefinition, ServiceDeps } from "@tt/kit";
-import { createServiceHarness, type ServiceHarness } from "@tt/kit/testing";
+import { createServiceHarness, refusalOf, type ServiceHarness } from "@tt/kit/testing";
 import { paymentServiceDefinition } from "../index.ts";
 
 export const WEBHOOK_SECRET = "whsec_test_secret";
@@ -48,11 +48,6 @@ export async function createPaymentHarness(
 
 /** The code and message a call was refused with (fails when it was not refused). */
 export async function refusal(call: Promise<unknown>): Promise<{ code: Code; message: string }> {
-  try {
-    await call;
-  } catch (err) {
-    const e = ConnectError.from(err);
-    return { code: e.code, message: e.rawMessage };
-  }
-  throw new Error("expected a refusal");
+  const e = await refusalOf(call);
+  return { code: e.code, message: e.rawMessage };
 }

@@ -7,6 +7,7 @@ import { describe, expect, it } from "vitest";
 import { LastGood, OutageLog } from "../last-good.ts";
 import type { ResolvedRoom } from "./runtime.ts";
 import { StageRuntime } from "./runtime.ts";
+import { refusalOf } from "@tt/kit/testing";
 
 /** StageRuntime.admit against a room service that answers `answer` (a thrown error or the roles). */
 function runtimeAnswering(answer: () => Promise<{ roles: string[] }>) {
@@ -34,21 +35,12 @@ function runtimeAnswering(answer: () => Promise<{ roles: string[] }>) {
 const room = (type: string): ResolvedRoom =>
   ({ uuid: "6f1c2b8e-1d2a-4c1e-9a52-0f6b0e3c1a77", settings: { type } }) as unknown as ResolvedRoom;
 
-async function refusal(p: Promise<unknown>): Promise<ConnectError> {
-  try {
-    await p;
-  } catch (err) {
-    return ConnectError.from(err);
-  }
-  throw new Error("expected a refusal");
-}
-
 describe("stage admission", () => {
   const down = () => Promise.reject(new ConnectError("connect ECONNREFUSED", Code.Unavailable));
 
   it("fails closed for a private room when the room service is unreachable", async () => {
     const r = runtimeAnswering(down);
-    const e = await refusal(r.admit(room("PRIVATE"), { user: "u1" }, { fresh: true }));
+    const e = await refusalOf(r.admit(room("PRIVATE"), { user: "u1" }, { fresh: true }));
     expect(e.code).toBe(Code.Unavailable);
     expect(e.rawMessage).toBe(
       "The room service cannot be reached to admit you to this private room, try again shortly",
@@ -64,7 +56,7 @@ describe("stage admission", () => {
     const refused = runtimeAnswering(() =>
       Promise.reject(new ConnectError("You are banned from this room", Code.PermissionDenied)),
     );
-    const e = await refusal(refused.admit(room("PUBLIC"), { user: "u1" }));
+    const e = await refusalOf(refused.admit(room("PUBLIC"), { user: "u1" }));
     expect([e.code, e.rawMessage]).toEqual([Code.PermissionDenied, "You are banned from this room"]);
 
     const ok = runtimeAnswering(() => Promise.resolve({ roles: ["user", "dj"] }));
