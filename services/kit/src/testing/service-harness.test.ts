@@ -3,7 +3,6 @@
 // calls the user service, which the kit cannot run: here it is configured at an address where nothing listens
 // (tests/service-calls runs the two together).
 import { generateKeyPairSync, randomUUID } from "node:crypto";
-import { createServer as createNetServer } from "node:net";
 import { fromBinary } from "@bufbuild/protobuf";
 import { NoteAddedSchema } from "@tt/proto/tt/example/v1/events_pb";
 import { ExampleService } from "@tt/proto/tt/example/v1/example_service_pb";
@@ -15,22 +14,15 @@ import { eventStreamOf } from "../bus/events.ts";
 import { exampleServiceDefinition, Note } from "../test-support/example-service.ts";
 import { createServiceHarness, type ServiceHarness } from "./service-harness.ts";
 import { outcomeOf } from "./refusals.ts";
+import { freePort } from "../net.ts";
 
 let h: ServiceHarness;
 let env: Record<string, string>;
 
-/** A local URL where nothing listens: a port the system gave out and took back. */
-async function closedUrl(): Promise<string> {
-  const server = createNetServer();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return `http://127.0.0.1:${port}`;
-}
-
 beforeAll(async () => {
   env = {
-    USER_SERVICE_URL: await closedUrl(),
+    // Nothing listens there: a port the system gave out and took back.
+    USER_SERVICE_URL: `http://127.0.0.1:${await freePort()}`,
     SERVICE_TOKEN_PRIVATE_KEY: generateKeyPairSync("ed25519")
       .privateKey.export({ type: "pkcs8", format: "pem" })
       .toString(),
