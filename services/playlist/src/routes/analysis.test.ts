@@ -14,7 +14,7 @@ import { AnalysisService } from "@tt/proto/tt/playlist/v1/analysis_service_pb";
 import { CrateService } from "@tt/proto/tt/playlist/v1/crate_service_pb";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { playlistServiceDefinition } from "../index.ts";
-import { spotifyTrackJson } from "../providers/testing/fixtures.ts";
+import { spotifyTrackJson, fakeSpotifyEnv } from "../providers/testing/fixtures.ts";
 import { signWebhook } from "./analysis.ts";
 
 let h: ServiceHarness;
@@ -52,10 +52,7 @@ beforeAll(async () => {
   h = await createServiceHarness(playlistServiceDefinition, {
     network: false,
     env: {
-      SPOTIFY_CLIENT_ID: "cid",
-      SPOTIFY_CLIENT_SECRET: "secret",
-      SPOTIFY_ACCOUNTS_BASE_URL: fake.url,
-      SPOTIFY_API_BASE_URL: fake.url,
+      ...fakeSpotifyEnv(fake.url),
       MUSIC_ANALYSIS_URL: `${fake.url}/graphql`,
       MUSIC_ANALYSIS_ACCESS_TOKEN: "ma-token",
       MUSIC_ANALYSIS_WEBHOOK_SECRET: SECRET,

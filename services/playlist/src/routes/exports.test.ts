@@ -8,6 +8,7 @@ import { CrateService } from "@tt/proto/tt/playlist/v1/crate_service_pb";
 import { ExportService } from "@tt/proto/tt/playlist/v1/export_service_pb";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { playlistServiceDefinition } from "../index.ts";
+import { fakeSpotifyEnv } from "../providers/testing/fixtures.ts";
 
 let h: ServiceHarness;
 
@@ -15,10 +16,7 @@ beforeAll(async () => {
   h = await createServiceHarness(playlistServiceDefinition, {
     network: false,
     env: {
-      SPOTIFY_CLIENT_ID: "cid",
-      SPOTIFY_CLIENT_SECRET: "secret",
-      SPOTIFY_ACCOUNTS_BASE_URL: "http://127.0.0.1:9",
-      SPOTIFY_API_BASE_URL: "http://127.0.0.1:9",
+      ...fakeSpotifyEnv("http://127.0.0.1:9"),
       IMPORT_DURABLE: `playlist-imports-test-${randomUUID()}`,
     },
   });

@@ -17,7 +17,7 @@ import { ImportService } from "@tt/proto/tt/playlist/v1/import_service_pb";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { playlistServiceDefinition } from "../index.ts";
 import { NO_SUPPORTED_PROVIDER, NOT_IN_CATALOG } from "../music/import-providers.ts";
-import { spotifyTrackJson } from "../providers/testing/fixtures.ts";
+import { spotifyTrackJson, fakeSpotifyEnv } from "../providers/testing/fixtures.ts";
 
 let h: ServiceHarness;
 let spotify: FakeServer;
@@ -59,10 +59,7 @@ beforeAll(async () => {
   h = await createServiceHarness(playlistServiceDefinition, {
     network: false,
     env: {
-      SPOTIFY_CLIENT_ID: "cid",
-      SPOTIFY_CLIENT_SECRET: "secret",
-      SPOTIFY_ACCOUNTS_BASE_URL: spotify.url,
-      SPOTIFY_API_BASE_URL: spotify.url,
+      ...fakeSpotifyEnv(spotify.url),
       PROVIDER_TIMEOUT_MS: "3000",
       IMPORT_PAGE_SIZE: "2",
       IMPORT_RETRY_MS: "100",

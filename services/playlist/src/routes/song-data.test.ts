@@ -14,7 +14,7 @@ import { CrateService } from "@tt/proto/tt/playlist/v1/crate_service_pb";
 import { SongDataService } from "@tt/proto/tt/playlist/v1/song_data_service_pb";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { playlistServiceDefinition } from "../index.ts";
-import { appleSongJson, spotifyTrackJson } from "../providers/testing/fixtures.ts";
+import { appleSongJson, spotifyTrackJson, fakeSpotifyEnv } from "../providers/testing/fixtures.ts";
 
 let h: ServiceHarness;
 let fake: FakeServer;
@@ -46,10 +46,7 @@ beforeAll(async () => {
   h = await createServiceHarness(playlistServiceDefinition, {
     network: false,
     env: {
-      SPOTIFY_CLIENT_ID: "cid",
-      SPOTIFY_CLIENT_SECRET: "secret",
-      SPOTIFY_ACCOUNTS_BASE_URL: fake.url,
-      SPOTIFY_API_BASE_URL: fake.url,
+      ...fakeSpotifyEnv(fake.url),
       APPLE_MUSIC_API_BASE_URL: fake.url,
       APPLE_MUSIC_DEVELOPER_TOKEN: "dev-token",
       SEVEN_DIGITAL_CONSUMER_KEY: "ck",

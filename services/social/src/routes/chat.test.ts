@@ -38,6 +38,7 @@ import { userServiceDefinition } from "@tt/user-service";
 import { chatRoomSubject, chatUserSubject } from "../subjects.ts";
 import { chatEntities, chatMigrations, startChat } from "../modules/chat/index.ts";
 import { chatRoutes } from "./chat.ts";
+import { fakeSpotifyEnv } from "@tt/playlist-service/testing";
 
 /** The chat alone as a service (the social service's other areas are not needed here). */
 const chatDefinition: ServiceDefinition = {
@@ -113,10 +114,7 @@ beforeAll(async () => {
     alongside: [userServiceDefinition, roomServiceDefinition, playlistServiceDefinition],
     network: false,
     env: {
-      SPOTIFY_CLIENT_ID: "cid",
-      SPOTIFY_CLIENT_SECRET: "secret",
-      SPOTIFY_ACCOUNTS_BASE_URL: spotify.url,
-      SPOTIFY_API_BASE_URL: spotify.url,
+      ...fakeSpotifyEnv(spotify.url),
       SOCIAL_WEB_ORIGINS: WEB_ORIGIN,
       // This suite polls by sending (a role's expiry); the limits themselves are tests/e2e/rate-limits.e2e.test.ts's.
       SOCIAL_ROOM_MESSAGES_PER_WINDOW: "10000",
