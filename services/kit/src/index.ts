@@ -48,6 +48,7 @@ export {
   maxLengthOf,
 } from "./interceptors/input-rules.ts";
 export { allowedStringsOf, enumOfWire, inEnumOf, wireName, wireNamesOf } from "./proto/wire-enum.ts";
+export { optionalTimestamp } from "./proto/timestamp.ts";
 export { createMetricsInterceptor, rpcMetrics } from "./interceptors/metrics.ts";
 export { createLoggingInterceptor } from "./interceptors/logging.ts";
 export { initOrm, initServiceOrm, migrateUp } from "./db/orm.ts";
