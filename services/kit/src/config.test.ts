@@ -3,6 +3,7 @@ import { z } from "zod";
 import {
   checkSetTogether,
   ConfigError,
+  envFlag,
   httpBaseUrl,
   loadKitConfig,
   metricsListen,
@@ -212,6 +213,13 @@ describe("the services' variable helpers", () => {
     expect(issues({ API_BASE_URL: "ftp://files" })).toEqual([
       { variable: "API_BASE_URL", reason: "must be an http(s) URL" },
     ]);
+  });
+
+  it("reads a flag as a boolean, its default when unset or empty, and refuses anything but true and false", () => {
+    const flags = z.object({ ON: envFlag(true), OFF: envFlag(false) });
+    expect(parseEnv(flags, { ON: "", OFF: undefined })).toEqual({ ON: true, OFF: false });
+    expect(parseEnv(flags, { ON: "false", OFF: "true" })).toEqual({ ON: false, OFF: true });
+    expect(() => parseEnv(flags, { ON: "yes" })).toThrow(/ON: /);
   });
 
   it("takes a group set together or not at all, naming the missing ones and the set ones", () => {

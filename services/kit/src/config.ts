@@ -56,6 +56,11 @@ export function parseEnvParts<P extends Record<string, (env: Record<string, stri
 export const unsetIfEmpty = (v: unknown) => (v === "" ? undefined : v);
 /** An optional variable; an empty one is unset. */
 export const optionalEnvString = z.preprocess(unsetIfEmpty, z.string().optional());
+/** "true" or "false" as a boolean, `fallback` when unset or empty; anything else is refused. */
+export const envFlag = (fallback: boolean) =>
+  z
+    .preprocess(unsetIfEmpty, z.enum(["true", "false"]).default(fallback ? "true" : "false"))
+    .transform((v) => v === "true");
 /** An http(s) base URL (an outside provider's, say) with a default, without trailing slashes; empty is unset. */
 export const httpBaseUrl = (fallback: string) =>
   z.preprocess(

@@ -5,6 +5,7 @@ export { DEFAULT_TOKEN_AUDIENCE, DEFAULT_TOKEN_ISSUER, TOKEN_ALG, TOKEN_TYPES, U
 export {
   checkSetTogether,
   ConfigError,
+  envFlag,
   httpBaseUrl,
   kitConfigSchema,
   loadKitConfig,

@@ -2,11 +2,9 @@
 // credentials are set and absent otherwise (search and song data then work on the platform's catalogue
 // alone: the embedded default needs no credentials and no internet). Setting only part of a provider's
 // credentials stops the start, naming the variable.
-import { checkSetTogether, httpBaseUrl, optionalEnvString, parseEnv, unsetIfEmpty } from "@tt/kit";
+import { checkSetTogether, envFlag, httpBaseUrl, optionalEnvString, parseEnv } from "@tt/kit";
 import { DEFAULT_PROVIDER_TIMEOUT_MS } from "@tt/providers";
 import { z } from "zod";
-
-const flag = z.preprocess(unsetIfEmpty, z.enum(["true", "false"]).default("false")).transform((v) => v === "true");
 
 const GROUPS = [
   ["SPOTIFY_CLIENT_ID", "SPOTIFY_CLIENT_SECRET"],
@@ -33,7 +31,7 @@ export const musicProvidersConfigSchema = z
     SEVEN_DIGITAL_MEDIA_BASE_URL: httpBaseUrl("https://stream.svc.7digital.net"),
     SEVEN_DIGITAL_PREVIEW_BASE_URL: httpBaseUrl("https://previews.7digital.com"),
     SEVEN_DIGITAL_CONSUMER_KEY: optionalEnvString,
-    SEVEN_DIGITAL_SEARCH_V2: flag,
+    SEVEN_DIGITAL_SEARCH_V2: envFlag(false),
     MUSIC_ANALYSIS_URL: httpBaseUrl("https://api.cyanite.ai/graphql"),
     MUSIC_ANALYSIS_ACCESS_TOKEN: optionalEnvString,
     MUSIC_ANALYSIS_WEBHOOK_SECRET: optionalEnvString,
