@@ -1,9 +1,9 @@
 // The all-in-one process's environment: the kit's, with the database made optional (the embedded
 // PostgreSQL stands in) and the gateway's settings.
-import { envFlag, kitConfigSchema, parseEnv } from "@tt/kit";
+import { envFlag, kitConfigSchema, parseEnv, unsetIfEmpty } from "@tt/kit";
 import { z } from "zod";
 
-const optional = <T extends z.ZodType>(schema: T) => z.preprocess((v) => (v === "" ? undefined : v), schema.optional());
+const optional = <T extends z.ZodType>(schema: T) => z.preprocess(unsetIfEmpty, schema.optional());
 
 export const allInOneConfigSchema = kitConfigSchema.extend({
   DATABASE_URL: optional(z.url({ protocol: /^postgres(ql)?$/, error: "must be a postgres:// URL" })),
