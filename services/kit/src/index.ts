@@ -87,6 +87,7 @@ export {
   createObjectStore,
   DEFAULT_MEDIA_DIR,
   mediaStoreShape,
+  mediaUrl,
   type MediaStoreConfig,
 } from "./media/store-config.ts";
 export { runServiceMain } from "./main.ts";

@@ -34,6 +34,11 @@ export function checkMediaStore(env: Partial<MediaStoreConfig>, ctx: z.Refinemen
   }
 }
 
+/** The public URL of a stored key under MEDIA_BASE_URL (a path like /media, or an absolute CDN URL). */
+export function mediaUrl(baseUrl: string, key: string): string {
+  return `${baseUrl.replace(/\/+$/, "")}/${key}`;
+}
+
 /** S3 when a bucket and its credentials are configured, the filesystem under MEDIA_DIR otherwise. */
 export function createObjectStore(config: MediaStoreConfig): ObjectStore {
   if (config.MEDIA_S3_BUCKET && config.MEDIA_S3_ACCESS_KEY_ID && config.MEDIA_S3_SECRET_ACCESS_KEY) {
