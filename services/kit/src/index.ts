@@ -138,6 +138,7 @@ export {
   createMemoryBus,
   createNatsBus,
   DEFAULT_DEPLOYMENT_NAME,
+  deploymentDurable,
   deploymentNames,
   enqueue,
   EVENT_ID_HEADER,
@@ -168,6 +169,7 @@ export {
   validateDeploymentName,
   validateSubject,
 } from "./bus/index.ts";
+export type { DeploymentDurableOptions } from "./bus/index.ts";
 
 export {
   adminList,
