@@ -53,8 +53,15 @@ import path from "node:path";
 import { parseArgs } from "node:util";
 import { create, toBinary } from "@bufbuild/protobuf";
 import { JoinRequestSchema } from "@tt/proto/tt/social/v1/stage_service_pb";
-import { loadAverage as load, percentile as pct, restCall, type Json, type RestCall } from "@tt/kit/bench";
-import { importPKCS8, SignJWT } from "jose";
+import {
+  connectServerStream,
+  loadAverage as load,
+  percentile as pct,
+  platformTokenSigner,
+  restCall,
+  type Json,
+  type RestCall,
+} from "@tt/kit/bench";
 import { chromium, type Browser, type CDPSession } from "playwright-core";
 
 const DATABASE_URL = process.env["BENCH_DATABASE_URL"] ?? "postgres://postgres@127.0.0.1:5432/postgres";
@@ -179,22 +186,12 @@ function pageProbe(): void {
 /** A listener's Join stream, drained unread; resolves once its first message (the state) arrived. */
 function joinStream(session: http2.ClientHttp2Session, room: string, token: string, signal: AbortSignal) {
   return new Promise<void>((resolve, reject) => {
-    const body = toBinary(JoinRequestSchema, create(JoinRequestSchema, { room }));
-    const frame = Buffer.alloc(5 + body.length);
-    frame.writeUInt32BE(body.length, 1);
-    frame.set(body, 5);
-    const stream = session.request({
-      ":method": "POST",
-      ":path": "/tt.social.v1.StageService/Join",
-      "content-type": "application/connect+proto",
-      "connect-protocol-version": "1",
-      authorization: `Bearer ${token}`,
-    });
-    const abort = () => stream.close(http2.constants.NGHTTP2_CANCEL);
-    signal.addEventListener("abort", abort, { once: true });
-    stream.end(frame);
-    stream.on("response", (h) => {
-      if (h[":status"] !== 200) reject(new Error(`join answered ${h[":status"]}`));
+    const stream = connectServerStream(session, {
+      path: "/tt.social.v1.StageService/Join",
+      request: toBinary(JoinRequestSchema, create(JoinRequestSchema, { room })),
+      token,
+      signal,
+      onRefused: reject,
     });
     // The first message is the state; an end-of-stream message (flag 2) first is a refusal, with its error.
     stream.once("data", (chunk: Buffer) => {
@@ -202,10 +199,7 @@ function joinStream(session: http2.ClientHttp2Session, room: string, token: stri
       else reject(new Error(`join refused: ${chunk.subarray(5).toString().slice(0, 300)}`));
     });
     stream.on("data", () => undefined);
-    stream.on("close", () => {
-      signal.removeEventListener("abort", abort);
-      reject(new Error("the join stream closed before its first message"));
-    });
+    stream.on("close", () => reject(new Error("the join stream closed before its first message")));
     stream.on("error", reject);
   });
 }
@@ -685,19 +679,8 @@ async function main(): Promise<void> {
     log(`  platform ${url} (all-in-one in this process, fresh database, NATS ${NATS_URL})`);
 
     // Listeners' tokens, signed as the user service signs them (the platform's key), each a fresh user or guest.
-    const key = await importPKCS8(privatePem, "EdDSA");
-    const kid = (await api("GET", "/api/user-service/auth/pub-key")).kid as string;
-    const guest = async () => {
-      const now = Math.floor(Date.now() / 1000);
-      return new SignJWT({ typ: "guest", role: "guest", sid: randomUUID() })
-        .setProtectedHeader({ alg: "EdDSA", kid, typ: "JWT" })
-        .setIssuer("turntable")
-        .setAudience("turntable")
-        .setSubject(randomUUID())
-        .setIssuedAt(now)
-        .setExpirationTime(now + 3600)
-        .sign(key);
-    };
+    const sign = await platformTokenSigner(api, privatePem);
+    const guest = () => sign({ typ: "guest" });
     const signUp = async () => {
       const email = `room-page-${randomUUID()}@bench.test`;
       const body = await api("POST", "/api/user-service/users/sign-up", undefined, { email, password: PASSWORD });

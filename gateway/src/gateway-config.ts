@@ -3,12 +3,17 @@
 // decides again itself, revocations included. So it needs neither PostgreSQL nor NATS: DATABASE_URL and NATS_URL are not
 // read even though the chart's shared Secret hands them to every backend pod. What it does need is where
 // each catalog service lives; a missing one fails the start instead of answering 503 for a whole API.
-import { kitConfigSchema, parseEnv, parseServiceUrls, serviceUrlsSchema, serviceUrlVariable } from "@tt/kit";
+import {
+  envFlag,
+  kitConfigSchema,
+  parseEnv,
+  parseServiceUrls,
+  serviceUrlsSchema,
+  serviceUrlVariable,
+  unsetIfEmpty,
+} from "@tt/kit";
 import { z } from "zod";
 import { serviceCatalog } from "./catalog.ts";
-
-// Empty strings come from templated manifests (`FOO: ""`); treat them as unset.
-const unsetIfEmpty = (v: unknown) => (v === "" ? undefined : v);
 
 // One URL each (the chart's Service), or every replica's comma-separated (the local distributed runner, issue 28).
 const serviceUrls = Object.fromEntries(
@@ -98,7 +103,7 @@ export const gatewayConfigSchema = kitConfigSchema
     // "true": exactly one trusted proxy (the Ingress controller) stands in front of the gateway. Its x-forwarded-for
     // is kept and the socket address appended, so services take the entry before the last as the client address
     // (their per-address throttles). Unset or "false": the caller's x-forwarded-for is dropped.
-    TRUST_PROXY: z.preprocess(unsetIfEmpty, z.enum(["true", "false"]).default("false")).transform((v) => v === "true"),
+    TRUST_PROXY: envFlag(false),
   });
 
 export type GatewayConfig = z.output<typeof gatewayConfigSchema>;

@@ -1,7 +1,7 @@
 // Issue 28: an upstream that cannot be reached is `unavailable` (503) everywhere, and a stream cut by an upstream
 // ends with that error (README.md, "Errors"). The gateway proxies Connect (and gRPC) calls to a real service over
 // HTTP/2 that this test kills mid-stream, or to a port nobody listens on.
-import { Code, ConnectError, createClient, type ConnectRouter } from "@connectrpc/connect";
+import { Code, createClient, type ConnectRouter } from "@connectrpc/connect";
 import { connectNodeAdapter, createConnectTransport, createGrpcTransport } from "@connectrpc/connect-node";
 import { freePort } from "@tt/kit";
 import { FixtureService } from "@tt/proto/tt/fixture/v1/fixture_service_pb";
@@ -10,6 +10,7 @@ import { backendSession, createBackendTransport } from "./backend-transport.ts";
 import { UNREACHABLE_MESSAGE } from "./connect-passthrough.ts";
 import { createGateway } from "./gateway.ts";
 import { listen, startFixtureGateway, type Running } from "./testing/servers.ts";
+import { refusalOf } from "@tt/kit/testing";
 
 const closers: Array<() => Promise<void> | void> = [];
 afterEach(async () => {
@@ -26,15 +27,6 @@ async function hangingStreamService(): Promise<Running> {
       },
     });
   return listen(connectNodeAdapter({ routes }));
-}
-
-async function caught(p: Promise<unknown>): Promise<ConnectError> {
-  try {
-    await p;
-  } catch (err) {
-    return ConnectError.from(err);
-  }
-  throw new Error("expected an error");
 }
 
 const clients = {
@@ -57,7 +49,7 @@ describe("a stream cut by a dying upstream", () => {
       const gateway = await startFixtureGateway({ connectBaseUrl: upstream.h2url });
       closers.push(() => gateway.close());
       const got: number[] = [];
-      const err = await caught(
+      const err = await refusalOf(
         (async () => {
           for await (const m of clients[kind](gateway).streamThings({ count: 2 })) {
             got.push(m.index);
@@ -98,9 +90,9 @@ describe("a new call to an upstream that cannot be reached", () => {
     const g = await gatewayToClosedPort();
     for (const kind of Object.keys(clients) as (keyof typeof clients)[]) {
       const client = clients[kind](g);
-      const unary = await caught(client.getThing({ id: "a" }));
+      const unary = await refusalOf(client.getThing({ id: "a" }));
       expect([kind, unary.code, unary.rawMessage]).toEqual([kind, Code.Unavailable, UNREACHABLE_MESSAGE]);
-      const stream = await caught(
+      const stream = await refusalOf(
         (async () => {
           for await (const _ of client.streamThings({ count: 1 })) void _;
         })(),

@@ -9,8 +9,14 @@
 import { generateKeyPairSync, randomUUID } from "node:crypto";
 import { connect, createServer, type Server, type Socket } from "node:net";
 import path from "node:path";
-import { Code, ConnectError, createClient, type Client } from "@connectrpc/connect";
-import { createServiceHarness, createTestDatabase, type ServiceHarness, type TestDatabase } from "@tt/kit/testing";
+import { Code, createClient, type Client } from "@connectrpc/connect";
+import {
+  createServiceHarness,
+  createTestDatabase,
+  type ServiceHarness,
+  type TestDatabase,
+  refusalOf,
+} from "@tt/kit/testing";
 import { playlistServiceDefinition } from "@tt/playlist-service";
 import { RoomService } from "@tt/proto/tt/room/v1/room_service_pb";
 import { ChatService } from "@tt/proto/tt/social/v1/chat_service_pb";
@@ -129,15 +135,6 @@ async function joinOnce(stage: Client<typeof StageService>, room: string): Promi
   }
 }
 
-async function refusal(p: Promise<unknown>): Promise<ConnectError> {
-  try {
-    await p;
-  } catch (err) {
-    return ConnectError.from(err);
-  }
-  throw new Error("expected a refusal");
-}
-
 const text = (message: string) => ({ uuid: randomUUID(), message });
 
 describe.skipIf(distributed)("the room service cannot be reached", () => {
@@ -184,14 +181,14 @@ describe.skipIf(distributed)("the room service cannot be reached", () => {
       () => stage.getStage({ room: hidden.uuid }),
       () => chat.sendRoomMessage({ room: hidden.uuid, message: text("let me in") }),
     ]) {
-      const e = await refusal(call());
+      const e = await refusalOf(call());
       expect([e.code, e.rawMessage]).toEqual([
         Code.Unavailable,
         expect.stringContaining("room service cannot be reached"),
       ]);
     }
     // A room the social service never knew cannot be served either: 503, not 404 or 500.
-    const e = await refusal(stage.getStage({ room: randomUUID() }));
+    const e = await refusalOf(stage.getStage({ room: randomUUID() }));
     expect(e.code).toBe(Code.Unavailable);
     // One log line for the outage so far, not one per call.
     expect(logs.match(/room service unreachable: public rooms go on from their last known settings/g)).toHaveLength(1);
@@ -208,6 +205,6 @@ describe.skipIf(distributed)("the room service cannot be reached", () => {
     });
     expect(late.message?.message).toBe("from a new instance");
     expect(await joinOnce(fresh, open.uuid)).toBe(open.uuid);
-    expect((await refusal(fresh.getStage({ room: hidden.uuid }))).code).toBe(Code.Unavailable);
+    expect((await refusalOf(fresh.getStage({ room: hidden.uuid }))).code).toBe(Code.Unavailable);
   });
 });

@@ -7,7 +7,7 @@
 import { generateKeyPairSync, randomUUID } from "node:crypto";
 import path from "node:path";
 import { fromBinary } from "@bufbuild/protobuf";
-import { Code, ConnectError, createClient } from "@connectrpc/connect";
+import { createClient } from "@connectrpc/connect";
 import { createConnectTransport } from "@connectrpc/connect-node";
 import type { MikroORM } from "@mikro-orm/postgresql";
 import { createGateway, type Gateway } from "@tt/gateway";
@@ -28,6 +28,7 @@ import {
   uniqueDeploymentName,
   type ServiceHarness,
   type TestDatabase,
+  outcomeOf,
 } from "@tt/kit/testing";
 import { NoteAddedSchema } from "@tt/proto/tt/example/v1/events_pb";
 import { ExampleService } from "@tt/proto/tt/example/v1/example_service_pb";
@@ -42,16 +43,6 @@ import { spawnNodeProcess, waitUntilReady, type ChildHandle } from "@tt/platform
 const logger = createLogger({ service: "service-calls-test", level: "silent" });
 const ADMIN = { ADMIN_EMAIL: "root@example.org", ADMIN_PASSWORD: "service calls admin password" };
 const pem = () => generateKeyPairSync("ed25519").privateKey.export({ type: "pkcs8", format: "pem" }).toString();
-
-async function codeOf(call: Promise<unknown>): Promise<string> {
-  try {
-    await call;
-    return "ok";
-  } catch (err) {
-    const error = ConnectError.from(err);
-    return `${Code[error.code]}: ${error.rawMessage}`;
-  }
-}
 
 /** The admin's uuid, nickname and a user token, through the user service's Login. */
 async function admin(users: ServiceHarness): Promise<{ uuid: string; nickname: string; token: string }> {
@@ -192,16 +183,16 @@ describe("the example service and the user service in one host", () => {
     expect(await example.getNote({ id: note!.id })).toMatchObject({ note: { author: uuid }, authorNickname: nickname });
     // The RPC is service-only: a user token, even the admin's, is refused, so the example's call passed as a service.
     const profiles = h.client(ProfileService, { token });
-    expect(await codeOf(profiles.getServiceUserProfile({ id: uuid }))).toBe(
+    expect(await outcomeOf(profiles.getServiceUserProfile({ id: uuid }))).toBe(
       "Unauthenticated: user tokens may not call this method",
     );
-    expect(await codeOf(h.client(ProfileService).getServiceUserProfile({ id: uuid }))).toBe(
+    expect(await outcomeOf(h.client(ProfileService).getServiceUserProfile({ id: uuid }))).toBe(
       "Unauthenticated: missing access token",
     );
     // The user service's own answers come back unchanged: an author it does not know is NotFound.
     const stranger = h.client(ExampleService, { token: await h.tokens.user() });
     const { note: orphan } = await stranger.addNote({ text: "by nobody the user service knows" });
-    expect(await codeOf(stranger.getNote({ id: orphan!.id }))).toMatch(/^NotFound: /);
+    expect(await outcomeOf(stranger.getNote({ id: orphan!.id }))).toMatch(/^NotFound: /);
   });
 });
 
@@ -235,7 +226,7 @@ describe("the example service calling the user service in another host", () => {
     expect(await client.getNote({ id: note!.id })).toMatchObject({ authorNickname: nickname });
     const stranger = h.client(ExampleService, { token: await h.tokens.user() });
     const { note: orphan } = await stranger.addNote({ text: "unknown author" });
-    expect(await codeOf(stranger.getNote({ id: orphan!.id }))).toMatch(/^NotFound: /);
+    expect(await outcomeOf(stranger.getNote({ id: orphan!.id }))).toMatch(/^NotFound: /);
   });
 
   it("issue 10: a service holding another key is refused by the user service", async () => {
@@ -244,7 +235,7 @@ describe("the example service calling the user service in another host", () => {
     const client = h.client(ExampleService, { token: await h.tokens.user("user", uuid) });
     const { note } = await client.addNote({ text: "wrong key" });
     // The user never sent that token: the refusal is the deployment's fault, Internal (a 500 over REST), logged.
-    expect(await codeOf(client.getNote({ id: note!.id }))).toMatch(
+    expect(await outcomeOf(client.getNote({ id: note!.id }))).toMatch(
       /^Internal: tt\.user\.v1\.ProfileService refused this service's identity: /,
     );
   });

@@ -1,8 +1,7 @@
 // The audit service's environment, read once in create (docs/new-service.md §5); documented in README.md.
 import { z } from "zod";
-import { parseEnv, parseEnvParts } from "@tt/kit";
+import { parseEnv, parseEnvParts, unsetIfEmpty } from "@tt/kit";
 
-const unsetIfEmpty = (v: unknown) => (v === "" ? undefined : v);
 const optionalName = z.preprocess(
   unsetIfEmpty,
   z

@@ -1,6 +1,17 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { ConfigError, loadKitConfig, metricsListen, parseEnv, parseEnvParts, serverLimits } from "./config.ts";
+import {
+  checkSetTogether,
+  ConfigError,
+  envFlag,
+  httpBaseUrl,
+  loadKitConfig,
+  metricsListen,
+  optionalEnvString,
+  parseEnv,
+  parseEnvParts,
+  serverLimits,
+} from "./config.ts";
 import { DEFAULT_SERVER_LIMITS } from "./transport/server.ts";
 
 describe("loadKitConfig", () => {
@@ -176,6 +187,46 @@ describe("parseEnv", () => {
     expect(parseEnv(schema, { SMTP_URL: "smtp://mail" })).toEqual({ SMTP_URL: "smtp://mail", OUTBOX: false });
     expect(() => parseEnv(schema, {})).toThrow(ConfigError);
     expect(() => parseEnv(schema, {})).toThrow(/SMTP_URL: is required/);
+  });
+});
+
+describe("the services' variable helpers", () => {
+  const schema = z
+    .object({
+      API_BASE_URL: httpBaseUrl("https://api.example.com"),
+      CLIENT_ID: optionalEnvString,
+      CLIENT_SECRET: optionalEnvString,
+    })
+    .superRefine((env, ctx) => checkSetTogether([["CLIENT_ID", "CLIENT_SECRET"]], env, ctx));
+  const issues = (env: Record<string, string>) => {
+    try {
+      parseEnv(schema, env);
+    } catch (err) {
+      return (err as ConfigError).issues;
+    }
+    return [];
+  };
+
+  it("reads empty as unset, and a base URL's default or value without its trailing slashes", () => {
+    expect(parseEnv(schema, { CLIENT_ID: "", CLIENT_SECRET: "" })).toEqual({ API_BASE_URL: "https://api.example.com" });
+    expect(parseEnv(schema, { API_BASE_URL: "http://127.0.0.1:9/v1//" }).API_BASE_URL).toBe("http://127.0.0.1:9/v1");
+    expect(issues({ API_BASE_URL: "ftp://files" })).toEqual([
+      { variable: "API_BASE_URL", reason: "must be an http(s) URL" },
+    ]);
+  });
+
+  it("reads a flag as a boolean, its default when unset or empty, and refuses anything but true and false", () => {
+    const flags = z.object({ ON: envFlag(true), OFF: envFlag(false) });
+    expect(parseEnv(flags, { ON: "", OFF: undefined })).toEqual({ ON: true, OFF: false });
+    expect(parseEnv(flags, { ON: "false", OFF: "true" })).toEqual({ ON: false, OFF: true });
+    expect(() => parseEnv(flags, { ON: "yes" })).toThrow(/ON: /);
+  });
+
+  it("takes a group set together or not at all, naming the missing ones and the set ones", () => {
+    expect(parseEnv(schema, { CLIENT_ID: "a", CLIENT_SECRET: "b" })).toMatchObject({ CLIENT_ID: "a" });
+    expect(issues({ CLIENT_SECRET: "b" })).toEqual([
+      { variable: "CLIENT_ID", reason: "is required when CLIENT_SECRET is set" },
+    ]);
   });
 });
 

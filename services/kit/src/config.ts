@@ -53,7 +53,44 @@ export function parseEnvParts<P extends Record<string, (env: Record<string, stri
 }
 
 // Empty strings come from templated manifests (`FOO: ""`); treat them as unset.
-const unsetIfEmpty = (v: unknown) => (v === "" ? undefined : v);
+export const unsetIfEmpty = (v: unknown) => (v === "" ? undefined : v);
+/** An optional variable; an empty one is unset. */
+export const optionalEnvString = z.preprocess(unsetIfEmpty, z.string().optional());
+/** "true" or "false" as a boolean, `fallback` when unset or empty; anything else is refused. */
+export const envFlag = (fallback: boolean) =>
+  z
+    .preprocess(unsetIfEmpty, z.enum(["true", "false"]).default(fallback ? "true" : "false"))
+    .transform((v) => v === "true");
+/** An http(s) base URL (an outside provider's, say) with a default, without trailing slashes; empty is unset. */
+export const httpBaseUrl = (fallback: string) =>
+  z.preprocess(
+    unsetIfEmpty,
+    z
+      .url({ protocol: /^https?$/, error: "must be an http(s) URL" })
+      .default(fallback)
+      .transform((url) => url.replace(/\/+$/, "")),
+  );
+
+/**
+ * A schema refinement for variables that go together, such as a provider's credentials: in each group that has some
+ * set, every unset one is an issue `is required when <the set ones> is set`, so setting only part of a group stops
+ * the start instead of silently falling back.
+ */
+export function checkSetTogether(
+  groups: readonly (readonly string[])[],
+  env: Record<string, unknown>,
+  ctx: z.RefinementCtx,
+): void {
+  for (const group of groups) {
+    const set = group.filter((name) => env[name] !== undefined);
+    if (set.length === 0 || set.length === group.length) continue;
+    for (const name of group) {
+      if (env[name] === undefined) {
+        ctx.addIssue({ code: "custom", path: [name], message: `is required when ${set.join(", ")} is set` });
+      }
+    }
+  }
+}
 const DEFAULT_METRICS_PORT = 9464;
 /** DATABASE_POOL_MAX when unset: `pg`'s own default. */
 export const DEFAULT_DATABASE_POOL_MAX = 10;

@@ -2,7 +2,7 @@
 // again"), not 500, and serves again once the database is back. The echo service on a real host and server reaches
 // its PostgreSQL through a TCP relay that the test stops (every connection cut, the port refusing) and starts again.
 import { connect, createServer as createTcpServer, type Server, type Socket } from "node:net";
-import { Code, ConnectError, createClient } from "@connectrpc/connect";
+import { Code, createClient } from "@connectrpc/connect";
 import { createConnectTransport } from "@connectrpc/connect-node";
 import { EchoService } from "@tt/proto/tt/testing/v1/echo_service_pb";
 import { Registry } from "prom-client";
@@ -14,6 +14,7 @@ import { createLogger } from "./logger.ts";
 import { createServer, type RunningServer } from "./transport/server.ts";
 import { echoDefinition } from "./test-support/echo-service.ts";
 import { createTestDatabase, createTestTokenIssuer, type TestDatabase } from "./testing/index.ts";
+import { refusalOf } from "./testing/refusals.ts";
 
 /** A TCP relay on `port` (0: a free one) to `target`; stop() closes the port and cuts every connection. */
 async function startRelay(target: { host: string; port: number }, port = 0) {
@@ -79,15 +80,6 @@ afterAll(async () => {
   await db?.drop();
 });
 
-async function caught(p: Promise<unknown>): Promise<ConnectError> {
-  try {
-    await p;
-  } catch (err) {
-    return ConnectError.from(err);
-  }
-  throw new Error("expected an error");
-}
-
 describe("the database goes away under a running service", () => {
   it("answers 503 unavailable while it is gone, and serves again once it is back", async () => {
     const client = createClient(EchoService, createConnectTransport({ baseUrl: server.url, httpVersion: "1.1" }));
@@ -95,7 +87,7 @@ describe("the database goes away under a running service", () => {
 
     const port = relay.port;
     await relay.stop();
-    const err = await caught(client.record({ text: "during" }));
+    const err = await refusalOf(client.record({ text: "during" }));
     expect([err.code, err.rawMessage]).toEqual([Code.Unavailable, DATABASE_UNAVAILABLE_MESSAGE]);
     const raw = await fetch(`${server.url}/tt.testing.v1.EchoService/Record`, {
       method: "POST",

@@ -3,14 +3,19 @@ export { createCallContext, kEm, kIdentity, kLogger, kRequestId } from "./contex
 export { callEm, callIdentity, checkLimit, checkUuid, isUuid, loadCaller, UNAUTHORIZED } from "./call.ts";
 export { DEFAULT_TOKEN_AUDIENCE, DEFAULT_TOKEN_ISSUER, TOKEN_ALG, TOKEN_TYPES, USER_ROLES } from "./auth/claims.ts";
 export {
+  checkSetTogether,
   ConfigError,
+  envFlag,
+  httpBaseUrl,
   kitConfigSchema,
   loadKitConfig,
   metricsListen,
+  optionalEnvString,
   parseEnv,
   parseEnvParts,
   serverLimits,
   serviceUrlsSchema,
+  unsetIfEmpty,
 } from "./config.ts";
 export { createCallLogger, createLogger } from "./logger.ts";
 export {
@@ -44,6 +49,7 @@ export {
   maxLengthOf,
 } from "./interceptors/input-rules.ts";
 export { allowedStringsOf, enumOfWire, inEnumOf, wireName, wireNamesOf } from "./proto/wire-enum.ts";
+export { optionalTimestamp } from "./proto/timestamp.ts";
 export { createMetricsInterceptor, rpcMetrics } from "./interceptors/metrics.ts";
 export { createLoggingInterceptor } from "./interceptors/logging.ts";
 export { initOrm, initServiceOrm, migrateUp } from "./db/orm.ts";
@@ -81,6 +87,7 @@ export {
   createObjectStore,
   DEFAULT_MEDIA_DIR,
   mediaStoreShape,
+  mediaUrl,
   type MediaStoreConfig,
 } from "./media/store-config.ts";
 export { runServiceMain } from "./main.ts";
@@ -131,6 +138,7 @@ export {
   createMemoryBus,
   createNatsBus,
   DEFAULT_DEPLOYMENT_NAME,
+  deploymentDurable,
   deploymentNames,
   enqueue,
   EVENT_ID_HEADER,
@@ -161,6 +169,7 @@ export {
   validateDeploymentName,
   validateSubject,
 } from "./bus/index.ts";
+export type { DeploymentDurableOptions } from "./bus/index.ts";
 
 export {
   adminList,

@@ -2,13 +2,13 @@
 // and the merch service each as its own process (as the distributed runner starts them), and a gateway in this
 // process routing to both over HTTP/2. The merch process listens on a fixed port, so it can be killed (SIGKILL)
 // and started again where the gateway expects it.
-import { generateKeyPairSync, randomUUID } from "node:crypto";
+import { generateKeyPairSync } from "node:crypto";
 import { fileURLToPath } from "node:url";
 import { createBackendTransport, backendSession, createLogger, createServer, freePort } from "@tt/kit";
 import { createTestDatabase, type TestDatabase } from "@tt/kit/testing";
 import { createGateway } from "@tt/gateway";
 import { serviceCatalog } from "@tt/gateway/catalog";
-import { importPKCS8, SignJWT } from "jose";
+import { platformTokenSigner, restCall } from "@tt/kit/bench";
 import { spawnNodeProcess, waitUntilReady, type ChildHandle } from "@tt/platform/processes";
 
 const repoRoot = fileURLToPath(new URL("../../../", import.meta.url));
@@ -38,19 +38,8 @@ export async function tokenSigner(
   gatewayUrl: string,
   jwtKey: string,
 ): Promise<(role?: string, sub?: string) => Promise<string>> {
-  const pub = (await (await fetch(`${gatewayUrl}/api/user-service/auth/pub-key`)).json()) as { kid: string };
-  const key = await importPKCS8(jwtKey, "EdDSA");
-  return async (role = "user", sub: string = randomUUID()) => {
-    const now = Math.floor(Date.now() / 1000);
-    return new SignJWT({ typ: "user", role, sid: randomUUID() })
-      .setProtectedHeader({ alg: "EdDSA", kid: pub.kid, typ: "JWT" })
-      .setIssuer("turntable")
-      .setAudience("turntable")
-      .setSubject(sub)
-      .setIssuedAt(now)
-      .setExpirationTime(now + 3600)
-      .sign(key);
-  };
+  const sign = await platformTokenSigner(restCall(gatewayUrl), jwtKey);
+  return (role = "user", sub) => sign({ typ: "user", role, ...(sub === undefined ? {} : { sub }) });
 }
 
 /** A child's environment: NODE_OPTIONS of the children only (`CHILD_NODE_OPTIONS=--cpu-prof` profiles them). */

@@ -1,6 +1,6 @@
 // The merch service's environment, read once in create (docs/new-service.md §5); documented in README.md.
 import { z } from "zod";
-import { checkMediaStore, mediaStoreShape, parseEnv, parseEnvParts } from "@tt/kit";
+import { checkMediaStore, envFlag, mediaStoreShape, parseEnv, parseEnvParts } from "@tt/kit";
 
 // The kit's object-store variables (the same MEDIA_DIR or bucket as every service's media) and the largest file.
 const mediaSchema = z
@@ -20,9 +20,7 @@ const merchSchema = z.object({
   /** The largest balance an account may reach (credits beyond it are refused). */
   MERCH_MAX_BALANCE: z.coerce.number().int().min(1).max(2_000_000_000).default(1_000_000_000),
   /** Stock the demo shop when it is empty (npm start turns it on; the chart and the tests leave it off). */
-  MERCH_DEMO_STOCK: z
-    .preprocess((v) => (v === "" ? undefined : v), z.enum(["true", "false"]).default("false"))
-    .transform((v) => v === "true"),
+  MERCH_DEMO_STOCK: envFlag(false),
 });
 
 export type MediaConfig = z.output<typeof mediaSchema>;

@@ -1,9 +1,9 @@
 // The all-in-one process's environment: the kit's, with the database made optional (the embedded
 // PostgreSQL stands in) and the gateway's settings.
-import { kitConfigSchema, parseEnv } from "@tt/kit";
+import { envFlag, kitConfigSchema, parseEnv, unsetIfEmpty } from "@tt/kit";
 import { z } from "zod";
 
-const optional = <T extends z.ZodType>(schema: T) => z.preprocess((v) => (v === "" ? undefined : v), schema.optional());
+const optional = <T extends z.ZodType>(schema: T) => z.preprocess(unsetIfEmpty, schema.optional());
 
 export const allInOneConfigSchema = kitConfigSchema.extend({
   DATABASE_URL: optional(z.url({ protocol: /^postgres(ql)?$/, error: "must be a postgres:// URL" })),
@@ -16,9 +16,7 @@ export const allInOneConfigSchema = kitConfigSchema.extend({
   // Request-body bytes the gateway holds at once (503 + retry-after beyond); the gateway's default (256 MiB) when unset.
   MAX_BODY_BYTES_IN_FLIGHT: optional(z.coerce.number().int().positive()),
   // As the gateway's (gateway-config.ts): "true" only when one trusted reverse proxy stands in front.
-  TRUST_PROXY: z
-    .preprocess((v) => (v === "" ? undefined : v), z.enum(["true", "false"]).default("false"))
-    .transform((v) => v === "true"),
+  TRUST_PROXY: envFlag(false),
   CORS_ORIGINS: optional(
     z.string().transform((s) =>
       s

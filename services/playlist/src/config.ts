@@ -1,7 +1,7 @@
 // The playlist service's configuration, validated once at start: each area's variables, read together with
 // parseEnvParts so a bad deployment fails naming every bad variable of every area.
 import { z } from "zod";
-import { parseEnv, parseEnvParts } from "@tt/kit";
+import { envFlag, parseEnv, parseEnvParts } from "@tt/kit";
 import { loadMusicProvidersConfig, type MusicProvidersConfig } from "./providers/config.ts";
 
 const positiveInt = (fallback: number) => z.coerce.number().int().positive().default(fallback);
@@ -41,9 +41,7 @@ export function loadRecentSongsConfig(env: Record<string, string | undefined>): 
 /** The imports area (playlist imports run as durable jobs). */
 export const importConfigSchema = z.object({
   /** Whether this process runs the import worker ("false": it only serves the API, another process imports). */
-  IMPORT_WORKER: z
-    .preprocess((v) => (v === "" ? undefined : v), z.enum(["true", "false"]).default("true"))
-    .transform((v) => v === "true"),
+  IMPORT_WORKER: envFlag(true),
   /** Tracks read from the provider and committed per step of a playlist import. */
   IMPORT_PAGE_SIZE: z.coerce.number().int().min(1).max(100).default(50),
   /** Deliveries of an import whose provider is away before the crate is FAILED. */

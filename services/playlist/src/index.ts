@@ -1,4 +1,3 @@
-import { createHash } from "node:crypto";
 import type { Client } from "@connectrpc/connect";
 import type { ServiceDefinition } from "@tt/kit";
 import { RoomService } from "@tt/proto/tt/room/v1/room_service_pb";
@@ -14,6 +13,7 @@ import { startImportWorker } from "./modules/imports/imports.ts";
 import { createMusicServices } from "./modules/song-data/music-services.ts";
 import { createMusicProviders } from "./providers/index.ts";
 import { PLAYLIST_SERVICES, registerPlaylistRoutes } from "./routes/index.ts";
+import { deploymentDurable } from "@tt/kit";
 
 export const playlistServiceDefinition: ServiceDefinition = {
   name: "playlist",
@@ -49,12 +49,7 @@ export const playlistServiceDefinition: ServiceDefinition = {
           pageSize: config.imports.IMPORT_PAGE_SIZE,
           maxAttempts: config.imports.IMPORT_MAX_ATTEMPTS,
           maxSongs: config.crates.CRATE_MAX_SONGS,
-          durable:
-            config.imports.IMPORT_DURABLE ??
-            `playlist-imports-${createHash("sha256")
-              .update(String(deps.orm.config.get("dbName")))
-              .digest("hex")
-              .slice(0, 12)}`,
+          durable: deploymentDurable(deps.orm, "playlist-imports", { configured: config.imports.IMPORT_DURABLE }),
           redeliveryDelayMs: config.imports.IMPORT_RETRY_MS,
         })
       : undefined;

@@ -1,7 +1,7 @@
 // What the services that talk to outside providers share (issue 27: out of the service kit, which every service
 // loads, into a package of its own that only these import): HTTP to a provider and the ProviderError it fails with,
-// mapped to Connect codes in one place; the Apple Music developer token the web player is configured with; and
-// which links are music links (spec 002 §5).
+// mapped to Connect codes in one place; the Apple Music developer token the web player is configured with; which
+// links are music links (spec 002 §5); and CometChat's REST client, which the user and room services both call.
 export { callProvider, ProviderError, toConnectProviderError } from "./provider-errors.ts";
 export type { ProviderErrorKind, ProviderFailureWords } from "./provider-errors.ts";
 export {
@@ -29,3 +29,5 @@ export {
   type AppleMusicTokenIssuerOptions,
 } from "./apple-music-token.ts";
 export { isMusicLinkHost, MUSIC_LINK_HOSTS } from "./music-link-hosts.ts";
+export { cometChatHost, createCometChatRest } from "./comet-chat-rest.ts";
+export type { CometChatRest, CometChatRestOptions } from "./comet-chat-rest.ts";

@@ -2,7 +2,7 @@
 // a load<Area>Config) and loadRoomServiceConfig reads them all together, so a bad deployment fails naming every
 // bad variable of every area. Areas added later (the people part) add one line to AREA_LOADERS.
 import { z } from "zod";
-import { parseEnv, parseEnvParts } from "@tt/kit";
+import { parseEnv, parseEnvParts, unsetIfEmpty } from "@tt/kit";
 import { loadLimitsConfig } from "./limits-config.ts";
 import { loadPosterConfig } from "./modules/rooms/poster.ts";
 import { loadRoomChatConfig } from "./providers/room-chat.ts";
@@ -21,7 +21,7 @@ export const roomsConfigSchema = z.object({
    * by POST /rooms/list (they still work at join) until set again.
    */
   ROOM_GUEST_PASSWORD_PEPPER: z.preprocess(
-    (v) => (v === "" ? undefined : v),
+    unsetIfEmpty,
     z.string().min(16).default("turntable-development-guest-password-pepper"),
   ),
 });

@@ -39,8 +39,15 @@ import http2 from "node:http2";
 import { create, fromBinary, toBinary, toJson, type JsonValue } from "@bufbuild/protobuf";
 import { StageSchema } from "@tt/proto/tt/social/v1/stage_pb";
 import { JoinRequestSchema, JoinResponseSchema, type JoinResponse } from "@tt/proto/tt/social/v1/stage_service_pb";
-import { loadAverage as load, percentile as pct, restCall, type Json, type RestCall } from "@tt/kit/bench";
-import { SignJWT, importPKCS8 } from "jose";
+import {
+  connectServerStream,
+  loadAverage as load,
+  percentile as pct,
+  platformTokenSigner,
+  restCall,
+  type Json,
+  type RestCall,
+} from "@tt/kit/bench";
 import { applyPatch } from "rfc6902";
 import WebSocket, { WebSocketServer } from "ws";
 import { measureSync } from "./sync.ts";
@@ -163,22 +170,12 @@ function joinStream(
   onMessage: (m: JoinResponse) => void,
 ): Promise<void> {
   return new Promise<void>((resolve, reject) => {
-    const body = toBinary(JoinRequestSchema, create(JoinRequestSchema, { room }));
-    const frame = Buffer.alloc(5 + body.length);
-    frame.writeUInt32BE(body.length, 1);
-    frame.set(body, 5);
-    const stream = session.request({
-      ":method": "POST",
-      ":path": "/tt.social.v1.StageService/Join",
-      "content-type": "application/connect+proto",
-      "connect-protocol-version": "1",
-      authorization: `Bearer ${token}`,
-    });
-    const abort = () => stream.close(http2.constants.NGHTTP2_CANCEL);
-    signal.addEventListener("abort", abort, { once: true });
-    stream.end(frame);
-    stream.on("response", (h) => {
-      if (h[":status"] !== 200) reject(new Error(`join answered ${h[":status"]}`));
+    const stream = connectServerStream(session, {
+      path: "/tt.social.v1.StageService/Join",
+      request: toBinary(JoinRequestSchema, create(JoinRequestSchema, { room })),
+      token,
+      signal,
+      onRefused: reject,
     });
     let buf: Buffer = Buffer.alloc(0);
     stream.on("data", (chunk: Buffer) => {
@@ -197,10 +194,7 @@ function joinStream(
         }
       }
     });
-    stream.on("close", () => {
-      signal.removeEventListener("abort", abort);
-      resolve();
-    });
+    stream.on("close", () => resolve());
     stream.on("error", reject);
   });
 }
@@ -532,23 +526,9 @@ const row = (name: string, xs: number[]) =>
   );
 
 /** Signs `n` guest tokens with the platform's key, as its user service would (the kid it publishes). */
-async function guestSigner(call: RestCall, key: CryptoKey): Promise<(n: number) => Promise<string[]>> {
-  const kid = (await call("GET", "/api/user-service/auth/pub-key")).kid as string;
-  return async (n: number) => {
-    const now = Math.floor(Date.now() / 1000);
-    return Promise.all(
-      Array.from({ length: n }, () =>
-        new SignJWT({ typ: "guest", role: "guest", sid: randomUUID() })
-          .setProtectedHeader({ alg: "EdDSA", kid, typ: "JWT" })
-          .setIssuer("turntable")
-          .setAudience("turntable")
-          .setSubject(randomUUID())
-          .setIssuedAt(now)
-          .setExpirationTime(now + 3600)
-          .sign(key),
-      ),
-    );
-  };
+async function guestSigner(call: RestCall, privatePem: string): Promise<(n: number) => Promise<string[]>> {
+  const sign = await platformTokenSigner(call, privatePem);
+  return (n: number) => Promise.all(Array.from({ length: n }, () => sign({ typ: "guest" })));
 }
 
 /**
@@ -557,7 +537,7 @@ async function guestSigner(call: RestCall, key: CryptoKey): Promise<(n: number) 
  * cluster's Service would spread them), and the seat changes go through the gateway to either. Every listener must
  * get every change's patch: nothing missing.
  */
-async function twoInstances(privatePem: string, key: CryptoKey, n: number, changes: number, perSession: number) {
+async function twoInstances(privatePem: string, n: number, changes: number, perSession: number) {
   const { createTestDatabase } = await import("@tt/kit/testing");
   const { startDistributed } = await import("@tt/platform/distributed");
   const db = await createTestDatabase(DATABASE_URL);
@@ -583,7 +563,10 @@ async function twoInstances(privatePem: string, key: CryptoKey, n: number, chang
     const socials = platform.processes.filter((p) => p.name === "social").map((p) => p.url);
     if (socials.length !== 2) throw new Error(`expected two social processes, got ${socials.length}`);
     const server = { call, ask: () => Promise.reject(new Error("no memory probe in the distributed part")) };
-    return { socials, ...(await fanOut(server, await guestSigner(call, key), n, changes, perSession, false, socials)) };
+    return {
+      socials,
+      ...(await fanOut(server, await guestSigner(call, privatePem), n, changes, perSession, false, socials)),
+    };
   } finally {
     await platform.close();
     await db.drop();
@@ -611,11 +594,10 @@ async function main(): Promise<void> {
   if (!(changes >= 1)) throw new Error(`--changes must be 1 or more (got ${values.changes})`);
 
   const privatePem = generateKeyPairSync("ed25519").privateKey.export({ type: "pkcs8", format: "pem" }).toString();
-  const key = await importPKCS8(privatePem, "EdDSA");
   console.log(`load average at start: ${load()} (${os.cpus().length} cores)`);
   const server = await startServer(privatePem);
   try {
-    const guests = await guestSigner(server.call, key);
+    const guests = await guestSigner(server.call, privatePem);
 
     console.log(
       `server: the all-in-one platform (gateway + social + every service, one process, pid ${server.child.pid}) ` +
@@ -676,7 +658,7 @@ async function main(): Promise<void> {
 
   // 4. two instances (--two-instance-listeners 0 leaves it out): a platform of its own once the first has stopped.
   if (twoInstanceListeners > 0) {
-    const t = await twoInstances(privatePem, key, twoInstanceListeners, changes, perSession);
+    const t = await twoInstances(privatePem, twoInstanceListeners, changes, perSession);
     const tP99 = pct(t.samples, 0.99);
     console.log(
       `\n4. two instances: ${twoInstanceListeners} listeners of one room, half on each of two social processes ` +

@@ -1,7 +1,14 @@
 // The user service's configuration, validated once at start: its own variables (this file) and each area's
 // (modules/*/*-config.ts, providers/config.ts), read together so a bad deployment fails naming every bad variable.
 import { z } from "zod";
-import { DEFAULT_TOKEN_AUDIENCE, DEFAULT_TOKEN_ISSUER, parseEnv, parseEnvParts } from "@tt/kit";
+import {
+  DEFAULT_TOKEN_AUDIENCE,
+  DEFAULT_TOKEN_ISSUER,
+  envFlag,
+  optionalEnvString,
+  parseEnv,
+  parseEnvParts,
+} from "@tt/kit";
 import { loadAccountConfig, type AccountConfig } from "./modules/accounts/account-config.ts";
 import { loadContactConfig, type ContactConfig } from "./modules/contact/contact-config.ts";
 import { loadModerationConfig, type ModerationConfig } from "./modules/moderation/moderation-config.ts";
@@ -11,8 +18,6 @@ import { loadProvidersConfig, type ProvidersConfig } from "./providers/config.ts
 
 const DAY_SECONDS = 24 * 60 * 60;
 
-// Empty strings come from templated manifests (`FOO: ""`); treat them as unset.
-const optionalString = z.preprocess((v) => (v === "" ? undefined : v), z.string().optional());
 const seconds = (fallback: number) => z.coerce.number().int().positive().default(fallback);
 // 32 bytes in base64 (standard or URL-safe alphabet): an AES-256-GCM key.
 const aesKey = z.preprocess(
@@ -31,7 +36,7 @@ export const userConfigSchema = z
     JWT_ISSUER: z.string().min(1).default(DEFAULT_TOKEN_ISSUER),
     JWT_AUDIENCE: z.string().min(1).default(DEFAULT_TOKEN_AUDIENCE),
     /** An Ed25519 private key (PKCS8 PEM). When set it signs every token and is never stored. */
-    JWT_PRIVATE_KEY: optionalString,
+    JWT_PRIVATE_KEY: optionalEnvString,
     /**
      * Encrypts the signing keys the service generates and stores (AES-256-GCM). Unset: they are stored in plain
      * text, protected by the database's own access control (docs/decisions/0066-signing-keys-at-rest-defect-12.md).
@@ -42,12 +47,10 @@ export const userConfigSchema = z
     GUEST_TOKEN_TTL_SECONDS: seconds(DAY_SECONDS),
     // The kit refuses tokens that live longer than this; signing longer ones would lock people out.
     ACCESS_TOKEN_MAX_TTL_SECONDS: seconds(7 * DAY_SECONDS),
-    ADMIN_EMAIL: optionalString,
-    ADMIN_PASSWORD: optionalString,
+    ADMIN_EMAIL: optionalEnvString,
+    ADMIN_PASSWORD: optionalEnvString,
     /** Make the demo voucher DEMO-UPLOAD (grants uploadMusic) at start: npm start turns it on; chart and tests leave it off. */
-    USER_DEMO_VOUCHER: z
-      .preprocess((v) => (v === "" ? undefined : v), z.enum(["true", "false"]).default("false"))
-      .transform((v) => v === "true"),
+    USER_DEMO_VOUCHER: envFlag(false),
   })
   .superRefine((env, ctx) => {
     for (const key of ["USER_TOKEN_TTL_SECONDS", "BOT_TOKEN_TTL_SECONDS", "GUEST_TOKEN_TTL_SECONDS"] as const) {

@@ -1,12 +1,11 @@
 // Rows → proto messages, and the small parsers the route files share.
 import { create } from "@bufbuild/protobuf";
-import { timestampFromDate, type Timestamp } from "@bufbuild/protobuf/wkt";
 import { Code, ConnectError } from "@connectrpc/connect";
 import { ModerationActionSchema as ModerationActionMessage } from "@tt/proto/tt/audit/v1/audit_pb";
+import { optionalTimestamp as ts } from "@tt/kit";
 import type { ModerationAction } from "../modules/moderation/moderation-action.entity.ts";
 
-export const ts = (d: Date | string | null | undefined): Timestamp | undefined =>
-  d ? timestampFromDate(new Date(d)) : undefined;
+export { ts };
 
 export function moderationActionMessage(a: ModerationAction) {
   return create(ModerationActionMessage, {

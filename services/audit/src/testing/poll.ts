@@ -1,12 +1,9 @@
+import { refusalOf } from "@tt/kit/testing";
+
 /** Polls `check` until it returns a value other than undefined, or fails after `timeoutMs` (no fixed sleeps). */
 
-/** The ConnectError a call is refused with. */
+/** The code and message of the ConnectError a call is refused with. */
 export async function refusal(call: Promise<unknown>): Promise<{ code: number; message: string }> {
-  try {
-    await call;
-  } catch (err) {
-    const e = err as { code: number; rawMessage?: string; message: string };
-    return { code: e.code, message: e.rawMessage ?? e.message };
-  }
-  throw new Error("the call was not refused");
+  const e = await refusalOf(call);
+  return { code: e.code, message: e.rawMessage };
 }

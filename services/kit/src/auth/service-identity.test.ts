@@ -1,9 +1,10 @@
 // The service identity key signs `service` tokens only: a verifier refuses anything else it signed, so a service
 // that leaks SERVICE_TOKEN_PRIVATE_KEY cannot mint user tokens.
 import { generateKeyPairSync } from "node:crypto";
-import { Code, ConnectError } from "@connectrpc/connect";
+import { Code } from "@connectrpc/connect";
 import { SignJWT } from "jose";
 import { describe, expect, it } from "vitest";
+import { refusalOf } from "../testing/refusals.ts";
 import { createTestTokenIssuer } from "../testing/test-tokens.ts";
 import { DEFAULT_TOKEN_AUDIENCE, DEFAULT_TOKEN_ISSUER, TOKEN_ALG } from "./claims.ts";
 import { createServiceTokenMinter, serviceIdentityKey, type ServiceIdentityKey } from "./service-identity.ts";
@@ -39,13 +40,8 @@ function forge(key: ServiceIdentityKey, claims: { typ: string; role: string }) {
 }
 
 async function refusal(promise: Promise<unknown>): Promise<{ code: Code; message: string }> {
-  try {
-    await promise;
-  } catch (err) {
-    const e = ConnectError.from(err);
-    return { code: e.code, message: e.rawMessage };
-  }
-  throw new Error("expected a refusal");
+  const e = await refusalOf(promise);
+  return { code: e.code, message: e.rawMessage };
 }
 
 describe("service identity", () => {

@@ -1,7 +1,18 @@
+import { generateKeyPairSync } from "node:crypto";
 import { createServer, type Server } from "node:http";
+import http2 from "node:http2";
 import type { AddressInfo } from "node:net";
+import { decodeProtectedHeader, importSPKI, jwtVerify } from "jose";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { closedLoop, loadAverage, percentile, percentiles, restCall } from "./index.ts";
+import {
+  closedLoop,
+  connectServerStream,
+  loadAverage,
+  percentile,
+  percentiles,
+  platformTokenSigner,
+  restCall,
+} from "./index.ts";
 
 describe("percentile", () => {
   it("takes the sample at ⌊q·n⌋ of the sorted samples, the last for q = 1, and leaves the input alone", () => {
@@ -93,5 +104,95 @@ describe("closedLoop", () => {
     expect(r.samples).toHaveLength(50);
     expect(r.p99).toBe(percentile(r.samples, 0.99));
     expect(r.rps).toBeGreaterThan(0);
+  });
+});
+
+describe("platformTokenSigner", () => {
+  it("signs hour-long tokens with the platform's key and published kid, as the user service does", async () => {
+    const { privateKey, publicKey } = generateKeyPairSync("ed25519");
+    const asked: string[] = [];
+    const sign = await platformTokenSigner(
+      async (method, path) => (asked.push(`${method} ${path}`), { kid: "k-1" }),
+      privateKey.export({ type: "pkcs8", format: "pem" }).toString(),
+    );
+    expect(asked).toEqual(["GET /api/user-service/auth/pub-key"]);
+    const key = await importSPKI(publicKey.export({ type: "spki", format: "pem" }).toString(), "EdDSA");
+    const guest = await sign({ typ: "guest" });
+    expect(decodeProtectedHeader(guest)).toEqual({ alg: "EdDSA", kid: "k-1", typ: "JWT" });
+    const { payload } = await jwtVerify(guest, key, { issuer: "turntable", audience: "turntable" });
+    expect(payload).toMatchObject({ typ: "guest", role: "guest" });
+    expect(payload.exp! - payload.iat!).toBe(3600);
+    const admin = (await jwtVerify(await sign({ role: "admin", sub: "u-1" }), key)).payload;
+    expect(admin).toMatchObject({ typ: "user", role: "admin", sub: "u-1" });
+    expect(admin.sid).not.toBe(payload.sid);
+  });
+});
+
+describe("connectServerStream", () => {
+  let server: http2.Http2Server;
+  let session: http2.ClientHttp2Session;
+  const seen: { headers: http2.IncomingHttpHeaders; body: Buffer }[] = [];
+
+  beforeAll(async () => {
+    server = http2.createServer();
+    server.on("stream", (stream, headers) => {
+      const chunks: Buffer[] = [];
+      stream.on("data", (c: Buffer) => chunks.push(c));
+      stream.on("end", () => {
+        seen.push({ headers, body: Buffer.concat(chunks) });
+        if (headers[":path"] === "/t.v1.S/Refused") stream.respond({ ":status": 403 }, { endStream: true });
+        else {
+          stream.respond({ ":status": 200, "content-type": "application/connect+proto" });
+          stream.write(Buffer.from([0, 0, 0, 0, 1, 7])); // one message, then held open
+        }
+      });
+      stream.on("error", () => undefined);
+    });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    session = http2.connect(`http://127.0.0.1:${(server.address() as AddressInfo).port}`);
+  });
+  afterAll(async () => {
+    session.close();
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+  });
+
+  it("sends the request enveloped with the token, hands over the answers and cancels on abort", async () => {
+    const abort = new AbortController();
+    const refused: Error[] = [];
+    const stream = connectServerStream(session, {
+      path: "/t.v1.S/Watch",
+      request: Uint8Array.from([8, 1]),
+      token: "tok",
+      signal: abort.signal,
+      onRefused: (e) => refused.push(e),
+    });
+    const first = await new Promise<Buffer>((resolve) => stream.once("data", resolve));
+    expect([...first]).toEqual([0, 0, 0, 0, 1, 7]);
+    expect(seen.at(-1)!.headers).toMatchObject({
+      ":method": "POST",
+      "content-type": "application/connect+proto",
+      "connect-protocol-version": "1",
+      authorization: "Bearer tok",
+    });
+    expect([...seen.at(-1)!.body]).toEqual([0, 0, 0, 0, 2, 8, 1]);
+    const closed = new Promise<void>((resolve) => stream.on("close", resolve));
+    abort.abort();
+    await closed;
+    expect(stream.rstCode).toBe(http2.constants.NGHTTP2_CANCEL);
+    expect(refused).toEqual([]);
+  });
+
+  it("reports an answer other than 200, naming the call", async () => {
+    const refused = await new Promise<Error>((resolve) => {
+      const stream = connectServerStream(session, {
+        path: "/t.v1.S/Refused",
+        request: new Uint8Array(),
+        token: "tok",
+        signal: new AbortController().signal,
+        onRefused: resolve,
+      });
+      stream.resume();
+    });
+    expect(refused.message).toBe("/t.v1.S/Refused answered 403");
   });
 });

@@ -1,7 +1,12 @@
 // What the benches (npm run bench:*) share: a REST call through the gateway, percentiles of their samples, a
-// closed loop of calls (throughput and p99) and the machine's load average line. Each bench keeps its own method and
-// output; these are the small parts they all wrote again.
+// closed loop of calls (throughput and p99), the machine's load average line, tokens signed as the platform's user
+// service signs them, and a server stream opened as a thin Connect client opens it. Each bench keeps its own method
+// and output; these are the small parts they all wrote again.
+import { randomUUID } from "node:crypto";
+import http2 from "node:http2";
 import { loadavg } from "node:os";
+import { importPKCS8, SignJWT } from "jose";
+import { DEFAULT_TOKEN_AUDIENCE, DEFAULT_TOKEN_ISSUER, TOKEN_ALG } from "../auth/claims.ts";
 
 /** A parsed JSON answer, read loosely (a bench reads the fields it asked for). */
 export type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
@@ -75,4 +80,79 @@ export function loadAverage(decimals = 2): string {
   return loadavg()
     .map((x) => x.toFixed(decimals))
     .join(" ");
+}
+
+/** What a platform token signed by a bench says; a fresh subject unless `sub` is given. */
+export interface BenchTokenClaims {
+  typ?: "user" | "guest";
+  /** Default: the type's own role ("user", "guest"). */
+  role?: string;
+  sub?: string;
+}
+
+/**
+ * Signs tokens as the platform's user service does, so a bench's listeners need no sign-up each: with the platform's
+ * JWT_PRIVATE_KEY (`privatePem`), the kid its `/api/user-service/auth/pub-key` names (asked once through `call`),
+ * the default issuer and audience, a fresh session, valid for an hour.
+ */
+export async function platformTokenSigner(
+  call: RestCall,
+  privatePem: string,
+): Promise<(claims?: BenchTokenClaims) => Promise<string>> {
+  const key = await importPKCS8(privatePem, TOKEN_ALG);
+  const kid = (await call("GET", "/api/user-service/auth/pub-key")).kid as string;
+  return async ({ typ = "user", role = typ, sub = randomUUID() } = {}) => {
+    const now = Math.floor(Date.now() / 1000);
+    return new SignJWT({ typ, role, sid: randomUUID() })
+      .setProtectedHeader({ alg: TOKEN_ALG, kid, typ: "JWT" })
+      .setIssuer(DEFAULT_TOKEN_ISSUER)
+      .setAudience(DEFAULT_TOKEN_AUDIENCE)
+      .setSubject(sub)
+      .setIssuedAt(now)
+      .setExpirationTime(now + 3600)
+      .sign(key);
+  };
+}
+
+/** One server-streaming call for connectServerStream. */
+export interface ConnectStreamCall {
+  /** `/<package>.<Service>/<Method>`, e.g. `/tt.social.v1.StageService/Join`. */
+  path: string;
+  /** The request message in protobuf binary (toBinary). */
+  request: Uint8Array;
+  token: string;
+  /** Aborting it cancels the stream. */
+  signal: AbortSignal;
+  /** Gets `<path> answered <status>` when the answer's HTTP status is not 200. */
+  onRefused: (error: Error) => void;
+}
+
+/**
+ * A server-streaming call as a thin Connect client makes it, over an HTTP/2 session of the caller's (binary Connect
+ * protocol, the request message enveloped): Connect's generic client pipeline would cost a load generator tens of
+ * microseconds per message and listener, and a bench would measure its own client. The caller reads the enveloped
+ * answers from the stream's `data` (flag 2 on the end-of-stream message) and listens for its `close` and `error`.
+ */
+export function connectServerStream(
+  session: http2.ClientHttp2Session,
+  call: ConnectStreamCall,
+): http2.ClientHttp2Stream {
+  const frame = Buffer.alloc(5 + call.request.length);
+  frame.writeUInt32BE(call.request.length, 1);
+  frame.set(call.request, 5);
+  const stream = session.request({
+    ":method": "POST",
+    ":path": call.path,
+    "content-type": "application/connect+proto",
+    "connect-protocol-version": "1",
+    authorization: `Bearer ${call.token}`,
+  });
+  const abort = () => stream.close(http2.constants.NGHTTP2_CANCEL);
+  call.signal.addEventListener("abort", abort, { once: true });
+  stream.on("close", () => call.signal.removeEventListener("abort", abort));
+  stream.end(frame);
+  stream.on("response", (headers) => {
+    if (headers[":status"] !== 200) call.onRefused(new Error(`${call.path} answered ${headers[":status"]}`));
+  });
+  return stream;
 }

@@ -55,6 +55,8 @@ export {
   publishEvent,
 } from "./events.ts";
 export type { ConsumeEventsOptions, EventContext, EventDeclaration } from "./events.ts";
+export { deploymentDurable } from "./deployment-durable.ts";
+export type { DeploymentDurableOptions } from "./deployment-durable.ts";
 export { RequestError } from "./request-error.ts";
 export type { RequestFailure } from "./request-error.ts";
 export { InvalidSubjectError, subject, subjectMatches, subjectsOverlap, validateSubject } from "./subject.ts";

@@ -2,7 +2,7 @@
 // <NAME>_SERVICE_URL otherwise, each call with the caller's `service` token and a deadline; a missing URL or
 // identity key fails the start with the variable named.
 import { generateKeyPairSync } from "node:crypto";
-import { Code, ConnectError } from "@connectrpc/connect";
+import { Code } from "@connectrpc/connect";
 import { EchoService } from "@tt/proto/tt/testing/v1/echo_service_pb";
 import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from "vitest";
 import type { Bus } from "../bus/bus.ts";
@@ -22,6 +22,7 @@ import {
   type TestTokenIssuer,
 } from "../testing/index.ts";
 import { serviceNameOf, serviceUrlVariable } from "./service-clients.ts";
+import { codeOf } from "../testing/refusals.ts";
 
 const logger = createLogger({ service: "kit-test", level: "silent" });
 const pem = () => generateKeyPairSync("ed25519").privateKey.export({ type: "pkcs8", format: "pem" }).toString();
@@ -81,15 +82,6 @@ async function texts(stream: AsyncIterable<{ text: string }>): Promise<string[]>
   const out: string[] = [];
   for await (const m of stream) out.push(m.text);
   return out;
-}
-
-async function codeOf(call: Promise<unknown>): Promise<Code> {
-  try {
-    await call;
-  } catch (err) {
-    return ConnectError.from(err).code;
-  }
-  throw new Error("expected the call to fail");
 }
 
 describe("service names", () => {

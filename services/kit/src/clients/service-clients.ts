@@ -11,15 +11,13 @@ import {
   SERVICE_TOKEN_KEY_VARIABLE,
   type ServiceIdentityKey,
 } from "../auth/service-identity.ts";
-import { ConfigError, timeoutMs } from "../config.ts";
+import { ConfigError, timeoutMs, unsetIfEmpty } from "../config.ts";
 import { REQUEST_ID_HEADER } from "../interceptors/request-id.ts";
 import { currentRequestId } from "../process-guards.ts";
 import { createServiceTransport, parseServiceUrls, type ServiceTransport } from "../transport/replicas.ts";
 
 /** Deadline of a service call when neither the client nor the call names one. */
 export const DEFAULT_SERVICE_CALL_TIMEOUT_MS = 5_000;
-
-const unsetIfEmpty = (v: unknown) => (v === "" ? undefined : v);
 
 /** The host's variables for service calls; <NAME>_SERVICE_URL are read when a client of that service is made. */
 export const serviceClientsEnvSchema = z.object({

@@ -4,10 +4,8 @@
 // store with `createObjectStore`.
 import { fileURLToPath } from "node:url";
 import { z } from "zod";
+import { optionalEnvString, unsetIfEmpty } from "../config.ts";
 import { FsObjectStore, S3ObjectStore, type ObjectStore } from "./object-store.ts";
-
-const unset = (v: unknown) => (v === "" ? undefined : v);
-const optionalString = z.preprocess(unset, z.string().optional());
 
 /** `<repo>/.data/media`: next to the embedded PostgreSQL's data, ignored by git. */
 export const DEFAULT_MEDIA_DIR = fileURLToPath(new URL("../../../../.data/media", import.meta.url));
@@ -15,13 +13,13 @@ export const DEFAULT_MEDIA_DIR = fileURLToPath(new URL("../../../../.data/media"
 const S3_VARIABLES = ["MEDIA_S3_BUCKET", "MEDIA_S3_ACCESS_KEY_ID", "MEDIA_S3_SECRET_ACCESS_KEY"] as const;
 
 export const mediaStoreShape = {
-  MEDIA_DIR: z.preprocess(unset, z.string().default(DEFAULT_MEDIA_DIR)),
-  MEDIA_BASE_URL: z.preprocess(unset, z.string().default("/media")),
-  MEDIA_S3_ENDPOINT: z.preprocess(unset, z.url().default("https://s3.amazonaws.com")),
-  MEDIA_S3_REGION: z.preprocess(unset, z.string().default("us-east-1")),
-  MEDIA_S3_BUCKET: optionalString,
-  MEDIA_S3_ACCESS_KEY_ID: optionalString,
-  MEDIA_S3_SECRET_ACCESS_KEY: optionalString,
+  MEDIA_DIR: z.preprocess(unsetIfEmpty, z.string().default(DEFAULT_MEDIA_DIR)),
+  MEDIA_BASE_URL: z.preprocess(unsetIfEmpty, z.string().default("/media")),
+  MEDIA_S3_ENDPOINT: z.preprocess(unsetIfEmpty, z.url().default("https://s3.amazonaws.com")),
+  MEDIA_S3_REGION: z.preprocess(unsetIfEmpty, z.string().default("us-east-1")),
+  MEDIA_S3_BUCKET: optionalEnvString,
+  MEDIA_S3_ACCESS_KEY_ID: optionalEnvString,
+  MEDIA_S3_SECRET_ACCESS_KEY: optionalEnvString,
 };
 
 export type MediaStoreConfig = z.output<z.ZodObject<typeof mediaStoreShape>>;
@@ -34,6 +32,11 @@ export function checkMediaStore(env: Partial<MediaStoreConfig>, ctx: z.Refinemen
       ctx.addIssue({ code: "custom", path: [name], message: "is required when another MEDIA_S3_ variable is set" });
     }
   }
+}
+
+/** The public URL of a stored key under MEDIA_BASE_URL (a path like /media, or an absolute CDN URL). */
+export function mediaUrl(baseUrl: string, key: string): string {
+  return `${baseUrl.replace(/\/+$/, "")}/${key}`;
 }
 
 /** S3 when a bucket and its credentials are configured, the filesystem under MEDIA_DIR otherwise. */

@@ -3,9 +3,7 @@
 // calls the user service, which the kit cannot run: here it is configured at an address where nothing listens
 // (tests/service-calls runs the two together).
 import { generateKeyPairSync, randomUUID } from "node:crypto";
-import { createServer as createNetServer } from "node:net";
 import { fromBinary } from "@bufbuild/protobuf";
-import { Code, ConnectError } from "@connectrpc/connect";
 import { NoteAddedSchema } from "@tt/proto/tt/example/v1/events_pb";
 import { ExampleService } from "@tt/proto/tt/example/v1/example_service_pb";
 import { MikroORM } from "@mikro-orm/postgresql";
@@ -15,22 +13,16 @@ import type { DurableMessage } from "../bus/bus.ts";
 import { eventStreamOf } from "../bus/events.ts";
 import { exampleServiceDefinition, Note } from "../test-support/example-service.ts";
 import { createServiceHarness, type ServiceHarness } from "./service-harness.ts";
+import { outcomeOf } from "./refusals.ts";
+import { freePort } from "../net.ts";
 
 let h: ServiceHarness;
 let env: Record<string, string>;
 
-/** A local URL where nothing listens: a port the system gave out and took back. */
-async function closedUrl(): Promise<string> {
-  const server = createNetServer();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return `http://127.0.0.1:${port}`;
-}
-
 beforeAll(async () => {
   env = {
-    USER_SERVICE_URL: await closedUrl(),
+    // Nothing listens there: a port the system gave out and took back.
+    USER_SERVICE_URL: `http://127.0.0.1:${await freePort()}`,
     SERVICE_TOKEN_PRIVATE_KEY: generateKeyPairSync("ed25519")
       .privateKey.export({ type: "pkcs8", format: "pem" })
       .toString(),
@@ -41,16 +33,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await h?.close();
 });
-
-async function codeOf(call: Promise<unknown>): Promise<string> {
-  try {
-    await call;
-    return "ok";
-  } catch (err) {
-    const error = ConnectError.from(err);
-    return `${Code[error.code]}: ${error.rawMessage}`;
-  }
-}
 
 describe("createServiceHarness", () => {
   it("serves the definition in process, through the host's interceptors, for a user of any role", async () => {
@@ -66,18 +48,20 @@ describe("createServiceHarness", () => {
   it("refuses what the access option and the field rules refuse, in process and over the network", async () => {
     const user = await h.tokens.user();
     for (const client of [h.client, h.networkClient]) {
-      expect(await codeOf(client(ExampleService).addNote({ text: "x" }))).toBe("Unauthenticated: missing access token");
+      expect(await outcomeOf(client(ExampleService).addNote({ text: "x" }))).toBe(
+        "Unauthenticated: missing access token",
+      );
       for (const [type, token] of [
         ["guest", await h.tokens.guest()],
         ["bot", await h.tokens.bot()],
         ["service", await h.tokens.service("room")],
       ]) {
-        expect(await codeOf(client(ExampleService, { token }).addNote({ text: "x" }))).toBe(
+        expect(await outcomeOf(client(ExampleService, { token }).addNote({ text: "x" }))).toBe(
           `Unauthenticated: ${type} tokens may not call this method`,
         );
       }
       const tooLong = client(ExampleService, { token: user }).addNote({ text: "x".repeat(201) });
-      expect(await codeOf(tooLong)).toMatch(/^InvalidArgument: text/);
+      expect(await outcomeOf(tooLong)).toMatch(/^InvalidArgument: text/);
     }
   });
 
@@ -131,11 +115,13 @@ describe("createServiceHarness", () => {
     const token = await h.tokens.user();
     const { note } = await h.client(ExampleService, { token }).addNote({ text: "whose?" });
     for (const client of [h.client, h.networkClient]) {
-      expect(await codeOf(client(ExampleService, { token }).getNote({ id: note!.id }))).toMatch(/^Unavailable: /);
-      expect(await codeOf(client(ExampleService, { token }).getNote({ id: randomUUID() }))).toBe(
+      expect(await outcomeOf(client(ExampleService, { token }).getNote({ id: note!.id }))).toMatch(/^Unavailable: /);
+      expect(await outcomeOf(client(ExampleService, { token }).getNote({ id: randomUUID() }))).toBe(
         "NotFound: note not found",
       );
-      expect(await codeOf(client(ExampleService, { token }).getNote({ id: "nope" }))).toMatch(/^InvalidArgument: id/);
+      expect(await outcomeOf(client(ExampleService, { token }).getNote({ id: "nope" }))).toMatch(
+        /^InvalidArgument: id/,
+      );
     }
   });
 

@@ -4,13 +4,14 @@
 // One URL behaves as before. Against real HTTP/2 servers on loopback ports.
 import http2 from "node:http2";
 import type { AddressInfo, Socket } from "node:net";
-import { Code, ConnectError, createClient, type Client } from "@connectrpc/connect";
+import { Code, createClient, type Client } from "@connectrpc/connect";
 import { connectNodeAdapter } from "@connectrpc/connect-node";
 import { EchoService } from "@tt/proto/tt/testing/v1/echo_service_pb";
 import { afterEach, describe, expect, it } from "vitest";
 import { freePort } from "../net.ts";
 import { eventually } from "../testing/eventually.ts";
 import { createServiceTransport, parseServiceUrls, ReplicaSet } from "./replicas.ts";
+import { refusalOf } from "../testing/refusals.ts";
 
 interface Replica {
   url: string;
@@ -84,15 +85,6 @@ async function texts(echo: Client<typeof EchoService>, calls: number): Promise<s
   return out;
 }
 
-async function caught(p: Promise<unknown>): Promise<ConnectError> {
-  try {
-    await p;
-  } catch (err) {
-    return ConnectError.from(err);
-  }
-  throw new Error("expected an error");
-}
-
 describe("service URLs", () => {
   it("reads one URL, or several separated by commas, and refuses anything else naming the entry", () => {
     expect(parseServiceUrls("http://user:8080")).toEqual(["http://user:8080"]);
@@ -156,7 +148,7 @@ describe("a service at several replicas", () => {
   it("does not send a call that reached a replica again when the replica goes away under it", async () => {
     const [a, b] = [await replica("a"), await replica("b")];
     const { echo } = clientOf([a.url, b.url]);
-    const err = await caught(echo.echo({ text: "cut" }));
+    const err = await refusalOf(echo.echo({ text: "cut" }));
     expect(err.code).toBe(Code.Unavailable);
     expect(a.calls + b.calls).toBe(1);
     // The next calls are answered.
@@ -166,7 +158,7 @@ describe("a service at several replicas", () => {
   it("answers unavailable when no replica can be reached", async () => {
     const urls = [`http://127.0.0.1:${await freePort()}`, `http://127.0.0.1:${await freePort()}`];
     const { echo, replicas } = clientOf(urls);
-    const err = await caught(echo.echo({ text: "hi" }));
+    const err = await refusalOf(echo.echo({ text: "hi" }));
     expect(err.code).toBe(Code.Unavailable);
     expect(err.rawMessage).toMatch(/ECONNREFUSED/);
     expect([replicas!.isDown(0), replicas!.isDown(1)]).toEqual([true, true]);
@@ -180,7 +172,7 @@ describe("a service at one URL", () => {
     expect(replicas).toBeUndefined();
     expect(await texts(echo, 2)).toEqual(["a", "a"]);
     const refused = clientOf([`http://127.0.0.1:${await freePort()}`]);
-    expect((await caught(refused.echo.echo({ text: "hi" }))).code).toBe(Code.Unavailable);
+    expect((await refusalOf(refused.echo.echo({ text: "hi" }))).code).toBe(Code.Unavailable);
   });
 });
 

@@ -1,6 +1,5 @@
 // Rows → proto messages, shared by the route files.
 import { create } from "@bufbuild/protobuf";
-import { timestampFromDate, type Timestamp } from "@bufbuild/protobuf/wkt";
 import {
   AvatarAssignmentSchema as AvatarAssignmentMessage,
   AvatarSchema as AvatarMessage,
@@ -19,10 +18,9 @@ import type { Season } from "../modules/points/season.entity.ts";
 import type { Consumable } from "../modules/shop/consumable.entity.ts";
 import type { TokenBundle } from "../modules/shop/token-bundle.entity.ts";
 import type { Media } from "../modules/media/media.ts";
+import { optionalTimestamp as ts } from "@tt/kit";
 
 /** Entities carry Dates; SQL answers timestamps as text. */
-const ts = (d: Date | string | null | undefined): Timestamp | undefined =>
-  d ? timestampFromDate(new Date(d)) : undefined;
 
 export function avatarMessage(a: Partial<Avatar>, media: Media) {
   return create(AvatarMessage, {

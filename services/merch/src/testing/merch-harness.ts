@@ -3,12 +3,12 @@
 // media directory of its own.
 import { generateKeyPairSync } from "node:crypto";
 import { mkdtemp, rm } from "node:fs/promises";
-import { createServer as createNetServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { ConnectError, type Code } from "@connectrpc/connect";
-import { createServiceHarness, type ServiceHarness } from "@tt/kit/testing";
+import type { Code } from "@connectrpc/connect";
+import { createServiceHarness, refusalOf, type ServiceHarness } from "@tt/kit/testing";
 import { merchServiceDefinition } from "../index.ts";
+import { freePort } from "@tt/kit";
 
 export interface MerchHarness extends ServiceHarness {
   mediaDir: string;
@@ -16,19 +16,12 @@ export interface MerchHarness extends ServiceHarness {
   user(role?: string): Promise<{ token: string; uuid: string }>;
 }
 
-async function closedUrl(): Promise<string> {
-  const server = createNetServer();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return `http://127.0.0.1:${port}`;
-}
-
 export async function createMerchHarness(env: Record<string, string> = {}): Promise<MerchHarness> {
   const mediaDir = await mkdtemp(join(tmpdir(), "merch-media-"));
   const h = await createServiceHarness(merchServiceDefinition, {
     env: {
-      USER_SERVICE_URL: await closedUrl(),
+      // Nothing listens there: a port the system gave out and took back.
+      USER_SERVICE_URL: `http://127.0.0.1:${await freePort()}`,
       SERVICE_TOKEN_PRIVATE_KEY: generateKeyPairSync("ed25519")
         .privateKey.export({ type: "pkcs8", format: "pem" })
         .toString(),
@@ -52,13 +45,8 @@ export async function createMerchHarness(env: Record<string, string> = {}): Prom
 
 /** The code and message a call was refused with (fails when it was not refused). */
 export async function refusal(call: Promise<unknown>): Promise<{ code: Code; message: string; status?: string }> {
-  try {
-    await call;
-  } catch (err) {
-    const e = ConnectError.from(err);
-    return { code: e.code, message: e.rawMessage, status: e.metadata.get("tt-http-status") ?? undefined };
-  }
-  throw new Error("expected the call to be refused");
+  const e = await refusalOf(call);
+  return { code: e.code, message: e.rawMessage, status: e.metadata.get("tt-http-status") ?? undefined };
 }
 
 /** A 1×1 PNG. */

@@ -1,5 +1,4 @@
 import { create } from "@bufbuild/protobuf";
-import { timestampFromDate, type Timestamp } from "@bufbuild/protobuf/wkt";
 import {
   ProductSchema as ProductMessageSchema,
   SubscriptionSchema as SubscriptionMessageSchema,
@@ -9,8 +8,7 @@ import {
 import type { Identity } from "@tt/kit";
 import type { Product } from "../modules/product.entity.ts";
 import type { Subscription } from "../modules/subscription.entity.ts";
-
-const ts = (d: Date | null | undefined): Timestamp | undefined => (d ? timestampFromDate(new Date(d)) : undefined);
+import { optionalTimestamp as ts } from "@tt/kit";
 
 export const PRODUCT_NOT_FOUND = "product not found";
 

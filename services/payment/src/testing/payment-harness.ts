@@ -1,24 +1,16 @@
 // The payment service on createServiceHarness (real PostgreSQL and NATS), in development mode, with a Stripe
 // webhook secret; optionally the merch service alongside (its ProductPurchased consumer credits token bundles).
 import { generateKeyPairSync } from "node:crypto";
-import { createServer as createNetServer } from "node:net";
-import { ConnectError, type Code } from "@connectrpc/connect";
+import type { Code } from "@connectrpc/connect";
 import type { ServiceDefinition, ServiceDeps } from "@tt/kit";
-import { createServiceHarness, type ServiceHarness } from "@tt/kit/testing";
+import { createServiceHarness, refusalOf, type ServiceHarness } from "@tt/kit/testing";
 import { paymentServiceDefinition } from "../index.ts";
+import { freePort } from "@tt/kit";
 
 export const WEBHOOK_SECRET = "whsec_test_secret";
 
 export interface PaymentHarness extends ServiceHarness {
   user(role?: string): Promise<{ token: string; uuid: string }>;
-}
-
-export async function closedUrl(): Promise<string> {
-  const server = createNetServer();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return `http://127.0.0.1:${port}`;
 }
 
 export async function createPaymentHarness(
@@ -29,7 +21,8 @@ export async function createPaymentHarness(
   const h = await createServiceHarness(paymentServiceDefinition, {
     env: {
       STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET,
-      USER_SERVICE_URL: await closedUrl(),
+      // Nothing listens there: a port the system gave out and took back.
+      USER_SERVICE_URL: `http://127.0.0.1:${await freePort()}`,
       SERVICE_TOKEN_PRIVATE_KEY: generateKeyPairSync("ed25519")
         .privateKey.export({ type: "pkcs8", format: "pem" })
         .toString(),
@@ -48,11 +41,6 @@ export async function createPaymentHarness(
 
 /** The code and message a call was refused with (fails when it was not refused). */
 export async function refusal(call: Promise<unknown>): Promise<{ code: Code; message: string }> {
-  try {
-    await call;
-  } catch (err) {
-    const e = ConnectError.from(err);
-    return { code: e.code, message: e.rawMessage };
-  }
-  throw new Error("expected a refusal");
+  const e = await refusalOf(call);
+  return { code: e.code, message: e.rawMessage };
 }

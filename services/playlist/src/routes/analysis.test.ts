@@ -2,13 +2,19 @@
 // GraphQL endpoint and Spotify (dedupe, thumbnail and duration rules, trackNotAnalyzed enqueues), ownership,
 // and the webhook's signature.
 import { randomUUID } from "node:crypto";
-import { Code, ConnectError } from "@connectrpc/connect";
-import { createServiceHarness, startFakeServer, type FakeServer, type ServiceHarness } from "@tt/kit/testing";
+import { Code } from "@connectrpc/connect";
+import {
+  createServiceHarness,
+  startFakeServer,
+  type FakeServer,
+  type ServiceHarness,
+  codeAndMessageOf,
+} from "@tt/kit/testing";
 import { AnalysisService } from "@tt/proto/tt/playlist/v1/analysis_service_pb";
 import { CrateService } from "@tt/proto/tt/playlist/v1/crate_service_pb";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { playlistServiceDefinition } from "../index.ts";
-import { spotifyTrackJson } from "../providers/testing/fixtures.ts";
+import { spotifyTrackJson, fakeSpotifyEnv } from "../providers/testing/fixtures.ts";
 import { signWebhook } from "./analysis.ts";
 
 let h: ServiceHarness;
@@ -46,10 +52,7 @@ beforeAll(async () => {
   h = await createServiceHarness(playlistServiceDefinition, {
     network: false,
     env: {
-      SPOTIFY_CLIENT_ID: "cid",
-      SPOTIFY_CLIENT_SECRET: "secret",
-      SPOTIFY_ACCOUNTS_BASE_URL: fake.url,
-      SPOTIFY_API_BASE_URL: fake.url,
+      ...fakeSpotifyEnv(fake.url),
       MUSIC_ANALYSIS_URL: `${fake.url}/graphql`,
       MUSIC_ANALYSIS_ACCESS_TOKEN: "ma-token",
       MUSIC_ANALYSIS_WEBHOOK_SECRET: SECRET,
@@ -61,16 +64,6 @@ afterAll(async () => {
   await h?.close();
   await fake?.close();
 });
-
-async function refusal(p: Promise<unknown>): Promise<[Code, string]> {
-  try {
-    await p;
-  } catch (err) {
-    const e = ConnectError.from(err);
-    return [e.code, e.rawMessage];
-  }
-  throw new Error("expected a refusal");
-}
 
 describe("GET /crate/{crateUuid}/similar", () => {
   it("suggests per song with a Spotify id: deduped by track and artist, only with artwork and a duration", async () => {
@@ -100,7 +93,7 @@ describe("GET /crate/{crateUuid}/similar", () => {
   it("refuses another user's crate", async () => {
     const crate = (await h.client(CrateService, { token: await h.tokens.user() }).createCrate({})).crate!;
     const other = h.client(AnalysisService, { token: await h.tokens.user() });
-    expect(await refusal(other.getSimilarSongs({ crateUuid: crate.crateUuid }))).toEqual([
+    expect(await codeAndMessageOf(other.getSimilarSongs({ crateUuid: crate.crateUuid }))).toEqual([
       Code.PermissionDenied,
       "crate belongs to another user",
     ]);
@@ -127,14 +120,14 @@ describe("POST /cyanite/webhook", () => {
     ],
     ["a short signature", "abcd"],
   ])("refuses %s with 401", async (_what, signature) => {
-    expect(await refusal(h.client(AnalysisService).cyaniteWebhook({ ...event, signature }))).toEqual([
+    expect(await codeAndMessageOf(h.client(AnalysisService).cyaniteWebhook({ ...event, signature }))).toEqual([
       Code.Unauthenticated,
       "invalid signature",
     ]);
   });
 
   it("refuses a body without a signature before the handler", async () => {
-    expect(await refusal(h.client(AnalysisService).cyaniteWebhook(event))).toEqual([
+    expect(await codeAndMessageOf(h.client(AnalysisService).cyaniteWebhook(event))).toEqual([
       Code.InvalidArgument,
       "signature missing in request",
     ]);

@@ -2,10 +2,10 @@
 // bus as the upload service's outbox relay would).
 import { randomUUID } from "node:crypto";
 import { create, toBinary } from "@bufbuild/protobuf";
-import { Code, ConnectError } from "@connectrpc/connect";
+import { Code } from "@connectrpc/connect";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { AGGREGATE_ID_HEADER, EVENT_ID_HEADER } from "@tt/kit";
-import { createServiceHarness, eventually, type ServiceHarness } from "@tt/kit/testing";
+import { createServiceHarness, eventually, type ServiceHarness, codeOf } from "@tt/kit/testing";
 import { CatalogueService } from "@tt/proto/tt/playlist/v1/catalogue_service_pb";
 import { CrateService } from "@tt/proto/tt/playlist/v1/crate_service_pb";
 import { UploadedSongPublishedSchema, UploadedSongRemovedSchema } from "@tt/proto/tt/upload/v1/events_pb";
@@ -23,15 +23,6 @@ beforeAll(async () => {
   });
 });
 afterAll(() => h?.close());
-
-async function codeOf(p: Promise<unknown>): Promise<Code> {
-  try {
-    await p;
-  } catch (err) {
-    return ConnectError.from(err).code;
-  }
-  throw new Error("expected a refusal");
-}
 
 async function publishUpload(init: MessageInitShape<typeof UploadedSongPublishedSchema>): Promise<void> {
   const event = create(UploadedSongPublishedSchema, init);

@@ -1,9 +1,9 @@
 // The live stage's service-only crate calls (issue 14): the DJ's next song rotates to the back of their queue; a like
 // stars a song in the likes crate, a grab copies it to a crate; both refuse what is not the user's. The chat's crate
 // preview: an ordinary crate's name, owner, count and first songs; never a special crate; services only.
-import { Code, ConnectError } from "@connectrpc/connect";
+import { Code } from "@connectrpc/connect";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createServiceHarness, type ServiceHarness } from "@tt/kit/testing";
+import { createServiceHarness, type ServiceHarness, codeAndMessageOf } from "@tt/kit/testing";
 import { CrateService } from "@tt/proto/tt/playlist/v1/crate_service_pb";
 import { playlistServiceDefinition } from "../index.ts";
 
@@ -20,16 +20,6 @@ const song = (n: number) => ({
   duration: 120 + n,
   musicProviders: { spotify: `sp-stage-${n}-${Math.random().toString(36).slice(2, 8)}` },
 });
-
-async function codeOf(p: Promise<unknown>): Promise<[Code, string]> {
-  try {
-    await p;
-  } catch (err) {
-    const e = ConnectError.from(err);
-    return [e.code, e.rawMessage];
-  }
-  throw new Error("expected a refusal");
-}
 
 describe("service crate calls (the live stage)", () => {
   it("takes the DJ's queue top and rotates it to the back; an empty queue has no song", async () => {
@@ -71,12 +61,13 @@ describe("service crate calls (the live stage)", () => {
     expect([grabbed.added, grabbed.crateUuid]).toEqual([true, crate.crateUuid]);
 
     const theirs = (await other.createCrate({ crateName: "theirs" })).crate!;
-    expect(await codeOf(service.serviceAddUserCrateSong({ userUuid, songId, crateUuid: theirs.crateUuid }))).toEqual([
-      Code.NotFound,
-      "crate not found",
-    ]);
     expect(
-      await codeOf(service.serviceAddUserCrateSong({ userUuid, songId: crypto.randomUUID(), special: "likes" })),
+      await codeAndMessageOf(service.serviceAddUserCrateSong({ userUuid, songId, crateUuid: theirs.crateUuid })),
+    ).toEqual([Code.NotFound, "crate not found"]);
+    expect(
+      await codeAndMessageOf(
+        service.serviceAddUserCrateSong({ userUuid, songId: crypto.randomUUID(), special: "likes" }),
+      ),
     ).toEqual([Code.NotFound, "song not found"]);
   });
 
@@ -84,7 +75,7 @@ describe("service crate calls (the live stage)", () => {
     const token = await h.tokens.user();
     const me = h.client(CrateService, { token });
     const userUuid = (await h.identityOf(token)).subject;
-    expect((await codeOf(me.serviceTakeQueueSong({ userUuid })))[0]).toBe(Code.Unauthenticated);
+    expect((await codeAndMessageOf(me.serviceTakeQueueSong({ userUuid })))[0]).toBe(Code.Unauthenticated);
   });
 });
 
@@ -129,14 +120,23 @@ describe("crate preview (the live room's chat)", () => {
     const queue = (await owner.getQueue({})).crate!;
     const likes = (await owner.getLikes({})).crate!;
     for (const crateUuid of [queue.crateUuid, likes.crateUuid, crypto.randomUUID()]) {
-      expect(await codeOf(service.serviceGetCratePreview({ crateUuid }))).toEqual([Code.NotFound, "crate not found"]);
+      expect(await codeAndMessageOf(service.serviceGetCratePreview({ crateUuid }))).toEqual([
+        Code.NotFound,
+        "crate not found",
+      ]);
     }
-    expect((await codeOf(service.serviceGetCratePreview({ crateUuid: "not-a-uuid" })))[0]).toBe(Code.InvalidArgument);
-    expect((await codeOf(service.serviceGetCratePreview({ crateUuid: "" })))[0]).toBe(Code.InvalidArgument);
+    expect((await codeAndMessageOf(service.serviceGetCratePreview({ crateUuid: "not-a-uuid" })))[0]).toBe(
+      Code.InvalidArgument,
+    );
+    expect((await codeAndMessageOf(service.serviceGetCratePreview({ crateUuid: "" })))[0]).toBe(Code.InvalidArgument);
 
     const crate = (await owner.createCrate({ crateName: "mine" })).crate!;
-    expect((await codeOf(owner.serviceGetCratePreview({ crateUuid: crate.crateUuid })))[0]).toBe(Code.Unauthenticated);
+    expect((await codeAndMessageOf(owner.serviceGetCratePreview({ crateUuid: crate.crateUuid })))[0]).toBe(
+      Code.Unauthenticated,
+    );
     const bot = h.client(CrateService, { token: await h.tokens.bot() });
-    expect((await codeOf(bot.serviceGetCratePreview({ crateUuid: crate.crateUuid })))[0]).toBe(Code.Unauthenticated);
+    expect((await codeAndMessageOf(bot.serviceGetCratePreview({ crateUuid: crate.crateUuid })))[0]).toBe(
+      Code.Unauthenticated,
+    );
   });
 });

@@ -1,9 +1,9 @@
 // CrateService through the host (every interceptor): special crates, "New Playlist #", adding with the merge
 // rule, positions (moves, concurrent moves, renumbering), shuffle, copy, clear, and ownership refusals.
-import { Code, ConnectError, type Client } from "@connectrpc/connect";
+import { Code, type Client } from "@connectrpc/connect";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { consumeEvents } from "@tt/kit";
-import { createServiceHarness, type ServiceHarness } from "@tt/kit/testing";
+import { createServiceHarness, type ServiceHarness, codeAndMessageOf } from "@tt/kit/testing";
 import { CrateChangedSchema, type CrateChanged } from "@tt/proto/tt/playlist/v1/events_pb";
 import { CrateService } from "@tt/proto/tt/playlist/v1/crate_service_pb";
 import { playlistServiceDefinition } from "../index.ts";
@@ -27,16 +27,6 @@ const song = (n: number, extra: Record<string, unknown> = {}) => ({
   ...extra,
 });
 
-async function codeOf(p: Promise<unknown>): Promise<[Code, string]> {
-  try {
-    await p;
-  } catch (err) {
-    const e = ConnectError.from(err);
-    return [e.code, e.rawMessage];
-  }
-  throw new Error("expected a refusal");
-}
-
 async function positionsOf(client: Client<typeof CrateService>, crateUuid: string) {
   const { songs, total } = await client.listCrateSongs({ crateUuid, limit: 300 });
   expect(songs.map((s) => s.position)).toEqual([...Array(total).keys()]);
@@ -53,11 +43,11 @@ describe("special crates", () => {
     ]);
     const queue = (await me.getQueue({})).crate!;
     expect(queue.crateUuid).toBe(crates[0]!.crateUuid);
-    expect(await codeOf(me.deleteCrate({ crateUuid: queue.crateUuid }))).toEqual([
+    expect(await codeAndMessageOf(me.deleteCrate({ crateUuid: queue.crateUuid }))).toEqual([
       Code.PermissionDenied,
       "special crates cannot be deleted",
     ]);
-    expect(await codeOf(me.updateCrate({ crateUuid: queue.crateUuid, crateName: "mine" }))).toEqual([
+    expect(await codeAndMessageOf(me.updateCrate({ crateUuid: queue.crateUuid, crateName: "mine" }))).toEqual([
       Code.PermissionDenied,
       "special crates keep their names",
     ]);
@@ -117,12 +107,12 @@ describe("crates", () => {
     expect(page).toMatchObject({ total: 3, limit: 2 });
     expect(page.crates).toHaveLength(2);
     expect((await me.listMyCrates({ limit: 2, offset: 2 })).crates.map((x) => x.crateUuid)).toEqual([c.crateUuid]);
-    expect(await codeOf(me.listMyCrates({ limit: 101 }))).toEqual([
+    expect(await codeAndMessageOf(me.listMyCrates({ limit: 101 }))).toEqual([
       Code.InvalidArgument,
       expect.stringContaining("limit"),
     ]);
     await me.deleteCrate({ crateUuid: c.crateUuid });
-    expect(await codeOf(me.getCrate({ crateId: c.crateUuid }))).toEqual([Code.NotFound, "crate not found"]);
+    expect(await codeAndMessageOf(me.getCrate({ crateId: c.crateUuid }))).toEqual([Code.NotFound, "crate not found"]);
   });
 
   it("adds songs at the end or at a position, and pages them (300 at most)", async () => {
@@ -139,7 +129,7 @@ describe("crates", () => {
     const second = await me.listCrateSongs({ crateUuid: c.crateUuid, limit: 1, offset: 2 });
     expect(second).toMatchObject({ total: 3, limit: 1, offset: 2 });
     expect(second.songs.map((s) => [s.position, s.trackName])).toEqual([[2, "Track 2"]]);
-    expect(await codeOf(me.listCrateSongs({ crateUuid: c.crateUuid, limit: 301 }))).toEqual([
+    expect(await codeAndMessageOf(me.listCrateSongs({ crateUuid: c.crateUuid, limit: 301 }))).toEqual([
       Code.InvalidArgument,
       expect.stringContaining("limit"),
     ]);
@@ -193,16 +183,16 @@ describe("crates", () => {
   it("refuses bad input with a 400 naming the field", async () => {
     const me = await user();
     const c = (await me.createCrate({})).crate!;
-    expect(await codeOf(me.addCrateSongs({ crateUuid: c.crateUuid, songs: [] }))).toEqual([
+    expect(await codeAndMessageOf(me.addCrateSongs({ crateUuid: c.crateUuid, songs: [] }))).toEqual([
       Code.InvalidArgument,
       "songs missing in request",
     ]);
-    expect(await codeOf(me.addCrateSongs({ crateUuid: c.crateUuid, songs: [{ artistName: "x" }] }))).toEqual([
+    expect(await codeAndMessageOf(me.addCrateSongs({ crateUuid: c.crateUuid, songs: [{ artistName: "x" }] }))).toEqual([
       Code.InvalidArgument,
       "songs[0].trackName missing in request",
     ]);
     expect(
-      await codeOf(
+      await codeAndMessageOf(
         me.addCrateSongs({
           crateUuid: c.crateUuid,
           songs: [{ trackName: "a", artistName: "b", musicProviders: { myspace: "1" } }],
@@ -210,19 +200,19 @@ describe("crates", () => {
       ),
     ).toEqual([Code.InvalidArgument, expect.stringContaining("unknown provider")]);
     expect(
-      await codeOf(
+      await codeAndMessageOf(
         me.addCrateSongs({ crateUuid: c.crateUuid, songs: [{ songId: "3f0e9b7e-8a3c-4f4e-9d55-000000000000" }] }),
       ),
     ).toEqual([Code.NotFound, "song not found"]);
-    expect(await codeOf(me.getCrate({ crateId: "not-a-uuid" }))).toEqual([
+    expect(await codeAndMessageOf(me.getCrate({ crateId: "not-a-uuid" }))).toEqual([
       Code.InvalidArgument,
       expect.stringContaining("crateId"),
     ]);
-    expect(await codeOf(me.setCrateCurrentPosition({ crateUuid: c.crateUuid, currentPosition: 5 }))).toEqual([
+    expect(await codeAndMessageOf(me.setCrateCurrentPosition({ crateUuid: c.crateUuid, currentPosition: 5 }))).toEqual([
       Code.InvalidArgument,
       "currentPosition must be between 0 and 0",
     ]);
-    expect(await codeOf(me.removeCrateSong({ crateUuid: c.crateUuid, crateSongUuid: c.crateUuid }))).toEqual([
+    expect(await codeAndMessageOf(me.removeCrateSong({ crateUuid: c.crateUuid, crateSongUuid: c.crateUuid }))).toEqual([
       Code.NotFound,
       "crate song not found",
     ]);
@@ -332,43 +322,47 @@ describe("another user's crates", () => {
     expect(theirs.crates.map((x) => x.crateUuid)).toEqual([c.crateUuid]);
 
     const forbidden: [Code, string] = [Code.PermissionDenied, "crate belongs to another user"];
-    expect(await codeOf(other.addCrateSongs({ crateUuid: c.crateUuid, songs: [song(3)] }))).toEqual(forbidden);
+    expect(await codeAndMessageOf(other.addCrateSongs({ crateUuid: c.crateUuid, songs: [song(3)] }))).toEqual(
+      forbidden,
+    );
     expect(
-      await codeOf(other.removeCrateSong({ crateUuid: c.crateUuid, crateSongUuid: songs[0]!.crateSongUuid })),
+      await codeAndMessageOf(other.removeCrateSong({ crateUuid: c.crateUuid, crateSongUuid: songs[0]!.crateSongUuid })),
     ).toEqual(forbidden);
     expect(
-      await codeOf(
+      await codeAndMessageOf(
         other.moveCrateSong({ crateUuid: c.crateUuid, crateSongUuid: songs[0]!.crateSongUuid, newPosition: 1 }),
       ),
     ).toEqual(forbidden);
-    expect(await codeOf(other.shuffleCrateSongs({ crateUuid: c.crateUuid }))).toEqual(forbidden);
-    expect(await codeOf(other.updateCrate({ crateUuid: c.crateUuid, crateName: "x" }))).toEqual(forbidden);
-    expect(await codeOf(other.deleteCrate({ crateUuid: c.crateUuid }))).toEqual(forbidden);
-    expect(await codeOf(other.setCrateCurrentPosition({ crateUuid: c.crateUuid, currentPosition: 1 }))).toEqual(
-      forbidden,
-    );
+    expect(await codeAndMessageOf(other.shuffleCrateSongs({ crateUuid: c.crateUuid }))).toEqual(forbidden);
+    expect(await codeAndMessageOf(other.updateCrate({ crateUuid: c.crateUuid, crateName: "x" }))).toEqual(forbidden);
+    expect(await codeAndMessageOf(other.deleteCrate({ crateUuid: c.crateUuid }))).toEqual(forbidden);
+    expect(
+      await codeAndMessageOf(other.setCrateCurrentPosition({ crateUuid: c.crateUuid, currentPosition: 1 })),
+    ).toEqual(forbidden);
     const otherQueue = (await other.getQueue({})).crate!;
-    expect(await codeOf(other.copyCrate({ crateId: c.crateUuid, srcCrateId: otherQueue.crateUuid }))).toEqual(
+    expect(await codeAndMessageOf(other.copyCrate({ crateId: c.crateUuid, srcCrateId: otherQueue.crateUuid }))).toEqual(
       forbidden,
     );
     // Another user's queue: not found, for reading and changing alike.
-    expect(await codeOf(other.getCrate({ crateId: ownerQueue.crateUuid }))).toEqual([Code.NotFound, "crate not found"]);
-    expect(await codeOf(other.copyCrate({ crateId: otherQueue.crateUuid, srcCrateId: ownerQueue.crateUuid }))).toEqual([
+    expect(await codeAndMessageOf(other.getCrate({ crateId: ownerQueue.crateUuid }))).toEqual([
       Code.NotFound,
       "crate not found",
     ]);
+    expect(
+      await codeAndMessageOf(other.copyCrate({ crateId: otherQueue.crateUuid, srcCrateId: ownerQueue.crateUuid })),
+    ).toEqual([Code.NotFound, "crate not found"]);
     expect((await owner.listCrateSongs({ crateUuid: c.crateUuid })).total).toBe(2);
   });
 
   it("guests and anonymous callers are refused with 401", async () => {
     const guest = h.client(CrateService, { token: await h.tokens.guest() });
-    expect((await codeOf(guest.listMyCrates({})))[0]).toBe(Code.Unauthenticated);
+    expect((await codeAndMessageOf(guest.listMyCrates({})))[0]).toBe(Code.Unauthenticated);
     const odd = h.client(CrateService, {
       token: await h.tokens.sign({ typ: "user", role: "user", sub: "not-a-uuid" }),
     });
-    expect((await codeOf(odd.listMyCrates({})))[0]).toBe(Code.Unauthenticated);
+    expect((await codeAndMessageOf(odd.listMyCrates({})))[0]).toBe(Code.Unauthenticated);
     const anonymous = h.client(CrateService);
-    expect((await codeOf(anonymous.getQueue({})))[0]).toBe(Code.Unauthenticated);
+    expect((await codeAndMessageOf(anonymous.getQueue({})))[0]).toBe(Code.Unauthenticated);
   });
 });
 

@@ -3,20 +3,21 @@
 // progress, COMPLETE, a worker that fails halfway resuming where it stopped with no song added twice, and
 // another user's crate refused.
 import { randomUUID } from "node:crypto";
-import { Code, ConnectError } from "@connectrpc/connect";
+import { Code } from "@connectrpc/connect";
 import {
   createServiceHarness,
   eventually,
   type FakeServer,
   type ServiceHarness,
   startFakeServer,
+  codeAndMessageOf,
 } from "@tt/kit/testing";
 import { CrateService } from "@tt/proto/tt/playlist/v1/crate_service_pb";
 import { ImportService } from "@tt/proto/tt/playlist/v1/import_service_pb";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { playlistServiceDefinition } from "../index.ts";
 import { NO_SUPPORTED_PROVIDER, NOT_IN_CATALOG } from "../music/import-providers.ts";
-import { spotifyTrackJson } from "../providers/testing/fixtures.ts";
+import { spotifyTrackJson, fakeSpotifyEnv } from "../providers/testing/fixtures.ts";
 
 let h: ServiceHarness;
 let spotify: FakeServer;
@@ -58,10 +59,7 @@ beforeAll(async () => {
   h = await createServiceHarness(playlistServiceDefinition, {
     network: false,
     env: {
-      SPOTIFY_CLIENT_ID: "cid",
-      SPOTIFY_CLIENT_SECRET: "secret",
-      SPOTIFY_ACCOUNTS_BASE_URL: spotify.url,
-      SPOTIFY_API_BASE_URL: spotify.url,
+      ...fakeSpotifyEnv(spotify.url),
       PROVIDER_TIMEOUT_MS: "3000",
       IMPORT_PAGE_SIZE: "2",
       IMPORT_RETRY_MS: "100",
@@ -76,16 +74,6 @@ afterAll(async () => {
 beforeEach(() => {
   spotify.requests.length = 0;
 });
-
-async function refusal(p: Promise<unknown>): Promise<[Code, string]> {
-  try {
-    await p;
-  } catch (err) {
-    const e = ConnectError.from(err);
-    return [e.code, e.rawMessage];
-  }
-  throw new Error("expected a refusal");
-}
 
 describe("POST /api/v1/track-import", () => {
   it("imports a Spotify track into the catalogue and answers its song id; a second import finds the same song", async () => {
@@ -110,15 +98,15 @@ describe("POST /api/v1/track-import", () => {
     ["apple", "1440857786", Code.NotFound, NOT_IN_CATALOG],
   ])("%s %s → %s %s", async (musicProvider, providerId, code, message) => {
     const importer = h.client(ImportService, { token: await h.tokens.user() });
-    expect(await refusal(importer.importTrack({ musicProvider, providerId }))).toEqual([code, message]);
+    expect(await codeAndMessageOf(importer.importTrack({ musicProvider, providerId }))).toEqual([code, message]);
   });
 
   it("refuses an unknown provider name and a missing id before the handler", async () => {
     const importer = h.client(ImportService, { token: await h.tokens.user() });
-    expect((await refusal(importer.importTrack({ musicProvider: "napsterz", providerId: "1" })))[0]).toBe(
+    expect((await codeAndMessageOf(importer.importTrack({ musicProvider: "napsterz", providerId: "1" })))[0]).toBe(
       Code.InvalidArgument,
     );
-    expect(await refusal(importer.importTrack({ musicProvider: "spotify", providerId: "" }))).toEqual([
+    expect(await codeAndMessageOf(importer.importTrack({ musicProvider: "spotify", providerId: "" }))).toEqual([
       Code.InvalidArgument,
       "providerId missing in request",
     ]);
@@ -148,16 +136,15 @@ describe("POST /api/v1/playlists/{crateUuid}/tracks", () => {
     const otherToken = await h.tokens.user();
     const other = h.client(ImportService, { token: otherToken });
     const songId = (await other.importTrack({ musicProvider: "spotify", providerId: "ccc333" })).id;
-    expect(await refusal(other.addPlaylistTrack({ crateUuid: crate.crateUuid, songId, append: true }))).toEqual([
-      Code.PermissionDenied,
-      "crate belongs to another user",
-    ]);
-    expect(await refusal(other.addPlaylistTrack({ crateUuid: randomUUID(), songId, append: true }))).toEqual([
+    expect(
+      await codeAndMessageOf(other.addPlaylistTrack({ crateUuid: crate.crateUuid, songId, append: true })),
+    ).toEqual([Code.PermissionDenied, "crate belongs to another user"]);
+    expect(await codeAndMessageOf(other.addPlaylistTrack({ crateUuid: randomUUID(), songId, append: true }))).toEqual([
       Code.NotFound,
       "crate not found",
     ]);
     const own = (await h.client(CrateService, { token: otherToken }).createCrate({})).crate!;
-    expect(await refusal(other.addPlaylistTrack({ crateUuid: own.crateUuid, songId: randomUUID() }))).toEqual([
+    expect(await codeAndMessageOf(other.addPlaylistTrack({ crateUuid: own.crateUuid, songId: randomUUID() }))).toEqual([
       Code.NotFound,
       "song not found",
     ]);
@@ -222,20 +209,18 @@ describe("playlist imports (POST /crate with an import)", () => {
 
   it("refuses what cannot be imported, before creating a crate", async () => {
     const crates = h.client(CrateService, { token: await h.tokens.user() });
-    expect(await refusal(crates.createCrate({ import: { musicProvider: "youtube", playlistId: "x" } }))).toEqual([
-      Code.InvalidArgument,
-      NO_SUPPORTED_PROVIDER,
-    ]);
-    expect(await refusal(crates.createCrate({ import: { musicProvider: "apple", playlistId: "pl.x" } }))).toEqual([
-      Code.FailedPrecondition,
-      "Apple Music is not configured",
-    ]);
-    expect(await refusal(crates.createCrate({ import: { musicProvider: "spotify" } }))).toEqual([
+    expect(
+      await codeAndMessageOf(crates.createCrate({ import: { musicProvider: "youtube", playlistId: "x" } })),
+    ).toEqual([Code.InvalidArgument, NO_SUPPORTED_PROVIDER]);
+    expect(
+      await codeAndMessageOf(crates.createCrate({ import: { musicProvider: "apple", playlistId: "pl.x" } })),
+    ).toEqual([Code.FailedPrecondition, "Apple Music is not configured"]);
+    expect(await codeAndMessageOf(crates.createCrate({ import: { musicProvider: "spotify" } }))).toEqual([
       Code.InvalidArgument,
       "import.playlistId missing in request",
     ]);
     expect(
-      await refusal(
+      await codeAndMessageOf(
         crates.createCrate({ import: { musicProvider: "spotify", link: "https://example.com/playlist/1" } }),
       ),
     ).toEqual([Code.InvalidArgument, "import.link is not a Spotify playlist link"]);
@@ -247,7 +232,7 @@ describe("playlist imports (POST /crate with an import)", () => {
     const owner = h.client(CrateService, { token: await h.tokens.user() });
     const created = (await owner.createCrate({ import: { musicProvider: "spotify", playlistId: "PL" } })).crate!;
     const other = h.client(ImportService, { token: await h.tokens.user() });
-    expect(await refusal(other.getCrateImport({ crateUuid: created.crateUuid }))).toEqual([
+    expect(await codeAndMessageOf(other.getCrateImport({ crateUuid: created.crateUuid }))).toEqual([
       Code.PermissionDenied,
       "crate belongs to another user",
     ]);

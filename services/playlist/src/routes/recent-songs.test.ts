@@ -2,12 +2,12 @@
 // newest first, and a renamed room (new slug) keeps its history. These read as a service (by the slugs the room
 // events mapped); who else may read a room's songs is the room service's rule (tests/e2e/room-private-admission).
 import { randomUUID } from "node:crypto";
-import { Code, ConnectError } from "@connectrpc/connect";
+import { Code } from "@connectrpc/connect";
 import { timestampFromDate } from "@bufbuild/protobuf/wkt";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { create, toBinary } from "@bufbuild/protobuf";
 import { AGGREGATE_ID_HEADER, EVENT_ID_HEADER } from "@tt/kit";
-import { createServiceHarness, type ServiceHarness } from "@tt/kit/testing";
+import { createServiceHarness, type ServiceHarness, codeOf } from "@tt/kit/testing";
 import { RoomCreatedSchema, RoomSettingsChangedSchema } from "@tt/proto/tt/room/v1/events_pb";
 import { RecentSongsService } from "@tt/proto/tt/playlist/v1/recent_songs_service_pb";
 import { playlistServiceDefinition } from "../index.ts";
@@ -20,15 +20,6 @@ beforeAll(async () => {
   });
 });
 afterAll(() => h?.close());
-
-async function codeOf(p: Promise<unknown>): Promise<Code> {
-  try {
-    await p;
-  } catch (err) {
-    return ConnectError.from(err).code;
-  }
-  throw new Error("expected a refusal");
-}
 
 describe("recent songs", () => {
   it("are posted by the live stage and listed newest first with limit and offset; a new slug keeps the history", async () => {

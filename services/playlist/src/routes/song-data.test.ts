@@ -2,13 +2,19 @@
 // becomes a catalogue song enriched with the other provider's ids (complete, so never fetched again, §4); by
 // link (recognised hosts only, §5, with an isrc); stream and preview URLs; migrate-links; enrichment states.
 import { randomUUID } from "node:crypto";
-import { Code, ConnectError } from "@connectrpc/connect";
-import { createServiceHarness, startFakeServer, type FakeServer, type ServiceHarness } from "@tt/kit/testing";
+import { Code } from "@connectrpc/connect";
+import {
+  createServiceHarness,
+  startFakeServer,
+  type FakeServer,
+  type ServiceHarness,
+  codeAndMessageOf,
+} from "@tt/kit/testing";
 import { CrateService } from "@tt/proto/tt/playlist/v1/crate_service_pb";
 import { SongDataService } from "@tt/proto/tt/playlist/v1/song_data_service_pb";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { playlistServiceDefinition } from "../index.ts";
-import { appleSongJson, spotifyTrackJson } from "../providers/testing/fixtures.ts";
+import { appleSongJson, spotifyTrackJson, fakeSpotifyEnv } from "../providers/testing/fixtures.ts";
 
 let h: ServiceHarness;
 let fake: FakeServer;
@@ -40,10 +46,7 @@ beforeAll(async () => {
   h = await createServiceHarness(playlistServiceDefinition, {
     network: false,
     env: {
-      SPOTIFY_CLIENT_ID: "cid",
-      SPOTIFY_CLIENT_SECRET: "secret",
-      SPOTIFY_ACCOUNTS_BASE_URL: fake.url,
-      SPOTIFY_API_BASE_URL: fake.url,
+      ...fakeSpotifyEnv(fake.url),
       APPLE_MUSIC_API_BASE_URL: fake.url,
       APPLE_MUSIC_DEVELOPER_TOKEN: "dev-token",
       SEVEN_DIGITAL_CONSUMER_KEY: "ck",
@@ -65,16 +68,6 @@ beforeEach(() => {
 const client = async () => h.client(SongDataService, { token: await h.tokens.user() });
 const id = () => `t${randomUUID().replace(/-/g, "").slice(0, 12)}`;
 
-async function refusal(p: Promise<unknown>): Promise<[Code, string]> {
-  try {
-    await p;
-  } catch (err) {
-    const e = ConnectError.from(err);
-    return [e.code, e.rawMessage];
-  }
-  throw new Error("expected a refusal");
-}
-
 describe("GET /song-data/{providerSongId}/{musicProvider}", () => {
   it("fetches a song once, adds the other provider's id by isrc, and answers the complete song afterwards", async () => {
     const songs = await client();
@@ -92,10 +85,9 @@ describe("GET /song-data/{providerSongId}/{musicProvider}", () => {
 
   it("404 when the provider does not know the id; FETCH_FAILED on a catalogue song when the provider fails", async () => {
     const songs = await client();
-    expect(await refusal(songs.getSongData({ providerSongId: `none${id()}`, musicProvider: "spotify" }))).toEqual([
-      Code.NotFound,
-      "song not found",
-    ]);
+    expect(
+      await codeAndMessageOf(songs.getSongData({ providerSongId: `none${id()}`, musicProvider: "spotify" })),
+    ).toEqual([Code.NotFound, "song not found"]);
     // A catalogue song known only by its Spotify id (not complete): the fetch fails, the song is answered.
     const spotifyId = id();
     const crates = h.client(CrateService, { token: await h.tokens.user() });
@@ -118,7 +110,11 @@ describe("GET /song-data/{providerSongId}/{musicProvider}", () => {
       (await service.getServiceSongData({ providerSongId: trackId, musicProvider: "spotify" })).song?.trackName,
     ).toBe(`Song ${trackId}`);
     expect(
-      (await refusal((await client()).getServiceSongData({ providerSongId: trackId, musicProvider: "spotify" })))[0],
+      (
+        await codeAndMessageOf(
+          (await client()).getServiceSongData({ providerSongId: trackId, musicProvider: "spotify" }),
+        )
+      )[0],
     ).toBe(Code.Unauthenticated);
   });
 
@@ -132,16 +128,15 @@ describe("GET /song-data/{providerSongId}/{musicProvider}", () => {
     expect(song.duration).toBe(187);
     const sent = fake.requests.find((r) => r.path === "/youtube/v3/videos");
     expect(Object.fromEntries(sent?.query ?? [])).toEqual({ part: "contentDetails", id: video, key: "yt-key" });
-    expect(await refusal((await client()).getSongData({ providerSongId: id(), musicProvider: "youtube" }))).toEqual([
-      Code.NotFound,
-      "song not found",
-    ]);
+    expect(
+      await codeAndMessageOf((await client()).getSongData({ providerSongId: id(), musicProvider: "youtube" })),
+    ).toEqual([Code.NotFound, "song not found"]);
   });
 
   it("refuses a provider that is not a MusicProvider", async () => {
-    expect((await refusal((await client()).getSongData({ providerSongId: "1", musicProvider: "nope" })))[0]).toBe(
-      Code.InvalidArgument,
-    );
+    expect(
+      (await codeAndMessageOf((await client()).getSongData({ providerSongId: "1", musicProvider: "nope" })))[0],
+    ).toBe(Code.InvalidArgument);
   });
 });
 
@@ -159,12 +154,14 @@ describe("GET /song-data/{link}", () => {
     ["not a link at all", Code.InvalidArgument, "link is not a recognised music link"],
     ["https://www.deezer.com/track/1", Code.NotFound, "song not found"],
   ])("%s → %s", async (link, code, message) => {
-    expect(await refusal((await client()).getSongDataByLink({ link }))).toEqual([code, message]);
+    expect(await codeAndMessageOf((await client()).getSongDataByLink({ link }))).toEqual([code, message]);
   });
 
   it("404 for a song without an isrc (§5)", async () => {
     expect(
-      await refusal((await client()).getSongDataByLink({ link: `https://open.spotify.com/track/noisrc${id()}` })),
+      await codeAndMessageOf(
+        (await client()).getSongDataByLink({ link: `https://open.spotify.com/track/noisrc${id()}` }),
+      ),
     ).toEqual([Code.NotFound, "song not found"]);
   });
 
@@ -180,7 +177,7 @@ describe("GET /song-data/{link}", () => {
       ["https://example.com/x", "", "link is not a recognised music link"],
     ]);
     expect(
-      await refusal(
+      await codeAndMessageOf(
         (await client()).migrateLinks({
           links: Array.from({ length: 51 }, (_, i) => `https://open.spotify.com/track/${i}`),
         }),
@@ -209,21 +206,23 @@ describe("stream and preview URLs", () => {
       "formatId=26",
     );
     expect((await songs.getPreviewUrl({ country: "US", id: seven!.songId })).url).toContain(`/clip/${sd}`);
-    expect(await refusal(songs.getStreamUrl({ country: "US", id: nothing!.songId }))).toEqual([
+    expect(await codeAndMessageOf(songs.getStreamUrl({ country: "US", id: nothing!.songId }))).toEqual([
       Code.NotFound,
       "no stream for this song",
     ]);
-    expect(await refusal(songs.getPreviewUrl({ country: "US", id: nothing!.songId }))).toEqual([
+    expect(await codeAndMessageOf(songs.getPreviewUrl({ country: "US", id: nothing!.songId }))).toEqual([
       Code.NotFound,
       "no preview for this song",
     ]);
-    expect(await refusal(songs.getStreamUrl({ country: "US", id: randomUUID() }))).toEqual([
+    expect(await codeAndMessageOf(songs.getStreamUrl({ country: "US", id: randomUUID() }))).toEqual([
       Code.NotFound,
       "song not found",
     ]);
-    expect((await refusal(songs.getStreamUrl({ country: "USA", id: seven!.songId })))[0]).toBe(Code.InvalidArgument);
-    expect((await refusal(songs.getStreamUrl({ country: "US", id: seven!.songId, quality: "ultra" })))[0]).toBe(
+    expect((await codeAndMessageOf(songs.getStreamUrl({ country: "USA", id: seven!.songId })))[0]).toBe(
       Code.InvalidArgument,
     );
+    expect(
+      (await codeAndMessageOf(songs.getStreamUrl({ country: "US", id: seven!.songId, quality: "ultra" })))[0],
+    ).toBe(Code.InvalidArgument);
   });
 });

@@ -3,8 +3,8 @@
 // whose members carry the scope their room roles give, banned users banned. A real client in CometChat's REST v3
 // shapes and a development one that keeps the groups in memory (the default: no credentials, no internet).
 import { z } from "zod";
-import { parseEnv } from "@tt/kit";
-import { ProviderError, requestJson } from "@tt/providers";
+import { optionalEnvString, parseEnv, unsetIfEmpty } from "@tt/kit";
+import { cometChatHost, createCometChatRest, ProviderError, type CometChatRestOptions } from "@tt/providers";
 
 export type ChatScope = "admin" | "moderator" | "participant";
 
@@ -24,12 +24,10 @@ export interface RoomChat {
   joinGroup(group: { guid: string; name: string }, member: ChatMember): Promise<void>;
 }
 
-const unsetIfEmpty = (v: unknown) => (v === "" ? undefined : v);
-
 export const roomChatConfigSchema = z.object({
   /** Both set: the real CometChat client; otherwise the development one. */
-  COMETCHAT_APP_ID: z.preprocess(unsetIfEmpty, z.string().optional()),
-  COMETCHAT_API_KEY: z.preprocess(unsetIfEmpty, z.string().optional()),
+  COMETCHAT_APP_ID: optionalEnvString,
+  COMETCHAT_API_KEY: optionalEnvString,
   COMETCHAT_REGION: z.preprocess(unsetIfEmpty, z.enum(["us", "eu", "in"]).default("us")),
   /** Overrides https://{appId}.api-{region}.cometchat.io (tests, proxies). */
   COMETCHAT_BASE_URL: z.preprocess(unsetIfEmpty, z.url().optional()),
@@ -42,27 +40,13 @@ export function loadRoomChatConfig(env: Record<string, string | undefined>): Roo
   return parseEnv(roomChatConfigSchema, env);
 }
 
-export interface HttpRoomChatOptions {
-  baseUrl: string;
-  appId: string;
-  apiKey: string;
-  timeoutMs: number;
-}
+export type HttpRoomChatOptions = CometChatRestOptions;
 
 const GROUP_EXISTS = "ERR_GUID_ALREADY_EXISTS";
 
 /** CometChat REST v3: POST /groups, POST /groups/{guid}/members, POST /groups/{guid}/bannedusers/{uid}. */
 export function createHttpRoomChat(options: HttpRoomChatOptions): RoomChat {
-  const headers = { appid: options.appId, apikey: options.apiKey };
-  const post = (path: string, json: unknown) =>
-    requestJson({
-      provider: "comet-chat",
-      method: "POST",
-      url: `${options.baseUrl}/v3${path}`,
-      headers,
-      json,
-      timeoutMs: options.timeoutMs,
-    });
+  const { post } = createCometChatRest(options);
   async function ensureGroup(group: { guid: string; name: string }): Promise<void> {
     try {
       await post("/groups", { guid: group.guid, name: group.name, type: "public" });
@@ -123,9 +107,7 @@ export function createDevRoomChat(): DevRoomChat {
 /** The real client when CometChat is configured, the development one otherwise. */
 export function createRoomChat(config: RoomChatConfig): { chat: RoomChat; mode: "cometchat" | "dev" } {
   if (config.COMETCHAT_APP_ID && config.COMETCHAT_API_KEY) {
-    const baseUrl =
-      config.COMETCHAT_BASE_URL ??
-      `https://${encodeURIComponent(config.COMETCHAT_APP_ID)}.api-${config.COMETCHAT_REGION}.cometchat.io`;
+    const baseUrl = config.COMETCHAT_BASE_URL ?? cometChatHost(config.COMETCHAT_APP_ID, config.COMETCHAT_REGION);
     return {
       chat: createHttpRoomChat({
         baseUrl: baseUrl.replace(/\/+$/, ""),

@@ -1,5 +1,4 @@
 // What the people areas' handlers share: the refusals in one wording, paging, the caller's powers, timestamps.
-import { timestampFromDate } from "@bufbuild/protobuf/wkt";
 import { Code, ConnectError, type HandlerContext } from "@connectrpc/connect";
 import { UniqueConstraintViolationException } from "@mikro-orm/core";
 import { callIdentity, type Identity } from "@tt/kit";
@@ -49,9 +48,8 @@ export function takeSkip(req: { take: number; skip: number }): { limit: number; 
   return { limit: Math.min(req.take || FANS_PAGE_SIZE, FANS_MAX_PAGE), offset: req.skip };
 }
 
-export function ts(date: Date | null | undefined) {
-  return date ? timestampFromDate(date) : undefined;
-}
+/** An optional Timestamp field of a nullable date column (the kit's). */
+export { optionalTimestamp as ts } from "@tt/kit";
 
 /** Runs `work`; a unique violation (a concurrent duplicate) becomes `onDuplicate`. */
 export async function uniquely<T>(work: () => Promise<T>, onDuplicate: () => ConnectError): Promise<T> {

@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { timestampFromDate } from "@bufbuild/protobuf/wkt";
-import { Code, ConnectError } from "@connectrpc/connect";
+import { Code } from "@connectrpc/connect";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { OutboxMessage } from "@tt/kit";
 import type { ServiceHarness } from "@tt/kit/testing";
@@ -8,6 +8,7 @@ import { RoomService } from "@tt/proto/tt/room/v1/room_service_pb";
 import { RoomUserRoleService } from "@tt/proto/tt/room/v1/room_user_role_service_pb";
 import { RoomUserRole } from "../modules/rooms/room-user-role.entity.ts";
 import { account, roomOf, startRoomHarness, type Account } from "../testing/room-harness.ts";
+import { refusalParts } from "../testing/refusal.ts";
 
 let h: ServiceHarness;
 let owner: Account;
@@ -17,16 +18,6 @@ let user: Account;
 let roomId: string;
 
 const roles = (token: string) => h.client(RoomUserRoleService, { token });
-
-async function refusal(p: Promise<unknown>): Promise<{ code: Code; message: string }> {
-  try {
-    await p;
-  } catch (err) {
-    const e = ConnectError.from(err);
-    return { code: e.code, message: e.rawMessage };
-  }
-  throw new Error("expected a refusal");
-}
 
 beforeAll(async () => {
   h = await startRoomHarness();
@@ -40,23 +31,25 @@ afterAll(() => h?.close());
 describe("granting and removing roles", () => {
   it("applies the rank rule", async () => {
     const target = await account(h);
-    expect(await refusal(roles(user.token).grantRoomRole({ roomId, userId: target.uuid, role: "dj" }))).toEqual({
+    expect(await refusalParts(roles(user.token).grantRoomRole({ roomId, userId: target.uuid, role: "dj" }))).toEqual({
       code: Code.PermissionDenied,
       message: "Insufficient room role",
     });
     expect(
-      await refusal(roles(moderator.token).grantRoomRole({ roomId, userId: target.uuid, role: "moderator" })),
+      await refusalParts(roles(moderator.token).grantRoomRole({ roomId, userId: target.uuid, role: "moderator" })),
     ).toMatchObject({ code: Code.PermissionDenied });
     expect(
-      await refusal(roles(moderator.token).grantRoomRole({ roomId, userId: coOwner.uuid, role: "banned" })),
+      await refusalParts(roles(moderator.token).grantRoomRole({ roomId, userId: coOwner.uuid, role: "banned" })),
     ).toMatchObject({ code: Code.PermissionDenied });
     expect(
-      await refusal(roles(coOwner.token).grantRoomRole({ roomId, userId: owner.uuid, role: "banned" })),
+      await refusalParts(roles(coOwner.token).grantRoomRole({ roomId, userId: owner.uuid, role: "banned" })),
     ).toMatchObject({ code: Code.PermissionDenied });
     const dj = await roles(moderator.token).grantRoomRole({ roomId, userId: target.uuid, role: "dj" });
     expect(dj.role).toMatchObject({ roomUuid: roomId, userUuid: target.uuid, role: "dj", grantedBy: moderator.uuid });
     await roles(moderator.token).removeRoomRole({ roomId, userId: target.uuid, role: "dj" });
-    expect(await refusal(roles(moderator.token).removeRoomRole({ roomId, userId: target.uuid, role: "dj" }))).toEqual({
+    expect(
+      await refusalParts(roles(moderator.token).removeRoomRole({ roomId, userId: target.uuid, role: "dj" })),
+    ).toEqual({
       code: Code.NotFound,
       message: "Role not found",
     });
@@ -65,22 +58,24 @@ describe("granting and removing roles", () => {
   });
 
   it("refuses an unknown user, a past expiry and a role that cannot be granted", async () => {
-    expect(await refusal(roles(owner.token).grantRoomRole({ roomId, userId: randomUUID(), role: "dj" }))).toEqual({
+    expect(await refusalParts(roles(owner.token).grantRoomRole({ roomId, userId: randomUUID(), role: "dj" }))).toEqual({
       code: Code.NotFound,
       message: "User not found",
     });
     const target = await account(h);
     const past = timestampFromDate(new Date(Date.now() - 60_000));
     expect(
-      await refusal(roles(owner.token).grantRoomRole({ roomId, userId: target.uuid, role: "dj", expiresAt: past })),
+      await refusalParts(
+        roles(owner.token).grantRoomRole({ roomId, userId: target.uuid, role: "dj", expiresAt: past }),
+      ),
     ).toEqual({ code: Code.InvalidArgument, message: "expiresAt must be in the future" });
     expect(
-      await refusal(roles(owner.token).grantRoomRole({ roomId, userId: target.uuid, role: "owner" })),
+      await refusalParts(roles(owner.token).grantRoomRole({ roomId, userId: target.uuid, role: "owner" })),
     ).toMatchObject({
       code: Code.InvalidArgument,
     });
     expect(
-      await refusal(roles(owner.token).grantRoomRole({ roomId, userId: target.uuid, role: "king" })),
+      await refusalParts(roles(owner.token).grantRoomRole({ roomId, userId: target.uuid, role: "king" })),
     ).toMatchObject({
       code: Code.InvalidArgument,
       message: expect.stringContaining("role"),
@@ -112,7 +107,7 @@ describe("granting and removing roles", () => {
     await roles(owner.token).grantRoomRole({ roomId, userId: target.uuid, role: "djDisabled" });
     await roles(target.token).removeRoomRole({ roomId, userId: target.uuid, role: "dj" });
     expect(
-      await refusal(roles(target.token).removeRoomRole({ roomId, userId: target.uuid, role: "djDisabled" })),
+      await refusalParts(roles(target.token).removeRoomRole({ roomId, userId: target.uuid, role: "djDisabled" })),
     ).toEqual({
       code: Code.PermissionDenied,
       message: "Insufficient room role",
@@ -130,7 +125,7 @@ describe("reading roles", () => {
     expect(
       (await roles(moderator.token).listRoomRoles({ roomId, role: "banned" })).roles.map((r) => r.userUuid),
     ).toContain(banned.uuid);
-    expect(await refusal(roles(user.token).listRoomRoles({ roomId, role: "banned" }))).toMatchObject({
+    expect(await refusalParts(roles(user.token).listRoomRoles({ roomId, role: "banned" }))).toMatchObject({
       code: Code.PermissionDenied,
     });
     const page = await roles(moderator.token).listRoomRoles({ roomId, limit: 1, offset: 1 });
@@ -142,7 +137,7 @@ describe("reading roles", () => {
     const mine = await roles(coOwner.token).getUserRoomRoles({ roomId, userId: coOwner.uuid });
     expect(mine.roles).toEqual(["coOwner", "user"]);
     await expect(roles(moderator.token).getUserRoomRoles({ roomId, userId: coOwner.uuid })).resolves.toBeDefined();
-    expect(await refusal(roles(user.token).getUserRoomRoles({ roomId, userId: coOwner.uuid }))).toMatchObject({
+    expect(await refusalParts(roles(user.token).getUserRoomRoles({ roomId, userId: coOwner.uuid }))).toMatchObject({
       code: Code.PermissionDenied,
     });
   });
@@ -167,7 +162,7 @@ describe("kicks and the owner", () => {
     });
     expect(res.role).toMatchObject({ role: "kicked", userUuid: target.uuid });
     expect(
-      await refusal(
+      await refusalParts(
         roles(moderator.token).kickUserFromRoom({
           roomId,
           userId: target.uuid,
@@ -176,7 +171,7 @@ describe("kicks and the owner", () => {
       ),
     ).toEqual({ code: Code.InvalidArgument, message: "until must be in the future" });
     expect(
-      await refusal(
+      await refusalParts(
         roles(moderator.token).kickUserFromRoom({
           roomId,
           userId: target.uuid,
@@ -184,7 +179,7 @@ describe("kicks and the owner", () => {
         }),
       ),
     ).toMatchObject({ code: Code.InvalidArgument });
-    expect(await refusal(roles(user.token).kickUserFromRoom({ roomId, userId: target.uuid }))).toMatchObject({
+    expect(await refusalParts(roles(user.token).kickUserFromRoom({ roomId, userId: target.uuid }))).toMatchObject({
       code: Code.PermissionDenied,
     });
     const subjects = (await h.orm.em.fork().find(OutboxMessage, {})).map((e) => e.subject);
@@ -196,7 +191,7 @@ describe("kicks and the owner", () => {
     const second = await account(h);
     const room = await roomOf(h, first);
     expect(
-      await refusal(roles(second.token).changeRoomOwner({ roomId: room.uuid, userId: second.uuid })),
+      await refusalParts(roles(second.token).changeRoomOwner({ roomId: room.uuid, userId: second.uuid })),
     ).toMatchObject({ code: Code.PermissionDenied });
     const res = await roles(first.token).changeRoomOwner({ roomId: room.uuid, userId: second.uuid });
     expect(res.room!.ownerUuid).toBe(second.uuid);
@@ -204,7 +199,9 @@ describe("kicks and the owner", () => {
       "coOwner",
       "user",
     ]);
-    expect(await refusal(roles(second.token).changeRoomOwner({ roomId: room.uuid, userId: randomUUID() }))).toEqual({
+    expect(
+      await refusalParts(roles(second.token).changeRoomOwner({ roomId: room.uuid, userId: randomUUID() })),
+    ).toEqual({
       code: Code.NotFound,
       message: "User not found",
     });
@@ -218,7 +215,7 @@ describe("chat sync", () => {
     expect(await roles(user.token).joinChat({ id: roomId })).toEqual(
       expect.objectContaining({ group: roomId, scope: "participant" }),
     );
-    expect(await refusal(roles(user.token).syncChatRoles({ id: roomId }))).toMatchObject({
+    expect(await refusalParts(roles(user.token).syncChatRoles({ id: roomId }))).toMatchObject({
       code: Code.PermissionDenied,
     });
   });

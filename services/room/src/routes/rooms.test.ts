@@ -10,6 +10,7 @@ import { AdminService } from "@tt/proto/tt/room/v1/admin_service_pb";
 import { RoomUserRoleService } from "@tt/proto/tt/room/v1/room_user_role_service_pb";
 import { OutboxMessage } from "@tt/kit";
 import { account, roomOf, startRoomHarness, type Account } from "../testing/room-harness.ts";
+import { refusalParts } from "../testing/refusal.ts";
 import { STAGE_ADMISSIONS_MAX } from "./rooms.ts";
 
 let h: ServiceHarness;
@@ -24,16 +25,6 @@ beforeAll(async () => {
 afterAll(() => h?.close());
 
 const rooms = (token?: string) => h.client(RoomService, token ? { token } : {});
-
-async function refusal(p: Promise<unknown>): Promise<{ code: Code; message: string }> {
-  try {
-    await p;
-  } catch (err) {
-    const e = ConnectError.from(err);
-    return { code: e.code, message: e.rawMessage };
-  }
-  throw new Error("expected a refusal");
-}
 
 describe("creating and reading rooms", () => {
   it("creates a room with the defaults and a slug from its name, announced as created", async () => {
@@ -73,25 +64,27 @@ describe("creating and reading rooms", () => {
   });
 
   it("refuses bad settings with a 400 naming the field", async () => {
-    expect(await refusal(rooms(owner.token).createRoom({ name: "x", design: "DISCO" }))).toMatchObject({
+    expect(await refusalParts(rooms(owner.token).createRoom({ name: "x", design: "DISCO" }))).toMatchObject({
       code: Code.InvalidArgument,
       message: expect.stringContaining("design"),
     });
-    expect(await refusal(rooms(owner.token).createRoom({ name: "x", numberOfDjs: 11 }))).toMatchObject({
+    expect(await refusalParts(rooms(owner.token).createRoom({ name: "x", numberOfDjs: 11 }))).toMatchObject({
       code: Code.InvalidArgument,
       message: expect.stringContaining("numberOfDjs"),
     });
     expect(
-      await refusal(rooms(owner.token).createRoom({ name: "x", externalUrl: "javascript:alert(1)" })),
+      await refusalParts(rooms(owner.token).createRoom({ name: "x", externalUrl: "javascript:alert(1)" })),
     ).toMatchObject({
       code: Code.InvalidArgument,
       message: "externalUrl must be an http or https URL",
     });
-    expect(await refusal(rooms(owner.token).createRoom({ name: "" }))).toMatchObject({ code: Code.InvalidArgument });
+    expect(await refusalParts(rooms(owner.token).createRoom({ name: "" }))).toMatchObject({
+      code: Code.InvalidArgument,
+    });
   });
 
   it("answers 404 for an unknown room", async () => {
-    expect(await refusal(rooms(owner.token).getRoom({ id: randomUUID() }))).toEqual({
+    expect(await refusalParts(rooms(owner.token).getRoom({ id: randomUUID() }))).toEqual({
       code: Code.NotFound,
       message: "Room not found",
     });
@@ -114,7 +107,7 @@ describe("creating and reading rooms", () => {
     const multi = await rooms(mine.token).listMultipleRooms({ room: [pub.uuid, randomUUID(), priv.uuid] });
     expect(multi.rooms.map((r) => r.uuid)).toEqual([pub.uuid, priv.uuid]);
     expect((await rooms(mine.token).getPrivateRoomCount({})).count).toBeGreaterThanOrEqual(1);
-    expect(await refusal(rooms(mine.token).listPublicRooms({ limit: 1000 }))).toMatchObject({
+    expect(await refusalParts(rooms(mine.token).listPublicRooms({ limit: 1000 }))).toMatchObject({
       code: Code.InvalidArgument,
       message: "limit must be between 1 and 100",
     });
@@ -167,12 +160,14 @@ describe("settings", () => {
       () => o.clearConversation({ id: room.uuid }),
       () => o.deletePoster({ id: room.uuid }),
     ]) {
-      expect(await refusal(call())).toEqual({ code: Code.PermissionDenied, message: "Insufficient room role" });
+      expect(await refusalParts(call())).toEqual({ code: Code.PermissionDenied, message: "Insufficient room role" });
     }
-    expect(await refusal(c.setPinnedMessages({ id: room.uuid, pinnedMessages: Array(11).fill("x") }))).toMatchObject({
+    expect(
+      await refusalParts(c.setPinnedMessages({ id: room.uuid, pinnedMessages: Array(11).fill("x") })),
+    ).toMatchObject({
       code: Code.InvalidArgument,
     });
-    expect(await refusal(c.setDjSeats({ id: room.uuid, numberOfDjs: 0 }))).toMatchObject({
+    expect(await refusalParts(c.setDjSeats({ id: room.uuid, numberOfDjs: 0 }))).toMatchObject({
       code: Code.InvalidArgument,
     });
   });
@@ -190,7 +185,7 @@ describe("settings", () => {
 
   it("promotes only with the promoteRoom capability or as staff", async () => {
     const room = await roomOf(h, owner);
-    expect(await refusal(rooms(owner.token).promoteRoom({ id: room.uuid, promoted: true }))).toEqual({
+    expect(await refusalParts(rooms(owner.token).promoteRoom({ id: room.uuid, promoted: true }))).toEqual({
       code: Code.PermissionDenied,
       message: "promoteRoom capability required",
     });
@@ -199,7 +194,7 @@ describe("settings", () => {
     expect(res.room!.promoted).toBe(true);
     expect((await rooms(other.token).listPromotedRooms({})).rooms.map((r) => r.uuid)).toContain(room.uuid);
     const priv = await roomOf(h, owner, { type: "PRIVATE" });
-    expect(await refusal(rooms(staff.token).promoteRoom({ id: priv.uuid, promoted: true }))).toMatchObject({
+    expect(await refusalParts(rooms(staff.token).promoteRoom({ id: priv.uuid, promoted: true }))).toMatchObject({
       code: Code.InvalidArgument,
     });
   });
@@ -212,9 +207,11 @@ describe("settings", () => {
     const res = await rooms(owner.token).uploadPoster({ id: room.uuid, file: { content: new Uint8Array(png) } });
     expect(res.room!.posterUrl).toMatch(/^\/media\/posters\/[0-9a-f-]+\.webp$/);
     expect(
-      await refusal(rooms(owner.token).uploadPoster({ id: room.uuid, file: { content: new Uint8Array([1, 2, 3]) } })),
+      await refusalParts(
+        rooms(owner.token).uploadPoster({ id: room.uuid, file: { content: new Uint8Array([1, 2, 3]) } }),
+      ),
     ).toEqual({ code: Code.InvalidArgument, message: "file must be a JPEG, PNG, GIF or WebP image" });
-    expect(await refusal(rooms(owner.token).uploadPoster({ id: room.uuid }))).toEqual({
+    expect(await refusalParts(rooms(owner.token).uploadPoster({ id: room.uuid }))).toEqual({
       code: Code.InvalidArgument,
       message: "file missing in request",
     });
@@ -224,7 +221,7 @@ describe("settings", () => {
   it("deletes a room with its roles, announced as deleted", async () => {
     const room = await roomOf(h, owner);
     await rooms(owner.token).deleteRoom({ id: room.uuid });
-    expect(await refusal(rooms(owner.token).getRoom({ id: room.uuid }))).toMatchObject({ code: Code.NotFound });
+    expect(await refusalParts(rooms(owner.token).getRoom({ id: room.uuid }))).toMatchObject({ code: Code.NotFound });
     const subjects = (await h.orm.em.fork().find(OutboxMessage, {})).map((e) => e.subject);
     expect(subjects).toContain("tt.room.room.deleted");
   });
@@ -265,11 +262,11 @@ describe("joining", () => {
     const roles = h.client(RoomUserRoleService, { token: owner.token });
     await roles.grantRoomRole({ roomId: room.uuid, userId: banned.uuid, role: "banned" });
     await roles.kickUserFromRoom({ roomId: room.uuid, userId: kicked.uuid });
-    expect(await refusal(rooms(banned.token).joinRoom({ id: room.uuid }))).toEqual({
+    expect(await refusalParts(rooms(banned.token).joinRoom({ id: room.uuid }))).toEqual({
       code: Code.PermissionDenied,
       message: "You are banned from this room",
     });
-    const k = await refusal(rooms(kicked.token).joinRoom({ id: room.uuid }));
+    const k = await refusalParts(rooms(kicked.token).joinRoom({ id: room.uuid }));
     expect(k.code).toBe(Code.PermissionDenied);
     expect(k.message).toMatch(/^You are kicked from this room until \d{4}-\d\d-\d\dT/);
   });
@@ -277,7 +274,7 @@ describe("joining", () => {
   it("keeps private rooms to members and the guest password, which POST /rooms/list matches alone", async () => {
     const room = await roomOf(h, owner, { type: "PRIVATE" });
     const decoy = await roomOf(h, owner, { type: "PRIVATE" });
-    expect(await refusal(rooms(other.token).joinRoom({ id: room.uuid }))).toEqual({
+    expect(await refusalParts(rooms(other.token).joinRoom({ id: room.uuid }))).toEqual({
       code: Code.PermissionDenied,
       message: "This room is private",
     });
@@ -287,7 +284,7 @@ describe("joining", () => {
     const set = await adminClient.setGuestPassword({ roomId: room.uuid, password });
     expect(set.room!.hasGuestPassword).toBe(true);
     await adminClient.setGuestPassword({ roomId: decoy.uuid, password: `other-${randomUUID()}` });
-    expect(await refusal(rooms(other.token).joinRoom({ id: room.uuid, guestPassword: "wrong-one" }))).toEqual({
+    expect(await refusalParts(rooms(other.token).joinRoom({ id: room.uuid, guestPassword: "wrong-one" }))).toEqual({
       code: Code.PermissionDenied,
       message: "Wrong guest password",
     });
@@ -300,7 +297,7 @@ describe("joining", () => {
     await adminClient.removeGuestPassword({ roomId: room.uuid });
     expect((await rooms(other.token).listRoomsByPassword({ password })).rooms).toEqual([]);
     const pub = await roomOf(h, owner);
-    expect(await refusal(adminClient.setGuestPassword({ roomId: pub.uuid, password: "abcdefgh" }))).toMatchObject({
+    expect(await refusalParts(adminClient.setGuestPassword({ roomId: pub.uuid, password: "abcdefgh" }))).toMatchObject({
       code: Code.InvalidArgument,
     });
   });
@@ -321,18 +318,18 @@ describe("joining", () => {
     expect(ok.room!.uuid).toBe(pub.uuid);
     expect(ok.roles).toEqual(expect.arrayContaining(["user"]));
     expect((await service.admitToStage({ room: pub.uuid })).roles).toEqual(["guest"]);
-    expect(await refusal(service.admitToStage({ room: pub.uuid, userUuid: banned.uuid }))).toEqual({
+    expect(await refusalParts(service.admitToStage({ room: pub.uuid, userUuid: banned.uuid }))).toEqual({
       code: Code.PermissionDenied,
       message: "You are banned from this room",
     });
-    expect((await refusal(service.admitToStage({ room: pub.uuid, userUuid: kicked.uuid }))).message).toMatch(
+    expect((await refusalParts(service.admitToStage({ room: pub.uuid, userUuid: kicked.uuid }))).message).toMatch(
       /^You are kicked from this room until \d{4}-/,
     );
-    expect(await refusal(service.admitToStage({ room: priv.uuid, userUuid: other.uuid }))).toEqual({
+    expect(await refusalParts(service.admitToStage({ room: priv.uuid, userUuid: other.uuid }))).toEqual({
       code: Code.PermissionDenied,
       message: "This room is private",
     });
-    expect(await refusal(service.admitToStage({ room: priv.uuid }))).toEqual({
+    expect(await refusalParts(service.admitToStage({ room: priv.uuid }))).toEqual({
       code: Code.PermissionDenied,
       message: "This room is private",
     });
@@ -343,21 +340,21 @@ describe("joining", () => {
       roomId: priv.uuid,
       password,
     });
-    expect(await refusal(service.admitToStage({ room: priv.uuid, guestPassword: "wrong-one" }))).toEqual({
+    expect(await refusalParts(service.admitToStage({ room: priv.uuid, guestPassword: "wrong-one" }))).toEqual({
       code: Code.PermissionDenied,
       message: "Wrong guest password",
     });
     await expect(service.admitToStage({ room: priv.uuid, guestPassword: password })).resolves.toMatchObject({
       roles: ["guest"],
     });
-    expect(await refusal(service.admitToStage({ room: randomUUID(), userUuid: other.uuid }))).toMatchObject({
+    expect(await refusalParts(service.admitToStage({ room: randomUUID(), userUuid: other.uuid }))).toMatchObject({
       code: Code.NotFound,
     });
-    expect(await refusal(service.admitToStage({ room: pub.uuid, userUuid: "not-a-uuid" }))).toMatchObject({
+    expect(await refusalParts(service.admitToStage({ room: pub.uuid, userUuid: "not-a-uuid" }))).toMatchObject({
       code: Code.InvalidArgument,
     });
     // Only services ask.
-    expect((await refusal(rooms(other.token).admitToStage({ room: pub.uuid, userUuid: other.uuid }))).code).toBe(
+    expect((await refusalParts(rooms(other.token).admitToStage({ room: pub.uuid, userUuid: other.uuid }))).code).toBe(
       Code.Unauthenticated,
     );
   });
@@ -439,13 +436,15 @@ describe("joining", () => {
     ]);
 
     // The whole call: an unknown room, no callers or too many, a caller that is not a service.
-    expect(await refusal(service.admitManyToStage({ room: randomUUID(), callers }))).toEqual({
+    expect(await refusalParts(service.admitManyToStage({ room: randomUUID(), callers }))).toEqual({
       code: Code.NotFound,
       message: "Room not found",
     });
-    expect((await refusal(service.admitManyToStage({ room: pub.uuid, callers: [] }))).code).toBe(Code.InvalidArgument);
+    expect((await refusalParts(service.admitManyToStage({ room: pub.uuid, callers: [] }))).code).toBe(
+      Code.InvalidArgument,
+    );
     const tooMany = Array.from({ length: STAGE_ADMISSIONS_MAX + 1 }, () => ({ guestSubject: "g" }));
-    expect(await refusal(service.admitManyToStage({ room: pub.uuid, callers: tooMany }))).toEqual({
+    expect(await refusalParts(service.admitManyToStage({ room: pub.uuid, callers: tooMany }))).toEqual({
       code: Code.InvalidArgument,
       message: `callers must hold 1 to ${STAGE_ADMISSIONS_MAX} callers`,
     });
@@ -454,7 +453,7 @@ describe("joining", () => {
         (a) => a.roles.join() === "guest",
       ),
     ).toBe(true);
-    expect((await refusal(rooms(other.token).admitManyToStage({ room: pub.uuid, callers }))).code).toBe(
+    expect((await refusalParts(rooms(other.token).admitManyToStage({ room: pub.uuid, callers }))).code).toBe(
       Code.Unauthenticated,
     );
   });

@@ -21,6 +21,7 @@ import {
   type FakeServer,
   type ServiceHarness,
   startFakeServer,
+  refusalOf,
 } from "@tt/kit/testing";
 import { ConsumablePurchasedSchema } from "@tt/proto/tt/merch/v1/events_pb";
 import { CrateService } from "@tt/proto/tt/playlist/v1/crate_service_pb";
@@ -37,6 +38,7 @@ import { userServiceDefinition } from "@tt/user-service";
 import { chatRoomSubject, chatUserSubject } from "../subjects.ts";
 import { chatEntities, chatMigrations, startChat } from "../modules/chat/index.ts";
 import { chatRoutes } from "./chat.ts";
+import { fakeSpotifyEnv } from "@tt/playlist-service/testing";
 
 /** The chat alone as a service (the social service's other areas are not needed here). */
 const chatDefinition: ServiceDefinition = {
@@ -78,15 +80,6 @@ async function listen(subject: string): Promise<ChatEvent[]> {
   return seen;
 }
 
-async function refusal(p: Promise<unknown>): Promise<ConnectError> {
-  try {
-    await p;
-  } catch (err) {
-    return ConnectError.from(err);
-  }
-  throw new Error("expected a refusal");
-}
-
 const chat = (a: Account) => h.client(ChatService, { token: a.token });
 const text = (message: string, extra: Record<string, unknown> = {}) => ({ uuid: randomUUID(), message, ...extra });
 
@@ -121,10 +114,7 @@ beforeAll(async () => {
     alongside: [userServiceDefinition, roomServiceDefinition, playlistServiceDefinition],
     network: false,
     env: {
-      SPOTIFY_CLIENT_ID: "cid",
-      SPOTIFY_CLIENT_SECRET: "secret",
-      SPOTIFY_ACCOUNTS_BASE_URL: spotify.url,
-      SPOTIFY_API_BASE_URL: spotify.url,
+      ...fakeSpotifyEnv(spotify.url),
       SOCIAL_WEB_ORIGINS: WEB_ORIGIN,
       // This suite polls by sending (a role's expiry); the limits themselves are tests/e2e/rate-limits.e2e.test.ts's.
       SOCIAL_ROOM_MESSAGES_PER_WINDOW: "10000",
@@ -173,21 +163,21 @@ describe("room messages", () => {
     expect(b.message!.id).toBe(a.message!.id);
     const history = await chat(alice).listRoomMessages({ room: roomUuid });
     expect(history.messages.filter((m) => m.uuid === message.uuid)).toHaveLength(1);
-    expect((await refusal(chat(bob).sendRoomMessage({ room: roomUuid, message }))).code).toBe(Code.AlreadyExists);
+    expect((await refusalOf(chat(bob).sendRoomMessage({ room: roomUuid, message }))).code).toBe(Code.AlreadyExists);
   });
 
   it("refuses invalid messages with a 400 and guests' sends", async () => {
-    const empty = await refusal(chat(alice).sendRoomMessage({ room: roomUuid, message: text("  ") }));
+    const empty = await refusalOf(chat(alice).sendRoomMessage({ room: roomUuid, message: text("  ") }));
     expect(empty.code).toBe(Code.InvalidArgument);
     expect(empty.rawMessage).toBe("a message needs text, or an image and its media type");
-    const noMedia = await refusal(
+    const noMedia = await refusalOf(
       chat(alice).sendRoomMessage({
         room: roomUuid,
         message: { uuid: randomUUID(), imageUrls: ["https://img.example/a.png"] },
       }),
     );
     expect(noMedia.code).toBe(Code.InvalidArgument);
-    const notPng = await refusal(
+    const notPng = await refusalOf(
       chat(alice).sendRoomMessage({
         room: roomUuid,
         message: {
@@ -200,10 +190,10 @@ describe("room messages", () => {
     expect(notPng.rawMessage).toBe("imageBase64 is not an image of the given media type");
     const guest = h.client(ChatService, { token: await h.tokens.guest() });
     // The access option names no guest token: the kit's access interceptor refuses it before the handler.
-    expect((await refusal(guest.sendRoomMessage({ room: roomUuid, message: text("hi") }))).code).toBe(
+    expect((await refusalOf(guest.sendRoomMessage({ room: roomUuid, message: text("hi") }))).code).toBe(
       Code.Unauthenticated,
     );
-    expect((await refusal(chat(alice).sendRoomMessage({ room: "no-such-room-x", message: text("hi") }))).code).toBe(
+    expect((await refusalOf(chat(alice).sendRoomMessage({ room: "no-such-room-x", message: text("hi") }))).code).toBe(
       Code.NotFound,
     );
   });
@@ -223,7 +213,7 @@ describe("room messages", () => {
     });
     expect(res.message!.songs[0]!.type).toBe("ChatMusicInfo");
     // A message with a song card is not plain text: not editable.
-    expect((await refusal(chat(alice).editMessage({ uuid: res.message!.uuid, message: "x" }))).code).toBe(
+    expect((await refusalOf(chat(alice).editMessage({ uuid: res.message!.uuid, message: "x" }))).code).toBe(
       Code.PermissionDenied,
     );
   });
@@ -280,7 +270,7 @@ describe("room messages", () => {
       isCurrentUserPlaylist: false,
     });
     // A message with a playlist preview is not plain text: not editable.
-    expect((await refusal(chat(alice).editMessage({ uuid: sent.message!.uuid, message: "x" }))).code).toBe(
+    expect((await refusalOf(chat(alice).editMessage({ uuid: sent.message!.uuid, message: "x" }))).code).toBe(
       Code.PermissionDenied,
     );
 
@@ -314,11 +304,11 @@ describe("room messages", () => {
     expect(edited.message!.editedAt).toBeDefined();
     await eventually("the edited event", async () => events.find((e) => e.kind.case === "edited"));
 
-    expect((await refusal(chat(bob).editMessage({ uuid: sent.message!.uuid, message: "mine" }))).code).toBe(
+    expect((await refusalOf(chat(bob).editMessage({ uuid: sent.message!.uuid, message: "mine" }))).code).toBe(
       Code.PermissionDenied,
     );
     await chat(alice).sendRoomMessage({ room: roomUuid, message: text("newer") });
-    const notLatest = await refusal(chat(alice).editMessage({ uuid: sent.message!.uuid, message: "again" }));
+    const notLatest = await refusalOf(chat(alice).editMessage({ uuid: sent.message!.uuid, message: "again" }));
     expect(notLatest.rawMessage).toBe("only your latest plain-text message can be edited within 20 seconds");
 
     const old = await chat(alice).sendRoomMessage({ room: roomUuid, message: text("old") });
@@ -327,7 +317,7 @@ describe("room messages", () => {
       .execute(`update "social"."chat_message" set "created_at" = now() - interval '21 seconds' where "uuid" = ?`, [
         old.message!.uuid,
       ]);
-    expect((await refusal(chat(alice).editMessage({ uuid: old.message!.uuid, message: "late" }))).code).toBe(
+    expect((await refusalOf(chat(alice).editMessage({ uuid: old.message!.uuid, message: "late" }))).code).toBe(
       Code.PermissionDenied,
     );
   });
@@ -364,25 +354,27 @@ describe("room messages", () => {
     expect(reports.messages.find((r) => r.message!.uuid === uuid)?.reports.map((r) => r.reporterUuid)).toEqual([
       bob.uuid,
     ]);
-    expect((await refusal(chat(alice).listRoomReports({ room: roomUuid }))).code).toBe(Code.PermissionDenied);
-    expect((await refusal(chat(alice).reportMessage({ uuid }))).rawMessage).toBe("you cannot report your own message");
+    expect((await refusalOf(chat(alice).listRoomReports({ room: roomUuid }))).code).toBe(Code.PermissionDenied);
+    expect((await refusalOf(chat(alice).reportMessage({ uuid }))).rawMessage).toBe(
+      "you cannot report your own message",
+    );
     await eventually("the hidden event", async () => hidden.find((e) => e.kind.case === "reportedHidden"));
   });
 
   it("moderators delete any message of the room, others only their own", async () => {
     const sent = await chat(alice).sendRoomMessage({ room: roomUuid, message: text("delete me") });
     const uuid = sent.message!.uuid;
-    expect((await refusal(chat(bob).deleteMessage({ uuid }))).rawMessage).toBe("only moderators can delete messages");
+    expect((await refusalOf(chat(bob).deleteMessage({ uuid }))).rawMessage).toBe("only moderators can delete messages");
     await chat(owner).deleteMessage({ uuid });
     expect((await chat(alice).listRoomMessages({ room: roomUuid })).messages.map((m) => m.uuid)).not.toContain(uuid);
-    expect((await refusal(chat(owner).deleteMessage({ uuid }))).code).toBe(Code.NotFound);
+    expect((await refusalOf(chat(owner).deleteMessage({ uuid }))).code).toBe(Code.NotFound);
   });
 
   it("chatDisabled stops a user's messages while it is in effect; banned users cannot write", async () => {
     const carol = await account();
     const roles = h.client(RoomUserRoleService, { token: owner.token });
     await roles.grantRoomRole({ roomId: roomUuid, userId: carol.uuid, role: "chatDisabled" });
-    const off = await refusal(chat(carol).sendRoomMessage({ room: roomUuid, message: text("hi") }));
+    const off = await refusalOf(chat(carol).sendRoomMessage({ room: roomUuid, message: text("hi") }));
     expect(off.code).toBe(Code.PermissionDenied);
     expect(off.rawMessage).toBe("chat is disabled for you in this room");
     await roles.removeRoomRole({ roomId: roomUuid, userId: carol.uuid, role: "chatDisabled" });
@@ -396,7 +388,7 @@ describe("room messages", () => {
       role: "chatDisabled",
       expiresAt: timestampFromDate(end),
     });
-    await refusal(chat(carol).sendRoomMessage({ room: roomUuid, message: text("too early") }));
+    await refusalOf(chat(carol).sendRoomMessage({ room: roomUuid, message: text("too early") }));
     await eventually("the chatDisabled role to expire", () =>
       chat(carol)
         .sendRoomMessage({ room: roomUuid, message: text("after the expiry") })
@@ -408,7 +400,7 @@ describe("room messages", () => {
     expect(Date.now()).toBeGreaterThanOrEqual(end.getTime());
 
     await roles.grantRoomRole({ roomId: roomUuid, userId: carol.uuid, role: "banned" });
-    expect((await refusal(chat(carol).sendRoomMessage({ room: roomUuid, message: text("x") }))).rawMessage).toBe(
+    expect((await refusalOf(chat(carol).sendRoomMessage({ room: roomUuid, message: text("x") }))).rawMessage).toBe(
       "you are banned from this room",
     );
   });
@@ -493,7 +485,7 @@ describe("direct messages", () => {
     expect(history.messages.map((m) => m.message)).toEqual(["psst", "again"]);
     // A third person sees nothing of it.
     expect((await chat(alice).listDirectMessages({ user: dave.uuid })).messages).toEqual([]);
-    expect((await refusal(chat(alice).toggleReaction({ uuid: sent.message!.uuid, emoji: "👍" }))).code).toBe(
+    expect((await refusalOf(chat(alice).toggleReaction({ uuid: sent.message!.uuid, emoji: "👍" }))).code).toBe(
       Code.NotFound,
     );
   });
@@ -532,11 +524,11 @@ describe("direct messages", () => {
         ),
     );
     expect(err.rawMessage).toBe("you cannot message this user");
-    expect((await refusal(chat(frank).sendDirectMessage({ user: frank.uuid, message: text("me") }))).code).toBe(
+    expect((await refusalOf(chat(frank).sendDirectMessage({ user: frank.uuid, message: text("me") }))).code).toBe(
       Code.InvalidArgument,
     );
     expect(
-      (await refusal(chat(frank).sendDirectMessage({ user: randomUUID(), message: text("nobody") }))).rawMessage,
+      (await refusalOf(chat(frank).sendDirectMessage({ user: randomUUID(), message: text("nobody") }))).rawMessage,
     ).toBe("user not found");
   });
 });

@@ -4,9 +4,9 @@
 // counts each ended play once, whatever the number of events announcing it.
 import { randomUUID } from "node:crypto";
 import { timestampFromDate } from "@bufbuild/protobuf/wkt";
-import { Code, ConnectError } from "@connectrpc/connect";
+import { Code } from "@connectrpc/connect";
 import { publishEvent } from "@tt/kit";
-import { createServiceHarness, eventually, type ServiceHarness } from "@tt/kit/testing";
+import { createServiceHarness, eventually, type ServiceHarness, codeOf } from "@tt/kit/testing";
 import { playlistServiceDefinition } from "@tt/playlist-service";
 import { CrateService } from "@tt/proto/tt/playlist/v1/crate_service_pb";
 import { InfoService } from "@tt/proto/tt/room/v1/info_service_pb";
@@ -51,15 +51,6 @@ function listen(token: string, room: string): () => void {
     }
   })();
   return () => abort.abort();
-}
-
-async function codeOf(p: Promise<unknown>): Promise<Code> {
-  try {
-    await p;
-  } catch (err) {
-    return ConnectError.from(err).code;
-  }
-  throw new Error("expected a refusal");
 }
 
 describe("presence answers", () => {

@@ -3,8 +3,7 @@
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { Code, ConnectError } from "@connectrpc/connect";
-import { createServiceHarness, eventually, type ServiceHarness } from "@tt/kit/testing";
+import { createServiceHarness, eventually, type ServiceHarness, outcomeOf } from "@tt/kit/testing";
 import { MediaService } from "@tt/proto/tt/upload/v1/media_service_pb";
 import { SongService } from "@tt/proto/tt/upload/v1/song_service_pb";
 import { AuthService } from "@tt/proto/tt/user/v1/auth_service_pb";
@@ -24,16 +23,6 @@ let verified: { songId: bigint; uuid: string };
 let pending: bigint;
 
 const media = (who?: TestUser) => h.client(MediaService, who ? { token: who.token } : {});
-
-async function refusal(call: Promise<unknown>): Promise<string> {
-  try {
-    await call;
-    return "ok";
-  } catch (err) {
-    const e = ConnectError.from(err);
-    return `${Code[e.code]}: ${e.rawMessage}`;
-  }
-}
 
 beforeAll(async () => {
   mediaDir = await mkdtemp(join(tmpdir(), "tt-upload-media-"));
@@ -64,18 +53,18 @@ afterAll(async () => {
 describe("MediaService", () => {
   it("GET /songs/{id}: the song for anyone once VERIFIED; a pending one for its owner and services only", async () => {
     expect((await media(other).getSongById({ id: verified.songId })).song!.trackName).toBe("Quokka");
-    expect(await refusal(media(other).getSongById({ id: pending }))).toBe("NotFound: Song not found");
+    expect(await outcomeOf(media(other).getSongById({ id: pending }))).toBe("NotFound: Song not found");
     expect((await media(owner).getSongById({ id: pending })).song!.status).toBe("MISSING_METADATA");
     const service = { uuid: "", token: await h.tokens.service("playlist") };
     expect((await media(service).getSongById({ id: pending })).song!.songId).toBe(pending);
-    expect(await refusal(media().getSongById({ id: verified.songId }))).toMatch(/^Unauthenticated/);
+    expect(await outcomeOf(media().getSongById({ id: verified.songId }))).toMatch(/^Unauthenticated/);
   });
 
   it("GET /songs/{id}/hls-playlist-url answers hlsPlaylistUrl; 403 before VERIFIED", async () => {
     expect(await media(other).getHlsPlaylistUrl({ id: verified.songId })).toMatchObject({
       hlsPlaylistUrl: `/api/room-service/songs/${verified.songId}/hls-playlist`,
     });
-    expect(await refusal(media(owner).getHlsPlaylistUrl({ id: pending }))).toBe(
+    expect(await outcomeOf(media(owner).getHlsPlaylistUrl({ id: pending }))).toBe(
       "PermissionDenied: Song is not verified",
     );
   });
@@ -87,7 +76,7 @@ describe("MediaService", () => {
     expect(theirs.songs.map((s) => s.songId)).toEqual([verified.songId]);
     expect((await media(owner).listUserSongs({ userId: owner.uuid })).total).toBe(2);
     expect((await media(other).listUserSongs({ userId: other.uuid })).total).toBe(0);
-    expect(await refusal(media(other).listUserSongs({ userId: "nope" }))).toMatch(/^InvalidArgument: userId/);
+    expect(await outcomeOf(media(other).listUserSongs({ userId: "nope" }))).toMatch(/^InvalidArgument: userId/);
   });
 
   it("a variant playlist names immutable segment URLs and a key URL signed for the caller until the TTL", async () => {
@@ -99,10 +88,10 @@ describe("MediaService", () => {
     expect(expires).toBeGreaterThanOrEqual(before + 120);
     expect(expires).toBeLessThanOrEqual(before + 122);
     expect(text).toMatch(new RegExp(`/api/upload-service/media/${verified.uuid}/[0-9a-f]{16}/high/seg_00000\\.ts`));
-    expect(await refusal(media(owner).getVariantPlaylist({ id: pending, quality: "low" }))).toBe(
+    expect(await outcomeOf(media(owner).getVariantPlaylist({ id: pending, quality: "low" }))).toBe(
       "PermissionDenied: Song is not verified",
     );
-    expect(await refusal(media(other).getVariantPlaylist({ id: verified.songId, quality: "ultra" }))).toMatch(
+    expect(await outcomeOf(media(other).getVariantPlaylist({ id: verified.songId, quality: "ultra" }))).toMatch(
       /^InvalidArgument: quality/,
     );
   });
@@ -124,15 +113,17 @@ describe("MediaService", () => {
     expect(segment.body!.data.length).toBeGreaterThan(0);
     expect(cacheControl).toBe("public, max-age=31536000, immutable");
     expect(
-      await refusal(media().getMediaSegment({ songUuid: songUuid!, version: "0", quality: "low", name: name! })),
+      await outcomeOf(media().getMediaSegment({ songUuid: songUuid!, version: "0", quality: "low", name: name! })),
     ).toBe("NotFound: Media not found");
     expect(
-      await refusal(
+      await outcomeOf(
         media().getMediaSegment({ songUuid: songUuid!, version: version!, quality: "low", name: "seg_99999.ts" }),
       ),
     ).toBe("NotFound: Media not found");
     expect(
-      await refusal(media().getMediaSegment({ songUuid: songUuid!, version: version!, quality: "low", name: "../x" })),
+      await outcomeOf(
+        media().getMediaSegment({ songUuid: songUuid!, version: version!, quality: "low", name: "../x" }),
+      ),
     ).toMatch(/^InvalidArgument: name/);
   });
 });
@@ -192,19 +183,19 @@ describe("issue 12: native HLS (no Authorization header) through a playback tick
   it("refuses (401) no ticket without a token, another user's token, another song, an altered ticket", async () => {
     const ticket = ticketOf((await media(other).getHlsPlaylistUrl({ id: verified.songId })).nativePlaylistUrl);
     const id = verified.songId;
-    expect(await refusal(songs().getHlsPlaylist({ id }))).toMatch(/^Unauthenticated/);
-    expect(await refusal(media().getVariantPlaylist({ id, quality: "low" }))).toMatch(/^Unauthenticated/);
-    expect(await refusal(songs().getHlsKey({ songId: id, expires: 9_999_999_999n, token: "x" }))).toMatch(
+    expect(await outcomeOf(songs().getHlsPlaylist({ id }))).toMatch(/^Unauthenticated/);
+    expect(await outcomeOf(media().getVariantPlaylist({ id, quality: "low" }))).toMatch(/^Unauthenticated/);
+    expect(await outcomeOf(songs().getHlsKey({ songId: id, expires: 9_999_999_999n, token: "x" }))).toMatch(
       /^Unauthenticated/,
     );
     // Replayed by another user (the owner) with its own credentials: refused on every URL.
     const stolen = "Unauthenticated: the playback ticket was not issued to this caller";
-    expect(await refusal(songs(owner).getHlsKey({ songId: id, ticket }))).toBe(stolen);
-    expect(await refusal(songs(owner).getHlsPlaylist({ id, ticket }))).toBe(stolen);
-    expect(await refusal(media(owner).getVariantPlaylist({ id, quality: "low", ticket }))).toBe(stolen);
+    expect(await outcomeOf(songs(owner).getHlsKey({ songId: id, ticket }))).toBe(stolen);
+    expect(await outcomeOf(songs(owner).getHlsPlaylist({ id, ticket }))).toBe(stolen);
+    expect(await outcomeOf(media(owner).getVariantPlaylist({ id, quality: "low", ticket }))).toBe(stolen);
     // For another song, or altered anywhere.
     const invalid = "Unauthenticated: the playback ticket is not valid";
-    expect(await refusal(songs().getHlsKey({ songId: id + 1n, ticket }))).toBe(invalid);
+    expect(await outcomeOf(songs().getHlsKey({ songId: id + 1n, ticket }))).toBe(invalid);
     const [listener, session, expires, mac] = ticket.split(".") as [string, string, string, string];
     const altered = [
       [owner.uuid, session, expires, mac],
@@ -212,12 +203,12 @@ describe("issue 12: native HLS (no Authorization header) through a playback tick
       [listener, session, expires, `${mac.slice(0, -1)}${mac.endsWith("A") ? "B" : "A"}`],
     ].map((parts) => parts.join("."));
     for (const bad of [...altered, "nonsense", `${ticket}.x`]) {
-      expect(await refusal(songs().getHlsKey({ songId: id, ticket: bad })), bad).toBe(invalid);
+      expect(await outcomeOf(songs().getHlsKey({ songId: id, ticket: bad })), bad).toBe(invalid);
     }
-    expect(await refusal(songs().getHlsKey({ songId: id, ticket: "spaces are refused" }))).toMatch(
+    expect(await outcomeOf(songs().getHlsKey({ songId: id, ticket: "spaces are refused" }))).toMatch(
       /^InvalidArgument: ticket/,
     );
-    expect(await refusal(songs(other).getHlsKey({ songId: id }))).toBe(
+    expect(await outcomeOf(songs(other).getHlsKey({ songId: id }))).toBe(
       "InvalidArgument: expires and token, or ticket, missing in request",
     );
   });
@@ -229,7 +220,7 @@ describe("issue 12: native HLS (no Authorization header) through a playback tick
       sessionId: sessionOf(other.token),
       expires: Math.floor(Date.now() / 1000) - 1,
     });
-    expect(await refusal(songs().getHlsKey({ songId: verified.songId, ticket: expired }))).toBe(
+    expect(await outcomeOf(songs().getHlsKey({ songId: verified.songId, ticket: expired }))).toBe(
       "Unauthenticated: the playback ticket has expired",
     );
 
@@ -237,10 +228,10 @@ describe("issue 12: native HLS (no Authorization header) through a playback tick
     const ticket = ticketOf((await media(leaving).getHlsPlaylistUrl({ id: verified.songId })).nativePlaylistUrl);
     expect((await songs().getHlsKey({ songId: verified.songId, ticket })).body!.data).toHaveLength(16);
     await h.client(AuthService, { token: leaving.token }).logout({});
-    expect(await refusal(songs().getHlsKey({ songId: verified.songId, ticket }))).toBe(
+    expect(await outcomeOf(songs().getHlsKey({ songId: verified.songId, ticket }))).toBe(
       "Unauthenticated: the playback ticket's session has ended",
     );
-    expect(await refusal(songs().getHlsPlaylist({ id: verified.songId, ticket }))).toBe(
+    expect(await outcomeOf(songs().getHlsPlaylist({ id: verified.songId, ticket }))).toBe(
       "Unauthenticated: the playback ticket's session has ended",
     );
   });

@@ -5,8 +5,7 @@ import { createDecipheriv } from "node:crypto";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { Code, ConnectError } from "@connectrpc/connect";
-import { createServiceHarness, eventually, type ServiceHarness } from "@tt/kit/testing";
+import { createServiceHarness, eventually, type ServiceHarness, outcomeOf } from "@tt/kit/testing";
 import { OutboxMessage } from "@tt/kit";
 import { fromBinary } from "@bufbuild/protobuf";
 import { UploadedSongPublishedSchema, UploadedSongRemovedSchema } from "@tt/proto/tt/upload/v1/events_pb";
@@ -50,16 +49,6 @@ afterAll(async () => {
 
 const songs = (who: TestUser) => h.client(SongService, { token: who.token });
 const media = (who: TestUser) => h.client(MediaService, { token: who.token });
-
-async function refusal(call: Promise<unknown>): Promise<string> {
-  try {
-    await call;
-    return "ok";
-  } catch (err) {
-    const e = ConnectError.from(err);
-    return `${Code[e.code]}: ${e.rawMessage}`;
-  }
-}
 
 async function upload(who: TestUser, bytes: Uint8Array, fields: { public?: boolean; trackName?: string } = {}) {
   const res = await songs(who).uploadSong({
@@ -175,39 +164,39 @@ describe("uploading and packaging", () => {
       (await media(other).getVariantPlaylist({ id: songId, quality: "low" })).body!.data,
     );
     const { query } = keyQuery(playlist);
-    expect(await refusal(songs(owner).getHlsKey(query))).toBe(
+    expect(await outcomeOf(songs(owner).getHlsKey(query))).toBe(
       "Unauthenticated: the key URL was not issued to this caller",
     );
     const past = Math.floor(Date.now() / 1000) - 10;
     const expired = keyToken(Buffer.from(KEY_SECRET), Number(songId), other.uuid, past);
-    expect(await refusal(songs(other).getHlsKey({ songId, expires: BigInt(past), token: expired }))).toBe(
+    expect(await outcomeOf(songs(other).getHlsKey({ songId, expires: BigInt(past), token: expired }))).toBe(
       "Unauthenticated: the key URL has expired",
     );
-    expect(await refusal(songs(other).getHlsKey({ ...query, expires: query.expires + 1n }))).toBe(
+    expect(await outcomeOf(songs(other).getHlsKey({ ...query, expires: query.expires + 1n }))).toBe(
       "Unauthenticated: the key URL was not issued to this caller",
     );
-    expect(await refusal(h.client(SongService).getHlsKey(query))).toMatch(/^Unauthenticated/);
+    expect(await outcomeOf(h.client(SongService).getHlsKey(query))).toMatch(/^Unauthenticated/);
   });
 
   it("an untagged WAV waits in MISSING_METADATA; only its owner completes it, which queues it", async () => {
     const song = await upload(owner, await makeAudio({ seconds: 2, format: "wav" }));
     expect(song.status).toBe("MISSING_METADATA");
     expect(song.missingFields).toEqual(["trackName", "artistName"]);
-    expect(await refusal(songs(owner).getHlsPlaylist({ id: song.songId }))).toBe(
+    expect(await outcomeOf(songs(owner).getHlsPlaylist({ id: song.songId }))).toBe(
       "PermissionDenied: Song is not verified",
     );
-    expect(await refusal(songs(other).updateMetadata({ songId: song.songId, trackName: "Mine" }))).toBe(
+    expect(await outcomeOf(songs(other).updateMetadata({ songId: song.songId, trackName: "Mine" }))).toBe(
       "PermissionDenied: Unauthorized to edit tags that not belongs to the user",
     );
-    expect(await refusal(songs(other).updateSong({ id: song.songId, trackName: "Mine" }))).toBe(
+    expect(await outcomeOf(songs(other).updateSong({ id: song.songId, trackName: "Mine" }))).toBe(
       "PermissionDenied: Unauthorized to edit tags that not belongs to the user",
     );
     const half = await songs(owner).updateMetadata({ songId: song.songId, trackName: "Half" });
     expect(half.song).toMatchObject({ status: "MISSING_METADATA", missingFields: ["artistName"] });
-    expect(await refusal(songs(owner).updateSong({ id: song.songId, artistName: "  " }))).toBe(
+    expect(await outcomeOf(songs(owner).updateSong({ id: song.songId, artistName: "  " }))).toBe(
       "InvalidArgument: artistName must not be empty",
     );
-    expect(await refusal(songs(owner).updateSong({ id: song.songId, duration: -1 }))).toMatch(
+    expect(await outcomeOf(songs(owner).updateSong({ id: song.songId, duration: -1 }))).toMatch(
       /^InvalidArgument: duration must be more than 0/,
     );
     const full = await songs(owner).updateSong({ id: song.songId, artistName: "Someone", genre: "Test" });
@@ -229,15 +218,15 @@ describe("uploading and packaging", () => {
 
   it("refuses bytes that are no supported audio (400), users without uploadMusic (403) and guests (401)", async () => {
     const text = new TextEncoder().encode("just some text, not audio at all");
-    expect(await refusal(upload(owner, text))).toBe(
+    expect(await outcomeOf(upload(owner, text))).toBe(
       "InvalidArgument: file is not a supported audio file (MP3, FLAC, OGG, WAV, M4A or AAC)",
     );
-    expect(await refusal(upload(other, await makeAudio({ seconds: 1 })))).toBe(
+    expect(await outcomeOf(upload(other, await makeAudio({ seconds: 1 })))).toBe(
       "PermissionDenied: Uploading music requires the uploadMusic capability",
     );
-    expect(await refusal(upload(owner, new Uint8Array()))).toMatch(/^InvalidArgument: file/);
+    expect(await outcomeOf(upload(owner, new Uint8Array()))).toMatch(/^InvalidArgument: file/);
     const guest = { uuid: "", token: await h.tokens.guest() };
-    expect(await refusal(upload(guest, await makeAudio({ seconds: 1 })))).toMatch(/^Unauthenticated/);
+    expect(await outcomeOf(upload(guest, await makeAudio({ seconds: 1 })))).toMatch(/^Unauthenticated/);
   });
 });
 
@@ -254,12 +243,12 @@ describe("reading, lists and search", () => {
 
   it("GET /songs/{id}: the owner sees every state; others see public VERIFIED songs only (404 otherwise)", async () => {
     expect((await songs(owner).getSong({ id: pending })).song!.status).toBe("MISSING_METADATA");
-    expect(await refusal(songs(other).getSong({ id: pending }))).toBe("NotFound: Song not found");
+    expect(await outcomeOf(songs(other).getSong({ id: pending }))).toBe("NotFound: Song not found");
     // Issue 23: a VERIFIED song that is not public is not a stranger's to read.
     expect((await songs(owner).getSong({ id: privateVerified })).song!.trackName).toBe("Zebra Private");
-    expect(await refusal(songs(other).getSong({ id: privateVerified }))).toBe("NotFound: Song not found");
-    expect(await refusal(songs(owner).getSong({ id: 2_147_483_648n }))).toBe("NotFound: Song not found");
-    expect(await refusal(songs(owner).getSong({ id: 999_999n }))).toBe("NotFound: Song not found");
+    expect(await outcomeOf(songs(other).getSong({ id: privateVerified }))).toBe("NotFound: Song not found");
+    expect(await outcomeOf(songs(owner).getSong({ id: 2_147_483_648n }))).toBe("NotFound: Song not found");
+    expect(await outcomeOf(songs(owner).getSong({ id: 999_999n }))).toBe("NotFound: Song not found");
   });
 
   it("GET /songs lists the caller's own, verified=true/false splitting them; /songs/public only public VERIFIED ones", async () => {
@@ -285,7 +274,7 @@ describe("reading, lists and search", () => {
     expect((await songs(other).searchSongs({ term: "zebra" })).total).toBe(0);
     expect((await songs(other).searchSongs({ term: "five seconds" })).total).toBe(1);
     expect((await songs(owner).searchSongs({ term: "%" })).total).toBe(0);
-    expect(await refusal(songs(owner).searchSongs({ term: "" }))).toMatch(/^InvalidArgument: term/);
+    expect(await outcomeOf(songs(owner).searchSongs({ term: "" }))).toMatch(/^InvalidArgument: term/);
   });
 });
 
@@ -293,13 +282,13 @@ describe("deleting", () => {
   it("others are refused (403); the owner and an admin delete, and the catalogue is told", async () => {
     const a = (await upload(owner, await makeAudio({ seconds: 1, format: "wav" }))).songId;
     const b = (await upload(owner, await makeAudio({ seconds: 1, format: "wav" }))).songId;
-    expect(await refusal(songs(other).deleteSong({ id: a }))).toBe(
+    expect(await outcomeOf(songs(other).deleteSong({ id: a }))).toBe(
       "PermissionDenied: Unauthorized to delete a song that not belongs to the user",
     );
     await songs(owner).deleteSong({ id: a });
     await songs(admin).deleteSong({ id: b });
-    expect(await refusal(songs(owner).getSong({ id: a }))).toBe("NotFound: Song not found");
-    expect(await refusal(songs(owner).deleteSong({ id: b }))).toBe("NotFound: Song not found");
+    expect(await outcomeOf(songs(owner).getSong({ id: a }))).toBe("NotFound: Song not found");
+    expect(await outcomeOf(songs(owner).deleteSong({ id: b }))).toBe("NotFound: Song not found");
     const removed = (await outboxEvents("tt.upload.song.removed")).map((x) => fromBinary(UploadedSongRemovedSchema, x));
     expect(removed.map((e) => e.songId)).toEqual(expect.arrayContaining([a, b]));
   });
@@ -319,22 +308,22 @@ describe("POST /upload/transcoder_sns", () => {
     const song = await upload(owner, await makeAudio({ seconds: 1, format: "wav" }));
     const client = h.client(SongService);
     expect(
-      await refusal(client.transcoderCallback(report({ songUuid: song.uuid, status: "VERIFIED" }, "x".repeat(40)))),
+      await outcomeOf(client.transcoderCallback(report({ songUuid: song.uuid, status: "VERIFIED" }, "x".repeat(40)))),
     ).toBe("Unauthenticated: invalid signature");
     const old = report({ songUuid: song.uuid, status: "VERIFIED" });
     const stale = { ...old, timestamp: old.timestamp - 1000n };
     expect(
-      await refusal(
+      await outcomeOf(
         client.transcoderCallback({ ...stale, signature: callbackSignature(Buffer.from(CALLBACK_SECRET), stale) }),
       ),
     ).toBe("Unauthenticated: invalid signature");
     expect(
-      await refusal(
+      await outcomeOf(
         client.transcoderCallback(report({ songUuid: "6f1b3c1e-1111-4aaa-8bbb-123456789abc", status: "VERIFIED" })),
       ),
     ).toBe("NotFound: Song not found");
     // MISSING_METADATA: not awaiting packaging.
-    expect(await refusal(client.transcoderCallback(report({ songUuid: song.uuid, status: "VERIFIED" })))).toMatch(
+    expect(await outcomeOf(client.transcoderCallback(report({ songUuid: song.uuid, status: "VERIFIED" })))).toMatch(
       /^FailedPrecondition: a MISSING_METADATA song cannot be reported VERIFIED/,
     );
   });
@@ -344,7 +333,7 @@ describe("POST /upload/transcoder_sns", () => {
     const song = await upload(owner, await makeAudio({ seconds: 1, format: "wav" }));
     const queued = await songs(owner).updateSong({ id: song.songId, trackName: "Reported", artistName: "Outside" });
     const client = h.client(SongService);
-    const answer = await refusal(
+    const answer = await outcomeOf(
       client.transcoderCallback(report({ songUuid: song.uuid, status: "VERIFICATION_ERROR", message: "bad file" })),
     );
     // Either the report came first (ERROR), or the worker had already packaged it (then the report does not apply).

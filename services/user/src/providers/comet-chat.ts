@@ -1,7 +1,8 @@
 // CometChat users and auth tokens for room chat (spec 000: /comet-chat/create-users, /user-token,
 // /ghost-token). Guests share one read-only "ghost" CometChat user, so a guest visit creates nothing.
+import { createCometChatRest, type CometChatRestOptions } from "@tt/providers";
 import { notConfigured, ProviderError } from "./provider-error.ts";
-import { isRecord, requestJson, requireString } from "./provider-http.ts";
+import { isRecord, requireString } from "./provider-http.ts";
 
 export interface CometChatUser {
   uid: string;
@@ -23,29 +24,15 @@ export interface CometChat {
   ghostToken(): Promise<CometChatToken>;
 }
 
-export interface HttpCometChatOptions {
-  /** https://{appId}.api-{region}.cometchat.io */
-  baseUrl: string;
-  appId: string;
-  /** A REST API key with auth-only or full access; it never leaves the server. */
-  apiKey: string;
+/** `apiKey`: a REST API key with auth-only or full access. */
+export interface HttpCometChatOptions extends CometChatRestOptions {
   ghostUid: string;
-  timeoutMs: number;
 }
 
 const UID_EXISTS = "ERR_UID_ALREADY_EXISTS";
 
 export function createHttpCometChat(options: HttpCometChatOptions): CometChat {
-  const headers = { appid: options.appId, apikey: options.apiKey };
-  const post = (path: string, json: unknown) =>
-    requestJson({
-      provider: "comet-chat",
-      method: "POST",
-      url: `${options.baseUrl}/v3${path}`,
-      headers,
-      json,
-      timeoutMs: options.timeoutMs,
-    });
+  const { post } = createCometChatRest(options);
 
   async function create(user: CometChatUser): Promise<"created" | "existing"> {
     try {

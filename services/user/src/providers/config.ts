@@ -1,21 +1,11 @@
 // The outside providers' part of the environment. A provider is real when its credentials are set and
 // development otherwise; setting only some of a provider's credentials is an error, not a silent fallback.
-import { parseEnv } from "@tt/kit";
+import { checkSetTogether, httpBaseUrl, optionalEnvString, parseEnv, unsetIfEmpty } from "@tt/kit";
+import { cometChatHost } from "@tt/providers";
 import { z } from "zod";
 import { readAppleMusicKey } from "./apple-music.ts";
 import { DEFAULT_PROVIDER_TIMEOUT_MS } from "./provider-http.ts";
 
-// Empty strings come from templated manifests (`FOO: ""`); treat them as unset.
-const unsetIfEmpty = (v: unknown) => (v === "" ? undefined : v);
-const optionalString = z.preprocess(unsetIfEmpty, z.string().optional());
-const baseUrl = (fallback: string) =>
-  z.preprocess(
-    unsetIfEmpty,
-    z
-      .url({ protocol: /^https?$/, error: "must be an http(s) URL" })
-      .default(fallback)
-      .transform((url) => url.replace(/\/+$/, "")),
-  );
 const agoraHex = z.preprocess(
   unsetIfEmpty,
   z
@@ -50,38 +40,38 @@ export const providersConfigSchema = z
       unsetIfEmpty,
       z.url({ protocol: /^smtps?$/, error: "must be an smtp:// or smtps:// URL" }).optional(),
     ),
-    EMAIL_FROM: optionalString,
+    EMAIL_FROM: optionalEnvString,
 
-    SMS_BASE_URL: baseUrl("https://api.twilio.com"),
-    SMS_ACCOUNT_SID: optionalString,
-    SMS_AUTH_TOKEN: optionalString,
-    SMS_FROM: optionalString,
+    SMS_BASE_URL: httpBaseUrl("https://api.twilio.com"),
+    SMS_ACCOUNT_SID: optionalEnvString,
+    SMS_AUTH_TOKEN: optionalEnvString,
+    SMS_FROM: optionalEnvString,
 
-    PHONE_LOOKUP_BASE_URL: baseUrl("https://lookups.twilio.com"),
-    PHONE_LOOKUP_ACCOUNT_SID: optionalString,
-    PHONE_LOOKUP_AUTH_TOKEN: optionalString,
+    PHONE_LOOKUP_BASE_URL: httpBaseUrl("https://lookups.twilio.com"),
+    PHONE_LOOKUP_ACCOUNT_SID: optionalEnvString,
+    PHONE_LOOKUP_AUTH_TOKEN: optionalEnvString,
 
-    DISCORD_BASE_URL: baseUrl("https://discord.com"),
-    DISCORD_CLIENT_ID: optionalString,
-    DISCORD_CLIENT_SECRET: optionalString,
+    DISCORD_BASE_URL: httpBaseUrl("https://discord.com"),
+    DISCORD_CLIENT_ID: optionalEnvString,
+    DISCORD_CLIENT_SECRET: optionalEnvString,
 
-    SPOTIFY_ACCOUNTS_BASE_URL: baseUrl("https://accounts.spotify.com"),
-    SPOTIFY_API_BASE_URL: baseUrl("https://api.spotify.com"),
-    SPOTIFY_CLIENT_ID: optionalString,
-    SPOTIFY_CLIENT_SECRET: optionalString,
+    SPOTIFY_ACCOUNTS_BASE_URL: httpBaseUrl("https://accounts.spotify.com"),
+    SPOTIFY_API_BASE_URL: httpBaseUrl("https://api.spotify.com"),
+    SPOTIFY_CLIENT_ID: optionalEnvString,
+    SPOTIFY_CLIENT_SECRET: optionalEnvString,
 
-    GOOGLE_OAUTH_BASE_URL: baseUrl("https://oauth2.googleapis.com"),
-    GOOGLE_CLIENT_ID: optionalString,
-    GOOGLE_CLIENT_SECRET: optionalString,
+    GOOGLE_OAUTH_BASE_URL: httpBaseUrl("https://oauth2.googleapis.com"),
+    GOOGLE_CLIENT_ID: optionalEnvString,
+    GOOGLE_CLIENT_SECRET: optionalEnvString,
 
-    SOUNDCLOUD_BASE_URL: baseUrl("https://api.soundcloud.com"),
-    SOUNDCLOUD_CLIENT_ID: optionalString,
-    SOUNDCLOUD_CLIENT_SECRET: optionalString,
-    SOUNDCLOUD_MOBILE_CLIENT_ID: optionalString,
-    SOUNDCLOUD_MOBILE_CLIENT_SECRET: optionalString,
+    SOUNDCLOUD_BASE_URL: httpBaseUrl("https://api.soundcloud.com"),
+    SOUNDCLOUD_CLIENT_ID: optionalEnvString,
+    SOUNDCLOUD_CLIENT_SECRET: optionalEnvString,
+    SOUNDCLOUD_MOBILE_CLIENT_ID: optionalEnvString,
+    SOUNDCLOUD_MOBILE_CLIENT_SECRET: optionalEnvString,
 
-    APPLE_MUSIC_TEAM_ID: optionalString,
-    APPLE_MUSIC_KEY_ID: optionalString,
+    APPLE_MUSIC_TEAM_ID: optionalEnvString,
+    APPLE_MUSIC_KEY_ID: optionalEnvString,
     // Kubernetes secrets and .env files often carry the PEM on one line with literal "\n".
     APPLE_MUSIC_PRIVATE_KEY: z.preprocess(
       (v) => (typeof v === "string" ? unsetIfEmpty(v.replace(/\\n/g, "\n")) : v),
@@ -97,8 +87,8 @@ export const providersConfigSchema = z
     AGORA_APP_ID: agoraHex,
     AGORA_APP_CERTIFICATE: agoraHex,
 
-    COMETCHAT_APP_ID: optionalString,
-    COMETCHAT_API_KEY: optionalString,
+    COMETCHAT_APP_ID: optionalEnvString,
+    COMETCHAT_API_KEY: optionalEnvString,
     COMETCHAT_REGION: z.preprocess(unsetIfEmpty, z.enum(["us", "eu", "in"]).default("us")),
     COMETCHAT_BASE_URL: z.preprocess(
       unsetIfEmpty,
@@ -117,15 +107,7 @@ export const providersConfigSchema = z
   })
   .superRefine(
     (env, ctx) => {
-      for (const group of GROUPS) {
-        const set = group.filter((key) => env[key] !== undefined);
-        if (set.length === 0 || set.length === group.length) continue;
-        for (const key of group) {
-          if (env[key] === undefined) {
-            ctx.addIssue({ code: "custom", path: [key], message: `is required when ${set.join(", ")} is set` });
-          }
-        }
-      }
+      checkSetTogether(GROUPS, env, ctx);
       // Checked here so a bad key stops the start with the variable's name, not the first token request.
       const pem: unknown = env.APPLE_MUSIC_PRIVATE_KEY;
       if (typeof pem === "string" && pem.includes("-----BEGIN PRIVATE KEY-----")) {
@@ -151,5 +133,5 @@ export function loadProvidersConfig(env: Record<string, string | undefined>): Pr
 export function cometChatBaseUrl(config: ProvidersConfig): string | undefined {
   if (config.COMETCHAT_BASE_URL !== undefined) return config.COMETCHAT_BASE_URL;
   if (config.COMETCHAT_APP_ID === undefined) return undefined;
-  return `https://${encodeURIComponent(config.COMETCHAT_APP_ID)}.api-${config.COMETCHAT_REGION}.cometchat.io`;
+  return cometChatHost(config.COMETCHAT_APP_ID, config.COMETCHAT_REGION);
 }

@@ -3,6 +3,7 @@
 import { createRequire } from "node:module";
 import { isIP } from "node:net";
 import type { HandlerContext } from "@connectrpc/connect";
+import { clientAddress } from "@tt/kit";
 
 interface GeoipLookup {
   country: string;
@@ -91,16 +92,10 @@ export function geolocate(raw: string): GeolocationAnswer {
 }
 
 /**
- * The caller's address as the gateway vouches for it, undefined for a direct caller. The gateway always ends
- * x-forwarded-for with its socket's peer; only with TRUST_PROXY (one trusted proxy in front) does it keep that
- * proxy's list before it, whose last entry is the client the proxy saw. So: the one entry, or the one before
- * the last; entries further left were written by the caller and prove nothing.
+ * The caller's address as the gateway vouches for it (the kit's clientAddress: the one x-forwarded-for entry, or
+ * the one before the gateway's own), undefined for a direct caller or an entry that is no IP address.
  */
 export function callerAddress(ctx: HandlerContext): string | undefined {
-  const hops = (ctx.requestHeader.get("x-forwarded-for") ?? "")
-    .split(",")
-    .map((hop) => hop.trim())
-    .filter((hop) => hop !== "");
-  const hop = hops.length >= 2 ? hops[hops.length - 2] : hops[0];
+  const hop = clientAddress(ctx);
   return hop && isIP(normaliseIp(hop)) ? normaliseIp(hop) : undefined;
 }

@@ -1,9 +1,8 @@
 // The payment service's ProductPurchased: a paid token bundle (the bundle whose productId is the product)
 // credits tokens × quantity to the buyer, once. Exactly once twice over: the durable consumer's mark skips a
 // redelivered event, and the credit's reasonId (the purchase id) makes a second credit change nothing.
-import { createHash } from "node:crypto";
 import type { MikroORM } from "@mikro-orm/postgresql";
-import { consumeEvents, type Bus } from "@tt/kit";
+import { type Bus, consumeEvents, deploymentDurable } from "@tt/kit";
 import { ProductPurchasedSchema } from "@tt/proto/tt/payment/v1/events_pb";
 import type { Logger } from "pino";
 import { TokenBundle } from "../shop/token-bundle.entity.ts";
@@ -11,11 +10,7 @@ import { credit } from "./ledger.ts";
 
 /** Durable name shared by the replicas of one deployment (a hash of its database name). */
 export function purchasesDurable(orm: MikroORM): string {
-  const db = createHash("sha256")
-    .update(String(orm.config.get("dbName")))
-    .digest("hex")
-    .slice(0, 12);
-  return `merch-purchases-${db}`;
+  return deploymentDurable(orm, "merch-purchases");
 }
 
 export async function startPurchaseConsumer(deps: { bus: Bus; orm: MikroORM; logger: Logger }, maxBalance: number) {

@@ -5,7 +5,7 @@ import { Code, ConnectError } from "@connectrpc/connect";
 import type { UploadedFile } from "@tt/proto/tt/common/v1/upload_pb";
 import type { MediaConfig } from "../../config.ts";
 import { detectImageType } from "@tt/image-type";
-import { createObjectStore, type ObjectStore } from "@tt/kit";
+import { createObjectStore, mediaUrl, type ObjectStore } from "@tt/kit";
 
 export type MediaKind = "avatars" | "consumables" | "bundles";
 
@@ -25,7 +25,6 @@ export interface Media {
 }
 
 export function createMedia(config: MediaConfig, store: ObjectStore = createObjectStore(config)): Media {
-  const base = config.MEDIA_BASE_URL.replace(/\/+$/, "");
   return {
     async store(file, kind, field) {
       const bytes = file?.content;
@@ -53,7 +52,7 @@ export function createMedia(config: MediaConfig, store: ObjectStore = createObje
       if (key) await store.delete(key).catch(() => undefined);
     },
     urlOf(key) {
-      return key ? `${base}/${key}` : "";
+      return key ? mediaUrl(config.MEDIA_BASE_URL, key) : "";
     },
   };
 }

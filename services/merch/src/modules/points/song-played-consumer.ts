@@ -3,10 +3,9 @@
 // (`song-played:<play id>`) makes a play announced twice (two event ids: a song timer taken over by another social
 // instance) change nothing the second time. The formula is in
 // docs/decisions/0209-dj-points-one-for-the-play-and-the-rooms-votes.md.
-import { createHash } from "node:crypto";
 import { timestampDate } from "@bufbuild/protobuf/wkt";
 import type { MikroORM } from "@mikro-orm/postgresql";
-import { consumeEvents, isUuid, type Bus } from "@tt/kit";
+import { type Bus, consumeEvents, deploymentDurable, isUuid } from "@tt/kit";
 import type { SongPlayed } from "@tt/proto/tt/social/v1/events_pb";
 import { SongPlayedSchema } from "@tt/proto/tt/social/v1/events_pb";
 import type { Logger } from "pino";
@@ -31,11 +30,7 @@ export function pointsForPlay(play: Pick<SongPlayed, "likes" | "dislikes" | "gra
 
 /** Durable name shared by the replicas of one deployment (a hash of its database name). */
 export function songPlayedDurable(orm: MikroORM): string {
-  const db = createHash("sha256")
-    .update(String(orm.config.get("dbName")))
-    .digest("hex")
-    .slice(0, 12);
-  return `merch-dj-points-${db}`;
+  return deploymentDurable(orm, "merch-dj-points");
 }
 
 export async function startSongPlayedConsumer(deps: { bus: Bus; orm: MikroORM; logger: Logger }) {

@@ -3,7 +3,7 @@
 // numeric id and its HLS playlist as streamUrls.uploadService.hls; a removed one stays in crates but is no
 // longer available (search and GET /api/v1/songs leave it out). Exactly once per event (consumeEvents).
 import type { EntityManager } from "@mikro-orm/postgresql";
-import { consumeEvents, type Subscription } from "@tt/kit";
+import { consumeEvents, deploymentDurable, type Subscription } from "@tt/kit";
 import {
   UploadedSongPublishedSchema,
   UploadedSongRemovedSchema,
@@ -11,7 +11,6 @@ import {
   type UploadedSongRemoved,
 } from "@tt/proto/tt/upload/v1/events_pb";
 import type { PlaylistServiceContext } from "../../context.ts";
-import { deploymentDurable } from "../../durable.ts";
 import { findOrCreateSong } from "./catalogue.ts";
 import { Song } from "./song.entity.ts";
 
@@ -52,11 +51,9 @@ export async function applyUploadedSongRemoved(em: EntityManager, event: Uploade
 
 /** Subscribes to both upload events; `unsubscribe` ends both. */
 export async function startUploadConsumer(svc: PlaylistServiceContext): Promise<{ unsubscribe(): Promise<void> }> {
-  const durable = deploymentDurable(
-    svc.orm,
-    "playlist-catalogue-uploads",
-    svc.config.catalogue.CATALOGUE_UPLOAD_DURABLE,
-  );
+  const durable = deploymentDurable(svc.orm, "playlist-catalogue-uploads", {
+    configured: svc.config.catalogue.CATALOGUE_UPLOAD_DURABLE,
+  });
   const subs: Subscription[] = [];
   subs.push(
     await consumeEvents(

@@ -1,13 +1,14 @@
 // Issue 23 (finding 10): the catalogue's copy of an uploaded song arrives by event, a moment after the upload
 // service reports it VERIFIED. A caller that asks in between (upload, then add to the queue at once) must not get
 // 404: the catalogue asks the upload service for the song (a service call) and takes it in exactly as the event
-// would (applyUploadedSongPublished; the event, when it comes, finds the song and only brings it up to date).
+// would (the upload service's own mapping of its answer to the event, then applyUploadedSongPublished; the event,
+// when it comes, finds the song and only brings it up to date).
 import { Code, ConnectError, type Client } from "@connectrpc/connect";
-import type { MessageInitShape } from "@bufbuild/protobuf";
 import { create } from "@bufbuild/protobuf";
 import type { ServiceClients } from "@tt/kit";
 import { UploadedSongPublishedSchema, type UploadedSongPublished } from "@tt/proto/tt/upload/v1/events_pb";
 import { MediaService } from "@tt/proto/tt/upload/v1/media_service_pb";
+import { publishedSong } from "@tt/upload-service/published-song";
 import type { Logger } from "pino";
 
 /** The published form of upload `id` when the upload service has it VERIFIED; undefined otherwise. */
@@ -26,24 +27,7 @@ export function createUploadLookup(clients: ServiceClients, logger: Logger): Upl
       media ??= clients.get(MediaService);
       const { song } = await media.getSongById({ id: BigInt(id) }, { signal });
       if (!song || song.status !== "VERIFIED") return undefined;
-      const published: MessageInitShape<typeof UploadedSongPublishedSchema> = {
-        songUuid: song.uuid,
-        songId: song.songId,
-        ownerUuid: song.ownerUuid,
-        trackName: song.trackName,
-        artistName: song.artistName,
-        albumName: song.albumName,
-        genre: song.genre,
-        releaseYear: song.releaseYear,
-        duration: song.duration,
-        explicit: song.explicit,
-        isrc: song.isrc,
-        hlsPlaylistUrl: song.hlsPlaylistUrl,
-        thumbnailUrl: "",
-        public: song.public,
-        demo: song.demo,
-      };
-      return create(UploadedSongPublishedSchema, published);
+      return create(UploadedSongPublishedSchema, publishedSong(song));
     } catch (error) {
       if (!(error instanceof ConnectError && error.code === Code.NotFound)) {
         logger.warn({ err: error, upload: id }, "the upload service was not asked for a song the catalogue lacks");

@@ -13,7 +13,7 @@ import { CrateService } from "@tt/proto/tt/playlist/v1/crate_service_pb";
 import { ImportService } from "@tt/proto/tt/playlist/v1/import_service_pb";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { playlistServiceDefinition } from "../../index.ts";
-import { spotifyTrackJson } from "../../providers/testing/fixtures.ts";
+import { fakeSpotifyEnv, spotifyTrackJson } from "../../providers/testing/fixtures.ts";
 import { ImportJob } from "./import-job.entity.ts";
 
 let h: ServiceHarness;
@@ -25,8 +25,6 @@ const TRACKS = Array.from({ length: 6 }, (_, i) => ({
 let hangAt: number | undefined;
 
 const env = {
-  SPOTIFY_CLIENT_ID: "cid",
-  SPOTIFY_CLIENT_SECRET: "secret",
   PROVIDER_TIMEOUT_MS: "1000",
   IMPORT_PAGE_SIZE: "2",
   IMPORT_RETRY_MS: "100",
@@ -41,8 +39,7 @@ beforeAll(async () => {
     const items = TRACKS.slice(offset, offset + 2).map((track) => ({ track }));
     return { status: 200, json: { items, total: TRACKS.length, next: offset + 2 < TRACKS.length ? "more" : null } };
   });
-  const urls = { SPOTIFY_ACCOUNTS_BASE_URL: spotify.url, SPOTIFY_API_BASE_URL: spotify.url };
-  Object.assign(env, urls);
+  Object.assign(env, fakeSpotifyEnv(spotify.url));
   // The harness's own instance serves the API only; the workers are the instances the test starts and stops.
   h = await createServiceHarness(playlistServiceDefinition, {
     network: false,

@@ -3,11 +3,10 @@
 // renamed room's history under its new slug before the live stage posts there. The stage's POST carries the
 // uuid too and writes the same mapping; the newest write for a slug wins (the event's time, or now for a POST).
 import type { EntityManager } from "@mikro-orm/postgresql";
-import { consumeEvents, type Subscription } from "@tt/kit";
+import { consumeEvents, deploymentDurable, type Subscription } from "@tt/kit";
 import { RoomCreatedSchema, RoomSettingsChangedSchema } from "@tt/proto/tt/room/v1/events_pb";
 import type { PlaylistServiceContext } from "../../context.ts";
 import { db } from "../../db.ts";
-import { deploymentDurable } from "../../durable.ts";
 
 /** Maps `slug` to `roomUuid` unless a newer mapping for the slug is already stored. */
 export async function mapSlug(em: EntityManager, slug: string, roomUuid: string, at: Date): Promise<void> {
@@ -26,11 +25,9 @@ export async function mapSlug(em: EntityManager, slug: string, roomUuid: string,
 
 /** Subscribes to the room events that name a slug; `unsubscribe` ends both. */
 export async function startRoomConsumer(svc: PlaylistServiceContext): Promise<{ unsubscribe(): Promise<void> }> {
-  const durable = deploymentDurable(
-    svc.orm,
-    "playlist-recent-songs-rooms",
-    svc.config.recentSongs.RECENT_SONGS_ROOM_DURABLE,
-  );
+  const durable = deploymentDurable(svc.orm, "playlist-recent-songs-rooms", {
+    configured: svc.config.recentSongs.RECENT_SONGS_ROOM_DURABLE,
+  });
   const subs: Subscription[] = [
     await consumeEvents(
       svc.bus,

@@ -7,12 +7,11 @@ import { create } from "@bufbuild/protobuf";
 import { timestampDate } from "@bufbuild/protobuf/wkt";
 import { Code, ConnectError } from "@connectrpc/connect";
 import type { EntityManager } from "@mikro-orm/postgresql";
-import { consumeEvents, isUuid, type Subscription } from "@tt/kit";
+import { consumeEvents, deploymentDurable, isUuid, type Subscription } from "@tt/kit";
 import { SongInputSchema } from "@tt/proto/tt/playlist/v1/song_pb";
 import type { PlayedSong, SongPlayed } from "@tt/proto/tt/social/v1/events_pb";
 import { SongPlayedSchema } from "@tt/proto/tt/social/v1/events_pb";
 import type { PlaylistServiceContext } from "../../context.ts";
-import { deploymentDurable } from "../../durable.ts";
 import { MUSIC_PROVIDERS, resolveSongInput } from "../catalogue/catalogue.ts";
 import type { Song } from "../catalogue/song.entity.ts";
 import { mapSlug } from "./room-events.ts";
@@ -88,7 +87,9 @@ export async function recordPlayedSong(
 
 /** Subscribes to the stage's SongPlayed; `unsubscribe` ends it. */
 export function startStageConsumer(svc: PlaylistServiceContext): Promise<Subscription> {
-  const durable = deploymentDurable(svc.orm, "playlist-recent-songs", svc.config.recentSongs.RECENT_SONGS_ROOM_DURABLE);
+  const durable = deploymentDurable(svc.orm, "playlist-recent-songs", {
+    configured: svc.config.recentSongs.RECENT_SONGS_ROOM_DURABLE,
+  });
   return consumeEvents(
     svc.bus,
     SongPlayedSchema,

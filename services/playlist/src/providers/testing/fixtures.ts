@@ -1,5 +1,6 @@
 // Provider answers in their documented shapes, for the recording fakes of the provider tests and the
-// service's route tests.
+// service's route tests, and the variables that point the service's Spotify client at such a fake (exported as
+// `@tt/playlist-service/testing` for the suites that run the playlist service beside their own).
 export const spotifyTrackJson = (id = "4uLU6hMCjMI75M1A2tKUQC", isrc = "GBARL9300135") => ({
   id,
   name: "Never Gonna Give You Up",
@@ -44,4 +45,12 @@ export const soundCloudTrackJson = (id = 123, title = "Night Drive", user = "DJ 
   artwork_url: "https://i1.sndcdn.com/artworks-x-large.jpg",
   user: { username: user },
   created_at: "2020/01/02 10:00:00 +0000",
+});
+
+/** The playlist service's Spotify variables: made-up client credentials, both base URLs at the fake at `url`. */
+export const fakeSpotifyEnv = (url: string) => ({
+  SPOTIFY_CLIENT_ID: "cid",
+  SPOTIFY_CLIENT_SECRET: "secret",
+  SPOTIFY_ACCOUNTS_BASE_URL: url,
+  SPOTIFY_API_BASE_URL: url,
 });

@@ -1,10 +1,9 @@
 // A deleted room leaves no trace in the people part: its community links go and events that were in it keep
 // their date but no longer name it. The rooms area announces the deletion (RoomDeleted); this consumer runs once
 // per event, its writes committed with the processed mark.
-import { createHash } from "node:crypto";
 import type { EntityManager, MikroORM } from "@mikro-orm/postgresql";
 import type { Logger } from "pino";
-import { consumeEvents, type Bus, type Subscription } from "@tt/kit";
+import { type Bus, consumeEvents, deploymentDurable, type Subscription } from "@tt/kit";
 import { RoomDeletedSchema } from "@tt/proto/tt/room/v1/events_pb";
 import { RoomEvent } from "../events/room-event.entity.ts";
 import { CommunityRoom } from "./community-room.entity.ts";
@@ -19,11 +18,7 @@ export async function forgetRoom(em: EntityManager, roomId: string): Promise<voi
  * two deployments on one NATS (test runs) never take each other's events.
  */
 export function roomDeletedDurable(orm: MikroORM): string {
-  const scope = createHash("sha256")
-    .update(String(orm.config.get("dbName")))
-    .digest("hex")
-    .slice(0, 10);
-  return `room-social-room-deleted-${scope}`;
+  return deploymentDurable(orm, "room-social-room-deleted", { hashChars: 10 });
 }
 
 export function consumeRoomDeleted(bus: Bus, orm: MikroORM, logger: Logger): Promise<Subscription> {

@@ -2,11 +2,10 @@
 // Used by the DJ's own REST call (NotifyMyFans), the live stage's service call (NotifyDjStartedPlaying) and the
 // live stage's SongStarted event (issue 14), so the three share one interval and one wording. Each claims the DJ's
 // slot and queues one job (jobs.ts, issue 29); the fans are pushed to after the answer.
-import { createHash } from "node:crypto";
 import { timestampDate } from "@bufbuild/protobuf/wkt";
 import { Code, ConnectError } from "@connectrpc/connect";
 import type { EntityManager, MikroORM } from "@mikro-orm/postgresql";
-import { consumeEvents, markProcessed, sql, type Subscription } from "@tt/kit";
+import { consumeEvents, deploymentDurable, markProcessed, sql, type Subscription } from "@tt/kit";
 import { SongStartedSchema } from "@tt/proto/tt/social/v1/events_pb";
 import type { RoomServiceContext } from "../../context.ts";
 import { db } from "../../db.ts";
@@ -100,11 +99,7 @@ export async function djNameOf(svc: RoomServiceContext, djId: string): Promise<s
 
 /** One durable consumer per deployment (a hash of its database name): replicas share it, test runs do not. */
 export function songStartedDurable(orm: MikroORM): string {
-  const scope = createHash("sha256")
-    .update(String(orm.config.get("dbName")))
-    .digest("hex")
-    .slice(0, 10);
-  return `room-dj-fans-song-started-${scope}`;
+  return deploymentDurable(orm, "room-dj-fans-song-started", { hashChars: 10 });
 }
 
 /**

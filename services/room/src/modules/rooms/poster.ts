@@ -21,11 +21,6 @@ export function loadPosterConfig(env: Record<string, string | undefined>): Poste
   return parseEnv(posterConfigSchema, env);
 }
 
-/** The public URL of a stored key under MEDIA_BASE_URL. */
-export function mediaUrl(baseUrl: string, key: string): string {
-  return `${baseUrl.replace(/\/+$/, "")}/${key}`;
-}
-
 /** Where a poster is kept; a fresh id per upload, so a key is never rewritten. */
 export function posterKey(posterId: string): string {
   return `posters/${posterId}.webp`;

@@ -1,12 +1,12 @@
 // The chat area of the social service (issue 14): what ChatService's routes (routes/chat.ts) work with, its consumers,
 // its tables.
-import { createHash } from "node:crypto";
 import type { ServiceDeps } from "@tt/kit";
 import { loadChatConfig, loadChatLimits } from "../../config.ts";
 import { startChatConsumers } from "./consumers.ts";
 import { createChatPublisher } from "./publish.ts";
 import { createChatRelations, type StageRoomLookup } from "./relations.ts";
 import type { ChatRouteContext, RoomAdmission } from "../../routes/chat.ts";
+import { deploymentDurable } from "@tt/kit";
 
 export { chatEntities } from "./entities.ts";
 export { chatMigrations } from "./migrations.ts";
@@ -36,12 +36,7 @@ export async function startChat(
   const logger = deps.logger.child({ area: "chat" });
   const relations = createChatRelations(deps.clients, logger, opts.roomCacheMs, opts.fromStage);
   const publisher = createChatPublisher(deps.bus, logger);
-  const durable =
-    opts.durable ??
-    `social-chat-${createHash("sha256")
-      .update(String(deps.orm.config.get("dbName")))
-      .digest("hex")
-      .slice(0, 12)}`;
+  const durable = deploymentDurable(deps.orm, "social-chat", { configured: opts.durable });
   const consumers = await startChatConsumers({ bus: deps.bus, orm: deps.orm, logger, relations, publisher, durable });
   const context: ChatRouteContext = {
     relations,

@@ -1,20 +1,15 @@
 // A room's played time (issue 14: /rooms/room-played-time/{id} and /info-admin/played-seconds answered from the
 // stage): the social service consumes its own SongPlayed and adds each play's seconds to the room's sum, once per
 // play id (a play announced twice under two event ids counts once: the play id is marked in processed_event).
-import { createHash } from "node:crypto";
 import type { EntityManager, MikroORM } from "@mikro-orm/postgresql";
-import { consumeEvents, isUuid, markProcessed, sql, type Bus, type Subscription } from "@tt/kit";
+import { type Bus, consumeEvents, deploymentDurable, isUuid, markProcessed, sql, type Subscription } from "@tt/kit";
 import { SongPlayedSchema, type SongPlayed } from "@tt/proto/tt/social/v1/events_pb";
 import type { Logger } from "pino";
 import { db } from "../../db.ts";
 
 /** One durable consumer per deployment (a hash of its database name): replicas share it, test runs do not. */
 export function playedTimeDurable(orm: MikroORM): string {
-  const scope = createHash("sha256")
-    .update(String(orm.config.get("dbName")))
-    .digest("hex")
-    .slice(0, 12);
-  return `social-played-time-${scope}`;
+  return deploymentDurable(orm, "social-played-time");
 }
 
 /** Adds one ended play to its room's played time; false when the play was already counted or has no room. */

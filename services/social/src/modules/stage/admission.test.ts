@@ -4,7 +4,7 @@
 // together, against the real room service (issue 29): one AdmitManyToStage call, each caller its own answer.
 import { randomUUID } from "node:crypto";
 import { Code, ConnectError, type Client } from "@connectrpc/connect";
-import { createServiceHarness, type ServiceHarness } from "@tt/kit/testing";
+import { createServiceHarness, refusalOf, type ServiceHarness } from "@tt/kit/testing";
 import { RoomService } from "@tt/proto/tt/room/v1/room_service_pb";
 import { RoomUserRoleService } from "@tt/proto/tt/room/v1/room_user_role_service_pb";
 import { AuthService } from "@tt/proto/tt/user/v1/auth_service_pb";
@@ -56,21 +56,12 @@ function runtimeWith(rooms: RoomsClient, calls = () => 0) {
 const room = (type: string): ResolvedRoom =>
   ({ uuid: "6f1c2b8e-1d2a-4c1e-9a52-0f6b0e3c1a77", settings: { type } }) as unknown as ResolvedRoom;
 
-async function refusal(p: Promise<unknown>): Promise<ConnectError> {
-  try {
-    await p;
-  } catch (err) {
-    return ConnectError.from(err);
-  }
-  throw new Error("expected a refusal");
-}
-
 describe("stage admission", () => {
   const down = () => Promise.reject(new ConnectError("connect ECONNREFUSED", Code.Unavailable));
 
   it("fails closed for a private room when the room service is unreachable", async () => {
     const r = runtimeAnswering(down);
-    const e = await refusal(r.admit(room("PRIVATE"), { user: "u1" }, { fresh: true }));
+    const e = await refusalOf(r.admit(room("PRIVATE"), { user: "u1" }, { fresh: true }));
     expect(e.code).toBe(Code.Unavailable);
     expect(e.rawMessage).toBe(
       "The room service cannot be reached to admit you to this private room, try again shortly",
@@ -86,7 +77,7 @@ describe("stage admission", () => {
     const refused = runtimeAnswering(() =>
       Promise.reject(new ConnectError("You are banned from this room", Code.PermissionDenied)),
     );
-    const e = await refusal(refused.admit(room("PUBLIC"), { user: "u1" }));
+    const e = await refusalOf(refused.admit(room("PUBLIC"), { user: "u1" }));
     expect([e.code, e.rawMessage]).toEqual([Code.PermissionDenied, "You are banned from this room"]);
 
     const ok = runtimeAnswering(() => Promise.resolve({ roles: ["user", "dj"] }));
@@ -168,7 +159,7 @@ describe("admissions asked together (issue 29)", () => {
 
     // A caller with a guest password asks alone (its guesses are counted there); so does one after the batch.
     expect(
-      await refusal(r.admit(resolved(priv.uuid, "PRIVATE"), { user: b.uuid }, { fresh: true, guestPassword: "x" })),
+      await refusalOf(r.admit(resolved(priv.uuid, "PRIVATE"), { user: b.uuid }, { fresh: true, guestPassword: "x" })),
     ).toMatchObject({ code: Code.PermissionDenied, rawMessage: "Wrong guest password" });
     expect(counted.single).toEqual([b.uuid]);
     expect(await r.admit(resolved(pub.uuid), { guest: "guest-2" }, fresh)).toEqual(["guest"]);
@@ -177,8 +168,8 @@ describe("admissions asked together (issue 29)", () => {
     // An unknown room refuses every caller of the call.
     const unknown = resolved(randomUUID());
     const refused = await Promise.all([
-      refusal(r.admit(unknown, { user: a.uuid }, fresh)),
-      refusal(r.admit(unknown, { guest: "guest-3" }, fresh)),
+      refusalOf(r.admit(unknown, { user: a.uuid }, fresh)),
+      refusalOf(r.admit(unknown, { guest: "guest-3" }, fresh)),
     ]);
     expect(refused.map((e) => [e.code, e.rawMessage])).toEqual([
       [Code.NotFound, "Room not found"],
@@ -203,7 +194,7 @@ describe("admissions asked together (issue 29)", () => {
       ),
     );
     cancelled.abort();
-    expect((await refusal(answers[7]!)).code).toBe(Code.Canceled);
+    expect((await refusalOf(answers[7]!)).code).toBe(Code.Canceled);
     const admitted = await Promise.all(answers.filter((_, i) => i !== 7));
     expect(admitted.every((roles) => roles?.join() === "guest")).toBe(true);
     expect(counted.many).toEqual([ADMISSION_BATCH_MAX, ADMISSION_BATCH_MAX / 2]);

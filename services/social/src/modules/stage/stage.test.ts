@@ -5,7 +5,7 @@ import { randomUUID } from "node:crypto";
 import { create, fromJson, toBinary, toJson, type JsonValue } from "@bufbuild/protobuf";
 import { timestampFromDate } from "@bufbuild/protobuf/wkt";
 import { Code, ConnectError } from "@connectrpc/connect";
-import { createServiceHarness, type ServiceHarness } from "@tt/kit/testing";
+import { createServiceHarness, type ServiceHarness, codeAndMessageOf } from "@tt/kit/testing";
 import { playlistServiceDefinition } from "@tt/playlist-service";
 import { CrateService } from "@tt/proto/tt/playlist/v1/crate_service_pb";
 import { RoomService } from "@tt/proto/tt/room/v1/room_service_pb";
@@ -97,16 +97,6 @@ function watch(token: string, room: string) {
   };
 }
 
-async function codeOf(p: Promise<unknown>): Promise<[Code, string]> {
-  try {
-    await p;
-  } catch (err) {
-    const e = ConnectError.from(err);
-    return [e.code, e.rawMessage];
-  }
-  throw new Error("expected a refusal");
-}
-
 describe("the live stage", () => {
   it("streams state then patches; two DJs rotate; votes, skip, guests and kicks", async () => {
     const owner = await account();
@@ -126,14 +116,14 @@ describe("the live stage", () => {
 
     const stage = (token: string) => h.client(StageService, { token });
     await stage(owner.token).takeSeat({ room: room.uuid });
-    expect(await codeOf(stage(owner.token).takeSeat({ room: room.uuid }))).toEqual([
+    expect(await codeAndMessageOf(stage(owner.token).takeSeat({ room: room.uuid }))).toEqual([
       Code.AlreadyExists,
       "Already in a DJ seat",
     ]);
     const first = await listenerStream.until((s) => s.play?.djUuid === owner.uuid);
     expect(first.seats.map((s) => s.userUuid)).toEqual([owner.uuid]);
     await stage(dj2.token).takeSeat({ room: room.uuid });
-    expect(await codeOf(stage(listener.token).takeSeat({ room: room.uuid }))).toEqual([
+    expect(await codeAndMessageOf(stage(listener.token).takeSeat({ room: room.uuid }))).toEqual([
       Code.Aborted,
       "No free DJ seat",
     ]);
@@ -142,20 +132,22 @@ describe("the live stage", () => {
     await stage(listener.token).dislike({ room: room.uuid, playId: first.play!.playId });
     const liked = await stage(listener.token).like({ room: room.uuid });
     expect([liked.stage!.votes!.likes, liked.stage!.votes!.dislikes]).toEqual([1, 0]);
-    expect(await codeOf(stage(owner.token).like({ room: room.uuid }))).toEqual([
+    expect(await codeAndMessageOf(stage(owner.token).like({ room: room.uuid }))).toEqual([
       Code.PermissionDenied,
       "You cannot vote on your own song",
     ]);
     const likes = await h.client(CrateService, { token: listener.token }).listLikesSongs({});
     expect(likes.songs.map((s) => s.songId)).toEqual([first.play!.song!.songId]);
-    expect((await codeOf(stage(await h.tokens.guest()).like({ room: room.uuid })))[0]).toBe(Code.Unauthenticated);
+    expect((await codeAndMessageOf(stage(await h.tokens.guest()).like({ room: room.uuid })))[0]).toBe(
+      Code.Unauthenticated,
+    );
 
     // The owner's 3-second song ends; dj2 plays next and the owner goes to the back of the booth.
     const second = await listenerStream.until((s) => s.play?.djUuid === dj2.uuid);
     expect(second.seats.map((s) => s.userUuid)).toEqual([dj2.uuid, owner.uuid]);
     expect(second.votes?.likes ?? 0).toBe(0);
     // dj2 skips their own song: the owner's second song plays.
-    expect(await codeOf(stage(owner.token).skipSong({ room: room.uuid }))).toEqual([
+    expect(await codeAndMessageOf(stage(owner.token).skipSong({ room: room.uuid }))).toEqual([
       Code.PermissionDenied,
       "Only the DJ can skip their song",
     ]);
@@ -180,11 +172,13 @@ describe("the live stage", () => {
     const last = listenerStream.messages.at(-1)!;
     expect(last.kind.case).toBe("kicked");
     expect(last.kind.value).toMatchObject({ room: room.uuid, by: owner.uuid, reason: "kicked" });
-    const rejoin = await codeOf(stage(listener.token).join({ room: room.uuid })[Symbol.asyncIterator]().next());
+    const rejoin = await codeAndMessageOf(
+      stage(listener.token).join({ room: room.uuid })[Symbol.asyncIterator]().next(),
+    );
     expect(rejoin[0]).toBe(Code.PermissionDenied);
     expect(rejoin[1]).toMatch(/^You are kicked from this room until \d{4}-/);
     // The kick forgot the listener's admission: their votes are refused at once.
-    expect((await codeOf(stage(listener.token).like({ room: room.uuid })))[1]).toMatch(
+    expect((await codeAndMessageOf(stage(listener.token).like({ room: room.uuid })))[1]).toMatch(
       /^You are kicked from this room/,
     );
 
@@ -298,27 +292,30 @@ describe("the live stage", () => {
       stage(token).join({ room: room.uuid, guestPassword })[Symbol.asyncIterator]().next();
 
     // Refused before any message, with the room service's reason.
-    expect(await codeOf(firstMessage(stranger.token))).toEqual([Code.PermissionDenied, "This room is private"]);
+    expect(await codeAndMessageOf(firstMessage(stranger.token))).toEqual([
+      Code.PermissionDenied,
+      "This room is private",
+    ]);
     const guest = await h.tokens.guest();
-    expect(await codeOf(firstMessage(guest))).toEqual([Code.PermissionDenied, "This room is private"]);
-    expect(await codeOf(firstMessage(guest, "not-the-password"))).toEqual([
+    expect(await codeAndMessageOf(firstMessage(guest))).toEqual([Code.PermissionDenied, "This room is private"]);
+    expect(await codeAndMessageOf(firstMessage(guest, "not-the-password"))).toEqual([
       Code.PermissionDenied,
       "Wrong guest password",
     ]);
     // Reads and actions of a stranger are refused too.
-    expect(await codeOf(stage(stranger.token).getStage({ room: room.uuid }))).toEqual([
+    expect(await codeAndMessageOf(stage(stranger.token).getStage({ room: room.uuid }))).toEqual([
       Code.PermissionDenied,
       "This room is private",
     ]);
-    expect(await codeOf(stage(stranger.token).listListeners({ room: room.uuid }))).toEqual([
+    expect(await codeAndMessageOf(stage(stranger.token).listListeners({ room: room.uuid }))).toEqual([
       Code.PermissionDenied,
       "This room is private",
     ]);
-    expect(await codeOf(stage(stranger.token).takeSeat({ room: room.uuid }))).toEqual([
+    expect(await codeAndMessageOf(stage(stranger.token).takeSeat({ room: room.uuid }))).toEqual([
       Code.PermissionDenied,
       "This room is private",
     ]);
-    expect(await codeOf(stage(stranger.token).like({ room: room.uuid }))).toEqual([
+    expect(await codeAndMessageOf(stage(stranger.token).like({ room: room.uuid }))).toEqual([
       Code.PermissionDenied,
       "This room is private",
     ]);
@@ -340,7 +337,7 @@ describe("the live stage", () => {
     const it = guestStream[Symbol.asyncIterator]();
     expect((await it.next()).value?.kind.case).toBe("state");
     expect((await stage(guest).getStage({ room: room.uuid })).stage!.play?.djUuid).toBe(dj.uuid);
-    expect((await codeOf(stage(guest).like({ room: room.uuid })))[0]).toBe(Code.Unauthenticated);
+    expect((await codeAndMessageOf(stage(guest).like({ room: room.uuid })))[0]).toBe(Code.Unauthenticated);
     abort.abort();
     await it.return?.(undefined).catch(() => undefined);
     djStream.close();
@@ -522,7 +519,7 @@ describe("the live stage", () => {
     inHidden.close();
     await inHidden.done;
 
-    expect(await codeOf(h.client(StageService, { token: guest }).listUserRooms({ user: "nobody" }))).toEqual([
+    expect(await codeAndMessageOf(h.client(StageService, { token: guest }).listUserRooms({ user: "nobody" }))).toEqual([
       Code.InvalidArgument,
       expect.stringContaining("user"),
     ]);
@@ -564,11 +561,11 @@ describe("the live stage", () => {
     inOpen.close();
     inHidden.close();
     await Promise.all([inOpen.done, inHidden.done]);
-    expect(await codeOf(live.listLiveRooms({ limit: 51 }))).toEqual([
+    expect(await codeAndMessageOf(live.listLiveRooms({ limit: 51 }))).toEqual([
       Code.InvalidArgument,
       expect.stringContaining("limit"),
     ]);
-    expect(await codeOf(live.listLiveRooms({ roomUuids: ["nobody"] }))).toEqual([
+    expect(await codeAndMessageOf(live.listLiveRooms({ roomUuids: ["nobody"] }))).toEqual([
       Code.InvalidArgument,
       expect.stringContaining("roomUuids"),
     ]);
@@ -579,7 +576,7 @@ describe("the live stage", () => {
     expect(res.receiveTime).toBeDefined();
     expect(res.clientTime).toBeDefined();
     const token = await h.tokens.user();
-    expect(await codeOf(h.client(StageService, { token }).getStage({ room: "no-such-room" }))).toEqual([
+    expect(await codeAndMessageOf(h.client(StageService, { token }).getStage({ room: "no-such-room" }))).toEqual([
       Code.NotFound,
       "Room not found",
     ]);

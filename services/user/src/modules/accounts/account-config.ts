@@ -1,9 +1,7 @@
 // The accounts area's part of the environment, validated once when the routes are built.
 import { z } from "zod";
-import { parseEnv } from "@tt/kit";
+import { parseEnv, unsetIfEmpty } from "@tt/kit";
 
-// Empty strings come from templated manifests (`FOO: ""`); treat them as unset.
-const unsetIfEmpty = (v: unknown) => (v === "" ? undefined : v);
 const positiveInt = (fallback: number) =>
   z.preprocess(unsetIfEmpty, z.coerce.number().int().positive().default(fallback));
 

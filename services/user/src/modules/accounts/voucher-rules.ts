@@ -1,9 +1,9 @@
 import { randomInt } from "node:crypto";
 import { create } from "@bufbuild/protobuf";
-import { timestampFromDate } from "@bufbuild/protobuf/wkt";
 import { Code, ConnectError } from "@connectrpc/connect";
 import { VoucherSchema as VoucherMessageSchema, type Voucher as VoucherMessage } from "@tt/proto/tt/user/v1/voucher_pb";
 import type { Voucher } from "./voucher.entity.ts";
+import { optionalTimestamp as ts } from "@tt/kit";
 
 export const CAPABILITIES = ["uploadMusic", "promoteRoom"] as const;
 export const BADGES = ["VERIFIED", "PLATINUM", "DOUBLE_PLATINUM", "JQBX", "STAFF"] as const;
@@ -57,8 +57,6 @@ export function isRedeemable(voucher: Voucher, now = new Date()): boolean {
 export function merged(existing: readonly string[], added: readonly string[]): string[] {
   return [...new Set([...existing, ...added])];
 }
-
-const ts = (date: Date | null | undefined) => (date ? timestampFromDate(date) : undefined);
 
 export function toVoucherMessage(voucher: Partial<Voucher>): VoucherMessage {
   return create(VoucherMessageSchema, {

@@ -9,9 +9,4 @@ export function imageKeys(imageId: string): string[] {
   return IMAGE_SIZES.map((size) => imageKey(imageId, size));
 }
 
-/** The public URL of a stored key under MEDIA_BASE_URL (a path like /media, or an absolute CDN URL). */
-export function mediaUrl(baseUrl: string, key: string): string {
-  return `${baseUrl.replace(/\/+$/, "")}/${key}`;
-}
-
 export { DEFAULT_IMAGE_SIZE, IMAGE_SIZES };

@@ -2,7 +2,7 @@
 import { create } from "@bufbuild/protobuf";
 import { timestampFromDate } from "@bufbuild/protobuf/wkt";
 import type { EntityManager } from "@mikro-orm/postgresql";
-import { findOrInsert } from "@tt/kit";
+import { findOrInsert, mediaUrl } from "@tt/kit";
 import {
   ImageVariantSchema,
   ProfileSchema as ProfileMessageSchema,
@@ -16,7 +16,7 @@ import {
 import { Profile } from "../profiles/profile.entity.ts";
 import { toUserMessage } from "../users/user.message.ts";
 import type { User } from "../users/user.entity.ts";
-import { DEFAULT_IMAGE_SIZE, IMAGE_SIZES, imageKey, mediaUrl } from "./image-keys.ts";
+import { DEFAULT_IMAGE_SIZE, IMAGE_SIZES, imageKey } from "./image-keys.ts";
 import { ProfileDetails } from "./profile-details.entity.ts";
 import type { UserImage } from "./user-image.entity.ts";
 import { UserSocials } from "./user-socials.entity.ts";

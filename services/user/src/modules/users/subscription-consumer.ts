@@ -1,18 +1,13 @@
 // The payment service owns subscriptions and announces a user's level (SubscriptionChanged); the user service
 // keeps it on the user (subscriptionLevel on User and Profile), so every service and client reads it here.
-import { createHash } from "node:crypto";
 import type { MikroORM } from "@mikro-orm/postgresql";
-import { consumeEvents, sql, type Bus } from "@tt/kit";
+import { type Bus, consumeEvents, deploymentDurable, sql } from "@tt/kit";
 import { SubscriptionChangedSchema } from "@tt/proto/tt/payment/v1/events_pb";
 import type { Logger } from "pino";
 import { db } from "../../db.ts";
 
 export function subscriptionsDurable(orm: MikroORM): string {
-  const db = createHash("sha256")
-    .update(String(orm.config.get("dbName")))
-    .digest("hex")
-    .slice(0, 12);
-  return `user-subscriptions-${db}`;
+  return deploymentDurable(orm, "user-subscriptions");
 }
 
 export async function startSubscriptionConsumer(deps: { bus: Bus; orm: MikroORM; logger: Logger }) {
