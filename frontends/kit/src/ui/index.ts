@@ -17,6 +17,8 @@ export type { UserBadgesProps } from "./UserBadges.tsx";
 export type { AvatarProps, AvatarSize } from "./Avatar.tsx";
 export { ConfirmDialog, Dialog, DialogClose } from "./Dialog.tsx";
 export type { ConfirmDialogProps, DialogProps } from "./Dialog.tsx";
+export { PageHead } from "./PageHead.tsx";
+export type { PageHeadProps } from "./PageHead.tsx";
 export { Menu, MenuCheckboxItem, MenuItem, MenuLabel, MenuLinkItem, MenuSeparator, Popover, Tooltip } from "./Menu.tsx";
 export { Select } from "./Select.tsx";
 export type { SelectOption, SelectProps } from "./Select.tsx";

@@ -1,6 +1,6 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useAnalytics, useErrorText, useSession } from "@tt/web-kit";
-import { Button, buttonClass, Card, ConfirmDialog, EmptyState, Field, Input, toast } from "@tt/web-kit/ui";
+import { Button, buttonClass, Card, ConfirmDialog, EmptyState, Field, Input, PageHead, toast } from "@tt/web-kit/ui";
 import { ArrowRight, DoorOpen, LogIn, LogOut, Radio, UserPlus, Users } from "lucide-react";
 import { useState } from "react";
 import { COMMUNITY_PAGE_SIZE, roomKeys, useCommunityClient, useRoomClient, type Room } from "../api.ts";
@@ -55,12 +55,7 @@ function MyCommunities() {
   });
   return (
     <div className="tt-room-communities">
-      <header className="tt-room-head">
-        <div>
-          <h1 className="tt-page-title">{t("communities.title")}</h1>
-          <p className="tt-muted tt-room-head__lead">{t("communities.lead")}</p>
-        </div>
-      </header>
+      <PageHead title={t("communities.title")} intro={t("communities.lead")} introClassName="tt-room-head__lead" />
       {!signedIn ? (
         <EmptyState
           icon={<LogIn />}
