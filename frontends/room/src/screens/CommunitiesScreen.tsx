@@ -90,7 +90,7 @@ function MyCommunities() {
             {list.data.communities.map((community) => (
               <li key={community.id} className="tt-room-grid__item">
                 <Card interactive className="tt-room-card tt-room-community">
-                  <span className="tt-room-community__mark" aria-hidden="true">
+                  <span className="tt-icon-tile tt-room-community__mark" aria-hidden="true">
                     {community.name.trim().charAt(0).toUpperCase()}
                   </span>
                   <h3 className="tt-room-card__title">
@@ -181,7 +181,7 @@ function CommunityPage({ id }: { id: string }) {
   return (
     <article className="tt-room-communities" aria-labelledby="community-name">
       <header className="tt-room-head tt-room-community-head">
-        <span className="tt-room-community__mark tt-room-community__mark--large" aria-hidden="true">
+        <span className="tt-icon-tile tt-room-community__mark tt-room-community__mark--large" aria-hidden="true">
           {data.name.trim().charAt(0).toUpperCase()}
         </span>
         <div className="tt-room-community-head__text">

@@ -112,7 +112,7 @@ export function HomePage() {
         <ul>
           {features.map((feature) => (
             <li key={feature.title} className="tt-card">
-              <span className="tt-home-features__icon">{feature.icon}</span>
+              <span className="tt-icon-tile tt-home-features__icon">{feature.icon}</span>
               <h3>{feature.title}</h3>
               <p className="tt-muted">{feature.body}</p>
             </li>

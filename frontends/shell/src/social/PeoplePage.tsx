@@ -119,7 +119,7 @@ function UserList({
         </EmptyState>
       ) : (
         <>
-          <ul className="tt-people">
+          <ul className="tt-list">
             {users.map((user) => (
               <PersonRow key={user} uuid={user} profile={profiles.get(user)} loading={pending} />
             ))}
@@ -192,7 +192,7 @@ function Invitations() {
             {t("people.noInvitationsBody")}
           </EmptyState>
         ) : (
-          <ul className="tt-people">
+          <ul className="tt-list">
             {received.map((invitation) => (
               <PersonRow
                 key={invitation.id}
@@ -233,7 +233,7 @@ function Invitations() {
             {t("people.noneSentBody")}
           </EmptyState>
         ) : (
-          <ul className="tt-people">
+          <ul className="tt-list">
             {sent.map((invitation) => (
               <PersonRow
                 key={invitation.id}

@@ -363,7 +363,7 @@ function PersonCardDialog({
           )}
           {isModerator && acts && (
             <section className="tt-person-card__moderation" aria-labelledby="person-card-moderation">
-              <h3 id="person-card-moderation" className="tt-person-card__heading">
+              <h3 id="person-card-moderation" className="tt-eyebrow">
                 {t("moderation.title")}
               </h3>
               <div className="tt-person-card__actions">
