@@ -111,8 +111,8 @@ export function DirectoryScreen() {
         {KINDS.map((name) => (
           <TabPanel key={name} value={name}>
             {name === "public" && (
-              <div className="tt-room-search">
-                <Search aria-hidden="true" className="tt-room-search__icon" />
+              <div className="tt-search-field tt-room-search">
+                <Search aria-hidden="true" className="tt-search-field__icon" />
                 <Input
                   type="search"
                   aria-label={t("directory.search")}

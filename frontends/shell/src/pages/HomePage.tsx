@@ -73,7 +73,7 @@ export function HomePage() {
     <div className="tt-home">
       <section className="tt-hero" aria-labelledby="home-title">
         <div className="tt-hero__copy">
-          <p className="tt-hero__eyebrow">
+          <p className="tt-eyebrow tt-hero__eyebrow">
             <span className="tt-hero__live" aria-hidden="true" />
             {t("home.eyebrow")}
           </p>
