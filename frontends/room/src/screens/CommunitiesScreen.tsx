@@ -89,12 +89,15 @@ function MyCommunities() {
           <ul className="tt-room-grid" aria-label={t("communities.title")}>
             {list.data.communities.map((community) => (
               <li key={community.id} className="tt-room-grid__item">
-                <Card interactive className="tt-room-card tt-room-community">
+                <Card interactive className="tt-linked-card tt-room-card tt-room-community">
                   <span className="tt-icon-tile tt-room-community__mark" aria-hidden="true">
                     {community.name.trim().charAt(0).toUpperCase()}
                   </span>
                   <h3 className="tt-room-card__title">
-                    <Link className="tt-room-card__link" to={`/communities/${encodeURIComponent(community.id)}`}>
+                    <Link
+                      className="tt-linked-card__link tt-room-card__link"
+                      to={`/communities/${encodeURIComponent(community.id)}`}
+                    >
                       {community.name}
                     </Link>
                   </h3>
