@@ -85,9 +85,14 @@ export function App() {
   const current = TABS.some((tab) => tab.to === first) ? first : "/";
   return (
     <section className="tt-crates">
-      <nav className="tt-crates-nav" aria-label={t("nav.label")}>
+      <nav className="tt-nav-tabs tt-crates-nav" aria-label={t("nav.label")}>
         {TABS.map(({ to, icon: Icon, text }) => (
-          <Link key={to} to={to} className="tt-crates-nav__link" aria-current={current === to ? "page" : undefined}>
+          <Link
+            key={to}
+            to={to}
+            className="tt-nav-tabs__link tt-crates-nav__link"
+            aria-current={current === to ? "page" : undefined}
+          >
             <Icon aria-hidden="true" />
             {"key" in text ? t(text.key) : name("crate", text.crate)}
           </Link>

@@ -74,9 +74,9 @@ export function App() {
   }, [current]);
   return (
     <section className="tt-room">
-      <nav ref={nav} className="tt-room-nav" aria-label={t("nav.label")}>
+      <nav ref={nav} className="tt-nav-tabs" aria-label={t("nav.label")}>
         {TABS.map(({ to, key, icon: Icon }) => (
-          <Link key={key} to={to} className="tt-room-nav__link" aria-current={current === to ? "page" : undefined}>
+          <Link key={key} to={to} className="tt-nav-tabs__link" aria-current={current === to ? "page" : undefined}>
             <Icon aria-hidden="true" />
             {t(`nav.${key}`)}
           </Link>

@@ -1,5 +1,5 @@
 import { useQuery } from "@tanstack/react-query";
-import { buttonClass, EmptyState } from "@tt/web-kit/ui";
+import { buttonClass, EmptyState, PageHead } from "@tt/web-kit/ui";
 import { Headphones, Plus, Radio } from "lucide-react";
 import { ROOM_PAGE_SIZE, roomKeys, useRoomClient } from "./api.ts";
 import { Link, SHELL_MOUNT } from "./lib/router.tsx";
@@ -72,14 +72,18 @@ export function LiveNow() {
 
   return (
     <section className="tt-live-now" aria-labelledby="live-now-title">
-      <header className="tt-live-now__head">
-        <div>
-          <h2 id="live-now-title" className="tt-live-now__title">
+      <PageHead
+        level={2}
+        titleId="live-now-title"
+        titleClassName="tt-live-now__title"
+        title={
+          <>
             <span className="tt-room-live__dot" aria-hidden="true" />
             {t("liveNow.title")}
-          </h2>
-          <p className="tt-muted">{t("liveNow.lead")}</p>
-        </div>
+          </>
+        }
+        intro={t("liveNow.lead")}
+      >
         {first && (
           <Link
             className={buttonClass("primary")}
@@ -90,7 +94,7 @@ export function LiveNow() {
             {t("liveNow.join", { name: first.room!.name })}
           </Link>
         )}
-      </header>
+      </PageHead>
       {content}
     </section>
   );

@@ -1,5 +1,5 @@
 import { useAnalytics, useSession } from "@tt/web-kit";
-import { buttonClass, EmptyState, Loading, Tab, TabList, TabPanel, Tabs } from "@tt/web-kit/ui";
+import { buttonClass, EmptyState, Loading, PageHead, Tab, TabList, TabPanel, Tabs } from "@tt/web-kit/ui";
 import { LogIn, ShoppingBag } from "lucide-react";
 import { lazy, Suspense, useRef, useState, type ReactNode } from "react";
 import { Balance } from "./screens/Balance.tsx";
@@ -25,15 +25,9 @@ function initialTab(): ShopTab {
 function Header({ children }: { children?: ReactNode }) {
   const { t } = useShopT();
   return (
-    <header className="tt-shop-header">
-      <div>
-        <h1 id="shop-title" className="tt-page-title">
-          {t("title")}
-        </h1>
-        <p className="tt-muted">{t("intro")}</p>
-      </div>
+    <PageHead titleId="shop-title" title={t("title")} intro={t("intro")} introClassName="tt-shop-intro">
       {children}
-    </header>
+    </PageHead>
   );
 }
 

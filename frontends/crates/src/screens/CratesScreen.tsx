@@ -57,8 +57,8 @@ function CrateCard({ crate }: { crate: Crate }) {
   const songCount = useSongCount();
   const special = isSpecial(crate.special) ? crate.special : undefined;
   return (
-    <li className="tt-crate-card">
-      <Link to={crateLink(crate)} className="tt-crate-card__link">
+    <li className="tt-linked-card tt-crate-card">
+      <Link to={crateLink(crate)} className="tt-linked-card__link tt-crate-card__link">
         <CrateArt special={special} thumbnails={crate.thumbnails} />
         <span className="tt-crate-card__text">
           <strong className="tt-crate-card__name">{crateName(crate)}</strong>

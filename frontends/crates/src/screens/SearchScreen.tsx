@@ -174,11 +174,11 @@ export function SearchScreen() {
   return (
     <div className="tt-search-screen">
       <h1 className="tt-page-title">{t("search.title")}</h1>
-      <form role="search" className="tt-search-box" onSubmit={(event) => event.preventDefault()}>
+      <form role="search" className="tt-search-field tt-search-box" onSubmit={(event) => event.preventDefault()}>
         <label htmlFor={inputId} className="tt-visually-hidden">
           {t("search.label")}
         </label>
-        <Search className="tt-search-box__icon" aria-hidden="true" />
+        <Search className="tt-search-field__icon tt-search-box__icon" aria-hidden="true" />
         <Input
           id={inputId}
           type="search"

@@ -3,7 +3,7 @@ import { AnalysisService } from "@tt/proto/tt/playlist/v1/analysis_service_pb";
 import type { Song } from "@tt/proto/tt/playlist/v1/song_pb";
 import { useAppTranslation, useErrorText, useSession } from "@tt/web-kit";
 import { useClient } from "@tt/web-kit/connect";
-import { Button, buttonClass, EmptyState, ErrorMessage, Skeleton, toast, useFormat } from "@tt/web-kit/ui";
+import { Button, buttonClass, EmptyState, ErrorMessage, PageHead, Skeleton, toast, useFormat } from "@tt/web-kit/ui";
 import { Check, Plus, Sparkles } from "lucide-react";
 import { useState } from "react";
 import { crateKeys, crateOps, songInputOf, useCrateClient, type CrateTarget } from "../api/crates.ts";
@@ -135,19 +135,19 @@ export function SimilarSongs({
     );
   return (
     <section className="tt-similar" aria-labelledby="similar-title">
-      <div className="tt-section-head">
-        <div>
-          <h2 id="similar-title" className="tt-section-title">
-            {t("similar.title")}
-          </h2>
-          <p className="tt-muted">{t("similar.intro")}</p>
-        </div>
+      <PageHead
+        level={2}
+        titleId="similar-title"
+        title={t("similar.title")}
+        intro={t("similar.intro")}
+        className="tt-similar__head"
+      >
         {!asked ? (
           <Button variant="secondary" icon={<Sparkles aria-hidden="true" />} onClick={() => setAsked(true)}>
             {t("similar.show")}
           </Button>
         ) : null}
-      </div>
+      </PageHead>
       {body}
     </section>
   );

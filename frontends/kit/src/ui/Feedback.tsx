@@ -88,7 +88,7 @@ export function EmptyState({
   return (
     <div className="tt-empty">
       {icon && (
-        <span className="tt-empty__icon" aria-hidden="true">
+        <span className="tt-icon-tile tt-icon-tile--round" aria-hidden="true">
           {icon}
         </span>
       )}

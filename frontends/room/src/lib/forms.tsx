@@ -1,9 +1,7 @@
 // The room app's form pieces over @tt/web-kit/form: the fields the kit does not carry (a number, a text area, the
 // music providers as a group of checkboxes) bound to a react-hook-form form, each showing its own error.
-import { useErrorText } from "@tt/web-kit";
-import { serverFieldOf } from "@tt/web-kit/form";
 import { Checkbox, Field, Input, TextArea, useNames } from "@tt/web-kit/ui";
-import { useCallback, useState, type ReactNode } from "react";
+import type { ReactNode } from "react";
 import type { FieldPath, FieldValues, PathValue, UseFormReturn } from "@tt/web-kit/form";
 import { MUSIC_PROVIDERS } from "../api.ts";
 
@@ -110,29 +108,4 @@ export function ProvidersField<T extends FieldValues>({
       </div>
     </fieldset>
   );
-}
-
-/**
- * The kit's useServerErrors, naming the field whatever the case of the message's first letter: the error text
- * capitalises a server's message ("ExpiresAt must be …"), while the form's fields are the JSON names
- * ("expiresAt"), so the kit's own lookup does not find the field.
- */
-export function useServerFieldErrors<T extends FieldValues>(form: AnyForm<T>) {
-  const errorText = useErrorText();
-  const [formError, setFormError] = useState<string | undefined>(undefined);
-  const fail = useCallback(
-    (error: unknown) => {
-      const message = errorText(error);
-      const field = serverFieldOf(message.charAt(0).toLowerCase() + message.slice(1), Object.keys(form.getValues()));
-      if (field) {
-        form.setError(field as FieldPath<T>, { type: "server", message }, { shouldFocus: true });
-        setFormError(undefined);
-      } else {
-        setFormError(message);
-      }
-    },
-    [errorText, form],
-  );
-  const clear = useCallback(() => setFormError(undefined), []);
-  return { formError, fail, clear };
 }

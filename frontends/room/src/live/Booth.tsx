@@ -81,7 +81,7 @@ function BoothView({
   return (
     <section className={`tt-live-booth${compact ? " tt-live-booth--compact" : ""}`} aria-labelledby="live-booth">
       <div className="tt-live-section-head">
-        <h2 id="live-booth" className="tt-live-eyebrow">
+        <h2 id="live-booth" className="tt-eyebrow">
           {t("booth")}
         </h2>
         {seated ? (

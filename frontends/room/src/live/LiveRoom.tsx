@@ -193,7 +193,7 @@ function KickedNotice({ details }: { details: KickDetails }) {
   const by = details.by ? people.profileOf(details.by)?.nickname || t("kicked.byModerator") : undefined;
   return (
     <Card className="tt-live-kicked" role="alert" aria-labelledby="live-kicked">
-      <span className="tt-live-kicked__icon" aria-hidden="true">
+      <span className="tt-icon-tile tt-icon-tile--round tt-icon-tile--danger" aria-hidden="true">
         <ShieldX />
       </span>
       <h2 id="live-kicked">{t("kicked.title")}</h2>
@@ -770,7 +770,7 @@ export function LiveRoom({
   );
   const recentView = (recent.data?.length ?? 0) > 0 && (
     <section className="tt-card tt-live-recent" aria-labelledby="live-recent">
-      <h2 id="live-recent" className="tt-live-eyebrow">
+      <h2 id="live-recent" className="tt-eyebrow">
         {t("recent")}
       </h2>
       <ol data-testid="live-recent">
@@ -786,7 +786,7 @@ export function LiveRoom({
   );
   const chatView = (
     <section className="tt-live-chat" aria-labelledby="live-chat">
-      <h2 id="live-chat" className="tt-live-eyebrow">
+      <h2 id="live-chat" className="tt-eyebrow">
         {t("chat")}
       </h2>
       <Suspense fallback={<p className="tt-muted">{t("chatUnavailable")}</p>}>

@@ -82,7 +82,7 @@ function NowPlayingView({
       aria-labelledby="live-now"
       data-play={song ? play?.playId : undefined}
     >
-      <h2 id="live-now" className="tt-live-eyebrow">
+      <h2 id="live-now" className="tt-eyebrow">
         {t("nowPlaying")}
       </h2>
       {!song || !play ? (

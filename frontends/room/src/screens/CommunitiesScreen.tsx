@@ -1,6 +1,6 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useAnalytics, useErrorText, useSession } from "@tt/web-kit";
-import { Button, buttonClass, Card, ConfirmDialog, EmptyState, Field, Input, toast } from "@tt/web-kit/ui";
+import { Button, buttonClass, Card, ConfirmDialog, EmptyState, Field, Input, PageHead, toast } from "@tt/web-kit/ui";
 import { ArrowRight, DoorOpen, LogIn, LogOut, Radio, UserPlus, Users } from "lucide-react";
 import { useState } from "react";
 import { COMMUNITY_PAGE_SIZE, roomKeys, useCommunityClient, useRoomClient, type Room } from "../api.ts";
@@ -55,12 +55,7 @@ function MyCommunities() {
   });
   return (
     <div className="tt-room-communities">
-      <header className="tt-room-head">
-        <div>
-          <h1 className="tt-page-title">{t("communities.title")}</h1>
-          <p className="tt-muted tt-room-head__lead">{t("communities.lead")}</p>
-        </div>
-      </header>
+      <PageHead title={t("communities.title")} intro={t("communities.lead")} introClassName="tt-room-head__lead" />
       {!signedIn ? (
         <EmptyState
           icon={<LogIn />}
@@ -94,12 +89,15 @@ function MyCommunities() {
           <ul className="tt-room-grid" aria-label={t("communities.title")}>
             {list.data.communities.map((community) => (
               <li key={community.id} className="tt-room-grid__item">
-                <Card interactive className="tt-room-card tt-room-community">
-                  <span className="tt-room-community__mark" aria-hidden="true">
+                <Card interactive className="tt-linked-card tt-room-card tt-room-community">
+                  <span className="tt-icon-tile tt-room-community__mark" aria-hidden="true">
                     {community.name.trim().charAt(0).toUpperCase()}
                   </span>
                   <h3 className="tt-room-card__title">
-                    <Link className="tt-room-card__link" to={`/communities/${encodeURIComponent(community.id)}`}>
+                    <Link
+                      className="tt-linked-card__link tt-room-card__link"
+                      to={`/communities/${encodeURIComponent(community.id)}`}
+                    >
                       {community.name}
                     </Link>
                   </h3>
@@ -186,7 +184,7 @@ function CommunityPage({ id }: { id: string }) {
   return (
     <article className="tt-room-communities" aria-labelledby="community-name">
       <header className="tt-room-head tt-room-community-head">
-        <span className="tt-room-community__mark tt-room-community__mark--large" aria-hidden="true">
+        <span className="tt-icon-tile tt-room-community__mark tt-room-community__mark--large" aria-hidden="true">
           {data.name.trim().charAt(0).toUpperCase()}
         </span>
         <div className="tt-room-community-head__text">

@@ -1,6 +1,6 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useAnalytics, useSession } from "@tt/web-kit";
-import { FormError, SelectField, TextField, useZodForm, z } from "@tt/web-kit/form";
+import { FormError, SelectField, TextField, useServerErrors, useZodForm, z } from "@tt/web-kit/form";
 import { Button, buttonClass, Card, EmptyState, toast, useNameOptions } from "@tt/web-kit/ui";
 import { LogIn, Plus } from "lucide-react";
 import { useMemo } from "react";
@@ -14,7 +14,7 @@ import {
   roomKeys,
   useRoomClient,
 } from "../api.ts";
-import { NumberField, ProvidersField, TextAreaField, useServerFieldErrors } from "../lib/forms.tsx";
+import { NumberField, ProvidersField, TextAreaField } from "../lib/forms.tsx";
 import { navigate } from "../lib/router.tsx";
 import { useRoomT } from "../lib/ui.tsx";
 
@@ -97,7 +97,7 @@ function CreateRoomForm() {
       externalUrl: "",
     },
   });
-  const { formError, fail, clear } = useServerFieldErrors(form);
+  const { formError, fail, clear } = useServerErrors(form);
   const types = useNameOptions("roomType", ROOM_TYPES);
   const designs = useNameOptions("design", ROOM_DESIGNS);
   const djTypes = useNameOptions("djType", DJ_TYPES);

@@ -1,6 +1,6 @@
 import { useQuery } from "@tanstack/react-query";
 import { useAnalytics, useSession } from "@tt/web-kit";
-import { Button, buttonClass, EmptyState, Input, Tab, TabList, TabPanel, Tabs } from "@tt/web-kit/ui";
+import { Button, buttonClass, EmptyState, Input, PageHead, Tab, TabList, TabPanel, Tabs } from "@tt/web-kit/ui";
 import { History, LogIn, Plus, Radio, Search, SearchX, Sparkles } from "lucide-react";
 import { useEffect, useMemo, useRef, useState, type ReactNode } from "react";
 import { ROOM_PAGE_SIZE, roomKeys, useRoomClient, type Room } from "../api.ts";
@@ -99,12 +99,7 @@ export function DirectoryScreen() {
 
   return (
     <div className="tt-room-directory">
-      <header className="tt-room-head">
-        <div>
-          <h1 className="tt-page-title">{t("title")}</h1>
-          <p className="tt-muted tt-room-head__lead">{t("directory.lead")}</p>
-        </div>
-      </header>
+      <PageHead title={t("title")} intro={t("directory.lead")} introClassName="tt-room-head__lead" />
       <Tabs value={kind} onValueChange={choose}>
         <TabList label={t("directory.lists")}>
           {KINDS.map((name) => (
@@ -116,8 +111,8 @@ export function DirectoryScreen() {
         {KINDS.map((name) => (
           <TabPanel key={name} value={name}>
             {name === "public" && (
-              <div className="tt-room-search">
-                <Search aria-hidden="true" className="tt-room-search__icon" />
+              <div className="tt-search-field tt-room-search">
+                <Search aria-hidden="true" className="tt-search-field__icon" />
                 <Input
                   type="search"
                   aria-label={t("directory.search")}

@@ -1,7 +1,18 @@
 import { timestampDate } from "@bufbuild/protobuf/wkt";
 import { useQuery } from "@tanstack/react-query";
 import type { Event } from "@tt/proto/tt/room/v1/event_service_pb";
-import { buttonClass, Card, EmptyState, Skeleton, Tab, TabList, TabPanel, Tabs, useFormat } from "@tt/web-kit/ui";
+import {
+  buttonClass,
+  Card,
+  EmptyState,
+  PageHead,
+  Skeleton,
+  Tab,
+  TabList,
+  TabPanel,
+  Tabs,
+  useFormat,
+} from "@tt/web-kit/ui";
 import { ArrowRight, CalendarX, Clock } from "lucide-react";
 import { useState } from "react";
 import { EVENT_PAGE_SIZE, roomKeys, useEventClient } from "../api.ts";
@@ -27,12 +38,7 @@ export function EventsScreen() {
   });
   return (
     <div className="tt-room-events">
-      <header className="tt-room-head">
-        <div>
-          <h1 className="tt-page-title">{t("events.title")}</h1>
-          <p className="tt-muted tt-room-head__lead">{t("events.lead")}</p>
-        </div>
-      </header>
+      <PageHead title={t("events.title")} intro={t("events.lead")} introClassName="tt-room-head__lead" />
       <Tabs
         value={kind}
         onValueChange={(next) => {

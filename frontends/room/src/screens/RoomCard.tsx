@@ -102,7 +102,7 @@ export function RoomCard({
   const analytics = useAnalytics();
   return (
     <li className="tt-room-grid__item">
-      <Card interactive className="tt-room-card">
+      <Card interactive className="tt-linked-card tt-room-card">
         <RoomCover room={room} />
         <div className="tt-room-card__marks">
           {(room.isLive || live?.play) && (
@@ -120,7 +120,7 @@ export function RoomCard({
         </div>
         <h3 className="tt-room-card__title">
           <Link
-            className="tt-room-card__link"
+            className="tt-linked-card__link tt-room-card__link"
             to={`/r/${encodeURIComponent(room.slug || room.uuid)}`}
             base={base}
             onClick={() => analytics.track("room-action", { action: "join", roomUuid: room.uuid, from: from ?? "" })}

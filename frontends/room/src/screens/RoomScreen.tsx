@@ -84,7 +84,7 @@ export function RoomScreen({ id }: { id: string }) {
     return (
       <div className="tt-room-narrow">
         <Card className="tt-room-refused" aria-labelledby="room-refused">
-          <span className="tt-room-refused__icon" aria-hidden="true">
+          <span className="tt-icon-tile tt-icon-tile--round tt-icon-tile--danger" aria-hidden="true">
             <Lock />
           </span>
           <h1 id="room-refused" className="tt-page-title">

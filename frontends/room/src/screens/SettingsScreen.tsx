@@ -1,7 +1,7 @@
 import { timestampDate, timestampFromDate } from "@bufbuild/protobuf/wkt";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useErrorText, useSession } from "@tt/web-kit";
-import { FormError, SelectField, TextField, useZodForm, z } from "@tt/web-kit/form";
+import { FormError, SelectField, TextField, useServerErrors, useZodForm, z } from "@tt/web-kit/form";
 import {
   Avatar,
   Badge,
@@ -40,7 +40,7 @@ import {
   type Room,
   type RoomUserRole,
 } from "../api.ts";
-import { NumberField, ProvidersField, TextAreaField, useServerFieldErrors } from "../lib/forms.tsx";
+import { NumberField, ProvidersField, TextAreaField } from "../lib/forms.tsx";
 import { useProfiles } from "../lib/people.ts";
 import { PersonField } from "./PersonField.tsx";
 import { Link, navigate } from "../lib/router.tsx";
@@ -86,7 +86,7 @@ function useSave<V extends FieldValues>(
 ) {
   const { t } = useRoomT();
   const queryClient = useQueryClient();
-  const server = useServerFieldErrors(form);
+  const server = useServerErrors(form);
   const mutation = useMutation({
     mutationFn: call,
     onMutate: server.clear,

@@ -18,7 +18,7 @@ export function AuthCard({
   return (
     <section className="tt-auth" aria-labelledby={id}>
       <div className="tt-card tt-auth__card">
-        <span className="tt-auth__mark" aria-hidden="true">
+        <span className="tt-icon-tile tt-auth__mark" aria-hidden="true">
           <Disc3 />
         </span>
         <h1 id={id} className="tt-auth__title">

@@ -73,7 +73,7 @@ export function HomePage() {
     <div className="tt-home">
       <section className="tt-hero" aria-labelledby="home-title">
         <div className="tt-hero__copy">
-          <p className="tt-hero__eyebrow">
+          <p className="tt-eyebrow tt-hero__eyebrow">
             <span className="tt-hero__live" aria-hidden="true" />
             {t("home.eyebrow")}
           </p>
@@ -112,7 +112,7 @@ export function HomePage() {
         <ul>
           {features.map((feature) => (
             <li key={feature.title} className="tt-card">
-              <span className="tt-home-features__icon">{feature.icon}</span>
+              <span className="tt-icon-tile tt-home-features__icon">{feature.icon}</span>
               <h3>{feature.title}</h3>
               <p className="tt-muted">{feature.body}</p>
             </li>

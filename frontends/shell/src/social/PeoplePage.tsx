@@ -8,6 +8,7 @@ import {
   ErrorMessage,
   Field,
   Input,
+  PageHead,
   Tab,
   TabList,
   TabPanel,
@@ -118,7 +119,7 @@ function UserList({
         </EmptyState>
       ) : (
         <>
-          <ul className="tt-people">
+          <ul className="tt-list">
             {users.map((user) => (
               <PersonRow key={user} uuid={user} profile={profiles.get(user)} loading={pending} />
             ))}
@@ -191,7 +192,7 @@ function Invitations() {
             {t("people.noInvitationsBody")}
           </EmptyState>
         ) : (
-          <ul className="tt-people">
+          <ul className="tt-list">
             {received.map((invitation) => (
               <PersonRow
                 key={invitation.id}
@@ -232,7 +233,7 @@ function Invitations() {
             {t("people.noneSentBody")}
           </EmptyState>
         ) : (
-          <ul className="tt-people">
+          <ul className="tt-list">
             {sent.map((invitation) => (
               <PersonRow
                 key={invitation.id}
@@ -314,14 +315,7 @@ function SignedInPeople({ me }: { me: string }) {
   const invitations = useInvitations("for").data?.total;
   return (
     <section className="tt-social" aria-labelledby="people-title">
-      <header className="tt-social__header">
-        <div>
-          <h1 id="people-title" className="tt-page-title">
-            {t("people.title")}
-          </h1>
-          <p className="tt-muted">{t("people.intro")}</p>
-        </div>
-      </header>
+      <PageHead titleId="people-title" title={t("people.title")} intro={t("people.intro")} />
       <Tabs defaultValue="friends">
         <TabList label={t("people.sections")}>
           <Tab value="friends" count={friends}>

@@ -31,7 +31,7 @@ export function PersonRow({
   const src = useAvatarImage(profile?.avatarId || undefined);
   const name = nameOf(profile);
   return (
-    <li className="tt-person">
+    <li className="tt-list__row tt-person">
       <Avatar id={uuid} name={name} src={src} size="md" decorative />
       <div className="tt-person__text">
         {loading && !profile ? (
@@ -51,9 +51,9 @@ export function PersonRow({
 /** Rows in the shape of people while a list loads. */
 export function PeopleSkeleton({ rows = 3 }: { rows?: number }) {
   return (
-    <ul className="tt-people" aria-hidden="true">
+    <ul className="tt-list" aria-hidden="true">
       {Array.from({ length: rows }, (_, row) => (
-        <li key={row} className="tt-person">
+        <li key={row} className="tt-list__row tt-person">
           <Skeleton width="2.5rem" height="2.5rem" radius="50%" />
           <div className="tt-person__text">
             <Skeleton width={`${8 + ((row * 3) % 5)}rem`} height="1rem" />

@@ -8,11 +8,12 @@ import {
   ConfirmDialog,
   EmptyState,
   ErrorMessage,
+  FollowButton,
   FollowCounts,
   Skeleton,
   toast,
   useFormat,
-  useNames,
+  UserBadges,
 } from "@tt/web-kit/ui";
 import {
   Ban,
@@ -58,7 +59,6 @@ export function ProfilePage() {
   const { t } = useSocialT();
   const errorText = useErrorText();
   const format = useFormat();
-  const names = useNames();
   const nameOf = useNameOf();
   const { user: target = "" } = useParams();
   const { signedIn, user } = useSession();
@@ -152,8 +152,6 @@ export function ProfilePage() {
   }
 
   const pending = friendship.data?.pendingInvitation;
-  const badges = profile.data.badges;
-  const staff = profile.data.role && profile.data.role !== "user" ? profile.data.role : undefined;
   return (
     <section className="tt-profile" aria-labelledby="profile-title">
       <div className="tt-card tt-profile__card">
@@ -164,16 +162,7 @@ export function ProfilePage() {
             <h1 id="profile-title" className="tt-profile__name">
               {name}
             </h1>
-            {(badges.length > 0 || staff) && (
-              <p className="tt-profile__badges">
-                {staff && <Badge tone="accent">{names("userRole", staff)}</Badge>}
-                {badges.map((badge) => (
-                  <Badge key={badge} tone={badge === "VERIFIED" ? "success" : "neutral"}>
-                    {names("badge", badge)}
-                  </Badge>
-                ))}
-              </p>
-            )}
+            <UserBadges role={profile.data.role} badges={profile.data.badges} />
             {profile.data.createdAt && (
               <p className="tt-muted tt-profile__since">
                 {t("profile.since", { date: format.date(profile.data.createdAt) })}
@@ -227,24 +216,15 @@ export function ProfilePage() {
         )}
         {enabled && (
           <div className="tt-profile__actions">
-            {following.data === true ? (
-              <Button
-                variant="secondary"
-                icon={<Check aria-hidden="true" />}
-                disabled={act.isPending}
-                onClick={() => run(() => fans.unfollowDj({ id: target }), t("profile.unfollowed", { name }))}
-              >
-                {t("profile.unfollow")}
-              </Button>
-            ) : (
-              <Button
-                icon={<UserPlus aria-hidden="true" />}
-                disabled={act.isPending || following.isPending}
-                onClick={() => run(() => fans.followDj({ djId: target }), t("profile.followed", { name }))}
-              >
-                {t("profile.follow")}
-              </Button>
-            )}
+            <FollowButton
+              following={following.data === true}
+              followLabel={t("profile.follow")}
+              unfollowLabel={t("profile.unfollow")}
+              onFollow={() => run(() => fans.followDj({ djId: target }), t("profile.followed", { name }))}
+              onUnfollow={() => run(() => fans.unfollowDj({ id: target }), t("profile.unfollowed", { name }))}
+              busy={act.isPending}
+              checking={following.isPending}
+            />
             {friendship.data?.friends ? (
               <>
                 <Badge tone="success" icon={<UserCheck aria-hidden="true" />}>

@@ -53,7 +53,7 @@ export function AvatarsScreen() {
           <Avatar id={me} name={currentName} size="xl" decorative />
         )}
         <div>
-          <h2 className="tt-shop-current__title">{t("avatars.wearing")}</h2>
+          <h2 className="tt-eyebrow">{t("avatars.wearing")}</h2>
           <p className="tt-shop-current__name">
             {current ? t("avatars.current", { name: currentName }) : t("avatars.noCurrent")}
           </p>

@@ -57,7 +57,7 @@ export function RankingScreen() {
         </div>
       </header>
       <Card className="tt-shop-rank">
-        <h3>{t("ranking.mine")}</h3>
+        <h3 className="tt-eyebrow">{t("ranking.mine")}</h3>
         {status ? (
           <p data-testid="my-rank" className="tt-shop-rank__value">
             {t("ranking.myRank", {
@@ -92,9 +92,12 @@ export function RankingScreen() {
             {t("ranking.emptyBody")}
           </EmptyState>
         ) : (
-          <ol className="tt-shop-leaderboard" start={skip + 1} aria-label={t("ranking.leaderboard")}>
+          <ol className="tt-list" start={skip + 1} aria-label={t("ranking.leaderboard")}>
             {rows.map((r) => (
-              <li key={r.id} className={r.userUuid === status?.userUuid ? "tt-shop-leaderboard__me" : undefined}>
+              <li
+                key={r.id}
+                className={`tt-list__row${r.userUuid === status?.userUuid ? " tt-shop-leaderboard__me" : ""}`}
+              >
                 <span className={`tt-shop-leaderboard__rank tt-shop-leaderboard__rank--${Math.min(r.rank, 4)}`}>
                   #{r.rank}
                 </span>

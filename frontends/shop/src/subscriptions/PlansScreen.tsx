@@ -80,7 +80,7 @@ export function PlansScreen({ onOpenTab }: { onOpenTab?: (tab: "shop") => void }
         </h2>
         {mine.data && (
           <Card className="tt-shop-current tt-shop-current--plan">
-            <span className="tt-shop-current__icon" aria-hidden="true">
+            <span className="tt-icon-tile tt-icon-tile--round tt-shop-current__icon" aria-hidden="true">
               {level ? <Crown /> : <Gem />}
             </span>
             <div>

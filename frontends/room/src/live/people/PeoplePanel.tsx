@@ -167,7 +167,7 @@ function PeoplePanelView({ room, stage, me, height = 420 }: PeoplePanelProps) {
   return (
     <section className="tt-card tt-people-panel" aria-labelledby="people-panel-title">
       <div className="tt-people-panel__head">
-        <h2 id="people-panel-title" className="tt-live-eyebrow">
+        <h2 id="people-panel-title" className="tt-eyebrow">
           {t("panel.title")}
         </h2>
         <span className="tt-muted tt-people-panel__count" data-testid="people-count">

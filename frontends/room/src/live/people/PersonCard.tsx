@@ -9,16 +9,17 @@ import {
   ConfirmDialog,
   Dialog,
   Field,
+  FollowButton,
   FollowCounts,
   Select,
   Skeleton,
   toast,
   useFormat,
   useNames,
+  UserBadges,
 } from "@tt/web-kit/ui";
 import {
   Ban,
-  Check,
   Clock,
   DoorOpen,
   MessageCircle,
@@ -253,8 +254,6 @@ function PersonCardDialog({
   const durationOptions = choices.map((choice) => ({ value: choice, label: t(`moderation.durations.${choice}`) }));
 
   const invitation = friendship.data?.pendingInvitation;
-  const badges = profile.data?.badges ?? [];
-  const staff = profile.data?.role && profile.data.role !== "user" ? profile.data.role : undefined;
 
   return (
     <>
@@ -284,16 +283,7 @@ function PersonCardDialog({
                 ))}
                 {!seated && uniqueRoles.length === 0 && <Badge>{names("roomRole", "user")}</Badge>}
               </p>
-              {(badges.length > 0 || staff) && (
-                <p className="tt-person-card__badges">
-                  {staff && <Badge tone="accent">{names("userRole", staff)}</Badge>}
-                  {badges.map((badge) => (
-                    <Badge key={badge} tone={badge === "VERIFIED" ? "success" : "neutral"}>
-                      {names("badge", badge)}
-                    </Badge>
-                  ))}
-                </p>
-              )}
+              <UserBadges role={profile.data?.role} badges={profile.data?.badges ?? []} />
               <FollowCounts fans={counts.data?.fans} following={counts.data?.following} />
             </div>
           </div>
@@ -314,24 +304,15 @@ function PersonCardDialog({
           {!signedIn && <p className="tt-muted">{t("card.guest")}</p>}
           {acts && (
             <div className="tt-person-card__actions">
-              {isFollowing ? (
-                <Button
-                  variant="secondary"
-                  icon={<Check aria-hidden="true" />}
-                  disabled={act.isPending}
-                  onClick={() => run(() => fans.unfollowDj({ id: user }), t("card.unfollowed", { name }))}
-                >
-                  {t("card.unfollow")}
-                </Button>
-              ) : (
-                <Button
-                  icon={<UserPlus aria-hidden="true" />}
-                  disabled={act.isPending || lists.followed.isPending || following.isFetching}
-                  onClick={() => run(() => fans.followDj({ djId: user }), t("card.followed", { name }))}
-                >
-                  {t("card.follow")}
-                </Button>
-              )}
+              <FollowButton
+                following={isFollowing}
+                followLabel={t("card.follow")}
+                unfollowLabel={t("card.unfollow")}
+                onFollow={() => run(() => fans.followDj({ djId: user }), t("card.followed", { name }))}
+                onUnfollow={() => run(() => fans.unfollowDj({ id: user }), t("card.unfollowed", { name }))}
+                busy={act.isPending}
+                checking={lists.followed.isPending || following.isFetching}
+              />
               <Button
                 variant="secondary"
                 icon={<MessageCircle aria-hidden="true" />}
@@ -382,7 +363,7 @@ function PersonCardDialog({
           )}
           {isModerator && acts && (
             <section className="tt-person-card__moderation" aria-labelledby="person-card-moderation">
-              <h3 id="person-card-moderation" className="tt-person-card__heading">
+              <h3 id="person-card-moderation" className="tt-eyebrow">
                 {t("moderation.title")}
               </h3>
               <div className="tt-person-card__actions">
