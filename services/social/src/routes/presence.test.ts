@@ -14,9 +14,9 @@ import { RoomService } from "@tt/proto/tt/room/v1/room_service_pb";
 import { SongPlayedSchema } from "@tt/proto/tt/social/v1/events_pb";
 import { PresenceService } from "@tt/proto/tt/social/v1/presence_service_pb";
 import { StageService } from "@tt/proto/tt/social/v1/stage_service_pb";
-import { AuthService } from "@tt/proto/tt/user/v1/auth_service_pb";
 import { roomServiceDefinition } from "@tt/room-service";
 import { userServiceDefinition } from "@tt/user-service";
+import { signUpAccount } from "@tt/user-service/testing/sign-up";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { socialServiceDefinition } from "../index.ts";
 
@@ -30,13 +30,7 @@ beforeAll(async () => {
 }, 120_000);
 afterAll(() => h?.close());
 
-async function account(): Promise<{ uuid: string; token: string }> {
-  const res = await h
-    .client(AuthService)
-    .signUp({ email: `${randomUUID()}@example.test`, password: "a-long-password-1" });
-  const uuid = res.user!.uuid;
-  return { uuid, token: await h.tokens.user("user", uuid) };
-}
+const account = () => signUpAccount(h);
 
 /** Reads until `done` holds (the stage and the consumers are asynchronous), at most 30 s. */
 

@@ -7,9 +7,9 @@ import { Code, ConnectError, type Client } from "@connectrpc/connect";
 import { createServiceHarness, refusalOf, type ServiceHarness } from "@tt/kit/testing";
 import { RoomService } from "@tt/proto/tt/room/v1/room_service_pb";
 import { RoomUserRoleService } from "@tt/proto/tt/room/v1/room_user_role_service_pb";
-import { AuthService } from "@tt/proto/tt/user/v1/auth_service_pb";
 import { roomServiceDefinition } from "@tt/room-service";
 import { userServiceDefinition } from "@tt/user-service";
+import { signUpAccount } from "@tt/user-service/testing/sign-up";
 import pino from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { LastGood, OutageLog } from "../last-good.ts";
@@ -96,13 +96,7 @@ describe("admissions asked together (issue 29)", () => {
   }, 120_000);
   afterAll(() => h?.close());
 
-  async function account(): Promise<{ uuid: string; token: string }> {
-    const res = await h
-      .client(AuthService)
-      .signUp({ email: `${randomUUID()}@example.test`, password: "a-long-password-1" });
-    const uuid = res.user!.uuid;
-    return { uuid, token: await h.tokens.user("user", uuid) };
-  }
+  const account = () => signUpAccount(h);
 
   /** The room service's client as the social service holds it, counting the callers of each call. */
   async function countedRooms() {

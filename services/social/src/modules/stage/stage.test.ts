@@ -14,9 +14,9 @@ import { RoomUserRoleService } from "@tt/proto/tt/room/v1/room_user_role_service
 import { ChatEventSchema } from "@tt/proto/tt/social/v1/chat_pb";
 import { RoomActivityKind, StageSchema, type Stage } from "@tt/proto/tt/social/v1/stage_pb";
 import { StageService, type JoinResponse } from "@tt/proto/tt/social/v1/stage_service_pb";
-import { AuthService } from "@tt/proto/tt/user/v1/auth_service_pb";
 import { roomServiceDefinition } from "@tt/room-service";
 import { userServiceDefinition } from "@tt/user-service";
+import { signUpAccount } from "@tt/user-service/testing/sign-up";
 import { applyPatch } from "rfc6902";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { socialServiceDefinition } from "../../index.ts";
@@ -32,13 +32,7 @@ beforeAll(async () => {
 }, 120_000);
 afterAll(() => h?.close());
 
-async function account(): Promise<{ uuid: string; token: string }> {
-  const res = await h
-    .client(AuthService)
-    .signUp({ email: `${randomUUID()}@example.test`, password: "a-long-password-1" });
-  const uuid = res.user!.uuid;
-  return { uuid, token: await h.tokens.user("user", uuid) };
-}
+const account = () => signUpAccount(h);
 
 async function queueSongs(token: string, seconds: number[]): Promise<void> {
   await h.client(CrateService, { token }).addQueueSongs({
