@@ -57,7 +57,7 @@ interface StageAdmission {
 }
 
 /** A caller's refusal as AdmitManyToStage answers it; rethrows what is not a refusal. */
-function refusalOf(err: unknown): StageAdmission {
+function callerRefusal(err: unknown): StageAdmission {
   if (err instanceof ConnectError && CALLER_REFUSALS.has(err.code)) {
     return { roles: [], code: codeToString(err.code), message: err.rawMessage };
   }
@@ -181,12 +181,12 @@ export function roomRoutes(svc: RoomServiceContext): Partial<ServiceImpl<typeof 
           if (!accountRoles.has(userId)) accountRoles.set(userId, svc.accountRoleOf(userId, ctx.signal));
           return userId;
         } catch (err) {
-          return refusalOf(err);
+          return callerRefusal(err);
         }
       });
       const roleOf = new Map<string, string | StageAdmission>();
       await Promise.all(
-        [...accountRoles].map(async ([userId, role]) => roleOf.set(userId, await role.catch(refusalOf))),
+        [...accountRoles].map(async ([userId, role]) => roleOf.set(userId, await role.catch(callerRefusal))),
       );
       const known = [...roleOf].filter(([, role]) => typeof role === "string").map(([userId]) => userId);
       const grants = await activeGrantsOf(em, room.id, known);
@@ -208,7 +208,7 @@ export function roomRoutes(svc: RoomServiceContext): Partial<ServiceImpl<typeof 
           await admit(em, room, member, "");
           admissions.push({ roles: effectiveRoles(member), code: "", message: "" });
         } catch (err) {
-          admissions.push(refusalOf(err));
+          admissions.push(callerRefusal(err));
         }
       }
       return { room: view(room), admissions };
