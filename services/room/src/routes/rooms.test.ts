@@ -302,7 +302,11 @@ describe("joining", () => {
     });
   });
 
-  it("admits to the live stage by JoinRoom's rules (AdmitToStage, service tokens only)", async () => {
+  /**
+   * The admission tests' rooms and people: a public and a private room of `owner`; in the public one a banned user
+   * and a user kicked for an hour (until `until`); a DJ of both rooms.
+   */
+  async function admissionFixture() {
     const service = rooms(await h.tokens.service("social"));
     const pub = await roomOf(h, owner);
     const priv = await roomOf(h, owner, { type: "PRIVATE" });
@@ -311,8 +315,15 @@ describe("joining", () => {
     const dj = await account(h);
     const roles = h.client(RoomUserRoleService, { token: owner.token });
     await roles.grantRoomRole({ roomId: pub.uuid, userId: banned.uuid, role: "banned" });
-    await roles.kickUserFromRoom({ roomId: pub.uuid, userId: kicked.uuid });
+    const until = new Date(Date.now() + 3_600_000);
+    await roles.kickUserFromRoom({ roomId: pub.uuid, userId: kicked.uuid, until: timestampFromDate(until) });
+    await roles.grantRoomRole({ roomId: pub.uuid, userId: dj.uuid, role: "dj" });
     await roles.grantRoomRole({ roomId: priv.uuid, userId: dj.uuid, role: "dj" });
+    return { service, pub, priv, banned, kicked, dj, until };
+  }
+
+  it("admits to the live stage by JoinRoom's rules (AdmitToStage, service tokens only)", async () => {
+    const { service, pub, priv, banned, kicked, dj } = await admissionFixture();
 
     const ok = await service.admitToStage({ room: pub.slug, userUuid: other.uuid });
     expect(ok.room!.uuid).toBe(pub.uuid);
@@ -360,18 +371,7 @@ describe("joining", () => {
   });
 
   it("admits many callers of one room in one call, each answered as AdmitToStage answers it (AdmitManyToStage)", async () => {
-    const service = rooms(await h.tokens.service("social"));
-    const pub = await roomOf(h, owner);
-    const priv = await roomOf(h, owner, { type: "PRIVATE" });
-    const banned = await account(h);
-    const kicked = await account(h);
-    const dj = await account(h);
-    const roles = h.client(RoomUserRoleService, { token: owner.token });
-    await roles.grantRoomRole({ roomId: pub.uuid, userId: banned.uuid, role: "banned" });
-    const until = new Date(Date.now() + 3_600_000);
-    await roles.kickUserFromRoom({ roomId: pub.uuid, userId: kicked.uuid, until: timestampFromDate(until) });
-    await roles.grantRoomRole({ roomId: pub.uuid, userId: dj.uuid, role: "dj" });
-    await roles.grantRoomRole({ roomId: priv.uuid, userId: dj.uuid, role: "dj" });
+    const { service, pub, priv, banned, kicked, dj, until } = await admissionFixture();
     const callers = [
       { userUuid: other.uuid },
       { guestSubject: `guest-${randomUUID()}` },
