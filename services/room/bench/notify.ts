@@ -26,10 +26,10 @@ import { createLogger, createNatsBus, initServiceOrm, startServiceHost } from "@
 import { closedLoop, loadAverage, percentiles, restCall } from "@tt/kit/bench";
 import { createTestDatabase, removeDeploymentFromNats, uniqueDeploymentName } from "@tt/kit/testing";
 import { userServiceDefinition } from "@tt/user-service";
-import { db as roomDb } from "../src/db.ts";
 import { roomServiceDefinition } from "../src/index.ts";
 import { NOTIFY_STREAM } from "../src/modules/notifications/jobs.ts";
 import { RoomSlug } from "../src/modules/rooms/room-slug.entity.ts";
+import { insertFans, insertSubscriptions } from "../src/testing/notification-seeds.ts";
 import { Room } from "../src/modules/rooms/room.entity.ts";
 
 const DATABASE_URL = process.env.BENCH_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
@@ -259,65 +259,22 @@ async function main(): Promise<void> {
     const t0 = performance.now();
     const browser = createECDH("prime256v1").generateKeys().toString("base64url");
     const auth = randomBytes(16).toString("base64url");
-    for (let start = 0; start < FANS; start += 2000) {
-      const em = orm.em.fork();
-      const now = new Date();
-      const fans = Array.from({ length: Math.min(2000, FANS - start) }, (_, k) => ({ id: randomUUID(), i: start + k }));
-      await roomDb(em)
-        .insertInto("dj_fan")
-        .values(fans.map((f) => ({ id: randomUUID(), fan_id: f.id, dj_id: bigDj.id, created_at: now })))
-        .execute();
-      await roomDb(em)
-        .insertInto("device")
-        .values(
-          fans.map((f) => ({
-            id: randomUUID(),
-            user_id: f.id,
-            token: `fan-${f.i}`,
-            platform: "android",
-            created_at: now,
-            updated_at: now,
-          })),
-        )
-        .execute();
-      const browsers = fans.filter((f) => f.i % WEB_EVERY === 0);
-      if (browsers.length > 0) {
-        await roomDb(em)
-          .insertInto("web_push_subscription")
-          .values(
-            browsers.map((f) => ({
-              id: randomUUID(),
-              user_id: f.id,
-              endpoint: `${fakeUrl}/push/fan-${f.i}`,
-              p256dh: browser,
-              auth,
-              created_at: now,
-              updated_at: now,
-            })),
-          )
-          .execute();
-      }
-    }
+    const keys = { p256dh: browser, auth };
+    const fans = Array.from({ length: FANS }, (_, i) => ({ id: randomUUID(), token: `fan-${i}` }));
+    await insertFans(orm.em.fork(), bigDj.id, fans);
+    const fanBrowsers = fans.filter((_, i) => i % WEB_EVERY === 0);
+    await insertSubscriptions(
+      orm.em.fork(),
+      fanBrowsers.map((f) => ({ userId: f.id, endpoint: `${fakeUrl}/push/${f.token}` })),
+      keys,
+    );
     // Other users' browsers, up to SUBSCRIPTIONS subscriptions in all.
-    const webWanted = Math.ceil(FANS / WEB_EVERY);
-    for (let start = 0; start < SUBSCRIPTIONS - webWanted; start += 2000) {
-      const now = new Date();
-      const count = Math.min(2000, SUBSCRIPTIONS - webWanted - start);
-      await roomDb(orm.em.fork())
-        .insertInto("web_push_subscription")
-        .values(
-          Array.from({ length: count }, (_, k) => ({
-            id: randomUUID(),
-            user_id: randomUUID(),
-            endpoint: `${fakeUrl}/push/browser-${start + k}`,
-            p256dh: browser,
-            auth,
-            created_at: now,
-            updated_at: now,
-          })),
-        )
-        .execute();
-    }
+    const webWanted = fanBrowsers.length;
+    const others = Array.from({ length: Math.max(0, SUBSCRIPTIONS - webWanted) }, (_, k) => ({
+      userId: randomUUID(),
+      endpoint: `${fakeUrl}/push/browser-${k}`,
+    }));
+    await insertSubscriptions(orm.em.fork(), others, keys);
     for (const table of ["dj_fan", "device", "web_push_subscription"]) {
       await orm.em.getConnection().execute(`vacuum analyze "room"."${table}"`);
     }

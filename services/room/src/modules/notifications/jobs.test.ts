@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { db } from "../../db.ts";
 import { roomServiceDefinition } from "../../index.ts";
 import { browserKeys, GONE, startFakePush, type FakePush } from "../../testing/fake-push.ts";
+import { insertFans, insertSubscriptions } from "../../testing/notification-seeds.ts";
 import { seedRoom, testUser, type TestUser } from "../../testing/people-fixtures.ts";
 import { CHUNK, PAGE } from "./jobs.ts";
 
@@ -37,28 +38,7 @@ afterAll(async () => {
 async function seedFans(djId: string, count: number): Promise<string[]> {
   const prefix = randomUUID().slice(0, 8);
   const fans = Array.from({ length: count }, (_, i) => ({ id: randomUUID(), token: `${prefix}-fan-${i}` }));
-  const now = new Date();
-  const em = h.orm.em.fork();
-  for (let i = 0; i < fans.length; i += 500) {
-    const slice = fans.slice(i, i + 500);
-    await db(em)
-      .insertInto("dj_fan")
-      .values(slice.map((f) => ({ id: randomUUID(), fan_id: f.id, dj_id: djId, created_at: now })))
-      .execute();
-    await db(em)
-      .insertInto("device")
-      .values(
-        slice.map((f) => ({
-          id: randomUUID(),
-          user_id: f.id,
-          token: f.token,
-          platform: "android",
-          created_at: now,
-          updated_at: now,
-        })),
-      )
-      .execute();
-  }
+  await insertFans(h.orm.em.fork(), djId, fans);
   return fans.map((f) => f.token);
 }
 
@@ -78,28 +58,11 @@ async function handOver(): Promise<void> {
  */
 async function seedSubscriptions(count: number): Promise<{ paths: string[]; gone: string[] }> {
   const prefix = randomUUID().slice(0, 8);
-  const keys = browserKeys();
   const paths = Array.from({ length: count }, (_, i) =>
     i % 100 === 7 ? `/push/${GONE}-${prefix}-${i}` : `/push/${prefix}-${i}`,
   );
-  const now = new Date();
-  const em = h.orm.em.fork();
-  for (let i = 0; i < paths.length; i += 500) {
-    await db(em)
-      .insertInto("web_push_subscription")
-      .values(
-        paths.slice(i, i + 500).map((path) => ({
-          id: randomUUID(),
-          user_id: randomUUID(),
-          endpoint: `${push.server.url}${path}`,
-          p256dh: keys.p256dh,
-          auth: keys.auth,
-          created_at: now,
-          updated_at: now,
-        })),
-      )
-      .execute();
-  }
+  const subscriptions = paths.map((path) => ({ userId: randomUUID(), endpoint: `${push.server.url}${path}` }));
+  await insertSubscriptions(h.orm.em.fork(), subscriptions, browserKeys());
   return { paths, gone: paths.filter((p) => p.includes(GONE)) };
 }
 
