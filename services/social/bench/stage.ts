@@ -15,8 +15,8 @@
 // The server is the all-in-one platform (gateway, social and every other service in one process, on a fresh
 // PostgreSQL database and the real NATS), run as a child process so its memory is its own; the listeners are in
 // this process, on HTTP/2 sessions shared by many streams, each read as a thin Connect client does (the enveloped
-// binary messages decoded with protobuf-es; the bare broadcast's clients decode theirs the same way), so the load
-// generator is not what is measured. Each listener is a guest (its own token, signed with the platform's key).
+// binary messages; each one's kind and version read with protobuf-es's wire reader, the bare broadcast's clients
+// read theirs the same way), so the load generator is not what is measured. Each listener is a guest (its own token, signed with the platform's key).
 //
 // 4. two instances (issue 29): one room of 10,000 listeners on the platform as a cluster runs it (a process per
 //    service) with two social processes, 5,000 listeners joined to each; seat changes through the gateway. Targets:
@@ -38,7 +38,8 @@ import { getHeapStatistics, writeHeapSnapshot } from "node:v8";
 import http2 from "node:http2";
 import { create, fromBinary, toBinary, toJson, type JsonValue } from "@bufbuild/protobuf";
 import { StageSchema } from "@tt/proto/tt/social/v1/stage_pb";
-import { JoinRequestSchema, JoinResponseSchema, type JoinResponse } from "@tt/proto/tt/social/v1/stage_service_pb";
+import { BinaryReader } from "@bufbuild/protobuf/wire";
+import { JoinRequestSchema, JoinResponseSchema } from "@tt/proto/tt/social/v1/stage_service_pb";
 import {
   connectServerStream,
   loadAverage as load,
@@ -157,24 +158,49 @@ async function startServer(privatePem: string): Promise<Server> {
 }
 
 /**
+ * What a listener reads of each JoinResponse: its kind (the oneof's field number) and, for a patch, its version,
+ * with protobuf-es's wire reader (the message is not built). The load generator reads every listener's messages on one
+ * core, where a real listener decodes its own; building each message (about 10 µs) was a third of this process's work
+ * while a patch reached 10,000 listeners. The first listener builds its messages (it keeps the stage), and so would
+ * anyone who needs more than the version.
+ */
+function peekJoinResponse(bytes: Uint8Array): { field: number; version: bigint } {
+  const reader = new BinaryReader(bytes);
+  while (reader.pos < reader.len) {
+    const [field, wireType] = reader.tag();
+    if (field === 3) {
+      const patch = new BinaryReader(reader.bytes());
+      while (patch.pos < patch.len) {
+        const [f, w] = patch.tag();
+        if (f === 1) return { field, version: BigInt(patch.int64()) };
+        patch.skip(w, f);
+      }
+      return { field, version: 0n };
+    }
+    if (field >= 2) return { field, version: -1n };
+    reader.skip(wireType, field);
+  }
+  return { field: 0, version: -1n };
+}
+
+/**
  * A listener's Join stream read as a thin Connect client does (HTTP/2, binary Connect protocol): the request
- * message enveloped, then each enveloped response decoded with protobuf-es, the same work the bare broadcast's
- * clients do with their messages. Connect's generic client pipeline would cost the load generator (this process, one
- * core) tens of microseconds per message and listener, and the bench would measure its own client.
+ * message enveloped, then each enveloped response's payload handed on (see peekJoinResponse), as the bare
+ * broadcast's clients get theirs. Connect's generic client pipeline would cost the load generator (this process, one
+ * core) tens of microseconds per message and listener, and the bench would measure its own client. The streams end
+ * when their sessions close (no abort signal each: a signal's listeners are a list walked on every add).
  */
 function joinStream(
   session: http2.ClientHttp2Session,
   room: string,
   token: string,
-  signal: AbortSignal,
-  onMessage: (m: JoinResponse) => void,
+  onMessage: (payload: Uint8Array) => void,
 ): Promise<void> {
   return new Promise<void>((resolve, reject) => {
     const stream = connectServerStream(session, {
       path: "/tt.social.v1.StageService/Join",
       request: toBinary(JoinRequestSchema, create(JoinRequestSchema, { room })),
       token,
-      signal,
       onRefused: reject,
     });
     let buf: Buffer = Buffer.alloc(0);
@@ -190,7 +216,7 @@ function joinStream(
           const end = JSON.parse(payload.toString()) as { error?: { message?: string } };
           if (end.error) reject(new Error(`join ended: ${end.error.message}`));
         } else {
-          onMessage(fromBinary(JoinResponseSchema, payload));
+          onMessage(payload);
         }
       }
     });
@@ -201,7 +227,11 @@ function joinStream(
 
 /** N listeners of one room on `sessions` HTTP/2 sessions; arrival times of every patch version per listener. */
 class Audience {
-  readonly abort = new AbortController();
+  private closing = false;
+  /** Room activities (the oneof's field 7) received by all listeners so far. */
+  activities = 0;
+  private activitiesWanted = -1;
+  private onActivities: (() => void) | null = null;
   readonly arrivals = new Map<bigint, Float64Array>();
   readonly counts = new Map<bigint, number>();
   readonly firstMessage = new Map<bigint, Uint8Array>();
@@ -246,22 +276,27 @@ class Audience {
 
   private async listen(i: number, room: string, token: string): Promise<void> {
     try {
-      await joinStream(this.sessions[i % this.sessions.length]!, room, token, this.abort.signal, (m) => {
+      await joinStream(this.sessions[i % this.sessions.length]!, room, token, (payload) => {
         const now = performance.now();
-        if (m.kind.case === "state") {
+        const { field, version: v } = peekJoinResponse(payload);
+        if (field === 2) {
           this.joined++;
           this.onJoinOf[i]?.();
           if (i === 0) {
+            const m = fromBinary(JoinResponseSchema, payload);
+            if (m.kind.case !== "state") return;
             this.stage = toJson(StageSchema, m.kind.value);
             this.version = m.kind.value.version;
             this.onStage?.();
           }
-        } else if (m.kind.case === "patch") {
-          const v = m.kind.value.version;
+        } else if (field === 7) {
+          this.activities++;
+          if (this.activities === this.activitiesWanted) this.onActivities?.();
+        } else if (field === 3) {
           let a = this.arrivals.get(v);
           if (!a) {
             this.arrivals.set(v, (a = new Float64Array(this.n)));
-            this.firstMessage.set(v, toBinary(JoinResponseSchema, m));
+            this.firstMessage.set(v, payload.slice());
           }
           if (a[i] === 0) {
             a[i] = now;
@@ -270,6 +305,8 @@ class Audience {
             if (c === this.n) this.waiters.get(v)?.();
           }
           if (i === 0 && v === this.version + 1n) {
+            const m = fromBinary(JoinResponseSchema, payload);
+            if (m.kind.case !== "patch") return;
             applyPatch(this.stage, JSON.parse(m.kind.value.operations));
             this.version = v;
             this.onStage?.();
@@ -277,7 +314,7 @@ class Audience {
         }
       });
     } catch (err) {
-      if (!this.abort.signal.aborted) this.failures.push(err);
+      if (!this.closing) this.failures.push(err);
     } finally {
       this.onJoinOf[i]?.();
     }
@@ -314,9 +351,26 @@ class Audience {
     });
   }
 
+  /**
+   * Resolves once the listeners have `count` room activities in all (or after `timeoutMs`): a seat change's patch is
+   * followed by its activity (the seat taken or left) to every listener, and the next change is measured once that
+   * broadcast is over too, not while it still runs.
+   */
+  activitiesReach(count: number, timeoutMs = 60_000): Promise<void> {
+    if (this.activities >= count) return Promise.resolve();
+    return new Promise((resolve) => {
+      const timer = setTimeout(resolve, timeoutMs);
+      this.activitiesWanted = count;
+      this.onActivities = () => {
+        clearTimeout(timer);
+        resolve();
+      };
+    });
+  }
+
   close(): void {
-    this.abort.abort();
-    for (const s of this.sessions) s.close();
+    this.closing = true;
+    for (const s of this.sessions) s.destroy();
   }
 }
 
@@ -403,6 +457,8 @@ async function fanOut(
   const samples: number[] = [];
   const actions: number[] = [];
   const spread: number[] = [];
+  // Per join URL (instance): each measured change's first and last patch at its listeners (ms from the call).
+  const instances = joinUrls.map(() => ({ first: [] as number[], last: [] as number[] }));
   let missing = 0;
   // The patch message of the last seat take (the bare broadcast sends it) and of the last leave (its size reported).
   let payload: Uint8Array | null = null;
@@ -418,6 +474,8 @@ async function fanOut(
     const answered = performance.now() - t0;
     const v = BigInt(stage.version as string);
     await audience.all(v);
+    // Each change announces its seat taken or left to every listener after the patch.
+    await audience.activitiesReach(n * (change + 1));
     const a = audience.arrivals.get(v)!;
     if (take) payload = audience.firstMessage.get(v)!;
     else leavePayload = audience.firstMessage.get(v)!;
@@ -425,6 +483,11 @@ async function fanOut(
     if (change === 0) continue;
     actions.push(answered);
     const first = Math.min(...a.filter((t) => t > 0));
+    instances.forEach((inst, u) => {
+      const mine = Array.from(a).filter((t, i) => t > 0 && (i % sessions) % joinUrls.length === u);
+      inst.first.push(Math.min(...mine) - t0);
+      inst.last.push(Math.max(...mine) - t0);
+    });
     for (const t of a) {
       if (t === 0) missing++;
       else {
@@ -448,6 +511,7 @@ async function fanOut(
     samples,
     actions,
     spread,
+    instances,
     missing,
     payload: payload!,
     leavePayload,
@@ -484,8 +548,8 @@ async function bareBroadcast(
         const ws = new WebSocket(`ws://127.0.0.1:${port}`);
         sockets.push(ws);
         ws.on("message", (data: Buffer) => {
-          // Decoded as the join streams' messages are (the same work per message on the client side).
-          fromBinary(JoinResponseSchema, data);
+          // Read as the join streams' messages are (the same work per message on the client side).
+          peekJoinResponse(data);
           if (arrivals[i] === 0) {
             arrivals[i] = performance.now();
             if (++got === n) done?.();
@@ -669,6 +733,10 @@ async function main(): Promise<void> {
     row("seat change → patch at each listener (either instance)", t.samples);
     row("the seat change's REST call until its answer (for scale)", t.actions);
     row("spread: first listener's patch → each one's", t.spread);
+    t.instances.forEach((inst, u) => {
+      row(`instance ${u + 1}: the call → its first listener's patch`, inst.first);
+      row(`instance ${u + 1}: the call → its last listener's patch`, inst.last);
+    });
     console.log(
       `missing patches: ${t.missing}; targets p99 ≤ 150 ms: ${tP99 <= 150 ? "met" : "NOT met"}, nothing missing: ` +
         `${t.missing === 0 ? "met" : "NOT met"}`,

@@ -121,8 +121,11 @@ export interface ConnectStreamCall {
   /** The request message in protobuf binary (toBinary). */
   request: Uint8Array;
   token: string;
-  /** Aborting it cancels the stream. */
-  signal: AbortSignal;
+  /**
+   * Aborting it cancels the stream. Leave it out for thousands of streams that end together (close their session
+   * instead): each stream is a listener of the signal, and a signal's listeners are a list walked on every add.
+   */
+  signal?: AbortSignal;
   /** Gets `<path> answered <status>` when the answer's HTTP status is not 200. */
   onRefused: (error: Error) => void;
 }
@@ -147,9 +150,12 @@ export function connectServerStream(
     "connect-protocol-version": "1",
     authorization: `Bearer ${call.token}`,
   });
-  const abort = () => stream.close(http2.constants.NGHTTP2_CANCEL);
-  call.signal.addEventListener("abort", abort, { once: true });
-  stream.on("close", () => call.signal.removeEventListener("abort", abort));
+  const { signal } = call;
+  if (signal) {
+    const abort = () => stream.close(http2.constants.NGHTTP2_CANCEL);
+    signal.addEventListener("abort", abort, { once: true });
+    stream.on("close", () => signal.removeEventListener("abort", abort));
+  }
   stream.end(frame);
   stream.on("response", (headers) => {
     if (headers[":status"] !== 200) call.onRefused(new Error(`${call.path} answered ${headers[":status"]}`));
