@@ -131,6 +131,19 @@ describe("shell social screens", () => {
     expect(await screen.findByText("You blocked this user.")).toBeTruthy();
     expect(await screen.findByText("You blocked dj.")).toBeTruthy();
     expect(social.blocks).toEqual([[ME, dj]]);
+    // Whether I follow or blocked them came with the friendship: no question whose "no" is a 404.
+    expect(social.notFoundQuestions).toEqual([]);
+  });
+
+  it("shows a DJ already followed and blocked as such, from the one friendship answer", async () => {
+    const { social, render, dj } = setup((dj) => `/users/${dj}`);
+    social.fans.push(create(DjFanSchema, { id: "f-dj", djId: dj, fanId: ME }));
+    social.blocks.push([ME, dj]);
+    render();
+    expect(await screen.findByRole("button", { name: "Unfollow" })).toBeTruthy();
+    expect(await screen.findByText("You blocked this user.")).toBeTruthy();
+    expect(screen.getByRole("button", { name: "Unblock" })).toBeTruthy();
+    expect(social.notFoundQuestions).toEqual([]);
   });
 
   it("links the profile to the rooms the user is in now, by name, to the room's page", async () => {
