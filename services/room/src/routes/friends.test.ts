@@ -154,7 +154,11 @@ describe("friend invitations and friends", () => {
     const bob = await testUser(h);
     const fans = (u: TestUser) => h.client(DjFanService, { token: u.token });
     const blocks = (u: TestUser) => h.client(BlockedUserService, { token: u.token });
-    expect(await as(ann).getFriendship({ id: bob.id })).toMatchObject({ friends: false, following: false, blocked: false });
+    expect(await as(ann).getFriendship({ id: bob.id })).toMatchObject({
+      friends: false,
+      following: false,
+      blocked: false,
+    });
 
     await fans(ann).followDj({ djId: bob.id });
     expect(await as(ann).getFriendship({ id: bob.id })).toMatchObject({ following: true, blocked: false });
