@@ -6,6 +6,7 @@ import {
   buttonClass,
   EmptyState,
   ErrorMessage,
+  FollowButton,
   Input,
   PageHead,
   Tab,
@@ -119,6 +120,7 @@ function UserList({
   const users = list.data?.pages.flatMap((page) => page.users) ?? [];
   const total = list.data?.pages.at(-1)?.total ?? 0;
   const { profiles, pending } = useProfiles(users);
+  const nameOf = useNameOf();
   return (
     <section className="tt-social-section" aria-label={title}>
       <h2 className="tt-social-section__title">{title}</h2>
@@ -134,25 +136,60 @@ function UserList({
         <>
           <ul className="tt-list">
             {users.map((user) => (
-              <PersonRow key={user} uuid={user} profile={profiles.get(user)} loading={pending} />
+              <PersonRow key={user} uuid={user} profile={profiles.get(user)} loading={pending}>
+                {kind === "fans" && <FollowBack me={me} user={user} name={nameOf(profiles.get(user))} />}
+              </PersonRow>
             ))}
           </ul>
-          <div className="tt-social-more">
-            <span className="tt-muted">{t("people.shown", { shown: users.length, total })}</span>
-            {list.hasNextPage && (
-              <Button
-                variant="secondary"
-                size="sm"
-                busy={list.isFetchingNextPage}
-                onClick={() => void list.fetchNextPage()}
-              >
-                {t("people.more")}
-              </Button>
-            )}
-          </div>
+          {users.length < total && (
+            <div className="tt-social-more">
+              <span className="tt-muted">{t("people.shown", { shown: users.length, total })}</span>
+              {list.hasNextPage && (
+                <Button
+                  variant="secondary"
+                  size="sm"
+                  busy={list.isFetchingNextPage}
+                  onClick={() => void list.fetchNextPage()}
+                >
+                  {t("people.more")}
+                </Button>
+              )}
+            </div>
+          )}
         </>
       )}
     </section>
+  );
+}
+
+/** A fan's row offers to follow them back (or to stop), from the whole list of DJs you follow. */
+function FollowBack({ me, user, name }: { me: string; user: string; name: string }) {
+  const { t } = useSocialT();
+  const errorText = useErrorText();
+  const fans = useDjFanClient();
+  const queryClient = useQueryClient();
+  const followed = useEveryUser("following", me, true);
+  const change = useMutation({
+    mutationFn: async (follow: boolean) => {
+      await (follow ? fans.followDj({ djId: user }) : fans.unfollowDj({ id: user }));
+    },
+    onSuccess: (_answer, follow) => {
+      toast({ title: t(follow ? "profile.followed" : "profile.unfollowed", { name }), tone: "success" });
+      return queryClient.invalidateQueries({ queryKey: socialKeys.all });
+    },
+    onError: (error) => toast({ title: errorText(error), tone: "error" }),
+  });
+  return (
+    <FollowButton
+      size="sm"
+      following={followed.data?.includes(user) === true}
+      followLabel={t("people.followBack")}
+      unfollowLabel={t("profile.unfollow")}
+      onFollow={() => change.mutate(true)}
+      onUnfollow={() => change.mutate(false)}
+      busy={change.isPending}
+      checking={followed.isPending}
+    />
   );
 }
 
@@ -285,25 +322,29 @@ async function everyUser(size: number, pageAt: (offset: number, size: number) =>
 type Relation = "friend" | "fan" | "following" | "invitedYou" | "invited";
 const RELATIONS: readonly Relation[] = ["friend", "fan", "following", "invitedYou", "invited"];
 
-/**
- * Everyone on the page's lists, with how each is related to you: all your friends, fans and followed DJs (asked
- * when a search starts, then kept like the lists) and the pending invitations the page shows.
- */
-function usePeopleKnown(me: string, enabled: boolean) {
+/** Every user of one of your lists (all its pages), asked when needed and kept for a minute. */
+function useEveryUser(kind: ListKind, me: string, enabled: boolean) {
   const pageOf = useListPage(me);
-  const lists = useQuery({
-    queryKey: socialKeys.known(me),
-    queryFn: async () => {
-      const [friends, fans, following] = await Promise.all([
-        everyUser(MAX_FRIENDS_PER_FETCH, (offset, size) => pageOf("friends", offset, size)),
-        everyUser(MAX_FOLLOWERS_PER_FETCH, (offset, size) => pageOf("fans", offset, size)),
-        everyUser(MAX_FOLLOWERS_PER_FETCH, (offset, size) => pageOf("following", offset, size)),
-      ]);
-      return { friend: friends, fan: fans, following };
-    },
+  return useQuery({
+    queryKey: socialKeys.every(kind, me),
+    queryFn: () =>
+      everyUser(kind === "friends" ? MAX_FRIENDS_PER_FETCH : MAX_FOLLOWERS_PER_FETCH, (offset, size) =>
+        pageOf(kind, offset, size),
+      ),
     enabled,
     staleTime: 60_000,
   });
+}
+
+/**
+ * Everyone on the page's lists, with how each is related to you: all your friends, fans and followed DJs (asked
+ * when a search starts) and the pending invitations the page shows.
+ */
+function usePeopleKnown(me: string, enabled: boolean) {
+  const friends = useEveryUser("friends", me, enabled);
+  const fans = useEveryUser("fans", me, enabled);
+  const following = useEveryUser("following", me, enabled);
+  const lists = [friends, fans, following];
   const forMe = useInvitations("for", enabled);
   const fromMe = useInvitations("from", enabled);
   const known = useMemo(() => {
@@ -314,9 +355,9 @@ function usePeopleKnown(me: string, enabled: boolean) {
         byUser.set(user, (byUser.get(user) ?? new Set<Relation>()).add(relation));
       }
     };
-    add("friend", lists.data?.friend);
-    add("fan", lists.data?.fan);
-    add("following", lists.data?.following);
+    add("friend", friends.data);
+    add("fan", fans.data);
+    add("following", following.data);
     add(
       "invitedYou",
       forMe.data?.invitations.map((i) => i.fromUserId),
@@ -326,8 +367,12 @@ function usePeopleKnown(me: string, enabled: boolean) {
       fromMe.data?.invitations.map((i) => i.toUserId),
     );
     return byUser;
-  }, [me, lists.data, forMe.data, fromMe.data]);
-  return { known, pending: lists.isPending, error: lists.error };
+  }, [me, friends.data, fans.data, following.data, forMe.data, fromMe.data]);
+  return {
+    known,
+    pending: lists.some((list) => list.isPending),
+    error: lists.find((list) => list.error)?.error ?? null,
+  };
 }
 
 /** A nickname as searched: lower case, accents dropped ("José" is found by "jose"). */

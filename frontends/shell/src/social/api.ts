@@ -33,8 +33,8 @@ export const socialKeys = {
   following: (user: string) => ["social", "following", user] as const,
   invitations: (kind: "for" | "from") => ["social", "invitations", kind] as const,
   profile: (user: string) => ["social", "profile", user] as const,
-  /** Every friend, fan and followed DJ of the user, for the people page's search. */
-  known: (user: string) => ["social", "known", user] as const,
+  /** Every user of one of the user's lists (all its pages): the people page's search and its fans' follow back. */
+  every: (kind: "friends" | "fans" | "following", user: string) => ["social", "every", kind, user] as const,
   /** The public rooms a user is in now (the live stage's ListUserRooms). */
   rooms: (user: string) => ["social", "rooms", user] as const,
 };

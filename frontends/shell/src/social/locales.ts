@@ -36,6 +36,7 @@ export const en = {
     rejected: "You declined {{name}}'s invitation.",
     withdrawn: "Invitation withdrawn.",
     more: "Show more",
+    followBack: "Follow back",
     shown: "{{shown}} of {{total}}",
     unknown: "Former member",
     search: {
@@ -83,7 +84,7 @@ export const en = {
     unblock: "Unblock",
     unblocked: "You unblocked {{name}}.",
     blocked: "You blocked this user.",
-    yourself: "This is you.",
+    yourself: "This is you",
     changeAvatar: "Change your avatar",
     yourPeople: "Your friends and fans",
     logInToFollow: "Log in to follow",
@@ -129,6 +130,7 @@ export const es: typeof en = {
     rejected: "Has rechazado la invitación de {{name}}.",
     withdrawn: "Invitación retirada.",
     more: "Ver más",
+    followBack: "Seguir también",
     shown: "{{shown}} de {{total}}",
     unknown: "Antiguo miembro",
     search: {
@@ -176,7 +178,7 @@ export const es: typeof en = {
     unblock: "Desbloquear",
     unblocked: "Has desbloqueado a {{name}}.",
     blocked: "Has bloqueado a este usuario.",
-    yourself: "Eres tú.",
+    yourself: "Eres tú",
     changeAvatar: "Cambiar tu avatar",
     yourPeople: "Tus amigos y fans",
     logInToFollow: "Inicia sesión para seguir",

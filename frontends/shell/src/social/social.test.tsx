@@ -146,6 +146,23 @@ describe("shell social screens", () => {
     expect(screen.getByRole("tab", { name: /^Friends/, selected: true })).toBeTruthy();
   });
 
+  it("offers to follow a fan back, and to stop for a fan you follow", async () => {
+    const { social, users, render, dj, user } = setup("/people");
+    const adam = users.addAccount("adam@example.com", "correct-horse-4").uuid;
+    social.fans.push(create(DjFanSchema, { id: "f-adam", djId: ME, fanId: adam }));
+    social.fans.push(create(DjFanSchema, { id: "f-dj", djId: ME, fanId: dj }));
+    social.fans.push(create(DjFanSchema, { id: "f-me", djId: dj, fanId: ME }));
+    render();
+    await user.click(await screen.findByRole("tab", { name: /^Fans/ }));
+    const fans = await screen.findByRole("region", { name: "Your fans" });
+    const row = (name: string) => within(fans).getByRole("link", { name }).closest("li") as HTMLElement;
+    await waitFor(() => expect(within(row("dj")).getByRole("button").textContent).toBe("Unfollow"));
+    await user.click(within(row("adam")).getByRole("button", { name: "Follow back" }));
+    expect(await screen.findByText("You follow adam.")).toBeTruthy();
+    await waitFor(() => expect(within(row("adam")).getByRole("button").textContent).toBe("Unfollow"));
+    expect(social.fans.some((f) => f.djId === adam && f.fanId === ME)).toBe(true);
+  });
+
   it("says who it did not find and where to meet more people", async () => {
     const { render, user } = setup("/people");
     render();
