@@ -24,7 +24,6 @@ import path from "node:path";
 import { mkdirSync } from "node:fs";
 
 const PASSWORD = "correct-horse-1";
-const EXPECTED_404 = /\/tt\.room\.v1\.(DjFanService\/GetDjFan|BlockedUserService\/GetBlockedUser)$/;
 const POLL = { timeout: 90_000, interval: 250 };
 const PICTURES = path.resolve(import.meta.dirname, "../../test-artifacts/web-notifications");
 mkdirSync(PICTURES, { recursive: true });
@@ -104,9 +103,6 @@ async function signedInPage(who: WebAccount, viewport = { width: 1280, height: 8
   page.on("pageerror", (error) => problems.push(`page error: ${error.message}`));
   page.on("console", (message) => {
     if (message.type() !== "error") return;
-    // The DJ's profile asks whether the fan follows or blocks them; "no" is the room service's 404 (as in
-    // web-routes.e2e.test.ts's expected failed requests).
-    if (EXPECTED_404.test(message.location().url)) return;
     problems.push(`console error: ${message.text()} (${message.location().url})`);
   });
   await page.goto(`${web.url}/login?lang=en`);

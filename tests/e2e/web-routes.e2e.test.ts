@@ -131,11 +131,6 @@ const EXPECTED_FAILED_REQUESTS: { route: RegExp; roles?: Role[]; request: RegExp
     why: "the wrong password is refused (401)",
   },
   {
-    route: /^\/users\/:user$/,
-    request: /\/tt\.room\.v1\.(DjFanService\/GetDjFan|BlockedUserService\/GetBlockedUser)$/,
-    why: "not a fan, not blocked: the room service answers 404, which the profile reads as no",
-  },
-  {
     route: /^\/shop \(Ranking\)$/,
     request: /\/tt\.merch\.v1\.PointsService\/GetCurrentSeason$/,
     why: "no season is running (404) unless another journey started one",

@@ -29,4 +29,14 @@ describe("FollowButton", () => {
     rerender(<FollowButton following {...props} />);
     expect(screen.getByRole("button", { name: "Unfollow" }).hasAttribute("disabled")).toBe(true);
   });
+
+  it("comes small in a list's row", () => {
+    const props = { ...labels, onFollow: () => {}, onUnfollow: () => {}, size: "sm" as const };
+    const { rerender } = renderWithKit(<FollowButton following={false} {...props} />);
+    expect(screen.getByRole("button", { name: "Follow this DJ" }).className).toBe("tt-button tt-button--sm");
+    rerender(<FollowButton following {...props} />);
+    expect(screen.getByRole("button", { name: "Unfollow" }).className).toBe(
+      "tt-button tt-button--secondary tt-button--sm",
+    );
+  });
 });

@@ -1,5 +1,5 @@
 import { Check, UserPlus } from "lucide-react";
-import { Button } from "./Button.tsx";
+import { Button, type ButtonSize } from "./Button.tsx";
 
 export interface FollowButtonProps {
   /** Whether the signed-in person follows this DJ. */
@@ -13,6 +13,8 @@ export interface FollowButtonProps {
   busy?: boolean;
   /** Whether they follow is still being learned: following is not offered yet. */
   checking?: boolean;
+  /** "sm" in a list's row. */
+  size?: ButtonSize;
 }
 
 /**
@@ -27,13 +29,14 @@ export function FollowButton({
   onUnfollow,
   busy = false,
   checking = false,
+  size = "md",
 }: FollowButtonProps) {
   return following ? (
-    <Button variant="secondary" icon={<Check aria-hidden="true" />} disabled={busy} onClick={onUnfollow}>
+    <Button variant="secondary" size={size} icon={<Check aria-hidden="true" />} disabled={busy} onClick={onUnfollow}>
       {unfollowLabel}
     </Button>
   ) : (
-    <Button icon={<UserPlus aria-hidden="true" />} disabled={busy || checking} onClick={onFollow}>
+    <Button size={size} icon={<UserPlus aria-hidden="true" />} disabled={busy || checking} onClick={onFollow}>
       {followLabel}
     </Button>
   );

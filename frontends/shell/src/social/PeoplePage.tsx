@@ -6,7 +6,7 @@ import {
   buttonClass,
   EmptyState,
   ErrorMessage,
-  Field,
+  FollowButton,
   Input,
   PageHead,
   Tab,
@@ -16,22 +16,24 @@ import {
   toast,
   useFormat,
 } from "@tt/web-kit/ui";
-import { Headphones, Heart, Inbox, Send, UserPlus, Users } from "lucide-react";
-import { useState, type ReactNode } from "react";
+import { Headphones, Heart, Inbox, Search, SearchX, Send, UserPlus, Users } from "lucide-react";
+import { useDeferredValue, useId, useMemo, useState, type ReactNode } from "react";
 import { SignInFirst } from "../pages/SignInFirst.tsx";
-import { Link, useNavigate } from "../router.tsx";
+import { Link } from "../router.tsx";
 import {
   FOLLOWER_PAGE_SIZE,
   followerTake,
   FRIEND_PAGE_SIZE,
   INVITATION_PAGE_SIZE,
+  MAX_FOLLOWERS_PER_FETCH,
+  MAX_FRIENDS_PER_FETCH,
   socialKeys,
   useDjFanClient,
   useFriendClient,
   useProfiles,
   useSocialT,
 } from "./api.ts";
-import { PeopleSkeleton, PersonRow, profilePath, useNameOf } from "./Person.tsx";
+import { PeopleSkeleton, PersonRow, useNameOf } from "./Person.tsx";
 
 interface UserPage {
   users: string[];
@@ -40,26 +42,37 @@ interface UserPage {
 
 type ListKind = "friends" | "fans" | "following";
 
-/** One of the page's lists, paged by "show more" (each fetch asks for the next page); shared by its tab's count. */
-function useUserList(kind: ListKind, me: string) {
+/** One page of one of the page's lists: `size` users from `offset`. */
+function useListPage(me: string) {
   const friends = useFriendClient();
   const fans = useDjFanClient();
-  const fetchPage = async (offset: number): Promise<UserPage> => {
+  return async (kind: ListKind, offset: number, size: number): Promise<UserPage> => {
     if (kind === "friends") {
-      const page = await friends.listFriends({ id: me, limit: FRIEND_PAGE_SIZE, offset });
+      const page = await friends.listFriends({ id: me, limit: size, offset });
       return { users: page.friends.map((f) => (f.userId === me ? f.friendId : f.userId)), total: page.total };
     }
     if (kind === "fans") {
-      const page = await fans.listDjFansPaginated({ id: me, take: followerTake(), skip: offset });
+      const page = await fans.listDjFansPaginated({ id: me, take: size, skip: offset });
       return { users: page.djFans.map((f) => f.fanId), total: page.total };
     }
-    const page = await fans.listMyFollowedDjs({ take: FOLLOWER_PAGE_SIZE, skip: offset });
+    const page = await fans.listMyFollowedDjs({ take: size, skip: offset });
     return { users: page.djFans.map((f) => f.djId), total: page.total };
   };
+}
+
+const PAGE_SIZE: Record<ListKind, () => number> = {
+  friends: () => FRIEND_PAGE_SIZE,
+  fans: () => followerTake(),
+  following: () => FOLLOWER_PAGE_SIZE,
+};
+
+/** One of the page's lists, paged by "show more" (each fetch asks for the next page); shared by its tab's count. */
+function useUserList(kind: ListKind, me: string) {
+  const pageOf = useListPage(me);
   return useInfiniteQuery({
     queryKey: socialKeys[kind](me),
     initialPageParam: 0,
-    queryFn: ({ pageParam }) => fetchPage(pageParam),
+    queryFn: ({ pageParam }) => pageOf(kind, pageParam, PAGE_SIZE[kind]()),
     getNextPageParam: (last, pages) => {
       const loaded = pages.reduce((sum, page) => sum + page.users.length, 0);
       return last.users.length > 0 && loaded < last.total ? loaded : undefined;
@@ -67,9 +80,10 @@ function useUserList(kind: ListKind, me: string) {
   });
 }
 
-function useInvitations(kind: "for" | "from") {
+function useInvitations(kind: "for" | "from", enabled = true) {
   const client = useFriendClient();
   return useQuery({
+    enabled,
     queryKey: socialKeys.invitations(kind),
     queryFn: (): Promise<{ invitations: FriendInvitation[]; total: number }> =>
       kind === "for"
@@ -106,6 +120,7 @@ function UserList({
   const users = list.data?.pages.flatMap((page) => page.users) ?? [];
   const total = list.data?.pages.at(-1)?.total ?? 0;
   const { profiles, pending } = useProfiles(users);
+  const nameOf = useNameOf();
   return (
     <section className="tt-social-section" aria-label={title}>
       <h2 className="tt-social-section__title">{title}</h2>
@@ -121,25 +136,60 @@ function UserList({
         <>
           <ul className="tt-list">
             {users.map((user) => (
-              <PersonRow key={user} uuid={user} profile={profiles.get(user)} loading={pending} />
+              <PersonRow key={user} uuid={user} profile={profiles.get(user)} loading={pending}>
+                {kind === "fans" && <FollowBack me={me} user={user} name={nameOf(profiles.get(user))} />}
+              </PersonRow>
             ))}
           </ul>
-          <div className="tt-social-more">
-            <span className="tt-muted">{t("people.shown", { shown: users.length, total })}</span>
-            {list.hasNextPage && (
-              <Button
-                variant="secondary"
-                size="sm"
-                busy={list.isFetchingNextPage}
-                onClick={() => void list.fetchNextPage()}
-              >
-                {t("people.more")}
-              </Button>
-            )}
-          </div>
+          {users.length < total && (
+            <div className="tt-social-more">
+              <span className="tt-muted">{t("people.shown", { shown: users.length, total })}</span>
+              {list.hasNextPage && (
+                <Button
+                  variant="secondary"
+                  size="sm"
+                  busy={list.isFetchingNextPage}
+                  onClick={() => void list.fetchNextPage()}
+                >
+                  {t("people.more")}
+                </Button>
+              )}
+            </div>
+          )}
         </>
       )}
     </section>
+  );
+}
+
+/** A fan's row offers to follow them back (or to stop), from the whole list of DJs you follow. */
+function FollowBack({ me, user, name }: { me: string; user: string; name: string }) {
+  const { t } = useSocialT();
+  const errorText = useErrorText();
+  const fans = useDjFanClient();
+  const queryClient = useQueryClient();
+  const followed = useEveryUser("following", me, true);
+  const change = useMutation({
+    mutationFn: async (follow: boolean) => {
+      await (follow ? fans.followDj({ djId: user }) : fans.unfollowDj({ id: user }));
+    },
+    onSuccess: (_answer, follow) => {
+      toast({ title: t(follow ? "profile.followed" : "profile.unfollowed", { name }), tone: "success" });
+      return queryClient.invalidateQueries({ queryKey: socialKeys.all });
+    },
+    onError: (error) => toast({ title: errorText(error), tone: "error" }),
+  });
+  return (
+    <FollowButton
+      size="sm"
+      following={followed.data?.includes(user) === true}
+      followLabel={t("people.followBack")}
+      unfollowLabel={t("profile.unfollow")}
+      onFollow={() => change.mutate(true)}
+      onUnfollow={() => change.mutate(false)}
+      busy={change.isPending}
+      checking={followed.isPending}
+    />
   );
 }
 
@@ -260,25 +310,166 @@ function Invitations() {
   );
 }
 
-/** Opens a profile from a user id someone shared (profile links carry it). */
-function OpenProfile() {
+/** Every user of a list: its first page, then the rest at once, each as big as one fetch may be. */
+async function everyUser(size: number, pageAt: (offset: number, size: number) => Promise<UserPage>) {
+  const first = await pageAt(0, size);
+  const offsets: number[] = [];
+  if (first.users.length > 0) for (let at = first.users.length; at < first.total; at += size) offsets.push(at);
+  const rest = await Promise.all(offsets.map((offset) => pageAt(offset, size)));
+  return [first, ...rest].flatMap((page) => page.users);
+}
+
+type Relation = "friend" | "fan" | "following" | "invitedYou" | "invited";
+const RELATIONS: readonly Relation[] = ["friend", "fan", "following", "invitedYou", "invited"];
+
+/** Every user of one of your lists (all its pages), asked when needed and kept for a minute. */
+function useEveryUser(kind: ListKind, me: string, enabled: boolean) {
+  const pageOf = useListPage(me);
+  return useQuery({
+    queryKey: socialKeys.every(kind, me),
+    queryFn: () =>
+      everyUser(kind === "friends" ? MAX_FRIENDS_PER_FETCH : MAX_FOLLOWERS_PER_FETCH, (offset, size) =>
+        pageOf(kind, offset, size),
+      ),
+    enabled,
+    staleTime: 60_000,
+  });
+}
+
+/**
+ * Everyone on the page's lists, with how each is related to you: all your friends, fans and followed DJs (asked
+ * when a search starts) and the pending invitations the page shows.
+ */
+function usePeopleKnown(me: string, enabled: boolean) {
+  const friends = useEveryUser("friends", me, enabled);
+  const fans = useEveryUser("fans", me, enabled);
+  const following = useEveryUser("following", me, enabled);
+  const lists = [friends, fans, following];
+  const forMe = useInvitations("for", enabled);
+  const fromMe = useInvitations("from", enabled);
+  const known = useMemo(() => {
+    const byUser = new Map<string, Set<Relation>>();
+    const add = (relation: Relation, users: readonly string[] = []) => {
+      for (const user of users) {
+        if (user === me) continue;
+        byUser.set(user, (byUser.get(user) ?? new Set<Relation>()).add(relation));
+      }
+    };
+    add("friend", friends.data);
+    add("fan", fans.data);
+    add("following", following.data);
+    add(
+      "invitedYou",
+      forMe.data?.invitations.map((i) => i.fromUserId),
+    );
+    add(
+      "invited",
+      fromMe.data?.invitations.map((i) => i.toUserId),
+    );
+    return byUser;
+  }, [me, friends.data, fans.data, following.data, forMe.data, fromMe.data]);
+  return {
+    known,
+    pending: lists.some((list) => list.isPending),
+    error: lists.find((list) => list.error)?.error ?? null,
+  };
+}
+
+/** A nickname as searched: lower case, accents dropped ("José" is found by "jose"). */
+const folded = (text: string) => text.normalize("NFD").replace(/\p{M}/gu, "").toLocaleLowerCase();
+
+/** The most rows a search draws; a longer answer asks for more letters. */
+const SEARCH_ROWS = 50;
+
+/** The people on your lists whose nickname holds `text`: those it starts with first, then by name. */
+function SearchResults({ me, text }: { me: string; text: string }) {
   const { t } = useSocialT();
-  const navigate = useNavigate();
-  const [open, setOpen] = useState("");
+  const errorText = useErrorText();
+  const { known, pending, error } = usePeopleKnown(me, true);
+  const users = useMemo(() => [...known.keys()], [known]);
+  const { profiles, pending: loadingProfiles } = useProfiles(users);
+  const query = folded(text);
+  const found = useMemo(() => {
+    const hits: { uuid: string; name: string; starts: boolean }[] = [];
+    for (const uuid of users) {
+      const name = profiles.get(uuid)?.nickname ?? "";
+      const at = folded(name).indexOf(query);
+      if (at >= 0) hits.push({ uuid, name, starts: at === 0 });
+    }
+    return hits.sort((a, b) => Number(b.starts) - Number(a.starts) || a.name.localeCompare(b.name));
+  }, [users, profiles, query]);
+  const loading = pending || loadingProfiles;
   return (
-    <form
-      className="tt-social-open"
-      onSubmit={(event) => {
-        event.preventDefault();
-        if (open.trim()) void navigate(profilePath(open.trim()));
-      }}
-    >
-      <Field label={t("people.openProfile")} hint={t("people.openProfileHint")}>
-        <Input maxLength={36} value={open} onChange={(event) => setOpen(event.target.value)} spellCheck={false} />
-      </Field>
-      <Button type="submit" variant="secondary">
-        {t("people.open")}
-      </Button>
+    <section className="tt-social-section" aria-label={t("people.search.results")} aria-busy={loading}>
+      <h2 className="tt-social-section__title">{t("people.search.results")}</h2>
+      {error ? (
+        <ErrorMessage>{errorText(error)}</ErrorMessage>
+      ) : loading ? (
+        <PeopleSkeleton />
+      ) : found.length === 0 ? (
+        <EmptyState
+          icon={<SearchX />}
+          title={t("people.search.none", { text: text.trim() })}
+          headingLevel={3}
+          action={<RoomsLink />}
+        >
+          {t("people.search.noneBody")}
+        </EmptyState>
+      ) : (
+        <>
+          <ul className="tt-list">
+            {found.slice(0, SEARCH_ROWS).map(({ uuid }) => (
+              <PersonRow
+                key={uuid}
+                uuid={uuid}
+                profile={profiles.get(uuid)}
+                loading={false}
+                meta={RELATIONS.filter((relation) => known.get(uuid)?.has(relation))
+                  .map((relation) => t(`people.search.relation.${relation}`))
+                  .join(" · ")}
+              />
+            ))}
+          </ul>
+          {found.length > SEARCH_ROWS && (
+            <p className="tt-muted tt-social-more">
+              {t("people.search.more", { shown: SEARCH_ROWS, total: found.length })}
+            </p>
+          )}
+        </>
+      )}
+      <p className="tt-visually-hidden" role="status">
+        {loading ? "" : t("people.search.found", { count: found.length })}
+      </p>
+    </section>
+  );
+}
+
+/** Find someone on your lists by nickname (nobody types an id): the answer takes the tabs' place while typed. */
+function FindPerson({ value, onChange }: { value: string; onChange: (text: string) => void }) {
+  const { t } = useSocialT();
+  const id = useId();
+  return (
+    <form role="search" className="tt-social-find" onSubmit={(event) => event.preventDefault()}>
+      <label htmlFor={id} className="tt-social-find__label">
+        {t("people.search.label")}
+      </label>
+      <div className="tt-search-field">
+        <Search className="tt-search-field__icon" aria-hidden="true" />
+        <Input
+          id={id}
+          type="search"
+          value={value}
+          maxLength={64}
+          placeholder={t("people.search.placeholder")}
+          autoComplete="off"
+          spellCheck={false}
+          aria-describedby={`${id}-hint`}
+          onChange={(event) => onChange(event.target.value)}
+        />
+      </div>
+      <span id={`${id}-hint`} className="tt-field-hint">
+        {t("people.search.hint")}
+      </span>
     </form>
   );
 }
@@ -313,53 +504,60 @@ function SignedInPeople({ me }: { me: string }) {
   const fans = total(useUserList("fans", me));
   const following = total(useUserList("following", me));
   const invitations = useInvitations("for").data?.total;
+  const [tab, setTab] = useState("friends");
+  const [search, setSearch] = useState("");
+  const searching = useDeferredValue(search.trim());
   return (
     <section className="tt-social" aria-labelledby="people-title">
       <PageHead titleId="people-title" title={t("people.title")} intro={t("people.intro")} />
-      <Tabs defaultValue="friends">
-        <TabList label={t("people.sections")}>
-          <Tab value="friends" count={friends}>
-            {t("people.tabs.friends")}
-          </Tab>
-          <Tab value="invitations" count={invitations}>
-            {t("people.tabs.invitations")}
-          </Tab>
-          <Tab value="fans" count={fans}>
-            {t("people.tabs.fans")}
-          </Tab>
-          <Tab value="following" count={following}>
-            {t("people.tabs.following")}
-          </Tab>
-        </TabList>
-        <TabPanel value="friends">
-          <UserList
-            kind="friends"
-            me={me}
-            title={t("people.friends")}
-            empty={{ icon: <UserPlus />, title: t("people.noFriends"), body: t("people.noFriendsBody") }}
-          />
-        </TabPanel>
-        <TabPanel value="invitations">
-          <Invitations />
-        </TabPanel>
-        <TabPanel value="fans">
-          <UserList
-            kind="fans"
-            me={me}
-            title={t("people.fans")}
-            empty={{ icon: <Heart />, title: t("people.noFans"), body: t("people.noFansBody") }}
-          />
-        </TabPanel>
-        <TabPanel value="following">
-          <UserList
-            kind="following"
-            me={me}
-            title={t("people.following")}
-            empty={{ icon: <Headphones />, title: t("people.noFollowing"), body: t("people.noFollowingBody") }}
-          />
-        </TabPanel>
-      </Tabs>
-      <OpenProfile />
+      <FindPerson value={search} onChange={setSearch} />
+      {searching ? (
+        <SearchResults me={me} text={searching} />
+      ) : (
+        <Tabs value={tab} onValueChange={setTab}>
+          <TabList label={t("people.sections")}>
+            <Tab value="friends" count={friends}>
+              {t("people.tabs.friends")}
+            </Tab>
+            <Tab value="invitations" count={invitations}>
+              {t("people.tabs.invitations")}
+            </Tab>
+            <Tab value="fans" count={fans}>
+              {t("people.tabs.fans")}
+            </Tab>
+            <Tab value="following" count={following}>
+              {t("people.tabs.following")}
+            </Tab>
+          </TabList>
+          <TabPanel value="friends">
+            <UserList
+              kind="friends"
+              me={me}
+              title={t("people.friends")}
+              empty={{ icon: <UserPlus />, title: t("people.noFriends"), body: t("people.noFriendsBody") }}
+            />
+          </TabPanel>
+          <TabPanel value="invitations">
+            <Invitations />
+          </TabPanel>
+          <TabPanel value="fans">
+            <UserList
+              kind="fans"
+              me={me}
+              title={t("people.fans")}
+              empty={{ icon: <Heart />, title: t("people.noFans"), body: t("people.noFansBody") }}
+            />
+          </TabPanel>
+          <TabPanel value="following">
+            <UserList
+              kind="following"
+              me={me}
+              title={t("people.following")}
+              empty={{ icon: <Headphones />, title: t("people.noFollowing"), body: t("people.noFollowingBody") }}
+            />
+          </TabPanel>
+        </Tabs>
+      )}
     </section>
   );
 }

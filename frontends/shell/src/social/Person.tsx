@@ -1,5 +1,5 @@
 import type { Profile } from "@tt/proto/tt/user/v1/user_pb";
-import { Avatar, Skeleton } from "@tt/web-kit/ui";
+import { Avatar, Skeleton, UserBadges } from "@tt/web-kit/ui";
 import type { ReactNode } from "react";
 import { Link } from "../router.tsx";
 import { useAvatarImage, useSocialT } from "./api.ts";
@@ -12,7 +12,7 @@ export function useNameOf() {
   return (profile: Profile | undefined) => profile?.nickname || t("people.unknown");
 }
 
-/** One person in a list: avatar, name (their profile's link), a line about them, and actions at the end. */
+/** One person in a list: avatar, name (their profile's link) and badges, a line about them, and actions at the end. */
 export function PersonRow({
   uuid,
   profile,
@@ -37,9 +37,12 @@ export function PersonRow({
         {loading && !profile ? (
           <Skeleton width="8rem" height="1rem" />
         ) : (
-          <Link className="tt-person__name" to={profilePath(uuid)}>
-            {name}
-          </Link>
+          <span className="tt-person__title">
+            <Link className="tt-person__name" to={profilePath(uuid)}>
+              {name}
+            </Link>
+            {profile && <UserBadges role={profile.role} badges={profile.badges} />}
+          </span>
         )}
         {meta && <span className="tt-person__meta">{meta}</span>}
       </div>

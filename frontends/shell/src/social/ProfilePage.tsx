@@ -43,17 +43,6 @@ import {
 } from "./api.ts";
 import { useNameOf } from "./Person.tsx";
 
-/** 404 is an answer: "not followed", "not blocked". */
-async function exists(call: () => Promise<unknown>): Promise<boolean> {
-  try {
-    await call();
-    return true;
-  } catch (error) {
-    if ((error as { code?: number }).code === 5) return false;
-    throw error;
-  }
-}
-
 /** A user's profile: who they are, their fans, and what you can do: follow the DJ, invite as a friend, block. */
 export function ProfilePage() {
   const { t } = useSocialT();
@@ -82,20 +71,12 @@ export function ProfilePage() {
     retry: false,
   });
   const enabled = signedIn && Boolean(me) && me !== target;
+  // Where you stand with them — friends, an invitation, following, blocked — in one answer that says "no" plainly
+  // (GetDjFan and GetBlockedUser say it with a 404, which the browser logs as a failed request).
   const friendship = useQuery({
     queryKey: [...key, "friendship"],
     enabled,
     queryFn: () => friends.getFriendship({ id: target }),
-  });
-  const following = useQuery({
-    queryKey: [...key, "following"],
-    enabled,
-    queryFn: () => exists(() => fans.getDjFan({ id: target })),
-  });
-  const blocked = useQuery({
-    queryKey: [...key, "blocked"],
-    enabled,
-    queryFn: () => exists(() => blocks.getBlockedUser({ id: target })),
   });
   const name = nameOf(profile.data ?? undefined);
   // The browser's tab and history say whose profile this is: the nickname, never the id in the address.
@@ -190,9 +171,7 @@ export function ProfilePage() {
           />
         </div>
         {counts.isError && <ErrorMessage>{errorText(counts.error)}</ErrorMessage>}
-        {(friendship.error ?? following.error ?? blocked.error) && (
-          <ErrorMessage>{errorText(friendship.error ?? following.error ?? blocked.error)}</ErrorMessage>
-        )}
+        {friendship.isError && <ErrorMessage>{errorText(friendship.error)}</ErrorMessage>}
         {me === target && (
           <div className="tt-profile__actions">
             <Badge tone="accent">{t("profile.yourself")}</Badge>
@@ -217,13 +196,13 @@ export function ProfilePage() {
         {enabled && (
           <div className="tt-profile__actions">
             <FollowButton
-              following={following.data === true}
+              following={friendship.data?.following === true}
               followLabel={t("profile.follow")}
               unfollowLabel={t("profile.unfollow")}
               onFollow={() => run(() => fans.followDj({ djId: target }), t("profile.followed", { name }))}
               onUnfollow={() => run(() => fans.unfollowDj({ id: target }), t("profile.unfollowed", { name }))}
               busy={act.isPending}
-              checking={following.isPending}
+              checking={friendship.isPending}
             />
             {friendship.data?.friends ? (
               <>
@@ -291,7 +270,7 @@ export function ProfilePage() {
               </Button>
             )}
             <span className="tt-profile__spacer" />
-            {blocked.data ? (
+            {friendship.data?.blocked ? (
               <>
                 <Badge tone="danger" icon={<Ban aria-hidden="true" />}>
                   {t("profile.blocked")}
@@ -311,7 +290,7 @@ export function ProfilePage() {
                 confirmLabel={t("profile.blockConfirm")}
                 tone="danger"
                 trigger={
-                  <Button variant="ghost" icon={<Ban aria-hidden="true" />} disabled={blocked.isPending}>
+                  <Button variant="ghost" icon={<Ban aria-hidden="true" />} disabled={friendship.isPending}>
                     {t("profile.block")}
                   </Button>
                 }

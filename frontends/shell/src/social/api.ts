@@ -17,6 +17,8 @@ export { BlockedUserService, DjFanService, FriendService, StageService };
 export const FOLLOWER_PAGE_SIZE = 12;
 export const MAX_FOLLOWERS_PER_FETCH = 150;
 export const FRIEND_PAGE_SIZE = 20;
+/** The room service's most friends per ListFriends (limit 1..100). */
+export const MAX_FRIENDS_PER_FETCH = 100;
 export const INVITATION_PAGE_SIZE = 20;
 
 /** The take of the next fetch: a page of 12, never more than 150 (when several pages are asked at once). */
@@ -31,6 +33,8 @@ export const socialKeys = {
   following: (user: string) => ["social", "following", user] as const,
   invitations: (kind: "for" | "from") => ["social", "invitations", kind] as const,
   profile: (user: string) => ["social", "profile", user] as const,
+  /** Every user of one of the user's lists (all its pages): the people page's search and its fans' follow back. */
+  every: (kind: "friends" | "fans" | "following", user: string) => ["social", "every", kind, user] as const,
   /** The public rooms a user is in now (the live stage's ListUserRooms). */
   rooms: (user: string) => ["social", "rooms", user] as const,
 };

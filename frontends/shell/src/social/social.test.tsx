@@ -34,6 +34,7 @@ function setup(path: string | ((dj: string) => string), signedIn = true, search 
   const user = userEvent.setup();
   return {
     social,
+    users,
     kit,
     dj,
     user,
@@ -86,6 +87,91 @@ describe("shell social screens", () => {
     expect(within(friends).getByRole("link", { name: "Find people in a room" }).getAttribute("href")).toBe("/room");
   });
 
+  it("finds a person on your lists by nickname, accents aside, each a link to their profile; no field asks for an id", async () => {
+    const { social, users, render, dj, user } = setup("/people");
+    const ada = users.addAccount("ada@example.com", "correct-horse-3").uuid;
+    const adam = users.addAccount("adam@example.com", "correct-horse-4").uuid;
+    const jose = users.addAccount("josé@example.com", "correct-horse-5").uuid;
+    const inviter = users.addAccount("nadia@example.com", "correct-horse-6").uuid;
+    social.friendships.push([ME, ada]);
+    // Adam is the 161st fan: the search looks past the first fetch of 150 (and past the tab's pages of 12).
+    for (let n = 0; n < 160; n++) social.fans.push(create(DjFanSchema, { id: `f${n}`, djId: ME, fanId: fanUuid(n) }));
+    social.fans.push(create(DjFanSchema, { id: "f-adam", djId: ME, fanId: adam }));
+    social.fans.push(create(DjFanSchema, { id: "f-dj", djId: dj, fanId: ME }));
+    social.fans.push(create(DjFanSchema, { id: "f-jose", djId: jose, fanId: ME }));
+    social.friendships.push([jose, ME]);
+    social.invitations.push(
+      create(FriendInvitationSchema, { id: "inv-n", fromUserId: inviter, toUserId: ME, invitationStatus: "pending" }),
+    );
+    render();
+    await screen.findByRole("tab", { name: /^Friends/ });
+    // The only text field on the page is the search: no user id is typed anywhere.
+    expect(screen.getAllByRole("searchbox").map((box) => box.getAttribute("placeholder"))).toEqual(["Nickname"]);
+    expect(screen.queryAllByRole("textbox")).toEqual([]);
+    expect(screen.queryByText(/user id/i)).toBeNull();
+
+    const search = screen.getByRole("searchbox", { name: "Find a person" });
+    await user.type(search, "AD");
+    const results = await screen.findByRole("region", { name: "People found" });
+    // The tabs give their place to the answer: the nicknames it starts with first ("ada", "adam"), then "nadia".
+    expect(screen.queryByRole("tablist")).toBeNull();
+    await waitFor(() =>
+      expect(
+        within(results)
+          .getAllByRole("link")
+          .map((link) => link.textContent),
+      ).toEqual(["ada", "adam", "nadia"]),
+    );
+    const rows = within(results).getAllByRole("listitem");
+    expect(rows.map((row) => row.querySelector(".tt-person__meta")?.textContent)).toEqual([
+      "Friend",
+      "Your fan",
+      "Invited you",
+    ]);
+    expect(within(results).getByRole("link", { name: "adam" }).getAttribute("href")).toBe(`/users/${adam}`);
+    expect(await screen.findByText("3 people found")).toBeTruthy();
+    expect(social.takes.filter((take) => take !== 12)).toEqual([150, 150]);
+    expect(results.textContent).not.toContain("00000000");
+
+    await user.clear(search);
+    await user.type(search, "jose");
+    await waitFor(() =>
+      expect(within(screen.getByRole("region", { name: "People found" })).getByRole("link").textContent).toBe("josé"),
+    );
+    expect(screen.getByText("Friend · You follow them")).toBeTruthy();
+
+    // Cleared, the tabs come back as they were.
+    await user.clear(search);
+    expect(await screen.findByRole("tablist")).toBeTruthy();
+    expect(screen.getByRole("tab", { name: /^Friends/, selected: true })).toBeTruthy();
+  });
+
+  it("offers to follow a fan back, and to stop for a fan you follow", async () => {
+    const { social, users, render, dj, user } = setup("/people");
+    const adam = users.addAccount("adam@example.com", "correct-horse-4").uuid;
+    social.fans.push(create(DjFanSchema, { id: "f-adam", djId: ME, fanId: adam }));
+    social.fans.push(create(DjFanSchema, { id: "f-dj", djId: ME, fanId: dj }));
+    social.fans.push(create(DjFanSchema, { id: "f-me", djId: dj, fanId: ME }));
+    render();
+    await user.click(await screen.findByRole("tab", { name: /^Fans/ }));
+    const fans = await screen.findByRole("region", { name: "Your fans" });
+    const row = (name: string) => within(fans).getByRole("link", { name }).closest("li") as HTMLElement;
+    await waitFor(() => expect(within(row("dj")).getByRole("button").textContent).toBe("Unfollow"));
+    await user.click(within(row("adam")).getByRole("button", { name: "Follow back" }));
+    expect(await screen.findByText("You follow adam.")).toBeTruthy();
+    await waitFor(() => expect(within(row("adam")).getByRole("button").textContent).toBe("Unfollow"));
+    expect(social.fans.some((f) => f.djId === adam && f.fanId === ME)).toBe(true);
+  });
+
+  it("says who it did not find and where to meet more people", async () => {
+    const { render, user } = setup("/people");
+    render();
+    await user.type(await screen.findByRole("searchbox", { name: "Find a person" }), "zed");
+    const results = await screen.findByRole("region", { name: "People found" });
+    expect(await within(results).findByRole("heading", { name: "Nobody called “zed” on your lists" })).toBeTruthy();
+    expect(within(results).getByRole("link", { name: "Find people in a room" }).getAttribute("href")).toBe("/room");
+  });
+
   it("accepts a friend invitation and lists the new friend by name", async () => {
     const { social, render, dj, user } = setup("/people");
     social.invitations.push(
@@ -131,6 +217,19 @@ describe("shell social screens", () => {
     expect(await screen.findByText("You blocked this user.")).toBeTruthy();
     expect(await screen.findByText("You blocked dj.")).toBeTruthy();
     expect(social.blocks).toEqual([[ME, dj]]);
+    // Whether I follow or blocked them came with the friendship: no question whose "no" is a 404.
+    expect(social.notFoundQuestions).toEqual([]);
+  });
+
+  it("shows a DJ already followed and blocked as such, from the one friendship answer", async () => {
+    const { social, render, dj } = setup((dj) => `/users/${dj}`);
+    social.fans.push(create(DjFanSchema, { id: "f-dj", djId: dj, fanId: ME }));
+    social.blocks.push([ME, dj]);
+    render();
+    expect(await screen.findByRole("button", { name: "Unfollow" })).toBeTruthy();
+    expect(await screen.findByText("You blocked this user.")).toBeTruthy();
+    expect(screen.getByRole("button", { name: "Unblock" })).toBeTruthy();
+    expect(social.notFoundQuestions).toEqual([]);
   });
 
   it("links the profile to the rooms the user is in now, by name, to the room's page", async () => {

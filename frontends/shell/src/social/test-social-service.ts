@@ -17,6 +17,8 @@ export function createTestSocialService() {
   const friendships: Array<[string, string]> = [];
   const blocks: Array<[string, string]> = [];
   const takes: number[] = [];
+  /** The calls whose "no" is a 404 (which a browser logs as a failed request): the screens should not ask them. */
+  const notFoundQuestions: string[] = [];
   /** The public rooms each user is in now (user uuid → rooms), as the live stage answers ListUserRooms. */
   const userRooms = new Map<string, Array<Pick<UserRoom, "roomUuid" | "slug" | "name">>>();
   let counter = 0;
@@ -47,6 +49,7 @@ export function createTestSocialService() {
       }),
       getDjFan: ({ id: dj }, context) => {
         const me = caller(context);
+        notFoundQuestions.push("GetDjFan");
         const fan = fans.find((f) => f.djId === dj && f.fanId === me);
         if (!fan) throw new ConnectError("DJ not followed", Code.NotFound);
         return { djFan: fan };
@@ -93,7 +96,12 @@ export function createTestSocialService() {
             i.invitationStatus === "pending" &&
             ((i.fromUserId === me && i.toUserId === other) || (i.fromUserId === other && i.toUserId === me)),
         );
-        return { friends: areFriends(me, other), ...(pending ? { pendingInvitation: pending } : {}) };
+        return {
+          friends: areFriends(me, other),
+          ...(pending ? { pendingInvitation: pending } : {}),
+          following: fans.some((f) => f.djId === other && f.fanId === me),
+          blocked: blocks.some(([a, b]) => a === me && b === other),
+        };
       },
       sendFriendInvitation: ({ userId }, context) => {
         const me = caller(context);
@@ -128,6 +136,7 @@ export function createTestSocialService() {
     router.service(BlockedUserService, {
       getBlockedUser: ({ id: other }, context) => {
         const me = caller(context);
+        notFoundQuestions.push("GetBlockedUser");
         if (!blocks.some(([a, b]) => a === me && b === other))
           throw new ConnectError("blocked user not found", Code.NotFound);
         return {};
@@ -139,5 +148,5 @@ export function createTestSocialService() {
       },
     });
   };
-  return { routes, fans, invitations, friendships, blocks, takes, userRooms };
+  return { routes, fans, invitations, friendships, blocks, takes, userRooms, notFoundQuestions };
 }

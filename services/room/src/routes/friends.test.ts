@@ -2,6 +2,7 @@ import { Code } from "@connectrpc/connect";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createServiceHarness, type ServiceHarness } from "@tt/kit/testing";
 import { BlockedUserService } from "@tt/proto/tt/room/v1/blocked_user_service_pb";
+import { DjFanService } from "@tt/proto/tt/room/v1/dj_fan_service_pb";
 import { FriendService } from "@tt/proto/tt/room/v1/friend_service_pb";
 import { NotificationService } from "@tt/proto/tt/room/v1/notification_service_pb";
 import { ProfileService } from "@tt/proto/tt/user/v1/profile_service_pb";
@@ -146,5 +147,32 @@ describe("friend invitations and friends", () => {
     ]);
     expect(results.filter((r) => r.status === "fulfilled")).toHaveLength(1);
     expect((await as(ann).getFriendship({ id: bob.id })).pendingInvitation).toBeDefined();
+  });
+
+  it("says whether the caller follows and blocked the user, a plain no rather than a 404, and only the caller's side", async () => {
+    const ann = await testUser(h);
+    const bob = await testUser(h);
+    const fans = (u: TestUser) => h.client(DjFanService, { token: u.token });
+    const blocks = (u: TestUser) => h.client(BlockedUserService, { token: u.token });
+    expect(await as(ann).getFriendship({ id: bob.id })).toMatchObject({
+      friends: false,
+      following: false,
+      blocked: false,
+    });
+
+    await fans(ann).followDj({ djId: bob.id });
+    expect(await as(ann).getFriendship({ id: bob.id })).toMatchObject({ following: true, blocked: false });
+    // Following is one way: Bob does not follow Ann.
+    expect(await as(bob).getFriendship({ id: ann.id })).toMatchObject({ following: false });
+
+    await blocks(bob).blockUser({ blockedUserId: ann.id });
+    expect(await as(bob).getFriendship({ id: ann.id })).toMatchObject({ blocked: true });
+    // Ann is not told that Bob blocked her.
+    expect(await as(ann).getFriendship({ id: bob.id })).toMatchObject({ following: true, blocked: false });
+
+    await fans(ann).unfollowDj({ id: bob.id });
+    await blocks(bob).unblockUser({ id: ann.id });
+    expect(await as(ann).getFriendship({ id: bob.id })).toMatchObject({ following: false, blocked: false });
+    expect(await as(bob).getFriendship({ id: ann.id })).toMatchObject({ following: false, blocked: false });
   });
 });

@@ -10,6 +10,7 @@ import type { RoomServiceContext } from "../context.ts";
 import { Deliverer } from "../modules/notifications/deliver.ts";
 import { djNameOf } from "../modules/notifications/dj-fans.ts";
 import { BlockedUser } from "../modules/people/blocked-user.entity.ts";
+import { DjFan } from "../modules/people/dj-fan.entity.ts";
 import { FriendInvitation } from "../modules/people/friend-invitation.entity.ts";
 import { Friendship } from "../modules/people/friendship.entity.ts";
 import { badRequest, callerId, conflict, forbidden, missing, page, requireAccount, ts } from "./people-shared.ts";
@@ -245,15 +246,24 @@ export function friendRoutes(svc: RoomServiceContext): ServiceImpl<typeof Friend
       const em = callEm(ctx);
       const me = callerId(ctx);
       const other = req.id.toLowerCase();
-      const friends = (await em.count(Friendship, { userId: me, friendId: other })) > 0;
-      const pending = await em.findOne(FriendInvitation, {
-        status: PENDING,
-        $or: [
-          { fromUserId: me, toUserId: other },
-          { fromUserId: other, toUserId: me },
-        ],
-      });
-      return { friends, pendingInvitation: pending ? toInvitationMessage(pending) : undefined };
+      const [friends, pending, following, blocked] = await Promise.all([
+        em.count(Friendship, { userId: me, friendId: other }),
+        em.findOne(FriendInvitation, {
+          status: PENDING,
+          $or: [
+            { fromUserId: me, toUserId: other },
+            { fromUserId: other, toUserId: me },
+          ],
+        }),
+        em.count(DjFan, { fanId: me, djId: other }),
+        em.count(BlockedUser, { userId: me, blockedUserId: other }),
+      ]);
+      return {
+        friends: friends > 0,
+        pendingInvitation: pending ? toInvitationMessage(pending) : undefined,
+        following: following > 0,
+        blocked: blocked > 0,
+      };
     },
   };
 }

@@ -63,9 +63,21 @@ describe("the profile card (issue 25)", () => {
     await waitFor(() => expect(social.people.follows.size).toBe(0));
     await within(dialog).findByRole("button", { name: "Follow" });
     expect(toastTitles()).toContain("You no longer follow DJ Nightjar");
-    // Whether I follow them and blocked them came from my lists: the GETs that answer 404 were never asked.
+    // Whether I follow them and blocked them came with the friendship: the GETs that answer 404 were never asked.
     expect(social.people.calls.map((call) => call.method)).not.toContain("GetDjFan");
     expect(social.people.calls.map((call) => call.method)).not.toContain("GetBlockedUser");
+  });
+
+  it("shows a DJ you follow and blocked as such, told by the one friendship answer", async () => {
+    social.people.follows.add(`${LISTENER_UUID}→${DJ_UUID}`);
+    social.people.blocks.add(`${LISTENER_UUID}→${DJ_UUID}`);
+    render(social, LISTENER_UUID);
+    const dialog = await open(DJ_UUID);
+    expect(await within(dialog).findByRole("button", { name: "Unfollow" })).toBeTruthy();
+    expect(within(dialog).getByRole("button", { name: "Unblock" })).toBeTruthy();
+    const asked = social.people.calls.map((call) => call.method);
+    expect(asked).not.toContain("GetDjFan");
+    expect(asked).not.toContain("GetBlockedUser");
   });
 
   it("Message opens the direct conversation with them and closes the card", async () => {

@@ -36,8 +36,8 @@ import { useRoleClient } from "../../api.ts";
 import { PROFILE_STALE_MS, useProfileClient, useStageClient } from "../api.ts";
 import { useAvatarImage } from "../Avatar.tsx";
 import { openDirectChat } from "../chat/open-direct.ts";
-import { exists, PEOPLE_STALE_MS, peopleKeys, useBlockClient, useDjFanClient, useFriendClient } from "./api.ts";
-import { useMyLists, useRoomRoles } from "./lists.ts";
+import { PEOPLE_STALE_MS, peopleKeys, useBlockClient, useDjFanClient, useFriendClient } from "./api.ts";
+import { useRoomRoles } from "./lists.ts";
 import { PEOPLE_NAMESPACE, peopleTranslations } from "./locales.ts";
 import { onOpenPersonCard } from "./person-card.ts";
 import "./people.css";
@@ -124,29 +124,16 @@ function PersonCardDialog({
     queryFn: () => fans.countDjFans({ id: user }),
     staleTime: PEOPLE_STALE_MS,
   });
-  const lists = useMyLists(me);
-  // Whether I follow them / blocked them: from my lists; only past a list's one page is the single GET asked
-  // (its 404 is the answer "no").
-  const followed = lists.followed.data;
-  const following = useQuery({
-    queryKey: peopleKeys.following(me ?? "", user),
-    queryFn: () => exists(() => fans.getDjFan({ id: user })),
-    enabled: acts && followed !== undefined && !followed.complete && !followed.ids.has(user),
-  });
-  const isFollowing = followed?.ids.has(user) || following.data === true;
-  const blockedList = lists.blocked.data;
-  const blockedOne = useQuery({
-    queryKey: peopleKeys.isBlocked(me ?? "", user),
-    queryFn: () => exists(() => blocks.getBlockedUser({ id: user })),
-    enabled: acts && blockedList !== undefined && !blockedList.complete && !blockedList.ids.has(user),
-  });
-  const isBlocked = blockedList?.ids.has(user) || blockedOne.data === true;
+  // Where I stand with them — friends, an invitation, following, blocked — in one answer with a plain "no" (GetDjFan
+  // and GetBlockedUser say "no" with a 404, which the browser logs as a failed request).
   const friendship = useQuery({
     queryKey: peopleKeys.friendship(user),
     queryFn: () => friends.getFriendship({ id: user }),
     enabled: acts,
     staleTime: PEOPLE_STALE_MS,
   });
+  const isFollowing = friendship.data?.following === true;
+  const isBlocked = friendship.data?.blocked === true;
   const roomRoles = useRoomRoles(room);
   // A moderator sees the person's grants with their ends (the restrictive ones too).
   const grants = useQuery({
@@ -311,7 +298,7 @@ function PersonCardDialog({
                 onFollow={() => run(() => fans.followDj({ djId: user }), t("card.followed", { name }))}
                 onUnfollow={() => run(() => fans.unfollowDj({ id: user }), t("card.unfollowed", { name }))}
                 busy={act.isPending}
-                checking={lists.followed.isPending || following.isFetching}
+                checking={friendship.isPending}
               />
               <Button
                 variant="secondary"
@@ -353,7 +340,7 @@ function PersonCardDialog({
                 <Button
                   variant="ghost"
                   icon={<Ban aria-hidden="true" />}
-                  disabled={lists.blocked.isPending || blockedOne.isFetching}
+                  disabled={friendship.isPending}
                   onClick={() => setBlockOpen(true)}
                 >
                   {t("card.block")}

@@ -1,6 +1,5 @@
 // The services the profile card and the people panel ask (issue 25): who follows whom, friends, blocks and the
 // room's roles live in the room service; profiles in the user service; the room's listeners on the live stage.
-import { Code, ConnectError } from "@connectrpc/connect";
 import { BlockedUserService } from "@tt/proto/tt/room/v1/blocked_user_service_pb";
 import { DjFanService } from "@tt/proto/tt/room/v1/dj_fan_service_pb";
 import { FriendService } from "@tt/proto/tt/room/v1/friend_service_pb";
@@ -18,18 +17,15 @@ export const peopleKeys = {
   profile: (user: string) => ["rooms", "people", "profile", user] as const,
   counts: (user: string) => ["rooms", "people", "counts", user] as const,
   friendship: (user: string) => ["rooms", "people", "friendship", user] as const,
-  /** The caller's own lists, asked once and shared by every card (no 404 per person). */
+  /** The caller's own lists, asked once and shared by the crowd, the panel and the settings' person picker. */
   followed: (me: string) => ["rooms", "people", "followed", me] as const,
-  blocked: (me: string) => ["rooms", "people", "blocked", me] as const,
   friends: (me: string) => ["rooms", "people", "friends", me] as const,
-  following: (me: string, user: string) => ["rooms", "people", "following", me, user] as const,
-  isBlocked: (me: string, user: string) => ["rooms", "people", "isBlocked", me, user] as const,
   roomRoles: (room: string) => ["rooms", "people", "roomRoles", room] as const,
   userRoles: (room: string, user: string) => ["rooms", "people", "userRoles", room, user] as const,
   listeners: (room: string) => ["rooms", "people", "listeners", room] as const,
 };
 
-/** The lists the services page: the caller's followed DJs (take ≤ 150), blocks and friends (limit ≤ 100). */
+/** The lists the services page: the caller's followed DJs (take ≤ 150) and friends (limit ≤ 100). */
 export const FOLLOWED_TAKE = 150;
 export const LIST_LIMIT = 100;
 /** The room's roles in one page (owner, co-owners, moderators, DJs; moderators also see the restrictive ones). */
@@ -38,14 +34,3 @@ export const ROLE_LIMIT = 100;
 export const LISTENER_PAGE = 150;
 /** The card's counts and relations are fresh for a minute (they change by the caller's own actions, which refresh). */
 export const PEOPLE_STALE_MS = 60 * 1000;
-
-/** 404 is an answer ("not followed", "not blocked"): false; any other failure is one. */
-export async function exists(call: () => Promise<unknown>): Promise<boolean> {
-  try {
-    await call();
-    return true;
-  } catch (error) {
-    if (error instanceof ConnectError && error.code === Code.NotFound) return false;
-    throw error;
-  }
-}

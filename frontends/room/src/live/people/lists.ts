@@ -1,5 +1,5 @@
 // The lists the people of a room are drawn from, shared by the card, the people panel and the settings page's person
-// picker: the room's roles and the caller's own followed DJs, blocks and friends (one query each, cached by key).
+// picker: the room's roles and the caller's own followed DJs and friends (one query each, cached by key).
 import { useQuery } from "@tanstack/react-query";
 import { useRoleClient } from "../../api.ts";
 import {
@@ -8,7 +8,6 @@ import {
   PEOPLE_STALE_MS,
   peopleKeys,
   ROLE_LIMIT,
-  useBlockClient,
   useDjFanClient,
   useFriendClient,
 } from "./api.ts";
@@ -29,28 +28,15 @@ export function useRoomRoles(room: string) {
   });
 }
 
-/** The DJs the caller follows and the people they blocked: one list each, shared by every card and the panel. */
+/** The DJs the caller follows and their friends: one list each, shared by the crowd, the panel and the picker. */
 export function useMyLists(me: string | undefined) {
   const fans = useDjFanClient();
-  const blocks = useBlockClient();
   const friends = useFriendClient();
   const followed = useQuery({
     queryKey: peopleKeys.followed(me ?? ""),
     queryFn: async () => {
       const answer = await fans.listMyFollowedDjs({ take: FOLLOWED_TAKE });
       return { ids: new Set(answer.djFans.map((fan) => fan.djId)), complete: answer.total <= answer.djFans.length };
-    },
-    enabled: me !== undefined,
-    staleTime: PEOPLE_STALE_MS,
-  });
-  const blocked = useQuery({
-    queryKey: peopleKeys.blocked(me ?? ""),
-    queryFn: async () => {
-      const answer = await blocks.listBlockedUsers({ limit: LIST_LIMIT });
-      return {
-        ids: new Set(answer.blockedUsers.map((block) => block.blockedUserId)),
-        complete: answer.total <= answer.blockedUsers.length,
-      };
     },
     enabled: me !== undefined,
     staleTime: PEOPLE_STALE_MS,
@@ -64,5 +50,5 @@ export function useMyLists(me: string | undefined) {
     enabled: me !== undefined,
     staleTime: PEOPLE_STALE_MS,
   });
-  return { followed, blocked, friends: friendList };
+  return { followed, friends: friendList };
 }

@@ -96,6 +96,8 @@ export function createFakePeople(): FakePeople {
           return {
             friends: fake.friendships.has(`${caller}→${request.id}`),
             ...(pending ? { pendingInvitation: { id: "00000000-0000-4000-8000-00000000aaaa", ...pending } } : {}),
+            following: fake.follows.has(`${caller}→${request.id}`),
+            blocked: fake.blocks.has(`${caller}→${request.id}`),
           };
         },
         listFriends(request, context) {
@@ -119,14 +121,6 @@ export function createFakePeople(): FakePeople {
             throw new ConnectError("blocked user not found", Code.NotFound);
           }
           return {};
-        },
-        listBlockedUsers(request, context) {
-          const caller = record("ListBlockedUsers", context, request);
-          const blockedUsers = [...fake.blocks]
-            .map((pair) => pair.split("→") as [string, string])
-            .filter(([user]) => user === caller)
-            .map(([userId, blockedUserId]) => ({ id: `${userId}-${blockedUserId}`, userId, blockedUserId }));
-          return { blockedUsers, total: blockedUsers.length };
         },
         getBlockedUser(request, context) {
           const caller = record("GetBlockedUser", context, request);
