@@ -436,8 +436,7 @@ export class StageRuntime {
     action: StageAction | ((stage: Stage) => StageAction | null),
     opts: { by?: string } = {},
   ): Promise<Stage> {
-    await this.stageOf(room);
-    const result = await this.store.apply(room.uuid, action);
+    const result = await this.store.apply(room.uuid, action, { settings: async () => room.settings });
     if (result.changed) {
       await this.writeEvents(result.stage, result.effects, opts.by ?? "");
       this.track(room.uuid).poke();

@@ -57,16 +57,22 @@ export class StageStore {
 
   /**
    * Applies an action by compare-and-set (re-reading on a conflict) and publishes the patch. The action may be a
-   * function of the current stage (null when there is no stage: the room has none yet).
+   * function of the current stage. A room without a stage is a 404, or with `settings` gets its stage first (ensure),
+   * so an action reads the bucket once when the stage exists.
    */
   async apply(
     roomUuid: string,
     action: StageAction | ((stage: Stage) => StageAction | null),
-    now: () => Date = () => new Date(),
+    opts: { now?: () => Date; settings?: () => Promise<RoomSettings> } = {},
   ): Promise<StageResult & { before: Stage | null }> {
+    const now = opts.now ?? (() => new Date());
     for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
       const current = await this.read(roomUuid);
-      if (!current) throw new ConnectError("Room not found", Code.NotFound);
+      if (!current) {
+        if (!opts.settings) throw new ConnectError("Room not found", Code.NotFound);
+        await this.ensure(roomUuid, opts.settings);
+        continue;
+      }
       const concrete = typeof action === "function" ? action(current.stage) : action;
       if (!concrete) return { stage: current.stage, changed: false, effects: [], before: current.stage };
       const result = applyAction(current.stage, concrete, now());
