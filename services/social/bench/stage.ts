@@ -14,12 +14,9 @@
 //
 // The server is the all-in-one platform (gateway, social and every other service in one process, on a fresh
 // PostgreSQL database and the real NATS), run as a child process so its memory is its own; the listeners are in
-// this process (audience.ts), on HTTP/2 sessions shared by many streams, each read as a thin Connect client does (the
-// enveloped binary messages; each one's kind and version read with protobuf-es's wire reader, the bare broadcast's
-// clients read theirs the same way), so the load generator is not what is measured. Each listener is a guest (its
-// own token, signed with the platform's key). Part 1's listeners are read by one thread, as its bare broadcast's
-// clients are; parts 2 and 4, with absolute targets, spread theirs over --client-threads worker threads (a room's
-// listeners each read their own messages: one thread reading 10,000 is the load generator's limit, not the server's).
+// this process, on HTTP/2 sessions shared by many streams, each read as a thin Connect client does (the enveloped
+// binary messages; each one's kind and version read with protobuf-es's wire reader, the bare broadcast's clients
+// read theirs the same way), so the load generator is not what is measured. Each listener is a guest (its own token, signed with the platform's key).
 //
 // 4. two instances (issue 29): one room of 10,000 listeners on the platform as a cluster runs it (a process per
 //    service) with two social processes, 5,000 listeners joined to each; seat changes through the gateway. Targets:
@@ -29,7 +26,7 @@
 //
 //   npm run bench:stage [-- --listeners 2000 --scale-listeners 10000 (0: no scale part) --changes 20
 //                          --streams-per-session 250 --sync-pages 10 (0: no sync part)
-//                          --two-instance-listeners 10000 (0: no two-instance part) --client-threads 2]
+//                          --two-instance-listeners 10000 (0: no two-instance part)]
 //   (BENCH_DATABASE_URL, BENCH_NATS_URL to change where the server keeps its data; BENCH_HEAP_SNAPSHOT=<dir> writes
 //   the server's heap before and after the joins of each part, to see what a listener holds)
 import { fork, type ChildProcess } from "node:child_process";
@@ -38,9 +35,22 @@ import os from "node:os";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { getHeapStatistics, writeHeapSnapshot } from "node:v8";
-import { loadAverage as load, percentile as pct, platformTokenSigner, restCall, type RestCall } from "@tt/kit/bench";
+import http2 from "node:http2";
+import { create, fromBinary, toBinary, toJson, type JsonValue } from "@bufbuild/protobuf";
+import { StageSchema } from "@tt/proto/tt/social/v1/stage_pb";
+import { BinaryReader } from "@bufbuild/protobuf/wire";
+import { JoinRequestSchema, JoinResponseSchema } from "@tt/proto/tt/social/v1/stage_service_pb";
+import {
+  connectServerStream,
+  loadAverage as load,
+  percentile as pct,
+  platformTokenSigner,
+  restCall,
+  type Json,
+  type RestCall,
+} from "@tt/kit/bench";
+import { applyPatch } from "rfc6902";
 import WebSocket, { WebSocketServer } from "ws";
-import { Audience, peekJoinResponse } from "./audience.ts";
 import { measureSync } from "./sync.ts";
 
 const DATABASE_URL = process.env.BENCH_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
@@ -147,6 +157,223 @@ async function startServer(privatePem: string): Promise<Server> {
   };
 }
 
+/**
+ * What a listener reads of each JoinResponse: its kind (the oneof's field number) and, for a patch, its version,
+ * with protobuf-es's wire reader (the message is not built). The load generator reads every listener's messages on one
+ * core, where a real listener decodes its own; building each message (about 10 µs) was a third of this process's work
+ * while a patch reached 10,000 listeners. The first listener builds its messages (it keeps the stage), and so would
+ * anyone who needs more than the version.
+ */
+function peekJoinResponse(bytes: Uint8Array): { field: number; version: bigint } {
+  const reader = new BinaryReader(bytes);
+  while (reader.pos < reader.len) {
+    const [field, wireType] = reader.tag();
+    if (field === 3) {
+      const patch = new BinaryReader(reader.bytes());
+      while (patch.pos < patch.len) {
+        const [f, w] = patch.tag();
+        if (f === 1) return { field, version: BigInt(patch.int64()) };
+        patch.skip(w, f);
+      }
+      return { field, version: 0n };
+    }
+    if (field >= 2) return { field, version: -1n };
+    reader.skip(wireType, field);
+  }
+  return { field: 0, version: -1n };
+}
+
+/**
+ * A listener's Join stream read as a thin Connect client does (HTTP/2, binary Connect protocol): the request
+ * message enveloped, then each enveloped response's payload handed on (see peekJoinResponse), as the bare
+ * broadcast's clients get theirs. Connect's generic client pipeline would cost the load generator (this process, one
+ * core) tens of microseconds per message and listener, and the bench would measure its own client. The streams end
+ * when their sessions close (no abort signal each: a signal's listeners are a list walked on every add).
+ */
+function joinStream(
+  session: http2.ClientHttp2Session,
+  room: string,
+  token: string,
+  onMessage: (payload: Uint8Array) => void,
+): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
+    const stream = connectServerStream(session, {
+      path: "/tt.social.v1.StageService/Join",
+      request: toBinary(JoinRequestSchema, create(JoinRequestSchema, { room })),
+      token,
+      onRefused: reject,
+    });
+    let buf: Buffer = Buffer.alloc(0);
+    stream.on("data", (chunk: Buffer) => {
+      buf = buf.length === 0 ? chunk : Buffer.concat([buf, chunk]);
+      while (buf.length >= 5) {
+        const len = buf.readUInt32BE(1);
+        if (buf.length < 5 + len) break;
+        const flags = buf[0]!;
+        const payload = buf.subarray(5, 5 + len);
+        buf = buf.subarray(5 + len);
+        if (flags & 0b10) {
+          const end = JSON.parse(payload.toString()) as { error?: { message?: string } };
+          if (end.error) reject(new Error(`join ended: ${end.error.message}`));
+        } else {
+          onMessage(payload);
+        }
+      }
+    });
+    stream.on("close", () => resolve());
+    stream.on("error", reject);
+  });
+}
+
+/** N listeners of one room on `sessions` HTTP/2 sessions; arrival times of every patch version per listener. */
+class Audience {
+  private closing = false;
+  /** Room activities (the oneof's field 7) received by all listeners so far. */
+  activities = 0;
+  private activitiesWanted = -1;
+  private onActivities: (() => void) | null = null;
+  readonly arrivals = new Map<bigint, Float64Array>();
+  readonly counts = new Map<bigint, number>();
+  readonly firstMessage = new Map<bigint, Uint8Array>();
+  private readonly waiters = new Map<bigint, () => void>();
+  stage: JsonValue = null;
+  version = -1n;
+  joined = 0;
+  failures: unknown[] = [];
+  private onStage: (() => void) | null = null;
+  readonly sessions: http2.ClientHttp2Session[];
+
+  /** `sessions` HTTP/2 sessions spread over `urls` in turn (listener i on session i mod sessions). */
+  constructor(
+    urls: string[],
+    readonly n: number,
+    sessions: number,
+  ) {
+    this.sessions = Array.from({ length: sessions }, (_, k) => http2.connect(urls[k % urls.length]!));
+  }
+
+  /** Opens the streams of listeners `from` to `to`, at most `parallel` joins in flight, until each has its first message (the state). */
+  async join(room: string, tokens: string[], parallel = 100, from = 0, to = this.n): Promise<number> {
+    const t0 = performance.now();
+    let next = from;
+    const starters = Array.from({ length: parallel }, async () => {
+      while (next < to) {
+        const i = next++;
+        const joined = new Promise<void>((resolve) => (this.onJoinOf[i] = resolve));
+        void this.listen(i, room, tokens[i]!);
+        await joined;
+      }
+    });
+    const progress = setInterval(
+      () => console.log(`  … ${this.joined} of ${this.n} joined, ${this.failures.length} failed`),
+      10_000,
+    );
+    await Promise.all(starters).finally(() => clearInterval(progress));
+    return performance.now() - t0;
+  }
+
+  private readonly onJoinOf: (() => void)[] = [];
+
+  private async listen(i: number, room: string, token: string): Promise<void> {
+    try {
+      await joinStream(this.sessions[i % this.sessions.length]!, room, token, (payload) => {
+        const now = performance.now();
+        const { field, version: v } = peekJoinResponse(payload);
+        if (field === 2) {
+          this.joined++;
+          this.onJoinOf[i]?.();
+          if (i === 0) {
+            const m = fromBinary(JoinResponseSchema, payload);
+            if (m.kind.case !== "state") return;
+            this.stage = toJson(StageSchema, m.kind.value);
+            this.version = m.kind.value.version;
+            this.onStage?.();
+          }
+        } else if (field === 7) {
+          this.activities++;
+          if (this.activities === this.activitiesWanted) this.onActivities?.();
+        } else if (field === 3) {
+          let a = this.arrivals.get(v);
+          if (!a) {
+            this.arrivals.set(v, (a = new Float64Array(this.n)));
+            this.firstMessage.set(v, payload.slice());
+          }
+          if (a[i] === 0) {
+            a[i] = now;
+            const c = (this.counts.get(v) ?? 0) + 1;
+            this.counts.set(v, c);
+            if (c === this.n) this.waiters.get(v)?.();
+          }
+          if (i === 0 && v === this.version + 1n) {
+            const m = fromBinary(JoinResponseSchema, payload);
+            if (m.kind.case !== "patch") return;
+            applyPatch(this.stage, JSON.parse(m.kind.value.operations));
+            this.version = v;
+            this.onStage?.();
+          }
+        }
+      });
+    } catch (err) {
+      if (!this.closing) this.failures.push(err);
+    } finally {
+      this.onJoinOf[i]?.();
+    }
+  }
+
+  /** Waits until listener 0's stage passes `test` (it is rebuilt from the state and the patches). */
+  until(test: (st: Json) => boolean, what: string, timeoutMs = 120_000): Promise<void> {
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(
+        () => reject(new Error(`timed out waiting for ${what}: ${JSON.stringify(this.stage)}`)),
+        timeoutMs,
+      );
+      const check = () => {
+        if (this.stage && test(this.stage as Json)) {
+          clearTimeout(timer);
+          this.onStage = null;
+          resolve();
+        }
+      };
+      this.onStage = check;
+      check();
+    });
+  }
+
+  /** Resolves once every listener has version `v` (or after `timeoutMs`, with whoever has it). */
+  all(v: bigint, timeoutMs = 60_000): Promise<void> {
+    if ((this.counts.get(v) ?? 0) >= this.n) return Promise.resolve();
+    return new Promise((resolve) => {
+      const timer = setTimeout(resolve, timeoutMs);
+      this.waiters.set(v, () => {
+        clearTimeout(timer);
+        resolve();
+      });
+    });
+  }
+
+  /**
+   * Resolves once the listeners have `count` room activities in all (or after `timeoutMs`): a seat change's patch is
+   * followed by its activity (the seat taken or left) to every listener, and the next change is measured once that
+   * broadcast is over too, not while it still runs.
+   */
+  activitiesReach(count: number, timeoutMs = 60_000): Promise<void> {
+    if (this.activities >= count) return Promise.resolve();
+    return new Promise((resolve) => {
+      const timer = setTimeout(resolve, timeoutMs);
+      this.activitiesWanted = count;
+      this.onActivities = () => {
+        clearTimeout(timer);
+        resolve();
+      };
+    });
+  }
+
+  close(): void {
+    this.closing = true;
+    for (const s of this.sessions) s.destroy();
+  }
+}
+
 interface Room {
   uuid: string;
   owner: string;
@@ -202,13 +429,12 @@ async function fanOut(
   perSession: number,
   memory: boolean,
   joinUrls: string[],
-  threads: number,
 ) {
   const room = await makeRoom(server, 2);
   const [player, cycler] = room.djs as [string, string];
   // At least a session per URL, and as many on each: listener i is on session i mod sessions, so each URL gets n / URLs.
   const sessions = Math.ceil(Math.max(1, Math.ceil(n / perSession)) / joinUrls.length) * joinUrls.length;
-  const audience = new Audience(joinUrls, n, sessions, threads);
+  const audience = new Audience(joinUrls, n, sessions);
   const tokens = await guests(n);
   const mem = () =>
     memory ? server.ask<{ rss: number; heap: number; committed: number }>("mem") : Promise.resolve(null);
@@ -220,8 +446,13 @@ async function fanOut(
   if (audience.joined < n) throw new Error(`${n - audience.joined} of ${n} joins failed: ${audience.failures[0]}`);
   const after = await mem();
   // The stage's listener count (the lease holder's presence reconciliation): waited for, reported when it lags.
-  const lag = await audience.untilGuests(n, 30_000);
-  const counted = lag && `${lag} 30 s after the joins`;
+  const counted = await audience
+    .until((st) => (st.listeners?.guests ?? 0) >= n, `${n} guests on the stage`, 30_000)
+    .then(
+      () => "",
+      () =>
+        `the stage counted ${String((audience.stage as Json)?.listeners?.guests ?? 0)} of ${n} guests 30 s after the joins`,
+    );
 
   const samples: number[] = [];
   const actions: number[] = [];
@@ -236,22 +467,24 @@ async function fanOut(
   for (let change = 0; change <= changes; change++) {
     // 0: the first DJ's take (the warm-up); then the second DJ's take (odd) and leave (even) in turn.
     const take = change % 2 === 1 || change === 0;
-    const t0 = performance.timeOrigin + performance.now();
+    const t0 = performance.now();
     const stage = take
       ? await server.call("POST", seats, change === 0 ? player : cycler, {})
       : await server.call("DELETE", seats, cycler);
-    const answered = performance.timeOrigin + performance.now() - t0;
+    const answered = performance.now() - t0;
     const v = BigInt(stage.version as string);
-    // Each change announces its seat taken or left to every listener after the patch: the next waits for that too.
-    const { arrivals: a, instances: at, first: message } = await audience.collect(v, change + 1);
-    if (take) payload = message!;
-    else leavePayload = message!;
+    await audience.all(v);
+    // Each change announces its seat taken or left to every listener after the patch.
+    await audience.activitiesReach(n * (change + 1));
+    const a = audience.arrivals.get(v)!;
+    if (take) payload = audience.firstMessage.get(v)!;
+    else leavePayload = audience.firstMessage.get(v)!;
     // The first seat take warms the path up (JIT); the others are measured.
     if (change === 0) continue;
     actions.push(answered);
     const first = Math.min(...a.filter((t) => t > 0));
     instances.forEach((inst, u) => {
-      const mine = Array.from(a).filter((t, i) => t > 0 && at[i] === u);
+      const mine = Array.from(a).filter((t, i) => t > 0 && (i % sessions) % joinUrls.length === u);
       inst.first.push(Math.min(...mine) - t0);
       inst.last.push(Math.max(...mine) - t0);
     });
@@ -264,14 +497,16 @@ async function fanOut(
     }
   }
   // Whether the room's driver (lease holder) started the first DJ's song meanwhile (reported, not measured).
-  const played = (await audience.untilPlay(10_000))
-    ? ""
-    : `no play started 10 s after the first seat take (the room's driver did not advance; room ${room.uuid})`;
-  await audience.close();
+  const played = await audience
+    .until((st) => Boolean(st.play), "a play", 10_000)
+    .then(
+      () => "",
+      () => `no play started 10 s after the first seat take (the room's driver did not advance; room ${room.uuid})`,
+    );
+  audience.close();
   return {
     played,
-    sessions: audience.sessions,
-    threads,
+    sessions,
     joinMs,
     samples,
     actions,
@@ -366,7 +601,7 @@ async function guestSigner(call: RestCall, privatePem: string): Promise<(n: numb
  * cluster's Service would spread them), and the seat changes go through the gateway to either. Every listener must
  * get every change's patch: nothing missing.
  */
-async function twoInstances(privatePem: string, n: number, changes: number, perSession: number, threads: number) {
+async function twoInstances(privatePem: string, n: number, changes: number, perSession: number) {
   const { createTestDatabase } = await import("@tt/kit/testing");
   const { startDistributed } = await import("@tt/platform/distributed");
   const db = await createTestDatabase(DATABASE_URL);
@@ -394,7 +629,7 @@ async function twoInstances(privatePem: string, n: number, changes: number, perS
     const server = { call, ask: () => Promise.reject(new Error("no memory probe in the distributed part")) };
     return {
       socials,
-      ...(await fanOut(server, await guestSigner(call, privatePem), n, changes, perSession, false, socials, threads)),
+      ...(await fanOut(server, await guestSigner(call, privatePem), n, changes, perSession, false, socials)),
     };
   } finally {
     await platform.close();
@@ -411,7 +646,6 @@ async function main(): Promise<void> {
       "streams-per-session": { type: "string", default: "250" },
       "sync-pages": { type: "string", default: "10" },
       "two-instance-listeners": { type: "string", default: "10000" },
-      "client-threads": { type: "string", default: "2" },
       serve: { type: "boolean", default: false },
     },
   });
@@ -421,8 +655,6 @@ async function main(): Promise<void> {
   const perSession = Number(values["streams-per-session"]);
   const syncPages = Number(values["sync-pages"]);
   const twoInstanceListeners = Number(values["two-instance-listeners"]);
-  const clientThreads = Number(values["client-threads"]);
-  if (!(clientThreads >= 1)) throw new Error(`--client-threads must be 1 or more (got ${values["client-threads"]})`);
   if (!(changes >= 1)) throw new Error(`--changes must be 1 or more (got ${values.changes})`);
 
   const privatePem = generateKeyPairSync("ed25519").privateKey.export({ type: "pkcs8", format: "pem" }).toString();
@@ -438,7 +670,7 @@ async function main(): Promise<void> {
     );
 
     // 1. fan-out
-    const f = await fanOut(server, guests, listeners, changes, perSession, false, [server.url], 1);
+    const f = await fanOut(server, guests, listeners, changes, perSession, false, [server.url]);
     const ws = await bareBroadcast(server, listeners, f.payload, changes);
     const p50 = pct(f.samples, 0.5);
     const p99 = pct(f.samples, 0.99);
@@ -464,11 +696,11 @@ async function main(): Promise<void> {
 
     // 2. scale (--scale-listeners 0 leaves it out)
     if (scaleListeners > 0) {
-      const s = await fanOut(server, guests, scaleListeners, changes, perSession, true, [server.url], clientThreads);
+      const s = await fanOut(server, guests, scaleListeners, changes, perSession, true, [server.url]);
       const sP99 = pct(s.samples, 0.99);
       const kb = (b: number) => (b / 1024).toFixed(1);
       console.log(
-        `\n2. scale: ${scaleListeners} listeners of one room on one instance, ${s.sessions} HTTP/2 sessions in ${s.threads} client threads ` +
+        `\n2. scale: ${scaleListeners} listeners of one room on one instance, ${s.sessions} HTTP/2 sessions ` +
           `(joined in ${Math.round(s.joinMs)} ms), ${changes} seat changes measured, load ${load()}`,
       );
       for (const note of [s.counted, s.played]) if (note) console.log(`NOTE: ${note}`);
@@ -490,11 +722,11 @@ async function main(): Promise<void> {
 
   // 4. two instances (--two-instance-listeners 0 leaves it out): a platform of its own once the first has stopped.
   if (twoInstanceListeners > 0) {
-    const t = await twoInstances(privatePem, twoInstanceListeners, changes, perSession, clientThreads);
+    const t = await twoInstances(privatePem, twoInstanceListeners, changes, perSession);
     const tP99 = pct(t.samples, 0.99);
     console.log(
       `\n4. two instances: ${twoInstanceListeners} listeners of one room, half on each of two social processes ` +
-        `(${t.socials.join(", ")}; a process per service), ${t.sessions} HTTP/2 sessions in ${t.threads} client threads (joined in ${Math.round(t.joinMs)} ms), ` +
+        `(${t.socials.join(", ")}; a process per service), ${t.sessions} HTTP/2 sessions (joined in ${Math.round(t.joinMs)} ms), ` +
         `${changes} seat changes measured through the gateway, load ${load()}`,
     );
     for (const note of [t.counted, t.played]) if (note) console.log(`NOTE: ${note}`);
