@@ -468,6 +468,7 @@ async function openRoom(platform: Distributed, listenerCount: number, log: (line
 }
 
 /** The issue's goals for one fault, as lines that say which were missed (empty: all met). */
+/** The goals that hold on any machine: nothing acknowledged lost, the stage kept, no 500, chat back. */
 export function goalsMissed(r: FaultReport): string[] {
   const missed: string[] = [];
   if (r.acknowledgedLost > 0) missed.push(`${r.fault}: ${r.acknowledgedLost} acknowledged messages lost`);
@@ -477,6 +478,15 @@ export function goalsMissed(r: FaultReport): string[] {
   if (r.chatBackMs === undefined) missed.push(`${r.fault}: no chat message was acknowledged within 60 s after it`);
   if (r.fault === "kill-room" && Object.keys(r.errors).length > 0)
     missed.push(`${r.fault}: the public room saw errors while the room service was down`);
+  return missed;
+}
+
+/**
+ * The goals in milliseconds (a listener back within 2 s or 3 s, the next song no later than the outage). They are
+ * figures of `npm run check:faults`, not of the suite: on a shared machine under load they measure the load.
+ */
+export function timeGoalsMissed(r: FaultReport): string[] {
+  const missed: string[] = [];
   const bound = r.fault === "kill-social-of-two" ? 2000 : r.recoveryFrom === "ready" ? 3000 : undefined;
   if (bound !== undefined && r.recoveryMaxMs > bound)
     missed.push(`${r.fault}: a listener took ${r.recoveryMaxMs} ms to come back (goal ${bound} ms)`);

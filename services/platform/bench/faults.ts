@@ -1,7 +1,7 @@
 // npm run check:faults [-- --short] [--faults kill-social,nats-8s] [--listeners 20]: the fault campaign of issue 28
 // (fault-check.ts), one line per fault; exits 1 when a goal is missed.
 import { parseArgs } from "node:util";
-import { FULL, goalsMissed, runFaultCheck, SHORT, type FaultName } from "./fault-check.ts";
+import { FULL, goalsMissed, runFaultCheck, SHORT, timeGoalsMissed, type FaultName } from "./fault-check.ts";
 
 const { values } = parseArgs({
   options: {
@@ -17,6 +17,6 @@ const reports = await runFaultCheck({
   natsOutageSeconds: values.short ? 3 : 8,
   roomDownSeconds: values.short ? 5 : 60,
 });
-const missed = reports.flatMap(goalsMissed);
+const missed = reports.flatMap((r) => [...goalsMissed(r), ...timeGoalsMissed(r)]);
 for (const line of missed) process.stdout.write(`MISSED ${line}\n`);
 process.exit(missed.length > 0 ? 1 : 0);
