@@ -1,6 +1,7 @@
 // The load generator both gateway benchmarks use: `concurrency` requests in flight over keep-alive HTTP/1.1
-// connections (undici) for a fixed time, each answer checked, latencies kept for percentiles.
-import { percentiles } from "@tt/kit/bench";
+// connections (undici) for a fixed time, each answer checked, latencies kept for percentiles; with `pids`, what a
+// request cost each of those processes and this one in CPU.
+import { percentiles, processCpuSeconds } from "@tt/kit/bench";
 import { Pool } from "undici";
 
 export interface Case {
@@ -20,10 +21,24 @@ export interface Result {
   rps: number;
   p50: number;
   p99: number;
+  /** CPU µs per request: this process ("load generator") and each of the `pids` given, by name. */
+  cpuUs: Record<string, number>;
 }
 
-export async function load(c: Case, durationMs: number, concurrency: number): Promise<Result> {
+export async function load(
+  c: Case,
+  durationMs: number,
+  concurrency: number,
+  pids: Record<string, number> = {},
+): Promise<Result> {
   const pool = new Pool(c.origin, { connections: concurrency, pipelining: 1 });
+  const cpu = () => {
+    const own = process.cpuUsage();
+    const parts: Record<string, number> = { "load generator": (own.user + own.system) / 1e6 };
+    for (const [name, pid] of Object.entries(pids)) parts[name] = processCpuSeconds(pid);
+    return parts;
+  };
+  const cpuBefore = cpu();
   const latencies: number[] = [];
   const started = performance.now();
   const deadline = started + durationMs;
@@ -40,7 +55,12 @@ export async function load(c: Case, durationMs: number, concurrency: number): Pr
   };
   await Promise.all(Array.from({ length: concurrency }, worker));
   const elapsed = performance.now() - started;
+  const cpuAfter = cpu();
   await pool.close();
+  const cpuUs: Record<string, number> = {};
+  for (const [name, seconds] of Object.entries(cpuAfter)) {
+    cpuUs[name] = ((seconds - cpuBefore[name]!) * 1e6) / latencies.length;
+  }
   const [p50, p99] = percentiles(latencies, 0.5, 0.99) as [number, number];
-  return { name: c.name, requests: latencies.length, rps: (latencies.length / elapsed) * 1000, p50, p99 };
+  return { name: c.name, requests: latencies.length, rps: (latencies.length / elapsed) * 1000, p50, p99, cpuUs };
 }

@@ -1,26 +1,28 @@
 // The gateway's transport to a service in another process, against real HTTP/2 servers on port 0: its unary
-// client must answer exactly as Connect's own transport does (messages, headers, trailers, errors with their
-// metadata and details), and cancel, time out and fail the way a caller of a Transport expects.
+// client must answer exactly as Connect's own transports do, over the Connect protocol and over gRPC (messages,
+// headers, trailers, errors with their metadata and details), and cancel, time out and fail the way a caller of a
+// Transport expects.
 import http2 from "node:http2";
 import type { AddressInfo, Socket } from "node:net";
 import { Code, ConnectError, createClient, type ConnectRouter, type Transport } from "@connectrpc/connect";
-import { connectNodeAdapter, createConnectTransport, type Http2SessionManager } from "@connectrpc/connect-node";
+import {
+  connectNodeAdapter,
+  createConnectTransport,
+  createGrpcTransport,
+  type Http2SessionManager,
+} from "@connectrpc/connect-node";
 import { FixtureService } from "@tt/proto/tt/fixture/v1/fixture_service_pb";
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from "vitest";
-import { backendSession, createBackendTransport } from "./backend-transport.ts";
+import { backendSession, createBackendTransport, type BackendProtocol } from "./backend-transport.ts";
 import { fixtureImpl, fixtureRoutes } from "./testing/fixture-service.ts";
 import { listen, type Running } from "./testing/servers.ts";
 
 let fixture: Running;
 let session: Http2SessionManager;
-let ours: Transport;
-let theirs: Transport;
 
 beforeAll(async () => {
   fixture = await listen(connectNodeAdapter({ routes: fixtureRoutes }));
   session = backendSession(fixture.h2url);
-  ours = createBackendTransport({ baseUrl: fixture.h2url, session });
-  theirs = reference(fixture.h2url);
 });
 
 afterAll(async () => {
@@ -28,9 +30,10 @@ afterAll(async () => {
   await fixture.close();
 });
 
-/** Connect's own transport, configured as ours works: binary, nothing compressed. */
-function reference(baseUrl: string): Transport {
-  return createConnectTransport({ baseUrl, httpVersion: "2", useBinaryFormat: true, acceptCompression: [] });
+/** Connect's own transport for `protocol`, configured as ours works: binary, nothing compressed. */
+function reference(baseUrl: string, protocol: BackendProtocol = "connect"): Transport {
+  const options = { baseUrl, httpVersion: "2" as const, useBinaryFormat: true, acceptCompression: [] };
+  return protocol === "grpc" ? createGrpcTransport(options) : createConnectTransport(options);
 }
 
 /**
@@ -62,7 +65,16 @@ async function plainH2(handler: (req: http2.Http2ServerRequest, res: http2.Http2
   return createClient(FixtureService, createBackendTransport({ baseUrl: url, session: s }));
 }
 
-describe("unary calls answer as Connect's own transport does", () => {
+describe.each<[BackendProtocol, Record<string, string>]>([
+  ["connect", { "content-type": "application/proto", "connect-protocol-version": "1" }],
+  ["grpc", { "content-type": "application/grpc+proto", te: "trailers" }],
+])("unary calls over %s answer as Connect's own transport does", (protocol, protocolHeaders) => {
+  let own: Transport;
+  let theirs: Transport;
+  beforeAll(() => {
+    own = createBackendTransport({ baseUrl: fixture.h2url, session, protocol });
+    theirs = reference(fixture.h2url, protocol);
+  });
   const header = { authorization: "Bearer abc", "x-request-id": "req-1", "x-forwarded-for": "10.0.0.1" };
   const calls: Array<[string, (t: Transport) => Promise<unknown>]> = [
     ["a message with defaults", (t) => t.unary(FixtureService.method.hello, undefined, undefined, undefined, {})],
@@ -99,16 +111,12 @@ describe("unary calls answer as Connect's own transport does", () => {
 
   it.each(calls)("%s", async (_name, call) => {
     const expected = await outcome(call(theirs));
-    expect(await outcome(call(ours))).toEqual(expected);
+    expect(await outcome(call(own))).toEqual(expected);
   });
 
   it("forwards the caller's headers and says which protocol it speaks", async () => {
-    const res = await ours.unary(FixtureService.method.echo, undefined, undefined, header, {});
-    expect(res.message.headers).toMatchObject({
-      ...header,
-      "content-type": "application/proto",
-      "connect-protocol-version": "1",
-    });
+    const res = await own.unary(FixtureService.method.echo, undefined, undefined, header, {});
+    expect(res.message.headers).toMatchObject({ ...header, ...protocolHeaders });
     expect(res.header.get("etag")).toBe('"echo"');
   });
 
@@ -129,20 +137,22 @@ describe("unary calls answer as Connect's own transport does", () => {
       await server.close();
     });
     const call = (t: Transport) => t.unary(FixtureService.method.fail, undefined, undefined, undefined, {});
-    const expected = await outcome(call(reference(server.h2url)));
+    const expected = await outcome(call(reference(server.h2url, protocol)));
     expect(expected).toMatchObject({ code: "FailedPrecondition", details: [{ type: "tt.fixture.v1.FailResponse" }] });
-    expect(await outcome(call(createBackendTransport({ baseUrl: server.h2url, session: s })))).toEqual(expected);
+    expect(await outcome(call(createBackendTransport({ baseUrl: server.h2url, session: s, protocol })))).toEqual(
+      expected,
+    );
   });
 
   it("keeps many concurrent calls apart on one session", async () => {
-    const client = createClient(FixtureService, ours);
+    const client = createClient(FixtureService, own);
     const ids = Array.from({ length: 200 }, (_, i) => `thing-${i}`);
     const answers = await Promise.all(ids.map((id) => client.getThing({ id })));
     expect(answers.map((a) => a.thing?.id)).toEqual(ids);
   });
 
   it("leaves server streaming to Connect's transport on the same session", async () => {
-    const client = createClient(FixtureService, ours);
+    const client = createClient(FixtureService, own);
     const seen: number[] = [];
     for await (const m of client.streamThings({ count: 3 })) seen.push(m.index);
     expect(seen).toEqual([0, 1, 2]);
@@ -153,7 +163,10 @@ describe("unary calls answer as Connect's own transport does", () => {
   });
 });
 
-describe("cancellation and deadlines", () => {
+describe.each<[BackendProtocol, string, string]>([
+  ["connect", "connect-timeout-ms", "50"],
+  ["grpc", "grpc-timeout", "50m"],
+])("cancellation and deadlines over %s", (protocol, timeoutHeader, timeoutValue) => {
   /** A service whose Hello waits until its call is cancelled, and says so. */
   async function waitingService() {
     let cancelled!: (reason: unknown) => void;
@@ -165,7 +178,7 @@ describe("cancellation and deadlines", () => {
         ...fixtureImpl,
         hello: (_req, ctx) =>
           new Promise((_resolve, reject) => {
-            started(ctx.requestHeader.get("connect-timeout-ms"));
+            started(ctx.requestHeader.get(timeoutHeader));
             ctx.signal.addEventListener("abort", () => {
               cancelled(ctx.signal.reason);
               reject(ctx.signal.reason as Error);
@@ -178,7 +191,11 @@ describe("cancellation and deadlines", () => {
       s.abort();
       await server.close();
     });
-    return { transport: createBackendTransport({ baseUrl: server.h2url, session: s }), began, cancelled: seen };
+    return {
+      transport: createBackendTransport({ baseUrl: server.h2url, session: s, protocol }),
+      began,
+      cancelled: seen,
+    };
   }
 
   it("an aborted call fails as Canceled and the service learns of it", async () => {
@@ -194,17 +211,16 @@ describe("cancellation and deadlines", () => {
   it("a call whose signal is already aborted fails at once as Canceled", async () => {
     const abort = new AbortController();
     abort.abort();
-    await expect(ours.unary(FixtureService.method.hello, abort.signal, undefined, undefined, {})).rejects.toMatchObject(
-      {
-        code: Code.Canceled,
-      },
-    );
+    const transport = createBackendTransport({ baseUrl: fixture.h2url, session, protocol });
+    await expect(
+      transport.unary(FixtureService.method.hello, abort.signal, undefined, undefined, {}),
+    ).rejects.toMatchObject({ code: Code.Canceled });
   });
 
   it("a deadline is sent to the service and ends the call as DeadlineExceeded", async () => {
     const { transport, began, cancelled } = await waitingService();
     const call = transport.unary(FixtureService.method.hello, undefined, 50, undefined, {});
-    expect(await began).toBe("50");
+    expect(await began).toBe(timeoutValue);
     await expect(call).rejects.toMatchObject({ code: Code.DeadlineExceeded });
     expect(await cancelled).toBeDefined();
   });
@@ -276,6 +292,68 @@ describe("a service that cannot answer", () => {
       res.writeHead(200, { "content-type": "application/proto" }).end(Buffer.from([0xff, 0xff, 0xff]));
     });
     await expect(garbage.hello({})).rejects.toMatchObject({ code: Code.Internal });
+  });
+
+  it.each<[string, (res: http2.Http2ServerResponse) => void]>([
+    [
+      "a trailers-only error",
+      (res) =>
+        res
+          .writeHead(200, { "content-type": "application/grpc+proto", "grpc-status": "5", "grpc-message": "gone" })
+          .end(),
+    ],
+    [
+      "a message without a status",
+      (res) => res.writeHead(200, { "content-type": "application/grpc+proto" }).end(Buffer.from([0, 0, 0, 0, 0])),
+    ],
+    [
+      "an incomplete envelope",
+      (res) => {
+        res.addTrailers({ "grpc-status": "0" });
+        res.writeHead(200, { "content-type": "application/grpc+proto" }).end(Buffer.from([0, 0, 0, 0, 9, 1]));
+      },
+    ],
+    [
+      "a compressed message it did not ask for",
+      (res) => {
+        res.addTrailers({ "grpc-status": "0" });
+        res.writeHead(200, { "content-type": "application/grpc+proto" }).end(Buffer.from([1, 0, 0, 0, 0]));
+      },
+    ],
+    [
+      "two messages for a unary call",
+      (res) => {
+        res.addTrailers({ "grpc-status": "0" });
+        res
+          .writeHead(200, { "content-type": "application/grpc+proto" })
+          .end(Buffer.from([0, 0, 0, 0, 0, 0, 0, 0, 0, 0]));
+      },
+    ],
+    [
+      "bytes that are not the message",
+      (res) => {
+        res.addTrailers({ "grpc-status": "0" });
+        res
+          .writeHead(200, { "content-type": "application/grpc+proto" })
+          .end(Buffer.from([0, 0, 0, 0, 3, 0xff, 0xff, 0xff]));
+      },
+    ],
+    ["no status and no message", (res) => res.writeHead(200, { "content-type": "application/grpc+proto" }).end()],
+  ])("over gRPC, %s fails as Connect's gRPC transport fails", async (_name, answer) => {
+    const server = http2.createServer((_req, res) => answer(res));
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const s = backendSession(url);
+    onTestFinished(async () => {
+      s.abort();
+      await new Promise((resolve) => server.close(resolve));
+    });
+    const call = (t: Transport) => t.unary(FixtureService.method.hello, undefined, undefined, undefined, {});
+    const expected = await outcome(call(reference(url, "grpc")));
+    expect(expected).toHaveProperty("code");
+    expect(await outcome(call(createBackendTransport({ baseUrl: url, session: s, protocol: "grpc" })))).toEqual(
+      expected,
+    );
   });
 
   it("stops reading an answer larger than readMaxBytes", async () => {

@@ -9,13 +9,12 @@
 // check must hold on every database (zero overspend). Options: --purchases N (per phase, default 10000),
 // --accounts N, --inflight N, --setups all-in-one,distributed.
 import { randomUUID } from "node:crypto";
-import { readFile } from "node:fs/promises";
 import http from "node:http";
 import { cpus, loadavg } from "node:os";
 import { parseArgs } from "node:util";
 import { createClient } from "@connectrpc/connect";
 import { backendSession, createBackendTransport } from "@tt/kit";
-import { loadAverage, percentiles } from "@tt/kit/bench";
+import { loadAverage, percentiles, processCpuSeconds } from "@tt/kit/bench";
 import { ConsumableService } from "@tt/proto/tt/merch/v1/consumable_service_pb";
 import pg from "pg";
 import { startAllInOneProcess } from "./all-in-one-process.ts";
@@ -45,17 +44,6 @@ interface Phase {
   failures: number;
 }
 
-/** CPU seconds (user + system) a process has used, from /proc; 0 once it is gone. */
-async function cpuSecondsOf(pid: number): Promise<number> {
-  try {
-    const stat = await readFile(`/proc/${pid}/stat`, "utf8");
-    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-    return (Number(fields[11]) + Number(fields[12])) / 100; // utime, stime in clock ticks (USER_HZ = 100)
-  } catch {
-    return 0;
-  }
-}
-
 interface CpuProbe {
   /** Snapshot now; the returned function answers the CPU ms per purchase of each part since. */
   start(): Promise<() => Promise<Record<string, number>>>;
@@ -67,12 +55,12 @@ function cpuProbe(db: pg.Pool, services: () => Record<string, number>): CpuProbe
     const { rows } = await db.query<{ pid: number }>(
       `select pid from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid()`,
     );
-    return new Map(await Promise.all(rows.map(async (r) => [r.pid, await cpuSecondsOf(r.pid)] as const)));
+    return new Map(rows.map((r) => [r.pid, processCpuSeconds(r.pid)] as const));
   };
   const snapshot = async () => {
     const parts: Record<string, number> = { "this process": process.cpuUsage().user / 1e6 };
     parts["this process"]! += process.cpuUsage().system / 1e6;
-    for (const [name, pid] of Object.entries(services())) parts[name] = await cpuSecondsOf(pid);
+    for (const [name, pid] of Object.entries(services())) parts[name] = processCpuSeconds(pid);
     return { parts, backends: await backends() };
   };
   return {

@@ -1,8 +1,9 @@
 // What the benches (npm run bench:*) share: a REST call through the gateway, percentiles of their samples, a
 // closed loop of calls (throughput and p99), the machine's load average line, tokens signed as the platform's user
-// service signs them, and a server stream opened as a thin Connect client opens it. Each bench keeps its own method
+// service signs them, a process's CPU time, and a server stream opened as a thin Connect client opens it. Each bench keeps its own method
 // and output; these are the small parts they all wrote again.
 import { randomUUID } from "node:crypto";
+import { readFileSync } from "node:fs";
 import http2 from "node:http2";
 import { loadavg } from "node:os";
 import { importPKCS8, SignJWT } from "jose";
@@ -80,6 +81,21 @@ export function loadAverage(decimals = 2): string {
   return loadavg()
     .map((x) => x.toFixed(decimals))
     .join(" ");
+}
+
+/**
+ * CPU seconds (user + system) process `pid` has used so far, from Linux's /proc; 0 once it is gone (or where there is
+ * no /proc). Read before and after a phase, it says what one request cost each process of a bench.
+ */
+export function processCpuSeconds(pid: number): number {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    // The command name (field 2) may hold spaces and parentheses: the fields after it follow the last ")".
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    return (Number(fields[11]) + Number(fields[12])) / 100; // utime, stime in clock ticks (USER_HZ = 100)
+  } catch {
+    return 0;
+  }
 }
 
 /** What a platform token signed by a bench says; a fresh subject unless `sub` is given. */

@@ -2,12 +2,12 @@
 // Connect Transport over it. The gateway routes through it, and so do the service clients of the kit
 // (`ServiceDeps.clients`), so both share one tuned client.
 //
-// Unary calls, nearly all REST traffic, speak the Connect protocol with binary messages through the small
-// client below, straight on the session's streams. Connect's generic Node client spent about 300 µs of CPU per
-// call here (per call: async-iterable pipelines, linked AbortControllers, errors created only to close them),
-// this one about 80 µs, and that is most of what the gateway adds to a call in gateway/bench/distributed.ts.
-// Server-streaming calls, and every call with BACKEND_PROTOCOL=grpc, use Connect's own transports on the same
-// session. gateway/src/backend-transport.test.ts holds the unary client to the answers Connect's transport gives.
+// Unary calls, nearly all REST traffic, go through the small client below, straight on the session's streams, with
+// binary messages: the Connect protocol by default, gRPC with BACKEND_PROTOCOL=grpc. Connect's generic Node client
+// spent about 300 µs of CPU per call here (per call: async-iterable pipelines, linked AbortControllers, errors
+// created only to close them), this one about 80 µs, and that is most of what the gateway adds to a call in
+// gateway/bench/distributed.ts. Server-streaming calls use Connect's own transports on the same session.
+// gateway/src/backend-transport.test.ts holds the unary client to the answers Connect's transports give.
 import http2 from "node:http2";
 import net from "node:net";
 import {
@@ -21,12 +21,14 @@ import {
   type MessageShape,
 } from "@bufbuild/protobuf";
 import { Code, ConnectError, type Transport, type UnaryResponse } from "@connectrpc/connect";
+import { encodeEnvelope } from "@connectrpc/connect/protocol";
 import {
   codeFromHttpStatus,
   contentTypeUnaryProto,
   errorFromJsonBytes,
   parseContentType,
 } from "@connectrpc/connect/protocol-connect";
+import * as grpc from "@connectrpc/connect/protocol-grpc";
 import { createConnectTransport, createGrpcTransport, Http2SessionManager } from "@connectrpc/connect-node";
 
 export type BackendProtocol = "connect" | "grpc";
@@ -64,12 +66,15 @@ export function backendSession(baseUrl: string, opts: { idleConnectionTimeoutMs?
 export function createBackendTransport(opts: BackendTransportOptions): Transport {
   const readMaxBytes = opts.readMaxBytes ?? DEFAULT_READ_MAX_BYTES;
   const options = { baseUrl: opts.baseUrl, httpVersion: "2" as const, sessionManager: opts.session, readMaxBytes };
-  if (opts.protocol === "grpc") return createGrpcTransport(options);
-  const streaming = createConnectTransport({ ...options, useBinaryFormat: true });
+  const streaming =
+    opts.protocol === "grpc"
+      ? createGrpcTransport(options)
+      : createConnectTransport({ ...options, useBinaryFormat: true });
+  const wire = opts.protocol === "grpc" ? GRPC : CONNECT;
   const prefix = new URL(opts.baseUrl).pathname.replace(/\/+$/, "");
   return {
     unary: (method, signal, timeoutMs, header, input) =>
-      connectUnary(opts.session, `${prefix}/${method.parent.typeName}/${method.name}`, readMaxBytes, {
+      unaryCall(opts.session, `${prefix}/${method.parent.typeName}/${method.name}`, readMaxBytes, wire, {
         method,
         signal,
         timeoutMs,
@@ -81,6 +86,45 @@ export function createBackendTransport(opts: BackendTransportOptions): Transport
   };
 }
 
+/** What differs between the two protocols in a unary call with a binary message and nothing compressed. */
+interface UnaryWire {
+  /** Sets the protocol's request headers (content type, deadline). */
+  requestHeaders(headers: http2.OutgoingHttpHeaders, timeoutMs: number | undefined): void;
+  requestBody(message: Uint8Array): Uint8Array;
+  /** Connect sends a unary call's trailers as headers with this prefix; gRPC as HTTP/2 trailers. */
+  trailerPrefix?: string;
+  /** What a complete answer means. */
+  outcome<I extends DescMessage, O extends DescMessage>(
+    method: DescMethodUnary<I, O>,
+    status: number,
+    header: Headers,
+    trailer: Headers,
+    body: Buffer,
+  ): ConnectError | UnaryResponse<I, O>;
+}
+
+const CONNECT: UnaryWire = {
+  requestHeaders(headers, timeoutMs) {
+    headers["content-type"] = contentTypeUnaryProto;
+    headers["connect-protocol-version"] = "1";
+    if (timeoutMs !== undefined) headers["connect-timeout-ms"] = String(timeoutMs);
+  },
+  requestBody: (message) => message,
+  trailerPrefix: "trailer-",
+  outcome: connectOutcome,
+};
+
+const GRPC: UnaryWire = {
+  requestHeaders(headers, timeoutMs) {
+    headers["content-type"] = grpc.contentTypeProto;
+    // Required by the gRPC-over-HTTP/2 specification (it flushes out proxies that do not forward trailers).
+    headers["te"] = "trailers";
+    if (timeoutMs !== undefined) headers["grpc-timeout"] = `${timeoutMs}m`;
+  },
+  requestBody: (message) => encodeEnvelope(0, message),
+  outcome: grpcOutcome,
+};
+
 interface UnaryCall<I extends DescMessage, O extends DescMessage> {
   method: DescMethodUnary<I, O>;
   signal: AbortSignal | undefined;
@@ -89,13 +133,12 @@ interface UnaryCall<I extends DescMessage, O extends DescMessage> {
   input: MessageInitShape<I>;
 }
 
-const TRAILER_PREFIX = "trailer-";
-
-/** One Connect unary call (binary, no compression) on a stream of `session`. */
-async function connectUnary<I extends DescMessage, O extends DescMessage>(
+/** One unary call (binary, no compression) on a stream of `session`. */
+async function unaryCall<I extends DescMessage, O extends DescMessage>(
   session: Http2SessionManager,
   path: string,
   readMaxBytes: number,
+  wire: UnaryWire,
   call: UnaryCall<I, O>,
 ): Promise<UnaryResponse<I, O>> {
   const { method, signal } = call;
@@ -106,11 +149,11 @@ async function connectUnary<I extends DescMessage, O extends DescMessage>(
     const header = call.header instanceof Headers ? call.header : new Headers(call.header);
     header.forEach((value, name) => (requestHeaders[name] = value));
   }
-  requestHeaders["content-type"] = contentTypeUnaryProto;
-  requestHeaders["connect-protocol-version"] = "1";
-  if (timeoutMs !== undefined) requestHeaders["connect-timeout-ms"] = String(timeoutMs);
+  wire.requestHeaders(requestHeaders, timeoutMs);
   const { input } = call;
-  const body = toBinary(method.input, isMessage(input, method.input) ? input : create(method.input, input));
+  const body = wire.requestBody(
+    toBinary(method.input, isMessage(input, method.input) ? input : create(method.input, input)),
+  );
 
   if (signal?.aborted) throw ConnectError.from(signal.reason, Code.Canceled);
   let stream: http2.ClientHttp2Stream;
@@ -155,11 +198,18 @@ async function connectUnary<I extends DescMessage, O extends DescMessage>(
       for (const name in headers) {
         const value = headers[name];
         if (name.startsWith(":") || value === undefined) continue;
-        // Connect sends a unary call's trailers as headers with the prefix.
-        const [target, key] = name.startsWith(TRAILER_PREFIX)
-          ? [trailer, name.slice(TRAILER_PREFIX.length)]
-          : [header, name];
+        const [target, key] =
+          wire.trailerPrefix !== undefined && name.startsWith(wire.trailerPrefix)
+            ? [trailer, name.slice(wire.trailerPrefix.length)]
+            : [header, name];
         for (const v of Array.isArray(value) ? value : [value]) target.append(key, String(v));
+      }
+    });
+    stream.on("trailers", (headers) => {
+      for (const name in headers) {
+        const value = headers[name];
+        if (name.startsWith(":") || value === undefined) continue;
+        for (const v of Array.isArray(value) ? value : [value]) trailer.append(name, String(v));
       }
     });
     stream.on("data", (chunk: Buffer) => {
@@ -171,7 +221,7 @@ async function connectUnary<I extends DescMessage, O extends DescMessage>(
         chunks.push(chunk);
       }
     });
-    stream.on("end", () => settle(unaryOutcome(method, status, header, trailer, Buffer.concat(chunks, size))));
+    stream.on("end", () => settle(wire.outcome(method, status, header, trailer, Buffer.concat(chunks, size))));
     // A lost connection, or a stream the service reset: the service did not answer, which the caller may retry.
     stream.on("error", (err) => settle(ConnectError.from(err, Code.Unavailable)));
     stream.on("close", () => {
@@ -185,7 +235,7 @@ async function connectUnary<I extends DescMessage, O extends DescMessage>(
 }
 
 /** What a complete unary answer means, by the Connect protocol. */
-function unaryOutcome<I extends DescMessage, O extends DescMessage>(
+function connectOutcome<I extends DescMessage, O extends DescMessage>(
   method: DescMethodUnary<I, O>,
   status: number,
   header: Headers,
@@ -222,6 +272,71 @@ function unaryOutcome<I extends DescMessage, O extends DescMessage>(
     message = fromBinary(method.output, body);
   } catch (err) {
     return new ConnectError(`cannot parse ${method.output.typeName}: ${String(err)}`, Code.Internal);
+  }
+  return { stream: false, service: method.parent, method, header, message, trailer };
+}
+
+/**
+ * What a complete unary answer means, by the gRPC protocol: the checks and errors of Connect's gRPC transport, in its
+ * order (status and content type, the enveloped message, then the status in the trailers or a trailers-only answer).
+ */
+function grpcOutcome<I extends DescMessage, O extends DescMessage>(
+  method: DescMethodUnary<I, O>,
+  status: number,
+  header: Headers,
+  trailer: Headers,
+  body: Buffer,
+): ConnectError | UnaryResponse<I, O> {
+  if (status === 0) return new ConnectError("the service closed the stream without an answer", Code.Unavailable);
+  let headerError: ConnectError | undefined;
+  try {
+    headerError = grpc.validateResponse(status, header).headerError;
+  } catch (err) {
+    return err as ConnectError;
+  }
+  const encoding = header.get(grpc.headerEncoding);
+  if (encoding !== null && encoding.toLowerCase() !== "identity") {
+    return new ConnectError(`unsupported response encoding "${encoding}"`, Code.Internal, header);
+  }
+  let data: Uint8Array | undefined;
+  for (let offset = 0; offset < body.length;) {
+    if (body.length - offset < 5 || body.length - offset - 5 < body.readUInt32BE(offset + 1)) {
+      return new ConnectError("protocol error: incomplete envelope", Code.InvalidArgument);
+    }
+    const flags = body[offset]!;
+    const length = body.readUInt32BE(offset + 1);
+    if ((flags & 0b01) !== 0) {
+      return new ConnectError("received compressed envelope, but do not know how to decompress", Code.Internal);
+    }
+    if (data !== undefined) {
+      return new ConnectError("protocol error: received extra output message for unary method", Code.Unimplemented);
+    }
+    data = body.subarray(offset + 5, offset + 5 + length);
+    offset += 5 + length;
+  }
+  let message: MessageShape<O> | undefined;
+  if (data !== undefined) {
+    try {
+      message = fromBinary(method.output, data);
+    } catch (err) {
+      return new ConnectError(`parse binary: ${err instanceof Error ? err.message : String(err)}`, Code.Internal);
+    }
+  }
+  try {
+    grpc.validateTrailer(trailer, header);
+  } catch (err) {
+    return err as ConnectError;
+  }
+  if (message === undefined) {
+    // A trailers-only answer: the status is in the headers.
+    if (headerError) return headerError;
+    return new ConnectError(
+      "protocol error: missing output message for unary method",
+      trailer.has(grpc.headerGrpcStatus) ? Code.Unimplemented : Code.Unknown,
+    );
+  }
+  if (headerError) {
+    return new ConnectError("protocol error: received output message for unary method with error status", Code.Unknown);
   }
   return { stream: false, service: method.parent, method, header, message, trailer };
 }
