@@ -32,8 +32,11 @@ import { socialServiceDefinition } from "../../index.ts";
 const OUTAGE_MS = Number(process.env.STAGE_OUTAGE_MS ?? 6_000);
 /** NATS stops this long before the song's scheduled end. */
 const BEFORE_END_MS = 1_000;
-/** What listeners may see on top of the outage. */
-const MARGIN_MS = 1_500;
+/**
+ * What listeners may see on top of the outage: well below the 5 s request timeout the defect added (so a regression
+ * still fails), and wide enough for a loaded CI machine.
+ */
+const MARGIN_MS = 3_000;
 
 let nats: TestNatsServer;
 let h: ServiceHarness;
@@ -148,7 +151,7 @@ describe("the stage during a NATS outage", () => {
 
     expect(refused).toBeInstanceOf(ConnectError);
     expect((refused as ConnectError).code).toBe(Code.Unavailable);
-    expect(refusedMs).toBeLessThan(1_000);
+    expect(refusedMs).toBeLessThan(MARGIN_MS);
     // What listeners see is late by at most the outage (plus a small margin), not by a timeout on top.
     expect(seenAt - end).toBeLessThanOrEqual(outage + MARGIN_MS);
     expect(seenAt - back).toBeLessThanOrEqual(MARGIN_MS);
