@@ -5,7 +5,7 @@
 import type { ReactNode } from "react";
 import { Link, useLocation } from "wouter";
 
-export { Link, Route, Router, Switch, useParams } from "wouter";
+export { Link, Route, Router, Switch, useParams, useSearchParams } from "wouter";
 
 /** Goes to an in-app path; `replace` takes the place of the current history entry. */
 export function useNavigate(): (to: string, options?: { replace?: boolean }) => void {

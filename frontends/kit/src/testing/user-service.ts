@@ -13,6 +13,9 @@ interface Account {
   user: User;
   password: string;
   nickname: string;
+  /** The chat name colour (#rrggbb) and bio, "" when none. */
+  color: string;
+  bio: string;
 }
 
 export interface TestUserService {
@@ -29,6 +32,10 @@ export interface TestUserService {
   addVoucher(code: string, grants: { capabilities?: string[]; badges?: string[] }): void;
   /** The capabilities an account holds now, by e-mail (vouchers add to them). */
   capabilitiesOf(email: string): string[];
+  /** Every UpdateProfile request, as sent (only the fields present). */
+  profileUpdates: Array<Record<string, string>>;
+  /** A call ("UpdateProfile"…) answered with this error instead, e.g. a refusal the screens cannot foresee. */
+  refuse: Map<string, ConnectError>;
 }
 
 /**
@@ -46,6 +53,8 @@ export function createTestUserService({ phoneCode }: TestUserServiceOptions = {}
   const calls: string[] = [];
   const avatars = new Map<string, string>();
   const vouchers = new Map<string, { capabilities: string[]; badges: string[]; redeemed: boolean }>();
+  const profileUpdates: Array<Record<string, string>> = [];
+  const refuse = new Map<string, ConnectError>();
   let counter = 0;
 
   const issue = (type: "user" | "guest", uuid?: string) => {
@@ -65,9 +74,18 @@ export function createTestUserService({ phoneCode }: TestUserServiceOptions = {}
       role,
       createdAt: timestampFromDate(new Date("2026-01-0" + ((counter % 9) + 1) + "T00:00:00Z")),
     });
-    accounts.set(email, { user, password, nickname: email.split("@")[0] ?? email });
+    accounts.set(email, { user, password, nickname: email.split("@")[0] ?? email, color: "", bio: "" });
     return user;
   };
+
+  const accountOf = (uuid: string | undefined) =>
+    [...accounts.values()].find((candidate) => candidate.user.uuid === uuid);
+  const profileOf = (account: Account) => {
+    const { uuid } = account.user;
+    const { nickname, color, bio } = account;
+    return { uuid, nickname, color, bio, avatarId: avatars.get(uuid) ?? "" };
+  };
+  const invalid = (message: string) => new ConnectError(message, Code.InvalidArgument);
 
   const caller = (ctx: HandlerContext) => {
     const token = ctx.requestHeader.get("authorization")?.replace(/^Bearer /, "");
@@ -141,17 +159,51 @@ export function createTestUserService({ phoneCode }: TestUserServiceOptions = {}
         getProfile: ({ id }, ctx) => {
           calls.push("GetProfile");
           caller(ctx);
-          const account = [...accounts.values()].find((candidate) => candidate.user.uuid === id);
+          const account = accountOf(id);
           if (!account) throw new ConnectError("user profile not found", Code.NotFound);
-          return { profile: { uuid: id, nickname: account.nickname, avatarId: avatars.get(id) ?? "" } };
+          return { profile: profileOf(account) };
+        },
+        getOwnProfile: (_req, ctx) => {
+          calls.push("GetOwnProfile");
+          const account = accountOf(caller(ctx).uuid);
+          if (!account) throw new ConnectError("user profile not found", Code.NotFound);
+          return { profile: profileOf(account) };
+        },
+        // The real service's rules and messages (services/user profile-rules.ts): every value is checked before
+        // anything changes; the nickname is trimmed, 1 to 32 characters; "" clears the colour and the bio.
+        updateProfile: (req, ctx) => {
+          calls.push("UpdateProfile");
+          const account = accountOf(caller(ctx).uuid);
+          const sent: Record<string, string> = {};
+          for (const field of ["nickname", "avatarId", "color", "bio"] as const) {
+            const value = req[field];
+            if (value !== undefined) sent[field] = value;
+          }
+          profileUpdates.push(sent);
+          const refusal = refuse.get("UpdateProfile");
+          if (refusal) throw refusal;
+          if (!account) throw new ConnectError("user profile not found", Code.NotFound);
+          const nickname = req.nickname?.trim();
+          if (nickname !== undefined && ([...nickname].length < 1 || [...nickname].length > 32)) {
+            throw invalid("nickname must be 1 to 32 characters long");
+          }
+          const color = req.color?.trim().toLowerCase();
+          if (color && !/^#[0-9a-f]{6}$/.test(color)) throw invalid("color must be a hex colour like #1a2b3c");
+          if (req.bio !== undefined && [...req.bio].length > 500)
+            throw invalid("bio must be at most 500 characters long");
+          if (nickname !== undefined) account.nickname = nickname;
+          if (color !== undefined) account.color = color;
+          if (req.bio !== undefined) account.bio = req.bio;
+          if (req.avatarId !== undefined) avatars.set(account.user.uuid, req.avatarId);
+          return { profile: profileOf(account) };
         },
         getProfiles: ({ users }, ctx) => {
           calls.push("GetProfiles");
           caller(ctx);
           // Unknown uuids are left out; the answer keeps the order of the question.
           const profiles = users.flatMap((id) => {
-            const account = [...accounts.values()].find((candidate) => candidate.user.uuid === id);
-            return account ? [{ uuid: id, nickname: account.nickname, avatarId: avatars.get(id) ?? "" }] : [];
+            const account = accountOf(id);
+            return account ? [profileOf(account)] : [];
           });
           return { profiles };
         },
@@ -238,5 +290,5 @@ export function createTestUserService({ phoneCode }: TestUserServiceOptions = {}
     });
   const capabilitiesOf = (email: string) => [...(accounts.get(email)?.user.capabilities ?? [])];
 
-  return { routes, addAccount, tokens, calls, avatars, addVoucher, capabilitiesOf };
+  return { routes, addAccount, tokens, calls, avatars, addVoucher, capabilitiesOf, profileUpdates, refuse };
 }

@@ -69,6 +69,25 @@ describe("Dialog", () => {
     }
   });
 
+  it("lets a form put focus on its first field as it opens", async () => {
+    const user = userEvent.setup();
+    renderWithKit(
+      <Dialog
+        trigger={<Button>Edit name</Button>}
+        title="Edit your name"
+        onOpenAutoFocus={(event) => {
+          event.preventDefault();
+          document.getElementById("name-field")?.focus();
+        }}
+      >
+        <Input id="name-field" aria-label="Name" />
+      </Dialog>,
+    );
+    await user.click(screen.getByRole("button", { name: "Edit name" }));
+    const dialog = await screen.findByRole("dialog");
+    await waitFor(() => expect(document.activeElement).toBe(within(dialog).getByRole("textbox", { name: "Name" })));
+  });
+
   it("closes on Escape and gives focus back to its trigger", async () => {
     const user = userEvent.setup();
     renderWithKit(<EditDialog />);

@@ -16,13 +16,28 @@ export interface DialogProps {
   /** The dialog's buttons, kept in view below the scrolling body. */
   footer?: ReactNode;
   wide?: boolean;
+  /**
+   * Called as the dialog opens, before focus moves in (to its first control, the close button, by default): a form
+   * calls event.preventDefault() and focuses its first field instead.
+   */
+  onOpenAutoFocus?: (event: Event) => void;
 }
 
 /**
  * A modal dialog (Radix): focus moves in and stays in, Escape and the close button close it, focus returns to
  * what opened it. Its body scrolls when it is taller than the screen, so the footer's buttons stay reachable.
  */
-export function Dialog({ open, onOpenChange, trigger, title, description, children, footer, wide }: DialogProps) {
+export function Dialog({
+  open,
+  onOpenChange,
+  trigger,
+  title,
+  description,
+  children,
+  footer,
+  wide,
+  onOpenAutoFocus,
+}: DialogProps) {
   const { t } = useAppTranslation("common");
   return (
     <RadixDialog.Root open={open} onOpenChange={onOpenChange}>
@@ -31,6 +46,7 @@ export function Dialog({ open, onOpenChange, trigger, title, description, childr
         <RadixDialog.Overlay className="tt-overlay" />
         <RadixDialog.Content
           className={`tt-dialog ${wide ? "tt-dialog--wide" : ""}`.trim()}
+          onOpenAutoFocus={onOpenAutoFocus}
           {...(description ? {} : { "aria-describedby": undefined })}
         >
           <div className="tt-dialog__header">

@@ -1,6 +1,6 @@
 import { useAppTranslation } from "@tt/web-kit";
 import { Avatar, Menu, MenuItem, MenuLabel, MenuLinkItem, MenuSeparator, toast } from "@tt/web-kit/ui";
-import { ChevronDown, LogOut, Ticket, User, Users } from "lucide-react";
+import { ChevronDown, LogOut, Pencil, Ticket, User, Users } from "lucide-react";
 import { SHELL_NAMESPACE, shellTranslations } from "../locales.ts";
 import { Link, useNavigate } from "../router.tsx";
 import { forgetNewAccounts } from "../pages/welcome.ts";
@@ -9,7 +9,7 @@ import { useCurrentAvatar, useDisplayName, useLogout } from "./use-account.ts";
 // The header's account part for a signed-in user. Its own chunk with TanStack Query (the profile's nickname and
 // avatar, the log-out mutation) and the kit's components, so a guest's first screen carries none of them.
 
-/** The signed-in visitor's avatar and name, opening their menu: profile, friends and fans, log out. */
+/** The signed-in visitor's avatar and name, opening their menu: profile, its editing, friends and fans, log out. */
 export function AccountMenu({ uuid }: { uuid: string }) {
   const { t } = useAppTranslation(SHELL_NAMESPACE, shellTranslations);
   const name = useDisplayName() ?? "";
@@ -32,6 +32,13 @@ export function AccountMenu({ uuid }: { uuid: string }) {
         <Link to={`/users/${uuid}`}>
           <User aria-hidden="true" />
           {t("header.profile")}
+        </Link>
+      </MenuLinkItem>
+      <MenuLinkItem>
+        {/* The profile page opens its "Edit profile" dialog for ?edit (social/ProfilePage.tsx). */}
+        <Link to={`/users/${uuid}?edit=1`}>
+          <Pencil aria-hidden="true" />
+          {t("header.editProfile")}
         </Link>
       </MenuLinkItem>
       <MenuLinkItem>

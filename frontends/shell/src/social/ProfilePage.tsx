@@ -20,6 +20,7 @@ import {
   Check,
   Clock,
   LogIn,
+  Pencil,
   Radio,
   ShoppingBag,
   UserCheck,
@@ -29,8 +30,8 @@ import {
   Users,
   X,
 } from "lucide-react";
-import { useEffect } from "react";
-import { Link, useParams } from "../router.tsx";
+import { useEffect, useState, type CSSProperties } from "react";
+import { Link, useParams, useSearchParams } from "../router.tsx";
 import {
   socialKeys,
   useAvatarImage,
@@ -41,7 +42,11 @@ import {
   useSocialT,
   useStageClient,
 } from "./api.ts";
+import { EditProfileDialog } from "./EditProfileDialog.tsx";
 import { useNameOf } from "./Person.tsx";
+
+/** The query the account menu's "Edit profile" adds to the listener's own profile address to open the dialog. */
+export const EDIT_PROFILE_QUERY = "edit";
 
 /** A user's profile: who they are, their fans, and what you can do: follow the DJ, invite as a friend, block. */
 export function ProfilePage() {
@@ -79,6 +84,25 @@ export function ProfilePage() {
     queryFn: () => friends.getFriendship({ id: target }),
   });
   const name = nameOf(profile.data ?? undefined);
+  const mine = signedIn && Boolean(me) && me === target;
+  const [editing, setEditing] = useState(false);
+  // The account menu's "Edit profile" comes as ?edit=1: the dialog is open while the address says so, and closing it
+  // takes the flag out of the address (in place), so going back or reloading does not open it again.
+  const [search, setSearch] = useSearchParams();
+  const askedToEdit = search.has(EDIT_PROFILE_QUERY);
+  const setEditOpen = (open: boolean) => {
+    setEditing(open);
+    if (!open && askedToEdit) {
+      setSearch(
+        (params) => {
+          const next = new URLSearchParams(params);
+          next.delete(EDIT_PROFILE_QUERY);
+          return next;
+        },
+        { replace: true },
+      );
+    }
+  };
   // The browser's tab and history say whose profile this is: the nickname, never the id in the address.
   const nickname = profile.data?.nickname;
   useEffect(() => {
@@ -140,7 +164,11 @@ export function ProfilePage() {
         <div className="tt-profile__body">
           <Avatar id={target} name={name} src={image} size="xl" className="tt-profile__avatar" />
           <div className="tt-profile__who">
-            <h1 id="profile-title" className="tt-profile__name">
+            <h1
+              id="profile-title"
+              className="tt-profile__name"
+              style={profile.data.color ? ({ "--tt-name-color": profile.data.color } as CSSProperties) : undefined}
+            >
               {name}
             </h1>
             <UserBadges role={profile.data.role} badges={profile.data.badges} />
@@ -175,6 +203,14 @@ export function ProfilePage() {
         {me === target && (
           <div className="tt-profile__actions">
             <Badge tone="accent">{t("profile.yourself")}</Badge>
+            {mine && (
+              <EditProfileDialog
+                profile={profile.data}
+                open={editing || askedToEdit}
+                onOpenChange={setEditOpen}
+                trigger={<Button icon={<Pencil aria-hidden="true" />}>{t("edit.open")}</Button>}
+              />
+            )}
             <Link className={buttonClass("secondary")} to="/shop">
               <ShoppingBag aria-hidden="true" />
               {t("profile.changeAvatar")}

@@ -39,6 +39,11 @@ export const socialKeys = {
   rooms: (user: string) => ["social", "rooms", user] as const,
 };
 
+/** One user's public profile (GetProfile), in the profile family. */
+export const publicProfileKey = (user: string) => ["profile", "public", user] as const;
+/** The start of every profile batch's key (GetProfiles): the batch's uuids follow. */
+export const profileBatchPrefix = ["profile", "batch"] as const;
+
 /** Spec 002 §9: one profile batch asks for at most 150 users. */
 export const PROFILE_BATCH = 150;
 const HOUR = 3_600_000;
@@ -65,7 +70,7 @@ export function useProfiles(users: readonly string[]): { profiles: Map<string, P
   }
   const results = useQueries({
     queries: batches.map((batch) => ({
-      queryKey: ["profile", "batch", ...batch],
+      queryKey: [...profileBatchPrefix, ...batch],
       queryFn: async () => (await client.getProfiles({ users: batch })).profiles,
       staleTime: 5 * 60_000,
     })),
@@ -79,7 +84,7 @@ export function useProfiles(users: readonly string[]): { profiles: Map<string, P
 export function useProfile(user: string) {
   const client = useClient(ProfileService);
   return useQuery({
-    queryKey: ["profile", "public", user],
+    queryKey: publicProfileKey(user),
     queryFn: async () => {
       try {
         return (await client.getProfile({ id: user })).profile ?? null;

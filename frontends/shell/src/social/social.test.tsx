@@ -1,4 +1,5 @@
 import { create } from "@bufbuild/protobuf";
+import { Code, ConnectError } from "@connectrpc/connect";
 import { screen, waitFor, within } from "@testing-library/react";
 import { DjFanSchema } from "@tt/proto/tt/room/v1/dj_fan_service_pb";
 import { FriendInvitationSchema } from "@tt/proto/tt/room/v1/friend_service_pb";
@@ -282,5 +283,124 @@ describe("shell social screens", () => {
     const { render } = setup("/people", false);
     render();
     expect((await screen.findByRole("status")).textContent).toContain("Sign in to see your friends and fans.");
+  });
+});
+
+describe("editing your own profile", () => {
+  const dialogNamed = (name: string) => screen.findByRole("dialog", { name });
+
+  it("offers Edit profile on your own page only", async () => {
+    const { render } = setup(`/users/${ME}`);
+    render();
+    expect(await screen.findByRole("heading", { level: 1, name: "me" })).toBeTruthy();
+    expect(await screen.findByRole("button", { name: "Edit profile" })).toBeTruthy();
+  });
+
+  it("offers no Edit profile on someone else's page", async () => {
+    const { render } = setup((dj) => `/users/${dj}`);
+    render();
+    expect(await screen.findByRole("button", { name: "Follow this DJ" })).toBeTruthy();
+    expect(screen.queryByRole("button", { name: "Edit profile" })).toBeNull();
+  });
+
+  it("sends only what changed and shows it at once on the page and in the header, told by a toast", async () => {
+    const { users, render, user } = setup(`/users/${ME}`);
+    render();
+    await user.click(await screen.findByRole("button", { name: "Edit profile" }));
+    const dialog = await dialogNamed("Edit your profile");
+    const nickname = within(dialog).getByRole("textbox", { name: "Nickname" });
+    expect((nickname as HTMLInputElement).value).toBe("me");
+    expect(within(dialog).getByRole("radio", { name: "Default colour" })).toHaveProperty("checked", true);
+    // The bio counts down from 500.
+    const bio = within(dialog).getByRole("textbox", { name: "Bio" });
+    expect(within(dialog).getByText("500 characters left")).toBeTruthy();
+    await user.type(bio, "Deep house at dawn.");
+    expect(within(dialog).getByText("481 characters left")).toBeTruthy();
+    await user.clear(nickname);
+    await user.type(nickname, "  Ada Lovelace ");
+    await user.click(within(dialog).getByRole("button", { name: "Save" }));
+
+    expect(await screen.findByText("Your profile is saved.")).toBeTruthy();
+    await waitFor(() => expect(screen.queryByRole("dialog")).toBeNull());
+    expect(users.profileUpdates).toEqual([{ nickname: "Ada Lovelace", bio: "Deep house at dawn." }]);
+    expect(screen.getByRole("heading", { level: 1, name: "Ada Lovelace" })).toBeTruthy();
+    expect(screen.getByText("Deep house at dawn.")).toBeTruthy();
+    expect(screen.getByTestId("signed-in-user").textContent).toBe("Ada Lovelace");
+    // Focus is back on the button that opened the dialog.
+    expect(document.activeElement).toBe(screen.getByRole("button", { name: "Edit profile" }));
+
+    // The colour alone, the next time: the name shows in it.
+    await user.click(screen.getByRole("button", { name: "Edit profile" }));
+    const again = await dialogNamed("Edit your profile");
+    expect((within(again).getByRole("textbox", { name: "Nickname" }) as HTMLInputElement).value).toBe("Ada Lovelace");
+    await user.click(within(again).getByRole("radio", { name: "Blue" }));
+    await user.click(within(again).getByRole("button", { name: "Save" }));
+    await waitFor(() => expect(users.profileUpdates).toHaveLength(2));
+    expect(users.profileUpdates[1]).toEqual({ color: "#3b82f6" });
+    await waitFor(() =>
+      expect(
+        screen.getByRole("heading", { level: 1, name: "Ada Lovelace" }).style.getPropertyValue("--tt-name-color"),
+      ).toBe("#3b82f6"),
+    );
+  });
+
+  it("checks the nickname before sending it", async () => {
+    const { users, render, user } = setup(`/users/${ME}`);
+    render();
+    await user.click(await screen.findByRole("button", { name: "Edit profile" }));
+    const dialog = await dialogNamed("Edit your profile");
+    const nickname = within(dialog).getByRole("textbox", { name: "Nickname" });
+    await user.clear(nickname);
+    await user.type(nickname, "   ");
+    await user.click(within(dialog).getByRole("button", { name: "Save" }));
+    expect(await within(dialog).findByRole("alert")).toHaveProperty("textContent", "Choose a nickname.");
+    expect(nickname.getAttribute("aria-invalid")).toBe("true");
+    expect(users.profileUpdates).toEqual([]);
+  });
+
+  it("shows the server's refusal in the dialog, on the field it names, and keeps the dialog open", async () => {
+    const { users, render, user } = setup(`/users/${ME}`);
+    users.refuse.set("UpdateProfile", new ConnectError("nickname is not allowed", Code.InvalidArgument));
+    render();
+    await user.click(await screen.findByRole("button", { name: "Edit profile" }));
+    const dialog = await dialogNamed("Edit your profile");
+    const nickname = within(dialog).getByRole("textbox", { name: "Nickname" });
+    await user.type(nickname, "2");
+    await user.click(within(dialog).getByRole("button", { name: "Save" }));
+    expect(await within(dialog).findByText("Nickname is not allowed")).toBeTruthy();
+    expect(nickname.getAttribute("aria-invalid")).toBe("true");
+    expect(screen.getByRole("dialog", { name: "Edit your profile" })).toBeTruthy();
+    // Behind the dialog (hidden from assistive technology while it is open), the page is unchanged.
+    expect(screen.getByRole("heading", { level: 1, name: "me", hidden: true })).toBeTruthy();
+
+    // A refusal about no field is shown above the buttons.
+    users.refuse.set("UpdateProfile", new ConnectError("user profile not found", Code.NotFound));
+    await user.click(within(dialog).getByRole("button", { name: "Save" }));
+    expect(await within(dialog).findByText("User profile not found")).toBeTruthy();
+    expect(users.profileUpdates).toEqual([{ nickname: "me2" }, { nickname: "me2" }]);
+  });
+
+  it("opens the dialog from the account menu, and Escape closes it", async () => {
+    const { render, user } = setup("/");
+    render();
+    await openAccountMenu(user);
+    await user.click(await screen.findByRole("menuitem", { name: "Edit profile" }));
+    const dialog = await dialogNamed("Edit your profile");
+    expect(screen.getByRole("heading", { level: 1, name: "me", hidden: true })).toBeTruthy();
+    // Focus is in the dialog, on its first field.
+    await waitFor(() => expect(document.activeElement).toBe(within(dialog).getByRole("textbox", { name: "Nickname" })));
+    await user.keyboard("{Escape}");
+    await waitFor(() => expect(screen.queryByRole("dialog")).toBeNull());
+    expect(document.activeElement).toBe(screen.getByRole("button", { name: "Edit profile" }));
+  });
+
+  it("speaks Spanish with ?lang=es", async () => {
+    const { render, user } = setup(`/users/${ME}`, true, "?lang=es");
+    render();
+    await user.click(await screen.findByRole("button", { name: "Editar perfil" }));
+    const dialog = await dialogNamed("Editar tu perfil");
+    expect(within(dialog).getByText("Quedan 500 caracteres")).toBeTruthy();
+    expect(within(dialog).getByRole("radio", { name: "Azul" })).toBeTruthy();
+    expect(within(dialog).getByRole("button", { name: "Guardar" })).toBeTruthy();
   });
 });
