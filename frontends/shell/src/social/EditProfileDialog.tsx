@@ -10,7 +10,7 @@ import { Check } from "lucide-react";
 import { useMemo, type CSSProperties, type ReactElement } from "react";
 import { profileBatchPrefix, publicProfileKey, useSocialT } from "./api.ts";
 
-// The listener's own nickname, bio and chat name colour (UpdateProfile, POST /api/user-service/users/profile). The
+// The listener's own nickname, bio and name colour (UpdateProfile, POST /api/user-service/users/profile). The
 // avatar stays the shop's. The limits are the user service's (services/user profile-rules.ts): checked here first so
 // the message is in the listener's language, and the server's own message is shown if it still refuses.
 
