@@ -170,7 +170,7 @@ export function createTestUserService({ phoneCode }: TestUserServiceOptions = {}
           return { profile: profileOf(account) };
         },
         // The real service's rules and messages (services/user profile-rules.ts): every value is checked before
-        // anything changes; the nickname is trimmed, 1 to 32 characters; "" clears the colour and the bio.
+        // anything changes; the nickname is trimmed, 1 to 64 characters; "" clears the colour and the bio.
         updateProfile: (req, ctx) => {
           calls.push("UpdateProfile");
           const account = accountOf(caller(ctx).uuid);
@@ -184,8 +184,8 @@ export function createTestUserService({ phoneCode }: TestUserServiceOptions = {}
           if (refusal) throw refusal;
           if (!account) throw new ConnectError("user profile not found", Code.NotFound);
           const nickname = req.nickname?.trim();
-          if (nickname !== undefined && ([...nickname].length < 1 || [...nickname].length > 32)) {
-            throw invalid("nickname must be 1 to 32 characters long");
+          if (nickname !== undefined && ([...nickname].length < 1 || [...nickname].length > 64)) {
+            throw invalid("nickname must be 1 to 64 characters long");
           }
           const color = req.color?.trim().toLowerCase();
           if (color && !/^#[0-9a-f]{6}$/.test(color)) throw invalid("color must be a hex colour like #1a2b3c");

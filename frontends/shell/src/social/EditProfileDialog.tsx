@@ -15,7 +15,7 @@ import { profileBatchPrefix, publicProfileKey, useSocialT } from "./api.ts";
 // the message is in the listener's language, and the server's own message is shown if it still refuses.
 
 /** The user service's longest nickname (after trimming) and bio, in characters (code points, as it counts them). */
-export const NICKNAME_MAX = 32;
+export const NICKNAME_MAX = 64;
 export const BIO_MAX = 500;
 
 /** The name colours offered, #rrggbb, readable on the dark room; "" is the default colour (none set). */

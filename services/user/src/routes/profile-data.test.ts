@@ -102,8 +102,8 @@ describe("own profile", () => {
   });
 
   it.each([
-    [{ nickname: "" }, "nickname must be 1 to 32 characters long"],
-    [{ nickname: "n".repeat(33) }, "nickname must be 1 to 32 characters long"],
+    [{ nickname: "" }, "nickname must be 1 to 64 characters long"],
+    [{ nickname: "n".repeat(65) }, "nickname must be 1 to 64 characters long"],
     [{ color: "red" }, "color must be a hex colour like #1a2b3c"],
     [{ bio: "b".repeat(501) }, "bio must be at most 500 characters long"],
     [{ avatarId: "Not A Slug" }, "avatarId must be an avatar slug (lower-case letters, digits, - and _)"],

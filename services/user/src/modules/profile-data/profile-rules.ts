@@ -1,6 +1,7 @@
 // What the profile-data calls accept. The proto comments document each limit; the messages are ours.
 import { Code, ConnectError } from "@connectrpc/connect";
 import { isUuid } from "@tt/kit";
+import { NICKNAME_MAX_LENGTH } from "../../account-rules.ts";
 
 export const PROFILE_NOT_FOUND = "user profile not found";
 export const IMAGE_NOT_FOUND = "image not found";
@@ -23,7 +24,8 @@ export const MUSIC_PROVIDERS = ["apple", "audius", "soundcloud", "spotify", "you
 export const AUDIO_QUALITIES = ["low", "medium", "high"] as const;
 export const LANGUAGES = ["en", "es"] as const;
 
-export const NICKNAME_MAX = 32;
+/** The same limit as at sign-up (and the column's). */
+export const NICKNAME_MAX = NICKNAME_MAX_LENGTH;
 export const BIO_MAX = 500;
 export const SOCIAL_MAX = 200;
 export const AVATAR_ID_MAX = 128;
