@@ -44,7 +44,9 @@
 //   BENCH_TRACE=<dir> writes a Chrome trace of each window, with BENCH_TRACE_CATEGORIES=a,b,… instead of Playwright's
 //   default categories, e.g. devtools.timeline,viz,cc for the display compositor's draws; BENCH_PROFILE=<dir> a CPU
 //   profile; BENCH_MEMORY_DUMP=1 prints the page renderer's largest allocators from Chromium's memory-infra dump: malloc,
-//   V8, the compositor's tiles, Blink's GC heap, …)
+//   V8, the compositor's tiles, Blink's GC heap, … (BENCH_MEMORY_DUMP=<dir> also writes every allocator and sub-dump of
+//   it to <dir>/room-page-<listeners>-memory.json; the dump is taken after a garbage collection); BENCH_SCREENSHOT=<dir>
+//   screenshots the page at 1280×800 and 390×844 after each window's figures)
 import { generateKeyPairSync, randomUUID } from "node:crypto";
 import { readFileSync, writeFileSync } from "node:fs";
 import http2 from "node:http2";
@@ -149,6 +151,8 @@ function pageProbe(): void {
     requestAnimationFrame(() => {
       const channel = new MessageChannel();
       channel.port1.onmessage = () => {
+        // Closed, or the ports (an open port with a handler is never collected) pile up, two per commit.
+        channel.port1.close();
         const t1 = performance.now();
         for (const p of done) if (p.generation === state.generation) state.samples.push(t1 - p.t0);
       };
@@ -353,7 +357,7 @@ async function rendererMemory(browser: Browser): Promise<{ rss: number; private:
  * The page renderer's largest allocators (MB) from a detailed memory-infra dump (Chromium's own accounting, what
  * chrome://tracing's memory view shows): where the renderer's private memory goes beyond the JS heap.
  */
-async function rendererAllocators(browser: Browser): Promise<string> {
+async function rendererAllocators(browser: Browser, file?: string): Promise<string> {
   const cdp = await browser.newBrowserCDPSession();
   try {
     const events: { ph: string; pid: number; args?: { dumps?: { allocators?: Record<string, Allocator> } } }[] = [];
@@ -380,6 +384,24 @@ async function rendererAllocators(browser: Browser): Promise<string> {
       .map((e) => Object.entries(e.args!.dumps!.allocators!).filter(([name]) => name.split("/").length <= 2));
     // The page's renderer: the one with the most malloc'd memory (a spare renderer idles beside it).
     const page = dumps.sort((a, b) => total(b) - total(a))[0] ?? [];
+    if (file) {
+      // Every allocator and sub-dump of the page's renderer by path, in MB (blink_objects: Blink's objects by type).
+      const full = events
+        .filter((e) => e.ph === "v" && renderers.has(e.pid) && e.args?.dumps?.allocators)
+        .map((e) => Object.entries(e.args!.dumps!.allocators!))
+        .sort((a, b) => total(b) - total(a))[0];
+      const sizes = (full ?? []).map(([name, a]) => ({
+        name,
+        size: mb(a.attrs?.size),
+        effective: mb(a.attrs?.effective_size ?? a.attrs?.size),
+        ...Object.fromEntries(
+          Object.entries(a.attrs ?? {})
+            .filter(([k]) => !["size", "effective_size"].includes(k))
+            .map(([k, v]) => [k, v.units === "bytes" ? mb(v) : v.value]),
+        ),
+      }));
+      writeFileSync(file, JSON.stringify(sizes, null, 1));
+    }
     return page
       .map(([name, a]) => [name, mb(a.attrs?.effective_size ?? a.attrs?.size)] as const)
       .filter(([, size]) => size >= 1)
@@ -395,7 +417,7 @@ async function rendererAllocators(browser: Browser): Promise<string> {
   }
 }
 
-type Allocator = { attrs?: Record<string, { value: string }> };
+type Allocator = { attrs?: Record<string, { value: string; units?: string }> };
 
 async function measure(opts: {
   url: string;
@@ -586,9 +608,26 @@ async function measure(opts: {
     }
     const live = await metrics(cdp);
     const renderer = await rendererMemory(browser);
-    const allocators = process.env["BENCH_MEMORY_DUMP"] ? await rendererAllocators(browser) : "";
+    const dump = process.env["BENCH_MEMORY_DUMP"];
+    const allocators = dump
+      ? await rendererAllocators(
+          browser,
+          dump === "1" ? undefined : path.join(dump, `room-page-${opts.listeners}-memory.json`),
+        )
+      : "";
     await cdp.send("HeapProfiler.collectGarbage");
     const collected = await metrics(cdp);
+    const shots = process.env["BENCH_SCREENSHOT"];
+    if (shots) {
+      // After the figures: the page as a desktop and a phone show it, to look at after a change.
+      for (const [width, height] of [
+        [1280, 800],
+        [390, 844],
+      ] as const) {
+        await page.setViewportSize({ width, height });
+        await page.screenshot({ path: path.join(shots, `room-page-${opts.listeners}-${width}x${height}.png`) });
+      }
+    }
     const gaps = figures.gaps;
     if (problems.length > 0) log(`  page problems (${warnings} warnings/errors): ${problems.join(" | ")}`);
     return {

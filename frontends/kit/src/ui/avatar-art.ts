@@ -11,32 +11,40 @@ const KEPT = 2000;
 /** The bitmap's side in pixels: the largest avatar (96 px) on a 2× screen would want more; 128 keeps it sharp. */
 const BITMAP_PX = 128;
 
-const svgs = new Map<string, string>();
-/** Each seed's bitmap (an object URL), once drawn; null while it is being drawn or when it cannot be. */
-const bitmaps = new Map<string, string | null>();
+/**
+ * Each seed's image as the page shows it: its SVG as an object URL while the bitmap is drawn, then the bitmap (an
+ * object URL); the SVG as a data: URI where no bitmap can be drawn (no canvas: a test's DOM).
+ */
+const images = new Map<string, string>();
 const listeners = new Set<() => void>();
+
+function avatarOf(seed: string): Avatar {
+  return new Avatar(style, { seed, size: BITMAP_PX, backgroundColor: BACKGROUNDS });
+}
 
 /** A data: URI of the avatar generated from `seed` (a user id), as SVG. */
 export function avatarDataUri(seed: string): string {
-  let uri = svgs.get(seed);
-  if (uri === undefined) {
-    uri = new Avatar(style, { seed, size: BITMAP_PX, backgroundColor: BACKGROUNDS }).toDataUri();
-    if (svgs.size > KEPT) svgs.clear();
-    svgs.set(seed, uri);
-  }
-  return uri;
+  return avatarOf(seed).toDataUri();
 }
 
 /**
  * The avatar of `seed` as the page should show it: a bitmap once drawn (an SVG image is recorded again, all its
  * shapes, every time the part of the page it is in is repainted — the chat column with a message a second — while a
  * bitmap is copied), the SVG until then. Drawing starts on the first ask; `onAvatarDrawn` tells when one is done.
+ *
+ * The SVG is an object URL, revoked once the bitmap is drawn, not a data: URI: Chromium keeps the images of the
+ * data: URIs it decoded, and each SVG image is a document of its own (a full room's page kept about 50 of them).
  */
 export function avatarImage(seed: string): string {
-  const bitmap = bitmaps.get(seed);
-  if (bitmap) return bitmap;
-  const svg = avatarDataUri(seed);
-  if (bitmap === undefined) void draw(seed, svg);
+  const known = images.get(seed);
+  if (known) return known;
+  if (images.size > KEPT) {
+    for (const url of images.values()) if (url.startsWith("blob:")) URL.revokeObjectURL(url);
+    images.clear();
+  }
+  const svg = URL.createObjectURL(new Blob([avatarOf(seed).toString()], { type: "image/svg+xml" }));
+  images.set(seed, svg);
+  void draw(seed, svg);
   return svg;
 }
 
@@ -47,7 +55,7 @@ export function onAvatarDrawn(listener: () => void): () => void {
 }
 
 async function draw(seed: string, svg: string): Promise<void> {
-  bitmaps.set(seed, null);
+  let bitmap: string | undefined;
   try {
     const image = new Image(BITMAP_PX, BITMAP_PX);
     image.src = svg;
@@ -55,17 +63,22 @@ async function draw(seed: string, svg: string): Promise<void> {
     const canvas = document.createElement("canvas");
     canvas.width = canvas.height = BITMAP_PX;
     const context = canvas.getContext("2d");
-    if (!context) return;
-    context.drawImage(image, 0, 0, BITMAP_PX, BITMAP_PX);
-    const blob = await new Promise<Blob | null>((resolve) => canvas.toBlob(resolve, "image/png"));
-    if (!blob) return;
-    if (bitmaps.size > KEPT) {
-      for (const url of bitmaps.values()) if (url) URL.revokeObjectURL(url);
-      bitmaps.clear();
+    if (context) {
+      context.drawImage(image, 0, 0, BITMAP_PX, BITMAP_PX);
+      const blob = await new Promise<Blob | null>((resolve) => canvas.toBlob(resolve, "image/png"));
+      if (blob) bitmap = URL.createObjectURL(blob);
     }
-    bitmaps.set(seed, URL.createObjectURL(blob));
-    for (const listener of listeners) listener();
   } catch {
-    // No canvas here (a test's DOM) or the image did not decode: the SVG stays.
+    // No canvas here or the image did not decode (a test's DOM).
   }
+  if (images.get(seed) !== svg) {
+    // Forgotten meanwhile (the page met more than KEPT).
+    if (bitmap) URL.revokeObjectURL(bitmap);
+    return;
+  }
+  // Not drawn: the SVG stays, as a data: URI.
+  images.set(seed, bitmap ?? avatarDataUri(seed));
+  for (const listener of listeners) listener();
+  // The images that showed the SVG switch to the bitmap as the listeners redraw them.
+  URL.revokeObjectURL(svg);
 }
