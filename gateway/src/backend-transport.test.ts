@@ -52,8 +52,8 @@ async function outcome(call: Promise<unknown>) {
   }
 }
 
-/** An HTTP/2 server on port 0 that is not a Connect service. */
-async function plainH2(handler: (req: http2.Http2ServerRequest, res: http2.Http2ServerResponse) => void) {
+/** An HTTP/2 server on port 0 that is not a Connect service, and a session to it; both closed after the test. */
+async function plainH2Server(handler: (req: http2.Http2ServerRequest, res: http2.Http2ServerResponse) => void) {
   const server = http2.createServer(handler);
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -62,6 +62,12 @@ async function plainH2(handler: (req: http2.Http2ServerRequest, res: http2.Http2
     s.abort();
     await new Promise((resolve) => server.close(resolve));
   });
+  return { url, session: s };
+}
+
+/** A client of the fixture service at a plainH2Server. */
+async function plainH2(handler: (req: http2.Http2ServerRequest, res: http2.Http2ServerResponse) => void) {
+  const { url, session: s } = await plainH2Server(handler);
   return createClient(FixtureService, createBackendTransport({ baseUrl: url, session: s }));
 }
 
@@ -340,14 +346,7 @@ describe("a service that cannot answer", () => {
     ],
     ["no status and no message", (res) => res.writeHead(200, { "content-type": "application/grpc+proto" }).end()],
   ])("over gRPC, %s fails as Connect's gRPC transport fails", async (_name, answer) => {
-    const server = http2.createServer((_req, res) => answer(res));
-    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-    const s = backendSession(url);
-    onTestFinished(async () => {
-      s.abort();
-      await new Promise((resolve) => server.close(resolve));
-    });
+    const { url, session: s } = await plainH2Server((_req, res) => answer(res));
     const call = (t: Transport) => t.unary(FixtureService.method.hello, undefined, undefined, undefined, {});
     const expected = await outcome(call(reference(url, "grpc")));
     expect(expected).toHaveProperty("code");
