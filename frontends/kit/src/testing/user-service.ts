@@ -13,7 +13,7 @@ interface Account {
   user: User;
   password: string;
   nickname: string;
-  /** The chat name colour (#rrggbb) and bio, "" when none. */
+  /** The name colour (#rrggbb) and bio, "" when none. */
   color: string;
   bio: string;
 }

@@ -18,7 +18,7 @@ import { profileBatchPrefix, publicProfileKey, useSocialT } from "./api.ts";
 export const NICKNAME_MAX = 64;
 export const BIO_MAX = 500;
 
-/** The name colours offered, #rrggbb, readable on the dark room; "" is the default colour (none set). */
+/** The name colours offered, #rrggbb; "" is the default colour (none set). */
 export const NAME_COLORS = [
   { name: "red", value: "#ef4444" },
   { name: "orange", value: "#f97316" },

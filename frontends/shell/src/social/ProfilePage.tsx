@@ -200,17 +200,15 @@ export function ProfilePage() {
         </div>
         {counts.isError && <ErrorMessage>{errorText(counts.error)}</ErrorMessage>}
         {friendship.isError && <ErrorMessage>{errorText(friendship.error)}</ErrorMessage>}
-        {me === target && (
+        {mine && (
           <div className="tt-profile__actions">
             <Badge tone="accent">{t("profile.yourself")}</Badge>
-            {mine && (
-              <EditProfileDialog
-                profile={profile.data}
-                open={editing || askedToEdit}
-                onOpenChange={setEditOpen}
-                trigger={<Button icon={<Pencil aria-hidden="true" />}>{t("edit.open")}</Button>}
-              />
-            )}
+            <EditProfileDialog
+              profile={profile.data}
+              open={editing || askedToEdit}
+              onOpenChange={setEditOpen}
+              trigger={<Button icon={<Pencil aria-hidden="true" />}>{t("edit.open")}</Button>}
+            />
             <Link className={buttonClass("secondary")} to="/shop">
               <ShoppingBag aria-hidden="true" />
               {t("profile.changeAvatar")}

@@ -1,7 +1,7 @@
 // What the benches (npm run bench:*) share: a REST call through the gateway, percentiles of their samples, a
 // closed loop of calls (throughput and p99), the machine's load average line, tokens signed as the platform's user
-// service signs them, a process's CPU time, and a server stream opened as a thin Connect client opens it. Each bench keeps its own method
-// and output; these are the small parts they all wrote again.
+// service signs them, a process's CPU time, and a server stream opened as a thin Connect client opens it. Each bench
+// keeps its own method and output; these are the small parts they all wrote again.
 import { randomUUID } from "node:crypto";
 import { readFileSync } from "node:fs";
 import http2 from "node:http2";
