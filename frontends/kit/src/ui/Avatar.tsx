@@ -28,8 +28,8 @@ const onArt = (listener: () => void) => {
 };
 
 /**
- * The generated avatar of `seed`, once its chunk is here (at once on later renders; the art caches each seed): its
- * SVG, then its bitmap once drawn.
+ * The generated avatar of `seed` once its chunk is here and its bitmap is drawn (at once on later renders; the art
+ * caches each seed), else undefined: the placeholder shows meanwhile.
  */
 function useGenerated(seed: string): string | undefined {
   return useSyncExternalStore(
