@@ -278,6 +278,8 @@ interface Figures {
   listeners: number;
   counted: string;
   fps: number;
+  /** The frame clock's period: the median gap between two animation frames. */
+  frameGapP50: number;
   frameGapP95: number;
   longFrames: number;
   p50: number;
@@ -667,6 +669,7 @@ async function measure(opts: {
       listeners: opts.listeners,
       counted,
       fps: figures.frames / (figures.windowMs / 1000),
+      frameGapP50: pct(gaps, 0.5),
       frameGapP95: pct(gaps, 0.95),
       longFrames: gaps.filter((g) => g > 50).length,
       p50: pct(figures.samples, 0.5),
@@ -841,7 +844,9 @@ async function main(): Promise<void> {
   };
   console.log(
     `targets with ${full.listeners} listeners: ≥ ${TARGET_FPS} fps ${met.fps ? "met" : "NOT met"}, ` +
-      `patch → paint p95 ≤ ${TARGET_P95_MS} ms ${met.p95 ? "met" : "NOT met"}, ` +
+      `patch → paint p95 ≤ ${TARGET_P95_MS} ms ${met.p95 ? "met" : "NOT met"} (the wait for the next frame alone, ` +
+      `0–${full.frameGapP50.toFixed(1)} ms, has a p95 of ${(0.95 * full.frameGapP50).toFixed(1)} ms; ` +
+      `patch → commit p95 ≤ ${TARGET_P95_MS} ms ${full.commitP95 <= TARGET_P95_MS ? "met" : "NOT met"}), ` +
       `page memory ≤ ${TARGET_MEMORY_MB} MB (${full.renderer ? "renderer footprint, median over the window" : "JS heap"}) ${met.memory ? "met" : "NOT met"}`,
   );
   console.log(`load average at the end: ${load()}`);
