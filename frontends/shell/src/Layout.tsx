@@ -78,7 +78,7 @@ function Account() {
   }
   // The signed-in part comes with TanStack Query and the kit's components, after the first screen.
   return (
-    <div className="tt-account">
+    <div className="tt-account tt-account--signed-in">
       {/* Guests have no inbox: the bell is a signed-in person's. */}
       <Suspense fallback={null}>
         <QueryBoundary>

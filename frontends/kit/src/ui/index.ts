@@ -30,3 +30,12 @@ export { humanise, NAMES_NAMESPACE, namesTranslations, useNameOptions, useNames 
 export type { NameKind } from "./names.ts";
 export { dismissToast, toast } from "@tt/web-kit";
 export type { ToastMessage, ToastTone } from "@tt/web-kit";
+export {
+  contrastRatio,
+  NAME_CONTRAST,
+  nameColorStyle,
+  nameContrast,
+  parseHexColor,
+  readableNameColor,
+} from "./name-color.ts";
+export type { NameTheme } from "./name-color.ts";

@@ -5,7 +5,7 @@ import type { Profile } from "@tt/proto/tt/user/v1/user_pb";
 import { queryKeys } from "@tt/web-kit";
 import { useClient } from "@tt/web-kit/connect";
 import { FormError, TextField, useServerErrors, useZodForm, z } from "@tt/web-kit/form";
-import { Button, Dialog, DialogClose, Field, TextArea, toast } from "@tt/web-kit/ui";
+import { Button, Dialog, DialogClose, Field, nameColorStyle, TextArea, toast } from "@tt/web-kit/ui";
 import { Check } from "lucide-react";
 import { useMemo, type CSSProperties, type ReactElement } from "react";
 import { profileBatchPrefix, publicProfileKey, useSocialT } from "./api.ts";
@@ -160,6 +160,8 @@ function EditProfileForm({
   const left = BIO_MAX - characters(bio);
   const color = form.watch("color");
   const nickname = form.watch("nickname") ?? "";
+  // As the profile and the chat draw it: readable on the theme.
+  const previewStyle = nameColorStyle(color ?? "");
   const bioError = form.formState.errors.bio?.message;
   // A colour set elsewhere and not among ours is kept as a choice of its own, so saving does not lose it.
   const current = profile.color.toLowerCase();
@@ -209,7 +211,9 @@ function EditProfileForm({
         </div>
         <p className="tt-field-hint tt-profile-edit__preview">
           {t("edit.colorHint")}{" "}
-          <strong style={color ? { color } : undefined}>{nickname.trim() || profile.nickname}</strong>
+          <strong className={previewStyle ? "tt-name-color" : undefined} style={previewStyle}>
+            {nickname.trim() || profile.nickname}
+          </strong>
         </p>
       </fieldset>
       <FormError message={formError} />

@@ -10,6 +10,7 @@ import {
   ErrorMessage,
   FollowButton,
   FollowCounts,
+  nameColorStyle,
   Skeleton,
   toast,
   useFormat,
@@ -30,7 +31,7 @@ import {
   Users,
   X,
 } from "lucide-react";
-import { useEffect, useState, type CSSProperties } from "react";
+import { useEffect, useState } from "react";
 import { Link, useParams, useSearchParams } from "../router.tsx";
 import {
   socialKeys,
@@ -157,6 +158,8 @@ export function ProfilePage() {
   }
 
   const pending = friendship.data?.pendingInvitation;
+  // The name colour as the chat draws it: readable on the theme.
+  const nameStyle = nameColorStyle(profile.data.color);
   return (
     <section className="tt-profile" aria-labelledby="profile-title">
       <div className="tt-card tt-profile__card">
@@ -164,11 +167,7 @@ export function ProfilePage() {
         <div className="tt-profile__body">
           <Avatar id={target} name={name} src={image} size="xl" className="tt-profile__avatar" />
           <div className="tt-profile__who">
-            <h1
-              id="profile-title"
-              className="tt-profile__name"
-              style={profile.data.color ? ({ "--tt-name-color": profile.data.color } as CSSProperties) : undefined}
-            >
+            <h1 id="profile-title" className={`tt-profile__name${nameStyle ? " tt-name-color" : ""}`} style={nameStyle}>
               {name}
             </h1>
             <UserBadges role={profile.data.role} badges={profile.data.badges} />

@@ -1,6 +1,6 @@
 import { Code, ConnectError } from "@connectrpc/connect";
 import { useQueries, useQuery } from "@tanstack/react-query";
-import { useAppTranslation } from "@tt/web-kit";
+import { queryKeys, useAppTranslation } from "@tt/web-kit";
 import { useClient } from "@tt/web-kit/connect";
 import { AvatarService } from "@tt/proto/tt/merch/v1/avatar_service_pb";
 import { BlockedUserService } from "@tt/proto/tt/room/v1/blocked_user_service_pb";
@@ -39,8 +39,12 @@ export const socialKeys = {
   rooms: (user: string) => ["social", "rooms", user] as const,
 };
 
-/** One user's public profile (GetProfile), in the profile family. */
-export const publicProfileKey = (user: string) => ["profile", "public", user] as const;
+/**
+ * One user's public profile (GetProfile), under that user's key of the profile family (queryKeys.profile): what
+ * invalidates the user's profile there reaches it, as it reaches the header's name and avatar (the shop's choice of
+ * avatar does).
+ */
+export const publicProfileKey = (user: string) => [...queryKeys.profile(user), "public"] as const;
 /** The start of every profile batch's key (GetProfiles): the batch's uuids follow. */
 export const profileBatchPrefix = ["profile", "batch"] as const;
 

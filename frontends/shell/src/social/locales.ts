@@ -109,7 +109,7 @@ export const en = {
     over_other: "{{count}} characters too many",
     bioTooLong: "A bio has at most {{max}} characters.",
     color: "Name colour",
-    colorHint: "Your name on your profile:",
+    colorHint: "Your name on your profile and in chat:",
     colors: {
       none: "Default colour",
       red: "Red",
@@ -236,7 +236,7 @@ export const es: typeof en = {
     over_other: "Sobran {{count}} caracteres",
     bioTooLong: "Una biografía tiene como máximo {{max}} caracteres.",
     color: "Color del nombre",
-    colorHint: "Tu nombre en tu perfil:",
+    colorHint: "Tu nombre en tu perfil y en el chat:",
     colors: {
       none: "Color predeterminado",
       red: "Rojo",

@@ -329,19 +329,26 @@ describe("editing your own profile", () => {
     // Focus is back on the button that opened the dialog.
     expect(document.activeElement).toBe(screen.getByRole("button", { name: "Edit profile" }));
 
-    // The colour alone, the next time: the name shows in it.
+    // The colour alone, the next time: the name shows in it (the preview too), made readable on each theme.
     await user.click(screen.getByRole("button", { name: "Edit profile" }));
     const again = await dialogNamed("Edit your profile");
     expect((within(again).getByRole("textbox", { name: "Nickname" }) as HTMLInputElement).value).toBe("Ada Lovelace");
+    expect(within(again).getByText(/^Your name on your profile and in chat:/)).toBeTruthy();
     await user.click(within(again).getByRole("radio", { name: "Blue" }));
+    const preview = within(again).getByText("Ada Lovelace", { selector: "strong" });
+    expect(preview.style.getPropertyValue("--tt-name-dark")).toBe("#488bf7");
+    expect(preview.style.getPropertyValue("--tt-name-light")).toBe("#0b61ee");
     await user.click(within(again).getByRole("button", { name: "Save" }));
     await waitFor(() => expect(users.profileUpdates).toHaveLength(2));
     expect(users.profileUpdates[1]).toEqual({ color: "#3b82f6" });
     await waitFor(() =>
       expect(
-        screen.getByRole("heading", { level: 1, name: "Ada Lovelace" }).style.getPropertyValue("--tt-name-color"),
-      ).toBe("#3b82f6"),
+        screen.getByRole("heading", { level: 1, name: "Ada Lovelace" }).style.getPropertyValue("--tt-name-dark"),
+      ).toBe("#488bf7"),
     );
+    const heading = screen.getByRole("heading", { level: 1, name: "Ada Lovelace" });
+    expect(heading.classList.contains("tt-name-color")).toBe(true);
+    expect(heading.style.getPropertyValue("--tt-name-light")).toBe("#0b61ee");
   });
 
   it("checks the nickname before sending it", async () => {
@@ -401,6 +408,7 @@ describe("editing your own profile", () => {
     const dialog = await dialogNamed("Editar tu perfil");
     expect(within(dialog).getByText("Quedan 500 caracteres")).toBeTruthy();
     expect(within(dialog).getByRole("radio", { name: "Azul" })).toBeTruthy();
+    expect(within(dialog).getByText(/^Tu nombre en tu perfil y en el chat:/)).toBeTruthy();
     expect(within(dialog).getByRole("button", { name: "Guardar" })).toBeTruthy();
   });
 });

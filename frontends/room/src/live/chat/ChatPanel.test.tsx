@@ -49,6 +49,8 @@ interface FakeChat {
   sends: string[];
   failNextSends: number;
   reactions: string[];
+  /** The name colour of the peer's direct messages. */
+  directColor: string;
 }
 
 function fakeChat(): FakeChat {
@@ -59,6 +61,7 @@ function fakeChat(): FakeChat {
     sends: [],
     failNextSends: 0,
     reactions: [],
+    directColor: "",
     routes: (router) =>
       router.service(ChatService, {
         listRoomMessages: () => {
@@ -100,7 +103,14 @@ function fakeChat(): FakeChat {
         }),
         listDirectMessages: (req) => ({
           messages: [
-            msg({ uuid: crypto.randomUUID(), roomUuid: "", receiverUuid: ME, userUuid: req.user, message: "hey you" }),
+            msg({
+              uuid: crypto.randomUUID(),
+              roomUuid: "",
+              receiverUuid: ME,
+              userUuid: req.user,
+              message: "hey you",
+              color: fake.directColor,
+            }),
           ],
         }),
         markConversationRead: () => ({ lastReadId: 1n }),
@@ -452,6 +462,8 @@ describe("chat state (002 §4, §5)", () => {
 describe("the chat panel as the room's column (issue 25)", () => {
   const CARO = "55555555-5555-4555-8555-555555555555";
   const NICKNAMES: Record<string, string> = { [ME]: "Mina", [ANA]: "Ana", [BEN]: "Ben", [CARO]: "Caro" };
+  /** Name colours in the profiles (the reader's draws their drafts). */
+  const COLORS: Record<string, string> = { [ME]: "#3b82f6" };
 
   function renderRoom(fake: FakeChat, opts: { user?: string; search?: string; people?: string[] } = {}) {
     const kit = createTestKit({
@@ -459,7 +471,9 @@ describe("the chat panel as the room's column (issue 25)", () => {
         fake.routes(router);
         router.service(ProfileService, {
           getProfiles: (req) => ({
-            profiles: req.users.filter((u) => NICKNAMES[u]).map((uuid) => ({ uuid, nickname: NICKNAMES[uuid] })),
+            profiles: req.users
+              .filter((u) => NICKNAMES[u])
+              .map((uuid) => ({ uuid, nickname: NICKNAMES[uuid], color: COLORS[uuid] ?? "" })),
           }),
         });
       },
@@ -603,6 +617,66 @@ describe("the chat panel as the room's column (issue 25)", () => {
     const mentioned = screen.getAllByTestId("chat-message").find((m) => m.dataset.mention === "true")!;
     expect(mentioned.dataset.uuid).toBe("m1");
     expect(mentioned.textContent).toContain("mentions you");
+  });
+
+  /** The name at the head of a message row. */
+  const nameOf = async (uuid: string) =>
+    (await messages()).find((m) => m.dataset.uuid === uuid)!.querySelector<HTMLElement>(".tt-chat-message__name")!;
+  /** The colour a name is drawn in on each theme (tokens.css picks one by the page's theme); none: the default. */
+  const colours = (name: HTMLElement) =>
+    name.classList.contains("tt-name-color")
+      ? { dark: name.style.getPropertyValue("--tt-name-dark"), light: name.style.getPropertyValue("--tt-name-light") }
+      : undefined;
+
+  it("draws each sender's name in their colour, made readable on the dark and the light theme", async () => {
+    const fake = fakeChat();
+    fake.history = [
+      msg({ uuid: "c1", message: "bright", userUuid: ANA, userName: "Ana", color: "#ffff00" }),
+      msg({ uuid: "c2", message: "dim", userUuid: BEN, userName: "Ben", color: "#1a1a1a" }),
+      msg({ uuid: "c3", message: "teal", userUuid: CARO, userName: "Caro", color: "#14b8a6" }),
+      msg({ uuid: "c4", message: "plain", userUuid: CARO, userName: "Caro", color: "" }),
+    ];
+    renderRoom(fake, { user: ME });
+    // Yellow is unreadable on white and black on the dark surfaces: each is darkened or lightened for that theme.
+    expect(colours(await nameOf("c1"))).toEqual({ dark: "#ffff00", light: "#6f6f00" });
+    expect(colours(await nameOf("c2"))).toEqual({ dark: "#8d8d8d", light: "#1a1a1a" });
+    expect(colours(await nameOf("c3"))).toEqual({ dark: "#14b8a6", light: "#0d786d" });
+    expect((await nameOf("c1")).textContent).toBe("Ana");
+    // No colour chosen: the default, as before (no style of its own).
+    const plain = await nameOf("c4");
+    expect(colours(plain)).toBeUndefined();
+    expect(plain.getAttribute("style")).toBeNull();
+  });
+
+  it("draws the reader's message in their name and colour before the server answered", async () => {
+    const fake = fakeChat();
+    fake.failNextSends = 1;
+    renderRoom(fake, { user: ME });
+    const box = await screen.findByRole("textbox", { name: "Say something…" });
+    // The reader's profile (their nickname is known) has loaded before they write.
+    fireEvent.change(box, { target: { value: "hi @" } });
+    await screen.findByRole("listbox", { name: "People to mention" });
+    fireEvent.change(box, { target: { value: "mine" } });
+    fireEvent.click(screen.getByRole("button", { name: "Send" }));
+    await screen.findByRole("alert");
+    const draft = (await messages())[0]!;
+    const name = draft.querySelector<HTMLElement>(".tt-chat-message__name")!;
+    expect(name.textContent).toBe("Mina");
+    expect(colours(name)).toEqual({ dark: "#488bf7", light: "#0b61ee" });
+  });
+
+  it("draws names in their colour in a direct conversation too", async () => {
+    const fake = fakeChat();
+    fake.directColor = "#eab308";
+    renderRoom(fake, { user: ME });
+    await screen.findByRole("tablist");
+    act(() => openDirectChat(ANA));
+    const list = await screen.findByRole("list", { name: "Conversation with Ana" });
+    const name = (await within(list).findAllByTestId("chat-message"))[0]!.querySelector<HTMLElement>(
+      ".tt-chat-message__name",
+    )!;
+    expect(name.textContent).toBe("Ana");
+    expect(colours(name)).toEqual({ dark: "#eab308", light: "#866705" });
   });
 
   it("opens the conversation asked for from elsewhere (a profile card's Message), in its tab", async () => {

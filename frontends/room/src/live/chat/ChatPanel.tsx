@@ -29,6 +29,7 @@ import {
   TabPanel,
   Tabs,
   toast,
+  nameColorStyle,
   useFormat,
 } from "@tt/web-kit/ui";
 import { VirtualList } from "@tt/web-kit/virtual";
@@ -120,6 +121,8 @@ interface ChatPeople {
   nicknames: readonly string[];
   /** The reader's nickname (messages that mention it are highlighted). */
   myName: string | undefined;
+  /** The reader's name colour ("" for the default): their own messages before the server has answered. */
+  myColor?: string | undefined;
   /** The reader's uuid (a line about them says "you"). */
   me?: string | undefined;
 }
@@ -288,7 +291,9 @@ interface RowActions {
 }
 
 /**
- * One message: the sender's avatar and name, when, the text and what it carries, reactions and actions. Memoised:
+ * One message: the sender's avatar and name (in their name colour, made readable on the theme), when, the text and
+ * what it carries, reactions and actions. The name, avatar and colour are the message's own (the sender's profile
+ * when they sent it); the reader's draft, which the server has not answered yet, takes the reader's. Memoised:
  * a new message draws its own row, not every row in view again (issue 25: four messages a second in
  * npm run bench:room-page); every prop is the same object until that message changes.
  */
@@ -296,6 +301,7 @@ const MessageRow = memo(function MessageRow({
   item,
   me,
   myName,
+  myColor,
   canSend,
   isModerator,
   editable,
@@ -305,6 +311,8 @@ const MessageRow = memo(function MessageRow({
   me: string | undefined;
   /** The reader's nickname: a message that mentions it is highlighted. */
   myName: string | undefined;
+  /** The reader's name colour: their drafts' name. */
+  myColor: string | undefined;
   canSend: boolean;
   isModerator: boolean;
   /** The reader's latest message, still in its edit window (002 §5). */
@@ -315,7 +323,10 @@ const MessageRow = memo(function MessageRow({
   const { onRetry, onReact, onReply, onStartEdit, onReport, onDelete } = actions;
   const m = item.message;
   const own = me !== undefined && m.userUuid === me;
-  const name = m.userName || t("someone");
+  // Not stored yet: the server fills the sender's name and colour in its answer.
+  const draft = own && m.id === 0n;
+  const name = m.userName || (draft ? myName : undefined) || t("someone");
+  const nameStyle = nameColorStyle(m.color || (draft ? (myColor ?? "") : ""));
   const image = useAvatarImage(m.avatarId);
   const canReport = !own && m.type === "user";
   const canDelete = own || (isModerator && Boolean(m.roomUuid));
@@ -346,7 +357,9 @@ const MessageRow = memo(function MessageRow({
         ) : (
           <>
             <p className="tt-chat-message__head">
-              <strong className="tt-chat-message__name">{name}</strong>
+              <strong className={`tt-chat-message__name${nameStyle ? " tt-name-color" : ""}`} style={nameStyle}>
+                {name}
+              </strong>
               <MessageTime ms={dateMs(m)} />
               {m.editedAt ? <span className="tt-chat-message__edited">({t("edited")})</span> : null}
               {mentioned ? <span className="tt-chat-message__mention">{t("mentionsYou")}</span> : null}
@@ -474,6 +487,7 @@ const MessageScroll = memo(function MessageScroll({
   label,
   me,
   myName,
+  myColor,
   canSend,
   isModerator,
   editableUuid,
@@ -486,6 +500,7 @@ const MessageScroll = memo(function MessageScroll({
   label: string;
   me: string | undefined;
   myName: string | undefined;
+  myColor: string | undefined;
   canSend: boolean;
   isModerator: boolean;
   editableUuid: string | undefined;
@@ -507,13 +522,14 @@ const MessageScroll = memo(function MessageScroll({
           item={item}
           me={me}
           myName={myName}
+          myColor={myColor}
           canSend={canSend}
           isModerator={isModerator}
           editable={item.message.uuid === editableUuid}
           actions={actions}
         />
       ),
-    [me, myName, canSend, isModerator, editableUuid, actions],
+    [me, myName, myColor, canSend, isModerator, editableUuid, actions],
   );
   return (
     <div className="tt-chat-scroll">
@@ -577,7 +593,7 @@ function MessageList({
   const [editing, setEditing] = useState<ChatItem | undefined>();
   const input = useRef<HTMLInputElement>(null);
   // `@` completion from the people in the room.
-  const { nicknames, myName } = useContext(PeopleContext);
+  const { nicknames, myName, myColor } = useContext(PeopleContext);
   const listId = useId();
   const [activeSuggestion, setActiveSuggestion] = useState(0);
   const [dismissed, setDismissed] = useState<string | undefined>();
@@ -677,6 +693,7 @@ function MessageList({
           label={label}
           me={me}
           myName={myName}
+          myColor={myColor}
           canSend={canSend}
           isModerator={isModerator}
           editableUuid={editableUuid}
@@ -1065,6 +1082,7 @@ function ChatPanelView(props: ChatPanelProps) {
   const profiles = useProfiles(uuids);
   const roomPeople = useMemo<ChatPeople>(() => {
     const byUuid = new Map((profiles.profiles ?? []).map((p) => [p.uuid, p.nickname]));
+    const mine = userUuid ? profiles.profiles?.find((p) => p.uuid === userUuid) : undefined;
     const nicknames = [...new Set(roomUuids.filter((u) => u !== userUuid).map((u) => byUuid.get(u)))]
       .filter((n): n is string => Boolean(n))
       .sort((a, b) => a.localeCompare(b));
@@ -1072,6 +1090,7 @@ function ChatPanelView(props: ChatPanelProps) {
       nameOf: (uuid) => byUuid.get(uuid) || undefined,
       nicknames,
       myName: userUuid ? byUuid.get(userUuid) || undefined : undefined,
+      myColor: mine?.color,
       me: userUuid,
     };
   }, [profiles.profiles, roomUuids, userUuid]);
