@@ -5,10 +5,10 @@ import { createMemoryBus } from "@tt/kit";
 import { ChatEventSchema, type ChatEvent } from "@tt/proto/tt/social/v1/chat_pb";
 import { StagePatchSchema, type Stage } from "@tt/proto/tt/social/v1/stage_pb";
 import type { JoinResponse } from "@tt/proto/tt/social/v1/stage_service_pb";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { chatRoomSubject, stagePatchSubject } from "../../subjects.ts";
 import { applyAction, initialStage, stagePatch } from "./domain.ts";
-import { Listener, RoomHub } from "./hub.ts";
+import { Listener, outgoing, RoomHub, WRITES_PER_TURN, type Outgoing } from "./hub.ts";
 
 const ROOM = "22222222-2222-4222-8222-222222222222";
 const settings = {
@@ -121,6 +121,52 @@ describe("room hub", () => {
     expect(hub.stage().voteSkip?.enabled).toBe(false);
 
     abort.abort();
+    await hub.close();
+  });
+
+  it("writes to a big room a slice at a time, each message to everyone before the next, joiners from the next on", async () => {
+    /** A listener that keeps the versions of the patches it is given. */
+    class Recording extends Listener {
+      readonly versions: number[] = [];
+      override send(message: Outgoing): void {
+        const kind = message.message.kind;
+        if (kind.case === "patch") this.versions.push(Number(kind.value.version));
+      }
+    }
+    const patch = (version: number) =>
+      outgoing({ case: "patch", value: { version: BigInt(version), operations: "[]" } });
+    const hub = new RoomHub(
+      ROOM,
+      bus,
+      async () => initialStage(settings),
+      (err) => {
+        throw err;
+      },
+    );
+    await hub.ready;
+    const room = Array.from({ length: 2 * WRITES_PER_TURN + 7 }, (_, i) => new Recording(i, undefined, `g${i}`, i));
+    for (const l of room) hub.add(l);
+
+    hub.broadcast(patch(1));
+    // The first slice has it at once; the rest after the event loop has turned (and sent the first slice's).
+    expect([room[0]!.versions, room[WRITES_PER_TURN - 1]!.versions, room[WRITES_PER_TURN]!.versions]).toEqual([
+      [1],
+      [1],
+      [],
+    ]);
+    const late = new Recording(-1, undefined, "late", 0);
+    hub.add(late);
+    hub.broadcast(patch(2));
+    hub.broadcast(patch(3));
+    await vi.waitFor(() => expect(room.at(-1)!.versions).toEqual([1, 2, 3]));
+    expect(room.filter((l) => l.versions.join() !== "1,2,3")).toEqual([]);
+    // Joined while the first was being written: the state it got holds that one; it gets the ones after.
+    expect(late.versions).toEqual([2, 3]);
+
+    // Once everything is written, a room that is small again is written to at once.
+    for (const l of room.slice(10)) hub.remove(l);
+    hub.broadcast(patch(4));
+    expect(room.slice(0, 10).map((l) => l.versions.at(-1))).toEqual(Array(10).fill(4));
     await hub.close();
   });
 

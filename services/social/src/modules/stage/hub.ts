@@ -38,6 +38,11 @@ export function outgoing(kind: Kind): Outgoing {
 /** The most messages a join stream may have waiting; a client that falls further behind is dropped (it rejoins). */
 export const LISTENER_QUEUE_CAP = 2_000;
 const NO_ONE: ReadonlySet<string> = new Set();
+/**
+ * The streams a message to the whole room is written to before the event loop turns (see `toAll`): about 5-10 ms of
+ * writes.
+ */
+export const WRITES_PER_TURN = 500;
 
 /** The sender of a chat event that carries a message, or "" (deletes, clears, reads). */
 function chatSender(event: ChatEvent): string {
@@ -161,6 +166,9 @@ export class RoomHub {
   /** The room's chat sequence forwarded so far, in order (-1: not known yet). */
   chatSequence = -1n;
   private readonly chatBuffered = new Map<bigint, ChatEvent>();
+  /** Messages to the whole room still being written, in order: each to the listeners it was for, from `next` on. */
+  private readonly outbox: { to: Listener[]; next: number; deliver: (listener: Listener) => void }[] = [];
+  private writing = false;
   private chatGapTimer: NodeJS.Timeout | null = null;
   /** The store's chat sequence at the last check, when the hub was behind it (see `checkChat`). */
   private chatBehind: bigint | undefined;
@@ -239,8 +247,40 @@ export class RoomHub {
 
   /** Sends a message to every stream of the room (room activity). */
   broadcast(message: Outgoing): void {
-    for (const l of this.listeners) l.send(message);
+    this.toAll((l) => l.send(message));
   }
+
+  /**
+   * Hands a message to every listener of the room, in the order messages come. A big room's listeners are written
+   * WRITES_PER_TURN at a time with a turn of the event loop between: Node's HTTP/2 sends what was written to its
+   * streams only once the JavaScript running returns, so one loop over 5,000 streams held the first listener's
+   * message back until the last one's was written, and the clients' side could not start meanwhile. A message starts
+   * once the one before has reached every listener it was for; a listener who joins meanwhile is not among them (the
+   * state it gets already holds what they carry).
+   */
+  private toAll(deliver: (listener: Listener) => void): void {
+    if (this.outbox.length === 0 && this.listeners.size <= WRITES_PER_TURN) {
+      for (const l of this.listeners) deliver(l);
+      return;
+    }
+    this.outbox.push({ to: [...this.listeners], next: 0, deliver });
+    if (!this.writing) this.writeSome();
+  }
+
+  private readonly writeSome = (): void => {
+    this.writing = true;
+    let budget = WRITES_PER_TURN;
+    while (this.outbox.length > 0 && budget > 0) {
+      const head = this.outbox[0]!;
+      const end = Math.min(head.to.length, head.next + budget);
+      for (let i = head.next; i < end; i++) head.deliver(head.to[i]!);
+      budget -= end - head.next;
+      head.next = end;
+      if (end === head.to.length) this.outbox.shift();
+    }
+    if (this.outbox.length > 0) setImmediate(this.writeSome);
+    else this.writing = false;
+  };
 
   /** Sends the kick to the user's streams, which then end. */
   kick(user: string, kicked: MessageInitShape<typeof KickedSchema>): void {
@@ -270,7 +310,7 @@ export class RoomHub {
     for (const v of [...this.buffered.keys()]) if (v <= this.version) this.buffered.delete(v);
     if (announce) {
       const message = outgoing({ case: "state", value: stage });
-      for (const l of this.listeners) l.send(message);
+      this.toAll((l) => l.send(message));
     }
     this.drain();
   }
@@ -297,7 +337,7 @@ export class RoomHub {
       this.version += 1n;
       this.stageCache = null;
       const message = outgoing({ case: "patch", value: { version: this.version, operations: JSON.stringify(next) } });
-      for (const l of this.listeners) l.send(message);
+      this.toAll((l) => l.send(message));
     }
     if (this.buffered.size > 0 && !this.gapTimer) {
       this.gapTimer = setTimeout(() => {
@@ -385,12 +425,12 @@ export class RoomHub {
     const sender = chatSender(event);
     const chat = outgoing({ case: "chat", value: event });
     let hidden: Outgoing | undefined;
-    for (const l of this.listeners) {
+    this.toAll((l) => {
       if (!sender || !l.blocked.has(sender)) l.send(chat);
       else if (event.sequence > 0n) {
         l.send((hidden ??= outgoing({ case: "chat", value: create(ChatEventSchema, { sequence: event.sequence }) })));
       }
-    }
+    });
   }
 
   /**
@@ -414,12 +454,13 @@ export class RoomHub {
     this.flushChat();
     if (stored > this.chatSequence) this.chatSequence = stored;
     const head = this.chatHead(this.chatSequence);
-    for (const l of this.listeners) l.send(head);
+    this.toAll((l) => l.send(head));
   }
 
   async close(): Promise<void> {
     if (this.gapTimer) clearTimeout(this.gapTimer);
     if (this.chatGapTimer) clearTimeout(this.chatGapTimer);
+    this.outbox.length = 0;
     for (const l of this.listeners) l.end();
     await Promise.all(this.subscriptions.map((s) => s.unsubscribe()));
     this.subscriptions = [];
