@@ -14,7 +14,8 @@
 //      while the worker delivers (every call queues another 100,000): p50/p99 and their ratio to the baseline
 //      (target ≤ 1.2).
 // The user and room services run in one host on a fresh PostgreSQL database and a NATS deployment of their own
-// (the work queue is a JetStream stream), behind the real gateway and HTTP server, called over REST.
+// (the work queue is a JetStream stream), behind the real gateway and HTTP server, called over REST; the worker
+// (BENCH_WORKER) and the recording fakes each in a process of their own.
 //
 //   npm run bench:notify   (NATS_URL, BENCH_DATABASE_URL, BENCH_FANS, BENCH_SUBSCRIPTIONS, BENCH_CALLS to change them)
 import { createECDH, generateKeyPairSync, randomBytes, randomUUID } from "node:crypto";
@@ -78,16 +79,31 @@ if (process.argv[2] === "worker") {
       process.exit(0);
     })();
   });
+} else if (process.argv[2] === "fakes") {
+  await serveFakes();
 } else {
   await main();
 }
 
-async function main(): Promise<void> {
-  // ---------------------------------------------------------------- the recording fakes of FCM and web push
+// ---------------------------------------------------------------- the recording fakes of FCM and web push
+// In a process of their own, as FCM's and the browsers' push services are elsewhere: in the process answering the
+// calls they took its event loop for every push the worker sent (about 1,000 a second). The parent asks what they
+// recorded over IPC.
+
+/** What the fakes recorded: distinct recipients, recipients pushed to more than once, pushes in all. */
+interface Recorded {
+  fcm: number;
+  web: number;
+  fcmTwice: number;
+  webTwice: number;
+  total: number;
+}
+type FakesRequest = { id: number; ask: "recorded" | "clear-fcm" | "clear-web" };
+
+async function serveFakes(): Promise<void> {
   const fcmSends = new Map<string, number>();
   const webSends = new Map<string, number>();
-  let fcmTotal = 0;
-  let webTotal = 0;
+  let total = 0;
   const fake = createHttpServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on("data", (c: Buffer) => chunks.push(c));
@@ -100,13 +116,13 @@ async function main(): Promise<void> {
       if (path.endsWith("/messages:send")) {
         const token = (JSON.parse(Buffer.concat(chunks).toString()) as { message: { token: string } }).message.token;
         fcmSends.set(token, (fcmSends.get(token) ?? 0) + 1);
-        fcmTotal++;
+        total++;
         res.writeHead(200, { "content-type": "application/json" });
         return res.end('{"name":"projects/p/messages/1"}');
       }
       if (path.startsWith("/push/")) {
         webSends.set(path, (webSends.get(path) ?? 0) + 1);
-        webTotal++;
+        total++;
         res.writeHead(201);
         return res.end();
       }
@@ -115,7 +131,49 @@ async function main(): Promise<void> {
     });
   });
   await new Promise<void>((resolve) => fake.listen(0, "127.0.0.1", resolve));
-  const fakeUrl = `http://127.0.0.1:${(fake.address() as AddressInfo).port}`;
+  const twice = (sends: Map<string, number>) => [...sends.values()].filter((n) => n > 1).length;
+  process.on("message", ({ id, ask }: FakesRequest) => {
+    if (ask === "clear-fcm") fcmSends.clear();
+    if (ask === "clear-web") webSends.clear();
+    const recorded: Recorded = {
+      fcm: fcmSends.size,
+      web: webSends.size,
+      fcmTwice: ask === "recorded" ? twice(fcmSends) : 0,
+      webTwice: ask === "recorded" ? twice(webSends) : 0,
+      total,
+    };
+    process.send!({ id, recorded });
+  });
+  process.send!({ url: `http://127.0.0.1:${(fake.address() as AddressInfo).port}` });
+}
+
+/** The fakes' process: its URL, and what they recorded (after clearing one side's record, when asked). */
+async function startFakes() {
+  const child = fork(import.meta.filename, ["fakes"]);
+  const url = await new Promise<string>((resolve) => child.once("message", (m: { url: string }) => resolve(m.url)));
+  let next = 0;
+  const ask = (what: FakesRequest["ask"]) =>
+    new Promise<Recorded>((resolve) => {
+      const id = next++;
+      const onMessage = (m: { id: number; recorded: Recorded }) => {
+        if (m.id !== id) return;
+        child.off("message", onMessage);
+        resolve(m.recorded);
+      };
+      child.on("message", onMessage);
+      child.send({ id, ask: what } satisfies FakesRequest);
+    });
+  return {
+    url,
+    recorded: () => ask("recorded"),
+    clear: (side: "fcm" | "web") => ask(side === "fcm" ? "clear-fcm" : "clear-web"),
+    close: () => new Promise<void>((resolve) => (child.once("exit", () => resolve()), child.kill())),
+  };
+}
+
+async function main(): Promise<void> {
+  const fakes = await startFakes();
+  const fakeUrl = fakes.url;
   const serviceAccount = {
     project_id: "p",
     client_email: "push@p.test",
@@ -168,6 +226,18 @@ async function main(): Promise<void> {
       await probe?.();
     }
   };
+
+  /** Until what the fakes recorded satisfies `done`; what they recorded then. */
+  async function untilRecorded(what: string, done: (r: Recorded) => boolean): Promise<Recorded> {
+    let last = await fakes.recorded();
+    await until(
+      what,
+      () => done(last),
+      900_000,
+      async () => void (last = await fakes.recorded()),
+    );
+    return last;
+  }
 
   /** Until the outbox has relayed every job and the work queue holds none. */
   async function drained(): Promise<void> {
@@ -282,39 +352,41 @@ async function main(): Promise<void> {
       `seeded ${FANS} fans (${webWanted} with a browser) and ${SUBSCRIPTIONS} browser subscriptions in all ` +
         `in ${Math.round(performance.now() - t0)} ms`,
     );
-    if (fcmTotal + webTotal > 0) throw new Error("the baselines' jobs pushed to somebody");
+    if ((await fakes.recorded()).total > 0) throw new Error("the baselines' jobs pushed to somebody");
 
     // 3. Delivery: one notification to the fans, then one to every device.
-    fcmSends.clear();
-    webSends.clear();
+    await fakes.clear("fcm");
+    await fakes.clear("web");
     let start = performance.now();
     await call("POST", "/room-service/notifications/dj-fans", bigDj.token, { roomId: bigRoom });
     const fansAnswerMs = performance.now() - start;
-    await until("the fans' pushes", () => fcmSends.size >= FANS && webSends.size >= webWanted);
+    await untilRecorded("the fans' pushes", (r) => r.fcm >= FANS && r.web >= webWanted);
     const fansMs = performance.now() - start;
     await new Promise((r) => setTimeout(r, 1000)); // a late duplicate would show in the next second
-    const fansDuplicates =
-      [...fcmSends.values()].filter((n) => n > 1).length + [...webSends.values()].filter((n) => n > 1).length;
-    const fansPushes = fcmSends.size + webSends.size;
+    const toFans = await fakes.recorded();
+    const fansDuplicates = toFans.fcmTwice + toFans.webTwice;
+    const fansPushes = toFans.fcm + toFans.web;
 
-    fcmSends.clear();
+    await fakes.clear("fcm");
     start = performance.now();
     await call("POST", "/room-service/mobileNotification/all-devices", admin, { title: "Bench", body: "to all" });
     const allAnswerMs = performance.now() - start;
-    await until("every device's push", () => fcmSends.size >= FANS);
+    await untilRecorded("every device's push", (r) => r.fcm >= FANS);
     const allMs = performance.now() - start;
     await new Promise((r) => setTimeout(r, 1000));
-    const allDuplicates = [...fcmSends.values()].filter((n) => n > 1).length;
+    const devices = await fakes.recorded();
+    const allDuplicates = devices.fcmTwice;
 
-    webSends.clear();
+    await fakes.clear("web");
     start = performance.now();
     await webPushToAll();
     const browsersAnswerMs = performance.now() - start;
-    await until("every subscription's web push", () => webSends.size >= SUBSCRIPTIONS);
+    await untilRecorded("every subscription's web push", (r) => r.web >= SUBSCRIPTIONS);
     const browsersMs = performance.now() - start;
     await new Promise((r) => setTimeout(r, 1000));
-    const browsersDuplicates = [...webSends.values()].filter((n) => n > 1).length;
-    const browsersPushed = webSends.size;
+    const browsers = await fakes.recorded();
+    const browsersDuplicates = browsers.webTwice;
+    const browsersPushed = browsers.web;
 
     // 4. The same calls with FANS recipients each, while the worker delivers.
     const load = loadAverage();
@@ -325,7 +397,7 @@ async function main(): Promise<void> {
       call("POST", "/room-service/mobileNotification/all-devices", admin, { title: "Bench", body: "to all" }),
     );
     const browsersN = await latency(webPushToAll);
-    const pushedDuringCalls = fcmTotal + webTotal;
+    const pushedDuringCalls = (await fakes.recorded()).total;
 
     console.log(`\nworker: ${WORKER_APART ? "a process of its own" : "in the process answering the calls"}`);
     console.log(`load average at the start of the loaded calls: ${load}; now: ${loadAverage()}`);
@@ -349,9 +421,9 @@ async function main(): Promise<void> {
         `duplicates ${fansDuplicates}, missing ${FANS + webWanted - fansPushes}`,
     );
     console.log(
-      `  all devices: ${fcmSends.size} FCM pushes in ${(allMs / 1000).toFixed(1)} s = ` +
-        `${Math.round(fcmSends.size / (allMs / 1000))} pushes/s; answered in ${allAnswerMs.toFixed(1)} ms; ` +
-        `duplicates ${allDuplicates}, missing ${Math.max(0, FANS - fcmSends.size)}`,
+      `  all devices: ${devices.fcm} FCM pushes in ${(allMs / 1000).toFixed(1)} s = ` +
+        `${Math.round(devices.fcm / (allMs / 1000))} pushes/s; answered in ${allAnswerMs.toFixed(1)} ms; ` +
+        `duplicates ${allDuplicates}, missing ${Math.max(0, FANS - devices.fcm)}`,
     );
     console.log(
       `  every subscription: ${browsersPushed} web pushes in ${(browsersMs / 1000).toFixed(1)} s = ` +
@@ -371,6 +443,6 @@ async function main(): Promise<void> {
     await bus.close();
     await removeDeploymentFromNats(NATS_URL, deployment).catch(() => undefined);
     await database.drop();
-    await new Promise<void>((resolve) => fake.close(() => resolve()));
+    await fakes.close();
   }
 }

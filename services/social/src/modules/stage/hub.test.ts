@@ -45,17 +45,18 @@ async function next(iter: AsyncGenerator<unknown>, n: number) {
   return got as { kind: { case: string; value: { version: bigint } } }[];
 }
 
+/** A hub of the room on the in-process bus that reads `load` as the stored stage; errors fail the test. */
+async function openHub(load: () => Promise<Stage>): Promise<RoomHub> {
+  const hub = new RoomHub(ROOM, bus, load, (err) => {
+    throw err;
+  });
+  await hub.ready;
+  return hub;
+}
+
 describe("room hub", () => {
   it("knows its listeners by user and by guest as they join and leave (a person with two streams once)", async () => {
-    const hub = new RoomHub(
-      ROOM,
-      bus,
-      async () => initialStage(settings),
-      (err) => {
-        throw err;
-      },
-    );
-    await hub.ready;
+    const hub = await openHub(async () => initialStage(settings));
     const [a1, a2, g1, g2] = [
       new Listener(1, users[0], undefined, 1),
       new Listener(2, users[0], undefined, 2),
@@ -79,15 +80,7 @@ describe("room hub", () => {
   it("forwards patches in version order whatever order they arrive in, and resyncs after a lasting gap", async () => {
     const stages = history();
     let stored = stages[0]!;
-    const hub = new RoomHub(
-      ROOM,
-      bus,
-      async () => stored,
-      (err) => {
-        throw err;
-      },
-    );
-    await hub.ready;
+    const hub = await openHub(async () => stored);
     const listener = new Listener(1, users[3], undefined, Date.now());
     hub.add(listener);
     const abort = new AbortController();
@@ -135,15 +128,7 @@ describe("room hub", () => {
     }
     const patch = (version: number) =>
       outgoing({ case: "patch", value: { version: BigInt(version), operations: "[]" } });
-    const hub = new RoomHub(
-      ROOM,
-      bus,
-      async () => initialStage(settings),
-      (err) => {
-        throw err;
-      },
-    );
-    await hub.ready;
+    const hub = await openHub(async () => initialStage(settings));
     const room = Array.from({ length: 2 * WRITES_PER_TURN + 7 }, (_, i) => new Recording(i, undefined, `g${i}`, i));
     for (const l of room) hub.add(l);
 
