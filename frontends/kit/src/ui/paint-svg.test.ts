@@ -59,6 +59,11 @@ describe("paintSvg", () => {
       '<svg viewBox="0 0 10 10"><defs><g id="a"/></defs><use transform="rotate(45)" href="#a"/></svg>',
       "transform rotate(45)",
     ],
+    [
+      "a luminance mask",
+      '<svg viewBox="0 0 10 10"><defs><mask id="m"><rect width="10" height="10" fill="white"/></mask></defs><g mask="url(#m)"/></svg>',
+      "a luminance mask",
+    ],
     ["a reference to nothing", '<svg viewBox="0 0 10 10"><use href="#gone"/></svg>', "unknown reference #gone"],
     ["an svg without a viewBox", '<svg width="10"><g/></svg>', "no viewBox"],
   ])("throws on %s", (_, text, message) => {

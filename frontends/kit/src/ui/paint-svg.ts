@@ -2,7 +2,9 @@
 // of its own (a page, a frame, its style and layout): about 0.4 MB each, kept until a garbage collection and often
 // after it by the memory cache. A room's page draws an avatar for every person it shows, hundreds in a full room, and
 // that was most of its memory (decision 0307). DiceBear's output is a small, regular subset of SVG, read here as plain
-// objects and painted with Path2D; anything outside that subset throws, and the caller decodes that one the old way.
+// objects and painted with Path2D; an element outside that subset throws, and the caller decodes that one the old way
+// (attributes other than those below are not read: tests/e2e/avatar-paint.e2e.test.ts compares the painting with
+// Chromium's own, and fails when a DiceBear release writes something this does not paint).
 
 /** An element of the SVG as parsed here: its name, its attributes and its child elements. */
 export interface SvgElement {
@@ -42,8 +44,8 @@ export function parseSvg(text: string): SvgElement {
 
 /**
  * Paints `svg` scaled to `size` × `size` pixels at the context's origin. Elements: svg (viewBox), g (translate,
- * opacity, clip-path of rects, an alpha mask), path (d, fill), rect (x, y, width, height, rx, fill), use (href,
- * translate); defs, clipPath, mask and metadata are only painted where referenced. Throws on anything else.
+ * opacity, clip-path of rects, a mask of mask-type alpha), path (d, fill), rect (x, y, width, height, rx, fill), use
+ * (href, translate); defs, clipPath, mask and metadata are only painted where referenced. Throws on other elements.
  */
 export function paintSvg(context: Context2D, svg: SvgElement, size: number): void {
   const byId = new Map<string, SvgElement>();
@@ -140,16 +142,19 @@ export function paintSvg(context: Context2D, svg: SvgElement, size: number): voi
     }
     const opacity = Number(element.attrs["opacity"] ?? 1);
     const mask = element.attrs["mask"];
-    if (opacity === 1 && !mask) {
+    const masking = mask === undefined ? undefined : referenced(mask);
+    // A luminance mask (SVG's default) would need its colours turned into alpha first.
+    if (masking && !/mask-type:\s*alpha/.test(masking.attrs["style"] ?? "")) throw new Error("a luminance mask");
+    if (opacity === 1 && !masking) {
       for (const child of element.children) paint(c, child, fill);
     } else {
       // SVG composites a group first, then applies its mask (the mask's alpha: DiceBear's are mask-type:alpha) and
       // its opacity to the whole.
       const content = layer(c);
       for (const child of element.children) paint(content, child, fill);
-      if (mask) {
+      if (masking) {
         const alpha = layer(c);
-        for (const child of referenced(mask).children) paint(alpha, child, rootFill);
+        for (const child of masking.children) paint(alpha, child, rootFill);
         content.setTransform(1, 0, 0, 1, 0, 0);
         content.globalCompositeOperation = "destination-in";
         content.drawImage(alpha.canvas, 0, 0);
