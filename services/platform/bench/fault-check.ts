@@ -63,7 +63,7 @@ export interface FaultReport {
   outageMs?: number;
   /** Error codes the clients saw (chat sends and join streams), with counts. */
   errors: Record<string, number>;
-  /** Answers that were an internal error (HTTP 500). */
+  /** Answers that were an internal error (HTTP 500; see answeredInternal). */
   internalErrors: number;
 }
 
@@ -181,6 +181,12 @@ export function formatReport(r: FaultReport): string {
 }
 
 const codeOf = (err: unknown) => (err instanceof ConnectError ? ConnectError.from(err).code : -1);
+/**
+ * An internal error some server answered (a 500): it came with the answer's headers. The client's own errors for a
+ * call its connection lost midway (the gateway killed under it: "http/2 stream closed with error code
+ * INTERNAL_ERROR", a Node error it wraps) carry none, and are counted with the other errors, not as a 500.
+ */
+const answeredInternal = (err: unknown) => codeOf(err) === 13 && [...(err as ConnectError).metadata.keys()].length > 0;
 const codeName = (err: unknown) => {
   if (!(err instanceof ConnectError)) return String((err as Error)?.message ?? err).slice(0, 40);
   return `${err.code}:${err.rawMessage.slice(0, 40)}`;
@@ -218,7 +224,7 @@ async function openRoom(platform: Distributed, listenerCount: number, log: (line
   const seeError = (err: unknown) => {
     const name = codeName(err);
     errors[name] = (errors[name] ?? 0) + 1;
-    if (codeOf(err) === 13) internalErrors++;
+    if (answeredInternal(err)) internalErrors++;
   };
 
   const djSession = dj!.join(created.uuid, { log: () => {} });

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { paintSvg, parseSvg } from "./paint-svg.ts";
 
 // What the painter paints is compared with Chromium's own drawing of the same SVG in
-// tests/e2e/avatar-paint.e2e.test.ts (a DOM without a canvas cannot paint); here: how it reads DiceBear's SVG, and
+// tests/e2e/web-avatar-paint.e2e.test.ts (a DOM without a canvas cannot paint); here: how it reads DiceBear's SVG, and
 // that it refuses what it would not paint as SVG does (the avatar then falls back to decoding the SVG).
 const AVATAR =
   '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 980 980" fill="none" width="128" height="128">' +

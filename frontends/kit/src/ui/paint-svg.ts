@@ -3,7 +3,7 @@
 // after it by the memory cache. A room's page draws an avatar for every person it shows, hundreds in a full room, and
 // that was most of its memory (decision 0307). DiceBear's output is a small, regular subset of SVG, read here as plain
 // objects and painted with Path2D; an element outside that subset throws, and the caller decodes that one the old way
-// (attributes other than those below are not read: tests/e2e/avatar-paint.e2e.test.ts compares the painting with
+// (attributes other than those below are not read: tests/e2e/web-avatar-paint.e2e.test.ts compares the painting with
 // Chromium's own, and fails when a DiceBear release writes something this does not paint).
 
 /** An element of the SVG as parsed here: its name, its attributes and its child elements. */
