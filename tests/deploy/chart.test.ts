@@ -286,7 +286,10 @@ describe.each(scenarios)("chart with $name", ({ args }) => {
       // Its own pods: probes, replicas or an autoscaler, and a disruption budget of its own.
       expect(container.readinessProbe?.httpGet?.path).toBe("/readyz");
       expect(container.livenessProbe?.httpGet?.path).toBe("/healthz");
-      expect(container.resources?.requests?.cpu).toBe("1000m");
+      // Sized in its own values entry: a core per packaging (upload), half a core per delivering pod (room).
+      expect(container.resources?.requests?.cpu).toBe(
+        ({ "upload-worker": "1000m", "room-notify": "500m" } as Record<string, string>)[name],
+      );
       const hpa = named(docs, "HorizontalPodAutoscaler", fullName) as unknown as HorizontalPodAutoscaler | undefined;
       if (hpa) expect(hpa.spec!.scaleTargetRef.name).toBe(fullName);
       else expect(deployment!.spec!.replicas).toBe(2);
@@ -807,7 +810,9 @@ describe("media (profile images)", () => {
         owner === `Deployment/${gatewayName}` ||
         owner === `Deployment/${release}-turntable-upload` ||
         owner === `Deployment/${release}-turntable-upload-worker` ||
-        owner === `Deployment/${release}-turntable-room`
+        owner === `Deployment/${release}-turntable-room` ||
+        // A worker runs its service's program, with the same media settings.
+        owner === `Deployment/${release}-turntable-room-notify`
       )
         continue;
       expect(

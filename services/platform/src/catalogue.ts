@@ -45,7 +45,12 @@ export const serviceCatalogue: readonly CatalogueEntry[] = [
   { name: "playlist", load: async () => (await import("@tt/playlist-service")).playlistServiceDefinition },
   { name: "merch", load: async () => (await import("@tt/merch-service")).merchServiceDefinition },
   { name: "payment", load: async () => (await import("@tt/payment-service")).paymentServiceDefinition },
-  { name: "room", load: async () => (await import("@tt/room-service")).roomServiceDefinition },
+  {
+    name: "room",
+    load: async () => (await import("@tt/room-service")).roomServiceDefinition,
+    // Deliveries to a DJ's 100,000 fans or every device run apart from the calls (ROOM_ROLE=notify, issue 29).
+    workers: ["notify"],
+  },
   { name: "audit", load: async () => (await import("@tt/audit-service")).auditServiceDefinition },
   { name: "social", load: async () => (await import("@tt/social-service")).socialServiceDefinition },
 ];

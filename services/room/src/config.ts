@@ -11,6 +11,12 @@ import { loadPeopleConfig } from "./people-config.ts";
 const positiveInt = (fallback: number) => z.coerce.number().int().positive().default(fallback);
 
 export const roomsConfigSchema = z.object({
+  /**
+   * all: answers requests and delivers the queued notifications (a DJ's fans, every device: the work queue
+   * ROOM_NOTIFY_JOBS); api: only answers; notify: delivers (the chart's worker Deployment room-notify, which no
+   * Service routes to, so a 100,000-fan delivery never shares the cores that answer requests).
+   */
+  ROOM_ROLE: z.preprocess(unsetIfEmpty, z.enum(["all", "api", "notify"]).default("all")),
   /** Largest page of the room lists (limit, take). */
   ROOM_LIST_MAX_LIMIT: positiveInt(100).pipe(z.number().max(1000)),
   /** How many recently visited rooms are kept per user. */

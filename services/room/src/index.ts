@@ -61,10 +61,12 @@ export const roomServiceDefinition: ServiceDefinition = {
         logger: deps.logger,
       }),
     };
-    // Notifications to many (a DJ's fans, every device) are queued and delivered by this worker (issue 29).
-    const notifyWorker = svc.people.config.NOTIFICATION_WORKER
-      ? await startNotificationWorker(svc, new Deliverer(svc.people, deps.logger))
-      : (await ensureNotifyStream(svc.bus), undefined);
+    // Notifications to many (a DJ's fans, every device) are queued and delivered by this worker (issue 29), in
+    // every process but those that only answer requests (ROOM_ROLE=api, beside the chart's room-notify worker).
+    const notifyWorker =
+      areas.rooms.ROOM_ROLE !== "api"
+        ? await startNotificationWorker(svc, new Deliverer(svc.people, deps.logger))
+        : (await ensureNotifyStream(svc.bus), undefined);
     // The live stage's SongStarted: the DJ's fans are notified (issue 14).
     const songStarted = await consumeSongStarted(svc);
     let closing: Promise<void> | undefined;

@@ -34,14 +34,6 @@ export const peopleConfigSchema = z
     WEB_PUSH_TTL_SECONDS: z.coerce.number().int().min(0).max(2_419_200).default(86_400),
     /** How long a notification stays in its recipient's inbox. */
     NOTIFICATION_INBOX_DAYS: z.coerce.number().int().min(1).max(3650).default(90),
-    /**
-     * Whether this replica delivers the queued notifications (a DJ's fans, all devices; issue 29). Default true;
-     * false on replicas that only answer requests, when others (or a process of their own) deliver.
-     */
-    NOTIFICATION_WORKER: z
-      .enum(["true", "false", "1", "0", ""])
-      .default("true")
-      .transform((v) => v !== "false" && v !== "0"),
     /** Least time between two DJ-fan notifications of one DJ. */
     DJ_FANS_NOTIFICATION_INTERVAL_SECONDS: z.coerce.number().int().min(0).max(86_400).default(600),
   })
