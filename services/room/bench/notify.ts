@@ -16,10 +16,17 @@
 // The user and room services run in one host on a fresh PostgreSQL database and a NATS deployment of their own
 // (the work queue is a JetStream stream), behind the real gateway and HTTP server, called over REST; the worker
 // (BENCH_WORKER) and the recording fakes each in a process of their own.
+// BENCH_CORES=apart (the default on two cores or more) stands in for the chart's topology on one machine: the worker
+// runs in pods of its own (room-notify) and FCM and the push services are elsewhere, so the process answering the
+// calls is pinned to the first core and the worker and the fakes to the others, at the lowest priority (nice 19):
+// PostgreSQL and NATS, which every process shares, are not left to queue behind a delivery at full speed. Pushes go
+// out more slowly so. BENCH_CORES=shared pins nothing.
 //
-//   npm run bench:notify   (NATS_URL, BENCH_DATABASE_URL, BENCH_FANS, BENCH_SUBSCRIPTIONS, BENCH_CALLS to change them)
+//   npm run bench:notify   (NATS_URL, BENCH_DATABASE_URL, BENCH_FANS, BENCH_SUBSCRIPTIONS, BENCH_CALLS, BENCH_CORES)
 import { createECDH, generateKeyPairSync, randomBytes, randomUUID } from "node:crypto";
-import { fork } from "node:child_process";
+import { execFileSync, fork, type ChildProcess } from "node:child_process";
+import { readdirSync } from "node:fs";
+import { availableParallelism, setPriority } from "node:os";
 import { createServer as createHttpServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { serveHostThroughGateway } from "@tt/gateway";
@@ -42,10 +49,24 @@ const WEB_EVERY = 10;
 const SUBSCRIPTIONS = Math.max(Number(process.env.BENCH_SUBSCRIPTIONS ?? FANS), Math.ceil(FANS / WEB_EVERY));
 /** process (default): the worker runs in a process of its own; in-process: in the process answering the calls. */
 const WORKER_APART = (process.env.BENCH_WORKER ?? "process") === "process";
+const CORES_APART = (process.env.BENCH_CORES ?? (availableParallelism() >= 2 ? "apart" : "shared")) === "apart";
+/** Pins a process, every thread of it, to these cores (`taskset`, util-linux). */
+const pin = (pid: number, cores: string) =>
+  execFileSync("taskset", ["-a", "-cp", cores, String(pid)], { stdio: "ignore" });
+/**
+ * Pins the worker or the fakes to the cores the calls' process does not use, at the lowest priority: every thread
+ * (Linux keeps a nice value per thread; threads started later inherit it).
+ */
+const setApart = (pid: number) => {
+  pin(pid, OTHER_CORES);
+  for (const thread of readdirSync(`/proc/${pid}/task`)) setPriority(Number(thread), 19);
+};
+const SERVING_CORES = "0";
+const OTHER_CORES = `1-${availableParallelism() - 1}`;
 const ADMIN = { email: "bench-admin@bench.test", password: "bench-admin-password-1" };
 
 /** The room service's environment here: FCM and web push at the fakes, no interval between two notifications. */
-const serviceEnv = (fakeUrl: string, serviceAccountJson: string, worker: boolean) => ({
+const serviceEnv = (fakeUrl: string, serviceAccountJson: string, role: "all" | "api" | "notify") => ({
   LOG_LEVEL: "warn",
   MOBILE_PUSH_PROVIDER: "fcm",
   FCM_SERVICE_ACCOUNT_JSON: serviceAccountJson,
@@ -54,12 +75,12 @@ const serviceEnv = (fakeUrl: string, serviceAccountJson: string, worker: boolean
   WEB_PUSH_ALLOW_HTTP: "true",
   // Every call claims the DJ's slot and queues a job (no interval between two).
   DJ_FANS_NOTIFICATION_INTERVAL_SECONDS: "0",
-  NOTIFICATION_WORKER: String(worker),
+  ROOM_ROLE: role,
 });
 
 // ---------------------------------------------------------------- the worker process (BENCH_WORKER=process)
-// A replica of the room service that only delivers (the one answering the calls has NOTIFICATION_WORKER=false),
-// as a deployment runs workers apart from the replicas that serve requests.
+// A replica of the room service that only delivers (the one answering the calls has ROOM_ROLE=api), as the chart
+// runs the worker Deployment room-notify apart from the replicas that answer.
 if (process.argv[2] === "worker") {
   const env = JSON.parse(process.env.BENCH_WORKER_ENV!) as Record<string, string>;
   const logger = createLogger({ service: "bench-worker", level: "warn" });
@@ -69,7 +90,7 @@ if (process.argv[2] === "worker") {
     databaseUrl: env.DATABASE_URL!,
     bus,
     logger,
-    env: serviceEnv(env.FAKE_URL!, env.SERVICE_ACCOUNT!, true),
+    env: serviceEnv(env.FAKE_URL!, env.SERVICE_ACCOUNT!, "notify"),
   });
   process.send!("ready");
   process.on("message", () => {
@@ -150,6 +171,7 @@ async function serveFakes(): Promise<void> {
 /** The fakes' process: its URL, and what they recorded (after clearing one side's record, when asked). */
 async function startFakes() {
   const child = fork(import.meta.filename, ["fakes"]);
+  if (CORES_APART) setApart(child.pid!);
   const url = await new Promise<string>((resolve) => child.once("message", (m: { url: string }) => resolve(m.url)));
   let next = 0;
   const ask = (what: FakesRequest["ask"]) =>
@@ -193,12 +215,13 @@ async function main(): Promise<void> {
     bus,
     logger,
     env: {
-      ...serviceEnv(fakeUrl, JSON.stringify(serviceAccount), !WORKER_APART),
+      ...serviceEnv(fakeUrl, JSON.stringify(serviceAccount), WORKER_APART ? "api" : "all"),
       ADMIN_EMAIL: ADMIN.email,
       ADMIN_PASSWORD: ADMIN.password,
     },
   });
-  const worker = WORKER_APART
+  if (CORES_APART) pin(process.pid, SERVING_CORES);
+  const worker: ChildProcess | undefined = WORKER_APART
     ? fork(import.meta.filename, ["worker"], {
         env: {
           ...process.env,
@@ -211,6 +234,7 @@ async function main(): Promise<void> {
         },
       })
     : undefined;
+  if (worker && CORES_APART) setApart(worker.pid!);
   if (worker) await new Promise((resolve) => worker.once("message", resolve));
   const server = await serveHostThroughGateway(host, logger);
   const orm = await initServiceOrm(database.url, roomServiceDefinition);
@@ -400,6 +424,11 @@ async function main(): Promise<void> {
     const pushedDuringCalls = (await fakes.recorded()).total;
 
     console.log(`\nworker: ${WORKER_APART ? "a process of its own" : "in the process answering the calls"}`);
+    console.log(
+      CORES_APART
+        ? `cores: the calls' process on ${SERVING_CORES}, the worker and the fakes on ${OTHER_CORES} at nice 19 (BENCH_CORES=apart)`
+        : "cores: shared by every process (BENCH_CORES=shared)",
+    );
     console.log(`load average at the start of the loaded calls: ${load}; now: ${loadAverage()}`);
     console.log(`\ncalls (REST through the gateway, ${CALLS} one after another; ms)`);
     console.log(`${"call".padEnd(64)} ${"p50".padStart(8)} ${"p99".padStart(8)} ${"p99 ratio".padStart(10)}`);

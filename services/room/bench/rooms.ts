@@ -7,7 +7,7 @@
 // lists: ≥ 0.5× the hello's requests/s, p99 ≤ 2× its. Then the query plans of the statements the lists and reads
 // issue (EXPLAIN), which must use an index, never a sequential scan.
 // BENCH_CPU_PROFILE=file.cpuprofile writes a CPU profile of the public list's phase in the first round
-// (BENCH_PROFILE_PHASE=promoted-rooms, mine/list or recent: of that list's).
+// (BENCH_PROFILE_PHASE=promoted-rooms, mine/list or recent: of that list's; BENCH_PROFILE_ROUND=1: of the second).
 // The user and room services run in one host on a fresh PostgreSQL database (the in-process bus), behind the real
 // gateway and HTTP server, as the all-in-one serves them.
 //
@@ -223,7 +223,9 @@ try {
     let hello = { rps: 0, p99: 0 };
     for (const [n, phase] of phases.entries()) {
       const key = phase.name.split(" ")[1]!.split("?")[0]!.replace("/rooms/", "");
-      const r = await (round === 0 ? profiled(key, () => load(phase.one)) : load(phase.one));
+      const r = await (round === Number(process.env.BENCH_PROFILE_ROUND ?? 0)
+        ? profiled(key, () => load(phase.one))
+        : load(phase.one));
       if (n === 0) hello = r;
       results[n]!.rps.push(r.rps);
       results[n]!.p99.push(r.p99);
