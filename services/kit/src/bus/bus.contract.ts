@@ -232,7 +232,7 @@ export function runBusContract(name: string, makeBus: () => Promise<Bus>, opts: 
       const stream = `CT_${id}`;
       await bus.ensureStream(stream, [`ct.${id}.>`], { workQueue: true });
       await bus.ensureStream(stream, [`ct.${id}.>`]); // left out: kept
-      expect(await bus.streamInfo(stream)).toMatchObject({ messages: 0, workQueue: true });
+      expect(await bus.streamInfo(stream)).toMatchObject({ messages: 0, workQueue: true, consumers: 0 });
       await expect(bus.ensureStream(stream, [`ct.${id}.>`], { workQueue: false })).rejects.toThrow(/retention/);
       for (const v of ["a", "b", "c"]) await bus.publishDurable(`ct.${id}.job`, enc(v));
       expect((await bus.streamInfo(stream)).messages).toBe(3);
@@ -249,7 +249,8 @@ export function runBusContract(name: string, makeBus: () => Promise<Bus>, opts: 
       expect(await seen.waitFor(3)).toEqual(["a#1", "b#2", "c#1"]);
       await sub.unsubscribe();
       await eventually("the work queue to be empty", async () => (await bus.streamInfo(stream)).messages === 0);
-      expect(await bus.streamInfo(stream)).toMatchObject({ messages: 0, lastSeq: 3 });
+      // The durable consumer outlives its subscription (the next worker resumes it).
+      expect(await bus.streamInfo(stream)).toMatchObject({ messages: 0, lastSeq: 3, consumers: 1 });
     });
 
     it("discards the oldest messages beyond a stream's max bytes", async () => {

@@ -62,6 +62,8 @@ export interface StreamInfo {
   bytes: number;
   /** The sequence of the newest message ever stored (0 before the first). */
   lastSeq: number;
+  /** Durable consumers defined on the stream (kept while nobody consumes: a work queue without one holds its jobs). */
+  consumers: number;
   maxAgeMs?: number;
   maxBytes?: number;
   /** True for a work queue (`StreamOptions.workQueue`). */

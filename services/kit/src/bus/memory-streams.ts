@@ -108,6 +108,7 @@ export class MemoryStreams {
       messages: stream.messages.length,
       bytes: stream.bytes,
       lastSeq: stream.lastSeq,
+      consumers: stream.consumers.size,
       ...(stream.maxAgeMs > 0 ? { maxAgeMs: stream.maxAgeMs } : {}),
       ...(stream.maxBytes > 0 ? { maxBytes: stream.maxBytes } : {}),
       ...(stream.workQueue ? { workQueue: true } : {}),

@@ -273,6 +273,7 @@ export async function createNatsBus(opts: NatsBusOptions): Promise<Bus> {
         messages: state.messages,
         bytes: state.bytes,
         lastSeq: state.last_seq,
+        consumers: state.consumer_count,
         ...(config.max_age > 0 ? { maxAgeMs: Math.round(config.max_age / 1_000_000) } : {}),
         ...(config.max_bytes > 0 ? { maxBytes: config.max_bytes } : {}),
         ...(config.retention === RetentionPolicy.Workqueue ? { workQueue: true } : {}),

@@ -13,7 +13,7 @@ import { roomServiceDefinition } from "../../index.ts";
 import { browserKeys, GONE, startFakePush, type FakePush } from "../../testing/fake-push.ts";
 import { insertFans, insertSubscriptions } from "../../testing/notification-seeds.ts";
 import { seedRoom, testUser, type TestUser } from "../../testing/people-fixtures.ts";
-import { CHUNK, PAGE } from "./jobs.ts";
+import { CHUNK, NOTIFY_STREAM, PAGE } from "./jobs.ts";
 
 let h: ServiceHarness;
 let push: FakePush;
@@ -35,10 +35,10 @@ afterAll(async () => {
 });
 
 /** `count` fans of `djId` (accounts the room service need not know), each with one phone: their tokens. */
-async function seedFans(djId: string, count: number): Promise<string[]> {
+async function seedFans(djId: string, count: number, on: ServiceHarness = h): Promise<string[]> {
   const prefix = randomUUID().slice(0, 8);
   const fans = Array.from({ length: count }, (_, i) => ({ id: randomUUID(), token: `${prefix}-fan-${i}` }));
-  await insertFans(h.orm.em.fork(), djId, fans);
+  await insertFans(on.orm.em.fork(), djId, fans);
   return fans.map((f) => f.token);
 }
 
@@ -109,8 +109,8 @@ function pushesTo(tokens: string[]): Map<string, number> {
 }
 
 /** The inbox rows `senderId` wrote, per recipient. */
-async function inboxRowsFrom(senderId: string): Promise<number[]> {
-  const rows = await db(h.orm.em.fork())
+async function inboxRowsFrom(senderId: string, on: ServiceHarness = h): Promise<number[]> {
+  const rows = await db(on.orm.em.fork())
     .selectFrom("notification")
     .select((eb) => ["user_id", eb.fn.countAll<string>().as("n")])
     .where("sender_id", "=", senderId)
@@ -120,7 +120,7 @@ async function inboxRowsFrom(senderId: string): Promise<number[]> {
 }
 
 /** Every one of `tokens` (a fan each) ends with exactly one push, and every fan with exactly one inbox row from the DJ. */
-async function expectEachFanOnce(djId: string, tokens: string[]): Promise<void> {
+async function expectEachFanOnce(djId: string, tokens: string[], on: ServiceHarness = h): Promise<void> {
   const fans = tokens.length;
   const counts = await eventually(
     "every fan pushed to",
@@ -132,7 +132,7 @@ async function expectEachFanOnce(djId: string, tokens: string[]): Promise<void> 
   // A chunk's inbox rows commit just after its pushes.
   const inbox = await eventually(
     "every fan's inbox row",
-    () => inboxRowsFrom(djId),
+    () => inboxRowsFrom(djId, on),
     (rows) => rows.length >= fans,
   );
   expect(inbox).toHaveLength(fans);
@@ -228,5 +228,36 @@ describe("notification jobs (issue 29)", () => {
     expect(byFirst).toBeLessThan(subscriptions.paths.length);
 
     await expectEachSubscriptionOnce(subscriptions);
+  }, 90_000);
+});
+
+describe("the room service's roles (ROOM_ROLE, the chart's room and room-notify)", () => {
+  it("a replica that only answers queues the job and consumes nothing; a notify replica delivers it", async () => {
+    const env = { ...push.env, DJ_FANS_NOTIFICATION_INTERVAL_SECONDS: "0" };
+    const api = await createServiceHarness(roomServiceDefinition, {
+      alongside: [userServiceDefinition],
+      env: { ...env, ROOM_ROLE: "api" },
+    });
+    try {
+      const dj = await testUser(api);
+      const room = await seedRoom(api, dj.id);
+      const tokens = await seedFans(dj.id, PAGE + 9, api);
+      const answer = await api.client(NotificationService, { token: dj.token }).notifyMyFans({ roomId: room });
+      expect(answer).toMatchObject({ queued: true });
+      // The outbox relay publishes the job into the work queue, where it waits: nobody consumes it.
+      const info = await eventually(
+        "the job in the work queue",
+        () => api.bus.streamInfo(NOTIFY_STREAM),
+        (i) => i.messages === 1,
+      );
+      expect(info.consumers).toBe(0);
+      expect(pushesTo(tokens).size).toBe(0);
+
+      await api.createInstance({ ...env, ROOM_ROLE: "notify" });
+      await expectEachFanOnce(dj.id, tokens, api);
+      expect(await api.bus.streamInfo(NOTIFY_STREAM)).toMatchObject({ consumers: 1 });
+    } finally {
+      await api.close();
+    }
   }, 90_000);
 });
