@@ -78,14 +78,16 @@ export async function notifyDjStartedPlaying(
 const STALE_AFTER_MS = 10 * 60_000;
 
 /**
- * The DJ's nickname from the user service; "" (the generic wording) when it cannot be had. A call made while
- * this host is still starting (a consumer's first events) is retried for a few seconds.
+ * The DJ's nickname from the user service's public profiles (the batch call: a few reads, where the whole account a
+ * service may read took eleven, on the DJ's own call); "" (the generic wording) when it cannot be had, or for an
+ * account that is gone or deactivated. A call made while this host is still starting (a consumer's first events) is
+ * retried for a few seconds.
  */
 export async function djNameOf(svc: RoomServiceContext, djId: string): Promise<string> {
   for (let attempt = 0; ; attempt++) {
     try {
-      const { user } = await svc.profiles.getServiceUserProfile({ id: djId }, { signal: svc.signal });
-      return user?.profile?.nickname ?? "";
+      const { profiles } = await svc.profiles.getProfiles({ users: [djId] }, { signal: svc.signal });
+      return profiles[0]?.nickname ?? "";
     } catch (err) {
       if (attempt < 10 && err instanceof ConnectError && err.code === Code.Unavailable && !svc.signal.aborted) {
         await new Promise((r) => setTimeout(r, 300));
