@@ -20,7 +20,10 @@
 // runs in pods of its own (room-notify) and FCM and the push services are elsewhere, so the process answering the
 // calls is pinned to the first core and the worker and the fakes to the others, at the lowest priority (nice 19):
 // PostgreSQL and NATS, which every process shares, are not left to queue behind a delivery at full speed. Pushes go
-// out more slowly so. BENCH_CORES=shared pins nothing.
+// out more slowly so. BENCH_CORES=apart-db also moves the worker's PostgreSQL sessions to the other cores, in the
+// idle class: what a database with cores to spare for them gives, where the calls meet the worker's queries only
+// inside PostgreSQL (on two cores, the sessions serving a delivery otherwise take turns on the calls' core).
+// BENCH_CORES=shared pins nothing.
 //
 //   npm run bench:notify   (NATS_URL, BENCH_DATABASE_URL, BENCH_FANS, BENCH_SUBSCRIPTIONS, BENCH_CALLS, BENCH_CORES)
 import { createECDH, generateKeyPairSync, randomBytes, randomUUID } from "node:crypto";
@@ -29,6 +32,8 @@ import { readdirSync } from "node:fs";
 import { availableParallelism, setPriority } from "node:os";
 import { createServer as createHttpServer } from "node:http";
 import type { AddressInfo } from "node:net";
+import { monitorEventLoopDelay, PerformanceObserver } from "node:perf_hooks";
+import type { MikroORM } from "@mikro-orm/postgresql";
 import { serveHostThroughGateway } from "@tt/gateway";
 import { createLogger, createNatsBus, initServiceOrm, startServiceHost } from "@tt/kit";
 import { closedLoop, loadAverage, percentiles, restCall } from "@tt/kit/bench";
@@ -49,7 +54,9 @@ const WEB_EVERY = 10;
 const SUBSCRIPTIONS = Math.max(Number(process.env.BENCH_SUBSCRIPTIONS ?? FANS), Math.ceil(FANS / WEB_EVERY));
 /** process (default): the worker runs in a process of its own; in-process: in the process answering the calls. */
 const WORKER_APART = (process.env.BENCH_WORKER ?? "process") === "process";
-const CORES_APART = (process.env.BENCH_CORES ?? (availableParallelism() >= 2 ? "apart" : "shared")) === "apart";
+const CORES = process.env.BENCH_CORES ?? (availableParallelism() >= 2 ? "apart" : "shared");
+const CORES_APART = CORES === "apart" || CORES === "apart-db";
+const DB_APART = CORES === "apart-db";
 /** Pins a process, every thread of it, to these cores (`taskset`, util-linux). */
 const pin = (pid: number, cores: string) =>
   execFileSync("taskset", ["-a", "-cp", cores, String(pid)], { stdio: "ignore" });
@@ -61,8 +68,46 @@ const setApart = (pid: number) => {
   pin(pid, OTHER_CORES);
   for (const thread of readdirSync(`/proc/${pid}/task`)) setPriority(Number(thread), 19);
 };
+/**
+ * BENCH_CORES=apart-db: the worker's PostgreSQL sessions (the backends of its connections, found by their client
+ * ports) go to the other cores in the idle class (SCHED_IDLE), looked for once a second as its pool opens more. The
+ * returned function stops looking.
+ */
+function sessionsApart(workerPid: number, databaseUrl: string, orm: MikroORM): () => void {
+  const port = new URL(databaseUrl).port || "5432";
+  const moved = new Set<number>();
+  const look = async () => {
+    const sockets = execFileSync("ss", ["-tnpH", "state", "established", `( dport = :${port} )`]).toString();
+    const ports = sockets
+      .split("\n")
+      .filter((line) => line.includes(`pid=${workerPid},`))
+      .map((line) => Number(line.trim().split(/\s+/)[2]!.split(":").pop()));
+    if (ports.length === 0) return;
+    const rows: { pid: number }[] = await orm.em
+      .getConnection()
+      .execute(`select pid from pg_stat_activity where client_port in (${ports.join(",")})`);
+    for (const { pid } of rows) {
+      if (moved.has(pid)) continue;
+      moved.add(pid);
+      pin(pid, OTHER_CORES);
+      execFileSync("chrt", ["--idle", "--pid", "0", String(pid)], { stdio: "ignore" });
+    }
+  };
+  const timer = setInterval(() => void look().catch((err: unknown) => console.error("sessions apart:", err)), 1000);
+  return () => clearInterval(timer);
+}
 const SERVING_CORES = "0";
 const OTHER_CORES = `1-${availableParallelism() - 1}`;
+/** A call's latency over CALLS calls (ms), and what its process did meanwhile. */
+interface Latency {
+  p50: number;
+  p99: number;
+  max: number;
+  /** The longest event-loop delay in the calls' process during the calls. */
+  loopMax: number;
+  /** Its longest garbage collection during the calls. */
+  gcMax: number;
+}
 const ADMIN = { email: "bench-admin@bench.test", password: "bench-admin-password-1" };
 
 /** The room service's environment here: FCM and web push at the fakes, no interval between two notifications. */
@@ -238,6 +283,7 @@ async function main(): Promise<void> {
   if (worker) await new Promise((resolve) => worker.once("message", resolve));
   const server = await serveHostThroughGateway(host, logger);
   const orm = await initServiceOrm(database.url, roomServiceDefinition);
+  const stopSessionsApart = worker && DB_APART ? sessionsApart(worker.pid!, database.url, orm) : undefined;
   const call = restCall(`${server.url}/api`);
 
   const ms = (x: number) => x.toFixed(1).padStart(8);
@@ -282,11 +328,28 @@ async function main(): Promise<void> {
     );
   }
 
-  /** CALLS calls of `one`, one after another (a DJ starts one song at a time), after 20 to warm up. */
-  async function latency(one: () => Promise<unknown>): Promise<{ p50: number; p99: number }> {
-    const r = await closedLoop({ requests: CALLS, concurrency: 1, warmup: 20 }, one);
-    const [p50, p99] = percentiles(r.samples, 0.5, 0.99);
-    return { p50: p50!, p99: p99! };
+  /**
+   * CALLS calls of `one`, one after another (a DJ starts one song at a time), after 20 to warm up; beside their
+   * percentiles, the longest the calls' process held its event loop meanwhile and its longest garbage collection, to
+   * tell a slow call spent in the process from one that waited on something else.
+   */
+  async function latency(one: () => Promise<unknown>): Promise<Latency> {
+    const loop = monitorEventLoopDelay({ resolution: 5 });
+    let gcMax = 0;
+    const gcs = new PerformanceObserver((list) => {
+      for (const entry of list.getEntries()) gcMax = Math.max(gcMax, entry.duration);
+    });
+    gcs.observe({ entryTypes: ["gc"] });
+    loop.enable();
+    try {
+      const r = await closedLoop({ requests: CALLS, concurrency: 1, warmup: 20 }, one);
+      const [p50, p99, max] = percentiles(r.samples, 0.5, 0.99, 1);
+      for (const entry of gcs.takeRecords()) gcMax = Math.max(gcMax, entry.duration);
+      return { p50: p50!, p99: p99!, max: max!, loopMax: loop.max / 1e6, gcMax };
+    } finally {
+      loop.disable();
+      gcs.disconnect();
+    }
   }
 
   async function signUp(): Promise<{ id: string; token: string }> {
@@ -426,12 +489,15 @@ async function main(): Promise<void> {
     console.log(`\nworker: ${WORKER_APART ? "a process of its own" : "in the process answering the calls"}`);
     console.log(
       CORES_APART
-        ? `cores: the calls' process on ${SERVING_CORES}, the worker and the fakes on ${OTHER_CORES} at nice 19 (BENCH_CORES=apart)`
+        ? `cores: the calls' process on ${SERVING_CORES}, the worker and the fakes on ${OTHER_CORES} at nice 19${DB_APART ? ", the worker's PostgreSQL sessions there too in the idle class" : ""} (BENCH_CORES=${CORES})`
         : "cores: shared by every process (BENCH_CORES=shared)",
     );
     console.log(`load average at the start of the loaded calls: ${load}; now: ${loadAverage()}`);
     console.log(`\ncalls (REST through the gateway, ${CALLS} one after another; ms)`);
-    console.log(`${"call".padEnd(64)} ${"p50".padStart(8)} ${"p99".padStart(8)} ${"p99 ratio".padStart(10)}`);
+    console.log(
+      `${"call".padEnd(64)} ${"p50".padStart(8)} ${"p99".padStart(8)} ${"p99 ratio".padStart(10)} ` +
+        `${"slowest".padStart(8)} ${"loop held".padStart(10)} ${"GC".padStart(6)}`,
+    );
     for (const [name, r, base] of [
       ["POST /notifications/dj-fans, DJ without fans", fans0, fans0],
       [`POST /notifications/dj-fans, DJ with ${FANS} fans`, fansN, fans0],
@@ -440,9 +506,15 @@ async function main(): Promise<void> {
       ["POST /web-notifications/push-notification (all), no subscription", browsers0, browsers0],
       [`POST /web-notifications/push-notification (all), ${SUBSCRIPTIONS} subs`, browsersN, browsers0],
     ] as const) {
-      console.log(`${name.padEnd(64)} ${ms(r.p50)} ${ms(r.p99)} ${(r.p99 / base.p99).toFixed(2).padStart(10)}`);
+      console.log(
+        `${name.padEnd(64)} ${ms(r.p50)} ${ms(r.p99)} ${(r.p99 / base.p99).toFixed(2).padStart(10)} ` +
+          `${ms(r.max)} ${ms(r.loopMax).padStart(10)} ${r.gcMax.toFixed(1).padStart(6)}`,
+      );
     }
     console.log(`(the worker delivered ${pushedDuringCalls} pushes in all by the end of these calls)`);
+    console.log(
+      "(loop held: the longest the calls' process held its event loop during the calls; GC: its longest collection)",
+    );
     console.log(`\ndelivery through the work queue to the recording fakes`);
     console.log(
       `  DJ fans: ${fansPushes} pushes (${FANS} FCM + ${webWanted} web push) in ${(fansMs / 1000).toFixed(1)} s = ` +
@@ -462,6 +534,7 @@ async function main(): Promise<void> {
     const ratios = [fansN.p99 / fans0.p99, devicesN.p99 / devices0.p99, browsersN.p99 / browsers0.p99];
     console.log(`\np99 ratios ${ratios.map((r) => r.toFixed(2)).join(", ")} (target ≤ 1.2)`);
   } finally {
+    stopSessionsApart?.();
     if (worker) {
       worker.send("stop");
       await new Promise((resolve) => worker.once("exit", resolve));
