@@ -103,7 +103,7 @@ interface Latency {
   p50: number;
   p99: number;
   max: number;
-  /** The longest event-loop delay in the calls' process during the calls. */
+  /** The longest event-loop delay in the calls' process during the calls (its own work, or time off the CPU). */
   loopMax: number;
   /** Its longest garbage collection during the calls. */
   gcMax: number;
@@ -330,8 +330,8 @@ async function main(): Promise<void> {
 
   /**
    * CALLS calls of `one`, one after another (a DJ starts one song at a time), after 20 to warm up; beside their
-   * percentiles, the longest the calls' process held its event loop meanwhile and its longest garbage collection, to
-   * tell a slow call spent in the process from one that waited on something else.
+   * percentiles, how late the calls' process's event loop ran at worst meanwhile (its own work, or time off the CPU)
+   * and its longest garbage collection, to tell a slow call stalled in the process from one that waited elsewhere.
    */
   async function latency(one: () => Promise<unknown>): Promise<Latency> {
     const loop = monitorEventLoopDelay({ resolution: 5 });
@@ -496,7 +496,7 @@ async function main(): Promise<void> {
     console.log(`\ncalls (REST through the gateway, ${CALLS} one after another; ms)`);
     console.log(
       `${"call".padEnd(64)} ${"p50".padStart(8)} ${"p99".padStart(8)} ${"p99 ratio".padStart(10)} ` +
-        `${"slowest".padStart(8)} ${"loop held".padStart(10)} ${"GC".padStart(6)}`,
+        `${"slowest".padStart(8)} ${"loop late".padStart(10)} ${"GC".padStart(6)}`,
     );
     for (const [name, r, base] of [
       ["POST /notifications/dj-fans, DJ without fans", fans0, fans0],
@@ -513,7 +513,7 @@ async function main(): Promise<void> {
     }
     console.log(`(the worker delivered ${pushedDuringCalls} pushes in all by the end of these calls)`);
     console.log(
-      "(loop held: the longest the calls' process held its event loop during the calls; GC: its longest collection)",
+      "(loop late: the calls' process's longest event-loop delay during the calls; GC: its longest collection)",
     );
     console.log(`\ndelivery through the work queue to the recording fakes`);
     console.log(
