@@ -20,12 +20,11 @@ let push: FakePush;
 let admin: TestUser;
 /** The replica whose worker delivers (the harness's own until a test hands over to another). */
 let worker: ServiceInstance;
+/** The room service's environment here: pushes to the fakes, no interval between a DJ's two notifications. */
+const serviceEnv = () => ({ ...push.env, DJ_FANS_NOTIFICATION_INTERVAL_SECONDS: "0" });
 beforeAll(async () => {
   push = await startFakePush();
-  h = await createServiceHarness(roomServiceDefinition, {
-    alongside: [userServiceDefinition],
-    env: { ...push.env, DJ_FANS_NOTIFICATION_INTERVAL_SECONDS: "0" },
-  });
+  h = await createServiceHarness(roomServiceDefinition, { alongside: [userServiceDefinition], env: serviceEnv() });
   admin = await testUser(h, "admin");
   worker = h.instance;
 });
@@ -233,10 +232,9 @@ describe("notification jobs (issue 29)", () => {
 
 describe("the room service's roles (ROOM_ROLE, the chart's room and room-notify)", () => {
   it("a replica that only answers queues the job and consumes nothing; a notify replica delivers it", async () => {
-    const env = { ...push.env, DJ_FANS_NOTIFICATION_INTERVAL_SECONDS: "0" };
     const api = await createServiceHarness(roomServiceDefinition, {
       alongside: [userServiceDefinition],
-      env: { ...env, ROOM_ROLE: "api" },
+      env: { ...serviceEnv(), ROOM_ROLE: "api" },
     });
     try {
       const dj = await testUser(api);
@@ -253,7 +251,7 @@ describe("the room service's roles (ROOM_ROLE, the chart's room and room-notify)
       expect(info.consumers).toBe(0);
       expect(pushesTo(tokens).size).toBe(0);
 
-      await api.createInstance({ ...env, ROOM_ROLE: "notify" });
+      await api.createInstance({ ...serviceEnv(), ROOM_ROLE: "notify" });
       await expectEachFanOnce(dj.id, tokens, api);
       expect(await api.bus.streamInfo(NOTIFY_STREAM)).toMatchObject({ consumers: 1 });
     } finally {
