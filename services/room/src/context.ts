@@ -5,6 +5,7 @@ import type { Bus } from "@tt/kit";
 import type { ProfileService } from "@tt/proto/tt/user/v1/profile_service_pb";
 import type { ObjectStore } from "@tt/kit";
 import type { RoomAreaConfigs } from "./config.ts";
+import type { Accounts } from "./modules/rooms/accounts.ts";
 import type { Directory } from "./modules/rooms/directory.ts";
 import type { LivePresence } from "./modules/rooms/live-presence.ts";
 import type { RoomChat } from "./providers/room-chat.ts";
@@ -20,15 +21,10 @@ export interface RoomServiceContext {
   orm: MikroORM;
   /** Aborted when the service stops: background work ends with it. */
   signal: AbortSignal;
-  /** The user service's profiles (GetServiceUserProfile: role, capabilities), called with the room service's token. */
+  /** The user service's profiles, called with the room service's token. */
   profiles: Client<typeof ProfileService>;
-  /**
-   * A user's account role (admin, globalModerator, staff, superUser, user, bot …) from the user service; 404
-   * "User not found" when it has none.
-   */
-  accountRoleOf(userId: string, signal?: AbortSignal): Promise<string>;
-  /** Whether a user has the user service's promoteRoom capability. */
-  hasCapability(userId: string, capability: string, signal?: AbortSignal): Promise<boolean>;
+  /** Users' account roles and capabilities, from the user service. */
+  accounts: Accounts;
   /** Where posters are kept (the kit's object store, as profile images). */
   posters: ObjectStore;
   /** The rooms' chat groups (CometChat, or the development one). */

@@ -1,5 +1,4 @@
 import { createObjectStore, type ServiceDefinition } from "@tt/kit";
-import { Code, ConnectError } from "@connectrpc/connect";
 import { ProfileService } from "@tt/proto/tt/user/v1/profile_service_pb";
 import { createRoomChat } from "./providers/room-chat.ts";
 import { loadRoomServiceConfig } from "./config.ts";
@@ -9,6 +8,7 @@ import { migrationsList } from "./migrations/index.ts";
 import { Deliverer } from "./modules/notifications/deliver.ts";
 import { consumeSongStarted } from "./modules/notifications/dj-fans.ts";
 import { ensureNotifyStream, startNotificationWorker } from "./modules/notifications/jobs.ts";
+import { accountsFrom } from "./modules/rooms/accounts.ts";
 import { Directory } from "./modules/rooms/directory.ts";
 import { createLivePresence } from "./modules/rooms/live-presence.ts";
 import { registerRoomRoutes, ROOM_SERVICES } from "./routes/index.ts";
@@ -27,18 +27,7 @@ export const roomServiceDefinition: ServiceDefinition = {
     const profiles = deps.clients.get(ProfileService);
     const chat = createRoomChat(areas.chat);
     deps.logger.info({ chat: chat.mode }, `room chat: ${chat.mode}`);
-    async function userOf(userId: string, signal?: AbortSignal) {
-      try {
-        const { user } = await profiles.getServiceUserProfile({ id: userId }, { signal });
-        if (!user) throw new ConnectError("User not found", Code.NotFound);
-        return user;
-      } catch (err) {
-        if (err instanceof ConnectError && err.code === Code.NotFound) {
-          throw new ConnectError("User not found", Code.NotFound);
-        }
-        throw err;
-      }
-    }
+    const accounts = accountsFrom(profiles);
     const svc: RoomServiceContext = {
       areas,
       logger: deps.logger,
@@ -46,9 +35,7 @@ export const roomServiceDefinition: ServiceDefinition = {
       orm: deps.orm,
       signal: lifetime.signal,
       profiles,
-      accountRoleOf: async (userId, signal) => (await userOf(userId, signal)).role,
-      hasCapability: async (userId, capability, signal) =>
-        (await userOf(userId, signal)).capabilities.includes(capability),
+      accounts,
       posters: createObjectStore(areas.poster),
       chat: chat.chat,
       startedAt: new Date(),

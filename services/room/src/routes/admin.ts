@@ -107,7 +107,7 @@ export function adminRoutes(svc: RoomServiceContext): Partial<ServiceImpl<typeof
       }
       if (req.ownerUuid !== undefined && req.ownerUuid.toLowerCase() !== room.ownerId) {
         const newOwner = req.ownerUuid.toLowerCase();
-        await svc.accountRoleOf(newOwner, ctx.signal);
+        await svc.accounts.roleOf(newOwner, ctx.signal);
         const by = callIdentity(ctx).subject;
         publishEvent(em, RoomRoleRemovedSchema, {
           roomUuid: room.id,

@@ -21,7 +21,7 @@ export function isStaff(identity: Identity): boolean {
  * real users.
  */
 export async function requireAccount(svc: RoomServiceContext, userId: string, signal: AbortSignal): Promise<void> {
-  await svc.accountRoleOf(userId, signal);
+  await svc.accounts.roleOf(userId, signal);
 }
 
 /** The caller's user id (user tokens only reach the handlers that use it; the access option says so). */

@@ -100,7 +100,7 @@ export function roomSettingRoutes(svc: RoomServiceContext): Partial<ServiceImpl<
       const staff = ["admin", "staff", "superUser"].includes(member.accountRole);
       if (!staff) {
         if (!member.isOwner) throw new ConnectError("Only the room's owner may promote it", Code.PermissionDenied);
-        if (!(await svc.hasCapability(member.userId, "promoteRoom", ctx.signal))) {
+        if (!(await svc.accounts.hasCapability(member.userId, "promoteRoom", ctx.signal))) {
           throw new ConnectError("promoteRoom capability required", Code.PermissionDenied);
         }
       }

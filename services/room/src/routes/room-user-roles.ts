@@ -227,7 +227,7 @@ export function roomUserRoleRoutes(svc: RoomServiceContext): ServiceImpl<typeof 
         const caller = await memberOf(em, room, identity.subject, identity.role);
         requireRank(caller, MODERATOR);
       }
-      const accountRole = identity.subject === userId ? identity.role : await svc.accountRoleOf(userId, ctx.signal);
+      const accountRole = identity.subject === userId ? identity.role : await svc.accounts.roleOf(userId, ctx.signal);
       const grants = await activeGrants(em, room.id, userId);
       const member = await memberOf(em, room, userId, accountRole);
       return { roles: effectiveRoles(member), grants: grants.map(toRoleMessage) };
@@ -272,7 +272,7 @@ export function roomUserRoleRoutes(svc: RoomServiceContext): ServiceImpl<typeof 
       const newOwner = req.userId.toLowerCase();
       if (newOwner === room.ownerId) throw new ConnectError("user is already the owner", Code.InvalidArgument);
       // 404 "User not found" for an account the user service does not know.
-      await svc.accountRoleOf(newOwner, ctx.signal);
+      await svc.accounts.roleOf(newOwner, ctx.signal);
       const oldOwner = room.ownerId;
       room.ownerId = newOwner;
       // The former owner stays as a co-owner; the new owner's lesser grants give way to ownership.

@@ -150,7 +150,7 @@ export function roomRoutes(svc: RoomServiceContext): Partial<ServiceImpl<typeof 
       const em = callEm(ctx);
       const room = await requireRoom(em, req.room);
       const userId = req.userUuid === "" ? "" : checkUuid(req.userUuid.toLowerCase(), "userUuid");
-      const accountRole = userId === "" ? "guest" : await svc.accountRoleOf(userId, ctx.signal);
+      const accountRole = userId === "" ? "guest" : await svc.accounts.roleOf(userId, ctx.signal);
       const member = await memberOf(em, room, userId, accountRole);
       if (userId === "" && req.guestSubject !== "") member.guest = req.guestSubject;
       // The stage's join stream is another way to guess: counted by room and user as JoinRoom counts them.
@@ -171,25 +171,19 @@ export function roomRoutes(svc: RoomServiceContext): Partial<ServiceImpl<typeof 
       }
       const em = callEm(ctx);
       const room = await requireRoom(em, req.room);
-      // Each caller's user ("" for a guest) as AdmitToStage reads it, or its refusal; each user's account role asked
-      // once, side by side.
-      const accountRoles = new Map<string, Promise<string>>();
+      // Each caller's user ("" for a guest) as AdmitToStage reads it, or its refusal; the users' account roles asked
+      // in one batch (a user the user service does not have is refused as AdmitToStage refuses them).
       const users = req.callers.map((c): string | StageAdmission => {
         if (c.userUuid === "") return "";
         try {
-          const userId = checkUuid(c.userUuid.toLowerCase(), "userUuid");
-          if (!accountRoles.has(userId)) accountRoles.set(userId, svc.accountRoleOf(userId, ctx.signal));
-          return userId;
+          return checkUuid(c.userUuid.toLowerCase(), "userUuid");
         } catch (err) {
           return callerRefusal(err);
         }
       });
-      const roleOf = new Map<string, string | StageAdmission>();
-      await Promise.all(
-        [...accountRoles].map(async ([userId, role]) => roleOf.set(userId, await role.catch(callerRefusal))),
-      );
-      const known = [...roleOf].filter(([, role]) => typeof role === "string").map(([userId]) => userId);
-      const grants = await activeGrantsOf(em, room.id, known);
+      const signedUp = users.filter((u): u is string => typeof u === "string" && u !== "");
+      const roles = signedUp.length > 0 ? await svc.accounts.rolesOf(signedUp, ctx.signal) : new Map<string, string>();
+      const grants = await activeGrantsOf(em, room.id, [...roles.keys()]);
       const admissions: StageAdmission[] = [];
       for (const [i, caller] of req.callers.entries()) {
         const userId = users[i]!;
@@ -197,9 +191,9 @@ export function roomRoutes(svc: RoomServiceContext): Partial<ServiceImpl<typeof 
           admissions.push(userId);
           continue;
         }
-        const accountRole = userId === "" ? "guest" : roleOf.get(userId)!;
-        if (typeof accountRole !== "string") {
-          admissions.push(accountRole);
+        const accountRole = userId === "" ? "guest" : roles.get(userId);
+        if (accountRole === undefined) {
+          admissions.push(callerRefusal(new ConnectError("User not found", Code.NotFound)));
           continue;
         }
         const member = memberWith(room, userId, accountRole, grants.get(userId) ?? new Set());
@@ -220,7 +214,7 @@ export function roomRoutes(svc: RoomServiceContext): Partial<ServiceImpl<typeof 
       // A public room asks nothing of the caller; a private one needs their account role (admins see every room).
       if (room.type === "PRIVATE") {
         const userId = req.userUuid === "" ? "" : checkUuid(req.userUuid.toLowerCase(), "userUuid");
-        const accountRole = userId === "" ? "guest" : await svc.accountRoleOf(userId, ctx.signal);
+        const accountRole = userId === "" ? "guest" : await svc.accounts.roleOf(userId, ctx.signal);
         const member = await memberOf(em, room, userId, accountRole);
         if (userId === "" && req.guestSubject !== "") member.guest = req.guestSubject;
         // admitViewer's rule, but a caller who is nobody is refused with 403 too: a service client reads any 401 as a

@@ -12,6 +12,7 @@ import { IMAGE_NOT_FOUND, PROFILE_NOT_FOUND, UNAUTHORIZED_TO_DELETE } from "../m
 import { eventDeclaration, OutboxMessage } from "@tt/kit";
 import { ProfileUpdatedSchema, UserUpdatedSchema } from "@tt/proto/tt/user/v1/events_pb";
 import { PhoneNumber } from "../modules/contact/phone-number.entity.ts";
+import { Deactivation } from "../modules/moderation/deactivation.entity.ts";
 import { Profile } from "../modules/profiles/profile.entity.ts";
 import { User } from "../modules/users/user.entity.ts";
 import { Code, connectErrorOf } from "../testing/expect-connect-error.ts";
@@ -188,6 +189,40 @@ describe("profiles for others", () => {
       h.ctx("getProfiles", a),
     );
     expect(profiles).toHaveLength(1);
+  });
+});
+
+describe("GetServiceAccounts", () => {
+  it("answers each known user's role and capabilities in the request's order, deactivated users too", async () => {
+    const plain = await newUser();
+    const staff = await newUser();
+    const gone = await newUser();
+    const em = h.orm.em.fork();
+    await em.nativeUpdate(User, { id: staff.subject }, { role: "admin", capabilities: ["promoteRoom", "uploadMusic"] });
+    em.create(Deactivation, { user: gone.subject, deactivatedAt: new Date() });
+    await em.flush();
+    const { accounts } = await h.rpc.getServiceAccounts(
+      { users: [staff.subject.toUpperCase(), randomUUID(), gone.subject, plain.subject, staff.subject] },
+      h.ctx("getServiceAccounts", service),
+    );
+    expect(accounts).toEqual([
+      expect.objectContaining({ uuid: staff.subject, role: "admin", capabilities: ["promoteRoom", "uploadMusic"] }),
+      expect.objectContaining({ uuid: gone.subject, role: "user", capabilities: [] }),
+      expect.objectContaining({ uuid: plain.subject, role: "user", capabilities: [] }),
+    ]);
+  });
+
+  it("answers 400 for more than 150 uuids, none, or one that is not a uuid", async () => {
+    const cases: [string[], string][] = [
+      [Array.from({ length: 151 }, () => randomUUID()), "users must name 1 to 150 uuids"],
+      [[], "users must name 1 to 150 uuids"],
+      [[randomUUID(), "nope"], 'users must be uuids: "nope"'],
+    ];
+    for (const [users, message] of cases) {
+      await expect(
+        connectErrorOf(h.rpc.getServiceAccounts({ users }, h.ctx("getServiceAccounts", service))),
+      ).resolves.toEqual({ code: Code.InvalidArgument, message });
+    }
   });
 });
 

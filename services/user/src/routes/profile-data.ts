@@ -4,7 +4,7 @@ import { LockMode, OptimisticLockError } from "@mikro-orm/core";
 import type { EntityManager } from "@mikro-orm/postgresql";
 import { UserDataSchema as UserDataMessageSchema, type Profile as ProfileMessage } from "@tt/proto/tt/user/v1/user_pb";
 import type { ProfileService } from "@tt/proto/tt/user/v1/profile_service_pb";
-import { createObjectStore, findOrInsert, type ExpressionBuilder, type Identity } from "@tt/kit";
+import { compiledOnce, createObjectStore, findOrInsert, sql, type ExpressionBuilder, type Identity } from "@tt/kit";
 import { db, type UserTables } from "../db.ts";
 import { toAccountMessage } from "../modules/accounts/account-message.ts";
 import { enqueueProfileUpdated, enqueueUserUpdated } from "../modules/profile-data/profile-events.ts";
@@ -186,6 +186,24 @@ const changedAt = (
   eb: ExpressionBuilder<UserTables & { u: UserTables["users"]; d: UserTables["profile_details"] }, "u" | "d">,
 ) => eb.fn<Date | string>("greatest", ["u.updated_at", eb.fn.coalesce("d.updated_at", "u.updated_at")]);
 
+/** The uuids of a batch call (GetProfiles, GetServiceAccounts), lower case, each once; 400 unless 1 to 150 uuids. */
+function uuidBatch(users: readonly string[]): string[] {
+  if (users.length === 0 || users.length > MAX_PROFILE_BATCH) {
+    throw new ConnectError(`users must name 1 to ${MAX_PROFILE_BATCH} uuids`, Code.InvalidArgument);
+  }
+  const bad = users.find((id) => !isUuid(id));
+  if (bad !== undefined) throw new ConnectError(`users must be uuids: ${JSON.stringify(bad)}`, Code.InvalidArgument);
+  return [...new Set(users.map((id) => id.toLowerCase()))];
+}
+
+// Every stage admission of a signed-up listener asks it: compiled once.
+const accountsOf = compiledOnce(db, (q, p: { ids: string[] }) =>
+  q
+    .selectFrom("users")
+    .select(["id", "role", "capabilities"])
+    .where(sql<boolean>`id = any(${p.ids}::uuid[])`),
+);
+
 function inOrder(ids: readonly string[], messages: Map<string, ProfileMessage>): ProfileMessage[] {
   return ids.flatMap((id) => messages.get(id) ?? []);
 }
@@ -231,14 +249,8 @@ export function profileDataRoutes(svc: UserServiceContext): Partial<ServiceImpl<
     },
 
     async getProfiles(req, ctx) {
-      if (req.users.length === 0 || req.users.length > MAX_PROFILE_BATCH) {
-        throw new ConnectError(`users must name 1 to ${MAX_PROFILE_BATCH} uuids`, Code.InvalidArgument);
-      }
-      const bad = req.users.find((id) => !isUuid(id));
-      if (bad !== undefined)
-        throw new ConnectError(`users must be uuids: ${JSON.stringify(bad)}`, Code.InvalidArgument);
+      const requested = uuidBatch(req.users);
       const em = callEm(ctx);
-      const requested = [...new Set(req.users.map((id) => id.toLowerCase()))];
       const hidden = await deactivatedAmong(em, requested);
       const ids = requested.filter((id) => !hidden.has(id));
       return { profiles: inOrder(ids, await loadProfileMessages(em, ids, baseUrl)) };
@@ -279,6 +291,17 @@ export function profileDataRoutes(svc: UserServiceContext): Partial<ServiceImpl<
 
     async getServiceUserProfile(req, ctx) {
       return { user: await userView(callEm(ctx), req.id, () => true, baseUrl) };
+    },
+
+    async getServiceAccounts(req, ctx) {
+      const requested = uuidBatch(req.users);
+      const found = new Map((await accountsOf(callEm(ctx), { ids: requested })).map((row) => [row.id, row] as const));
+      return {
+        accounts: requested.flatMap((id) => {
+          const row = found.get(id);
+          return row ? [{ uuid: id, role: row.role, capabilities: row.capabilities }] : [];
+        }),
+      };
     },
 
     async getCapabilities(_req, ctx) {

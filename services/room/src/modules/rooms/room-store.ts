@@ -95,7 +95,7 @@ export async function targetMember(
   room: Room,
   userId: string,
 ): Promise<Member> {
-  const accountRole = await svc.accountRoleOf(userId, ctx.signal);
+  const accountRole = await svc.accounts.roleOf(userId, ctx.signal);
   return memberOf(em, room, userId, accountRole);
 }
 
