@@ -583,13 +583,22 @@ export async function blockedEitherWay(em: EntityManager, a: string, b: string):
   return row.n > 0;
 }
 
-const blockedOf = compiledOnce(db, (q, p: { user: string }) =>
-  q.selectFrom("chat_block").select("blocked_uuid").where("user_uuid", "=", p.user),
+const blocksOf = compiledOnce(db, (q, p: { users: string[] }) =>
+  q
+    .selectFrom("chat_block")
+    .select(["user_uuid", "blocked_uuid"])
+    .where(sql<boolean>`user_uuid = any(${p.users}::uuid[])`),
 );
 
-/** The users a user blocked (their room messages are left out of what the user reads, live and in the history). */
-export async function blockedBy(em: EntityManager, user: string): Promise<Set<string>> {
-  return new Set((await blockedOf(em, { user })).map((r) => r.blocked_uuid));
+/**
+ * The users each of `users` blocked (their room messages are left out of what the user reads, live and in the
+ * history), in the order of `users`, in one statement.
+ */
+export async function blockedByEach(em: EntityManager, users: readonly string[]): Promise<Set<string>[]> {
+  const blocked = new Map(users.map((user) => [user, new Set<string>()] as const));
+  for (const row of await blocksOf(em, { users: [...blocked.keys()] }))
+    blocked.get(row.user_uuid)?.add(row.blocked_uuid);
+  return users.map((user) => blocked.get(user)!);
 }
 
 export async function setBlocked(em: EntityManager, user: string, blocked: string, on: boolean): Promise<void> {

@@ -8,6 +8,7 @@ import { randomUUID } from "node:crypto";
 import { create, fromBinary, toBinary, type MessageInitShape } from "@bufbuild/protobuf";
 import { timestampDate, timestampFromDate, type Timestamp } from "@bufbuild/protobuf/wkt";
 import { Code, ConnectError, type Client } from "@connectrpc/connect";
+import DataLoader from "dataloader";
 import type { MikroORM } from "@mikro-orm/postgresql";
 import {
   BusUnavailableError,
@@ -62,7 +63,7 @@ import {
   type StageAction,
   type StageEffect,
 } from "./domain.ts";
-import { blockedBy, roomSequence, roomSequences } from "../chat/chat-store.ts";
+import { blockedByEach, roomSequence, roomSequences } from "../chat/chat-store.ts";
 import { AdmissionBatches } from "./admission-batch.ts";
 import { LastGood, OutageLog, roomServiceUnavailable, STALE_MAX_MS, unreachable } from "../last-good.ts";
 import { Listener, outgoing, RoomHub } from "./hub.ts";
@@ -111,6 +112,23 @@ function presenceGap(stage: Stage): number {
   const gap = (1000 * listenersOf(stage)) / PRESENCE_PATCHED_LISTENERS_PER_S;
   return Math.min(PRESENCE_MAX_GAP_MS, Math.max(PRESENCE_MIN_GAP_MS, gap));
 }
+/**
+ * How long after a change this instance's presence entry of a room is written (the changes in between go together):
+ * 50 ms, longer in a room of many signed-in listeners, whose entry is the JSON of every one of them (10,000: about
+ * 550 KB built a write), so that at most PRESENCE_WRITTEN_USERS_PER_S are written a second (10,000: every 500 ms). The
+ * reconciliation reads a room of 10,000 once a second anyway (presenceGap).
+ */
+const PRESENCE_WRITE_DELAY_MS = 50;
+const PRESENCE_WRITTEN_USERS_PER_S = 20_000;
+
+function presenceWriteDelay(users: number): number {
+  return Math.min(
+    PRESENCE_MAX_GAP_MS,
+    Math.max(PRESENCE_WRITE_DELAY_MS, (1000 * users) / PRESENCE_WRITTEN_USERS_PER_S),
+  );
+}
+/** The most signed-in listeners whose blocks one statement reads. */
+const BLOCKS_BATCH_MAX = 500;
 /** How often a driver that could not reach NATS looks whether it is back (issue 28: no wait for a timeout). */
 const BUS_RETRY_MS = 100;
 
@@ -156,6 +174,8 @@ export class StageRuntime {
   private batches?: AdmissionBatches;
   /** NATS's outages as the rooms' drivers and presence writes meet them, logged at most once a minute. */
   private busOutageLog?: OutageLog;
+  /** The signed-in listeners' blocks, read for the joins of a turn of the event loop together (made on first use). */
+  private blockLoader?: DataLoader<string, Set<string>>;
   /** Admissions by `<roomUuid> <user or g:guest>`: the caller's roles in the room (null: not known, see admit). */
   private readonly admissions = new Map<string, { roles: string[] | null; at: number }>();
   /** This instance's join streams of signed-in users, by user (one wildcard subscription feeds their DMs). */
@@ -574,7 +594,13 @@ export class StageRuntime {
   private async loadBlocks(listener: Listener): Promise<void> {
     if (!listener.user) return;
     try {
-      listener.blocked = await blockedBy(this.deps.orm.em.fork(), listener.user);
+      // A burst of joins (10,000 listeners arriving) reads their blocks in a statement per turn, not one each.
+      this.blockLoader ??= new DataLoader((users) => blockedByEach(this.deps.orm.em.fork(), users), {
+        cache: false,
+        maxBatchSize: BLOCKS_BATCH_MAX,
+        batchScheduleFn: (flush) => setImmediate(flush),
+      });
+      listener.blocked = await this.blockLoader.load(listener.user);
     } catch (err) {
       this.logger.warn({ err, user: listener.user }, "could not read the listener's blocks");
     }
@@ -640,10 +666,11 @@ export class StageRuntime {
   /** This instance's listeners of a room changed: its presence entry is rewritten soon (debounced). */
   presenceChanged(roomUuid: string): void {
     if (this.closed || this.presenceTimers.has(roomUuid)) return;
+    const users = this.hubs.get(roomUuid)?.hub.byUser.size ?? 0;
     const timer = setTimeout(() => {
       this.presenceTimers.delete(roomUuid);
       void this.writePresence(roomUuid);
-    }, 50);
+    }, presenceWriteDelay(users));
     this.presenceTimers.set(roomUuid, timer);
   }
 
