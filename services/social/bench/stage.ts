@@ -16,7 +16,9 @@
 // PostgreSQL database and the real NATS), run as a child process so its memory is its own; the listeners are in
 // this process, on HTTP/2 sessions shared by many streams, each read as a thin Connect client does (the enveloped
 // binary messages; each one's kind and version read with protobuf-es's wire reader, the bare broadcast's clients
-// read theirs the same way), so the load generator is not what is measured. Each listener is a guest (its own token, signed with the platform's key).
+// read theirs the same way), so the load generator is not what is measured. Each listener is a guest (its own token, signed with the platform's key);
+// with --signed-up, part 2's listeners are signed-up users instead (accounts made in the user service's table), whose
+// admission asks the user service for their account role.
 //
 // 4. two instances (issue 29): one room of 10,000 listeners on the platform as a cluster runs it (a process per
 //    service) with two social processes, 5,000 listeners joined to each; seat changes through the gateway. Targets:
@@ -26,7 +28,7 @@
 //
 //   npm run bench:stage [-- --listeners 2000 --scale-listeners 10000 (0: no scale part) --changes 20
 //                          --streams-per-session 250 --sync-pages 10 (0: no sync part)
-//                          --two-instance-listeners 10000 (0: no two-instance part)]
+//                          --two-instance-listeners 10000 (0: no two-instance part) --signed-up]
 //   (BENCH_DATABASE_URL, BENCH_NATS_URL to change where the server keeps its data; BENCH_HEAP_SNAPSHOT=<dir> writes
 //   the server's heap before and after the joins of each part, to see what a listener holds)
 import { fork, type ChildProcess } from "node:child_process";
@@ -57,10 +59,39 @@ const DATABASE_URL = process.env.BENCH_DATABASE_URL ?? "postgres://postgres@127.
 const NATS_URL = process.env.BENCH_NATS_URL ?? "nats://127.0.0.1:4222";
 const ADMIN = { email: "bench-admin@bench.test", password: "bench-admin-password-1" };
 
-type ToServer = { id: number; op: "mem" } | { id: number; op: "ws-start" } | { id: number; op: "ws-send"; b64: string };
+type ToServer =
+  | { id: number; op: "mem" }
+  | { id: number; op: "ws-start" }
+  | { id: number; op: "ws-send"; b64: string }
+  | { id: number; op: "users"; n: number };
 type FromServer = { ready: { url: string } } | { id: number; result: unknown } | { failed: string };
 
 // ---------------------------------------------------------------- the server process (the platform + a ws server)
+
+/**
+ * `n` accounts with their profiles in the user service's tables, in one statement (signing up 10,000 through the API would hash as many
+ * passwords): their uuids, for tokens signed with the platform's key.
+ */
+async function seedUsers(databaseUrl: string, n: number): Promise<string[]> {
+  const { initServiceOrm } = await import("@tt/kit");
+  const { userServiceDefinition } = await import("@tt/user-service");
+  const orm = await initServiceOrm(databaseUrl, userServiceDefinition);
+  try {
+    const run = randomUUID().slice(0, 8);
+    // Each with its profile, as a sign-up makes them.
+    const rows: { id: string }[] = await orm.em.getConnection().execute(
+      `with u as (
+         insert into "user"."users" (id, email, password_hash, created_at, updated_at)
+         select gen_random_uuid(), 'listener-' || g || '-' || ? || '@bench.test', '', now(), now()
+         from generate_series(1, ?) g returning id)
+       insert into "user"."profile" (user_id, nickname) select id, 'listener' from u returning user_id as id`,
+      [run, n],
+    );
+    return rows.map((r) => r.id);
+  } finally {
+    await orm.close();
+  }
+}
 
 async function serve(): Promise<void> {
   const { createTestDatabase } = await import("@tt/kit/testing");
@@ -102,6 +133,8 @@ async function serve(): Promise<void> {
         const payload = Buffer.from(m.b64, "base64");
         for (const client of wss!.clients) client.send(payload, { binary: true });
         send({ id: m.id, result: wss!.clients.size });
+      } else if (m.op === "users") {
+        send({ id: m.id, result: await seedUsers(db.url, m.n) });
       }
     })();
   });
@@ -423,7 +456,7 @@ async function makeRoom(server: Pick<Server, "call">, djs: number): Promise<Room
  */
 async function fanOut(
   server: Pick<Server, "call" | "ask">,
-  guests: (n: number) => Promise<string[]>,
+  listeners: Listeners,
   n: number,
   changes: number,
   perSession: number,
@@ -435,7 +468,7 @@ async function fanOut(
   // At least a session per URL, and as many on each: listener i is on session i mod sessions, so each URL gets n / URLs.
   const sessions = Math.ceil(Math.max(1, Math.ceil(n / perSession)) / joinUrls.length) * joinUrls.length;
   const audience = new Audience(joinUrls, n, sessions);
-  const tokens = await guests(n);
+  const tokens = await listeners.tokens(n);
   const mem = () =>
     memory ? server.ask<{ rss: number; heap: number; committed: number }>("mem") : Promise.resolve(null);
   const half = Math.floor(n / 2);
@@ -447,11 +480,11 @@ async function fanOut(
   const after = await mem();
   // The stage's listener count (the lease holder's presence reconciliation): waited for, reported when it lags.
   const counted = await audience
-    .until((st) => (st.listeners?.guests ?? 0) >= n, `${n} guests on the stage`, 30_000)
+    .until((st) => (st.listeners?.[listeners.kind] ?? 0) >= n, `${n} ${listeners.kind} on the stage`, 30_000)
     .then(
       () => "",
       () =>
-        `the stage counted ${String((audience.stage as Json)?.listeners?.guests ?? 0)} of ${n} guests 30 s after the joins`,
+        `the stage counted ${String((audience.stage as Json)?.listeners?.[listeners.kind] ?? 0)} of ${n} ${listeners.kind} 30 s after the joins`,
     );
 
   const samples: number[] = [];
@@ -589,10 +622,25 @@ const row = (name: string, xs: number[]) =>
     `${name.padEnd(56)} ${pct(xs, 0.5).toFixed(1).padStart(8)} ${pct(xs, 0.99).toFixed(1).padStart(8)} ${pct(xs, 1).toFixed(1).padStart(8)}`,
   );
 
-/** Signs `n` guest tokens with the platform's key, as its user service would (the kid it publishes). */
-async function guestSigner(call: RestCall, privatePem: string): Promise<(n: number) => Promise<string[]>> {
+/** Who the listeners are: their tokens, and the stage's count they are in. */
+interface Listeners {
+  kind: "guests" | "users";
+  tokens: (n: number) => Promise<string[]>;
+}
+
+/**
+ * Listeners with tokens signed with the platform's key, as its user service would sign them (the kid it publishes):
+ * guests, or (`seed` given) signed-up users, whose accounts `seed` creates.
+ */
+async function listenersOf(
+  call: RestCall,
+  privatePem: string,
+  seed?: (n: number) => Promise<string[]>,
+): Promise<Listeners> {
   const sign = await platformTokenSigner(call, privatePem);
-  return (n: number) => Promise.all(Array.from({ length: n }, () => sign({ typ: "guest" })));
+  if (!seed)
+    return { kind: "guests", tokens: (n) => Promise.all(Array.from({ length: n }, () => sign({ typ: "guest" }))) };
+  return { kind: "users", tokens: async (n) => Promise.all((await seed(n)).map((sub) => sign({ typ: "user", sub }))) };
 }
 
 /**
@@ -629,7 +677,7 @@ async function twoInstances(privatePem: string, n: number, changes: number, perS
     const server = { call, ask: () => Promise.reject(new Error("no memory probe in the distributed part")) };
     return {
       socials,
-      ...(await fanOut(server, await guestSigner(call, privatePem), n, changes, perSession, false, socials)),
+      ...(await fanOut(server, await listenersOf(call, privatePem), n, changes, perSession, false, socials)),
     };
   } finally {
     await platform.close();
@@ -646,6 +694,7 @@ async function main(): Promise<void> {
       "streams-per-session": { type: "string", default: "250" },
       "sync-pages": { type: "string", default: "10" },
       "two-instance-listeners": { type: "string", default: "10000" },
+      "signed-up": { type: "boolean", default: false },
       serve: { type: "boolean", default: false },
     },
   });
@@ -655,13 +704,14 @@ async function main(): Promise<void> {
   const perSession = Number(values["streams-per-session"]);
   const syncPages = Number(values["sync-pages"]);
   const twoInstanceListeners = Number(values["two-instance-listeners"]);
+  const signedUp = values["signed-up"];
   if (!(changes >= 1)) throw new Error(`--changes must be 1 or more (got ${values.changes})`);
 
   const privatePem = generateKeyPairSync("ed25519").privateKey.export({ type: "pkcs8", format: "pem" }).toString();
   console.log(`load average at start: ${load()} (${os.cpus().length} cores)`);
   const server = await startServer(privatePem);
   try {
-    const guests = await guestSigner(server.call, privatePem);
+    const guests = await listenersOf(server.call, privatePem);
 
     console.log(
       `server: the all-in-one platform (gateway + social + every service, one process, pid ${server.child.pid}) ` +
@@ -696,11 +746,14 @@ async function main(): Promise<void> {
 
     // 2. scale (--scale-listeners 0 leaves it out)
     if (scaleListeners > 0) {
-      const s = await fanOut(server, guests, scaleListeners, changes, perSession, true, [server.url]);
+      const scaleAudience = signedUp
+        ? await listenersOf(server.call, privatePem, (n) => server.ask<string[]>("users", { n }))
+        : guests;
+      const s = await fanOut(server, scaleAudience, scaleListeners, changes, perSession, true, [server.url]);
       const sP99 = pct(s.samples, 0.99);
       const kb = (b: number) => (b / 1024).toFixed(1);
       console.log(
-        `\n2. scale: ${scaleListeners} listeners of one room on one instance, ${s.sessions} HTTP/2 sessions ` +
+        `\n2. scale: ${scaleListeners} listeners (${scaleAudience.kind}) of one room on one instance, ${s.sessions} HTTP/2 sessions ` +
           `(joined in ${Math.round(s.joinMs)} ms), ${changes} seat changes measured, load ${load()}`,
       );
       for (const note of [s.counted, s.played]) if (note) console.log(`NOTE: ${note}`);
