@@ -5,13 +5,15 @@ import { randomUUID } from "node:crypto";
 import { create, fromJson, toBinary, toJson, type JsonValue } from "@bufbuild/protobuf";
 import { timestampFromDate } from "@bufbuild/protobuf/wkt";
 import { Code, ConnectError } from "@connectrpc/connect";
-import { createServiceHarness, type ServiceHarness, codeAndMessageOf } from "@tt/kit/testing";
+import { createServiceHarness, eventually, type ServiceHarness, codeAndMessageOf } from "@tt/kit/testing";
 import { playlistServiceDefinition } from "@tt/playlist-service";
 import { CrateService } from "@tt/proto/tt/playlist/v1/crate_service_pb";
+import { BlockedUserService } from "@tt/proto/tt/room/v1/blocked_user_service_pb";
 import { RoomService } from "@tt/proto/tt/room/v1/room_service_pb";
 import { AdminService } from "@tt/proto/tt/room/v1/admin_service_pb";
 import { RoomUserRoleService } from "@tt/proto/tt/room/v1/room_user_role_service_pb";
 import { ChatEventSchema } from "@tt/proto/tt/social/v1/chat_pb";
+import { ChatService } from "@tt/proto/tt/social/v1/chat_service_pb";
 import { RoomActivityKind, StageSchema, type Stage } from "@tt/proto/tt/social/v1/stage_pb";
 import { StageService, type JoinResponse } from "@tt/proto/tt/social/v1/stage_service_pb";
 import { roomServiceDefinition } from "@tt/room-service";
@@ -267,6 +269,57 @@ describe("the live stage", () => {
     stream.close();
     guestStream.close();
     await Promise.all([stream.done, guestStream.done]);
+  });
+
+  it("listeners joining together each miss the room chat of the people they blocked (their blocks read together)", async () => {
+    const owner = await account();
+    const [sender, blocker, other] = [await account(), await account(), await account()];
+    await h.client(BlockedUserService, { token: blocker.token }).blockUser({ blockedUserId: sender.uuid });
+    const refusal = await eventually("the block to reach the chat", () =>
+      h
+        .client(ChatService, { token: sender.token })
+        .sendDirectMessage({ user: blocker.uuid, message: { uuid: randomUUID(), message: "hi" } })
+        .then(
+          () => undefined,
+          (err: unknown) => ConnectError.from(err).rawMessage,
+        ),
+    );
+    expect(refusal).toBe("you cannot message this user");
+    const room = (await h.client(RoomService, { token: owner.token }).createRoom({ name: `Blocks ${randomUUID()}` }))
+      .room!;
+    // Joined together: their blocks are read together (one statement when their joins arrive in one turn).
+    const [blocking, seeing] = [watch(blocker.token, room.uuid), watch(other.token, room.uuid)];
+    await blocking.until((s) => (s.listeners?.users ?? 0) === 2);
+    await seeing.until((s) => (s.listeners?.users ?? 0) === 2);
+    const said = (message: string, userUuid: string) =>
+      toBinary(
+        ChatEventSchema,
+        create(ChatEventSchema, { kind: { case: "created", value: { message, userUuid, roomUuid: room.uuid } } }),
+      );
+    await h.bus.publish(chatRoomSubject(room.uuid), said("from the blocked one", sender.uuid));
+    await h.bus.publish(chatRoomSubject(room.uuid), said("from the owner", owner.uuid));
+    const chats = (w: ReturnType<typeof watch>) =>
+      w.messages.flatMap((m) =>
+        m.kind.case === "chat" && m.kind.value.kind.case === "created" ? [m.kind.value.kind.value.message] : [],
+      );
+    // The owner's message was sent last: once it is there, the blocked one's was kept from the blocker.
+    expect(
+      await eventually(
+        "both chats at the other listener",
+        () => chats(seeing),
+        (c) => c.length === 2,
+      ),
+    ).toEqual(["from the blocked one", "from the owner"]);
+    expect(
+      await eventually(
+        "the owner's chat at the blocker",
+        () => chats(blocking),
+        (c) => c.length > 0,
+      ),
+    ).toEqual(["from the owner"]);
+    blocking.close();
+    seeing.close();
+    await Promise.all([blocking.done, seeing.done]);
   });
 
   it("admits to a private room's stage only members and the guest password; actions need the admission", async () => {
