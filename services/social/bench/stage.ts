@@ -17,8 +17,8 @@
 // this process, on HTTP/2 sessions shared by many streams, each read as a thin Connect client does (the enveloped
 // binary messages; each one's kind and version read with protobuf-es's wire reader, the bare broadcast's clients
 // read theirs the same way), so the load generator is not what is measured. Each listener is a guest (its own token, signed with the platform's key);
-// with --signed-up, part 2's listeners are signed-up users instead (accounts made in the user service's table), whose
-// admission asks the user service for their account role.
+// with --signed-up, the listeners of parts 2 and 4 are signed-up users instead (accounts made in the user service's
+// tables), whose admission asks the user service for their account role and reads their chat blocks.
 //
 // 4. two instances (issue 29): one room of 10,000 listeners on the platform as a cluster runs it (a process per
 //    service) with two social processes, 5,000 listeners joined to each; seat changes through the gateway. Targets:
@@ -649,7 +649,7 @@ async function listenersOf(
  * cluster's Service would spread them), and the seat changes go through the gateway to either. Every listener must
  * get every change's patch: nothing missing.
  */
-async function twoInstances(privatePem: string, n: number, changes: number, perSession: number) {
+async function twoInstances(privatePem: string, n: number, changes: number, perSession: number, signedUp: boolean) {
   const { createTestDatabase } = await import("@tt/kit/testing");
   const { startDistributed } = await import("@tt/platform/distributed");
   const db = await createTestDatabase(DATABASE_URL);
@@ -675,9 +675,11 @@ async function twoInstances(privatePem: string, n: number, changes: number, perS
     const socials = platform.processes.filter((p) => p.name === "social").map((p) => p.url);
     if (socials.length !== 2) throw new Error(`expected two social processes, got ${socials.length}`);
     const server = { call, ask: () => Promise.reject(new Error("no memory probe in the distributed part")) };
+    const listeners = await listenersOf(call, privatePem, signedUp ? (count) => seedUsers(db.url, count) : undefined);
     return {
       socials,
-      ...(await fanOut(server, await listenersOf(call, privatePem), n, changes, perSession, false, socials)),
+      listeners,
+      ...(await fanOut(server, listeners, n, changes, perSession, false, socials)),
     };
   } finally {
     await platform.close();
@@ -775,10 +777,10 @@ async function main(): Promise<void> {
 
   // 4. two instances (--two-instance-listeners 0 leaves it out): a platform of its own once the first has stopped.
   if (twoInstanceListeners > 0) {
-    const t = await twoInstances(privatePem, twoInstanceListeners, changes, perSession);
+    const t = await twoInstances(privatePem, twoInstanceListeners, changes, perSession, signedUp);
     const tP99 = pct(t.samples, 0.99);
     console.log(
-      `\n4. two instances: ${twoInstanceListeners} listeners of one room, half on each of two social processes ` +
+      `\n4. two instances: ${twoInstanceListeners} listeners (${t.listeners.kind}) of one room, half on each of two social processes ` +
         `(${t.socials.join(", ")}; a process per service), ${t.sessions} HTTP/2 sessions (joined in ${Math.round(t.joinMs)} ms), ` +
         `${changes} seat changes measured through the gateway, load ${load()}`,
     );
