@@ -1,6 +1,8 @@
 // Admissions of one room asked together (issue 29): the callers of a room whose admission is asked in one turn of the
 // event loop (a burst of joins) go to the room service in one RoomService.AdmitManyToStage call, at most
-// ADMISSION_BATCH_MAX each, instead of one AdmitToStage call each. Every caller gets its own answer: its roles, or
+// ADMISSION_BATCH_MAX each, instead of one AdmitToStage call each. While a call for the room is out, the callers of
+// the next turns wait for its answer and go together in the next call (unless they fill one first): joins that
+// arrive spread over time, as through a cluster's social processes, went in calls of five. Every caller gets its own answer: its roles, or
 // its refusal as the ConnectError AdmitToStage would have thrown (code and message); when the call itself fails,
 // every caller of it gets that error, so runtime.admit treats each as it treats a failed AdmitToStage.
 import { Code, ConnectError, type Client } from "@connectrpc/connect";
@@ -25,6 +27,8 @@ interface Waiting {
 export class AdmissionBatches {
   /** The callers waiting for the next call, by room uuid. */
   private readonly pending = new Map<string, Waiting[]>();
+  /** The calls out, by room uuid. */
+  private readonly out = new Map<string, number>();
 
   constructor(private readonly rooms: Pick<Client<typeof RoomService>, "admitToStage" | "admitManyToStage">) {}
 
@@ -45,22 +49,36 @@ export class AdmissionBatches {
       if (!queue) {
         const batch: Waiting[] = (queue = []);
         this.pending.set(roomUuid, batch);
-        setImmediate(() => this.flush(roomUuid, batch));
+        setImmediate(() => this.flush(roomUuid, batch, false));
       }
       queue.push({
         caller,
         resolve: (answer) => (done(), resolve(answer)),
         reject: (err) => (done(), reject(err)),
       });
-      if (queue.length >= ADMISSION_BATCH_MAX) this.flush(roomUuid, queue);
+      if (queue.length >= ADMISSION_BATCH_MAX) this.flush(roomUuid, queue, true);
     });
   }
 
-  /** Sends the room's waiting callers, unless this batch was sent already (it filled up). */
-  private flush(roomUuid: string, batch: Waiting[]): void {
+  /**
+   * Sends the room's waiting callers, unless this batch was sent already (it filled up) or (not `full`) a call for
+   * the room is out: its answer sends them.
+   */
+  private flush(roomUuid: string, batch: Waiting[], full: boolean): void {
     if (this.pending.get(roomUuid) !== batch) return;
+    if (!full && this.out.has(roomUuid)) return;
     this.pending.delete(roomUuid);
-    void this.send(roomUuid, batch);
+    this.out.set(roomUuid, (this.out.get(roomUuid) ?? 0) + 1);
+    void this.send(roomUuid, batch).finally(() => {
+      const left = this.out.get(roomUuid)! - 1;
+      if (left > 0) {
+        this.out.set(roomUuid, left);
+        return;
+      }
+      this.out.delete(roomUuid);
+      const next = this.pending.get(roomUuid);
+      if (next) this.flush(roomUuid, next, false);
+    });
   }
 
   private async send(roomUuid: string, batch: Waiting[]): Promise<void> {

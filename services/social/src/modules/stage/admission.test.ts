@@ -172,6 +172,39 @@ describe("admissions asked together (issue 29)", () => {
     expect(counted.many.length).toBe(4);
   });
 
+  it("callers of later turns wait while a call for the room is out, then go in one call", async () => {
+    const owner = await account();
+    const [a, b, c] = [await account(), await account(), await account()];
+    const pub = (await h.client(RoomService, { token: owner.token }).createRoom({ name: `Batch ${randomUUID()}` }))
+      .room!;
+    const counted = await countedRooms();
+    // The first call is held until released: the next callers arrive while it is out.
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const r = runtimeWith({
+      ...counted.rooms,
+      admitManyToStage: async (req, opts) => {
+        const first = counted.many.length === 0;
+        const answer = counted.rooms.admitManyToStage(req, opts);
+        if (first) await held;
+        return answer;
+      },
+    });
+    const turn = () => new Promise((resolve) => setImmediate(resolve));
+    const fresh = { fresh: true };
+    const answers = [r.admit(resolved(pub.uuid), { user: a.uuid }, fresh)];
+    await turn();
+    for (const caller of [{ user: b.uuid }, { guest: "guest-1" }, { user: c.uuid }]) {
+      answers.push(r.admit(resolved(pub.uuid), caller, fresh));
+      await turn();
+    }
+    expect(counted.many).toEqual([1]);
+    release();
+    const roles = await Promise.all(answers);
+    expect(counted.many).toEqual([1, 3]);
+    expect(roles.map((x) => x?.includes("guest") ?? false)).toEqual([false, false, true, false]);
+  });
+
   it("sends at most ADMISSION_BATCH_MAX callers a call; a cancelled caller alone is refused", async () => {
     const owner = await account();
     const pub = (await h.client(RoomService, { token: owner.token }).createRoom({ name: `Batch ${randomUUID()}` }))
