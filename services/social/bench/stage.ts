@@ -16,9 +16,10 @@
 // PostgreSQL database and the real NATS), run as a child process so its memory is its own; the listeners are in
 // this process, on HTTP/2 sessions shared by many streams, each read as a thin Connect client does (the enveloped
 // binary messages; each one's kind and version read with protobuf-es's wire reader, the bare broadcast's clients
-// read theirs the same way), so the load generator is not what is measured. Each listener is a guest (its own token, signed with the platform's key);
-// with --signed-up, the listeners of parts 2 and 4 are signed-up users instead (accounts made in the user service's
-// tables), whose admission asks the user service for their account role and reads their chat blocks.
+// read theirs the same way), so the load generator is not what is measured. Each listener is a guest (its own token,
+// signed with the platform's key); with --signed-up, the listeners of parts 2 and 4 are signed-up users instead
+// (accounts made in the user service's tables), whose admission asks the user service for their account role and
+// reads their chat blocks.
 //
 // 4. two instances (issue 29): one room of 10,000 listeners on the platform as a cluster runs it (a process per
 //    service) with two social processes, 5,000 listeners joined to each; seat changes through the gateway. Targets:
@@ -69,8 +70,8 @@ type FromServer = { ready: { url: string } } | { id: number; result: unknown } |
 // ---------------------------------------------------------------- the server process (the platform + a ws server)
 
 /**
- * `n` accounts with their profiles in the user service's tables, in one statement (signing up 10,000 through the API would hash as many
- * passwords): their uuids, for tokens signed with the platform's key.
+ * `n` accounts with their profiles in the user service's tables, in one statement (signing up 10,000 through the API
+ * would hash as many passwords): their uuids, for tokens signed with the platform's key.
  */
 async function seedUsers(databaseUrl: string, n: number): Promise<string[]> {
   const { initServiceOrm } = await import("@tt/kit");

@@ -7,7 +7,7 @@ import type { ProfileService } from "@tt/proto/tt/user/v1/profile_service_pb";
 export const ACCOUNTS_PER_CALL = 150;
 
 export interface Accounts {
-  /** A user's account role (admin, globalModerator, staff, superUser, user, bot …); 404 "User not found" without one. */
+  /** A user's account role (admin, globalModerator, staff, superUser, user, bot …); 404 "User not found" if none. */
   roleOf(userId: string, signal?: AbortSignal): Promise<string>;
   /** The account roles of the users the user service has (the others left out), asked in calls of 150 side by side. */
   rolesOf(userIds: readonly string[], signal?: AbortSignal): Promise<Map<string, string>>;
@@ -27,13 +27,11 @@ export function accountsFrom(profiles: Pick<Client<typeof ProfileService>, "getS
     hasCapability: async (userId, capability, signal) => (await one(userId, signal)).capabilities.includes(capability),
     async rolesOf(userIds, signal) {
       const unique = [...new Set(userIds)];
-      const calls: Promise<{ accounts: { uuid: string; role: string }[] }>[] = [];
-      for (let i = 0; i < unique.length; i += ACCOUNTS_PER_CALL) {
-        calls.push(profiles.getServiceAccounts({ users: unique.slice(i, i + ACCOUNTS_PER_CALL) }, { signal }));
-      }
-      const roles = new Map<string, string>();
-      for (const { accounts } of await Promise.all(calls)) for (const a of accounts) roles.set(a.uuid, a.role);
-      return roles;
+      const chunks = Array.from({ length: Math.ceil(unique.length / ACCOUNTS_PER_CALL) }, (_, i) =>
+        unique.slice(i * ACCOUNTS_PER_CALL, (i + 1) * ACCOUNTS_PER_CALL),
+      );
+      const answers = await Promise.all(chunks.map((users) => profiles.getServiceAccounts({ users }, { signal })));
+      return new Map(answers.flatMap(({ accounts }) => accounts.map((a) => [a.uuid, a.role] as const)));
     },
   };
 }

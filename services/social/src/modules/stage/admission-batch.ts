@@ -2,9 +2,10 @@
 // event loop (a burst of joins) go to the room service in one RoomService.AdmitManyToStage call, at most
 // ADMISSION_BATCH_MAX each, instead of one AdmitToStage call each. While a call for the room is out, the callers of
 // the next turns wait for its answer and go together in the next call (unless they fill one first): joins that
-// arrive spread over time, as through a cluster's social processes, went in calls of five. Every caller gets its own answer: its roles, or
-// its refusal as the ConnectError AdmitToStage would have thrown (code and message); when the call itself fails,
-// every caller of it gets that error, so runtime.admit treats each as it treats a failed AdmitToStage.
+// arrive spread over time, as through a cluster's social processes, went in calls of five. Every caller gets its own
+// answer: its roles, or its refusal as the ConnectError AdmitToStage would have thrown (code and message); when the
+// call itself fails, every caller of it gets that error, so runtime.admit treats each as it treats a failed
+// AdmitToStage.
 import { Code, ConnectError, type Client } from "@connectrpc/connect";
 import { codeFromString } from "@connectrpc/connect/protocol-connect";
 import type { RoomService } from "@tt/proto/tt/room/v1/room_service_pb";

@@ -271,7 +271,7 @@ describe("the live stage", () => {
     await Promise.all([stream.done, guestStream.done]);
   });
 
-  it("listeners joining together each miss the room chat of the people they blocked (their blocks read together)", async () => {
+  it("listeners joining together each miss the room chat of those they blocked (blocks read together)", async () => {
     const owner = await account();
     const [sender, blocker, other] = [await account(), await account(), await account()];
     await h.client(BlockedUserService, { token: blocker.token }).blockUser({ blockedUserId: sender.uuid });
