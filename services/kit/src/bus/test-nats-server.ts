@@ -21,6 +21,11 @@ export async function startTestNatsServer(timeoutMs = 10_000): Promise<TestNatsS
 
   const start = () =>
     new Promise<void>((resolve, reject) => {
+      // Running already: a second server would fail on the port while this one, no longer held, outlived the test.
+      if (child) {
+        resolve();
+        return;
+      }
       const c = spawn("nats-server", ["-a", "127.0.0.1", "-p", String(port), "-js", "-sd", dir], {
         stdio: ["ignore", "ignore", "pipe"],
       });
