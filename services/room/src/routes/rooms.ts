@@ -12,6 +12,7 @@ import { RoomCreatedSchema, RoomDeletedSchema } from "@tt/proto/tt/room/v1/event
 import type { RoomService } from "@tt/proto/tt/room/v1/room_service_pb";
 import type { RoomServiceContext } from "../context.ts";
 import { admit } from "../modules/rooms/admission.ts";
+import { userNotFound } from "../modules/rooms/accounts.ts";
 import {
   checksGuestPassword,
   passwordGuessChecks,
@@ -193,7 +194,7 @@ export function roomRoutes(svc: RoomServiceContext): Partial<ServiceImpl<typeof 
         }
         const accountRole = userId === "" ? "guest" : roles.get(userId);
         if (accountRole === undefined) {
-          admissions.push(callerRefusal(new ConnectError("User not found", Code.NotFound)));
+          admissions.push(callerRefusal(userNotFound()));
           continue;
         }
         const member = memberWith(room, userId, accountRole, grants.get(userId) ?? new Set());

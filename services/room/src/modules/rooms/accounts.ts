@@ -6,6 +6,9 @@ import type { ProfileService } from "@tt/proto/tt/user/v1/profile_service_pb";
 /** Users per GetServiceAccounts call (its limit). */
 export const ACCOUNTS_PER_CALL = 150;
 
+/** 404 "User not found": a user the user service does not have. */
+export const userNotFound = () => new ConnectError("User not found", Code.NotFound);
+
 export interface Accounts {
   /** A user's account role (admin, globalModerator, staff, superUser, user, bot …); 404 "User not found" if none. */
   roleOf(userId: string, signal?: AbortSignal): Promise<string>;
@@ -19,7 +22,7 @@ export function accountsFrom(profiles: Pick<Client<typeof ProfileService>, "getS
   const one = async (userId: string, signal?: AbortSignal) => {
     const { accounts } = await profiles.getServiceAccounts({ users: [userId] }, { signal });
     const account = accounts[0];
-    if (!account) throw new ConnectError("User not found", Code.NotFound);
+    if (!account) throw userNotFound();
     return account;
   };
   return {
