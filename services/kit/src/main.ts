@@ -70,35 +70,40 @@ export async function runServiceMain(
   }
   const name = definitions.map((d) => d.name).join("+");
   const logger = createLogger({ service: name, level: config.LOG_LEVEL });
-  // An unhandled rejection is logged and counted, never the end of the service (issue 9 defect 1).
-  installProcessGuards({ logger });
+  // An unhandled rejection is logged and counted, never the end of the service (issue 9 defect 1), for as long
+  // as the service runs: a caller that goes on after it (a test's worker) gets its own handling back.
+  const guards = installProcessGuards({ logger });
   const stopOn = opts.signal ? { signal: opts.signal, dispose() {} } : signalFromProcess();
-  const bus = await (opts.connectBus ?? connectNatsBus)(config.NATS_URL, name, config.DEPLOYMENT_NAME);
   try {
-    const host = await startServiceHost({ definitions, databaseUrl: config.DATABASE_URL, bus, logger, env });
+    const bus = await (opts.connectBus ?? connectNatsBus)(config.NATS_URL, name, config.DEPLOYMENT_NAME);
     try {
-      const server = await createServer({
-        handler: host.handler,
-        port: config.PORT,
-        host: config.HOST,
-        ready: host.ready,
-        logger,
-        shutdownTimeoutMs: config.SHUTDOWN_TIMEOUT_MS,
-        limits: serverLimits(config),
-        metrics: metricsListen(config),
-      });
-      opts.onListening?.(server.url, server.metricsUrl);
-      if (!stopOn.signal.aborted) await once(stopOn.signal, "abort");
-      logger.info({ reason: String(stopOn.signal.reason) }, "shutting down");
-      await server.close();
+      const host = await startServiceHost({ definitions, databaseUrl: config.DATABASE_URL, bus, logger, env });
+      try {
+        const server = await createServer({
+          handler: host.handler,
+          port: config.PORT,
+          host: config.HOST,
+          ready: host.ready,
+          logger,
+          shutdownTimeoutMs: config.SHUTDOWN_TIMEOUT_MS,
+          limits: serverLimits(config),
+          metrics: metricsListen(config),
+        });
+        opts.onListening?.(server.url, server.metricsUrl);
+        if (!stopOn.signal.aborted) await once(stopOn.signal, "abort");
+        logger.info({ reason: String(stopOn.signal.reason) }, "shutting down");
+        await server.close();
+      } finally {
+        await host.close();
+      }
+    } catch (err) {
+      logger.error({ err }, "service failed");
+      throw err;
     } finally {
-      await host.close();
+      await bus.close();
     }
-  } catch (err) {
-    logger.error({ err }, "service failed");
-    throw err;
   } finally {
     stopOn.dispose();
-    await bus.close();
+    guards.uninstall();
   }
 }
