@@ -37,4 +37,12 @@ describe("eventually", () => {
     ).rejects.toThrow("boom");
     expect(asks).toBe(1);
   });
+
+  it("fails, naming what it waited for, when a probe does not answer by the deadline", async () => {
+    const asked = Date.now();
+    await expect(eventually("a hanging call", () => new Promise<never>(() => {}), { timeoutMs: 30 })).rejects.toThrow(
+      "waiting for a hanging call: the probe did not answer in 1000 ms",
+    );
+    expect(Date.now() - asked).toBeLessThan(10_000);
+  });
 });
