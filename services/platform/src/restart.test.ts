@@ -77,8 +77,12 @@ describe("all-in-one after a hard kill", () => {
       const login = await post(`${second.url}/api/user-service/auth/login`, account);
       expect(login.status).toBe(200);
 
+      // SIGTERM: the platform's own shutdown stops everything it started, then the process ends by itself.
+      const nats = Number(await readFile(path.join(dataDir, "nats/nats-server.pid"), "utf8").catch(() => "0"));
       second.child.kill("SIGTERM");
       await once(second.child, "exit");
+      expect(second.child.exitCode).toBe(0);
+      if (nats) expect(alive(nats)).toBe(false);
       const pg = Number(
         (await readFile(path.join(dataDir, "postgres/postmaster.pid"), "utf8").catch(() => "0")).split("\n")[0],
       );
