@@ -21,6 +21,11 @@ export default defineConfig({
             "tests/**/*.test.ts",
           ],
           environment: "node",
+          // A worker runs its files one after another in one module graph, not each in a fresh process that loads
+          // MikroORM, Connect, the generated code and the services again: on two cores that loading was most of
+          // the unit suites' time (record 0345). A file cleans up after itself (a platform it starts, a guard it
+          // installs, fake timers); services/kit/src/process-guards.test.ts fails when a guard outlives its runner.
+          isolate: false,
           globalSetup: ["tests/setup/global-setup.ts"],
           testTimeout: 30_000,
           hookTimeout: 60_000,
@@ -35,6 +40,7 @@ export default defineConfig({
           include: serviceNames.map((name) => `tests/e2e/${name}-*.e2e.test.ts`),
           environment: "node",
           env: { TT_E2E_MODE: "distributed" },
+          isolate: false,
           globalSetup: ["tests/setup/global-setup.ts"],
           testTimeout: 30_000,
           // The first suite's beforeAll waits for the run's shared distributed platform (ten processes in turn).

@@ -321,7 +321,9 @@ class Visit {
       await (route.ready
         ? route.ready(this.page)
         : main.getByRole("heading").or(main.getByRole("status")).or(main.getByRole("alert")).first().waitFor());
-      await main.locator(".tt-loading").first().waitFor({ state: "detached", timeout: 15_000 });
+      // A screen's data may take a while when the run is busiest (the file starts with the run, beside the
+      // distributed platform's start): a placeholder that stays a minute is what fails.
+      await main.locator(".tt-loading").first().waitFor({ state: "detached", timeout: 60_000 });
       const text = (await main.textContent()) ?? "";
       if (/is unavailable right now/.test(text))
         this.problems.push(`${this.role} ${route.name}: ${text.slice(0, 200)}`);
