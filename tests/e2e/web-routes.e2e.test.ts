@@ -135,16 +135,6 @@ const EXPECTED_FAILED_REQUESTS: { route: RegExp; roles?: Role[]; request: RegExp
     request: /\/tt\.merch\.v1\.PointsService\/GetCurrentSeason$/,
     why: "no season is running (404) unless another journey started one",
   },
-  {
-    route: /^\/admin#(payments|analytics|outbox)$/,
-    roles: ["signed out", "signed in"],
-    request:
-      /\/tt\.(payment\.v1\.SubscriptionService\/CountSubscriptions|audit\.v1\.AnalyticsService\/CountAnalyticsEvents|user\.v1\.ContactService\/ListDevOutbox)$/,
-    why:
-      "the payments, analytics and dev outbox sections ask the server whoever is signed in (they skip the role " +
-      'check ResourceList makes) and show its 401 refusal instead of "Admins only"',
-    defect: true,
-  },
 ];
 
 /** The admin console's sections (frontends/admin/src/App.tsx, SECTIONS). */
