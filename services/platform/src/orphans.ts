@@ -1,6 +1,5 @@
 // A hard kill of the all-in-one process leaves the servers it started (PostgreSQL, nats-server) running,
 // orphaned, on the same data folders. The next start stops them through their pid files first.
-import { existsSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import type { Logger } from "pino";
 
@@ -14,11 +13,19 @@ export function alive(pid: number): boolean {
   }
 }
 
+/** The pid on the first line of a pid file (PostgreSQL's postmaster.pid, nats-server's -P file); undefined without one. */
+export async function pidIn(pidFile: string): Promise<number | undefined> {
+  const text = await readFile(pidFile, "utf8").catch((err: NodeJS.ErrnoException) => {
+    if (err.code === "ENOENT") return undefined;
+    throw err;
+  });
+  return text === undefined ? undefined : Number(text.split("\n")[0]);
+}
+
 /** Stops the process named by the first line of `pidFile` if it still runs; waits until it has exited. */
 export async function stopOrphan(pidFile: string, what: string, logger: Logger, signal: NodeJS.Signals = "SIGINT") {
-  if (!existsSync(pidFile)) return;
-  const pid = Number((await readFile(pidFile, "utf8")).split("\n")[0]);
-  if (!Number.isInteger(pid) || pid <= 1 || pid === process.pid || !alive(pid)) return;
+  const pid = await pidIn(pidFile);
+  if (pid === undefined || !Number.isInteger(pid) || pid <= 1 || pid === process.pid || !alive(pid)) return;
   logger.warn({ pid }, `stopping the ${what} left running by a previous run`);
   process.kill(pid, signal);
   const deadline = Date.now() + 15_000;

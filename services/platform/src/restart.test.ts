@@ -2,12 +2,12 @@
 // next start failed. The process is started as `npm start` starts it, killed with SIGKILL, and started again.
 import { spawn, type ChildProcess } from "node:child_process";
 import { once } from "node:events";
-import { chmod, mkdtemp, readFile, rm } from "node:fs/promises";
+import { chmod, mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { freePort, NODE_TYPESCRIPT_FLAGS } from "@tt/kit";
 import { afterAll, describe, expect, it } from "vitest";
-import { alive } from "./orphans.ts";
+import { alive, pidIn } from "./orphans.ts";
 
 const repoRoot = path.resolve(import.meta.dirname, "../../..");
 const children: ChildProcess[] = [];
@@ -64,29 +64,28 @@ describe("all-in-one after a hard kill", () => {
       const account = { email: "restart@example.test", password: "restart-pass-1" };
       expect((await post(`${first.url}/api/user-service/users/sign-up`, account)).status).toBe(200);
 
-      const orphanPg = Number((await readFile(path.join(dataDir, "postgres/postmaster.pid"), "utf8")).split("\n")[0]);
+      const orphanPg = await pidIn(path.join(dataDir, "postgres/postmaster.pid"));
+      expect(orphanPg).toBeDefined();
       // Without a nats-server on the PATH the in-process bus is used and there is no such orphan.
-      const orphanNats = Number(await readFile(path.join(dataDir, "nats/nats-server.pid"), "utf8").catch(() => "0"));
+      const orphanNats = await pidIn(path.join(dataDir, "nats/nats-server.pid"));
       first.child.kill("SIGKILL");
       await once(first.child, "exit");
-      expect(alive(orphanPg)).toBe(true);
+      expect(alive(orphanPg!)).toBe(true);
 
       const second = await start(env);
-      expect(alive(orphanPg)).toBe(false);
+      expect(alive(orphanPg!)).toBe(false);
       if (orphanNats) expect(alive(orphanNats)).toBe(false);
       const login = await post(`${second.url}/api/user-service/auth/login`, account);
       expect(login.status).toBe(200);
 
       // SIGTERM: the platform's own shutdown stops everything it started, then the process ends by itself.
-      const nats = Number(await readFile(path.join(dataDir, "nats/nats-server.pid"), "utf8").catch(() => "0"));
+      const nats = await pidIn(path.join(dataDir, "nats/nats-server.pid"));
       second.child.kill("SIGTERM");
       await once(second.child, "exit");
       expect(second.child.exitCode).toBe(0);
       if (nats) expect(alive(nats)).toBe(false);
-      const pg = Number(
-        (await readFile(path.join(dataDir, "postgres/postmaster.pid"), "utf8").catch(() => "0")).split("\n")[0],
-      );
-      expect(pg === 0 || !alive(pg)).toBe(true);
+      const pg = await pidIn(path.join(dataDir, "postgres/postmaster.pid"));
+      expect(pg === undefined || !alive(pg)).toBe(true);
     } finally {
       await rm(dataDir, { recursive: true, force: true });
     }
