@@ -27,6 +27,8 @@ export default defineConfig({
           // installs, fake timers); services/kit/src/process-guards.test.ts fails when a guard outlives its runner.
           isolate: false,
           globalSetup: ["tests/setup/global-setup.ts"],
+          // Setup files run for each test file: the browser journeys' accessibility checks report per file.
+          setupFiles: ["tests/setup/axe-hooks.ts"],
           testTimeout: 30_000,
           hookTimeout: 60_000,
         },
@@ -42,6 +44,7 @@ export default defineConfig({
           env: { TT_E2E_MODE: "distributed" },
           isolate: false,
           globalSetup: ["tests/setup/global-setup.ts"],
+          setupFiles: ["tests/setup/axe-hooks.ts"],
           testTimeout: 30_000,
           // The first suite's beforeAll waits for the run's shared distributed platform (ten processes in turn).
           hookTimeout: 180_000,

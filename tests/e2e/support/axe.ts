@@ -11,11 +11,12 @@
 // end of the file; web-routes.e2e.test.ts checks every route by itself (checkAccessibility). Closing a page or its
 // context first finishes the check under way, without waiting for more quiet.
 //
-// After each test (and after the file, for pages closed in afterAll) the hooks this module registers fail with
-// every serious or critical violation found: rule, impact, help text and link, each offending element's selector.
-// AXE_REPORT_ONLY=1 logs them instead, so the branch can merge while the screens are being fixed. Every check of a
-// file, with the moderate and minor violations too and the routes left unchecked, goes to
-// test-artifacts/axe/<file>.json. AXE_DEBUG=1 prints a line per check with its timings.
+// After each test (and after the file, for pages closed in afterAll) the hooks of reportChecksOfThisFile, which
+// tests/setup/axe-hooks.ts registers on every test file, fail with every serious or critical violation found: rule,
+// impact, help text and link, each offending element's selector. AXE_REPORT_ONLY=1 logs them instead, so the branch
+// can merge while the screens are being fixed. Every check of a file, with the moderate and minor violations too
+// and the routes left unchecked, goes to test-artifacts/axe/<file>.json. AXE_DEBUG=1 prints a line per check with
+// its timings.
 //
 // axe's source goes in by page.evaluate (DevTools' Runtime.evaluate, which the page's Content-Security-Policy does
 // not govern): the policy forbids inline scripts, so page.addScriptTag({ content }) is refused, and bypassCSP on the
@@ -418,29 +419,39 @@ async function report(test: string): Promise<void> {
   else throw new Error(message);
 }
 
-// Registered on the file's suite by importing this module (support/web.ts does): the journeys need no code of
-// their own. afterEach hooks run in the reverse order of their registration, so the file's own run first.
-let testFile: string | undefined;
-afterEach(async ({ task }) => {
-  testFile = task.file.filepath;
-  await report(task.name);
-}, 30_000);
-afterAll(async () => {
-  try {
-    await report("after all tests");
-  } finally {
-    if (testFile && journal.length > 0) {
-      const folder = path.resolve(import.meta.dirname, "../../../test-artifacts/axe");
-      mkdirSync(folder, { recursive: true });
-      const checkedRoutes = new Set(journal.map((check) => routeOf(check.url)));
-      const unchecked = [...visited].filter((route) => !checkedRoutes.has(route));
-      writeFileSync(
-        path.join(folder, `${path.basename(testFile).replace(/\.e2e\.test\.ts$/, "")}.json`),
-        `${JSON.stringify({ checks: journal, unchecked }, null, 2)}\n`,
-      );
-      if (unchecked.length > 0) {
-        process.stdout.write(`axe: shown but left before they settled, not checked: ${unchecked.join(", ")}\n`);
+/**
+ * Registers on the running test file's suite the hooks that hand its checks to its tests (see the top of this file),
+ * and starts the file's record afresh. tests/setup/axe-hooks.ts calls it for every file of the backend projects: a
+ * setup file runs again for each test file, while this module is evaluated once per worker and shared by the files
+ * it runs (record 0345), so hooks registered here at import would report the first file's checks only. afterEach
+ * hooks run in the reverse order of their registration, so the file's own run first.
+ */
+export function reportChecksOfThisFile(): void {
+  unreported.length = 0;
+  journal.length = 0;
+  visited.clear();
+  let testFile: string | undefined;
+  afterEach(async ({ task }) => {
+    testFile = task.file.filepath;
+    await report(task.name);
+  }, 30_000);
+  afterAll(async () => {
+    try {
+      await report("after all tests");
+    } finally {
+      if (testFile && journal.length > 0) {
+        const folder = path.resolve(import.meta.dirname, "../../../test-artifacts/axe");
+        mkdirSync(folder, { recursive: true });
+        const checkedRoutes = new Set(journal.map((check) => routeOf(check.url)));
+        const unchecked = [...visited].filter((route) => !checkedRoutes.has(route));
+        writeFileSync(
+          path.join(folder, `${path.basename(testFile).replace(/\.e2e\.test\.ts$/, "")}.json`),
+          `${JSON.stringify({ checks: journal, unchecked }, null, 2)}\n`,
+        );
+        if (unchecked.length > 0) {
+          process.stdout.write(`axe: shown but left before they settled, not checked: ${unchecked.join(", ")}\n`);
+        }
       }
     }
-  }
-}, 30_000);
+  }, 30_000);
+}

@@ -15,8 +15,8 @@
 // `{ own: { env } }`); its close() stops that platform and drops its database too.
 //
 // Every page of that browser is checked by axe-core on each route it visits, and a test fails on a serious or
-// critical WCAG 2.2 AA violation (support/axe.ts; AXE_REPORT_ONLY=1 logs them instead): importing this module
-// registers the hooks that report them.
+// critical WCAG 2.2 AA violation (support/axe.ts; AXE_REPORT_ONLY=1 logs them instead): the hooks that report them are
+// registered on every test file (tests/setup/axe-hooks.ts).
 import { randomUUID } from "node:crypto";
 import { mkdirSync } from "node:fs";
 import path from "node:path";
