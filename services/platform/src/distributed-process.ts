@@ -3,6 +3,7 @@
 // ports from its reports and fails fast when the child dies; a stop that drains before it kills.
 import { spawn, type ChildProcess } from "node:child_process";
 import { mkdir } from "node:fs/promises";
+import { tmpdir } from "node:os";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import type { Logger } from "pino";
@@ -95,7 +96,19 @@ function supervise(name: string, child: ChildProcess, forward: boolean): ChildHa
   };
 }
 
-/** Starts `node <entry>` (its TypeScript run by Node, NODE_TYPESCRIPT_FLAGS) with exactly `env`, in its own process group (signals come from us). */
+/**
+ * Where the children keep V8's code for the modules they compile, unless their environment names another folder
+ * (NODE_COMPILE_CACHE) or turns it off (NODE_DISABLE_COMPILE_CACHE=1): Node's own default folder. Each child loads
+ * and compiles the same module graph (MikroORM, Connect, the generated code, the kit); from the second start on,
+ * they read the compiled code instead (ten processes of distributed mode: 19 CPU-s to start, 10 with the cache;
+ * record 0346). Node checks each entry against the module's source, so an edited file is compiled again.
+ */
+export const COMPILE_CACHE_DIR = path.join(tmpdir(), "node-compile-cache");
+
+/**
+ * Starts `node <entry>` (its TypeScript run by Node, NODE_TYPESCRIPT_FLAGS) with `env` (and the compile cache,
+ * COMPILE_CACHE_DIR), in its own process group (signals come from us).
+ */
 export function spawnNodeProcess(opts: {
   name: string;
   entry: string;
@@ -105,7 +118,7 @@ export function spawnNodeProcess(opts: {
 }): ChildHandle {
   const child = spawn(process.execPath, [...NODE_TYPESCRIPT_FLAGS, "--import", WATCHDOG, opts.entry], {
     cwd: opts.cwd,
-    env: opts.env,
+    env: { NODE_COMPILE_CACHE: COMPILE_CACHE_DIR, ...opts.env },
     // A terminal's Ctrl-C goes to the whole foreground group; the supervisor decides the stop order instead.
     detached: true,
     stdio: ["ignore", "pipe", "pipe", "ipc"],

@@ -88,6 +88,7 @@ export interface DistributedProcess {
 export interface Distributed {
   /** The gateway. */
   url: string;
+  /** Each service's replicas, then its workers', in the catalogue's order; the gateway; the resident DJ when on. */
   processes: DistributedProcess[];
   /** Stops the gateway, then the services (each drains on SIGTERM, killed after the timeout), then NATS and PostgreSQL. */
   close(): Promise<void>;
@@ -325,9 +326,9 @@ export async function startDistributed(opts: DistributedOptions = {}): Promise<D
   };
 
   /**
-   * The services in the catalogue's order, one process at a time (the first process of a service applies its
-   * migrations before the next one starts), each service's workers after it; then the gateway. Every service replica
-   * gets a port reserved before anything starts, so each process is given every replica's URL of every service.
+   * The services side by side, each service's processes one at a time (its first replica applies its migrations
+   * before the next one starts, its workers after them); then the gateway. Every service replica gets a port reserved
+   * before anything starts, so each process is given every replica's URL of every service.
    */
   const startProcesses = async (workloads: ProcessEnv[], gatewayPort: number) => {
     const byName = new Map(workloads.map((w) => [w.name, w]));
@@ -358,10 +359,12 @@ export async function startDistributed(opts: DistributedOptions = {}): Promise<D
       const [name = ""] = slot.split("#");
       (ports[name] ??= []).push(port.port);
     }
+    /** URLs of ports a replica could not bind: processes given them are started again once all are up. */
+    const movedUrls = new Set<string>();
     /**
      * A service replica on its reserved port. Should another program bind that port between its release and the
      * child's listen (only a program binding that very port can: none is handed out by the system), the replica
-     * gets another port and the processes already given the old URL are started again with the new one.
+     * gets another port, and the processes given the old URL are started again with the new one afterwards.
      */
     const startReplica = async (name: string, replica: number) => {
       const key = `${name}#${replica}`;
@@ -386,28 +389,43 @@ export async function startDistributed(opts: DistributedOptions = {}): Promise<D
             { name, replica, port: ports[name]![replica] },
             "distributed mode: a reserved port was taken; trying another",
           );
-          const oldUrl = `http://127.0.0.1:${ports[name]![replica]}`;
+          movedUrls.add(`http://127.0.0.1:${ports[name]![replica]}`);
           const [next] = await reserveLocalPorts(1);
           reserved.set(key, next!);
           ports[name]![replica] = next!.port;
-          for (const slot of supervised.values()) {
-            if (slot === supervised.get(key)) continue;
-            if (!Object.values(slot.env).some((value) => value.split(",").includes(oldUrl))) continue;
-            const workload = byName.get(slot.name);
-            if (!workload) continue;
-            await stopSlot(slot);
-            const port = Number(slot.env.PORT);
-            slot.env = childEnvironment(localiseEnv(workload, ports, path.join(dataDir, "media")).env, env, port);
-            await spawnReady(slot);
-          }
         }
       }
     };
-    for (const name of serviceNames) {
-      for (let replica = 0; replica < replicasOf(replicas, name); replica++) await startReplica(name, replica);
-      for (const worker of serviceWorkers.filter((w) => w.service === name)) {
-        for (let replica = 0; replica < replicasOf(replicas, worker.name); replica++)
-          await startProcess(byName.get(worker.name)!, replica, 0, ports, false);
+    // The services side by side, as a cluster starts its Deployments: each has its own schema, streams and port.
+    // A service's own processes one at a time: its first replica applies its migrations before the next one
+    // starts, then its workers. Every chain is waited for before a failure is thrown, so that none still starts
+    // while the runner closes.
+    const chains = await Promise.allSettled(
+      serviceNames.map(async (name) => {
+        for (let replica = 0; replica < replicasOf(replicas, name); replica++) await startReplica(name, replica);
+        for (const worker of serviceWorkers.filter((w) => w.service === name)) {
+          for (let replica = 0; replica < replicasOf(replicas, worker.name); replica++)
+            await startProcess(byName.get(worker.name)!, replica, 0, ports, false);
+        }
+      }),
+    );
+    const failed = chains.find((chain) => chain.status === "rejected");
+    if (failed) throw failed.reason;
+    // Listed in the order of the start, each service followed by its workers; not in the order they became ready.
+    const order = serviceNames.flatMap((name) => [
+      name,
+      ...serviceWorkers.filter((w) => w.service === name).map((w) => w.name),
+    ]);
+    processes.sort((a, b) => order.indexOf(a.name) - order.indexOf(b.name) || a.replica - b.replica);
+    if (movedUrls.size > 0) {
+      for (const slot of supervised.values()) {
+        if (!Object.values(slot.env).some((value) => value.split(",").some((url) => movedUrls.has(url)))) continue;
+        const workload = byName.get(slot.name);
+        if (!workload) continue;
+        await stopSlot(slot);
+        const port = Number(slot.env.PORT);
+        slot.env = childEnvironment(localiseEnv(workload, ports, path.join(dataDir, "media")).env, env, port);
+        await spawnReady(slot);
       }
     }
     await startProcess(gateway, 0, gatewayPort, ports, true);
