@@ -31,6 +31,9 @@ export default defineConfig({
           setupFiles: ["tests/setup/axe-hooks.ts"],
           testTimeout: 30_000,
           hookTimeout: 60_000,
+          // expect.poll's default of 1 s is what a busy two-core machine misses (a browser journey's list that
+          // loads after a click): a poll that fails takes this long, one that passes no longer than before.
+          expect: { poll: { timeout: 10_000 } },
         },
       },
       {
@@ -46,6 +49,7 @@ export default defineConfig({
           globalSetup: ["tests/setup/global-setup.ts"],
           setupFiles: ["tests/setup/axe-hooks.ts"],
           testTimeout: 30_000,
+          expect: { poll: { timeout: 10_000 } },
           // The first suite's beforeAll waits for the run's shared distributed platform (ten processes in turn).
           hookTimeout: 180_000,
         },
