@@ -48,9 +48,18 @@ const models: Record<string, new (data: never) => { validate(): void }> = {
   "v1/Service": Service,
 };
 
+/** helm's answers by their arguments: the chart does not change during the file, and many tests render its defaults. */
+const helmAnswers = new Map<string, { status: number | null; stdout: string; stderr: string }>();
+
 function helm(args: string[]): { status: number | null; stdout: string; stderr: string } {
-  const result = spawnSync(helmBin, args, { encoding: "utf8", maxBuffer: 64 * 1024 * 1024 });
-  return { status: result.status, stdout: result.stdout, stderr: result.stderr };
+  const key = JSON.stringify(args);
+  let answer = helmAnswers.get(key);
+  if (!answer) {
+    const result = spawnSync(helmBin, args, { encoding: "utf8", maxBuffer: 64 * 1024 * 1024 });
+    answer = { status: result.status, stdout: result.stdout, stderr: result.stderr };
+    helmAnswers.set(key, answer);
+  }
+  return answer;
 }
 
 function render(args: string[] = []): K8sObject[] {
