@@ -50,7 +50,7 @@ export default defineConfig({
           setupFiles: ["tests/setup/axe-hooks.ts"],
           testTimeout: 30_000,
           expect: { poll: { timeout: 10_000 } },
-          // The first suite's beforeAll waits for the run's shared distributed platform (ten processes in turn).
+          // The first suite's beforeAll waits for the run's shared distributed platform (eleven processes).
           hookTimeout: 180_000,
         },
       },

@@ -25,7 +25,7 @@ import {
 import { localiseEnv, localiseEnvs, renderWorkloads } from "@tt/platform/render-env";
 import { serviceNames, serviceWorkers } from "@tt/platform/catalogue";
 import { startDistributed } from "@tt/platform/distributed";
-import { spawnNodeProcess, waitUntilReady } from "@tt/platform/processes";
+import { COMPILE_CACHE_DIR, spawnNodeProcess, waitUntilReady } from "@tt/platform/processes";
 import { alive } from "@tt/platform/orphans";
 import type { Distributed } from "@tt/platform/distributed";
 import { createLogger, NODE_TYPESCRIPT_FLAGS } from "@tt/kit";
@@ -329,7 +329,9 @@ describe("distributed mode supervisor", () => {
     writeFileSync(
       entry,
       `import http from "node:http";
-      const server = http.createServer((req, res) => res.end(req.url === "/readyz" ? "ready" : "public"));
+      import { getCompileCacheDir } from "node:module";
+      const answers = { "/readyz": "ready", "/compile-cache": String(getCompileCacheDir()) };
+      const server = http.createServer((req, res) => res.end(answers[req.url] ?? "public"));
       server.on("error", () => process.exit(1));
       server.listen(Number(process.env.PORT), "127.0.0.1", () => {
         const metrics = http.createServer((_req, res) => res.end("metrics"));
@@ -359,6 +361,20 @@ describe("distributed mode supervisor", () => {
     expect(ready.metricsUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
     expect(ready.metricsUrl).not.toBe(ready.url);
     expect(await (await fetch(`${ready.metricsUrl}/metrics`)).text()).toBe("metrics");
+  });
+
+  it("gives its children Node's compile cache, unless their environment turns it off", async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), "tt-compile-cache-"));
+    onTestFinished(() => rmSync(dir, { recursive: true, force: true }));
+    const cacheOf = async (env: Record<string, string>) => {
+      const child = spawnNodeProcess({ name: "child", entry: miniature(dir), env, cwd: root, forwardOutput: false });
+      onTestFinished(() => child.stop(1000));
+      const ready = await waitUntilReady(child, 30_000);
+      return (await fetch(`${ready.url}/compile-cache`)).text();
+    };
+    // Node keeps each Node version's entries in a folder of its own inside the one it is given.
+    expect(path.dirname(await cacheOf({ PORT: "0", METRICS_PORT: "0" }))).toBe(COMPILE_CACHE_DIR);
+    expect(await cacheOf({ PORT: "0", METRICS_PORT: "0", NODE_DISABLE_COMPILE_CACHE: "1" })).toBe("undefined");
   });
 
   it("issue 10: fails the start naming a child whose server could not listen, whatever answers /readyz there", async () => {

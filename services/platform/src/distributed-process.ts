@@ -100,8 +100,8 @@ function supervise(name: string, child: ChildProcess, forward: boolean): ChildHa
  * Where the children keep V8's code for the modules they compile, unless their environment names another folder
  * (NODE_COMPILE_CACHE) or turns it off (NODE_DISABLE_COMPILE_CACHE=1): Node's own default folder. Each child loads
  * and compiles the same module graph (MikroORM, Connect, the generated code, the kit); from the second start on,
- * they read the compiled code instead (ten processes of distributed mode: 19 CPU-s to start, 10 with the cache;
- * record 0346). Node checks each entry against the module's source, so an edited file is compiled again.
+ * they read the compiled code instead (the eleven processes of distributed mode: 19 CPU-s to start, 10 with the
+ * cache; record 0346). Node checks each entry against the module's source, so an edited file is compiled again.
  */
 export const COMPILE_CACHE_DIR = path.join(tmpdir(), "node-compile-cache");
 

@@ -6,8 +6,9 @@
 // system's ephemeral range, held by this process until its replica is spawned), so every process is given every
 // other service's URL, as the chart gives them, and every replica's when a service runs several (comma-separated: the
 // callers spread their calls over them, the kit's transport/replicas.ts, as a cluster's Service would); the services
-// then start one after the other in the catalogue's order and the gateway last. Workers and metrics servers bind
-// port 0 and report what they got (distributed-watchdog.ts): nobody calls them by a URL given in advance.
+// then start side by side (each service's own processes one after the other) and the gateway last (record 0346).
+// Workers and metrics servers bind port 0 and report what they got (distributed-watchdog.ts): nobody calls them by a
+// URL given in advance.
 // Issue 28 finding 5: as a cluster replaces a pod, a process that exits by itself is started again, after a delay
 // that doubles while it keeps exiting (RESTART_DELAY_MS up to MAX_RESTART_DELAY_MS, from the start again once it
 // stayed up RESTART_BACKOFF_RESET_MS), on the port it had (a service replica, the gateway), and this is logged.
