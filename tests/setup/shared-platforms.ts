@@ -141,12 +141,8 @@ export async function startBroker(opts: { databaseUrl: string; natsUrl: string }
   const chromium = once(async () => {
     const { chromium: browserType } = await import("playwright-core");
     const { chromiumLaunchOptions } = await import("@tt/web-server");
-    // Reduced motion: the pages' animations (the home hero, the live room's meters, transitions) stop, as the
-    // pages promise their visitors who ask for it, so the run's one browser does not paint them all run long.
-    const server = await browserType.launchServer({
-      ...chromiumLaunchOptions,
-      args: [...chromiumLaunchOptions.args, "--force-prefers-reduced-motion"],
-    });
+    // The journeys' pages ask for reduced motion (support/web.ts, sharedBrowser).
+    const server = await browserType.launchServer(chromiumLaunchOptions);
     closers.push(() => server.close());
     return { wsEndpoint: server.wsEndpoint() };
   });
