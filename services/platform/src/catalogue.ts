@@ -1,7 +1,8 @@
 // The one list of the platform's backend services, in start order. Everything else that names the services is
 // derived from it or checked against it by a test:
-// - the all-in-one runner hosts `loadServiceDefinitions()`; the distributed runner starts one process per entry
-//   (services/<name>/src/main.ts, with the environment the chart gives that Deployment), in this order;
+// - the all-in-one runner hosts `loadServiceDefinitions()` in this order; the distributed runner starts one process
+//   per entry (services/<name>/src/main.ts, with the environment the chart gives that Deployment), side by side as a
+//   cluster does (record 0346);
 // - the standalone gateway's `serviceCatalog` (gateway/src/catalog.ts) names each service's proto descriptors
 //   only, since the gateway must not load service code; catalogue.test.ts checks it holds exactly each
 //   definition's `services`;
