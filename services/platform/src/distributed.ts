@@ -315,16 +315,17 @@ export async function startDistributed(opts: DistributedOptions = {}): Promise<D
     await stopSlot(slot);
   };
 
+  /** What a process of `workload` on `port` is given, with the services at `ports`. */
+  const environmentOf = (workload: ProcessEnv, ports: Record<string, number[]>, port: number) =>
+    childEnvironment(localiseEnv(workload, ports, path.join(dataDir, "media")).env, env, port);
+
   const startProcess = (
     workload: ProcessEnv,
     replica: number,
     port: number,
     ports: Record<string, number[]>,
     keepPort: boolean,
-  ) => {
-    const local = localiseEnv(workload, ports, path.join(dataDir, "media"));
-    return startSlot(workload.name, replica, workload.entry, childEnvironment(local.env, env, port), keepPort);
-  };
+  ) => startSlot(workload.name, replica, workload.entry, environmentOf(workload, ports, port), keepPort);
 
   /**
    * The services side by side, each service's processes one at a time (its first replica applies its migrations
@@ -374,11 +375,7 @@ export async function startDistributed(opts: DistributedOptions = {}): Promise<D
         try {
           if (supervised.has(key)) {
             const slot = supervised.get(key)!;
-            slot.env = childEnvironment(
-              localiseEnv(byName.get(name)!, ports, path.join(dataDir, "media")).env,
-              env,
-              ports[name]![replica]!,
-            );
+            slot.env = environmentOf(byName.get(name)!, ports, ports[name]![replica]!);
             await spawnReady(slot);
           } else {
             await startProcess(byName.get(name)!, replica, ports[name]![replica]!, ports, true);
@@ -418,16 +415,13 @@ export async function startDistributed(opts: DistributedOptions = {}): Promise<D
       ...serviceWorkers.filter((w) => w.service === name).map((w) => w.name),
     ]);
     processes.sort((a, b) => order.indexOf(a.name) - order.indexOf(b.name) || a.replica - b.replica);
-    if (movedUrls.size > 0) {
-      for (const slot of supervised.values()) {
-        if (!Object.values(slot.env).some((value) => value.split(",").some((url) => movedUrls.has(url)))) continue;
-        const workload = byName.get(slot.name);
-        if (!workload) continue;
-        await stopSlot(slot);
-        const port = Number(slot.env.PORT);
-        slot.env = childEnvironment(localiseEnv(workload, ports, path.join(dataDir, "media")).env, env, port);
-        await spawnReady(slot);
-      }
+    for (const slot of supervised.values()) {
+      if (!Object.values(slot.env).some((value) => value.split(",").some((url) => movedUrls.has(url)))) continue;
+      const workload = byName.get(slot.name);
+      if (!workload) continue;
+      await stopSlot(slot);
+      slot.env = environmentOf(workload, ports, Number(slot.env.PORT));
+      await spawnReady(slot);
     }
     await startProcess(gateway, 0, gatewayPort, ports, true);
   };
