@@ -57,6 +57,9 @@ describe("REST transcoding", () => {
       expect(r.status).toBe(200);
       expect(r.res.headers.get("content-type")).toMatch(/^application\/json/);
       expect(r.json).toEqual({ service: "fixture", count: 0 });
+      // Sent whole with its length, not in chunks.
+      expect(r.res.headers.get("content-length")).toBe(String(Buffer.byteLength(r.text)));
+      expect(r.res.headers.get("transfer-encoding")).toBeNull();
     }
   });
 

@@ -335,6 +335,9 @@ export function createGateway(opts: GatewayOptions): Gateway {
         ...extra,
         ...forwardResponseHeaders(policy, result.header, result.trailer),
         "content-type": "application/json; charset=utf-8",
+        // With its length given, HTTP/1.1 sends the answer as it is, head and body in one write; without it, Node
+        // frames it in chunks (a length line, the body, an end chunk), which both sides pay for.
+        "content-length": String(Buffer.byteLength(text)),
         "x-request-id": requestId,
       });
       res.end(text);
