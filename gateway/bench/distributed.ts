@@ -1,6 +1,7 @@
 // Distributed-mode benchmark on loopback: REST through the gateway process to the user service in another
 // process (GET /api/user-service → Hello over HTTP/2), against the same Hello called directly on the user
-// service process over Connect (HTTP/1.1 JSON). The platform is started as `npm run start:distributed` does
+// service process over Connect (HTTP/1.1 JSON), and through the least hop a Node process can be (bare-hop.ts: the
+// ceiling of the gateway's ratio on this machine). The platform is started as `npm run start:distributed` does
 // (one process per chart workload), once per gateway→service protocol (Connect binary, the default, then gRPC). This
 // process only generates load: CONCURRENCY requests in flight over keep-alive connections (undici).
 // Needs PostgreSQL and NATS: DATABASE_URL (a fresh database is created in it and dropped) and NATS_URL,
@@ -8,16 +9,22 @@
 //
 //   node --experimental-transform-types gateway/bench/distributed.ts
 //   BENCH_MEASURE_MS=2000 BENCH_PROTOCOLS=connect node --experimental-transform-types gateway/bench/distributed.ts
+import { spawn } from "node:child_process";
+import { once } from "node:events";
 import { availableParallelism, loadavg } from "node:os";
-import { DEFAULT_SERVER_LIMITS } from "@tt/kit";
+import { createInterface } from "node:readline";
+import { fileURLToPath } from "node:url";
+import { DEFAULT_SERVER_LIMITS, NODE_TYPESCRIPT_FLAGS } from "@tt/kit";
 import { createTestDatabase } from "@tt/kit/testing";
 import { startDistributed } from "@tt/platform/distributed";
 import { load, type Case, type Result } from "./load.ts";
 
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 32);
-const WARMUP_MS = Number(process.env.BENCH_WARMUP_MS ?? 1500);
+// Long enough for V8 to finish optimising the gateway's path: after 1.5 s its CPU per request was still falling
+// round by round (338 → 208 → 184 → 172 → 129 µs in 3 s rounds), so a short warm-up measured a half-compiled gateway.
+const WARMUP_MS = Number(process.env.BENCH_WARMUP_MS ?? 15_000);
 const MEASURE_MS = Number(process.env.BENCH_MEASURE_MS ?? 3000);
-// The two cases alternate, ROUNDS times each, and the median round counts: on a shared machine the load of
+// The cases take turns, ROUNDS times each, and the median round counts: on a shared machine the load of
 // other processes drifts, and alternating keeps the drift out of the ratio.
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
 const PROTOCOLS = (process.env.BENCH_PROTOCOLS ?? "connect,grpc").split(",").map((p) => p.trim());
@@ -29,17 +36,24 @@ const NATS_URL = process.env.NATS_URL ?? "nats://127.0.0.1:4222";
 // What the user service's Hello answers, either way.
 const HELLO = '"version":"1.8.0"';
 
-/** Warms both cases up, then alternates them ROUNDS times; returns each case's median round (by req/s). */
-async function measurePair(a: Case, b: Case, pids: Record<string, number>): Promise<[Result, Result]> {
-  await load(a, WARMUP_MS, CONCURRENCY);
-  await load(b, WARMUP_MS, CONCURRENCY);
-  const rounds: [Result[], Result[]] = [[], []];
+/** Warms the cases up, then takes them in turn ROUNDS times; returns each case's median round (by req/s). */
+async function measure(cases: Case[], pids: Record<string, number>): Promise<Result[]> {
+  for (const c of cases) await load(c, WARMUP_MS, CONCURRENCY);
+  const rounds: Result[][] = cases.map(() => []);
   for (let i = 0; i < ROUNDS; i++) {
-    rounds[0].push(await load(a, MEASURE_MS, CONCURRENCY, pids));
-    rounds[1].push(await load(b, MEASURE_MS, CONCURRENCY, pids));
+    for (const [n, c] of cases.entries()) rounds[n]!.push(await load(c, MEASURE_MS, CONCURRENCY, pids));
   }
-  const median = (rs: Result[]) => [...rs].sort((x, y) => x.rps - y.rps)[Math.floor(rs.length / 2)]!;
-  return [median(rounds[0]), median(rounds[1])];
+  return rounds.map((rs) => [...rs].sort((x, y) => x.rps - y.rps)[Math.floor(rs.length / 2)]!);
+}
+
+/** Starts bare-hop.ts in front of the user service; resolves with the process and its URL. */
+async function startBareHop(userUrl: string, protocol: string) {
+  const file = fileURLToPath(new URL("./bare-hop.ts", import.meta.url));
+  const child = spawn(process.execPath, [...NODE_TYPESCRIPT_FLAGS, file, userUrl, protocol], {
+    stdio: ["ignore", "pipe", "inherit"],
+  });
+  const [port] = (await once(createInterface({ input: child.stdout! }), "line")) as [string];
+  return { child, url: `http://127.0.0.1:${port}` };
 }
 
 const fmt = (n: number, d = 0) => n.toFixed(d).padStart(9);
@@ -76,38 +90,51 @@ for (const protocol of PROTOCOLS) {
         MAX_CONNECTIONS: String(Math.max(DEFAULT_SERVER_LIMITS.maxConnections, 2 * CONCURRENCY)),
       },
     });
+    const user = platform.processes.find((p) => p.name === "user")!;
+    let hop: Awaited<ReturnType<typeof startBareHop>> | undefined;
     try {
-      const user = platform.processes.find((p) => p.name === "user")!;
+      hop = await startBareHop(user.url, protocol);
       const gatewayPid = platform.processes.find((p) => p.name === "gateway")!.pid;
-      const [gateway, direct] = await measurePair(
-        {
-          name: `gateway REST → user (${protocol}, h2c)`,
-          origin: platform.url,
-          method: "GET",
-          path: "/api/user-service",
-          expect: HELLO,
-        },
-        {
-          name: "direct Connect JSON → user",
-          origin: user.url,
-          method: "POST",
-          path: "/tt.user.v1.AuthService/Hello",
-          headers: { "content-type": "application/json" },
-          body: "{}",
-          expect: HELLO,
-        },
-        { gateway: gatewayPid, user: user.pid },
+      const [gateway, bare, direct] = await measure(
+        [
+          {
+            name: `gateway REST → user (${protocol}, h2c)`,
+            origin: platform.url,
+            method: "GET",
+            path: "/api/user-service",
+            expect: HELLO,
+          },
+          {
+            name: `bare Node hop → user (${protocol}, h2c)`,
+            origin: hop.url,
+            method: "GET",
+            path: "/",
+            expect: HELLO,
+          },
+          {
+            name: "direct Connect JSON → user",
+            origin: user.url,
+            method: "POST",
+            path: "/tt.user.v1.AuthService/Hello",
+            headers: { "content-type": "application/json" },
+            body: "{}",
+            expect: HELLO,
+          },
+        ],
+        { gateway: gatewayPid, "bare hop": hop.child.pid!, user: user.pid },
       );
-      console.log(row(gateway));
-      console.log(row(direct));
-      const ratio = gateway.rps / direct.rps;
+      console.log(row(gateway!));
+      console.log(row(bare!));
+      console.log(row(direct!));
+      const ratio = gateway!.rps / direct!.rps;
       const target = TARGETS[protocol] ?? 0;
       if (ratio < target) missed = true;
       console.log(
         `  gateway/direct throughput (${protocol}): ${ratio.toFixed(2)} (target >= ${target}) ${ratio >= target ? "OK" : "MISSED"}; ` +
-          `p99 overhead ${(gateway.p99 - direct.p99).toFixed(2)} ms`,
+          `p99 overhead ${(gateway!.p99 - direct!.p99).toFixed(2)} ms; the bare hop's ratio ${(bare!.rps / direct!.rps).toFixed(2)}`,
       );
     } finally {
+      hop?.child.kill();
       await platform.close();
     }
   } finally {
