@@ -33,7 +33,7 @@ const TARGETS: Record<string, number> = { connect: 0.8, grpc: 0.6 };
 const DATABASE_URL = process.env.DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
 const NATS_URL = process.env.NATS_URL ?? "nats://127.0.0.1:4222";
 
-// What the user service's Hello answers, either way.
+// What the user service's Hello answers, whichever way it is reached.
 const HELLO = '"version":"1.8.0"';
 
 /** Warms the cases up, then takes them in turn ROUNDS times; returns each case's median round (by req/s). */
@@ -65,7 +65,7 @@ const row = (r: Result) =>
 
 console.log(
   `node ${process.version}, ${CONCURRENCY} in flight, ${WARMUP_MS} ms warm-up + ${MEASURE_MS} ms per round, ` +
-    `median of ${ROUNDS} alternating rounds; gateway, user service and load generator in three processes ` +
+    `median of ${ROUNDS} rounds taken in turn; gateway, bare hop, user service and load generator in four processes ` +
     `on ${availableParallelism()} cores (load average ${loadavg()[0]!.toFixed(1)})`,
 );
 console.log(
