@@ -567,7 +567,12 @@ async function main(): Promise<void> {
   const stop = new AbortController();
   for (const signal of ["SIGINT", "SIGTERM"] as const) process.once(signal, () => stop.abort());
   const platform = await startDistributed({ logger, ...(replicas === undefined ? {} : { replicas }) });
-  process.stdout.write(`\nturntable (distributed) is listening on ${platform.url}\n`);
+  // Only the chart's backend Deployments run here: its frontends Deployment (the web apps) does not, so the URL is
+  // the API's, and a newcomer opening it in a browser is told where the pages are.
+  process.stdout.write(
+    `\nturntable (distributed): the gateway is listening on ${platform.url} (the REST API under /api; ` +
+      `the web apps are not part of this mode: \`npm start\` serves them on one machine)\n`,
+  );
   for (const p of platform.processes) {
     const name = p.replica === 0 ? p.name : `${p.name}#${p.replica}`;
     process.stdout.write(`  ${name.padEnd(10)} ${p.url}  metrics ${p.metricsUrl}  pid ${p.pid}\n`);
