@@ -10,7 +10,7 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import pino from "pino";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, inject, it, onTestFailed } from "vitest";
 import { createNatsBus } from "@tt/kit";
 import { createBotTransport, createPlatformClients, signUpBot, type PlatformClients } from "@tt/bot";
 import { helpText, startResidentDj } from "@tt/resident-dj";
@@ -62,6 +62,15 @@ afterAll(async () => {
 
 describe("the resident DJ", () => {
   it("keeps the Lobby playing the demo songs, greets a newcomer once, answers help across a reset, gives way to two DJs", async () => {
+    // The journey's steps, each with when it began: a failure, the test's own time limit included, says which step it
+    // was in (a full run once ran out of the 240 s on a busy machine, and the limit's error names no step).
+    const began = performance.now();
+    const steps: string[] = [];
+    const step = (what: string) => steps.push(`${((performance.now() - began) / 1000).toFixed(1)} s: ${what}`);
+    onTestFailed(() => {
+      process.stderr.write(`the resident DJ's journey, the last step unfinished:\n  ${steps.join("\n  ")}\n`);
+    });
+    step("the newcomer's sign-up and the Lobby");
     // The Lobby, made by the resident DJ's owner (a person), with the bot as co-owner.
     const newcomer = await platform.signUp();
     const lobby = await eventually(
@@ -73,6 +82,7 @@ describe("the resident DJ", () => {
       { timeoutMs: 60_000 },
     );
     expect(lobby.name).toBe("Lobby");
+    step("the state file's bot and its co-ownership");
     // Its owner's credentials and its bot, kept in the state file under DATA_DIR once the bot is signed up.
     const state = await eventually(
       "the state file's bot",
@@ -103,6 +113,7 @@ describe("the resident DJ", () => {
       { timeoutMs: 60_000 },
     );
 
+    step("the resident DJ playing a demo song");
     // The bot in the booth, playing a demo song.
     const people = clientsOf(newcomer.token);
     const demoSongs = async () =>
@@ -126,6 +137,7 @@ describe("the resident DJ", () => {
     });
     expect(playing.seats.map((s) => s.userUuid)).toEqual([state.botUuid]);
 
+    step("the greeting, leaving and coming back");
     // A newcomer is greeted once, also after coming back.
     const botMessages = async () => {
       const res = await platform.call("GET", `/api/social-service/rooms/${lobby.uuid}/messages`, {
@@ -147,6 +159,7 @@ describe("the resident DJ", () => {
       { timeoutMs: 60_000 },
     );
 
+    step("the help answer");
     // `@Resident help` is answered (after the greeting: so the greeting was not sent again in between).
     const send = await platform.call("POST", `/api/social-service/rooms/${lobby.uuid}/messages`, {
       token: newcomer.token,
@@ -157,6 +170,7 @@ describe("the resident DJ", () => {
     await eventually("the help answer", async () => (await botMessages()).includes(answer), { timeoutMs: 60_000 });
     expect((await botMessages()).filter((m) => m === greeting)).toHaveLength(1);
 
+    step("the room reset and the help answer after it");
     // A room reset (a social instance restarted): every session rejoins after a random delay of up to 2 s. The
     // resident DJ answers again once it is back (asked again until then: a message sent while it rejoins does not
     // reach it) and greets nobody twice.
@@ -189,6 +203,7 @@ describe("the resident DJ", () => {
     expect((await botMessages()).filter((m) => m === greeting)).toHaveLength(1);
     expect((await stageNow()).seats.map((s) => s.userUuid)).toEqual([state.botUuid]);
 
+    step("two people taking seats, then leaving");
     // Two people take seats: the resident DJ steps down; they leave: it comes back.
     const second = await platform.signUp();
     const djs = [people, clientsOf(second.token)];
@@ -217,6 +232,7 @@ describe("the resident DJ", () => {
     );
     await presence.leave();
 
+    step("the second start");
     // Another start with the same owner (say, a restart without the state file's bot) finds the same room and bot.
     const again = startResidentDj({
       baseUrl: platform.url,
