@@ -83,36 +83,31 @@ function cpuProbe(db: pg.Pool, services: () => Record<string, number>): CpuProbe
 }
 
 /**
- * N calls at INFLIGHT, not measured: V8 optimises a process's hot path over tens of thousands of calls, and a phase
- * measured first would pay for compiling code the next one finds ready (in bench:gateway a gateway's CPU per call
- * was still falling after 30,000 calls, from 338 µs to 129).
+ * Calls `one(0)` … `one(count - 1)`, INFLIGHT at a time. Also each path's warm-up, before it is measured: V8 optimises a
+ * process's hot path over tens of thousands of calls, and a phase measured first would pay for compiling code the
+ * next one finds ready (in bench:gateway a gateway's CPU per call was still falling after 30,000 calls, from 338 µs
+ * to 129).
  */
-async function warmUp(one: (i: number) => Promise<boolean>): Promise<void> {
+async function runAll(one: (i: number) => Promise<unknown>, count = N): Promise<void> {
   let next = 0;
   await Promise.all(
     Array.from({ length: INFLIGHT }, async () => {
-      while (next < N) await one(next++);
+      while (next < count) await one(next++);
     }),
   );
 }
 
 async function measure(name: string, probe: CpuProbe, one: (i: number) => Promise<boolean>): Promise<Phase> {
   const latencies: number[] = [];
-  let next = 0;
   let failures = 0;
   const cpu = await probe.start();
   const load = loadavg()[0]!;
   const started = performance.now();
-  await Promise.all(
-    Array.from({ length: INFLIGHT }, async () => {
-      while (next < N) {
-        const i = next++;
-        const t = performance.now();
-        if (!(await one(i))) failures++;
-        latencies.push(performance.now() - t);
-      }
-    }),
-  );
+  await runAll(async (i) => {
+    const t = performance.now();
+    if (!(await one(i))) failures++;
+    latencies.push(performance.now() - t);
+  });
   const seconds = (performance.now() - started) / 1000;
   const perPurchase = await cpu();
   const [p50, p99] = percentiles(latencies, 0.5, 0.99) as [number, number];
@@ -196,7 +191,7 @@ const pick = () => Math.floor(Math.random() * ACCOUNTS);
 /**
  * Warm-up (connections, prepared statements, one purchase per account so that every token has been verified
  * once: the phase measures a client's repeated calls, whose signature check the verifier's cache skips; then N more
- * for the JIT, warmUp) and the REST phase through `gatewayUrl`.
+ * for the JIT, runAll) and the REST phase through `gatewayUrl`.
  */
 async function gatewayPhase(name: string, setup: Setup, probe: CpuProbe, seeded: Awaited<ReturnType<typeof seed>>) {
   const client = poster(setup.gatewayUrl);
@@ -208,17 +203,9 @@ async function gatewayPhase(name: string, setup: Setup, probe: CpuProbe, seeded:
       body,
     );
   try {
-    let warm = 0;
-    await Promise.all(
-      Array.from({ length: INFLIGHT }, async () => {
-        while (warm < ACCOUNTS) {
-          const account = warm++;
-          await buy(`warm-${account}`, account);
-        }
-      }),
-    );
+    await runAll((account) => buy(`warm-${account}`, account), ACCOUNTS);
     const one = async () => (await buy(randomUUID())) === 200;
-    await warmUp(one);
+    await runAll(one);
     return await measure(name, probe, one);
   } finally {
     client.close();
@@ -289,7 +276,7 @@ if (SETUPS.has("distributed")) {
         return false;
       }
     };
-    await warmUp(direct);
+    await runAll(direct);
     results.direct = await measure("distributed: directly (Connect, HTTP/2)", probe, direct);
     session.abort();
 
