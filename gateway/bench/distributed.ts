@@ -9,15 +9,11 @@
 //
 //   node --experimental-transform-types gateway/bench/distributed.ts
 //   BENCH_MEASURE_MS=2000 BENCH_PROTOCOLS=connect node --experimental-transform-types gateway/bench/distributed.ts
-import { spawn } from "node:child_process";
-import { once } from "node:events";
 import { availableParallelism, loadavg } from "node:os";
-import { createInterface } from "node:readline";
-import { fileURLToPath } from "node:url";
-import { DEFAULT_SERVER_LIMITS, NODE_TYPESCRIPT_FLAGS } from "@tt/kit";
+import { DEFAULT_SERVER_LIMITS } from "@tt/kit";
 import { createTestDatabase } from "@tt/kit/testing";
 import { startDistributed } from "@tt/platform/distributed";
-import { load, type Case, type Result } from "./load.ts";
+import { load, startServer, type Case, type Result } from "./load.ts";
 
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 32);
 // Long enough for V8 to finish optimising the gateway's path: after 1.5 s its CPU per request was still falling
@@ -48,11 +44,7 @@ async function measure(cases: Case[], pids: Record<string, number>): Promise<Res
 
 /** Starts bare-hop.ts in front of the user service; resolves with the process and its URL. */
 async function startBareHop(userUrl: string, protocol: string) {
-  const file = fileURLToPath(new URL("./bare-hop.ts", import.meta.url));
-  const child = spawn(process.execPath, [...NODE_TYPESCRIPT_FLAGS, file, userUrl, protocol], {
-    stdio: ["ignore", "pipe", "inherit"],
-  });
-  const [port] = (await once(createInterface({ input: child.stdout! }), "line")) as [string];
+  const { child, line: port } = await startServer("./bare-hop.ts", [userUrl, protocol]);
   return { child, url: `http://127.0.0.1:${port}` };
 }
 

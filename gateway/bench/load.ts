@@ -1,8 +1,26 @@
 // The load generator both gateway benchmarks use: `concurrency` requests in flight over keep-alive HTTP/1.1
 // connections (undici) for a fixed time, each answer checked, latencies kept for percentiles; with `pids`, what a
-// request cost each of those processes and this one in CPU.
+// request cost each of those processes and this one in CPU. And how they start the servers of their own.
+import { spawn, type ChildProcess } from "node:child_process";
+import { once } from "node:events";
+import { createInterface } from "node:readline";
+import { fileURLToPath } from "node:url";
+import { NODE_TYPESCRIPT_FLAGS } from "@tt/kit";
 import { percentiles, processCpuSeconds } from "@tt/kit/bench";
 import { Pool } from "undici";
+
+/**
+ * Starts the bench file `file` (next to this one) in a process of its own with `args`; resolves with the process and
+ * the first line it prints (where it listens). The caller kills it.
+ */
+export async function startServer(file: string, args: string[] = []): Promise<{ child: ChildProcess; line: string }> {
+  const entry = fileURLToPath(new URL(file, import.meta.url));
+  const child = spawn(process.execPath, [...NODE_TYPESCRIPT_FLAGS, entry, ...args], {
+    stdio: ["ignore", "pipe", "inherit"],
+  });
+  const [line] = (await once(createInterface({ input: child.stdout! }), "line")) as [string];
+  return { child, line };
+}
 
 export interface Case {
   name: string;

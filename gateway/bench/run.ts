@@ -5,21 +5,14 @@
 //
 //   node --experimental-transform-types gateway/bench/run.ts            (or: npm run bench:gateway)
 //   BENCH_MEASURE_MS=2000 node --experimental-transform-types gateway/bench/run.ts
-import { spawn } from "node:child_process";
-import { once } from "node:events";
-import { createInterface } from "node:readline";
-import { fileURLToPath } from "node:url";
-import { load, type Case, type Result } from "./load.ts";
-import { NODE_TYPESCRIPT_FLAGS } from "@tt/kit";
+import { load, startServer, type Case, type Result } from "./load.ts";
 
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 32);
 const WARMUP_MS = Number(process.env.BENCH_WARMUP_MS ?? 1500);
 const MEASURE_MS = Number(process.env.BENCH_MEASURE_MS ?? 5000);
 
-const serverFile = fileURLToPath(new URL("./servers.ts", import.meta.url));
-const child = spawn(process.execPath, [...NODE_TYPESCRIPT_FLAGS, serverFile], { stdio: ["ignore", "pipe", "inherit"] });
+const { child, line } = await startServer("./servers.ts");
 try {
-  const [line] = (await once(createInterface({ input: child.stdout! }), "line")) as [string];
   const urls = JSON.parse(line) as { bare: string; direct: string; gateway: string; gatewayRouter: string };
 
   const cases: Case[] = [
