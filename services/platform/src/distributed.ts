@@ -398,10 +398,11 @@ export async function startDistributed(opts: DistributedOptions = {}): Promise<D
     // A service's own processes one at a time: its first replica applies its migrations before the next one
     // starts, then its workers. Every chain is waited for before a failure is thrown, so that none still starts
     // while the runner closes.
+    const workersOf = (name: string) => serviceWorkers.filter((w) => w.service === name);
     const chains = await Promise.allSettled(
       serviceNames.map(async (name) => {
         for (let replica = 0; replica < replicasOf(replicas, name); replica++) await startReplica(name, replica);
-        for (const worker of serviceWorkers.filter((w) => w.service === name)) {
+        for (const worker of workersOf(name)) {
           for (let replica = 0; replica < replicasOf(replicas, worker.name); replica++)
             await startProcess(byName.get(worker.name)!, replica, 0, ports, false);
         }
@@ -410,10 +411,7 @@ export async function startDistributed(opts: DistributedOptions = {}): Promise<D
     const failed = chains.find((chain) => chain.status === "rejected");
     if (failed) throw failed.reason;
     // Listed in the order of the start, each service followed by its workers; not in the order they became ready.
-    const order = serviceNames.flatMap((name) => [
-      name,
-      ...serviceWorkers.filter((w) => w.service === name).map((w) => w.name),
-    ]);
+    const order = serviceNames.flatMap((name) => [name, ...workersOf(name).map((w) => w.name)]);
     processes.sort((a, b) => order.indexOf(a.name) - order.indexOf(b.name) || a.replica - b.replica);
     for (const slot of supervised.values()) {
       if (!Object.values(slot.env).some((value) => value.split(",").some((url) => movedUrls.has(url)))) continue;
