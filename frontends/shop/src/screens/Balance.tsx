@@ -13,8 +13,9 @@ export function Balance() {
   const create = useCreateTokenAccount();
   if (account.isPending) {
     return (
-      <span className="tt-shop-balance" aria-busy="true" aria-label={t("balance.label")}>
+      <span className="tt-shop-balance" aria-busy="true">
         <Coins aria-hidden="true" className="tt-shop-balance__coin" />
+        <span className="tt-visually-hidden">{t("balance.label")}</span>
         <Skeleton width="5rem" height="1rem" />
       </span>
     );

@@ -1,6 +1,7 @@
 import { act, screen, waitFor, fireEvent, within } from "@testing-library/react";
 import { userEvent } from "@testing-library/user-event";
 import { createTestKit, renderWithKit } from "@tt/web-kit/testing";
+import axe from "axe-core";
 import { describe, expect, it } from "vitest";
 import { createTestMerchService, TEST_USER_UUID } from "../testing/merch-service.ts";
 import { Balance } from "./Balance.tsx";
@@ -30,6 +31,15 @@ async function buy(name: string, cost: string) {
 }
 
 describe("ShopScreen", () => {
+  it("names the balance while it loads without an ARIA attribute a span may not carry", async () => {
+    setup({ balance: 100 });
+    const loading = document.querySelector<HTMLElement>('.tt-shop-balance[aria-busy="true"]');
+    expect(loading?.textContent).toBe("Your balance");
+    const { violations } = await axe.run(loading!, { runOnly: ["aria-prohibited-attr", "aria-allowed-attr"] });
+    expect(violations.map((v) => v.id)).toEqual([]);
+    await screen.findByTestId("token-balance");
+  });
+
   it("buys optimistically: the balance drops at once, the answer confirms it, one Idempotency-Key per purchase", async () => {
     const service = setup({ balance: 100 });
     let release!: () => void;

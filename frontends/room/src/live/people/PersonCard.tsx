@@ -261,7 +261,7 @@ function PersonCardDialog({
             )}
             <div className="tt-person-card__facts">
               {self && <Badge tone="accent">{t("card.you")}</Badge>}
-              <p className="tt-person-card__roles" aria-label={t("card.roles")}>
+              <p className="tt-person-card__roles" role="group" aria-label={t("card.roles")}>
                 {seated && <Badge tone="success">{t("card.inBooth")}</Badge>}
                 {uniqueRoles.map((role) => (
                   <Badge key={role} tone="accent">
