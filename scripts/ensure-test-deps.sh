@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # Installs the system packages the test suite needs on a fresh Debian machine (runs before `npm test`):
-# Chromium for the browser journeys, and nats-server when no NATS answers on 127.0.0.1:4222 and NATS_URL
+# Chromium and its headless shell for the browser journeys, and nats-server when no NATS answers on 127.0.0.1:4222 and NATS_URL
 # is unset. Does nothing when they are present.
 set -euo pipefail
 missing=()
 [ -x /usr/bin/chromium ] || missing+=(chromium)
+[ -x /usr/bin/chromium-headless-shell ] || missing+=(chromium-headless-shell)
 if [ -z "${NATS_URL:-}" ] && ! command -v nats-server >/dev/null 2>&1 \
   && ! (exec 3<>/dev/tcp/127.0.0.1/4222) 2>/dev/null; then
   missing+=(nats-server)

@@ -126,7 +126,8 @@ const pushesToFan = () => push.server.requests.filter((r) => r.path === endpoint
 beforeAll(async () => {
   push = await startFakePush();
   endpoint = `${push.server.url}${endpointPath}`;
-  web = await webSetup({ own: { env: push.env } });
+  // Push messaging needs the full browser, not the headless shell.
+  web = await webSetup({ own: { env: push.env }, browser: "full" });
   [dj, fan] = await Promise.all([account("notify-dj"), account("notify-fan")]);
   const created = await web.api(
     "POST",

@@ -4,10 +4,12 @@
 //     REST suites, and one all-in-one that also serves the web apps for the browser journeys (`web`), each on its
 //     own fresh database and the run's NATS, stopped when the run ends;
 //   - the web apps, built once (buildFrontendsIfStale) by the first browser suite that asks;
-//   - one headless Chromium (a Playwright browser server) that browser suites connect to.
+//   - a headless Chromium (a Playwright browser server) that browser suites connect to: Chromium's headless shell, or
+//     the full browser for the journeys that need what only it has (web push).
 // Test files reach it through a loopback HTTP endpoint whose URL is provided as `sharedBroker`; they use the
 // client side in tests/e2e/support/ (sharedPlatform, webSetup), never this module directly.
 import { generateKeyPairSync } from "node:crypto";
+import { existsSync } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -21,6 +23,9 @@ import {
 } from "@tt/kit/testing";
 
 export type SharedPlatformKind = "all-in-one" | "distributed" | "web";
+
+/** The run's browsers: Chromium's headless shell for the journeys, the full browser for web push (chromium.ts). */
+export type BrowserKind = "shell" | "full";
 
 /** The first admin of every shared platform (tests/e2e/support/platform.ts ADMIN). */
 export const SHARED_ADMIN = { email: "admin@example.test", password: "admin-password-1" };
@@ -138,14 +143,24 @@ export async function startBroker(opts: { databaseUrl: string; natsUrl: string }
     return buildFrontendsIfStale();
   });
 
-  const chromium = once(async () => {
-    const { chromium: browserType } = await import("playwright-core");
-    const { chromiumLaunchOptions } = await import("@tt/web-server");
-    // The journeys' pages ask for reduced motion (support/web.ts, sharedBrowser).
-    const server = await browserType.launchServer(chromiumLaunchOptions);
-    closers.push(() => server.close());
-    return { wsEndpoint: server.wsEndpoint() };
-  });
+  // The journeys' pages ask for reduced motion (support/web.ts, sharedBrowser).
+  const browser = (kind: BrowserKind) =>
+    once(async () => {
+      const { chromium: browserType } = await import("playwright-core");
+      const { chromiumLaunchOptions, headlessShellLaunchOptions } = await import("@tt/web-server");
+      // Where the headless shell is not installed (a machine set up before scripts/ensure-test-deps.sh asked for
+      // it), the journeys run in the full browser, as they did before.
+      const shell = existsSync(headlessShellLaunchOptions.executablePath);
+      const server = await browserType.launchServer(
+        kind === "shell" && shell ? headlessShellLaunchOptions : chromiumLaunchOptions,
+      );
+      closers.push(() => server.close());
+      return { wsEndpoint: server.wsEndpoint() };
+    });
+  const browsers: Record<BrowserKind, () => Promise<{ wsEndpoint: string }>> = {
+    shell: browser("shell"),
+    full: browser("full"),
+  };
 
   const info = (kind: SharedPlatformKind) => async (): Promise<SharedPlatformInfo> => {
     const { url, privatePem, deploymentName } = await platforms[kind]();
@@ -156,7 +171,8 @@ export async function startBroker(opts: { databaseUrl: string; natsUrl: string }
     "/platform/distributed": info("distributed"),
     "/platform/web": info("web"),
     "/frontends": frontends,
-    "/chromium": chromium,
+    "/chromium/shell": browsers.shell,
+    "/chromium/full": browsers.full,
   };
 
   const server = createServer((req: IncomingMessage, res: ServerResponse) => {

@@ -2,7 +2,7 @@
 export { createFrontendHandler } from "./frontend-handler.ts";
 export type { FrontendHandler, FrontendHandlerOptions, RemoteEntry } from "./frontend-handler.ts";
 export { buildFrontendsIfStale, startWebBuild } from "./build-if-stale.ts";
-export { chromiumLaunchOptions } from "./chromium.ts";
+export { chromiumLaunchOptions, headlessShellLaunchOptions } from "./chromium.ts";
 export type { BuildOptions, BuildResult, WebBuild } from "./build-if-stale.ts";
 export {
   AGORA_SOURCES,

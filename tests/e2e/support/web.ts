@@ -7,7 +7,7 @@
 //
 // webSetup() builds the web apps once per run (when their sources changed), gives the run's all-in-one platform
 // that serves them (`web.platform`, a TestPlatform: signUp, adminToken, call…) and a connection to the run's
-// one headless Chromium: each file opens its own browser contexts (fresh storage, like a fresh profile), and
+// headless Chromium (its headless shell; `webSetup({ browser: "full" })` for the full browser): each file opens its own browser contexts (fresh storage, like a fresh profile), and
 // close() closes them. The platform is shared by the browser journeys only (not by the REST suites): the same
 // rules hold as for sharedPlatform (support/platform.ts): a file isolates itself by unique names and its own
 // accounts, and asserts nothing about rows it did not make. A journey that needs other settings or a whole
@@ -24,6 +24,7 @@ import { chromium, type Browser, type Page } from "playwright-core";
 import { eventually } from "@tt/kit/testing";
 import { createFrontendHandler } from "@tt/web-server";
 import { watchBrowser } from "./axe.ts";
+import type { BrowserKind } from "../../setup/shared-platforms.ts";
 import { askShared, sharedPlatformOf, startTestPlatform, type TestPlatform } from "./platform.ts";
 
 /** Where the journeys' screenshots go: test-artifacts/<dir>/ at the repository's root. */
@@ -76,15 +77,16 @@ export async function builtWebApps(): Promise<void> {
 }
 
 /**
- * A connection to the test run's one Chromium; close() ends the connection and its contexts, not the browser.
+ * A connection to one of the test run's two Chromiums (`shell` unless the journey needs push messaging, see
+ * BrowserKind); close() ends the connection and its contexts, not the browser.
  * Its pages are checked by axe on every route they visit (support/axe.ts), and ask for reduced motion unless the
  * context is opened with another `reducedMotion`: the pages' animations (the home hero, the live room's lights and
  * meters) stop, as they promise their visitors who ask for it. Otherwise each open page is painted anew every frame
  * for as long as the journey keeps it: an idle home page took 8 to 11 CPU-s of every 10 s in Chromium's processes,
  * 0.02 with reduced motion. Playwright's contexts emulate "no-preference" whatever flags the browser was started with.
  */
-export async function sharedBrowser(): Promise<Browser> {
-  const { wsEndpoint } = await askShared<{ wsEndpoint: string }>("/chromium");
+export async function sharedBrowser(kind: BrowserKind = "shell"): Promise<Browser> {
+  const { wsEndpoint } = await askShared<{ wsEndpoint: string }>(`/chromium/${kind}`);
   const browser = await chromium.connect(wsEndpoint);
   const newContext = browser.newContext.bind(browser);
   browser.newContext = (options) => newContext({ reducedMotion: "reduce", ...options });
@@ -123,9 +125,12 @@ export interface WebSetup {
 
 /**
  * `own`: a platform of the file's own (all-in-one on a fresh database, with `env` over the test platforms' settings)
- * instead of the shared one, for a file that needs other settings or asserts a whole table.
+ * instead of the shared one, for a file that needs other settings or asserts a whole table. `browser`: which of the
+ * run's browsers the file connects to (`shell` unless it needs push messaging).
  */
-export async function webSetup(opts: { own?: boolean | { env?: Record<string, string> } } = {}): Promise<WebSetup> {
+export async function webSetup(
+  opts: { own?: boolean | { env?: Record<string, string> }; browser?: BrowserKind } = {},
+): Promise<WebSetup> {
   await builtWebApps();
   let platform: TestPlatform;
   if (opts.own) {
@@ -141,7 +146,7 @@ export async function webSetup(opts: { own?: boolean | { env?: Record<string, st
   }
   let browser: Browser;
   try {
-    browser = await sharedBrowser();
+    browser = await sharedBrowser(opts.browser);
   } catch (err) {
     await platform.close();
     throw err;
