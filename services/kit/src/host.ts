@@ -247,8 +247,8 @@ export async function startServiceHost(opts: ServiceHostOptions): Promise<Servic
   ];
 
   // Each call knows its Node response, so a stream that sends one message to many callers can write it directly
-  // (direct-stream.ts); server streams are served by the kit's own wire handler (server-streams.ts), the rest by
-  // Connect's.
+  // (direct-stream.ts); server streams and unary calls over gRPC are served by the kit's own wire handler
+  // (server-streams.ts), the rest by Connect's.
   const requestGate = createRequestGate({ verifier });
   const direct = directStreams();
   const handler = direct.wrap(

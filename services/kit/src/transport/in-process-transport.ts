@@ -116,6 +116,46 @@ export async function invokeStream(
   return res;
 }
 
+/**
+ * Runs a unary implementation through the interceptors, with the call's context and its input message: the response,
+ * its message one of the method's output. A deadline or shutdown (the context's signal) ends the call even when the
+ * implementation ignores its signal. The in-process transport and the kit's gRPC unary handler (server-streams.ts)
+ * both call it.
+ */
+export async function invokeUnary(
+  spec: MethodImplSpec & { kind: "unary" },
+  context: HandlerContext,
+  interceptors: readonly Interceptor[],
+  input: unknown,
+): Promise<UnaryResponse> {
+  const { method, impl } = spec;
+  const next = chain(async (req) => {
+    if (req.stream) throw new ConnectError("protocol error: expected a unary request", Code.Internal);
+    // Racing the signal makes deadlines and shutdown end the call even when the handler ignores them.
+    const output = await untilAborted(
+      req.signal,
+      () => impl(req.message, implContext(context, req)),
+      // Nobody gets this outcome any more; an unexpected failure must still reach the log.
+      (err) => {
+        if (!(err instanceof ConnectError)) {
+          req.contextValues.get(kLogger)?.error({ err }, "handler failed after its call was over");
+        }
+      },
+    );
+    return {
+      stream: false,
+      service: method.parent,
+      method,
+      header: context.responseHeader,
+      trailer: context.responseTrailer,
+      message: toMessage(method.output, output),
+    };
+  }, interceptors);
+  const res = await next({ ...requestOf(context), stream: false, method, message: input as never });
+  if (res.stream) throw new ConnectError("protocol error: expected a unary response", Code.Internal);
+  return res;
+}
+
 export function createInProcessTransport(opts: InProcessTransportOptions): Transport {
   const lookup = (method: DescMethod): MethodImplSpec => {
     const spec = opts.methods.get(methodKey(method));
@@ -149,35 +189,7 @@ export function createInProcessTransport(opts: InProcessTransportOptions): Trans
       const context = startCall(method, signal, timeoutMs, header, contextValues);
       try {
         if (spec.kind !== "unary") throw new ConnectError(`${methodKey(method)} is not unary`, Code.Unimplemented);
-        const impl = spec.impl;
-        const next = chain(async (req) => {
-          if (req.stream) throw new ConnectError("protocol error: expected a unary request", Code.Internal);
-          // Racing the signal makes deadlines and shutdown end the call even when the handler ignores them.
-          const output = await untilAborted(
-            req.signal,
-            () => impl(req.message, implContext(context, req)),
-            // Nobody gets this outcome any more; an unexpected failure must still reach the log.
-            (err) => {
-              if (!(err instanceof ConnectError)) {
-                req.contextValues.get(kLogger)?.error({ err }, "handler failed after its call was over");
-              }
-            },
-          );
-          return {
-            stream: false,
-            service: method.parent,
-            method: spec.method,
-            header: context.responseHeader,
-            trailer: context.responseTrailer,
-            message: toMessage(method.output, output),
-          };
-        }, opts.interceptors);
-        const res = await next({
-          ...requestOf(context),
-          stream: false,
-          method: spec.method,
-          message: toMessage(method.input, input),
-        });
+        const res = await invokeUnary(spec, context, opts.interceptors, toMessage(method.input, input));
         return res as unknown as UnaryResponse<never, never>;
       } catch (err) {
         throw ConnectError.from(err);

@@ -4,10 +4,12 @@
 import type http from "node:http";
 import http2 from "node:http2";
 import type { AddressInfo } from "node:net";
-import { create, toBinary } from "@bufbuild/protobuf";
+import { create, fromBinary, toBinary } from "@bufbuild/protobuf";
 import { Code, ConnectError, createClient, type Interceptor, type Transport } from "@connectrpc/connect";
 import { createConnectTransport } from "@connectrpc/connect-node";
 import {
+  EchoRequestSchema,
+  EchoResponseSchema,
   EchoService,
   EchoStreamRequestSchema,
   EchoStreamResponseSchema,
@@ -285,11 +287,11 @@ describe("shutdown", () => {
   });
 });
 
-/** One raw HTTP/2 request; the answer's status, headers, body and trailers. */
-async function raw(headers: Record<string, string>, body: Uint8Array) {
+/** One raw HTTP/2 request (to EchoStream unless `path` says); the answer's status, headers, body and trailers. */
+async function raw(headers: Record<string, string>, body: Uint8Array, path = PATH) {
   const session = http2.connect(servers.url2);
   try {
-    const stream = session.request({ ":method": "POST", ":path": PATH, ...headers });
+    const stream = session.request({ ":method": "POST", ":path": path, ...headers });
     stream.end(body);
     const chunks: Buffer[] = [];
     let trailers: http2.IncomingHttpHeaders = {};
@@ -375,5 +377,77 @@ describe("requests the kit's handler refuses or passes on", () => {
     );
     const end = JSON.parse(res.body.subarray(5).toString()) as { error: { code: string } };
     expect(end.error.code).toBe("invalid_argument");
+  });
+});
+
+describe("unary calls over gRPC on the kit's handler", () => {
+  const ECHO = "/tt.testing.v1.EchoService/Echo";
+  const grpcHeaders = { "content-type": "application/grpc", te: "trailers" };
+  const echo = (fields: { text?: string; delayMs?: number }) =>
+    frame(toBinary(EchoRequestSchema, create(EchoRequestSchema, fields)));
+
+  it("answers the message, the interceptors' header and status 0 in the trailers, without passing it on", async () => {
+    const before = passedOn;
+    const res = await raw(grpcHeaders, echo({ text: "hello" }), ECHO);
+    expect(res.headers["content-type"]).toBe("application/grpc+proto");
+    expect(res.headers["x-seen"]).toBe("yes");
+    expect(res.body.readUInt32BE(1)).toBe(res.body.length - 5);
+    expect(fromBinary(EchoResponseSchema, res.body.subarray(5)).text).toBe("hello");
+    expect(res.trailers["grpc-status"]).toBe("0");
+    expect(passedOn).toBe(before);
+    const client = await createClient(EchoService, servers.transport("gRPC")).echo({ text: "client" });
+    expect(client.text).toBe("client");
+  });
+
+  it("answers JSON to JSON", async () => {
+    const res = await raw(
+      { ...grpcHeaders, "content-type": "application/grpc+json" },
+      frame(new TextEncoder().encode('{"text":"json"}')),
+      ECHO,
+    );
+    expect(res.headers["content-type"]).toBe("application/grpc+json");
+    expect(JSON.parse(res.body.subarray(5).toString())).toMatchObject({ text: "json" });
+    expect(res.trailers["grpc-status"]).toBe("0");
+  });
+
+  it.each([
+    // As Connect's gRPC handler answers them.
+    ["no message", Buffer.alloc(0), Code.Unimplemented, "missing input message for unary method"],
+    ["two messages", Buffer.concat([echo({}), echo({})]), Code.Unimplemented, "extra input message for unary method"],
+    ["a compressed flag without an encoding", frame(new Uint8Array([1]), 1), Code.InvalidArgument, "compressed"],
+    ["a message that is not protobuf", frame(new Uint8Array([0xff, 0xff, 0xff])), Code.InvalidArgument, ""],
+  ])("with %s: no message, the status in the trailers", async (_, body, status, message) => {
+    const res = await raw(grpcHeaders, body, ECHO);
+    expect(res.body.length).toBe(0);
+    expect(res.trailers["grpc-status"]).toBe(String(status));
+    expect(decodeURIComponent(String(res.trailers["grpc-message"]))).toContain(message);
+  });
+
+  it("an interceptor's refusal and an implementation's own error end the call with their status", async () => {
+    const refused = await raw({ ...grpcHeaders, "x-refuse": "1" }, echo({ text: "hi" }), ECHO);
+    expect(refused.trailers).toMatchObject({ "grpc-status": "16", "grpc-message": "refused%20here" });
+    // The echo implementation throws a plain Error for "boom": its message stays in the server.
+    const failed = await raw(grpcHeaders, echo({ text: "boom" }), ECHO);
+    expect(failed.trailers).toMatchObject({ "grpc-status": String(Code.Internal), "grpc-message": "internal%20error" });
+  });
+
+  it("the caller's deadline ends the call, and an overlong one is refused", async () => {
+    const slow = await raw({ ...grpcHeaders, "grpc-timeout": "100m" }, echo({ delayMs: 60_000 }), ECHO);
+    expect(slow.trailers["grpc-status"]).toBe(String(Code.DeadlineExceeded));
+    const overlong = await raw({ ...grpcHeaders, "grpc-timeout": "99999999H" }, echo({ text: "hi" }), ECHO);
+    expect(overlong.trailers["grpc-status"]).toBe(String(Code.InvalidArgument));
+  });
+
+  it("Connect, gRPC-Web and a compressed gRPC request are passed on", async () => {
+    for (const headers of [
+      { "content-type": "application/proto" },
+      { "content-type": "application/grpc-web+proto" },
+      { ...grpcHeaders, "grpc-encoding": "gzip" },
+    ]) {
+      const before = passedOn;
+      const res = await raw(headers, echo({ text: "hi" }), ECHO);
+      expect(res.status).toBe(404);
+      expect(passedOn).toBe(before + 1);
+    }
   });
 });
