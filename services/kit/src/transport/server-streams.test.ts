@@ -62,6 +62,10 @@ const refuse: Interceptor = (next) => async (req) => {
   if (req.header.get("x-refuse")) throw new ConnectError("refused here", Code.Unauthenticated);
   const res = await next(req);
   res.header.set("x-seen", "yes");
+  // An interceptor may answer with header objects of its own.
+  if (!res.stream && req.header.get("x-own-headers")) {
+    return { ...res, header: new Headers({ "x-own": "header" }), trailer: new Headers({ "x-own": "trailer" }) };
+  }
   return res;
 };
 
@@ -397,6 +401,12 @@ describe("unary calls over gRPC on the kit's handler", () => {
     expect(passedOn).toBe(before);
     const client = await createClient(EchoService, servers.transport("gRPC")).echo({ text: "client" });
     expect(client.text).toBe("client");
+  });
+
+  it("sends the headers and trailers an interceptor answered with in objects of its own", async () => {
+    const res = await raw({ ...grpcHeaders, "x-own-headers": "1" }, echo({ text: "own" }), ECHO);
+    expect(res.headers).toMatchObject({ "content-type": "application/grpc+proto", "x-own": "header" });
+    expect(res.trailers).toMatchObject({ "grpc-status": "0", "x-own": "trailer" });
   });
 
   it("answers JSON to JSON", async () => {

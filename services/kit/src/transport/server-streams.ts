@@ -1,10 +1,10 @@
 // The kit serves server-streaming calls (a live room's join stream: thousands open at once, for hours) with a wire
-// handler of its own, and leaves everything else (but unary gRPC, below) to Connect's Node adapter. Connect's handler holds about 32 KB of
-// heap per open stream, most of it the transpiled async generators of its per-call pipeline (body reader,
-// envelope split, parse, invoke, serialize, join, write), and pays tens of microseconds per message and caller to go
-// through them (bench:stage). Here an open stream holds its context and what its interceptors and implementation keep
-// (little once the implementation has handed the stream over: DirectStream.hold), and a message is serialized,
-// enveloped and written in one step.
+// handler of its own, and leaves everything else (but unary gRPC, below) to Connect's Node adapter. Connect's handler
+// holds about 32 KB of heap per open stream, most of it the transpiled async generators of its per-call pipeline
+// (body reader, envelope split, parse, invoke, serialize, join, write), and pays tens of microseconds per message and
+// caller to go through them (bench:stage). Here an open stream holds its context and what its interceptors and
+// implementation keep (little once the implementation has handed the stream over: DirectStream.hold), and a message
+// is serialized, enveloped and written in one step.
 //
 // Unary calls over gRPC come here too: Connect's gRPC handler puts a unary call through the same per-call streaming
 // pipeline, and a service spent 346 µs of CPU per gRPC call against 197 µs per Connect call in `bench:gateway`'s
@@ -130,6 +130,10 @@ function headerPairs(node: IncomingHttpHeaders): [string, string][] {
   return pairs;
 }
 
+function mergeHeaders(from: Headers, to: Headers): void {
+  if (from !== to) from.forEach((value, key) => to.set(key, value));
+}
+
 function nodeHeaders(header: Headers): OutgoingHttpHeaders {
   const out: OutgoingHttpHeaders = {};
   header.forEach((value, key) => {
@@ -201,9 +205,9 @@ function drained(res: NodeResponse): Promise<void> {
 }
 
 /**
- * A call's context, as Connect's createHandlerContext makes one, for calls that stay open for hours by the thousand:
- * one AbortController, a timer only for a deadline, and no listener of its own on the host's shutdown signal (the
- * handler aborts its open calls when the host shuts down).
+ * A call's context, as Connect's createHandlerContext makes one, for calls that stay open for hours by the thousand
+ * (and for the unary gRPC calls, which need no more): one AbortController, a timer only for a deadline, and no
+ * listener of its own on the host's shutdown signal (the handler aborts its open calls when the host shuts down).
  */
 class StreamCall implements HandlerContext {
   readonly service: DescService;
@@ -331,7 +335,7 @@ export function serveServerStreams(opts: ServerStreamsOptions, next: NodeRequest
         ? serveUnary(req, res, target as ServedUnary, wire.binary)
         : serve(req, res, target as ServedStream, wire.protocol, wire.binary);
     call.catch((err: unknown) => {
-      opts.logger.error({ err, path: req.url }, "server stream handler failed");
+      opts.logger.error({ err, path: req.url }, "the kit's call handler failed");
       res.destroy();
     });
   };
@@ -369,6 +373,9 @@ export function serveServerStreams(opts: ServerStreamsOptions, next: NodeRequest
       }
       const input = parseRequest(body, "grpc", binary, served);
       const response = await invokeUnary(served.spec, context, opts.interceptors, input);
+      // Headers an interceptor answered with in objects of its own, as Connect's handler takes them.
+      mergeHeaders(response.header, context.responseHeader);
+      mergeHeaders(response.trailer, context.responseTrailer);
       output = served.serialization.getO(binary).serialize(response.message);
     } catch (err) {
       error = err;
