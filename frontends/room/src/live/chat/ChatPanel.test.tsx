@@ -291,7 +291,8 @@ describe("the chat panel (issue 14)", () => {
     // The count is said in words to a screen reader.
     expect(within(tabs).getByRole("tab", { name: "Amigos, 2 sin leer" })).toBeTruthy();
     chooseTab(within(tabs).getByRole("tab", { name: /Amigos/ }));
-    fireEvent.click(await screen.findByRole("button", { name: /Ana/ }));
+    // And on each conversation, as text (a badge is a span, which may not carry aria-label).
+    fireEvent.click(await screen.findByRole("button", { name: "Ana, 2 sin leer" }));
     expect(await screen.findByRole("list", { name: "Conversación con Ana" })).toBeTruthy();
     expect((await messages())[0]!.textContent).toContain("hey you");
   });

@@ -1216,8 +1216,9 @@ function ChatPanelView(props: ChatPanelProps) {
               <Avatar uuid={c.peerUuid} name={c.peerName || t("someone")} imageUrl={undefined} size="sm" decorative />
               <span className="tt-chat-peer__name">{c.peerName || t("someone")}</span>
               {c.unreadCount > 0 ? (
-                <Badge tone="accent" aria-label={t("unread", { count: c.unreadCount })}>
-                  {c.unreadCount}
+                <Badge tone="accent">
+                  <span aria-hidden="true">{c.unreadCount}</span>
+                  <span className="tt-visually-hidden">, {t("unread", { count: c.unreadCount })}</span>
                 </Badge>
               ) : null}
             </button>
