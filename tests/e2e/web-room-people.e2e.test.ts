@@ -171,8 +171,11 @@ describe("the live room's people in the browser", () => {
     await djPage.getByRole("tab", { name: /^Others\W+1 unread$/ }).waitFor();
     await shot(djPage, "02-dj-unread");
     await others.click();
-    const peer = djPage.getByRole("list", { name: "Others" }).getByRole("button", { name: new RegExp(listener.name) });
-    await peer.getByLabel("1 unread").waitFor();
+    // The conversation is named with its unread count in words.
+    const peer = djPage
+      .getByRole("list", { name: "Others" })
+      .getByRole("button", { name: new RegExp(`${listener.name}\\W+1 unread$`) });
+    await peer.waitFor();
     await peer.click();
     await djPage.getByTestId("chat-message").filter({ hasText: line }).waitFor();
     await djPage.getByRole("tab", { name: "Room" }).click();

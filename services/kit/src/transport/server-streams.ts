@@ -7,7 +7,7 @@
 // is serialized, enveloped and written in one step.
 //
 // Unary calls over gRPC come here too: Connect's gRPC handler puts a unary call through the same per-call streaming
-// pipeline, and a service spent 346 µs of CPU per gRPC call against 197 µs per Connect call in `bench:gateway`'s
+// pipeline, and a service spent 366 µs of CPU per gRPC call against 207 µs per Connect call in `bench:gateway`'s
 // distributed part; here a unary call is read, parsed, run through the interceptors and the implementation
 // (invokeUnary, as the in-process transport runs it) and answered with one message and the trailers (164 µs, record
 // 0348). Unary calls over Connect and gRPC-Web stay with Connect's handler, whose unary path they already take.
