@@ -305,6 +305,22 @@ export function runBusContract(name: string, makeBus: () => Promise<Bus>, opts: 
       expect(await kv.keys("room.2")).toEqual(["room.2"]);
     });
 
+    it("lists each key once while the keys are being written", async () => {
+      const kv = await bus.kv(`ct_${unique()}`);
+      const keys = Array.from({ length: 20 }, (_, i) => `room.${i}`);
+      for (const key of keys) await kv.put(key, enc("0"));
+      let writing = true;
+      const writer = (async () => {
+        for (let n = 0; writing; n++) await kv.put(keys[n % keys.length]!, enc(String(n)));
+      })();
+      try {
+        for (let scan = 0; scan < 10; scan++) expect((await kv.keys()).sort()).toEqual([...keys].sort());
+      } finally {
+        writing = false;
+        await writer;
+      }
+    });
+
     it("refuses create on an existing key and allows it after delete", async () => {
       const kv = await bus.kv(`ct_${unique()}`);
       await kv.create("stage", enc("v1"));

@@ -399,9 +399,12 @@ function natsBucket(
     delete: (key) => whileConnected(() => kv.delete(key)),
     keys: (pattern) =>
       whileConnected(async () => {
-        const out: string[] = [];
-        for await (const k of await kv.keys(pattern)) out.push(k);
-        return out;
+        // The library's scan reads each key's last value and then every write made until it catches up, so a key
+        // written during the scan (a playing room's stage, several times a second) comes more than once: the live
+        // directory listed the Lobby three times.
+        const out = new Set<string>();
+        for await (const k of await kv.keys(pattern)) out.add(k);
+        return [...out];
       }),
     async watch(handler, o: KvWatchOptions = {}) {
       const includeCurrent = o.includeCurrent ?? true;
