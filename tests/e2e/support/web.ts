@@ -7,10 +7,11 @@
 //
 // webSetup() builds the web apps once per run (when their sources changed), gives the run's all-in-one platform
 // that serves them (`web.platform`, a TestPlatform: signUp, adminToken, call…) and a connection to the run's
-// headless Chromium (its headless shell; `webSetup({ browser: "full" })` for the full browser): each file opens its own browser contexts (fresh storage, like a fresh profile), and
-// close() closes them. The platform is shared by the browser journeys only (not by the REST suites): the same
-// rules hold as for sharedPlatform (support/platform.ts): a file isolates itself by unique names and its own
-// accounts, and asserts nothing about rows it did not make. A journey that needs other settings or a whole
+// headless Chromium (its headless shell; `webSetup({ browser: "full" })` for the full browser): each file opens its
+// own browser contexts (fresh storage, like a fresh profile), and close() closes them. The platform is shared by
+// the browser journeys only (not by the REST suites): the same rules hold as for sharedPlatform
+// (support/platform.ts): a file isolates itself by unique names and its own accounts, and asserts nothing about rows
+// it did not make. A journey that needs other settings or a whole
 // table to itself asks for a platform of its own, serving the same apps: webSetup({ own: true }) (or
 // `{ own: { env } }`); its close() stops that platform and drops its database too.
 //
