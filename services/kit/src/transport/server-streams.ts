@@ -130,6 +130,13 @@ function headerPairs(node: IncomingHttpHeaders): [string, string][] {
   return pairs;
 }
 
+/** What a call that failed answers: its ConnectError, or Internal with the cause kept for the log only. */
+function callError(error: unknown): ConnectError {
+  return error instanceof ConnectError
+    ? error
+    : new ConnectError("internal error", Code.Internal, undefined, undefined, error);
+}
+
 function mergeHeaders(from: Headers, to: Headers): void {
   if (from !== to) from.forEach((value, key) => to.set(key, value));
 }
@@ -385,14 +392,7 @@ export function serveServerStreams(opts: ServerStreamsOptions, next: NodeRequest
       res.off("close", onClose);
     }
     if (responseGone(res)) return;
-    if (error !== undefined) {
-      grpc.setTrailerStatus(
-        context.responseTrailer,
-        error instanceof ConnectError
-          ? error
-          : new ConnectError("internal error", Code.Internal, undefined, undefined, error),
-      );
-    }
+    if (error !== undefined) grpc.setTrailerStatus(context.responseTrailer, callError(error));
     (res as ServerResponse).writeHead(200, nodeHeaders(context.responseHeader));
     res.addTrailers(nodeHeaders(context.responseTrailer));
     if (output === undefined) res.end();
@@ -486,10 +486,7 @@ export function serveServerStreams(opts: ServerStreamsOptions, next: NodeRequest
       observer.end(error);
     }
     held?.onEnd();
-    const failure =
-      error === undefined || error instanceof ConnectError
-        ? error
-        : new ConnectError("internal error", Code.Internal, undefined, undefined, error);
+    const failure = error === undefined ? undefined : callError(error);
     if (responseGone(res)) return;
     if (!res.headersSent) (res as ServerResponse).writeHead(200, nodeHeaders(context.responseHeader));
     if (protocol === "connect") {
