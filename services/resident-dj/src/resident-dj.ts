@@ -93,11 +93,15 @@ export function startResidentDj(options: ResidentDjOptions): ResidentDj {
   /** Set when the session ended for good (kick, refusal): the loop then starts over. */
   let ended: ((reason: string) => void) | undefined;
 
-  const sleep = (ms: number) =>
-    new Promise<void>((resolve) => {
-      const timer = setTimeout(resolve, ms);
-      stop.signal.addEventListener("abort", () => (clearTimeout(timer), resolve()), { once: true });
-    });
+  // Made before anything can stop it: an "abort" listener added after close() would never be called.
+  const stopped = new Promise<"closed">((resolve) =>
+    stop.signal.addEventListener("abort", () => resolve("closed"), { once: true }),
+  );
+  const sleep = async (ms: number) => {
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    await Promise.race([new Promise((resolve) => (timer = setTimeout(resolve, ms))), stopped]);
+    clearTimeout(timer);
+  };
   const kitLog = (message: string, error?: unknown) => log.warn({ err: error }, `resident DJ: ${message}`);
 
   const clientsWith = (token: string): PlatformClients =>
@@ -345,10 +349,7 @@ export function startResidentDj(options: ResidentDjOptions): ResidentDj {
     });
     log.info({ room: room.uuid, slug: room.slug, bot: b.uuid }, "resident DJ: joined the room");
     await onTick();
-    const reason = await Promise.race([
-      done,
-      new Promise<string>((resolve) => stop.signal.addEventListener("abort", () => resolve("closed"), { once: true })),
-    ]);
+    const reason = await Promise.race([done, stopped]);
     clearTimeout(tick);
     session.close();
     b.close();
