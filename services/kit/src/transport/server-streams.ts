@@ -198,6 +198,13 @@ function parseRequest(body: Uint8Array, protocol: Protocol, binary: boolean, ser
   }
 }
 
+/** The response's content type: the request's protocol and codec (a Connect unary call is not served here). */
+function contentType(protocol: Protocol, binary: boolean): string {
+  if (protocol === "grpc") return binary ? grpc.contentTypeProto : grpc.contentTypeJson;
+  if (protocol === "grpc-web") return binary ? grpcWeb.contentTypeProto : grpcWeb.contentTypeJson;
+  return binary ? connect.contentTypeStreamProto : connect.contentTypeStreamJson;
+}
+
 /** Resolves when the response can take more, or is gone. */
 function drained(res: NodeResponse): Promise<void> {
   return new Promise((resolve) => {
@@ -347,29 +354,50 @@ export function serveServerStreams(opts: ServerStreamsOptions, next: NodeRequest
     });
   };
 
-  /** A unary call over gRPC: one message in, one message (or the error) and the trailers out. */
-  async function serveUnary(req: NodeRequest, res: NodeResponse, served: ServedUnary, binary: boolean) {
-    const timeout = grpc.parseTimeout((req.headers["grpc-timeout"] as string | undefined) ?? null, opts.maxTimeoutMs);
+  /**
+   * A call's context as the request gives it (address, headers, deadline: an unreadable deadline is `timeoutError`,
+   * for the call to answer), open until `close()`: until then the caller going away or the host's shutdown ends it.
+   */
+  function openCall(req: NodeRequest, res: NodeResponse, served: Served, protocol: Protocol, binary: boolean) {
+    const timeout =
+      protocol === "connect"
+        ? connect.parseTimeout((req.headers["connect-timeout-ms"] as string | undefined) ?? null, opts.maxTimeoutMs)
+        : grpc.parseTimeout((req.headers["grpc-timeout"] as string | undefined) ?? null, opts.maxTimeoutMs);
     const authority = "authority" in req ? req.authority : req.headers.host;
     const context = new StreamCall(
       served.method,
-      "grpc",
+      protocol,
       `http://${authority ?? "localhost"}${req.url ?? ""}`,
       timeout.timeoutMs,
       new Headers(headerPairs(req.headers)),
-      new Headers({ "content-type": binary ? grpc.contentTypeProto : grpc.contentTypeJson }),
-      new Headers({ [grpc.headerGrpcStatus]: grpc.grpcStatusOk }),
+      new Headers({ "content-type": contentType(protocol, binary) }),
+      new Headers(protocol === "connect" ? undefined : { [grpc.headerGrpcStatus]: grpc.grpcStatusOk }),
       opts.contextValues?.(req) ?? createContextValues(),
     );
     open.add(context);
+    // A caller that goes away ends the call (its signal), as Connect's adapter does.
     const onClose = () => {
       if (!res.writableEnded) context.abort(CALLER_GONE);
     };
     res.once("close", onClose);
+    return {
+      context,
+      timeoutError: timeout.error,
+      close() {
+        context.abort(CALL_OVER);
+        open.delete(context);
+        res.off("close", onClose);
+      },
+    };
+  }
+
+  /** A unary call over gRPC: one message in, one message (or the error) and the trailers out. */
+  async function serveUnary(req: NodeRequest, res: NodeResponse, served: ServedUnary, binary: boolean) {
+    const { context, timeoutError, close } = openCall(req, res, served, "grpc", binary);
     let output: Uint8Array | undefined;
     let error: unknown;
     try {
-      if (timeout.error) throw timeout.error;
+      if (timeoutError) throw timeoutError;
       await opts.requestGate?.(context);
       const body = await readBody(req, UNARY_REQUEST_MAX_BYTES);
       if (body === undefined) {
@@ -387,9 +415,7 @@ export function serveServerStreams(opts: ServerStreamsOptions, next: NodeRequest
     } catch (err) {
       error = err;
     } finally {
-      context.abort(CALL_OVER);
-      open.delete(context);
-      res.off("close", onClose);
+      close();
     }
     if (responseGone(res)) return;
     if (error !== undefined) grpc.setTrailerStatus(context.responseTrailer, callError(error));
@@ -400,40 +426,7 @@ export function serveServerStreams(opts: ServerStreamsOptions, next: NodeRequest
   }
 
   async function serve(req: NodeRequest, res: NodeResponse, served: ServedStream, protocol: Protocol, binary: boolean) {
-    const method = served.method;
-    const timeout =
-      protocol === "connect"
-        ? connect.parseTimeout((req.headers["connect-timeout-ms"] as string | undefined) ?? null, opts.maxTimeoutMs)
-        : grpc.parseTimeout((req.headers["grpc-timeout"] as string | undefined) ?? null, opts.maxTimeoutMs);
-    const contentType =
-      protocol === "connect"
-        ? binary
-          ? connect.contentTypeStreamProto
-          : connect.contentTypeStreamJson
-        : protocol === "grpc"
-          ? binary
-            ? grpc.contentTypeProto
-            : grpc.contentTypeJson
-          : binary
-            ? grpcWeb.contentTypeProto
-            : grpcWeb.contentTypeJson;
-    const authority = "authority" in req ? req.authority : req.headers.host;
-    const context = new StreamCall(
-      method,
-      protocol,
-      `http://${authority ?? "localhost"}${req.url ?? ""}`,
-      timeout.timeoutMs,
-      new Headers(headerPairs(req.headers)),
-      new Headers({ "content-type": contentType }),
-      new Headers(protocol === "connect" ? undefined : { [grpc.headerGrpcStatus]: grpc.grpcStatusOk }),
-      opts.contextValues?.(req) ?? createContextValues(),
-    );
-    open.add(context);
-    // A caller that goes away ends the call (its signal), as Connect's adapter does.
-    const onClose = () => {
-      if (!res.writableEnded) context.abort(CALLER_GONE);
-    };
-    res.once("close", onClose);
+    const { context, timeoutError, close } = openCall(req, res, served, protocol, binary);
     // What the call's context offers the interceptors (stream-end observers) and the implementation (holding the
     // call open after it returns: direct-stream.ts).
     let observers: StreamEndObserver[] | undefined;
@@ -453,7 +446,7 @@ export function serveServerStreams(opts: ServerStreamsOptions, next: NodeRequest
     let iterator: AsyncIterator<unknown> | undefined;
     let raised: { error: unknown } | undefined;
     try {
-      if (timeout.error) throw timeout.error;
+      if (timeoutError) throw timeoutError;
       // The call's end (the caller went away, its deadline, shutdown) ends the stream even when the implementation
       // waits for something else.
       const aborted = new Promise<never>((_, reject) => {
@@ -473,9 +466,7 @@ export function serveServerStreams(opts: ServerStreamsOptions, next: NodeRequest
     } catch (err) {
       raised = { error: err };
     } finally {
-      context.abort(CALL_OVER);
-      open.delete(context);
-      res.off("close", onClose);
+      close();
       void iterator?.return?.().catch(() => undefined);
     }
     // A stream whose caller went away ended as with Connect's handler: its implementation saw its signal and
