@@ -1,15 +1,16 @@
 // issue 9 defect 13: `npm start` on a fresh clone must not announce a URL whose pages are broken. The real
-// start command (services/platform/src/main.ts) runs here from a clean state: WEB_DIST_ROOT points it at a
-// temporary copy of five tiny web apps without any dist folder, so their (real, webpack) builds are quick.
-// Whenever /readyz says ready, and when the URL is printed, every app must already be built and the page must
-// answer 200.
+// start command (`npm start`, the README's) runs here from a clean state: WEB_DIST_ROOT points it at a temporary
+// copy of five tiny web apps without any dist folder, so their (real, webpack) builds are quick. Whenever /readyz
+// says ready, and when the URL is printed, every app must already be built and the page must answer 200. Stopping
+// npm (as a process manager or a closed terminal does) stops the platform: the script execs node, or npm's signal
+// would reach only the shell it runs the script in, and the platform would go on without it.
 import { spawn } from "node:child_process";
 import { once } from "node:events";
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { freePort, NODE_TYPESCRIPT_FLAGS } from "@tt/kit";
+import { freePort } from "@tt/kit";
 import { createTestDatabase, removeDeploymentFromNats, uniqueDeploymentName } from "@tt/kit/testing";
 
 const root = path.resolve(import.meta.dirname, "../..");
@@ -70,8 +71,10 @@ describe("issue 9 defect 13: the first start", () => {
     expect(APPS.some((app) => existsSync(path.join(webRoot, app, "dist")))).toBe(false);
     const port = await freePort();
     const url = `http://127.0.0.1:${port}`;
-    const child = spawn(process.execPath, [...NODE_TYPESCRIPT_FLAGS, "services/platform/src/main.ts"], {
+    const child = spawn("npm", ["start"], {
       cwd: root,
+      // A process group of its own: whatever npm leaves running is found and ended below.
+      detached: true,
       env: {
         PATH: process.env.PATH ?? "",
         HOST: "127.0.0.1",
@@ -129,6 +132,16 @@ describe("issue 9 defect 13: the first start", () => {
     } finally {
       child.kill("SIGTERM");
       await exited;
+    }
+    try {
+      // npm is gone, and so is the platform it started.
+      await expect(fetch(`${url}/readyz`)).rejects.toThrow();
+    } finally {
+      try {
+        process.kill(-child.pid!, "SIGKILL");
+      } catch {
+        // Nothing of the group is left.
+      }
     }
   }, 180_000);
 });
