@@ -77,6 +77,8 @@ describe("issue 9 defect 13: the first start", () => {
       detached: true,
       env: {
         PATH: process.env.PATH ?? "",
+        // npm asks the registry whether it has a newer version; the test needs no network.
+        npm_config_update_notifier: "false",
         HOST: "127.0.0.1",
         PORT: String(port),
         LOG_LEVEL: "info",
