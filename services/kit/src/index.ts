@@ -145,6 +145,7 @@ export {
   eventDeclaration,
   eventRecord,
   eventStreamOf,
+  HandBack,
   InvalidDeploymentNameError,
   InvalidSubjectError,
   KvConflictError,

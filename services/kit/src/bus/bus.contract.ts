@@ -3,6 +3,8 @@
 import { randomBytes } from "node:crypto";
 import { afterAll, afterEach, beforeEach, describe, expect, it } from "vitest";
 import { KvConflictError, type Bus, type DurableMessage, type KvEntry } from "./bus.ts";
+import type { BusLogger } from "./bus-logger.ts";
+import { HandBack } from "./redelivery.ts";
 import { RequestError } from "./request-error.ts";
 import { eventually } from "../testing/eventually.ts";
 
@@ -43,16 +45,37 @@ function collector<T>() {
   };
 }
 
-export function runBusContract(name: string, makeBus: () => Promise<Bus>, opts: BusContractOptions = {}): void {
+/** What an adapter logged: the level, the message and the fields. */
+interface Logged {
+  level: "info" | "warn" | "error";
+  msg: string;
+  fields: Record<string, unknown>;
+}
+
+/** A bus logger that keeps what it is given (pino's call form: fields, then the message). */
+function recordingLogger(into: Logged[]): BusLogger {
+  const at = (level: Logged["level"]) => (fields: Record<string, unknown>, msg: string) =>
+    into.push({ level, msg, fields });
+  return { info: at("info"), warn: at("warn"), error: at("error") } as unknown as BusLogger;
+}
+
+/** `makeBus` makes the adapter under test with the logger it is given. */
+export function runBusContract(
+  name: string,
+  makeBus: (logger: BusLogger) => Promise<Bus>,
+  opts: BusContractOptions = {},
+): void {
   describe(`Bus contract: ${name}`, () => {
     const runId = randomBytes(4).toString("hex");
     let n = 0;
     // Unique per test so runs (and tests) never share server state.
     const unique = () => `${runId}_${++n}`;
     let bus: Bus;
+    let logged: Logged[];
 
     beforeEach(async () => {
-      bus = await makeBus();
+      logged = [];
+      bus = await makeBus(recordingLogger(logged));
     });
     afterEach(async () => {
       await bus.close();
@@ -206,6 +229,35 @@ export function runBusContract(name: string, makeBus: () => Promise<Bus>, opts: 
         { redeliveryDelayMs: 20 },
       );
       expect(await seen.waitFor(3)).toEqual(["a#1", "a#2", "b#1"]);
+      expect(logged.filter((l) => l.msg === "durable handler failed").map((l) => [l.level, l.fields.seq])).toEqual([
+        ["warn", 1],
+      ]);
+    });
+
+    it("delivers again a durable message its handler hands back, and logs it as handed back, not as a failure", async () => {
+      const id = unique();
+      const stream = `CT_${id}`;
+      await bus.ensureStream(stream, [`ct.${id}.>`]);
+      await bus.publishDurable(`ct.${id}.e`, enc("a"));
+      const seen = collector<string>();
+      await bus.consume(
+        stream,
+        "stopping",
+        async (m) => {
+          seen.push(`${dec(m.data)}#${m.deliveryCount}`);
+          if (m.deliveryCount === 1) throw new HandBack("the worker is stopping");
+        },
+        { redeliveryDelayMs: 20 },
+      );
+      expect(await seen.waitFor(2)).toEqual(["a#1", "a#2"]);
+      const handled = logged.filter((l) => l.msg.startsWith("durable"));
+      expect(handled).toEqual([
+        {
+          level: "info",
+          msg: "durable message handed back",
+          fields: { seq: 1, deliveryCount: 1, reason: "the worker is stopping" },
+        },
+      ]);
     });
 
     it("declares a stream's limits, keeps them when left out and removes them with 0", async () => {

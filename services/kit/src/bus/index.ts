@@ -16,6 +16,7 @@ export type {
   Subscription,
 } from "./bus.ts";
 export type { BusLogger } from "./bus-logger.ts";
+export { HandBack } from "./redelivery.ts";
 export {
   DEFAULT_DEPLOYMENT_NAME,
   deploymentNames,

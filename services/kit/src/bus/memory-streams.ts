@@ -2,7 +2,7 @@
 // reduced to what the contract promises (dedupe window, per-consumer position, in-order redelivery).
 import type { ConsumeOptions, DurableMessage, StreamInfo, StreamOptions, Subscription } from "./bus.ts";
 import type { BusLogger } from "./bus-logger.ts";
-import { redeliveryDelay } from "./redelivery.ts";
+import { logHandlerThrow, redeliveryDelay } from "./redelivery.ts";
 import { subjectMatches, subjectsOverlap, validateSubject } from "./subject.ts";
 
 interface StoredMessage {
@@ -230,7 +230,7 @@ export class MemoryStreams {
         consumer.deliveries = 0;
         if (stream.workQueue) this.#remove(stream, msg);
       } catch (err) {
-        this.opts.logger.warn({ err, seq: msg.seq, deliveryCount: consumer.deliveries }, "durable handler failed");
+        logHandlerThrow(this.opts.logger, err, msg.seq, consumer.deliveries);
         await new Promise<void>((resolve) => {
           const timer = setTimeout(resolve, redeliveryDelay(consumer.deliveries, consumer.redeliveryDelayMs));
           timer.unref();

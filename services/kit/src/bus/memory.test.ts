@@ -3,10 +3,10 @@ import { describe, expect, it } from "vitest";
 import { runBusContract } from "./bus.contract.ts";
 import { createMemoryBus } from "./memory.ts";
 
-runBusContract("memory", async () => createMemoryBus({ logger: pino({ level: "silent" }) }));
+runBusContract("memory", async (logger) => createMemoryBus({ logger }));
 // The same namespacing as the NATS adapter's (issue 23), so the contract holds for it in both.
-runBusContract("memory, with a deployment name", async () =>
-  createMemoryBus({ logger: pino({ level: "silent" }), deployment: "bus-contract" }),
+runBusContract("memory, with a deployment name", async (logger) =>
+  createMemoryBus({ logger, deployment: "bus-contract" }),
 );
 
 describe("memory bus", () => {

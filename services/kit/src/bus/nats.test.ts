@@ -12,7 +12,7 @@ const url = inject("natsUrl");
 
 runBusContract(
   "nats",
-  () => createNatsBus({ url, name: "bus-contract", deployment: "bus-contract", logger: pino({ level: "silent" }) }),
+  async (logger) => createNatsBus({ url, name: "bus-contract", deployment: "bus-contract", logger }),
   {
     async cleanup(runId) {
       const nc = await connect({ servers: url });

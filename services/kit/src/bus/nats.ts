@@ -38,7 +38,7 @@ import type {
 } from "./bus.ts";
 import { defaultBusLogger, type BusLogger } from "./bus-logger.ts";
 import { namespacedBus, validateDeploymentName } from "./deployment.ts";
-import { redeliveryDelay } from "./redelivery.ts";
+import { logHandlerThrow, redeliveryDelay } from "./redelivery.ts";
 import { RequestError, errorCodeHeader, errorHeader } from "./request-error.ts";
 import { validateSubject } from "./subject.ts";
 
@@ -363,7 +363,7 @@ async function handleDurable(
     });
     m.ack();
   } catch (err) {
-    logger.warn({ err, seq: m.seq, deliveryCount: m.info.deliveryCount }, "durable handler failed");
+    logHandlerThrow(logger, err, m.seq, m.info.deliveryCount);
     m.nak(redeliveryDelay(m.info.deliveryCount, o.redeliveryDelayMs));
   } finally {
     clearInterval(progress);

@@ -2,7 +2,7 @@
 // `concurrency` at once in this process. Stopping it (close) kills the FFmpeg runs in flight; their jobs are
 // handed back and redelivered (to this or another worker), and the song is packaged from the start again.
 import type { Bus, ObjectStore, Subscription } from "@tt/kit";
-import { eventStreamOf } from "@tt/kit";
+import { eventStreamOf, HandBack } from "@tt/kit";
 import type { MikroORM } from "@mikro-orm/postgresql";
 import type { Logger } from "pino";
 import { Song } from "../modules/songs/song.entity.ts";
@@ -38,7 +38,7 @@ export async function startPackagingWorker(o: WorkerOptions): Promise<PackagingW
   const waiting: Array<() => void> = [];
   const acquire = async () => {
     while (active >= o.concurrency) {
-      if (stop.signal.aborted) throw new Error("the worker is stopping");
+      if (stop.signal.aborted) throw new HandBack("the worker is stopping");
       await new Promise<void>((resolve) => waiting.push(resolve));
     }
     active++;
@@ -57,7 +57,7 @@ export async function startPackagingWorker(o: WorkerOptions): Promise<PackagingW
         async (msg) => {
           const job = decodeJob(msg.data);
           if (!job) return; // not ours to retry: acknowledged
-          if (stop.signal.aborted) throw new Error("the worker is stopping");
+          if (stop.signal.aborted) throw new HandBack("the worker is stopping");
           await acquire();
           try {
             const outcome = await packageSong(o, job.songUuid, stop.signal);
@@ -69,7 +69,7 @@ export async function startPackagingWorker(o: WorkerOptions): Promise<PackagingW
                 () => undefined,
               );
             }
-            throw err;
+            throw stop.signal.aborted ? new HandBack("the worker is stopping") : err;
           } finally {
             release();
           }

@@ -6,7 +6,7 @@
 import { Code, ConnectError } from "@connectrpc/connect";
 import { LockMode } from "@mikro-orm/core";
 import type { EntityManager } from "@mikro-orm/postgresql";
-import { consumeEvents, publishEvent, wireName, type Subscription } from "@tt/kit";
+import { consumeEvents, HandBack, publishEvent, wireName, type Subscription } from "@tt/kit";
 import { ProviderError } from "@tt/providers";
 import { CrateImportStatus, CrateImportStatusSchema } from "@tt/proto/tt/playlist/v1/crate_pb";
 import type { CrateImport } from "@tt/proto/tt/playlist/v1/crate_service_pb";
@@ -140,7 +140,7 @@ export async function runImport(
 ): Promise<void> {
   const providers = svc.music.providers;
   for (;;) {
-    if (svc.signal.aborted) throw new Error("the service is stopping: the import resumes on the next delivery");
+    if (svc.signal.aborted) throw new HandBack("the service is stopping: the import resumes on the next delivery");
     const job = await svc.orm.em.fork().findOne(ImportJob, { crateId });
     // The job is committed with its event, so an unknown one is another deployment's sharing this stream
     // (test platforms on one NATS; each gives its worker its own IMPORT_DURABLE): not ours to run.

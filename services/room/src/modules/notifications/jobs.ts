@@ -18,7 +18,7 @@
 // fans queued behind one with 100,000 waits for one page, not for every page of theirs.
 import { randomUUID } from "node:crypto";
 import type { EntityManager } from "@mikro-orm/postgresql";
-import { enqueue, sql, type Bus, type Subscription } from "@tt/kit";
+import { enqueue, HandBack, sql, type Bus, type Subscription } from "@tt/kit";
 import type { RoomServiceContext } from "../../context.ts";
 import { db } from "../../db.ts";
 import type { Deliverer, DeliveryReport, NotificationContent } from "./deliver.ts";
@@ -209,7 +209,7 @@ export async function startNotificationWorker(
   onPage?: (job: NotifyJob, report: DeliveryReport) => void,
 ): Promise<NotificationWorker> {
   await ensureNotifyStream(svc.bus);
-  const stopping = () => new Error("the notification worker is stopping; the page comes again");
+  const stopping = () => new HandBack("the notification worker is stopping; the page comes again");
   let lastPrune = 0;
 
   const runPage = async (job: NotifyJob) => {
