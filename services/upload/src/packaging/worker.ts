@@ -32,13 +32,15 @@ export interface PackagingWorker {
 
 export async function startPackagingWorker(o: WorkerOptions): Promise<PackagingWorker> {
   const stop = new AbortController();
+  // What a handler throws once the worker is stopping: its job goes back to the stream, not counted as a failure.
+  const stopping = () => new HandBack("the worker is stopping");
   const stream = eventStreamOf("upload");
   await o.bus.ensureStream(stream.name, stream.subjects);
   let active = 0;
   const waiting: Array<() => void> = [];
   const acquire = async () => {
     while (active >= o.concurrency) {
-      if (stop.signal.aborted) throw new HandBack("the worker is stopping");
+      if (stop.signal.aborted) throw stopping();
       await new Promise<void>((resolve) => waiting.push(resolve));
     }
     active++;
@@ -57,7 +59,7 @@ export async function startPackagingWorker(o: WorkerOptions): Promise<PackagingW
         async (msg) => {
           const job = decodeJob(msg.data);
           if (!job) return; // not ours to retry: acknowledged
-          if (stop.signal.aborted) throw new HandBack("the worker is stopping");
+          if (stop.signal.aborted) throw stopping();
           await acquire();
           try {
             const outcome = await packageSong(o, job.songUuid, stop.signal);
@@ -69,7 +71,7 @@ export async function startPackagingWorker(o: WorkerOptions): Promise<PackagingW
                 () => undefined,
               );
             }
-            throw stop.signal.aborted ? new HandBack("the worker is stopping") : err;
+            throw stop.signal.aborted ? stopping() : err;
           } finally {
             release();
           }
