@@ -11,9 +11,9 @@
 // own browser contexts (fresh storage, like a fresh profile), and close() closes them. The platform is shared by
 // the browser journeys only (not by the REST suites): the same rules hold as for sharedPlatform
 // (support/platform.ts): a file isolates itself by unique names and its own accounts, and asserts nothing about rows
-// it did not make. A journey that needs other settings or a whole
-// table to itself asks for a platform of its own, serving the same apps: webSetup({ own: true }) (or
-// `{ own: { env } }`); its close() stops that platform and drops its database too.
+// it did not make. A journey that needs other settings or a whole table to itself asks for a platform of its own,
+// serving the same apps: webSetup({ own: true }) (or `{ own: { env } }`); its close() stops that platform and drops
+// its database too.
 //
 // Every page of that browser is checked by axe-core on each route it visits, and a test fails on a serious or
 // critical WCAG 2.2 AA violation (support/axe.ts; AXE_REPORT_ONLY=1 logs them instead): the hooks that report them are
